@@ -1,0 +1,87 @@
+/**
+ * The change set: what the agent changed relative to a base. Built once per run and shared read-only by every
+ * validator. Only `src/core/change-set/` runs git to build it.
+ */
+
+export type FileStatus = 'added' | 'modified' | 'deleted' | 'renamed' | 'type_changed' | 'submodule';
+
+/** Inclusive, 1-based line range in the new version of the file. */
+export interface LineRange {
+  start: number;
+  end: number;
+}
+
+export interface ChangedFile {
+  /** Repo-relative POSIX path of the new version (for deletions, the old path). */
+  path: string;
+  /** Set for renames (and copies): the path at the base. */
+  oldPath?: string;
+  status: FileStatus;
+  binary: boolean;
+  /** Lines of the new version that the change added (every line for an added file). */
+  addedLines: LineRange[];
+  /**
+   * Lines of the new version touched by the change: the added ranges plus, for pure deletions, the line the deletion
+   * sits before (so a finding "on a deleted line" still has a place).
+   */
+  changedLines: LineRange[];
+  /** Size in bytes of the new version (0 for a deletion). */
+  size: number;
+}
+
+export type BaseSource = 'flag' | 'config' | 'upstream' | 'default-branch' | 'head' | 'empty';
+
+export interface ChangeSetBase {
+  /** What was asked for or found (`origin/main`, `HEAD~2`), or null for an empty repository. */
+  ref: string | null;
+  /** The resolved commit, or null when the repository has no commits. */
+  commit: string | null;
+  source: BaseSource;
+}
+
+export type SkipReason = 'too_large' | 'binary' | 'unreadable' | 'symlink_outside_repo';
+
+export interface SkippedFile {
+  path: string;
+  reason: SkipReason;
+  /** Human text: "3.2 MB over the 1 MB cap (validation.maxFileSize)". */
+  detail: string;
+}
+
+export interface RepoChangeSet {
+  /** Absolute path of the work tree root. */
+  readonly root: string;
+  readonly base: ChangeSetBase;
+  /** Changed files after `ignore` patterns, sorted by path. Includes binary and too-large files (see `skipped`). */
+  readonly files: readonly ChangedFile[];
+  /** Paths left out by the `ignore` patterns (reported as a warning, never silently dropped). */
+  readonly ignored: readonly string[];
+  /** Files whose content validators will not get (too large, binary, unreadable), with why. */
+  readonly skipped: readonly SkippedFile[];
+  /**
+   * Stable fingerprint of the change: base commit + the content of every changed path (a tree id written through a
+   * temporary index) + the ignore patterns. Equal fingerprints mean equal change sets.
+   */
+  readonly fingerprint: string;
+  /** True when nothing changed relative to the base. */
+  readonly isEmpty: boolean;
+  /** Content of the new version, read once and cached; null for deletions, binaries and skipped files. */
+  readText(path: string): Promise<string | null>;
+  /** Raw bytes of the new version, read once and cached; null for deletions and skipped files. */
+  readBytes(path: string): Promise<Buffer | null>;
+  /** The unified diff (`git diff` format) of the change set, for reviewers; paths limited when given. */
+  diff(paths?: readonly string[]): Promise<string>;
+}
+
+export interface ChangeSetOptions {
+  /** Any directory inside the work tree. */
+  cwd: string;
+  /** `--base REV` */
+  base?: string;
+  /** `base:` from config, used when no flag is given. */
+  configBase?: string;
+  /** gitignore-syntax patterns from config `ignore`. */
+  ignore?: readonly string[];
+  /** Files larger than this are listed in `skipped` and their content is not read. */
+  maxFileSize?: number;
+}

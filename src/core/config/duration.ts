@@ -1,0 +1,54 @@
+import { z } from 'zod';
+
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const DURATION = /^(?:(\d+(?:\.\d+)?)(ms|s|m|h))+$/;
+const PART = /(\d+(?:\.\d+)?)(ms|s|m|h)/g;
+
+/** Parses "90s", "10m", "1h30m", "250ms" to milliseconds; null when it is not a duration. */
+export function parseDuration(text: string): number | null {
+  const trimmed = text.trim();
+  if (!DURATION.test(trimmed)) return null;
+  let total = 0;
+  for (const match of trimmed.matchAll(PART)) total += Number(match[1]) * UNIT_MS[match[2]!]!;
+  return Math.round(total);
+}
+
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${ms}ms`;
+  if (ms < 60_000) return `${+(ms / 1000).toFixed(1)}s`;
+  const minutes = Math.floor(ms / 60_000);
+  const seconds = Math.round((ms % 60_000) / 1000);
+  return seconds === 0 ? `${minutes}m` : `${minutes}m${seconds}s`;
+}
+
+/**
+ * A duration in config: a string like "90s" or a plain number of seconds. Parses to milliseconds; the error text is
+ * the one users see (`expected a duration like "90s", got "fast"`).
+ */
+export const durationSchema = z.union([z.string(), z.number()]).transform((value, ctx) => {
+  if (typeof value === 'number') {
+    if (value > 0 && Number.isFinite(value)) return Math.round(value * 1000);
+  } else {
+    const ms = parseDuration(value);
+    if (ms !== null && ms > 0) return ms;
+  }
+  ctx.addIssue({ code: 'custom', message: `expected a duration like "90s", got ${JSON.stringify(value)}` });
+  return z.NEVER;
+});
+
+/** A size in config: "1MB", "512KB", or bytes. */
+const SIZE = /^(\d+(?:\.\d+)?)\s*(b|kb|kib|mb|mib|gb|gib)?$/i;
+const SIZE_UNIT: Record<string, number> = { b: 1, kb: 1000, kib: 1024, mb: 1e6, mib: 1024 ** 2, gb: 1e9, gib: 1024 ** 3 };
+
+export function parseSize(text: string): number | null {
+  const match = SIZE.exec(text.trim());
+  if (!match) return null;
+  return Math.round(Number(match[1]) * SIZE_UNIT[(match[2] ?? 'b').toLowerCase()]!);
+}
+
+export const sizeSchema = z.union([z.string(), z.number()]).transform((value, ctx) => {
+  const bytes = typeof value === 'number' ? value : parseSize(value);
+  if (bytes !== null && bytes > 0 && Number.isFinite(bytes)) return Math.round(bytes);
+  ctx.addIssue({ code: 'custom', message: `expected a size like "1MB" or a number of bytes, got ${JSON.stringify(value)}` });
+  return z.NEVER;
+});

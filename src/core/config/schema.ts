@@ -1,0 +1,118 @@
+import { z } from 'zod';
+import { SEVERITIES } from '../finding.js';
+import type { AnyToolDefinition } from '../pipeline/tool.js';
+import { durationSchema, sizeSchema } from './duration.js';
+
+const hookCommandSchema = z
+  .object({
+    run: z.string().min(1).describe('Shell command; gets the call as JSON on stdin and answers JSON on stdout.'),
+    matcher: z.string().optional().describe('Regular expression on the tool name; omit to match every tool.'),
+    timeout: durationSchema.default(30_000).describe('How long the hook may take, e.g. "10s".'),
+  })
+  .strict();
+export type HookCommand = z.output<typeof hookCommandSchema>;
+
+const decisionSchema = z.enum(['allow', 'deny']);
+
+export const coreSections = {
+  base: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('Diff base (any git revision). Default: merge-base with the upstream or default branch, else HEAD.'),
+  ignore: z.array(z.string()).default([]).describe('gitignore-syntax patterns of changed files no validator should see.'),
+  hooks: z
+    .object({
+      preToolUse: z.array(hookCommandSchema).default([]),
+      postToolUse: z.array(hookCommandSchema).default([]),
+      postToolUseFailure: z.array(hookCommandSchema).default([]),
+    })
+    .strict()
+    .default({ preToolUse: [], postToolUse: [], postToolUseFailure: [] }),
+  permissions: z
+    .object({
+      runCommands: decisionSchema.default('allow').describe('May tools run commands (project checks, analyzers)?'),
+      spawnAgents: decisionSchema.default('allow').describe('May tools spawn AI agent CLIs?'),
+      network: decisionSchema.default('allow').describe('May tools use the network (advisory databases)?'),
+      writeFiles: decisionSchema.default('deny').describe('May tools write outside .tollgate/ (redaction)?'),
+    })
+    .strict()
+    .default({ runCommands: 'allow', spawnAgents: 'allow', network: 'allow', writeFiles: 'deny' }),
+  output: z
+    .object({
+      format: z.enum(['markdown', 'json', 'sarif']).default('markdown'),
+      file: z.string().optional().describe('Write the report here instead of stdout.'),
+      maxOutputLines: z.number().int().min(1).default(40).describe('Lines of a failing check kept in the report.'),
+    })
+    .strict()
+    .default({ format: 'markdown', maxOutputLines: 40 }),
+  waivers: z
+    .object({
+      allow: z
+        .array(z.enum(SEVERITIES))
+        .default(['low', 'medium'])
+        .describe('Severities an agent may waive without a human (`tollgate waive --human` waives any).'),
+    })
+    .strict()
+    .default({ allow: ['low', 'medium'] }),
+};
+
+const validationFields = {
+  timeout: durationSchema.default(600_000).describe('Time budget for one run of all validators, e.g. "10m".'),
+  concurrency: z.number().int().min(1).max(64).default(4).describe('How many validators (and checks) run at once.'),
+  maxFileSize: sizeSchema.default(1_000_000).describe('Changed files larger than this are listed as skipped.'),
+  skipTrivial: z
+    .array(z.string())
+    .default([])
+    .describe('Tools that may skip when the caller declares the change trivial.'),
+};
+
+/**
+ * The whole config schema, composed from the core sections and each tool's declaration: the tool's own options live
+ * in a top-level section named by its `configKey`, and its on/off switch at `validation.<name>.enabled`
+ * (overridden by `TOLLGATE_USE_<NAME>=0|1`).
+ */
+export function buildConfigSchema(tools: readonly AnyToolDefinition[]) {
+  const toolSections: Record<string, z.ZodType> = {};
+  const switches: Record<string, z.ZodType> = {};
+  for (const tool of tools) {
+    toolSections[tool.configKey] = tool.optionsSchema;
+    switches[tool.name] = z
+      .object({ enabled: z.boolean().default(tool.enabledByDefault).describe(`Run ${tool.title}.`) })
+      .strict()
+      .prefault({});
+  }
+  return z
+    .object({
+      ...coreSections,
+      validation: z
+        .object({ ...validationFields, ...switches })
+        .strict()
+        .prefault({}),
+      ...toolSections,
+    })
+    .strict();
+}
+
+export type ConfigSchema = ReturnType<typeof buildConfigSchema>;
+
+const coreOnlySchema = z.object({ ...coreSections, validation: z.object(validationFields) });
+type CoreConfig = z.output<typeof coreOnlySchema>;
+
+/**
+ * The effective config as the rest of tollgate sees it: the core sections typed, and each tool's section read through
+ * `toolOptions` / `isToolEnabled` (its schema already applied at load time).
+ */
+export type TollgateConfig = Omit<CoreConfig, 'validation'> & {
+  validation: CoreConfig['validation'] & { [tool: string]: unknown };
+  [section: string]: unknown;
+};
+
+export function isToolEnabled(config: TollgateConfig, tool: AnyToolDefinition): boolean {
+  const entry = config.validation[tool.name] as { enabled?: boolean } | undefined;
+  return entry?.enabled ?? tool.enabledByDefault;
+}
+
+export function toolOptions(config: TollgateConfig, tool: AnyToolDefinition): unknown {
+  return config[tool.configKey];
+}

@@ -1,0 +1,114 @@
+/**
+ * The event envelope, mirroring Copilot CLI's session events (`@github/copilot-sdk`, session-events.d.ts): a linked
+ * chain `{id, parentId, timestamp, type, ephemeral?, data}`. Persisted as JSONL in `.tollgate/runs/<runId>/events.jsonl`.
+ */
+
+export interface EventEnvelope<Type extends string = string, Data = unknown> {
+  id: string;
+  parentId: string | null;
+  timestamp: string;
+  type: Type;
+  ephemeral?: boolean;
+  data: Data;
+}
+
+export interface RunStartData {
+  runId: string;
+  command: string;
+  repoRoot: string;
+  base: { ref: string | null; commit: string | null; source: string };
+  fingerprint: string;
+  configHash: string;
+  tools: string[];
+}
+
+export interface ToolExecutionStartData {
+  toolCallId: string;
+  toolName: string;
+  arguments: unknown;
+  mcpServerName?: string;
+}
+
+export interface ToolExecutionProgressData {
+  toolCallId: string;
+  progressMessage: string;
+}
+
+export interface ToolExecutionPartialResultData {
+  toolCallId: string;
+  partialOutput: string;
+}
+
+export interface ToolExecutionCompleteData {
+  toolCallId: string;
+  toolName: string;
+  success: boolean;
+  durationMs: number;
+  /** The tool's result (status, summary, findings). */
+  result?: unknown;
+  error?: { message: string; code?: string };
+}
+
+export interface HookStartData {
+  hookInvocationId: string;
+  hookType: string;
+  toolCallId?: string;
+  input?: unknown;
+}
+
+export interface HookEndData {
+  hookInvocationId: string;
+  hookType: string;
+  success: boolean;
+  output?: unknown;
+  error?: { message: string };
+}
+
+export interface PermissionRequestedData {
+  requestId: string;
+  toolCallId: string;
+  permissionRequest: { kind: string; toolName: string };
+  resolvedByHook?: boolean;
+}
+
+export interface PermissionCompletedData {
+  requestId: string;
+  toolCallId: string;
+  result: { kind: 'approved' | 'denied'; reason?: string };
+  decisionSource: 'config' | 'hook' | 'default';
+}
+
+export interface WaiverRecordedData {
+  findingId: string;
+  reason: string;
+  by: string;
+  severity?: string;
+  automatic: boolean;
+}
+
+export interface RunEndData {
+  runId: string;
+  verdict: 'passed' | 'failed';
+  durationMs: number;
+}
+
+export interface EventDataByType {
+  'run.start': RunStartData;
+  'run.end': RunEndData;
+  'tool.execution_start': ToolExecutionStartData;
+  'tool.execution_progress': ToolExecutionProgressData;
+  'tool.execution_partial_result': ToolExecutionPartialResultData;
+  'tool.execution_complete': ToolExecutionCompleteData;
+  'hook.start': HookStartData;
+  'hook.end': HookEndData;
+  'permission.requested': PermissionRequestedData;
+  'permission.completed': PermissionCompletedData;
+  'waiver.recorded': WaiverRecordedData;
+}
+
+export type EventType = keyof EventDataByType;
+
+export type TollgateEvent = { [T in EventType]: EventEnvelope<T, EventDataByType[T]> }[EventType];
+
+/** Progress and partial output are ephemeral: persisted only with `--verbose`. */
+export const EPHEMERAL_TYPES: ReadonlySet<EventType> = new Set(['tool.execution_progress', 'tool.execution_partial_result']);

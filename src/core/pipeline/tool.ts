@@ -1,0 +1,62 @@
+import type { z } from 'zod';
+import type { RepoChangeSet } from '../change-set/types.js';
+import type { ProcessResult, RunProcessOptions } from '../process.js';
+import type { ToolResult } from '../result.js';
+
+/** What a tool may need that the permission policy (config `permissions`) can refuse. */
+export const PERMISSIONS = ['runCommands', 'spawnAgents', 'network', 'writeFiles'] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+/** The remaining time a tool has. The pipeline aborts `signal` when it runs out. */
+export interface Budget {
+  readonly deadline: number;
+  remainingMs(): number;
+}
+
+export interface ToolContext<Options, Input> {
+  readonly repoRoot: string;
+  readonly changeSet: RepoChangeSet;
+  /** This tool's section of the effective config, parsed by its `optionsSchema`. */
+  readonly options: Options;
+  /** The call's input, parsed by its `inputSchema` (after any `preToolUse` hook modified it). */
+  readonly input: Input;
+  readonly signal: AbortSignal;
+  readonly budget: Budget;
+  /** This run's folder (`.tollgate/runs/<runId>/`): full logs and raw outputs go here, under a per-tool subfolder. */
+  readonly artifactsDir: string;
+  /** Human-readable progress; recorded as an ephemeral `tool.execution_progress` event. */
+  progress(message: string): void;
+  /** `runProcess` with the tool's AbortSignal already attached. */
+  runProcess(command: string, args: readonly string[], options: RunProcessOptions): Promise<ProcessResult>;
+}
+
+/**
+ * A validator declaration: one folder under `src/validators/<name>/` exports one of these. Everything else (its config
+ * section, `TOLLGATE_USE_<NAME>`, `--only/--skip`, its row in the docs) is derived from it.
+ */
+export interface ToolDefinition<OptionsSchema extends z.ZodType = z.ZodType, InputSchema extends z.ZodType = z.ZodType> {
+  /** snake_case tool name (`checks`, `code_review`, `secrets`). */
+  readonly name: string;
+  readonly title: string;
+  /** Agent-facing: when to call it, what counts as trivial and what never does. */
+  readonly description: string;
+  /** Key of this tool's section at the top level of the config file (`checks`, `secrets`, …). */
+  readonly configKey: string;
+  /** Schema of that section, with defaults, so an absent section parses to the defaults. */
+  readonly optionsSchema: OptionsSchema;
+  /** Schema of a call's input (PR title, trivial-change declaration, explicit paths, …). */
+  readonly inputSchema: InputSchema;
+  /** What the permission policy must allow before this tool runs. */
+  readonly permissions: readonly Permission[];
+  /** Whether the tool is on when the config says nothing. */
+  readonly enabledByDefault: boolean;
+  run(ctx: ToolContext<z.output<OptionsSchema>, z.output<InputSchema>>): Promise<ToolResult>;
+}
+
+/** Helps inference when declaring a tool. */
+export function defineTool<O extends z.ZodType, I extends z.ZodType>(definition: ToolDefinition<O, I>): ToolDefinition<O, I> {
+  return definition;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: a registry holds tools of every option and input type.
+export type AnyToolDefinition = ToolDefinition<any, any>;
