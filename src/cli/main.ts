@@ -1,0 +1,37 @@
+import { Command, CommanderError } from 'commander';
+import { ExitCode, errorMessage, isTollgateError } from '../core/errors.js';
+import { commands } from './commands/index.js';
+
+/** Parse argv, run one command, and turn whatever it throws into one line and a documented exit code. */
+export async function main(argv: readonly string[]): Promise<number> {
+  const program = new Command('tollgate')
+    .description('A completion-time validation gate for coding agents.')
+    .version(process.env.npm_package_version ?? '0.1.0')
+    .showSuggestionAfterError(true)
+    .exitOverride()
+    .configureOutput({ outputError: (text, write) => write(text) });
+  for (const register of commands) register(program);
+  try {
+    await program.parseAsync(argv as string[], { from: 'node' });
+    return process.exitCode === undefined ? ExitCode.passed : Number(process.exitCode);
+  } catch (error) {
+    return reportError(error);
+  }
+}
+
+function reportError(error: unknown): number {
+  if (error instanceof CommanderError) {
+    // --help and --version end here too, with exit code 0.
+    if (error.exitCode === 0) return ExitCode.passed;
+    return ExitCode.usage;
+  }
+  if (isTollgateError(error)) {
+    process.stderr.write(`tollgate: ${error.message}\n`);
+    for (const line of error.details) process.stderr.write(`tollgate: ${line}\n`);
+    return error.exitCode;
+  }
+  process.stderr.write(`tollgate: internal error: ${errorMessage(error).split('\n')[0]}\n`);
+  if (process.env.TOLLGATE_DEBUG === '1' && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
+  else process.stderr.write('tollgate: rerun with TOLLGATE_DEBUG=1 for the stack, and report it at https://github.com/tollgate-dev/tollgate/issues\n');
+  return ExitCode.internal;
+}
