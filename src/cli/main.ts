@@ -1,12 +1,13 @@
 import { Command, CommanderError } from 'commander';
 import { ExitCode, errorMessage, isTollgateError } from '../core/errors.js';
 import { commands } from './commands/index.js';
+import { TOLLGATE_VERSION } from './version.js';
 
 /** Parse argv, run one command, and turn whatever it throws into one line and a documented exit code. */
 export async function main(argv: readonly string[]): Promise<number> {
   const program = new Command('tollgate')
     .description('A completion-time validation gate for coding agents.')
-    .version(process.env.npm_package_version ?? '0.1.0')
+    .version(TOLLGATE_VERSION)
     .showSuggestionAfterError(true)
     .exitOverride()
     .configureOutput({ outputError: (text, write) => write(text) });
@@ -31,7 +32,11 @@ function reportError(error: unknown): number {
     return error.exitCode;
   }
   process.stderr.write(`tollgate: internal error: ${errorMessage(error).split('\n')[0]}\n`);
-  if (process.env.TOLLGATE_DEBUG === '1' && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
-  else process.stderr.write('tollgate: rerun with TOLLGATE_DEBUG=1 for the stack, and report it at https://github.com/tollgate-dev/tollgate/issues\n');
+  if (process.env.TOLLGATE_DEBUG === '1' && error instanceof Error && error.stack)
+    process.stderr.write(`${error.stack}\n`);
+  else
+    process.stderr.write(
+      'tollgate: rerun with TOLLGATE_DEBUG=1 for the stack, and report it at https://github.com/tollgate-dev/tollgate/issues\n',
+    );
   return ExitCode.internal;
 }

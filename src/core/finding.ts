@@ -72,7 +72,12 @@ export type NewFinding = Omit<Finding, 'id' | 'sources'> & { anchor?: string | n
 /** Build a finding with its stable id. `source` defaults to the validator. */
 export function makeFinding(input: NewFinding): Finding {
   const { anchor, source, ...rest } = input;
-  const id = findingId({ validator: input.validator, path: input.path, anchor: anchor ?? input.line, title: input.title });
+  const id = findingId({
+    validator: input.validator,
+    path: input.path,
+    anchor: anchor ?? input.line,
+    title: input.title,
+  });
   return { ...rest, id, sources: [source ?? input.validator] };
 }
 

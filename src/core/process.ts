@@ -72,7 +72,11 @@ class CappedBuffer {
   }
 }
 
-export function runProcess(command: string, args: readonly string[], options: RunProcessOptions): Promise<ProcessResult> {
+export function runProcess(
+  command: string,
+  args: readonly string[],
+  options: RunProcessOptions,
+): Promise<ProcessResult> {
   const started = performance.now();
   const cap = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
   const out = new CappedBuffer(cap);

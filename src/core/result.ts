@@ -51,6 +51,11 @@ export interface ToolResult {
   details?: Record<string, unknown>;
 }
 
-export function result(status: ToolStatus, summary: string, findings: Finding[] = [], details?: Record<string, unknown>): ToolResult {
+export function result(
+  status: ToolStatus,
+  summary: string,
+  findings: Finding[] = [],
+  details?: Record<string, unknown>,
+): ToolResult {
   return details === undefined ? { status, summary, findings } : { status, summary, findings, details };
 }

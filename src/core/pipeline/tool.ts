@@ -24,6 +24,8 @@ export interface ToolContext<Options, Input> {
   readonly budget: Budget;
   /** This run's folder (`.tollgate/runs/<runId>/`): full logs and raw outputs go here, under a per-tool subfolder. */
   readonly artifactsDir: string;
+  /** How many things (checks, reviewer slots) this tool may run at once (config `validation.concurrency`). */
+  readonly concurrency: number;
   /** Human-readable progress; recorded as an ephemeral `tool.execution_progress` event. */
   progress(message: string): void;
   /** `runProcess` with the tool's AbortSignal already attached. */
@@ -34,7 +36,10 @@ export interface ToolContext<Options, Input> {
  * A validator declaration: one folder under `src/validators/<name>/` exports one of these. Everything else (its config
  * section, `TOLLGATE_USE_<NAME>`, `--only/--skip`, its row in the docs) is derived from it.
  */
-export interface ToolDefinition<OptionsSchema extends z.ZodType = z.ZodType, InputSchema extends z.ZodType = z.ZodType> {
+export interface ToolDefinition<
+  OptionsSchema extends z.ZodType = z.ZodType,
+  InputSchema extends z.ZodType = z.ZodType,
+> {
   /** snake_case tool name (`checks`, `code_review`, `secrets`). */
   readonly name: string;
   readonly title: string;
@@ -54,7 +59,9 @@ export interface ToolDefinition<OptionsSchema extends z.ZodType = z.ZodType, Inp
 }
 
 /** Helps inference when declaring a tool. */
-export function defineTool<O extends z.ZodType, I extends z.ZodType>(definition: ToolDefinition<O, I>): ToolDefinition<O, I> {
+export function defineTool<O extends z.ZodType, I extends z.ZodType>(
+  definition: ToolDefinition<O, I>,
+): ToolDefinition<O, I> {
   return definition;
 }
 

@@ -7,7 +7,7 @@ export const checksTool = defineTool({
   name: 'checks',
   title: 'Project checks',
   description:
-    'Runs the project\'s own commands from config `checks` (tests, type checks, linters) on the change. Call it before ' +
+    "Runs the project's own commands from config `checks` (tests, type checks, linters) on the change. Call it before " +
     'declaring a change done. No change is trivial for it: a check that depends on a changed path always runs.',
   configKey: 'checks',
   optionsSchema: checksOptionsSchema,

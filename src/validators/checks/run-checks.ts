@@ -1,7 +1,185 @@
+import { createWriteStream, existsSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import pLimit from 'p-limit';
+import picomatch from 'picomatch';
+import { formatDuration } from '../../core/config/duration.js';
+import { type Finding, makeFinding } from '../../core/finding.js';
 import type { ToolContext } from '../../core/pipeline/tool.js';
 import { result, type ToolResult } from '../../core/result.js';
-import type { ChecksOptions } from './options.js';
+import type { Check, ChecksOptions } from './options.js';
+import { lastLines } from './output-tail.js';
 
-export async function runChecks(ctx: ToolContext<ChecksOptions, Record<string, never>>): Promise<ToolResult> {
-  return result('passed', `${ctx.options.length} checks (not yet implemented)`);
+export type CheckOutcome =
+  | { name: string; state: 'passed'; exitCode: 0; durationMs: number; log: string }
+  | {
+      name: string;
+      state: 'failed';
+      exitCode: number | null;
+      signal: string | null;
+      durationMs: number;
+      log: string;
+      tail: string;
+    }
+  | { name: string; state: 'timed_out'; durationMs: number; timeoutMs: number; log: string; tail: string }
+  | { name: string; state: 'not_started'; reason: string }
+  | { name: string; state: 'not_applicable'; reason: string }
+  | { name: string; state: 'interrupted'; durationMs: number; log: string };
+
+/** Lines of a failing check's output kept in the finding (reports cut further, to `output.maxOutputLines`). */
+const TAIL_LINES = 200;
+
+/** The checks whose `paths` globs match a changed path (a check without `paths` always applies). */
+export function selectChecks(
+  checks: readonly Check[],
+  changedPaths: readonly string[],
+): { run: Check[]; skipped: Check[] } {
+  const run: Check[] = [];
+  const skipped: Check[] = [];
+  for (const check of checks) {
+    if (!check.paths || check.paths.length === 0) {
+      run.push(check);
+      continue;
+    }
+    const matches = picomatch(check.paths, { dot: true });
+    (changedPaths.some((path) => matches(path)) ? run : skipped).push(check);
+  }
+  return { run, skipped };
+}
+
+export async function runChecks(ctx: ToolContext<ChecksOptions, unknown>): Promise<ToolResult> {
+  const checks = ctx.options;
+  if (checks.length === 0) {
+    return result(
+      'passed',
+      'no checks configured; add `checks:` to tollgate.config.yaml to run your tests and linters',
+    );
+  }
+  const changedPaths = ctx.changeSet.files.flatMap((file) => (file.oldPath ? [file.path, file.oldPath] : [file.path]));
+  const { run, skipped } = selectChecks(checks, changedPaths);
+  const limit = pLimit(ctx.concurrency);
+  const outcomes: CheckOutcome[] = [
+    ...skipped.map((check) => ({
+      name: check.name,
+      state: 'not_applicable' as const,
+      reason: 'no changed file matches `paths`',
+    })),
+    ...(await Promise.all(run.map((check) => limit(() => runOneCheck(check, ctx))))),
+  ];
+  return summarize(outcomes, checks);
+}
+
+async function runOneCheck(check: Check, ctx: ToolContext<ChecksOptions, unknown>): Promise<CheckOutcome> {
+  if (ctx.signal.aborted)
+    return { name: check.name, state: 'not_started', reason: 'the run was stopped before it started' };
+  const cwd = resolve(ctx.repoRoot, check.cwd);
+  if (!existsSync(cwd) || !statSync(cwd).isDirectory()) {
+    return { name: check.name, state: 'not_started', reason: `cwd ${JSON.stringify(check.cwd)} is not a directory` };
+  }
+  const log = join(ctx.artifactsDir, `${safeFileName(check.name)}.log`);
+  const stream = createWriteStream(log, { mode: 0o600 });
+  const timeoutMs = Math.min(check.timeout, Math.max(1, ctx.budget.remainingMs()));
+  ctx.progress(`${check.name}: running \`${check.run}\``);
+  const outcome = await ctx.runProcess('sh', ['-c', check.run], {
+    cwd,
+    env: { ...process.env, ...check.env, TOLLGATE_CHECK: check.name },
+    timeoutMs,
+    maxOutputBytes: 256 * 1024,
+    onOutput: (_stream, chunk) => stream.write(chunk),
+  });
+  await new Promise<void>((done) => stream.end(done));
+  const combined = `${outcome.stdout}${outcome.stderr ? `\n${outcome.stderr}` : ''}`;
+  const tail = lastLines(combined, TAIL_LINES);
+  const relativeLog = log.slice(ctx.repoRoot.length + 1);
+  if (outcome.spawnError) {
+    return { name: check.name, state: 'not_started', reason: `could not start sh: ${outcome.spawnError.message}` };
+  }
+  if (outcome.timedOut && timeoutMs < check.timeout) {
+    ctx.progress(`${check.name}: stopped, validation.timeout ran out`);
+    return { name: check.name, state: 'interrupted', durationMs: outcome.durationMs, log: relativeLog };
+  }
+  if (outcome.timedOut) {
+    ctx.progress(`${check.name}: timed out after ${formatDuration(check.timeout)}`);
+    return {
+      name: check.name,
+      state: 'timed_out',
+      durationMs: outcome.durationMs,
+      timeoutMs: check.timeout,
+      log: relativeLog,
+      tail,
+    };
+  }
+  if (outcome.aborted)
+    return { name: check.name, state: 'interrupted', durationMs: outcome.durationMs, log: relativeLog };
+  if (outcome.exitCode === 0) {
+    ctx.progress(`${check.name}: passed in ${formatDuration(outcome.durationMs)}`);
+    return { name: check.name, state: 'passed', exitCode: 0, durationMs: outcome.durationMs, log: relativeLog };
+  }
+  ctx.progress(`${check.name}: failed (exit ${outcome.exitCode ?? outcome.signal})`);
+  return {
+    name: check.name,
+    state: 'failed',
+    exitCode: outcome.exitCode,
+    signal: outcome.signal,
+    durationMs: outcome.durationMs,
+    log: relativeLog,
+    tail,
+  };
+}
+
+function summarize(outcomes: readonly CheckOutcome[], checks: readonly Check[]): ToolResult {
+  const byName = new Map(checks.map((check) => [check.name, check]));
+  const findings: Finding[] = [];
+  for (const outcome of outcomes) {
+    const check = byName.get(outcome.name)!;
+    const finding = findingFor(outcome, check);
+    if (finding) findings.push(finding);
+  }
+  const count = (state: CheckOutcome['state']) => outcomes.filter((outcome) => outcome.state === state).length;
+  const ran = outcomes.length - count('not_applicable');
+  // The tails already sit in the findings; details keep the structured part.
+  const details = { checks: outcomes.map((outcome) => ({ ...outcome, tail: undefined })) };
+  if (count('interrupted') > 0) {
+    return result(
+      'timeout',
+      `validation.timeout ran out while ${count('interrupted')} check(s) were running; do not rerun: raise \`validation.timeout\` or give slow checks \`paths\``,
+      findings,
+      details,
+    );
+  }
+  if (findings.length > 0) {
+    const failed = count('failed') + count('timed_out') + count('not_started');
+    return result('failed', `${failed} of ${ran} check(s) failed; fix them and run tollgate again`, findings, details);
+  }
+  const notApplicable = count('not_applicable');
+  const suffix = notApplicable > 0 ? ` (${notApplicable} skipped: no changed file matches their \`paths\`)` : '';
+  if (ran === 0) return result('passed', `no check applies to the changed files${suffix}`, [], details);
+  return result('passed', `${ran} check(s) passed${suffix}`, [], details);
+}
+
+function findingFor(outcome: CheckOutcome, check: Check): Finding | null {
+  const base = { validator: 'checks', ruleId: check.name, severity: 'high' as const, anchor: check.name };
+  switch (outcome.state) {
+    case 'passed':
+    case 'not_applicable':
+    case 'interrupted':
+      return null;
+    case 'failed':
+      return makeFinding({
+        ...base,
+        title: `check "${check.name}" failed (${outcome.exitCode === null ? `signal ${outcome.signal}` : `exit ${outcome.exitCode}`})`,
+        body: `\`${check.run}\` — last lines of output (full log: ${outcome.log}):\n${outcome.tail}`,
+      });
+    case 'timed_out':
+      return makeFinding({
+        ...base,
+        title: `check "${check.name}" timed out after ${formatDuration(outcome.timeoutMs)}`,
+        body: `\`${check.run}\` was killed with its process group (full log: ${outcome.log}); raise checks[].timeout if it is just slow.\n${outcome.tail}`,
+      });
+    case 'not_started':
+      return makeFinding({ ...base, title: `check "${check.name}" could not start`, body: outcome.reason });
+  }
+}
+
+function safeFileName(name: string): string {
+  return name.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 80) || 'check';
 }

@@ -1,0 +1,49 @@
+import type { Command } from 'commander';
+import { z } from 'zod';
+import { collectList, formatFlag, parseFlags } from '../flags.js';
+
+const runFlags = z.object({
+  base: z.string().min(1).optional(),
+  only: z.array(z.string()).default([]),
+  skip: z.array(z.string()).default([]),
+  format: formatFlag.optional(),
+  output: z.string().min(1).optional(),
+  wait: z.boolean().default(true),
+  verbose: z.boolean().default(false),
+});
+export type RunFlags = z.output<typeof runFlags>;
+
+export function registerRun(program: Command): void {
+  program
+    .command('run')
+    .summary('validate the change set with every enabled validator')
+    .description(
+      'Builds the change set (committed since the base, staged, unstaged and untracked files), runs every enabled validator on it and prints a report. Exit code: 0 passed, 1 findings or failed checks, 2 bad usage or config, 3 internal error.',
+    )
+    .option(
+      '--base <rev>',
+      'diff base (a commit, branch or tag); default: config `base`, else the merge-base with the upstream or default branch',
+    )
+    .option('--only <names>', 'run only these validators (comma-separated, repeatable)', collectList)
+    .option('--skip <names>', 'skip these validators (comma-separated, repeatable)', collectList)
+    .option(
+      '--format <format>',
+      'report format: markdown, json or sarif (default: config output.format, else markdown)',
+    )
+    .option('-o, --output <file>', 'write the report to this file instead of stdout')
+    .option('--no-wait', 'fail at once if another run holds the repository lock, instead of waiting')
+    .option('--verbose', 'also record progress events in the run log')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ tollgate run
+  $ tollgate run --base origin/main --format json --output report.json
+  $ tollgate run --only checks --no-wait`,
+    )
+    .action(async (rawFlags: unknown) => {
+      const flags = parseFlags(runFlags, rawFlags);
+      const { runAndReport } = await import('../run-and-report.js');
+      process.exitCode = await runAndReport(flags);
+    });
+}

@@ -1,0 +1,51 @@
+import { isAbsolute, resolve } from 'node:path';
+import { loadConfig } from '../core/config/index.js';
+import { findRepoRoot } from '../core/config/repo-root.js';
+import { ExitCode } from '../core/errors.js';
+import { runGate } from '../core/run/run-gate.js';
+import { writeFileAtomic } from '../core/state/index.js';
+import { renderReport } from '../report/index.js';
+import { validators } from '../validators/index.js';
+import type { RunFlags } from './commands/run.js';
+import { createProgressDisplay } from './progress-display.js';
+import { TOLLGATE_VERSION } from './version.js';
+
+/** `tollgate run`: glue between flags, the gate and the report. Returns the exit code. */
+export async function runAndReport(flags: RunFlags): Promise<number> {
+  const cwd = process.cwd();
+  const repoRoot = await findRepoRoot(cwd);
+  const loaded = await loadConfig({ repoRoot, cwd, env: process.env });
+  const { config } = loaded;
+  const display = createProgressDisplay(process.stderr);
+  let report: Awaited<ReturnType<typeof runGate>>;
+  try {
+    report = await runGate({
+      repoRoot,
+      config,
+      configHash: loaded.hash,
+      tools: validators,
+      ...(flags.base ? { base: flags.base } : {}),
+      only: flags.only,
+      skip: flags.skip,
+      wait: flags.wait,
+      verbose: flags.verbose,
+      command: ['tollgate', ...process.argv.slice(2)].join(' '),
+      version: TOLLGATE_VERSION,
+      onProgress: display.update,
+      onLockWait: (holder) => display.update('lock', `waiting for ${holder}`),
+    });
+  } finally {
+    display.done();
+  }
+  const format = flags.format ?? config.output.format;
+  const text = renderReport(report, format);
+  const outputFile = flags.output ?? config.output.file;
+  if (outputFile) {
+    const target = isAbsolute(outputFile) ? outputFile : resolve(cwd, outputFile);
+    await writeFileAtomic(target, text);
+    process.stderr.write(`tollgate: ${report.verdict}; report written to ${outputFile}\n`);
+  } else {
+    process.stdout.write(text);
+  }
+  return report.verdict === 'passed' ? ExitCode.passed : ExitCode.failed;
+}

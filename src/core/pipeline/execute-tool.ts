@@ -1,0 +1,236 @@
+import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { z } from 'zod';
+import type { RepoChangeSet } from '../change-set/types.js';
+import { formatDuration } from '../config/duration.js';
+import type { TollgateConfig } from '../config/schema.js';
+import { errorMessage, isTollgateError } from '../errors.js';
+import { runProcess } from '../process.js';
+import { result, type ToolResult, type ToolStatus } from '../result.js';
+import type { EventSink } from './event-sink.js';
+import { type HookType, hookMatches, runHook } from './hooks.js';
+import { checkPermissions } from './permissions.js';
+import type { AnyToolDefinition, Budget, ToolContext } from './tool.js';
+
+/** One call of one tool, as an agent (MCP), `tollgate run` or a hook asks for it. */
+export interface ToolCall {
+  toolName: string;
+  arguments?: unknown;
+  /** Provenance when the call came through the MCP server. */
+  mcpServerName?: string;
+}
+
+/** Everything a call needs from the run around it. */
+export interface PipelineEnvironment {
+  repoRoot: string;
+  changeSet: RepoChangeSet;
+  config: TollgateConfig;
+  tools: readonly AnyToolDefinition[];
+  events: EventSink;
+  /** This run's folder; each tool gets `<runDir>/<tool>/` for its artifacts. */
+  runDir: string;
+  /** Epoch ms by which every tool must be done (`validation.timeout` from the start of the run). */
+  deadline: number;
+  signal?: AbortSignal;
+  env?: NodeJS.ProcessEnv;
+  /** Decides, before running, whether the call may be answered without running (e.g. `skipped_no_changes`). */
+  preflight?: (tool: AnyToolDefinition) => Promise<ToolResult | null>;
+  /** Receives progress lines for a live display. */
+  onProgress?: (toolName: string, message: string) => void;
+}
+
+export interface ToolExecution {
+  toolCallId: string;
+  toolName: string;
+  title: string;
+  result: ToolResult;
+  durationMs: number;
+  /** Context that hooks added (preToolUse `additionalContext`, postToolUseFailure guidance). */
+  additionalContext: string[];
+}
+
+/** How long a tool may take to notice its AbortSignal before we stop waiting for it. */
+const ABORT_GRACE_MS = 5000;
+
+/** Statuses after which `postToolUseFailure` hooks run instead of `postToolUse`: the tool could not do its job. */
+const FAILURE_STATUSES: ReadonlySet<ToolStatus> = new Set([
+  'error',
+  'timeout',
+  'budget_exhausted',
+  'rate_limited',
+  'invalid_input',
+  'tool_unavailable',
+]);
+
+export function normalizeToolName(name: string): string {
+  return name.trim().toLowerCase().replace(/-/g, '_');
+}
+
+/**
+ * The one path every tool call takes: normalize (name, arguments) → guard (preToolUse hooks, permissions) → run
+ * (budget, abort, progress) → complete (postToolUse hooks, `tool.execution_complete`). A tool's failure is a result
+ * with a status, never an exception out of here.
+ */
+export async function executeTool(call: ToolCall, env: PipelineEnvironment): Promise<ToolExecution> {
+  const started = performance.now();
+  const toolCallId = randomUUID();
+  const toolName = normalizeToolName(call.toolName);
+  const tool = env.tools.find((candidate) => candidate.name === toolName);
+  const additionalContext: string[] = [];
+
+  env.events.emit('tool.execution_start', {
+    toolCallId,
+    toolName,
+    arguments: call.arguments ?? {},
+    ...(call.mcpServerName ? { mcpServerName: call.mcpServerName } : {}),
+  });
+
+  const finish = (toolResult: ToolResult): ToolExecution => {
+    const durationMs = Math.round(performance.now() - started);
+    const success = !FAILURE_STATUSES.has(toolResult.status);
+    env.events.emit('tool.execution_complete', {
+      toolCallId,
+      toolName,
+      success,
+      durationMs,
+      result: toolResult,
+      ...(success ? {} : { error: { message: toolResult.summary, code: toolResult.status } }),
+    });
+    return { toolCallId, toolName, title: tool?.title ?? toolName, result: toolResult, durationMs, additionalContext };
+  };
+
+  if (!tool) {
+    const known = env.tools.map((candidate) => candidate.name).join(', ');
+    return finish(result('invalid_input', `unknown tool ${JSON.stringify(call.toolName)}; expected one of ${known}`));
+  }
+
+  let input = parseInput(tool, call.arguments ?? {});
+  if (!input.ok) return finish(result('invalid_input', input.message));
+
+  // Guard: hooks first (they may modify arguments), then the permission policy.
+  const hookContext = {
+    repoRoot: env.repoRoot,
+    toolCallId,
+    toolName,
+    events: env.events,
+    signal: env.signal,
+    env: env.env,
+  };
+  for (const hook of env.config.hooks.preToolUse.filter((candidate) => hookMatches(candidate, toolName))) {
+    const outcome = await runHook('preToolUse', hook, { arguments: input.value }, hookContext);
+    if (outcome.kind === 'failed') return finish(result('error', outcome.message));
+    if (outcome.kind === 'denied') return finish(result('error', `denied by preToolUse hook: ${outcome.reason}`));
+    if (outcome.reply.additionalContext) additionalContext.push(outcome.reply.additionalContext);
+    if (outcome.reply.modifiedArguments) {
+      input = parseInput(tool, outcome.reply.modifiedArguments);
+      if (!input.ok) return finish(result('invalid_input', `preToolUse hook modified the arguments: ${input.message}`));
+    }
+  }
+  const permission = checkPermissions({
+    toolName,
+    toolCallId,
+    required: tool.permissions,
+    policy: env.config.permissions,
+    events: env.events,
+  });
+  if (!permission.approved) return finish(result('error', permission.reason));
+
+  const skipped = env.preflight ? await env.preflight(tool) : null;
+  const toolResult = skipped ?? (await runWithBudget(tool, input.value, toolCallId, env));
+
+  const postType: HookType = FAILURE_STATUSES.has(toolResult.status) ? 'postToolUseFailure' : 'postToolUse';
+  for (const hook of env.config.hooks[postType].filter((candidate) => hookMatches(candidate, toolName))) {
+    const outcome = await runHook(postType, hook, { arguments: input.value, result: toolResult }, hookContext);
+    if (outcome.kind === 'ok' && outcome.reply.additionalContext)
+      additionalContext.push(outcome.reply.additionalContext);
+  }
+  if (postType === 'postToolUseFailure' && additionalContext.length > 0) {
+    toolResult.summary = `${toolResult.summary}\nAdditional guidance from postToolUseFailure hook: ${additionalContext.join(' ')}`;
+  }
+  return finish(toolResult);
+}
+
+type ParsedInput = { ok: true; value: unknown } | { ok: false; message: string };
+
+function parseInput(tool: AnyToolDefinition, raw: unknown): ParsedInput {
+  const parsed = (tool.inputSchema as z.ZodType).safeParse(raw);
+  if (parsed.success) return { ok: true, value: parsed.data };
+  const issue = parsed.error.issues[0];
+  const where = issue && issue.path.length > 0 ? issue.path.map(String).join('.') : '(input)';
+  return { ok: false, message: `${tool.name} input ${where}: ${issue?.message ?? 'invalid'}` };
+}
+
+async function runWithBudget(
+  tool: AnyToolDefinition,
+  input: unknown,
+  toolCallId: string,
+  env: PipelineEnvironment,
+): Promise<ToolResult> {
+  const budgetMs = env.deadline - Date.now();
+  if (budgetMs <= 0) {
+    return result(
+      'budget_exhausted',
+      'no time left in validation.timeout before this tool could start; do not rerun: raise `validation.timeout` or run fewer tools (--only)',
+    );
+  }
+  const controller = new AbortController();
+  const onOuterAbort = () => controller.abort(env.signal?.reason);
+  env.signal?.addEventListener('abort', onOuterAbort, { once: true });
+  let timedOut = false;
+  const deadlineTimer = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new Error('timeout'));
+  }, budgetMs);
+
+  const artifactsDir = join(env.runDir, tool.name);
+  mkdirSync(artifactsDir, { recursive: true, mode: 0o700 });
+  const budget: Budget = { deadline: env.deadline, remainingMs: () => Math.max(0, env.deadline - Date.now()) };
+  const ctx: ToolContext<unknown, unknown> = {
+    repoRoot: env.repoRoot,
+    changeSet: env.changeSet,
+    options: env.config[tool.configKey],
+    input,
+    signal: controller.signal,
+    budget,
+    artifactsDir,
+    concurrency: env.config.validation.concurrency,
+    progress: (message) => {
+      env.events.emit('tool.execution_progress', { toolCallId, progressMessage: message }, { ephemeral: true });
+      env.onProgress?.(tool.name, message);
+    },
+    runProcess: (command, args, options) =>
+      runProcess(command, args, { ...options, signal: options.signal ?? controller.signal }),
+  };
+
+  const timeoutResult = () =>
+    result(
+      'timeout',
+      `timed out after ${formatDuration(budgetMs)} (validation.timeout); do not rerun: split the change or raise \`validation.timeout\``,
+    );
+  try {
+    const running = tool.run(ctx);
+    const outcome = await Promise.race([running, abortedAfterGrace(controller.signal)]);
+    if (timedOut) return timeoutResult();
+    if (outcome === ABANDONED) return result('error', 'the run was interrupted before the tool finished');
+    return outcome;
+  } catch (error) {
+    if (timedOut) return timeoutResult();
+    if (isTollgateError(error)) return result('error', error.message);
+    return result('error', `internal error in ${tool.name}: ${errorMessage(error).split('\n')[0]}`);
+  } finally {
+    clearTimeout(deadlineTimer);
+    env.signal?.removeEventListener('abort', onOuterAbort);
+  }
+}
+
+const ABANDONED = Symbol('abandoned');
+
+/** Resolves a while after the signal aborts, so a tool that ignores its signal cannot hold the run hostage. */
+function abortedAfterGrace(signal: AbortSignal): Promise<typeof ABANDONED> {
+  return new Promise((resolve) => {
+    const arm = () => setTimeout(() => resolve(ABANDONED), ABORT_GRACE_MS).unref();
+    if (signal.aborted) arm();
+    else signal.addEventListener('abort', arm, { once: true });
+  });
+}

@@ -1,0 +1,83 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import { removeDir, tempDir } from '../../test/support/temp-home.js';
+import { runProcess } from './process.js';
+
+/** Alive and not a zombie (a killed orphan stays a zombie until PID 1 reaps it, which some containers never do). */
+function isAlive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+describe('runProcess', () => {
+  const dirs: string[] = [];
+  afterEach(async () => {
+    await Promise.all(dirs.splice(0).map(removeDir));
+  });
+
+  test('captures stdout, stderr and the exit code, and feeds stdin', async () => {
+    const result = await runProcess('sh', ['-c', 'read line; echo "out:$line"; echo err >&2; exit 3'], {
+      cwd: process.cwd(),
+      input: 'hello\n',
+    });
+    expect(result).toMatchObject({ exitCode: 3, stdout: 'out:hello\n', stderr: 'err\n', timedOut: false });
+  });
+
+  test('closes stdin when no input is given, so a child waiting on it does not hang', async () => {
+    const result = await runProcess('sh', ['-c', 'cat; echo done'], { cwd: process.cwd(), timeoutMs: 5000 });
+    expect(result).toMatchObject({ exitCode: 0, stdout: 'done\n', timedOut: false });
+  });
+
+  test('a timeout kills the whole process group, grandchildren included', async () => {
+    const dir = await tempDir('tollgate-proc-');
+    dirs.push(dir);
+    const pidFile = join(dir, 'grandchild.pid');
+    const result = await runProcess('sh', ['-c', `sleep 30 & echo $! > '${pidFile}'; wait`], {
+      cwd: dir,
+      timeoutMs: 300,
+      killGraceMs: 200,
+    });
+    expect(result.timedOut).toBe(true);
+    const grandchild = Number(readFileSync(pidFile, 'utf8').trim());
+    await new Promise((done) => setTimeout(done, 100));
+    expect(isAlive(grandchild)).toBe(false);
+  });
+
+  test('a background child left by a finished command does not hold the result hostage', async () => {
+    const started = Date.now();
+    const result = await runProcess('sh', ['-c', 'sleep 30 & echo started'], { cwd: process.cwd(), timeoutMs: 10_000 });
+    expect(result.exitCode).toBe(0);
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  test('an abort signal stops the child and is reported as aborted', async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    const result = await runProcess('sleep', ['30'], {
+      cwd: process.cwd(),
+      signal: controller.signal,
+      killGraceMs: 100,
+    });
+    expect(result).toMatchObject({ aborted: true, timedOut: false, exitCode: null });
+  });
+
+  test('caps captured output and says it was truncated', async () => {
+    const result = await runProcess('sh', ['-c', 'head -c 100000 /dev/zero | tr "\\0" x'], {
+      cwd: process.cwd(),
+      maxOutputBytes: 1000,
+    });
+    expect(result.stdout).toHaveLength(1000);
+    expect(result.truncated).toBe(true);
+  });
+
+  test('a missing binary is a spawn error, not a throw', async () => {
+    const result = await runProcess('tollgate-no-such-binary', [], { cwd: process.cwd() });
+    expect(result.spawnError?.code).toBe('ENOENT');
+    expect(result.exitCode).toBeNull();
+  });
+});

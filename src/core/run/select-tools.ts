@@ -1,0 +1,42 @@
+import { isToolEnabled, type TollgateConfig } from '../config/schema.js';
+import { TollgateError } from '../errors.js';
+import { normalizeToolName } from '../pipeline/execute-tool.js';
+import type { AnyToolDefinition } from '../pipeline/tool.js';
+
+export interface ToolSelection {
+  tools: AnyToolDefinition[];
+  /** True when --only/--skip narrowed the enabled set: such a run never stands in for a full one. */
+  partial: boolean;
+}
+
+/**
+ * The validators a run uses: the enabled ones, narrowed by `--only` (which may also name a disabled validator: asking
+ * for it by name is explicit) and `--skip`.
+ */
+export function selectTools(
+  all: readonly AnyToolDefinition[],
+  config: TollgateConfig,
+  flags: { only: readonly string[]; skip: readonly string[] },
+): ToolSelection {
+  const known = new Set(all.map((tool) => tool.name));
+  const check = (flag: string, names: readonly string[]) => {
+    for (const name of names) {
+      if (!known.has(normalizeToolName(name))) {
+        throw new TollgateError(
+          'usage',
+          `${flag}: unknown validator ${JSON.stringify(name)}; expected one of ${[...known].join(', ')}`,
+        );
+      }
+    }
+  };
+  check('--only', flags.only);
+  check('--skip', flags.skip);
+  const only = new Set(flags.only.map(normalizeToolName));
+  const skip = new Set(flags.skip.map(normalizeToolName));
+  const enabled = all.filter((tool) => isToolEnabled(config, tool));
+  const chosen = (only.size > 0 ? all.filter((tool) => only.has(tool.name)) : enabled).filter(
+    (tool) => !skip.has(tool.name),
+  );
+  const partial = enabled.some((tool) => !chosen.includes(tool));
+  return { tools: chosen, partial };
+}

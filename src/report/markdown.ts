@@ -1,0 +1,83 @@
+import { formatDuration } from '../core/config/duration.js';
+import type { Finding } from '../core/finding.js';
+import type { ToolStatus } from '../core/result.js';
+import { blockingFindings, nextStep, type RunReport, type ToolReport } from './run-report.js';
+
+const STATUS_LABEL: Record<ToolStatus, string> = {
+  passed: 'passed',
+  failed: 'FAILED',
+  skipped_trivial: 'skipped (trivial change)',
+  skipped_no_changes: 'skipped (no changes)',
+  budget_exhausted: 'NOT RUN (time budget exhausted)',
+  timeout: 'TIMED OUT',
+  rate_limited: 'RATE LIMITED',
+  tool_unavailable: 'unavailable (warning)',
+  invalid_input: 'INVALID INPUT',
+  error: 'ERROR',
+};
+
+/** Renders a run as Markdown: verdict header, one section per tool, and a footer that tells an agent what to do next. */
+export function renderMarkdown(report: RunReport): string {
+  const lines: string[] = [];
+  const verdict = report.verdict === 'passed' ? 'PASSED' : 'FAILED';
+  lines.push(`# tollgate: ${verdict}`, '');
+  const base = report.base.ref
+    ? `\`${report.base.ref}\`${report.base.commit ? ` (${report.base.commit.slice(0, 10)})` : ''}`
+    : 'an empty repository';
+  lines.push(
+    `${report.changedFiles} changed file(s) against ${base} · ${formatDuration(report.durationMs)} · run \`${report.runId}\`${report.partial ? ' · partial run (--only/--skip)' : ''}`,
+  );
+  if (report.ignored.length > 0) {
+    lines.push('', `Ignored by \`ignore\` patterns (${report.ignored.length}): ${listPaths(report.ignored)}`);
+  }
+  if (report.skippedFiles.length > 0) {
+    lines.push('', `Not scanned (${report.skippedFiles.length}):`);
+    for (const skipped of report.skippedFiles.slice(0, 20)) lines.push(`- \`${skipped.path}\`: ${skipped.detail}`);
+    if (report.skippedFiles.length > 20) lines.push(`- … and ${report.skippedFiles.length - 20} more`);
+  }
+  for (const tool of report.tools) lines.push('', ...renderTool(tool, report.maxOutputLines));
+  lines.push('', '---', `**Next:** ${nextStep(report)}`, '');
+  return lines.join('\n');
+}
+
+function renderTool(tool: ToolReport, maxOutputLines: number): string[] {
+  const lines = [
+    `## ${tool.title} (\`${tool.name}\`): ${STATUS_LABEL[tool.status]} · ${formatDuration(tool.durationMs)}`,
+    '',
+    tool.summary,
+  ];
+  const blocking = blockingFindings(tool);
+  const waived = tool.findings.length - blocking.length;
+  if (tool.findings.length > 0) {
+    lines.push('', `Findings: ${blocking.length} blocking${waived > 0 ? `, ${waived} waived` : ''}`, '');
+    for (const finding of tool.findings) lines.push(...renderFinding(finding, maxOutputLines));
+  }
+  return lines;
+}
+
+function renderFinding(finding: Finding, maxOutputLines: number): string[] {
+  const where = finding.path ? ` \`${finding.path}${finding.line ? `:${finding.line}` : ''}\`` : '';
+  const waived = finding.waiver ? ` — waived by ${finding.waiver.by}: ${finding.waiver.reason}` : '';
+  const sources = finding.sources.length > 1 ? ` (found by ${finding.sources.join(', ')})` : '';
+  const lines = [`- **${finding.severity}**${where} ${finding.title}${sources} · id \`${finding.id}\`${waived}`];
+  if (finding.body) {
+    const body = cutLines(finding.body, maxOutputLines);
+    const fence = body.includes('```') ? '~~~~' : '```';
+    lines.push(`  ${fence}`, ...body.split('\n').map((line) => `  ${line}`), `  ${fence}`);
+  }
+  return lines;
+}
+
+/** Keeps the last lines: for command output the end is where the error is. */
+function cutLines(text: string, max: number): string {
+  const lines = text.split('\n');
+  if (lines.length <= max) return text;
+  return [lines[0]!, `… ${lines.length - max} line(s) cut (output.maxOutputLines)`, ...lines.slice(-(max - 1))].join(
+    '\n',
+  );
+}
+
+function listPaths(paths: readonly string[]): string {
+  const shown = paths.slice(0, 10).map((path) => `\`${path}\``);
+  return paths.length > 10 ? `${shown.join(', ')} and ${paths.length - 10} more` : shown.join(', ');
+}

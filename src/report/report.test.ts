@@ -1,0 +1,141 @@
+import { describe, expect, test } from 'vitest';
+import { makeFinding } from '../core/finding.js';
+import { TOOL_STATUSES, type ToolStatus } from '../core/result.js';
+import { renderReport } from './index.js';
+import { nextStep, type RunReport, type ToolReport, verdictOf } from './run-report.js';
+
+const failingCheck = makeFinding({
+  validator: 'checks',
+  ruleId: 'unit tests',
+  severity: 'high',
+  title: 'check "unit tests" failed (exit 1)',
+  body: '`npm test` — last lines of output:\nAssertionError: expected 9, got 10',
+  anchor: 'unit tests',
+});
+const onLine = makeFinding({
+  validator: 'secrets',
+  ruleId: 'github-pat',
+  severity: 'critical',
+  title: 'GitHub token (ghp_…)',
+  path: 'src/a b.ts',
+  line: 12,
+  column: 7,
+});
+
+function reportWith(tools: ToolReport[], extra: Partial<RunReport> = {}): RunReport {
+  return {
+    tool: 'tollgate',
+    version: '0.1.0',
+    runId: '20261123T100000Z-abc123',
+    startedAt: '2026-11-23T10:00:00.000Z',
+    durationMs: 2300,
+    verdict: verdictOf(tools),
+    repoRoot: '/work/repo',
+    base: { ref: 'main', commit: 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678', source: 'default-branch' },
+    fingerprint: 'f'.repeat(64),
+    changedFiles: 3,
+    ignored: [],
+    skippedFiles: [],
+    partial: false,
+    tools,
+    maxOutputLines: 40,
+    ...extra,
+  };
+}
+
+function tool(status: ToolStatus, findings = status === 'failed' ? [failingCheck] : []): ToolReport {
+  return {
+    name: 'checks',
+    title: 'Project checks',
+    status,
+    summary: `summary for ${status}`,
+    durationMs: 1200,
+    findings,
+  };
+}
+
+describe('reports', () => {
+  test.each(TOOL_STATUSES)('markdown for a tool that ended %s', (status) => {
+    expect(renderReport(reportWith([tool(status)]), 'markdown')).toMatchSnapshot();
+  });
+
+  test('markdown lists ignored and skipped files, waivers and multiple sources', () => {
+    const waived = {
+      ...onLine,
+      sources: ['claude', 'codex'],
+      waiver: { findingId: onLine.id, reason: 'test fixture', by: 'Ann (agent)', at: '2026-11-23T10:00:00Z' },
+    };
+    const report = reportWith([{ ...tool('failed'), findings: [failingCheck, waived] }], {
+      ignored: ['dist/x.js'],
+      skippedFiles: [
+        { path: 'big.bin', reason: 'too_large', detail: '3.2 MB over the 1 MB cap (validation.maxFileSize)' },
+      ],
+    });
+    expect(renderReport(report, 'markdown')).toMatchSnapshot();
+  });
+
+  test('long output is cut to output.maxOutputLines, keeping the end', () => {
+    const body = Array.from({ length: 100 }, (_, index) => `line ${index + 1}`).join('\n');
+    const report = reportWith([{ ...tool('failed'), findings: [{ ...failingCheck, body }] }], { maxOutputLines: 5 });
+    const text = renderReport(report, 'markdown');
+    expect(text).toContain('… 95 line(s) cut (output.maxOutputLines)');
+    expect(text).toContain('line 100');
+    expect(text).not.toContain('line 50\n');
+  });
+
+  test('json carries the whole report and the next step', () => {
+    const parsed = JSON.parse(renderReport(reportWith([tool('failed')]), 'json'));
+    expect(parsed).toMatchObject({ verdict: 'failed', tools: [{ status: 'failed' }] });
+    expect(parsed.next).toMatch(/^Fix the findings above/);
+  });
+
+  test('sarif is 2.1.0 with repo-relative URIs, stable rule ids and fingerprints', () => {
+    const sarif = JSON.parse(
+      renderReport(reportWith([{ ...tool('failed'), findings: [failingCheck, onLine] }]), 'sarif'),
+    );
+    expect(sarif.version).toBe('2.1.0');
+    const [run] = sarif.runs;
+    expect(run.tool.driver.rules.map((rule: { id: string }) => rule.id)).toEqual([
+      'checks/unit tests',
+      'secrets/github-pat',
+    ]);
+    expect(run.results[1]).toMatchObject({
+      ruleId: 'secrets/github-pat',
+      level: 'error',
+      locations: [
+        {
+          physicalLocation: {
+            artifactLocation: { uri: 'src/a%20b.ts', uriBaseId: '%SRCROOT%' },
+            region: { startLine: 12, startColumn: 7 },
+          },
+        },
+      ],
+      partialFingerprints: { tollgateFindingId: onLine.id },
+    });
+    expect(run.results[0].locations).toBeUndefined();
+  });
+
+  test.each([
+    [['passed'], 'All validators passed. The change may be declared done.'],
+    [
+      ['passed', 'tool_unavailable'],
+      'All validators passed (checks could not run here: see above). The change may be declared done.',
+    ],
+    [
+      ['failed', 'timeout'],
+      'Validation ran out of time. Do not rerun it as is: split the change, give slow checks `paths`, or raise `validation.timeout`.',
+    ],
+    [
+      ['rate_limited'],
+      'A validator was rate limited. Wait a few minutes, then run `tollgate run` again; the other results are kept.',
+    ],
+  ] as [ToolStatus[], string][])('the next step after %j', (statuses, expected) => {
+    expect(nextStep(reportWith(statuses.map((status) => tool(status))))).toBe(expected);
+  });
+
+  test('a partial run that passed still asks for a full run', () => {
+    expect(nextStep(reportWith([tool('passed')], { partial: true }))).toBe(
+      'The selected validators passed. Run `tollgate run` without --only/--skip before declaring the change done.',
+    );
+  });
+});

@@ -1,0 +1,83 @@
+import type { ChangeSetBase, SkippedFile } from '../core/change-set/types.js';
+import type { Finding } from '../core/finding.js';
+import type { ToolExecution } from '../core/pipeline/execute-tool.js';
+import { isPassingStatus, type ToolStatus } from '../core/result.js';
+
+export type Verdict = 'passed' | 'failed';
+
+export interface ToolReport {
+  name: string;
+  title: string;
+  status: ToolStatus;
+  summary: string;
+  durationMs: number;
+  findings: Finding[];
+  details?: Record<string, unknown>;
+}
+
+/** Everything a report renderer needs; renderers are pure functions of it. */
+export interface RunReport {
+  tool: 'tollgate';
+  version: string;
+  runId: string;
+  startedAt: string;
+  durationMs: number;
+  verdict: Verdict;
+  repoRoot: string;
+  base: ChangeSetBase;
+  fingerprint: string;
+  changedFiles: number;
+  ignored: readonly string[];
+  skippedFiles: readonly SkippedFile[];
+  /** Set when only some validators ran (`--only`/`--skip`): such a run never stands in for a full one. */
+  partial: boolean;
+  tools: ToolReport[];
+  /** Config limits the renderers honour. */
+  maxOutputLines: number;
+}
+
+/** A finding blocks unless it is waived. */
+export function blockingFindings(tool: ToolReport): Finding[] {
+  return tool.findings.filter((finding) => !finding.waiver);
+}
+
+export function verdictOf(tools: readonly ToolReport[]): Verdict {
+  return tools.every((tool) => isPassingStatus(tool.status)) ? 'passed' : 'failed';
+}
+
+export function toolReport(execution: ToolExecution): ToolReport {
+  const { result } = execution;
+  return {
+    name: execution.toolName,
+    title: execution.title,
+    status: result.status,
+    summary: result.summary,
+    durationMs: execution.durationMs,
+    findings: result.findings,
+    ...(result.details ? { details: result.details } : {}),
+  };
+}
+
+/** What an agent should do next, given how the run ended. Shared by every renderer. */
+export function nextStep(report: RunReport): string {
+  const statuses = new Set(report.tools.map((tool) => tool.status));
+  if (statuses.has('timeout') || statuses.has('budget_exhausted')) {
+    return 'Validation ran out of time. Do not rerun it as is: split the change, give slow checks `paths`, or raise `validation.timeout`.';
+  }
+  if (report.verdict === 'passed') {
+    const warnings = report.tools.filter((tool) => tool.status === 'tool_unavailable').map((tool) => tool.name);
+    const note = warnings.length > 0 ? ` (${warnings.join(', ')} could not run here: see above)` : '';
+    return report.partial
+      ? `The selected validators passed${note}. Run \`tollgate run\` without --only/--skip before declaring the change done.`
+      : `All validators passed${note}. The change may be declared done.`;
+  }
+  if (statuses.has('rate_limited')) {
+    return 'A validator was rate limited. Wait a few minutes, then run `tollgate run` again; the other results are kept.';
+  }
+  const hasFindings = report.tools.some((tool) => blockingFindings(tool).length > 0);
+  if (hasFindings) {
+    return 'Fix the findings above, then run `tollgate run` again. To accept a low-risk finding instead, `tollgate waive ID --reason "…"`.';
+  }
+  const broken = report.tools.filter((tool) => !isPassingStatus(tool.status)).map((tool) => tool.name);
+  return `${broken.join(', ')} could not finish: read the summary above, fix the cause (config, input or environment), then run \`tollgate run\` again.`;
+}
