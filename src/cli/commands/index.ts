@@ -1,4 +1,7 @@
 import type { Command } from 'commander';
+import { registerConfig } from './config.js';
+import { registerInit } from './init.js';
+import { registerRun } from './run.js';
 
 /**
  * A command file exports `register(program)`: it declares the command's flags, summary and `Example:` lines, and
@@ -6,4 +9,4 @@ import type { Command } from 'commander';
  */
 export type RegisterCommand = (program: Command) => void;
 
-export const commands: readonly RegisterCommand[] = [];
+export const commands: readonly RegisterCommand[] = [registerRun, registerInit, registerConfig];

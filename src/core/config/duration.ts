@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { describeValue } from './describe-value.js';
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 const DURATION = /^(?:(\d+(?:\.\d+)?)(ms|s|m|h))+$/;
@@ -25,20 +26,33 @@ export function formatDuration(ms: number): string {
  * A duration in config: a string like "90s" or a plain number of seconds. Parses to milliseconds; the error text is
  * the one users see (`expected a duration like "90s", got "fast"`).
  */
-export const durationSchema = z.union([z.string(), z.number()]).transform((value, ctx) => {
-  if (typeof value === 'number') {
-    if (value > 0 && Number.isFinite(value)) return Math.round(value * 1000);
-  } else {
-    const ms = parseDuration(value);
-    if (ms !== null && ms > 0) return ms;
-  }
-  ctx.addIssue({ code: 'custom', message: `expected a duration like "90s", got ${JSON.stringify(value)}` });
-  return z.NEVER;
-});
+const durationProblem = (value: unknown) => `expected a duration like "90s", got ${describeValue(value)}`;
+
+export const durationSchema = z
+  // The union's own error covers inputs that are neither a string nor a number (`true`, a list).
+  .union([z.string(), z.number()], { error: (issue) => durationProblem(issue.input) })
+  .transform((value, ctx) => {
+    if (typeof value === 'number') {
+      if (value > 0 && Number.isFinite(value)) return Math.round(value * 1000);
+    } else {
+      const ms = parseDuration(value);
+      if (ms !== null && ms > 0) return ms;
+    }
+    ctx.addIssue({ code: 'custom', message: durationProblem(value) });
+    return z.NEVER;
+  });
 
 /** A size in config: "1MB", "512KB", or bytes. */
 const SIZE = /^(\d+(?:\.\d+)?)\s*(b|kb|kib|mb|mib|gb|gib)?$/i;
-const SIZE_UNIT: Record<string, number> = { b: 1, kb: 1000, kib: 1024, mb: 1e6, mib: 1024 ** 2, gb: 1e9, gib: 1024 ** 3 };
+const SIZE_UNIT: Record<string, number> = {
+  b: 1,
+  kb: 1000,
+  kib: 1024,
+  mb: 1e6,
+  mib: 1024 ** 2,
+  gb: 1e9,
+  gib: 1024 ** 3,
+};
 
 export function parseSize(text: string): number | null {
   const match = SIZE.exec(text.trim());
@@ -46,9 +60,27 @@ export function parseSize(text: string): number | null {
   return Math.round(Number(match[1]) * SIZE_UNIT[(match[2] ?? 'b').toLowerCase()]!);
 }
 
-export const sizeSchema = z.union([z.string(), z.number()]).transform((value, ctx) => {
-  const bytes = typeof value === 'number' ? value : parseSize(value);
-  if (bytes !== null && bytes > 0 && Number.isFinite(bytes)) return Math.round(bytes);
-  ctx.addIssue({ code: 'custom', message: `expected a size like "1MB" or a number of bytes, got ${JSON.stringify(value)}` });
-  return z.NEVER;
-});
+/** The shortest exact form of a byte count: "1MB", "512KiB", or the plain number. */
+export function formatSize(bytes: number): string {
+  const units: [string, number][] = [
+    ['GB', 1e9],
+    ['GiB', 1024 ** 3],
+    ['MB', 1e6],
+    ['MiB', 1024 ** 2],
+    ['KB', 1000],
+    ['KiB', 1024],
+  ];
+  for (const [unit, size] of units) if (bytes >= size && bytes % size === 0) return `${bytes / size}${unit}`;
+  return String(bytes);
+}
+
+const sizeProblem = (value: unknown) => `expected a size like "1MB" or a number of bytes, got ${describeValue(value)}`;
+
+export const sizeSchema = z
+  .union([z.string(), z.number()], { error: (issue) => sizeProblem(issue.input) })
+  .transform((value, ctx) => {
+    const bytes = typeof value === 'number' ? value : parseSize(value);
+    if (bytes !== null && bytes > 0 && Number.isFinite(bytes)) return Math.round(bytes);
+    ctx.addIssue({ code: 'custom', message: sizeProblem(value) });
+    return z.NEVER;
+  });

@@ -20,7 +20,10 @@ export const coreSections = {
     .min(1)
     .optional()
     .describe('Diff base (any git revision). Default: merge-base with the upstream or default branch, else HEAD.'),
-  ignore: z.array(z.string()).default([]).describe('gitignore-syntax patterns of changed files no validator should see.'),
+  ignore: z
+    .array(z.string())
+    .default([])
+    .describe('gitignore-syntax patterns of changed files no validator should see.'),
   hooks: z
     .object({
       preToolUse: z.array(hookCommandSchema).default([]),

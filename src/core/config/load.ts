@@ -1,0 +1,175 @@
+import { readFile } from 'node:fs/promises';
+import { TollgateError } from '../errors.js';
+import type { AnyToolDefinition } from '../pipeline/tool.js';
+import { configHashFor } from './config-hash.js';
+import { describeValue } from './describe-value.js';
+import { type Env, readEnvSwitches } from './env-overrides.js';
+import { type ConfigFileLocation, locateConfigFile } from './locate-file.js';
+import { buildConfigSchema, type TollgateConfig } from './schema.js';
+import { configLeaves, isPlainObject } from './schema-walk.js';
+import { byPosition, parseYamlSource } from './yaml-source.js';
+import { issueProblems } from './zod-issues.js';
+
+/** Where an effective value came from, most specific last: a flag beats env, env beats the file. */
+export type ConfigSource = 'default' | 'file' | 'env' | 'flag';
+
+export interface LoadedConfig {
+  config: TollgateConfig;
+  /** The file read (repo-relative when inside the repository, else absolute), or null when there is none. */
+  file: string | null;
+  /** sha256 of the canonical effective config; see `configHashFor`. */
+  hash: string;
+  /** Every setting's dotted path (`validation.checks.enabled`, `checks`) → where its value came from. */
+  sources: Map<string, ConfigSource>;
+}
+
+export interface LoadConfigOptions {
+  repoRoot: string;
+  /** What `TOLLGATE_CONFIG` is relative to. Default: `process.cwd()`. */
+  cwd?: string;
+  env: Env;
+  /** The validators whose sections the config may hold. Default: the registry (`src/validators/index.ts`). */
+  tools?: readonly AnyToolDefinition[];
+}
+
+/**
+ * Reads, validates and resolves the config: the file (if any), then `TOLLGATE_USE_<NAME>` switches. Every problem
+ * is reported at once in one TollgateError('config'), each line naming `file:line:col` and the field path.
+ */
+export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConfig> {
+  const location = await locateConfigFile({
+    repoRoot: options.repoRoot,
+    cwd: options.cwd ?? process.cwd(),
+    env: options.env,
+  });
+  const text = location ? await readConfigText(location) : '';
+  // Imported lazily: validators import config modules (durations), and a static import here would make a cycle.
+  const tools = options.tools ?? (await import('../../validators/index.js')).validators;
+  return parseConfigText({ text, file: location?.label ?? null, env: options.env, tools });
+}
+
+export interface ParseConfigTextOptions {
+  text: string;
+  /** How messages name the file; null when there is no file (the text is then empty). */
+  file: string | null;
+  env: Env;
+  tools: readonly AnyToolDefinition[];
+}
+
+/** `loadConfig` without the filesystem: the config text is given. */
+export function parseConfigText(options: ParseConfigTextOptions): LoadedConfig {
+  const { tools } = options;
+  const label = options.file ?? 'config';
+  const schema = buildConfigSchema(tools);
+  const source = parseYamlSource(options.text);
+  const { switches, problems: envProblems } = readEnvSwitches(options.env, tools);
+
+  const fileProblems = [...source.problems];
+  let raw: Record<string, unknown> = {};
+  if (fileProblems.length === 0 && source.value !== null && source.value !== undefined) {
+    if (isPlainObject(source.value)) raw = withoutEmptyValues(source.value);
+    else {
+      fileProblems.push({
+        ...source.locate([]),
+        message: `expected a mapping of settings at the top level (like "checks:"), got ${describeValue(source.value)}`,
+      });
+    }
+  }
+
+  const parsed = fileProblems.length === 0 ? schema.safeParse(raw, { reportInput: true }) : null;
+  if (parsed && !parsed.success) fileProblems.push(...issueProblems(parsed.error.issues, schema, source));
+
+  const lines = [
+    ...fileProblems.sort(byPosition).map((problem) => `${label}:${problem.line}:${problem.col} ${problem.message}`),
+    ...envProblems,
+  ];
+  if (lines.length > 0 || !parsed?.success) throw new TollgateError('config', lines[0]!, lines.slice(1));
+
+  const config = parsed.data as unknown as TollgateConfig;
+  const switchedPaths = new Set<string>();
+  for (const [toolName, enabled] of switches) {
+    const current = config.validation[toolName];
+    config.validation[toolName] = { ...(isPlainObject(current) ? current : {}), enabled };
+    switchedPaths.add(`validation.${toolName}.enabled`);
+  }
+
+  const sources = new Map<string, ConfigSource>();
+  for (const leaf of configLeaves(schema, config)) {
+    const from: ConfigSource = switchedPaths.has(leaf.key) ? 'env' : hasPath(raw, leaf.path) ? 'file' : 'default';
+    sources.set(leaf.key, from);
+  }
+  return { config, file: options.file, hash: configHashFor(config), sources };
+}
+
+/**
+ * Overrides settings from command-line flags (`{ base: flags.base }`), marking them as from 'flag' and recomputing
+ * the hash. Values are in effective form (durations in milliseconds) and already validated by the flag parser;
+ * undefined values are skipped so a command can pass every optional flag as is.
+ */
+export function applyFlagOverrides(loaded: LoadedConfig, overrides: Readonly<Record<string, unknown>>): LoadedConfig {
+  const config = structuredClone(loaded.config);
+  const sources = new Map(loaded.sources);
+  for (const [key, value] of Object.entries(overrides)) {
+    if (value === undefined) continue;
+    const settings = [...sources.keys()].filter((setting) => setting === key || setting.startsWith(`${key}.`));
+    // A programming error, not a user's: the command named a setting the schema does not have.
+    if (settings.length === 0) throw new Error(`applyFlagOverrides: "${key}" is not a config setting`);
+    setPath(config, key.split('.'), value);
+    for (const setting of settings) sources.set(setting, 'flag');
+  }
+  return { config, file: loaded.file, hash: configHashFor(config), sources };
+}
+
+async function readConfigText(location: ConfigFileLocation): Promise<string> {
+  try {
+    return await readFile(location.path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
+    if (code === 'EISDIR') throw new TollgateError('config', `${location.label} is a directory; expected a YAML file`);
+    throw new TollgateError('io', `${location.label}: cannot read the config file (${code})`);
+  }
+}
+
+/**
+ * `key:` with nothing after it means "not set" rather than "null": no setting is nullable, and this lets a user
+ * keep a section's key with only commented examples under it. Lists keep their entries (an empty entry is an error).
+ */
+function withoutEmptyValues(record: Record<string, unknown>): Record<string, unknown> {
+  const kept: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(record)) {
+    if (value === null || value === undefined) continue;
+    // defineProperty, not assignment: a `__proto__` key must stay a key (and be reported as unknown).
+    Object.defineProperty(kept, key, {
+      value: stripInside(value),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return kept;
+}
+
+function stripInside(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(stripInside);
+  if (isPlainObject(value)) return withoutEmptyValues(value);
+  return value;
+}
+
+function hasPath(record: Record<string, unknown>, path: readonly string[]): boolean {
+  let current: unknown = record;
+  for (const segment of path) {
+    if (!isPlainObject(current) || !Object.hasOwn(current, segment)) return false;
+    current = current[segment];
+  }
+  return true;
+}
+
+function setPath(record: Record<string, unknown>, path: readonly string[], value: unknown): void {
+  let current = record;
+  for (const segment of path.slice(0, -1)) {
+    const next = current[segment];
+    if (!isPlainObject(next)) current[segment] = {};
+    current = current[segment] as Record<string, unknown>;
+  }
+  current[path[path.length - 1]!] = value;
+}

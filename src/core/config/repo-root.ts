@@ -1,0 +1,36 @@
+import { stat } from 'node:fs/promises';
+import { TollgateError } from '../errors.js';
+import { runProcess } from '../process.js';
+import type { Env } from './env-overrides.js';
+
+/**
+ * The top of the git work tree containing `cwd` (`git rev-parse --show-toplevel`). `env` is the environment git runs
+ * with (tests pass a private HOME and GIT_CONFIG_GLOBAL); default: this process's.
+ */
+export async function findRepoRoot(cwd: string, env?: Env): Promise<string> {
+  const isDirectory = await stat(cwd).then(
+    (info) => info.isDirectory(),
+    () => false,
+  );
+  if (!isDirectory)
+    throw new TollgateError('not_a_repo', `${cwd} is not a directory; run tollgate inside a git repository`);
+  const result = await runProcess('git', ['rev-parse', '--show-toplevel'], {
+    cwd,
+    env: env ? (env as NodeJS.ProcessEnv) : process.env,
+    timeoutMs: 30_000,
+  });
+  if (result.spawnError) {
+    throw new TollgateError(
+      'not_a_repo',
+      `cannot run git (${result.spawnError.code ?? result.spawnError.message}); tollgate needs git on PATH`,
+    );
+  }
+  const root = result.stdout.trim();
+  if (result.exitCode !== 0 || root === '') {
+    throw new TollgateError(
+      'not_a_repo',
+      `${cwd} is not inside a git work tree; run tollgate from your repository (or "git init" one first)`,
+    );
+  }
+  return root;
+}

@@ -1,0 +1,111 @@
+import { describe, expect, test } from 'vitest';
+import { validators } from '../../validators/index.js';
+import { applyFlagOverrides, parseConfigText } from './load.js';
+import { renderConfigJson, renderConfigText } from './show.js';
+
+const loaded = applyFlagOverrides(
+  parseConfigText({
+    text: [
+      'validation:',
+      '  timeout: 90s',
+      'waivers:',
+      '  allow: [high]',
+      'checks:',
+      '  - name: test',
+      '    run: "npm test -- --reporter=dot"',
+      '    paths: ["src/**"]',
+    ].join('\n'),
+    file: 'tollgate.config.yaml',
+    env: { TOLLGATE_USE_CHECKS: '0' },
+    tools: validators,
+  }),
+  { base: 'origin/main' },
+);
+
+describe('config show', () => {
+  test('prints YAML with the source of every setting after it', () => {
+    expect(renderConfigText(loaded, validators)).toBe(
+      `# config file: tollgate.config.yaml
+base: origin/main  # from flag
+ignore: []  # default
+hooks:
+  preToolUse: []  # default
+  postToolUse: []  # default
+  postToolUseFailure: []  # default
+permissions:
+  runCommands: allow  # default
+  spawnAgents: allow  # default
+  network: allow  # default
+  writeFiles: deny  # default
+output:
+  format: markdown  # default
+  file:  # default (not set)
+  maxOutputLines: 40  # default
+waivers:
+  allow: [ high ]  # from file
+validation:
+  timeout: 1m30s  # from file
+  concurrency: 4  # default
+  maxFileSize: 1MB  # default
+  skipTrivial: []  # default
+  checks:
+    enabled: false  # env TOLLGATE_USE_CHECKS
+checks:  # from file
+  - name: test
+    run: npm test -- --reporter=dot
+    paths:
+      - src/**
+    timeout: 5m
+    env: {}
+    cwd: .
+`,
+    );
+  });
+
+  test('says when there is no config file', () => {
+    const defaults = parseConfigText({ text: '', file: null, env: {}, tools: validators });
+    expect(renderConfigText(defaults, validators).split('\n')[0]).toBe(
+      '# no config file: every value is a default or from the environment',
+    );
+  });
+
+  test('the printed text loads back to the same config', () => {
+    const reloaded = parseConfigText({
+      text: renderConfigText(loaded, validators),
+      file: 'shown.yaml',
+      env: {},
+      tools: validators,
+    });
+    expect({ ...reloaded.config, validation: { ...reloaded.config.validation, checks: { enabled: false } } }).toEqual(
+      loaded.config,
+    );
+  });
+
+  test('--json maps each dotted path to its value (as written) and source', () => {
+    const json = JSON.parse(renderConfigJson(loaded, validators)) as Record<string, unknown>;
+    expect(json.base).toEqual({ value: 'origin/main', source: 'flag' });
+    expect(json['output.file']).toEqual({ value: null, source: 'default' });
+    expect(json['validation.timeout']).toEqual({ value: '1m30s', source: 'file' });
+    expect(json['validation.checks.enabled']).toEqual({ value: false, source: 'env' });
+    expect(json.checks).toEqual({
+      value: [{ name: 'test', run: 'npm test -- --reporter=dot', paths: ['src/**'], timeout: '5m', env: {}, cwd: '.' }],
+      source: 'file',
+    });
+    expect(Object.keys(json)).toEqual([...loaded.sources.keys()]);
+  });
+});
+
+describe('config show and credentials', () => {
+  test('values under credential-like keys are redacted, others shown', () => {
+    const withToken = parseConfigText({
+      text: 'checks:\n  - name: publish\n    run: npm publish\n    env: { NPM_TOKEN: abc123, CI: "1" }\n',
+      file: 'tollgate.config.yaml',
+      env: {},
+      tools: validators,
+    });
+    const text = renderConfigText(withToken, validators);
+    expect(text).toContain('      NPM_TOKEN: <redacted>\n      CI: "1"\n');
+    expect(text).not.toContain('abc123');
+    expect(renderConfigJson(withToken, validators)).not.toContain('abc123');
+  });
+});

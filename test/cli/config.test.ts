@@ -1,0 +1,103 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Command } from 'commander';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { type CommandIo, registerConfig } from '../../src/cli/commands/config.js';
+import { registerInit } from '../../src/cli/commands/init.js';
+import { readConfigTemplate } from '../../src/core/config/template.js';
+import { TollgateError } from '../../src/core/errors.js';
+import { createTempRepo, type TempRepo } from '../support/git-repo.js';
+
+let repo: TempRepo;
+beforeAll(async () => {
+  repo = await createTempRepo({ files: { 'README.md': '# demo\n' } });
+});
+afterAll(async () => {
+  await repo.cleanup();
+});
+
+/** Runs `tollgate <args>` in-process with its own cwd, env and stdout; resolves to what it printed. */
+async function tollgate(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<string> {
+  let output = '';
+  const io = (): CommandIo => ({
+    cwd: options.cwd ?? repo.root,
+    env: { ...repo.env, ...options.env },
+    write: (text) => {
+      output += text;
+    },
+  });
+  const program = new Command('tollgate')
+    .exitOverride()
+    .configureOutput({ writeOut: (text) => (output += text), writeErr: (text) => (output += text) });
+  registerConfig(program, io);
+  registerInit(program, io);
+  try {
+    await program.parseAsync(args, { from: 'user' });
+  } catch (error) {
+    // --help ends in a CommanderError with exit code 0.
+    if (!(error instanceof Error && 'exitCode' in error && error.exitCode === 0)) throw error;
+  }
+  return output;
+}
+
+describe('tollgate init and config', () => {
+  test('init writes the template, refuses a second time, and overwrites with --force', async () => {
+    expect(await tollgate(['init'])).toBe(
+      'wrote tollgate.config.yaml: list your project\'s commands under "checks:", then run "tollgate run"\n',
+    );
+    expect(await readFile(join(repo.root, 'tollgate.config.yaml'), 'utf8')).toBe(await readConfigTemplate());
+    await expect(tollgate(['init'])).rejects.toThrow(
+      new TollgateError('usage', 'tollgate.config.yaml already exists; rerun with --force to overwrite it'),
+    );
+    await repo.write('tollgate.config.yaml', 'base: main\n');
+    expect(await tollgate(['init', '--force'])).toMatch(/^overwrote tollgate\.config\.yaml: /);
+    expect(await readFile(join(repo.root, 'tollgate.config.yaml'), 'utf8')).toBe(await readConfigTemplate());
+  });
+
+  test('config show reads the repository config from a subfolder, with env switches', async () => {
+    await repo.write('tollgate.config.yaml', 'validation:\n  timeout: 2m\n');
+    await repo.write('src/index.ts', '\n');
+    const json = JSON.parse(
+      await tollgate(['config', 'show', '--json'], { cwd: join(repo.root, 'src'), env: { TOLLGATE_USE_CHECKS: '0' } }),
+    ) as Record<string, unknown>;
+    expect(json['validation.timeout']).toEqual({ value: '2m', source: 'file' });
+    expect(json['validation.checks.enabled']).toEqual({ value: false, source: 'env' });
+    expect(await tollgate(['config', 'show'])).toContain('\nvalidation:\n  timeout: 2m  # from file\n');
+  });
+
+  test('config show reports a bad config as a config error', async () => {
+    await repo.write('tollgate.config.yaml', 'chekcs: []\n');
+    await expect(tollgate(['config', 'show'])).rejects.toThrow(
+      'tollgate.config.yaml:1:1 unknown key "chekcs" (did you mean "checks"?)',
+    );
+    await repo.remove('tollgate.config.yaml');
+  });
+
+  test('config schema prints the pinned JSON Schema', async () => {
+    expect(await tollgate(['config', 'schema'])).toBe(
+      await readFile(new URL('../fixtures/config/schema.json', import.meta.url), 'utf8'),
+    );
+  });
+
+  test.each([['init'], ['config'], ['config', 'show'], ['config', 'schema']])(
+    'tollgate %s --help has examples, and each one runs',
+    async (...command) => {
+      const help = await tollgate([...command, '--help']);
+      const examples = [...help.matchAll(/^ {2}\$ (.*)$/gm)].map((match) => match[1]!);
+      expect(help).toMatch(/^Examples?:$/m);
+      expect(examples.length).toBeGreaterThan(0);
+      for (const example of examples) {
+        // `NAME=value tollgate …` sets env; `> file` is the shell's business.
+        const words = example.replace(/\s*>.*$/, '').split(/\s+/);
+        const env: Record<string, string> = {};
+        while (words[0]?.includes('=')) {
+          const [name, value] = words.shift()!.split('=');
+          env[name!] = value!;
+        }
+        expect(words.shift()).toBe('tollgate');
+        await repo.remove('tollgate.config.yaml');
+        await expect(tollgate(words, { env }), example).resolves.toBeTypeOf('string');
+      }
+    },
+  );
+});
