@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
 import { registerConfig } from './config.js';
 import { registerInit } from './init.js';
+import { registerLog } from './log.js';
 import { registerRun } from './run.js';
+import { registerWaive } from './waive.js';
 
 /**
  * A command file exports `register(program)`: it declares the command's flags, summary and `Example:` lines, and
@@ -9,4 +11,10 @@ import { registerRun } from './run.js';
  */
 export type RegisterCommand = (program: Command) => void;
 
-export const commands: readonly RegisterCommand[] = [registerRun, registerInit, registerConfig];
+export const commands: readonly RegisterCommand[] = [
+  registerRun,
+  registerLog,
+  registerWaive,
+  registerInit,
+  registerConfig,
+];

@@ -83,7 +83,14 @@ export interface WaiverRecordedData {
   reason: string;
   by: string;
   severity?: string;
+  /** True when an agent recorded it (no `--human`): allowed only for severities in `waivers.allow`. */
   automatic: boolean;
+}
+
+/** `tollgate waive --remove`. Waiver events go to `.tollgate/waivers.events.jsonl`, not to a run's log. */
+export interface WaiverRemovedData {
+  findingId: string;
+  by: string;
 }
 
 export interface RunEndData {
@@ -104,6 +111,7 @@ export interface EventDataByType {
   'permission.requested': PermissionRequestedData;
   'permission.completed': PermissionCompletedData;
   'waiver.recorded': WaiverRecordedData;
+  'waiver.removed': WaiverRemovedData;
 }
 
 export type EventType = keyof EventDataByType;
@@ -111,4 +119,7 @@ export type EventType = keyof EventDataByType;
 export type TollgateEvent = { [T in EventType]: EventEnvelope<T, EventDataByType[T]> }[EventType];
 
 /** Progress and partial output are ephemeral: persisted only with `--verbose`. */
-export const EPHEMERAL_TYPES: ReadonlySet<EventType> = new Set(['tool.execution_progress', 'tool.execution_partial_result']);
+export const EPHEMERAL_TYPES: ReadonlySet<EventType> = new Set([
+  'tool.execution_progress',
+  'tool.execution_partial_result',
+]);

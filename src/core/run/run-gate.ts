@@ -87,12 +87,14 @@ export async function runGate(options: RunGateOptions): Promise<RunReport> {
       const waivers = await listWaivers(repoRoot);
       const tools = executions.map((execution) => toolReport(withWaivers(execution, waivers)));
       const verdict = verdictOf(tools);
-      for (const tool of tools) {
+      for (const [index, tool] of tools.entries()) {
         await recordResult(repoRoot, {
           tool: tool.name,
           fingerprint: changeSet.fingerprint,
           configHash: options.configHash,
-          status: tool.status,
+          // The status before waivers: a waived failure must not become the baseline a later skip stands on, or
+          // removing the waiver would leave a blocking finding behind a skip.
+          status: executions[index]!.result.status,
           runId,
           at: new Date().toISOString(),
           findings: tool.findings.map(({ id, severity, title, path, line }) => ({ id, severity, title, path, line })),

@@ -1,0 +1,46 @@
+import type { Command } from 'commander';
+import { z } from 'zod';
+import { parseFlags } from '../flags.js';
+import { type CommandIo, processIo } from './config.js';
+
+const logFlags = z.object({
+  list: z.boolean().default(false),
+  json: z.boolean().default(false),
+  limit: z.coerce.number().int().min(1).default(20),
+});
+
+export function registerLog(program: Command, io: () => CommandIo = processIo): void {
+  program
+    .command('log')
+    .summary('show what happened in a run, replayed from its event log')
+    .description(
+      'Replays a run from .tollgate/runs/<runId>/events.jsonl: one line per validator (status, duration, findings), each finding at path:line with its id (for `tollgate waive`), hook and permission decisions. Calls that started but never completed are flagged: the run was killed. Default: the latest run.',
+    )
+    .argument('[runId]', 'the run to show (default: the latest; `tollgate log --list` shows the ids)')
+    .option('--list', 'list recent runs with their verdict and start time, newest first')
+    .option('--limit <n>', 'with --list: how many runs to show (default 20)')
+    .option('--json', 'print JSON instead of text (the replayed summary, or with --list the run list)')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ tollgate log
+  $ tollgate log --list
+  $ tollgate log 20261123T105600Z-ab12cd --json`,
+    )
+    .action(async (runId: string | undefined, rawFlags: unknown) => {
+      const flags = parseFlags(logFlags, rawFlags);
+      const { cwd, env, write } = io();
+      const { findRepoRoot } = await import('../../core/config/repo-root.js');
+      const repoRoot = await findRepoRoot(cwd, env);
+      const { listRuns, loadRun } = await import('../../core/events/run-history.js');
+      const { renderRunList, renderRunLog } = await import('../../core/events/render-log.js');
+      if (flags.list) {
+        const runs = await listRuns(repoRoot, { limit: flags.limit });
+        write(flags.json ? `${JSON.stringify(runs, null, 2)}\n` : renderRunList(runs));
+        return;
+      }
+      const { runId: id, summary } = await loadRun(repoRoot, runId);
+      write(flags.json ? `${JSON.stringify({ ...summary, runId: id }, null, 2)}\n` : renderRunLog(id, summary));
+    });
+}

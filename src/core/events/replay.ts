@@ -1,0 +1,263 @@
+import { z } from 'zod';
+import type { EventLogRead, LogProblem } from './reader.js';
+import type { RunEndData, RunStartData, WaiverRecordedData, WaiverRemovedData } from './types.js';
+
+/** A finding as the log recorded it (already redacted by the pipeline before it was written). */
+export interface LoggedFinding {
+  id?: string;
+  severity?: string;
+  title: string;
+  path?: string;
+  line?: number;
+  waiver?: { by: string; reason: string };
+}
+
+export interface ToolCallSummary {
+  toolCallId: string;
+  toolName: string;
+  /** `orphaned`: started, never completed (the run was killed or crashed during the call). */
+  state: 'completed' | 'orphaned';
+  startedAt: string | null;
+  completedAt: string | null;
+  durationMs: number | null;
+  success: boolean | null;
+  /** The result's status (`passed`, `failed`, `timeout`, …) when the result could be read. */
+  status: string | null;
+  summary: string | null;
+  findings: LoggedFinding[];
+  error: { message: string; code?: string } | null;
+  mcpServerName?: string;
+  /** Progress messages, present only in logs written with `--verbose`. */
+  progress: string[];
+}
+
+export interface HookSummary {
+  hookInvocationId: string;
+  hookType: string;
+  toolCallId: string | null;
+  state: 'completed' | 'orphaned';
+  success: boolean | null;
+  /** `deny` when the hook refused the call. */
+  decision: string | null;
+  reason: string | null;
+}
+
+export interface PermissionSummary {
+  requestId: string;
+  toolCallId: string;
+  toolName: string;
+  kind: string;
+  /** null when the request was never answered. */
+  decision: 'approved' | 'denied' | null;
+  reason: string | null;
+  source: string | null;
+}
+
+export interface RunSummary {
+  runId: string | null;
+  start: (RunStartData & { at: string }) | null;
+  end: (RunEndData & { at: string }) | null;
+  /** `interrupted`: the log stops before `run.end` (killed, crashed, or still running). */
+  state: 'finished' | 'interrupted';
+  tools: ToolCallSummary[];
+  hooks: HookSummary[];
+  permissions: PermissionSummary[];
+  waivers: Array<(WaiverRecordedData & { at: string }) | (WaiverRemovedData & { at: string; removed: true })>;
+  /** Events of types this version does not know; kept in the file, counted here. */
+  unknownEvents: number;
+  problems: LogProblem[];
+  truncatedLastLine: boolean;
+  firstAt: string | null;
+  lastAt: string | null;
+}
+
+/** The parts of a `ToolResult` the summary shows; read leniently, since results are `unknown` in the envelope. */
+const loggedResultSchema = z.looseObject({
+  status: z.string(),
+  summary: z.string().optional(),
+  findings: z
+    .array(
+      z.looseObject({
+        id: z.string().optional(),
+        severity: z.string().optional(),
+        title: z.string(),
+        path: z.string().optional(),
+        line: z.number().optional(),
+        waiver: z.looseObject({ by: z.string(), reason: z.string() }).optional(),
+      }),
+    )
+    .default([]),
+});
+
+const hookOutputSchema = z.looseObject({ decision: z.string().optional(), reason: z.string().optional() });
+
+/** Folds a run's events into what happened: one entry per tool call, hook and permission decision. Pure. */
+export function replayRun(read: EventLogRead): RunSummary {
+  const summary: RunSummary = {
+    runId: null,
+    start: null,
+    end: null,
+    state: 'interrupted',
+    tools: [],
+    hooks: [],
+    permissions: [],
+    waivers: [],
+    unknownEvents: 0,
+    problems: read.problems,
+    truncatedLastLine: read.truncatedLastLine,
+    firstAt: null,
+    lastAt: null,
+  };
+  const calls = new Map<string, ToolCallSummary>();
+  const hooks = new Map<string, HookSummary>();
+  const permissions = new Map<string, PermissionSummary>();
+
+  const callFor = (toolCallId: string, toolName: string): ToolCallSummary => {
+    let call = calls.get(toolCallId);
+    if (!call) {
+      call = {
+        toolCallId,
+        toolName,
+        state: 'orphaned',
+        startedAt: null,
+        completedAt: null,
+        durationMs: null,
+        success: null,
+        status: null,
+        summary: null,
+        findings: [],
+        error: null,
+        progress: [],
+      };
+      calls.set(toolCallId, call);
+      summary.tools.push(call);
+    }
+    return call;
+  };
+
+  for (const entry of read.events) {
+    const at = entry.event.timestamp;
+    summary.firstAt ??= at;
+    summary.lastAt = at;
+    if (!entry.known) {
+      summary.unknownEvents++;
+      continue;
+    }
+    const { event } = entry;
+    switch (event.type) {
+      case 'run.start':
+        summary.start = { ...event.data, at };
+        summary.runId = event.data.runId;
+        break;
+      case 'run.end':
+        summary.end = { ...event.data, at };
+        summary.runId ??= event.data.runId;
+        summary.state = 'finished';
+        break;
+      case 'tool.execution_start': {
+        const call = callFor(event.data.toolCallId, event.data.toolName);
+        call.startedAt = at;
+        if (event.data.mcpServerName) call.mcpServerName = event.data.mcpServerName;
+        break;
+      }
+      case 'tool.execution_progress':
+        calls.get(event.data.toolCallId)?.progress.push(event.data.progressMessage);
+        break;
+      case 'tool.execution_partial_result':
+        break;
+      case 'tool.execution_complete': {
+        const call = callFor(event.data.toolCallId, event.data.toolName);
+        call.state = 'completed';
+        call.completedAt = at;
+        call.durationMs = event.data.durationMs;
+        call.success = event.data.success;
+        call.error = event.data.error ? { ...event.data.error } : null;
+        const result = loggedResultSchema.safeParse(event.data.result);
+        if (result.success) {
+          call.status = result.data.status;
+          call.summary = result.data.summary ?? null;
+          call.findings = result.data.findings.map(pickFinding);
+        }
+        break;
+      }
+      case 'hook.start': {
+        const hook: HookSummary = {
+          hookInvocationId: event.data.hookInvocationId,
+          hookType: event.data.hookType,
+          toolCallId: event.data.toolCallId ?? null,
+          state: 'orphaned',
+          success: null,
+          decision: null,
+          reason: null,
+        };
+        hooks.set(hook.hookInvocationId, hook);
+        summary.hooks.push(hook);
+        break;
+      }
+      case 'hook.end': {
+        let hook = hooks.get(event.data.hookInvocationId);
+        if (!hook) {
+          hook = {
+            hookInvocationId: event.data.hookInvocationId,
+            hookType: event.data.hookType,
+            toolCallId: null,
+            state: 'orphaned',
+            success: null,
+            decision: null,
+            reason: null,
+          };
+          summary.hooks.push(hook);
+        }
+        hook.state = 'completed';
+        hook.success = event.data.success;
+        const output = hookOutputSchema.safeParse(event.data.output);
+        if (output.success) {
+          hook.decision = output.data.decision ?? null;
+          hook.reason = output.data.reason ?? null;
+        }
+        if (event.data.error) hook.reason = event.data.error.message;
+        break;
+      }
+      case 'permission.requested': {
+        const request: PermissionSummary = {
+          requestId: event.data.requestId,
+          toolCallId: event.data.toolCallId,
+          toolName: event.data.permissionRequest.toolName,
+          kind: event.data.permissionRequest.kind,
+          decision: null,
+          reason: null,
+          source: null,
+        };
+        permissions.set(request.requestId, request);
+        summary.permissions.push(request);
+        break;
+      }
+      case 'permission.completed': {
+        const request = permissions.get(event.data.requestId);
+        if (!request) break;
+        request.decision = event.data.result.kind;
+        request.reason = event.data.result.reason ?? null;
+        request.source = event.data.decisionSource;
+        break;
+      }
+      case 'waiver.recorded':
+        summary.waivers.push({ ...event.data, at });
+        break;
+      case 'waiver.removed':
+        summary.waivers.push({ ...event.data, at, removed: true });
+        break;
+    }
+  }
+  return summary;
+}
+
+function pickFinding(finding: z.output<typeof loggedResultSchema>['findings'][number]): LoggedFinding {
+  return {
+    title: finding.title,
+    ...(finding.id === undefined ? {} : { id: finding.id }),
+    ...(finding.severity === undefined ? {} : { severity: finding.severity }),
+    ...(finding.path === undefined ? {} : { path: finding.path }),
+    ...(finding.line === undefined ? {} : { line: finding.line }),
+    ...(finding.waiver === undefined ? {} : { waiver: { by: finding.waiver.by, reason: finding.waiver.reason } }),
+  };
+}

@@ -1,0 +1,223 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from 'vitest';
+import { removeDir, tempDir } from '../../../test/support/temp-home.js';
+import { TollgateError } from '../errors.js';
+import { acquireLock, type LockHolder } from './lock.js';
+import { ensureTollgateDir } from './tollgate-dir.js';
+
+/**
+ * The contenders are real node processes running the real lock module: the TypeScript is bundled with esbuild (what
+ * vitest itself runs on) into a temp script, so the test needs no prior `npm run build` and always runs this source.
+ */
+const CHILD = `
+import { appendFileSync } from 'node:fs';
+import { acquireLock } from './lock.js';
+const [repoRoot, journal, holdMs, mode] = process.argv.slice(2);
+try {
+  const lock = await acquireLock(repoRoot, {
+    wait: mode !== 'no-wait',
+    command: 'child ' + mode,
+    onWait: () => appendFileSync(journal, 'wait ' + process.pid + '\\n'),
+  });
+  appendFileSync(journal, 'start ' + process.pid + '\\n');
+  process.stdout.write('locked\\n');
+  if (mode === 'exit-without-release') process.exit(0);
+  if (mode === 'hold-forever') setInterval(() => {}, 1000);
+  else {
+    await new Promise((resolve) => setTimeout(resolve, Number(holdMs)));
+    appendFileSync(journal, 'end ' + process.pid + '\\n');
+    lock.release();
+  }
+} catch (error) {
+  appendFileSync(journal, 'busy ' + process.pid + ' ' + error.code + '\\n');
+  process.exit(7);
+}
+`;
+
+let bundleDir: string;
+let childScript: string;
+let repo: string;
+let journal: string;
+const children: ChildProcess[] = [];
+
+beforeAll(async () => {
+  bundleDir = await tempDir('tollgate-lock-bundle-');
+  childScript = join(bundleDir, 'child.mjs');
+  await build({
+    stdin: {
+      contents: CHILD,
+      resolveDir: dirname(fileURLToPath(import.meta.url)),
+      loader: 'ts',
+      sourcefile: 'child.ts',
+    },
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    outfile: childScript,
+    logLevel: 'silent',
+  });
+});
+afterAll(async () => {
+  await removeDir(bundleDir);
+});
+beforeEach(async () => {
+  repo = await tempDir('tollgate-lock-');
+  journal = join(repo, 'journal.txt');
+  await writeFile(journal, '');
+});
+afterEach(async () => {
+  for (const child of children.splice(0))
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  await removeDir(repo);
+});
+
+function startChild(
+  mode: string,
+  holdMs = 0,
+): { child: ChildProcess; exited: Promise<{ code: number | null; signal: string | null }>; locked: Promise<void> } {
+  const child = spawn(process.execPath, [childScript, repo, journal, String(holdMs), mode], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  children.push(child);
+  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
+  const locked = new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('locked')) resolve();
+    });
+    child.on('exit', () => reject(new Error(`child ${mode} exited before locking`)));
+  });
+  locked.catch(() => {});
+  return { child, exited, locked };
+}
+
+async function journalLines(): Promise<string[]> {
+  return (await readFile(journal, 'utf8')).split('\n').filter(Boolean);
+}
+
+const lockPath = () => join(repo, '.tollgate', 'run.lock');
+
+async function writeLock(holder: Partial<LockHolder>): Promise<void> {
+  ensureTollgateDir(repo);
+  const full: LockHolder = {
+    pid: process.pid,
+    host: hostname(),
+    startedAt: new Date().toISOString(),
+    command: 'tollgate run',
+    token: 'feedfacefeedface',
+    ...holder,
+  };
+  await writeFile(lockPath(), JSON.stringify(full));
+}
+
+async function deadPid(): Promise<number> {
+  const child = spawn(process.execPath, ['-e', ''], { stdio: 'ignore' });
+  await new Promise((resolve) => child.on('exit', resolve));
+  return child.pid!;
+}
+
+test('two processes that both wait take turns: one holds the lock, the other waits, never both at once', async () => {
+  const first = startChild('wait', 400);
+  const second = startChild('wait', 400);
+  const [a, b] = await Promise.all([first.exited, second.exited]);
+  expect([a.code, b.code]).toEqual([0, 0]);
+  const events = (await journalLines()).filter((line) => !line.startsWith('wait'));
+  const pids = events.map((line) => line.split(' ')[1]);
+  expect(events.map((line) => line.split(' ')[0])).toEqual(['start', 'end', 'start', 'end']);
+  expect(pids[0]).toBe(pids[1]);
+  expect(pids[2]).toBe(pids[3]);
+  expect(pids[0]).not.toBe(pids[2]);
+  expect((await journalLines()).some((line) => line.startsWith('wait'))).toBe(true);
+});
+
+test('--no-wait against a live holder fails at once with the exact message', async () => {
+  await writeLock({ pid: process.pid, startedAt: new Date(Date.now() - 12_000).toISOString() });
+  const error = await acquireLock(repo, { wait: false }).catch((caught: unknown) => caught);
+  expect(error).toBeInstanceOf(TollgateError);
+  expect((error as TollgateError).code).toBe('lock_busy');
+  expect((error as TollgateError).message).toBe(
+    `another tollgate run (pid ${process.pid}, started 12s ago) holds .tollgate/run.lock; wait for it or rerun without --no-wait`,
+  );
+});
+
+test('a live holder in another process makes a --no-wait child fail with lock_busy', async () => {
+  const holder = startChild('hold-forever');
+  await holder.locked;
+  const contender = startChild('no-wait');
+  expect((await contender.exited).code).toBe(7);
+  expect(await journalLines()).toContain(`busy ${contender.child.pid} lock_busy`);
+});
+
+test('waiting gives up after timeoutMs with the same error code, and onWait hears who holds it', async () => {
+  await writeLock({ pid: process.pid, startedAt: new Date(Date.now() - 125_000).toISOString() });
+  const waits: string[] = [];
+  const error = await acquireLock(repo, {
+    wait: true,
+    timeoutMs: 300,
+    onWait: (description) => waits.push(description),
+  }).catch((caught: unknown) => caught);
+  expect((error as TollgateError).code).toBe('lock_busy');
+  expect((error as TollgateError).message).toMatch(
+    new RegExp(
+      `^another tollgate run \\(pid ${process.pid}, started 2m(5|6)s ago\\) holds \\.tollgate/run\\.lock; gave up after waiting 0s: wait for that run to finish, or stop it \\(pid ${process.pid}\\)$`,
+    ),
+  );
+  expect(waits).toEqual([expect.stringMatching(new RegExp(`^another tollgate run \\(pid ${process.pid}, started 2m`))]);
+});
+
+test('a lock whose pid is gone is taken over', async () => {
+  await writeLock({ pid: await deadPid() });
+  const lock = await acquireLock(repo, { wait: false, command: 'tollgate run --only checks' });
+  const content = JSON.parse(await readFile(lockPath(), 'utf8')) as LockHolder;
+  expect(content).toMatchObject({ pid: process.pid, host: hostname(), command: 'tollgate run --only checks' });
+  lock.release();
+  await expect(readFile(lockPath())).rejects.toMatchObject({ code: 'ENOENT' });
+});
+
+test('a lock held on another host counts as live (its pid cannot be checked from here)', async () => {
+  await writeLock({ pid: await deadPid(), host: 'build-box-7' });
+  await expect(acquireLock(repo, { wait: false })).rejects.toThrow(/\(pid \d+ on host "build-box-7", started 0s ago\)/);
+});
+
+test('several processes racing to take over one stale lock: exactly one wins', async () => {
+  await writeLock({ pid: await deadPid() });
+  const racers = Array.from({ length: 4 }, () => startChild('no-wait', 600));
+  const exits = await Promise.all(racers.map((racer) => racer.exited));
+  expect(exits.map((exit) => exit.code).sort()).toEqual([0, 7, 7, 7]);
+});
+
+test('a holder killed with SIGKILL leaves a stale lock that the next run takes over', async () => {
+  const holder = startChild('hold-forever');
+  await holder.locked;
+  holder.child.kill('SIGKILL');
+  await holder.exited;
+  const lock = await acquireLock(repo, { wait: false });
+  lock.release();
+});
+
+test.each([
+  ['exits without releasing', 'exit-without-release', null],
+  ['is stopped by SIGTERM', 'hold-forever', 'SIGTERM'],
+  ['is stopped by SIGINT', 'hold-forever', 'SIGINT'],
+] as const)('a holder that %s removes its lock file', async (_case, mode, signal) => {
+  const holder = startChild(mode);
+  await holder.locked;
+  if (signal) holder.child.kill(signal);
+  const exit = await holder.exited;
+  if (signal) expect(exit.signal).toBe(signal);
+  await expect(readFile(lockPath())).rejects.toMatchObject({ code: 'ENOENT' });
+});
+
+test('release leaves a lock alone that is no longer ours', async () => {
+  const lock = await acquireLock(repo, { wait: false });
+  await writeLock({ token: 'someone-else' });
+  lock.release();
+  expect(JSON.parse(await readFile(lockPath(), 'utf8'))).toMatchObject({ token: 'someone-else' });
+});

@@ -1,0 +1,94 @@
+import { lstatSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { TollgateError } from '../errors.js';
+import { writeFileAtomicSync } from './atomic-write.js';
+
+/** The folder, relative to the repository root, that holds everything tollgate writes. */
+export const TOLLGATE_DIR = '.tollgate';
+
+/** Where each piece of tollgate's state lives. Every path is inside `<repo>/.tollgate/`. */
+export interface TollgatePaths {
+  readonly root: string;
+  readonly runsDir: string;
+  /** Last results per validator, run verdicts (`results-store.ts`). */
+  readonly statePath: string;
+  readonly waiversPath: string;
+  /** The `waiver.recorded` / `waiver.removed` events: waivers outlive runs, so they keep their own log. */
+  readonly waiverEventsPath: string;
+  /** Held for the whole of a `tollgate run` (`lock.ts`). */
+  readonly lockPath: string;
+  /** Held for the few milliseconds of a read-modify-write of `state.json` or `waivers.json`. */
+  readonly stateLockPath: string;
+  readonly cacheDir: string;
+  runDir(runId: string): string;
+}
+
+/**
+ * Run ids come from `newRunId()`, but `tollgate log <runId>` takes one from the user: refuse anything that could
+ * climb out of `.tollgate/runs/`.
+ */
+const SAFE_RUN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+export function isSafeRunId(runId: string): boolean {
+  return SAFE_RUN_ID.test(runId) && !runId.includes('..');
+}
+
+export function tollgatePaths(repoRoot: string): TollgatePaths {
+  const root = join(repoRoot, TOLLGATE_DIR);
+  const runsDir = join(root, 'runs');
+  return {
+    root,
+    runsDir,
+    statePath: join(root, 'state.json'),
+    waiversPath: join(root, 'waivers.json'),
+    waiverEventsPath: join(root, 'waivers.events.jsonl'),
+    lockPath: join(root, 'run.lock'),
+    stateLockPath: join(root, 'state.lock'),
+    cacheDir: join(root, 'cache'),
+    runDir(runId: string): string {
+      if (!isSafeRunId(runId)) {
+        throw new TollgateError('usage', `run id ${JSON.stringify(runId)}: expected letters, digits, ".", "_" or "-"`);
+      }
+      return join(runsDir, runId);
+    },
+  };
+}
+
+/** `.tollgate/runs/<runId>/` (not created: `createEventLog` creates it). */
+export function runDirFor(repoRoot: string, runId: string): string {
+  return tollgatePaths(repoRoot).runDir(runId);
+}
+
+/**
+ * Creates `<repo>/.tollgate/` (mode 0700) with a `.gitignore` of `*`, so nothing in it is ever committed, not even
+ * the `.gitignore` itself. Refuses a `.tollgate` that is a symlink or a file: writing through it could land outside
+ * the repository.
+ */
+export function ensureTollgateDir(repoRoot: string): TollgatePaths {
+  const paths = tollgatePaths(repoRoot);
+  const existing = lstatOrNull(paths.root);
+  if (existing && !existing.isDirectory()) {
+    const found = existing.isSymbolicLink() ? 'a symlink' : 'a file';
+    throw new TollgateError('io', `${TOLLGATE_DIR}: expected a directory, found ${found}; remove it and rerun`);
+  }
+  if (!existing) mkdirSync(paths.root, { recursive: true, mode: 0o700 });
+  const gitignore = join(paths.root, '.gitignore');
+  if (!lstatOrNull(gitignore)) writeFileAtomicSync(gitignore, '*\n', { mode: 0o644 });
+  return paths;
+}
+
+/** `ensureTollgateDir`, plus this run's folder `.tollgate/runs/<runId>/` (mode 0700). */
+export function ensureRunDir(repoRoot: string, runId: string): string {
+  const dir = ensureTollgateDir(repoRoot).runDir(runId);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  return dir;
+}
+
+function lstatOrNull(path: string) {
+  try {
+    return lstatSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}

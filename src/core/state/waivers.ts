@@ -1,0 +1,202 @@
+import { existsSync } from 'node:fs';
+import { z } from 'zod';
+import { TollgateError } from '../errors.js';
+import { lastDurableId, readEventLog } from '../events/reader.js';
+import type { EventDataByType } from '../events/types.js';
+import { openEventLog } from '../events/writer.js';
+import { type Finding, SEVERITIES, type Severity } from '../finding.js';
+import { runProcess } from '../process.js';
+import { readJsonFile, writeFileAtomic } from './atomic-write.js';
+import { withStateLock } from './lock.js';
+import { type LastFinding, lastFindings } from './results-store.js';
+import { ensureTollgateDir, TOLLGATE_DIR, tollgatePaths } from './tollgate-dir.js';
+
+/**
+ * `.tollgate/waivers.json`: accepted risks, by finding id. A waived finding still appears in every report, marked.
+ * Each change is also an event in `.tollgate/waivers.events.jsonl`, an audit log of its own: waivers outlive the
+ * run they were made after, and a run's log stays a record of that run alone.
+ */
+const WAIVERS_LABEL = `${TOLLGATE_DIR}/waivers.json`;
+const WAIVERS_VERSION = 1;
+
+const waiverRecordSchema = z.object({
+  findingId: z.string().min(1),
+  reason: z.string().min(1),
+  by: z.string(),
+  at: z.string(),
+  severity: z.enum(SEVERITIES).optional(),
+  tool: z.string().optional(),
+  title: z.string().optional(),
+});
+export type WaiverRecord = z.output<typeof waiverRecordSchema>;
+
+const waiversFileSchema = z.looseObject({
+  version: z.literal(WAIVERS_VERSION),
+  waivers: z.array(waiverRecordSchema),
+});
+type WaiversFile = z.output<typeof waiversFileSchema>;
+
+/**
+ * Unlike `state.json`, a corrupt waivers file is an error, not a fresh start: it holds people's decisions and
+ * reasons, and the next write would destroy them.
+ */
+async function readWaiversFile(repoRoot: string): Promise<WaiversFile> {
+  const file = await readJsonFile(tollgatePaths(repoRoot).waiversPath, waiversFileSchema, {
+    label: WAIVERS_LABEL,
+    remedy: 'fix it, or delete it to drop every waiver',
+  });
+  return file ?? { version: WAIVERS_VERSION, waivers: [] };
+}
+
+export async function listWaivers(repoRoot: string): Promise<WaiverRecord[]> {
+  return (await readWaiversFile(repoRoot)).waivers;
+}
+
+/** Marks the waived findings (a copy of each); the others are returned as they are. Pure. */
+export function applyWaivers(findings: readonly Finding[], waivers: readonly WaiverRecord[]): Finding[] {
+  const byId = new Map(waivers.map((waiver) => [waiver.findingId, waiver]));
+  return findings.map((finding) => {
+    const waiver = byId.get(finding.id);
+    if (!waiver) return finding;
+    return { ...finding, waiver: { findingId: waiver.findingId, reason: waiver.reason, by: waiver.by, at: waiver.at } };
+  });
+}
+
+export interface WaiveRequest {
+  /** A finding id from the last run, or a unique prefix of one (at least 4 characters). */
+  findingId: string;
+  reason: string;
+  /** A person is recording this: any severity may be waived, and `by` carries no "(agent)". */
+  human: boolean;
+  /** Config `waivers.allow`: severities an agent may waive. */
+  allow: readonly Severity[];
+  /** Environment for `git config user.name` and `$USER`. Default `process.env`. */
+  env?: NodeJS.ProcessEnv;
+  now?: Date;
+}
+
+const MIN_PREFIX = 4;
+
+/**
+ * Records a waiver for a finding of the last run. The finding's severity (from the results store) must be in
+ * `waivers.allow`, unless a person records it with `--human`. Replaces an earlier waiver of the same finding.
+ */
+export async function waiveFinding(repoRoot: string, request: WaiveRequest): Promise<WaiverRecord> {
+  const reason = request.reason.trim();
+  if (reason === '')
+    throw new TollgateError('usage', '--reason: expected why the finding is acceptable, got an empty text');
+  const finding = findFinding(await lastFindings(repoRoot), request.findingId);
+  if (!request.human && !request.allow.includes(finding.severity)) {
+    const allowed = request.allow.length > 0 ? request.allow.join(', ') : 'nothing';
+    throw new TollgateError(
+      'usage',
+      `finding "${finding.id}" is ${finding.severity} (${describeFinding(finding)}); waivers.allow lets an agent waive ${allowed}: a person must run \`tollgate waive ${finding.id} --reason "…" --human\``,
+    );
+  }
+  const by = `${await whoIsWaiving(repoRoot, request.env ?? process.env)}${request.human ? '' : ' (agent)'}`;
+  const record: WaiverRecord = {
+    findingId: finding.id,
+    reason,
+    by,
+    at: (request.now ?? new Date()).toISOString(),
+    severity: finding.severity,
+    tool: finding.tool,
+    title: finding.title,
+  };
+  await updateWaivers(repoRoot, (file) => {
+    file.waivers = [...file.waivers.filter((waiver) => waiver.findingId !== record.findingId), record];
+    const data = { findingId: record.findingId, reason, by, severity: finding.severity, automatic: !request.human };
+    return [{ type: 'waiver.recorded', data }];
+  });
+  return record;
+}
+
+/** Removes a waiver (anyone may: it only makes the gate stricter). */
+export async function removeWaiver(
+  repoRoot: string,
+  findingId: string,
+  options: { human: boolean; env?: NodeJS.ProcessEnv },
+): Promise<WaiverRecord> {
+  const by = `${await whoIsWaiving(repoRoot, options.env ?? process.env)}${options.human ? '' : ' (agent)'}`;
+  let removed: WaiverRecord | undefined;
+  await updateWaivers(repoRoot, (file) => {
+    const matches = matchingIds(
+      file.waivers.map((waiver) => waiver.findingId),
+      findingId,
+    );
+    if (matches.length !== 1) {
+      const problem = matches.length === 0 ? 'no waiver for' : 'more than one waiver matches';
+      throw new TollgateError('not_found', `${problem} finding id "${findingId}" (tollgate waive --list shows them)`);
+    }
+    removed = file.waivers.find((waiver) => waiver.findingId === matches[0]);
+    file.waivers = file.waivers.filter((waiver) => waiver.findingId !== matches[0]);
+    return [{ type: 'waiver.removed', data: { findingId: matches[0]!, by } }];
+  });
+  return removed!;
+}
+
+type WaiverEvent =
+  | { type: 'waiver.recorded'; data: EventDataByType['waiver.recorded'] }
+  | { type: 'waiver.removed'; data: EventDataByType['waiver.removed'] };
+
+/**
+ * Under the state lock: read, change, write `waivers.json` atomically, then append the change's events to the audit
+ * log (after the write, so the log never claims a change that did not happen).
+ */
+async function updateWaivers(repoRoot: string, change: (file: WaiversFile) => WaiverEvent[]): Promise<void> {
+  const paths = ensureTollgateDir(repoRoot);
+  await withStateLock(repoRoot, async () => {
+    const file = await readWaiversFile(repoRoot);
+    const events = change(file);
+    await writeFileAtomic(paths.waiversPath, `${JSON.stringify(file, null, 2)}\n`, { label: WAIVERS_LABEL });
+    const previous = existsSync(paths.waiverEventsPath) ? await readEventLog(paths.waiverEventsPath) : null;
+    const log = openEventLog(paths.waiverEventsPath, {
+      verbose: false,
+      parentId: previous ? lastDurableId(previous) : null,
+    });
+    try {
+      for (const event of events) {
+        if (event.type === 'waiver.recorded') log.emit(event.type, event.data);
+        else log.emit(event.type, event.data);
+      }
+    } finally {
+      log.close();
+    }
+  });
+}
+
+function matchingIds(ids: readonly string[], wanted: string): string[] {
+  const exact = ids.filter((id) => id === wanted);
+  if (exact.length > 0 || wanted.length < MIN_PREFIX) return [...new Set(exact)];
+  return [...new Set(ids.filter((id) => id.startsWith(wanted)))];
+}
+
+function findFinding(findings: readonly LastFinding[], wanted: string): LastFinding {
+  const ids = matchingIds(
+    findings.map((finding) => finding.id),
+    wanted,
+  );
+  if (ids.length === 0) {
+    throw new TollgateError('not_found', `no finding with id "${wanted}" in the last run (see tollgate log)`);
+  }
+  if (ids.length > 1) {
+    throw new TollgateError(
+      'usage',
+      `finding id "${wanted}" matches ${ids.length} findings (${ids.join(', ')}); give more of the id`,
+    );
+  }
+  // Most recent first: the same id from an older run of another tool loses.
+  return findings.find((finding) => finding.id === ids[0])!;
+}
+
+function describeFinding(finding: LastFinding): string {
+  const where = finding.path ? ` at ${finding.path}${finding.line === undefined ? '' : `:${finding.line}`}` : '';
+  return `${finding.tool}: ${finding.title}${where}`;
+}
+
+/** `git config user.name`, else `$USER`/`$USERNAME`, else "unknown". */
+export async function whoIsWaiving(repoRoot: string, env: NodeJS.ProcessEnv): Promise<string> {
+  const git = await runProcess('git', ['config', 'user.name'], { cwd: repoRoot, env, timeoutMs: 10_000 });
+  const name = git.exitCode === 0 ? git.stdout.trim() : '';
+  return name || env.USER || env.USERNAME || 'unknown';
+}

@@ -1,0 +1,92 @@
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { runProcess } from '../../src/core/process.js';
+import { createTempHome, removeDir, tempDir } from './temp-home.js';
+
+export { createTempHome, removeDir, tempDir } from './temp-home.js';
+
+/**
+ * A real git repository in a temp directory, for tests. It has its own private HOME and global git config (see
+ * `createTempHome`), so it never reads or writes the developer's config.
+ *
+ *   const repo = await createTempRepo({ files: { 'src/a.ts': 'export {};\n' } }); // one commit on `main`
+ *   await repo.write('src/a.ts', 'changed\n');
+ *   const head = (await repo.git('rev-parse', 'HEAD')).trim();
+ *   await repo.cleanup();
+ */
+export interface TempRepo {
+  /** Absolute, symlink-free path of the work tree root. */
+  root: string;
+  /** The private HOME. */
+  home: string;
+  /** Environment for every child process the test runs against this repo (private HOME and git config). */
+  env: NodeJS.ProcessEnv;
+  /** Runs `git <args>` in `root`; resolves to raw stdout (not trimmed), rejects with stderr on a non-zero exit. */
+  git(...args: string[]): Promise<string>;
+  /** Writes a file (creating its folders), path relative to `root`. */
+  write(path: string, content: string | Buffer): Promise<void>;
+  /** Removes a file or folder, path relative to `root`. */
+  remove(path: string): Promise<void>;
+  /** `git add -A` then `git commit` (allowed to be empty); resolves to the new HEAD commit id. */
+  commit(message: string): Promise<string>;
+  /** Removes the repository and the private HOME. */
+  cleanup(): Promise<void>;
+}
+
+export interface CreateTempRepoOptions {
+  /** Files to write, path (relative, POSIX) → content. */
+  files?: Record<string, string | Buffer>;
+  /** Commit the files as "initial" (default true; with no files and `commit: true` nothing is committed). */
+  commit?: boolean;
+}
+
+export async function createTempRepo(options: CreateTempRepoOptions = {}): Promise<TempRepo> {
+  const tempHome = await createTempHome();
+  const root = await tempDir('tollgate-repo-');
+  const { env } = tempHome;
+
+  const git = async (...args: string[]): Promise<string> => {
+    const result = await runProcess('git', args, {
+      cwd: root,
+      env,
+      timeoutMs: 30_000,
+      maxOutputBytes: 256 * 1024 * 1024,
+    });
+    if (result.exitCode !== 0) {
+      throw new Error(
+        `git ${args.join(' ')} failed (${result.exitCode}): ${result.stderr.trim() || result.stdout.trim()}`,
+      );
+    }
+    return result.stdout;
+  };
+  const write = async (path: string, content: string | Buffer): Promise<void> => {
+    const target = join(root, path);
+    await mkdir(dirname(target), { recursive: true });
+    await writeFile(target, content);
+  };
+  const remove = (path: string): Promise<void> => rm(join(root, path), { recursive: true, force: true });
+  const commit = async (message: string): Promise<string> => {
+    await git('add', '-A');
+    await git('commit', '--quiet', '--allow-empty', '--no-verify', '-m', message);
+    return (await git('rev-parse', 'HEAD')).trim();
+  };
+
+  await git('init', '--quiet', '-b', 'main');
+  const files = Object.entries(options.files ?? {});
+  for (const [path, content] of files) await write(path, content);
+  if (files.length > 0 && options.commit !== false) await commit('initial');
+
+  return {
+    root,
+    home: tempHome.home,
+    env,
+    git,
+    write,
+    remove,
+    commit,
+    cleanup: async () => {
+      await removeDir(root);
+      await tempHome.cleanup();
+    },
+  };
+}
