@@ -1,7 +1,8 @@
-import { isAbsolute, resolve } from 'node:path';
+import { mkdir } from 'node:fs/promises';
+import { dirname, isAbsolute, resolve } from 'node:path';
 import { loadConfig } from '../core/config/index.js';
 import { findRepoRoot } from '../core/config/repo-root.js';
-import { ExitCode } from '../core/errors.js';
+import { ExitCode, errorMessage, TollgateError } from '../core/errors.js';
 import { runGate } from '../core/run/run-gate.js';
 import { writeFileAtomic } from '../core/state/index.js';
 import { renderReport } from '../report/index.js';
@@ -42,7 +43,12 @@ export async function runAndReport(flags: RunFlags): Promise<number> {
   const outputFile = flags.output ?? config.output.file;
   if (outputFile) {
     const target = isAbsolute(outputFile) ? outputFile : resolve(cwd, outputFile);
-    await writeFileAtomic(target, text);
+    try {
+      await mkdir(dirname(target), { recursive: true });
+      await writeFileAtomic(target, text);
+    } catch (error) {
+      throw new TollgateError('usage', `--output: cannot write ${JSON.stringify(outputFile)}: ${errorMessage(error)}`);
+    }
     process.stderr.write(`tollgate: ${report.verdict}; report written to ${outputFile}\n`);
   } else {
     process.stdout.write(text);
