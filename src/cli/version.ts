@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
+import { packageFile } from '../core/package-files.js';
 
-/** Read once from our own package.json, which sits two folders above both src/cli and dist/cli. */
+/** Read once from our own package.json. */
 export const TOLLGATE_VERSION: string = (() => {
   try {
-    const raw = readFileSync(new URL('../../package.json', import.meta.url), 'utf8');
-    return (JSON.parse(raw) as { version?: string }).version ?? '0.0.0';
+    return (JSON.parse(readFileSync(packageFile('package.json'), 'utf8')) as { version?: string }).version ?? '0.0.0';
   } catch {
     return '0.0.0';
   }

@@ -1,13 +1,13 @@
 import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { TollgateError } from '../errors.js';
+import { packageFile } from '../package-files.js';
 
 /**
  * The commented default config has one source: the yaml fence in `docs/config.md`, which ships with the package.
- * `tollgate init` writes exactly that text. From `src/core/config/` and `dist/core/config/` alike the page is three
- * folders up.
+ * `tollgate init` writes exactly that text.
  */
-export const CONFIG_DOC_URL = new URL('../../../docs/config.md', import.meta.url);
+export const CONFIG_DOC_URL = pathToFileURL(packageFile('docs/config.md'));
 
 const YAML_FENCE = /^```yaml\n([\s\S]*?)^```$/gm;
 

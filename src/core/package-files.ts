@@ -1,0 +1,29 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The folder of tollgate's own package (where package.json, docs/ and templates/ ship), found by walking up from this
+ * module. Walking up, rather than a fixed `../..`, keeps it right from src/, dist/ and the bundled dist/bundle/ alike.
+ */
+export const PACKAGE_ROOT: string = (() => {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const manifest = join(dir, 'package.json');
+    if (existsSync(manifest)) {
+      try {
+        if ((JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'tollgate') return dir;
+      } catch {
+        // Not ours (or unreadable): keep walking.
+      }
+    }
+    const parent = dirname(dir);
+    if (parent === dir) return join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+    dir = parent;
+  }
+})();
+
+/** Absolute path of a file shipped with the package, e.g. `packageFile('docs/config.md')`. */
+export function packageFile(relative: string): string {
+  return join(PACKAGE_ROOT, relative);
+}
