@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { runProcess } from '../../src/core/process.js';
 import { createTempHome, removeDir, tempDir } from './temp-home.js';
 
-export { createTempHome, removeDir, tempDir } from './temp-home.js';
+export { createTempHome, isolateProcessEnv, removeDir, tempDir } from './temp-home.js';
 
 /**
  * A real git repository in a temp directory, for tests. It has its own private HOME and global git config (see

@@ -61,3 +61,23 @@ export async function createTempHome(): Promise<TempHome> {
   });
   return { home, env, cleanup: () => removeDir(home) };
 }
+
+/**
+ * Points this test process's own environment at a private HOME and git config (for code under test that spawns git
+ * with `process.env`, like the change set). Call in `beforeAll`; await the returned function in `afterAll`.
+ */
+export async function isolateProcessEnv(): Promise<() => Promise<void>> {
+  const tempHome = await createTempHome();
+  const saved = { ...process.env };
+  for (const key of Object.keys(process.env)) {
+    if (key.startsWith('GIT_')) delete process.env[key];
+  }
+  Object.assign(process.env, tempHome.env);
+  return async () => {
+    for (const key of Object.keys(process.env)) {
+      if (!(key in saved)) delete process.env[key];
+    }
+    Object.assign(process.env, saved);
+    await tempHome.cleanup();
+  };
+}

@@ -67,7 +67,10 @@ export interface RepoChangeSet {
   readonly isEmpty: boolean;
   /** Content of the new version, read once and cached; null for deletions, binaries and skipped files. */
   readText(path: string): Promise<string | null>;
-  /** Raw bytes of the new version, read once and cached; null for deletions and skipped files. */
+  /**
+   * Raw bytes of the new version, read once and cached; null for deletions, submodules, and files skipped as
+   * too_large / unreadable / symlink_outside_repo (binary files do return their bytes).
+   */
   readBytes(path: string): Promise<Buffer | null>;
   /** The unified diff (`git diff` format) of the change set, for reviewers; paths limited when given. */
   diff(paths?: readonly string[]): Promise<string>;

@@ -1,0 +1,141 @@
+import { ContentCache } from './content-cache.js';
+import type { DescribedEntry } from './describe-diff.js';
+import { fingerprintOf } from './fingerprint.js';
+import { createGitRunner } from './git.js';
+import { createIgnoreFilter } from './ignore-filter.js';
+import { inspectFiles } from './inspect-files.js';
+import { listChanges } from './list-changes.js';
+import { guessRepo, locateRepo, type RepoLocation, sameLocation } from './locate-repo.js';
+import { resolveBase } from './resolve-base.js';
+import { reviewDiff } from './review-diff.js';
+import { STATE_DIR, withTempIndex } from './temp-index.js';
+import type { ChangedFile, ChangeSetOptions, RepoChangeSet } from './types.js';
+
+/** Default of `validation.maxFileSize`: larger files are listed in `skipped` and never read. */
+export const DEFAULT_MAX_FILE_SIZE = 1_000_000;
+
+/** The tree with no entries, the "base" of a repository without commits. */
+const EMPTY_TREE: Record<string, string> = {
+  sha1: '4b825dc642cb6eb9a060e54bf8d69288fbee4904',
+  sha256: '6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321',
+};
+
+/**
+ * Builds the change set: the working tree (committed since the base, staged, unstaged and untracked files, as one
+ * view) against the base.
+ *
+ * How: a temporary index receives `git add -A` (temp-index.ts), then `git diff-index --cached` of the base against it
+ * lists every change with its hunks (list-changes.ts). The user's index, stash and working tree are never written.
+ */
+export async function createChangeSet(options: ChangeSetOptions): Promise<RepoChangeSet> {
+  const ignorePatterns = [...(options.ignore ?? [])];
+  const maxFileSize = options.maxFileSize ?? DEFAULT_MAX_FILE_SIZE;
+
+  // `git add` is the longest step and needs the index's path. Start it from a guess while `git rev-parse` confirms
+  // where the repository is; on the rare wrong guess, start again from the real location.
+  const located = locateRepo(options.cwd);
+  located.catch(() => undefined); // awaited in every path below; this only keeps it from counting as unhandled
+  const guess = guessRepo(options.cwd);
+  const guessed = guess ? await takeSnapshot(guess, located, options) : null;
+  const snapshot = guessed ?? (await takeSnapshot(await located, located, options));
+  if (!snapshot) throw new Error('the repository location changed while the change set was built');
+  const { repo } = snapshot;
+  const git = createGitRunner(repo.root);
+
+  const isIgnored = createIgnoreFilter(ignorePatterns);
+  const kept: DescribedEntry[] = [];
+  const ignored: string[] = [];
+  for (const entry of snapshot.entries) {
+    if (isStateDirPath(entry.path)) continue;
+    if (isIgnored(entry.path)) ignored.push(entry.path);
+    else kept.push(entry);
+  }
+  const content = new ContentCache(repo.root);
+  const { files, skipped } = await inspectFiles({ root: repo.root, entries: kept, maxFileSize, content });
+  for (const path of snapshot.unreadable) {
+    if (isIgnored(path)) ignored.push(path);
+    else
+      skipped.push({
+        path,
+        reason: 'unreadable',
+        detail: 'git could not read it (permissions, or a nested repository without a commit)',
+      });
+  }
+  files.sort(byPath);
+  skipped.sort(byPath);
+  ignored.sort(comparePaths);
+
+  const fingerprint = fingerprintOf({
+    baseCommit: snapshot.base.commit,
+    changes: snapshot.paths.filter((entry) => !isStateDirPath(entry.path)),
+    ignore: ignorePatterns,
+  });
+  return {
+    root: repo.root,
+    base: snapshot.base,
+    files,
+    ignored,
+    skipped,
+    fingerprint,
+    isEmpty: files.length === 0,
+    readText: (path) => content.readText(path),
+    readBytes: (path) => content.readBytes(path),
+    diff: async (paths) => {
+      const pathspec = pathspecFor(files, paths);
+      if (pathspec !== null && pathspec.length === 0) return '';
+      return reviewDiff(git, { baseCommit: snapshot.base.commit, from: snapshot.from, entries: kept, pathspec });
+    },
+  };
+}
+
+/**
+ * Stages the working tree into a temporary index next to `where` and lists the changes against the base. Null when
+ * `where` (a guess) turns out not to be the real location.
+ */
+async function takeSnapshot(
+  where: Pick<RepoLocation, 'root' | 'indexPath'>,
+  located: Promise<RepoLocation>,
+  options: ChangeSetOptions,
+) {
+  const git = createGitRunner(where.root);
+  return withTempIndex(git, where.indexPath, async (index) => {
+    const repo = await located;
+    if (!sameLocation(where, repo)) return null;
+    // Resolving the base does not need the index: it runs while `git add` works.
+    const [base, unreadable] = await Promise.all([
+      resolveBase(git, { flag: options.base, config: options.configBase }),
+      index.staged,
+    ]);
+    const from = base.commit ?? emptyTreeOf(repo.objectFormat);
+    const listed = await listChanges(git, { from, env: index.env });
+    return { repo, base, from, ...listed, unreadable };
+  });
+}
+
+/** All files (null), or the groups of paths asked for that are in the change set (a rename with its old path). */
+function pathspecFor(files: readonly ChangedFile[], paths: readonly string[] | undefined): string[][] | null {
+  if (paths === undefined) return files.length === 0 ? [] : null;
+  const wanted = new Set(paths);
+  return files
+    .filter((file) => wanted.has(file.path) || (file.oldPath !== undefined && wanted.has(file.oldPath)))
+    .map((file) => (file.oldPath !== undefined ? [file.path, file.oldPath] : [file.path]));
+}
+
+function emptyTreeOf(objectFormat: string): string {
+  const tree = EMPTY_TREE[objectFormat];
+  if (!tree) throw new Error(`unsupported git object format ${JSON.stringify(objectFormat)}`);
+  return tree;
+}
+
+function isStateDirPath(path: string): boolean {
+  return path === STATE_DIR || path.startsWith(`${STATE_DIR}/`);
+}
+
+/** Code-unit order: the same on every machine and locale. */
+function comparePaths(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function byPath(a: { path: string }, b: { path: string }): number {
+  return comparePaths(a.path, b.path);
+}

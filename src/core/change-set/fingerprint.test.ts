@@ -1,0 +1,125 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import {
+  createTempRepo,
+  isolateProcessEnv,
+  removeDir,
+  type TempRepo,
+  tempDir,
+} from '../../../test/support/git-repo.js';
+import { fingerprintOf } from './fingerprint.js';
+import { createChangeSet } from './index.js';
+
+let restoreEnv: () => Promise<void>;
+beforeAll(async () => {
+  restoreEnv = await isolateProcessEnv();
+});
+afterAll(() => restoreEnv());
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()));
+});
+
+async function repoWith(files: Record<string, string>): Promise<TempRepo> {
+  const repo = await createTempRepo({ files });
+  cleanups.push(repo.cleanup);
+  return repo;
+}
+
+const fingerprint = async (repo: TempRepo, options: { ignore?: string[]; base?: string } = {}) =>
+  (await createChangeSet({ cwd: repo.root, ...options })).fingerprint;
+
+describe('fingerprint', () => {
+  test('is stable, changes with any content change, and comes back when the content does', async () => {
+    const repo = await repoWith({ 'a.txt': 'a\n', 'b.txt': 'b\n' });
+    await repo.write('a.txt', 'changed\n');
+    const first = await fingerprint(repo);
+    expect(first).toMatch(/^[0-9a-f]{64}$/);
+    expect(await fingerprint(repo)).toBe(first);
+
+    await repo.write('a.txt', 'changed again\n');
+    const second = await fingerprint(repo);
+    expect(second).not.toBe(first);
+    await repo.write('new.txt', '');
+    expect(await fingerprint(repo)).not.toBe(second);
+    await repo.remove('new.txt');
+    expect(await fingerprint(repo)).toBe(second);
+    await repo.write('a.txt', 'changed\n');
+    expect(await fingerprint(repo)).toBe(first);
+  });
+
+  test('depends on the working tree only, not on what is staged', async () => {
+    const repo = await repoWith({ 'a.txt': 'a\n' });
+    await repo.write('a.txt', 'changed\n');
+    await repo.write('new.txt', 'n\n');
+    const unstaged = await fingerprint(repo);
+    await repo.git('add', '-A');
+    expect(await fingerprint(repo)).toBe(unstaged);
+  });
+
+  test('changes with the ignore patterns, the base, and the executable bit', async () => {
+    const repo = await repoWith({ 'a.txt': 'a\n' });
+    await repo.write('a.txt', 'changed\n');
+    await repo.commit('second');
+    const plain = await fingerprint(repo, { base: 'HEAD~1' });
+    expect(await fingerprint(repo, { base: 'HEAD~1', ignore: ['*.md'] })).not.toBe(plain);
+    expect(await fingerprint(repo, { base: 'HEAD' })).not.toBe(plain);
+    await repo.git('update-index', '--chmod=+x', 'a.txt');
+    await repo.git('config', 'core.fileMode', 'true');
+    const { chmod } = await import('node:fs/promises');
+    await chmod(join(repo.root, 'a.txt'), 0o755);
+    expect(await fingerprint(repo, { base: 'HEAD~1' })).not.toBe(plain);
+  });
+
+  test('does not depend on the order of its input', () => {
+    const changes = [
+      { path: 'b', mode: 0o100644, id: 'b'.repeat(40) },
+      { path: 'a', mode: 0, id: '0'.repeat(40) },
+    ];
+    const input = { baseCommit: 'c'.repeat(40), ignore: [] };
+    expect(fingerprintOf({ ...input, changes })).toBe(fingerprintOf({ ...input, changes: [...changes].reverse() }));
+  });
+});
+
+describe('building a change set leaves the repository alone', () => {
+  test('index bytes, stash, HEAD, status and temp files are unchanged, even when it fails', async () => {
+    const repo = await repoWith({ 'a.txt': 'a\n', 'b.txt': 'b\n' });
+    await repo.write('a.txt', 'staged\n');
+    await repo.git('add', 'a.txt');
+    await repo.write('a.txt', 'unstaged on top\n');
+    await repo.write('untracked.txt', 'u\n');
+    await repo.git('stash', 'push', '--quiet', '--include-untracked', '--', 'untracked.txt');
+    await repo.write('untracked.txt', 'u2\n');
+
+    const privateTmp = await tempDir('tollgate-tmp-');
+    cleanups.push(() => removeDir(privateTmp));
+    // status first: it may refresh the index, and the bytes must be read after that.
+    const status = await repo.git('status', '--porcelain=v2', '--untracked-files=all');
+    const before = {
+      status,
+      index: await readFile(join(repo.root, '.git/index')),
+      stash: await repo.git('stash', 'list'),
+      head: await repo.git('rev-parse', 'HEAD'),
+    };
+    const savedTmp = process.env.TMPDIR;
+    process.env.TMPDIR = privateTmp;
+    try {
+      const changeSet = await createChangeSet({ cwd: repo.root });
+      expect(changeSet.files.map((f) => f.path)).toEqual(['a.txt', 'untracked.txt']);
+      await changeSet.diff();
+      await expect(createChangeSet({ cwd: repo.root, base: 'no-such-rev' })).rejects.toMatchObject({
+        code: 'bad_revision',
+      });
+    } finally {
+      process.env.TMPDIR = savedTmp;
+    }
+    expect(await readFile(join(repo.root, '.git/index'))).toEqual(before.index);
+    expect(await repo.git('stash', 'list')).toBe(before.stash);
+    expect(await repo.git('rev-parse', 'HEAD')).toBe(before.head);
+    expect(await repo.git('status', '--porcelain=v2', '--untracked-files=all')).toBe(before.status);
+    expect(await readFile(join(repo.root, 'untracked.txt'), 'utf8')).toBe('u2\n');
+    expect(await readdir(privateTmp)).toEqual([]);
+  });
+});

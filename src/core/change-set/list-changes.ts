@@ -1,0 +1,114 @@
+import { type DescribedEntry, describeDiff } from './describe-diff.js';
+import type { GitRunner } from './git.js';
+import { MODE_GITLINK, MODE_TYPE_MASK, parseRawDiff, splitDiffOutput } from './raw-diff.js';
+
+export interface ListChangesOptions {
+  /** The base commit, or the empty tree. */
+  from: string;
+  /** Points git at the temporary index that holds the working tree. */
+  env: Record<string, string>;
+}
+
+export interface ListedChanges {
+  /** One entry per change, renames paired. */
+  entries: DescribedEntry[];
+  /** One entry per changed path, renames not paired (a rename is a deletion and an addition): the fingerprint's input. */
+  paths: DescribedEntry[];
+}
+
+/** Plumbing ignores the porcelain settings (noprefix, color, external diff) that would change what we parse. */
+export const DIFF_INDEX = [
+  'diff-index',
+  '--cached',
+  '-z',
+  '--raw',
+  '--no-color',
+  '--no-ext-diff',
+  '--ignore-submodules=none',
+];
+
+/**
+ * Every change between the base and the temporary index, with `-U0` hunks and renames.
+ *
+ * Rename detection is the slowest part of such a diff (about a third of it on the bench repository) and it can only
+ * pair a deleted path with an added one (-M: no copies, no breaks). So the patch is made with `--no-renames`, and its
+ * raw listing, which git prints before any patch, is read as it arrives: only when it holds both deletions and
+ * additions does a second `diff-index -M` (no patch) run beside the rest of the patch to say which pairs are renames,
+ * and a third, small diff limited to those pairs gives their patches.
+ */
+export async function listChanges(git: GitRunner, options: ListChangesOptions): Promise<ListedChanges> {
+  const { env, from } = options;
+  const watcher = new RawListingWatcher();
+  let renamePass: Promise<Buffer> | null = null;
+  const startRenamePass = () => {
+    renamePass = git.outputBytes([...DIFF_INDEX, '-M', from], { env });
+    renamePass.catch(() => undefined); // awaited below, after the patch
+  };
+  const patchOutput = await git.outputBytes([...DIFF_INDEX, '-p', '-U0', '--no-renames', from], {
+    env,
+    onStdout: (chunk) => {
+      if (watcher.push(chunk) && mayHoldRenames(watcher.raw())) startRenamePass();
+    },
+  });
+  if (!watcher.complete && mayHoldRenames(splitDiffOutput(patchOutput).raw)) startRenamePass();
+  const paths = describeDiff(patchOutput);
+  if (renamePass === null) return { entries: paths, paths };
+
+  const renamedPaths = new Set<string>();
+  for (const entry of parseRawDiff((await (renamePass as Promise<Buffer>)).toString('utf8'))) {
+    if (entry.status === 'R') renamedPaths.add(entry.srcPath).add(entry.path);
+  }
+  if (renamedPaths.size === 0) return { entries: paths, paths };
+
+  const renameOutputWithPatch = await git.outputBytes([...DIFF_INDEX, '-p', '-U0', '-M', from, '--', ...renamedPaths], {
+    env: { ...env, GIT_LITERAL_PATHSPECS: '1' },
+  });
+  const pairs = describeDiff(renameOutputWithPatch);
+  const replaced = new Set(
+    pairs.flatMap((entry) => (entry.oldPath !== undefined ? [entry.path, entry.oldPath] : [entry.path])),
+  );
+  return { entries: [...paths.filter((entry) => !replaced.has(entry.path)), ...pairs], paths };
+}
+
+/** Renames need a deleted file and an added one (submodules are never paired). */
+function mayHoldRenames(raw: string): boolean {
+  let deleted = false;
+  let added = false;
+  for (const entry of parseRawDiff(raw)) {
+    if ((entry.srcMode & MODE_TYPE_MASK) === MODE_GITLINK || (entry.dstMode & MODE_TYPE_MASK) === MODE_GITLINK)
+      continue;
+    if (entry.status === 'D') deleted = true;
+    if (entry.status === 'A') added = true;
+    if (deleted && added) return true;
+  }
+  return false;
+}
+
+/** Collects stdout until the NUL pair that ends the raw listing of `--raw -z -p`. */
+class RawListingWatcher {
+  private readonly chunks: Buffer[] = [];
+  private size = 0;
+  private end = -1;
+
+  get complete(): boolean {
+    return this.end !== -1;
+  }
+
+  /** True exactly once: on the chunk that completes the raw listing. Looks at each byte once. */
+  push(chunk: Buffer): boolean {
+    if (this.complete || chunk.length === 0) return false;
+    const previous = this.chunks[this.chunks.length - 1];
+    // The pair may straddle two chunks.
+    const straddles = previous !== undefined && previous[previous.length - 1] === 0 && chunk[0] === 0;
+    const inside = straddles ? -1 : chunk.indexOf('\0\0');
+    this.chunks.push(chunk);
+    if (straddles) this.end = this.size;
+    else if (inside !== -1) this.end = this.size + inside + 1;
+    this.size += chunk.length;
+    return this.complete;
+  }
+
+  raw(): string {
+    return Buffer.concat(this.chunks).toString('utf8', 0, this.end);
+  }
+}

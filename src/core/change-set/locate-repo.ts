@@ -1,0 +1,85 @@
+import { readFileSync, realpathSync, statSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import { TollgateError } from '../errors.js';
+import { createGitRunner } from './git.js';
+
+export interface RepoLocation {
+  /** Absolute work tree root. */
+  root: string;
+  /** Absolute path of the index git uses for this work tree (worktrees and `GIT_INDEX_FILE` included). */
+  indexPath: string;
+  /** `sha1` or `sha256`: decides the empty tree id. */
+  objectFormat: string;
+}
+
+function notARepo(cwd: string): TollgateError {
+  return new TollgateError(
+    'not_a_repo',
+    `${cwd} is not inside a git work tree (run tollgate inside a repository, or git init)`,
+  );
+}
+
+/** Finds the work tree around `cwd` with one `git rev-parse`. */
+export async function locateRepo(cwd: string): Promise<RepoLocation> {
+  const dir = resolve(cwd);
+  const isDir = await stat(dir).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
+  if (!isDir) throw notARepo(dir);
+  const result = await createGitRunner(dir).run([
+    'rev-parse',
+    '--show-toplevel',
+    '--git-path',
+    'index',
+    '--show-object-format',
+  ]);
+  // Outside a repository, in a bare one or inside .git, rev-parse fails or prints no top level.
+  const [root, indexPath, objectFormat] = result.stdout.split('\n');
+  if (result.exitCode !== 0 || !root || !indexPath) throw notARepo(dir);
+  // `--git-path` answers relative to the directory git ran in.
+  return { root, indexPath: resolve(dir, indexPath), objectFormat: objectFormat || 'sha1' };
+}
+
+/** Variables that move the repository, the work tree or the index away from where a `.git` folder says they are. */
+const RELOCATING_ENV = ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_COMMON_DIR', 'GIT_CEILING_DIRECTORIES'];
+
+/**
+ * Where the work tree and its index probably are, from the nearest `.git` folder or file above `cwd`, without running
+ * git; null when the environment relocates them. Only a head start: the caller checks it against `locateRepo`, which
+ * knows for sure (saving one git call from the start of every run).
+ */
+export function guessRepo(cwd: string): Pick<RepoLocation, 'root' | 'indexPath'> | null {
+  if (RELOCATING_ENV.some((name) => process.env[name] !== undefined)) return null;
+  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
+    const dotGit = join(dir, '.git');
+    try {
+      const stats = statSync(dotGit);
+      if (stats.isDirectory()) return { root: dir, indexPath: join(dotGit, 'index') };
+      // A linked worktree or a submodule: `.git` is a file that points at the real git folder.
+      const pointer = /^gitdir: (.+)$/m.exec(readFileSync(dotGit, 'utf8'));
+      return pointer?.[1] ? { root: dir, indexPath: join(resolve(dir, pointer[1]), 'index') } : null;
+    } catch {
+      // No `.git` here; keep climbing.
+    }
+    if (dirname(dir) === dir) return null;
+  }
+}
+
+/** Whether a guess names the same work tree and index as the real location (symlinks resolved). */
+export function sameLocation(guess: Pick<RepoLocation, 'root' | 'indexPath'>, real: RepoLocation): boolean {
+  return canonical(guess.root) === canonical(real.root) && canonical(guess.indexPath) === canonical(real.indexPath);
+}
+
+function canonical(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    try {
+      return join(realpathSync(dirname(path)), basename(path));
+    } catch {
+      return path;
+    }
+  }
+}

@@ -1,0 +1,85 @@
+import { chmodSync, copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { GitRunner } from './git.js';
+
+/** Never staged, so tollgate's own state cannot change the change set or its fingerprint. */
+export const STATE_DIR = '.tollgate';
+
+export interface TempIndex {
+  /** Environment that points git at the temporary index. */
+  env: Record<string, string>;
+  /**
+   * Settles when `git add -A` is done, with the paths it could not read (permissions, an embedded repository without a
+   * commit). Until then, `work` may run what does not need the index.
+   */
+  staged: Promise<string[]>;
+}
+
+/**
+ * Runs `work` with a private index that holds the whole working tree (tracked, staged, unstaged and untracked files
+ * that .gitignore does not exclude), without touching the user's index, stash or working tree.
+ *
+ * The temporary index starts as a copy of the user's one, so `git add` only re-reads files whose stat data changed
+ * (the copy keeps the stat cache); it lives in a private 0700 directory as a 0600 file and is removed even on error.
+ */
+export async function withTempIndex<T>(
+  git: GitRunner,
+  userIndexPath: string,
+  work: (index: TempIndex) => Promise<T>,
+): Promise<T> {
+  // Synchronous file calls: a couple of milliseconds that sit right before `git add`, the longest step, so they are
+  // not worth a trip through the thread pool.
+  const dir = mkdtempSync(join(tmpdir(), 'tollgate-index-'));
+  let staged: Promise<string[]> | undefined;
+  try {
+    const indexFile = join(dir, 'index');
+    try {
+      copyFileSync(userIndexPath, indexFile);
+      chmodSync(indexFile, 0o600);
+    } catch (error) {
+      // No index yet (a fresh repository with nothing staged): git starts an empty one.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+    const env = { GIT_INDEX_FILE: indexFile };
+    staged = addAll(git, env);
+    // `work` may await something else first; a failed `git add` must not count as unhandled meanwhile.
+    staged.catch(() => undefined);
+    return await work({ env, staged });
+  } finally {
+    // Never pull the directory from under a running `git add`.
+    await staged?.catch(() => undefined);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * `git add -A` into the temporary index. `--ignore-errors` keeps going past a file git cannot read; such files are
+ * named on stderr and come back as unreadable rather than vanishing. `core.splitIndex=false` keeps git from writing a
+ * shared index file into the user's .git directory.
+ */
+async function addAll(git: GitRunner, env: Record<string, string>): Promise<string[]> {
+  const result = await git.run(
+    ['-c', 'core.splitIndex=false', 'add', '--all', '--ignore-errors', '--', '.', `:(top,exclude)${STATE_DIR}`],
+    // The pathspec magic above must stay magic even if the user exports GIT_LITERAL_PATHSPECS.
+    { env: { ...env, GIT_LITERAL_PATHSPECS: '0' } },
+  );
+  if (result.exitCode === 0) return [];
+  const unreadable = parseAddErrors(result.stderr);
+  if (unreadable.length === 0) throw new Error(`git add (temporary index) failed: ${result.stderr.trim()}`);
+  return unreadable;
+}
+
+/** Paths from the stderr lines `git add --ignore-errors` prints for files it skipped. */
+export function parseAddErrors(stderr: string): string[] {
+  const paths: string[] = [];
+  for (const line of stderr.split('\n')) {
+    // error: open("secret.txt"): Permission denied
+    const open = /^error: open\("(.*)"\): /.exec(line);
+    // error: 'nested/' does not have a commit checked out
+    const embedded = /^error: '(.*)\/?' does not have a commit checked out$/.exec(line);
+    const path = open?.[1] ?? embedded?.[1]?.replace(/\/$/, '');
+    if (path !== undefined) paths.push(path);
+  }
+  return paths;
+}
