@@ -1,8 +1,11 @@
 import type { AnyToolDefinition } from '../core/pipeline/tool.js';
+import { advisoriesTool } from './advisories/index.js';
 import { checksTool } from './checks/index.js';
+import { codeReviewTool } from './code-review/index.js';
+import { staticAnalysisTool } from './sarif/index.js';
 
 /** Every validator, sorted by name. Adding one is one folder and one line here. */
-export const validators: readonly AnyToolDefinition[] = [checksTool];
+export const validators: readonly AnyToolDefinition[] = [advisoriesTool, checksTool, codeReviewTool, staticAnalysisTool];
 
 export function findValidator(name: string): AnyToolDefinition | undefined {
   return validators.find((tool) => tool.name === name);

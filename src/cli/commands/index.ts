@@ -1,4 +1,6 @@
 import type { Command } from 'commander';
+import { registerAdvisories } from './advisories.js';
+import { registerAgents } from './agents.js';
 import { registerConfig } from './config.js';
 import { registerInit } from './init.js';
 import { registerLog } from './log.js';
@@ -15,6 +17,8 @@ export const commands: readonly RegisterCommand[] = [
   registerRun,
   registerLog,
   registerWaive,
+  registerAgents,
+  registerAdvisories,
   registerInit,
   registerConfig,
 ];

@@ -1,4 +1,4 @@
-import { chmodSync, copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdtempSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { GitRunner } from './git.js';
@@ -37,6 +37,10 @@ export async function withTempIndex<T>(
     try {
       copyFileSync(userIndexPath, indexFile);
       chmodSync(indexFile, 0o600);
+      // Keep the original's mtime: git's racy-clean check compares entries against the index file's own mtime, and a
+      // copy stamped "now" would make a file edited in the same second as the last index write look unchanged.
+      const original = statSync(userIndexPath);
+      utimesSync(indexFile, original.atime, original.mtime);
     } catch (error) {
       // No index yet (a fresh repository with nothing staged): git starts an empty one.
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
@@ -60,7 +64,8 @@ export async function withTempIndex<T>(
  */
 async function addAll(git: GitRunner, env: Record<string, string>): Promise<string[]> {
   const result = await git.run(
-    ['-c', 'core.splitIndex=false', 'add', '--all', '--ignore-errors', '--', '.', `:(top,exclude)${STATE_DIR}`],
+    // No untracked cache: its directory-mtime shortcuts can miss a file created in the same tick as its folder.
+    ['-c', 'core.splitIndex=false', '-c', 'core.untrackedCache=false', 'add', '--all', '--ignore-errors', '--', '.', `:(top,exclude)${STATE_DIR}`],
     // The pathspec magic above must stay magic even if the user exports GIT_LITERAL_PATHSPECS.
     { env: { ...env, GIT_LITERAL_PATHSPECS: '0' } },
   );

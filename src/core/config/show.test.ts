@@ -1,5 +1,9 @@
 import { describe, expect, test } from 'vitest';
-import { validators } from '../../validators/index.js';
+import { checksTool } from '../../validators/checks/index.js';
+
+/** Only the checks validator: these tests pin exact text, which must not move when a validator is added. */
+const validators = [checksTool];
+
 import { applyFlagOverrides, parseConfigText } from './load.js';
 import { renderConfigJson, renderConfigText } from './show.js';
 

@@ -195,6 +195,8 @@ async function runWithBudget(
     budget,
     artifactsDir,
     concurrency: env.config.validation.concurrency,
+    skipTrivial: env.config.validation.skipTrivial.includes(tool.name),
+    env: env.env ?? process.env,
     progress: (message) => {
       env.events.emit('tool.execution_progress', { toolCallId, progressMessage: message }, { ephemeral: true });
       env.onProgress?.(tool.name, message);

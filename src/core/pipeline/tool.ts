@@ -26,6 +26,13 @@ export interface ToolContext<Options, Input> {
   readonly artifactsDir: string;
   /** How many things (checks, reviewer slots) this tool may run at once (config `validation.concurrency`). */
   readonly concurrency: number;
+  /**
+   * Whether config `validation.skipTrivial` lets this tool skip on a trivial-change declaration. It comes from config,
+   * never from the call's input, so an agent cannot waive its own review by declaring the change trivial.
+   */
+  readonly skipTrivial: boolean;
+  /** The environment for child processes (tests point PATH at fakes through it). */
+  readonly env: NodeJS.ProcessEnv;
   /** Human-readable progress; recorded as an ephemeral `tool.execution_progress` event. */
   progress(message: string): void;
   /** `runProcess` with the tool's AbortSignal already attached. */

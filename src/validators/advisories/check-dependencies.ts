@@ -1,0 +1,203 @@
+import { join } from 'node:path';
+import { atLeast, type Finding, makeFinding, SEVERITIES, severityRank } from '../../core/finding.js';
+import { result, type ToolResult } from '../../core/result.js';
+import { createSources } from './create-sources.js';
+import type { LockedDependency } from './dependency-diff.js';
+import { describePackage, type PackageVersion, packageKey } from './ecosystems.js';
+import {
+  type AdvisoryMatch,
+  findVulnerabilities,
+  type SourceFailure,
+  versionFixingAll,
+} from './find-vulnerabilities.js';
+import type { AdvisoriesOptions } from './options.js';
+import { createResponseCache } from './sources/response-cache.js';
+
+export const TOOL_NAME = 'advisories';
+
+/** A dependency to check: from a lockfile diff, or named explicitly (`tollgate advisories check npm:lodash@4.17.15`). */
+export type CheckedDependency = (LockedDependency & { origin: 'lockfile' }) | (PackageVersion & { origin: 'explicit' });
+
+export interface CheckEnvironment {
+  options: AdvisoriesOptions;
+  /** The repository root (for `offline.dir` and the cache), or null outside a repository (no cache). */
+  repoRoot: string | null;
+  /** `.tollgate/cache`, or null for no cache. */
+  cacheDir: string | null;
+  signal: AbortSignal;
+  env: NodeJS.ProcessEnv;
+  /** Lockfiles that could not be read (an error unless something worse is found). */
+  problems?: string[];
+  /** Said in the summary when nothing needed checking. */
+  nothingToCheck?: string;
+}
+
+function plural(count: number, one: string, many = `${one}s`): string {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
+function maxSeverity(advisories: readonly AdvisoryMatch[]) {
+  return advisories.reduce(
+    (worst, advisory) => (severityRank(advisory.severity) > severityRank(worst) ? advisory.severity : worst),
+    SEVERITIES.at(-1)!,
+  );
+}
+
+function advisoryLine(advisory: AdvisoryMatch): string {
+  const aliases = advisory.aliases.length > 0 ? ` (${advisory.aliases.join(', ')})` : '';
+  const cvss = advisory.cvss
+    ? `, CVSS ${advisory.cvss.score !== undefined ? `${advisory.cvss.score} ` : ''}${advisory.cvss.vector}`
+    : '';
+  const severity = `${advisory.severity}${advisory.severityAssumed ? ' (no severity given; assumed)' : ''}${cvss}`;
+  const fix = advisory.fixed ? `fixed in ${advisory.fixed}` : 'no fixed version yet';
+  const summary = advisory.summary ? ` ${advisory.summary.trim().replace(/\.?$/, '.')}` : '';
+  return `- ${advisory.id}${aliases}: ${severity}.${summary} Affected: ${advisory.range}; ${fix}. ${advisory.url}`;
+}
+
+function introducedText(dependency: CheckedDependency): string {
+  if (dependency.origin === 'explicit') return 'Checked on request (not from a lockfile).';
+  switch (dependency.change) {
+    case 'added':
+      return `Introduced by this change: added in ${dependency.lockfile}.`;
+    case 'changed':
+      return `Introduced by this change: ${dependency.lockfile} moved it from ${dependency.previous}.`;
+    case 'unchanged':
+      return `Not introduced by this change: already locked in ${dependency.lockfile}.`;
+  }
+}
+
+function toFinding(dependency: CheckedDependency, advisories: AdvisoryMatch[]): Finding {
+  const sorted = [...advisories].sort(
+    (a, b) => severityRank(b.severity) - severityRank(a.severity) || (a.id < b.id ? -1 : 1),
+  );
+  const upgrade = versionFixingAll(dependency, sorted);
+  const advice = upgrade ? `upgrade to ${upgrade}` : 'no version fixes all of them yet';
+  const label = `${dependency.name}@${dependency.version} (${dependency.ecosystem})`;
+  return makeFinding({
+    validator: TOOL_NAME,
+    ruleId: sorted[0]!.id,
+    severity: maxSeverity(sorted),
+    title: `${label}: ${plural(sorted.length, 'known vulnerability', 'known vulnerabilities')}; ${advice}`,
+    body: [introducedText(dependency), '', ...sorted.map(advisoryLine)].join('\n'),
+    ...(dependency.origin === 'lockfile' ? { path: dependency.lockfile } : {}),
+    anchor: `${dependency.ecosystem}:${dependency.name}@${dependency.version}`,
+  });
+}
+
+function failureStatus(failures: readonly SourceFailure[]): 'rate_limited' | 'tool_unavailable' | 'error' {
+  if (failures.some((failure) => failure.kind === 'error')) return 'error';
+  if (failures.some((failure) => failure.kind === 'rate_limited')) return 'rate_limited';
+  return 'tool_unavailable';
+}
+
+/**
+ * Checks dependencies against the configured sources and turns the answer into a result: one finding per vulnerable
+ * dependency, `failed` at `failOn` or above, and never `passed` when a source could not answer.
+ */
+export async function checkDependencies(
+  dependencies: readonly CheckedDependency[],
+  env: CheckEnvironment,
+): Promise<ToolResult> {
+  const { options } = env;
+  const problems = env.problems ?? [];
+  const unique = new Map<string, PackageVersion>();
+  for (const dependency of dependencies) {
+    const { ecosystem, name, version } = dependency;
+    unique.set(packageKey(dependency), { ecosystem, name, version });
+  }
+  const packages = [...unique.values()];
+  const cache =
+    options.cache.enabled && env.cacheDir
+      ? createResponseCache({ dir: join(env.cacheDir, 'advisories'), ttlMs: options.cache.ttl })
+      : null;
+  const sources = createSources(options, env.repoRoot ?? process.cwd());
+  const report = await findVulnerabilities(packages, sources, {
+    signal: env.signal,
+    timeoutMs: options.timeout,
+    cache,
+    env: env.env,
+  });
+
+  const findings: Finding[] = [];
+  const vulnerable: { dependency: CheckedDependency; advisories: AdvisoryMatch[] }[] = [];
+  for (const dependency of dependencies) {
+    const advisories = report.matches.get(packageKey(dependency));
+    if (!advisories) continue;
+    vulnerable.push({ dependency, advisories });
+    findings.push(toFinding(dependency, advisories));
+  }
+  const blocking = findings.filter((finding) => atLeast(finding.severity, options.failOn));
+  const introduced = dependencies.filter(
+    (dependency) => dependency.origin === 'explicit' || dependency.change !== 'unchanged',
+  ).length;
+  const details = {
+    checked: packages.length,
+    introducedByChange: introduced,
+    sources: options.sources,
+    answered: report.answered,
+    failures: report.failures,
+    lockfileProblems: problems,
+    failOn: options.failOn,
+    vulnerable: vulnerable.map(({ dependency, advisories }) => ({
+      ecosystem: dependency.ecosystem,
+      name: dependency.name,
+      version: dependency.version,
+      ...(dependency.origin === 'lockfile'
+        ? {
+            lockfile: dependency.lockfile,
+            change: dependency.change,
+            ...(dependency.previous ? { previous: dependency.previous } : {}),
+          }
+        : { change: 'explicit' }),
+      introducedByChange: dependency.origin === 'explicit' || dependency.change !== 'unchanged',
+      advisories,
+    })),
+  };
+  const failureText = report.failures.map((failure) => failure.message).join('; ');
+  const problemText = problems.join('; ');
+  if (blocking.length > 0) {
+    const names = [...new Set(blocking.map((finding) => finding.title.split(':')[0]))].join(', ');
+    const also = [failureText, problemText].filter(Boolean).join('; ');
+    return result(
+      'failed',
+      `${plural(blocking.length, 'vulnerable dependency', 'vulnerable dependencies')} at ${options.failOn} or above: ${names}; upgrade them (see the findings for fixed versions) and run tollgate again${also ? `; also: ${also}` : ''}`,
+      findings,
+      details,
+    );
+  }
+  if (report.failures.length > 0) {
+    const status = failureStatus(report.failures);
+    const next =
+      status === 'rate_limited'
+        ? 'wait and rerun, or add a source (advisories.sources)'
+        : 'this is not a pass: rerun when the source answers, or use an offline database (advisories.sources: [offline])';
+    return result(
+      status,
+      `could not check ${plural(packages.length, 'dependency', 'dependencies')}: ${failureText}; ${next}`,
+      findings,
+      details,
+    );
+  }
+  if (problems.length > 0)
+    return result(
+      'error',
+      `could not read ${problemText}; fix the file or rerun after regenerating it`,
+      findings,
+      details,
+    );
+  if (packages.length === 0) {
+    return result('passed', env.nothingToCheck ?? 'no dependency to check', findings, details);
+  }
+  const below =
+    findings.length > 0
+      ? ` (${plural(findings.length, 'vulnerable dependency', 'vulnerable dependencies')} below ${options.failOn})`
+      : '';
+  return result(
+    'passed',
+    `checked ${plural(packages.length, 'dependency', 'dependencies')} against ${report.answered.join(', ')}: no known vulnerability at ${options.failOn} or above${below}`,
+    findings,
+    details,
+  );
+}
+
+export { describePackage };

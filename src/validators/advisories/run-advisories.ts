@@ -1,0 +1,46 @@
+import type { ToolContext } from '../../core/pipeline/tool.js';
+import { result, type ToolResult } from '../../core/result.js';
+import { ensureTollgateDir } from '../../core/state/tollgate-dir.js';
+import { type CheckedDependency, checkDependencies } from './check-dependencies.js';
+import { changedDependencies } from './dependency-diff.js';
+import { LOCKFILE_NAMES } from './lockfiles/index.js';
+import type { AdvisoriesInput, AdvisoriesOptions } from './options.js';
+import { parsePackageSpec } from './package-spec.js';
+
+export async function runAdvisories(ctx: ToolContext<AdvisoriesOptions, AdvisoriesInput>): Promise<ToolResult> {
+  const options = { ...ctx.options, all: ctx.input.all ?? ctx.options.all };
+  const environment = {
+    options,
+    repoRoot: ctx.repoRoot,
+    cacheDir: ensureTollgateDir(ctx.repoRoot).cacheDir,
+    signal: ctx.signal,
+    env: process.env,
+  };
+  if (ctx.input.packages && ctx.input.packages.length > 0) {
+    const parsed = ctx.input.packages.map(parsePackageSpec);
+    const bad = parsed.flatMap((spec) => (spec.ok ? [] : [spec.problem]));
+    if (bad.length > 0) return result('invalid_input', `advisories input packages: ${bad.join('; ')}`);
+    const dependencies: CheckedDependency[] = parsed.flatMap((spec) =>
+      spec.ok ? [{ ...spec.value, origin: 'explicit' as const }] : [],
+    );
+    ctx.progress(`checking ${dependencies.length} package(s) against ${options.sources.join(', ')}`);
+    return checkDependencies(dependencies, environment);
+  }
+  const diff = await changedDependencies(ctx, { all: options.all });
+  const dependencies: CheckedDependency[] = diff.dependencies.map((dependency) => ({
+    ...dependency,
+    origin: 'lockfile' as const,
+  }));
+  if (diff.lockfiles.length === 0 && diff.problems.length === 0) {
+    return result(
+      'passed',
+      `no lockfile or manifest changed (${LOCKFILE_NAMES.join(', ')}); nothing to check. To vet a dependency before adding it, call with packages: ["npm:name@version"]`,
+    );
+  }
+  ctx.progress(`checking ${dependencies.length} dependency version(s) from ${diff.lockfiles.join(', ')}`);
+  return checkDependencies(dependencies, {
+    ...environment,
+    problems: diff.problems,
+    nothingToCheck: `${diff.lockfiles.join(', ')} changed, but no dependency was added or upgraded${options.all ? '' : ' (use all: true to check every locked dependency)'}`,
+  });
+}

@@ -1,0 +1,134 @@
+import pLimit from 'p-limit';
+import { z } from 'zod';
+import { type PackageVersion, packageKey } from '../ecosystems.js';
+import { type OsvRecord, osvRecordSchema } from '../osv/osv-record.js';
+import { fetchJson } from './http-json.js';
+import type { AdvisorySource, SourceAnswer, SourceIo } from './source.js';
+
+/**
+ * The OSV API (https://google.github.io/osv.dev/api/): `POST /v1/querybatch` answers, per query and in order, the
+ * ids (and `modified`) of the vulnerabilities that affect it, paged by `next_page_token`; `GET /v1/vulns/{id}` gives
+ * each full record. Batches hold at most 1000 queries.
+ */
+const BATCH_SIZE = 1000;
+const FETCH_CONCURRENCY = 8;
+
+const batchResponseSchema = z.object({
+  results: z.array(
+    z.object({
+      vulns: z.array(z.object({ id: z.string(), modified: z.string().optional() })).default([]),
+      next_page_token: z.string().optional(),
+    }),
+  ),
+});
+const idsSchema = z.array(z.object({ id: z.string(), modified: z.string().optional() }));
+
+function describeIssue(error: z.ZodError): string {
+  const issue = error.issues[0]!;
+  return `${issue.path.map(String).join('.') || '(root)'}: ${issue.message}`;
+}
+
+export function createOsvSource(options: { baseUrl: string }): AdvisorySource {
+  const base = options.baseUrl.replace(/\/+$/, '');
+  const source = 'osv';
+
+  async function queryIds(packages: readonly PackageVersion[], io: SourceIo) {
+    const ids: { id: string; modified?: string }[][] = packages.map(() => []);
+    const cacheKey = (pkg: PackageVersion) => `osv-query\0${base}\0${packageKey(pkg)}`;
+    const todo: number[] = [];
+    for (const [index, pkg] of packages.entries()) {
+      const cached = await io.cache?.get(cacheKey(pkg), idsSchema);
+      if (cached) ids[index] = cached;
+      else todo.push(index);
+    }
+    for (let start = 0; start < todo.length; start += BATCH_SIZE) {
+      let pending = todo
+        .slice(start, start + BATCH_SIZE)
+        .map((index) => ({ index, pageToken: undefined as string | undefined }));
+      while (pending.length > 0) {
+        const answer = await fetchJson({
+          source,
+          url: `${base}/v1/querybatch`,
+          method: 'POST',
+          body: {
+            queries: pending.map(({ index, pageToken }) => {
+              const pkg = packages[index]!;
+              return {
+                package: { ecosystem: pkg.ecosystem, name: pkg.name },
+                version: pkg.version,
+                ...(pageToken ? { page_token: pageToken } : {}),
+              };
+            }),
+          },
+          signal: io.signal,
+          timeoutMs: io.timeoutMs,
+        });
+        if (answer.kind !== 'ok') return answer;
+        const parsed = batchResponseSchema.safeParse(answer.json);
+        if (!parsed.success)
+          return {
+            kind: 'error' as const,
+            message: `${source}: unexpected querybatch answer at ${describeIssue(parsed.error)}`,
+          };
+        if (parsed.data.results.length !== pending.length) {
+          return {
+            kind: 'error' as const,
+            message: `${source}: querybatch answered ${parsed.data.results.length} results for ${pending.length} queries`,
+          };
+        }
+        const next: typeof pending = [];
+        parsed.data.results.forEach((found, position) => {
+          const { index } = pending[position]!;
+          ids[index]!.push(...found.vulns);
+          if (found.next_page_token) next.push({ index, pageToken: found.next_page_token });
+        });
+        pending = next;
+      }
+    }
+    for (const index of todo) await io.cache?.set(cacheKey(packages[index]!), ids[index]);
+    return { kind: 'ok' as const, ids };
+  }
+
+  async function fetchRecord(
+    id: string,
+    modified: string | undefined,
+    io: SourceIo,
+  ): Promise<OsvRecord | Exclude<SourceAnswer, { kind: 'ok' }>> {
+    // `modified` in the key: a record that changed upstream is fetched again whatever the TTL.
+    const cacheKey = `osv-vuln\0${base}\0${id}\0${modified ?? ''}`;
+    const cached = await io.cache?.get(cacheKey, osvRecordSchema);
+    if (cached) return cached;
+    const answer = await fetchJson({
+      source,
+      url: `${base}/v1/vulns/${encodeURIComponent(id)}`,
+      signal: io.signal,
+      timeoutMs: io.timeoutMs,
+    });
+    if (answer.kind !== 'ok') return answer;
+    const parsed = osvRecordSchema.safeParse(answer.json);
+    if (!parsed.success)
+      return { kind: 'error', message: `${source}: unexpected record for ${id} at ${describeIssue(parsed.error)}` };
+    await io.cache?.set(cacheKey, parsed.data);
+    return parsed.data;
+  }
+
+  return {
+    name: source,
+    async query(packages, io) {
+      const batch = await queryIds(packages, io);
+      if (batch.kind !== 'ok') return batch;
+      const unique = new Map<string, string | undefined>();
+      for (const list of batch.ids) for (const { id, modified } of list) unique.set(id, modified);
+      const limit = pLimit(FETCH_CONCURRENCY);
+      const fetched = await Promise.all(
+        [...unique].map(([id, modified]) => limit(() => fetchRecord(id, modified, io))),
+      );
+      const records = new Map<string, OsvRecord>();
+      for (const entry of fetched) {
+        if ('kind' in entry) return entry;
+        records.set(entry.id, entry);
+      }
+      return { kind: 'ok', records: batch.ids.map((list) => list.map(({ id }) => records.get(id)!).filter(Boolean)) };
+    },
+  };
+}

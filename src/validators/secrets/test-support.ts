@@ -1,0 +1,61 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RepoChangeSet } from '../../core/change-set/types.js';
+import type { ToolContext } from '../../core/pipeline/tool.js';
+import { runProcess } from '../../core/process.js';
+import { secretsOptionsSchema, type SecretsOptions } from './options.js';
+import type { SecretsInput } from './run-secrets.js';
+import { parsePatch, toRanges } from './sources/parse-patch.js';
+
+/**
+ * Test support for this folder: a change set read from a real repository's `git diff -U0 HEAD` (tracked changes plus
+ * files added with intent-to-add), and a ToolContext around it.
+ */
+export async function changeSetFromRepo(root: string, env: NodeJS.ProcessEnv): Promise<RepoChangeSet> {
+  await runProcess('git', ['add', '-A', '--intent-to-add'], { cwd: root, env });
+  const diff = await runProcess('git', ['diff', '-U0', '--no-color', 'HEAD'], { cwd: root, env });
+  const files = parsePatch(diff.stdout).map((file) => {
+    const ranges = toRanges(file.added.map((item) => item.line));
+    return { path: file.path, status: 'modified' as const, binary: file.binary, addedLines: ranges, changedLines: ranges, size: 0 };
+  });
+  const { readFile } = await import('node:fs/promises');
+  const read = async (path: string) => readFile(join(root, path)).catch(() => null);
+  return {
+    root,
+    base: { ref: 'HEAD', commit: null, source: 'head' },
+    files,
+    ignored: [],
+    skipped: [],
+    fingerprint: 'test',
+    isEmpty: files.length === 0,
+    readText: async (path) => (await read(path))?.toString('utf8') ?? null,
+    readBytes: read,
+    diff: async () => diff.stdout,
+  };
+}
+
+export function secretsContext(
+  root: string,
+  changeSet: RepoChangeSet,
+  options: unknown = {},
+  input: SecretsInput = {},
+): ToolContext<SecretsOptions, SecretsInput> & { progressLines: string[] } {
+  const progressLines: string[] = [];
+  const artifactsDir = join(root, '.tollgate', 'runs', 'r1', 'secrets');
+  mkdirSync(artifactsDir, { recursive: true });
+  return {
+    repoRoot: root,
+    changeSet,
+    options: secretsOptionsSchema.parse(options),
+    input,
+    signal: new AbortController().signal,
+    budget: { deadline: Date.now() + 60_000, remainingMs: () => 60_000 },
+    artifactsDir,
+    concurrency: 2,
+    skipTrivial: false,
+    env: process.env,
+    progress: (message) => progressLines.push(message),
+    runProcess: (command, args, processOptions) => runProcess(command, args, processOptions),
+    progressLines,
+  };
+}

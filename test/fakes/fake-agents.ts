@@ -1,0 +1,119 @@
+import { readFileSync } from 'node:fs';
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
+import { delimiter, join, resolve } from 'node:path';
+import { removeDir, tempDir } from '../support/temp-home.js';
+
+/** The fake CLIs (`test/fakes/bin/<bin>`), all backed by `fake-agent.mjs`. */
+export const FAKE_BIN_DIR = resolve(import.meta.dirname, 'bin');
+export const AGENT_FIXTURES = resolve(import.meta.dirname, '../fixtures/agents');
+
+/** Where an adapter's recorded outputs live. */
+export const FIXTURE_DIRS: Record<string, string> = {
+  claude: 'claude/2.1.330',
+  codex: 'codex/0.169.0',
+  gemini: 'gemini/0.61.0',
+  copilot: 'copilot/1.0.102',
+  cursor: 'cursor/docs',
+  opencode: 'opencode/1.18.33',
+};
+
+export interface FakeReviewStep {
+  expectArgv?: string[];
+  expectCwd?: string;
+  expectStdinIncludes?: string[];
+  stdout?: string;
+  stderr?: string;
+  stdoutFile?: string;
+  stderrFile?: string;
+  exit?: number;
+  /** Written to the path after `-o` (Codex's last-message file). */
+  answer?: string;
+  hang?: boolean;
+  hugeOutputBytes?: number;
+  /** Repo-relative file the "reviewer" writes: it must be caught. */
+  writeFile?: string;
+}
+
+export interface FakeAgentScript {
+  /** Answer to `--help` and `<subcommand> --help`. */
+  helpFile?: string;
+  help?: FakeReviewStep;
+  version?: string;
+  authArgs?: string[];
+  auth?: FakeReviewStep;
+  review?: FakeReviewStep;
+  /** One step per review call, in order; the last repeats. */
+  reviews?: FakeReviewStep[];
+}
+
+export interface FakeCall {
+  bin: string;
+  call: 'help' | 'version' | 'auth' | 'review' | 'hang';
+  argv: string[];
+  cwd: string;
+  stdin: string;
+  env: { TOLLGATE_ACTIVE: string | null; CLAUDECODE: string | null };
+  files?: { dir: string; prompt: string; schema: string } | { error: string };
+  pid?: number;
+  childPid?: number;
+}
+
+export interface FakeAgents {
+  /** Environment for the code under test: fakes first on PATH, the scenario file, CLAUDECODE set (it must be removed). */
+  env: NodeJS.ProcessEnv;
+  calls(): FakeCall[];
+  cleanup(): Promise<void>;
+}
+
+/** A recorded scenario of one adapter, as a fake review step. */
+export function recorded(adapter: string, scenario: string): FakeReviewStep {
+  const dir = join(AGENT_FIXTURES, FIXTURE_DIRS[adapter]!);
+  const step: FakeReviewStep = {
+    stdoutFile: join(dir, `${scenario}.stdout`),
+    stderrFile: join(dir, `${scenario}.stderr`),
+    exit: Number(readFileSync(join(dir, `${scenario}.exit`), 'utf8').trim()),
+  };
+  try {
+    step.answer = readFileSync(join(dir, `${scenario}.answer`), 'utf8');
+  } catch {
+    // Only Codex writes an answer file.
+  }
+  return step;
+}
+
+export function helpFileOf(adapter: string): string {
+  return join(AGENT_FIXTURES, FIXTURE_DIRS[adapter]!, 'help.txt');
+}
+
+/**
+ * A private PATH with only the fakes named in `agents` (keyed by binary name), `node` and the system directories: an
+ * agent CLI installed on the developer's machine is never found, and a CLI left out is "not installed".
+ */
+export async function setupFakeAgents(
+  agents: Record<string, FakeAgentScript>,
+  base: NodeJS.ProcessEnv = process.env,
+): Promise<FakeAgents> {
+  const dir = await tempDir('tollgate-fake-agents-');
+  const log = join(dir, 'calls.jsonl');
+  const scenarioPath = join(dir, 'scenario.json');
+  await writeFile(scenarioPath, JSON.stringify({ log, agents }));
+  await writeFile(log, '');
+  const bin = join(dir, 'bin');
+  await mkdir(bin);
+  await symlink(process.execPath, join(bin, 'node'));
+  for (const name of Object.keys(agents)) await symlink(join(FAKE_BIN_DIR, name), join(bin, name));
+  return {
+    env: {
+      ...base,
+      PATH: [bin, '/usr/local/bin', '/usr/bin', '/bin'].join(delimiter),
+      TOLLGATE_FAKE_AGENTS: scenarioPath,
+      CLAUDECODE: '1',
+    },
+    calls: () =>
+      readFileSync(log, 'utf8')
+        .split('\n')
+        .filter((line) => line.trim() !== '')
+        .map((line) => JSON.parse(line) as FakeCall),
+    cleanup: () => removeDir(dir),
+  };
+}
