@@ -19,7 +19,8 @@ describe('tollgate run (built CLI, real repository)', () => {
     repo = await createTempRepo({
       files: {
         'tollgate.config.yaml': CONFIG,
-        'check.mjs': "import { readFileSync } from 'node:fs';\nif (readFileSync('value.txt', 'utf8').trim() !== 'good') { console.error('value is not good'); process.exit(1); }\n",
+        'check.mjs':
+          "import { readFileSync } from 'node:fs';\nif (readFileSync('value.txt', 'utf8').trim() !== 'good') { console.error('value is not good'); process.exit(1); }\n",
         'value.txt': 'good\n',
       },
     });
@@ -57,7 +58,8 @@ describe('tollgate run (built CLI, real repository)', () => {
     await repo.write('value.txt', 'good\n\n');
     const result = await run('--format', 'json');
     const report = JSON.parse(result.stdout);
-    expect(report).toMatchObject({ verdict: 'passed', changedFiles: 1, tools: [{ name: 'checks', status: 'passed' }] });
+    expect(report).toMatchObject({ verdict: 'passed', changedFiles: 1 });
+    expect(report.tools.find((tool: { name: string }) => tool.name === 'checks')).toMatchObject({ status: 'passed' });
     expect(result.stderr).toContain('tollgate: checks: unit: passed');
   });
 
@@ -72,7 +74,10 @@ describe('tollgate run (built CLI, real repository)', () => {
 
   test.each([
     [['--format', 'xml'], 'tollgate: --format: expected one of markdown, json, sarif; got "xml"\n'],
-    [['--base', 'no-such-rev'], 'tollgate: --base: git does not know revision "no-such-rev" (expected a commit, branch or tag)\n'],
+    [
+      ['--base', 'no-such-rev'],
+      'tollgate: --base: git does not know revision "no-such-rev" (expected a commit, branch or tag)\n',
+    ],
     [['--only', 'nope'], 'tollgate: --only: unknown validator "nope"; expected one of '],
   ])('bad usage %j exits 2 with one line', async (args, message) => {
     const result = await run(...args);
@@ -86,7 +91,9 @@ describe('tollgate run (built CLI, real repository)', () => {
     await repo.write('tollgate.config.yaml', 'checks:\n  - name: unit\n    run: "true"\n    timeout: fast\n');
     const result = await run();
     expect(result.exitCode).toBe(2);
-    expect(result.stderr).toBe('tollgate: tollgate.config.yaml:4:14 checks[0].timeout: expected a duration like "90s", got "fast"\n');
+    expect(result.stderr).toBe(
+      'tollgate: tollgate.config.yaml:4:14 checks[0].timeout: expected a duration like "90s", got "fast"\n',
+    );
   });
 
   test('outside a git repository exits 2 with a clear message', async () => {
@@ -100,10 +107,13 @@ describe('tollgate run (built CLI, real repository)', () => {
     const first = run();
     // Give the first run time to take the lock.
     const lockPath = join(repo.root, '.tollgate', 'run.lock');
-    for (let waited = 0; waited < 5000 && !existsSync(lockPath); waited += 50) await new Promise((done) => setTimeout(done, 50));
+    for (let waited = 0; waited < 5000 && !existsSync(lockPath); waited += 50)
+      await new Promise((done) => setTimeout(done, 50));
     const second = await run('--no-wait');
     expect(second.exitCode).toBe(2);
-    expect(second.stderr).toMatch(/^tollgate: another tollgate run \(pid \d+, started .*\) holds \.tollgate\/run\.lock/);
+    expect(second.stderr).toMatch(
+      /^tollgate: another tollgate run \(pid \d+, started .*\) holds \.tollgate\/run\.lock/,
+    );
     expect((await first).exitCode).toBe(0);
   });
 
@@ -111,7 +121,8 @@ describe('tollgate run (built CLI, real repository)', () => {
     const pidFile = join(repo.root, 'check.pid');
     await repo.write('tollgate.config.yaml', `checks:\n  - name: hang\n    run: "echo $$ > '${pidFile}'; sleep 60"\n`);
     const child = runProcess(process.execPath, [CLI_PATH, 'run'], { cwd: repo.root, env: repo.env, timeoutMs: 30_000 });
-    for (let waited = 0; waited < 10_000 && !existsSync(pidFile); waited += 50) await new Promise((done) => setTimeout(done, 50));
+    for (let waited = 0; waited < 10_000 && !existsSync(pidFile); waited += 50)
+      await new Promise((done) => setTimeout(done, 50));
     const checkPid = Number(readFileSync(pidFile, 'utf8'));
     // SIGTERM: tollgate kills its children's process groups on the way out.
     const tollgatePid = Number(
