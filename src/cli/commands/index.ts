@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
 import { registerAdvisories } from './advisories.js';
 import { registerAgents } from './agents.js';
+import { registerComments } from './comments.js';
 import { registerConfig } from './config.js';
+import { registerFixComments } from './fix-comments.js';
 import { registerInit } from './init.js';
 import { registerLog } from './log.js';
 import { registerRun } from './run.js';
@@ -19,6 +21,8 @@ export const commands: readonly RegisterCommand[] = [
   registerWaive,
   registerAgents,
   registerAdvisories,
+  registerComments,
+  registerFixComments,
   registerInit,
   registerConfig,
 ];

@@ -58,6 +58,50 @@ export const coreSections = {
     })
     .strict()
     .default({ allow: ['low', 'medium'] }),
+  reviewComments: z
+    .object({
+      enabled: z.boolean().default(true).describe('Allow `tollgate comments` and `tollgate fix-comments`.'),
+      includeAuthors: z
+        .array(z.string().min(1))
+        .default([])
+        .describe('List only threads with a comment by one of these logins (`--author` replaces it).'),
+      excludeAuthors: z.array(z.string().min(1)).default([]).describe('Never list threads started by these logins.'),
+      includeOutdated: z.boolean().default(false).describe('List outdated threads too (`--include-outdated`).'),
+      maxThreads: z
+        .number()
+        .int()
+        .min(1)
+        .max(1000)
+        .default(500)
+        .describe('Threads read per scan; a PR with more is reported as an incomplete scan (blocked).'),
+      autoReply: z.boolean().default(false).describe('fix-comments posts replies without --apply-replies.'),
+      autoResolve: z
+        .boolean()
+        .default(false)
+        .describe('fix-comments resolves without --apply-resolutions (only autoResolveClassifications).'),
+      autoResolveClassifications: z
+        .array(z.enum(['valid', 'invalid', 'stale', 'already_fixed']))
+        .default([])
+        .describe('Classifications fix-comments may resolve besides `valid`; `needs_human` is never resolved.'),
+      requireChecksBeforeResolve: z
+        .boolean()
+        .default(true)
+        .describe('Resolve only when the last complete `tollgate run` on the pushed commit passed.'),
+      rateLimitFloor: z
+        .number()
+        .int()
+        .min(0)
+        .default(100)
+        .describe('Stop before GitHub GraphQL points left fall below this.'),
+      requestTimeout: durationSchema.default(30_000).describe('Time limit of one GitHub request, e.g. "30s".'),
+      replyTemplate: z
+        .string()
+        .min(1)
+        .optional()
+        .describe('Repo-relative reply template; default: the bundled templates/review-reply.md.'),
+    })
+    .strict()
+    .prefault({}),
 };
 
 const validationFields = {

@@ -47,6 +47,19 @@ output:
   maxOutputLines: 40  # default
 waivers:
   allow: [ high ]  # from file
+reviewComments:
+  enabled: true  # default
+  includeAuthors: []  # default
+  excludeAuthors: []  # default
+  includeOutdated: false  # default
+  maxThreads: 500  # default
+  autoReply: false  # default
+  autoResolve: false  # default
+  autoResolveClassifications: []  # default
+  requireChecksBeforeResolve: true  # default
+  rateLimitFloor: 100  # default
+  requestTimeout: 30s  # default
+  replyTemplate:  # default (not set)
 validation:
   timeout: 1m30s  # from file
   concurrency: 4  # default

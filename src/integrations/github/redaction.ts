@@ -1,0 +1,68 @@
+import type { SecretRule } from '../../validators/secrets/rule.js';
+import { builtinRules } from '../../validators/secrets/rules/index.js';
+import { SecretScanner } from '../../validators/secrets/scanner.js';
+
+/**
+ * Replaces every secret in a text by a mask. Everything tollgate prints or stores from GitHub (comment bodies,
+ * reply bodies, error text) passes through one of these, `--json` included.
+ */
+export type RedactText = (text: string) => string;
+
+/** The marker a redacted secret becomes: the rule id says what it was, nothing says what it is. */
+export function redactionMarker(ruleId: string): string {
+  return `[REDACTED:${ruleId}]`;
+}
+
+/**
+ * A few shapes the scanner's rules may not cover in prose (an Authorization header pasted in a comment); applied
+ * after the scanner, so they only catch what it left.
+ */
+const BASELINE_PATTERNS: ReadonlyArray<{ id: string; pattern: RegExp; keep?: number }> = [
+  { id: 'authorization-header', pattern: /\b(authorization:\s*(?:bearer|basic|token)\s+)([^\s"'`]{8,})/gi, keep: 1 },
+  { id: 'github-token', pattern: /\b(?:gh[pousr]_[A-Za-z0-9_]{20,}|github_pat_[A-Za-z0-9_]{20,})\b/g },
+  {
+    id: 'private-key',
+    pattern: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$)/g,
+  },
+];
+
+export function redactBaseline(text: string): string {
+  let out = text;
+  for (const { id, pattern, keep } of BASELINE_PATTERNS) {
+    out = out.replace(pattern, (...groups: string[]) =>
+      keep ? `${groups[keep]}${redactionMarker(id)}` : redactionMarker(id),
+    );
+  }
+  return out;
+}
+
+/**
+ * The redactor built on the secret scanner's own rules (`src/validators/secrets/`), so comment bodies are held to
+ * the same patterns as the code. The scanner is told the text is markdown; its allow markers do not apply here
+ * (a reviewer cannot opt a token out of redaction).
+ */
+export function createScannerRedactor(rules: readonly SecretRule[] = builtinRules): RedactText {
+  const scanner = new SecretScanner(rules);
+  return (text) => {
+    if (text.length === 0) return text;
+    // Same-length stand-ins keep offsets valid while switching the scanner's inline allow markers off.
+    const scanned = text.replace(/(tollgate|gitleaks):allow/gi, (marker) => marker.replace(':', '_'));
+    const found = scanner.scanText(scanned, { path: 'review-comment.md' });
+    let out = '';
+    let at = 0;
+    for (const secret of found) {
+      if (secret.start < at) continue;
+      out += text.slice(at, secret.start) + redactionMarker(secret.rule.id);
+      at = secret.end;
+    }
+    return redactBaseline(out + text.slice(at));
+  };
+}
+
+let shared: RedactText | undefined;
+
+/** One scanner per process: building the rule index is the expensive part. */
+export function defaultRedactor(): RedactText {
+  shared ??= createScannerRedactor();
+  return shared;
+}

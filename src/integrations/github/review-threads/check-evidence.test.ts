@@ -1,0 +1,56 @@
+import { afterEach, describe, expect, test } from 'vitest';
+import { createTempRepo, type TempRepo } from '../../../../test/support/git-repo.js';
+import { createChangeSet } from '../../../core/change-set/index.js';
+import { parseConfigText } from '../../../core/config/load.js';
+import { recordRunVerdict } from '../../../core/state/results-store.js';
+import { createRunEvidence } from './check-evidence.js';
+
+let repo: TempRepo;
+afterEach(async () => {
+  await repo.cleanup();
+});
+
+const config = parseConfigText({ text: '', file: null, env: {}, tools: [] }).config;
+
+async function record(verdict: 'passed' | 'failed', complete = true) {
+  const changeSet = await createChangeSet({ cwd: repo.root });
+  await recordRunVerdict(repo.root, {
+    runId: `run-${verdict}`,
+    fingerprint: changeSet.fingerprint,
+    configHash: 'h',
+    tools: ['checks'],
+    verdict,
+    complete,
+  });
+}
+
+describe('check evidence from the last tollgate run on the pushed commit', () => {
+  test.each([
+    ['a passed complete run counts', 'passed', true, 'passed'],
+    ['a failed run blocks', 'failed', true, 'failed'],
+    ['a partial run blocks', 'passed', false, 'incomplete'],
+  ] as const)('%s', async (_name, verdict, complete, status) => {
+    repo = await createTempRepo({ files: { 'a.txt': 'a\n' } });
+    const head = (await repo.git('rev-parse', 'HEAD')).trim();
+    await record(verdict, complete);
+    const evidence = createRunEvidence({ repoRoot: repo.root, config, env: repo.env });
+    expect((await evidence.forHead(head)).status).toBe(status);
+  });
+
+  test('no run, another HEAD, or a dirty tree: no evidence', async () => {
+    repo = await createTempRepo({ files: { 'a.txt': 'a\n' } });
+    const first = (await repo.git('rev-parse', 'HEAD')).trim();
+    const evidence = () => createRunEvidence({ repoRoot: repo.root, config, env: repo.env });
+    expect(await evidence().forHead(first)).toMatchObject({ status: 'missing' });
+    await repo.write('a.txt', 'b\n');
+    expect(await evidence().forHead(first)).toMatchObject({ status: 'not_head' });
+    const second = await repo.commit('second');
+    expect(await evidence().forHead(first)).toMatchObject({
+      status: 'not_head',
+      detail: `the local HEAD ${second.slice(0, 12)} is not the pushed PR head ${first.slice(0, 12)}; check out the pushed commit and run \`tollgate run\``,
+    });
+    expect(await evidence().commitInHead(first, second)).toBe('yes');
+    expect(await evidence().commitInHead(second, first)).toBe('no');
+    expect(await evidence().commitInHead('0123456789abcdef', second)).toBe('unknown');
+  });
+});

@@ -1,0 +1,85 @@
+import { loadConfig } from '../../../core/config/load.js';
+import { findRepoRoot } from '../../../core/config/repo-root.js';
+import { connectGithub } from '../connect.js';
+import type { GraphqlClient } from '../graphql-client.js';
+import { defaultRedactor, type RedactText } from '../redaction.js';
+import type { GithubRepository } from '../repository.js';
+import { createRunEvidence, type EvidenceSource } from './check-evidence.js';
+import { type CommentsOptions, type ReviewCommentsConfig, runComments } from './run-comments.js';
+import { type FixCommentsOptions, runFixComments } from './run-fix-comments.js';
+
+/** What the CLI commands hand over; tests replace the GitHub connection, the clock or the redactor. */
+export interface ReviewCommandIo {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  write(text: string): void;
+  connect?: (repository: GithubRepository, config: ReviewCommentsConfig) => Promise<GraphqlClient>;
+  redact?: RedactText;
+  evidence?: EvidenceSource;
+  sleep?: (ms: number) => Promise<void>;
+  now?: () => Date;
+}
+
+type Shared = 'repoRoot' | 'cwd' | 'env' | 'config' | 'connect' | 'redact';
+
+async function setUp(io: ReviewCommandIo) {
+  const repoRoot = await findRepoRoot(io.cwd, io.env);
+  const loaded = await loadConfig({ repoRoot, cwd: io.cwd, env: io.env });
+  const config = loaded.config.reviewComments as ReviewCommentsConfig;
+  const connect =
+    io.connect !== undefined
+      ? (repository: GithubRepository) => io.connect!(repository, config)
+      : (repository: GithubRepository) =>
+          connectGithub({
+            cwd: repoRoot,
+            env: io.env,
+            host: repository.host,
+            timeoutMs: config.requestTimeout,
+            rateLimitFloor: config.rateLimitFloor,
+            ...(io.sleep ? { sleep: io.sleep } : {}),
+            onBackoff: (waitMs, reason) =>
+              process.stderr.write(
+                `tollgate: GitHub ${reason}; waiting ${Math.ceil(waitMs / 1000)} s before retrying\n`,
+              ),
+          });
+  return { repoRoot, loaded, config, connect, redact: io.redact ?? defaultRedactor() };
+}
+
+export async function commentsCommand(
+  flags: Omit<CommentsOptions, Shared | 'now'>,
+  io: ReviewCommandIo,
+): Promise<number> {
+  const { repoRoot, config, connect, redact } = await setUp(io);
+  const result = await runComments({
+    ...flags,
+    repoRoot,
+    cwd: io.cwd,
+    env: io.env,
+    config,
+    connect,
+    redact,
+    ...(io.now ? { now: io.now } : {}),
+  });
+  io.write(result.text);
+  return result.exitCode;
+}
+
+export async function fixCommentsCommand(
+  flags: Omit<FixCommentsOptions, Shared | 'evidence' | 'now'>,
+  io: ReviewCommandIo,
+): Promise<number> {
+  const { repoRoot, loaded, config, connect, redact } = await setUp(io);
+  const result = await runFixComments({
+    ...flags,
+    repoRoot,
+    cwd: io.cwd,
+    env: io.env,
+    config,
+    connect,
+    redact,
+    evidence: io.evidence ?? createRunEvidence({ repoRoot, config: loaded.config, env: io.env }),
+    ...(io.now ? { now: io.now } : {}),
+  });
+  io.write(result.text);
+  return result.exitCode;
+}
