@@ -1,6 +1,5 @@
 import { defineTool } from '../../core/pipeline/tool.js';
 import { advisoriesInputSchema, advisoriesOptionsSchema } from './options.js';
-import { runAdvisories } from './run-advisories.js';
 
 export const advisoriesTool = defineTool({
   name: 'advisories',
@@ -15,5 +14,6 @@ export const advisoriesTool = defineTool({
   inputSchema: advisoriesInputSchema,
   permissions: ['network'],
   enabledByDefault: true,
-  run: runAdvisories,
+  // The implementation loads only when the tool runs, so that assembling the registry stays cheap.
+  run: async (ctx) => (await import('./run-advisories.js')).runAdvisories(ctx),
 });

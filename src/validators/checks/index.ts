@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../../core/pipeline/tool.js';
 import { checksOptionsSchema } from './options.js';
-import { runChecks } from './run-checks.js';
 
 export const checksTool = defineTool({
   name: 'checks',
@@ -14,5 +13,5 @@ export const checksTool = defineTool({
   inputSchema: z.object({}).strict(),
   permissions: ['runCommands'],
   enabledByDefault: true,
-  run: runChecks,
+  run: async (ctx) => (await import('./run-checks.js')).runChecks(ctx),
 });

@@ -1,7 +1,6 @@
 import { defineTool } from '../../core/pipeline/tool.js';
 import { codeReviewInputSchema } from './input.js';
 import { codeReviewOptionsSchema } from './options.js';
-import { type CodeReviewContext, runCodeReview } from './run-code-review.js';
 
 export const codeReviewTool = defineTool({
   name: 'code_review',
@@ -18,5 +17,5 @@ export const codeReviewTool = defineTool({
   permissions: ['spawnAgents'],
   // It needs an AI CLI and spends the user's quota: opt in.
   enabledByDefault: false,
-  run: (ctx) => runCodeReview(ctx as CodeReviewContext),
+  run: async (ctx) => (await import('./run-code-review.js')).runCodeReview(ctx),
 });

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../../core/pipeline/tool.js';
 import { staticAnalysisOptionsSchema } from './options.js';
-import { runStaticAnalysis } from './run-static-analysis.js';
 
 export const staticAnalysisTool = defineTool({
   name: 'static_analysis',
@@ -15,5 +14,5 @@ export const staticAnalysisTool = defineTool({
   inputSchema: z.object({}).strict(),
   permissions: ['runCommands'],
   enabledByDefault: true,
-  run: runStaticAnalysis,
+  run: async (ctx) => (await import('./run-static-analysis.js')).runStaticAnalysis(ctx),
 });
