@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { ExitCode, errorMessage } from '../core/errors.js';
 import { killAllChildren } from '../core/process.js';
-import { main } from './main.js';
+import { stopHookAgentFromArgv } from './fast-path.js';
 
 function onSignal(signal: NodeJS.Signals): void {
   // Children run in their own process groups, so a Ctrl-C to us does not reach them unless we pass it on.
@@ -11,7 +11,19 @@ function onSignal(signal: NodeJS.Signals): void {
 process.on('SIGINT', onSignal);
 process.on('SIGTERM', onSignal);
 
-main(process.argv).then(
+async function start(argv: readonly string[]): Promise<number> {
+  // Agents run the stop hook after every turn; loading every command (commander, zod, all flags) would cost more
+  // than the hook's whole decision, so a plain `hook stop` goes straight to its entry point.
+  const stop = stopHookAgentFromArgv(argv.slice(2));
+  if (stop) {
+    const { stopHookMain } = await import('../integrations/hooks/stop-entry.js');
+    return stopHookMain(stop.agent);
+  }
+  const { main } = await import('./main.js');
+  return main(argv);
+}
+
+start(process.argv).then(
   (code) => {
     process.exitCode = code;
   },

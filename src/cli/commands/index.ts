@@ -3,10 +3,16 @@ import { registerAdvisories } from './advisories.js';
 import { registerAgents } from './agents.js';
 import { registerComments } from './comments.js';
 import { registerConfig } from './config.js';
+import { registerDoctor } from './doctor.js';
 import { registerFixComments } from './fix-comments.js';
+import { registerHookStop } from './hook.js';
 import { registerInit } from './init.js';
+import { registerInstall } from './install.js';
 import { registerLog } from './log.js';
+import { registerMcp } from './mcp.js';
 import { registerRun } from './run.js';
+import { registerStats } from './stats.js';
+import { registerUninstall } from './uninstall.js';
 import { registerWaive } from './waive.js';
 
 /**
@@ -23,6 +29,12 @@ export const commands: readonly RegisterCommand[] = [
   registerAdvisories,
   registerComments,
   registerFixComments,
+  registerMcp,
+  registerHookStop,
+  registerInstall,
+  registerUninstall,
+  registerDoctor,
+  registerStats,
   registerInit,
   registerConfig,
 ];

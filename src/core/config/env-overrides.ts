@@ -25,7 +25,11 @@ export interface EnvSwitches {
 export function readEnvSwitches(env: Env, tools: readonly AnyToolDefinition[]): EnvSwitches {
   const switches = new Map<string, boolean>();
   const problems: string[] = [];
-  const known = new Map(tools.map((tool) => [useVariableFor(tool.name), tool.name]));
+  const known = new Map(
+    tools.flatMap((tool) =>
+      [tool.name, ...(tool.aliases ?? [])].map((name) => [useVariableFor(name), tool.name] as const),
+    ),
+  );
   for (const variable of Object.keys(env).sort()) {
     if (!variable.startsWith(USE_PREFIX)) continue;
     const raw = env[variable];

@@ -50,6 +50,8 @@ export interface ToolDefinition<
   /** snake_case tool name (`checks`, `code_review`, `secrets`). */
   readonly name: string;
   readonly title: string;
+  /** Other names accepted for it in `TOLLGATE_USE_<NAME>`, `--only` and `--skip` (`review` for `code_review`). */
+  readonly aliases?: readonly string[];
   /** Agent-facing: when to call it, what counts as trivial and what never does. */
   readonly description: string;
   /** Key of this tool's section at the top level of the config file (`checks`, `secrets`, …). */

@@ -1,23 +1,12 @@
-import pLimit from 'p-limit';
-import { type RunReport, toolReport, verdictOf } from '../../report/run-report.js';
-import { createChangeSet } from '../change-set/index.js';
-import type { RepoChangeSet } from '../change-set/types.js';
+import type { RunReport } from '../../report/run-report.js';
 import type { TollgateConfig } from '../config/schema.js';
 import { createEventLog, newRunId } from '../events/index.js';
-import type { Finding } from '../finding.js';
-import { executeTool, type ToolExecution } from '../pipeline/execute-tool.js';
 import type { AnyToolDefinition } from '../pipeline/tool.js';
-import { result, type ToolResult } from '../result.js';
-import {
-  acquireLock,
-  applyWaivers,
-  canSkipNoChanges,
-  ensureTollgateDir,
-  listWaivers,
-  recordResult,
-  recordRunVerdict,
-  runDirFor,
-} from '../state/index.js';
+import { acquireLock, ensureTollgateDir, runDirFor } from '../state/index.js';
+import { recordRunTelemetry } from '../telemetry/index.js';
+import { changeSetForRun } from './change-set-for-run.js';
+import { executeSelected } from './execute-selected.js';
+import { persistRun } from './persist-run.js';
 import { selectTools } from './select-tools.js';
 
 export interface RunGateOptions {
@@ -57,13 +46,7 @@ export async function runGate(options: RunGateOptions): Promise<RunReport> {
     ...(options.onLockWait ? { onWait: options.onLockWait } : {}),
   });
   try {
-    const changeSet = await createChangeSet({
-      cwd: repoRoot,
-      ...(options.base ? { base: options.base } : {}),
-      ...(config.base ? { configBase: config.base } : {}),
-      ignore: config.ignore,
-      maxFileSize: config.validation.maxFileSize,
-    });
+    const changeSet = await changeSetForRun(repoRoot, config, options.base);
     const runId = newRunId();
     const runDir = runDirFor(repoRoot, runId);
     const events = await createEventLog(runDir, { verbose: options.verbose ?? false });
@@ -77,37 +60,31 @@ export async function runGate(options: RunGateOptions): Promise<RunReport> {
         configHash: options.configHash,
         tools: selection.tools.map((tool) => tool.name),
       });
-      const executions = await runSelected(selection.tools, {
-        ...options,
-        changeSet,
-        runDir,
-        events,
-        deadline: started + config.validation.timeout,
-      });
-      const waivers = await listWaivers(repoRoot);
-      const tools = executions.map((execution) => toolReport(withWaivers(execution, waivers)));
-      const verdict = verdictOf(tools);
-      for (const [index, tool] of tools.entries()) {
-        await recordResult(repoRoot, {
-          tool: tool.name,
-          fingerprint: changeSet.fingerprint,
+      const executions = await executeSelected(
+        selection.tools.map((tool) => ({ tool, arguments: options.inputs?.[tool.name] ?? {} })),
+        {
+          repoRoot,
+          config,
           configHash: options.configHash,
-          // The status before waivers: a waived failure must not become the baseline a later skip stands on, or
-          // removing the waiver would leave a blocking finding behind a skip.
-          status: executions[index]!.result.status,
-          runId,
-          at: new Date().toISOString(),
-          findings: tool.findings.map(({ id, severity, title, path, line }) => ({ id, severity, title, path, line })),
-        });
-      }
-      await recordRunVerdict(repoRoot, {
+          registry: options.tools,
+          changeSet,
+          events,
+          runDir,
+          deadline: started + config.validation.timeout,
+          ...(options.signal ? { signal: options.signal } : {}),
+          ...(options.env ? { env: options.env } : {}),
+          ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+        },
+      );
+      const { tools, verdict } = await persistRun({
+        repoRoot,
         runId,
         fingerprint: changeSet.fingerprint,
         configHash: options.configHash,
-        tools: tools.map((tool) => tool.name),
-        verdict,
+        executions,
         complete: !selection.partial,
       });
+      await recordRunTelemetry(runDir, { runId, source: 'run', tools });
       const durationMs = Date.now() - started;
       events.emit('run.end', { runId, verdict, durationMs });
       return {
@@ -133,63 +110,4 @@ export async function runGate(options: RunGateOptions): Promise<RunReport> {
   } finally {
     await lock.release();
   }
-}
-
-interface SelectedRunEnvironment extends RunGateOptions {
-  changeSet: RepoChangeSet;
-  runDir: string;
-  events: Awaited<ReturnType<typeof createEventLog>>;
-  deadline: number;
-}
-
-async function runSelected(tools: readonly AnyToolDefinition[], env: SelectedRunEnvironment): Promise<ToolExecution[]> {
-  const preflight = async (tool: AnyToolDefinition): Promise<ToolResult | null> => {
-    if (env.changeSet.isEmpty) {
-      return result('skipped_no_changes', 'No changes detected against the base. Skipping validation.');
-    }
-    const previous = await canSkipNoChanges(env.repoRoot, {
-      tool: tool.name,
-      fingerprint: env.changeSet.fingerprint,
-      configHash: env.configHash,
-    });
-    if (!previous.skip) return null;
-    return result(
-      'skipped_no_changes',
-      `no changes since this validator last passed (run ${previous.since.runId}); nothing to do`,
-    );
-  };
-  const limit = pLimit(env.config.validation.concurrency);
-  return Promise.all(
-    tools.map((tool) =>
-      limit(() =>
-        executeTool(
-          { toolName: tool.name, arguments: env.inputs?.[tool.name] ?? {} },
-          {
-            repoRoot: env.repoRoot,
-            changeSet: env.changeSet,
-            config: env.config,
-            tools: env.tools,
-            events: env.events,
-            runDir: env.runDir,
-            deadline: env.deadline,
-            preflight,
-            ...(env.signal ? { signal: env.signal } : {}),
-            ...(env.env ? { env: env.env } : {}),
-            ...(env.onProgress ? { onProgress: env.onProgress } : {}),
-          },
-        ),
-      ),
-    ),
-  );
-}
-
-/** A failed tool whose every finding is waived passes: a waiver is an accepted risk, still shown in the report. */
-function withWaivers(execution: ToolExecution, waivers: Awaited<ReturnType<typeof listWaivers>>): ToolExecution {
-  const findings: Finding[] = applyWaivers(execution.result.findings, waivers);
-  const waived = findings.filter((finding) => finding.waiver).length;
-  if (waived === 0) return execution;
-  const allWaived = waived === findings.length;
-  const status = execution.result.status === 'failed' && allWaived ? 'passed' : execution.result.status;
-  const summary = `${execution.result.summary} (${waived} finding(s) waived)`;
-  return { ...execution, result: { ...execution.result, status, summary, findings } };
 }

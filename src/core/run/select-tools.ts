@@ -18,21 +18,26 @@ export function selectTools(
   config: TollgateConfig,
   flags: { only: readonly string[]; skip: readonly string[] },
 ): ToolSelection {
-  const known = new Set(all.map((tool) => tool.name));
-  const check = (flag: string, names: readonly string[]) => {
-    for (const name of names) {
-      if (!known.has(normalizeToolName(name))) {
-        throw new TollgateError(
-          'usage',
-          `${flag}: unknown validator ${JSON.stringify(name)}; expected one of ${[...known].join(', ')}`,
-        );
-      }
-    }
-  };
-  check('--only', flags.only);
-  check('--skip', flags.skip);
-  const only = new Set(flags.only.map(normalizeToolName));
-  const skip = new Set(flags.skip.map(normalizeToolName));
+  // A name or an alias (`review` for `code_review`) → the tool's name.
+  const byName = new Map(
+    all.flatMap((tool) => [tool.name, ...(tool.aliases ?? [])].map((name) => [name, tool.name] as const)),
+  );
+  const resolve = (flag: string, names: readonly string[]) =>
+    new Set(
+      names.map((name) => {
+        const toolName = byName.get(normalizeToolName(name));
+        if (toolName === undefined) {
+          const known = all.map((tool) => tool.name).join(', ');
+          throw new TollgateError(
+            'usage',
+            `${flag}: unknown validator ${JSON.stringify(name)}; expected one of ${known}`,
+          );
+        }
+        return toolName;
+      }),
+    );
+  const only = resolve('--only', flags.only);
+  const skip = resolve('--skip', flags.skip);
   const enabled = all.filter((tool) => isToolEnabled(config, tool));
   const chosen = (only.size > 0 ? all.filter((tool) => only.has(tool.name)) : enabled).filter(
     (tool) => !skip.has(tool.name),

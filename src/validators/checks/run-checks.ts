@@ -150,7 +150,12 @@ function summarize(outcomes: readonly CheckOutcome[], checks: readonly Check[]):
   const suffix = notApplicable > 0 ? ` (${notApplicable} skipped: no changed file matches their \`paths\`)` : '';
   if (findings.length > 0) {
     const failed = count('failed') + count('timed_out') + count('not_started');
-    return result('failed', `${failed} of ${ran} check(s) failed${suffix}; fix them and run tollgate again`, findings, details);
+    return result(
+      'failed',
+      `${failed} of ${ran} check(s) failed${suffix}; fix them and run tollgate again`,
+      findings,
+      details,
+    );
   }
   if (ran === 0) return result('passed', `no check applies to the changed files${suffix}`, [], details);
   return result('passed', `${ran} check(s) passed${suffix}`, [], details);

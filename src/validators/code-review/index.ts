@@ -11,6 +11,7 @@ export const codeReviewTool = defineTool({
     'complete, before declaring it done; pass prTitle and prDescription as for a pull request. A change is trivial ' +
     'only if it cannot alter behaviour (comments, typos in docs, formatting); logic, config, CI, dependency, security ' +
     'and error-message changes never are.',
+  aliases: ['review'],
   configKey: 'code_review',
   optionsSchema: codeReviewOptionsSchema,
   inputSchema: codeReviewInputSchema,

@@ -9,6 +9,7 @@ export const staticAnalysisTool = defineTool({
     "Runs the project's analyzers (CodeQL and Semgrep when installed, the project's ESLint, and any `static_analysis.analyzers` " +
     'command that writes SARIF) and reports only their results on the changed lines. Call it before declaring a code change ' +
     'done. Documentation-only changes are trivial for it; any change to source, workflows or build files never is.',
+  aliases: ['sarif'],
   configKey: 'static_analysis',
   optionsSchema: staticAnalysisOptionsSchema,
   inputSchema: z.object({}).strict(),

@@ -1,0 +1,114 @@
+// Speed target of the stop hook (GitHub issue 14): on an unchanged, already validated tree, `tollgate hook stop`
+// answers in under 100 ms. Reported as the median wall time of the whole process, and as a ratio to `node -e 0`
+// (Node's own start-up) measured in the same run.
+//
+//   npm run build && node bench/stop-hook.mjs [--json] [--runs N]
+//
+// It is a report: it prints the figures and exits 0 either way. The repository is a small real one under
+// os.tmpdir(), with a private HOME and git config, validated once with `tollgate run` before timing.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { median, printResult } from './measure.mjs';
+
+const TARGET_MS = 100;
+const here = dirname(fileURLToPath(import.meta.url));
+const dist = (path) => join(here, '..', 'dist', path);
+const args = process.argv.slice(2);
+const runsFlag = args.indexOf('--runs');
+const runs = runsFlag === -1 ? 15 : Number(args[runsFlag + 1]);
+
+const dir = mkdtempSync(join(tmpdir(), 'tollgate-bench-stop-'));
+const repo = join(dir, 'repo');
+const home = join(dir, 'home');
+mkdirSync(repo);
+mkdirSync(home);
+writeFileSync(join(home, '.gitconfig'), '[user]\n\tname = Bench\n\temail = bench@tollgate.invalid\n');
+const env = { ...process.env, HOME: home, GIT_CONFIG_GLOBAL: join(home, '.gitconfig'), GIT_CONFIG_NOSYSTEM: '1' };
+for (const key of Object.keys(env))
+  if (key.startsWith('GIT_') && !['GIT_CONFIG_GLOBAL', 'GIT_CONFIG_NOSYSTEM'].includes(key)) delete env[key];
+const git = (...gitArgs) => spawnSync('git', gitArgs, { cwd: repo, env, encoding: 'utf8' });
+
+git('init', '-q', '-b', 'main');
+for (let index = 0; index < 200; index++) {
+  mkdirSync(join(repo, 'src', `m${index % 10}`), { recursive: true });
+  writeFileSync(join(repo, 'src', `m${index % 10}`, `f${index}.ts`), `export const v${index} = ${index};\n`);
+}
+writeFileSync(join(repo, 'tollgate.config.yaml'), 'checks:\n  - name: ok\n    run: "true"\n');
+git('add', '-A');
+git('commit', '-q', '-m', 'initial');
+for (let index = 0; index < 5; index++)
+  writeFileSync(join(repo, 'src', 'm0', `f${index * 10}.ts`), `export const changed = ${index};\n`);
+
+/** `node dist/cli/bin.js hook stop` once the command is wired into the CLI; until then an entry with the same imports. */
+function hookArgv() {
+  if (readFileSync(dist('cli/commands/index.js'), 'utf8').includes('registerHookStop'))
+    return [dist('cli/bin.js'), 'hook', 'stop'];
+  const entry = join(dir, 'entry.mjs');
+  writeFileSync(
+    entry,
+    `import { Command } from ${JSON.stringify(pathToFileURL(join(here, '..', 'node_modules', 'commander', 'esm.mjs')).href)};
+import { commands } from ${JSON.stringify(pathToFileURL(dist('cli/commands/index.js')).href)};
+import { registerHookStop } from ${JSON.stringify(pathToFileURL(dist('cli/commands/hook.js')).href)};
+const program = new Command('tollgate');
+for (const register of commands) register(program);
+registerHookStop(program);
+await program.parseAsync(process.argv, { from: 'node' });
+`,
+  );
+  return [entry, 'hook', 'stop'];
+}
+
+const run = spawnSync(process.execPath, [dist('cli/bin.js'), 'run'], { cwd: repo, env, encoding: 'utf8' });
+if (run.status !== 0) {
+  console.log(`tollgate run failed (${run.status}): ${run.stderr.trim()}`);
+  process.exit(0);
+}
+const payload = JSON.stringify({ session_id: 'bench', cwd: repo, hook_event_name: 'Stop', stop_hook_active: false });
+const argv = hookArgv();
+const time = (command, commandArgs, input) => {
+  const started = performance.now();
+  const result = spawnSync(command, commandArgs, { cwd: repo, env, input, encoding: 'utf8' });
+  return { ms: performance.now() - started, stdout: result.stdout };
+};
+// Past git's racy-clean window, so that the first answer saves the fast path's stamp.
+await new Promise((resolveSleep) => setTimeout(resolveSleep, 2100));
+const check = time(process.execPath, argv, payload);
+if (check.stdout.trim() !== '{}') {
+  console.log(`expected the hook to allow ({}), got ${JSON.stringify(check.stdout)}`);
+  process.exit(0);
+}
+// The hook alone, as a fast dispatch in bin.ts would run it (stopHookMain), without loading every command's module.
+const direct = join(dir, 'direct.mjs');
+writeFileSync(
+  direct,
+  `import { stopHookMain } from ${JSON.stringify(pathToFileURL(dist('integrations/hooks/stop-entry.js')).href)};\nprocess.exitCode = await stopHookMain();\n`,
+);
+const hook = [];
+const hookDirect = [];
+const baseline = [];
+for (let index = 0; index < runs; index++) {
+  baseline.push(time(process.execPath, ['-e', '0']).ms);
+  hook.push(time(process.execPath, argv, payload).ms);
+  hookDirect.push(time(process.execPath, [direct], payload).ms);
+}
+const hookMs = median(hook);
+const directMs = median(hookDirect);
+const nodeMs = median(baseline);
+const verdict = (ms) => (ms < TARGET_MS ? 'met' : 'NOT met');
+printResult({
+  name: 'stop-hook',
+  line: `tollgate hook stop (validated, unchanged tree), median of ${runs}: via the CLI ${hookMs.toFixed(1)} ms (${(hookMs / nodeMs).toFixed(2)}x node -e 0, target < ${TARGET_MS} ms ${verdict(hookMs)}); direct entry ${directMs.toFixed(1)} ms (${(directMs / nodeMs).toFixed(2)}x, ${verdict(directMs)}); node -e 0 ${nodeMs.toFixed(1)} ms`,
+  values: {
+    hookMs,
+    directMs,
+    nodeMs,
+    ratio: hookMs / nodeMs,
+    directRatio: directMs / nodeMs,
+    targetMs: TARGET_MS,
+    runs,
+  },
+});
+rmSync(dir, { recursive: true, force: true });

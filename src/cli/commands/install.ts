@@ -1,0 +1,106 @@
+import type { Command } from 'commander';
+import { z } from 'zod';
+import { parseFlags } from '../flags.js';
+import { type CommandIo, processIo } from './config.js';
+
+/** The agents `install`/`uninstall` know; kept in step with src/integrations/hooks/index.ts by a test. */
+export const INSTALL_AGENTS = ['claude', 'codex', 'copilot', 'cursor', 'gemini'] as const;
+
+const installFlags = z
+  .object({
+    project: z.boolean().default(false),
+    user: z.boolean().default(false),
+    bin: z.string().trim().min(1).optional(),
+  })
+  .refine((flags) => !(flags.project && flags.user), { message: 'give --project or --user, not both', path: ['user'] });
+const agentArgument = z.enum(INSTALL_AGENTS);
+
+function parseAgent(value: string): (typeof INSTALL_AGENTS)[number] {
+  const parsed = agentArgument.safeParse(value);
+  if (parsed.success) return parsed.data;
+  return parseFlags(z.object({ agent: agentArgument }), { agent: value }).agent;
+}
+
+function homeOf(env: NodeJS.ProcessEnv): string {
+  return env.HOME ?? env.USERPROFILE ?? '.';
+}
+
+function declare(command: Command, verb: 'install' | 'uninstall'): Command {
+  return command
+    .argument('<agent>', `the agent: ${INSTALL_AGENTS.join(', ')}`)
+    .option('--project', "the project's config files (default)")
+    .option('--user', 'your user-level config files (~/.claude, ~/.codex, …)')
+    .option(
+      '--bin <command>',
+      `how the agent starts tollgate (default: tollgate, which must be on its PATH)${verb === 'uninstall' ? '; as given to install' : ''}`,
+    );
+}
+
+/** `tollgate install <agent>`. */
+export function registerInstall(program: Command, io: () => CommandIo = processIo): void {
+  declare(
+    program
+      .command('install')
+      .summary("add tollgate's stop hook and MCP server to an agent's config")
+      .description(
+        "Merges the stop hook (`tollgate hook stop --agent <agent>`) and the tollgate MCP server into the agent's config files, for this project (default) or for your user. It never overwrites: an entry with the same command, or an MCP server already named tollgate, is left as it is; comments and formatting are kept; each file is backed up to ~/.tollgate/backups/ before its first change. For Codex it also trusts the hook (hash from `codex app-server`). `tollgate uninstall` removes exactly what was added.",
+      ),
+    'install',
+  )
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ tollgate install claude
+  $ tollgate install cursor --project
+  $ tollgate install gemini --user --bin "npx tollgate"`,
+    )
+    .action(async (agent: string, rawFlags: unknown) => {
+      const flags = parseFlags(installFlags, rawFlags);
+      const { cwd, env, write } = io();
+      const { installAgent } = await import('../../integrations/hooks/install.js');
+      const lines = await installAgent({
+        agent: parseAgent(agent),
+        scope: flags.user ? 'user' : 'project',
+        cwd,
+        env: env as NodeJS.ProcessEnv,
+        home: homeOf(env as NodeJS.ProcessEnv),
+        ...(flags.bin ? { bin: flags.bin } : {}),
+      });
+      write(`${lines.join('\n')}\n`);
+    });
+}
+
+/** `tollgate uninstall <agent>`. */
+export function registerUninstall(program: Command, io: () => CommandIo = processIo): void {
+  declare(
+    program
+      .command('uninstall')
+      .summary("remove exactly what `tollgate install` added to an agent's config")
+      .description(
+        'Removes the entries `tollgate install <agent>` recorded (in ~/.tollgate/installed.json) for that scope, and nothing else: entries changed by hand since are left, and files tollgate created are deleted once empty. Each file is backed up first.',
+      ),
+    'uninstall',
+  )
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ tollgate uninstall claude
+  $ tollgate uninstall codex --user`,
+    )
+    .action(async (agent: string, rawFlags: unknown) => {
+      const flags = parseFlags(installFlags, rawFlags);
+      const { cwd, env, write } = io();
+      const { uninstallAgent } = await import('../../integrations/hooks/install.js');
+      const lines = await uninstallAgent({
+        agent: parseAgent(agent),
+        scope: flags.user ? 'user' : 'project',
+        cwd,
+        env: env as NodeJS.ProcessEnv,
+        home: homeOf(env as NodeJS.ProcessEnv),
+        ...(flags.bin ? { bin: flags.bin } : {}),
+      });
+      write(`${lines.join('\n')}\n`);
+    });
+}

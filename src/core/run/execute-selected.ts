@@ -1,0 +1,89 @@
+import pLimit from 'p-limit';
+import type { RepoChangeSet } from '../change-set/types.js';
+import type { TollgateConfig } from '../config/schema.js';
+import type { EventSink } from '../pipeline/event-sink.js';
+import { executeTool, type ToolExecution } from '../pipeline/execute-tool.js';
+import type { AnyToolDefinition } from '../pipeline/tool.js';
+import { result, type ToolResult } from '../result.js';
+import { canSkipNoChanges } from '../state/index.js';
+
+/** One validator to run, with the arguments of its call. */
+export interface SelectedCall {
+  tool: AnyToolDefinition;
+  arguments: unknown;
+}
+
+export interface ExecuteSelectedOptions {
+  repoRoot: string;
+  config: TollgateConfig;
+  configHash: string;
+  /** Every registered validator: the pipeline looks the called one up here. */
+  registry: readonly AnyToolDefinition[];
+  changeSet: RepoChangeSet;
+  events: EventSink;
+  runDir: string;
+  deadline: number;
+  /** Set when the calls came through the MCP server: recorded on every `tool.execution_start` event. */
+  mcpServerName?: string;
+  /** A decision taken before the shared no-changes check, e.g. a declared trivial change (`skipped_trivial`). */
+  skipBefore?: (tool: AnyToolDefinition) => ToolResult | null;
+  signal?: AbortSignal;
+  env?: NodeJS.ProcessEnv;
+  onProgress?: (toolName: string, message: string) => void;
+}
+
+/**
+ * Runs the selected validators through the tool pipeline, sharing one change set, at most `validation.concurrency`
+ * at a time. A validator whose last success was on this very fingerprint and config answers `skipped_no_changes`
+ * without running. Each call settles on its own: one validator's failure is its own result (`executeTool` never
+ * throws), so this behaves as `Promise.allSettled`.
+ */
+export async function executeSelected(
+  calls: readonly SelectedCall[],
+  options: ExecuteSelectedOptions,
+): Promise<ToolExecution[]> {
+  const preflight = async (tool: AnyToolDefinition): Promise<ToolResult | null> => {
+    const early = options.skipBefore?.(tool);
+    if (early) return early;
+    if (options.changeSet.isEmpty) {
+      return result('skipped_no_changes', 'No changes detected against the base. Skipping validation.');
+    }
+    const previous = await canSkipNoChanges(options.repoRoot, {
+      tool: tool.name,
+      fingerprint: options.changeSet.fingerprint,
+      configHash: options.configHash,
+    });
+    if (!previous.skip) return null;
+    return result(
+      'skipped_no_changes',
+      `no changes since this validator last passed (run ${previous.since.runId}); nothing to do`,
+    );
+  };
+  const limit = pLimit(options.config.validation.concurrency);
+  return Promise.all(
+    calls.map((call) =>
+      limit(() =>
+        executeTool(
+          {
+            toolName: call.tool.name,
+            arguments: call.arguments,
+            ...(options.mcpServerName ? { mcpServerName: options.mcpServerName } : {}),
+          },
+          {
+            repoRoot: options.repoRoot,
+            changeSet: options.changeSet,
+            config: options.config,
+            tools: options.registry,
+            events: options.events,
+            runDir: options.runDir,
+            deadline: options.deadline,
+            preflight,
+            ...(options.signal ? { signal: options.signal } : {}),
+            ...(options.env ? { env: options.env } : {}),
+            ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+          },
+        ),
+      ),
+    ),
+  );
+}

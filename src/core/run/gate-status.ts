@@ -1,0 +1,50 @@
+import type { RepoChangeSet } from '../change-set/types.js';
+import { isToolEnabled, type TollgateConfig } from '../config/schema.js';
+import type { AnyToolDefinition } from '../pipeline/tool.js';
+import { findVerdict, type RunVerdictRecord, readState } from '../state/results-store.js';
+import { changeSetForRun } from './change-set-for-run.js';
+
+/** Whether the current tree has passed validation, read from persisted state (nothing is run). */
+export interface GateStatus {
+  fingerprint: string;
+  changedFiles: number;
+  /** The validators a complete run must include. */
+  enabledTools: string[];
+  /** The latest complete run of this exact change under this config, or null. */
+  verdict: RunVerdictRecord | null;
+  /**
+   * - `validated`: that run passed, or nothing changed;
+   * - `failed`: that run failed;
+   * - `stale`: validation ran before, but not on this change (or under another config);
+   * - `never`: no validation has run in this repository.
+   */
+  state: 'validated' | 'failed' | 'stale' | 'never';
+  /** Findings of the enabled validators' last real runs. */
+  unresolvedFindings: number;
+}
+
+export interface GateStatusOptions {
+  repoRoot: string;
+  config: TollgateConfig;
+  configHash: string;
+  tools: readonly AnyToolDefinition[];
+  /** An already built change set (the MCP server's); default: build one. */
+  changeSet?: RepoChangeSet;
+}
+
+export async function readGateStatus(options: GateStatusOptions): Promise<GateStatus> {
+  const changeSet = options.changeSet ?? (await changeSetForRun(options.repoRoot, options.config));
+  const enabledTools = options.tools.filter((tool) => isToolEnabled(options.config, tool)).map((tool) => tool.name);
+  const state = await readState(options.repoRoot);
+  const verdict = findVerdict(state, changeSet.fingerprint, { configHash: options.configHash, tools: enabledTools });
+  const unresolvedFindings = enabledTools.reduce(
+    (sum, name) => sum + (state.tools[name]?.lastFindings?.findings.length ?? 0),
+    0,
+  );
+  const base = { fingerprint: changeSet.fingerprint, changedFiles: changeSet.files.length, enabledTools, verdict };
+  if (changeSet.isEmpty || enabledTools.length === 0 || verdict?.verdict === 'passed') {
+    return { ...base, state: 'validated', unresolvedFindings: verdict?.verdict === 'passed' ? 0 : unresolvedFindings };
+  }
+  if (verdict) return { ...base, state: 'failed', unresolvedFindings };
+  return { ...base, state: state.runs.length > 0 ? 'stale' : 'never', unresolvedFindings };
+}

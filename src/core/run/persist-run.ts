@@ -1,0 +1,60 @@
+import { type ToolReport, toolReport, type Verdict, verdictOf } from '../../report/run-report.js';
+import type { Finding } from '../finding.js';
+import type { ToolExecution } from '../pipeline/execute-tool.js';
+import { applyWaivers, listWaivers, recordResult, recordRunVerdict } from '../state/index.js';
+
+export interface PersistRunOptions {
+  repoRoot: string;
+  runId: string;
+  fingerprint: string;
+  configHash: string;
+  executions: readonly ToolExecution[];
+  /** Every enabled validator ran and the run reached its end: only such a run may satisfy the stop hook. */
+  complete: boolean;
+}
+
+export interface PersistedRun {
+  tools: ToolReport[];
+  verdict: Verdict;
+}
+
+/**
+ * Applies waivers, then records each validator's result and the run's verdict in `.tollgate/state.json`: the
+ * baseline of later `skipped_no_changes` answers and what the stop hook decides from.
+ */
+export async function persistRun(options: PersistRunOptions): Promise<PersistedRun> {
+  const waivers = await listWaivers(options.repoRoot);
+  const tools = options.executions.map((execution) => toolReport(withWaivers(execution, waivers)));
+  const verdict = verdictOf(tools);
+  for (const tool of tools) {
+    await recordResult(options.repoRoot, {
+      tool: tool.name,
+      fingerprint: options.fingerprint,
+      configHash: options.configHash,
+      status: tool.status,
+      runId: options.runId,
+      at: new Date().toISOString(),
+      findings: tool.findings.map(({ id, severity, title, path, line }) => ({ id, severity, title, path, line })),
+    });
+  }
+  await recordRunVerdict(options.repoRoot, {
+    runId: options.runId,
+    fingerprint: options.fingerprint,
+    configHash: options.configHash,
+    tools: tools.map((tool) => tool.name),
+    verdict,
+    complete: options.complete,
+  });
+  return { tools, verdict };
+}
+
+/** A failed tool whose every finding is waived passes: a waiver is an accepted risk, still shown in the report. */
+function withWaivers(execution: ToolExecution, waivers: Awaited<ReturnType<typeof listWaivers>>): ToolExecution {
+  const findings: Finding[] = applyWaivers(execution.result.findings, waivers);
+  const waived = findings.filter((finding) => finding.waiver).length;
+  if (waived === 0) return execution;
+  const allWaived = waived === findings.length;
+  const status = execution.result.status === 'failed' && allWaived ? 'passed' : execution.result.status;
+  const summary = `${execution.result.summary} (${waived} finding(s) waived)`;
+  return { ...execution, result: { ...execution.result, status, summary, findings } };
+}

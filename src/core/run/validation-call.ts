@@ -1,0 +1,223 @@
+import type { ToolReport } from '../../report/run-report.js';
+import { formatDuration } from '../config/duration.js';
+import type { TollgateConfig } from '../config/schema.js';
+import { createEventLog, newRunId } from '../events/index.js';
+import type { AnyToolDefinition } from '../pipeline/tool.js';
+import { result, type ToolStatus } from '../result.js';
+import { acquireLock, ensureTollgateDir, runDirFor } from '../state/index.js';
+import { recordRunTelemetry, type SkipReason, type TrivialDeclaration } from '../telemetry/index.js';
+import { changeSetForRun } from './change-set-for-run.js';
+import { executeSelected, type SelectedCall } from './execute-selected.js';
+import { persistRun } from './persist-run.js';
+import { readSession, updateSession } from './session-store.js';
+import { maySkipAsTrivial } from './trivial-declarations.js';
+import { renderValidationResults } from './validation-results.js';
+
+/** Below this much session budget a call does not start validators that would likely time out (seed 000: 30 s). */
+export const MIN_REMAINING_BUDGET_MS = 30_000;
+/** Consecutive timed-out calls after which the circuit breaker refuses further calls in the session (seed 000: 2). */
+export const CIRCUIT_BREAKER_TIMEOUTS = 2;
+
+export interface ValidationCallOptions {
+  /** The MCP tool the agent called: `parallel_validation`, or a single validator's tool. */
+  callName: string;
+  repoRoot: string;
+  config: TollgateConfig;
+  configHash: string;
+  /** Every registered validator. */
+  registry: readonly AnyToolDefinition[];
+  calls: readonly SelectedCall[];
+  /** The agent's trivial-change declarations by tool name. */
+  declarations: ReadonlyMap<string, TrivialDeclaration>;
+  /** The calls cover every enabled validator: only then may the result satisfy the stop hook. */
+  complete: boolean;
+  /** The agent session (one MCP server process): the time budget and circuit breaker are per session. */
+  sessionId: string;
+  mcpServerName?: string;
+  version: string;
+  signal?: AbortSignal;
+  env?: NodeJS.ProcessEnv;
+  onProgress?: (toolName: string, message: string) => void;
+}
+
+export interface ValidationCallOutcome {
+  status: ToolStatus;
+  /** One line: what happened. */
+  summary: string;
+  /** The run's id, when the call got as far as starting one. */
+  runId: string | null;
+  fingerprint: string | null;
+  tools: ToolReport[];
+  /** `## Validation Results` Markdown for the agent. */
+  text: string;
+}
+
+/** The session key of an MCP server's session in `.tollgate/sessions/`. */
+function sessionKey(sessionId: string): string {
+  return `mcp-${sessionId}`;
+}
+
+/**
+ * One validation call from an agent (`parallel_validation` or a single validator): circuit breaker, session budget,
+ * one shared change set, the all-trivial and no-changes shortcuts, then every tool through the pipeline at once with
+ * `allSettled` semantics. Results are persisted like `tollgate run`'s, so the stop hook sees them.
+ */
+export async function runValidationCall(options: ValidationCallOptions): Promise<ValidationCallOutcome> {
+  const started = Date.now();
+  const { config, repoRoot, callName } = options;
+  const key = sessionKey(options.sessionId);
+  const session = readSession(repoRoot, key);
+  const toolNames = options.calls.map((call) => call.tool.name);
+  const paths = ensureTollgateDir(repoRoot);
+
+  const early = async (status: ToolStatus, skipReason: SkipReason, summary: string): Promise<ValidationCallOutcome> => {
+    await recordRunTelemetry(paths.root, {
+      runId: '',
+      source: 'mcp',
+      tools: [],
+      call: { name: callName, status, durationMs: Date.now() - started, skipReason },
+    });
+    const text = renderValidationResults({
+      callName,
+      status,
+      message: `${summary}\n`,
+      tools: [],
+      maxOutputLines: config.output.maxOutputLines,
+    });
+    return { status, summary, runId: null, fingerprint: null, tools: [], text };
+  };
+
+  if (session.consecutiveTimeouts >= CIRCUIT_BREAKER_TIMEOUTS) {
+    return early(
+      'timeout',
+      'circuit_breaker',
+      `Validation timed out ${session.consecutiveTimeouts} times in a row in this session. Do not call \`${callName}\` again in this session: split the change, or raise \`validation.timeout\` and start a new session.`,
+    );
+  }
+  const remainingMs = config.validation.timeout - session.budgetUsedMs;
+  if (remainingMs < MIN_REMAINING_BUDGET_MS) {
+    return early(
+      'budget_exhausted',
+      'budget_exhausted',
+      `Only ${formatDuration(Math.max(0, remainingMs))} of this session's validation budget (\`validation.timeout\`, ${formatDuration(config.validation.timeout)}) is left, under the ${formatDuration(MIN_REMAINING_BUDGET_MS)} needed to start; no validator was run. Do not call \`${callName}\` again in this session.`,
+    );
+  }
+
+  const lock = await acquireLock(repoRoot, { wait: true, timeoutMs: remainingMs, command: `tollgate mcp ${callName}` });
+  let outcome: ValidationCallOutcome;
+  try {
+    const changeSet = await changeSetForRun(repoRoot, config);
+    const runId = newRunId();
+    const runDir = runDirFor(repoRoot, runId);
+    const events = createEventLog(runDir, { verbose: false });
+    try {
+      events.emit('run.start', {
+        runId,
+        command: `tollgate mcp ${callName}`,
+        repoRoot,
+        base: changeSet.base,
+        fingerprint: changeSet.fingerprint,
+        configHash: options.configHash,
+        tools: toolNames,
+      });
+      const skipTrivial = config.validation.skipTrivial;
+      const allTrivial =
+        options.calls.length > 0 &&
+        options.calls.every((call) => maySkipAsTrivial(call.tool, skipTrivial, options.declarations));
+      let message: string | undefined;
+      let skipReason: SkipReason | null = null;
+      let tools: ToolReport[];
+      let verdict: 'passed' | 'failed';
+
+      if (changeSet.isEmpty) {
+        message = 'No changes detected. Skipping validation.';
+        skipReason = 'no_changes';
+        tools = [];
+        verdict = 'passed';
+      } else {
+        if (allTrivial) {
+          message = 'Skipped: all changes are trivial.';
+          skipReason = 'trivial_change';
+        }
+        const executions = await executeSelected(options.calls, {
+          repoRoot,
+          config,
+          configHash: options.configHash,
+          registry: options.registry,
+          changeSet,
+          events,
+          runDir,
+          deadline: started + remainingMs,
+          skipBefore: (tool) =>
+            maySkipAsTrivial(tool, skipTrivial, options.declarations)
+              ? result(
+                  'skipped_trivial',
+                  `Skipped: declared trivial (${options.declarations.get(tool.name)?.reason ?? 'no reason given'}) and \`validation.skipTrivial\` lists ${tool.name}.`,
+                )
+              : null,
+          ...(options.mcpServerName ? { mcpServerName: options.mcpServerName } : {}),
+          ...(options.signal ? { signal: options.signal } : {}),
+          ...(options.env ? { env: options.env } : {}),
+          ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+        });
+        const persisted = await persistRun({
+          repoRoot,
+          runId,
+          fingerprint: changeSet.fingerprint,
+          configHash: options.configHash,
+          executions,
+          complete: options.complete && !options.signal?.aborted,
+        });
+        tools = persisted.tools;
+        verdict = persisted.verdict;
+      }
+      const status = callStatus(tools, verdict, skipReason);
+      const durationMs = Date.now() - started;
+      events.emit('run.end', { runId, verdict, durationMs });
+      await recordRunTelemetry(runDir, {
+        runId,
+        source: 'mcp',
+        tools,
+        declarations: options.declarations,
+        call: { name: callName, status, durationMs, skipReason },
+      });
+      const text = renderValidationResults({
+        callName,
+        status,
+        ...(message ? { message: `${message}\n` } : {}),
+        tools,
+        maxOutputLines: config.output.maxOutputLines,
+      });
+      outcome = {
+        status,
+        summary: message ?? summaryOf(tools, status),
+        runId,
+        fingerprint: changeSet.fingerprint,
+        tools,
+        text,
+      };
+    } finally {
+      events.close();
+    }
+  } finally {
+    lock.release();
+  }
+  const timedOut = outcome.tools.some((tool) => tool.status === 'timeout');
+  await updateSession(repoRoot, key, (next) => {
+    next.budgetUsedMs += Date.now() - started;
+    next.consecutiveTimeouts = timedOut ? next.consecutiveTimeouts + 1 : 0;
+  });
+  return outcome;
+}
+
+function callStatus(tools: readonly ToolReport[], verdict: 'passed' | 'failed', skip: SkipReason | null): ToolStatus {
+  if (skip === 'no_changes') return 'skipped_no_changes';
+  if (skip === 'trivial_change') return 'skipped_trivial';
+  if (tools.some((tool) => tool.status === 'timeout')) return 'timeout';
+  return verdict;
+}
+
+function summaryOf(tools: readonly ToolReport[], status: ToolStatus): string {
+  const counts = tools.map((tool) => `${tool.name} ${tool.status}`).join(', ');
+  return `${status === 'passed' ? 'Validation passed' : `Validation ${status}`}: ${counts}.`;
+}

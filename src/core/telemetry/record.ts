@@ -1,0 +1,90 @@
+import { appendFile, mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { blockingFindings, type ToolReport } from '../../report/run-report.js';
+import type { ToolStatus } from '../result.js';
+import {
+  type CallTelemetry,
+  type SkipReason,
+  skipReasonOf,
+  TELEMETRY_FILE,
+  type TelemetryRecord,
+  type ToolTelemetry,
+} from './records.js';
+
+/** Statuses where the tool did its job (the pipeline's failure statuses are the others). */
+const UNSUCCESSFUL: ReadonlySet<ToolStatus> = new Set([
+  'error',
+  'timeout',
+  'budget_exhausted',
+  'rate_limited',
+  'invalid_input',
+  'tool_unavailable',
+]);
+
+export interface TrivialDeclaration {
+  isTrivial: boolean;
+  reason?: string;
+}
+
+export interface RunTelemetryInput {
+  runId: string;
+  source: CallTelemetry['source'];
+  tools: readonly ToolReport[];
+  /** The agent's declarations by tool name. */
+  declarations?: ReadonlyMap<string, TrivialDeclaration>;
+  /** The call as a whole (MCP calls); `tollgate run` records only its tools. */
+  call?: { name: string; status: string; durationMs: number; skipReason: SkipReason | null };
+}
+
+/** Per-tool records of a run, from its tool reports. Pure. */
+export function toolTelemetry(input: RunTelemetryInput, at = new Date().toISOString()): TelemetryRecord[] {
+  const records: TelemetryRecord[] = input.tools.map((tool): ToolTelemetry => {
+    const declared = input.declarations?.get(tool.name)?.isTrivial ?? null;
+    const alertCount = blockingFindings(tool).length;
+    const skipReason = skipReasonOf(tool.status);
+    const ran = skipReason === null;
+    return {
+      type: 'validation.tool',
+      at,
+      runId: input.runId,
+      source: input.source,
+      tool: tool.name,
+      status: tool.status,
+      success: !UNSUCCESSFUL.has(tool.status),
+      durationMs: tool.durationMs,
+      timedOut: tool.status === 'timeout',
+      alertCount,
+      potentialSavingsMs: declared === true && ran && alertCount === 0 ? tool.durationMs : 0,
+      trivialDeclared: declared,
+      disagreement: declared === true && alertCount > 0,
+      skipReason,
+    };
+  });
+  if (input.call) {
+    records.push({
+      type: 'validation.call',
+      at,
+      runId: input.runId,
+      source: input.source,
+      call: input.call.name,
+      status: input.call.status,
+      durationMs: input.call.durationMs,
+      tools: input.tools.map((tool) => tool.name),
+      skipReason: input.call.skipReason,
+    });
+  }
+  return records;
+}
+
+/**
+ * Appends the run's records to `<runDir>/telemetry.jsonl`. Telemetry never fails a run: a write error is dropped.
+ */
+export async function recordRunTelemetry(runDir: string, input: RunTelemetryInput): Promise<void> {
+  const lines = toolTelemetry(input).map((record) => `${JSON.stringify(record)}\n`);
+  try {
+    await mkdir(runDir, { recursive: true, mode: 0o700 });
+    await appendFile(join(runDir, TELEMETRY_FILE), lines.join(''), { mode: 0o600 });
+  } catch {
+    // Local statistics only; losing them must not turn a finished run into an error.
+  }
+}

@@ -1,0 +1,168 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { formatDuration } from '../config/duration.js';
+import { isSafeRunId, tollgatePaths } from '../state/tollgate-dir.js';
+import { type SkipReason, TELEMETRY_FILE, type TelemetryRecord, telemetryRecordSchema } from './records.js';
+
+export interface ToolStats {
+  tool: string;
+  calls: number;
+  /** Calls that ran the tool (not skipped). */
+  ran: number;
+  successes: number;
+  timeouts: number;
+  alerts: number;
+  medianMs: number;
+  p95Ms: number;
+  trivialDeclared: number;
+  /** Declared trivial, yet findings were found. */
+  disagreements: number;
+  potentialSavingsMs: number;
+  skips: Partial<Record<SkipReason, number>>;
+}
+
+export interface TelemetryStats {
+  runs: number;
+  /** Whole calls (MCP) by how they ended early; `ran` when they ran validators. */
+  calls: Record<string, number>;
+  tools: ToolStats[];
+  /** Lines that could not be read (a newer tollgate, a torn write). */
+  unreadableLines: number;
+}
+
+export interface ReadTelemetryOptions {
+  /** The most recent runs to read. */
+  limit: number;
+}
+
+/** Telemetry of the most recent runs, oldest first. */
+export async function readTelemetry(
+  repoRoot: string,
+  options: ReadTelemetryOptions,
+): Promise<{ runs: number; records: TelemetryRecord[]; unreadableLines: number }> {
+  const paths = tollgatePaths(repoRoot);
+  let ids: string[] = [];
+  try {
+    ids = (await readdir(paths.runsDir)).filter(isSafeRunId).sort();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  const records: TelemetryRecord[] = [];
+  let runs = 0;
+  let unreadableLines = 0;
+  const readFileRecords = async (path: string): Promise<boolean> => {
+    let text: string;
+    try {
+      text = await readFile(path, 'utf8');
+    } catch {
+      return false;
+    }
+    for (const line of text.split('\n')) {
+      if (line.trim() === '') continue;
+      const record = telemetryRecordSchema.safeParse(safeJson(line));
+      if (record.success) records.push(record.data);
+      else unreadableLines++;
+    }
+    return true;
+  };
+  for (const id of ids.slice(-options.limit)) {
+    if (await readFileRecords(join(paths.runsDir, id, TELEMETRY_FILE))) runs++;
+  }
+  // Calls that ended before starting a run (budget, circuit breaker) are recorded beside the runs.
+  await readFileRecords(join(paths.root, TELEMETRY_FILE));
+  records.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
+  return { runs, records, unreadableLines };
+}
+
+function safeJson(line: string): unknown {
+  try {
+    return JSON.parse(line);
+  } catch {
+    return null;
+  }
+}
+
+/** Aggregates records per tool. Pure. */
+export function summarizeTelemetry(
+  records: readonly TelemetryRecord[],
+  runs: number,
+  unreadableLines = 0,
+): TelemetryStats {
+  const byTool = new Map<string, { stats: ToolStats; durations: number[] }>();
+  const calls: Record<string, number> = {};
+  for (const record of records) {
+    if (record.type === 'validation.call') {
+      const key = record.skipReason ?? 'ran';
+      calls[key] = (calls[key] ?? 0) + 1;
+      continue;
+    }
+    const entry = byTool.get(record.tool) ?? {
+      stats: {
+        tool: record.tool,
+        calls: 0,
+        ran: 0,
+        successes: 0,
+        timeouts: 0,
+        alerts: 0,
+        medianMs: 0,
+        p95Ms: 0,
+        trivialDeclared: 0,
+        disagreements: 0,
+        potentialSavingsMs: 0,
+        skips: {},
+      },
+      durations: [],
+    };
+    const { stats } = entry;
+    stats.calls++;
+    if (record.skipReason) stats.skips[record.skipReason] = (stats.skips[record.skipReason] ?? 0) + 1;
+    else {
+      stats.ran++;
+      entry.durations.push(record.durationMs);
+    }
+    if (record.success) stats.successes++;
+    if (record.timedOut) stats.timeouts++;
+    stats.alerts += record.alertCount;
+    if (record.trivialDeclared) stats.trivialDeclared++;
+    if (record.disagreement) stats.disagreements++;
+    stats.potentialSavingsMs += record.potentialSavingsMs;
+    byTool.set(record.tool, entry);
+  }
+  const tools = [...byTool.values()]
+    .map(({ stats, durations }) => {
+      const sorted = durations.sort((a, b) => a - b);
+      return { ...stats, medianMs: percentile(sorted, 0.5), p95Ms: percentile(sorted, 0.95) };
+    })
+    .sort((a, b) => a.tool.localeCompare(b.tool));
+  return { runs, calls, tools, unreadableLines };
+}
+
+function percentile(sorted: readonly number[], fraction: number): number {
+  if (sorted.length === 0) return 0;
+  const index = Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1);
+  return sorted[Math.max(0, index)]!;
+}
+
+/** `tollgate stats` as text. */
+export function renderStats(stats: TelemetryStats): string {
+  if (stats.runs === 0)
+    return 'No telemetry yet: run `tollgate run` or call a validation tool through `tollgate mcp`.\n';
+  const lines = [`Validation telemetry over the last ${stats.runs} run(s) (local only, never sent anywhere):`, ''];
+  for (const tool of stats.tools) {
+    const skips = Object.entries(tool.skips)
+      .map(([reason, count]) => `${reason} ${count}`)
+      .join(', ');
+    lines.push(
+      `${tool.tool}: ${tool.calls} call(s), ran ${tool.ran}, succeeded ${tool.successes}, timed out ${tool.timeouts}`,
+      `  duration median ${formatDuration(tool.medianMs)}, p95 ${formatDuration(tool.p95Ms)}; ${tool.alerts} finding(s)`,
+      `  declared trivial ${tool.trivialDeclared} time(s), ${tool.disagreements} of them with findings; potential savings ${formatDuration(tool.potentialSavingsMs)}`,
+    );
+    if (skips) lines.push(`  skipped: ${skips}`);
+  }
+  const calls = Object.entries(stats.calls);
+  if (calls.length > 0) {
+    lines.push('', `MCP calls: ${calls.map(([reason, count]) => `${reason} ${count}`).join(', ')}`);
+  }
+  if (stats.unreadableLines > 0) lines.push('', `${stats.unreadableLines} unreadable line(s) ignored.`);
+  return `${lines.join('\n')}\n`;
+}

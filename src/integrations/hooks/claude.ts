@@ -1,0 +1,46 @@
+import { join } from 'node:path';
+import { booleanField, type HookAgent, stringField } from './hook-agent.js';
+
+/**
+ * Claude Code. Stop payload: `session_id, transcript_path, cwd, hook_event_name: "Stop", stop_hook_active`; block
+ * with `{"decision":"block","reason":…}`; it ends the turn itself after `CLAUDE_CODE_STOP_HOOK_BLOCK_CAP` (8) blocks
+ * in a row. Verified: research/cli-flags.md §7.1 (2.1.330 binary) and code.claude.com/docs/en/hooks.
+ */
+export const claudeHooks: HookAgent = {
+  name: 'claude',
+  title: 'Claude Code',
+  stopEvent: 'Stop',
+  blockCap: 8,
+  matches: (payload) => payload.hook_event_name === 'Stop' && typeof payload.session_id === 'string',
+  readPayload: (payload) => ({
+    sessionId: stringField(payload, 'session_id'),
+    cwd: stringField(payload, 'cwd'),
+    loopActive: booleanField(payload, 'stop_hook_active'),
+    loopCount: null,
+  }),
+  block: (reason) => ({ decision: 'block', reason }),
+  allow: (note) => (note ? { systemMessage: note } : {}),
+  configEdits: (scope, roots, commands) => {
+    const base = scope === 'user' ? roots.home : roots.repoRoot!;
+    return {
+      edits: [
+        {
+          kind: 'hook',
+          file: join(base, '.claude', 'settings.json'),
+          layout: 'nested',
+          eventsPath: ['hooks'],
+          event: 'Stop',
+          handler: { type: 'command', command: commands.hookCommand, timeout: 120 },
+        },
+        {
+          kind: 'json-mcp',
+          // Project servers live in .mcp.json; user servers in ~/.claude.json (`claude mcp add --scope user`).
+          file: scope === 'user' ? join(roots.home, '.claude.json') : join(base, '.mcp.json'),
+          path: ['mcpServers', 'tollgate'],
+          value: { type: 'stdio', command: commands.mcpCommand, args: commands.mcpArgs },
+        },
+      ],
+      notes: [],
+    };
+  },
+};

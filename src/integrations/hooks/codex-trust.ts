@@ -1,0 +1,93 @@
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+
+/** One hook as `codex app-server` lists it. */
+export interface CodexHookListing {
+  key: string;
+  currentHash: string;
+  trustStatus: string;
+}
+
+export type CodexHookList =
+  | { kind: 'ok'; hooks: CodexHookListing[] }
+  | { kind: 'missing' }
+  | { kind: 'failed'; message: string };
+
+/**
+ * Asks Codex which hooks it sees and their current hashes: `codex app-server` over JSON-RPC on stdio, `initialize`,
+ * `initialized`, then `hooks/list` with the project as cwd (research/cli-flags.md §7.2, run end to end against
+ * 0.169). Codex computes the hash; we never guess it.
+ *
+ * Spawned here rather than through `core/process.ts`: this is a conversation, and `runProcess` closes stdin after
+ * its input, which may end the server before it answers.
+ */
+export function listCodexHooks(options: {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  timeoutMs?: number;
+}): Promise<CodexHookList> {
+  return new Promise((resolve) => {
+    let settled = false;
+    const child = spawn('codex', ['app-server'], {
+      cwd: options.cwd,
+      env: options.env,
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
+    const finish = (outcome: CodexHookList) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      child.stdin.end();
+      child.kill('SIGTERM');
+      resolve(outcome);
+    };
+    const timer = setTimeout(
+      () =>
+        finish({
+          kind: 'failed',
+          message: `codex app-server did not answer hooks/list within ${(options.timeoutMs ?? 15_000) / 1000} s`,
+        }),
+      options.timeoutMs ?? 15_000,
+    );
+    child.on('error', (error: NodeJS.ErrnoException) =>
+      finish(error.code === 'ENOENT' ? { kind: 'missing' } : { kind: 'failed', message: error.message }),
+    );
+    child.on('close', (code) =>
+      finish({ kind: 'failed', message: `codex app-server exited (${code}) before answering` }),
+    );
+    const send = (message: Record<string, unknown>) => child.stdin.write(`${JSON.stringify(message)}\n`);
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      let message: { id?: unknown; result?: unknown; error?: { message?: string } };
+      try {
+        message = JSON.parse(line);
+      } catch {
+        return;
+      }
+      if (message.id === 1) {
+        send({ method: 'initialized' });
+        send({ id: 2, method: 'hooks/list', params: { cwds: [options.cwd] } });
+      } else if (message.id === 2) {
+        if (message.error) finish({ kind: 'failed', message: `hooks/list: ${message.error.message ?? 'error'}` });
+        else finish({ kind: 'ok', hooks: collectHooks(message.result) });
+      }
+    });
+    send({ id: 1, method: 'initialize', params: { clientInfo: { name: 'tollgate', version: '1' } } });
+  });
+}
+
+/** Every `{key, currentHash}` object anywhere in the answer (its nesting is Codex's business). */
+function collectHooks(value: unknown, found: CodexHookListing[] = []): CodexHookListing[] {
+  if (Array.isArray(value)) for (const item of value) collectHooks(item, found);
+  else if (typeof value === 'object' && value !== null) {
+    const record = value as Record<string, unknown>;
+    if (typeof record.key === 'string' && typeof record.currentHash === 'string') {
+      found.push({
+        key: record.key,
+        currentHash: record.currentHash,
+        trustStatus: typeof record.trustStatus === 'string' ? record.trustStatus : 'unknown',
+      });
+    }
+    for (const child of Object.values(record)) collectHooks(child, found);
+  }
+  return found;
+}

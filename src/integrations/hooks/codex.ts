@@ -1,0 +1,53 @@
+import { join } from 'node:path';
+import { booleanField, type HookAgent, stringField } from './hook-agent.js';
+
+/**
+ * OpenAI Codex CLI. Stop payload (strict schema in the 0.169 binary): `cwd, hook_event_name: "Stop",
+ * last_assistant_message, model, permission_mode, session_id, stop_hook_active, transcript_path, turn_id`. The reply
+ * schema is strict too (`additionalProperties: false`): only `continue, decision, reason, stopReason, suppressOutput,
+ * systemMessage`, never `hookSpecificOutput`. Codex has no block cap of its own (openai/codex#37937), and ignores a
+ * hook until it is trusted (see codex-trust.ts). Verified: research/cli-flags.md §7.2.
+ */
+export const codexHooks: HookAgent = {
+  name: 'codex',
+  title: 'Codex CLI',
+  stopEvent: 'Stop',
+  blockCap: null,
+  matches: (payload) => typeof payload.turn_id === 'string',
+  readPayload: (payload) => ({
+    sessionId: stringField(payload, 'session_id'),
+    cwd: stringField(payload, 'cwd'),
+    loopActive: booleanField(payload, 'stop_hook_active'),
+    loopCount: null,
+  }),
+  block: (reason) => ({ decision: 'block', reason }),
+  allow: (note) => (note ? { systemMessage: note } : {}),
+  configEdits: (scope, roots, commands) => {
+    const base = scope === 'user' ? join(roots.home, '.codex') : join(roots.repoRoot!, '.codex');
+    return {
+      edits: [
+        {
+          kind: 'hook',
+          file: join(base, 'hooks.json'),
+          layout: 'nested',
+          eventsPath: ['hooks'],
+          event: 'Stop',
+          handler: { type: 'command', command: commands.hookCommand, timeout: 120 },
+        },
+        {
+          kind: 'toml-mcp',
+          file: join(base, 'config.toml'),
+          table: ['mcp_servers', 'tollgate'],
+          // Validation can take minutes: Codex's default tool timeout is 60 s.
+          values: { command: commands.mcpCommand, args: commands.mcpArgs, tool_timeout_sec: 900 },
+        },
+      ],
+      notes:
+        scope === 'project'
+          ? [
+              'Codex loads .codex/ of a project only once the project is trusted (`codex exec --trust` or the trust prompt).',
+            ]
+          : [],
+    };
+  },
+};

@@ -1,0 +1,64 @@
+import { join } from 'node:path';
+import { booleanField, type HookAgent, stringField } from './hook-agent.js';
+
+/**
+ * GitHub Copilot CLI. `agentStop` payload: `{timestamp, cwd, sessionId, transcriptPath?, stopReason?,
+ * stopHookActive?}` (a PascalCase `Stop` entry switches it to snake_case, so both spellings are read). Block with
+ * `{"decision":"block","reason":…}`; exit 2 does not block here. It ends the turn after 8 blocks in a row (1.0.72).
+ * Verified: research/cli-flags.md §7.3 (1.0.102 changelog, @github/copilot-sdk types).
+ */
+export const copilotHooks: HookAgent = {
+  name: 'copilot',
+  title: 'GitHub Copilot CLI',
+  stopEvent: 'agentStop',
+  blockCap: 8,
+  matches: (payload) => typeof payload.sessionId === 'string' || 'stopHookActive' in payload,
+  readPayload: (payload) => ({
+    sessionId: stringField(payload, 'sessionId', 'session_id'),
+    cwd: stringField(payload, 'cwd'),
+    loopActive: booleanField(payload, 'stopHookActive', 'stop_hook_active'),
+    loopCount: null,
+  }),
+  block: (reason) => ({ decision: 'block', reason }),
+  allow: () => ({}),
+  configEdits: (scope, roots, commands) => {
+    const hooksFile =
+      scope === 'user'
+        ? join(roots.home, '.copilot', 'hooks', 'tollgate.json')
+        : join(roots.repoRoot!, '.github', 'hooks', 'tollgate.json');
+    return {
+      edits: [
+        {
+          kind: 'hook',
+          file: hooksFile,
+          layout: 'flat',
+          eventsPath: ['hooks'],
+          event: 'agentStop',
+          handler: {
+            type: 'command',
+            bash: commands.hookCommand,
+            powershell: commands.hookCommand,
+            timeoutSec: 120,
+          },
+          fileDefaults: { version: 1 },
+        },
+        ...(scope === 'user'
+          ? [
+              {
+                kind: 'json-mcp' as const,
+                file: join(roots.home, '.copilot', 'mcp-config.json'),
+                path: ['mcpServers', 'tollgate'],
+                value: { type: 'local', command: commands.mcpCommand, args: commands.mcpArgs, tools: ['*'] },
+              },
+            ]
+          : []),
+      ],
+      notes:
+        scope === 'project'
+          ? [
+              'Copilot CLI reads MCP servers from ~/.copilot/mcp-config.json only: run `tollgate install copilot --user` to add the tollgate server.',
+            ]
+          : [],
+    };
+  },
+};

@@ -1,0 +1,47 @@
+import { join } from 'node:path';
+import { booleanField, type HookAgent, stringField } from './hook-agent.js';
+
+/**
+ * Gemini CLI. Its stop hook is `AfterAgent` (settings.json `hooks`, `timeout` in milliseconds; project hooks load
+ * only in trusted folders). Payload: `session_id, transcript_path, cwd, hook_event_name: "AfterAgent", timestamp,
+ * prompt, prompt_response, stop_hook_active`; `{"decision":"block","reason":…}` sends the reason as a new user turn.
+ * No fixed cap: continuations draw down the session's turn budget. Verified: research/cli-flags.md §7.5 (0.61.0).
+ */
+export const geminiHooks: HookAgent = {
+  name: 'gemini',
+  title: 'Gemini CLI',
+  stopEvent: 'AfterAgent',
+  blockCap: null,
+  matches: (payload) => payload.hook_event_name === 'AfterAgent',
+  readPayload: (payload) => ({
+    sessionId: stringField(payload, 'session_id'),
+    cwd: stringField(payload, 'cwd'),
+    loopActive: booleanField(payload, 'stop_hook_active'),
+    loopCount: null,
+  }),
+  block: (reason) => ({ decision: 'block', reason }),
+  allow: () => ({}),
+  configEdits: (scope, roots, commands) => {
+    const base = scope === 'user' ? join(roots.home, '.gemini') : join(roots.repoRoot!, '.gemini');
+    const file = join(base, 'settings.json');
+    return {
+      edits: [
+        {
+          kind: 'hook',
+          file,
+          layout: 'nested',
+          eventsPath: ['hooks'],
+          event: 'AfterAgent',
+          handler: { type: 'command', name: 'tollgate', command: commands.hookCommand, timeout: 120_000 },
+        },
+        {
+          kind: 'json-mcp',
+          file,
+          path: ['mcpServers', 'tollgate'],
+          value: { command: commands.mcpCommand, args: commands.mcpArgs, timeout: 900_000 },
+        },
+      ],
+      notes: scope === 'project' ? ['Gemini CLI loads project hooks only in a trusted folder.'] : [],
+    };
+  },
+};

@@ -1,0 +1,102 @@
+/**
+ * What tollgate knows about one agent's hooks: how its stop payload looks, what it must get back, and where its
+ * config files are. One file per agent (`claude.ts`, …); `index.ts` lists them.
+ */
+
+export const HOOK_AGENTS = ['claude', 'codex', 'copilot', 'cursor', 'gemini'] as const;
+export type HookAgentName = (typeof HOOK_AGENTS)[number];
+
+/** The fields of a stop payload the hook decides on, whatever the agent called them. */
+export interface StopPayload {
+  sessionId: string | null;
+  /** The project directory the agent works in. */
+  cwd: string | null;
+  /** The agent says it is already continuing because of a stop hook (`stop_hook_active` and kin). */
+  loopActive: boolean;
+  /** Cursor's count of follow-ups so far in this loop. */
+  loopCount: number | null;
+}
+
+export type InstallScope = 'project' | 'user';
+
+/** Where a scope's files are. */
+export interface ScopeRoots {
+  repoRoot: string | null;
+  home: string;
+}
+
+/** A hook handler to add to an agent's config, and how to find it again. */
+export interface HookEdit {
+  kind: 'hook';
+  file: string;
+  /** `nested`: event → [{ hooks: [handler] }] (Claude, Codex, Gemini); `flat`: event → [handler] (Cursor, Copilot). */
+  layout: 'nested' | 'flat';
+  /** Path of the events object inside the file (`["hooks"]`). */
+  eventsPath: string[];
+  event: string;
+  handler: Record<string, unknown>;
+  /** Keys set at the top level when the file is created (Cursor's and Copilot's `version: 1`). */
+  fileDefaults?: Record<string, unknown>;
+}
+
+/** An MCP server entry under a JSON object key. */
+export interface JsonMcpEdit {
+  kind: 'json-mcp';
+  file: string;
+  /** Path of the entry (`["mcpServers", "tollgate"]`). */
+  path: string[];
+  value: Record<string, unknown>;
+}
+
+/** An MCP server table in a TOML file (Codex). */
+export interface TomlMcpEdit {
+  kind: 'toml-mcp';
+  file: string;
+  /** Dotted table name (`mcp_servers.tollgate`). */
+  table: string[];
+  values: Record<string, string | number | string[]>;
+}
+
+export type ConfigEdit = HookEdit | JsonMcpEdit | TomlMcpEdit;
+
+export interface InstallCommands {
+  /** `tollgate hook stop --agent <name>` (or with the `--bin` given to install). */
+  hookCommand: string;
+  /** The MCP server's executable and arguments. */
+  mcpCommand: string;
+  mcpArgs: string[];
+}
+
+export interface HookAgent {
+  name: HookAgentName;
+  title: string;
+  /** The agent's stop event name in its config. */
+  stopEvent: string;
+  /** The agent's own limit on consecutive blocks (null: none, so ours must stop the loop). */
+  blockCap: number | null;
+  /** Does a payload (already parsed JSON) come from this agent? Used when `--agent` is not given. */
+  matches(payload: Record<string, unknown>): boolean;
+  readPayload(payload: Record<string, unknown>): StopPayload;
+  /** The exact JSON that blocks the stop, with only keys the agent documents. */
+  block(reason: string): Record<string, unknown>;
+  /** The exact JSON that lets the agent stop; `note` is shown to the user where the agent has a field for it. */
+  allow(note?: string): Record<string, unknown>;
+  /** The edits `tollgate install <agent>` makes, per scope; `notes` say what could not be done in that scope. */
+  configEdits(
+    scope: InstallScope,
+    roots: ScopeRoots,
+    commands: InstallCommands,
+  ): { edits: ConfigEdit[]; notes: string[] };
+}
+
+export function stringField(payload: Record<string, unknown>, ...keys: string[]): string | null {
+  for (const key of keys) {
+    const value = payload[key];
+    if (typeof value === 'string' && value.length > 0) return value;
+  }
+  return null;
+}
+
+export function booleanField(payload: Record<string, unknown>, ...keys: string[]): boolean {
+  return keys.some((key) => payload[key] === true);
+}

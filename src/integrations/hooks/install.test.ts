@@ -1,0 +1,201 @@
+import { existsSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { createTempRepo, type TempRepo } from '../../../test/support/git-repo.js';
+import { diagnoseInstalls } from './doctor.js';
+import { installAgent, uninstallAgent } from './install.js';
+
+let repo: TempRepo;
+beforeEach(async () => {
+  repo = await createTempRepo({ files: { 'README.md': '# demo\n' } });
+});
+afterEach(async () => {
+  await repo.cleanup();
+});
+
+const fakeCodexDir = fileURLToPath(new URL('../../../test/fixtures/hooks/fake-codex', import.meta.url));
+/** PATH with node but without any real agent CLI; `withCodex` adds the fake `codex`. */
+function env(withCodex = false): NodeJS.ProcessEnv {
+  const path = [withCodex ? fakeCodexDir : null, dirname(process.execPath), '/usr/bin', '/bin']
+    .filter(Boolean)
+    .join(':');
+  return { ...repo.env, PATH: path };
+}
+
+const options = (
+  agent: 'claude' | 'codex' | 'copilot' | 'cursor' | 'gemini',
+  scope: 'project' | 'user' = 'project',
+  withCodex = false,
+) => ({
+  agent,
+  scope,
+  cwd: repo.root,
+  env: env(withCodex),
+  home: repo.home,
+  codexTimeoutMs: 5000,
+});
+
+const read = (path: string) => readFile(path, 'utf8');
+
+const CLAUDE_SETTINGS = `{
+  // team settings: keep this comment
+  "permissions": { "allow": ["Bash(npm test)"] },
+  "hooks": {
+    "Stop": [
+      { "hooks": [ { "type": "command", "command": "./scripts/notify.sh" } ] }
+    ],
+    "PreToolUse": [ { "matcher": "Bash", "hooks": [ { "type": "command", "command": "guard" } ] } ]
+  }
+}
+`;
+
+describe('tollgate install / uninstall', () => {
+  test('claude --project: merges into a settings file with comments and other hooks, and round-trips byte for byte', async () => {
+    await repo.write('.claude/settings.json', CLAUDE_SETTINGS);
+    const lines = await installAgent(options('claude'));
+    expect(lines).toEqual([
+      expect.stringMatching(
+        /^backed up \.claude\/settings\.json to ~\/\.tollgate\/backups\/\d{8}T\d{6}Z\/\.claude-settings\.json$/,
+      ),
+      'claude (project): added the Stop hook `tollgate hook stop --agent claude` to .claude/settings.json',
+      'claude (project): added the tollgate MCP server to .mcp.json',
+    ]);
+    const settings = await read(join(repo.root, '.claude/settings.json'));
+    expect(settings).toContain('// team settings: keep this comment');
+    expect(settings).toContain('./scripts/notify.sh');
+    expect(settings).toContain('"command": "tollgate hook stop --agent claude"');
+    expect(JSON.parse(await read(join(repo.root, '.mcp.json')))).toEqual({
+      mcpServers: { tollgate: { type: 'stdio', command: 'tollgate', args: ['mcp'] } },
+    });
+    // Twice: nothing is duplicated.
+    expect(await installAgent(options('claude'))).toEqual([
+      'claude (project): .claude/settings.json already runs `tollgate hook stop --agent claude`; left as is',
+      'claude (project): .mcp.json already has an MCP server named "tollgate"; left as is',
+    ]);
+    expect(
+      (await diagnoseInstalls({ cwd: repo.root, env: env(), home: repo.home })).filter(
+        (row) => row.state === 'installed',
+      ),
+    ).toEqual([
+      {
+        agent: 'claude',
+        scope: 'project',
+        file: '.claude/settings.json',
+        what: 'stop hook',
+        state: 'installed',
+        detail: 'tollgate hook stop --agent claude',
+      },
+      { agent: 'claude', scope: 'project', file: '.mcp.json', what: 'MCP server', state: 'installed' },
+    ]);
+    const removed = await uninstallAgent(options('claude'));
+    expect(removed.filter((line) => !line.startsWith('backed up'))).toEqual([
+      'claude (project): removed .mcp.json (tollgate created it)',
+      'claude (project): removed the Stop hook `tollgate hook stop --agent claude` from .claude/settings.json',
+    ]);
+    expect(await read(join(repo.root, '.claude/settings.json'))).toBe(CLAUDE_SETTINGS);
+    expect(existsSync(join(repo.root, '.mcp.json'))).toBe(false);
+    expect(await uninstallAgent(options('claude'))).toEqual([
+      'claude (project): nothing recorded by `tollgate install claude`; nothing removed',
+    ]);
+  });
+
+  test('cursor --project: creates its files in its own format and deletes them again', async () => {
+    await installAgent(options('cursor'));
+    expect(JSON.parse(await read(join(repo.root, '.cursor/hooks.json')))).toEqual({
+      version: 1,
+      hooks: { stop: [{ command: 'tollgate hook stop --agent cursor' }] },
+    });
+    expect(JSON.parse(await read(join(repo.root, '.cursor/mcp.json')))).toEqual({
+      mcpServers: { tollgate: { command: 'tollgate', args: ['mcp'] } },
+    });
+    await uninstallAgent(options('cursor'));
+    expect(await readdir(join(repo.root, '.cursor'))).toEqual([]);
+  });
+
+  test('gemini --user: hook (timeout in ms) and MCP server in one settings.json, round trip', async () => {
+    const original = '{\n\t"theme": "GitHub",\n\t"mcpServers": {\n\t\t"other": { "command": "other-mcp" }\n\t}\n}\n';
+    await repo.write('../' + repo.home.split('/').at(-1) + '/.gemini/settings.json', original);
+    await installAgent(options('gemini', 'user'));
+    const settings = JSON.parse(await read(join(repo.home, '.gemini/settings.json')));
+    expect(settings.hooks).toEqual({
+      AfterAgent: [
+        {
+          hooks: [{ type: 'command', name: 'tollgate', command: 'tollgate hook stop --agent gemini', timeout: 120000 }],
+        },
+      ],
+    });
+    expect(Object.keys(settings.mcpServers)).toEqual(['other', 'tollgate']);
+    expect(await read(join(repo.home, '.gemini/settings.json'))).toContain('\n\t\t"tollgate": {');
+    await uninstallAgent(options('gemini', 'user'));
+    expect(await read(join(repo.home, '.gemini/settings.json'))).toBe(original);
+  });
+
+  test('copilot --project: an agentStop hook file with bash and powershell; MCP needs --user', async () => {
+    const lines = await installAgent(options('copilot'));
+    expect(lines.at(-1)).toBe(
+      'copilot (project): note: Copilot CLI reads MCP servers from ~/.copilot/mcp-config.json only: run `tollgate install copilot --user` to add the tollgate server.',
+    );
+    expect(JSON.parse(await read(join(repo.root, '.github/hooks/tollgate.json')))).toEqual({
+      version: 1,
+      hooks: {
+        agentStop: [
+          {
+            type: 'command',
+            bash: 'tollgate hook stop --agent copilot',
+            powershell: 'tollgate hook stop --agent copilot',
+            timeoutSec: 120,
+          },
+        ],
+      },
+    });
+  });
+
+  test('an MCP server the user already named tollgate is neither replaced nor removed', async () => {
+    const mine = '{ "mcpServers": { "tollgate": { "command": "/opt/tollgate/bin/tollgate", "args": ["mcp"] } } }\n';
+    await repo.write('.cursor/mcp.json', mine);
+    await installAgent(options('cursor'));
+    await uninstallAgent(options('cursor'));
+    expect(await read(join(repo.root, '.cursor/mcp.json'))).toBe(mine);
+  });
+
+  test('a config file that is not JSON: one line naming file:line:col, nothing written', async () => {
+    await repo.write('.claude/settings.json', '{ "hooks": { ]\n');
+    await expect(installAgent(options('claude'))).rejects.toThrow(
+      '.claude/settings.json:1:14 not valid JSON (PropertyNameExpected); fix the file, then rerun',
+    );
+  });
+
+  test('codex --user: MCP table and the hook trusted with the hash codex app-server reports; round trip', async () => {
+    const config = '# my codex config\nmodel = "gpt-5.5-codex"\n\n[mcp_servers.docs]\ncommand = "docs-mcp"\n';
+    await repo.write(`../${repo.home.split('/').at(-1)}/.codex/config.toml`, config);
+    const lines = await installAgent(options('codex', 'user', true));
+    expect(lines.filter((line) => !line.startsWith('backed up'))).toEqual([
+      'codex (user): added the Stop hook `tollgate hook stop --agent codex` to ~/.codex/hooks.json',
+      'codex (user): added the tollgate MCP server to ~/.codex/config.toml',
+      'codex (user): trusted the Stop hook in ~/.codex/config.toml (hash from codex app-server)',
+    ]);
+    const toml = await read(join(repo.home, '.codex/config.toml'));
+    expect(toml.startsWith(config)).toBe(true);
+    expect(toml).toContain('[mcp_servers.tollgate]\ncommand = "tollgate"\nargs = ["mcp"]\ntool_timeout_sec = 900\n');
+    expect(toml).toMatch(
+      new RegExp(
+        `\\[hooks\\.state\\."${join(repo.home, '.codex/hooks.json').replaceAll('.', '\\.')}:stop:0:0"\\]\\ntrusted_hash = "sha256:[0-9a-f]{64}"\\n`,
+      ),
+    );
+    expect(await installAgent(options('codex', 'user', true))).toContain(
+      'codex (user): Codex already trusts the Stop hook',
+    );
+    await uninstallAgent(options('codex', 'user', true));
+    expect(await read(join(repo.home, '.codex/config.toml'))).toBe(config);
+    expect(existsSync(join(repo.home, '.codex/hooks.json'))).toBe(false);
+  });
+
+  test('codex without codex on PATH: installs, and says how to trust the hook by hand', async () => {
+    const lines = await installAgent(options('codex', 'user'));
+    expect(lines.at(-1)).toBe(
+      'codex (user): codex is not on PATH, so the hook could not be trusted. Codex ignores the hook until it is trusted: start `codex`, open /hooks and trust `tollgate hook stop --agent codex` (or rerun `tollgate install codex` once codex is on PATH).',
+    );
+  });
+});

@@ -1,0 +1,294 @@
+import { join } from 'node:path';
+import { findRepoRoot } from '../../core/config/repo-root.js';
+import { TollgateError } from '../../core/errors.js';
+import { listCodexHooks } from './codex-trust.js';
+import { backUp, displayPath, readTextOrEmpty, removeConfigFile, writeConfigFile } from './config-files.js';
+import type { HookAgentName, HookEdit, InstallCommands, InstallScope, ScopeRoots } from './hook-agent.js';
+import { hookAgent } from './index.js';
+import { type InstallRecord, readManifest, tollgateHome, writeManifest } from './install-manifest.js';
+import { addHook, addJsonEntry, hookPosition, readJsonText, removeHook, removeJsonEntry } from './json-config-file.js';
+import { appendBlock, hasTable, readToml, removeBlock, replaceInBlock, tomlBlock } from './toml-config-file.js';
+
+export interface InstallOptions {
+  agent: HookAgentName;
+  scope: InstallScope;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** The home whose user-level files are edited (tests pass a temp one). */
+  home: string;
+  /** How agents start tollgate; default `tollgate` (must be on the agent's PATH). */
+  bin?: string;
+  /** How long to wait for `codex app-server`. */
+  codexTimeoutMs?: number;
+}
+
+/** What the agent's config should run. */
+export function installCommands(agent: HookAgentName, bin = 'tollgate'): InstallCommands {
+  const [command, ...rest] = bin.trim().split(/\s+/);
+  return { hookCommand: `${bin.trim()} hook stop --agent ${agent}`, mcpCommand: command!, mcpArgs: [...rest, 'mcp'] };
+}
+
+async function scopeRoots(options: Pick<InstallOptions, 'scope' | 'cwd' | 'env' | 'home'>): Promise<ScopeRoots> {
+  if (options.scope === 'user') {
+    const repoRoot = await findRepoRoot(options.cwd, options.env).catch(() => null);
+    return { repoRoot, home: options.home };
+  }
+  try {
+    return { repoRoot: await findRepoRoot(options.cwd, options.env), home: options.home };
+  } catch {
+    throw new TollgateError(
+      'not_a_repo',
+      `--project: ${options.cwd} is not inside a git work tree; run it in your project, or use --user`,
+    );
+  }
+}
+
+/** Writes each changed file once per command, backing it up before its first change. */
+class FileWriter {
+  private readonly backedUp = new Set<string>();
+  readonly lines: string[] = [];
+  constructor(
+    private readonly backupsDir: string,
+    private readonly stamp: string,
+    readonly roots: ScopeRoots,
+  ) {}
+  show(path: string): string {
+    return displayPath(path, this.roots);
+  }
+  async write(path: string, text: string, existed: boolean): Promise<void> {
+    if (existed && !this.backedUp.has(path)) {
+      const copy = await backUp(path, this.backupsDir, this.stamp);
+      this.backedUp.add(path);
+      this.lines.push(
+        `backed up ${this.show(path)} to ${displayPath(copy, { repoRoot: null, home: this.roots.home })}`,
+      );
+    }
+    await writeConfigFile(path, text);
+  }
+}
+
+function stampOf(date: Date): string {
+  return date.toISOString().replace(/[-:]/g, '').replace(/\..*/, 'Z');
+}
+
+/**
+ * `tollgate install <agent>`: merges the stop hook and the MCP server entry into the agent's config files. Never
+ * overwrites: an entry with the same command (or an MCP server already named `tollgate`) is left as it is. Every
+ * file is backed up before its first change, and every addition is recorded for `tollgate uninstall`.
+ */
+export async function installAgent(options: InstallOptions): Promise<string[]> {
+  const agent = hookAgent(options.agent);
+  const roots = await scopeRoots(options);
+  const commands = installCommands(agent.name, options.bin);
+  const { edits, notes } = agent.configEdits(options.scope, roots, commands);
+  const home = tollgateHome(options.env, options.home);
+  const writer = new FileWriter(join(home, 'backups'), stampOf(new Date()), roots);
+  const manifest = readManifest(options.env, options.home);
+  const prefix = `${agent.name} (${options.scope})`;
+
+  for (const edit of edits) {
+    const { text, existed } = await readTextOrEmpty(edit.file);
+    const label = writer.show(edit.file);
+    const base = { agent: agent.name, scope: options.scope, file: edit.file, createdFile: !existed };
+    switch (edit.kind) {
+      case 'hook': {
+        const change = addHook(text, edit, label);
+        if (!change) {
+          writer.lines.push(`${prefix}: ${label} already runs \`${commands.hookCommand}\`; left as is`);
+          break;
+        }
+        await writer.write(edit.file, change.text, existed);
+        manifest.push({
+          ...base,
+          kind: 'hook',
+          layout: edit.layout,
+          eventsPath: edit.eventsPath,
+          event: edit.event,
+          command: commands.hookCommand,
+          createdPaths: change.createdPaths,
+        });
+        writer.lines.push(`${prefix}: added the ${edit.event} hook \`${commands.hookCommand}\` to ${label}`);
+        break;
+      }
+      case 'json-mcp': {
+        const change = addJsonEntry(text, edit.path, edit.value, label);
+        if (!change) {
+          writer.lines.push(`${prefix}: ${label} already has an MCP server named "${edit.path.at(-1)}"; left as is`);
+          break;
+        }
+        await writer.write(edit.file, change.text, existed);
+        manifest.push({ ...base, kind: 'json-mcp', path: edit.path, createdPaths: change.createdPaths });
+        writer.lines.push(`${prefix}: added the tollgate MCP server to ${label}`);
+        break;
+      }
+      case 'toml-mcp': {
+        readToml(text, label);
+        if (hasTable(text, edit.table, label)) {
+          writer.lines.push(`${prefix}: ${label} already has [${edit.table.join('.')}]; left as is`);
+          break;
+        }
+        const block = tomlBlock(edit.table, edit.values);
+        await writer.write(edit.file, appendBlock(text, block, label), existed);
+        manifest.push({ ...base, kind: 'toml-block', what: 'the tollgate MCP server', block });
+        writer.lines.push(`${prefix}: added the tollgate MCP server to ${label}`);
+        break;
+      }
+    }
+  }
+  if (agent.name === 'codex') {
+    const hook = edits.find((edit): edit is HookEdit => edit.kind === 'hook');
+    if (hook) await trustCodexHook({ hook, commands, options, writer, manifest, prefix });
+  }
+  await writeManifest(options.env, options.home, manifest);
+  return [...writer.lines, ...notes.map((note) => `${prefix}: note: ${note}`)];
+}
+
+/**
+ * A Codex hook runs only once trusted: ask `codex app-server` for the hook's current hash and record it as
+ * `[hooks.state."<key>"] trusted_hash` in ~/.codex/config.toml (research/cli-flags.md §7.2).
+ */
+async function trustCodexHook(context: {
+  hook: HookEdit;
+  commands: InstallCommands;
+  options: InstallOptions;
+  writer: FileWriter;
+  manifest: InstallRecord[];
+  prefix: string;
+}): Promise<void> {
+  const { hook, commands, options, writer, manifest, prefix } = context;
+  const manual = `Codex ignores the hook until it is trusted: start \`codex\`, open /hooks and trust \`${commands.hookCommand}\` (or rerun \`tollgate install codex\` once codex is on PATH).`;
+  const { text: hooksText } = await readTextOrEmpty(hook.file);
+  const position = hookPosition(hooksText, hook, commands.hookCommand, writer.show(hook.file));
+  if (!position) return;
+  const key = `${hook.file}:stop:${position.group}:${position.handler}`;
+  const listed = await listCodexHooks({
+    cwd: writer.roots.repoRoot ?? options.home,
+    env: options.env,
+    ...(options.codexTimeoutMs ? { timeoutMs: options.codexTimeoutMs } : {}),
+  });
+  if (listed.kind === 'missing') {
+    writer.lines.push(`${prefix}: codex is not on PATH, so the hook could not be trusted. ${manual}`);
+    return;
+  }
+  if (listed.kind === 'failed') {
+    writer.lines.push(`${prefix}: could not ask codex for the hook's hash (${listed.message}). ${manual}`);
+    return;
+  }
+  const entry = listed.hooks.find((candidate) => candidate.key === key);
+  if (!entry) {
+    writer.lines.push(`${prefix}: codex app-server does not list the hook ${key}. ${manual}`);
+    return;
+  }
+  if (entry.trustStatus === 'trusted') {
+    writer.lines.push(`${prefix}: Codex already trusts the Stop hook`);
+    return;
+  }
+  const configFile = join(options.home, '.codex', 'config.toml');
+  const label = writer.show(configFile);
+  const { text, existed } = await readTextOrEmpty(configFile);
+  const table = ['hooks', 'state', key];
+  const block = tomlBlock(table, { trusted_hash: entry.currentHash });
+  const previous = manifest.find(
+    (record) =>
+      record.kind === 'toml-block' && record.file === configFile && record.block.includes(JSON.stringify(key)),
+  );
+  let next: string | null = null;
+  if (previous && previous.kind === 'toml-block') {
+    next = replaceInBlock(text, previous.block, block, label);
+    if (next !== null) previous.block = block;
+  }
+  if (next === null) {
+    if (hasTable(text, table, label)) {
+      writer.lines.push(`${prefix}: ${label} has its own [hooks.state] entry for the hook; left as is. ${manual}`);
+      return;
+    }
+    next = appendBlock(text, block, label);
+    manifest.push({
+      agent: 'codex',
+      scope: options.scope,
+      file: configFile,
+      createdFile: !existed,
+      kind: 'toml-block',
+      what: 'trust of the Stop hook',
+      block,
+    });
+  }
+  await writer.write(configFile, next, existed);
+  writer.lines.push(`${prefix}: trusted the Stop hook in ${label} (hash from codex app-server)`);
+}
+
+/** `tollgate uninstall <agent>`: removes exactly what `install` recorded for this agent and scope. */
+export async function uninstallAgent(options: InstallOptions): Promise<string[]> {
+  const agent = hookAgent(options.agent);
+  const roots = await scopeRoots(options);
+  const home = tollgateHome(options.env, options.home);
+  const writer = new FileWriter(join(home, 'backups'), stampOf(new Date()), roots);
+  const prefix = `${agent.name} (${options.scope})`;
+  const manifest = readManifest(options.env, options.home);
+  const scopeFiles = new Set(
+    agent.configEdits(options.scope, roots, installCommands(agent.name, options.bin)).edits.map((edit) => edit.file),
+  );
+  const mine = (record: InstallRecord) =>
+    record.agent === agent.name &&
+    record.scope === options.scope &&
+    (scopeFiles.has(record.file) || (record.kind === 'toml-block' && record.what.startsWith('trust')));
+  const kept = manifest.filter((record) => !mine(record));
+  const records = manifest.filter(mine).reverse();
+  if (records.length === 0) {
+    writer.lines.push(
+      `${prefix}: nothing recorded by \`tollgate install ${agent.name}${options.scope === 'user' ? ' --user' : ''}\`; nothing removed`,
+    );
+  }
+  for (const record of records) {
+    const { text, existed } = await readTextOrEmpty(record.file);
+    const label = writer.show(record.file);
+    if (!existed) {
+      writer.lines.push(`${prefix}: ${label} is gone; nothing to remove`);
+      continue;
+    }
+    const next = undo(record, text, label);
+    if (next === null) {
+      writer.lines.push(`${prefix}: ${label} no longer has what tollgate added (changed by hand?); left as is`);
+      continue;
+    }
+    if (record.createdFile && isEffectivelyEmpty(next, record)) {
+      await writer.write(record.file, text, true); // the backup
+      await removeConfigFile(record.file);
+      writer.lines.push(`${prefix}: removed ${label} (tollgate created it)`);
+    } else {
+      await writer.write(record.file, next, true);
+      writer.lines.push(`${prefix}: removed ${describeRecord(record)} from ${label}`);
+    }
+  }
+  await writeManifest(options.env, options.home, kept);
+  return writer.lines;
+}
+
+function undo(record: InstallRecord, text: string, label: string): string | null {
+  switch (record.kind) {
+    case 'hook':
+      return removeHook(text, record, record.command, record.createdPaths, label);
+    case 'json-mcp':
+      return removeJsonEntry(text, record.path, record.createdPaths, label);
+    case 'toml-block':
+      return removeBlock(text, record.block, label);
+  }
+}
+
+function describeRecord(record: InstallRecord): string {
+  switch (record.kind) {
+    case 'hook':
+      return `the ${record.event} hook \`${record.command}\``;
+    case 'json-mcp':
+      return 'the tollgate MCP server';
+    case 'toml-block':
+      return record.what;
+  }
+}
+
+/** A file we created holds nothing but what we put in it (and Cursor's/Copilot's `version`). */
+function isEffectivelyEmpty(text: string, record: InstallRecord): boolean {
+  if (record.kind === 'toml-block') return text.trim() === '';
+  const value = readJsonText(text, record.file);
+  return Object.keys(value).every((key) => key === 'version');
+}

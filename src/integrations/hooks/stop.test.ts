@@ -1,0 +1,201 @@
+import { existsSync } from 'node:fs';
+import { readFile, utimes } from 'node:fs/promises';
+import { join } from 'node:path';
+import { PassThrough, Readable } from 'node:stream';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { fakeRegistry } from '../../../test/fixtures/hooks/fake-validators.js';
+import { createTempRepo, type TempRepo } from '../../../test/support/git-repo.js';
+import { parseConfigText } from '../../core/config/load.js';
+import { runParallelValidation } from '../../core/run/parallel-validation.js';
+import type { HookAgentName } from './hook-agent.js';
+import { runStopHook } from './stop.js';
+
+let repo: TempRepo;
+beforeEach(async () => {
+  repo = await createTempRepo({ files: { 'README.md': '# demo\n' } });
+});
+afterEach(async () => {
+  await repo.cleanup();
+});
+
+const fixture = (path: string) => readFile(new URL(`../../../test/fixtures/hooks/${path}`, import.meta.url));
+
+/** The recorded payload with its `cwd` (or Cursor's workspace root) pointed at the test repository. */
+async function payload(path: string): Promise<Buffer> {
+  const raw = await fixture(path);
+  return Buffer.from(raw.toString('utf8').replaceAll('__REPO__', repo.root));
+}
+
+async function hook(stdin: Buffer | string, options: { agent?: HookAgentName; env?: NodeJS.ProcessEnv } = {}) {
+  const warnings: string[] = [];
+  const answer = await runStopHook({
+    stdin: Readable.from([typeof stdin === 'string' ? Buffer.from(stdin) : stdin]),
+    env: { ...repo.env, ...options.env },
+    cwd: repo.root,
+    registry: fakeRegistry,
+    warn: (line) => warnings.push(line),
+    ...(options.agent ? { agent: options.agent } : {}),
+  });
+  return { ...answer, warnings };
+}
+
+async function validate() {
+  const loaded = parseConfigText({ text: '', file: null, env: {}, tools: fakeRegistry });
+  return runParallelValidation({
+    repoRoot: repo.root,
+    config: loaded.config,
+    configHash: loaded.hash,
+    registry: fakeRegistry,
+    active: fakeRegistry,
+    input: {},
+    sessionId: 'validator',
+    version: 'test',
+  });
+}
+
+describe('tollgate hook stop: golden payloads', () => {
+  test.each([
+    ['claude', 'claude/stop.json'],
+    ['codex', 'codex/stop.json'],
+    ['copilot', 'copilot/stop.json'],
+    ['copilot', 'copilot/stop-pascal.json'],
+    ['cursor', 'cursor/stop.json'],
+    ['gemini', 'gemini/stop.json'],
+  ] as const)('%s (%s): blocks an unvalidated change, then allows once it passed', async (agent, path) => {
+    await repo.write('src/a.ts', 'fine\n');
+    const blocked = await hook(await payload(path));
+    // PascalCase `Stop` makes Copilot send Claude's snake_case shape; the block reply is the same.
+    expect(blocked.agent).toBe(path.endsWith('pascal.json') ? 'claude' : agent);
+    expect(blocked.stdout).toBe((await fixture(`${agent}/block.expected.json`)).toString());
+    await validate();
+    const allowed = await hook(await payload(path), { agent });
+    expect(allowed.stdout).toBe((await fixture(`${agent}/allow.expected.json`)).toString());
+  });
+
+  test('a failed run: the reason counts the unresolved findings', async () => {
+    await repo.write('src/a.ts', 'TODO\n');
+    await validate();
+    const answer = await hook(await payload('codex/stop.json'));
+    expect(JSON.parse(answer.stdout)).toEqual({
+      decision: 'block',
+      reason:
+        'tollgate: validation failed on the current changes (1 unresolved finding(s)). Fix them, then call the `parallel_validation` tool (tollgate MCP server) or run `tollgate run` again before finishing.',
+    });
+  });
+
+  test('a change after a passing run blocks again', async () => {
+    await repo.write('src/a.ts', 'fine\n');
+    await validate();
+    await repo.write('src/a.ts', 'changed\n');
+    const answer = await hook(await payload('gemini/stop.json'));
+    expect(JSON.parse(answer.stdout).reason).toBe(
+      'tollgate: the files changed since the last validation. Call the `parallel_validation` tool (tollgate MCP server) or run `tollgate run` on the current changes, fix what it reports, then finish.',
+    );
+  });
+
+  test('fast path: a stamp saved once the tree was found validated answers the next stops; any edit voids it', async () => {
+    await repo.write('src/a.ts', 'fine\n');
+    await validate();
+    const past = new Date(Date.now() - 60_000);
+    await utimes(join(repo.root, 'src/a.ts'), past, past); // older than the racy-clean window
+    expect((await hook(await payload('claude/stop.json'))).stdout).toBe('{}\n');
+    expect(existsSync(join(repo.root, '.tollgate/stop-cache.json'))).toBe(true);
+    expect((await hook(await payload('claude/stop.json'))).stdout).toBe('{}\n');
+    await repo.write('src/a.ts', 'fin2\n'); // same size
+    expect((await hook(await payload('claude/stop.json'))).decision).toBe('block');
+  });
+
+  test('nothing changed: allows', async () => {
+    expect((await hook(await payload('claude/stop.json'))).stdout).toBe('{}\n');
+  });
+});
+
+describe('tollgate hook stop: loop guards', () => {
+  test.each([
+    ['claude', 'claude/stop-active.json', 5],
+    ['codex', 'codex/stop-active.json', 5],
+    ['copilot', 'copilot/stop-active.json', 5],
+    ['gemini', 'gemini/stop-active.json', 5],
+  ] as const)(
+    '%s (%s): after %i blocks in a row our counter lets it stop, under its own cap',
+    async (agent, path, limit) => {
+      await repo.write('src/a.ts', 'fine\n');
+      for (let block = 1; block <= limit; block++) {
+        expect((await hook(await payload(path))).decision).toBe('block');
+      }
+      const released = await hook(await payload(path));
+      expect(released.decision).toBe('allow');
+      expect(released.warnings).toEqual([
+        'tollgate: allowed the stop after 5 blocks in a row; validation has NOT passed on the current changes (run `tollgate run` to see why).',
+      ]);
+      const expected = agent === 'claude' || agent === 'codex' ? { systemMessage: released.warnings[0] } : {};
+      expect(JSON.parse(released.stdout)).toEqual(expected);
+      // The counter starts over: the next stop is gated again.
+      expect((await hook(await payload(path))).decision).toBe('block');
+    },
+  );
+
+  test('cursor: its loop_count counts too, under its loop_limit of 5', async () => {
+    await repo.write('src/a.ts', 'fine\n');
+    expect((await hook(await payload('cursor/stop-loop4.json'))).stdout).toBe('{}\n');
+  });
+
+  test('never blocks a reviewer tollgate spawned (TOLLGATE_ACTIVE=1)', async () => {
+    await repo.write('src/a.ts', 'fine\n');
+    const stdin = new PassThrough(); // never ends: the hook must not even wait for it
+    const answer = await runStopHook({
+      stdin,
+      env: { ...repo.env, TOLLGATE_ACTIVE: '1' },
+      cwd: repo.root,
+      registry: fakeRegistry,
+    });
+    expect(answer.stdout).toBe('{}\n');
+  });
+});
+
+describe('tollgate hook stop: fails open', () => {
+  test.each([
+    [
+      '',
+      'tollgate: hook stdin: expected a JSON object from the agent, got empty input (is this running as a stop hook?); allowing the stop',
+    ],
+    [
+      'not json',
+      'tollgate: hook stdin: expected a JSON object from the agent, got text starting "not json"; allowing the stop',
+    ],
+    ['[1]', 'tollgate: hook stdin: expected a JSON object from the agent, got an array; allowing the stop'],
+  ])('stdin %j', async (stdin, warning) => {
+    const answer = await hook(stdin, { agent: 'cursor' });
+    expect(answer.stdout).toBe('{}\n');
+    expect(answer.warnings).toEqual([warning]);
+  });
+
+  test('a broken config allows with a logged warning', async () => {
+    await repo.write('src/a.ts', 'fine\n');
+    await repo.write('tollgate.config.yaml', 'validation: [\n');
+    const answer = await hook(await payload('claude/stop.json'));
+    expect(answer.stdout).toBe('{}\n');
+    expect(answer.warnings[0]).toMatch(
+      /^tollgate: stop hook: internal error: tollgate\.config\.yaml:\d+:\d+ .*; allowing the stop \(fail open\)$/,
+    );
+  });
+
+  test('stdin that never ends: answers after the stdin timeout', async () => {
+    const stdin = new PassThrough();
+    stdin.write('{"hook_event_name":"Stop"');
+    const answer = await runStopHook({
+      stdin,
+      env: repo.env,
+      cwd: repo.root,
+      registry: fakeRegistry,
+      stdinTimeoutMs: 50,
+      warn: () => {},
+    });
+    expect(answer.stdout).toBe('{}\n');
+  });
+
+  test('outside a repository: allows', async () => {
+    const answer = await hook(JSON.stringify({ hook_event_name: 'Stop', session_id: 's', cwd: '/' }));
+    expect(answer.stdout).toBe('{}\n');
+  });
+});

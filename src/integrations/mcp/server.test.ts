@@ -1,0 +1,167 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { fakeRegistry } from '../../../test/fixtures/hooks/fake-validators.js';
+import { createTempRepo, removeDir, type TempRepo, tempDir } from '../../../test/support/git-repo.js';
+import { createTollgateMcpServer } from './server.js';
+
+let repo: TempRepo;
+beforeEach(async () => {
+  repo = await createTempRepo({ files: { 'README.md': '# demo\n' } });
+});
+afterEach(async () => {
+  await repo.cleanup();
+});
+
+async function connect(options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) {
+  const server = await createTollgateMcpServer({
+    cwd: options.cwd ?? repo.root,
+    env: { ...repo.env, ...options.env },
+    version: 'test',
+    registry: fakeRegistry,
+    sessionId: 'test-session',
+    log: () => {},
+  });
+  const client = new Client({ name: 'test-client', version: '1.0.0' });
+  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  await Promise.all([server.connect(serverTransport), client.connect(clientTransport)]);
+  return { client, close: () => client.close() };
+}
+
+async function allEvents(): Promise<Array<{ type: string; data: Record<string, unknown> }>> {
+  const runsDir = join(repo.root, '.tollgate/runs');
+  const events = [];
+  for (const runId of (await readdir(runsDir)).sort()) {
+    const text = await readFile(join(runsDir, runId, 'events.jsonl'), 'utf8');
+    events.push(
+      ...text
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line)),
+    );
+  }
+  return events;
+}
+
+describe('tollgate mcp', () => {
+  test('lists parallel_validation with per-tool trivial declarations, and validation_status', async () => {
+    const { client, close } = await connect();
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(['parallel_validation', 'validation_status']);
+    const parallel = tools[0]!;
+    const declaration = (parallel.inputSchema.properties as Record<string, { properties: Record<string, unknown> }>)
+      .trivialChangeDeclaration!;
+    expect(Object.keys(declaration.properties)).toEqual(['codeReview', 'lint']);
+    expect(parallel.description).toContain('Always validate security-sensitive changes');
+    expect(parallel.outputSchema?.properties).toHaveProperty('tools');
+    await close();
+  });
+
+  test('one active validator: that tool alone, with its own input schema', async () => {
+    await repo.write('tollgate.config.yaml', 'validation:\n  lint:\n    enabled: false\n');
+    const { client, close } = await connect();
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(['code_review', 'validation_status']);
+    expect(Object.keys(tools[0]!.inputSchema.properties ?? {})).toEqual([
+      'prTitle',
+      'prDescription',
+      'trivialChangeDeclaration',
+    ]);
+    await close();
+  });
+
+  test('a call: progress when asked, structured content plus text, events with mcpServerName', async () => {
+    await repo.write('src/a.ts', 'TODO: later\n');
+    const { client, close } = await connect();
+    const progress: string[] = [];
+    const answer = await client.callTool({ name: 'parallel_validation', arguments: { prTitle: 'Add a' } }, undefined, {
+      onprogress: (update) => progress.push(`${update.progress} ${update.message}`),
+    });
+    expect(answer.isError).toBeUndefined();
+    const structured = answer.structuredContent as { status: string; tools: Array<{ name: string; status: string }> };
+    expect(structured.status).toBe('failed');
+    expect(structured.tools.map((tool) => `${tool.name}:${tool.status}`)).toEqual([
+      'code_review:passed',
+      'lint:failed',
+    ]);
+    expect((answer.content as Array<{ text: string }>)[0]!.text).toMatch(/^## Validation Results\n/);
+    expect(progress[0]).toBe('1 tollgate: starting parallel_validation');
+    expect(progress).toContain('2 lint: reading 1 file(s)');
+    const starts = (await allEvents()).filter((event) => event.type === 'tool.execution_start');
+    expect(starts.map((event) => event.data.mcpServerName)).toEqual(['tollgate', 'tollgate']);
+    await close();
+  });
+
+  test('no progress notifications without a progress token', async () => {
+    await repo.write('src/a.ts', 'fine\n');
+    const { client, close } = await connect();
+    let notifications = 0;
+    client.fallbackNotificationHandler = async () => {
+      notifications++;
+    };
+    const answer = await client.callTool({ name: 'parallel_validation', arguments: {} });
+    expect((answer.structuredContent as { status: string }).status).toBe('passed');
+    expect(notifications).toBe(0);
+    await close();
+  });
+
+  test('invalid input is an isError result naming the field, recorded as a pipeline call', async () => {
+    await repo.write('src/a.ts', 'fine\n');
+    const { client, close } = await connect();
+    const answer = await client.callTool({
+      name: 'parallel_validation',
+      arguments: { trivialChangeDeclaration: { lint: { isTrivial: 1, reason: 'x' } } },
+    });
+    expect(answer.isError).toBe(true);
+    expect((answer.structuredContent as { summary: string }).summary).toBe(
+      'parallel_validation input trivialChangeDeclaration.lint.isTrivial: Invalid input: expected boolean, received number',
+    );
+    await close();
+  });
+
+  test('cancellation reaches the validator through its AbortSignal, and the server keeps serving', async () => {
+    await repo.write('src/a.ts', 'WAIT\n');
+    const { client, close } = await connect();
+    const controller = new AbortController();
+    const call = client.callTool({ name: 'parallel_validation', arguments: {} }, undefined, {
+      signal: controller.signal,
+      onprogress: (update) => {
+        if (update.message?.includes('waiting for the reviewer')) controller.abort('user cancelled');
+      },
+    });
+    await expect(call).rejects.toThrow();
+    // The aborted run is recorded as interrupted (error), and the next call is answered.
+    const status = await client.callTool({ name: 'validation_status', arguments: {} });
+    expect((status.structuredContent as { state: string }).state).not.toBe('validated');
+    await close();
+  }, 20_000);
+
+  test('validation_status says what the stop hook would', async () => {
+    await repo.write('src/a.ts', 'fine\n');
+    const { client, close } = await connect();
+    const before = await client.callTool({ name: 'validation_status', arguments: {} });
+    expect(before.structuredContent).toMatchObject({ state: 'never', changedFiles: 1, unresolvedFindings: 0 });
+    await client.callTool({ name: 'parallel_validation', arguments: {} });
+    const after = await client.callTool({ name: 'validation_status', arguments: {} });
+    expect(after.structuredContent).toMatchObject({
+      state: 'validated',
+      next: 'Validation has passed on the current change; it may be declared done.',
+    });
+    await close();
+  });
+
+  test('outside a repository: an isError result, not a crash', async () => {
+    const outside = await tempDir('tollgate-outside-');
+    const { client, close } = await connect({ cwd: outside });
+    const answer = await client.callTool({ name: 'parallel_validation', arguments: {} });
+    expect(answer.isError).toBe(true);
+    expect((answer.content as Array<{ text: string }>)[0]!.text).toMatch(
+      /^parallel_validation: .* is not inside a git work tree; run tollgate from your repository/,
+    );
+    expect((await client.listTools()).tools.length).toBe(2);
+    await close();
+    await removeDir(outside);
+  });
+});
