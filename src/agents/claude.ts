@@ -1,8 +1,13 @@
 import { isJsonObject, parseJsonObject, stringField } from './json-output.js';
-import type { AgentAdapter, AgentSettings, ReviewArgsOptions } from './types.js';
+import type { AgentAdapter, AgentSettings, AnalysisArgsOptions, ReviewArgsOptions } from './types.js';
 
 /** The built-ins a read-only reviewer gets. `--tools` sets which tools exist; `--allowedTools` only pre-approves. */
 const READ_ONLY_TOOLS = 'Read,Grep,Glob';
+/**
+ * An analysis (validate-alert) writes scripts and runs them. The file tools work relative to the cwd (the workspace);
+ * Bash is not sandboxed by Claude Code, which is why the agent only ever gets a copy of the repository.
+ */
+const ANALYSIS_TOOLS = 'Read,Grep,Glob,Write,Edit,Bash';
 
 /**
  * Claude Code. Verified against 2.1.330 (`test/fixtures/agents/claude/2.1.330/help.txt`; research/cli-flags.md §2):
@@ -51,6 +56,21 @@ export const claudeAdapter: AgentAdapter = {
     return args;
   },
   reviewEnv(_settings: AgentSettings): Record<string, string> {
+    return {};
+  },
+  // `--session-id <uuid>` starts a session under our id and `--resume <id>` continues it (2.1.330 help), so a
+  // continuation prompt lands in the same conversation. Sessions must persist for that: no --no-session-persistence.
+  analysisSession: 'resume',
+  analysisArgs(options: AnalysisArgsOptions): string[] {
+    const args = ['-p', '--output-format', 'json', '--tools', ANALYSIS_TOOLS, '--allowedTools', ANALYSIS_TOOLS];
+    args.push('--permission-mode', 'dontAsk', '--max-turns', String(options.maxTurns));
+    if (options.model) args.push('--model', options.model);
+    if (options.thinkingBudget !== 'off') args.push('--effort', options.thinkingBudget);
+    args.push('--settings', '{"disableAllHooks":true}');
+    args.push(options.resume ? '--resume' : '--session-id', options.sessionId);
+    return args;
+  },
+  analysisEnv(_settings: AgentSettings): Record<string, string> {
     return {};
   },
   usageLimitPhrases: [

@@ -1,5 +1,5 @@
 import { objectField, parseJsonLines, stringField } from './json-output.js';
-import type { AgentAdapter, AgentSettings, ReviewArgsOptions } from './types.js';
+import type { AgentAdapter, AgentSettings, AnalysisArgsOptions, ReviewArgsOptions } from './types.js';
 
 /**
  * OpenAI Codex CLI. Verified against 0.169.0 (`codex exec --help`, research/cli-flags.md §3). `exec` already runs with
@@ -42,6 +42,19 @@ export const codexAdapter: AgentAdapter = {
     return args;
   },
   reviewEnv(_settings: AgentSettings): Record<string, string> {
+    return {};
+  },
+  // `codex exec resume` needs the thread id from the event stream; a continuation re-prompts instead.
+  analysisSession: 'reprompt',
+  analysisArgs(options: AnalysisArgsOptions): string[] {
+    // workspace-write: the OS sandbox lets commands write only under -C (and temp dirs); the checkout is not there.
+    const args = ['exec', '-C', options.workspace, '--sandbox', 'workspace-write', '-c', 'approval_policy="never"'];
+    if (options.model) args.push('-m', options.model);
+    if (options.thinkingBudget !== 'off') args.push('-c', `model_reasoning_effort="${options.thinkingBudget}"`);
+    args.push('--disable', 'hooks', '--ephemeral', '--skip-git-repo-check', '--json', '-o', options.answerPath, '-');
+    return args;
+  },
+  analysisEnv(_settings: AgentSettings): Record<string, string> {
     return {};
   },
   usageLimitPhrases: [

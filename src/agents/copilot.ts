@@ -1,5 +1,5 @@
 import { objectField, parseJsonLines, stringField } from './json-output.js';
-import type { AgentAdapter, AgentOutput, AgentSettings, ReviewArgsOptions } from './types.js';
+import type { AgentAdapter, AgentOutput, AgentSettings, AnalysisArgsOptions, ReviewArgsOptions } from './types.js';
 
 const READ_ONLY_TOOLS = 'view,grep,glob';
 
@@ -36,6 +36,20 @@ export const copilotAdapter: AgentAdapter = {
     return args;
   },
   reviewEnv(_settings: AgentSettings): Record<string, string> {
+    return {};
+  },
+  // `--session-id=<id>` names a new session and `--resume=<id>` continues it (1.0.102 help examples).
+  analysisSession: 'resume',
+  analysisArgs(options: AnalysisArgsOptions): string[] {
+    // Path access is the cwd (-C) only: --disallow-temp-dir drops the temp-dir exception.
+    const args = ['-C', options.workspace, '-s', '--no-ask-user', '--output-format', 'json'];
+    args.push('--allow-tool=write,shell', '--disallow-temp-dir', '--disable-builtin-mcps');
+    if (options.model) args.push('--model', options.model);
+    if (options.thinkingBudget !== 'off') args.push('--reasoning-effort', options.thinkingBudget);
+    args.push(options.resume ? `--resume=${options.sessionId}` : `--session-id=${options.sessionId}`);
+    return args;
+  },
+  analysisEnv(_settings: AgentSettings): Record<string, string> {
     return {};
   },
   usageLimitPhrases: [

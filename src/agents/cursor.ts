@@ -1,5 +1,5 @@
 import { parseJsonObject, stringField } from './json-output.js';
-import type { AgentAdapter, AgentSettings, ReviewArgsOptions } from './types.js';
+import type { AgentAdapter, AgentSettings, AnalysisArgsOptions, ReviewArgsOptions } from './types.js';
 
 /**
  * Cursor CLI (`agent`). Not on npm (the npm package `cursor-agent` is an unrelated library), so these flags come from
@@ -32,6 +32,18 @@ export const cursorAdapter: AgentAdapter = {
     return args;
   },
   reviewEnv(_settings: AgentSettings): Record<string, string> {
+    return {};
+  },
+  analysisSession: 'reprompt',
+  analysisArgs(options: AnalysisArgsOptions): string[] {
+    // --force runs commands without asking; --sandbox enabled keeps them in Cursor's sandbox (documented, unverified).
+    const args = ['-p', '--trust', '--workspace', options.workspace, '--force', '--sandbox', 'enabled'];
+    args.push('--output-format', 'json');
+    if (options.model) args.push('--model', options.model);
+    args.push(options.prompt);
+    return args;
+  },
+  analysisEnv(_settings: AgentSettings): Record<string, string> {
     return {};
   },
   // No first-party list was found: the generic phrases (usage limit, quota, 429) apply.

@@ -1,5 +1,5 @@
 import { findJsonObject, objectField, parseJsonObject, stringField } from './json-output.js';
-import type { AgentAdapter, AgentSettings, ReviewArgsOptions } from './types.js';
+import type { AgentAdapter, AgentSettings, AnalysisArgsOptions, ReviewArgsOptions } from './types.js';
 
 /**
  * Gemini CLI. Verified against 0.61.0 (`gemini --help`, research/cli-flags.md §4). `--sandbox` needs Docker and exits
@@ -33,6 +33,18 @@ export const geminiAdapter: AgentAdapter = {
     return args;
   },
   reviewEnv(_settings: AgentSettings): Record<string, string> {
+    return {};
+  },
+  // `--resume` takes "latest" or an index, not an id we could pin (0.61.0 help): re-prompt with the prior output.
+  analysisSession: 'reprompt',
+  analysisArgs(options: AnalysisArgsOptions): string[] {
+    // yolo auto-approves tools; the file tools stay inside the workspace (the cwd), the shell is not sandboxed.
+    const args = ['--skip-trust', '--approval-mode', 'yolo', '-o', 'json'];
+    if (options.model) args.push('-m', options.model);
+    args.push('-p', 'Carry out the task described above.');
+    return args;
+  },
+  analysisEnv(_settings: AgentSettings): Record<string, string> {
     return {};
   },
   usageLimitPhrases: [

@@ -1,4 +1,4 @@
-import type { AgentAdapter, ReviewArgsOptions } from './types.js';
+import type { AgentAdapter, AnalysisArgsOptions, ReviewArgsOptions } from './types.js';
 
 /** `--flag`, `-f` or `--flag=value` in an argv → the flags, once each. */
 export function flagsOf(argv: readonly string[]): string[] {
@@ -17,9 +17,24 @@ const SAMPLE: ReviewArgsOptions = {
   prompt: 'prompt',
 };
 
-/** Every flag the adapter can pass, over its settings (model and effort on, tools on and off). */
+const ANALYSIS_SAMPLE: AnalysisArgsOptions = {
+  ...SAMPLE,
+  workspace: '/workspace',
+  sessionId: '00000000-0000-4000-8000-000000000000',
+  resume: false,
+};
+
+/**
+ * Every flag the adapter can pass, over its settings (model and effort on, tools on and off), in a review and in an
+ * analysis (new session and resumed).
+ */
 export function flagsPassedBy(adapter: AgentAdapter): string[] {
-  return flagsOf([...adapter.reviewArgs(SAMPLE), ...adapter.reviewArgs({ ...SAMPLE, allowToolUse: false })]);
+  return flagsOf([
+    ...adapter.reviewArgs(SAMPLE),
+    ...adapter.reviewArgs({ ...SAMPLE, allowToolUse: false }),
+    ...adapter.analysisArgs(ANALYSIS_SAMPLE),
+    ...adapter.analysisArgs({ ...ANALYSIS_SAMPLE, resume: true }),
+  ]);
 }
 
 /**

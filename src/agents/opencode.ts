@@ -1,8 +1,10 @@
 import { objectField, parseJsonLines, stringField } from './json-output.js';
-import type { AgentAdapter, AgentSettings, ReviewArgsOptions } from './types.js';
+import type { AgentAdapter, AgentSettings, AnalysisArgsOptions, ReviewArgsOptions } from './types.js';
 
 /** Merged last into every agent's permissions (research/cli-flags.md §6b): the plan agent alone still allows bash. */
 const DENY_WRITES = '{"edit":"deny","bash":"deny","webfetch":"deny"}';
+/** An analysis edits and runs commands in its workspace; paths outside it are denied (`external_directory`, [read]). */
+const WORKSPACE_ONLY = '{"edit":"allow","bash":"allow","webfetch":"allow","external_directory":"deny"}';
 
 /**
  * OpenCode. Verified against 1.18.33 (`opencode run --help`). It needs no login (its default model is free), so an
@@ -34,6 +36,16 @@ export const opencodeAdapter: AgentAdapter = {
   },
   reviewEnv(_settings: AgentSettings): Record<string, string> {
     return { OPENCODE_PERMISSION: DENY_WRITES };
+  },
+  // `--session <id>` continues a session, but a new one cannot be given our id: re-prompt instead.
+  analysisSession: 'reprompt',
+  analysisArgs(options: AnalysisArgsOptions): string[] {
+    const args = ['run', '--dir', options.workspace, '--agent', 'build', '--format', 'json', '--pure'];
+    if (options.model) args.push('-m', options.model);
+    return args;
+  },
+  analysisEnv(_settings: AgentSettings): Record<string, string> {
+    return { OPENCODE_PERMISSION: WORKSPACE_ONLY };
   },
   usageLimitPhrases: ['free limit reached', 'usage limit reached', 'insufficient_quota', 'exceeded your current quota'],
   rateLimitPhrases: ['rate limit exceeded'],

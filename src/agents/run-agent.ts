@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, open, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,6 +32,14 @@ export interface RunAgentOptions {
   env?: NodeJS.ProcessEnv;
   /** `ctx.runProcess` in a validator; `runProcess` by default. */
   runProcess?: RunProcessFn;
+  /**
+   * `review` (default): read-only, `reviewArgs`, cwd = `repoRoot`. `analysis` (validate-alert): `analysisArgs`, cwd =
+   * `repoRoot`, which is then the agent's own workspace, never the user's checkout.
+   */
+  purpose?: 'review' | 'analysis';
+  /** For `analysis`: the session id (a UUID) to start, or to continue when `resume` is set. */
+  sessionId?: string;
+  resume?: boolean;
 }
 
 export type AgentRunOutcome =
@@ -55,10 +64,12 @@ export function reviewerEnv(
   adapter: AgentAdapter,
   settings: AgentSettings,
   base: NodeJS.ProcessEnv,
+  purpose: 'review' | 'analysis' = 'review',
 ): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...base };
   for (const name of REMOVED_ENV) delete env[name];
-  return { ...env, ...adapter.reviewEnv(settings), [REVIEWER_ENV_FLAG]: '1' };
+  const own = purpose === 'analysis' ? adapter.analysisEnv(settings) : adapter.reviewEnv(settings);
+  return { ...env, ...own, [REVIEWER_ENV_FLAG]: '1' };
 }
 
 /**
@@ -77,18 +88,29 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunOutcom
     const schemaJson = JSON.stringify(options.answerSchema);
     await writePrivate(promptPath, options.prompt);
     await writePrivate(schemaPath, schemaJson);
-    const argv = adapter.reviewArgs({
-      ...options.settings,
-      repoRoot: options.repoRoot,
-      schemaPath,
-      schemaJson,
-      answerPath,
-      prompt: options.prompt,
-    });
+    const purpose = options.purpose ?? 'review';
+    const argv =
+      purpose === 'analysis'
+        ? adapter.analysisArgs({
+            ...options.settings,
+            workspace: options.repoRoot,
+            prompt: options.prompt,
+            answerPath,
+            sessionId: options.sessionId ?? randomUUID(),
+            resume: options.resume ?? false,
+          })
+        : adapter.reviewArgs({
+            ...options.settings,
+            repoRoot: options.repoRoot,
+            schemaPath,
+            schemaJson,
+            answerPath,
+            prompt: options.prompt,
+          });
     const spawn = options.runProcess ?? runProcess;
     const result = await spawn(adapter.bin, argv, {
       cwd: options.repoRoot,
-      env: reviewerEnv(adapter, options.settings, options.env ?? process.env),
+      env: reviewerEnv(adapter, options.settings, options.env ?? process.env, purpose),
       ...(adapter.promptVia === 'stdin' ? { input: await readFile(promptPath) } : {}),
       timeoutMs: options.timeoutMs,
       ...(options.signal ? { signal: options.signal } : {}),

@@ -42,6 +42,24 @@ export interface ReviewArgsOptions extends AgentSettings {
   prompt: string;
 }
 
+/**
+ * What `analysisArgs` needs (validate-alert's analysis and challenge stages). The agent works in its own workspace
+ * (the spawn cwd): it may write scripts, logs and a report there and run commands; it is never given the user's
+ * checkout, only a copy inside the workspace.
+ */
+export interface AnalysisArgsOptions extends AgentSettings {
+  /** Absolute path of the agent's own workspace: its cwd and the one place it is asked (or, with Codex, allowed) to write. */
+  workspace: string;
+  /** The prompt text, for CLIs that take it as an argument. */
+  prompt: string;
+  /** Where a CLI that can save its last message writes it (Codex `-o`). */
+  answerPath: string;
+  /** A UUID: the new session's id, or (with `resume`) the session to continue. Used where `analysisSession` is `resume`. */
+  sessionId: string;
+  /** Continue the session `sessionId` instead of starting one (a continuation prompt). */
+  resume: boolean;
+}
+
 export type AgentFailureKind = 'usage_limit' | 'rate_limited' | 'not_logged_in';
 
 /** What the CLI printed, read through its structured output mode. */
@@ -96,6 +114,18 @@ export interface AgentAdapter {
   reviewArgs(options: ReviewArgsOptions): string[];
   /** Environment variables to set for the review (on top of the ones run-agent sets for every CLI). */
   reviewEnv(settings: AgentSettings): Record<string, string>;
+  /**
+   * Pure: the argv of one non-interactive analysis that may write into its workspace and run commands there
+   * (validate-alert). Never used for code review.
+   */
+  analysisArgs(options: AnalysisArgsOptions): string[];
+  /** Environment variables for an analysis (on top of the ones run-agent sets for every CLI). */
+  analysisEnv(settings: AgentSettings): Record<string, string>;
+  /**
+   * How a continuation prompt reaches the same conversation: `resume` (the CLI takes a session id for a new session and
+   * resumes it by id), or `reprompt` (a new run whose prompt carries the prior output).
+   */
+  readonly analysisSession: 'resume' | 'reprompt';
   /** Phrases (lower case, ASCII apostrophes) this CLI prints when a usage limit or quota is exhausted. */
   readonly usageLimitPhrases: readonly string[];
   /** Phrases of a transient rate limit. */

@@ -4,7 +4,7 @@
 // environment variables tollgate sets or removes) to the scenario's `log`, checks the argv/cwd/stdin it was promised,
 // and answers with the recorded output. A mismatch exits 97 with both sides on stderr.
 import { spawn } from 'node:child_process';
-import { appendFileSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 const [bin, ...argv] = process.argv.slice(2);
@@ -25,6 +25,8 @@ const record = {
   cwd: process.cwd(),
   stdin,
   env: { TOLLGATE_ACTIVE: process.env.TOLLGATE_ACTIVE ?? null, CLAUDECODE: process.env.CLAUDECODE ?? null },
+  // Set only when tollgate's GitHub credentials reached the agent's environment (never their value).
+  githubTokenSet: process.env.GITHUB_TOKEN === undefined && process.env.GH_TOKEN === undefined ? undefined : true,
   files: privateFiles(),
 };
 if (scenario.log) appendFileSync(scenario.log, `${JSON.stringify(record)}\n`);
@@ -44,8 +46,7 @@ function classify() {
 }
 
 function review() {
-  const sequence = agent.reviews ?? [agent.review ?? {}];
-  const step = sequence[Math.min(nextCount(), sequence.length - 1)];
+  const step = pickStep();
   const expected = step.expectArgv ?? agent.expectArgv;
   if (expected && JSON.stringify(expected) !== JSON.stringify(argv)) {
     fail(`argv mismatch\nexpected: ${JSON.stringify(expected)}\ngot:      ${JSON.stringify(argv)}`);
@@ -56,6 +57,12 @@ function review() {
     if (!stdin.includes(text)) fail(`stdin does not include ${JSON.stringify(text)}`);
   }
   if (step.writeFile) writeFileSync(join(process.cwd(), step.writeFile), 'written by a reviewer\n');
+  // An analysis agent's work: files in its workspace (the cwd); `{{cwd}}` in a content is replaced by the cwd.
+  for (const [path, content] of Object.entries(step.writeFiles ?? {})) {
+    const target = join(process.cwd(), path);
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, content.replaceAll('{{cwd}}', process.cwd()));
+  }
   if (step.answer !== undefined) {
     const index = argv.indexOf('-o');
     if (index !== -1) writeFileSync(argv[index + 1], step.answer);
@@ -84,6 +91,24 @@ function review() {
   finish(step);
 }
 
+/**
+ * The step to play: with `routes`, the first route whose `when` text is in the prompt (stdin or argv) picks the
+ * sequence, with its own counter (concurrent calls of different routes do not disturb each other's order); else the
+ * agent's `reviews` sequence, else its one `review`.
+ */
+function pickStep() {
+  if (agent.routes) {
+    const prompt = `${stdin}\n${argv.join(' ')}`;
+    const index = agent.routes.findIndex((route) => prompt.includes(route.when));
+    if (index !== -1) {
+      const steps = agent.routes[index].steps;
+      return steps[Math.min(nextCount(`route${index}`), steps.length - 1)];
+    }
+  }
+  const sequence = agent.reviews ?? [agent.review ?? {}];
+  return sequence[Math.min(nextCount(), sequence.length - 1)];
+}
+
 function finish(step) {
   const stdout = step.stdoutFile ? readFileSync(step.stdoutFile, 'utf8') : (step.stdout ?? '');
   const stderr = step.stderrFile ? readFileSync(step.stderrFile, 'utf8') : (step.stderr ?? '');
@@ -97,9 +122,9 @@ function fail(message) {
   process.exit(97);
 }
 
-function nextCount() {
+function nextCount(key = 'count') {
   if (!scenario.log) return 0;
-  const counter = `${scenario.log}.${bin}.count`;
+  const counter = `${scenario.log}.${bin}.${key}`;
   let count = 0;
   try {
     count = Number(readFileSync(counter, 'utf8')) || 0;

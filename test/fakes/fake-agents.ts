@@ -32,6 +32,14 @@ export interface FakeReviewStep {
   hugeOutputBytes?: number;
   /** Repo-relative file the "reviewer" writes: it must be caught. */
   writeFile?: string;
+  /** Files an analysis agent writes into its cwd (its workspace), path → content; `{{cwd}}` becomes the cwd. */
+  writeFiles?: Record<string, string>;
+}
+
+/** Calls whose prompt (stdin or argv) contains `when` play `steps` in order (the last repeats), with their own counter. */
+export interface FakeRoute {
+  when: string;
+  steps: FakeReviewStep[];
 }
 
 export interface FakeAgentScript {
@@ -44,6 +52,8 @@ export interface FakeAgentScript {
   review?: FakeReviewStep;
   /** One step per review call, in order; the last repeats. */
   reviews?: FakeReviewStep[];
+  /** Checked before `reviews`/`review`: the first route whose text is in the prompt picks the steps. */
+  routes?: FakeRoute[];
 }
 
 export interface FakeCall {
@@ -53,6 +63,8 @@ export interface FakeCall {
   cwd: string;
   stdin: string;
   env: { TOLLGATE_ACTIVE: string | null; CLAUDECODE: string | null };
+  /** Present (true) only when GITHUB_TOKEN or GH_TOKEN reached the agent's environment. */
+  githubTokenSet?: true;
   files?: { dir: string; prompt: string; schema: string } | { error: string };
   pid?: number;
   childPid?: number;

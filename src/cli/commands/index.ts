@@ -4,6 +4,7 @@ import { registerAgents } from './agents.js';
 import { registerComments } from './comments.js';
 import { registerConfig } from './config.js';
 import { registerDoctor } from './doctor.js';
+import { registerEvals } from './evals.js';
 import { registerFixComments } from './fix-comments.js';
 import { registerHookStop } from './hook.js';
 import { registerInit } from './init.js';
@@ -13,6 +14,7 @@ import { registerMcp } from './mcp.js';
 import { registerRun } from './run.js';
 import { registerStats } from './stats.js';
 import { registerUninstall } from './uninstall.js';
+import { registerValidateAlert } from './validate-alert.js';
 import { registerWaive } from './waive.js';
 
 /**
@@ -29,6 +31,8 @@ export const commands: readonly RegisterCommand[] = [
   registerAdvisories,
   registerComments,
   registerFixComments,
+  registerValidateAlert,
+  registerEvals,
   registerMcp,
   registerHookStop,
   registerInstall,

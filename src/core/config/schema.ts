@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AGENT_NAMES, THINKING_BUDGETS } from '../../agents/types.js';
 import { SEVERITIES } from '../finding.js';
 import type { AnyToolDefinition } from '../pipeline/tool.js';
 import { durationSchema, sizeSchema } from './duration.js';
@@ -99,6 +100,45 @@ export const coreSections = {
         .min(1)
         .optional()
         .describe('Repo-relative reply template; default: the bundled templates/review-reply.md.'),
+    })
+    .strict()
+    .prefault({}),
+  alerts: z
+    .object({
+      analyses: z.number().int().min(1).max(10).default(3).describe('Competing analyses per alert (`--analyses`).'),
+      agents: z
+        .array(z.enum(AGENT_NAMES))
+        .min(1)
+        .default([...AGENT_NAMES])
+        .describe('Agent CLIs in order of preference; analyses go round-robin over the healthy ones.'),
+      minResponseLength: z
+        .number()
+        .int()
+        .min(0)
+        .default(500)
+        .describe('A report shorter than this (characters) gets a continuation prompt.'),
+      maxContinuationAttempts: z.number().int().min(0).max(5).default(2).describe('Continuation prompts per analysis.'),
+      maxTurns: z.number().int().min(1).default(60).describe('Agentic turn cap per call, where the CLI has one.'),
+      timeouts: z
+        .object({
+          analysis: durationSchema.default(1_800_000).describe('Per analysis, continuations included, e.g. "30m".'),
+          challenge: durationSchema.default(600_000).describe('Per challenge.'),
+          judge: durationSchema.default(300_000).describe('Per judge call.'),
+        })
+        .strict()
+        .prefault({}),
+      adapters: z
+        .partialRecord(
+          z.enum(AGENT_NAMES),
+          z
+            .object({
+              model: z.string().min(1).optional(),
+              thinkingBudget: z.enum(THINKING_BUDGETS).default('medium'),
+            })
+            .strict(),
+        )
+        .default({})
+        .describe('Per-CLI model and thinking budget for validate-alert.'),
     })
     .strict()
     .prefault({}),

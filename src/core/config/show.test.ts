@@ -60,6 +60,17 @@ reviewComments:
   rateLimitFloor: 100  # default
   requestTimeout: 30s  # default
   replyTemplate:  # default (not set)
+alerts:
+  analyses: 3  # default
+  agents: [ claude, codex, gemini, copilot, cursor, opencode ]  # default
+  minResponseLength: 500  # default
+  maxContinuationAttempts: 2  # default
+  maxTurns: 60  # default
+  timeouts:
+    analysis: 30m  # default
+    challenge: 10m  # default
+    judge: 5m  # default
+  adapters: {}  # default
 validation:
   timeout: 1m30s  # from file
   concurrency: 4  # default

@@ -1,0 +1,156 @@
+import { z } from 'zod';
+import { errorMessage, TollgateError } from '../core/errors.js';
+import type { Redact } from './mask.js';
+import type { AlertLocation } from './types.js';
+
+/**
+ * The GitHub REST secret-scanning endpoints validate-alert reads (docs.github.com/rest/secret-scanning):
+ * `GET /repos/{owner}/{repo}/secret-scanning/alerts/{n}`, its `/locations` (paged, 100 a page, at most 50 pages)
+ * and `GET /repos/{owner}/{repo}` for the clone URL (so GHES works through `GITHUB_API_URL`). Every response is
+ * validated with zod here; every error message is masked and never carries the token.
+ */
+const alertSchema = z.object({
+  number: z.number().int(),
+  state: z.string().optional(),
+  secret_type: z.string(),
+  secret_type_display_name: z.string().nullish(),
+  secret: z.string().nullish(),
+  validity: z.string().nullish(),
+  resolution: z.string().nullish(),
+  created_at: z.string().nullish(),
+  html_url: z.string().nullish(),
+});
+export type GithubAlert = z.output<typeof alertSchema>;
+
+const locationSchema = z.object({
+  type: z.string(),
+  details: z
+    .object({
+      path: z.string().optional(),
+      start_line: z.number().optional(),
+      commit_sha: z.string().optional(),
+      blob_sha: z.string().optional(),
+    })
+    .catchall(z.unknown())
+    .optional(),
+});
+const locationsSchema = z.array(locationSchema);
+const repoSchema = z.object({ clone_url: z.string().min(1), default_branch: z.string().optional() });
+
+export interface GithubRestOptions {
+  /** `GITHUB_API_URL`, default https://api.github.com. */
+  apiUrl: string;
+  token: string | undefined;
+  redact: Redact;
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+}
+
+export interface FetchedAlert {
+  alert: GithubAlert;
+  locations: AlertLocation[];
+  cloneUrl: string;
+}
+
+const MAX_LOCATION_PAGES = 50;
+
+export async function fetchAlert(
+  owner: string,
+  repo: string,
+  alertId: string,
+  options: GithubRestOptions,
+): Promise<FetchedAlert> {
+  const base = `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`;
+  const alert = alertSchema.parse(
+    await getJson(
+      `${base}/secret-scanning/alerts/${encodeURIComponent(alertId)}`,
+      options,
+      `alert ${alertId} of ${owner}/${repo}`,
+    ),
+  );
+  const locations: AlertLocation[] = [];
+  for (let page = 1; page <= MAX_LOCATION_PAGES; page++) {
+    const raw = await getJson(
+      `${base}/secret-scanning/alerts/${encodeURIComponent(alertId)}/locations?per_page=100&page=${page}`,
+      options,
+      `locations of alert ${alertId}`,
+    );
+    const batch = parseWith(locationsSchema, raw, `locations of alert ${alertId}`);
+    for (const item of batch) locations.push(toLocation(item));
+    if (batch.length < 100) break;
+  }
+  const repository = parseWith(
+    repoSchema,
+    await getJson(base, options, `repository ${owner}/${repo}`),
+    `repository ${owner}/${repo}`,
+  );
+  return { alert, locations, cloneUrl: repository.clone_url };
+}
+
+function toLocation(item: z.output<typeof locationSchema>): AlertLocation {
+  const details = item.details ?? {};
+  const location: AlertLocation = { type: item.type };
+  if (details.path) location.path = details.path;
+  if (details.start_line !== undefined) location.startLine = details.start_line;
+  if (details.commit_sha) location.commitSha = details.commit_sha;
+  if (details.blob_sha) location.blobSha = details.blob_sha;
+  for (const [key, value] of Object.entries(details)) {
+    if (key.endsWith('_url') && typeof value === 'string') location.url = value;
+  }
+  return location;
+}
+
+function parseWith<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  throw new TollgateError(
+    'io',
+    `GitHub API ${what}: unexpected response (${issue?.path.join('.') || 'root'}: ${issue?.message})`,
+  );
+}
+
+async function getJson(path: string, options: GithubRestOptions, what: string): Promise<unknown> {
+  const url = `${options.apiUrl.replace(/\/+$/, '')}${path}`;
+  const headers: Record<string, string> = {
+    accept: 'application/vnd.github+json',
+    'x-github-api-version': '2022-11-28',
+    'user-agent': 'tollgate',
+  };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  let response: Response;
+  try {
+    response = await (options.fetch ?? fetch)(url, {
+      headers,
+      signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
+    });
+  } catch (error) {
+    throw new TollgateError(
+      'io',
+      options.redact(`GitHub API ${what}: request to ${url} failed (${errorMessage(error)})`),
+    );
+  }
+  if (response.status === 401) {
+    throw new TollgateError(
+      'usage',
+      'GITHUB_TOKEN: GitHub rejected the token (401); set a token that can read secret-scanning alerts',
+    );
+  }
+  if (response.status === 404 || response.status === 403) {
+    throw new TollgateError(
+      'not_found',
+      options.redact(
+        `GitHub API ${what}: ${response.status} (no such alert, or the token cannot see it: it needs "Secret scanning alerts: read"${options.token ? '' : '; GITHUB_TOKEN is not set'})`,
+      ),
+    );
+  }
+  if (!response.ok) {
+    const body = (await response.text().catch(() => '')).slice(0, 200);
+    throw new TollgateError('io', options.redact(`GitHub API ${what}: HTTP ${response.status} ${body}`));
+  }
+  try {
+    return await response.json();
+  } catch {
+    throw new TollgateError('io', `GitHub API ${what}: the response is not JSON`);
+  }
+}

@@ -1,0 +1,70 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * The GitHub REST secret-scanning endpoints on 127.0.0.1, over an in-memory world: `GET /repos/{o}/{r}` (clone_url),
+ * `GET /repos/{o}/{r}/secret-scanning/alerts/{n}` and its `/locations` (paged like GitHub, `per_page`/`page`). A request
+ * without `Authorization: Bearer <token>` gets 401. Requests are recorded without their Authorization header.
+ */
+export interface FakeAlert {
+  number: number;
+  state?: string;
+  secret_type: string;
+  secret_type_display_name?: string;
+  secret?: string;
+  validity?: string;
+  resolution?: string | null;
+  created_at?: string;
+  html_url?: string;
+  locations: Array<{ type: string; details: Record<string, unknown> }>;
+}
+
+export interface FakeRestWorld {
+  token: string;
+  repos: Record<string, { clone_url: string; alerts: Record<number, FakeAlert> }>;
+}
+
+export interface FakeRestRequest {
+  method: string;
+  url: string;
+  authorized: boolean;
+}
+
+export interface FakeGithubRest {
+  /** Use as GITHUB_API_URL. */
+  url: string;
+  requests: FakeRestRequest[];
+  close(): Promise<void>;
+}
+
+export async function startFakeGithubRest(world: FakeRestWorld): Promise<FakeGithubRest> {
+  const requests: FakeRestRequest[] = [];
+  const server = createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+    const authorized = request.headers.authorization === `Bearer ${world.token}`;
+    requests.push({ method: request.method ?? 'GET', url: `${url.pathname}${url.search}`, authorized });
+    const send = (status: number, body: unknown) => {
+      response.writeHead(status, { 'content-type': 'application/json' });
+      response.end(JSON.stringify(body));
+    };
+    if (!authorized) return send(401, { message: 'Bad credentials' });
+    const match = /^\/repos\/([^/]+)\/([^/]+)(?:\/secret-scanning\/alerts\/(\d+)(\/locations)?)?$/.exec(url.pathname);
+    const repo = match ? world.repos[`${match[1]}/${match[2]}`] : undefined;
+    if (!match || !repo) return send(404, { message: 'Not Found' });
+    if (!match[3]) return send(200, { full_name: `${match[1]}/${match[2]}`, clone_url: repo.clone_url });
+    const alert = repo.alerts[Number(match[3])];
+    if (!alert) return send(404, { message: 'Not Found' });
+    const { locations, ...rest } = alert;
+    if (!match[4]) return send(200, rest);
+    const perPage = Number(url.searchParams.get('per_page') ?? 30);
+    const page = Number(url.searchParams.get('page') ?? 1);
+    return send(200, locations.slice((page - 1) * perPage, page * perPage));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
