@@ -3,9 +3,16 @@ import { advisoriesTool } from './advisories/index.js';
 import { checksTool } from './checks/index.js';
 import { codeReviewTool } from './code-review/index.js';
 import { staticAnalysisTool } from './sarif/index.js';
+import { secretsTool } from './secrets/index.js';
 
-/** Every validator, sorted by name. Adding one is one folder and one line here. */
-export const validators: readonly AnyToolDefinition[] = [advisoriesTool, checksTool, codeReviewTool, staticAnalysisTool];
+/** Every validator, sorted by tool name. Adding one is one folder and one line here. */
+export const validators: readonly AnyToolDefinition[] = [
+  advisoriesTool,
+  checksTool,
+  codeReviewTool,
+  secretsTool,
+  staticAnalysisTool,
+];
 
 export function findValidator(name: string): AnyToolDefinition | undefined {
   return validators.find((tool) => tool.name === name);

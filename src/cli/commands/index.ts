@@ -12,6 +12,7 @@ import { registerInstall } from './install.js';
 import { registerLog } from './log.js';
 import { registerMcp } from './mcp.js';
 import { registerRun } from './run.js';
+import { registerHookPreCommit, registerScan } from './scan.js';
 import { registerStats } from './stats.js';
 import { registerUninstall } from './uninstall.js';
 import { registerValidateAlert } from './validate-alert.js';
@@ -27,6 +28,7 @@ export const commands: readonly RegisterCommand[] = [
   registerRun,
   registerLog,
   registerWaive,
+  registerScan,
   registerAgents,
   registerAdvisories,
   registerComments,
@@ -35,6 +37,7 @@ export const commands: readonly RegisterCommand[] = [
   registerEvals,
   registerMcp,
   registerHookStop,
+  registerHookPreCommit,
   registerInstall,
   registerUninstall,
   registerDoctor,

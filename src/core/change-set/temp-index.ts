@@ -65,7 +65,18 @@ export async function withTempIndex<T>(
 async function addAll(git: GitRunner, env: Record<string, string>): Promise<string[]> {
   const result = await git.run(
     // No untracked cache: its directory-mtime shortcuts can miss a file created in the same tick as its folder.
-    ['-c', 'core.splitIndex=false', '-c', 'core.untrackedCache=false', 'add', '--all', '--ignore-errors', '--', '.', `:(top,exclude)${STATE_DIR}`],
+    [
+      '-c',
+      'core.splitIndex=false',
+      '-c',
+      'core.untrackedCache=false',
+      'add',
+      '--all',
+      '--ignore-errors',
+      '--',
+      '.',
+      `:(top,exclude)${STATE_DIR}`,
+    ],
     // The pathspec magic above must stay magic even if the user exports GIT_LITERAL_PATHSPECS.
     { env: { ...env, GIT_LITERAL_PATHSPECS: '0' } },
   );

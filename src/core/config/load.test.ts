@@ -295,7 +295,9 @@ describe('sources', () => {
     const sources = Object.fromEntries(loaded.sources);
     // Every setting has a source; only those the file or env set are not "default". (A new core section adds
     // defaults here without changing this test.)
-    expect(Object.keys(sources)).toEqual(expect.arrayContaining(['base', 'ignore', 'hooks.preToolUse', 'waivers.allow']));
+    expect(Object.keys(sources)).toEqual(
+      expect.arrayContaining(['base', 'ignore', 'hooks.preToolUse', 'waivers.allow']),
+    );
     expect(Object.entries(sources).filter(([, source]) => source !== 'default')).toEqual([
       ['validation.timeout', 'file'],
       ['validation.checks.enabled', 'env'],

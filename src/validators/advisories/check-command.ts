@@ -2,7 +2,6 @@ import { loadConfig } from '../../core/config/load.js';
 import { findRepoRoot } from '../../core/config/repo-root.js';
 import { toolOptions } from '../../core/config/schema.js';
 import { ExitCode, isTollgateError, TollgateError } from '../../core/errors.js';
-import type { AnyToolDefinition } from '../../core/pipeline/tool.js';
 import type { ToolResult } from '../../core/result.js';
 import { ensureTollgateDir } from '../../core/state/tollgate-dir.js';
 import { type CheckedDependency, checkDependencies } from './check-dependencies.js';
@@ -24,12 +23,6 @@ export interface AdvisoriesCheckFlags {
   base?: string;
 }
 
-/** The registry, plus this tool when the registry does not list it yet, so its config section is known. */
-async function toolsWithAdvisories(): Promise<readonly AnyToolDefinition[]> {
-  const { validators } = await import('../index.js');
-  return validators.some((tool) => tool.name === advisoriesTool.name) ? validators : [...validators, advisoriesTool];
-}
-
 async function effectiveOptions(
   flags: AdvisoriesCheckFlags,
 ): Promise<{ options: AdvisoriesOptions; repoRoot: string | null; network: boolean }> {
@@ -42,12 +35,7 @@ async function effectiveOptions(
   let options: AdvisoriesOptions = advisoriesOptionsSchema.parse(undefined);
   let network = true;
   if (repoRoot) {
-    const loaded = await loadConfig({
-      repoRoot,
-      cwd: process.cwd(),
-      env: process.env,
-      tools: await toolsWithAdvisories(),
-    });
+    const loaded = await loadConfig({ repoRoot, cwd: process.cwd(), env: process.env });
     options = toolOptions(loaded.config, advisoriesTool) as AdvisoriesOptions;
     network = loaded.config.permissions.network !== 'deny';
   }
@@ -91,8 +79,8 @@ async function checkChangeSet(repoRoot: string, flags: AdvisoriesCheckFlags): Pr
     import('../../report/index.js'),
     import('../../cli/version.js'),
   ]);
-  const tools = await toolsWithAdvisories();
-  const loaded = await loadConfig({ repoRoot, cwd: process.cwd(), env: process.env, tools });
+  const { validators: tools } = await import('../index.js');
+  const loaded = await loadConfig({ repoRoot, cwd: process.cwd(), env: process.env });
   const report = await runGate({
     repoRoot,
     config: loaded.config,

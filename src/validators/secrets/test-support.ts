@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { RepoChangeSet } from '../../core/change-set/types.js';
 import type { ToolContext } from '../../core/pipeline/tool.js';
 import { runProcess } from '../../core/process.js';
-import { secretsOptionsSchema, type SecretsOptions } from './options.js';
+import { type SecretsOptions, secretsOptionsSchema } from './options.js';
 import type { SecretsInput } from './run-secrets.js';
 import { parsePatch, toRanges } from './sources/parse-patch.js';
 
@@ -16,7 +16,14 @@ export async function changeSetFromRepo(root: string, env: NodeJS.ProcessEnv): P
   const diff = await runProcess('git', ['diff', '-U0', '--no-color', 'HEAD'], { cwd: root, env });
   const files = parsePatch(diff.stdout).map((file) => {
     const ranges = toRanges(file.added.map((item) => item.line));
-    return { path: file.path, status: 'modified' as const, binary: file.binary, addedLines: ranges, changedLines: ranges, size: 0 };
+    return {
+      path: file.path,
+      status: 'modified' as const,
+      binary: file.binary,
+      addedLines: ranges,
+      changedLines: ranges,
+      size: 0,
+    };
   });
   const { readFile } = await import('node:fs/promises');
   const read = async (path: string) => readFile(join(root, path)).catch(() => null);

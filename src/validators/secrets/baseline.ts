@@ -1,0 +1,63 @@
+import { mkdir, readFile } from 'node:fs/promises';
+import { dirname, isAbsolute, join } from 'node:path';
+import { z } from 'zod';
+import { TollgateError } from '../../core/errors.js';
+import { writeFileAtomic } from '../../core/state/atomic-write.js';
+import type { SecretFinding } from './to-finding.js';
+
+/**
+ * Known findings that no longer block, keyed by fingerprint (detect-secrets' baseline flow). The file holds
+ * fingerprints, rule ids and places, never a secret or a masked value.
+ */
+const baselineSchema = z.object({
+  version: z.literal(1),
+  findings: z.array(
+    z.object({
+      fingerprint: z.string().regex(/^[0-9a-f]{64}$/),
+      ruleId: z.string(),
+      path: z.string(),
+      line: z.number(),
+    }),
+  ),
+});
+export type SecretsBaseline = z.output<typeof baselineSchema>;
+
+export function baselinePath(repoRoot: string, configured: string): string {
+  return isAbsolute(configured) ? configured : join(repoRoot, configured);
+}
+
+/** The fingerprints in the baseline; an absent file is an empty baseline, a malformed one an error naming it. */
+export async function readBaseline(path: string, label: string): Promise<Set<string>> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new Set();
+    throw new TollgateError(
+      'io',
+      `${label}: cannot read the secrets baseline (${(error as NodeJS.ErrnoException).code})`,
+    );
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new TollgateError('config', `${label}: not JSON; rewrite it with \`tollgate scan --all --baseline-write\``);
+  }
+  const result = baselineSchema.safeParse(parsed);
+  if (!result.success) {
+    throw new TollgateError('config', `${label}: not a secrets baseline (expected {"version":1,"findings":[…]})`);
+  }
+  return new Set(result.data.findings.map((finding) => finding.fingerprint));
+}
+
+export async function writeBaseline(path: string, findings: readonly SecretFinding[]): Promise<void> {
+  const baseline: SecretsBaseline = {
+    version: 1,
+    findings: [...findings]
+      .sort((a, b) => a.path.localeCompare(b.path) || a.line - b.line)
+      .map(({ fingerprint, ruleId, path: file, line }) => ({ fingerprint, ruleId, path: file, line })),
+  };
+  await mkdir(dirname(path), { recursive: true });
+  await writeFileAtomic(path, `${JSON.stringify(baseline, null, 2)}\n`, { mode: 0o644 });
+}

@@ -1,0 +1,191 @@
+import { shannonEntropy } from './entropy.js';
+import { isIdentifierOrDigest, isPlaceholder } from './placeholders.js';
+import type { MatchContext } from './rule.js';
+
+/**
+ * Judging a value found next to a secret-like name (`password = …`, `api_key: …`), where no provider format vouches
+ * for it. This is where generic rules win or lose precision, so each check names the false positive it removes.
+ */
+
+export type GenericKind = 'password' | 'secret';
+
+/** Names that contain a secret word but hold something else (`token_type`, `password_min_length`, `secretName`). */
+const NAME_NOT_SECRET =
+  /(?:type|name|field|label|length|len|min|max|policy|regex|pattern|prompt|placeholder|hint|url|uri|endpoint|path|file|dir|env|var|header|format|count|size|ttl|expiry|expires|expiration|expire|mode|enabled|enable|required|reset|confirm|confirmation|validation|strength|hash|hashed|digest|salt|id|ids|ref|policy|rotation|manager|provider|store|service|resolver|generator|encoder|input|changed|algorithm|limit|used|index|prefix|suffix|version|lifetime|timeout|location|source|template|class|kind|style|icon|visible|visibility|error|message|msg|title|text|description|desc|key_name|key_ref|keyref|secretref|selector|refresh_interval|display|status|method|auth_method|scope|scopes|audience|issuer|storage|backend|schema|test|spec|mock)s?$/i;
+const NAME_NOT_SECRET_ANYWHERE =
+  /public|publishable|keyboard|bypass|compass|passport|passthrough|passive|passenger|passage|tokeniz|max_?tokens|tokens?_?(?:count|used|limit)|page_?token|next_?token|csrf|xsrf|_?pass(?:ed|es|ing)\b|surpass|encompass|pass_?through|secret_?key_?ref|pwd_?dir|cwd|old_?pwd|oldpwd|(?:input|output|page|next|start|starting|continuation|request|idempotency|sync|cancel|lifecycle_?action|pagination|resume|marker|cursor|client)_?token/i;
+
+/** Values that are types, booleans, empty markers or the name itself. */
+const NOT_A_VALUE = new Set([
+  'true',
+  'false',
+  'null',
+  'nil',
+  'none',
+  'undefined',
+  'yes',
+  'no',
+  'on',
+  'off',
+  'required',
+  'optional',
+  'string',
+  'str',
+  'int',
+  'integer',
+  'number',
+  'boolean',
+  'bool',
+  'text',
+  'hidden',
+  'password',
+  'passwd',
+  'secret',
+  'token',
+  'apikey',
+  'api_key',
+  'empty',
+  'unset',
+  'default',
+  'string?',
+  'object',
+  'any',
+  'bytes',
+  'secretstr',
+  'masked',
+  'sensitive',
+]);
+
+/** Well-known defaults and the passwords from every tutorial: a finding on these helps no one. */
+const TRIVIAL_PASSWORDS = new Set([
+  'password',
+  'passw0rd',
+  'admin',
+  'administrator',
+  'root',
+  'postgres',
+  'mysql',
+  'secret',
+  'changeme',
+  'test',
+  'testing',
+  'guest',
+  'default',
+  'demo',
+  'user',
+  'username',
+  'letmein',
+  'qwerty',
+  'welcome',
+  'pass1234',
+  'password1',
+  'password123',
+  'admin123',
+  'root123',
+  'toor',
+  'mongo',
+  'redis',
+  'rabbitmq',
+  'sa',
+  'oracle',
+  'example',
+  'foobar',
+  'foo',
+  'bar',
+  'baz',
+  'foobared',
+]);
+
+/** `config.db.password`, `this.token`, `getSecret()`, `args[0]`: a reference in code, not a literal. */
+const CODE_REFERENCE = /^(?:[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+|[A-Za-z_$][\w$.]*\(.*|[A-Za-z_$][\w$.]*\[.*)$/;
+/** A path, a file name or a URL. */
+const PATH_OR_URL =
+  /^(?:\.{0,2}\/|~\/|[A-Za-z]:\\|[a-z][a-z0-9+.-]*:\/\/|arn:)|\.(?:pem|key|crt|cer|p12|pfx|json|txt|ya?ml|env|jks|keystore|der)$/i;
+/** `src/db.ts`, `db.internal:5432/app`, `cache.internal`: a file or a host, not a credential. */
+const RELATIVE_PATH_OR_HOST =
+  /^(?:[\w.-]*\/[\w./-]*\.[A-Za-z0-9]{1,6}|[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:internal|local|com|org|net|io|dev|cloud)(?::\d{1,5})?(?:\/\S*)?)$/;
+/** `DB_PASSWORD` as a value names another variable. */
+const CONSTANT_NAME = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/;
+
+export function judgeGenericValue(kind: GenericKind, value: string, context: MatchContext): boolean {
+  const name = context.name ?? '';
+  if (name && (NAME_NOT_SECRET.test(name) || NAME_NOT_SECRET_ANYWHERE.test(name))) return false;
+  // In program code an unquoted value is an expression (`password = input`), never the password itself.
+  if (context.syntax === 'code' && context.group === 'secretBare') return false;
+  const lower = value.toLowerCase();
+  if (NOT_A_VALUE.has(lower) || lower === name.toLowerCase()) return false;
+  if (/\s/.test(value)) return false;
+  // Translations, format strings and prose: credentials are printable ASCII.
+  if (/[^\x21-\x7e]/.test(value) || /\{\d+\}/.test(value)) return false;
+  if (/^[-*&!@#|>[{(%=:]/.test(value)) return false; // YAML anchors, tags, block scalars; markdown; flow maps
+  if (CODE_REFERENCE.test(value) || PATH_OR_URL.test(value) || CONSTANT_NAME.test(value)) return false;
+  if (RELATIVE_PATH_OR_HOST.test(value)) return false;
+  if (isPlaceholder(value)) return false;
+  const shape = isIdentifierOrDigest(value);
+  if (shape === 'integrity' || shape === 'data-uri' || shape === 'password-hash') return false;
+  const decoded = decodedBase64Text(value);
+  if (decoded !== null && (isPlaceholder(decoded) || TRIVIAL_PASSWORDS.has(decoded.toLowerCase()))) return false;
+  // A value that names what it is (`term-token-3f9a…`, `SomeKindOfPassword1`) is an example, not a credential.
+  if (kind === 'secret' ? /token|secret/i.test(value) : /passw(?:or)?d/i.test(value)) return false;
+  // Request and idempotency tokens are UUIDs; a UUID is a credential only under a name that says so.
+  if (shape === 'uuid' && !/api[_.-]?key|secret|passw|auth/i.test(name)) return false;
+  return kind === 'password' ? looksLikePassword(value) : looksLikeSecret(value);
+}
+
+function looksLikePassword(value: string): boolean {
+  if (value.length < 6 || value.length > 128) return false;
+  if (/^(?:[a-z]+|[A-Z][a-z]+)(?:[A-Z][a-z]+)+$/.test(value)) return false; // `overEvery`: an identifier
+  if (/^[a-z]+(?:[-_][a-z]+)+$/i.test(value)) return false; // `admin-password`, `Read-Host`: names, not passwords
+  if (TRIVIAL_PASSWORDS.has(value.toLowerCase())) return false;
+  if (/^\d+$/.test(value)) return false; // a port, a count, a PIN-length number: not worth a block
+  const classes = [/[a-z]/, /[A-Z]/, /[0-9]/, /[^A-Za-z0-9]/].filter((re) => re.test(value)).length;
+  return classes >= 2 || value.length >= 12;
+}
+
+function looksLikeSecret(value: string): boolean {
+  if (value.length < 8 || value.length > 512) return false;
+  if (!/[0-9]/.test(value) && !(/[a-z]/.test(value) && /[A-Z]/.test(value))) return false;
+  if (/^[a-z]+(?:[-_][a-z]+)+$/i.test(value)) return false; // kebab or snake words: a name, not a key
+  if (/^(?:[a-z]+|[A-Z][a-z]+)(?:[A-Z][a-z]+)+$/.test(value)) return false; // `nextPageToken`, `PaginationToken`
+  if (/^v?\d+(?:\.\d+){1,3}$/.test(value)) return false; // a version
+  return shannonEntropy(value) >= 3;
+}
+
+/** The text inside a base64 value (k8s Secret `data:`), when it decodes to printable ASCII. */
+function decodedBase64Text(value: string): string | null {
+  if (value.length < 8 || value.length % 4 !== 0 || !/^[A-Za-z0-9+/]+={0,2}$/.test(value)) return null;
+  const text = Buffer.from(value, 'base64').toString('latin1');
+  return /^[\x20-\x7e]+$/.test(text) ? text : null;
+}
+
+/** Secret-like names for assignments; the name may have more around it (`DB_PASSWORD`, `stripeApiKey`). */
+export const PASSWORD_NAME = '(?:password|passwd|passphrase|pwd|pass(?![a-z]))';
+export const SECRET_NAME =
+  '(?:secret|token|api[_.-]?key|apikey|access[_.-]?key|auth[_.-]?key|private[_.-]?key|signing[_.-]?key|encryption[_.-]?key|master[_.-]?key|app[_.-]?key|credentials?|client[_.-]?secret)';
+
+/** A name (with optional quotes, possibly escaped in JSON-in-JSON), a separator, then a quoted or bare value. */
+export function assignmentPattern(nameCore: string): RegExp {
+  const name = `(?<![A-Za-z0-9_.-])(?<name>[A-Za-z0-9_.-]{0,80}?${nameCore}[A-Za-z0-9_.-]{0,40})`;
+  // `define('DB_PASSWORD', '…')` (PHP) and `Map.of("token", "…")`: a quoted name, a comma, a quoted value.
+  const separator = `(?:(?:\\\\?["'])?[ \\t]{0,8}(?:=|:=|\\?=|:|=>|==)[ \\t]{0,8}|(?<=["'][A-Za-z0-9_.-]{1,130})["'][ \\t]{0,4},[ \\t]{0,4}(?=["']))`;
+  const value =
+    '(?:\\\\"(?<secretEscaped>[^"\\\\\\r\\n]{1,200})\\\\"|"(?<secretQuoted>[^"\\r\\n]{1,200})"|' +
+    "'(?<secretSingle>[^'\\r\\n]{1,200})'|`(?<secretBacktick>[^`$\\r\\n]{1,200})`|" +
+    '(?<secretBare>[^\\s"\'`,;<>(){}\\[\\]]{1,200})(?![^\\s"\'`,;<>(){}\\[\\]]))';
+  return new RegExp(name + separator + value, 'i');
+}
+
+/** Gates (see `SecretRule.gate`): what must follow a keyword hit for each generic shape to be possible at all. */
+export const GATES = {
+  /** `_PASSWORD=`, `": "`, `\\": \\"`, `', '` (PHP define), `?=` (make). */
+  assignment: /[A-Za-z0-9_.-]{0,40}\\?["']?[ \t]{0,8}[=:,?]/,
+  /** A provider word early in a longer name: `twilio_auth_token =`. */
+  namedValue: /[A-Za-z0-9_.-]{0,80}\\?["']?[ \t]{0,4}[=:]/,
+  xmlElement: /[A-Za-z0-9_.:-]{0,30}>/,
+  xmlAttribute: /[^"\r\n]{0,30}"/,
+  cliFlag: /[A-Za-z0-9_.-]{0,40}[ \t=]/,
+  k8sEnv: /[A-Za-z0-9_.-]{0,40}["']?[ \t]*\r?\n/,
+  netrc: /[a-z]{0,4}[ \t]/,
+  /** `scheme://user:` */
+  urlUser: /[^\s:/@'"`<>]{0,100}:/,
+} as const;

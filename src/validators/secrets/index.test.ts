@@ -1,0 +1,136 @@
+import { afterEach, describe, expect, test } from 'vitest';
+import { createTempRepo, type TempRepo } from '../../../test/support/git-repo.js';
+import { secretsTool } from './index.js';
+import { fakeChecksumToken, fakeHumanPassword, fakeToken, wrongChecksumToken } from './sample-tokens.js';
+import { changeSetFromRepo, secretsContext } from './test-support.js';
+
+let repo: TempRepo | undefined;
+afterEach(async () => {
+  await repo?.cleanup();
+  repo = undefined;
+});
+
+const oldToken = fakeChecksumToken('ghp_', 'old-token');
+const newToken = fakeChecksumToken('ghp_', 'new-token');
+const password = fakeHumanPassword('db');
+
+async function run(options: unknown = {}, input = {}) {
+  repo ??= await createTempRepo({ files: { 'config/app.env': `GITHUB_TOKEN=${oldToken}\nLOG_LEVEL=info\n` } });
+  const changeSet = await changeSetFromRepo(repo.root, repo.env);
+  return secretsTool.run(secretsContext(repo.root, changeSet, options, input));
+}
+
+async function change(files: Record<string, string>) {
+  repo = await createTempRepo({ files: { 'config/app.env': `GITHUB_TOKEN=${oldToken}\nLOG_LEVEL=info\n` } });
+  for (const [path, content] of Object.entries(files)) await repo.write(path, content);
+}
+
+describe('secrets validator', () => {
+  test('declares itself as the secrets tool with safe defaults', () => {
+    expect(secretsTool.name).toBe('secrets');
+    expect(secretsTool.configKey).toBe('secrets');
+    expect(secretsTool.permissions).toEqual([]);
+    expect(secretsTool.enabledByDefault).toBe(true);
+    expect(secretsTool.optionsSchema.parse(undefined)).toEqual({
+      scope: 'added',
+      paths: [],
+      rules: [],
+      baseline: '.tollgate/secrets-baseline.json',
+      redactAfterAttempts: false,
+    });
+  });
+
+  test('fails on a secret the change adds, and only on added lines by default', async () => {
+    await change({
+      'config/app.env': `GITHUB_TOKEN=${oldToken}\nLOG_LEVEL=debug\nNEW_TOKEN=${newToken}\n`,
+      'src/db.ts': `export const db = { password: "${password}" };\n`,
+    });
+    const result = await run();
+    expect(result.status).toBe('failed');
+    expect(result.findings.map((f) => [f.ruleId, f.path, f.line, f.title])).toEqual([
+      ['github-pat', 'config/app.env', 3, 'GitHub personal access token (ghp_…)'],
+      ['generic-password', 'src/db.ts', 1, 'Password in an assignment'],
+    ]);
+    expect(result.summary).toContain('config/app.env:3:11 secrets/github-pat');
+    const text = JSON.stringify(result);
+    for (const secret of [oldToken, newToken, password]) expect(text).not.toContain(secret);
+  });
+
+  test('scope "files" also reports secrets already in changed files, marked not new', async () => {
+    await change({ 'config/app.env': `GITHUB_TOKEN=${oldToken}\nLOG_LEVEL=debug\n` });
+    const result = await run({ scope: 'files' });
+    expect(result.status).toBe('failed');
+    const secrets = (result.details?.secrets ?? []) as Array<{ line: number; isNew: boolean; masked: string }>;
+    expect(secrets.map((s) => [s.line, s.isNew, s.masked])).toEqual([[1, false, 'ghp_…']]);
+  });
+
+  test('finding ids are stable across line moves (anchored on the fingerprint)', async () => {
+    await change({ 'config/app.env': `GITHUB_TOKEN=${oldToken}\nNEW=${newToken}\n` });
+    const first = await run();
+    await repo!.write('config/app.env', `GITHUB_TOKEN=${oldToken}\n\n\nNEW=${newToken}\n`);
+    const second = await run();
+    expect(second.findings[0]!.line).toBe(4);
+    expect(second.findings[0]!.id).toBe(first.findings[0]!.id);
+  });
+
+  test.each([
+    ['an inline tollgate:allow comment', { 'a.env': `TOKEN=${newToken} # tollgate:allow\n` }, {}],
+    ['a wrong checksum', { 'a.env': `TOKEN=${wrongChecksumToken('ghp_', 'w')}\n` }, {}],
+    [
+      'a path allowlisted in secrets.paths',
+      { 'test/fixtures/a.env': `TOKEN=${newToken}\n` },
+      { paths: ['test/fixtures/**'] },
+    ],
+    ['a placeholder', { 'a.env': `DB_PASSWORD=\${DB_PASSWORD}\nAPI_KEY=your-api-key\n` }, {}],
+  ])('passes on %s', async (_name, files, options) => {
+    await change(files);
+    const result = await run(options);
+    expect(result.status).toBe('passed');
+    expect(result.findings).toEqual([]);
+  });
+
+  test('a custom rule from config finds its own format', async () => {
+    const token = fakeToken('acme_', 32);
+    await change({ 'deploy.yaml': `acme: ${token}\n` });
+    const result = await run({
+      rules: [{ id: 'acme-key', pattern: '\\bacme_[A-Za-z0-9]{32}\\b', keywords: ['acme_'] }],
+    });
+    expect(result.findings.map((f) => f.ruleId)).toEqual(['acme-key']);
+  });
+
+  test('a baselined finding no longer blocks', async () => {
+    await change({ 'a.env': `TOKEN=${newToken}\n` });
+    const failed = await run();
+    const fingerprint = ((failed.details?.secrets ?? []) as Array<{ fingerprint: string }>)[0]!.fingerprint;
+    await repo!.write(
+      '.tollgate/secrets-baseline.json',
+      JSON.stringify({ version: 1, findings: [{ fingerprint, ruleId: 'github-pat', path: 'a.env', line: 1 }] }),
+    );
+    const result = await run();
+    expect(result.status).toBe('passed');
+    expect(result.summary).toContain('1 baselined finding ignored');
+  });
+
+  test('an unreadable gitleaks config is an error result with the reason, not a crash', async () => {
+    await change({ 'a.env': 'X=1\n' });
+    const result = await run({ gitleaksConfig: 'missing.toml' });
+    expect(result.status).toBe('error');
+    expect(result.summary).toContain('secrets.gitleaksConfig: cannot read "missing.toml" (ENOENT)');
+  });
+
+  test('explicit paths in the call input scan those files whole', async () => {
+    await change({ 'notes/todo.md': `token: ${newToken}\n` });
+    const result = await run({}, { paths: ['notes'] });
+    expect(result.findings.map((f) => [f.ruleId, f.path])).toEqual([['github-pat', 'notes/todo.md']]);
+  });
+
+  test.each([
+    [['../outside'], 'paths: "../outside" is outside the repository'],
+    [['missing.txt'], 'paths: "missing.txt" does not exist.'],
+  ])('explicit paths %j are invalid input', async (paths, message) => {
+    await change({ 'a.txt': 'x\n' });
+    const result = await run({}, { paths });
+    expect(result.status).toBe('invalid_input');
+    expect(result.summary).toContain(message);
+  });
+});

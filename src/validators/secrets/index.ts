@@ -1,0 +1,18 @@
+import { defineTool } from '../../core/pipeline/tool.js';
+import { secretsInputSchema, secretsOptionsSchema } from './options.js';
+import { runSecrets } from './run-secrets.js';
+
+export const secretsTool = defineTool({
+  name: 'secrets',
+  title: 'Secret scanning',
+  description:
+    'Finds credentials (provider tokens, private keys, passwords in config and code, URLs with passwords) that the ' +
+    'change adds, and fails with their locations and types; the secrets themselves are never shown. Call it before ' +
+    'declaring a change done, or with `paths` to check files you are about to write. No change is trivial for it.',
+  configKey: 'secrets',
+  optionsSchema: secretsOptionsSchema,
+  inputSchema: secretsInputSchema,
+  permissions: [],
+  enabledByDefault: true,
+  run: runSecrets,
+});

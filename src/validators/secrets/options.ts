@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { SEVERITIES } from '../../core/finding.js';
+
+const regexSource = z
+  .string()
+  .min(1)
+  .superRefine((source, ctx) => {
+    try {
+      new RegExp(source);
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', message: `not a valid regular expression: ${(error as Error).message}` });
+    }
+  });
+
+export const customRuleSchema = z
+  .object({
+    id: z
+      .string()
+      .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'expected a kebab-case id like "acme-api-key"')
+      .describe('Rule id, kebab-case, shown in findings as secrets/<id>.'),
+    title: z.string().min(1).optional().describe('Shown in findings; default: the id.'),
+    pattern: regexSource.describe(
+      'JavaScript regular expression; the secret is the group named "secret", else group 1, else the whole match.',
+    ),
+    keywords: z
+      .array(z.string().min(2))
+      .min(1)
+      .describe('Case-insensitive literals of which one occurs in every match; the rule runs only near them.'),
+    severity: z.enum(SEVERITIES).default('high'),
+    entropy: z.number().min(0).max(8).optional().describe('Minimum Shannon entropy of the secret, bits per character.'),
+    caseInsensitive: z.boolean().default(false),
+  })
+  .strict();
+export type CustomRule = z.output<typeof customRuleSchema>;
+
+export const secretsOptionsSchema = z
+  .object({
+    scope: z
+      .enum(['added', 'files'])
+      .default('added')
+      .describe('`added`: scan only the lines the change adds; `files`: every line of every changed file.'),
+    paths: z
+      .array(z.string().min(1))
+      .default([])
+      .describe('Glob patterns of files never scanned (test fixtures, vendored code), e.g. "test/fixtures/**".'),
+    rules: z.array(customRuleSchema).default([]).describe('Extra rules for your own token formats.'),
+    baseline: z
+      .string()
+      .min(1)
+      .default('.tollgate/secrets-baseline.json')
+      .describe('Known findings (by fingerprint) that no longer block; written by `tollgate scan --baseline-write`.'),
+    redactAfterAttempts: z
+      .union([z.literal(false), z.number().int().min(1).max(20)])
+      .default(false)
+      .describe('Pre-commit hook: after this many blocked attempts on the same findings, redact them. Off by default.'),
+    gitleaksConfig: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('Path of a gitleaks TOML config whose [[rules]] and [allowlist] are imported.'),
+  })
+  .strict()
+  .superRefine((options, ctx) => {
+    const seen = new Map<string, number>();
+    options.rules.forEach((rule, index) => {
+      const first = seen.get(rule.id);
+      if (first === undefined) seen.set(rule.id, index);
+      else
+        ctx.addIssue({
+          code: 'custom',
+          path: ['rules', index, 'id'],
+          message: `duplicate rule id ${JSON.stringify(rule.id)} (first used by secrets.rules[${first}])`,
+        });
+    });
+  })
+  .prefault({});
+
+export type SecretsOptions = z.output<typeof secretsOptionsSchema>;
+
+/** The tool's call input: explicit paths to scan instead of the change set (the agent's "scan these files"). */
+export const secretsInputSchema = z
+  .object({
+    paths: z.array(z.string().min(1)).optional().describe('Scan these files or folders instead of the change set.'),
+  })
+  .strict()
+  .prefault({});

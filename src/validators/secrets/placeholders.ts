@@ -1,0 +1,66 @@
+/**
+ * Values that have the shape of a secret but are not one: placeholders, documentation examples, references to where
+ * the real value lives (`${VAR}`, `process.env.X`), well-known public test keys. Applied to every rule's secret.
+ */
+
+/** Words that mark a value as a stand-in (case-insensitive, anywhere in the value). */
+const PLACEHOLDER_WORDS =
+  /example|placeholder|changeme|change[_-]me|replace[_-]?me|your[_-]?(?:own[_-]?)?(?:api|secret|token|key|pass|access|client|app|db|auth|password)|dummy|redacted|insert[_-]|xxxx|\*\*\*|\.\.\.|…|sample[_-]?(?:key|token|secret)|fake[_-]?(?:key|token|secret|pass)|notreal|not[_-]a[_-]real|todo|fixme|<[^>]*>/i;
+
+/** References to the real value somewhere else: templates, env lookups, secret managers. */
+const REFERENCE =
+  /^(?:\$\{|\$\(|\$[A-Za-z_]|\{\{|%\(?[A-Za-z_]|%[A-Za-z_]+%|#\{|@\{|\[\[|ENC\[|!vault|vault:|arn:aws:secretsmanager|secretsmanager:|projects\/[^/]+\/secrets\/|env\(|process\.env|os\.environ|os\.getenv|getenv|System\.getenv|ENV\[|Deno\.env)/i;
+
+/** The same with no anchor, for values that only contain a reference (`"Bearer ${TOKEN}"`). */
+const EMBEDDED_REFERENCE = /\$\{[^}]*\}|\{\{[^}]*\}\}|\$\([^)]*\)/;
+
+/** Published example and local-emulator credentials, public by design. */
+const WELL_KNOWN = new Set([
+  // AWS documentation examples.
+  'AKIAIOSFODNN7EXAMPLE',
+  'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+  // Azurite / Azure Storage Emulator's published account key (https://learn.microsoft.com/azure/storage/common/storage-use-azurite).
+  'Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==',
+]);
+
+/** jwt.io's default example signature. */
+const JWT_IO_SIGNATURE = 'SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c';
+
+export function isPlaceholder(value: string): boolean {
+  if (WELL_KNOWN.has(value)) return true;
+  if (value.includes(JWT_IO_SIGNATURE)) return true;
+  if (PLACEHOLDER_WORDS.test(value)) return true;
+  if (REFERENCE.test(value) || EMBEDDED_REFERENCE.test(value)) return true;
+  // Long blobs (key material) legitimately hold runs like `AAAAAAAA`; the run check is for short tokens.
+  return value.length <= 100 && isLowVariety(value);
+}
+
+/** `aaaaaaaa`, `12345678`, `abcdefgh`, `0000-0000`: a value with long runs or an ascending sequence. */
+function isLowVariety(value: string): boolean {
+  if (/(.)\1{5,}/.test(value)) return true;
+  let ascending = 1;
+  for (let i = 1; i < value.length; i++) {
+    ascending = value.charCodeAt(i) === value.charCodeAt(i - 1) + 1 ? ascending + 1 : 1;
+    if (ascending >= 6) return true;
+  }
+  return false;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const HEX_DIGEST = /^(?:[0-9a-f]{32}|[0-9a-f]{40}|[0-9a-f]{64}|[0-9a-f]{128})$/i;
+const INTEGRITY = /^(?:sha1|sha256|sha384|sha512)-[A-Za-z0-9+/]+=*$/;
+const DATA_URI = /^data:[\w/+.-]+;base64,/;
+/** crypt(3)-style password hashes: bcrypt, argon2, sha-crypt, pbkdf2, scrypt. */
+const PASSWORD_HASH = /^\$(?:2[abxy]?|argon2(?:id|i|d)|[156y]|pbkdf2[\w-]*|scrypt|7)\$/;
+
+/** Identifiers of things rather than keys to them: UUIDs, digests, SRI integrity strings, inline images. */
+export function isIdentifierOrDigest(
+  value: string,
+): 'uuid' | 'digest' | 'integrity' | 'data-uri' | 'password-hash' | null {
+  if (PASSWORD_HASH.test(value)) return 'password-hash';
+  if (UUID.test(value)) return 'uuid';
+  if (HEX_DIGEST.test(value)) return 'digest';
+  if (INTEGRITY.test(value)) return 'integrity';
+  if (DATA_URI.test(value)) return 'data-uri';
+  return null;
+}

@@ -1,0 +1,105 @@
+import { join } from 'node:path';
+import { loadConfig } from '../../../core/config/load.js';
+import { findRepoRoot } from '../../../core/config/repo-root.js';
+import { baselinePath, readBaseline } from '../baseline.js';
+import { loadScanner } from '../load-rules.js';
+import { type SecretsOptions, secretsOptionsSchema } from '../options.js';
+import { lineSet, scanTargets } from '../scan-targets.js';
+import { stagedTargets } from '../sources/git-sources.js';
+import { formatSecretLine } from '../to-finding.js';
+import { clearAttempts, countAttempt } from './attempts.js';
+import { gitPath } from './git-paths.js';
+import { type RedactFile, redactStaged } from './redact.js';
+
+/**
+ * `tollgate hook pre-commit`: scan what the commit would record (the index), block with masked findings, count
+ * consecutive blocked attempts on the same findings and, only when configured, redact after N attempts.
+ */
+export interface PreCommitResult {
+  exitCode: 0 | 1;
+  /** For stderr; masked only. */
+  message: string;
+}
+
+const SHOWN = 5;
+
+export async function runPreCommit(options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<PreCommitResult> {
+  const repoRoot = await findRepoRoot(options.cwd, options.env);
+  const loaded = await loadConfig({ repoRoot, cwd: repoRoot, env: options.env });
+  const secrets: SecretsOptions = secretsOptionsSchema.parse(loaded.config.secrets);
+  const writeFiles = loaded.config.permissions.writeFiles === 'allow';
+  const { scanner } = await loadScanner(repoRoot, secrets);
+  const baseline = await readBaseline(baselinePath(repoRoot, secrets.baseline), secrets.baseline);
+  const targets = await stagedTargets({ repoRoot, env: options.env });
+  const outcome = await scanTargets(targets, { scanner, allowPaths: secrets.paths, baseline });
+  const attemptsFile = await gitPath(repoRoot, 'tollgate/pre-commit-attempts.json', options.env);
+  if (outcome.findings.length === 0) {
+    await clearAttempts(attemptsFile);
+    return { exitCode: 0, message: '' };
+  }
+  const attempt = await countAttempt(
+    attemptsFile,
+    outcome.findings.map((finding) => finding.fingerprint),
+  );
+  const limit = secrets.redactAfterAttempts;
+  const lines = outcome.findings.slice(0, SHOWN).map((finding) => `  ${formatSecretLine(finding)}`);
+  if (outcome.findings.length > SHOWN)
+    lines.push(`  … and ${outcome.findings.length - SHOWN} more (tollgate scan --staged)`);
+
+  if (limit !== false && attempt >= limit && writeFiles) {
+    const backupDir = join(
+      await gitPath(repoRoot, 'tollgate/redacted', options.env),
+      new Date().toISOString().replace(/[:.]/g, '-'),
+    );
+    const files = await rawSecretsOf(targets, scanner, secrets, baseline);
+    const count = await redactStaged(files, { repoRoot, backupDir, env: options.env });
+    await clearAttempts(attemptsFile);
+    return {
+      exitCode: 0,
+      message: [
+        `tollgate: redacted ${count} secret${count === 1 ? '' : 's'} after ${attempt} blocked attempts (secrets.redactAfterAttempts: ${limit}); the commit proceeds with <REDACTED:rule-id> in their place:`,
+        ...lines,
+        `tollgate: the original bytes are in ${backupDir} (mode 0600). Rotate these credentials: they were on disk in plain text.`,
+      ].join('\n'),
+    };
+  }
+  const hint =
+    limit !== false && !writeFiles
+      ? ' Redaction is configured but permissions.writeFiles is "deny".'
+      : limit !== false
+        ? ` After ${limit} attempts on the same findings they will be redacted.`
+        : '';
+  return {
+    exitCode: 1,
+    message: [
+      `tollgate: commit blocked: ${outcome.findings.length} secret${outcome.findings.length === 1 ? '' : 's'} in staged changes (attempt ${attempt}):`,
+      ...lines,
+      `tollgate: remove them from the staged files (git add again), load them from the environment, and rotate any that were real. A false positive: add "tollgate:allow" on the line.${hint}`,
+    ].join('\n'),
+  };
+}
+
+/** The raw secrets again, for redaction only: they stay in this function's memory. */
+async function rawSecretsOf(
+  targets: Awaited<ReturnType<typeof stagedTargets>>,
+  scanner: Awaited<ReturnType<typeof loadScanner>>['scanner'],
+  secrets: SecretsOptions,
+  baseline: ReadonlySet<string>,
+): Promise<RedactFile[]> {
+  const { secretFingerprint } = await import('../fingerprint.js');
+  const picomatch = (await import('picomatch')).default;
+  const allowed = secrets.paths.length > 0 ? picomatch(secrets.paths, { dot: true }) : () => false;
+  const files: RedactFile[] = [];
+  for (const target of targets) {
+    if (allowed(target.path)) continue;
+    const content = await target.read();
+    if (content === null) continue;
+    const text = typeof content === 'string' ? content : content.toString('utf8');
+    const only = target.onlyLines ? lineSet(target.onlyLines) : null;
+    const raw = scanner
+      .scanText(text, { path: target.path, ...(only ? { acceptLine: only } : {}) })
+      .filter((item) => !baseline.has(secretFingerprint(item.rule.id, target.path, item.secret)));
+    if (raw.length > 0) files.push({ path: target.path, stagedText: text, secrets: raw });
+  }
+  return files;
+}

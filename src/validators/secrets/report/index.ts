@@ -1,0 +1,19 @@
+import { renderScanJson } from './render-json.js';
+import { renderScanMarkdown } from './render-markdown.js';
+import { renderScanSarif } from './render-sarif.js';
+import type { SecretScanReport } from './scan-report.js';
+
+export const SCAN_FORMATS = ['markdown', 'json', 'sarif'] as const;
+export type ScanFormat = (typeof SCAN_FORMATS)[number];
+
+const renderers: Record<ScanFormat, (report: SecretScanReport) => string> = {
+  markdown: renderScanMarkdown,
+  json: renderScanJson,
+  sarif: renderScanSarif,
+};
+
+export function renderScanReport(report: SecretScanReport, format: ScanFormat): string {
+  return renderers[format](report);
+}
+
+export type { SecretScanReport } from './scan-report.js';

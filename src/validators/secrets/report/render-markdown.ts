@@ -1,0 +1,37 @@
+import { nextStepFor, type SecretScanReport } from './scan-report.js';
+
+function cell(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+}
+
+export function renderScanMarkdown(report: SecretScanReport): string {
+  const lines: string[] = [];
+  const count = report.findings.length;
+  const size = `${(report.scannedBytes / 1e6).toFixed(1)} MB`;
+  lines.push(`## tollgate scan: ${count === 0 ? 'no secrets' : `${count} secret${count === 1 ? '' : 's'} found`}`);
+  lines.push('');
+  lines.push(
+    `Scanned ${report.scannedFiles} file${report.scannedFiles === 1 ? '' : 's'} (${size}, ${report.scope}) in ${report.durationMs} ms.`,
+  );
+  if (report.baselined > 0)
+    lines.push(`${report.baselined} baselined finding${report.baselined === 1 ? '' : 's'} not shown.`);
+  if (count > 0) {
+    lines.push('', '| Location | Rule | Type | Value |', '|---|---|---|---|');
+    for (const finding of report.findings) {
+      const where = `${finding.path}:${finding.line}:${finding.column}${finding.commit ? ` (${finding.commit.slice(0, 12)})` : ''}`;
+      lines.push(
+        `| \`${cell(where)}\` | \`secrets/${finding.ruleId}\` | ${cell(finding.title)} | \`${cell(finding.masked)}\` |`,
+      );
+    }
+  }
+  if (report.skipped.length > 0) {
+    lines.push('', `Skipped ${report.skipped.length} file${report.skipped.length === 1 ? '' : 's'}:`);
+    for (const skipped of report.skipped.slice(0, 20))
+      lines.push(`- \`${cell(skipped.path)}\`: ${skipped.reason} (${cell(skipped.detail)})`);
+    if (report.skipped.length > 20)
+      lines.push(`- … and ${report.skipped.length - 20} more (use --format json for the full list)`);
+  }
+  for (const note of report.notes) lines.push('', `Note: ${note}`);
+  lines.push('', nextStepFor(report), '');
+  return lines.join('\n');
+}

@@ -1,0 +1,77 @@
+import type { Severity } from '../../../core/finding.js';
+import type { SecretScanReport } from './scan-report.js';
+
+const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = {
+  critical: 'error',
+  high: 'error',
+  medium: 'warning',
+  low: 'note',
+  info: 'note',
+};
+const SECURITY_SEVERITY: Record<Severity, string> = {
+  critical: '9.5',
+  high: '8.0',
+  medium: '5.5',
+  low: '3.0',
+  info: '0.0',
+};
+
+/** SARIF 2.1.0, one result per finding; the fingerprint (never the secret) is the partial fingerprint. */
+export function renderScanSarif(report: SecretScanReport): string {
+  const rules = new Map<string, { id: string; name: string; shortDescription: { text: string }; properties: object }>();
+  for (const finding of report.findings) {
+    const id = `secrets/${finding.ruleId}`;
+    if (!rules.has(id)) {
+      rules.set(id, {
+        id,
+        name: finding.ruleId.replace(/-(.)/g, (_m, next: string) => next.toUpperCase()),
+        shortDescription: { text: finding.title },
+        properties: { 'security-severity': SECURITY_SEVERITY[finding.severity], tags: ['security', 'secret'] },
+      });
+    }
+  }
+  const ids = [...rules.keys()];
+  const sarif = {
+    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
+    version: '2.1.0',
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: 'tollgate',
+            version: report.version,
+            informationUri: 'https://github.com/tollgate-dev/tollgate',
+            rules: [...rules.values()],
+          },
+        },
+        invocations: [
+          {
+            executionSuccessful: true,
+            properties: { scope: report.scope, scannedFiles: report.scannedFiles, skipped: report.skipped.length },
+          },
+        ],
+        results: report.findings.map((finding) => ({
+          ruleId: `secrets/${finding.ruleId}`,
+          ruleIndex: ids.indexOf(`secrets/${finding.ruleId}`),
+          level: LEVEL[finding.severity],
+          message: { text: `${finding.title}: ${finding.masked}` },
+          locations: [
+            {
+              physicalLocation: {
+                artifactLocation: { uri: encodeURI(finding.path), uriBaseId: '%SRCROOT%' },
+                region: { startLine: finding.line, startColumn: finding.column },
+              },
+            },
+          ],
+          partialFingerprints: { secretFingerprint: finding.fingerprint },
+          properties: {
+            severity: finding.severity,
+            isNew: finding.isNew,
+            ...(finding.commit ? { commit: finding.commit } : {}),
+          },
+        })),
+      },
+    ],
+  };
+  return `${JSON.stringify(sarif, null, 2)}\n`;
+}

@@ -1,0 +1,23 @@
+import type { SkippedTarget } from '../scan-targets.js';
+import type { SecretFinding } from '../to-finding.js';
+
+/** What `tollgate scan` found, as every renderer sees it. Holds masked values and fingerprints only. */
+export interface SecretScanReport {
+  tool: 'tollgate';
+  version: string;
+  /** What was scanned: `paths`, `staged`, `all` or `history <range>`. */
+  scope: string;
+  findings: SecretFinding[];
+  skipped: SkippedTarget[];
+  baselined: number;
+  scannedFiles: number;
+  scannedBytes: number;
+  durationMs: number;
+  /** Import problems and other things the user should know that did not stop the scan. */
+  notes: string[];
+}
+
+export function nextStepFor(report: SecretScanReport): string {
+  if (report.findings.length === 0) return 'No secrets found.';
+  return 'Remove each secret, rotate it (it may already be copied elsewhere), and load it from the environment or a secret manager. For a false positive, add `tollgate:allow` on the line, or accept all current findings with `tollgate scan --all --baseline-write`.';
+}

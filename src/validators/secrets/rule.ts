@@ -1,0 +1,99 @@
+import type { Severity } from '../../core/finding.js';
+import type { FileSyntax } from './syntax.js';
+
+/**
+ * One secret rule: a provider token format or a generic assignment shape. A rule carries its own samples, which the
+ * table test (`rules.test.ts`) runs through the real scanner in every syntax context.
+ */
+export interface SecretRule {
+  /** kebab-case, starts with the provider file's name (`github-pat` lives in `rules/github.ts`). */
+  readonly id: string;
+  /** Human title shown in findings, with the token's visible prefix when it has one: `GitHub personal access token (ghp_…)`. */
+  readonly title: string;
+  readonly severity: Severity;
+  /**
+   * Case-insensitive literals; the rule runs only in a window around a hit of one of them. Each must occur in every
+   * match sample, or the rule would be silently switched off for it. Only imported rules may have none: those run
+   * over the whole text, which is slow.
+   */
+  readonly keywords: readonly string[];
+  /**
+   * The shape. The secret is the named group `secret` when present, else group 1, else the whole match. Must stay
+   * linear: no nested or overlapping unbounded quantifiers (checked on adversarial input by the rules test).
+   */
+  readonly pattern: RegExp;
+  /**
+   * A cheap check of the text right after a keyword hit (tested sticky there), so that the rule's window is not even
+   * cut for hits that cannot start a match: `token.kind` after the keyword `token` has no `=` or `:`. An optimisation
+   * only; the samples test proves it never hides a match sample.
+   */
+  readonly gate?: RegExp;
+  /** Minimum Shannon entropy (bits per character) of the secret. */
+  readonly entropy?: number;
+  /** Format check beyond the regex (checksums, decodable base64); a secret it rejects is not reported. */
+  readonly validate?: (secret: string, context: MatchContext) => boolean;
+  readonly allowlist?: RuleAllowlist;
+  /** The rule runs only on files whose repo-relative path matches (formats tied to one file, like `.netrc`). */
+  readonly onlyPaths?: RegExp;
+  /** Which capture group holds the secret, when neither a `secret…` group nor group 1 does (imported gitleaks rules). */
+  readonly secretGroup?: number;
+  /**
+   * `line` (default): the window is the line around the keyword hit. `block`: from the hit forward up to
+   * `maxLength` characters, for multi-line secrets (PEM keys).
+   */
+  readonly window?: 'line' | 'block';
+  /** Upper bound on the match length, for `block` windows. */
+  readonly maxLength?: number;
+  /**
+   * Generic rules judge a value by its name and shape, not by a provider format; they yield to a provider rule on the
+   * same text, skip minified lines, and need quotes around values in program code.
+   */
+  readonly generic?: boolean;
+  readonly samples: RuleSamples;
+}
+
+export interface RuleAllowlist {
+  /** A secret matching one of these is not reported. */
+  readonly regexes?: readonly RegExp[];
+  /** A secret containing one of these (case-insensitive) is not reported. */
+  readonly stopwords?: readonly string[];
+  /** Files whose path matches one of these are not checked by this rule. */
+  readonly paths?: readonly RegExp[];
+}
+
+export interface RuleSamples {
+  /**
+   * The name the samples are assigned to in each syntax context (`KEY=value`, `key: value`, …). Rules that need a
+   * name next to the value (generic passwords, AWS secret keys) set it; default `value`.
+   */
+  readonly key?: string;
+  /** Secrets the rule must find, exactly once each, in every context. Built by the generators in `sample-tokens.ts`. */
+  readonly match: readonly string[];
+  /** Values the scanner must not report in any context (placeholders, wrong checksums, public values). */
+  readonly ignore: readonly string[];
+  /**
+   * For formats that only exist in one syntax (XML settings, PuTTY files, `--password` flags), the contexts to test
+   * instead of the standard env / YAML / JSON / TOML / code / shell set.
+   */
+  readonly contexts?: readonly SampleContext[];
+}
+
+export interface SampleContext {
+  readonly name: string;
+  /** File name the sample is scanned as (decides code vs config syntax). */
+  readonly path: string;
+  readonly render: (value: string) => string;
+}
+
+export function defineRules(rules: readonly SecretRule[]): readonly SecretRule[] {
+  return rules;
+}
+
+/** What a rule's `validate` gets besides the secret, for the generic rules that judge a value by its name. */
+export interface MatchContext {
+  /** The `name` group of the match (`DB_PASSWORD`), when the pattern has one. */
+  readonly name?: string;
+  /** Which group held the secret: `secretQuoted` means the value was in quotes, `secretBare` that it was not. */
+  readonly group: string;
+  readonly syntax: FileSyntax;
+}

@@ -1,0 +1,194 @@
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import type { SampleContext, SecretRule } from './rule.js';
+import { builtinRules, PROVIDER_FILES } from './rules/index.js';
+import { SecretScanner } from './scanner.js';
+import { toSecretFinding } from './to-finding.js';
+
+const scanner = new SecretScanner(builtinRules);
+
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** The standard syntaxes every value-shaped sample must be found in. */
+const STANDARD_CONTEXTS = (key: string): SampleContext[] => [
+  { name: 'env', path: '.env', render: (v) => `# service settings\n${key}=${v}\n` },
+  {
+    name: 'YAML',
+    path: 'config/app.yaml',
+    render: (v) =>
+      v.includes('\n')
+        ? `settings:\n  ${key}: |\n${v
+            .split('\n')
+            .map((line) => `    ${line}`)
+            .join('\n')}\n`
+        : `settings:\n  ${key}: ${v}\n`,
+  },
+  { name: 'JSON', path: 'config/app.json', render: (v) => `${JSON.stringify({ settings: { [key]: v } }, null, 2)}\n` },
+  {
+    name: 'TOML',
+    path: 'config/app.toml',
+    render: (v) => `[settings]\n${IDENTIFIER.test(key) ? key : JSON.stringify(key)} = ${JSON.stringify(v)}\n`,
+  },
+  {
+    name: 'code',
+    path: 'src/settings.ts',
+    render: (v) =>
+      `export const settings = {\n  ${IDENTIFIER.test(key) ? key : JSON.stringify(key)}: ${JSON.stringify(v)},\n};\n`,
+  },
+  { name: 'shell export', path: 'scripts/env.sh', render: (v) => `#!/bin/sh\nexport ${key}='${v}'\n` },
+];
+
+function contextsOf(rule: SecretRule): readonly SampleContext[] {
+  return rule.samples.contexts ?? STANDARD_CONTEXTS(rule.samples.key ?? 'value');
+}
+
+function providerOf(rule: SecretRule): string {
+  return Object.entries(PROVIDER_FILES).find(([, rules]) => rules.includes(rule))![0];
+}
+
+const matchCases = builtinRules.flatMap((rule) =>
+  rule.samples.match.flatMap((sample, index) =>
+    contextsOf(rule).map((context) => ({ id: rule.id, rule, sample, index, context, contextName: context.name })),
+  ),
+);
+const ignoreCases = builtinRules.flatMap((rule) =>
+  rule.samples.ignore.flatMap((sample, index) =>
+    contextsOf(rule).map((context) => ({ id: rule.id, sample, index, context, contextName: context.name })),
+  ),
+);
+
+describe('rule pack', () => {
+  test('has at least 80 rules', () => {
+    expect(builtinRules.length).toBeGreaterThanOrEqual(80);
+  });
+
+  test('ids are unique, kebab-case and start with their provider file', () => {
+    const ids = builtinRules.map((rule) => rule.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const rule of builtinRules) {
+      expect(rule.id).toMatch(/^[a-z0-9]+(?:-[a-z0-9]+)*$/);
+      expect(rule.id.startsWith(`${providerOf(rule)}-`), `${rule.id} should start with "${providerOf(rule)}-"`).toBe(
+        true,
+      );
+    }
+  });
+
+  test.each(builtinRules.map((rule) => ({ id: rule.id, rule })))(
+    '$id: every keyword occurs in every match sample',
+    ({ rule }) => {
+      expect(rule.keywords.length).toBeGreaterThan(0);
+      expect(rule.samples.match.length).toBeGreaterThan(0);
+      for (const sample of rule.samples.match) {
+        for (const context of contextsOf(rule)) {
+          const text = context.render(sample).toLowerCase();
+          const found = rule.keywords.some((keyword) => text.includes(keyword.toLowerCase()));
+          expect(
+            found,
+            `${rule.id}: no keyword of ${JSON.stringify(rule.keywords)} in the ${context.name} sample`,
+          ).toBe(true);
+        }
+      }
+    },
+  );
+});
+
+describe('match samples are found exactly once, masked, in every syntax', () => {
+  test.each(matchCases)('$id finds sample $index in $contextName', ({ rule, sample, context }) => {
+    const text = context.render(sample);
+    const found = scanner.scanText(text, { path: context.path });
+    expect(found.map((item) => item.rule.id)).toEqual([rule.id]);
+    const finding = toSecretFinding(found[0]!, context.path, true);
+    expect(finding.masked.endsWith('…')).toBe(true);
+    expect(finding.masked.length).toBeLessThanOrEqual(5);
+    expect(sample.includes(finding.masked.slice(0, -1))).toBe(true);
+    expect(JSON.stringify(finding)).not.toContain(found[0]!.secret);
+  });
+});
+
+describe('ignore samples produce nothing', () => {
+  test.each(ignoreCases)('$id ignores sample $index in $contextName', ({ sample, context }) => {
+    const found = scanner.scanText(context.render(sample), { path: context.path });
+    expect(found.map((item) => `${item.rule.id}`)).toEqual([]);
+  });
+});
+
+/** Inputs that make a backtracking regex blow up: long runs of what the pattern half-accepts. */
+function adversarialInputs(rule: SecretRule, size: number): string[] {
+  const keyword = rule.keywords[0]!;
+  const fill = (unit: string) => unit.repeat(Math.ceil(size / unit.length)).slice(0, size);
+  return [
+    fill(keyword),
+    keyword + fill('A'),
+    keyword + fill('a1'),
+    keyword + fill('-'),
+    `${keyword} = "${fill('a')}`,
+    fill(`${keyword}=`),
+    fill(`${keyword}_a.`),
+    fill(' '),
+    fill(':a@'),
+    `-----BEGIN ${fill('A')}`,
+    fill('a'.repeat(30) + keyword),
+  ];
+}
+
+function timeRule(regex: RegExp, inputs: string[]): number {
+  const started = performance.now();
+  for (const input of inputs) {
+    regex.lastIndex = 0;
+    let guard = 0;
+    while (regex.exec(input) !== null && guard++ < 100_000) {
+      if (regex.lastIndex === 0) break;
+    }
+  }
+  return performance.now() - started;
+}
+
+describe('linear time', () => {
+  test.each(builtinRules.map((rule) => ({ id: rule.id, rule })))(
+    '$id stays linear on adversarial input',
+    ({ rule }) => {
+      const regex = new RegExp(rule.pattern.source, `${rule.pattern.flags.replace('g', '')}g`);
+      const small = timeRule(regex, adversarialInputs(rule, 4_000));
+      const large = timeRule(regex, adversarialInputs(rule, 32_000));
+      // 8× the input: a linear pattern takes about 8× the time; a quadratic one 64×. Allow noise on tiny timings.
+      expect(large, `${rule.id}: ${small.toFixed(1)} ms → ${large.toFixed(1)} ms`).toBeLessThan(
+        Math.max(small * 24, 60),
+      );
+    },
+  );
+
+  test('the whole scanner stays linear on random input (fast-check)', () => {
+    const alphabet = 'aA0_-=:"\' \n/+.@$\\{}<>~';
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.constantFrom(...alphabet.split(''), 'password', 'token', 'ghp_', '-----BEGIN ', 'https://', 'eyJ'),
+          {
+            maxLength: 400,
+          },
+        ),
+        (parts) => {
+          const text = parts.join('').repeat(50);
+          const started = performance.now();
+          const found = scanner.scanText(text, { path: 'fuzz.env' });
+          expect(performance.now() - started).toBeLessThan(1000);
+          for (const item of found) expect(item.end).toBeGreaterThan(item.start);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  test.each([
+    ['password=', 'config'],
+    ['"token": "', 'json'],
+    ['-----BEGIN RSA PRIVATE KEY-----\n', 'pem'],
+    ['https://u:p@', 'url'],
+    ['secret_key_secret_key_', 'names'],
+  ])('a megabyte of %j scans in well under a second', (unit) => {
+    const text = unit.repeat(Math.ceil(1_000_000 / unit.length));
+    const started = performance.now();
+    scanner.scanText(text, { path: 'big.env' });
+    expect(performance.now() - started).toBeLessThan(3000);
+  });
+});

@@ -1,0 +1,73 @@
+import { GATES } from '../generic-value.js';
+import { defineRules } from '../rule.js';
+import { BASE64, fakeToken } from '../sample-tokens.js';
+
+const ID_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+const SECRET_ALPHABET = BASE64;
+
+export default defineRules([
+  {
+    id: 'aws-access-key-id',
+    title: 'AWS access key ID (AKIA…)',
+    severity: 'high',
+    keywords: ['AKIA', 'ASIA', 'ABIA', 'ACCA'],
+    pattern: /(?<![A-Za-z0-9])((?:AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16})(?![A-Za-z0-9])/,
+    samples: {
+      match: [fakeToken('AKIA', 16, ID_ALPHABET), fakeToken('ASIA', 16, ID_ALPHABET)],
+      ignore: ['AKIAIOSFODNN7EXAMPLE', 'AKIA' + 'X'.repeat(16), 'AKIA1234'],
+    },
+  },
+  {
+    id: 'aws-secret-access-key',
+    title: 'AWS secret access key',
+    severity: 'critical',
+    // Forty base64 characters are everywhere; only a name that says "AWS secret" makes them one. `secret` is the
+    // keyword (not `aws`, which is on every other line of the AWS SDK).
+    keywords: ['secret'],
+    gate: GATES.namedValue,
+    pattern:
+      /(?:aws[A-Za-z0-9_.-]{0,20}?secret[A-Za-z0-9_.-]{0,20}|secret[_-]?access[_-]?key)["']?[ \t]{0,4}(?:=|:=|:|=>)[ \t]{0,4}["']?([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/i,
+    entropy: 4,
+    samples: {
+      key: 'aws_secret_access_key',
+      match: [fakeToken('', 40, SECRET_ALPHABET)],
+      ignore: ['wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', `\${AWS_SECRET_ACCESS_KEY}`, 'a'.repeat(40)],
+    },
+  },
+  {
+    id: 'aws-session-token',
+    title: 'AWS session token',
+    severity: 'high',
+    keywords: ['session_token', 'sessiontoken', 'security_token'],
+    pattern:
+      /(?:aws_?)?(?:session|security)_?token["']?[ \t]{0,4}(?:=|:|=>)[ \t]{0,4}["']?([A-Za-z0-9/+]{100,1500}={0,2})(?![A-Za-z0-9/+=])/i,
+    entropy: 4.5,
+    samples: {
+      key: 'aws_session_token',
+      match: [fakeToken('IQoJb3JpZ2luX2Vj', 280, SECRET_ALPHABET)],
+      ignore: [`\${AWS_SESSION_TOKEN}`, 'IQoJb3JpZ2luX2Vj...'],
+    },
+  },
+  {
+    id: 'aws-mws-auth-token',
+    title: 'Amazon MWS auth token (amzn.mws.…)',
+    severity: 'high',
+    keywords: ['amzn.mws.'],
+    pattern: /amzn\.mws\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/,
+    samples: {
+      match: [
+        `amzn.mws.${fakeToken('', 8, '0123456789abcdef')}-4b1c-9d2e-${fakeToken('', 4, '0123456789abcdef')}-${fakeToken('', 12, '0123456789abcdef')}`,
+      ],
+      ignore: ['amzn.mws.00000000-0000-0000-0000-000000000000'],
+    },
+  },
+  {
+    id: 'aws-bedrock-api-key',
+    title: 'Amazon Bedrock API key (ABSK…)',
+    severity: 'high',
+    keywords: ['ABSK'],
+    pattern: /(?<![A-Za-z0-9])(ABSK[A-Za-z0-9+/]{109,269}={0,2})(?![A-Za-z0-9+/=])/,
+    entropy: 4,
+    samples: { match: [fakeToken('ABSK', 128, SECRET_ALPHABET)], ignore: ['ABSK' + 'A'.repeat(120)] },
+  },
+]);

@@ -1,0 +1,79 @@
+import { defineRules } from '../rule.js';
+import { BASE64, fakeToken, URL_SAFE } from '../sample-tokens.js';
+
+const accountKey = () => `${fakeToken('', 86, BASE64)}==`;
+
+export default defineRules([
+  {
+    id: 'azure-storage-account-key',
+    title: 'Azure storage account key (AccountKey=…)',
+    severity: 'critical',
+    keywords: ['accountkey'],
+    pattern: /AccountKey[ \t]{0,2}=[ \t]{0,2}([A-Za-z0-9+/]{86}==)/i,
+    entropy: 4,
+    samples: {
+      match: [
+        `DefaultEndpointsProtocol=https;AccountName=acmeprod;AccountKey=${accountKey()};EndpointSuffix=core.windows.net`,
+      ],
+      ignore: [
+        // Azurite's published development key (public by design).
+        'DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey=Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==;',
+        `AccountKey=\${STORAGE_KEY}`,
+      ],
+    },
+  },
+  {
+    id: 'azure-shared-access-key',
+    title: 'Azure Service Bus / Event Hubs shared access key (SharedAccessKey=…)',
+    severity: 'critical',
+    keywords: ['sharedaccesskey='],
+    pattern: /SharedAccessKey[ \t]{0,2}=[ \t]{0,2}([A-Za-z0-9+/]{42,44}=?)(?![A-Za-z0-9+/=])/i,
+    entropy: 4,
+    samples: {
+      match: [
+        `Endpoint=sb://acme.servicebus.windows.net/;SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey=${fakeToken('', 43, BASE64)}=`,
+      ],
+      ignore: ['SharedAccessKey=<key>'],
+    },
+  },
+  {
+    id: 'azure-sas-token',
+    title: 'Azure shared access signature (sig=…)',
+    severity: 'high',
+    keywords: ['sig='],
+    pattern: /[?&]sv=\d{4}-\d{2}-\d{2}&[^\s"'<>]{0,300}?[?&]?sig=([A-Za-z0-9%+/]{40,120}(?:%3D|=){0,2})/i,
+    entropy: 4,
+    samples: {
+      match: [
+        `https://acme.blob.core.windows.net/data?sv=2022-11-02&ss=b&srt=sco&sp=rl&se=2027-01-01T00:00:00Z&sig=${fakeToken('', 43, 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789')}%3D`,
+      ],
+      ignore: ['?sv=2022-11-02&sig=<signature>'],
+    },
+  },
+  {
+    id: 'azure-ad-client-secret',
+    title: 'Microsoft Entra ID client secret (…Q~…)',
+    severity: 'critical',
+    keywords: ['Q~'],
+    pattern: /(?<![A-Za-z0-9_~.-])([A-Za-z0-9_~.-]{3}\dQ~[A-Za-z0-9_~.-]{31,34})(?![A-Za-z0-9_~.-])/,
+    entropy: 3.5,
+    samples: {
+      match: [`${fakeToken('', 3)}8Q~${fakeToken('', 34, `${URL_SAFE}~.`)}`],
+      ignore: ['abc8Q~' + 'x'.repeat(34)],
+    },
+  },
+  {
+    id: 'azure-devops-pat',
+    title: 'Azure DevOps personal access token',
+    severity: 'critical',
+    keywords: ['azure_devops', 'azuredevops', 'ado_pat', 'azure-devops', 'system_accesstoken', 'azdo'],
+    pattern:
+      /(?:azure[_-]?devops|ado_pat|azdo|system_accesstoken)[A-Za-z0-9_.-]{0,30}["']?[ \t]{0,4}(?:=|:|=>)[ \t]{0,4}["']?([a-z2-7]{52}|[A-Za-z0-9]{76}AZDO[A-Za-z0-9]{4})(?![A-Za-z0-9])/i,
+    entropy: 3.5,
+    samples: {
+      key: 'AZURE_DEVOPS_PAT',
+      match: [fakeToken('', 52, 'abcdefghijklmnopqrstuvwxyz234567')],
+      ignore: [`\${AZURE_DEVOPS_PAT}`],
+    },
+  },
+]);

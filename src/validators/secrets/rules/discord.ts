@@ -1,0 +1,32 @@
+import { defineRules } from '../rule.js';
+import { base64Of, fakeToken, URL_SAFE } from '../sample-tokens.js';
+
+export default defineRules([
+  {
+    id: 'discord-bot-token',
+    title: 'Discord bot token',
+    severity: 'critical',
+    keywords: ['discord'],
+    pattern:
+      /discord[A-Za-z0-9_.-]{0,30}["']?[ \t]{0,4}(?:=|:|=>)[ \t]{0,4}["']?([MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38})(?![A-Za-z0-9_-])/i,
+    entropy: 4,
+    samples: {
+      key: 'DISCORD_BOT_TOKEN',
+      match: [
+        `${base64Of('1184420397162561536').replace(/=+$/, '')}.${fakeToken('', 6, URL_SAFE)}.${fakeToken('', 38, URL_SAFE)}`,
+      ],
+      ignore: [`\${DISCORD_BOT_TOKEN}`],
+    },
+  },
+  {
+    id: 'discord-webhook-url',
+    title: 'Discord webhook URL (discord.com/api/webhooks/…)',
+    severity: 'high',
+    keywords: ['discord.com/api/webhooks', 'discordapp.com/api/webhooks'],
+    pattern: /(https:\/\/(?:ptb\.|canary\.)?discord(?:app)?\.com\/api\/webhooks\/\d{17,20}\/[A-Za-z0-9_-]{60,70})/,
+    samples: {
+      match: [`https://discord.com/api/webhooks/${fakeToken('', 19, '0123456789')}/${fakeToken('', 68, URL_SAFE)}`],
+      ignore: ['https://discord.com/api/webhooks/123/abc'],
+    },
+  },
+]);

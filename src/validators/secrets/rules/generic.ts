@@ -1,0 +1,286 @@
+import {
+  assignmentPattern,
+  GATES,
+  type GenericKind,
+  judgeGenericValue,
+  PASSWORD_NAME,
+  SECRET_NAME,
+} from '../generic-value.js';
+import { defineRules, type SampleContext, type SecretRule } from '../rule.js';
+import { BASE64, fakeHex, fakeHumanPassword, fakeToken, URL_SAFE } from '../sample-tokens.js';
+
+/**
+ * Secrets that no provider format announces: a value assigned to a password- or secret-like name, in any syntax.
+ * These run last; any provider rule on the same text wins.
+ */
+
+const PASSWORD_KEYWORDS = ['pass', 'pwd'];
+const SECRET_KEYWORDS = [
+  'secret',
+  'token',
+  'apikey',
+  'api_key',
+  'api-key',
+  'api.key',
+  'accesskey',
+  'access_key',
+  'access-key',
+  'access.key',
+  'authkey',
+  'auth_key',
+  'auth-key',
+  'privatekey',
+  'private_key',
+  'private-key',
+  'signingkey',
+  'signing_key',
+  'signing-key',
+  'encryptionkey',
+  'encryption_key',
+  'encryption-key',
+  'masterkey',
+  'master_key',
+  'master-key',
+  'appkey',
+  'app_key',
+  'app-key',
+  'credential',
+];
+
+const judge = (kind: GenericKind) => (value: string, context: Parameters<typeof judgeGenericValue>[2]) =>
+  judgeGenericValue(kind, value, context);
+
+const passwordIgnores = [
+  'changeme',
+  `\${DB_PASSWORD}`,
+  'process.env.DB_PASSWORD',
+  '<password>',
+  'true',
+  '********',
+  'your-password-here',
+  '{{ .Values.password }}',
+];
+const secretIgnores = [
+  'your-api-key',
+  `\${API_TOKEN}`,
+  'os.environ["API_TOKEN"]',
+  'xxxxxxxxxxxxxxxx',
+  'sha256-' + fakeToken('', 43, BASE64) + '=',
+  '<TOKEN>',
+  'secret-name',
+];
+
+function generic(
+  kind: GenericKind,
+  spec: Omit<SecretRule, 'generic' | 'validate' | 'samples' | 'keywords' | 'severity'> & {
+    key: string;
+    match?: string[];
+    contexts?: SampleContext[];
+  },
+): SecretRule {
+  const { key, match, contexts, ...rest } = spec;
+  return {
+    ...rest,
+    severity: kind === 'password' ? 'high' : 'medium',
+    keywords: kind === 'password' ? PASSWORD_KEYWORDS : SECRET_KEYWORDS,
+    generic: true,
+    validate: judge(kind),
+    samples: {
+      key,
+      match:
+        match ??
+        (kind === 'password' ? [fakeHumanPassword(), fakeToken('', 16, URL_SAFE)] : [fakeToken('', 32), fakeHex(40)]),
+      ignore: kind === 'password' ? passwordIgnores : secretIgnores,
+      ...(contexts ? { contexts } : {}),
+    },
+  };
+}
+
+const xmlElement = (core: string) =>
+  new RegExp(`<(?<name>[A-Za-z0-9_.:-]{0,40}?${core}[A-Za-z0-9_.-]{0,30})>(?<secretQuoted>[^<>\\s]{1,200})</`, 'i');
+const xmlAttribute = (core: string) =>
+  new RegExp(
+    `(?:name|key)[ \\t]*=[ \\t]*"(?<name>[^"\\r\\n]{0,40}?${core}[^"\\r\\n]{0,30})"(?:[ \\t]+value[ \\t]*=[ \\t]*"(?<secretQuoted>[^"\\r\\n]{1,200})"|[^<>\\r\\n]{0,80}>(?<secretText>[^<>\\s]{1,200})</)`,
+    'i',
+  );
+const cliFlag = (core: string) =>
+  new RegExp(
+    `(?:(?:^|[ \\t])--(?<name>[A-Za-z0-9-]{0,20}?${core}[A-Za-z0-9-]{0,10})(?:=|[ \\t]{1,4})|(?:^|\\n)[ \\t]*(?:ENV|ARG)[ \\t]+(?<envName>[A-Za-z0-9_.-]{0,40}?${core}[A-Za-z0-9_.-]{0,40})[ \\t]+)(?:"(?<secretQuoted>[^"\\r\\n]{1,200})"|'(?<secretSingle>[^'\\r\\n]{1,200})'|(?<secretFlag>[^\\s"'=\\\\]{1,200}))`,
+    'i',
+  );
+const k8sEnv = (core: string) =>
+  new RegExp(
+    `name:[ \\t]*["']?(?<name>[A-Za-z0-9_.-]{0,40}?${core}[A-Za-z0-9_.-]{0,40})["']?[ \\t]*\\r?\\n[ \\t]*-?[ \\t]*value:[ \\t]*(?:"(?<secretQuoted>[^"\\r\\n]{1,200})"|'(?<secretSingle>[^'\\r\\n]{1,200})'|(?<secretBare>[^\\s"']{1,200}))`,
+    'i',
+  );
+
+export default defineRules([
+  generic('password', {
+    id: 'generic-password-xml',
+    gate: GATES.xmlElement,
+    title: 'Password in an XML element',
+    pattern: xmlElement(PASSWORD_NAME),
+    key: '<password>',
+    match: [fakeHumanPassword()],
+    contexts: [
+      {
+        name: 'maven settings',
+        path: 'settings.xml',
+        render: (v) => `<server>\n  <id>nexus</id>\n  <password>${v}</password>\n</server>\n`,
+      },
+    ],
+  }),
+  generic('secret', {
+    id: 'generic-secret-xml',
+    gate: GATES.xmlElement,
+    title: 'Secret or token in an XML element',
+    pattern: xmlElement(SECRET_NAME),
+    key: '<apiToken>',
+    match: [fakeToken('', 32)],
+    contexts: [
+      {
+        name: 'xml config',
+        path: 'app.config.xml',
+        render: (v) => `<config>\n  <apiToken>${v}</apiToken>\n</config>\n`,
+      },
+    ],
+  }),
+  generic('password', {
+    id: 'generic-password-xml-attribute',
+    gate: GATES.xmlAttribute,
+    title: 'Password in an XML setting (name="…password…")',
+    pattern: xmlAttribute(PASSWORD_NAME),
+    key: '<add key="DbPassword" value=',
+    match: [fakeHumanPassword()],
+    contexts: [
+      {
+        name: 'web.config',
+        path: 'web.config',
+        render: (v) => `<appSettings>\n  <add key="DbPassword" value="${v}" />\n</appSettings>\n`,
+      },
+      {
+        name: 'android strings',
+        path: 'res/values/strings.xml',
+        render: (v) => `<resources>\n  <string name="db_password">${v}</string>\n</resources>\n`,
+      },
+    ],
+  }),
+  generic('secret', {
+    id: 'generic-secret-xml-attribute',
+    gate: GATES.xmlAttribute,
+    title: 'Secret or token in an XML setting (name="…key…")',
+    pattern: xmlAttribute(SECRET_NAME),
+    key: '<string name="api_key">',
+    match: [fakeToken('', 39, URL_SAFE)],
+    contexts: [
+      {
+        name: 'android strings',
+        path: 'res/values/strings.xml',
+        render: (v) => `<resources>\n  <string name="api_key">${v}</string>\n</resources>\n`,
+      },
+      {
+        name: 'web.config',
+        path: 'web.config',
+        render: (v) => `<appSettings>\n  <add key="ApiSecret" value="${v}" />\n</appSettings>\n`,
+      },
+    ],
+  }),
+  generic('password', {
+    id: 'generic-password-cli-flag',
+    gate: GATES.cliFlag,
+    title: 'Password on a command line or in a Dockerfile ENV',
+    pattern: cliFlag(PASSWORD_NAME),
+    key: '--password',
+    contexts: [
+      {
+        name: 'shell command',
+        path: 'scripts/restore.sh',
+        render: (v) => `mysql -h db.internal --password=${v} app < dump.sql\n`,
+      },
+      { name: 'Dockerfile ENV', path: 'Dockerfile', render: (v) => `FROM postgres:16\nENV DB_PASSWORD ${v}\n` },
+    ],
+  }),
+  generic('secret', {
+    id: 'generic-secret-cli-flag',
+    gate: GATES.cliFlag,
+    title: 'Token on a command line or in a Dockerfile ENV',
+    pattern: cliFlag(SECRET_NAME),
+    key: '--api-token',
+    contexts: [
+      {
+        name: 'shell command',
+        path: 'scripts/deploy.sh',
+        render: (v) => `deployctl push --api-token ${v} --region eu\n`,
+      },
+      { name: 'Dockerfile ENV', path: 'Dockerfile', render: (v) => `FROM node:20\nENV API_TOKEN ${v}\n` },
+    ],
+  }),
+  generic('password', {
+    id: 'generic-password-k8s-env',
+    gate: GATES.k8sEnv,
+    title: 'Password in a container env entry (name: …PASSWORD / value: …)',
+    pattern: k8sEnv(PASSWORD_NAME),
+    key: '- name: DB_PASSWORD\n  value:',
+    contexts: [
+      {
+        name: 'k8s env entry',
+        path: 'k8s/deployment.yaml',
+        render: (v) => `env:\n  - name: DB_PASSWORD\n    value: "${v}"\n`,
+      },
+    ],
+  }),
+  generic('secret', {
+    id: 'generic-secret-k8s-env',
+    gate: GATES.k8sEnv,
+    title: 'Secret in a container env entry (name: …TOKEN / value: …)',
+    pattern: k8sEnv(SECRET_NAME),
+    key: '- name: API_TOKEN\n  value:',
+    contexts: [
+      {
+        name: 'k8s env entry',
+        path: 'k8s/deployment.yaml',
+        render: (v) => `env:\n  - name: API_TOKEN\n    value: ${v}\n`,
+      },
+    ],
+  }),
+  generic('password', {
+    id: 'generic-password',
+    gate: GATES.assignment,
+    title: 'Password in an assignment',
+    pattern: assignmentPattern(PASSWORD_NAME),
+    key: 'db_password',
+  }),
+  generic('secret', {
+    id: 'generic-secret',
+    gate: GATES.assignment,
+    title: 'Secret or token in an assignment',
+    pattern: assignmentPattern(SECRET_NAME),
+    key: 'api_token',
+  }),
+  generic('password', {
+    id: 'generic-password-netrc',
+    gate: GATES.netrc,
+    title: 'Password in a .netrc file',
+    onlyPaths: /(?:^|\/)[._]netrc$/,
+    pattern: /(?:^|[ \t])(?<name>password|passwd)[ \t]+(?<secretNetrc>[^\s]{1,200})/,
+    key: 'password',
+    contexts: [
+      { name: '.netrc', path: '.netrc', render: (v) => `machine api.acme.internal\n  login deploy\n  password ${v}\n` },
+    ],
+  }),
+  {
+    id: 'generic-bearer-token',
+    title: 'Bearer token in an Authorization header',
+    severity: 'high',
+    keywords: ['bearer '],
+    generic: true,
+    gate: /[ \t]{0,3}[A-Za-z0-9._~+/-]{20}/,
+    pattern: /Bearer[ \t]{1,4}([A-Za-z0-9._~+/-]{20,500}=*)(?![A-Za-z0-9._~+/=-])/,
+    entropy: 3.5,
+    samples: {
+      key: 'Authorization',
+      match: [`Bearer ${fakeToken('', 40, URL_SAFE)}`],
+      ignore: [`Bearer \${API_TOKEN}`, 'Bearer <token>', 'Bearer token'],
+    },
+  },
+]);

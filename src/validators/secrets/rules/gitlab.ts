@@ -1,0 +1,56 @@
+import { defineRules, type SecretRule } from '../rule.js';
+import { fakeHex, fakeToken, URL_SAFE } from '../sample-tokens.js';
+
+function prefixed(
+  prefix: string,
+  id: string,
+  title: string,
+  body: string,
+  length: number,
+  alphabet = URL_SAFE,
+): SecretRule {
+  return {
+    id,
+    title: `${title} (${prefix}…)`,
+    severity: 'critical',
+    keywords: [prefix],
+    pattern: new RegExp(`(?<![A-Za-z0-9_-])(${prefix}${body})(?![A-Za-z0-9_-])`),
+    entropy: 3,
+    samples: {
+      match: [fakeToken(prefix, length, alphabet)],
+      ignore: [`${prefix}${'x'.repeat(length)}`, `${prefix}\${CI_TOKEN}`],
+    },
+  };
+}
+
+export default defineRules([
+  prefixed('glpat-', 'gitlab-pat', 'GitLab personal access token', '[A-Za-z0-9_-]{20,64}', 20),
+  prefixed(
+    'glptt-',
+    'gitlab-pipeline-trigger-token',
+    'GitLab pipeline trigger token',
+    '[0-9a-f]{40}',
+    40,
+    '0123456789abcdef',
+  ),
+  prefixed('glrt-', 'gitlab-runner-token', 'GitLab runner authentication token', '[A-Za-z0-9_-]{20,64}', 20),
+  prefixed('gldt-', 'gitlab-deploy-token', 'GitLab deploy token', '[A-Za-z0-9_-]{20,64}', 20),
+  prefixed('glft-', 'gitlab-feed-token', 'GitLab feed token', '[A-Za-z0-9_-]{20,64}', 20),
+  prefixed('gloas-', 'gitlab-oauth-app-secret', 'GitLab OAuth application secret', '[A-Za-z0-9_-]{64}', 64),
+  prefixed(
+    'GR1348941',
+    'gitlab-runner-registration-token',
+    'GitLab runner registration token',
+    '[A-Za-z0-9_-]{20}',
+    20,
+  ),
+  {
+    id: 'gitlab-ci-build-token',
+    title: 'GitLab CI job token (glcbt-…)',
+    severity: 'high',
+    keywords: ['glcbt-'],
+    pattern: /(?<![A-Za-z0-9_-])(glcbt-[0-9a-fA-F]{1,5}_[A-Za-z0-9_-]{20})(?![A-Za-z0-9_-])/,
+    entropy: 3,
+    samples: { match: [`glcbt-${fakeHex(2)}_${fakeToken('', 20)}`], ignore: [`glcbt-\${CI_JOB_TOKEN}`] },
+  },
+]);

@@ -1,0 +1,34 @@
+import { defineRules } from '../rule.js';
+import { prefixedToken } from '../rule-builders.js';
+import { fakeToken, LOWER_ALPHANUMERIC, URL_SAFE } from '../sample-tokens.js';
+
+export default defineRules([
+  prefixedToken({
+    id: 'hashicorp-vault-service-token',
+    title: 'HashiCorp Vault service token',
+    prefix: 'hvs.',
+    body: '[A-Za-z0-9_-]{24,250}',
+    severity: 'critical',
+    match: [fakeToken('hvs.', 95, URL_SAFE)],
+  }),
+  prefixedToken({
+    id: 'hashicorp-vault-batch-token',
+    title: 'HashiCorp Vault batch token',
+    prefix: 'hvb.',
+    body: '[A-Za-z0-9_-]{100,300}',
+    severity: 'critical',
+    match: [fakeToken('hvb.', 138, URL_SAFE)],
+  }),
+  {
+    id: 'hashicorp-terraform-cloud-token',
+    title: 'Terraform Cloud / Enterprise API token (….atlasv1.…)',
+    severity: 'critical',
+    keywords: ['.atlasv1.'],
+    pattern: /(?<![A-Za-z0-9])([A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70})(?![A-Za-z0-9_=-])/,
+    entropy: 3.5,
+    samples: {
+      match: [`${fakeToken('', 14, LOWER_ALPHANUMERIC)}.atlasv1.${fakeToken('', 67, URL_SAFE)}`],
+      ignore: ['xxxxxxxxxxxxxx.atlasv1.xxxx'],
+    },
+  },
+]);

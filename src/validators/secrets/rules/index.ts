@@ -1,0 +1,120 @@
+import type { SecretRule } from '../rule.js';
+import age from './age.js';
+import airtable from './airtable.js';
+import alibaba from './alibaba.js';
+import anthropic from './anthropic.js';
+import atlassian from './atlassian.js';
+import aws from './aws.js';
+import azure from './azure.js';
+import basicAuth from './basic-auth.js';
+import brevo from './brevo.js';
+import broker from './broker.js';
+import cloudflare from './cloudflare.js';
+import contentful from './contentful.js';
+import database from './database.js';
+import databricks from './databricks.js';
+import datadog from './datadog.js';
+import digitalocean from './digitalocean.js';
+import discord from './discord.js';
+import docker from './docker.js';
+import doppler from './doppler.js';
+import facebook from './facebook.js';
+import figma from './figma.js';
+import flyio from './flyio.js';
+import generic from './generic.js';
+import github from './github.js';
+import gitlab from './gitlab.js';
+import google from './google.js';
+import grafana from './grafana.js';
+import hashicorp from './hashicorp.js';
+import heroku from './heroku.js';
+import huggingface from './huggingface.js';
+import jwt from './jwt.js';
+import linear from './linear.js';
+import mailchimp from './mailchimp.js';
+import mailgun from './mailgun.js';
+import mapbox from './mapbox.js';
+import newrelic from './newrelic.js';
+import notion from './notion.js';
+import npm from './npm.js';
+import onepassword from './onepassword.js';
+import openai from './openai.js';
+import planetscale from './planetscale.js';
+import postman from './postman.js';
+import privateKey from './private-key.js';
+import pulumi from './pulumi.js';
+import pypi from './pypi.js';
+import rubygems from './rubygems.js';
+import sendgrid from './sendgrid.js';
+import sentry from './sentry.js';
+import shopify from './shopify.js';
+import slack from './slack.js';
+import square from './square.js';
+import stripe from './stripe.js';
+import supabase from './supabase.js';
+import telegram from './telegram.js';
+import twilio from './twilio.js';
+
+/**
+ * Every built-in rule, in priority order: where two rules match the same text, the earlier wins. Provider formats
+ * come first, URLs and wrapped keys next, generic assignments last. A new provider file is one import and one entry.
+ */
+export const PROVIDER_FILES: Record<string, readonly SecretRule[]> = {
+  github,
+  gitlab,
+  npm,
+  aws,
+  google,
+  azure,
+  slack,
+  stripe,
+  openai,
+  anthropic,
+  huggingface,
+  pypi,
+  twilio,
+  sendgrid,
+  mailgun,
+  shopify,
+  discord,
+  telegram,
+  digitalocean,
+  heroku,
+  datadog,
+  sentry,
+  hashicorp,
+  linear,
+  notion,
+  atlassian,
+  postman,
+  grafana,
+  newrelic,
+  mailchimp,
+  square,
+  facebook,
+  age,
+  planetscale,
+  supabase,
+  cloudflare,
+  databricks,
+  pulumi,
+  rubygems,
+  flyio,
+  onepassword,
+  contentful,
+  figma,
+  airtable,
+  mapbox,
+  brevo,
+  alibaba,
+  doppler,
+  jwt,
+  'private-key': privateKey,
+  docker,
+  database,
+  broker,
+  'basic-auth': basicAuth,
+  generic,
+};
+
+export const builtinRules: readonly SecretRule[] = Object.values(PROVIDER_FILES).flat();

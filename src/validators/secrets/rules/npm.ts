@@ -1,0 +1,54 @@
+import { hasValidTokenChecksum } from '../checksum.js';
+import { defineRules } from '../rule.js';
+import { base64Of, fakeChecksumToken, fakeHex, fakeHumanPassword, wrongChecksumToken } from '../sample-tokens.js';
+
+export default defineRules([
+  {
+    id: 'npm-access-token',
+    title: 'npm access token (npm_…)',
+    severity: 'critical',
+    keywords: ['npm_'],
+    pattern: /(?<![A-Za-z0-9_])(npm_[A-Za-z0-9]{36})(?![A-Za-z0-9])/,
+    validate: hasValidTokenChecksum,
+    samples: {
+      match: [fakeChecksumToken('npm_'), fakeChecksumToken('npm_')],
+      ignore: [wrongChecksumToken('npm_'), 'npm_' + 'x'.repeat(36), `npm_\${NPM_TOKEN}`],
+    },
+  },
+  {
+    id: 'npm-legacy-auth-token',
+    title: 'npm legacy auth token (_authToken=…)',
+    severity: 'high',
+    keywords: ['_authtoken'],
+    pattern:
+      /_authToken["']?[ \t]{0,2}[=:][ \t]{0,2}["']?([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?![A-Za-z0-9-])/i,
+    samples: {
+      key: '//registry.npmjs.org/:_authToken',
+      match: [`${fakeHex(8)}-${fakeHex(4)}-4${fakeHex(3)}-a${fakeHex(3)}-${fakeHex(12)}`],
+      ignore: [`\${NPM_TOKEN}`],
+    },
+  },
+  {
+    id: 'npm-basic-auth',
+    title: 'npm registry basic auth (_auth=…)',
+    severity: 'high',
+    keywords: ['_auth'],
+    pattern: /(?<![A-Za-z0-9])_auth["']?[ \t]{0,2}[=:][ \t]{0,2}["']?([A-Za-z0-9+/]{8,200}={0,2})(?![A-Za-z0-9+/=])/,
+    validate: (secret) => decodesToUserAndPassword(secret),
+    samples: {
+      key: '//npm.acme.dev/:_auth',
+      match: [base64Of(`deploy:${fakeHumanPassword()}`)],
+      ignore: [base64Of(`user:\${NPM_PASSWORD}`), base64Of('nocolon')],
+    },
+  },
+]);
+
+/** `user:password` in base64, with a password that is not a placeholder. */
+export function decodesToUserAndPassword(encoded: string): boolean {
+  const text = Buffer.from(encoded, 'base64').toString('latin1');
+  if (!/^[\x20-\x7e]+$/.test(text)) return false;
+  const colon = text.indexOf(':');
+  if (colon <= 0 || colon === text.length - 1) return false;
+  const password = text.slice(colon + 1);
+  return password.length >= 4 && !/^\$\{|^\$[A-Z_]|^<|^x+$|^\*+$/i.test(password);
+}

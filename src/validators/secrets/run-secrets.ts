@@ -1,0 +1,131 @@
+import { isAbsolute, relative, resolve } from 'node:path';
+import { errorMessage, isTollgateError } from '../../core/errors.js';
+import type { ToolContext } from '../../core/pipeline/tool.js';
+import { result, type ToolResult } from '../../core/result.js';
+import { baselinePath, readBaseline } from './baseline.js';
+import { loadScanner } from './load-rules.js';
+import type { SecretsOptions } from './options.js';
+import { type ScanOutcome, type ScanTarget, scanTargets } from './scan-targets.js';
+import { listFilesUnder } from './sources/walk.js';
+import { formatSecretLine, toFinding } from './to-finding.js';
+
+export interface SecretsInput {
+  paths?: string[] | undefined;
+}
+
+/**
+ * The validator: scan the change set's added lines (or whole changed files with `scope: files`, or explicit `paths`
+ * from the call), drop baselined findings, and fail with one masked finding per secret.
+ */
+export async function runSecrets(ctx: ToolContext<SecretsOptions, SecretsInput>): Promise<ToolResult> {
+  const { options, changeSet } = ctx;
+  let loaded: Awaited<ReturnType<typeof loadScanner>>;
+  let baseline: Set<string>;
+  try {
+    loaded = await loadScanner(ctx.repoRoot, options);
+    baseline = await readBaseline(baselinePath(ctx.repoRoot, options.baseline), options.baseline);
+  } catch (error) {
+    const reason = isTollgateError(error) ? error.message : errorMessage(error);
+    return result(
+      'error',
+      `Secret scanning could not start: ${reason}. Fix the \`secrets\` config section and run again.`,
+    );
+  }
+
+  const outside = (ctx.input.paths ?? []).filter((path) =>
+    relative(ctx.repoRoot, resolve(ctx.repoRoot, path)).startsWith('..'),
+  );
+  if (outside.length > 0) {
+    const list = outside.map((path) => JSON.stringify(path)).join(', ');
+    return result('invalid_input', `paths: ${list} is outside the repository; pass paths inside ${ctx.repoRoot}.`);
+  }
+  let targets: ScanTarget[];
+  try {
+    targets = ctx.input.paths?.length
+      ? await explicitTargets(ctx.repoRoot, ctx.input.paths)
+      : changeSetTargets(ctx, options);
+  } catch (error) {
+    const { code, path } = error as NodeJS.ErrnoException;
+    if (code !== 'ENOENT') throw error;
+    return result('invalid_input', `paths: ${JSON.stringify(relative(ctx.repoRoot, path ?? ''))} does not exist.`);
+  }
+  if (targets.length === 0 && changeSet.skipped.length === 0) {
+    return result('passed', 'No changed text files to scan for secrets.');
+  }
+  const outcome = await scanTargets(targets, {
+    scanner: loaded.scanner,
+    allowPaths: options.paths,
+    baseline,
+    signal: ctx.signal,
+    onProgress: (done, total) => ctx.progress(`scanned ${done}/${total} files for secrets`),
+  });
+  const skipped = [
+    ...changeSet.skipped.map((file) => ({ path: file.path, reason: file.reason, detail: file.detail })),
+    ...outcome.skipped,
+  ];
+  const details = {
+    scannedFiles: outcome.scannedFiles,
+    scannedBytes: outcome.scannedBytes,
+    baselined: outcome.baselined,
+    rules: loaded.scanner.rules.length,
+    scope: ctx.input.paths?.length ? 'paths' : options.scope,
+    skipped,
+    ...(loaded.notes.length > 0 ? { importNotes: loaded.notes } : {}),
+  };
+  if (outcome.findings.length === 0) {
+    return result('passed', passedSummary(outcome, skipped.length), [], details);
+  }
+  return result('failed', failedSummary(outcome), outcome.findings.map(toFinding), {
+    ...details,
+    secrets: outcome.findings.map(({ ruleId, path, line, column, masked, fingerprint, isNew }) => ({
+      ruleId,
+      path,
+      line,
+      column,
+      masked,
+      fingerprint,
+      isNew,
+    })),
+  });
+}
+
+function changeSetTargets(ctx: ToolContext<SecretsOptions, SecretsInput>, options: SecretsOptions): ScanTarget[] {
+  const skipped = new Set(ctx.changeSet.skipped.map((file) => file.path));
+  return ctx.changeSet.files
+    .filter(
+      (file) => file.status !== 'deleted' && file.status !== 'submodule' && !file.binary && !skipped.has(file.path),
+    )
+    .filter((file) => options.scope === 'files' || file.addedLines.length > 0)
+    .map((file) => ({
+      path: file.path,
+      read: () => ctx.changeSet.readText(file.path),
+      newLines: file.addedLines,
+      ...(options.scope === 'added' ? { onlyLines: file.addedLines } : {}),
+    }));
+}
+
+async function explicitTargets(repoRoot: string, paths: readonly string[]): Promise<ScanTarget[]> {
+  const files = await listFilesUnder(
+    repoRoot,
+    paths.map((path) => (isAbsolute(path) ? path : resolve(repoRoot, path))),
+  );
+  return files.map((file) => ({
+    path: relative(repoRoot, file.absolute) || file.absolute,
+    read: file.read,
+    ...(file.skip ? { skip: file.skip } : {}),
+  }));
+}
+
+function passedSummary(outcome: ScanOutcome, skipped: number): string {
+  const parts = [`No secrets in ${outcome.scannedFiles} file${outcome.scannedFiles === 1 ? '' : 's'}`];
+  if (outcome.baselined > 0)
+    parts.push(`${outcome.baselined} baselined finding${outcome.baselined === 1 ? '' : 's'} ignored`);
+  if (skipped > 0) parts.push(`${skipped} file${skipped === 1 ? '' : 's'} skipped (see details.skipped)`);
+  return `${parts.join('; ')}.`;
+}
+
+function failedSummary(outcome: ScanOutcome): string {
+  const shown = outcome.findings.slice(0, 5).map(formatSecretLine);
+  const more = outcome.findings.length > 5 ? ` (and ${outcome.findings.length - 5} more)` : '';
+  return `${outcome.findings.length} secret${outcome.findings.length === 1 ? '' : 's'} found${more}: ${shown.join('; ')}. Remove each one, rotate it, and read it from the environment instead; if one is not a secret, add \`tollgate:allow\` on its line.`;
+}

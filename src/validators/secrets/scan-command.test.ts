@@ -1,0 +1,239 @@
+import { symlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Command } from 'commander';
+import { afterEach, describe, expect, test } from 'vitest';
+import { createTempRepo, removeDir, type TempRepo, tempDir } from '../../../test/support/git-repo.js';
+import { registerScan } from '../../cli/commands/scan.js';
+import { TollgateError } from '../../core/errors.js';
+import { secretsTool } from './index.js';
+import { runPreCommit } from './pre-commit/run-pre-commit.js';
+import { BASE64, base64Of, fakeChecksumToken, fakeHumanPassword, fakePem, fakeToken } from './sample-tokens.js';
+import { runScanCommand, type ScanCommandFlags } from './scan-command.js';
+import { changeSetFromRepo, secretsContext } from './test-support.js';
+
+let repo: TempRepo | undefined;
+afterEach(async () => {
+  await repo?.cleanup();
+  repo = undefined;
+});
+
+const pat = fakeChecksumToken('ghp_', 'scan-pat');
+const npmToken = fakeChecksumToken('npm_', 'scan-npm');
+
+function flags(partial: Partial<ScanCommandFlags> = {}): ScanCommandFlags {
+  return { paths: [], staged: false, all: false, format: 'json', baselineWrite: false, ...partial };
+}
+
+async function scan(partial: Partial<ScanCommandFlags> = {}, cwd?: string) {
+  let stdout = '';
+  let stderr = '';
+  const code = await runScanCommand(flags(partial), {
+    cwd: cwd ?? repo!.root,
+    env: repo!.env,
+    stdout: (text) => {
+      stdout += text;
+    },
+    stderr: (text) => {
+      stderr += text;
+    },
+  });
+  return {
+    code,
+    stdout,
+    stderr,
+    json: partial.format === undefined || partial.format === 'json' ? JSON.parse(stdout || '{}') : null,
+  };
+}
+
+const locations = (json: { findings: Array<{ ruleId: string; path: string; line: number }> }) =>
+  json.findings.map((f) => `${f.path}:${f.line} ${f.ruleId}`);
+
+describe('tollgate scan', () => {
+  test('scans explicit files and folders, honouring .gitignore, exit 1 with masked findings', async () => {
+    repo = await createTempRepo({
+      files: {
+        '.gitignore': 'build/\n',
+        'src/app.ts': `const token = "${pat}";\n`,
+        'build/out.js': `var t="${npmToken}";\n`,
+        'README.md': 'nothing here\n',
+      },
+    });
+    const { code, json, stdout } = await scan({ paths: ['.'] });
+    expect(code).toBe(1);
+    expect(locations(json)).toEqual(['src/app.ts:1 github-pat']);
+    expect(json.findings[0].masked).toBe('ghp_…');
+    expect(stdout).not.toContain(pat);
+    // A file named explicitly is scanned even when ignored.
+    const explicit = await scan({ paths: ['build/out.js'] });
+    expect(locations(explicit.json)).toEqual(['build/out.js:1 npm-access-token']);
+  });
+
+  test('exit 0 and an empty report when nothing is found', async () => {
+    repo = await createTempRepo({ files: { 'a.txt': 'hello\n' } });
+    const { code, json } = await scan({ paths: ['a.txt'] });
+    expect(code).toBe(0);
+    expect(json.findings).toEqual([]);
+    expect(json.scannedFiles).toBe(1);
+  });
+
+  test('--staged scans the index, not the work tree, and only added lines', async () => {
+    repo = await createTempRepo({ files: { 'a.env': `OLD=${npmToken}\n` } });
+    await repo.write('a.env', `OLD=${npmToken}\nNEW=${pat}\n`);
+    await repo.git('add', 'a.env');
+    // Removed from the work tree after staging: the commit would still record it.
+    await repo.write('a.env', `OLD=${npmToken}\n`);
+    const { code, json } = await scan({ staged: true });
+    expect(code).toBe(1);
+    expect(locations(json)).toEqual(['a.env:2 github-pat']);
+  });
+
+  test('--all scans tracked and untracked files but not ignored ones', async () => {
+    repo = await createTempRepo({ files: { '.gitignore': '*.log\n', 'tracked.env': `A=${pat}\n` } });
+    await repo.write('untracked.env', `B=${npmToken}\n`);
+    await repo.write('debug.log', `C=${fakeChecksumToken('ghp_', 'ignored')}\n`);
+    const { json } = await scan({ all: true });
+    expect(locations(json)).toEqual(['tracked.env:1 github-pat', 'untracked.env:1 npm-access-token']);
+  });
+
+  test('--history reports the lines each commit added, with the commit', async () => {
+    repo = await createTempRepo({ files: { 'a.txt': 'start\n' } });
+    const base = (await repo.git('rev-parse', 'HEAD')).trim();
+    await repo.write('a.txt', `start\nsecond\ntoken=${pat}\n`);
+    const added = await repo.commit('add token');
+    await repo.write('a.txt', 'start\n');
+    await repo.commit('remove token');
+    const { code, json } = await scan({ history: `${base}..HEAD` });
+    expect(code).toBe(1);
+    expect(
+      json.findings.map((f: { path: string; line: number; commit: string }) => [f.path, f.line, f.commit]),
+    ).toEqual([['a.txt', 3, added]]);
+  });
+
+  test('--baseline-write records current findings so the next scan passes', async () => {
+    repo = await createTempRepo({ files: { 'a.env': `A=${pat}\n` } });
+    const write = await scan({ all: true, baselineWrite: true });
+    expect(write.code).toBe(0);
+    expect(write.stderr).toContain('wrote 1 finding fingerprint to .tollgate/secrets-baseline.json');
+    const again = await scan({ all: true });
+    expect(again.code).toBe(0);
+    expect(again.json.baselined).toBe(1);
+  });
+
+  test('a symlink out of the repository is skipped with a note', async () => {
+    repo = await createTempRepo({ files: { 'a.txt': 'x\n' } });
+    const outside = await tempDir('tollgate-outside-');
+    await writeFile(join(outside, 'secret.env'), `A=${pat}\n`);
+    await symlink(join(outside, 'secret.env'), join(repo.root, 'link.env'));
+    const { code, json } = await scan({ paths: ['link.env'] });
+    expect(code).toBe(0);
+    expect(json.skipped).toEqual([
+      { path: 'link.env', reason: 'symlink_outside_repo', detail: 'symbolic link to a file outside the repository' },
+    ]);
+    await removeDir(outside);
+  });
+
+  test.each([
+    [{ all: true, staged: true }, 'paths, --staged, --all and --history each pick what to scan: give only one'],
+    [{ paths: ['nope.txt'] }, 'nope.txt: no such file or directory'],
+  ])('usage error %#: %s', async (partial, message) => {
+    repo = await createTempRepo({ files: { 'a.txt': 'x\n' } });
+    const error = await scan(partial).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TollgateError);
+    expect((error as TollgateError).message).toBe(message);
+    expect((error as TollgateError).exitCode).toBe(2);
+  });
+
+  test('a bad secrets config section is a config error naming the field', async () => {
+    repo = await createTempRepo({
+      files: { 'tollgate.config.yaml': 'secrets:\n  scope: everything\n', 'a.txt': 'x\n' },
+    });
+    const error = (await scan({ paths: ['a.txt'] }).catch((e: unknown) => e)) as TollgateError;
+    expect(error).toBeInstanceOf(TollgateError);
+    expect(error.code).toBe('config');
+    expect([error.message, ...error.details].join('\n')).toContain('secrets.scope');
+  });
+
+  test('markdown and sarif formats', async () => {
+    repo = await createTempRepo({ files: { 'a.env': `A=${pat}\n` } });
+    const markdown = await scan({ paths: ['a.env'], format: 'markdown' });
+    expect(markdown.stdout).toContain(
+      '| `a.env:1:3` | `secrets/github-pat` | GitHub personal access token (ghp_…) | `ghp_…` |',
+    );
+    const sarif = JSON.parse((await scan({ paths: ['a.env'], format: 'sarif' })).stdout);
+    expect(sarif.runs[0].results[0].ruleId).toBe('secrets/github-pat');
+    expect(sarif.runs[0].results[0].locations[0].physicalLocation.region).toEqual({ startLine: 1, startColumn: 3 });
+  });
+});
+
+describe('command line', () => {
+  test.each([
+    [['scan', 'src', 'config/.env'], { paths: ['src', 'config/.env'] }],
+    [['scan', '--staged'], { staged: true }],
+    [
+      ['scan', '--all', '--format', 'sarif', '--output', 'secrets.sarif'],
+      { all: true, format: 'sarif', output: 'secrets.sarif' },
+    ],
+    [['scan', '--history', 'origin/main..HEAD', '--format', 'json'], { history: 'origin/main..HEAD', format: 'json' }],
+    [['scan', '--all', '--baseline-write'], { all: true, baselineWrite: true }],
+  ])('%j parses (each --help example)', async (argv, expected) => {
+    const program = new Command().exitOverride();
+    let parsed: unknown;
+    registerScan(program);
+    const command = program.commands[0]!;
+    command.action((paths: string[], raw: Record<string, unknown>) => {
+      parsed = { ...raw, paths };
+    });
+    await program.parseAsync(argv, { from: 'user' });
+    expect(parsed).toMatchObject(expected);
+    expect(command.helpInformation()).toBeDefined();
+  });
+});
+
+describe('canary: no output channel carries a secret', () => {
+  test('scan reports in every format, the baseline, stderr, the validator result and the hook message hold no planted secret', async () => {
+    const password = fakeHumanPassword('canary');
+    const awsSecret = fakeToken('', 40, BASE64, 'canary-aws');
+    const pem = fakePem('RSA PRIVATE KEY', 'canary-pem');
+    const dbPassword = fakeToken('', 20, undefined, 'canary-db');
+    const dockerAuth = base64Of(`deploy:${password}`);
+    const canaries = [pat, npmToken, password, awsSecret, pem, dbPassword, dockerAuth];
+    // A PEM block starts with its public header: look for its key material instead.
+    const pemBody = pem.split('\n')[1]!;
+    const files = {
+      'app.env': `GITHUB_TOKEN=${pat}\nNPM_TOKEN=${npmToken}\nDB_PASSWORD=${password}\naws_secret_access_key=${awsSecret}\n`,
+      'keys/id_rsa': `${pem}\n`,
+      'src/db.ts': `export const url = "postgres://app:${dbPassword}@db.internal:5432/app";\n`,
+      '.docker/config.json': JSON.stringify({ auths: { 'r.internal': { auth: dockerAuth } } }),
+    };
+    repo = await createTempRepo({ files: { 'README.md': 'x\n' } });
+    for (const [path, content] of Object.entries(files)) await repo.write(path, content);
+    const outputs: string[] = [];
+    for (const format of ['markdown', 'json', 'sarif'] as const) {
+      const result = await scan({ all: true, format });
+      expect(result.code).toBe(1);
+      outputs.push(result.stdout, result.stderr);
+    }
+    const json = JSON.parse(outputs[2]!);
+    expect(json.findings.length).toBe(7);
+    const write = await scan({ all: true, baselineWrite: true });
+    outputs.push(write.stdout, write.stderr);
+    const { readFile } = await import('node:fs/promises');
+    outputs.push(await readFile(join(repo.root, '.tollgate/secrets-baseline.json'), 'utf8'));
+    await repo.remove('.tollgate');
+    const validator = await secretsTool.run(secretsContext(repo.root, await changeSetFromRepo(repo.root, repo.env)));
+    expect(validator.findings.length).toBe(7);
+    outputs.push(JSON.stringify(validator));
+    await repo.git('add', '-A');
+    const hook = await runPreCommit({ cwd: repo.root, env: repo.env });
+    expect(hook.exitCode).toBe(1);
+    outputs.push(hook.message);
+    const all = outputs.join('\n');
+    for (const canary of canaries) {
+      expect(all.includes(canary), `a canary leaked: ${canary.slice(0, 4)}…`).toBe(false);
+    }
+    // Not even a long prefix of one.
+    for (const canary of [pat, npmToken, password, awsSecret, pemBody, dbPassword, dockerAuth]) {
+      expect(all.includes(canary.slice(0, 8)), `a prefix leaked: ${canary.slice(0, 4)}…`).toBe(false);
+    }
+  });
+});

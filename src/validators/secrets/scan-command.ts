@@ -1,0 +1,137 @@
+import { stat, writeFile } from 'node:fs/promises';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { loadConfig } from '../../core/config/load.js';
+import { findRepoRoot } from '../../core/config/repo-root.js';
+import { TollgateError } from '../../core/errors.js';
+import { baselinePath, readBaseline, writeBaseline } from './baseline.js';
+import { loadScanner } from './load-rules.js';
+import { type SecretsOptions, secretsOptionsSchema } from './options.js';
+import { type DiskTarget, scanDiskTargets } from './parallel-scan.js';
+import { renderScanReport, type ScanFormat, type SecretScanReport } from './report/index.js';
+import { type ScanTarget, scanTargets } from './scan-targets.js';
+import { historyTargets, stagedTargets, workTreeTargets } from './sources/git-sources.js';
+import { listFilesUnder } from './sources/walk.js';
+
+/** `tollgate scan`: the flags after parsing (see `src/cli/commands/scan.ts`). */
+export interface ScanCommandFlags {
+  paths: string[];
+  staged: boolean;
+  all: boolean;
+  history?: string | undefined;
+  format: ScanFormat;
+  output?: string | undefined;
+  baselineWrite: boolean;
+}
+
+export interface ScanCommandIo {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  stdout(text: string): void;
+  stderr(text: string): void;
+}
+
+const defaultIo = (): ScanCommandIo => ({
+  cwd: process.cwd(),
+  env: process.env,
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+});
+
+/** Runs a scan and renders it. Resolves to the exit code: 0 clean, 1 secrets found; usage problems throw (exit 2). */
+export async function runScanCommand(flags: ScanCommandFlags, io: ScanCommandIo = defaultIo()): Promise<number> {
+  const started = performance.now();
+  const sources = [flags.paths.length > 0, flags.staged, flags.all, flags.history !== undefined].filter(Boolean).length;
+  if (sources > 1)
+    throw new TollgateError('usage', 'paths, --staged, --all and --history each pick what to scan: give only one');
+  const needsGit = flags.staged || flags.all || flags.history !== undefined;
+  const repoRoot = await findRepoRoot(io.cwd, io.env).catch((error: unknown) => {
+    if (needsGit) throw error;
+    return null;
+  });
+  const options = repoRoot ? await loadSecretsOptions(repoRoot, io.env) : secretsOptionsSchema.parse(undefined);
+  const root = repoRoot ?? io.cwd;
+  const { scanner, notes } = await loadScanner(root, options);
+  const baselineFile = baselinePath(root, options.baseline);
+  const baseline = flags.baselineWrite ? new Set<string>() : await readBaseline(baselineFile, options.baseline);
+
+  const git = { repoRoot: root, env: io.env };
+  let scope: string;
+  let targets: ScanTarget[];
+  let diskTargets: Array<ScanTarget & { absolute: string }> | null = null;
+  if (flags.staged) {
+    scope = 'staged';
+    targets = await stagedTargets(git);
+  } else if (flags.all) {
+    scope = 'all';
+    targets = diskTargets = await workTreeTargets(git);
+  } else if (flags.history !== undefined) {
+    scope = `history ${flags.history}`;
+    targets = await historyTargets({ ...git, range: flags.history });
+  } else {
+    scope = 'paths';
+    targets = diskTargets = await pathTargets(repoRoot, io.cwd, flags.paths.length > 0 ? flags.paths : ['.']);
+  }
+
+  const outcome = diskTargets
+    ? await scanDiskTargets(await withSizes(diskTargets), { repoRoot: root, options, scanner, baseline })
+    : await scanTargets(targets, { scanner, allowPaths: options.paths, baseline });
+  if (flags.baselineWrite) {
+    await writeBaseline(baselineFile, outcome.findings);
+    io.stderr(
+      `tollgate: wrote ${outcome.findings.length} finding fingerprint${outcome.findings.length === 1 ? '' : 's'} to ${options.baseline}; they no longer block\n`,
+    );
+    return 0;
+  }
+  const report: SecretScanReport = {
+    tool: 'tollgate',
+    version: process.env.npm_package_version ?? '0.1.0',
+    scope,
+    findings: outcome.findings,
+    skipped: outcome.skipped,
+    baselined: outcome.baselined,
+    scannedFiles: outcome.scannedFiles,
+    scannedBytes: outcome.scannedBytes,
+    durationMs: Math.round(performance.now() - started),
+    notes,
+  };
+  const text = renderScanReport(report, flags.format);
+  if (flags.output) await writeFile(resolve(io.cwd, flags.output), text);
+  else io.stdout(text);
+  return outcome.findings.length > 0 ? 1 : 0;
+}
+
+/** The `secrets` section through the shared loader, so `tollgate scan` and `tollgate run` read the same config. */
+async function loadSecretsOptions(repoRoot: string, env: NodeJS.ProcessEnv): Promise<SecretsOptions> {
+  const loaded = await loadConfig({ repoRoot, cwd: repoRoot, env });
+  return secretsOptionsSchema.parse(loaded.config.secrets);
+}
+
+/** Sizes let large trees be dealt to worker threads evenly. */
+async function withSizes(targets: ReadonlyArray<ScanTarget & { absolute: string }>): Promise<DiskTarget[]> {
+  return Promise.all(
+    targets.map(async (target) => ({ ...target, size: (await stat(target.absolute).catch(() => null))?.size ?? 0 })),
+  );
+}
+
+async function pathTargets(
+  repoRoot: string | null,
+  cwd: string,
+  paths: readonly string[],
+): Promise<Array<ScanTarget & { absolute: string }>> {
+  const absolute = paths.map((path) => (isAbsolute(path) ? path : resolve(cwd, path)));
+  let files: Awaited<ReturnType<typeof listFilesUnder>>;
+  try {
+    files = await listFilesUnder(repoRoot, absolute);
+  } catch (error) {
+    const { code, path } = error as NodeJS.ErrnoException;
+    if (code === 'ENOENT')
+      throw new TollgateError('usage', `${relative(cwd, path ?? '') || path}: no such file or directory`);
+    throw error;
+  }
+  const base = repoRoot ?? cwd;
+  return files.map((file) => {
+    const rel = relative(base, file.absolute);
+    const path = rel.startsWith('..') ? file.absolute : rel.split(sep).join('/');
+    return { path, absolute: file.absolute, read: file.read, ...(file.skip ? { skip: file.skip } : {}) };
+  });
+}

@@ -1,0 +1,140 @@
+import picomatch from 'picomatch';
+import type { LineRange, SkipReason } from '../../core/change-set/types.js';
+import { hasBinaryExtension, looksBinary } from './binary.js';
+import type { SecretScanner } from './scanner.js';
+import { type SecretFinding, toSecretFinding } from './to-finding.js';
+
+/**
+ * The scanning loop every surface shares (the validator, `tollgate scan`, the pre-commit hook): read each target
+ * once, skip what is not text, scan, keep only masked findings. Sources differ only in how they build targets.
+ */
+export interface ScanTarget {
+  /** Repo-relative POSIX path (or as given on the command line). */
+  readonly path: string;
+  /** Content, or null when it cannot be had (then `unreadable` says why). */
+  read(): Promise<Buffer | string | null>;
+  /** Lines to report; all when absent. */
+  readonly onlyLines?: readonly LineRange[];
+  /** Lines that are new in the change (for `isNew`); all when absent. */
+  readonly newLines?: readonly LineRange[];
+  /** Maps a line of the scanned text to the line in the real file (history scans join added lines). */
+  readonly lineMap?: readonly number[];
+  /** Attached to findings (history scans). */
+  readonly commit?: string;
+  /** Known before reading: not to be scanned, and why (a symlink out of the repository). */
+  readonly skip?: { reason: SkipReason; detail: string };
+}
+
+export interface SkippedTarget {
+  path: string;
+  reason: SkipReason | 'allowlisted';
+  detail: string;
+}
+
+export interface ScanOutcome {
+  findings: SecretFinding[];
+  /** Findings left out because their fingerprint is in the baseline. */
+  baselined: number;
+  skipped: SkippedTarget[];
+  scannedFiles: number;
+  scannedBytes: number;
+}
+
+export interface ScanTargetsOptions {
+  scanner: SecretScanner;
+  /** Glob patterns (config `secrets.paths`) of files never scanned. */
+  allowPaths?: readonly string[];
+  baseline?: ReadonlySet<string>;
+  /** Files above this size are skipped with a note. Default 5 MB. */
+  maxBytes?: number;
+  signal?: AbortSignal;
+  onProgress?: (scanned: number, total: number) => void;
+}
+
+const DEFAULT_MAX_BYTES = 5_000_000;
+
+export function lineSet(ranges: readonly LineRange[]): (line: number) => boolean {
+  return (line) => ranges.some((range) => line >= range.start && line <= range.end);
+}
+
+export async function scanTargets(targets: readonly ScanTarget[], options: ScanTargetsOptions): Promise<ScanOutcome> {
+  const allowed =
+    options.allowPaths && options.allowPaths.length > 0 ? picomatch([...options.allowPaths], { dot: true }) : null;
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+  const outcome: ScanOutcome = { findings: [], baselined: 0, skipped: [], scannedFiles: 0, scannedBytes: 0 };
+  let done = 0;
+  for (const target of targets) {
+    if (options.signal?.aborted) break;
+    done++;
+    if (done % 200 === 0) options.onProgress?.(done, targets.length);
+    if (allowed?.(target.path)) {
+      outcome.skipped.push({ path: target.path, reason: 'allowlisted', detail: 'matches secrets.paths' });
+      continue;
+    }
+    if (target.skip) {
+      outcome.skipped.push({ path: target.path, ...target.skip });
+      continue;
+    }
+    if (hasBinaryExtension(target.path)) {
+      outcome.skipped.push({ path: target.path, reason: 'binary', detail: 'binary file type' });
+      continue;
+    }
+    let content: Buffer | string | null;
+    try {
+      content = await target.read();
+    } catch (error) {
+      outcome.skipped.push({
+        path: target.path,
+        reason: 'unreadable',
+        detail: (error as NodeJS.ErrnoException).code ?? 'read failed',
+      });
+      continue;
+    }
+    if (content === null) {
+      outcome.skipped.push({ path: target.path, reason: 'unreadable', detail: 'no content' });
+      continue;
+    }
+    const size = typeof content === 'string' ? content.length : content.byteLength;
+    if (size > maxBytes) {
+      outcome.skipped.push({
+        path: target.path,
+        reason: 'too_large',
+        detail: `${(size / 1e6).toFixed(1)} MB over the ${(maxBytes / 1e6).toFixed(1)} MB cap`,
+      });
+      continue;
+    }
+    if (typeof content !== 'string' && looksBinary(content)) {
+      outcome.skipped.push({ path: target.path, reason: 'binary', detail: 'contains NUL bytes' });
+      continue;
+    }
+    const text = typeof content === 'string' ? content : content.toString('utf8');
+    if (typeof content === 'string' && text.slice(0, 8000).includes('\0')) {
+      outcome.skipped.push({ path: target.path, reason: 'binary', detail: 'contains NUL bytes' });
+      continue;
+    }
+    outcome.scannedFiles++;
+    outcome.scannedBytes += size;
+    collect(target, text, options, outcome);
+  }
+  outcome.findings.sort((a, b) => a.path.localeCompare(b.path) || a.line - b.line || a.column - b.column);
+  return outcome;
+}
+
+function collect(target: ScanTarget, text: string, options: ScanTargetsOptions, outcome: ScanOutcome): void {
+  const realLine = (line: number) => target.lineMap?.[line - 1] ?? line;
+  const only = target.onlyLines ? lineSet(target.onlyLines) : null;
+  const isNew = target.newLines ? lineSet(target.newLines) : () => true;
+  const raw = options.scanner.scanText(text, {
+    path: target.path,
+    ...(only ? { acceptLine: (line: number) => only(realLine(line)) } : {}),
+  });
+  for (const item of raw) {
+    const line = realLine(item.line);
+    const finding = toSecretFinding({ ...item, line }, target.path, isNew(line));
+    if (options.baseline?.has(finding.fingerprint)) {
+      outcome.baselined++;
+      continue;
+    }
+    outcome.findings.push(target.commit ? { ...finding, commit: target.commit } : finding);
+  }
+}

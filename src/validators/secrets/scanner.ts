@@ -1,0 +1,321 @@
+import { shannonEntropy } from './entropy.js';
+import { isPlaceholder } from './placeholders.js';
+import { buildKeywordAutomaton, FOLD, isAutomatonKeyword, type KeywordAutomaton } from './prefilter.js';
+import type { MatchContext, SecretRule } from './rule.js';
+import { type FileSyntax, isLockfile, syntaxOf } from './syntax.js';
+
+/**
+ * The hot path: keyword prefilter over the whole text, then each triggered rule's regex in a small window around the
+ * hit, then the value checks. The raw secret exists only in the `RawSecret` objects this returns; callers turn them
+ * into masked findings at once (see `to-finding.ts`).
+ */
+
+export interface RawSecret {
+  readonly rule: SecretRule;
+  /** Only in memory; never logged, returned from a tool or written anywhere. */
+  readonly secret: string;
+  /** 1-based. */
+  readonly line: number;
+  /** 1-based, in UTF-16 code units like every editor's column. */
+  readonly column: number;
+  /** Offsets of the secret in the scanned text. */
+  readonly start: number;
+  readonly end: number;
+}
+
+export interface ScanTextOptions {
+  /** Repo-relative path, for syntax and lockfile decisions. */
+  readonly path: string;
+  /** Report only secrets that start on a line this accepts (the change set's added lines). */
+  readonly acceptLine?: (line: number) => boolean;
+}
+
+interface Span {
+  start: number;
+  end: number;
+}
+
+/** A match before line numbers are known; `order` is the rule's place in the pack. */
+type Found = Omit<RawSecret, 'line' | 'column'> & { order: number };
+
+interface CompiledRule {
+  readonly rule: SecretRule;
+  readonly index: number;
+  /** The rule's pattern with `g` (exec loop in the window) and `d` (group offsets). */
+  readonly regex: RegExp;
+  readonly block: boolean;
+  readonly maxLength: number;
+  /** The rule's `gate`, sticky, tested right after a keyword hit before any window is cut. */
+  readonly gate: RegExp | undefined;
+}
+
+/** How far a line window reaches either side of a hit. */
+const LINE_REACH = 1024;
+/** Lines longer than this are minified code or data blobs: only provider formats are looked for there. */
+const LONG_LINE = 1000;
+/** Inline suppression markers (ours, and gitleaks' so that existing annotations keep working). */
+const ALLOW_MARKERS = ['tollgate:allow', 'gitleaks:allow'];
+
+/** Applies to every rule (an imported gitleaks `[allowlist]`). */
+export interface GlobalAllowlist {
+  readonly paths?: readonly RegExp[];
+  readonly regexes?: readonly RegExp[];
+  readonly stopwords?: readonly string[];
+}
+
+export class SecretScanner {
+  private readonly compiled: readonly CompiledRule[];
+  private readonly automaton: KeywordAutomaton<CompiledRule>;
+  /** Rules with no keyword (imported ones only): run over the whole text. */
+  private readonly anchorless: readonly CompiledRule[];
+  private readonly allowlist: GlobalAllowlist;
+
+  constructor(rules: readonly SecretRule[], allowlist: GlobalAllowlist = {}) {
+    this.allowlist = allowlist;
+    this.compiled = rules.map((rule, index) => ({
+      rule,
+      index,
+      regex: new RegExp(rule.pattern.source, withFlags(rule.pattern.flags, 'gd')),
+      block: rule.window === 'block',
+      maxLength: rule.maxLength ?? 512,
+      gate: rule.gate ? new RegExp(rule.gate.source, withFlags(rule.gate.flags.replace('g', ''), 'y')) : undefined,
+    }));
+    this.automaton = buildKeywordAutomaton(this.compiled.map((item) => ({ keywords: item.rule.keywords, item })));
+    this.anchorless = this.compiled.filter(
+      (item) => item.rule.keywords.length === 0 || !item.rule.keywords.every(isAutomatonKeyword),
+    );
+  }
+
+  /** False when the global allowlist exempts the path. */
+  acceptsPath(path: string): boolean {
+    return !this.allowlist.paths?.some((re) => re.test(path));
+  }
+
+  get rules(): readonly SecretRule[] {
+    return this.compiled.map((item) => item.rule);
+  }
+
+  scanText(text: string, options: ScanTextOptions): RawSecret[] {
+    if (!this.acceptsPath(options.path)) return [];
+    const syntax = syntaxOf(options.path);
+    const lockfile = isLockfile(options.path);
+    const scannedUntil = new Int32Array(this.compiled.length).fill(-1);
+    // A rule whose own allowlist exempts this path is marked as having scanned everything already.
+    for (const compiled of this.compiled) {
+      const { allowlist, onlyPaths } = compiled.rule;
+      const exempt =
+        allowlist?.paths?.some((re) => re.test(options.path)) || (onlyPaths && !onlyPaths.test(options.path));
+      if (exempt) scannedUntil[compiled.index] = 0x7fffffff;
+    }
+    const found: Found[] = [];
+    const seen = new Set<string>();
+    const vetoed: Span[] = [];
+    const { delta, outputs } = this.automaton;
+    const length = text.length;
+    // The line around the latest hit, computed once per line however many hits it has (minified code has many).
+    let lineStart = -1;
+    let lineEnd = -2;
+    let state = 0;
+    for (let i = 0; i < length; i++) {
+      state = delta[(state << 7) | FOLD[text.charCodeAt(i)]!]!;
+      const ended = outputs[state];
+      if (ended === undefined) continue;
+      for (const keyword of ended) {
+        const at = i - keyword.length + 1;
+        const after = i + 1;
+        for (const compiled of keyword.items) {
+          if (at < scannedUntil[compiled.index]!) continue;
+          const gate = compiled.gate;
+          if (gate) {
+            gate.lastIndex = after;
+            if (!gate.test(text)) continue;
+          }
+          let start: number;
+          let end: number;
+          if (compiled.block) {
+            start = Math.max(0, at - 64);
+            end = Math.min(length, at + compiled.maxLength);
+            scannedUntil[compiled.index] = end;
+          } else {
+            if (at < lineStart || at > lineEnd) {
+              lineStart = text.lastIndexOf('\n', at - 1) + 1;
+              lineEnd = text.indexOf('\n', at);
+              if (lineEnd === -1) lineEnd = length;
+            }
+            const long = lineEnd - lineStart > LONG_LINE;
+            if (compiled.rule.generic && (long || lockfile)) continue;
+            start = Math.max(lineStart, at - LINE_REACH);
+            end = Math.min(lineEnd, at + LINE_REACH);
+            // Later hits on this line need no new window; hits on the next line do (their window reaches further).
+            scannedUntil[compiled.index] = end;
+            if (!long && end < length) {
+              // The next line too: a k8s `name:` line and its `value:` line belong together.
+              const next = text.indexOf('\n', end + 1);
+              end = next === -1 || next > end + LINE_REACH ? Math.min(length, end + 1 + LINE_REACH) : next;
+            }
+          }
+          this.runRule(compiled, text, start, end, syntax, found, seen, vetoed);
+        }
+      }
+    }
+    for (const compiled of this.anchorless) {
+      if (scannedUntil[compiled.index] !== -1) continue;
+      this.runRule(compiled, text, 0, text.length, syntax, found, seen, vetoed);
+    }
+    const allowed = found.filter(
+      (item) =>
+        !this.globallyAllowed(item.secret) &&
+        !(item.rule.generic && vetoed.some((span) => item.start < span.end && span.start < item.end)),
+    );
+    return finish(text, resolveOverlaps(allowed), options.acceptLine);
+  }
+
+  private globallyAllowed(secret: string): boolean {
+    const { regexes, stopwords } = this.allowlist;
+    if (regexes?.some((re) => re.test(secret))) return true;
+    if (stopwords && stopwords.length > 0) {
+      const lower = secret.toLowerCase();
+      return stopwords.some((word) => lower.includes(word));
+    }
+    return false;
+  }
+
+  private runRule(
+    compiled: CompiledRule,
+    text: string,
+    start: number,
+    end: number,
+    syntax: FileSyntax,
+    found: Found[],
+    seen: Set<string>,
+    vetoed: Span[],
+  ): void {
+    const { regex, rule } = compiled;
+    const window = text.slice(start, end);
+    regex.lastIndex = 0;
+    for (let match = regex.exec(window); match !== null; match = regex.exec(window)) {
+      if (match[0].length === 0) regex.lastIndex++;
+      const located = secretOf(match, rule.secretGroup);
+      if (!located) continue;
+      const absolute = start + located.start;
+      const key = `${compiled.index}:${absolute}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const name = match.groups?.name ?? match.groups?.envName;
+      if (!accepts(rule, located.secret, { ...(name === undefined ? {} : { name }), group: located.group, syntax })) {
+        // A provider rule that recognised the shape and rejected the value (wrong checksum, placeholder password)
+        // has the last word: a generic rule may not report the same text.
+        if (!rule.generic) vetoed.push({ start: absolute, end: absolute + located.secret.length });
+        continue;
+      }
+      found.push({
+        rule,
+        order: compiled.index,
+        secret: located.secret,
+        start: absolute,
+        end: absolute + located.secret.length,
+      });
+    }
+  }
+}
+
+function withFlags(flags: string, extra: string): string {
+  let out = flags;
+  for (const flag of extra) if (!out.includes(flag)) out += flag;
+  return out;
+}
+
+/** The secret is the first defined group whose name starts with `secret`, else group 1, else the whole match. */
+function secretOf(
+  match: RegExpExecArray,
+  secretGroup?: number,
+): { secret: string; start: number; group: string } | null {
+  const indices = match.indices;
+  if (!indices) return null;
+  if (secretGroup !== undefined) {
+    const span = indices[secretGroup];
+    const secret = match[secretGroup];
+    return span && secret !== undefined ? { secret, start: span[0], group: String(secretGroup) } : null;
+  }
+  if (match.groups && indices.groups) {
+    for (const [name, value] of Object.entries(match.groups)) {
+      if (!name.startsWith('secret') || value === undefined) continue;
+      const span = indices.groups[name];
+      if (span) return { secret: value, start: span[0], group: name };
+    }
+  }
+  const group = match[1] !== undefined && indices[1] ? 1 : 0;
+  const span = indices[group];
+  const secret = match[group];
+  if (!span || secret === undefined) return null;
+  return { secret, start: span[0], group: String(group) };
+}
+
+function accepts(rule: SecretRule, secret: string, context: MatchContext): boolean {
+  if (secret.length === 0) return false;
+  if (rule.entropy !== undefined && shannonEntropy(secret) < rule.entropy) return false;
+  if (isPlaceholder(secret)) return false;
+  const allow = rule.allowlist;
+  if (allow?.regexes?.some((re) => re.test(secret))) return false;
+  if (allow?.stopwords) {
+    const lower = secret.toLowerCase();
+    if (allow.stopwords.some((word) => lower.includes(word))) return false;
+  }
+  if (rule.validate && !rule.validate(secret, context)) return false;
+  return true;
+}
+
+/**
+ * One finding per piece of text: where spans overlap, a provider rule beats a generic one, and an earlier rule in the
+ * pack beats a later one.
+ */
+function resolveOverlaps(found: Found[]): Found[] {
+  if (found.length < 2) return found;
+  const ranked = [...found].sort((a, b) => rank(a) - rank(b) || a.start - b.start);
+  const kept: Found[] = [];
+  for (const candidate of ranked) {
+    if (kept.some((other) => candidate.start < other.end && other.start < candidate.end)) continue;
+    kept.push(candidate);
+  }
+  return kept.sort((a, b) => a.start - b.start);
+}
+
+function rank(item: Found): number {
+  return (item.rule.generic ? 1_000_000 : 0) + item.order;
+}
+
+function finish(text: string, found: Found[], acceptLine: ((line: number) => boolean) | undefined): RawSecret[] {
+  if (found.length === 0) return [];
+  const lineStarts = [0];
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
+  const out: RawSecret[] = [];
+  for (const item of found) {
+    const lineIndex = lineIndexOf(lineStarts, item.start);
+    const line = lineIndex + 1;
+    if (acceptLine && !acceptLine(line)) continue;
+    const lineStart = lineStarts[lineIndex]!;
+    const lineEnd = lineIndex + 1 < lineStarts.length ? lineStarts[lineIndex + 1]! : text.length;
+    const lineText = text.slice(lineStart, lineEnd);
+    if (ALLOW_MARKERS.some((marker) => lineText.includes(marker))) continue;
+    out.push({
+      rule: item.rule,
+      secret: item.secret,
+      start: item.start,
+      end: item.end,
+      line,
+      column: item.start - lineStart + 1,
+    });
+  }
+  return out;
+}
+
+function lineIndexOf(lineStarts: readonly number[], offset: number): number {
+  let low = 0;
+  let high = lineStarts.length - 1;
+  while (low < high) {
+    const mid = (low + high + 1) >> 1;
+    if (lineStarts[mid]! <= offset) low = mid;
+    else high = mid - 1;
+  }
+  return low;
+}

@@ -1,0 +1,94 @@
+import { readFile } from 'node:fs/promises';
+import { TollgateError } from '../../../core/errors.js';
+import { runProcess } from '../../../core/process.js';
+import type { ScanTarget } from '../scan-targets.js';
+import { parsePatch, toRanges } from './parse-patch.js';
+import { gitListFiles } from './walk.js';
+
+/**
+ * Where `tollgate scan --staged / --all / --history` get their text. Every git call goes through `runProcess`.
+ */
+export interface GitSourceOptions {
+  repoRoot: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+const BIG_OUTPUT = 1024 * 1024 * 1024;
+
+async function git(options: GitSourceOptions, args: string[], what: string): Promise<string> {
+  const result = await runProcess('git', ['-c', 'core.quotePath=false', ...args], {
+    cwd: options.repoRoot,
+    ...(options.env ? { env: options.env } : {}),
+    timeoutMs: 600_000,
+    maxOutputBytes: BIG_OUTPUT,
+  });
+  if (result.spawnError)
+    throw new TollgateError('not_a_repo', `cannot run git (${result.spawnError.code}); tollgate needs git on PATH`);
+  if (result.exitCode !== 0) {
+    const reason = result.stderr.trim().split('\n')[0] ?? `exit ${result.exitCode}`;
+    throw new TollgateError('bad_revision', `${what}: ${reason}`);
+  }
+  if (result.truncated) throw new TollgateError('io', `${what}: git printed more than 1 GiB; scan a smaller range`);
+  return result.stdout;
+}
+
+/**
+ * The staged content (the index, not the working tree) of every staged text file, reporting only the lines the
+ * staged diff adds.
+ */
+export async function stagedTargets(options: GitSourceOptions): Promise<ScanTarget[]> {
+  const patch = await git(
+    options,
+    ['diff', '--cached', '-U0', '--no-color', '--no-ext-diff', '--diff-filter=ACMRT', '--find-renames'],
+    '--staged',
+  );
+  return parsePatch(patch)
+    .filter((file) => !file.binary)
+    .map((file) => {
+      const lines = toRanges(file.added.map((item) => item.line));
+      return {
+        path: file.path,
+        onlyLines: lines,
+        newLines: lines,
+        read: async () => git(options, ['show', `:${file.path}`], `staged ${file.path}`),
+      };
+    });
+}
+
+/** Every tracked and untracked-not-ignored file of the work tree, read from disk. */
+export async function workTreeTargets(options: GitSourceOptions): Promise<Array<ScanTarget & { absolute: string }>> {
+  const files = await gitListFiles(options.repoRoot, options.repoRoot, options.env);
+  return files.map((absolute) => ({
+    path: absolute.slice(options.repoRoot.length + 1),
+    absolute,
+    read: () => readFile(absolute),
+  }));
+}
+
+/**
+ * The lines each commit in `range` added (`git log -p -U0`): one target per commit and file, whose text is the added
+ * lines joined, mapped back to their line numbers.
+ */
+export async function historyTargets(options: GitSourceOptions & { range: string }): Promise<ScanTarget[]> {
+  if (options.range.startsWith('-'))
+    throw new TollgateError(
+      'usage',
+      `--history: expected a revision range like "main..HEAD", got ${JSON.stringify(options.range)}`,
+    );
+  const patch = await git(
+    options,
+    ['log', '-p', '-U0', '--no-color', '--no-ext-diff', '--no-merges', '--format=%x00commit %H', options.range, '--'],
+    `--history ${options.range}`,
+  );
+  return parsePatch(patch)
+    .filter((file) => !file.binary)
+    .map((file) => {
+      const text = file.added.map((item) => item.text).join('\n');
+      return {
+        path: file.path,
+        ...(file.commit ? { commit: file.commit } : {}),
+        lineMap: file.added.map((item) => item.line),
+        read: async () => text,
+      };
+    });
+}

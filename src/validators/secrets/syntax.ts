@@ -1,0 +1,85 @@
+/**
+ * How values are written in a file, judged by its name. In program code an unquoted value after `password =` is a
+ * variable, not a password; in `.env`, YAML, INI or a Dockerfile it is the value itself.
+ */
+export type FileSyntax = 'code' | 'config';
+
+const CODE_EXTENSIONS = new Set([
+  'js',
+  'mjs',
+  'cjs',
+  'jsx',
+  'ts',
+  'mts',
+  'cts',
+  'tsx',
+  'py',
+  'rb',
+  'go',
+  'java',
+  'kt',
+  'kts',
+  'scala',
+  'groovy',
+  'cs',
+  'fs',
+  'vb',
+  'php',
+  'swift',
+  'rs',
+  'c',
+  'h',
+  'cc',
+  'cpp',
+  'hpp',
+  'm',
+  'mm',
+  'dart',
+  'lua',
+  'pl',
+  'pm',
+  'r',
+  'ex',
+  'exs',
+  'erl',
+  'clj',
+  'vue',
+  'svelte',
+  'ipynb',
+  'sql',
+  'tf',
+  'hcl',
+  'gradle',
+  'ps1',
+  'psm1',
+]);
+
+export function syntaxOf(path: string): FileSyntax {
+  const base = path.slice(path.lastIndexOf('/') + 1).toLowerCase();
+  const dot = base.lastIndexOf('.');
+  if (dot <= 0) return 'config';
+  return CODE_EXTENSIONS.has(base.slice(dot + 1)) ? 'code' : 'config';
+}
+
+/** Lockfiles hold integrity hashes and resolved URLs, never credentials worth the noise. */
+const LOCKFILES = new Set([
+  'package-lock.json',
+  'npm-shrinkwrap.json',
+  'yarn.lock',
+  'pnpm-lock.yaml',
+  'bun.lock',
+  'composer.lock',
+  'gemfile.lock',
+  'cargo.lock',
+  'poetry.lock',
+  'pipfile.lock',
+  'go.sum',
+  'packages.lock.json',
+  'podfile.lock',
+  'mix.lock',
+  'uv.lock',
+]);
+
+export function isLockfile(path: string): boolean {
+  return LOCKFILES.has(path.slice(path.lastIndexOf('/') + 1).toLowerCase());
+}

@@ -1,0 +1,56 @@
+import { type Finding, makeFinding, type Severity } from '../../core/finding.js';
+import { secretFingerprint } from './fingerprint.js';
+import { maskSecret } from './mask.js';
+import type { RawSecret } from './scanner.js';
+
+/** A secret as it may leave the scanner: located, masked, fingerprinted; the raw value is gone. */
+export interface SecretFinding {
+  readonly ruleId: string;
+  readonly title: string;
+  readonly severity: Severity;
+  readonly path: string;
+  readonly line: number;
+  readonly column: number;
+  /** At most the first 4 characters, then `…`. */
+  readonly masked: string;
+  /** SHA-256 of rule id + path + secret. */
+  readonly fingerprint: string;
+  /** The line was added by the change set (always true outside a change set, e.g. `tollgate scan FILE`). */
+  readonly isNew: boolean;
+  /** The commit that added it (`tollgate scan --history`). */
+  readonly commit?: string;
+}
+
+export function toSecretFinding(raw: RawSecret, path: string, isNew: boolean): SecretFinding {
+  return {
+    ruleId: raw.rule.id,
+    title: raw.rule.title,
+    severity: raw.rule.severity,
+    path,
+    line: raw.line,
+    column: raw.column,
+    masked: maskSecret(raw.secret),
+    fingerprint: secretFingerprint(raw.rule.id, path, raw.secret),
+    isNew,
+  };
+}
+
+/** The shared Finding of a secret; its id is anchored on the fingerprint so it survives lines moving. */
+export function toFinding(secret: SecretFinding): Finding {
+  return makeFinding({
+    validator: 'secrets',
+    ruleId: secret.ruleId,
+    severity: secret.severity,
+    title: secret.title,
+    body: `Found ${secret.masked} (${secret.ruleId}). Remove it, rotate the credential, and load it from the environment or a secret manager. If it is not a secret, add \`tollgate:allow\` on the line or run \`tollgate scan --baseline-write\`.`,
+    path: secret.path,
+    line: secret.line,
+    column: secret.column,
+    anchor: secret.fingerprint,
+  });
+}
+
+/** `src/api.ts:42:7 secrets/github-pat GitHub personal access token (ghp_…): ghp_… remove it and rotate the token` */
+export function formatSecretLine(secret: SecretFinding): string {
+  return `${secret.path}:${secret.line}:${secret.column} secrets/${secret.ruleId} ${secret.title}: ${secret.masked} remove it and rotate the credential`;
+}
