@@ -1,7 +1,8 @@
 import { maskSecret } from '../validators/secrets/mask.js';
-import { builtinRules } from '../validators/secrets/rules/index.js';
-import { SecretScanner } from '../validators/secrets/scanner.js';
+import { redactSecrets, type SecretTextScanner, sharedSecretScanner } from '../validators/secrets/redact.js';
 import type { AlertSecrets } from './types.js';
+
+export { maskAuthorizationHeaders, maskUrlCredentials } from '../validators/secrets/redact.js';
 
 /**
  * Credential masking for every output channel of validate-alert (files, stream logs, reports, messages). It is a
@@ -14,20 +15,9 @@ import type { AlertSecrets } from './types.js';
  */
 export type Redact = (text: string) => string;
 
-/** What the redactor needs from the secret scanner: raw matches with their offsets. */
-export interface SecretTextScanner {
-  scanText(text: string, options: { path: string }): ReadonlyArray<{ secret: string; start: number; end: number }>;
-}
-
-let builtinScanner: SecretScanner | undefined;
-function defaultScanner(): SecretTextScanner {
-  builtinScanner ??= new SecretScanner(builtinRules);
-  return builtinScanner;
-}
-
 const HIDDEN = '***';
 
-export function createRedactor(secrets: AlertSecrets, scanner: SecretTextScanner = defaultScanner()): Redact {
+export function createRedactor(secrets: AlertSecrets, scanner: SecretTextScanner = sharedSecretScanner()): Redact {
   const replacements: Array<[string, string]> = [];
   for (const credential of secrets.credentials) {
     for (const form of encodedForms(credential)) replacements.push([form, HIDDEN]);
@@ -43,9 +33,7 @@ export function createRedactor(secrets: AlertSecrets, scanner: SecretTextScanner
     for (const [value, replacement] of replacements) {
       if (out.includes(value)) out = out.split(value).join(replacement);
     }
-    out = maskUrlCredentials(out);
-    out = maskAuthorizationHeaders(out);
-    return maskScannerMatches(out, scanner);
+    return redactSecrets(out, { scanner });
   };
 }
 
@@ -64,32 +52,4 @@ export function encodedForms(value: string): string[] {
     if (/^[\x20-\x7e]{6,}$/.test(decoded)) forms.add(decoded);
   }
   return [...forms].filter((form) => form.length >= 4);
-}
-
-/** `https://user:TOKEN@host` → `https://user:***@host`; `https://<long token>@host` → `https://***@host`. */
-export function maskUrlCredentials(text: string): string {
-  return text
-    .replace(
-      /\b([a-z][a-z0-9+.-]*:\/\/)([^\s/:@'"]*):([^\s/@'"]+)@/gi,
-      (_m, scheme, user) => `${scheme}${user}:${HIDDEN}@`,
-    )
-    .replace(/\b([a-z][a-z0-9+.-]*:\/\/)([A-Za-z0-9_\-.]{20,})@/gi, (_m, scheme) => `${scheme}${HIDDEN}@`);
-}
-
-/** `Authorization: Bearer abc`, `AUTHORIZATION: basic abc`, `"authorization": "token abc"` → the value hidden. */
-export function maskAuthorizationHeaders(text: string): string {
-  return text.replace(
-    /(authorization["']?\s*[:=]\s*["']?)(?:(bearer|token|basic)\s+)?([^\s"',;]+)/gi,
-    (_m, head: string, scheme: string | undefined) => `${head}${scheme ? `${scheme} ` : ''}${HIDDEN}`,
-  );
-}
-
-function maskScannerMatches(text: string, scanner: SecretTextScanner): string {
-  const matches = scanner.scanText(text, { path: 'output.log' });
-  if (matches.length === 0) return text;
-  let out = text;
-  for (const match of [...matches].sort((a, b) => b.start - a.start)) {
-    out = `${out.slice(0, match.start)}${maskSecret(match.secret)}${out.slice(match.end)}`;
-  }
-  return out;
 }

@@ -11,6 +11,7 @@ import { result, type ToolResult, type ToolStatus } from '../result.js';
 import type { EventSink } from './event-sink.js';
 import { type HookType, hookMatches, runHook } from './hooks.js';
 import { checkPermissions } from './permissions.js';
+import { loadRedactor, redactResult } from './redact-result.js';
 import type { AnyToolDefinition, Budget, ToolContext } from './tool.js';
 
 /** One call of one tool, as an agent (MCP), `tollgate run` or a hook asks for it. */
@@ -137,7 +138,7 @@ export async function executeTool(call: ToolCall, env: PipelineEnvironment): Pro
   if (!permission.approved) return finish(result('error', permission.reason));
 
   const skipped = env.preflight ? await env.preflight(tool) : null;
-  const toolResult = skipped ?? (await runWithBudget(tool, input.value, toolCallId, env));
+  const toolResult = skipped ?? (await redactResult(await runWithBudget(tool, input.value, toolCallId, env)));
 
   const postType: HookType = FAILURE_STATUSES.has(toolResult.status) ? 'postToolUseFailure' : 'postToolUse';
   for (const hook of env.config.hooks[postType].filter((candidate) => hookMatches(candidate, toolName))) {
@@ -174,6 +175,7 @@ async function runWithBudget(
       'no time left in validation.timeout before this tool could start; do not rerun: raise `validation.timeout` or run fewer tools (--only)',
     );
   }
+  const redact = await loadRedactor();
   const controller = new AbortController();
   const onOuterAbort = () => controller.abort(env.signal?.reason);
   env.signal?.addEventListener('abort', onOuterAbort, { once: true });
@@ -197,7 +199,9 @@ async function runWithBudget(
     concurrency: env.config.validation.concurrency,
     skipTrivial: env.config.validation.skipTrivial.includes(tool.name),
     env: env.env ?? process.env,
-    progress: (message) => {
+    progress: (raw) => {
+      // Progress quotes commands and output (a check's `run` line can hold a token): masked like everything else.
+      const message = redact(raw);
       env.events.emit('tool.execution_progress', { toolCallId, progressMessage: message }, { ephemeral: true });
       env.onProgress?.(tool.name, message);
     },

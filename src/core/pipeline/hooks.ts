@@ -4,6 +4,7 @@ import type { HookCommand } from '../config/schema.js';
 import { errorMessage } from '../errors.js';
 import { runProcess } from '../process.js';
 import type { EventSink } from './event-sink.js';
+import { loadRedactor, type Redact, redactJson } from './redact-result.js';
 
 export type HookType = 'preToolUse' | 'postToolUse' | 'postToolUseFailure';
 
@@ -58,17 +59,44 @@ export async function runHook(
 ): Promise<HookOutcome> {
   const hookInvocationId = randomUUID();
   const input = { hookType, toolName: ctx.toolName, toolCallId: ctx.toolCallId, repoRoot: ctx.repoRoot, ...payload };
-  ctx.events.emit('hook.start', { hookInvocationId, hookType, toolCallId: ctx.toolCallId, input });
-  const outcome = await invoke(hook, input, ctx);
+  const redact = await loadRedactor();
+  ctx.events.emit('hook.start', {
+    hookInvocationId,
+    hookType,
+    toolCallId: ctx.toolCallId,
+    input: redactJson(input, redact),
+  });
+  const outcome = maskOutcome(await invoke(hook, input, ctx), redact);
   ctx.events.emit('hook.end', {
     hookInvocationId,
     hookType,
     success: outcome.kind !== 'failed',
-    ...(outcome.kind === 'ok' ? { output: outcome.reply } : {}),
+    ...(outcome.kind === 'ok' ? { output: redactJson(outcome.reply, redact) } : {}),
     ...(outcome.kind === 'denied' ? { output: { decision: 'deny', reason: outcome.reason } } : {}),
     ...(outcome.kind === 'failed' ? { error: { message: outcome.message } } : {}),
   });
   return outcome;
+}
+
+/** What a hook says goes into reports and agents' context: masked. Modified arguments are input, kept as given. */
+function maskOutcome(outcome: HookOutcome, redact: Redact): HookOutcome {
+  switch (outcome.kind) {
+    case 'ok': {
+      const { additionalContext, reason } = outcome.reply;
+      return {
+        kind: 'ok',
+        reply: {
+          ...outcome.reply,
+          ...(additionalContext !== undefined ? { additionalContext: redact(additionalContext) } : {}),
+          ...(reason !== undefined ? { reason: redact(reason) } : {}),
+        },
+      };
+    }
+    case 'denied':
+      return { kind: 'denied', reason: redact(outcome.reason) };
+    case 'failed':
+      return { kind: 'failed', message: redact(outcome.message) };
+  }
 }
 
 async function invoke(hook: HookCommand, input: Record<string, unknown>, ctx: HookRunContext): Promise<HookOutcome> {

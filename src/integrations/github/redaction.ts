@@ -1,5 +1,5 @@
+import { redactSecrets, sharedSecretScanner } from '../../validators/secrets/redact.js';
 import type { SecretRule } from '../../validators/secrets/rule.js';
-import { builtinRules } from '../../validators/secrets/rules/index.js';
 import { SecretScanner } from '../../validators/secrets/scanner.js';
 
 /**
@@ -41,22 +41,16 @@ export function redactBaseline(text: string): string {
  * the same patterns as the code. The scanner is told the text is markdown; its allow markers do not apply here
  * (a reviewer cannot opt a token out of redaction).
  */
-export function createScannerRedactor(rules: readonly SecretRule[] = builtinRules): RedactText {
-  const scanner = new SecretScanner(rules);
-  return (text) => {
-    if (text.length === 0) return text;
-    // Same-length stand-ins keep offsets valid while switching the scanner's inline allow markers off.
-    const scanned = text.replace(/(tollgate|gitleaks):allow/gi, (marker) => marker.replace(':', '_'));
-    const found = scanner.scanText(scanned, { path: 'review-comment.md' });
-    let out = '';
-    let at = 0;
-    for (const secret of found) {
-      if (secret.start < at) continue;
-      out += text.slice(at, secret.start) + redactionMarker(secret.rule.id);
-      at = secret.end;
-    }
-    return redactBaseline(out + text.slice(at));
-  };
+export function createScannerRedactor(rules?: readonly SecretRule[]): RedactText {
+  const scanner = rules ? new SecretScanner(rules) : sharedSecretScanner();
+  return (text) =>
+    redactBaseline(
+      redactSecrets(text, {
+        scanner,
+        path: 'review-comment.md',
+        replace: (_secret, ruleId) => redactionMarker(ruleId),
+      }),
+    );
 }
 
 let shared: RedactText | undefined;

@@ -6,6 +6,7 @@ import { formatDuration } from '../../core/config/duration.js';
 import { type Finding, makeFinding } from '../../core/finding.js';
 import type { ToolContext } from '../../core/pipeline/tool.js';
 import { result, type ToolResult } from '../../core/result.js';
+import { redactFileInPlace } from '../secrets/redact.js';
 import type { Check, ChecksOptions } from './options.js';
 import { lastLines } from './output-tail.js';
 
@@ -87,6 +88,8 @@ async function runOneCheck(check: Check, ctx: ToolContext<ChecksOptions, unknown
     onOutput: (_stream, chunk) => stream.write(chunk),
   });
   await new Promise<void>((done) => stream.end(done));
+  // The full log stays in the run folder: mask anything in it that looks like a credential, as in every other output.
+  await redactFileInPlace(log);
   const combined = `${outcome.stdout}${outcome.stderr ? `\n${outcome.stderr}` : ''}`;
   const tail = lastLines(combined, TAIL_LINES);
   const relativeLog = log.slice(ctx.repoRoot.length + 1);

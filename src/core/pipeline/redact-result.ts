@@ -1,0 +1,51 @@
+import type { ToolResult } from '../result.js';
+
+export type Redact = (text: string) => string;
+
+let loaded: Promise<Redact> | undefined;
+
+/**
+ * The secret scanner's masking (`src/validators/secrets/redact.ts`), loaded on first use so that runs whose tools all
+ * skip never pay for building it. Everything the pipeline passes on from outside (tool results, progress lines, hook
+ * input and output) goes through it before it reaches events, state, reports or the terminal.
+ */
+export function loadRedactor(): Promise<Redact> {
+  loaded ??= import('../../validators/secrets/redact.js').then(
+    ({ redactSecrets }) =>
+      (text: string) =>
+        redactSecrets(text),
+  );
+  return loaded;
+}
+
+/** Masks strings anywhere in a JSON-shaped value; a mask that cut through JSON syntax drops the value instead. */
+export function redactJson<T>(value: T, redact: Redact): T | { redacted: string } {
+  if (value === undefined) return value;
+  const text = JSON.stringify(value);
+  const masked = redact(text);
+  if (masked === text) return value;
+  try {
+    return JSON.parse(masked) as T;
+  } catch {
+    return { redacted: 'held a secret and was dropped' };
+  }
+}
+
+/**
+ * A tool's result with secrets masked: a check's output tail or an analyzer's message can quote a credential the
+ * validator itself never looked for.
+ */
+export async function redactResult(result: ToolResult): Promise<ToolResult> {
+  const redact = await loadRedactor();
+  const details = result.details === undefined ? undefined : redactJson(result.details, redact);
+  return {
+    ...result,
+    summary: redact(result.summary),
+    findings: result.findings.map((finding) => ({
+      ...finding,
+      title: redact(finding.title),
+      ...(finding.body !== undefined ? { body: redact(finding.body) } : {}),
+    })),
+    ...(details !== undefined ? { details: details as Record<string, unknown> } : {}),
+  };
+}
