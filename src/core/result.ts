@@ -36,6 +36,19 @@ export function isPassingStatus(status: ToolStatus): boolean {
   }
 }
 
+/**
+ * Statuses in which the tool could not do its job (as opposed to `failed`, a job done that found problems): they run
+ * `postToolUseFailure` hooks and count as unsuccessful in telemetry.
+ */
+export const FAILURE_STATUSES: ReadonlySet<ToolStatus> = new Set([
+  'error',
+  'timeout',
+  'budget_exhausted',
+  'rate_limited',
+  'invalid_input',
+  'tool_unavailable',
+]);
+
 /** Only a real, complete success may become the baseline that a later `skipped_no_changes` stands on. */
 export function isSuccessfulRun(status: ToolStatus): boolean {
   return status === 'passed';

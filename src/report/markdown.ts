@@ -3,7 +3,8 @@ import type { Finding } from '../core/finding.js';
 import type { ToolStatus } from '../core/result.js';
 import { blockingFindings, nextStep, type RunReport, type ToolReport } from './run-report.js';
 
-const STATUS_LABEL: Record<ToolStatus, string> = {
+/** How each status reads in a heading; shared by every Markdown report (`tollgate run`, `parallel_validation`). */
+export const STATUS_LABEL: Record<ToolStatus, string> = {
   passed: 'passed',
   failed: 'FAILED',
   skipped_trivial: 'skipped (trivial change)',

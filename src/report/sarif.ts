@@ -1,7 +1,7 @@
 import type { Finding, Severity } from '../core/finding.js';
 import type { RunReport } from './run-report.js';
 
-const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = {
+export const SARIF_LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = {
   critical: 'error',
   high: 'error',
   medium: 'warning',
@@ -10,7 +10,7 @@ const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = {
 };
 
 /** GitHub code scanning reads `security-severity` (0-10) to bucket results. */
-const SECURITY_SEVERITY: Record<Severity, string> = {
+export const SECURITY_SEVERITY: Record<Severity, string> = {
   critical: '9.5',
   high: '8.0',
   medium: '5.5',
@@ -60,7 +60,7 @@ export function renderSarif(report: RunReport): string {
         results: findings.map((finding) => ({
           ruleId: ruleIdOf(finding),
           ruleIndex: ruleIds.indexOf(ruleIdOf(finding)),
-          level: LEVEL[finding.severity],
+          level: SARIF_LEVEL[finding.severity],
           message: { text: finding.body ? `${finding.title}\n\n${finding.body}` : finding.title },
           ...(finding.path
             ? {

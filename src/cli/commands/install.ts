@@ -55,20 +55,7 @@ Examples:
   $ tollgate install cursor --project
   $ tollgate install gemini --user --bin "npx tollgate"`,
     )
-    .action(async (agent: string, rawFlags: unknown) => {
-      const flags = parseFlags(installFlags, rawFlags);
-      const { cwd, env, write } = io();
-      const { installAgent } = await import('../../integrations/hooks/install.js');
-      const lines = await installAgent({
-        agent: parseAgent(agent),
-        scope: flags.user ? 'user' : 'project',
-        cwd,
-        env: env as NodeJS.ProcessEnv,
-        home: homeOf(env as NodeJS.ProcessEnv),
-        ...(flags.bin ? { bin: flags.bin } : {}),
-      });
-      write(`${lines.join('\n')}\n`);
-    });
+    .action(editAction(io, 'installAgent'));
 }
 
 /** `tollgate uninstall <agent>`. */
@@ -89,18 +76,23 @@ Examples:
   $ tollgate uninstall claude
   $ tollgate uninstall codex --user`,
     )
-    .action(async (agent: string, rawFlags: unknown) => {
-      const flags = parseFlags(installFlags, rawFlags);
-      const { cwd, env, write } = io();
-      const { uninstallAgent } = await import('../../integrations/hooks/install.js');
-      const lines = await uninstallAgent({
-        agent: parseAgent(agent),
-        scope: flags.user ? 'user' : 'project',
-        cwd,
-        env: env as NodeJS.ProcessEnv,
-        home: homeOf(env as NodeJS.ProcessEnv),
-        ...(flags.bin ? { bin: flags.bin } : {}),
-      });
-      write(`${lines.join('\n')}\n`);
+    .action(editAction(io, 'uninstallAgent'));
+}
+
+/** The shared action of `install` and `uninstall`: parse flags, run the edit, print what changed where. */
+function editAction(io: () => CommandIo, edit: 'installAgent' | 'uninstallAgent') {
+  return async (agent: string, rawFlags: unknown): Promise<void> => {
+    const flags = parseFlags(installFlags, rawFlags);
+    const { cwd, env, write } = io();
+    const work = (await import('../../integrations/hooks/install.js'))[edit];
+    const lines = await work({
+      agent: parseAgent(agent),
+      scope: flags.user ? 'user' : 'project',
+      cwd,
+      env: env as NodeJS.ProcessEnv,
+      home: homeOf(env as NodeJS.ProcessEnv),
+      ...(flags.bin ? { bin: flags.bin } : {}),
     });
+    write(`${lines.join('\n')}\n`);
+  };
 }

@@ -7,7 +7,7 @@ import { formatDuration } from '../config/duration.js';
 import type { TollgateConfig } from '../config/schema.js';
 import { errorMessage, isTollgateError } from '../errors.js';
 import { runProcess } from '../process.js';
-import { result, type ToolResult, type ToolStatus } from '../result.js';
+import { FAILURE_STATUSES, result, type ToolResult } from '../result.js';
 import type { EventSink } from './event-sink.js';
 import { type HookType, hookMatches, runHook } from './hooks.js';
 import { checkPermissions } from './permissions.js';
@@ -53,16 +53,6 @@ export interface ToolExecution {
 
 /** How long a tool may take to notice its AbortSignal before we stop waiting for it. */
 const ABORT_GRACE_MS = 5000;
-
-/** Statuses after which `postToolUseFailure` hooks run instead of `postToolUse`: the tool could not do its job. */
-const FAILURE_STATUSES: ReadonlySet<ToolStatus> = new Set([
-  'error',
-  'timeout',
-  'budget_exhausted',
-  'rate_limited',
-  'invalid_input',
-  'tool_unavailable',
-]);
 
 export function normalizeToolName(name: string): string {
   return name.trim().toLowerCase().replace(/-/g, '_');

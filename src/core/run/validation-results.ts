@@ -1,3 +1,4 @@
+import { STATUS_LABEL } from '../../report/markdown.js';
 import { blockingFindings, type ToolReport } from '../../report/run-report.js';
 import { formatDuration } from '../config/duration.js';
 import type { ToolStatus } from '../result.js';
@@ -14,26 +15,13 @@ export interface ValidationResultsView {
   maxOutputLines: number;
 }
 
-const STATUS_TEXT: Record<ToolStatus, string> = {
-  passed: 'passed',
-  failed: 'FAILED',
-  skipped_trivial: 'skipped (trivial change)',
-  skipped_no_changes: 'skipped (no changes)',
-  budget_exhausted: 'NOT RUN (time budget exhausted)',
-  timeout: 'TIMED OUT',
-  rate_limited: 'RATE LIMITED',
-  tool_unavailable: 'unavailable (warning)',
-  invalid_input: 'INVALID INPUT',
-  error: 'ERROR',
-};
-
 /** Markdown for the agent. Pure. */
 export function renderValidationResults(view: ValidationResultsView): string {
   const lines = ['## Validation Results', ''];
   if (view.message) lines.push(view.message);
   for (const tool of view.tools) {
     lines.push(
-      `### ${tool.title} (\`${tool.name}\`): ${STATUS_TEXT[tool.status]} · ${formatDuration(tool.durationMs)}`,
+      `### ${tool.title} (\`${tool.name}\`): ${STATUS_LABEL[tool.status]} · ${formatDuration(tool.durationMs)}`,
     );
     lines.push('', tool.summary);
     const blocking = blockingFindings(tool);

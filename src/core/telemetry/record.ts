@@ -1,7 +1,7 @@
 import { appendFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { blockingFindings, type ToolReport } from '../../report/run-report.js';
-import type { ToolStatus } from '../result.js';
+import { FAILURE_STATUSES } from '../result.js';
 import {
   type CallTelemetry,
   type SkipReason,
@@ -10,16 +10,6 @@ import {
   type TelemetryRecord,
   type ToolTelemetry,
 } from './records.js';
-
-/** Statuses where the tool did its job (the pipeline's failure statuses are the others). */
-const UNSUCCESSFUL: ReadonlySet<ToolStatus> = new Set([
-  'error',
-  'timeout',
-  'budget_exhausted',
-  'rate_limited',
-  'invalid_input',
-  'tool_unavailable',
-]);
 
 export interface TrivialDeclaration {
   isTrivial: boolean;
@@ -50,7 +40,7 @@ export function toolTelemetry(input: RunTelemetryInput, at = new Date().toISOStr
       source: input.source,
       tool: tool.name,
       status: tool.status,
-      success: !UNSUCCESSFUL.has(tool.status),
+      success: !FAILURE_STATUSES.has(tool.status),
       durationMs: tool.durationMs,
       timedOut: tool.status === 'timeout',
       alertCount,

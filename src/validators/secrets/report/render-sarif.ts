@@ -1,20 +1,5 @@
-import type { Severity } from '../../../core/finding.js';
+import { SARIF_LEVEL, SECURITY_SEVERITY } from '../../../report/sarif.js';
 import type { SecretScanReport } from './scan-report.js';
-
-const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = {
-  critical: 'error',
-  high: 'error',
-  medium: 'warning',
-  low: 'note',
-  info: 'note',
-};
-const SECURITY_SEVERITY: Record<Severity, string> = {
-  critical: '9.5',
-  high: '8.0',
-  medium: '5.5',
-  low: '3.0',
-  info: '0.0',
-};
 
 /** SARIF 2.1.0, one result per finding; the fingerprint (never the secret) is the partial fingerprint. */
 export function renderScanSarif(report: SecretScanReport): string {
@@ -53,7 +38,7 @@ export function renderScanSarif(report: SecretScanReport): string {
         results: report.findings.map((finding) => ({
           ruleId: `secrets/${finding.ruleId}`,
           ruleIndex: ids.indexOf(`secrets/${finding.ruleId}`),
-          level: LEVEL[finding.severity],
+          level: SARIF_LEVEL[finding.severity],
           message: { text: `${finding.title}: ${finding.masked}` },
           locations: [
             {
