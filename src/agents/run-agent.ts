@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, open, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { withPrivateTempDir } from '../core/private-temp.js';
 import { type ProcessResult, type RunProcessOptions, runProcess } from '../core/process.js';
 import { classifyFailureText, failureLine } from './failure-text.js';
 import type { AgentAdapter, AgentFailureKind, AgentSettings, RawAgentOutput } from './types.js';
@@ -80,8 +80,7 @@ export function reviewerEnv(
  */
 export async function runAgent(options: RunAgentOptions): Promise<AgentRunOutcome> {
   const { adapter } = options;
-  const dir = await mkdtemp(join(tmpdir(), 'tollgate-agent-'));
-  try {
+  return withPrivateTempDir('tollgate-agent-', async (dir) => {
     const promptPath = join(dir, 'prompt.txt');
     const schemaPath = join(dir, 'answer.schema.json');
     const answerPath = join(dir, 'answer.txt');
@@ -127,9 +126,7 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunOutcom
       truncated: result.truncated,
     };
     return classifyRun(adapter, result, raw, options.timeoutMs);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 async function writePrivate(path: string, text: string): Promise<void> {

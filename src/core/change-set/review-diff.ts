@@ -1,6 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { withPrivateTempDir } from '../private-temp.js';
 import type { DescribedEntry } from './describe-diff.js';
 import type { GitRunner } from './git.js';
 import { DIFF_INDEX } from './list-changes.js';
@@ -29,8 +28,7 @@ const MAX_PATHSPEC_BYTES = 96 * 1024;
  * request, because most runs never ask for it.
  */
 export async function reviewDiff(git: GitRunner, options: ReviewDiffOptions): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'tollgate-review-'));
-  try {
+  return withPrivateTempDir('tollgate-review-', async (dir) => {
     const env = { GIT_INDEX_FILE: join(dir, 'index'), GIT_LITERAL_PATHSPECS: '1' };
     if (options.baseCommit !== null) await git.output(['read-tree', options.baseCommit], { env });
     await git.output(['update-index', '-z', '--index-info'], {
@@ -43,9 +41,7 @@ export async function reviewDiff(git: GitRunner, options: ReviewDiffOptions): Pr
     const outputs: string[] = [];
     for (const chunk of chunkPaths(options.pathspec)) outputs.push(await git.output([...args, ...chunk], { env }));
     return outputs.join('');
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 /** `update-index --index-info` records: `<mode> <id>\t<path>`; mode 0 removes the path. */

@@ -1,6 +1,6 @@
-import { chmodSync, copyFileSync, mkdtempSync, rmSync, statSync, utimesSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, copyFileSync, statSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
+import { withPrivateTempDir } from '../private-temp.js';
 import type { GitRunner } from './git.js';
 
 /** Never staged, so tollgate's own state cannot change the change set or its fingerprint. */
@@ -28,33 +28,31 @@ export async function withTempIndex<T>(
   userIndexPath: string,
   work: (index: TempIndex) => Promise<T>,
 ): Promise<T> {
-  // Synchronous file calls: a couple of milliseconds that sit right before `git add`, the longest step, so they are
-  // not worth a trip through the thread pool.
-  const dir = mkdtempSync(join(tmpdir(), 'tollgate-index-'));
-  let staged: Promise<string[]> | undefined;
-  try {
-    const indexFile = join(dir, 'index');
+  return withPrivateTempDir('tollgate-index-', async (dir) => {
+    let staged: Promise<string[]> | undefined;
     try {
-      copyFileSync(userIndexPath, indexFile);
-      chmodSync(indexFile, 0o600);
-      // Keep the original's mtime: git's racy-clean check compares entries against the index file's own mtime, and a
-      // copy stamped "now" would make a file edited in the same second as the last index write look unchanged.
-      const original = statSync(userIndexPath);
-      utimesSync(indexFile, original.atime, original.mtime);
-    } catch (error) {
-      // No index yet (a fresh repository with nothing staged): git starts an empty one.
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      const indexFile = join(dir, 'index');
+      try {
+        copyFileSync(userIndexPath, indexFile);
+        chmodSync(indexFile, 0o600);
+        // Keep the original's mtime: git's racy-clean check compares entries against the index file's own mtime, and
+        // a copy stamped "now" would make a file edited in the same second as the last index write look unchanged.
+        const original = statSync(userIndexPath);
+        utimesSync(indexFile, original.atime, original.mtime);
+      } catch (error) {
+        // No index yet (a fresh repository with nothing staged): git starts an empty one.
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      }
+      const env = { GIT_INDEX_FILE: indexFile };
+      staged = addAll(git, env);
+      // `work` may await something else first; a failed `git add` must not count as unhandled meanwhile.
+      staged.catch(() => undefined);
+      return await work({ env, staged });
+    } finally {
+      // Never pull the folder from under a running `git add`.
+      await staged?.catch(() => undefined);
     }
-    const env = { GIT_INDEX_FILE: indexFile };
-    staged = addAll(git, env);
-    // `work` may await something else first; a failed `git add` must not count as unhandled meanwhile.
-    staged.catch(() => undefined);
-    return await work({ env, staged });
-  } finally {
-    // Never pull the directory from under a running `git add`.
-    await staged?.catch(() => undefined);
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 /**
