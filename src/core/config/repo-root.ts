@@ -1,4 +1,6 @@
+import { existsSync, realpathSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import { TollgateError } from '../errors.js';
 import { runProcess } from '../process.js';
 import type { Env } from './env-overrides.js';
@@ -14,6 +16,9 @@ export async function findRepoRoot(cwd: string, env?: Env): Promise<string> {
   );
   if (!isDirectory)
     throw new TollgateError('not_a_repo', `${cwd} is not a directory; run tollgate inside a git repository`);
+  const effective = env ?? process.env;
+  const found = effective.GIT_DIR || effective.GIT_WORK_TREE ? null : nearestWorkTree(realpathSync(resolve(cwd)));
+  if (found) return found;
   const result = await runProcess('git', ['rev-parse', '--show-toplevel'], {
     cwd,
     env: env ? (env as NodeJS.ProcessEnv) : process.env,
@@ -33,4 +38,16 @@ export async function findRepoRoot(cwd: string, env?: Env): Promise<string> {
     );
   }
   return root;
+}
+
+/**
+ * The nearest folder at or above `dir` holding a `.git` entry (a folder, or the file of a worktree or submodule):
+ * what `git rev-parse --show-toplevel` answers, without starting git (tollgate runs after every agent turn, and a
+ * process start is a good part of its time on an unchanged tree). Null leaves the question to git.
+ */
+function nearestWorkTree(dir: string): string | null {
+  for (let current = dir; ; current = dirname(current)) {
+    if (existsSync(join(current, '.git'))) return current;
+    if (dirname(current) === current) return null;
+  }
 }

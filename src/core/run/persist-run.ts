@@ -1,7 +1,7 @@
 import { type ToolReport, toolReport, type Verdict, verdictOf } from '../../report/run-report.js';
 import type { Finding } from '../finding.js';
 import type { ToolExecution } from '../pipeline/execute-tool.js';
-import { applyWaivers, listWaivers, recordResult, recordRunVerdict } from '../state/index.js';
+import { applyWaivers, listWaivers, recordRun } from '../state/index.js';
 
 export interface PersistRunOptions {
   repoRoot: string;
@@ -26,24 +26,28 @@ export async function persistRun(options: PersistRunOptions): Promise<PersistedR
   const waivers = await listWaivers(options.repoRoot);
   const tools = options.executions.map((execution) => toolReport(withWaivers(execution, waivers)));
   const verdict = verdictOf(tools);
-  for (const tool of tools) {
-    await recordResult(options.repoRoot, {
+  const at = new Date().toISOString();
+  await recordRun(options.repoRoot, {
+    results: tools.map((tool, index) => ({
       tool: tool.name,
       fingerprint: options.fingerprint,
       configHash: options.configHash,
-      status: tool.status,
+      // The status before waivers: a waived failure must not become the baseline a later skip stands on, or
+      // removing the waiver would leave a blocking finding behind a skip.
+      status: options.executions[index]!.result.status,
       runId: options.runId,
-      at: new Date().toISOString(),
+      at,
       findings: tool.findings.map(({ id, severity, title, path, line }) => ({ id, severity, title, path, line })),
-    });
-  }
-  await recordRunVerdict(options.repoRoot, {
-    runId: options.runId,
-    fingerprint: options.fingerprint,
-    configHash: options.configHash,
-    tools: tools.map((tool) => tool.name),
-    verdict,
-    complete: options.complete,
+    })),
+    verdict: {
+      runId: options.runId,
+      fingerprint: options.fingerprint,
+      configHash: options.configHash,
+      tools: tools.map((tool) => tool.name),
+      verdict,
+      complete: options.complete,
+      at,
+    },
   });
   return { tools, verdict };
 }

@@ -26,6 +26,7 @@ export {
   type RunVerdictRecord,
   readState,
   recordResult,
+  recordRun,
   recordRunVerdict,
   type SkipDecision,
   type SkipQuery,

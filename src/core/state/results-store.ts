@@ -242,13 +242,30 @@ export async function recordRunVerdict(
   input: RunVerdictInput,
   options: { onWarning?: StateWarning } = {},
 ): Promise<void> {
+  await updateState(repoRoot, (state) => applyRunVerdict(state, input), options);
+}
+
+/** The pure part of `recordRunVerdict`. */
+export function applyRunVerdict(state: TollgateState, input: RunVerdictInput): void {
+  const { at, tools, ...rest } = input;
+  state.runs = state.runs.filter((run) => run.runId !== input.runId);
+  state.runs.push({ ...rest, tools: [...tools], at: at ?? new Date().toISOString() });
+  if (state.runs.length > MAX_RUN_VERDICTS) state.runs = state.runs.slice(-MAX_RUN_VERDICTS);
+}
+
+/**
+ * A whole run in one update of state.json (one lock, one atomic write): every validator's result, then the verdict.
+ */
+export async function recordRun(
+  repoRoot: string,
+  input: { results: readonly ToolResultRecord[]; verdict: RunVerdictInput },
+  options: { onWarning?: StateWarning } = {},
+): Promise<void> {
   await updateState(
     repoRoot,
     (state) => {
-      const { at, tools, ...rest } = input;
-      state.runs = state.runs.filter((run) => run.runId !== input.runId);
-      state.runs.push({ ...rest, tools: [...tools], at: at ?? new Date().toISOString() });
-      if (state.runs.length > MAX_RUN_VERDICTS) state.runs = state.runs.slice(-MAX_RUN_VERDICTS);
+      for (const record of input.results) applyResult(state, record);
+      applyRunVerdict(state, input.verdict);
     },
     options,
   );

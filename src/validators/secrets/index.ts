@@ -1,6 +1,5 @@
 import { defineTool } from '../../core/pipeline/tool.js';
 import { secretsInputSchema, secretsOptionsSchema } from './options.js';
-import { runSecrets } from './run-secrets.js';
 
 export const secretsTool = defineTool({
   name: 'secrets',
@@ -14,5 +13,5 @@ export const secretsTool = defineTool({
   inputSchema: secretsInputSchema,
   permissions: [],
   enabledByDefault: true,
-  run: runSecrets,
+  run: async (ctx) => (await import('./run-secrets.js')).runSecrets(ctx),
 });
