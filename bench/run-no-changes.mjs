@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { median, printResult } from './measure.mjs';
 
-const bin = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'bundle', 'cli', 'bin.js');
+const bin = join(dirname(fileURLToPath(import.meta.url)), '..', 'bin', 'tollgate.cjs');
 const sandbox = mkdtempSync(join(tmpdir(), 'tollgate-bench-run-'));
 const repo = join(sandbox, 'repo');
 const home = join(sandbox, 'home');

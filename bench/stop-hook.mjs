@@ -7,7 +7,7 @@
 // It is a report: it prints the figures and exits 0 either way. The repository is a small real one under
 // os.tmpdir(), with a private HOME and git config, validated once with `tollgate run` before timing.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -16,6 +16,7 @@ import { median, printResult } from './measure.mjs';
 const TARGET_MS = 100;
 const here = dirname(fileURLToPath(import.meta.url));
 const dist = (path) => join(here, '..', 'dist', path);
+const bin = join(here, '..', 'bin', 'tollgate.cjs');
 const args = process.argv.slice(2);
 const runsFlag = args.indexOf('--runs');
 const runs = runsFlag === -1 ? 15 : Number(args[runsFlag + 1]);
@@ -42,26 +43,12 @@ git('commit', '-q', '-m', 'initial');
 for (let index = 0; index < 5; index++)
   writeFileSync(join(repo, 'src', 'm0', `f${index * 10}.ts`), `export const changed = ${index};\n`);
 
-/** `node dist/cli/bin.js hook stop` once the command is wired into the CLI; until then an entry with the same imports. */
+/** `tollgate hook stop` through the installed entry point, as agents run it. */
 function hookArgv() {
-  if (readFileSync(dist('cli/commands/index.js'), 'utf8').includes('registerHookStop'))
-    return [dist('cli/bin.js'), 'hook', 'stop'];
-  const entry = join(dir, 'entry.mjs');
-  writeFileSync(
-    entry,
-    `import { Command } from ${JSON.stringify(pathToFileURL(join(here, '..', 'node_modules', 'commander', 'esm.mjs')).href)};
-import { commands } from ${JSON.stringify(pathToFileURL(dist('cli/commands/index.js')).href)};
-import { registerHookStop } from ${JSON.stringify(pathToFileURL(dist('cli/commands/hook.js')).href)};
-const program = new Command('tollgate');
-for (const register of commands) register(program);
-registerHookStop(program);
-await program.parseAsync(process.argv, { from: 'node' });
-`,
-  );
-  return [entry, 'hook', 'stop'];
+  return [bin, 'hook', 'stop'];
 }
 
-const run = spawnSync(process.execPath, [dist('cli/bin.js'), 'run'], { cwd: repo, env, encoding: 'utf8' });
+const run = spawnSync(process.execPath, [bin, 'run'], { cwd: repo, env, encoding: 'utf8' });
 if (run.status !== 0) {
   console.log(`tollgate run failed (${run.status}): ${run.stderr.trim()}`);
   process.exit(0);

@@ -1,34 +1,56 @@
 #!/usr/bin/env node
-// Bundles the CLI into dist/bundle/cli/ (what `bin` points at). One bundle with code splitting loads in a fraction of
-// the time of hundreds of separate ESM files, which matters for a tool agents run after every edit (the stop hook and
-// `tollgate run` on an unchanged tree have millisecond budgets). `tsc` still type-checks and emits dist/ for tests.
+// Bundles the CLI into one CommonJS file, dist/bundle/cli/tollgate.cjs, which bin/tollgate.cjs loads through V8's
+// code cache: one file compiled from cache starts several times faster than hundreds of ESM modules, and agents run
+// tollgate after every turn (the stop hook and `tollgate run` on an unchanged tree have millisecond budgets). `tsc`
+// still type-checks and emits dist/ for the tests.
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const entryPoints = [{ in: join(root, 'src/cli/bin.ts'), out: 'bin' }];
-// Worker threads load their script by URL next to the chunk that starts them, so each worker is an entry of its own.
-const worker = join(root, 'src/validators/secrets/scan-worker.ts');
-if (existsSync(worker)) entryPoints.push({ in: worker, out: 'scan-worker' });
-
-await build({
-  entryPoints,
-  outdir: join(root, 'dist/bundle/cli'),
+const outdir = join(root, 'dist/bundle/cli');
+const common = {
   bundle: true,
-  splitting: true,
-  format: 'esm',
   platform: 'node',
   target: 'node20',
-  packages: 'bundle',
   minify: true,
-  keepNames: false,
   sourcemap: 'linked',
   legalComments: 'none',
   logLevel: 'warning',
-  // Some bundled CommonJS dependencies call require(); give ESM chunks one.
-  banner: {
-    js: "import { createRequire as __tollgateRequire } from 'node:module'; const require = __tollgateRequire(import.meta.url);",
-  },
+};
+
+await build({
+  ...common,
+  entryPoints: [join(root, 'src/cli/bin.ts')],
+  outfile: join(outdir, 'tollgate.cjs'),
+  format: 'cjs',
+  // CommonJS has no import.meta: give the code its module URL back (package-files.ts walks up from it).
+  define: { 'import.meta.url': '__tollgateModuleUrl', 'import.meta.dirname': '__dirname' },
+  banner: { js: "var __tollgateModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
 });
+
+// Worker threads load their script by URL next to the code that starts them, so each worker is a file of its own.
+const worker = join(root, 'src/validators/secrets/scan-worker.ts');
+if (existsSync(worker)) {
+  await build({
+    ...common,
+    entryPoints: [worker],
+    outfile: join(outdir, 'scan-worker.js'),
+    format: 'esm',
+    banner: {
+      js: "import { createRequire as __tollgateRequire } from 'node:module'; const require = __tollgateRequire(import.meta.url);",
+    },
+  });
+}
+
+// A dynamic import() left in the CommonJS bundle (only builtins stay unbundled) would fail at run time under the
+// code-cache loader: catch it here, at build time.
+const { readFileSync } = await import('node:fs');
+const leftover = readFileSync(join(outdir, 'tollgate.cjs'), 'utf8').match(/\bimport\("[^"]*"\)/g);
+if (leftover) {
+  console.error(
+    `scripts/bundle.mjs: dynamic import() left in the CommonJS bundle: ${[...new Set(leftover)].join(', ')}; import it statically`,
+  );
+  process.exit(1);
+}

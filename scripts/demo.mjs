@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const bin = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'bundle', 'cli', 'bin.js');
+const bin = join(dirname(fileURLToPath(import.meta.url)), '..', 'bin', 'tollgate.cjs');
 const sandbox = mkdtempSync(join(tmpdir(), 'tollgate-demo-'));
 const repo = join(sandbox, 'shop');
 const home = join(sandbox, 'home');

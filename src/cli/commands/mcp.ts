@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { parseFlags } from '../flags.js';
@@ -27,7 +28,6 @@ Examples:
     .action(async (rawFlags: unknown) => {
       const flags = parseFlags(mcpFlags, rawFlags);
       const { cwd, env } = io();
-      const { resolve } = await import('node:path');
       const { serveStdio } = await import('../../integrations/mcp/serve-stdio.js');
       const { TOLLGATE_VERSION } = await import('../version.js');
       const { findRepoRoot } = await import('../../core/config/repo-root.js');

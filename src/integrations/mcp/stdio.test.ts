@@ -1,28 +1,21 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTempRepo, type TempRepo } from '../../../test/support/git-repo.js';
+import { CLI_PATH } from '../../../test/support/run-cli.js';
 
 /**
  * The built server over real stdio, driven by the SDK's own client, against a real repository and the real
  * validators (only `checks` on, with one command). Needs `npm run build` (the test script builds first).
  */
 const dist = (path: string) => fileURLToPath(new URL(`../../../dist/${path}`, import.meta.url));
-const built = existsSync(dist('cli/commands/mcp.js'));
+const built = existsSync(CLI_PATH) && existsSync(dist('cli/commands/mcp.js'));
 
-/** `node dist/cli/bin.js mcp` once the command is wired into the CLI; until then the same command file on its own. */
+/** The built CLI's `tollgate mcp`, as agents start it. */
 function serverCommand(): { command: string; args: string[] } {
-  if (readFileSync(dist('cli/commands/index.js'), 'utf8').includes('registerMcp')) {
-    return { command: process.execPath, args: [dist('cli/bin.js'), 'mcp'] };
-  }
-  const commander = pathToFileURL(createRequire(import.meta.url).resolve('commander')).href;
-  const script = `const { Command } = await import(${JSON.stringify(commander)});
-const { registerMcp } = await import(${JSON.stringify(pathToFileURL(dist('cli/commands/mcp.js')).href)});
-const program = new Command('tollgate'); registerMcp(program); await program.parseAsync(['mcp'], { from: 'user' });`;
-  return { command: process.execPath, args: ['--input-type=module', '-e', script] };
+  return { command: process.execPath, args: [CLI_PATH, 'mcp'] };
 }
 
 let repo: TempRepo;

@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import { writeFileAtomic } from '../../core/state/atomic-write.js';
 import { maskSecret } from './mask.js';
 import { builtinRules } from './rules/index.js';
 import { SecretScanner } from './scanner.js';
@@ -74,8 +76,6 @@ export function maskAuthorizationHeaders(text: string): string {
  * process streams output, where a secret can only be recognised once the whole text is there.
  */
 export async function redactFileInPlace(path: string): Promise<void> {
-  const { readFile } = await import('node:fs/promises');
-  const { writeFileAtomic } = await import('../../core/state/atomic-write.js');
   const text = await readFile(path, 'utf8');
   const masked = redactSecrets(text);
   if (masked !== text) await writeFileAtomic(path, masked, { mode: 0o600 });

@@ -1,0 +1,61 @@
+#!/usr/bin/env node
+'use strict';
+// The `tollgate` command. It loads the bundled CLI (dist/bundle/cli/tollgate.cjs) through V8's code cache: agents
+// run tollgate after every turn, and compiling the whole bundle on each start cost more than most runs' own work.
+// The cache is private to this user (a 0700 folder under the temp dir), keyed by the bundle's size and mtime, checked
+// by V8 against the source, and skipped entirely with TOLLGATE_NO_CODE_CACHE=1.
+const fs = require('node:fs');
+const path = require('node:path');
+const os = require('node:os');
+const vm = require('node:vm');
+const Module = require('node:module');
+
+const bundle = path.join(__dirname, '..', 'dist', 'bundle', 'cli', 'tollgate.cjs');
+const source = fs.readFileSync(bundle, 'utf8').replace(/^#!.*/, '');
+const uid = typeof process.getuid === 'function' ? process.getuid() : 'user';
+const cacheDir = path.join(os.tmpdir(), `tollgate-code-cache-${uid}`);
+const stat = fs.statSync(bundle);
+const cacheFile = path.join(cacheDir, `${stat.size}-${Math.floor(stat.mtimeMs)}.bin`);
+const useCache = process.env.TOLLGATE_NO_CODE_CACHE !== '1' && ownedByUs(cacheDir);
+
+function ownedByUs(dir) {
+  try {
+    const info = fs.statSync(dir);
+    // Someone else's folder (or one others may write) is never read: a code cache is code.
+    return info.isDirectory() && (typeof process.getuid !== 'function' || info.uid === process.getuid()) && (info.mode & 0o022) === 0;
+  } catch {
+    return true; // absent: created below, ours
+  }
+}
+
+let cachedData;
+if (useCache) {
+  try {
+    cachedData = fs.readFileSync(cacheFile);
+  } catch {
+    cachedData = undefined;
+  }
+}
+const script = new vm.Script(Module.wrap(source), {
+  filename: bundle,
+  ...(cachedData ? { cachedData } : {}),
+});
+if (useCache && (!cachedData || script.cachedDataRejected)) {
+  // Written at exit, so the cache also holds the functions this run compiled.
+  process.once('exit', () => {
+    try {
+      fs.mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
+      const temp = `${cacheFile}.${process.pid}.tmp`;
+      fs.writeFileSync(temp, script.createCachedData(), { mode: 0o600 });
+      fs.renameSync(temp, cacheFile);
+    } catch {
+      // A cache is an optimisation: never a reason to fail.
+    }
+  });
+}
+const mod = new Module(bundle, module);
+mod.filename = bundle;
+mod.paths = Module._nodeModulePaths(path.dirname(bundle));
+const localRequire = (id) => mod.require(id);
+localRequire.resolve = (request) => Module._resolveFilename(request, mod);
+script.runInThisContext()(mod.exports, localRequire, mod, bundle, path.dirname(bundle));
