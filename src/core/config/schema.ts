@@ -15,6 +15,9 @@ export type HookCommand = z.output<typeof hookCommandSchema>;
 
 const decisionSchema = z.enum(['allow', 'deny']);
 
+/** The validators fast enough for the stop hook to run within its time limit. */
+const STOP_HOOK_VALIDATORS = ['checks', 'secrets'] as const;
+
 export const coreSections = {
   base: z
     .string()
@@ -30,9 +33,28 @@ export const coreSections = {
       preToolUse: z.array(hookCommandSchema).default([]),
       postToolUse: z.array(hookCommandSchema).default([]),
       postToolUseFailure: z.array(hookCommandSchema).default([]),
+      stop: z
+        .object({
+          run: z
+            .boolean()
+            .default(false)
+            .describe('Let `tollgate hook stop` run `validators` itself when the current change has no passing run.'),
+          validators: z
+            .array(z.string().min(1))
+            .default([...STOP_HOOK_VALIDATORS])
+            .describe('The fast validators the stop hook runs; only a run of every enabled validator passes the gate.'),
+          timeout: durationSchema.default(60_000).describe('The stop hook\'s time limit for that run, e.g. "60s".'),
+        })
+        .strict()
+        .default({ run: false, validators: [...STOP_HOOK_VALIDATORS], timeout: 60_000 }),
     })
     .strict()
-    .default({ preToolUse: [], postToolUse: [], postToolUseFailure: [] }),
+    .default({
+      preToolUse: [],
+      postToolUse: [],
+      postToolUseFailure: [],
+      stop: { run: false, validators: [...STOP_HOOK_VALIDATORS], timeout: 60_000 },
+    }),
   permissions: z
     .object({
       runCommands: decisionSchema.default('allow').describe('May tools run commands (project checks, analyzers)?'),

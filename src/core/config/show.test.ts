@@ -36,6 +36,10 @@ hooks:
   preToolUse: []  # default
   postToolUse: []  # default
   postToolUseFailure: []  # default
+  stop:
+    run: false  # default
+    validators: [ checks, secrets ]  # default
+    timeout: 1m  # default
 permissions:
   runCommands: allow  # default
   spawnAgents: allow  # default

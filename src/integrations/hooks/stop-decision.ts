@@ -1,5 +1,6 @@
 import type { GateStatus } from '../../core/run/gate-status.js';
 import type { HookAgent, StopPayload } from './hook-agent.js';
+import type { StopRunSummary } from './stop-run.js';
 
 /** Blocks in a row after which we let the agent stop, whatever its own cap (Codex and Gemini have none). */
 export const MAX_CONSECUTIVE_BLOCKS = 5;
@@ -21,6 +22,8 @@ export interface StopDecisionInput {
   consecutiveBlocks: number;
   /** What the agent should call: the MCP tool (`parallel_validation`, or the single validator's tool), if any. */
   mcpToolName: string | null;
+  /** What the hook's own run of `hooks.stop.validators` did, when it ran them. */
+  ran?: StopRunSummary | null;
 }
 
 /** Pure: allow when the current change passed; otherwise block, unless this session has been blocked enough. */
@@ -36,14 +39,20 @@ export function decideStop(input: StopDecisionInput): StopDecision {
       note: `tollgate: allowed the stop after ${blocks} blocks in a row; validation has NOT passed on the current changes (run \`tollgate run\` to see why).`,
     };
   }
-  return { kind: 'block', reason: blockReason(status, input.mcpToolName) };
+  return { kind: 'block', reason: blockReason(status, input.mcpToolName, input.ran ?? null) };
 }
 
 /** Short and imperative: what is wrong and what to call. */
-export function blockReason(status: GateStatus, mcpToolName: string | null): string {
+export function blockReason(status: GateStatus, mcpToolName: string | null, ran: StopRunSummary | null = null): string {
   const call = mcpToolName
     ? `Call the \`${mcpToolName}\` tool (tollgate MCP server) or run \`tollgate run\``
     : 'Run `tollgate run`';
+  if (ran && ran.failing.length > 0) {
+    return `tollgate: the stop hook ran ${ran.ran.join(', ')} on the current changes: ${ran.failing.join(', ')} did not pass (${ran.findings} finding(s)). Fix them, then ${lowerFirst(call)} again before finishing.`;
+  }
+  if (ran && ran.missing.length > 0) {
+    return `tollgate: the stop hook ran ${ran.ran.join(', ')} on the current changes and they passed, but ${ran.missing.join(', ')} still need a run. ${call}, fix what it reports, then finish.`;
+  }
   const findings = `${status.unresolvedFindings} unresolved finding(s)`;
   switch (status.state) {
     case 'failed':

@@ -6,7 +6,9 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { fakeRegistry } from '../../../test/fixtures/hooks/fake-validators.js';
 import { createTempRepo, type TempRepo } from '../../../test/support/git-repo.js';
 import { parseConfigText } from '../../core/config/load.js';
+import type { AnyToolDefinition } from '../../core/pipeline/tool.js';
 import { runParallelValidation } from '../../core/run/parallel-validation.js';
+import { validators } from '../../validators/index.js';
 import type { HookAgentName } from './hook-agent.js';
 import { runStopHook } from './stop.js';
 
@@ -26,13 +28,16 @@ async function payload(path: string): Promise<Buffer> {
   return Buffer.from(raw.toString('utf8').replaceAll('__REPO__', repo.root));
 }
 
-async function hook(stdin: Buffer | string, options: { agent?: HookAgentName; env?: NodeJS.ProcessEnv } = {}) {
+async function hook(
+  stdin: Buffer | string,
+  options: { agent?: HookAgentName; env?: NodeJS.ProcessEnv; registry?: readonly AnyToolDefinition[] } = {},
+) {
   const warnings: string[] = [];
   const answer = await runStopHook({
     stdin: Readable.from([typeof stdin === 'string' ? Buffer.from(stdin) : stdin]),
     env: { ...repo.env, ...options.env },
     cwd: repo.root,
-    registry: fakeRegistry,
+    registry: options.registry ?? fakeRegistry,
     warn: (line) => warnings.push(line),
     ...(options.agent ? { agent: options.agent } : {}),
   });
@@ -199,3 +204,79 @@ describe('tollgate hook stop: fails open', () => {
     expect(answer.stdout).toBe('{}\n');
   });
 });
+
+describe('tollgate hook stop: hooks.stop.run', () => {
+  /** checks and secrets as the only enabled validators, so that the hook's run of them is a complete one. */
+  const config = (check: string, timeout = '60s') =>
+    [
+      'checks:',
+      '  - name: no-todo',
+      `    run: ${JSON.stringify(check)}`,
+      'hooks:',
+      `  stop: { run: true, timeout: ${timeout} }`,
+      'validation:',
+      '  advisories: { enabled: false }',
+      '  static_analysis: { enabled: false }',
+      '',
+    ].join('\n');
+  const realHook = async (env: NodeJS.ProcessEnv = {}) =>
+    hook(await payload('claude/stop.json'), { registry: validators, env });
+
+  test('a failing check blocks, naming it; once fixed the stop is allowed', async () => {
+    await repo.write('tollgate.config.yaml', config('! grep -rq TODO src'));
+    await repo.commit('config');
+    await repo.write('src/a.ts', 'TODO\n');
+    const blocked = await realHook();
+    expect(blocked.decision).toBe('block');
+    expect(JSON.parse(blocked.stdout).reason).toMatch(
+      /^tollgate: the stop hook ran checks, secrets on the current changes: checks \(failed\) did not pass \(\d+ finding\(s\)\)\./,
+    );
+    await repo.write('src/a.ts', 'done\n');
+    const allowed = await realHook();
+    expect(allowed).toMatchObject({ decision: 'allow', stdout: '{}\n' });
+  });
+
+  test('a partial selection that passes still blocks, naming the validators left', async () => {
+    await repo.write('tollgate.config.yaml', config('true').replace('  static_analysis: { enabled: false }\n', ''));
+    await repo.commit('config');
+    await repo.write('src/a.ts', 'fine\n');
+    const answer = await realHook();
+    expect(JSON.parse(answer.stdout).reason).toMatch(
+      /^tollgate: the stop hook ran checks, secrets on the current changes and they passed, but static_analysis still need a run\./,
+    );
+  });
+
+  test('a check that hangs past hooks.stop.timeout: the hook still answers (blocks) in time and kills it', async () => {
+    const pidFile = join(repo.env.HOME!, 'check.pid');
+    await repo.write('tollgate.config.yaml', config(`echo $$ > ${pidFile}; exec sleep 30`, '1s'));
+    await repo.commit('config');
+    await repo.write('src/a.ts', 'fine\n');
+    const started = Date.now();
+    const answer = await realHook();
+    expect(Date.now() - started).toBeLessThan(1000 + 5000);
+    expect(answer.decision).toBe('block');
+    expect(JSON.parse(answer.stdout).reason).toContain('checks (timeout) did not pass');
+    const pid = Number((await readFile(pidFile, 'utf8')).trim());
+    expect(isAlive(pid)).toBe(false);
+  });
+
+  test('TOLLGATE_ACTIVE=1 never runs anything', async () => {
+    const marker = join(repo.env.HOME!, 'ran');
+    await repo.write('tollgate.config.yaml', config(`touch ${marker}; false`));
+    await repo.commit('config');
+    await repo.write('src/a.ts', 'fine\n');
+    const answer = await realHook({ TOLLGATE_ACTIVE: '1' });
+    expect(answer.stdout).toBe('{}\n');
+    expect(existsSync(marker)).toBe(false);
+    expect(existsSync(join(repo.root, '.tollgate/state.json'))).toBe(false);
+  });
+});
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

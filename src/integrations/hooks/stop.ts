@@ -17,6 +17,8 @@ import { blocksSoFar, saveStamp, stampOf, validatedByStamp } from './stop-fast-p
 const REVIEWER_FLAG = 'TOLLGATE_ACTIVE';
 /** A counter untouched this long belongs to an abandoned loop. */
 const COUNTER_EXPIRY_MS = 60 * 60_000;
+/** Room after `hooks.stop.timeout` for a validator ignoring its abort (the pipeline's 5 s grace) and persisting. */
+const RUN_GRACE_MS = 10_000;
 
 export interface StopHookOptions {
   /** `--agent`; default: detected from the payload. */
@@ -27,7 +29,10 @@ export interface StopHookOptions {
   cwd: string;
   /** How long to wait for the payload. */
   stdinTimeoutMs?: number;
-  /** The hook answers within this, whatever happens (fail open). */
+  /**
+   * The hook answers within this, whatever happens (fail open); with `hooks.stop.run`, within that run's timeout plus
+   * a grace if that is longer.
+   */
   deadlineMs?: number;
   registry?: readonly AnyToolDefinition[];
   /** tollgate's version: part of the fast path's stamp, so an upgrade re-decides. */
@@ -45,8 +50,9 @@ export interface StopHookAnswer {
 
 /**
  * `tollgate hook stop`: reads the agent's stop payload and answers in that agent's format whether it may stop. It
- * decides from persisted state only (the last run's verdict for the current fingerprint and config), and fails open:
- * any problem of ours lets the agent stop, with a warning, rather than trapping it.
+ * decides from persisted state (the last run's verdict for the current fingerprint and config), and fails open: any
+ * problem of ours lets the agent stop, with a warning, rather than trapping it. With `hooks.stop.run` it first runs
+ * the fast validators itself when it would otherwise block, then decides from the state that run left.
  */
 export async function runStopHook(options: StopHookOptions): Promise<StopHookAnswer> {
   const warn = options.warn ?? ((line: string) => void process.stderr.write(`${line}\n`));
@@ -68,6 +74,9 @@ export async function runStopHook(options: StopHookOptions): Promise<StopHookAns
   const payload = agent.readPayload(parsed.payload);
 
   let repoRoot: string | null = null;
+  const started = Date.now();
+  const baseDeadlineMs = options.deadlineMs ?? 20_000;
+  let extendDeadline: (runTimeoutMs: number) => void = () => {};
   const decide = async (): Promise<StopHookAnswer> => {
     const stamp = await stampOf(payload.cwd ?? options.cwd, options.env, options.version ?? 'dev');
     if (!stamp) return answer(agent, agent.allow(), 'allow'); // Not a repository: nothing for tollgate to gate.
@@ -94,21 +103,43 @@ export async function runStopHook(options: StopHookOptions): Promise<StopHookAns
     ]);
     const registry = options.registry ?? (await import('../../validators/index.js')).validators;
     const loaded = await loadConfig({ repoRoot: root, cwd: root, env: options.env, tools: registry });
-    const status = await readGateStatus({
-      repoRoot: root,
-      config: loaded.config,
-      configHash: loaded.hash,
-      tools: registry,
-    });
+    const gateStatus = () =>
+      readGateStatus({ repoRoot: root, config: loaded.config, configHash: loaded.hash, tools: registry });
+    let status = await gateStatus();
     const counter = readSession(root, counterKey);
     const fresh = counter.updatedAt !== '' && Date.now() - Date.parse(counter.updatedAt) < COUNTER_EXPIRY_MS;
-    const decision = decideStop({
+    const decisionInput = {
       agent,
       payload,
       status,
       consecutiveBlocks: fresh ? counter.consecutiveBlocks : 0,
       mcpToolName: planValidationTools(registry, loaded.config)[0]?.name ?? null,
-    });
+    };
+    let decision = decideStop(decisionInput);
+    // `hooks.stop.run`: rather than only telling the agent to validate, run the fast validators here. Not when a
+    // complete run of this very change already failed (it would fail again), nor inside a reviewer.
+    if (
+      decision.kind === 'block' &&
+      loaded.config.hooks.stop.run &&
+      status.state !== 'failed' &&
+      options.env[REVIEWER_FLAG] !== '1'
+    ) {
+      extendDeadline(loaded.config.hooks.stop.timeout);
+      const { runStopValidators } = await import('./stop-run.js');
+      const ran = await runStopValidators({
+        repoRoot: root,
+        config: loaded.config,
+        configHash: loaded.hash,
+        registry,
+        env: options.env,
+        version: options.version ?? 'dev',
+        warn: (line) => logWarning(root, line, warn),
+      });
+      if (ran) {
+        status = await gateStatus();
+        decision = decideStop({ ...decisionInput, status, ran });
+      }
+    }
     if (decision.kind === 'block') {
       await updateSession(root, counterKey, (session) => {
         session.consecutiveBlocks = (fresh ? session.consecutiveBlocks : 0) + 1;
@@ -133,13 +164,20 @@ export async function runStopHook(options: StopHookOptions): Promise<StopHookAns
     return answer(agent, agent.allow(), 'allow');
   };
   let timer: NodeJS.Timeout | undefined;
+  let resolveDeadline: (answer: StopHookAnswer) => void = () => {};
   const deadline = new Promise<StopHookAnswer>((resolve) => {
+    resolveDeadline = resolve;
+  });
+  const arm = (totalMs: number) => {
+    clearTimeout(timer);
     timer = setTimeout(
-      () => resolve(failOpen(`no decision within ${options.deadlineMs ?? 20_000} ms`)),
-      options.deadlineMs ?? 20_000,
+      () => resolveDeadline(failOpen(`no decision within ${totalMs} ms`)),
+      Math.max(0, started + totalMs - Date.now()),
     );
     timer.unref();
-  });
+  };
+  arm(baseDeadlineMs);
+  extendDeadline = (runTimeoutMs) => arm(Math.max(baseDeadlineMs, Date.now() - started + runTimeoutMs + RUN_GRACE_MS));
   try {
     return await Promise.race([
       decide().catch((error: unknown) => failOpen(`internal error: ${errorMessage(error).split('\n')[0]}`)),
