@@ -85,6 +85,10 @@ export function describeIssue(issue: z.core.$ZodIssue): string {
 /** For a value under a credential-like key: what kind of value was wrong, never the value itself. */
 function describeHiddenIssue(issue: z.core.$ZodIssue): string {
   const kind = kindOf(issue.input);
+  // A schema's own message (a rule pattern that would backtrack) is shown unless it quotes the value.
+  if (issue.code === 'custom' && (issue.input === undefined || !issue.message.includes(String(issue.input)))) {
+    return issue.message;
+  }
   if (issue.code === 'invalid_type') return `expected ${expectedNoun(issue.expected)}, got ${kind} (value not shown)`;
   return `invalid ${kind} (value not shown: the key looks like a credential)`;
 }

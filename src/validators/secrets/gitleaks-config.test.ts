@@ -77,3 +77,18 @@ describe('gitleaks config import', () => {
     expect(() => importGitleaksConfig('[[rules]]\nid = \n', 'x.toml')).toThrow('x.toml:2: unsupported value');
   });
 });
+
+describe('gitleaks rules that could backtrack without bound', () => {
+  test('are rejected with a one-line config error naming the file and the rule id', () => {
+    const config = `[[rules]]\nid = "fine"\nregex = '''acme_[a-z0-9]{32}'''\n\n[[rules]]\nid = "slow-one"\nregex = '''(?i)key=(\\w+\\s?)*;'''\n`;
+    expect(() => importGitleaksConfig(config, 'ci/gitleaks.toml')).toThrow(
+      /^ci\/gitleaks\.toml rules\[1\] \(slow-one\): regex may take super-linear time \(nested quantifiers in \(\\w\+\\s\?\)\*\)/,
+    );
+    try {
+      importGitleaksConfig(config, 'ci/gitleaks.toml');
+    } catch (error) {
+      expect((error as { code?: string }).code).toBe('config');
+      expect((error as Error).message).not.toContain('\n');
+    }
+  });
+});

@@ -1,4 +1,6 @@
+import { TollgateError } from '../../core/errors.js';
 import type { Severity } from '../../core/finding.js';
+import { superLinearReason } from './redos.js';
 import type { SecretRule } from './rule.js';
 import { parseTomlSubset, type TomlTable } from './toml-subset.js';
 
@@ -32,6 +34,13 @@ export function importGitleaksConfig(text: string, label: string): ImportedGitle
     if (!pattern.ok) {
       notes.push(`${where} (${id}): regex not importable: ${pattern.reason}`);
       return;
+    }
+    const slow = superLinearReason(pattern.regex.source, pattern.regex.flags);
+    if (slow) {
+      throw new TollgateError(
+        'config',
+        `${where} (${id}): regex may take super-linear time (${slow}); fix or remove the rule in ${label}`,
+      );
     }
     const allowlists = [...arrayOfTables(raw.allowlists), ...(isTable(raw.allowlist) ? [raw.allowlist] : [])];
     const allow = mergeAllowlists(allowlists, `${where}.allowlist`, notes);

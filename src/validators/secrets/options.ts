@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SEVERITIES } from '../../core/finding.js';
+import { superLinearReason } from './redos.js';
 
 const regexSource = z
   .string()
@@ -30,7 +31,17 @@ export const customRuleSchema = z
     entropy: z.number().min(0).max(8).optional().describe('Minimum Shannon entropy of the secret, bits per character.'),
     caseInsensitive: z.boolean().default(false),
   })
-  .strict();
+  .strict()
+  .superRefine((rule, ctx) => {
+    // A rule runs on every changed file: one that backtracks without bound would hang the gate.
+    const reason = superLinearReason(rule.pattern, rule.caseInsensitive ? 'i' : '');
+    if (reason)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['pattern'],
+        message: `may take super-linear time (${reason}); make repeated parts unable to match the same text, e.g. "(?:[a-z]+\\.)+" not "(?:[a-z]+\\.?)+"`,
+      });
+  });
 export type CustomRule = z.output<typeof customRuleSchema>;
 
 export const secretsOptionsSchema = z

@@ -32,8 +32,12 @@ export function isPlaceholder(value: string): boolean {
   if (PLACEHOLDER_WORDS.test(value)) return true;
   if (REFERENCE.test(value) || EMBEDDED_REFERENCE.test(value)) return true;
   // Long blobs (key material) legitimately hold runs like `AAAAAAAA`; the run check is for short tokens.
+  // Dropbox long-lived tokens carry a fixed `AAAAAAAAAA` run at offset 11 by design: judge the rest of the token.
+  if (DROPBOX_LONG_LIVED.test(value)) return isLowVariety(value.slice(0, 11) + value.slice(21));
   return value.length <= 100 && isLowVariety(value);
 }
+
+const DROPBOX_LONG_LIVED = /^[A-Za-z0-9]{11}AAAAAAAAAA[A-Za-z0-9_=-]{43}$/;
 
 /** `aaaaaaaa`, `12345678`, `abcdefgh`, `0000-0000`: a value with long runs or an ascending sequence. */
 function isLowVariety(value: string): boolean {

@@ -46,7 +46,8 @@ export interface SecretRule {
   readonly maxLength?: number;
   /**
    * Generic rules judge a value by its name and shape, not by a provider format; they yield to a provider rule on the
-   * same text, skip minified lines, and need quotes around values in program code.
+   * same text, skip lockfiles and minified code, scan long data lines only near keyword hits, and need quotes around
+   * values in program code.
    */
   readonly generic?: boolean;
   readonly samples: RuleSamples;

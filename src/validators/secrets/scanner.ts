@@ -51,8 +51,15 @@ interface CompiledRule {
 
 /** How far a line window reaches either side of a hit. */
 const LINE_REACH = 1024;
-/** Lines longer than this are minified code or data blobs: only provider formats are looked for there. */
+/**
+ * Lines longer than this are minified code or one-line data (minified JSON configs). Generic rules skip them in code
+ * (a bundle's `token="…"` is library output) and, elsewhere, look only in a bounded window around each keyword hit.
+ */
 const LONG_LINE = 1000;
+/** A long-line window for generic rules: the name may start this far before the keyword… */
+const LONG_LINE_BEFORE = 160;
+/** …and name rest, separator and value (≤ 200) end within this far after it. Windows are twice this long. */
+const LONG_LINE_AFTER = 400;
 /** Inline suppression markers (ours, and gitleaks' so that existing annotations keep working). */
 const ALLOW_MARKERS = ['tollgate:allow', 'gitleaks:allow'];
 
@@ -143,7 +150,16 @@ export class SecretScanner {
               if (lineEnd === -1) lineEnd = length;
             }
             const long = lineEnd - lineStart > LONG_LINE;
-            if (compiled.rule.generic && (long || lockfile)) continue;
+            if (compiled.rule.generic && (lockfile || (long && syntax === 'code'))) continue;
+            if (compiled.rule.generic && long) {
+              // Every hit before `at + LONG_LINE_AFTER` has its whole match inside this window, so the next window
+              // starts at least LONG_LINE_AFTER further on: each character is scanned a bounded number of times.
+              start = Math.max(lineStart, at - LONG_LINE_BEFORE);
+              end = Math.min(lineEnd, at + 2 * LONG_LINE_AFTER);
+              scannedUntil[compiled.index] = at + LONG_LINE_AFTER;
+              this.runRule(compiled, text, start, end, syntax, found, seen, vetoed, end < lineEnd);
+              continue;
+            }
             start = Math.max(lineStart, at - LINE_REACH);
             end = Math.min(lineEnd, at + LINE_REACH);
             // Later hits on this line need no new window; hits on the next line do (their window reaches further).
@@ -189,12 +205,15 @@ export class SecretScanner {
     found: Found[],
     seen: Set<string>,
     vetoed: Span[],
+    cutShort = false,
   ): void {
     const { regex, rule } = compiled;
     const window = text.slice(start, end);
     regex.lastIndex = 0;
     for (let match = regex.exec(window); match !== null; match = regex.exec(window)) {
       if (match[0].length === 0) regex.lastIndex++;
+      // A match that runs into a window cut inside the line may be a truncated value; the next window sees it whole.
+      if (cutShort && match.index + match[0].length === window.length) continue;
       const located = secretOf(match, rule.secretGroup);
       if (!located) continue;
       const absolute = start + located.start;

@@ -3,6 +3,17 @@ import { defineRules, type SecretRule } from '../rule.js';
 import { fakeHumanPassword, fakeToken } from '../sample-tokens.js';
 import { isUsablePassword } from '../url-password.js';
 
+/** One `.pgpass` field: anything but `:` and whitespace, with `\:` and `\\` escapes. */
+const PGPASS_FIELD = '(?:[^:\\s\\\\]|\\\\.)';
+
+/**
+ * The MySQL / MariaDB clients take the password glued to `-p` (`-pS3cret`, `-p'S3cret'`) or as `--password=…`.
+ * `-p` alone prompts, `-P` is the port; both are left alone by the case-sensitive `-p` followed by a non-space.
+ */
+const MYSQL_VALUE =
+  '(?:\'(?<secretSingle>[^\'\\r\\n]{1,200})\'|"(?<secretQuoted>[^"\\r\\n]{1,200})"|(?<secretBare>[^\\s\'"`;|&<>]{1,200}))';
+const MYSQL_CLIENT = '(?:mysql(?:dump|admin|import|check|sh|pump)?|mariadb(?:-dump|-admin|-import|-check)?)';
+
 function dsn(schemes: string[], id: string, title: string, host: string): SecretRule {
   const scheme = schemes.map((s) => s.replace(/\+/g, '\\+')).join('|');
   return {
@@ -90,6 +101,60 @@ export default defineRules([
       match: [fakeToken('', 24)],
       ignore: ['foobared', `\${REDIS_PASSWORD}`],
       contexts: [{ name: 'redis.conf', path: 'config/redis.conf', render: (v) => `bind 0.0.0.0\nrequirepass ${v}\n` }],
+    },
+  },
+  {
+    id: 'database-pgpass-password',
+    title: 'PostgreSQL password file entry (.pgpass)',
+    severity: 'critical',
+    keywords: [':'],
+    onlyPaths: /(?:^|\/)(?:\.pgpass|pgpass\.conf)$/,
+    // `host:port:database:user:password`; the password is the rest of the line (it may hold escaped colons).
+    pattern: new RegExp(
+      `^[ \\t]*(?!#)${PGPASS_FIELD}{1,253}:(?:\\d{1,5}|\\*):${PGPASS_FIELD}{1,100}:${PGPASS_FIELD}{1,100}:(?<secret>[^\\s]{1,200})[ \\t]*\\r?$`,
+      'm',
+    ),
+    validate: isUsablePassword,
+    samples: {
+      match: [fakeToken('', 20, undefined, 'pgpass-1'), fakeHumanPassword('pgpass-2')],
+      ignore: ['*', `\${PGPASSWORD}`, 'changeme'],
+      contexts: [
+        { name: '.pgpass', path: '.pgpass', render: (v) => `# read-write\ndb.internal:5432:orders:orders:${v}\n` },
+        { name: 'pgpass.conf', path: 'config/pgpass.conf', render: (v) => `*:*:*:replicator:${v}\n` },
+      ],
+    },
+  },
+  {
+    id: 'database-mysql-cli-password',
+    title: 'MySQL password on a command line (-p…, --password=…)',
+    severity: 'critical',
+    keywords: ['mysql', 'mariadb'],
+    gate: /[a-z-]{0,8}[ \t]/,
+    pattern: new RegExp(
+      `(?<![\\w.-])${MYSQL_CLIENT}[ \\t](?:[^\\r\\n|;&<>]{0,200}?[ \\t])?(?:-p|--password=|--password[ \\t]+)${MYSQL_VALUE}`,
+    ),
+    validate: isUsablePassword,
+    samples: {
+      match: [fakeHumanPassword('mysql-cli-1'), fakeToken('', 16, undefined, 'mysql-cli-2')],
+      ignore: [`\${MYSQL_PASSWORD}`, '$MYSQL_PWD', 'root'],
+      contexts: [
+        {
+          name: 'quoted -p',
+          path: 'scripts/restore.sh',
+          render: (v) => `#!/bin/sh\nmysql -h db.internal -u app -p'${v}' orders < dump.sql\n`,
+        },
+        { name: 'glued -p', path: 'scripts/backup.sh', render: (v) => `mysqldump -uroot -p${v} orders > orders.sql\n` },
+        {
+          name: '--password=',
+          path: 'Makefile',
+          render: (v) => `migrate:\n\tmariadb --user=app --password=${v} app < schema.sql\n`,
+        },
+        {
+          name: 'Dockerfile RUN',
+          path: 'Dockerfile',
+          render: (v) => `FROM mysql:8\nRUN mysqladmin -u root -p"${v}" create orders\n`,
+        },
+      ],
     },
   },
 ]);

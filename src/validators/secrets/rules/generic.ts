@@ -195,7 +195,7 @@ export default defineRules([
       {
         name: 'shell command',
         path: 'scripts/restore.sh',
-        render: (v) => `mysql -h db.internal --password=${v} app < dump.sql\n`,
+        render: (v) => `rabbitmqadmin --host mq.internal --password=${v} list queues\n`,
       },
       { name: 'Dockerfile ENV', path: 'Dockerfile', render: (v) => `FROM postgres:16\nENV DB_PASSWORD ${v}\n` },
     ],

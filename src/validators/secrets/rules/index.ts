@@ -18,6 +18,7 @@ import digitalocean from './digitalocean.js';
 import discord from './discord.js';
 import docker from './docker.js';
 import doppler from './doppler.js';
+import dropbox from './dropbox.js';
 import facebook from './facebook.js';
 import figma from './figma.js';
 import flyio from './flyio.js';
@@ -108,6 +109,7 @@ export const PROVIDER_FILES: Record<string, readonly SecretRule[]> = {
   brevo,
   alibaba,
   doppler,
+  dropbox,
   jwt,
   'private-key': privateKey,
   docker,

@@ -1,0 +1,73 @@
+import { describe, expect, test } from 'vitest';
+import { builtinRules } from './rules/index.js';
+import { fakeHumanPassword, fakeToken } from './sample-tokens.js';
+import { SecretScanner } from './scanner.js';
+
+const scanner = new SecretScanner(builtinRules);
+
+/** A minified JSON config of about `size` characters on one line, with `extra` spliced in at `at` (0..1). */
+function minifiedJson(size: number, extra: string, at: number): string {
+  const entries: string[] = [];
+  let length = 0;
+  for (let i = 0; length < size; i++) {
+    const entry = `"feature_${i}":{"enabled":${i % 2 === 0},"rollout":${i % 100},"owner":"team-${i % 7}"}`;
+    entries.push(entry);
+    length += entry.length + 1;
+  }
+  entries.splice(Math.floor(entries.length * at), 0, extra);
+  return `{${entries.join(',')}}`;
+}
+
+describe('long lines', () => {
+  const password = fakeHumanPassword('long-line-password');
+
+  test.each([0, 0.5, 1])('finds the one password in a 200 KB single-line JSON (placed at %d)', (at) => {
+    const text = minifiedJson(200_000, `"database":{"host":"db.internal","password":"${password}"}`, at);
+    expect(text.length).toBeGreaterThan(200_000);
+    expect(text.includes('\n')).toBe(false);
+    const found = scanner.scanText(text, { path: 'config/flags.json' });
+    expect(found.map((item) => [item.rule.id, item.secret, item.line])).toEqual([['generic-password', password, 1]]);
+    expect(text.slice(found[0]!.start, found[0]!.end)).toBe(password);
+  });
+
+  test('finds every password on a long line, also ones next to each other', () => {
+    const pairs = Array.from({ length: 40 }, (_, i) => `"svc${i}_password":"${fakeHumanPassword(`pair-${i}`)}"`);
+    const text = `{${pairs.join(',')},"padding":"${'ab1.'.repeat(400)}"}`;
+    const found = scanner.scanText(text, { path: 'secrets.json' });
+    expect(found.map((item) => item.secret)).toEqual(pairs.map((pair) => pair.split('":"')[1]!.slice(0, -1)));
+  });
+
+  test('a value cut by a window edge is not reported truncated', () => {
+    const token = fakeToken('', 180, undefined, 'long-line-cut');
+    const filler = `"x":"${'q1w2'.repeat(60)}",`;
+    // Keyword hits ~700 characters apart, the last one's value crossing the first window's end.
+    const text = `{${filler.repeat(3)}"a_token":"t1a2",${'"k":1,'.repeat(115)}"api_secret":${token},${filler.repeat(3)}}`;
+    const found = scanner.scanText(text, { path: 'app.json' }).filter((item) => item.rule.generic);
+    expect(found.map((item) => item.secret)).toContain(token);
+    for (const item of found) expect(item.secret === token || !token.startsWith(item.secret)).toBe(true);
+  });
+
+  test('minified code lines stay exempt from generic rules', () => {
+    const line = `!function(e){var token="${fakeToken('', 32, undefined, 'bundle')}";}${'e.exports=n;'.repeat(120)}`;
+    expect(scanner.scanText(line, { path: 'web/vendor/app.min.js' })).toEqual([]);
+  });
+
+  test.each([
+    ['"password":"', 'repeated keys'],
+    ['password=password=', 'keyword chains'],
+    ['"api_token":"a","', 'short values'],
+    ['pass', 'bare keyword'],
+  ])('a 2 MB line of %j (%s) scans in linear time', (unit) => {
+    const time = (size: number) => {
+      const text = unit.repeat(Math.ceil(size / unit.length));
+      const started = performance.now();
+      scanner.scanText(text, { path: 'big.json' });
+      return performance.now() - started;
+    };
+    time(50_000); // warm up the regexes
+    const small = time(250_000);
+    const large = time(2_000_000);
+    expect(large, `${small.toFixed(1)} ms → ${large.toFixed(1)} ms`).toBeLessThan(Math.max(small * 24, 150));
+    expect(large).toBeLessThan(3000);
+  });
+});
