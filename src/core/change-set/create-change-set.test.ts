@@ -1,36 +1,13 @@
 import { mkdir, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import {
-  createTempRepo,
-  isolateProcessEnv,
-  removeDir,
-  type TempRepo,
-  tempDir,
-} from '../../../test/support/git-repo.js';
+import { describe, expect, test } from 'vitest';
+import { removeDir, type TempRepo, tempDir } from '../../../test/support/git-repo.js';
+import { useIsolatedRepos } from '../../../test/support/isolated-repos.js';
 import { TollgateError } from '../errors.js';
 import { createChangeSet } from './index.js';
 import type { ChangedFile, RepoChangeSet } from './types.js';
 
-let restoreEnv: () => Promise<void>;
-beforeAll(async () => {
-  restoreEnv = await isolateProcessEnv();
-});
-afterAll(() => restoreEnv());
-
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()));
-});
-
-async function repoWith(
-  files: Record<string, string | Buffer> = {},
-  options: { commit?: boolean } = {},
-): Promise<TempRepo> {
-  const repo = await createTempRepo({ files, ...options });
-  cleanups.push(repo.cleanup);
-  return repo;
-}
+const { repoWith, onCleanup } = useIsolatedRepos();
 
 function file(changeSet: RepoChangeSet, path: string): ChangedFile | undefined {
   return changeSet.files.find((f) => f.path === path);
@@ -234,7 +211,7 @@ describe('what the change set lists', () => {
 
   test('a symlink out of the repository is skipped; one inside reads as its target text', async () => {
     const outside = await tempDir('tollgate-outside-');
-    cleanups.push(() => removeDir(outside));
+    onCleanup(() => removeDir(outside));
     const repo = await repoWith({ 'a.txt': 'a\n' });
     await symlink(join(outside, 'secret.txt'), join(repo.root, 'abs-out'));
     await symlink('../../etc/passwd', join(repo.root, 'rel-out'));
@@ -368,7 +345,7 @@ describe('what the change set lists', () => {
   test('a linked worktree uses its own index', async () => {
     const repo = await repoWith({ 'a.txt': 'a\n' });
     const worktree = join(repo.root, '..', `${repo.root.split('/').pop()}-wt`);
-    cleanups.push(() => removeDir(worktree));
+    onCleanup(() => removeDir(worktree));
     await repo.git('worktree', 'add', '--quiet', '-b', 'side', worktree);
     await repo.git('-C', worktree, 'rm', '--quiet', 'a.txt');
     await repo.write('main-only.txt', 'x');
@@ -428,7 +405,7 @@ describe('content and diff', () => {
 describe('errors', () => {
   test('outside a git work tree', async () => {
     const dir = await tempDir();
-    cleanups.push(() => removeDir(dir));
+    onCleanup(() => removeDir(dir));
     const error = await createChangeSet({ cwd: dir }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TollgateError);
     expect(error).toMatchObject({

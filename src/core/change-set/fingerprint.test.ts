@@ -1,32 +1,12 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import {
-  createTempRepo,
-  isolateProcessEnv,
-  removeDir,
-  type TempRepo,
-  tempDir,
-} from '../../../test/support/git-repo.js';
+import { describe, expect, test } from 'vitest';
+import { removeDir, type TempRepo, tempDir } from '../../../test/support/git-repo.js';
+import { useIsolatedRepos } from '../../../test/support/isolated-repos.js';
 import { fingerprintOf } from './fingerprint.js';
 import { createChangeSet } from './index.js';
 
-let restoreEnv: () => Promise<void>;
-beforeAll(async () => {
-  restoreEnv = await isolateProcessEnv();
-});
-afterAll(() => restoreEnv());
-
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()));
-});
-
-async function repoWith(files: Record<string, string>): Promise<TempRepo> {
-  const repo = await createTempRepo({ files });
-  cleanups.push(repo.cleanup);
-  return repo;
-}
+const { repoWith, onCleanup } = useIsolatedRepos();
 
 const fingerprint = async (repo: TempRepo, options: { ignore?: string[]; base?: string } = {}) =>
   (await createChangeSet({ cwd: repo.root, ...options })).fingerprint;
@@ -94,7 +74,7 @@ describe('building a change set leaves the repository alone', () => {
     await repo.write('untracked.txt', 'u2\n');
 
     const privateTmp = await tempDir('tollgate-tmp-');
-    cleanups.push(() => removeDir(privateTmp));
+    onCleanup(() => removeDir(privateTmp));
     // status first: it may refresh the index, and the bytes must be read after that.
     const status = await repo.git('status', '--porcelain=v2', '--untracked-files=all');
     const before = {

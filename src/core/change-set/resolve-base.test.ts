@@ -1,31 +1,17 @@
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { createTempRepo, isolateProcessEnv, removeDir, type TempRepo } from '../../../test/support/git-repo.js';
+import { describe, expect, test } from 'vitest';
+import { removeDir, type TempRepo } from '../../../test/support/git-repo.js';
+import { useIsolatedRepos } from '../../../test/support/isolated-repos.js';
 import { createChangeSet } from './index.js';
 
-let restoreEnv: () => Promise<void>;
-beforeAll(async () => {
-  restoreEnv = await isolateProcessEnv();
-});
-afterAll(() => restoreEnv());
-
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()));
-});
-
-async function repoWith(files: Record<string, string>): Promise<TempRepo> {
-  const repo = await createTempRepo({ files });
-  cleanups.push(repo.cleanup);
-  return repo;
-}
+const { repoWith, onCleanup } = useIsolatedRepos();
 
 const head = async (repo: TempRepo, rev = 'HEAD') => (await repo.git('rev-parse', rev)).trim();
 
 /** A clone of a repository with one commit on main; runs git in the clone with the origin's private config. */
 async function cloneOf(origin: TempRepo): Promise<TempRepo> {
   const root = `${origin.root}-clone`;
-  cleanups.push(() => removeDir(root));
+  onCleanup(() => removeDir(root));
   await origin.git('clone', '--quiet', origin.root, root);
   return { ...origin, root, git: (...args: string[]) => origin.git('-C', root, ...args) };
 }
