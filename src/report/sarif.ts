@@ -38,7 +38,61 @@ export function renderSarif(report: RunReport): string {
     }
   }
   const ruleIds = [...rules.keys()];
-  const sarif = {
+  return sarifDocument({
+    version: report.version,
+    rules: [...rules.values()],
+    run: {
+      automationDetails: { id: `tollgate/${report.runId}` },
+      originalUriBaseIds: { '%SRCROOT%': { uri: `file://${encodeURI(report.repoRoot)}/` } },
+      invocations: report.tools.map((tool) => ({
+        executionSuccessful: tool.status !== 'error',
+        properties: { tool: tool.name, status: tool.status, summary: tool.summary },
+      })),
+      results: findings.map((finding) => ({
+        ruleId: ruleIdOf(finding),
+        ruleIndex: ruleIds.indexOf(ruleIdOf(finding)),
+        level: SARIF_LEVEL[finding.severity],
+        message: { text: finding.body ? `${finding.title}\n\n${finding.body}` : finding.title },
+        ...(finding.path
+          ? {
+              locations: [
+                {
+                  physicalLocation: {
+                    artifactLocation: { uri: encodeURI(finding.path), uriBaseId: '%SRCROOT%' },
+                    ...(finding.line
+                      ? {
+                          region: {
+                            startLine: finding.line,
+                            ...(finding.endLine ? { endLine: finding.endLine } : {}),
+                            ...(finding.column ? { startColumn: finding.column } : {}),
+                          },
+                        }
+                      : {}),
+                  },
+                },
+              ],
+            }
+          : {}),
+        partialFingerprints: { tollgateFindingId: finding.id },
+        ...(finding.waiver
+          ? { suppressions: [{ kind: 'external', status: 'accepted', justification: finding.waiver.reason }] }
+          : {}),
+        properties: { severity: finding.severity, sources: finding.sources },
+      })),
+    },
+  });
+}
+
+/**
+ * The SARIF 2.1.0 document around one run of tollgate: schema, version and the tool driver with its rules. Every
+ * SARIF tollgate writes (`tollgate run`, `tollgate scan`) goes through here.
+ */
+export function sarifDocument(options: {
+  version: string;
+  rules: readonly object[];
+  run: Record<string, unknown>;
+}): string {
+  const document = {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
     version: '2.1.0',
     runs: [
@@ -46,50 +100,14 @@ export function renderSarif(report: RunReport): string {
         tool: {
           driver: {
             name: 'tollgate',
-            version: report.version,
+            version: options.version,
             informationUri: 'https://github.com/tollgate-dev/tollgate',
-            rules: [...rules.values()],
+            rules: options.rules,
           },
         },
-        automationDetails: { id: `tollgate/${report.runId}` },
-        originalUriBaseIds: { '%SRCROOT%': { uri: `file://${encodeURI(report.repoRoot)}/` } },
-        invocations: report.tools.map((tool) => ({
-          executionSuccessful: tool.status !== 'error',
-          properties: { tool: tool.name, status: tool.status, summary: tool.summary },
-        })),
-        results: findings.map((finding) => ({
-          ruleId: ruleIdOf(finding),
-          ruleIndex: ruleIds.indexOf(ruleIdOf(finding)),
-          level: SARIF_LEVEL[finding.severity],
-          message: { text: finding.body ? `${finding.title}\n\n${finding.body}` : finding.title },
-          ...(finding.path
-            ? {
-                locations: [
-                  {
-                    physicalLocation: {
-                      artifactLocation: { uri: encodeURI(finding.path), uriBaseId: '%SRCROOT%' },
-                      ...(finding.line
-                        ? {
-                            region: {
-                              startLine: finding.line,
-                              ...(finding.endLine ? { endLine: finding.endLine } : {}),
-                              ...(finding.column ? { startColumn: finding.column } : {}),
-                            },
-                          }
-                        : {}),
-                    },
-                  },
-                ],
-              }
-            : {}),
-          partialFingerprints: { tollgateFindingId: finding.id },
-          ...(finding.waiver
-            ? { suppressions: [{ kind: 'external', status: 'accepted', justification: finding.waiver.reason }] }
-            : {}),
-          properties: { severity: finding.severity, sources: finding.sources },
-        })),
+        ...options.run,
       },
     ],
   };
-  return `${JSON.stringify(sarif, null, 2)}\n`;
+  return `${JSON.stringify(document, null, 2)}\n`;
 }

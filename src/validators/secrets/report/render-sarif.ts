@@ -1,4 +1,4 @@
-import { SARIF_LEVEL, SECURITY_SEVERITY } from '../../../report/sarif.js';
+import { SARIF_LEVEL, SECURITY_SEVERITY, sarifDocument } from '../../../report/sarif.js';
 import type { SecretScanReport } from './scan-report.js';
 
 /** SARIF 2.1.0, one result per finding; the fingerprint (never the secret) is the partial fingerprint. */
@@ -16,47 +16,36 @@ export function renderScanSarif(report: SecretScanReport): string {
     }
   }
   const ids = [...rules.keys()];
-  const sarif = {
-    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
-    version: '2.1.0',
-    runs: [
-      {
-        tool: {
-          driver: {
-            name: 'tollgate',
-            version: report.version,
-            informationUri: 'https://github.com/tollgate-dev/tollgate',
-            rules: [...rules.values()],
-          },
+  return sarifDocument({
+    version: report.version,
+    rules: [...rules.values()],
+    run: {
+      invocations: [
+        {
+          executionSuccessful: true,
+          properties: { scope: report.scope, scannedFiles: report.scannedFiles, skipped: report.skipped.length },
         },
-        invocations: [
+      ],
+      results: report.findings.map((finding) => ({
+        ruleId: `secrets/${finding.ruleId}`,
+        ruleIndex: ids.indexOf(`secrets/${finding.ruleId}`),
+        level: SARIF_LEVEL[finding.severity],
+        message: { text: `${finding.title}: ${finding.masked}` },
+        locations: [
           {
-            executionSuccessful: true,
-            properties: { scope: report.scope, scannedFiles: report.scannedFiles, skipped: report.skipped.length },
+            physicalLocation: {
+              artifactLocation: { uri: encodeURI(finding.path), uriBaseId: '%SRCROOT%' },
+              region: { startLine: finding.line, startColumn: finding.column },
+            },
           },
         ],
-        results: report.findings.map((finding) => ({
-          ruleId: `secrets/${finding.ruleId}`,
-          ruleIndex: ids.indexOf(`secrets/${finding.ruleId}`),
-          level: SARIF_LEVEL[finding.severity],
-          message: { text: `${finding.title}: ${finding.masked}` },
-          locations: [
-            {
-              physicalLocation: {
-                artifactLocation: { uri: encodeURI(finding.path), uriBaseId: '%SRCROOT%' },
-                region: { startLine: finding.line, startColumn: finding.column },
-              },
-            },
-          ],
-          partialFingerprints: { secretFingerprint: finding.fingerprint },
-          properties: {
-            severity: finding.severity,
-            isNew: finding.isNew,
-            ...(finding.commit ? { commit: finding.commit } : {}),
-          },
-        })),
-      },
-    ],
-  };
-  return `${JSON.stringify(sarif, null, 2)}\n`;
+        partialFingerprints: { secretFingerprint: finding.fingerprint },
+        properties: {
+          severity: finding.severity,
+          isNew: finding.isNew,
+          ...(finding.commit ? { commit: finding.commit } : {}),
+        },
+      })),
+    },
+  });
 }
