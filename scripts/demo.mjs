@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { fakeChecksumToken } from '../dist/validators/secrets/sample-tokens.js';
 
 const bin = join(dirname(fileURLToPath(import.meta.url)), '..', 'bin', 'tollgate.cjs');
 const sandbox = mkdtempSync(join(tmpdir(), 'tollgate-demo-'));
@@ -65,9 +66,13 @@ write(
     'export function discounted(items, rate) {\n  return total(items) * (1 - rate) + 1;\n}\n',
 );
 write('src/README.md', 'Cart helpers: `total` and `discounted`.\n');
+// And a pasted credential: a made-up token with a valid checksum, generated here so no token sits in this file.
+write('src/payments.mjs', `export const paymentsToken = '${fakeChecksumToken('ghp_', 'demo')}';\n`);
 
 console.log(`Demo repository: ${repo}`);
-console.log('The agent changed src/cart.mjs (adds `discounted`) and added src/README.md. Running `tollgate run`:\n');
+console.log(
+  'The agent changed src/cart.mjs (adds `discounted`) and added src/README.md and src/payments.mjs (with a pasted token). Running `tollgate run`:\n',
+);
 const run = spawnSync(process.execPath, [bin, 'run'], { cwd: repo, env, stdio: 'inherit' });
 console.log(
   `\ntollgate exited with ${run.status} (0 passed, 1 findings or failed checks, 2 bad usage or config, 3 internal error).`,
