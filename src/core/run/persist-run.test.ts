@@ -52,3 +52,14 @@ test('a failure whose findings are all waived passes the run, but never becomes 
     skip: false,
   });
 });
+
+test('removing a waiver withdraws the passing verdict it made possible', async () => {
+  const { removeWaiver } = await import('../state/index.js');
+  await persist('20261123T000000Z-aaaaaa');
+  await waiveFinding(root, { findingId: finding.id, reason: 'flaky', human: true, allow: [], env: {} });
+  await persist('20261123T000001Z-bbbbbb');
+  expect(await lastVerdictFor(root, 'fp', { configHash: 'cfg' })).toMatchObject({ verdict: 'passed' });
+  await removeWaiver(root, finding.id, { human: true, env: {} });
+  // What is left is the run before the waiver: failed, so the stop hook blocks again.
+  expect(await lastVerdictFor(root, 'fp', { configHash: 'cfg' })).toMatchObject({ verdict: 'failed' });
+});

@@ -8,7 +8,7 @@ import { type Finding, SEVERITIES, type Severity } from '../finding.js';
 import { runProcess } from '../process.js';
 import { readJsonFile, writeFileAtomic } from './atomic-write.js';
 import { withStateLock } from './lock.js';
-import { type LastFinding, lastFindings } from './results-store.js';
+import { type LastFinding, lastFindings, updateState } from './results-store.js';
 import { ensureTollgateDir, TOLLGATE_DIR, tollgatePaths } from './tollgate-dir.js';
 
 /**
@@ -131,6 +131,11 @@ export async function removeWaiver(
     removed = file.waivers.find((waiver) => waiver.findingId === matches[0]);
     file.waivers = file.waivers.filter((waiver) => waiver.findingId !== matches[0]);
     return [{ type: 'waiver.removed', data: { findingId: matches[0]!, by } }];
+  });
+  // A passing verdict may have stood on this waiver: forget passing verdicts, so the stop hook asks for a new run
+  // instead of letting the now-blocking finding through. (Conservative: other passing runs are simply redone.)
+  await updateState(repoRoot, (state) => {
+    state.runs = state.runs.filter((run) => run.verdict !== 'passed');
   });
   return removed!;
 }
