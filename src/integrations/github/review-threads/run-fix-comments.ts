@@ -408,6 +408,23 @@ function isOurReply(comment: { viewerDidAuthor: boolean; body: string }): boolea
   return comment.viewerDidAuthor && REPLY_MARKER_PATTERN.test(comment.body);
 }
 
+/**
+ * The thread as GitHub has it now, read right before a mutation (never act on a stale scan); a Step when it cannot be
+ * read.
+ */
+async function rereadThread(
+  context: ItemContext,
+  item: FixItem,
+): Promise<{ client: GraphqlClient; snapshot: ThreadSnapshot } | Step> {
+  const { client, pr, options } = context;
+  if (!client) return { status: 'failed', reason: 'internal: no GitHub client' };
+  try {
+    return { client, snapshot: await readThreadSnapshot(client, item.threadId, pr) };
+  } catch (error) {
+    return { status: 'blocked', reason: failureReason(error, options.redact) };
+  }
+}
+
 async function postReply(
   context: ItemContext,
   item: FixItem,
@@ -416,14 +433,10 @@ async function postReply(
   key: string,
   ledger: Ledger,
 ): Promise<Step> {
-  const { client, pr, options } = context;
-  if (!client) return { status: 'failed', reason: 'internal: no GitHub client' };
-  let snapshot: ThreadSnapshot;
-  try {
-    snapshot = await readThreadSnapshot(client, item.threadId, pr);
-  } catch (error) {
-    return { status: 'blocked', reason: failureReason(error, options.redact) };
-  }
+  const { pr, options } = context;
+  const reread = await rereadThread(context, item);
+  if ('status' in reread) return reread;
+  const { client, snapshot } = reread;
   if (snapshot.isResolved) return { status: 'skipped', reason: 'resolved on GitHub since the scan' };
   if (!snapshot.canReply)
     return { status: 'blocked', reason: 'GitHub says you may not reply to this thread (viewerCanReply: false)' };
@@ -476,14 +489,10 @@ async function resolveThread(
   evidenceHead: string | null,
   ledger: Ledger,
 ): Promise<Step> {
-  const { client, pr, options } = context;
-  if (!client) return { status: 'failed', reason: 'internal: no GitHub client' };
-  let snapshot: ThreadSnapshot;
-  try {
-    snapshot = await readThreadSnapshot(client, item.threadId, pr);
-  } catch (error) {
-    return { status: 'blocked', reason: failureReason(error, options.redact) };
-  }
+  const { pr, options } = context;
+  const reread = await rereadThread(context, item);
+  if ('status' in reread) return reread;
+  const { client, snapshot } = reread;
   if (snapshot.isResolved) return { status: 'already_resolved' };
   if (!snapshot.canResolve) {
     return { status: 'blocked', reason: 'GitHub says you may not resolve this thread (viewerCanResolve: false)' };
