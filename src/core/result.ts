@@ -14,6 +14,9 @@ export const TOOL_STATUSES = [
   'rate_limited',
   'tool_unavailable',
   'invalid_input',
+  // Ran, but did not examine everything it had to (an unreadable or vanished changed file, a tree that changed under
+  // the run, a scope narrower than the change set). Never a pass.
+  'incomplete',
   'error',
 ] as const;
 export type ToolStatus = (typeof TOOL_STATUSES)[number];
@@ -31,6 +34,7 @@ export function isPassingStatus(status: ToolStatus): boolean {
     case 'timeout':
     case 'rate_limited':
     case 'invalid_input':
+    case 'incomplete':
     case 'error':
       return false;
   }
@@ -46,6 +50,7 @@ export const FAILURE_STATUSES: ReadonlySet<ToolStatus> = new Set([
   'budget_exhausted',
   'rate_limited',
   'invalid_input',
+  'incomplete',
   'tool_unavailable',
 ]);
 

@@ -14,6 +14,7 @@ export const STATUS_LABEL: Record<ToolStatus, string> = {
   rate_limited: 'RATE LIMITED',
   tool_unavailable: 'unavailable (warning)',
   invalid_input: 'INVALID INPUT',
+  incomplete: 'INCOMPLETE',
   error: 'ERROR',
 };
 

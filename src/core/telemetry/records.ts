@@ -75,6 +75,7 @@ export function skipReasonOf(status: ToolStatus): SkipReason | null {
     case 'timeout':
     case 'rate_limited':
     case 'tool_unavailable':
+    case 'incomplete':
     case 'error':
       return null;
   }
