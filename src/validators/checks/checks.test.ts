@@ -63,6 +63,17 @@ describe('checks validator', () => {
     expect(second.result.findings[0]?.id).toBe(finding?.id);
   });
 
+  test('a check with more output than the capture keeps its true tail and its early failure lines', async () => {
+    // 8,000 lines (~400 KiB, past the 256 KiB capture): a failure near the start, passing lines after it.
+    const script =
+      'echo "not ok 2 - subtracts"; i=0; while [ $i -lt 8000 ]; do echo "ok $i - some passing test name here padded out"; i=$((i+1)); done; echo "# fail 1"; exit 1';
+    const execution = await runWith([{ name: 'node tests', run: script }]);
+    const [finding] = execution.result.findings;
+    expect(finding?.body).toContain('not ok 2 - subtracts');
+    expect(finding?.body).toMatch(/ok 7999 - some passing test name here padded out\n# fail 1$/);
+    expect(readFileSync(join(dir, '.tollgate/runs/r1/checks/node_tests.log'), 'utf8')).toContain('# fail 1');
+  });
+
   test('a check with `paths` runs only when a changed file matches', async () => {
     const execution = await runWith(
       [

@@ -8,7 +8,7 @@ import type { ToolContext } from '../../core/pipeline/tool.js';
 import { result, type ToolResult } from '../../core/result.js';
 import { redactFileInPlace } from '../secrets/redact.js';
 import type { Check, ChecksOptions } from './options.js';
-import { lastLines } from './output-tail.js';
+import { OutputTail } from './output-tail.js';
 
 export type CheckOutcome =
   | { name: string; state: 'passed'; exitCode: 0; durationMs: number; log: string }
@@ -26,8 +26,11 @@ export type CheckOutcome =
   | { name: string; state: 'not_applicable'; reason: string }
   | { name: string; state: 'interrupted'; durationMs: number; log: string };
 
-/** Lines of a failing check's output kept in the finding (reports cut further, to `output.maxOutputLines`). */
-const TAIL_LINES = 200;
+/**
+ * What a failing check's finding keeps of its output (reports cut further, to `output.maxOutputLines`): the last 200
+ * lines within 64 KiB, and up to 20 failure lines from anywhere before them.
+ */
+const TAIL = { lines: 200, bytes: 64 * 1024, failureLines: 20 } as const;
 
 /** The checks whose `paths` globs match a changed path (a check without `paths` always applies). */
 export function selectChecks(
@@ -78,6 +81,7 @@ async function runOneCheck(check: Check, ctx: ToolContext<ChecksOptions, unknown
   }
   const log = join(ctx.artifactsDir, `${safeFileName(check.name)}.log`);
   const stream = createWriteStream(log, { mode: 0o600 });
+  const excerpt = new OutputTail(TAIL);
   const timeoutMs = Math.min(check.timeout, Math.max(1, ctx.budget.remainingMs()));
   ctx.progress(`${check.name}: running \`${check.run}\``);
   const outcome = await ctx.runProcess('sh', ['-c', check.run], {
@@ -85,13 +89,15 @@ async function runOneCheck(check: Check, ctx: ToolContext<ChecksOptions, unknown
     env: { ...process.env, ...check.env, TOLLGATE_CHECK: check.name },
     timeoutMs,
     maxOutputBytes: 256 * 1024,
-    onOutput: (_stream, chunk) => stream.write(chunk),
+    onOutput: (from, chunk) => {
+      stream.write(chunk);
+      excerpt.push(chunk, from);
+    },
   });
   await new Promise<void>((done) => stream.end(done));
   // The full log stays in the run folder: mask anything in it that looks like a credential, as in every other output.
   await redactFileInPlace(log);
-  const combined = `${outcome.stdout}${outcome.stderr ? `\n${outcome.stderr}` : ''}`;
-  const tail = lastLines(combined, TAIL_LINES);
+  const tail = excerpt.render();
   const relativeLog = log.slice(ctx.repoRoot.length + 1);
   if (outcome.spawnError) {
     return { name: check.name, state: 'not_started', reason: `could not start sh: ${outcome.spawnError.message}` };
