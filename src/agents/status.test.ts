@@ -49,10 +49,10 @@ test('tollgate agents: installed or not, version, verification, cooldown, the ex
     'codex (Codex CLI): installed (codex-cli 0.170.0); flags verified on 0.169.0, not on this version; healthy\n  problem: Codex CLI is not logged in; run `codex login`',
   );
   expect(text).toContain(
-    'gemini (Gemini CLI): not installed; install with: npm install -g @google/gemini-cli; flags verified on 0.61.0; healthy',
+    'gemini (Gemini CLI): not installed; install with: npm install -g @google/gemini-cli; flags verified on 0.61.0',
   );
   expect(text).toContain(
-    'cursor (Cursor CLI): not installed; install with: curl https://cursor.com/install -fsS | bash; unverified: flags from the documentation only; healthy',
+    'cursor (Cursor CLI): not installed; install with: curl https://cursor.com/install -fsS | bash; unverified: flags from the documentation only',
   );
   expect(statuses.find((status) => status.name === 'codex')?.missingFlags).toEqual([]);
 });

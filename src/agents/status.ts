@@ -75,7 +75,10 @@ async function describeAgent(
     missingFlags = flagsMissingFromHelp(adapter, help);
   }
   const mark = marks[adapter.name];
-  const health: AgentStatus['health'] = isCoolingDown(mark, options.now)
+  // Health is a property of an installed CLI: a missing one is neither healthy nor cooling down.
+  const health: AgentStatus['health'] = !installed
+    ? { kind: 'unknown' }
+    : isCoolingDown(mark, options.now)
     ? { kind: 'cooling_down', until: new Date(cooldownEndsAt(mark)).toISOString(), reason: mark.reason }
     : options.repoRoot
       ? { kind: 'healthy' }
@@ -137,13 +140,14 @@ export function renderAgents(statuses: readonly AgentStatus[]): string {
       : status.versionVerified === false
         ? `flags verified on ${status.verifiedVersions.join(', ')}, not on this version`
         : `flags verified on ${status.verifiedVersions.join(', ')}`;
-    const health =
-      status.health.kind === 'cooling_down'
+    const health = !status.installed
+      ? null
+      : status.health.kind === 'cooling_down'
         ? `cooling down until ${status.health.until.slice(0, 16).replace('T', ' ')} UTC (${status.health.reason})`
         : status.health.kind === 'healthy'
           ? 'healthy'
           : 'health unknown (not in a repository)';
-    lines.push(`${status.name} (${status.title}): ${installed}; ${verification}; ${health}`);
+    lines.push(`${status.name} (${status.title}): ${[installed, verification, health].filter(Boolean).join('; ')}`);
     if (status.installed && status.problem) lines.push(`  problem: ${status.problem}`);
     if (status.missingFlags.length > 0) {
       lines.push(`  warning: this version's help does not list ${status.missingFlags.join(', ')}; reviews may fail`);

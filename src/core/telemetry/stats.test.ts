@@ -56,9 +56,14 @@ describe('telemetry', () => {
       alerts: 2,
       disagreements: 1,
       successes: 1,
+      passed: 0,
+      failed: 1,
     });
     expect(renderStats(stats)).toContain(
-      'lint: 1 call(s), ran 1, succeeded 1, timed out 0\n  duration median 1.2s, p95 1.2s; 0 finding(s)\n  declared trivial 1 time(s), 0 of them with findings; potential savings 1.2s',
+      'code_review: 1 call(s), ran 1: passed 0, failed 1, could not finish 0 (timed out 0)',
+    );
+    expect(renderStats(stats)).toContain(
+      'lint: 1 call(s), ran 1: passed 1, failed 0, could not finish 0 (timed out 0)\n  duration median 1.2s, p95 1.2s; 0 finding(s)\n  declared trivial 1 time(s), 0 of them with findings; potential savings 1.2s',
     );
   });
 

@@ -9,7 +9,12 @@ export interface ToolStats {
   calls: number;
   /** Calls that ran the tool (not skipped). */
   ran: number;
+  /** Ran to the end, with or without findings (the tool did its job); `passed` + `failed` of these. */
   successes: number;
+  /** Ran and found nothing blocking. */
+  passed: number;
+  /** Ran and found something (failed checks, findings): a job done, not a success of the change. */
+  failed: number;
   timeouts: number;
   alerts: number;
   medianMs: number;
@@ -102,6 +107,8 @@ export function summarizeTelemetry(
         calls: 0,
         ran: 0,
         successes: 0,
+        passed: 0,
+        failed: 0,
         timeouts: 0,
         alerts: 0,
         medianMs: 0,
@@ -121,6 +128,8 @@ export function summarizeTelemetry(
       entry.durations.push(record.durationMs);
     }
     if (record.success) stats.successes++;
+    if (record.status === 'passed') stats.passed++;
+    if (record.status === 'failed') stats.failed++;
     if (record.timedOut) stats.timeouts++;
     stats.alerts += record.alertCount;
     if (record.trivialDeclared) stats.trivialDeclared++;
@@ -153,7 +162,7 @@ export function renderStats(stats: TelemetryStats): string {
       .map(([reason, count]) => `${reason} ${count}`)
       .join(', ');
     lines.push(
-      `${tool.tool}: ${tool.calls} call(s), ran ${tool.ran}, succeeded ${tool.successes}, timed out ${tool.timeouts}`,
+      `${tool.tool}: ${tool.calls} call(s), ran ${tool.ran}: passed ${tool.passed}, failed ${tool.failed}, could not finish ${tool.ran - tool.successes} (timed out ${tool.timeouts})`,
       `  duration median ${formatDuration(tool.medianMs)}, p95 ${formatDuration(tool.p95Ms)}; ${tool.alerts} finding(s)`,
       `  declared trivial ${tool.trivialDeclared} time(s), ${tool.disagreements} of them with findings; potential savings ${formatDuration(tool.potentialSavingsMs)}`,
     );
