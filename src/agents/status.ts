@@ -79,10 +79,10 @@ async function describeAgent(
   const health: AgentStatus['health'] = !installed
     ? { kind: 'unknown' }
     : isCoolingDown(mark, options.now)
-    ? { kind: 'cooling_down', until: new Date(cooldownEndsAt(mark)).toISOString(), reason: mark.reason }
-    : options.repoRoot
-      ? { kind: 'healthy' }
-      : { kind: 'unknown' };
+      ? { kind: 'cooling_down', until: new Date(cooldownEndsAt(mark)).toISOString(), reason: mark.reason }
+      : options.repoRoot
+        ? { kind: 'healthy' }
+        : { kind: 'unknown' };
   return {
     name: adapter.name,
     title: adapter.title,
