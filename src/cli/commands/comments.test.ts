@@ -5,7 +5,7 @@ import { Command } from 'commander';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { createScenario, type Scenario } from '../../../test/fakes/github/scenario.js';
 import { addThread, comment, mutationsOf } from '../../../test/fakes/github/world.js';
-import { tempDir } from '../../../test/support/temp-home.js';
+import { removeDir, tempDir } from '../../../test/support/temp-home.js';
 import { registerComments } from './comments.js';
 import { registerFixComments } from './fix-comments.js';
 
@@ -14,13 +14,16 @@ const fakeGhDir = fileURLToPath(new URL('../../../test/fakes/github/bin', import
 let scenario: Scenario;
 let output: string;
 let ghLog: string;
+let ghLogDir: string;
 beforeEach(async () => {
   scenario = await createScenario();
   output = '';
-  ghLog = join(await tempDir('tollgate-gh-log-'), 'argv.jsonl');
+  ghLogDir = await tempDir('tollgate-gh-log-');
+  ghLog = join(ghLogDir, 'argv.jsonl');
 });
 afterEach(async () => {
   await scenario.cleanup();
+  await removeDir(ghLogDir);
   process.exitCode = undefined;
 });
 

@@ -1,4 +1,4 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -48,9 +48,13 @@ describe('reply templates', () => {
 
   test('an override with an unknown placeholder is a config error naming it', async () => {
     const root = await mkdtemp(join(tmpdir(), 'tollgate-template-'));
-    await writeFile(join(root, 'reply.md'), '{{response}}\n{{nope}}\n');
-    await expect(loadReplyTemplate({ repoRoot: root, configured: 'reply.md' })).rejects.toThrow(
-      'reviewComments.replyTemplate reply.md: unknown placeholder {{nope}}; expected one of {{response}}, {{changes}}, {{verification}}, {{resolutionNote}}, {{classification}}, {{commitSha}}, {{threadId}}',
-    );
+    try {
+      await writeFile(join(root, 'reply.md'), '{{response}}\n{{nope}}\n');
+      await expect(loadReplyTemplate({ repoRoot: root, configured: 'reply.md' })).rejects.toThrow(
+        'reviewComments.replyTemplate reply.md: unknown placeholder {{nope}}; expected one of {{response}}, {{changes}}, {{verification}}, {{resolutionNote}}, {{classification}}, {{commitSha}}, {{threadId}}',
+      );
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
   });
 });
