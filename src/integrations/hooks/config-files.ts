@@ -1,5 +1,6 @@
-import { copyFile, mkdir, readFile, rm, stat } from 'node:fs/promises';
-import { basename, dirname, join, relative } from 'node:path';
+import { existsSync } from 'node:fs';
+import { copyFile, mkdir, readFile, rm, rmdir, stat } from 'node:fs/promises';
+import { basename, dirname, join, relative, sep } from 'node:path';
 import { writeFileAtomic } from '../../core/state/atomic-write.js';
 
 /** Reading, backing up and writing the agents' config files. */
@@ -25,6 +26,28 @@ export async function writeConfigFile(path: string, text: string): Promise<void>
 
 export async function removeConfigFile(path: string): Promise<void> {
   await rm(path, { force: true });
+}
+
+/** The folders between `root` (exclusive) and `file` that do not exist yet, outermost first. */
+export function missingDirs(file: string, root: string): string[] {
+  const missing: string[] = [];
+  for (let dir = dirname(file); dir.startsWith(root + sep) && !existsSync(dir); dir = dirname(dir))
+    missing.unshift(dir);
+  return missing;
+}
+
+/** Removes each folder that is empty now, innermost first; returns those removed. A folder with anything in it stays. */
+export async function removeEmptyDirs(dirs: Iterable<string>): Promise<string[]> {
+  const removed: string[] = [];
+  for (const dir of [...new Set(dirs)].sort((a, b) => b.length - a.length)) {
+    try {
+      await rmdir(dir);
+      removed.push(dir);
+    } catch {
+      // Not empty (the user or the agent keeps something there), or already gone: leave it.
+    }
+  }
+  return removed;
 }
 
 /** Copies the file into `<tollgateHome>/backups/<stamp>/` before its first change; returns the copy's path. */

@@ -8,6 +8,9 @@ import { writeFileAtomic } from '../../core/state/atomic-write.js';
  * What `tollgate install` added, so that `tollgate uninstall` removes exactly that: `~/.tollgate/installed.json`
  * (`$TOLLGATE_HOME` relocates it). Each record names the file and how to find our entry in it.
  */
+/** Folders that did not exist before install wrote the file (innermost last); uninstall removes them when empty. */
+const createdDirs = z.array(z.string()).default([]);
+
 const recordSchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('hook'),
@@ -20,6 +23,7 @@ const recordSchema = z.discriminatedUnion('kind', [
     command: z.string(),
     createdPaths: z.array(z.array(z.string())),
     createdFile: z.boolean(),
+    createdDirs,
   }),
   z.object({
     kind: z.literal('json-mcp'),
@@ -29,6 +33,7 @@ const recordSchema = z.discriminatedUnion('kind', [
     path: z.array(z.string()),
     createdPaths: z.array(z.array(z.string())),
     createdFile: z.boolean(),
+    createdDirs,
   }),
   z.object({
     kind: z.literal('toml-block'),
@@ -39,6 +44,7 @@ const recordSchema = z.discriminatedUnion('kind', [
     what: z.string(),
     block: z.string(),
     createdFile: z.boolean(),
+    createdDirs,
   }),
 ]);
 export type InstallRecord = z.output<typeof recordSchema>;

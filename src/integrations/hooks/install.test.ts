@@ -110,8 +110,17 @@ describe('tollgate install / uninstall', () => {
     expect(JSON.parse(await read(join(repo.root, '.cursor/mcp.json')))).toEqual({
       mcpServers: { tollgate: { command: 'tollgate', args: ['mcp'] } },
     });
+    expect(await uninstallAgent(options('cursor'))).toContain(
+      'cursor (project): removed the empty folder .cursor (tollgate created it)',
+    );
+    expect(existsSync(join(repo.root, '.cursor'))).toBe(false);
+  });
+
+  test('uninstall leaves a folder it created when something else now lives in it', async () => {
+    await installAgent(options('cursor'));
+    await repo.write('.cursor/rules.md', 'keep me\n');
     await uninstallAgent(options('cursor'));
-    expect(await readdir(join(repo.root, '.cursor'))).toEqual([]);
+    expect(await readdir(join(repo.root, '.cursor'))).toEqual(['rules.md']);
   });
 
   test('gemini --user: hook (timeout in ms) and MCP server in one settings.json, round trip', async () => {

@@ -2,7 +2,15 @@ import { join } from 'node:path';
 import { findRepoRoot } from '../../core/config/repo-root.js';
 import { TollgateError } from '../../core/errors.js';
 import { listCodexHooks } from './codex-trust.js';
-import { backUp, displayPath, readTextOrEmpty, removeConfigFile, writeConfigFile } from './config-files.js';
+import {
+  backUp,
+  displayPath,
+  missingDirs,
+  readTextOrEmpty,
+  removeConfigFile,
+  removeEmptyDirs,
+  writeConfigFile,
+} from './config-files.js';
 import type { HookAgentName, HookEdit, InstallCommands, InstallScope, ScopeRoots } from './hook-agent.js';
 import { hookAgent } from './index.js';
 import { type InstallRecord, readManifest, tollgateHome, writeManifest } from './install-manifest.js';
@@ -89,7 +97,13 @@ export async function installAgent(options: InstallOptions): Promise<string[]> {
   for (const edit of edits) {
     const { text, existed } = await readTextOrEmpty(edit.file);
     const label = writer.show(edit.file);
-    const base = { agent: agent.name, scope: options.scope, file: edit.file, createdFile: !existed };
+    const base = {
+      agent: agent.name,
+      scope: options.scope,
+      file: edit.file,
+      createdFile: !existed,
+      createdDirs: missingDirs(edit.file, roots.repoRoot && options.scope === 'project' ? roots.repoRoot : roots.home),
+    };
     switch (edit.kind) {
       case 'hook': {
         const change = addHook(text, edit, label);
@@ -208,6 +222,7 @@ async function trustCodexHook(context: {
       scope: options.scope,
       file: configFile,
       createdFile: !existed,
+      createdDirs: missingDirs(configFile, options.home),
       kind: 'toml-block',
       what: 'trust of the Stop hook',
       block,
@@ -239,6 +254,7 @@ export async function uninstallAgent(options: InstallOptions): Promise<string[]>
       `${prefix}: nothing recorded by \`tollgate install ${agent.name}${options.scope === 'user' ? ' --user' : ''}\`; nothing removed`,
     );
   }
+  const removedFiles: InstallRecord[] = [];
   for (const record of records) {
     const { text, existed } = await readTextOrEmpty(record.file);
     const label = writer.show(record.file);
@@ -254,12 +270,19 @@ export async function uninstallAgent(options: InstallOptions): Promise<string[]>
     if (record.createdFile && isEffectivelyEmpty(next, record)) {
       await writer.write(record.file, text, true); // the backup
       await removeConfigFile(record.file);
+      removedFiles.push(record);
       writer.lines.push(`${prefix}: removed ${label} (tollgate created it)`);
     } else {
       await writer.write(record.file, next, true);
       writer.lines.push(`${prefix}: removed ${describeRecord(record)} from ${label}`);
     }
   }
+  const stillUsed = new Set(kept.flatMap((record) => record.createdDirs));
+  const emptied = await removeEmptyDirs(
+    removedFiles.flatMap((record) => record.createdDirs).filter((dir) => !stillUsed.has(dir)),
+  );
+  for (const dir of emptied)
+    writer.lines.push(`${prefix}: removed the empty folder ${writer.show(dir)} (tollgate created it)`);
   await writeManifest(options.env, options.home, kept);
   return writer.lines;
 }
