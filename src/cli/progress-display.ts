@@ -1,17 +1,33 @@
+import type { ProgressKind } from '../core/pipeline/execute-tool.js';
+
 /**
  * Live progress on stderr (stdout carries only the report). On a TTY one status line is rewritten in place; elsewhere
- * each message is a plain line, so CI logs and agents reading stderr see the same facts.
+ * each message is a plain line, so CI logs and agents reading stderr see the same facts. Heartbeats (a check or
+ * reviewer still running, every 10 s) show on a TTY, and elsewhere only when asked for (`--progress`): a log
+ * would otherwise fill with them.
  */
 export interface ProgressDisplay {
-  update(toolName: string, message: string): void;
+  update(toolName: string, message: string, kind?: ProgressKind): void;
   done(): void;
 }
 
-export function createProgressDisplay(stream: NodeJS.WriteStream = process.stderr, quiet = false): ProgressDisplay {
-  if (quiet) return { update: () => {}, done: () => {} };
+export interface ProgressDisplayOptions {
+  quiet?: boolean;
+  /** Print heartbeats even when stderr is not a TTY. */
+  heartbeats?: boolean;
+}
+
+export function createProgressDisplay(
+  stream: NodeJS.WriteStream = process.stderr,
+  options: ProgressDisplayOptions = {},
+): ProgressDisplay {
+  if (options.quiet) return { update: () => {}, done: () => {} };
   if (!stream.isTTY) {
     return {
-      update: (toolName, message) => stream.write(`tollgate: ${toolName}: ${message}\n`),
+      update: (toolName, message, kind = 'status') => {
+        if (kind === 'heartbeat' && !options.heartbeats) return;
+        stream.write(`tollgate: ${toolName}: ${message}\n`);
+      },
       done: () => {},
     };
   }

@@ -17,7 +17,7 @@ export async function runAndReport(flags: RunFlags): Promise<number> {
   const repoRoot = await findRepoRoot(cwd);
   const loaded = await loadConfig({ repoRoot, cwd, env: process.env });
   const { config } = loaded;
-  const display = createProgressDisplay(process.stderr);
+  const display = createProgressDisplay(process.stderr, { heartbeats: flags.progress });
   let report: Awaited<ReturnType<typeof runGate>>;
   try {
     report = await runGate({

@@ -63,6 +63,21 @@ describe('tollgate run (built CLI, real repository)', () => {
     expect(result.stderr).toContain('tollgate: checks: unit: passed');
   });
 
+  test('--progress prints a heartbeat while a check runs long, with its last output line; off without it', async () => {
+    await repo.write('tollgate.config.yaml', 'checks:\n  - name: slow\n    run: "echo compiling; sleep 1"\n');
+    await repo.write('value.txt', 'changed\n');
+    const env = { ...repo.env, TOLLGATE_HEARTBEAT_MS: '200' };
+    const withFlag = await runCli(['run', '--progress'], { cwd: repo.root, env });
+    expect(withFlag.exitCode).toBe(0);
+    expect(withFlag.stderr).toMatch(
+      /tollgate: checks: still running `echo compiling; sleep 1` after \ds; last output: compiling/,
+    );
+    await repo.write('value.txt', 'changed again\n');
+    const without = await runCli(['run'], { cwd: repo.root, env });
+    expect(without.exitCode).toBe(0);
+    expect(without.stderr).not.toContain('still running');
+  });
+
   test('--output writes the report atomically to a file and --format sarif is valid JSON', async () => {
     await repo.write('value.txt', 'bad\n');
     const result = await run('--format', 'sarif', '--output', 'out/report.sarif');

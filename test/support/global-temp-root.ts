@@ -14,7 +14,9 @@ export default function setup(): () => void {
   return () => {
     const left = readdirSync(root).filter((name) => !name.startsWith('tollgate-code-cache-'));
     if (left.length > 0) {
-      process.stderr.write(`tests left ${left.length} temp entr(ies) behind (removed now): ${left.slice(0, 10).join(', ')}\n`);
+      process.stderr.write(
+        `tests left ${left.length} temp entr(ies) behind (removed now): ${left.slice(0, 10).join(', ')}\n`,
+      );
     }
     rmSync(root, { recursive: true, force: true });
     if (previous === undefined) delete process.env.TMPDIR;

@@ -10,6 +10,7 @@ const runFlags = z.object({
   output: z.string().min(1).optional(),
   wait: z.boolean().default(true),
   verbose: z.boolean().default(false),
+  progress: z.boolean().default(false),
 });
 export type RunFlags = z.output<typeof runFlags>;
 
@@ -33,13 +34,18 @@ export function registerRun(program: Command): void {
     .option('-o, --output <file>', 'write the report to this file instead of stdout')
     .option('--no-wait', 'fail at once if another run holds the repository lock, instead of waiting')
     .option('--verbose', 'also record progress events in the run log')
+    .option(
+      '--progress',
+      'print a heartbeat every 10s while a check or reviewer runs (name, elapsed, last output line); on by default on a TTY',
+    )
     .addHelpText(
       'after',
       `
 Examples:
   $ tollgate run
   $ tollgate run --base origin/main --format json --output report.json
-  $ tollgate run --only checks --no-wait`,
+  $ tollgate run --only checks --no-wait
+  $ tollgate run --progress 2> progress.log`,
     )
     .action(async (rawFlags: unknown) => {
       const flags = parseFlags(runFlags, rawFlags);

@@ -11,8 +11,11 @@ import { FAILURE_STATUSES, result, type ToolResult } from '../result.js';
 import type { EventSink } from './event-sink.js';
 import { type HookType, hookMatches, runHook } from './hooks.js';
 import { checkPermissions } from './permissions.js';
+import { heartbeatInterval, withHeartbeat } from './process-heartbeat.js';
 import { loadRedactor, redactResult } from './redact-result.js';
 import type { AnyToolDefinition, Budget, ToolContext } from './tool.js';
+
+export type ProgressKind = 'status' | 'heartbeat';
 
 /** One call of one tool, as an agent (MCP), `tollgate run` or a hook asks for it. */
 export interface ToolCall {
@@ -37,8 +40,11 @@ export interface PipelineEnvironment {
   env?: NodeJS.ProcessEnv;
   /** Decides, before running, whether the call may be answered without running (e.g. `skipped_no_changes`). */
   preflight?: (tool: AnyToolDefinition) => Promise<ToolResult | null>;
-  /** Receives progress lines for a live display. */
-  onProgress?: (toolName: string, message: string) => void;
+  /**
+   * Receives progress lines for a live display; `heartbeat` marks the periodic "still running" line of a long child
+   * process, which displays may leave out.
+   */
+  onProgress?: (toolName: string, message: string, kind?: ProgressKind) => void;
 }
 
 export interface ToolExecution {
@@ -195,8 +201,13 @@ async function runWithBudget(
       env.events.emit('tool.execution_progress', { toolCallId, progressMessage: message }, { ephemeral: true });
       env.onProgress?.(tool.name, message);
     },
-    runProcess: (command, args, options) =>
-      runProcess(command, args, { ...options, signal: options.signal ?? controller.signal }),
+    runProcess: withHeartbeat(
+      (command, args, options) =>
+        runProcess(command, args, { ...options, signal: options.signal ?? controller.signal }),
+      heartbeatInterval(env.env ?? process.env),
+      // Heartbeats quote output lines: masked, and never recorded as events (they would only repeat themselves).
+      (message) => env.onProgress?.(tool.name, redact(message), 'heartbeat'),
+    ),
   };
 
   const timeoutResult = () =>

@@ -1,3 +1,5 @@
+import { stripAnsi } from '../../core/terminal-text.js';
+
 /**
  * What a report shows of a check's output: the true last lines (not the end of a capped prefix), and the lines that
  * name a failure, which a long passing tail would otherwise bury. Fed chunk by chunk, in arrival order, so memory stays
@@ -7,9 +9,6 @@
 /** Lines that announce a failure in the common test runners and compilers: TAP, Jest/Vitest, mocha, tsc, pytest, go. */
 const FAILURE_LINE =
   /^\s*(?:not ok\b|FAIL(?:ED)?\b|[✗✖×]\s|--- FAIL:|[A-Za-z]*Error:|error(?:\[[A-Z]?\d+\])?:|.*\berror TS\d+:)/;
-
-/** Colour and cursor escapes, which runners print to terminals and CI logs alike. */
-const ANSI_ESCAPE = /\u001b\[[0-9;?]*[A-Za-z]/g;
 
 /** Longest line kept as is; a longer one is cut (minified output, JSON blobs). */
 const MAX_LINE_CHARS = 2_000;
@@ -74,7 +73,7 @@ export class OutputTail {
   }
 
   private addLine(raw: string): void {
-    const line = clip(raw.replace(ANSI_ESCAPE, '').replace(/\r$/, ''));
+    const line = clip(stripAnsi(raw).replace(/\r$/, ''));
     this.total += 1;
     if (FAILURE_LINE.test(line)) {
       this.failuresSeen += 1;
