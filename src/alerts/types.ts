@@ -13,7 +13,8 @@ export type RiskLevel = (typeof RISK_LEVELS)[number];
 export const VERDICT_EXIT_CODES: Record<Verdict, number> = {
   FALSE_POSITIVE: 0,
   TRUE_POSITIVE: 1,
-  INCONCLUSIVE: 3,
+  // Not 3: that means an internal error in every command.
+  INCONCLUSIVE: 4,
 };
 
 /** One place of an alert's secret: a file in a commit, or a non-file place GitHub names (an issue body, a PR comment). */

@@ -303,4 +303,13 @@ describe('validate-alert with three competing analyses', () => {
     expect(judgeCall.stdin).toContain('timeout: claude did not answer within 2 s and was stopped');
     expect(JSON.parse(await readFile(join(alertDir, 'challenge-0.json'), 'utf8'))).toMatchObject({ status: 'skipped' });
   }, 60_000);
+
+  test('no analysis produces a report: INCONCLUSIVE, with its own exit code (not 3, which is an internal error)', async () => {
+    const { code, stdout } = await run([{ when: 'analysis 1/1 -->', steps: [{ hang: true }] }], {
+      analyses: 1,
+      timeoutMs: 800,
+    });
+    expect(JSON.parse(stdout)).toMatchObject({ verdict: 'INCONCLUSIVE', winner: null });
+    expect(code).toBe(4);
+  }, 60_000);
 });

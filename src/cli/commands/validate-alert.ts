@@ -37,7 +37,7 @@ export function registerValidateAlert(program: Command, io: () => ValidateAlertC
     .argument('[alertId]', 'the alert number')
     .summary('decide whether a secret-scanning alert is real: competing agent analyses, a challenge, a judge')
     .description(
-      'Fetches a GitHub secret-scanning alert (GITHUB_TOKEN; GITHUB_API_URL for Enterprise) or, with --local, a finding of `tollgate scan`, clones the repository with full history, runs competing agent analyses, challenges each one, and has a judge pick the best report. Writes report-<i>.md, challenge-<i>.json, judge.json and final-report.md under <out>/<owner>/<repo>/<alert_id>/ (default out: .tollgate/alerts inside a repository, else ./analysis). Exit code: 0 false positive, 1 true positive, 3 inconclusive, 2 bad usage.',
+      'Fetches a GitHub secret-scanning alert (GITHUB_TOKEN; GITHUB_API_URL for Enterprise) or, with --local, a finding of `tollgate scan`, clones the repository with full history, runs competing agent analyses, challenges each one, and has a judge pick the best report. Writes report-<i>.md, challenge-<i>.json, judge.json and final-report.md under <out>/<owner>/<repo>/<alert_id>/ (default out: .tollgate/alerts inside a repository, else ./analysis). Exit code: 0 false positive, 1 true positive, 4 inconclusive, 2 bad usage, 3 internal error.',
     )
     .option(
       '--local <fingerprint>',

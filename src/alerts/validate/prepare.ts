@@ -1,0 +1,118 @@
+import { mkdir, readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { markAdapterUnhealthy } from '../../agents/health.js';
+import { buildReviewerPool } from '../../agents/reviewer-pool.js';
+import type { AgentAdapter, AgentSettings } from '../../agents/types.js';
+import type { TollgateConfig } from '../../core/config/schema.js';
+import { TollgateError } from '../../core/errors.js';
+import { packageFile } from '../../core/package-files.js';
+import { ensureTollgateDir } from '../../core/state/tollgate-dir.js';
+import { cloneFull, gitAuthEnv } from '../clone.js';
+import { createRedactor } from '../mask.js';
+import { AlertWriter } from '../output-writer.js';
+import { discoverSkills } from '../skills.js';
+import type { GatheredAlert } from './gather.js';
+import type { AlertSession, ValidateAlertOptions } from './types.js';
+
+/** Variables that hold tollgate's GitHub credentials: agents never inherit them. */
+const CREDENTIAL_ENV = ['GITHUB_TOKEN', 'GH_TOKEN', 'GH_ENTERPRISE_TOKEN', 'GITHUB_ENTERPRISE_TOKEN'];
+
+export interface PrepareOptions {
+  options: ValidateAlertOptions;
+  config: TollgateConfig['alerts'];
+  repoRoot: string | null;
+  token: string | undefined;
+  alert: GatheredAlert;
+}
+
+/**
+ * Stage 2: a fresh output folder (a stale final-report.md never survives a failed run), the healthy agents in
+ * preference order, one full-history clone that every analysis copies, and the skills and report template.
+ */
+export async function prepareSession(input: PrepareOptions): Promise<AlertSession> {
+  const { options, config, repoRoot, alert } = input;
+  const redact = createRedactor(alert.secrets);
+  const outRoot = options.outDir
+    ? resolve(options.cwd, options.outDir)
+    : repoRoot
+      ? join(ensureTollgateDir(repoRoot).root, 'alerts')
+      : resolve(options.cwd, 'analysis');
+  const alertDir = join(outRoot, alert.subject.owner, alert.subject.repo, alert.subject.alertId);
+  const writer = new AlertWriter(alertDir, redact);
+  await writer.remove(alertDir);
+  await mkdir(alertDir, { recursive: true, mode: 0o700 });
+
+  const preference = options.agents ?? config.agents;
+  const pool = await buildReviewerPool({
+    preference,
+    wanted: preference.length,
+    repoRoot: repoRoot ?? options.cwd,
+    env: options.env,
+    now: Date.now(),
+  });
+  if (pool.healthy.length === 0) {
+    const why = [
+      ...pool.unavailable.map((item) => `${item.adapter.name}: ${item.probe.message}`),
+      ...pool.coolingDown.map((item) => `${item.adapter.name}: cooling down after "${item.reason}"`),
+    ];
+    throw new TollgateError(
+      'usage',
+      `no agent CLI can run the analyses (alerts.agents: ${preference.join(', ')}); install or log in to one`,
+      why,
+    );
+  }
+  const settingsOf = (adapter: AgentAdapter): AgentSettings => {
+    const own = config.adapters[adapter.name];
+    return {
+      thinkingBudget: own?.thinkingBudget ?? 'medium',
+      allowToolUse: true,
+      maxTurns: config.maxTurns,
+      ...(own?.model ? { model: own.model } : {}),
+    };
+  };
+  const agentEnv: NodeJS.ProcessEnv = { ...options.env };
+  for (const name of CREDENTIAL_ENV) delete agentEnv[name];
+  const onUsageLimit = async (slot: { adapter: AgentAdapter; status: string; message?: string }) => {
+    if (repoRoot && slot.status === 'usage_limit') {
+      await markAdapterUnhealthy(repoRoot, slot.adapter.name, slot.message ?? 'usage limit', new Date()).catch(
+        () => {},
+      );
+    }
+  };
+
+  // One full-history clone, then a fast copy per analysis (or per-analysis clones if it failed).
+  const gitOptions = { env: gitAuthEnv(options.env, input.token), redact, timeoutMs: 600_000 };
+  const commits = alert.subject.locations.flatMap((location) => (location.commitSha ? [location.commitSha] : []));
+  const sharedRepo = join(alertDir, '_shared_repo');
+  const shared = await cloneFull(alert.cloneUrl, sharedRepo, { ...gitOptions, commits });
+  const notes: string[] = [];
+  if (!shared.ok) notes.push(`the shared clone failed (${shared.message}); each analysis cloned for itself`);
+
+  const [analysis, challenger, judge] = await Promise.all([
+    discoverSkills('analysis', repoRoot),
+    discoverSkills('challenger', repoRoot),
+    discoverSkills('judge', repoRoot),
+  ]);
+  return {
+    options,
+    config,
+    repoRoot,
+    analyses: options.analyses ?? config.analyses,
+    subject: alert.subject,
+    secrets: alert.secrets,
+    redact,
+    alertDir,
+    writer,
+    pool,
+    settingsOf,
+    agentEnv,
+    onUsageLimit,
+    cloneUrl: alert.cloneUrl,
+    gitOptions,
+    commits,
+    sharedRepo: shared.ok ? sharedRepo : null,
+    skills: { analysis, challenger, judge },
+    reportTemplate: await readFile(packageFile('skills/analysis/_report-template.md'), 'utf8'),
+    notes,
+  };
+}

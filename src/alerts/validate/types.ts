@@ -1,0 +1,57 @@
+import type { ReviewerPool } from '../../agents/reviewer-pool.js';
+import type { AgentAdapter, AgentName, AgentSettings } from '../../agents/types.js';
+import type { TollgateConfig } from '../../core/config/schema.js';
+import type { AlertWriter } from '../output-writer.js';
+import type { Skill } from '../skills.js';
+import type { AlertSecrets, AlertSubject } from '../types.js';
+
+export type AlertTarget =
+  | { kind: 'github'; owner: string; repo: string; alertId: string }
+  | { kind: 'local'; fingerprint: string };
+
+export interface ValidateAlertOptions {
+  target: AlertTarget;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** Overrides `alerts.analyses`. */
+  analyses?: number;
+  /** Overrides `alerts.agents`. */
+  agents?: AgentName[];
+  /** Overrides `alerts.timeouts.analysis` (ms). */
+  timeoutMs?: number;
+  /** Root of the output tree; default `<repo>/.tollgate/alerts` inside a repository, else `./analysis`. */
+  outDir?: string;
+  json: boolean;
+  showUsage: boolean;
+  stdout(text: string): void;
+  stderr(text: string): void;
+}
+
+/** Everything the stages after gathering share: the alert, its output folder, the agents and the repository copy. */
+export interface AlertSession {
+  options: ValidateAlertOptions;
+  config: TollgateConfig['alerts'];
+  repoRoot: string | null;
+  analyses: number;
+  subject: AlertSubject;
+  secrets: AlertSecrets;
+  redact: (text: string) => string;
+  alertDir: string;
+  writer: AlertWriter;
+  pool: ReviewerPool;
+  settingsOf(adapter: AgentAdapter): AgentSettings;
+  /** The agents' environment: tollgate's GitHub credentials removed. */
+  agentEnv: NodeJS.ProcessEnv;
+  /** Marks an adapter that hit its usage limit, so later runs skip it while it cools down. */
+  onUsageLimit(slot: { adapter: AgentAdapter; status: string; message?: string }): Promise<void>;
+  cloneUrl: string;
+  gitOptions: { env: NodeJS.ProcessEnv; redact: (text: string) => string; timeoutMs: number };
+  /** Commits the alert names, fetched into every copy. */
+  commits: string[];
+  /** The full-history clone every analysis copies, when it succeeded. */
+  sharedRepo: string | null;
+  skills: { analysis: Skill[]; challenger: Skill[]; judge: Skill[] };
+  reportTemplate: string;
+  /** Things that went wrong without stopping the run, for the summary. */
+  notes: string[];
+}

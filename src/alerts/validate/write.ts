@@ -1,0 +1,108 @@
+import { join } from 'node:path';
+import type { AnalysisSlot } from '../analysis-stage.js';
+import { type ChallengeResult, challengeVerdictOf } from '../challenge.js';
+import { confidenceLabel } from '../confidence.js';
+import type { EvalResult } from '../evals.js';
+import type { JudgeDecision } from '../judge-stage.js';
+import { parseReport } from '../report.js';
+import { renderSummary, type SlotSummary, type ValidateAlertSummary } from '../summary.js';
+import { VERDICTS, type Verdict } from '../types.js';
+import { addUsage, type CallUsage } from '../usage.js';
+import { diagnostics } from './diagnostics.js';
+import { compliance, type JudgeOutcome, requiredSkills } from './judge.js';
+import type { AlertSession } from './types.js';
+
+export interface StageResults {
+  slots: readonly AnalysisSlot[];
+  evals: ReadonlyMap<number, EvalResult>;
+  challenges: ReadonlyMap<number, ChallengeResult>;
+  judged: JudgeOutcome;
+}
+
+/**
+ * Stage 7: the winner's report as final-report.md, judge.json, the per-workspace diagnostics, a last scrub of every
+ * file the agents wrote, and the summary on stdout. Returns the verdict.
+ */
+export async function writeOutcome(session: AlertSession, results: StageResults): Promise<Verdict> {
+  const { writer, redact, alertDir, subject } = session;
+  const { slots, evals, challenges, judged } = results;
+  const { decision } = judged;
+  const winnerSlot = 'winner' in decision ? slots[decision.winner] : undefined;
+  const winnerReport = winnerSlot?.report ? parseReport(winnerSlot.report) : undefined;
+  const verdict: Verdict = (VERDICTS as readonly string[]).includes(winnerReport?.verdict ?? '')
+    ? (winnerReport!.verdict as Verdict)
+    : 'INCONCLUSIVE';
+  if (winnerSlot?.report) await writer.write('final-report.md', winnerSlot.report);
+  const required = requiredSkills(session);
+  const slotSummaries: SlotSummary[] = slots.map((slot) => {
+    const parsed = slot.report ? parseReport(slot.report) : undefined;
+    const evalResult = evals.get(slot.index);
+    const challenge = challenges.get(slot.index);
+    return {
+      index: slot.index,
+      agent: slot.adapter.name,
+      workspace: slot.workspace,
+      status: slot.status,
+      ...(slot.message ? { message: redact(slot.message) } : {}),
+      continuations: slot.continuations,
+      ...(parsed?.verdict ? { verdict: parsed.verdict } : {}),
+      ...(parsed?.confidenceScore !== undefined ? { confidence: parsed.confidenceScore } : {}),
+      evals: evalResult
+        ? {
+            passed: evalResult.passed,
+            score: Math.round(evalResult.score * 100) / 100,
+            failed: evalResult.checks.filter((c) => !c.passed).map((c) => c.id),
+          }
+        : null,
+      challenge: challenge ? challengeVerdictOf(challenge) : null,
+      compliance: compliance(slot.report ?? '', required).percent,
+      usage: slot.calls.reduce<CallUsage>((total, call) => addUsage(total, call.usage), {}),
+    };
+  });
+  const note = decisionNote(decision);
+  const summary: ValidateAlertSummary = {
+    repository: `${subject.owner}/${subject.repo}`,
+    alertId: subject.alertId,
+    source: subject.source,
+    secretType: subject.secretType,
+    verdict,
+    confidence: winnerReport?.confidenceScore ?? null,
+    confidenceLabel: winnerReport?.confidenceScore !== undefined ? confidenceLabel(winnerReport.confidenceScore) : null,
+    riskLevel: winnerReport?.riskLevel ?? null,
+    keyFinding: winnerReport?.keyFinding ? redact(winnerReport.keyFinding) : null,
+    winner: 'winner' in decision ? decision.winner : null,
+    decidedBy: decision.source,
+    ...(note ? { note: redact(note) } : {}),
+    notes: session.notes.map(redact),
+    outputDir: alertDir,
+    finalReport: winnerSlot?.report ? join(alertDir, 'final-report.md') : null,
+    slots: slotSummaries,
+  };
+  await writer.writeJson('judge.json', {
+    winner_index: summary.winner,
+    decided_by: decision.source,
+    ...(decision.source === 'judge' ? { scores: decision.answer.scores } : {}),
+    ...(summary.note ? { note: summary.note } : {}),
+    problems: decision.problems,
+    agent: judged.calls.length > 0 ? judged.agent : null,
+    candidates: slotSummaries.map(({ usage: _usage, ...rest }) => rest),
+    evals: Object.fromEntries([...evals].map(([index, result]) => [index, result])),
+  });
+  if (session.options.showUsage) {
+    for (const slot of slots) {
+      await writer.writeJson(
+        join(slot.workspace, 'diagnostics.json'),
+        diagnostics(slot.calls, compliance(slot.report ?? '', required).used, evals.get(slot.index)),
+      );
+    }
+  }
+  // Agents wrote scripts, logs and artifacts themselves: mask whatever secret slipped into them.
+  await writer.scrubTree(alertDir);
+  const rendered = renderSummary(summary, { json: session.options.json, showUsage: session.options.showUsage });
+  session.options.stdout(redact(rendered));
+  return verdict;
+}
+
+function decisionNote(decision: JudgeDecision): string | undefined {
+  return 'note' in decision ? decision.note : undefined;
+}
