@@ -25,7 +25,7 @@ export interface StageResults {
  */
 export async function writeOutcome(session: AlertSession, results: StageResults): Promise<Verdict> {
   const { writer, redact, alertDir, subject } = session;
-  const { slots, evals, challenges, judged } = results;
+  const { slots, evals, judged } = results;
   const { decision } = judged;
   const winnerSlot = 'winner' in decision ? slots[decision.winner] : undefined;
   const winnerReport = winnerSlot?.report ? parseReport(winnerSlot.report) : undefined;
@@ -34,31 +34,7 @@ export async function writeOutcome(session: AlertSession, results: StageResults)
     : 'INCONCLUSIVE';
   if (winnerSlot?.report) await writer.write('final-report.md', winnerSlot.report);
   const required = requiredSkills(session);
-  const slotSummaries: SlotSummary[] = slots.map((slot) => {
-    const parsed = slot.report ? parseReport(slot.report) : undefined;
-    const evalResult = evals.get(slot.index);
-    const challenge = challenges.get(slot.index);
-    return {
-      index: slot.index,
-      agent: slot.adapter.name,
-      workspace: slot.workspace,
-      status: slot.status,
-      ...(slot.message ? { message: redact(slot.message) } : {}),
-      continuations: slot.continuations,
-      ...(parsed?.verdict ? { verdict: parsed.verdict } : {}),
-      ...(parsed?.confidenceScore !== undefined ? { confidence: parsed.confidenceScore } : {}),
-      evals: evalResult
-        ? {
-            passed: evalResult.passed,
-            score: Math.round(evalResult.score * 100) / 100,
-            failed: evalResult.checks.filter((c) => !c.passed).map((c) => c.id),
-          }
-        : null,
-      challenge: challenge ? challengeVerdictOf(challenge) : null,
-      compliance: compliance(slot.report ?? '', required).percent,
-      usage: slot.calls.reduce<CallUsage>((total, call) => addUsage(total, call.usage), {}),
-    };
-  });
+  const slotSummaries = summarizeSlots(results, required, redact);
   const note = decisionNote(decision);
   const summary: ValidateAlertSummary = {
     repository: `${subject.owner}/${subject.repo}`,
@@ -101,6 +77,39 @@ export async function writeOutcome(session: AlertSession, results: StageResults)
   const rendered = renderSummary(summary, { json: session.options.json, showUsage: session.options.showUsage });
   session.options.stdout(redact(rendered));
   return verdict;
+}
+
+/** Each analysis slot as the summary and judge.json show it: status, verdict, evals, challenge, compliance, usage. */
+function summarizeSlots(
+  { slots, evals, challenges }: StageResults,
+  required: readonly string[],
+  redact: (text: string) => string,
+): SlotSummary[] {
+  return slots.map((slot) => {
+    const parsed = slot.report ? parseReport(slot.report) : undefined;
+    const evalResult = evals.get(slot.index);
+    const challenge = challenges.get(slot.index);
+    return {
+      index: slot.index,
+      agent: slot.adapter.name,
+      workspace: slot.workspace,
+      status: slot.status,
+      ...(slot.message ? { message: redact(slot.message) } : {}),
+      continuations: slot.continuations,
+      ...(parsed?.verdict ? { verdict: parsed.verdict } : {}),
+      ...(parsed?.confidenceScore !== undefined ? { confidence: parsed.confidenceScore } : {}),
+      evals: evalResult
+        ? {
+            passed: evalResult.passed,
+            score: Math.round(evalResult.score * 100) / 100,
+            failed: evalResult.checks.filter((c) => !c.passed).map((c) => c.id),
+          }
+        : null,
+      challenge: challenge ? challengeVerdictOf(challenge) : null,
+      compliance: compliance(slot.report ?? '', required).percent,
+      usage: slot.calls.reduce<CallUsage>((total, call) => addUsage(total, call.usage), {}),
+    };
+  });
 }
 
 function decisionNote(decision: JudgeDecision): string | undefined {
