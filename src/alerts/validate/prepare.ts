@@ -42,6 +42,47 @@ export async function prepareSession(input: PrepareOptions): Promise<AlertSessio
   await writer.remove(alertDir);
   await mkdir(alertDir, { recursive: true, mode: 0o700 });
 
+  const agents = await chooseAgents(input);
+
+  // One full-history clone, then a fast copy per analysis (or per-analysis clones if it failed).
+  const gitOptions = { env: gitAuthEnv(options.env, input.token), redact, timeoutMs: 600_000 };
+  const commits = alert.subject.locations.flatMap((location) => (location.commitSha ? [location.commitSha] : []));
+  const sharedRepo = join(alertDir, '_shared_repo');
+  const shared = await cloneFull(alert.cloneUrl, sharedRepo, { ...gitOptions, commits });
+  const notes: string[] = [];
+  if (!shared.ok) notes.push(`the shared clone failed (${shared.message}); each analysis cloned for itself`);
+
+  const [analysis, challenger, judge] = await Promise.all([
+    discoverSkills('analysis', repoRoot),
+    discoverSkills('challenger', repoRoot),
+    discoverSkills('judge', repoRoot),
+  ]);
+  return {
+    options,
+    config,
+    repoRoot,
+    analyses: options.analyses ?? config.analyses,
+    subject: alert.subject,
+    secrets: alert.secrets,
+    redact,
+    alertDir,
+    writer,
+    ...agents,
+    cloneUrl: alert.cloneUrl,
+    gitOptions,
+    commits,
+    sharedRepo: shared.ok ? sharedRepo : null,
+    skills: { analysis, challenger, judge },
+    reportTemplate: await readFile(packageFile('skills/analysis/_report-template.md'), 'utf8'),
+    notes,
+  };
+}
+
+/** The healthy agent CLIs in preference order, their settings, and an environment without tollgate's credentials. */
+async function chooseAgents(
+  input: PrepareOptions,
+): Promise<Pick<AlertSession, 'pool' | 'settingsOf' | 'agentEnv' | 'onUsageLimit'>> {
+  const { options, config, repoRoot } = input;
   const preference = options.agents ?? config.agents;
   const pool = await buildReviewerPool({
     preference,
@@ -80,39 +121,5 @@ export async function prepareSession(input: PrepareOptions): Promise<AlertSessio
     }
   };
 
-  // One full-history clone, then a fast copy per analysis (or per-analysis clones if it failed).
-  const gitOptions = { env: gitAuthEnv(options.env, input.token), redact, timeoutMs: 600_000 };
-  const commits = alert.subject.locations.flatMap((location) => (location.commitSha ? [location.commitSha] : []));
-  const sharedRepo = join(alertDir, '_shared_repo');
-  const shared = await cloneFull(alert.cloneUrl, sharedRepo, { ...gitOptions, commits });
-  const notes: string[] = [];
-  if (!shared.ok) notes.push(`the shared clone failed (${shared.message}); each analysis cloned for itself`);
-
-  const [analysis, challenger, judge] = await Promise.all([
-    discoverSkills('analysis', repoRoot),
-    discoverSkills('challenger', repoRoot),
-    discoverSkills('judge', repoRoot),
-  ]);
-  return {
-    options,
-    config,
-    repoRoot,
-    analyses: options.analyses ?? config.analyses,
-    subject: alert.subject,
-    secrets: alert.secrets,
-    redact,
-    alertDir,
-    writer,
-    pool,
-    settingsOf,
-    agentEnv,
-    onUsageLimit,
-    cloneUrl: alert.cloneUrl,
-    gitOptions,
-    commits,
-    sharedRepo: shared.ok ? sharedRepo : null,
-    skills: { analysis, challenger, judge },
-    reportTemplate: await readFile(packageFile('skills/analysis/_report-template.md'), 'utf8'),
-    notes,
-  };
+  return { pool, settingsOf, agentEnv, onUsageLimit };
 }
