@@ -18,6 +18,9 @@ const common = {
   sourcemap: 'linked',
   legalComments: 'none',
   logLevel: 'warning',
+  // ESM entry points first: some packages' `main` is a UMD build whose dynamic requires esbuild cannot follow
+  // (jsonc-parser's `require('./impl/format')` failed at run time only, in the bundle).
+  mainFields: ['module', 'main'],
 };
 
 await build({

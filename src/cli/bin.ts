@@ -11,6 +11,20 @@ function onSignal(signal: NodeJS.Signals): void {
 process.on('SIGINT', onSignal);
 process.on('SIGTERM', onSignal);
 
+// A reader that closed early (`tollgate scan --all | head`) is not an error: stop writing and keep the exit code.
+// Anything else that breaks stdout or stderr is one line on whichever stream still works.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? ExitCode.passed);
+    try {
+      process.stderr.write(`tollgate: cannot write output: ${errorMessage(error)}\n`);
+    } catch {
+      // stderr is gone too: nothing left to tell
+    }
+    process.exit(ExitCode.internal);
+  });
+}
+
 async function start(argv: readonly string[]): Promise<number> {
   // Agents run the stop hook after every turn; loading every command (commander, zod, all flags) would cost more
   // than the hook's whole decision, so a plain `hook stop` goes straight to its entry point.

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { parseFlags } from '../flags.js';
@@ -90,7 +91,9 @@ Example:
         import('../../validators/secrets/pre-commit/install-hook.js'),
         import('../../core/config/repo-root.js'),
       ]);
-      const outcome = await installPreCommitHook(await findRepoRoot(process.cwd()));
+      // The hook calls back the very tollgate that wrote it (this script, by absolute path).
+      const self = process.argv[1] ? resolve(process.argv[1]) : null;
+      const outcome = await installPreCommitHook(await findRepoRoot(process.cwd()), process.env, self);
       if (outcome.status === 'manual') {
         process.stdout.write(`tollgate: ${name} hook not written: ${outcome.reason}\n  ${outcome.line}\n`);
       } else process.stdout.write(`tollgate: ${outcome.status} ${outcome.path}\n`);

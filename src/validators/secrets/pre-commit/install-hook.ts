@@ -20,7 +20,31 @@ const exists = (path: string) =>
     () => false,
   );
 
-export async function installPreCommitHook(repoRoot: string, env?: NodeJS.ProcessEnv): Promise<InstallOutcome> {
+/**
+ * The hook script: the tollgate that wrote the hook first (an absolute path, so a global install under any prefix is
+ * found), then `tollgate` on PATH, then the project's own through npx. When none is there the commit is refused with
+ * a message that says so, rather than passing unscanned.
+ */
+export function hookScript(tollgateBin: string | null): string {
+  const quoted = tollgateBin ? `'${tollgateBin.replace(/'/g, `'\\''`)}'` : "''";
+  return `#!/bin/sh
+${MARKER} (written by tollgate hook install pre-commit)
+tollgate_bin=${quoted}
+if [ -n "$tollgate_bin" ] && [ -x "$tollgate_bin" ]; then exec "$tollgate_bin" hook pre-commit; fi
+if command -v tollgate >/dev/null 2>&1; then exec tollgate hook pre-commit; fi
+if command -v npx >/dev/null 2>&1 && npx --no-install tollgate --version >/dev/null 2>&1; then
+  exec ${HOOK_COMMAND}
+fi
+echo "tollgate pre-commit hook: tollgate was not found (not at \${tollgate_bin:-its install path}, not on PATH, not in this project's node_modules); install it again, then rerun 'tollgate hook install pre-commit'" >&2
+exit 1
+`;
+}
+
+export async function installPreCommitHook(
+  repoRoot: string,
+  env?: NodeJS.ProcessEnv,
+  tollgateBin: string | null = null,
+): Promise<InstallOutcome> {
   const hookPath = await gitPath(repoRoot, 'hooks/pre-commit', env);
   const managers: Array<[string, string]> = [
     ['.husky', `husky: add "${HOOK_COMMAND}" to .husky/pre-commit`],
@@ -44,10 +68,7 @@ export async function installPreCommitHook(repoRoot: string, env?: NodeJS.Proces
     };
   }
   await mkdir(dirname(hookPath), { recursive: true });
-  await writeFile(
-    hookPath,
-    `#!/bin/sh\n${MARKER} (written by tollgate hook install pre-commit)\nexec ${HOOK_COMMAND}\n`,
-  );
+  await writeFile(hookPath, hookScript(tollgateBin));
   await chmod(hookPath, 0o755);
   return { status: current === null ? 'installed' : 'updated', path: hookPath };
 }

@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createTempRepo, type TempRepo } from '../../../../test/support/git-repo.js';
+import { runProcess } from '../../../core/process.js';
 import { fakeChecksumToken } from '../sample-tokens.js';
 import { HOOK_COMMAND, installPreCommitHook } from './install-hook.js';
 import { runPreCommit } from './run-pre-commit.js';
@@ -81,6 +82,26 @@ describe('pre-commit hook', () => {
     const foreign = await installPreCommitHook(repo.root, repo.env);
     expect(foreign).toMatchObject({ status: 'manual', line: HOOK_COMMAND });
     expect(readFileSync(join(repo.root, '.git/hooks/pre-commit'), 'utf8')).toBe('#!/bin/sh\nmake lint\n');
+  });
+
+  test('the hook calls the tollgate that wrote it by absolute path, and refuses the commit when none is found', async () => {
+    repo = await createTempRepo({ files: { 'README.md': 'x\n' } });
+    const fakeBin = join(repo.root, '..', `fake tollgate ${Date.now()}'s.sh`);
+    writeFileSync(fakeBin, `#!/bin/sh\necho "fake tollgate: $*" >&2\nexit 0\n`, { mode: 0o755 });
+    await installPreCommitHook(repo.root, repo.env, fakeBin);
+    // PATH without tollgate or npx: only the absolute path can be found.
+    const env = { ...repo.env, PATH: '/usr/bin:/bin' };
+    await repo.write('a.txt', 'one\n');
+    await repo.git('add', 'a.txt');
+    const ok = await runProcess('git', ['commit', '-qm', 'one'], { cwd: repo.root, env });
+    expect(ok.stderr).toContain('fake tollgate: hook pre-commit');
+    expect(ok.exitCode).toBe(0);
+    rmSync(fakeBin);
+    await repo.write('b.txt', 'two\n');
+    await repo.git('add', 'b.txt');
+    const refused = await runProcess('git', ['commit', '-qm', 'two'], { cwd: repo.root, env });
+    expect(refused.exitCode).not.toBe(0);
+    expect(refused.stderr).toContain('tollgate pre-commit hook: tollgate was not found');
   });
 
   test('with husky present it prints the line to add', async () => {
