@@ -11,7 +11,16 @@ const checkFlags = z.object({
 });
 
 export function registerAdvisories(program: Command): void {
-  const advisories = program.command('advisories').summary('check dependencies against advisory databases');
+  const advisories = program
+    .command('advisories')
+    .summary('check dependencies against advisory databases')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ tollgate advisories check npm:lodash@4.17.15
+  $ tollgate advisories check --all`,
+    );
   advisories
     .command('check')
     .summary('check packages, or the dependencies the change added, for known vulnerabilities')

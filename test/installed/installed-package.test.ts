@@ -1,0 +1,274 @@
+import { readFileSync, statSync } from 'node:fs';
+import { readdir, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { type ProcessResult, runProcess } from '../../src/core/process.js';
+import { fakeChecksumToken } from '../../src/validators/secrets/sample-tokens.js';
+import { createTempRepo, removeDir, type TempRepo, tempDir } from '../support/git-repo.js';
+
+/**
+ * What users run: `npm pack`, `npm i -g --prefix` of that tarball, then every command and subcommand through the
+ * installed `tollgate` in a throwaway repository and HOME. A bug that only the bundle has fails here. Nothing may exit
+ * 3, print a stack trace or say "internal error".
+ */
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const AGENTS = ['claude', 'codex', 'copilot', 'cursor', 'gemini'] as const;
+const OFFLINE_OSV = join(ROOT, 'test/fixtures/advisories/offline');
+const TOKEN = fakeChecksumToken('ghp_', 'installed-package-canary');
+
+let work: string;
+let bin: string;
+let repo: TempRepo;
+let env: NodeJS.ProcessEnv;
+
+beforeAll(async () => {
+  work = await tempDir('tollgate-installed-');
+  const packed = await runProcess('npm', ['pack', '--pack-destination', work, '--ignore-scripts', '--silent'], {
+    cwd: ROOT,
+    timeoutMs: 120_000,
+  });
+  expect(packed.exitCode, packed.stderr).toBe(0);
+  const tarball = join(work, packed.stdout.trim().split('\n').at(-1)!);
+  const prefix = join(work, 'prefix');
+  const installed = await runProcess(
+    'npm',
+    ['install', '--global', '--prefix', prefix, '--offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball],
+    { cwd: work, timeoutMs: 120_000 },
+  );
+  expect(installed.exitCode, installed.stderr).toBe(0);
+  bin = join(prefix, 'bin', 'tollgate');
+  repo = await createTempRepo({
+    files: {
+      'tollgate.config.yaml': `checks:\n  - name: unit\n    run: node check.mjs\nadvisories:\n  sources: [offline]\n  offline: { dir: ${JSON.stringify(OFFLINE_OSV)} }\n`,
+      'check.mjs':
+        "import { readFileSync } from 'node:fs';\nif (readFileSync('value.txt', 'utf8').trim() !== 'good') process.exit(1);\n",
+      'value.txt': 'good\n',
+      'src/app.js': 'export const app = 1;\n',
+    },
+  });
+  env = { ...repo.env, PATH: `${join(prefix, 'bin')}:${repo.env.PATH ?? ''}`, TOLLGATE_DEBUG: '' };
+}, 240_000);
+
+afterAll(async () => {
+  await repo?.cleanup();
+  if (work) await removeDir(work);
+});
+
+function tollgate(args: readonly string[], options: { input?: string; cwd?: string } = {}): Promise<ProcessResult> {
+  return runProcess(bin, args, {
+    cwd: options.cwd ?? repo.root,
+    env,
+    timeoutMs: 60_000,
+    ...(options.input !== undefined ? { input: options.input } : {}),
+  });
+}
+
+/** The properties every command must have whatever it answers: a documented exit code, no crash, no leak. */
+function expectClean(result: ProcessResult, what: string): void {
+  const output = `${result.stdout}\n${result.stderr}`;
+  expect(result.spawnError, what).toBeUndefined();
+  expect([0, 1, 2, 4], `${what}: exit ${result.exitCode}\n${output.slice(0, 2000)}`).toContain(result.exitCode);
+  expect(output, what).not.toMatch(/tollgate: internal error/i);
+  expect(output, what).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
+  expect(output, what).not.toContain(TOKEN);
+}
+
+async function commandNames(args: string[]): Promise<string[]> {
+  const help = await tollgate([...args, '--help']);
+  const section = help.stdout.split(/^Commands:$/m)[1] ?? '';
+  return [...section.matchAll(/^ {2}([a-z][a-z-]*)/gm)].map((match) => match[1]!).filter((name) => name !== 'help');
+}
+
+describe('the installed package', () => {
+  test('ships the bundle and its loader, not the unbundled build or a source map, and needs no dependencies', async () => {
+    const packageDir = join(dirname(dirname(bin)), 'lib', 'node_modules', 'tollgate');
+    const manifest = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8'));
+    expect(manifest.dependencies ?? {}).toEqual({});
+    expect(await readdir(join(packageDir, 'dist'))).toEqual(['bundle']);
+    expect((await readdir(join(packageDir, 'dist', 'bundle', 'cli'))).sort()).toEqual([
+      'scan-worker.js',
+      'tollgate.cjs',
+    ]);
+    expect(statSync(join(packageDir, 'bin', 'tollgate.cjs')).mode & 0o111).not.toBe(0);
+  });
+
+  test('every command and subcommand has --help with an example', async () => {
+    const top = await commandNames([]);
+    expect(top).toEqual(expect.arrayContaining(['run', 'scan', 'install', 'mcp', 'hook', 'config', 'advisories']));
+    const groups = ['hook', 'config', 'advisories'];
+    const all = [
+      ...top.map((name) => [name]),
+      ...(
+        await Promise.all(groups.map(async (group) => (await commandNames([group])).map((sub) => [group, sub])))
+      ).flat(),
+    ];
+    for (const command of all) {
+      const result = await tollgate([...command, '--help']);
+      expectClean(result, `${command.join(' ')} --help`);
+      expect(result.exitCode, command.join(' ')).toBe(0);
+      expect(result.stdout, command.join(' ')).toMatch(/Examples?:\n\s+\$ tollgate /);
+    }
+  }, 120_000);
+
+  test('install, doctor and uninstall for every agent, in the project and for the user', async () => {
+    for (const agent of AGENTS) {
+      for (const scope of ['--project', '--user']) {
+        expectClean(await tollgate(['install', agent, scope]), `install ${agent} ${scope}`);
+        expectClean(await tollgate(['doctor']), `doctor after install ${agent} ${scope}`);
+        expectClean(await tollgate(['uninstall', agent, scope]), `uninstall ${agent} ${scope}`);
+      }
+    }
+    const doctor = await tollgate(['doctor', '--json']);
+    expectClean(doctor, 'doctor --json');
+  }, 120_000);
+
+  test('run in each format, log, waive and stats on a real change', async () => {
+    await writeFile(join(repo.root, 'value.txt'), 'bad\n');
+    const markdown = await tollgate(['run']);
+    expectClean(markdown, 'run');
+    expect(markdown.exitCode).toBe(1);
+    expect(markdown.stdout).toContain('# tollgate: FAILED');
+    const json = await tollgate(['run', '--format', 'json']);
+    expectClean(json, 'run --format json');
+    const report = JSON.parse(json.stdout);
+    const sarif = await tollgate(['run', '--format', 'sarif', '--output', 'out/report.sarif']);
+    expectClean(sarif, 'run --format sarif --output');
+    expect(JSON.parse(readFileSync(join(repo.root, 'out/report.sarif'), 'utf8')).version).toBe('2.1.0');
+    for (const args of [
+      ['log'],
+      ['log', '--list'],
+      ['log', '--json'],
+      ['stats'],
+      ['stats', '--json'],
+      ['waive', '--list'],
+    ]) {
+      expectClean(await tollgate(args), args.join(' '));
+    }
+    const finding = report.tools.flatMap((tool: { findings: Array<{ id: string }> }) => tool.findings)[0];
+    expect(finding).toBeDefined();
+    expectClean(await tollgate(['waive', finding.id, '--reason', 'known flaky on CI']), 'waive');
+    await writeFile(join(repo.root, 'value.txt'), 'good\n');
+    const passed = await tollgate(['run', '--no-wait']);
+    expectClean(passed, 'run after the fix');
+  }, 120_000);
+
+  test('scan in every mode, and the pre-commit hook through a real git commit', async () => {
+    await writeFile(join(repo.root, 'src/settings.js'), `export const token = '${TOKEN}';\n`);
+    for (const args of [
+      ['scan', 'src'],
+      ['scan', '--all'],
+      ['scan', '--all', '--format', 'json'],
+      ['scan', '--all', '--format', 'sarif'],
+      ['scan', '--history', 'HEAD'],
+    ]) {
+      expectClean(await tollgate(args), args.join(' '));
+    }
+    expect((await tollgate(['scan', '--all'])).exitCode).toBe(1);
+    expectClean(await tollgate(['hook', 'install', 'pre-commit']), 'hook install pre-commit');
+    await repo.git('add', 'src/settings.js');
+    expectClean(await tollgate(['scan', '--staged']), 'scan --staged');
+    const blocked = await runProcess('git', ['commit', '-qm', 'add settings'], { cwd: repo.root, env });
+    expect(blocked.exitCode, blocked.stderr).not.toBe(0);
+    expect(blocked.stderr).not.toContain(TOKEN);
+    await repo.git('rm', '-q', '--cached', 'src/settings.js');
+    await writeFile(join(repo.root, 'src/settings.js'), 'export const token = process.env.TOKEN;\n');
+    await repo.git('add', 'src/settings.js');
+    const committed = await runProcess('git', ['commit', '-qm', 'read the token from the environment'], {
+      cwd: repo.root,
+      env,
+    });
+    expect(committed.exitCode, committed.stderr).toBe(0);
+  }, 120_000);
+
+  test('piping into a reader that stops early ends quietly', async () => {
+    const many = Array.from(
+      { length: 3000 },
+      (_, i) => `const k${i} = '${fakeChecksumToken('ghp_', `pipe-${i}`)}';`,
+    ).join('\n');
+    await writeFile(join(repo.root, 'many.js'), `${many}\n`);
+    const piped = await runProcess('sh', ['-c', `"${bin}" scan many.js --format json | head -c 10 >/dev/null`], {
+      cwd: repo.root,
+      env,
+      timeoutMs: 60_000,
+    });
+    expect(piped.stderr).not.toMatch(/EPIPE|Unhandled/);
+    await removeDir(join(repo.root, 'many.js'));
+  }, 60_000);
+
+  test('hook stop answers each agent in its own format', async () => {
+    for (const agent of AGENTS) {
+      const payload = readFileSync(join(ROOT, 'test/fixtures/hooks', agent, 'stop.json'), 'utf8')
+        .replace(/^\uFEFF/, '')
+        .replaceAll('__REPO__', repo.root);
+      const result = await tollgate(['hook', 'stop', '--agent', agent], { input: payload });
+      expectClean(result, `hook stop --agent ${agent}`);
+      if (result.stdout.trim() !== '') JSON.parse(result.stdout);
+    }
+  }, 60_000);
+
+  test('advisories check, config, init, agents and the GitHub commands without GitHub', async () => {
+    const advisories = await tollgate(['advisories', 'check', 'npm:lodash@4.17.15']);
+    expectClean(advisories, 'advisories check');
+    expect(advisories.exitCode).toBe(1);
+    for (const args of [
+      ['config', 'show'],
+      ['config', 'show', '--json'],
+      ['config', 'schema'],
+      ['agents'],
+      ['agents', '--json'],
+    ]) {
+      const result = await tollgate(args);
+      expectClean(result, args.join(' '));
+      expect(result.exitCode, args.join(' ')).toBe(0);
+    }
+    JSON.parse((await tollgate(['config', 'schema'])).stdout);
+    const fresh = await createTempRepo({ files: { 'README.md': '# fresh\n' } });
+    try {
+      const init = await runProcess(bin, ['init'], { cwd: fresh.root, env: { ...fresh.env, PATH: env.PATH } });
+      expectClean(init, 'init');
+      expect(readFileSync(join(fresh.root, 'tollgate.config.yaml'), 'utf8')).toContain('checks');
+    } finally {
+      await fresh.cleanup();
+    }
+    // No GitHub here: each says so on one line, as a usage or connection problem, never a crash.
+    const offline = { ...env, GH_TOKEN: '', GITHUB_TOKEN: '', GITHUB_API_URL: 'http://127.0.0.1:9' };
+    for (const args of [
+      ['comments', '--pr', '1'],
+      ['fix-comments', '--payload', 'missing.json'],
+      ['validate-alert', '--local', '0123456789ab'],
+      ['validate-alert'],
+    ]) {
+      const result = await runProcess(bin, args, { cwd: repo.root, env: offline, timeoutMs: 60_000 });
+      expectClean(result, args.join(' '));
+      expect(result.exitCode, args.join(' ')).not.toBe(0);
+    }
+    await writeFile(join(repo.root, 'report.md'), '# Secret alert analysis\n\nnothing here\n');
+    expectClean(await tollgate(['evals', 'report.md']), 'evals');
+  }, 120_000);
+
+  test('mcp serves the validators to the SDK client', async () => {
+    const transport = new StdioClientTransport({
+      command: bin,
+      args: ['mcp'],
+      cwd: repo.root,
+      env: env as Record<string, string>,
+      stderr: 'pipe',
+    });
+    const stderr: string[] = [];
+    transport.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
+    const client = new Client({ name: 'installed-test', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const names = (await client.listTools()).tools.map((tool) => tool.name);
+      expect(names).toEqual(expect.arrayContaining(['validation_status', 'secret_scanning']));
+      const status = await client.callTool({ name: 'validation_status', arguments: {} });
+      expect(status.isError).toBeFalsy();
+    } finally {
+      await client.close();
+    }
+    expect(stderr.join('')).not.toMatch(/tollgate: internal error/i);
+  }, 60_000);
+});
