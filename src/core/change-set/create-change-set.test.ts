@@ -104,6 +104,26 @@ describe('what the change set lists', () => {
     expect(changeSet.isEmpty).toBe(true);
   });
 
+  test.each(['.tollgate/', '.tollgate', '/.tollgate/\nnode_modules/'])(
+    'a .gitignore that lists the state folder (%j) still builds the change set',
+    async (pattern) => {
+      const repo = await repoWith({ '.gitignore': `${pattern}\n`, 'a.txt': 'a\n' });
+      await repo.write('.tollgate/runs/1/events.jsonl', '{}\n');
+      await repo.write('a.txt', 'changed\n');
+      await repo.write('b.txt', 'new\n');
+      const changeSet = await createChangeSet({ cwd: repo.root });
+      expect(changeSet.files.map((f) => f.path)).toEqual(['a.txt', 'b.txt']);
+    },
+  );
+
+  test('a .gitignore notice about any other path still fails loudly', async () => {
+    const { withoutIgnoredStateDir } = await import('./temp-index.js');
+    const notice = 'The following paths are ignored by one of your .gitignore files:';
+    const hints = 'hint: Use -f if you really want to add them.\nhint: Turn this message off by running';
+    expect(withoutIgnoredStateDir(`${notice}\n.tollgate\n${hints}\n`)).toBe('');
+    expect(withoutIgnoredStateDir(`${notice}\n.tollgate\nsecret.env\n${hints}\n`)).toContain('secret.env');
+  });
+
   test('a deleted file is listed under its old path with no lines and no size', async () => {
     const repo = await repoWith({ 'gone.txt': lines('a', 'b'), 'stays.txt': 's\n' });
     await repo.remove('gone.txt');

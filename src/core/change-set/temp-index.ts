@@ -79,10 +79,42 @@ async function addAll(git: GitRunner, env: Record<string, string>): Promise<stri
     { env: { ...env, GIT_LITERAL_PATHSPECS: '0' } },
   );
   if (result.exitCode === 0) return [];
-  const unreadable = parseAddErrors(result.stderr);
-  if (unreadable.length === 0) throw new Error(`git add (temporary index) failed: ${result.stderr.trim()}`);
+  const stderr = withoutIgnoredStateDir(result.stderr);
+  const unreadable = parseAddErrors(stderr);
+  // A .gitignore that lists .tollgate/ makes older git (2.39) refuse the exclude pathspec after adding everything
+  // else: that is the outcome we want, not a failure.
+  if (unreadable.length === 0 && stderr.trim() === '') return [];
+  if (unreadable.length === 0) throw new Error(`git add (temporary index) failed: ${stderr.trim()}`);
   return unreadable;
 }
+
+/**
+ * stderr without git's "paths are ignored" notice when the only path it names is tollgate's own state folder (given
+ * as an exclude pathspec), hints included. Any other ignored path keeps the notice, so it still fails loudly.
+ */
+export function withoutIgnoredStateDir(stderr: string): string {
+  const lines = stderr.split('\n');
+  const kept: string[] = [];
+  for (let index = 0; index < lines.length; index += 1) {
+    if (lines[index] === IGNORED_NOTICE) {
+      let next = index + 1;
+      const listed: string[] = [];
+      while (next < lines.length && lines[next] !== '' && !/^(hint|error|fatal|warning):/.test(lines[next]!)) {
+        listed.push(lines[next]!);
+        next += 1;
+      }
+      while (next < lines.length && lines[next]!.startsWith('hint:')) next += 1;
+      if (listed.length > 0 && listed.every((path) => path.replace(/\/$/, '') === STATE_DIR)) {
+        index = next - 1;
+        continue;
+      }
+    }
+    kept.push(lines[index]!);
+  }
+  return kept.join('\n');
+}
+
+const IGNORED_NOTICE = 'The following paths are ignored by one of your .gitignore files:';
 
 /** Paths from the stderr lines `git add --ignore-errors` prints for files it skipped. */
 export function parseAddErrors(stderr: string): string[] {
