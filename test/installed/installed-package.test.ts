@@ -209,6 +209,25 @@ describe('the installed package', () => {
     }
   }, 60_000);
 
+  test('a stop hook that cannot decide says the gate is off, and doctor reports the fail-open', async () => {
+    const config = readFileSync(join(repo.root, 'tollgate.config.yaml'), 'utf8');
+    await writeFile(join(repo.root, 'tollgate.config.yaml'), 'validation: [\n');
+    try {
+      const payload = readFileSync(join(ROOT, 'test/fixtures/hooks/claude/stop.json'), 'utf8').replaceAll(
+        '__REPO__',
+        repo.root,
+      );
+      const stop = await tollgate(['hook', 'stop', '--agent', 'claude'], { input: payload });
+      expectClean(stop, 'hook stop with a broken config');
+      expect(JSON.parse(stop.stdout).systemMessage).toContain('the completion gate is OFF');
+      const doctor = await tollgate(['doctor']);
+      expectClean(doctor, 'doctor');
+      expect(doctor.stdout).toMatch(/stop hook: last fail-open .* \(claude\): .*let the agent stop unvalidated/);
+    } finally {
+      await writeFile(join(repo.root, 'tollgate.config.yaml'), config);
+    }
+  }, 60_000);
+
   test('advisories check, config, init, agents and the GitHub commands without GitHub', async () => {
     const advisories = await tollgate(['advisories', 'check', 'npm:lodash@4.17.15']);
     expectClean(advisories, 'advisories check');

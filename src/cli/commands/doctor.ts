@@ -5,6 +5,20 @@ import { type CommandIo, processIo } from './config.js';
 
 const doctorFlags = z.object({ json: z.boolean().default(false), bin: z.string().trim().min(1).optional() });
 
+/** The stop hook's last fail-open in this repository: a gate that stopped gating must not go unnoticed. */
+async function describeLastFailOpen(cwd: string, env: NodeJS.ProcessEnv): Promise<string> {
+  const [{ findRepoRoot }, { readLastFailOpen }] = await Promise.all([
+    import('../../core/config/repo-root.js'),
+    import('../../integrations/hooks/fail-open.js'),
+  ]);
+  const repoRoot = await findRepoRoot(cwd, env).catch(() => null);
+  if (!repoRoot) return '';
+  const last = readLastFailOpen(repoRoot);
+  if (!last) return '\nstop hook: no fail-open recorded in this repository\n';
+  const outcome = last.decision === 'allow' ? 'let the agent stop unvalidated' : 'refused the stop';
+  return `\nstop hook: last fail-open ${last.at} (${last.agent}): ${last.why}; it ${outcome}. See .tollgate/hooks.log.\n`;
+}
+
 /** `tollgate doctor`. */
 export function registerDoctor(program: Command, io: () => CommandIo = processIo): void {
   program
@@ -34,5 +48,6 @@ Examples:
         ...(flags.bin ? { bin: flags.bin } : {}),
       });
       write(flags.json ? `${JSON.stringify(rows, null, 2)}\n` : renderDoctor(rows));
+      if (!flags.json) write(await describeLastFailOpen(cwd, processEnv));
     });
 }

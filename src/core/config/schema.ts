@@ -44,16 +44,22 @@ export const coreSections = {
             .default([...STOP_HOOK_VALIDATORS])
             .describe('The fast validators the stop hook runs; only a run of every enabled validator passes the gate.'),
           timeout: durationSchema.default(60_000).describe('The stop hook\'s time limit for that run, e.g. "60s".'),
+          onError: z
+            .enum(['allow', 'block'])
+            .default('allow')
+            .describe(
+              "When the stop hook itself fails (a bug, a broken config, no decision in time): allow the stop with a visible warning (the agents' convention), or block it.",
+            ),
         })
         .strict()
-        .default({ run: false, validators: [...STOP_HOOK_VALIDATORS], timeout: 60_000 }),
+        .default({ run: false, validators: [...STOP_HOOK_VALIDATORS], timeout: 60_000, onError: 'allow' }),
     })
     .strict()
     .default({
       preToolUse: [],
       postToolUse: [],
       postToolUseFailure: [],
-      stop: { run: false, validators: [...STOP_HOOK_VALIDATORS], timeout: 60_000 },
+      stop: { run: false, validators: [...STOP_HOOK_VALIDATORS], timeout: 60_000, onError: 'allow' },
     }),
   permissions: z
     .object({

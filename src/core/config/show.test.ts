@@ -40,6 +40,7 @@ hooks:
     run: false  # default
     validators: [ checks, secrets ]  # default
     timeout: 1m  # default
+    onError: allow  # default
 permissions:
   runCommands: allow  # default
   spawnAgents: allow  # default

@@ -16,11 +16,13 @@ export const cursorHooks: HookAgent = {
     const roots = Array.isArray(payload.workspace_roots) ? payload.workspace_roots : [];
     const firstRoot = typeof roots[0] === 'string' ? roots[0] : null;
     const loopCount = typeof payload.loop_count === 'number' ? payload.loop_count : null;
+    const status = stringField(payload, 'status');
     return {
       sessionId: stringField(payload, 'conversation_id'),
       cwd: firstRoot ?? stringField(payload, 'cwd'),
       loopActive: (loopCount ?? 0) > 0,
       loopCount,
+      userStopped: status === 'aborted' || status === 'error',
     };
   },
   block: (reason) => ({ followup_message: reason }),

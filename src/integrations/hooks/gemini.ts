@@ -20,7 +20,8 @@ export const geminiHooks: HookAgent = {
     loopCount: null,
   }),
   block: (reason) => ({ decision: 'block', reason }),
-  allow: () => ({}),
+  // Gemini shows `systemMessage` to the user, as Claude Code does.
+  allow: (note) => (note ? { systemMessage: note } : {}),
   configEdits: (scope, roots, commands) => {
     const base = scope === 'user' ? join(roots.home, '.gemini') : join(roots.repoRoot!, '.gemini');
     const file = join(base, 'settings.json');

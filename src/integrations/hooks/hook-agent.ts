@@ -15,6 +15,8 @@ export interface StopPayload {
   loopActive: boolean;
   /** Cursor's count of follow-ups so far in this loop. */
   loopCount: number | null;
+  /** The person stopped the agent (Cursor's `status: "aborted"`) or it ended on an error: never answer with a follow-up. */
+  userStopped?: boolean;
 }
 
 export type InstallScope = 'project' | 'user';

@@ -11,7 +11,7 @@ export function blockLimitFor(agent: HookAgent): number {
 }
 
 export type StopDecision =
-  | { kind: 'allow'; why: 'validated' | 'loop_limit'; note?: string }
+  | { kind: 'allow'; why: 'validated' | 'loop_limit' | 'user_stopped'; note?: string }
   | { kind: 'block'; reason: string };
 
 export interface StopDecisionInput {
@@ -30,6 +30,8 @@ export interface StopDecisionInput {
 export function decideStop(input: StopDecisionInput): StopDecision {
   const { status } = input;
   if (status.state === 'validated') return { kind: 'allow', why: 'validated' };
+  // A follow-up after the person pressed stop (or after the agent crashed) would restart what they just stopped.
+  if (input.payload.userStopped) return { kind: 'allow', why: 'user_stopped' };
   const limit = blockLimitFor(input.agent);
   const blocks = Math.max(input.consecutiveBlocks, input.payload.loopCount ?? 0);
   if (blocks >= limit) {

@@ -133,7 +133,7 @@ describe('tollgate hook stop: loop guards', () => {
       expect(released.warnings).toEqual([
         'tollgate: allowed the stop after 5 blocks in a row; validation has NOT passed on the current changes (run `tollgate run` to see why).',
       ]);
-      const expected = agent === 'claude' || agent === 'codex' ? { systemMessage: released.warnings[0] } : {};
+      const expected = agent === 'copilot' ? {} : { systemMessage: released.warnings[0] };
       expect(JSON.parse(released.stdout)).toEqual(expected);
       // The counter starts over: the next stop is gated again.
       expect((await hook(await payload(path))).decision).toBe('block');
@@ -162,27 +162,61 @@ describe('tollgate hook stop: fails open', () => {
   test.each([
     [
       '',
-      'tollgate: hook stdin: expected a JSON object from the agent, got empty input (is this running as a stop hook?); allowing the stop',
+      'tollgate: hook stdin: expected a JSON object from the agent, got empty input (is this running as a stop hook?); allowing the stop (fail open)',
     ],
     [
       'not json',
-      'tollgate: hook stdin: expected a JSON object from the agent, got text starting "not json"; allowing the stop',
+      'tollgate: hook stdin: expected a JSON object from the agent, got text starting "not json"; allowing the stop (fail open)',
     ],
-    ['[1]', 'tollgate: hook stdin: expected a JSON object from the agent, got an array; allowing the stop'],
+    ['[1]', 'tollgate: hook stdin: expected a JSON object from the agent, got an array; allowing the stop (fail open)'],
   ])('stdin %j', async (stdin, warning) => {
     const answer = await hook(stdin, { agent: 'cursor' });
     expect(answer.stdout).toBe('{}\n');
     expect(answer.warnings).toEqual([warning]);
   });
 
-  test('a broken config allows with a logged warning', async () => {
+  test('a broken config allows, never silently: the user sees that the gate is off, and doctor reports it', async () => {
     await repo.write('src/a.ts', 'fine\n');
     await repo.write('tollgate.config.yaml', 'validation: [\n');
     const answer = await hook(await payload('claude/stop.json'));
-    expect(answer.stdout).toBe('{}\n');
+    expect(answer.decision).toBe('allow');
+    expect(JSON.parse(answer.stdout).systemMessage).toMatch(
+      /^tollgate: the completion gate is OFF for this stop \(internal error: tollgate\.config\.yaml:\d+:\d+ .*\); the change was NOT validated\. Run `tollgate doctor`\.$/,
+    );
     expect(answer.warnings[0]).toMatch(
       /^tollgate: stop hook: internal error: tollgate\.config\.yaml:\d+:\d+ .*; allowing the stop \(fail open\)$/,
     );
+    const { readLastFailOpen } = await import('./fail-open.js');
+    expect(readLastFailOpen(repo.root)).toMatchObject({ agent: 'claude', decision: 'allow' });
+  });
+
+  test.each([
+    ['gemini', 'gemini/stop.json', 'systemMessage'],
+    ['codex', 'codex/stop.json', 'systemMessage'],
+  ] as const)('%s shows the fail-open warning to the user', async (agent, path, field) => {
+    await repo.write('src/a.ts', 'fine\n');
+    await repo.write('tollgate.config.yaml', 'validation: [\n');
+    const answer = await hook(await payload(path), { agent });
+    expect(JSON.parse(answer.stdout)[field]).toContain('the completion gate is OFF');
+  });
+
+  test('hooks.stop.onError: block refuses the stop when the hook fails after reading the config', async () => {
+    await repo.write('src/a.ts', 'fine\n');
+    await repo.write('tollgate.config.yaml', 'hooks:\n  stop:\n    onError: block\n');
+    // State written by a newer tollgate: this one cannot read it, after the config was read.
+    await repo.write('.tollgate/state.json', '{"version": 999}\n');
+    const answer = await hook(await payload('claude/stop.json'));
+    expect(answer.decision).toBe('block');
+    expect(JSON.parse(answer.stdout).reason).toContain('hooks.stop.onError is "block"');
+  });
+
+  test.each(['aborted', 'error'])('cursor: a stop with status %j gets no follow-up', async (status) => {
+    await repo.write('src/a.ts', 'fine\n');
+    const raw = (await payload('cursor/stop.json'))
+      .toString('utf8')
+      .replace('"status":"completed"', `"status":"${status}"`);
+    const answer = await hook(raw);
+    expect(answer).toMatchObject({ agent: 'cursor', decision: 'allow', stdout: '{}\n' });
   });
 
   test('stdin that never ends: answers after the stdin timeout', async () => {
@@ -196,7 +230,8 @@ describe('tollgate hook stop: fails open', () => {
       stdinTimeoutMs: 50,
       warn: () => {},
     });
-    expect(answer.stdout).toBe('{}\n');
+    expect(answer.decision).toBe('allow');
+    expect(JSON.parse(answer.stdout).systemMessage).toContain('the completion gate is OFF');
   });
 
   test('outside a repository: allows', async () => {

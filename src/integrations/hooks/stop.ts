@@ -5,6 +5,7 @@ import { errorMessage } from '../../core/errors.js';
 import type { AnyToolDefinition } from '../../core/pipeline/tool.js';
 import { sessionPath } from '../../core/run/session-path.js';
 import { TOLLGATE_DIR } from '../../core/state/tollgate-dir.js';
+import { recordFailOpen } from './fail-open.js';
 import type { HookAgent, HookAgentName } from './hook-agent.js';
 import { detectAgent, hookAgent } from './index.js';
 import { parsePayload, readStdin } from './read-stdin.js';
@@ -67,13 +68,16 @@ export async function runStopHook(options: StopHookOptions): Promise<StopHookAns
   const read = await readStdin(options.stdin, options.stdinTimeoutMs ?? 5000);
   const parsed = read.kind === 'tty' ? parsePayload('') : parsePayload(read.text);
   if (!parsed.ok) {
-    warn(`tollgate: hook stdin: ${parsed.problem}; allowing the stop`);
-    return answer(fallback, fallback.allow(), 'allow');
+    const why = `hook stdin: ${parsed.problem}`;
+    warn(`tollgate: ${why}; allowing the stop (fail open)`);
+    return answer(fallback, fallback.allow(failOpenNote(why)), 'allow');
   }
   const agent = options.agent ? fallback : detectAgent(parsed.payload);
   const payload = agent.readPayload(parsed.payload);
 
   let repoRoot: string | null = null;
+  // Until the config is read, a failure follows the agents' convention: let the agent stop, visibly.
+  let onError: 'allow' | 'block' = 'allow';
   const started = Date.now();
   const baseDeadlineMs = options.deadlineMs ?? 20_000;
   let extendDeadline: (runTimeoutMs: number) => void = () => {};
@@ -103,6 +107,7 @@ export async function runStopHook(options: StopHookOptions): Promise<StopHookAns
     ]);
     const registry = options.registry ?? (await import('../../validators/index.js')).validators;
     const loaded = await loadConfig({ repoRoot: root, cwd: root, env: options.env, tools: registry });
+    onError = loaded.config.hooks.stop.onError;
     const gateStatus = () =>
       readGateStatus({ repoRoot: root, config: loaded.config, configHash: loaded.hash, tools: registry });
     let status = await gateStatus();
@@ -151,6 +156,7 @@ export async function runStopHook(options: StopHookOptions): Promise<StopHookAns
         session.consecutiveBlocks = 0;
       });
     }
+    if (decision.why === 'user_stopped') return answer(agent, agent.allow(), 'allow');
     if (decision.why === 'loop_limit') {
       logWarning(root, decision.note!, warn);
       return answer(agent, agent.allow(decision.note), 'allow');
@@ -159,9 +165,21 @@ export async function runStopHook(options: StopHookOptions): Promise<StopHookAns
     return answer(agent, agent.allow(), 'allow');
   };
 
-  const failOpen = (why: string): StopHookAnswer => {
+  const failOpen = async (why: string): Promise<StopHookAnswer> => {
+    const decision = onError;
+    if (repoRoot) await recordFailOpen(repoRoot, { at: new Date().toISOString(), agent: agent.name, why, decision });
+    if (decision === 'block') {
+      logWarning(repoRoot, `tollgate: stop hook: ${why}; refusing the stop (hooks.stop.onError: block)`, warn);
+      return answer(
+        agent,
+        agent.block(
+          `tollgate: the stop hook could not decide (${why}), and this project's hooks.stop.onError is "block". Run \`tollgate doctor\` and \`tollgate run\` to see what is wrong.`,
+        ),
+        'block',
+      );
+    }
     logWarning(repoRoot, `tollgate: stop hook: ${why}; allowing the stop (fail open)`, warn);
-    return answer(agent, agent.allow(), 'allow');
+    return answer(agent, agent.allow(failOpenNote(why)), 'allow');
   };
   let timer: NodeJS.Timeout | undefined;
   let resolveDeadline: (answer: StopHookAnswer) => void = () => {};
@@ -171,7 +189,7 @@ export async function runStopHook(options: StopHookOptions): Promise<StopHookAns
   const arm = (totalMs: number) => {
     clearTimeout(timer);
     timer = setTimeout(
-      () => resolveDeadline(failOpen(`no decision within ${totalMs} ms`)),
+      () => void failOpen(`no decision within ${totalMs} ms`).then(resolveDeadline),
       Math.max(0, started + totalMs - Date.now()),
     );
     timer.unref();
@@ -186,6 +204,11 @@ export async function runStopHook(options: StopHookOptions): Promise<StopHookAns
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** What the user sees when the gate let a stop through without a decision: it must never look like a pass. */
+function failOpenNote(why: string): string {
+  return `tollgate: the completion gate is OFF for this stop (${why}); the change was NOT validated. Run \`tollgate doctor\`.`;
 }
 
 /** To stderr, and to `.tollgate/hooks.log` when we know the repository (agents often hide a hook's stderr). */
