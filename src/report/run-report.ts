@@ -13,6 +13,8 @@ export interface ToolReport {
   durationMs: number;
   findings: Finding[];
   details?: Record<string, unknown>;
+  /** Set when the call examined only part of the change (`paths …`, `packages …`): never a pass of the whole. */
+  scope?: string;
 }
 
 /** Everything a report renderer needs; renderers are pure functions of it. */
@@ -55,6 +57,7 @@ export function toolReport(execution: ToolExecution): ToolReport {
     durationMs: execution.durationMs,
     findings: result.findings,
     ...(result.details ? { details: result.details } : {}),
+    ...(execution.scope ? { scope: execution.scope } : {}),
   };
 }
 
@@ -67,6 +70,11 @@ export function nextStep(report: RunReport): string {
   if (report.verdict === 'passed') {
     const warnings = report.tools.filter((tool) => tool.status === 'tool_unavailable').map((tool) => tool.name);
     const note = warnings.length > 0 ? ` (${warnings.join(', ')} could not run here: see above)` : '';
+    const scoped = report.tools.filter((tool) => tool.scope);
+    if (scoped.length > 0) {
+      const what = scoped.map((tool) => `${tool.name} (${tool.scope})`).join(', ');
+      return `Passed on part of the change only: ${what}. This does not validate the change: run \`tollgate run\` before declaring it done.`;
+    }
     return report.partial
       ? `The selected validators passed${note}. Run \`tollgate run\` without --only/--skip before declaring the change done.`
       : `All validators passed${note}. The change may be declared done.`;

@@ -6,7 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type ProcessResult, runProcess } from '../../src/core/process.js';
-import { fakeChecksumToken } from '../../src/validators/secrets/sample-tokens.js';
+import { fakeChecksumToken, fakeToken } from '../../src/validators/secrets/sample-tokens.js';
 import { createTempRepo, removeDir, type TempRepo, tempDir } from '../support/git-repo.js';
 
 /**
@@ -227,6 +227,65 @@ describe('the installed package', () => {
       await writeFile(join(repo.root, 'tollgate.config.yaml'), config);
     }
   }, 60_000);
+
+  test('a scoped call never passes the whole change: secret_scanning on one path, then run and the stop hook', async () => {
+    const keyId = fakeToken('AKIA', 16, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567', 'bypass-id');
+    const secretKey = fakeToken('', 40, undefined, 'bypass-secret');
+    const bypass = await createTempRepo({
+      files: {
+        'app.js': 'export const app = 1;\n',
+        'tollgate.config.yaml': 'validation:\n  advisories: { enabled: false }\n',
+      },
+    });
+    try {
+      await writeFile(join(bypass.root, 'app.js'), 'export const app = 2;\n');
+      await writeFile(
+        join(bypass.root, 'config.js'),
+        `export const aws = { id: '${keyId}', secret: '${secretKey}' };\n`,
+      );
+      const bypassEnv = { ...bypass.env, PATH: env.PATH, TOLLGATE_DEBUG: '' } as Record<string, string>;
+      const transport = new StdioClientTransport({
+        command: bin,
+        args: ['mcp'],
+        cwd: bypass.root,
+        env: bypassEnv,
+        stderr: 'pipe',
+      });
+      const client = new Client({ name: 'bypass-test', version: '1.0.0' });
+      await client.connect(transport);
+      try {
+        const scoped = await client.callTool({ name: 'secret_scanning', arguments: { paths: ['app.js'] } });
+        const text = JSON.stringify(scoped.content);
+        expect(text).not.toContain('may be declared done');
+        expect(text).toContain('part of the change only');
+        const status = await client.callTool({ name: 'validation_status', arguments: {} });
+        expect((status.structuredContent as { state: string }).state).not.toBe('validated');
+      } finally {
+        await client.close();
+      }
+      const run = await runProcess(bin, ['run', '--format', 'json'], {
+        cwd: bypass.root,
+        env: bypassEnv,
+        timeoutMs: 60_000,
+      });
+      expect(run.exitCode).toBe(1);
+      const secrets = JSON.parse(run.stdout).tools.find((tool: { name: string }) => tool.name === 'secrets');
+      expect(secrets.status).toBe('failed');
+      expect(run.stdout).not.toContain(secretKey);
+      const payload = readFileSync(join(ROOT, 'test/fixtures/hooks/claude/stop.json'), 'utf8').replaceAll(
+        '__REPO__',
+        bypass.root,
+      );
+      const stop = await runProcess(bin, ['hook', 'stop', '--agent', 'claude'], {
+        cwd: bypass.root,
+        env: bypassEnv,
+        input: payload,
+      });
+      expect(JSON.parse(stop.stdout).decision).toBe('block');
+    } finally {
+      await bypass.cleanup();
+    }
+  }, 120_000);
 
   test('advisories check, config, init, agents and the GitHub commands without GitHub', async () => {
     const advisories = await tollgate(['advisories', 'check', 'npm:lodash@4.17.15']);

@@ -55,6 +55,8 @@ export interface ToolExecution {
   durationMs: number;
   /** Context that hooks added (preToolUse `additionalContext`, postToolUseFailure guidance). */
   additionalContext: string[];
+  /** What the call examined when its input narrowed it (`paths: a.js`); null: the whole change set. */
+  scope: string | null;
 }
 
 /** How long a tool may take to notice its AbortSignal before we stop waiting for it. */
@@ -75,6 +77,7 @@ export async function executeTool(call: ToolCall, env: PipelineEnvironment): Pro
   const toolName = normalizeToolName(call.toolName);
   const tool = env.tools.find((candidate) => candidate.name === toolName);
   const additionalContext: string[] = [];
+  let scope: string | null = null;
 
   env.events.emit('tool.execution_start', {
     toolCallId,
@@ -94,7 +97,15 @@ export async function executeTool(call: ToolCall, env: PipelineEnvironment): Pro
       result: toolResult,
       ...(success ? {} : { error: { message: toolResult.summary, code: toolResult.status } }),
     });
-    return { toolCallId, toolName, title: tool?.title ?? toolName, result: toolResult, durationMs, additionalContext };
+    return {
+      toolCallId,
+      toolName,
+      title: tool?.title ?? toolName,
+      result: toolResult,
+      durationMs,
+      additionalContext,
+      scope,
+    };
   };
 
   if (!tool) {
@@ -132,6 +143,7 @@ export async function executeTool(call: ToolCall, env: PipelineEnvironment): Pro
     events: env.events,
   });
   if (!permission.approved) return finish(result('error', permission.reason));
+  scope = tool.scopeOf?.(input.value) ?? null;
 
   const skipped = env.preflight ? await env.preflight(tool) : null;
   const toolResult = skipped ?? (await redactResult(await runWithBudget(tool, input.value, toolCallId, env)));

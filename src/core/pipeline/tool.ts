@@ -64,6 +64,11 @@ export interface ToolDefinition<
   readonly permissions: readonly Permission[];
   /** Whether the tool is on when the config says nothing. */
   readonly enabledByDefault: boolean;
+  /**
+   * For a call whose input narrows what the tool examines (explicit paths, explicit packages): a short description
+   * of that scope. Such a result never stands in for a run over the whole change set. Absent or null: the whole change.
+   */
+  scopeOf?(input: z.output<InputSchema>): string | null;
   run(ctx: ToolContext<z.output<OptionsSchema>, z.output<InputSchema>>): Promise<ToolResult>;
 }
 

@@ -19,7 +19,7 @@ export interface GateStatus {
    * - `never`: no validation has run in this repository.
    */
   state: 'validated' | 'failed' | 'stale' | 'never';
-  /** Findings of the enabled validators' last real runs. */
+  /** Findings of the enabled validators' last runs over the current change set (its fingerprint and config). */
   unresolvedFindings: number;
 }
 
@@ -37,10 +37,13 @@ export async function readGateStatus(options: GateStatusOptions): Promise<GateSt
   const enabledTools = options.tools.filter((tool) => isToolEnabled(options.config, tool)).map((tool) => tool.name);
   const state = await readState(options.repoRoot);
   const verdict = findVerdict(state, changeSet.fingerprint, { configHash: options.configHash, tools: enabledTools });
-  const unresolvedFindings = enabledTools.reduce(
-    (sum, name) => sum + (state.tools[name]?.lastFindings?.findings.length ?? 0),
-    0,
-  );
+  // Only findings of runs over this very change count: a validator's last run on another tree says nothing of it.
+  const unresolvedFindings = enabledTools.reduce((sum, name) => {
+    const entry = state.tools[name];
+    const current =
+      entry?.lastRun?.fingerprint === changeSet.fingerprint && entry.lastRun.configHash === options.configHash;
+    return sum + (current ? (entry.lastFindings?.findings.length ?? 0) : 0);
+  }, 0);
   const base = { fingerprint: changeSet.fingerprint, changedFiles: changeSet.files.length, enabledTools, verdict };
   if (changeSet.isEmpty || enabledTools.length === 0 || verdict?.verdict === 'passed') {
     return { ...base, state: 'validated', unresolvedFindings: verdict?.verdict === 'passed' ? 0 : unresolvedFindings };

@@ -26,6 +26,7 @@ const failed: ToolExecution = {
   result: result('failed', '1 of 1 check(s) failed', [finding]),
   durationMs: 5,
   additionalContext: [],
+  scope: null,
 };
 const persist = (runId: string) =>
   persistRun({ repoRoot: root, runId, fingerprint: 'fp', configHash: 'cfg', executions: [failed], complete: true });

@@ -35,6 +35,7 @@ export async function persistRun(options: PersistRunOptions): Promise<PersistedR
       // The status before waivers: a waived failure must not become the baseline a later skip stands on, or
       // removing the waiver would leave a blocking finding behind a skip.
       status: options.executions[index]!.result.status,
+      scoped: options.executions[index]!.scope !== null,
       runId: options.runId,
       at,
       findings: tool.findings.map(({ id, severity, title, path, line }) => ({ id, severity, title, path, line })),
@@ -45,7 +46,8 @@ export async function persistRun(options: PersistRunOptions): Promise<PersistedR
       configHash: options.configHash,
       tools: tools.map((tool) => tool.name),
       verdict,
-      complete: options.complete,
+      // A call narrowed to some paths or packages examined less than the change: it never satisfies the gate.
+      complete: options.complete && options.executions.every((execution) => execution.scope === null),
       at,
     },
   });

@@ -218,6 +218,9 @@ function callStatus(tools: readonly ToolReport[], verdict: 'passed' | 'failed', 
 }
 
 function summaryOf(tools: readonly ToolReport[], status: ToolStatus): string {
-  const counts = tools.map((tool) => `${tool.name} ${tool.status}`).join(', ');
+  const counts = tools
+    .map((tool) => `${tool.name} ${tool.status}${tool.scope ? ` (${tool.scope} only)` : ''}`)
+    .join(', ');
+  if (status === 'passed' && tools.some((tool) => tool.scope)) return `Passed on part of the change only: ${counts}.`;
   return `${status === 'passed' ? 'Validation passed' : `Validation ${status}`}: ${counts}.`;
 }

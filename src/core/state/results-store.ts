@@ -138,6 +138,8 @@ export interface ToolResultRecord {
   findingIds?: readonly string[];
   /** The tool's findings, already redacted; only id, severity, title, path and line are kept. */
   findings?: readonly FindingSummaryInput[];
+  /** The call examined only part of the change (explicit paths or packages): it can never become the baseline. */
+  scoped?: boolean;
 }
 
 export interface FindingSummaryInput {
@@ -149,7 +151,7 @@ export interface FindingSummaryInput {
 }
 
 /**
- * Records one validator's result. Only `passed` advances the baseline a later `skipped_no_changes` stands on; a
+ * Records one validator's result. Only a `passed` over the whole change set advances the baseline a later `skipped_no_changes` stands on; a
  * `failed` result for the very same fingerprint and config withdraws it (the same input was just seen to fail, so the
  * old pass no longer vouches for it). Errors, timeouts and other runs that could not judge the code leave it alone.
  */
@@ -173,7 +175,7 @@ export function applyResult(state: TollgateState, record: ToolResultRecord): voi
   };
   const findings = (record.findings ?? []).map(summarizeFinding);
   entry.lastRun = { ...run, findingIds: [...(record.findingIds ?? findings.map((finding) => finding.id))] };
-  if (isSuccessfulRun(record.status)) entry.lastSuccessful = { ...run, findings };
+  if (isSuccessfulRun(record.status) && !record.scoped) entry.lastSuccessful = { ...run, findings };
   else if (
     record.status === 'failed' &&
     entry.lastSuccessful?.fingerprint === record.fingerprint &&

@@ -14,6 +14,7 @@ export const advisoriesTool = defineTool({
   inputSchema: advisoriesInputSchema,
   permissions: ['network'],
   enabledByDefault: true,
+  scopeOf: (input) => (input.packages?.length ? `packages ${input.packages.join(', ')}` : null),
   // The implementation loads only when the tool runs, so that assembling the registry stays cheap.
   run: async (ctx) => (await import('./run-advisories.js')).runAdvisories(ctx),
 });

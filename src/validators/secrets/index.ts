@@ -13,5 +13,6 @@ export const secretsTool = defineTool({
   inputSchema: secretsInputSchema,
   permissions: [],
   enabledByDefault: true,
+  scopeOf: (input) => (input.paths?.length ? `paths ${input.paths.join(', ')}` : null),
   run: async (ctx) => (await import('./run-secrets.js')).runSecrets(ctx),
 });
