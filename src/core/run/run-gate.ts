@@ -7,6 +7,7 @@ import { recordRunTelemetry } from '../telemetry/index.js';
 import { changeSetForRun } from './change-set-for-run.js';
 import { executeSelected } from './execute-selected.js';
 import { persistRun } from './persist-run.js';
+import { recheckTree } from './recheck-tree.js';
 import { selectTools } from './select-tools.js';
 
 export interface RunGateOptions {
@@ -60,7 +61,7 @@ export async function runGate(options: RunGateOptions): Promise<RunReport> {
         configHash: options.configHash,
         tools: selection.tools.map((tool) => tool.name),
       });
-      const executions = await executeSelected(
+      const ran = await executeSelected(
         selection.tools.map((tool) => ({ tool, arguments: options.inputs?.[tool.name] ?? {} })),
         {
           repoRoot,
@@ -76,6 +77,7 @@ export async function runGate(options: RunGateOptions): Promise<RunReport> {
           ...(options.onProgress ? { onProgress: options.onProgress } : {}),
         },
       );
+      const { executions } = await recheckTree(repoRoot, config, changeSet, ran, options.base);
       const { tools, verdict } = await persistRun({
         repoRoot,
         runId,

@@ -9,6 +9,7 @@ import { recordRunTelemetry, type SkipReason, type TrivialDeclaration } from '..
 import { changeSetForRun } from './change-set-for-run.js';
 import { executeSelected, type SelectedCall } from './execute-selected.js';
 import { persistRun } from './persist-run.js';
+import { recheckTree } from './recheck-tree.js';
 import { readSession, updateSession } from './session-store.js';
 import { maySkipAsTrivial } from './trivial-declarations.js';
 import { renderValidationResults } from './validation-results.js';
@@ -139,7 +140,7 @@ export async function runValidationCall(options: ValidationCallOptions): Promise
           message = 'Skipped: all changes are trivial.';
           skipReason = 'trivial_change';
         }
-        const executions = await executeSelected(options.calls, {
+        const ran = await executeSelected(options.calls, {
           repoRoot,
           config,
           configHash: options.configHash,
@@ -160,6 +161,7 @@ export async function runValidationCall(options: ValidationCallOptions): Promise
           ...(options.env ? { env: options.env } : {}),
           ...(options.onProgress ? { onProgress: options.onProgress } : {}),
         });
+        const { executions } = await recheckTree(repoRoot, config, changeSet, ran);
         const persisted = await persistRun({
           repoRoot,
           runId,
