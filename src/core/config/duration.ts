@@ -14,13 +14,23 @@ export function parseDuration(text: string): number | null {
   return Math.round(total);
 }
 
+/** A duration as people write it back: "250ms", "1.5s", "10m", "1h30m" (rounded first, so never "9m60s"). */
 export function formatDuration(ms: number): string {
-  if (ms < 1000) return `${ms}ms`;
-  if (ms < 60_000) return `${+(ms / 1000).toFixed(1)}s`;
-  const minutes = Math.floor(ms / 60_000);
-  const seconds = Math.round((ms % 60_000) / 1000);
-  return seconds === 0 ? `${minutes}m` : `${minutes}m${seconds}s`;
+  if (ms < 1000) return `${Math.round(ms)}ms`;
+  const tenths = Math.round(ms / 100) / 10;
+  if (tenths < 60) return `${tenths}s`;
+  const totalSeconds = Math.round(ms / 1000);
+  const hours = Math.floor(totalSeconds / 3600);
+  const minutes = Math.floor((totalSeconds % 3600) / 60);
+  const seconds = totalSeconds % 60;
+  return [hours > 0 ? `${hours}h` : '', minutes > 0 ? `${minutes}m` : '', seconds > 0 ? `${seconds}s` : ''].join('');
 }
+
+/**
+ * The longest duration a config may set. Timers cannot wait longer than about 24.8 days (a longer one fires at once),
+ * and no validation run should take more than a day.
+ */
+export const MAX_DURATION_MS = 24 * 3_600_000;
 
 /**
  * A duration in config: a string like "90s" or a plain number of seconds. Parses to milliseconds; the error text is
@@ -32,12 +42,17 @@ export const durationSchema = z
   // The union's own error covers inputs that are neither a string nor a number (`true`, a list).
   .union([z.string(), z.number()], { error: (issue) => durationProblem(issue.input) })
   .transform((value, ctx) => {
-    if (typeof value === 'number') {
-      if (value > 0 && Number.isFinite(value)) return Math.round(value * 1000);
-    } else {
-      const ms = parseDuration(value);
-      if (ms !== null && ms > 0) return ms;
+    const ms =
+      typeof value === 'number'
+        ? value > 0 && Number.isFinite(value)
+          ? Math.round(value * 1000)
+          : null
+        : parseDuration(value);
+    if (ms !== null && ms > MAX_DURATION_MS) {
+      ctx.addIssue({ code: 'custom', message: `expected a duration of at most 24h, got ${describeValue(value)}` });
+      return z.NEVER;
     }
+    if (ms !== null && ms > 0) return ms;
     ctx.addIssue({ code: 'custom', message: durationProblem(value) });
     return z.NEVER;
   });

@@ -42,6 +42,13 @@ export function selectTools(
   const chosen = (only.size > 0 ? all.filter((tool) => only.has(tool.name)) : enabled).filter(
     (tool) => !skip.has(tool.name),
   );
+  if (chosen.length === 0 && (only.size > 0 || skip.size > 0)) {
+    const left = only.size > 0 ? [...only] : enabled.map((tool) => tool.name);
+    throw new TollgateError(
+      'usage',
+      `--skip: no validator left to run (${left.join(', ') || 'none enabled'} all skipped); skip fewer, or drop --only/--skip to run every enabled validator`,
+    );
+  }
   const partial = enabled.some((tool) => !chosen.includes(tool));
   return { tools: chosen, partial };
 }

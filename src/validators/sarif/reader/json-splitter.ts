@@ -16,8 +16,11 @@ export type ValueDecision =
   /** Walk over it and forget it. */
   | 'skip';
 
+/** What a value is, as far as its first byte tells. */
+export type ValueKind = 'object' | 'array' | 'scalar';
+
 export interface SplitterHandlers {
-  decide(path: JsonPath): ValueDecision;
+  decide(path: JsonPath, kind: ValueKind): ValueDecision;
   onValue(path: JsonPath, text: string): void;
   /** A container that was descended into has closed. */
   onClose?(path: JsonPath): void;
@@ -216,7 +219,10 @@ export class JsonSplitter {
     if (!isContainer && byte !== QUOTE && !isLiteralByte(byte)) {
       this.fail(`unexpected ${JSON.stringify(String.fromCharCode(byte))}`, at);
     }
-    const decision = this.handlers.decide(path);
+    const decision = this.handlers.decide(
+      path,
+      byte === OPEN_BRACE ? 'object' : byte === OPEN_BRACKET ? 'array' : 'scalar',
+    );
     if (decision === 'descend' && isContainer) {
       this.stack.push(
         byte === OPEN_BRACE

@@ -128,6 +128,8 @@ describe('malformed SARIF is one line naming the producer, the file and the prob
     ],
     ['no-tool.sarif', 'codeql: bad.sarif: runs[0].tool: missing (every run names the tool that produced it)'],
     ['not-json.sarif', 'codeql: bad.sarif: not valid JSON: unexpected "<" at byte 0'],
+    ['runs-string.sarif', 'codeql: bad.sarif: runs: expected an array of runs, got a single value'],
+    ['run-not-object.sarif', 'codeql: bad.sarif: runs[0]: expected an object (a run), got a single value'],
   ])('%s', async (file, problem) => {
     const read = await readSarifFile(
       join(FIXTURES, 'malformed', file),

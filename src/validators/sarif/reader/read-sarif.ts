@@ -184,9 +184,22 @@ export class SarifReader {
   constructor(private readonly options: ReadSarifOptions) {
     for (const path of options.scope.files.keys()) this.byBaseName.set(baseName(path), true);
     this.splitter = new JsonSplitter({
-      decide: (path) => {
-        if (path.length === 1 && path[0] === 'runs') this.sawRuns = true;
-        if (path.length === 2 && path[0] === 'runs') this.runs.set(path[1] as number, this.newRun());
+      decide: (path, kind) => {
+        if (path.length === 1 && path[0] === 'runs') {
+          // `"runs": "x"` would otherwise read as a file with no results: a pass built on nothing.
+          if (kind !== 'array')
+            throw new SarifProblem(
+              `runs: expected an array of runs, got ${kind === 'object' ? 'an object' : 'a single value'}`,
+            );
+          this.sawRuns = true;
+        }
+        if (path.length === 2 && path[0] === 'runs') {
+          if (kind !== 'object')
+            throw new SarifProblem(
+              `runs[${path[1]}]: expected an object (a run), got ${kind === 'array' ? 'an array' : 'a single value'}`,
+            );
+          this.runs.set(path[1] as number, this.newRun());
+        }
         return decide(path);
       },
       onValue: (path, text) => this.onValue(path, text),
