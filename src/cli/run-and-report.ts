@@ -47,11 +47,17 @@ export async function runAndReport(flags: RunFlags): Promise<number> {
       await mkdir(dirname(target), { recursive: true });
       await writeFileAtomic(target, text);
     } catch (error) {
-      throw new TollgateError('usage', `--output: cannot write ${JSON.stringify(outputFile)}: ${errorMessage(error)}`);
+      // The report still goes somewhere: stdout, since the file could not take it.
+      process.stdout.write(text);
+      throw new TollgateError('io', `--output: cannot write ${JSON.stringify(outputFile)}: ${errorMessage(error)}`);
     }
     process.stderr.write(`tollgate: ${report.verdict}; report written to ${outputFile}\n`);
   } else {
     process.stdout.write(text);
+  }
+  if (report.notStored) {
+    process.stderr.write(`tollgate: the results of run ${report.runId} could not be stored: ${report.notStored}\n`);
+    return ExitCode.internal;
   }
   return report.verdict === 'passed' ? ExitCode.passed : ExitCode.failed;
 }

@@ -57,3 +57,12 @@ export function errorMessage(error: unknown): string {
   if (error instanceof Error) return error.message;
   return String(error);
 }
+
+/** Errors of the disk, not of tollgate: a full, read-only or forbidden place to write. */
+const WRITE_FAILURE_CODES = new Set(['ENOSPC', 'EROFS', 'EACCES', 'EPERM', 'EDQUOT', 'EIO', 'ENOTDIR']);
+
+/** A write that failed for a reason of the machine (tollgate's `io` errors carry such a cause in their message). */
+export function isWriteFailure(error: unknown): boolean {
+  if (error instanceof TollgateError) return error.code === 'io';
+  return WRITE_FAILURE_CODES.has((error as NodeJS.ErrnoException | null)?.code ?? '');
+}

@@ -36,6 +36,8 @@ export interface RunReport {
   tools: ToolReport[];
   /** Config limits the renderers honour. */
   maxOutputLines: number;
+  /** Set when the results could not be stored (a full or read-only disk): the run counts for nothing. */
+  notStored?: string;
 }
 
 /** A finding blocks unless it is waived. */

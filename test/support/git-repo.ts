@@ -38,11 +38,14 @@ export interface CreateTempRepoOptions {
   files?: Record<string, string | Buffer>;
   /** Commit the files as "initial" (default true; with no files and `commit: true` nothing is committed). */
   commit?: boolean;
+  /** Make the repository here (an empty folder the test owns, e.g. on a small file system) instead of a temp dir. */
+  root?: string;
 }
 
 export async function createTempRepo(options: CreateTempRepoOptions = {}): Promise<TempRepo> {
   const tempHome = await createTempHome();
-  const root = await tempDir('tollgate-repo-');
+  const root = options.root ?? (await tempDir('tollgate-repo-'));
+  if (options.root) await mkdir(root, { recursive: true });
   const { env } = tempHome;
 
   const git = async (...args: string[]): Promise<string> => {

@@ -1,5 +1,6 @@
-import type { RunReport } from '../../report/run-report.js';
+import { type RunReport, type ToolReport, toolReport, type Verdict } from '../../report/run-report.js';
 import type { TollgateConfig } from '../config/schema.js';
+import { errorMessage, isWriteFailure } from '../errors.js';
 import { createEventLog, newRunId } from '../events/index.js';
 import type { AnyToolDefinition } from '../pipeline/tool.js';
 import { acquireLock, ensureTollgateDir, runDirFor } from '../state/index.js';
@@ -51,6 +52,8 @@ export async function runGate(options: RunGateOptions): Promise<RunReport> {
     const runId = newRunId();
     const runDir = runDirFor(repoRoot, runId);
     const events = await createEventLog(runDir, { verbose: options.verbose ?? false });
+    let report: RunReport;
+    let logError: string | undefined;
     try {
       events.emit('run.start', {
         runId,
@@ -78,18 +81,29 @@ export async function runGate(options: RunGateOptions): Promise<RunReport> {
         },
       );
       const { executions } = await recheckTree(repoRoot, config, changeSet, ran, options.base);
-      const { tools, verdict } = await persistRun({
-        repoRoot,
-        runId,
-        fingerprint: changeSet.fingerprint,
-        configHash: options.configHash,
-        executions,
-        complete: !selection.partial,
-      });
-      await recordRunTelemetry(runDir, { runId, source: 'run', tools });
+      let persisted: { tools: ToolReport[]; verdict: Verdict };
+      let notStored: string | undefined;
+      try {
+        persisted = await persistRun({
+          repoRoot,
+          runId,
+          fingerprint: changeSet.fingerprint,
+          configHash: options.configHash,
+          executions,
+          complete: !selection.partial,
+        });
+        await recordRunTelemetry(runDir, { runId, source: 'run', tools: persisted.tools });
+      } catch (error) {
+        // A full or read-only disk must not cost the user the report of a run that did happen; nothing was stored,
+        // so the gate stays closed, and the caller exits with the write error.
+        if (!isWriteFailure(error)) throw error;
+        notStored = errorMessage(error);
+        persisted = { tools: executions.map(toolReport), verdict: 'failed' };
+      }
+      const { tools, verdict } = persisted;
       const durationMs = Date.now() - started;
       events.emit('run.end', { runId, verdict, durationMs });
-      return {
+      report = {
         tool: 'tollgate',
         version: options.version,
         runId,
@@ -105,10 +119,18 @@ export async function runGate(options: RunGateOptions): Promise<RunReport> {
         partial: selection.partial,
         tools,
         maxOutputLines: config.output.maxOutputLines,
+        ...(notStored ? { notStored } : {}),
       };
     } finally {
-      await events.close();
+      try {
+        events.close();
+      } catch (error) {
+        // The event log could not be completed (full disk): the run has no full record, so it must not count.
+        if (!isWriteFailure(error)) throw error;
+        logError = errorMessage(error);
+      }
     }
+    return logError && !report.notStored ? { ...report, verdict: 'failed', notStored: logError } : report;
   } finally {
     await lock.release();
   }
