@@ -1,0 +1,146 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { z } from 'zod';
+import { createTempRepo, type TempRepo } from '../../../test/support/git-repo.js';
+import { parseConfigText } from '../config/load.js';
+import { findingId } from '../finding.js';
+import { defineTool } from '../pipeline/tool.js';
+import { result } from '../result.js';
+import { readGateStatus } from './gate-status.js';
+import { runGate } from './run-gate.js';
+import { runValidationCall } from './validation-call.js';
+
+/**
+ * The gate's one promise, as a property: whatever sequence of edits, scoped calls (explicit paths), partial runs
+ * (`--only`) and full runs an agent makes, the gate says "validated" only when the last full run of every enabled
+ * validator on the tree as it is now passed.
+ */
+
+/** Flags files containing "SECRET"; with `paths`, looks only at those (a scoped call). */
+const scanTool = defineTool({
+  name: 'scan',
+  title: 'Scan',
+  description: 'test scanner',
+  configKey: 'scan',
+  optionsSchema: z.object({}).strict().prefault({}),
+  inputSchema: z.object({ paths: z.array(z.string()).optional() }).strict(),
+  permissions: [],
+  enabledByDefault: true,
+  scopeOf: (input) => (input.paths?.length ? `paths ${input.paths.join(', ')}` : null),
+  run: async (ctx) => {
+    const files = ctx.changeSet.files.filter((file) => !ctx.input.paths?.length || ctx.input.paths.includes(file.path));
+    const findings = [];
+    for (const file of files) {
+      if ((await ctx.changeSet.readText(file.path))?.includes('SECRET')) {
+        const title = 'secret';
+        findings.push({
+          id: findingId({ validator: 'scan', path: file.path, title }),
+          validator: 'scan',
+          severity: 'high' as const,
+          title,
+          path: file.path,
+          sources: ['scan'],
+        });
+      }
+    }
+    return findings.length > 0 ? result('failed', 'secrets', findings) : result('passed', 'clean');
+  },
+});
+
+/** Flags files containing "TODO". */
+const lintTool = defineTool({
+  name: 'lint',
+  title: 'Lint',
+  description: 'test lint',
+  configKey: 'lint',
+  optionsSchema: z.object({}).strict().prefault({}),
+  inputSchema: z.object({}).strict(),
+  permissions: [],
+  enabledByDefault: true,
+  run: async (ctx) => {
+    for (const file of ctx.changeSet.files) {
+      if ((await ctx.changeSet.readText(file.path))?.includes('TODO')) return result('failed', 'todo left');
+    }
+    return result('passed', 'clean');
+  },
+});
+
+const tools = [scanTool, lintTool];
+const FILES = ['a.txt', 'b.txt', 'c.txt'];
+const CONTENTS = ['fine\n', 'SECRET=1\n', 'TODO\n', 'other\n'];
+
+type Step =
+  | { kind: 'edit'; file: string; content: string }
+  | { kind: 'scoped'; file: string }
+  | { kind: 'full' }
+  | { kind: 'only'; tool: 'scan' | 'lint' };
+
+const step: fc.Arbitrary<Step> = fc.oneof(
+  fc.record({
+    kind: fc.constant('edit' as const),
+    file: fc.constantFrom(...FILES),
+    content: fc.constantFrom(...CONTENTS),
+  }),
+  fc.record({ kind: fc.constant('scoped' as const), file: fc.constantFrom(...FILES) }),
+  fc.record({ kind: fc.constant('full' as const) }),
+  fc.record({ kind: fc.constant('only' as const), tool: fc.constantFrom('scan' as const, 'lint' as const) }),
+);
+
+let repo: TempRepo;
+beforeAll(async () => {
+  repo = await createTempRepo({ files: { 'README.md': '# x\n' } });
+});
+afterAll(() => repo.cleanup());
+
+describe('the gate invariant', () => {
+  test('validated only after a full passing run of every enabled validator on the current tree', async () => {
+    const loaded = parseConfigText({ text: '', file: null, env: {}, tools });
+    const base = { repoRoot: repo.root, config: loaded.config, configHash: loaded.hash, version: 'test' };
+    let session = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 6 }), async (steps) => {
+        await repo.remove('.tollgate');
+        for (const file of FILES) await repo.remove(file);
+        const content = new Map<string, string>();
+        /** The model: the clean trees (by content) that a full run looked at. */
+        const passedTrees = new Set<string>();
+        const treeKey = () => JSON.stringify([...content.entries()].sort());
+        for (const current of steps) {
+          if (current.kind === 'edit') {
+            content.set(current.file, current.content);
+            await repo.write(current.file, current.content);
+          } else if (current.kind === 'scoped') {
+            session += 1;
+            await runValidationCall({
+              ...base,
+              callName: 'scan',
+              registry: tools,
+              calls: [{ tool: scanTool, arguments: { paths: [current.file] } }],
+              declarations: new Map(),
+              complete: false,
+              sessionId: `property-${session}`,
+            });
+          } else {
+            const report = await runGate({
+              ...base,
+              tools,
+              command: 'test',
+              ...(current.kind === 'only' ? { only: [current.tool] } : {}),
+            });
+            // Only the model decides what passes: a clean tree (no SECRET, no TODO) after a full run over it.
+            const clean = [...content.values()].every((text) => !text.includes('SECRET') && !text.includes('TODO'));
+            if (current.kind === 'full' && clean) passedTrees.add(treeKey());
+            if (current.kind === 'full')
+              expect(report.verdict, JSON.stringify(steps)).toBe(clean ? 'passed' : 'failed');
+          }
+          const status = await readGateStatus({ ...base, tools });
+          const treeIsEmpty = [...content.values()].length === 0;
+          if (status.state === 'validated' && !treeIsEmpty) {
+            expect(passedTrees.has(treeKey()), JSON.stringify(steps)).toBe(true);
+          }
+        }
+      }),
+      { numRuns: 25 },
+    );
+  }, 240_000);
+});
