@@ -1,7 +1,7 @@
 import { STATUS_LABEL } from '../../report/markdown.js';
 import { blockingFindings, type ToolReport } from '../../report/run-report.js';
 import { formatDuration } from '../config/duration.js';
-import type { ToolStatus } from '../result.js';
+import { isPassingStatus, type ToolStatus } from '../result.js';
 
 /** What an agent reads back from a validation call: one section per tool, and a footer with the next action. */
 export interface ValidationResultsView {
@@ -55,10 +55,9 @@ export function validationFooter(view: Pick<ValidationResultsView, 'callName' | 
   if (statuses.has('rate_limited')) {
     return `A validator was rate limited. Wait a few minutes, then call \`${view.callName}\` again.`;
   }
-  const failing = view.tools.filter(
-    (tool) => tool.status === 'failed' || tool.status === 'error' || blockingFindings(tool).length > 0,
-  );
-  if (failing.length > 0) {
+  // Only a passing call may say "passed": an `incomplete` or `error` validator without findings has still not passed.
+  const failing = view.tools.filter((tool) => !isPassingStatus(tool.status) || blockingFindings(tool).length > 0);
+  if (failing.length > 0 || !isPassingStatus(view.status)) {
     return `Address the issues above, then call \`${view.callName}\` again after your changes. To accept a low-risk finding instead, run \`tollgate waive ID --reason "…"\`.`;
   }
   return 'Validation passed. The change may be declared done.';
