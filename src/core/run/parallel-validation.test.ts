@@ -17,7 +17,7 @@ afterEach(async () => {
   await repo.cleanup();
 });
 
-function validate(input: unknown, configText = '', sessionId = 's1') {
+function validate(input: unknown, configText = '', sessionId = 's1', signal?: AbortSignal) {
   const loaded = parseConfigText({ text: configText, file: null, env: {}, tools: fakeRegistry });
   return runParallelValidation({
     repoRoot: repo.root,
@@ -29,6 +29,7 @@ function validate(input: unknown, configText = '', sessionId = 's1') {
     sessionId,
     version: 'test',
     env: repo.env,
+    ...(signal ? { signal } : {}),
   });
 }
 
@@ -160,6 +161,22 @@ describe('parallel_validation', () => {
     );
     // Another session is not affected.
     expect((await validate({}, '', 's2')).runId).not.toBeNull();
+  });
+
+  test('a call the client cancelled is incomplete and leaves the circuit breaker as it was', async () => {
+    await repo.write('src/a.ts', 'SLOW\n');
+    expect((await validate({})).status).toBe('timeout');
+    await repo.write('src/a.ts', 'WAIT\n');
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error('cancelled')), 300);
+    const cancelled = await validate({}, '', 's1', controller.signal);
+    expect(cancelled.status).toBe('incomplete');
+    expect(cancelled.summary).toBe(
+      'Validation cancelled by the client before it finished; nothing was decided. Call `parallel_validation` again to validate the change.',
+    );
+    expect(cancelled.text).not.toContain('Validation passed');
+    // Neither counted as a timeout nor as a call that finished in time.
+    expect(readSession(repo.root, 'mcp-s1').consecutiveTimeouts).toBe(1);
   });
 
   test('a crashing tool is its own error; the others still report', async () => {

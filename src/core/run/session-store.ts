@@ -13,7 +13,10 @@ import { sessionFileName, sessionPath } from './session-path.js';
 const sessionSchema = z.looseObject({
   /** Time the session's validation calls have used, against `validation.timeout`. */
   budgetUsedMs: z.number().default(0),
-  /** Validation calls in a row that timed out; reset by one that did not. */
+  /**
+   * Validation calls in a row that ran out of the server's own time budget; reset by one that did not. A call the
+   * client cancelled (or timed out on its side) leaves it as it is.
+   */
   consecutiveTimeouts: z.number().int().default(0),
   /** Stop-hook blocks in a row; reset whenever the hook allows. */
   consecutiveBlocks: z.number().int().default(0),

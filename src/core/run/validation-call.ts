@@ -204,22 +204,60 @@ export async function runValidationCall(options: ValidationCallOptions): Promise
   } finally {
     lock.release();
   }
-  const timedOut = outcome.tools.some((tool) => tool.status === 'timeout');
+  // A call the client cancelled (or gave up on: its timeout sends the same cancellation) stopped its validators, which
+  // then report `timeout`; only the server's own budget running out may count towards the circuit breaker.
+  const cancelled = options.signal?.aborted === true;
+  if (cancelled) outcome = cancelledOutcome(outcome, callName, config.output.maxOutputLines);
+  const timedOut = !cancelled && outcome.tools.some((tool) => tool.status === 'timeout');
   await updateSession(repoRoot, key, (next) => {
     next.budgetUsedMs += Date.now() - started;
-    next.consecutiveTimeouts = timedOut ? next.consecutiveTimeouts + 1 : 0;
+    if (!cancelled) next.consecutiveTimeouts = timedOut ? next.consecutiveTimeouts + 1 : 0;
   });
   return outcome;
+}
+
+/**
+ * A cancelled call decided nothing: `incomplete` (it did not examine everything), saying so, whatever its
+ * interrupted validators reported.
+ */
+function cancelledOutcome(
+  outcome: ValidationCallOutcome,
+  callName: string,
+  maxOutputLines: number,
+): ValidationCallOutcome {
+  const summary = `Validation cancelled by the client before it finished; nothing was decided. Call \`${callName}\` again to validate the change.`;
+  // Interrupted validators say `timeout`, but no time ran out: the advice not to call again would be wrong here.
+  const tools = outcome.tools.map((tool) =>
+    tool.status === 'timeout'
+      ? { ...tool, status: 'incomplete' as const, summary: 'Interrupted: the client cancelled the call.' }
+      : tool,
+  );
+  const text = renderValidationResults({
+    callName,
+    status: 'incomplete',
+    message: `${summary}\n`,
+    tools,
+    maxOutputLines,
+  });
+  return { ...outcome, status: 'incomplete', summary, tools, text };
 }
 
 function callStatus(tools: readonly ToolReport[], verdict: 'passed' | 'failed', skip: SkipReason | null): ToolStatus {
   if (skip === 'no_changes') return 'skipped_no_changes';
   if (skip === 'trivial_change') return 'skipped_trivial';
+  // The call's input was wrong: nothing was validated, and the agent must fix the input rather than the code.
+  if (tools.some((tool) => tool.status === 'invalid_input')) return 'invalid_input';
   if (tools.some((tool) => tool.status === 'timeout')) return 'timeout';
   return verdict;
 }
 
 function summaryOf(tools: readonly ToolReport[], status: ToolStatus): string {
+  if (status === 'invalid_input') {
+    return tools
+      .filter((tool) => tool.status === 'invalid_input')
+      .map((tool) => tool.summary)
+      .join('; ');
+  }
   const counts = tools
     .map((tool) => `${tool.name} ${tool.status}${tool.scope ? ` (${tool.scope} only)` : ''}`)
     .join(', ');

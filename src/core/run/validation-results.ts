@@ -55,6 +55,7 @@ export function validationFooter(view: Pick<ValidationResultsView, 'callName' | 
   if (statuses.has('rate_limited')) {
     return `A validator was rate limited. Wait a few minutes, then call \`${view.callName}\` again.`;
   }
+  // Only a passing call may say "passed": an `incomplete` or `error` validator without findings has still not passed.
   const failing = view.tools.filter((tool) => !isPassingStatus(tool.status) || blockingFindings(tool).length > 0);
   if (failing.length > 0 || !isPassingStatus(view.status)) {
     return `Address the issues above, then call \`${view.callName}\` again after your changes. To accept a low-risk finding instead, run \`tollgate waive ID --reason "…"\`.`;

@@ -42,22 +42,22 @@ export const copilotHooks: HookAgent = {
           },
           fileDefaults: { version: 1 },
         },
-        ...(scope === 'user'
-          ? [
-              {
-                kind: 'json-mcp' as const,
-                file: join(roots.home, '.copilot', 'mcp-config.json'),
-                path: ['mcpServers', 'tollgate'],
-                value: { type: 'local', command: commands.mcpCommand, args: commands.mcpArgs, tools: ['*'] },
-              },
-            ]
-          : []),
+        {
+          kind: 'json-mcp',
+          // Copilot CLI reads workspace servers from `.mcp.json` and `.github/mcp.json` too. `.mcp.json` is also Claude
+          // Code's project file, where a shared entry would let `uninstall copilot` remove Claude's server; the
+          // `.github` file is Copilot's own, beside its hooks.
+          file:
+            scope === 'user'
+              ? join(roots.home, '.copilot', 'mcp-config.json')
+              : join(roots.repoRoot!, '.github', 'mcp.json'),
+          path: ['mcpServers', 'tollgate'],
+          value: { type: 'local', command: commands.mcpCommand, args: commands.mcpArgs, tools: ['*'] },
+        },
       ],
       notes:
         scope === 'project'
-          ? [
-              'Copilot CLI reads MCP servers from ~/.copilot/mcp-config.json only: run `tollgate install copilot --user` to add the tollgate server.',
-            ]
+          ? ['Copilot CLI loads workspace MCP servers (.github/mcp.json) and hooks only in a folder you have trusted.']
           : [],
     };
   },

@@ -141,11 +141,16 @@ describe('tollgate install / uninstall', () => {
     expect(await read(join(repo.home, '.gemini/settings.json'))).toBe(original);
   });
 
-  test('copilot --project: an agentStop hook file with bash and powershell; MCP needs --user', async () => {
+  test('copilot --project: an agentStop hook file with bash and powershell, and the server in .github/mcp.json', async () => {
     const lines = await installAgent(options('copilot'));
-    expect(lines.at(-1)).toBe(
-      'copilot (project): note: Copilot CLI reads MCP servers from ~/.copilot/mcp-config.json only: run `tollgate install copilot --user` to add the tollgate server.',
-    );
+    expect(lines).toEqual([
+      'copilot (project): added the agentStop hook `tollgate hook stop --agent copilot` to .github/hooks/tollgate.json',
+      'copilot (project): added the tollgate MCP server to .github/mcp.json',
+      'copilot (project): note: Copilot CLI loads workspace MCP servers (.github/mcp.json) and hooks only in a folder you have trusted.',
+    ]);
+    expect(JSON.parse(await read(join(repo.root, '.github/mcp.json')))).toEqual({
+      mcpServers: { tollgate: { type: 'local', command: 'tollgate', args: ['mcp'], tools: ['*'] } },
+    });
     expect(JSON.parse(await read(join(repo.root, '.github/hooks/tollgate.json')))).toEqual({
       version: 1,
       hooks: {
@@ -159,6 +164,20 @@ describe('tollgate install / uninstall', () => {
         ],
       },
     });
+    await uninstallAgent(options('copilot'));
+    expect(existsSync(join(repo.root, '.github/mcp.json'))).toBe(false);
+    expect(existsSync(join(repo.root, '.github/hooks/tollgate.json'))).toBe(false);
+  });
+
+  test('copilot --project keeps an existing .github/mcp.json byte for byte across install and uninstall', async () => {
+    const mine =
+      '{\n  // shared servers\n  "mcpServers": { "docs": { "type": "local", "command": "docs-mcp", "tools": ["*"] } }\n}\n';
+    await repo.write('.github/mcp.json', mine);
+    await installAgent(options('copilot'));
+    const merged = JSON.parse((await read(join(repo.root, '.github/mcp.json'))).replace('// shared servers', ''));
+    expect(Object.keys(merged.mcpServers)).toEqual(['docs', 'tollgate']);
+    await uninstallAgent(options('copilot'));
+    expect(await read(join(repo.root, '.github/mcp.json'))).toBe(mine);
   });
 
   test('an MCP server the user already named tollgate is neither replaced nor removed', async () => {

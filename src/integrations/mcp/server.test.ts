@@ -3,9 +3,14 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { z } from 'zod';
 import { fakeRegistry } from '../../../test/fixtures/hooks/fake-validators.js';
 import { createTempRepo, removeDir, type TempRepo, tempDir } from '../../../test/support/git-repo.js';
+import type { AnyToolDefinition } from '../../core/pipeline/tool.js';
+import { parallelInputSchema } from '../../core/run/trivial-declarations.js';
+import { validators } from '../../validators/index.js';
 import { createTollgateMcpServer } from './server.js';
+import { mcpNameOf } from './tool-plan.js';
 
 let repo: TempRepo;
 beforeEach(async () => {
@@ -15,12 +20,14 @@ afterEach(async () => {
   await repo.cleanup();
 });
 
-async function connect(options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) {
+async function connect(
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; registry?: readonly AnyToolDefinition[] } = {},
+) {
   const server = await createTollgateMcpServer({
     cwd: options.cwd ?? repo.root,
     env: { ...repo.env, ...options.env },
     version: 'test',
-    registry: fakeRegistry,
+    registry: options.registry ?? fakeRegistry,
     sessionId: 'test-session',
     log: () => {},
   });
@@ -163,5 +170,100 @@ describe('tollgate mcp', () => {
     expect((await client.listTools()).tools.length).toBe(2);
     await close();
     await removeDir(outside);
+  });
+});
+
+/** Every real validator switched on (`TOLLGATE_USE_<NAME>=1`), or only the one named. */
+function useOnly(name?: string): NodeJS.ProcessEnv {
+  return Object.fromEntries(
+    validators.map((tool) => [`TOLLGATE_USE_${tool.name.toUpperCase()}`, !name || tool.name === name ? '1' : '0']),
+  );
+}
+
+/** What a client should be told about a zod input schema: its JSON Schema for input, whatever wraps the object. */
+function expectedJsonSchema(schema: unknown): Record<string, unknown> {
+  const {
+    default: _default,
+    $schema: _schema,
+    ...rest
+  } = z.toJSONSchema(schema as z.ZodType, {
+    target: 'draft-7',
+    io: 'input',
+  }) as Record<string, unknown>;
+  return rest;
+}
+
+function advertised(tool: { inputSchema: Record<string, unknown> }): Record<string, unknown> {
+  const { $schema: _schema, ...rest } = tool.inputSchema;
+  return rest;
+}
+
+describe('tollgate mcp with the real validators', () => {
+  test("every tool's advertised input schema is its zod schema's (secret_scanning lists paths)", async () => {
+    const { client, close } = await connect({ registry: validators, env: useOnly() });
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual([
+      'parallel_validation',
+      'dependency_advisories',
+      'secret_scanning',
+      'validation_status',
+    ]);
+    const byName = new Map(tools.map((tool) => [tool.name, tool]));
+    expect(advertised(byName.get('parallel_validation')!)).toEqual(expectedJsonSchema(parallelInputSchema(validators)));
+    for (const validator of validators.filter((tool) => tool.name === 'secrets' || tool.name === 'advisories')) {
+      expect(advertised(byName.get(mcpNameOf(validator))!), validator.name).toEqual(
+        expectedJsonSchema(validator.inputSchema),
+      );
+    }
+    expect(Object.keys(byName.get('secret_scanning')!.inputSchema.properties ?? {})).toEqual(['paths']);
+    expect(advertised(byName.get('validation_status')!)).toEqual({
+      type: 'object',
+      properties: {},
+      additionalProperties: false,
+    });
+    await close();
+
+    // Each validator alone is offered as its own tool, with its own schema.
+    for (const validator of validators) {
+      const single = await connect({ registry: validators, env: useOnly(validator.name) });
+      const listed = (await single.client.listTools()).tools.find((tool) => tool.name === mcpNameOf(validator));
+      expect(listed, validator.name).toBeDefined();
+      expect(advertised(listed!), validator.name).toEqual(expectedJsonSchema(validator.inputSchema));
+      await single.close();
+    }
+  });
+
+  test('bad input to any tool is an isError result saying what to fix, never "Validation passed"', async () => {
+    await repo.write('src/a.ts', 'export const a = 1;\n');
+    const { client, close } = await connect({ registry: validators, env: useOnly() });
+    const cases: Array<[string, Record<string, unknown>, string]> = [
+      ['secret_scanning', { paths: 'src/a.ts' }, 'secrets input paths: Invalid input: expected array, received string'],
+      ['secret_scanning', { files: ['src/a.ts'] }, 'secrets input (input): Unrecognized key: "files"'],
+      [
+        'dependency_advisories',
+        { all: 'yes' },
+        'advisories input all: Invalid input: expected boolean, received string',
+      ],
+      ['parallel_validation', { prTitle: 5 }, 'parallel_validation input prTitle: Invalid input: expected string'],
+      [
+        'validation_status',
+        { verbose: true },
+        'validation_status input: takes no arguments (got verbose); call it with {}',
+      ],
+    ];
+    for (const [name, args, message] of cases) {
+      const answer = await client.callTool({ name, arguments: args });
+      const text = (answer.content as Array<{ text: string }>)[0]!.text;
+      expect(answer.isError, name).toBe(true);
+      expect(text, name).toContain(message);
+      expect(text, name).not.toContain('Validation passed');
+      if (name !== 'validation_status') {
+        expect(answer.structuredContent, name).toMatchObject({ status: 'invalid_input' });
+        expect((answer.structuredContent as { next: string }).next, name).toBe(
+          `Fix the input named above and call \`${name}\` again.`,
+        );
+      }
+    }
+    await close();
   });
 });

@@ -4,6 +4,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { formatDuration } from '../../core/config/duration.js';
 import { type LoadedConfig, loadConfig, parseConfigText } from '../../core/config/load.js';
 import { findRepoRoot } from '../../core/config/repo-root.js';
 import { errorMessage, isTollgateError } from '../../core/errors.js';
@@ -34,7 +35,15 @@ export interface TollgateMcpServerOptions {
   sessionId?: string;
   /** Diagnostics; never stdout, which carries JSON-RPC only. Default: stderr. */
   log?: (line: string) => void;
+  /**
+   * Milliseconds between heartbeat progress notifications while validators run; default `TOLLGATE_MCP_HEARTBEAT_MS`,
+   * else 5 s.
+   */
+  heartbeatMs?: number;
 }
+
+/** Clients that reset their request timeout on progress (`resetTimeoutOnProgress`) need a sign of life this often. */
+export const DEFAULT_HEARTBEAT_MS = 5_000;
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
@@ -47,6 +56,7 @@ export async function createTollgateMcpServer(options: TollgateMcpServerOptions)
   const registry = options.registry ?? (await import('../../validators/index.js')).validators;
   const sessionId = options.sessionId ?? options.env.TOLLGATE_SESSION_ID ?? `${Date.now()}-${randomUUID().slice(0, 8)}`;
   const log = options.log ?? ((line: string) => void process.stderr.write(`tollgate mcp: ${line}\n`));
+  const heartbeatMs = options.heartbeatMs ?? heartbeatFromEnv(options.env);
   const server = new McpServer(
     { name: MCP_SERVER_NAME, version: options.version },
     { capabilities: { tools: {} }, instructions: 'Validate changes with these tools before declaring work done.' },
@@ -98,7 +108,7 @@ export async function createTollgateMcpServer(options: TollgateMcpServerOptions)
       {
         title: plan.kind === 'parallel' ? 'Parallel validation' : plan.tool.title,
         description: describeValidationTool(plan),
-        inputSchema,
+        inputSchema: advertisedObject(inputSchema, plan.name),
         outputSchema: validationOutputShape,
         annotations: { readOnlyHint: true, openWorldHint: false },
       },
@@ -115,6 +125,8 @@ export async function createTollgateMcpServer(options: TollgateMcpServerOptions)
           }
           const progress = progressReporter(extra);
           progress.send('tollgate', `starting ${plan.name}`);
+          const running = current.kind === 'parallel' ? current.tools.map((tool) => tool.name) : [current.tool.name];
+          const stopHeartbeat = progress.heartbeat(heartbeatMs, running);
           const common = {
             repoRoot,
             config: loaded.config,
@@ -127,16 +139,21 @@ export async function createTollgateMcpServer(options: TollgateMcpServerOptions)
             env: options.env,
             onProgress: progress.send,
           };
-          const outcome =
-            current.kind === 'parallel'
-              ? await runParallelValidation({ ...common, active: current.tools, input: args })
-              : await runValidationCall({
-                  ...common,
-                  callName: current.name,
-                  calls: [{ tool: current.tool, arguments: args ?? {} }],
-                  declarations: declarationOf(current.tool, args),
-                  complete: current.coversAll,
-                });
+          let outcome: Awaited<ReturnType<typeof runValidationCall>>;
+          try {
+            outcome =
+              current.kind === 'parallel'
+                ? await runParallelValidation({ ...common, active: current.tools, input: args })
+                : await runValidationCall({
+                    ...common,
+                    callName: current.name,
+                    calls: [{ tool: current.tool, arguments: args ?? {} }],
+                    declarations: declarationOf(current.tool, args),
+                    complete: current.coversAll,
+                  });
+          } finally {
+            stopHeartbeat();
+          }
           await progress.flush();
           return validationResult(plan.name, outcome);
         })) as never,
@@ -148,12 +165,19 @@ export async function createTollgateMcpServer(options: TollgateMcpServerOptions)
     {
       title: 'Validation status',
       description: VALIDATION_STATUS_DESCRIPTION,
-      inputSchema: z.object({}).strict(),
+      inputSchema: statusInputSchema,
       outputSchema: statusOutputShape,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    (() =>
+    ((args: unknown) =>
       guarded('validation_status', async () => {
+        const input = statusInputSchema.safeParse(args ?? {});
+        if (!input.success) {
+          const fields = Object.keys((args ?? {}) as object).join(', ');
+          return errorResult(
+            `validation_status input: takes no arguments (got ${fields || 'a non-object'}); call it with {}`,
+          );
+        }
         const { repoRoot, loaded } = await loadFor();
         const status = await readGateStatus({
           repoRoot,
@@ -186,6 +210,8 @@ export async function createTollgateMcpServer(options: TollgateMcpServerOptions)
   );
   return server;
 }
+
+const statusInputSchema = z.object({}).strict();
 
 const statusOutputShape = {
   state: z.enum(['validated', 'failed', 'stale', 'never']),
@@ -223,22 +249,56 @@ function declarationOf(tool: AnyToolDefinition, args: unknown): Map<string, Triv
 }
 
 /**
+ * The object schema `tools/list` advertises for a tool's input. The SDK converts only a bare object schema and
+ * advertises `{}` for anything wrapped (`.prefault({})`, `.default()`, `.optional()`, a pipe), which would hide every
+ * argument; the wrapped schema still parses the call, in the tool pipeline.
+ */
+export function advertisedObject(schema: unknown, name: string): z.ZodObject {
+  let current = schema as z.ZodType;
+  for (let depth = 0; depth < 10; depth++) {
+    if (current instanceof z.ZodObject) return current;
+    const def = (current as { _zod: { def: { type: string; innerType?: z.ZodType; in?: z.ZodType } } })._zod.def;
+    const inner = def.type === 'pipe' ? def.in : def.innerType;
+    if (!inner) break;
+    current = inner;
+  }
+  throw new Error(`${name}: its input schema is not an object schema, so MCP clients could not be told its arguments`);
+}
+
+function heartbeatFromEnv(env: NodeJS.ProcessEnv): number {
+  const raw = Number(env.TOLLGATE_MCP_HEARTBEAT_MS);
+  return Number.isInteger(raw) && raw > 0 ? raw : DEFAULT_HEARTBEAT_MS;
+}
+
+/**
  * Progress notifications, only when the client sent a progress token; `progress` increases with every message.
- * Sends are chained so they arrive in order, and failures are dropped (progress is advisory).
+ * Sends are chained so they arrive in order, and failures are dropped (progress is advisory). While validators run, a
+ * heartbeat repeats which are running and for how long, so a client that resets its timeout on progress does not
+ * give up on a slow but healthy validator.
  */
 function progressReporter(extra: Extra): {
   send: (source: string, message: string) => void;
+  heartbeat: (intervalMs: number, tools: readonly string[]) => () => void;
   flush: () => Promise<void>;
 } {
   const token = extra._meta?.progressToken;
   let chain: Promise<void> = Promise.resolve();
   let progress = 0;
+  const send = (source: string, message: string) => {
+    if (token === undefined || extra.signal.aborted) return;
+    progress += 1;
+    const params = { progressToken: token, progress, message: `${source}: ${message}` };
+    chain = chain.then(() => extra.sendNotification({ method: 'notifications/progress', params })).catch(() => {});
+  };
   return {
-    send: (source, message) => {
-      if (token === undefined || extra.signal.aborted) return;
-      progress += 1;
-      const params = { progressToken: token, progress, message: `${source}: ${message}` };
-      chain = chain.then(() => extra.sendNotification({ method: 'notifications/progress', params })).catch(() => {});
+    send,
+    heartbeat: (intervalMs, tools) => {
+      if (token === undefined) return () => {};
+      const started = Date.now();
+      const timer = setInterval(() => {
+        send('tollgate', `still running ${tools.join(', ')} (${formatDuration(Date.now() - started)} elapsed)`);
+      }, intervalMs);
+      return () => clearInterval(timer);
     },
     flush: () => chain,
   };

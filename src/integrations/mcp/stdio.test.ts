@@ -1,10 +1,12 @@
 import { existsSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTempRepo, type TempRepo } from '../../../test/support/git-repo.js';
 import { CLI_PATH } from '../../../test/support/run-cli.js';
+import { readSession } from '../../core/run/session-store.js';
 
 /**
  * The built server over real stdio, driven by the SDK's own client, against a real repository and the real
@@ -60,5 +62,81 @@ describe.skipIf(!built)('tollgate mcp over stdio', () => {
     await client.close();
     // Nothing but JSON-RPC went to stdout (the client would have failed to parse it); stderr is free for diagnostics.
     expect(stderr.join('')).not.toContain('internal error');
+  }, 60_000);
+});
+
+/** A check that sleeps for as long as the file `sleep-for` says, else passes at once. */
+const SLOW_CONFIG = 'checks:\n  - name: slow\n    run: if [ -f sleep-for ]; then sleep "$(cat sleep-for)"; fi\n';
+
+async function connectTo(root: TempRepo, env: Record<string, string>): Promise<Client> {
+  const transport = new StdioClientTransport({
+    ...serverCommand(),
+    cwd: root.root,
+    env: {
+      ...(root.env as Record<string, string>),
+      // `checks` alone, so it is offered as its own tool.
+      TOLLGATE_USE_CHECKS: '1',
+      TOLLGATE_USE_SECRETS: '0',
+      TOLLGATE_USE_ADVISORIES: '0',
+      TOLLGATE_USE_STATIC_ANALYSIS: '0',
+      TOLLGATE_USE_CODE_REVIEW: '0',
+      ...env,
+    },
+    stderr: 'pipe',
+  });
+  const client = new Client({ name: 'stdio-test', version: '1.0.0' });
+  await client.connect(transport);
+  return client;
+}
+
+describe.skipIf(!built)('tollgate mcp over stdio: slow validators', () => {
+  let slow: TempRepo;
+  beforeAll(async () => {
+    slow = await createTempRepo({ files: { 'README.md': '# demo\n', 'tollgate.config.yaml': SLOW_CONFIG } });
+  });
+  afterAll(async () => {
+    await slow.cleanup();
+  });
+
+  test('a heartbeat keeps a client that resets its timeout on progress waiting for a slow check', async () => {
+    await slow.write('sleep-for', '2\n');
+    const client = await connectTo(slow, { TOLLGATE_MCP_HEARTBEAT_MS: '200' });
+    const messages: string[] = [];
+    const answer = await client.callTool({ name: 'checks', arguments: {} }, undefined, {
+      timeout: 1000,
+      resetTimeoutOnProgress: true,
+      onprogress: (update) => messages.push(update.message ?? ''),
+    });
+    expect((answer.structuredContent as { status: string }).status).toBe('passed');
+    const beats = messages.filter((message) => message.startsWith('tollgate: still running checks ('));
+    expect(beats.length).toBeGreaterThanOrEqual(5);
+    expect(beats.at(-1)).toMatch(/^tollgate: still running checks \([\d.]+s elapsed\)$/);
+    await client.close();
+    await slow.remove('sleep-for');
+  }, 30_000);
+
+  test('client timeouts are not server timeouts: the circuit breaker stays open and the next call runs', async () => {
+    await slow.write('sleep-for', '30\n');
+    const sessionId = 'stdio-cancel';
+    const client = await connectTo(slow, { TOLLGATE_SESSION_ID: sessionId });
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const before = readSession(slow.root, `mcp-${sessionId}`).updatedAt;
+      // The SDK client's timeout sends notifications/cancelled, as a user's cancel does.
+      await expect(client.callTool({ name: 'checks', arguments: {} }, undefined, { timeout: 500 })).rejects.toThrow(
+        /timed out/i,
+      );
+      // The server finishes the cancelled call on its own time; wait until it has recorded it.
+      for (let waited = 0; readSession(slow.root, `mcp-${sessionId}`).updatedAt === before && waited < 15_000; ) {
+        await sleep(100);
+        waited += 100;
+      }
+      expect(readSession(slow.root, `mcp-${sessionId}`).updatedAt).not.toBe(before);
+    }
+    expect(readSession(slow.root, `mcp-${sessionId}`).consecutiveTimeouts).toBe(0);
+    await slow.remove('sleep-for');
+    await slow.write('src/b.ts', 'export const b = 2;\n');
+    const answer = await client.callTool({ name: 'checks', arguments: {} });
+    expect((answer.structuredContent as { status: string }).status).toBe('passed');
+    await client.close();
   }, 60_000);
 });
