@@ -60,11 +60,49 @@ test('waives, lists and removes', async () => {
 test('waivers.allow in the config decides what an agent may waive', async () => {
   await repo.write('tollgate.config.yaml', 'waivers:\n  allow: [low]\n');
   await expect(tollgate('waive', medium.id, '--reason', 'fine')).rejects.toThrow(
-    /lets an agent waive low: a person must run/,
+    /lets an agent waive low, so fix it: only a person at their own terminal can accept this risk$/,
   );
-  await expect(tollgate('waive', medium.id, '--reason', 'fine', '--human')).resolves.toContain(
-    'by Tollgate Test: fine',
+});
+
+test('no message an agent reads names a way around the gate', async () => {
+  await repo.write('tollgate.config.yaml', 'waivers:\n  allow: [low]\n');
+  const refusal = await tollgate('waive', medium.id, '--reason', 'fine').catch((error: Error) => error.message);
+  expect(refusal).not.toMatch(/--human|tollgate waive/);
+});
+
+test.each([
+  ['CLAUDECODE', '1'],
+  ['GEMINI_CLI', '1'],
+  ['TOLLGATE_ACTIVE', '1'],
+  ['CODEX_SANDBOX_NETWORK_DISABLED', '1'],
+])('--human is refused under an agent (%s=%s)', async (name, value) => {
+  const program = new Command('tollgate').exitOverride();
+  registerWaive(program, () => ({ cwd: repo.root, env: { ...repo.env, [name]: value }, write: () => {} }));
+  await expect(
+    program.parseAsync(['waive', medium.id, '--reason', 'fine', '--human'], { from: 'user' }),
+  ).rejects.toThrow(`--human: refused: this runs under a coding agent (${name} is set)`);
+});
+
+test('--human is refused when stdin is not a terminal', async () => {
+  const env = { ...repo.env };
+  for (const name of ['CLAUDECODE', 'GEMINI_CLI', 'TOLLGATE_ACTIVE', 'CODEX_SANDBOX', 'CODEX_SANDBOX_NETWORK_DISABLED'])
+    delete env[name];
+  const program = new Command('tollgate').exitOverride();
+  registerWaive(program, () => ({ cwd: repo.root, env, write: () => {} }));
+  await expect(
+    program.parseAsync(['waive', medium.id, '--reason', 'fine', '--human'], { from: 'user' }),
+  ).rejects.toThrow('--human: refused: standard input is not a terminal');
+});
+
+test('--expires: the waiver lists its end; an expired waiver is listed as such', async () => {
+  const out = await tollgate('waive', medium.id, '--reason', 'flaky', '--expires', '7d');
+  expect(out).toMatch(/ until \d{4}-\d\d-\d\dT/);
+  await expect(tollgate('waive', medium.id, '--reason', 'flaky', '--expires', 'soon')).rejects.toThrow(
+    '--expires: expected a duration like "7d" or "12h" (at most 366d), got "soon"',
   );
+  const { isExpired } = await import('../../core/state/waivers.js');
+  expect(isExpired({ expiresAt: '2000-01-01T00:00:00.000Z' })).toBe(true);
+  expect(isExpired({})).toBe(false);
 });
 
 test.each([

@@ -1,5 +1,8 @@
+import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
 import { z } from 'zod';
+import { agentMarkers } from '../../core/agent-environment.js';
+import { lifetimeSchema } from '../../core/config/duration.js';
 import { TollgateError } from '../../core/errors.js';
 import { parseFlags } from '../flags.js';
 import { type CommandIo, processIo } from './config.js';
@@ -10,6 +13,7 @@ const waiveFlags = z.object({
   list: z.boolean().default(false),
   remove: z.string().min(1).optional(),
   json: z.boolean().default(false),
+  expires: z.string().min(1).optional(),
 });
 type WaiveFlags = z.output<typeof waiveFlags>;
 
@@ -25,7 +29,14 @@ export function registerWaive(program: Command, io: () => CommandIo = processIo)
       'finding id from the last run (shown by `tollgate log`); a unique prefix of at least 4 characters will do',
     )
     .option('--reason <text>', 'why the finding is acceptable (required when waiving)')
-    .option('--human', 'a person is recording this waiver: any severity may be waived, and it is not marked "(agent)"')
+    .option(
+      '--human',
+      'a person is recording this waiver at a terminal (asked to type the finding id): any severity may be waived; refused under an agent or without a terminal',
+    )
+    .option(
+      '--expires <duration>',
+      'the waiver stops applying after this long, e.g. 7d or 12h (default: config waivers.expires)',
+    )
     .option('--list', 'list the recorded waivers')
     .option('--remove <id>', 'remove the waiver of this finding id')
     .option('--json', 'with --list: print JSON')
@@ -34,7 +45,7 @@ export function registerWaive(program: Command, io: () => CommandIo = processIo)
       `
 Examples:
   $ tollgate waive 1a2b3c4d5e6f7a8b --reason "test fixture, not a real key"
-  $ tollgate waive 1a2b3c4d --reason "accepted by the security team" --human
+  $ tollgate waive 1a2b3c4d --reason "flaky on CI, tracked in #412" --expires 7d
   $ tollgate waive --list
   $ tollgate waive --remove 1a2b3c4d5e6f7a8b`,
     )
@@ -51,7 +62,8 @@ Examples:
           if (flags.json) write(`${JSON.stringify(waivers, null, 2)}\n`);
           else if (waivers.length === 0) write('no waivers\n');
           else {
-            for (const waiver of waivers) write(renderWaiver(waiver));
+            const { isExpired } = await import('../../core/state/waivers.js');
+            for (const waiver of waivers) write(renderWaiver(waiver, isExpired(waiver)));
           }
           return;
         }
@@ -63,14 +75,19 @@ Examples:
         case 'waive': {
           const { loadConfig } = await import('../../core/config/load.js');
           const { config } = await loadConfig({ repoRoot, cwd, env });
+          if (flags.human) refuseUnlessPerson(env as NodeJS.ProcessEnv);
+          const expiresInMs = flags.expires === undefined ? config.waivers.expires : parseExpires(flags.expires);
           const waiver = await waiveFinding(repoRoot, {
             findingId: action.findingId,
             reason: action.reason,
             human: flags.human,
             allow: config.waivers.allow,
             env,
+            ...(expiresInMs !== undefined ? { expiresInMs } : {}),
+            confirm: confirmOnTerminal,
           });
-          write(`waived ${waiver.findingId} (${describeWaived(waiver)}) by ${waiver.by}: ${waiver.reason}\n`);
+          const until = waiver.expiresAt ? ` until ${waiver.expiresAt}` : '';
+          write(`waived ${waiver.findingId} (${describeWaived(waiver)}) by ${waiver.by}${until}: ${waiver.reason}\n`);
           return;
         }
       }
@@ -113,6 +130,46 @@ interface ShownWaiver {
   severity?: string;
   tool?: string;
   title?: string;
+  expiresAt?: string;
+}
+
+/**
+ * `--human` is a claim that a person is at the keyboard: refused when an agent's marker is in the environment or
+ * stdin is no terminal. The message names what was seen and nothing an agent could type to get past it.
+ */
+function refuseUnlessPerson(env: NodeJS.ProcessEnv): void {
+  const markers = agentMarkers(env);
+  if (markers.length > 0) {
+    throw new TollgateError(
+      'usage',
+      `--human: refused: this runs under a coding agent (${markers.join(', ')} is set); waivers that need a person are recorded by that person, in their own terminal`,
+    );
+  }
+  if (!process.stdin.isTTY) {
+    throw new TollgateError(
+      'usage',
+      '--human: refused: standard input is not a terminal; a person records this waiver interactively',
+    );
+  }
+}
+
+/** Asks the person to type the finding's full id, on the terminal. */
+async function confirmOnTerminal(finding: { id: string; severity: string; title: string }): Promise<boolean> {
+  const prompt = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
+  try {
+    const typed = await prompt.question(
+      `Waiving ${finding.severity} finding "${finding.title}". Type its id (${finding.id}) to confirm: `,
+    );
+    return typed.trim() === finding.id;
+  } finally {
+    prompt.close();
+  }
+}
+
+function parseExpires(text: string): number {
+  const parsed = lifetimeSchema.safeParse(text);
+  if (!parsed.success) throw new TollgateError('usage', `--expires: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+  return parsed.data;
 }
 
 /** "medium checks: lint warning", from whatever the waiver recorded. */
@@ -121,6 +178,11 @@ function describeWaived(waiver: ShownWaiver): string {
   return [head, waiver.title].filter(Boolean).join(': ') || 'finding';
 }
 
-export function renderWaiver(waiver: ShownWaiver): string {
-  return `${waiver.findingId}  ${describeWaived(waiver)}\n    by ${waiver.by} at ${waiver.at}: ${waiver.reason}\n`;
+export function renderWaiver(waiver: ShownWaiver, expired = false): string {
+  const expiry = waiver.expiresAt
+    ? expired
+      ? ` (EXPIRED ${waiver.expiresAt}: no longer applies)`
+      : ` (until ${waiver.expiresAt})`
+    : '';
+  return `${waiver.findingId}  ${describeWaived(waiver)}${expiry}\n    by ${waiver.by} at ${waiver.at}: ${waiver.reason}\n`;
 }

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { describeValue } from './describe-value.js';
 
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-const DURATION = /^(?:(\d+(?:\.\d+)?)(ms|s|m|h))+$/;
-const PART = /(\d+(?:\.\d+)?)(ms|s|m|h)/g;
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+const DURATION = /^(?:(\d+(?:\.\d+)?)(ms|s|m|h|d))+$/;
+const PART = /(\d+(?:\.\d+)?)(ms|s|m|h|d)/g;
 
 /** Parses "90s", "10m", "1h30m", "250ms" to milliseconds; null when it is not a duration. */
 export function parseDuration(text: string): number | null {
@@ -54,6 +54,19 @@ export const durationSchema = z
     }
     if (ms !== null && ms > 0) return ms;
     ctx.addIssue({ code: 'custom', message: durationProblem(value) });
+    return z.NEVER;
+  });
+
+/** How long a decision holds (a waiver's expiry): "7d", "12h"; at most a year. */
+export const lifetimeSchema = z
+  .string({ error: (issue) => `expected a duration like "7d" or "12h", got ${describeValue(issue.input)}` })
+  .transform((value, ctx) => {
+    const ms = parseDuration(value);
+    if (ms !== null && ms > 0 && ms <= 366 * 86_400_000) return ms;
+    ctx.addIssue({
+      code: 'custom',
+      message: `expected a duration like "7d" or "12h" (at most 366d), got ${describeValue(value)}`,
+    });
     return z.NEVER;
   });
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AGENT_NAMES, THINKING_BUDGETS } from '../../agents/types.js';
 import { SEVERITIES } from '../finding.js';
 import type { AnyToolDefinition } from '../pipeline/tool.js';
-import { durationSchema, sizeSchema } from './duration.js';
+import { durationSchema, lifetimeSchema, sizeSchema } from './duration.js';
 
 const hookCommandSchema = z
   .object({
@@ -83,7 +83,10 @@ export const coreSections = {
       allow: z
         .array(z.enum(SEVERITIES))
         .default(['low', 'medium'])
-        .describe('Severities an agent may waive without a human (`tollgate waive --human` waives any).'),
+        .describe('Severities an agent may waive without a person (a person at a terminal may waive any).'),
+      expires: lifetimeSchema
+        .optional()
+        .describe('How long a new waiver holds unless `tollgate waive --expires` says otherwise, e.g. "30d".'),
     })
     .strict()
     .default({ allow: ['low', 'medium'] }),

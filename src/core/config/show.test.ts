@@ -52,6 +52,7 @@ output:
   maxOutputLines: 40  # default
 waivers:
   allow: [ high ]  # from file
+  expires:  # default (not set)
 reviewComments:
   enabled: true  # default
   includeAuthors: []  # default

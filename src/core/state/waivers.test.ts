@@ -71,12 +71,12 @@ describe('who may waive what', () => {
   test('the refusal says who must do it and how', async () => {
     const error = await waive({ findingId: findings.high.id }).catch((caught: unknown) => caught);
     expect((error as TollgateError).message).toBe(
-      `finding "${findings.high.id}" is high (checks: tests failed at src/a.ts:12); waivers.allow lets an agent waive low, medium: a person must run \`tollgate waive ${findings.high.id} --reason "…" --human\``,
+      `finding "${findings.high.id}" is high (checks: tests failed at src/a.ts:12); waivers.allow lets an agent waive low, medium, so fix it: only a person at their own terminal can accept this risk`,
     );
   });
 
   test('waivers.allow from config is honoured', async () => {
-    await expect(waive({ findingId: findings.medium.id, allow: ['low'] })).rejects.toThrow(/lets an agent waive low:/);
+    await expect(waive({ findingId: findings.medium.id, allow: ['low'] })).rejects.toThrow(/lets an agent waive low, so fix it/);
     await expect(waive({ findingId: findings.info.id, allow: ['info'] })).resolves.toMatchObject({ severity: 'info' });
   });
 });

@@ -27,6 +27,8 @@ const waiverRecordSchema = z.object({
   severity: z.enum(SEVERITIES).optional(),
   tool: z.string().optional(),
   title: z.string().optional(),
+  /** ISO time after which the waiver no longer applies. */
+  expiresAt: z.string().optional(),
 });
 export type WaiverRecord = z.output<typeof waiverRecordSchema>;
 
@@ -52,9 +54,18 @@ export async function listWaivers(repoRoot: string): Promise<WaiverRecord[]> {
   return (await readWaiversFile(repoRoot)).waivers;
 }
 
-/** Marks the waived findings (a copy of each); the others are returned as they are. Pure. */
-export function applyWaivers(findings: readonly Finding[], waivers: readonly WaiverRecord[]): Finding[] {
-  const byId = new Map(waivers.map((waiver) => [waiver.findingId, waiver]));
+/** Whether a waiver has expired by `now` (one without an expiry never does). */
+export function isExpired(waiver: Pick<WaiverRecord, 'expiresAt'>, now: Date = new Date()): boolean {
+  return waiver.expiresAt !== undefined && Date.parse(waiver.expiresAt) <= now.getTime();
+}
+
+/** Marks the waived findings (a copy of each); the others are returned as they are. Expired waivers apply to nothing. */
+export function applyWaivers(
+  findings: readonly Finding[],
+  waivers: readonly WaiverRecord[],
+  now: Date = new Date(),
+): Finding[] {
+  const byId = new Map(waivers.filter((waiver) => !isExpired(waiver, now)).map((waiver) => [waiver.findingId, waiver]));
   return findings.map((finding) => {
     const waiver = byId.get(finding.id);
     if (!waiver) return finding;
@@ -70,6 +81,13 @@ export interface WaiveRequest {
   human: boolean;
   /** Config `waivers.allow`: severities an agent may waive. */
   allow: readonly Severity[];
+  /** How long the waiver holds (ms); none: until removed. */
+  expiresInMs?: number;
+  /**
+   * With `human`: asks the person to confirm this finding (they type its id). Resolves false when they did not; the
+   * waiver is then not recorded.
+   */
+  confirm?: (finding: LastFinding) => Promise<boolean>;
   /** Environment for `git config user.name` and `$USER`. Default `process.env`. */
   env?: NodeJS.ProcessEnv;
   now?: Date;
@@ -88,20 +106,28 @@ export async function waiveFinding(repoRoot: string, request: WaiveRequest): Pro
   const finding = findFinding(await lastFindings(repoRoot), request.findingId);
   if (!request.human && !request.allow.includes(finding.severity)) {
     const allowed = request.allow.length > 0 ? request.allow.join(', ') : 'nothing';
+    // No command in this message: an agent reads it, and must fix the finding rather than look for a way around it.
     throw new TollgateError(
       'usage',
-      `finding "${finding.id}" is ${finding.severity} (${describeFinding(finding)}); waivers.allow lets an agent waive ${allowed}: a person must run \`tollgate waive ${finding.id} --reason "…" --human\``,
+      `finding "${finding.id}" is ${finding.severity} (${describeFinding(finding)}); waivers.allow lets an agent waive ${allowed}, so fix it: only a person at their own terminal can accept this risk`,
     );
   }
+  if (request.human && request.confirm && !(await request.confirm(finding))) {
+    throw new TollgateError('usage', `--human: the finding id was not confirmed; nothing was waived`);
+  }
+  const now = request.now ?? new Date();
   const by = `${await whoIsWaiving(repoRoot, request.env ?? process.env)}${request.human ? '' : ' (agent)'}`;
   const record: WaiverRecord = {
     findingId: finding.id,
     reason,
     by,
-    at: (request.now ?? new Date()).toISOString(),
+    at: now.toISOString(),
     severity: finding.severity,
     tool: finding.tool,
     title: finding.title,
+    ...(request.expiresInMs !== undefined
+      ? { expiresAt: new Date(now.getTime() + request.expiresInMs).toISOString() }
+      : {}),
   };
   await updateWaivers(repoRoot, (file) => {
     file.waivers = [...file.waivers.filter((waiver) => waiver.findingId !== record.findingId), record];

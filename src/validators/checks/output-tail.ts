@@ -72,6 +72,26 @@ export class OutputTail {
     return parts.join('\n');
   }
 
+  /**
+   * What identifies this failure, stable across reruns of the same failure and different for another one: the failure
+   * lines (or, with none, the last 20 lines) with numbers, durations, hex ids and temp paths blanked out.
+   */
+  signature(): string {
+    const lines = this.failures.length > 0 ? this.failures : this.ring.slice(-20);
+    return lines
+      .map((line) =>
+        line
+          .replace(/\/(?:tmp|var\/folders|private\/var)\/[^\s:'"]+/g, '<tmp>')
+          .replace(/\b[0-9a-f]{7,}\b/gi, '<hex>')
+          .replace(/\d+(?:\.\d+)?\s?(?:ms|s|m)\b/g, '<time>')
+          .replace(/\d+/g, 'N')
+          .replace(/\s+/g, ' ')
+          .trim(),
+      )
+      .filter((line) => line !== '')
+      .join('\n');
+  }
+
   private addLine(raw: string): void {
     const line = clip(stripAnsi(raw).replace(/\r$/, ''));
     this.total += 1;

@@ -20,6 +20,8 @@ export type CheckOutcome =
       durationMs: number;
       log: string;
       tail: string;
+      /** Identifies this failure among others of the same check (see OutputTail.signature). */
+      signature: string;
     }
   | { name: string; state: 'timed_out'; durationMs: number; timeoutMs: number; log: string; tail: string }
   | { name: string; state: 'not_started'; reason: string }
@@ -132,6 +134,7 @@ async function runOneCheck(check: Check, ctx: ToolContext<ChecksOptions, unknown
     durationMs: outcome.durationMs,
     log: relativeLog,
     tail,
+    signature: excerpt.signature(),
   };
 }
 
@@ -146,7 +149,7 @@ function summarize(outcomes: readonly CheckOutcome[], checks: readonly Check[]):
   const count = (state: CheckOutcome['state']) => outcomes.filter((outcome) => outcome.state === state).length;
   const ran = outcomes.length - count('not_applicable');
   // The tails already sit in the findings; details keep the structured part.
-  const details = { checks: outcomes.map((outcome) => ({ ...outcome, tail: undefined })) };
+  const details = { checks: outcomes.map((outcome) => ({ ...outcome, tail: undefined, signature: undefined })) };
   if (count('interrupted') > 0) {
     return result(
       'timeout',
@@ -180,6 +183,8 @@ function findingFor(outcome: CheckOutcome, check: Check): Finding | null {
     case 'failed':
       return makeFinding({
         ...base,
+        // A waiver of this failure must not cover the next, different one: the id follows what failed.
+        anchor: `${check.name}\n${outcome.signature}`,
         title: `check "${check.name}" failed (${outcome.exitCode === null ? `signal ${outcome.signal}` : `exit ${outcome.exitCode}`})`,
         body: `\`${check.run}\` — last lines of output (full log: ${outcome.log}):\n${outcome.tail}`,
       });
