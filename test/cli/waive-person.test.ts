@@ -19,7 +19,7 @@ const AGENT_MARKERS = [
 ];
 
 function personEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const clean = { ...env, TOLLGATE_DEBUG: '' };
+  const clean: NodeJS.ProcessEnv = { ...env, TOLLGATE_DEBUG: '' };
   for (const name of AGENT_MARKERS) delete clean[name];
   return clean;
 }
