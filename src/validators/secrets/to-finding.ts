@@ -1,5 +1,6 @@
 import { type Finding, makeFinding, type Severity } from '../../core/finding.js';
 import { secretFingerprint } from './fingerprint.js';
+import { rememberFoundSecret } from './known-values.js';
 import { maskSecret } from './mask.js';
 import type { RawSecret } from './scanner.js';
 
@@ -22,6 +23,9 @@ export interface SecretFinding {
 }
 
 export function toSecretFinding(raw: RawSecret, path: string, isNew: boolean): SecretFinding {
+  // The raw value is dropped here, but output later in this process (a check echoing it, a reviewer quoting it)
+  // must still mask it where it appears without the context that made it recognisable.
+  rememberFoundSecret(raw.secret);
   return {
     ruleId: raw.rule.id,
     title: raw.rule.title,
