@@ -3,6 +3,7 @@ import { secretFingerprint } from './fingerprint.js';
 import { rememberFoundSecret } from './known-values.js';
 import { maskSecret } from './mask.js';
 import type { RawSecret } from './scanner.js';
+import { type BlockedSuppression, blockedSuppressionNote } from './suppressions.js';
 
 /** A secret as it may leave the scanner: located, masked, fingerprinted; the raw value is gone. */
 export interface SecretFinding {
@@ -20,6 +21,8 @@ export interface SecretFinding {
   readonly isNew: boolean;
   /** The commit that added it (`tollgate scan --history`). */
   readonly commit?: string;
+  /** It had a suppression that the gate did not accept, and why. */
+  readonly suppression?: BlockedSuppression;
 }
 
 export function toSecretFinding(raw: RawSecret, path: string, isNew: boolean): SecretFinding {
@@ -46,7 +49,9 @@ export function toFinding(secret: SecretFinding): Finding {
     ruleId: secret.ruleId,
     severity: secret.severity,
     title: secret.title,
-    body: `Found ${secret.masked} (${secret.ruleId}). Remove it, rotate the credential, and load it from the environment or a secret manager. If it is not a secret, add \`tollgate:allow\` on the line or run \`tollgate scan --baseline-write\`.`,
+    body: secret.suppression
+      ? `Found ${secret.masked} (${secret.ruleId}). ${blockedSuppressionNote(secret.suppression)}`
+      : `Found ${secret.masked} (${secret.ruleId}). Remove it, rotate the credential, and load it from the environment or a secret manager. If it is not a secret, add \`tollgate:allow\` on the line or run \`tollgate scan --baseline-write\`.`,
     path: secret.path,
     line: secret.line,
     column: secret.column,
