@@ -22,8 +22,8 @@ import { CLI_PATH, runCli } from '../support/run-cli.js';
  * the value of another credential-named environment variable; a bare secret key printed next to its key id; and the
  * same values quoted in a pull-request review comment. Then every channel is searched for them: `tollgate run`
  * stdout in each format and its `--output` file, `tollgate scan` in each format, the MCP server's results, the stop
- * hook's reply, `tollgate comments --json`, `tollgate log`, and every file in `.tollgate/` (events, check logs, state,
- * review-thread state). Only masked forms may appear.
+ * hook's reply, `tollgate comments --json`, `tollgate log`, a config error quoting a pasted token, and every file in
+ * `.tollgate/` (events, check logs, state, review-thread state). Only masked forms may appear.
  */
 const awsCsvKeyId = `AKIA${fakeToken('', 16, BASE32, 'canary-csv-id')}`;
 const canaries = {
@@ -155,6 +155,17 @@ describe('no secret leaves tollgate unmasked', () => {
       const result = await runCli(args, { cwd: repo.root, env });
       record(args.join(' '), result.stdout, result.stderr);
     }
+    // An error that quotes input: a token pasted into the wrong config field.
+    const config = readFileSync(join(repo.root, 'tollgate.config.yaml'), 'utf8');
+    await repo.write(
+      'tollgate.config.yaml',
+      `validation:\n  timeout: "${canaries.github}"\nchecks:\n  - name: x\n    run: "true"\n    timeout: "${canaries.credentialEnvValue}"\n`,
+    );
+    const broken = await runCli(['run'], { cwd: repo.root, env });
+    expect(broken.exitCode).toBe(2);
+    record('config error', broken.stdout, broken.stderr);
+    await repo.write('tollgate.config.yaml', config);
+
     for (const file of filesUnder(join(repo.root, '.tollgate'))) record(file, readFileSync(file, 'utf8'));
   }, 240_000);
   afterAll(async () => {
