@@ -158,6 +158,15 @@ describe('secrets validator', () => {
     expect(result.summary).toContain('cleared by baseline security/secrets-baseline.json');
   });
 
+  test('an allow the change adds, with a committed baseline entry for it, is cleared by the baseline', async () => {
+    const options = { baseline: 'security/secrets-baseline.json' };
+    await change({ 'a.env': `TOKEN=${newToken} # tollgate:allow\n` });
+    await baselineFor('security/secrets-baseline.json', options);
+    const result = await run(options);
+    expect(result.status).toBe('passed');
+    expect(result.details?.suppressions).toMatchObject([{ kind: 'baseline', path: 'a.env' }]);
+  });
+
   test('an unreadable gitleaks config is an error result with the reason, not a crash', async () => {
     await change({ 'a.env': 'X=1\n' });
     const result = await run({ gitleaksConfig: 'missing.toml' });

@@ -146,18 +146,21 @@ function collect(target: ScanTarget, text: string, options: ScanTargetsOptions, 
   for (const item of raw) {
     const line = realLine(item.line);
     let finding = toSecretFinding({ ...item, line }, target.path, isNew(line));
-    const kind = item.allowedBy ? 'inline' : options.baseline?.has(finding.fingerprint) ? 'baseline' : null;
-    if (kind) {
-      const verdict = judgeSuppression(kind, finding, options.gate);
-      if (verdict === 'applies') {
-        if (kind === 'baseline') outcome.baselined++;
-        const { path, ruleId, severity, masked, fingerprint } = finding;
-        const source = kind === 'inline' ? item.allowedBy! : (options.baselineLabel ?? 'baseline');
-        outcome.suppressed.push({ kind, path, line, ruleId, severity, masked, fingerprint, source });
-        continue;
-      }
-      finding = { ...finding, suppression: verdict };
+    // An inline allow the gate rejects may still be covered by a baseline entry that it accepts.
+    const kinds = [
+      ...(item.allowedBy ? (['inline'] as const) : []),
+      ...(options.baseline?.has(finding.fingerprint) ? (['baseline'] as const) : []),
+    ];
+    const applied = kinds.find((kind) => judgeSuppression(kind, finding, options.gate) === 'applies');
+    if (applied) {
+      if (applied === 'baseline') outcome.baselined++;
+      const { path, ruleId, severity, masked, fingerprint } = finding;
+      const source = applied === 'inline' ? item.allowedBy! : (options.baselineLabel ?? 'baseline');
+      outcome.suppressed.push({ kind: applied, path, line, ruleId, severity, masked, fingerprint, source });
+      continue;
     }
+    const rejected = kinds[0] && judgeSuppression(kinds[0], finding, options.gate);
+    if (rejected && rejected !== 'applies') finding = { ...finding, suppression: rejected };
     outcome.findings.push(target.commit ? { ...finding, commit: target.commit } : finding);
   }
 }
