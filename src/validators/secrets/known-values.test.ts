@@ -76,6 +76,15 @@ describe('redactSecrets with known values', () => {
     expect(out).not.toContain(token.slice(4));
   });
 
+  test('a known value is masked inside a JSON string and percent-encoded in a URL too', () => {
+    const secret = 'pa"ss/w0rd\\x y';
+    rememberFoundSecret(secret);
+    const json = JSON.stringify({ output: `using ${secret}` });
+    expect(redactSecrets(json)).not.toContain(JSON.stringify(secret).slice(1, -1));
+    const url = `https://db.internal/?auth=${encodeURIComponent(secret)}`;
+    expect(redactSecrets(url)).not.toContain(encodeURIComponent(secret));
+  });
+
   test('masks a high-entropy run next to a matched key id', () => {
     for (const line of [`${awsKeyId},${awsSecret}`, `key ${awsKeyId} secret-half ${awsSecret}`]) {
       const out = redactSecrets(line);

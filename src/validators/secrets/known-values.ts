@@ -79,8 +79,11 @@ function knownRegex(): { regex: RegExp | null; kinds: Map<string, KnownKind> } {
   envValues ??= credentialEnvValues(process.env);
   if (compiled && compiled.size === found.size) return compiled;
   const kinds = new Map<string, KnownKind>();
-  for (const value of envValues) kinds.set(value, 'env-credential');
-  for (const value of found) if (!kinds.has(value)) kinds.set(value, 'found-secret');
+  const add = (value: string, kind: KnownKind) => {
+    for (const form of writtenForms(value)) if (!kinds.has(form)) kinds.set(form, kind);
+  };
+  for (const value of envValues) add(value, 'env-credential');
+  for (const value of found) add(value, 'found-secret');
   // Longest first, so a value is not half-replaced by a shorter one it contains.
   const values = [...kinds.keys()].sort((a, b) => b.length - a.length);
   const regex = values.length === 0 ? null : new RegExp(values.map(escapeRegex).join('|'), 'g');
@@ -136,6 +139,17 @@ export function companionSpans(
     }
   }
   return spans;
+}
+
+/** The value as written, inside a JSON string (where results and events are masked), and percent-encoded in a URL. */
+function writtenForms(value: string): string[] {
+  const forms = new Set([value, JSON.stringify(value).slice(1, -1)]);
+  try {
+    forms.add(encodeURIComponent(value));
+  } catch {
+    // A lone surrogate cannot be percent-encoded; then no URL holds it that way either.
+  }
+  return [...forms];
 }
 
 function escapeRegex(value: string): string {
