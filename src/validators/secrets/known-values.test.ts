@@ -23,9 +23,12 @@ describe('credential-named environment variables', () => {
     expect(isCredentialName(name)).toBe(true);
   });
 
-  test.each(['PATH', 'HOME', 'KEYBOARD', 'MONKEY', 'GIT_ASKPASS', 'TERM'])('%s is not', (name) => {
-    expect(isCredentialName(name)).toBe(false);
-  });
+  test.each(['PATH', 'HOME', 'KEYBOARD', 'MONKEY', 'GIT_ASKPASS', 'TERM', 'GOPRIVATE', 'SSH_AUTH_SOCK', 'AUTH_DOMAIN'])(
+    '%s is not',
+    (name) => {
+      expect(isCredentialName(name)).toBe(false);
+    },
+  );
 
   test('keeps values long enough to be secrets, not switches or paths', () => {
     expect(
@@ -36,6 +39,7 @@ describe('credential-named environment variables', () => {
         SSH_KEY: '/home/dev/.ssh/id_ed25519',
         PATH: '/usr/bin:/bin',
         EMPTY_PASSWORD: '',
+        CACHE_KEY: '1234567890',
       }),
     ).toEqual(['a8Kd02mZq1']);
   });

@@ -31,9 +31,8 @@ const PROVIDER_VARIABLES = new Set([
   'TWINE_PASSWORD',
 ]);
 
-/** `*SECRET*`, `*TOKEN*`, `*PASSWORD*`/`*PASSWD*`/`*PASS`, `*_KEY`, `*APIKEY*`, `*CREDENTIAL*`, `*AUTH*` names. */
-const CREDENTIAL_NAME =
-  /SECRET|TOKEN|PASSW(?:OR)?D|_PASS$|(?:^|_)KEY$|APIKEY|API_KEY|CREDENTIAL|PRIVATE|(?:^|_)AUTH(?:_|$)/i;
+/** `*SECRET*`, `*TOKEN*`, `*PASSWORD*`/`*PASSWD*`/`*_PASS`, `*_KEY`, `*APIKEY*`, `*CREDENTIAL*`, `*_AUTH` names. */
+const CREDENTIAL_NAME = /SECRET|TOKEN|PASSW(?:OR)?D|_PASS$|(?:^|_)KEY$|APIKEY|API_KEY|CREDENTIAL|(?:^|_)AUTH$/i;
 
 /** Values a credential-named variable often holds that are not secrets (switches, paths, placeholders). */
 const NOT_SECRET = /^(?:true|false|yes|no|on|off|enabled?|disabled?|null|none|undefined|changeme|placeholder)$/i;
@@ -48,7 +47,8 @@ export function credentialEnvValues(env: NodeJS.ProcessEnv): string[] {
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined || !isCredentialName(name)) continue;
     const trimmed = value.trim();
-    if (trimmed.length < MIN_KNOWN_LENGTH || NOT_SECRET.test(trimmed)) continue;
+    // A bare number would be masked in every line number, size and timestamp that happens to contain it.
+    if (trimmed.length < MIN_KNOWN_LENGTH || NOT_SECRET.test(trimmed) || /^\d+$/.test(trimmed)) continue;
     // A path to a key file or a socket names where a secret is, not the secret.
     if (/^(?:[/~]|\.{1,2}\/|[A-Za-z]:\\)/.test(trimmed) && !/\s/.test(trimmed)) continue;
     values.add(trimmed);
