@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { ExitCode, errorMessage, isTollgateError } from '../core/errors.js';
+import { loadRedactor } from '../core/pipeline/redact-result.js';
 import { commands } from './commands/index.js';
 import { TOLLGATE_VERSION } from './version.js';
 
@@ -16,24 +17,30 @@ export async function main(argv: readonly string[]): Promise<number> {
     await program.parseAsync(argv as string[], { from: 'node' });
     return process.exitCode === undefined ? ExitCode.passed : Number(process.exitCode);
   } catch (error) {
-    return reportError(error);
+    // --help and --version end here too; only a real error pays for loading the redactor.
+    const redact =
+      error instanceof CommanderError
+        ? (text: string) => text
+        : await loadRedactor().catch(() => (text: string) => text);
+    return reportError(error, redact);
   }
 }
 
-function reportError(error: unknown): number {
+/** Messages can quote input (a config value, a child's stderr): they are masked like every other output. */
+function reportError(error: unknown, redact: (text: string) => string): number {
   if (error instanceof CommanderError) {
     // --help and --version end here too, with exit code 0.
     if (error.exitCode === 0) return ExitCode.passed;
     return ExitCode.usage;
   }
   if (isTollgateError(error)) {
-    process.stderr.write(`tollgate: ${error.message}\n`);
-    for (const line of error.details) process.stderr.write(`tollgate: ${line}\n`);
+    process.stderr.write(`tollgate: ${redact(error.message)}\n`);
+    for (const line of error.details) process.stderr.write(`tollgate: ${redact(line)}\n`);
     return error.exitCode;
   }
-  process.stderr.write(`tollgate: internal error: ${errorMessage(error).split('\n')[0]}\n`);
+  process.stderr.write(`tollgate: internal error: ${redact(errorMessage(error).split('\n')[0]!)}\n`);
   if (process.env.TOLLGATE_DEBUG === '1' && error instanceof Error && error.stack)
-    process.stderr.write(`${error.stack}\n`);
+    process.stderr.write(`${redact(error.stack)}\n`);
   else
     process.stderr.write(
       'tollgate: rerun with TOLLGATE_DEBUG=1 for the stack, and report it at https://github.com/tollgate-dev/tollgate/issues\n',

@@ -12,6 +12,7 @@ import {
 import { createTempRepo, type TempRepo } from '../../../test/support/git-repo.js';
 import { staticChangeSet } from '../../../test/support/static-change-set.js';
 import { runProcess } from '../../core/process.js';
+import { BASE64, fakeChecksumToken, fakeToken } from '../secrets/sample-tokens.js';
 import { codeReviewTool } from './index.js';
 import { codeReviewInputSchema } from './input.js';
 import { codeReviewOptionsSchema } from './options.js';
@@ -282,4 +283,43 @@ test('the prompt carries the PR text, the repository instructions and the diff',
   expect(stdin).toContain('Title: Add average()\n\nAdds a helper.');
   expect(stdin).toContain('## Repository instructions from AGENTS.md\n\nNever log secrets.');
   expect(stdin).toContain('+++ b/src/app.ts');
+});
+
+describe('credentials in what reviewers receive', () => {
+  const awsSecret = fakeToken('', 40, BASE64, 'review-aws-secret');
+  const npmToken = fakeChecksumToken('npm_', 'review-npm');
+  const env = `AWS_SECRET_ACCESS_KEY=${awsSecret}\nNPM_TOKEN=${npmToken}\n`;
+
+  /** A change set whose diff shows the AWS secret without the name that makes it recognisable. */
+  function secretContext(options: Record<string, unknown>): CodeReviewContext {
+    return context(
+      options,
+      {},
+      {
+        changeSet: {
+          ...staticChangeSet(repo.root, { '.env': env }),
+          diff: async () =>
+            `diff --git a/.env b/.env\n--- a/.env\n+++ b/.env\n@@ -1,1 +1,2 @@\n-x\n+${awsSecret}\n+NPM_TOKEN=${npmToken}\n`,
+        },
+      },
+    );
+  }
+
+  test('are masked in the prompt and the saved prompt file', async () => {
+    fakes = await setupFakeAgents({ gemini: fake('gemini', [answer()]) });
+    const outcome = await runCodeReview(secretContext({ cliPreference: ['gemini'] }), { env: fakes.env });
+    expect(outcome.status).toBe('passed');
+    const prompt = await readFile(join(repo.root, '.tollgate', 'runs', 'r1', 'code_review', 'prompt.txt'), 'utf8');
+    expect(prompt).toContain('## Diff');
+    expect(prompt).not.toContain(awsSecret);
+    expect(prompt).not.toContain(npmToken);
+    expect(prompt).toContain(`${awsSecret.slice(0, 4)}…`);
+  });
+
+  test('are sent as they are with sendSecrets: true', async () => {
+    fakes = await setupFakeAgents({ gemini: fake('gemini', [answer()]) });
+    await runCodeReview(secretContext({ cliPreference: ['gemini'], sendSecrets: true }), { env: fakes.env });
+    const prompt = await readFile(join(repo.root, '.tollgate', 'runs', 'r1', 'code_review', 'prompt.txt'), 'utf8');
+    expect(prompt).toContain(awsSecret);
+  });
 });

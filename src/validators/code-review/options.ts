@@ -71,6 +71,12 @@ export const codeReviewOptionsSchema = z
       .boolean()
       .default(false)
       .describe('Ask a reviewer once more, for JSON only, when its answer cannot be parsed.'),
+    sendSecrets: z
+      .boolean()
+      .default(false)
+      .describe(
+        'true: send the diff as it is; by default credentials (scanner matches, credential-named env values) are masked.',
+      ),
     adapters: z
       .partialRecord(z.enum(AGENT_NAMES), adapterSettingsSchema)
       .default({})

@@ -14,6 +14,7 @@ import { type ReviewAnswer, reviewAnswerJsonSchema } from './answer.js';
 import { selectDiff } from './diff-budget.js';
 import type { CodeReviewInput } from './input.js';
 import { readInstructionFiles } from './instructions.js';
+import { learnChangedSecrets, maskPrompt } from './mask-secrets.js';
 import { agentSettingsFor, type CodeReviewOptions } from './options.js';
 import { parseReviewAnswer } from './parse-answer.js';
 import { buildRepairPrompt, buildReviewPrompt, type ReviewPromptInput } from './prompt.js';
@@ -303,9 +304,12 @@ async function promptBuilder(ctx: CodeReviewContext): Promise<PromptFor> {
     instructions,
     files: changeSet.files,
   };
+  const mask = options.sendSecrets ? (text: string) => text : maskPrompt;
   const build = async (maxBytes: number) => {
     const selection = await selectDiff(changeSet, { maxFiles: options.maxFiles, maxBytes });
-    return { text: buildReviewPrompt({ ...shared, diff: selection.diff, omitted: selection.omitted }), selection };
+    if (!options.sendSecrets) await learnChangedSecrets(changeSet, selection.included);
+    const text = mask(buildReviewPrompt({ ...shared, diff: selection.diff, omitted: selection.omitted }));
+    return { text, selection };
   };
   const main = await build(options.maxDiffBytes);
   await writeFile(join(ctx.artifactsDir, 'prompt.txt'), main.text, { mode: 0o600 });

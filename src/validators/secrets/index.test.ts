@@ -74,7 +74,6 @@ describe('secrets validator', () => {
   });
 
   test.each([
-    ['an inline tollgate:allow comment', { 'a.env': `TOKEN=${newToken} # tollgate:allow\n` }, {}],
     ['a wrong checksum', { 'a.env': `TOKEN=${wrongChecksumToken('ghp_', 'w')}\n` }, {}],
     [
       'a path allowlisted in secrets.paths',
@@ -98,17 +97,74 @@ describe('secrets validator', () => {
     expect(result.findings.map((f) => f.ruleId)).toEqual(['acme-key']);
   });
 
-  test('a baselined finding no longer blocks', async () => {
-    await change({ 'a.env': `TOKEN=${newToken}\n` });
-    const failed = await run();
-    const fingerprint = ((failed.details?.secrets ?? []) as Array<{ fingerprint: string }>)[0]!.fingerprint;
-    await repo!.write(
-      '.tollgate/secrets-baseline.json',
-      JSON.stringify({ version: 1, findings: [{ fingerprint, ruleId: 'github-pat', path: 'a.env', line: 1 }] }),
-    );
+  test('an inline tollgate:allow that the change adds does not clear a high secret: it needs a person', async () => {
+    await change({ 'a.env': `TOKEN=${newToken} # tollgate:allow\n` });
+    const result = await run();
+    expect(result.status).toBe('failed');
+    expect(result.findings.map((f) => [f.ruleId, f.path, f.line])).toEqual([['github-pat', 'a.env', 1]]);
+    expect(result.findings[0]!.body).toContain("Suppression added by this change: needs a person's waiver");
+    expect(result.summary).toContain('a suppression this gate does not accept');
+    expect(result.details?.secrets).toMatchObject([{ suppressionRejected: 'inline-added' }]);
+  });
+
+  test('an inline tollgate:allow that predates the change still applies, and is listed', async () => {
+    repo = await createTempRepo({
+      files: {
+        'config/app.env': `GITHUB_TOKEN=${oldToken}\nLOG_LEVEL=info\n`,
+        'a.env': `TOKEN=${newToken} # tollgate:allow\n`,
+      },
+    });
+    await repo.write('a.env', `TOKEN=${newToken} # tollgate:allow\nOTHER=1\n`);
+    const result = await run({ scope: 'files' });
+    expect(result.status).toBe('passed');
+    expect(result.summary).toContain('Suppressions applied (1):');
+    expect(result.summary).toContain('a.env:1 secrets/github-pat (critical, ghp_…) cleared by `tollgate:allow`');
+    expect(result.details?.suppressions).toMatchObject([{ kind: 'inline', path: 'a.env', line: 1 }]);
+  });
+
+  test('an inline allow the change adds still clears a medium finding, and is listed', async () => {
+    await change({ 'src/pay.ts': `export const key = "${fakeToken('sk_test_', 24)}"; // tollgate:allow\n` });
     const result = await run();
     expect(result.status).toBe('passed');
+    expect(result.details?.suppressions).toMatchObject([
+      { kind: 'inline', ruleId: 'stripe-test-secret-key', severity: 'low' },
+    ]);
+  });
+
+  async function baselineFor(path: string, options: object = {}) {
+    const failed = await run(options);
+    const fingerprint = ((failed.details?.secrets ?? []) as Array<{ fingerprint: string }>)[0]!.fingerprint;
+    await repo!.write(
+      path,
+      JSON.stringify({ version: 1, findings: [{ fingerprint, ruleId: 'github-pat', path: 'a.env', line: 1 }] }),
+    );
+  }
+
+  test('a baseline in the ignored .tollgate/ folder does not clear a high secret in the gate', async () => {
+    await change({ 'a.env': `TOKEN=${newToken}\n` });
+    await baselineFor('.tollgate/secrets-baseline.json');
+    const result = await run();
+    expect(result.status).toBe('failed');
+    expect(result.findings[0]!.body).toContain('Baseline outside the reviewed repository');
+  });
+
+  test('a baseline committed in the repository (or in the diff) clears it, and is listed', async () => {
+    const options = { baseline: 'security/secrets-baseline.json' };
+    await change({ 'a.env': `TOKEN=${newToken}\n` });
+    await baselineFor('security/secrets-baseline.json', options);
+    const result = await run(options);
+    expect(result.status).toBe('passed');
     expect(result.summary).toContain('1 baselined finding ignored');
+    expect(result.summary).toContain('cleared by baseline security/secrets-baseline.json');
+  });
+
+  test('an allow the change adds, with a committed baseline entry for it, is cleared by the baseline', async () => {
+    const options = { baseline: 'security/secrets-baseline.json' };
+    await change({ 'a.env': `TOKEN=${newToken} # tollgate:allow\n` });
+    await baselineFor('security/secrets-baseline.json', options);
+    const result = await run(options);
+    expect(result.status).toBe('passed');
+    expect(result.details?.suppressions).toMatchObject([{ kind: 'baseline', path: 'a.env' }]);
   });
 
   test('an unreadable gitleaks config is an error result with the reason, not a crash', async () => {

@@ -59,7 +59,9 @@ export const secretsOptionsSchema = z
       .string()
       .min(1)
       .default('.tollgate/secrets-baseline.json')
-      .describe('Known findings (by fingerprint) that no longer block; written by `tollgate scan --baseline-write`.'),
+      .describe(
+        'Known findings (by fingerprint) that no longer block; written by `tollgate scan --baseline-write`. In the gate a high or critical one is cleared only by a baseline in the repository (tracked or in the diff), not by the ignored .tollgate/.',
+      ),
     redactAfterAttempts: z
       .union([z.literal(false), z.number().int().min(1).max(20)])
       .default(false)

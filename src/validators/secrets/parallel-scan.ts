@@ -78,11 +78,19 @@ export async function scanDiskTargets(
           }),
       ),
   );
-  const merged: ScanOutcome = { findings: [], baselined: 0, skipped: [], scannedFiles: 0, scannedBytes: 0 };
+  const merged: ScanOutcome = {
+    findings: [],
+    baselined: 0,
+    suppressed: [],
+    skipped: [],
+    scannedFiles: 0,
+    scannedBytes: 0,
+  };
   for (const outcome of outcomes) {
     merged.findings.push(...outcome.findings);
     merged.skipped.push(...outcome.skipped);
     merged.baselined += outcome.baselined;
+    merged.suppressed.push(...outcome.suppressed);
     merged.scannedFiles += outcome.scannedFiles;
     merged.scannedBytes += outcome.scannedBytes;
   }

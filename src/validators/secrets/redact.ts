@@ -1,13 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import { writeFileAtomic } from '../../core/state/atomic-write.js';
+import { companionSpans, knownValueSpans, rememberFoundSecret } from './known-values.js';
 import { maskSecret } from './mask.js';
 import { builtinRules } from './rules/index.js';
 import { SecretScanner } from './scanner.js';
 
 /**
  * Masking for text that leaves tollgate: check output, reports, hook replies, GitHub comment bodies, alert reports.
- * Everything is judged by the same rules as `tollgate scan`, plus two shapes that prose carries without a keyword the
- * rules key on: credentials in URLs and `Authorization` header values.
+ * Everything is judged by the same rules as `tollgate scan`, plus what prose carries without a keyword the rules key
+ * on: credentials in URLs, `Authorization` header values, high-entropy runs next to a matched key id, and the values
+ * known to be secret (credential-named environment variables, secrets the scanner found in this process).
  */
 export type Redact = (text: string) => string;
 
@@ -43,14 +45,38 @@ export function redactSecrets(text: string, options: RedactOptions = {}): string
   // Inline allow markers let a developer keep a known fixture in code; they must not let a secret into output.
   const judged = text.replace(/(tollgate|gitleaks):allow/gi, (marker) => marker.replace(':', '_'));
   const matches = (options.scanner ?? sharedSecretScanner()).scanText(judged, { path: options.path ?? 'output.log' });
+  const spans: Span[] = matches.map((match) => ({ start: match.start, end: match.end, ruleId: match.rule.id }));
+  for (const match of matches) rememberFoundSecret(match.secret);
+  for (const span of companionSpans(judged, matches)) spans.push({ ...span, ruleId: 'key-companion-secret' });
+  for (const span of knownValueSpans(text)) spans.push({ start: span.start, end: span.end, ruleId: span.kind });
   let out = '';
   let at = 0;
-  for (const match of [...matches].sort((a, b) => a.start - b.start)) {
-    if (match.start < at) continue;
-    out += text.slice(at, match.start) + replace(match.secret, match.rule.id);
-    at = match.end;
+  for (const span of mergeOverlaps(spans)) {
+    const secret = text.slice(span.start, span.end);
+    // An environment credential shows nothing of itself by default: nothing in the change made it recognisable.
+    const masked = span.ruleId === 'env-credential' && !options.replace ? HIDDEN : replace(secret, span.ruleId);
+    out += text.slice(at, span.start) + masked;
+    at = span.end;
   }
   return maskAuthorizationHeaders(maskUrlCredentials(out + text.slice(at)));
+}
+
+interface Span {
+  start: number;
+  end: number;
+  ruleId: string;
+}
+
+/** Overlapping spans become one (the earliest's rule names it), so no part of either secret is left showing. */
+function mergeOverlaps(spans: Span[]): Span[] {
+  const sorted = [...spans].sort((a, b) => a.start - b.start || b.end - a.end);
+  const merged: Span[] = [];
+  for (const span of sorted) {
+    const last = merged.at(-1);
+    if (last && span.start < last.end) last.end = Math.max(last.end, span.end);
+    else merged.push({ ...span });
+  }
+  return merged;
 }
 
 /** `https://user:TOKEN@host` → `https://user:***@host`; `https://<long token>@host` → `https://***@host`. */

@@ -1,12 +1,13 @@
-import { isAbsolute, relative, resolve } from 'node:path';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { errorMessage, isTollgateError } from '../../core/errors.js';
 import type { ToolContext } from '../../core/pipeline/tool.js';
 import { result, type ToolResult } from '../../core/result.js';
 import { baselinePath, readBaseline } from './baseline.js';
 import { loadScanner } from './load-rules.js';
 import type { SecretsOptions } from './options.js';
-import { type ScanOutcome, type ScanTarget, scanTargets } from './scan-targets.js';
+import { lineSet, type ScanOutcome, type ScanTarget, scanTargets } from './scan-targets.js';
 import { listFilesUnder } from './sources/walk.js';
+import { formatSuppression, type GateSuppressionPolicy } from './suppressions.js';
 import { formatSecretLine, toFinding } from './to-finding.js';
 
 export interface SecretsInput {
@@ -56,6 +57,8 @@ export async function runSecrets(ctx: ToolContext<SecretsOptions, SecretsInput>)
     scanner: loaded.scanner,
     allowPaths: options.paths,
     baseline,
+    baselineLabel: options.baseline,
+    gate: await gatePolicy(ctx, baseline),
     signal: ctx.signal,
     onProgress: (done, total) => ctx.progress(`scanned ${done}/${total} files for secrets`),
   });
@@ -67,6 +70,7 @@ export async function runSecrets(ctx: ToolContext<SecretsOptions, SecretsInput>)
     scannedFiles: outcome.scannedFiles,
     scannedBytes: outcome.scannedBytes,
     baselined: outcome.baselined,
+    suppressions: outcome.suppressed,
     rules: loaded.scanner.rules.length,
     scope: ctx.input.paths?.length ? 'paths' : options.scope,
     skipped,
@@ -77,7 +81,7 @@ export async function runSecrets(ctx: ToolContext<SecretsOptions, SecretsInput>)
   }
   return result('failed', failedSummary(outcome), outcome.findings.map(toFinding), {
     ...details,
-    secrets: outcome.findings.map(({ ruleId, path, line, column, masked, fingerprint, isNew }) => ({
+    secrets: outcome.findings.map(({ ruleId, path, line, column, masked, fingerprint, isNew, suppression }) => ({
       ruleId,
       path,
       line,
@@ -85,8 +89,37 @@ export async function runSecrets(ctx: ToolContext<SecretsOptions, SecretsInput>)
       masked,
       fingerprint,
       isNew,
+      ...(suppression ? { suppressionRejected: suppression } : {}),
     })),
   });
+}
+
+/**
+ * What the gate lets suppressions clear: an inline allow on a line this change added does not clear a high or critical
+ * secret, nor does a baseline that is not part of the repository (tracked, or at least in this change's diff).
+ */
+async function gatePolicy(
+  ctx: ToolContext<SecretsOptions, SecretsInput>,
+  baseline: ReadonlySet<string>,
+): Promise<GateSuppressionPolicy> {
+  const added = new Map(ctx.changeSet.files.map((file) => [file.path, lineSet(file.addedLines)]));
+  return {
+    addedLine: (path, line) => added.get(path)?.(line) ?? false,
+    baselineCommitted: baseline.size > 0 && (await baselineInRepository(ctx)),
+  };
+}
+
+async function baselineInRepository(ctx: ToolContext<SecretsOptions, SecretsInput>): Promise<boolean> {
+  const path = relative(ctx.repoRoot, baselinePath(ctx.repoRoot, ctx.options.baseline)).split(sep).join('/');
+  // `.tollgate/` is tollgate's own state folder, git-ignored by design even before its `.gitignore` exists.
+  if (path.startsWith('..') || isAbsolute(path) || path.startsWith('.tollgate/')) return false;
+  if (ctx.changeSet.files.some((file) => file.path === path && file.status !== 'deleted')) return true;
+  const tracked = await ctx.runProcess('git', ['ls-files', '--error-unmatch', '--', path], {
+    cwd: ctx.repoRoot,
+    env: ctx.env,
+    timeoutMs: 10_000,
+  });
+  return tracked.exitCode === 0;
 }
 
 function changeSetTargets(ctx: ToolContext<SecretsOptions, SecretsInput>, options: SecretsOptions): ScanTarget[] {
@@ -121,11 +154,25 @@ function passedSummary(outcome: ScanOutcome, skipped: number): string {
   if (outcome.baselined > 0)
     parts.push(`${outcome.baselined} baselined finding${outcome.baselined === 1 ? '' : 's'} ignored`);
   if (skipped > 0) parts.push(`${skipped} file${skipped === 1 ? '' : 's'} skipped (see details.skipped)`);
-  return `${parts.join('; ')}.`;
+  return `${parts.join('; ')}.${suppressionList(outcome)}`;
 }
 
 function failedSummary(outcome: ScanOutcome): string {
   const shown = outcome.findings.slice(0, 5).map(formatSecretLine);
   const more = outcome.findings.length > 5 ? ` (and ${outcome.findings.length - 5} more)` : '';
-  return `${outcome.findings.length} secret${outcome.findings.length === 1 ? '' : 's'} found${more}: ${shown.join('; ')}. Remove each one, rotate it, and read it from the environment instead; if one is not a secret, add \`tollgate:allow\` on its line.`;
+  const rejected = outcome.findings.filter((finding) => finding.suppression).length;
+  const rejectedNote =
+    rejected > 0
+      ? ` ${rejected} of them carr${rejected === 1 ? 'ies' : 'y'} a suppression this gate does not accept (added by this change, or in an unreviewed baseline): a person must waive ${rejected === 1 ? 'it' : 'them'}.`
+      : '';
+  return `${outcome.findings.length} secret${outcome.findings.length === 1 ? '' : 's'} found${more}: ${shown.join('; ')}. Remove each one, rotate it, and read it from the environment instead; if one is not a secret, a medium or low one takes \`tollgate:allow\` on its line, and a high or critical one needs a person's waiver (\`tollgate waive\`) or a committed baseline.${rejectedNote}${suppressionList(outcome)}`;
+}
+
+/** Every suppression that cleared a finding, listed so a reviewer of the report sees what was let through. */
+function suppressionList(outcome: ScanOutcome): string {
+  if (outcome.suppressed.length === 0) return '';
+  const shown = outcome.suppressed.slice(0, 20).map((item) => `- ${formatSuppression(item)}`);
+  if (outcome.suppressed.length > 20)
+    shown.push(`- … and ${outcome.suppressed.length - 20} more (details.suppressions)`);
+  return `\n\nSuppressions applied (${outcome.suppressed.length}):\n${shown.join('\n')}`;
 }

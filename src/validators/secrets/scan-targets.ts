@@ -2,6 +2,7 @@ import picomatch from 'picomatch';
 import type { LineRange, SkipReason } from '../../core/change-set/types.js';
 import { hasBinaryExtension, looksBinary } from './binary.js';
 import type { SecretScanner } from './scanner.js';
+import { type AppliedSuppression, type GateSuppressionPolicy, judgeSuppression } from './suppressions.js';
 import { type SecretFinding, toSecretFinding } from './to-finding.js';
 
 /**
@@ -35,6 +36,8 @@ export interface ScanOutcome {
   findings: SecretFinding[];
   /** Findings left out because their fingerprint is in the baseline. */
   baselined: number;
+  /** Every inline allow and baseline entry that cleared a finding. */
+  suppressed: AppliedSuppression[];
   skipped: SkippedTarget[];
   scannedFiles: number;
   scannedBytes: number;
@@ -45,6 +48,10 @@ export interface ScanTargetsOptions {
   /** Glob patterns (config `secrets.paths`) of files never scanned. */
   allowPaths?: readonly string[];
   baseline?: ReadonlySet<string>;
+  /** The baseline's path as configured, named in listed suppressions. */
+  baselineLabel?: string;
+  /** Set in the gate: which suppressions may clear a high or critical finding. Absent: every one applies. */
+  gate?: GateSuppressionPolicy;
   /** Files above this size are skipped with a note. Default 5 MB. */
   maxBytes?: number;
   signal?: AbortSignal;
@@ -61,7 +68,14 @@ export async function scanTargets(targets: readonly ScanTarget[], options: ScanT
   const allowed =
     options.allowPaths && options.allowPaths.length > 0 ? picomatch([...options.allowPaths], { dot: true }) : null;
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
-  const outcome: ScanOutcome = { findings: [], baselined: 0, skipped: [], scannedFiles: 0, scannedBytes: 0 };
+  const outcome: ScanOutcome = {
+    findings: [],
+    baselined: 0,
+    suppressed: [],
+    skipped: [],
+    scannedFiles: 0,
+    scannedBytes: 0,
+  };
   let done = 0;
   for (const target of targets) {
     if (options.signal?.aborted) break;
@@ -126,15 +140,27 @@ function collect(target: ScanTarget, text: string, options: ScanTargetsOptions, 
   const isNew = target.newLines ? lineSet(target.newLines) : () => true;
   const raw = options.scanner.scanText(text, {
     path: target.path,
+    keepAllowed: true,
     ...(only ? { acceptLine: (line: number) => only(realLine(line)) } : {}),
   });
   for (const item of raw) {
     const line = realLine(item.line);
-    const finding = toSecretFinding({ ...item, line }, target.path, isNew(line));
-    if (options.baseline?.has(finding.fingerprint)) {
-      outcome.baselined++;
+    let finding = toSecretFinding({ ...item, line }, target.path, isNew(line));
+    // An inline allow the gate rejects may still be covered by a baseline entry that it accepts.
+    const kinds = [
+      ...(item.allowedBy ? (['inline'] as const) : []),
+      ...(options.baseline?.has(finding.fingerprint) ? (['baseline'] as const) : []),
+    ];
+    const applied = kinds.find((kind) => judgeSuppression(kind, finding, options.gate) === 'applies');
+    if (applied) {
+      if (applied === 'baseline') outcome.baselined++;
+      const { path, ruleId, severity, masked, fingerprint } = finding;
+      const source = applied === 'inline' ? item.allowedBy! : (options.baselineLabel ?? 'baseline');
+      outcome.suppressed.push({ kind: applied, path, line, ruleId, severity, masked, fingerprint, source });
       continue;
     }
+    const rejected = kinds[0] && judgeSuppression(kinds[0], finding, options.gate);
+    if (rejected && rejected !== 'applies') finding = { ...finding, suppression: rejected };
     outcome.findings.push(target.commit ? { ...finding, commit: target.commit } : finding);
   }
 }

@@ -21,6 +21,8 @@ export interface RawSecret {
   /** Offsets of the secret in the scanned text. */
   readonly start: number;
   readonly end: number;
+  /** The inline allow marker on its line; set only when the scan was asked to keep allowed secrets. */
+  readonly allowedBy?: string;
 }
 
 export interface ScanTextOptions {
@@ -28,6 +30,11 @@ export interface ScanTextOptions {
   readonly path: string;
   /** Report only secrets that start on a line this accepts (the change set's added lines). */
   readonly acceptLine?: (line: number) => boolean;
+  /**
+   * Report secrets on lines with an inline allow marker too, marked `allowedBy`, so the caller decides whether the
+   * marker may clear them (the gate does not let a change allow its own critical secret).
+   */
+  readonly keepAllowed?: boolean;
 }
 
 interface Span {
@@ -183,7 +190,7 @@ export class SecretScanner {
         !this.globallyAllowed(item.secret) &&
         !(item.rule.generic && vetoed.some((span) => item.start < span.end && span.start < item.end)),
     );
-    return finish(text, resolveOverlaps(allowed), options.acceptLine);
+    return finish(text, resolveOverlaps(allowed), options.acceptLine, options.keepAllowed ?? false);
   }
 
   private globallyAllowed(secret: string): boolean {
@@ -303,7 +310,12 @@ function rank(item: Found): number {
   return (item.rule.generic ? 1_000_000 : 0) + item.order;
 }
 
-function finish(text: string, found: Found[], acceptLine: ((line: number) => boolean) | undefined): RawSecret[] {
+function finish(
+  text: string,
+  found: Found[],
+  acceptLine: ((line: number) => boolean) | undefined,
+  keepAllowed: boolean,
+): RawSecret[] {
   if (found.length === 0) return [];
   const lineStarts = [0];
   for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
@@ -315,7 +327,8 @@ function finish(text: string, found: Found[], acceptLine: ((line: number) => boo
     const lineStart = lineStarts[lineIndex]!;
     const lineEnd = lineIndex + 1 < lineStarts.length ? lineStarts[lineIndex + 1]! : text.length;
     const lineText = text.slice(lineStart, lineEnd);
-    if (ALLOW_MARKERS.some((marker) => lineText.includes(marker))) continue;
+    const marker = ALLOW_MARKERS.find((candidate) => lineText.includes(candidate));
+    if (marker && !keepAllowed) continue;
     out.push({
       rule: item.rule,
       secret: item.secret,
@@ -323,6 +336,7 @@ function finish(text: string, found: Found[], acceptLine: ((line: number) => boo
       end: item.end,
       line,
       column: item.start - lineStart + 1,
+      ...(marker ? { allowedBy: marker } : {}),
     });
   }
   return out;

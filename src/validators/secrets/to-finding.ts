@@ -1,7 +1,9 @@
 import { type Finding, makeFinding, type Severity } from '../../core/finding.js';
 import { secretFingerprint } from './fingerprint.js';
+import { rememberFoundSecret } from './known-values.js';
 import { maskSecret } from './mask.js';
 import type { RawSecret } from './scanner.js';
+import { type BlockedSuppression, blockedSuppressionNote } from './suppressions.js';
 
 /** A secret as it may leave the scanner: located, masked, fingerprinted; the raw value is gone. */
 export interface SecretFinding {
@@ -19,9 +21,14 @@ export interface SecretFinding {
   readonly isNew: boolean;
   /** The commit that added it (`tollgate scan --history`). */
   readonly commit?: string;
+  /** It had a suppression that the gate did not accept, and why. */
+  readonly suppression?: BlockedSuppression;
 }
 
 export function toSecretFinding(raw: RawSecret, path: string, isNew: boolean): SecretFinding {
+  // The raw value is dropped here, but output later in this process (a check echoing it, a reviewer quoting it)
+  // must still mask it where it appears without the context that made it recognisable.
+  rememberFoundSecret(raw.secret);
   return {
     ruleId: raw.rule.id,
     title: raw.rule.title,
@@ -42,12 +49,21 @@ export function toFinding(secret: SecretFinding): Finding {
     ruleId: secret.ruleId,
     severity: secret.severity,
     title: secret.title,
-    body: `Found ${secret.masked} (${secret.ruleId}). Remove it, rotate the credential, and load it from the environment or a secret manager. If it is not a secret, add \`tollgate:allow\` on the line or run \`tollgate scan --baseline-write\`.`,
+    body: secret.suppression
+      ? `Found ${secret.masked} (${secret.ruleId}). ${blockedSuppressionNote(secret.suppression)}`
+      : `Found ${secret.masked} (${secret.ruleId}). Remove it, rotate the credential, and load it from the environment or a secret manager. ${notASecretHint(secret.severity)}`,
     path: secret.path,
     line: secret.line,
     column: secret.column,
     anchor: secret.fingerprint,
   });
+}
+
+/** What to do about a false positive: in the gate a change cannot suppress its own high or critical finding. */
+function notASecretHint(severity: Severity): string {
+  return severity === 'critical' || severity === 'high'
+    ? 'If it is not a secret, a person waives it (`tollgate waive <id> --reason "…"`), or it goes in a committed baseline (`secrets.baseline`); a `tollgate:allow` this change adds does not clear it.'
+    : 'If it is not a secret, add `tollgate:allow` on the line or run `tollgate scan --baseline-write`.';
 }
 
 /** `src/api.ts:42:7 secrets/github-pat GitHub personal access token (ghp_…): ghp_… remove it and rotate the token` */

@@ -1,0 +1,55 @@
+import type { Severity } from '../../core/finding.js';
+
+/**
+ * Suppressions are waivers a developer can write alone: an inline `tollgate:allow` and a baseline entry. In the gate,
+ * one that a change adds for its own high or critical secret, or one kept in a file nobody reviews (the git-ignored
+ * `.tollgate/`), does not clear it: that needs a person (a waiver), or a committed file reviewers see in the diff.
+ */
+export interface GateSuppressionPolicy {
+  /** Whether this line of this file was added by the change under validation. */
+  addedLine(path: string, line: number): boolean;
+  /** Whether the baseline file is part of the repository (tracked, or in the change set's diff), not ignored. */
+  baselineCommitted: boolean;
+}
+
+/** Why a suppression did not clear a finding in the gate. */
+export type BlockedSuppression = 'inline-added' | 'baseline-uncommitted';
+
+/** A suppression that cleared a finding; every one is listed in the report. */
+export interface AppliedSuppression {
+  kind: 'inline' | 'baseline';
+  path: string;
+  line: number;
+  ruleId: string;
+  severity: Severity;
+  masked: string;
+  fingerprint: string;
+  /** The marker (`tollgate:allow`) or the baseline file. */
+  source: string;
+}
+
+const PERSON_REQUIRED: ReadonlySet<Severity> = new Set(['critical', 'high']);
+
+/** What a suppression does to a finding: clear it, or leave it blocking and say why. */
+export function judgeSuppression(
+  kind: AppliedSuppression['kind'],
+  finding: { severity: Severity; path: string; line: number },
+  policy: GateSuppressionPolicy | undefined,
+): BlockedSuppression | 'applies' {
+  if (!policy || !PERSON_REQUIRED.has(finding.severity)) return 'applies';
+  if (kind === 'inline') return policy.addedLine(finding.path, finding.line) ? 'inline-added' : 'applies';
+  return policy.baselineCommitted ? 'applies' : 'baseline-uncommitted';
+}
+
+/** What a finding says when its suppression did not apply. */
+export function blockedSuppressionNote(reason: BlockedSuppression): string {
+  return reason === 'inline-added'
+    ? "Suppression added by this change: needs a person's waiver. The `tollgate:allow` on this line is new in this change, and a change may not clear its own high or critical secret; remove the secret, or have a person waive the finding (`tollgate waive`)."
+    : "Baseline outside the reviewed repository: needs a person's waiver. The baseline entry that lists it is in a git-ignored file (such as `.tollgate/`), which nobody reviews; remove the secret, commit the baseline (`secrets.baseline: path/in/repo`), or have a person waive the finding.";
+}
+
+/** One line per suppression for summaries and Markdown. */
+export function formatSuppression(suppression: AppliedSuppression): string {
+  const how = suppression.kind === 'inline' ? `\`${suppression.source}\`` : `baseline ${suppression.source}`;
+  return `${suppression.path}:${suppression.line} secrets/${suppression.ruleId} (${suppression.severity}, ${suppression.masked}) cleared by ${how}`;
+}

@@ -1,0 +1,65 @@
+import { afterEach, describe, expect, test } from 'vitest';
+import { fakeChecksumToken } from '../../src/validators/secrets/sample-tokens.js';
+import { createTempRepo, type TempRepo } from '../support/git-repo.js';
+import { runCli } from '../support/run-cli.js';
+
+/**
+ * Self-service suppression in the gate: a change that adds a critical secret may not clear it by itself, neither with
+ * an inline `tollgate:allow` nor with `tollgate scan --baseline-write` into the git-ignored `.tollgate/`. A suppression
+ * that a person could have reviewed (an allow already in the code, a baseline committed in the repository) applies,
+ * and is listed in the report.
+ */
+const token = fakeChecksumToken('ghp_', 'suppression-cli');
+
+let repo: TempRepo;
+afterEach(async () => {
+  await repo?.cleanup();
+});
+
+async function setup(files: Record<string, string> = {}, config = '') {
+  repo = await createTempRepo({ files: { 'README.md': '# demo\n', 'tollgate.config.yaml': config, ...files } });
+}
+
+const gate = (format = 'markdown') =>
+  runCli(['run', '--only', 'secrets', '--format', format], { cwd: repo.root, env: repo.env });
+
+describe('suppressions in tollgate run', () => {
+  test('a tollgate:allow added by the change does not clear a critical secret', async () => {
+    await setup();
+    await repo.write('app.env', `GITHUB_TOKEN=${token} # tollgate:allow\n`);
+    const result = await gate();
+    expect(result.exitCode).toBe(1);
+    expect(result.stdout).toContain("Suppression added by this change: needs a person's waiver");
+    expect(result.stdout).not.toContain(token);
+  });
+
+  test('a baseline written into the ignored .tollgate/ does not clear it either', async () => {
+    await setup();
+    await repo.write('app.env', `GITHUB_TOKEN=${token}\n`);
+    const write = await runCli(['scan', '--all', '--baseline-write'], { cwd: repo.root, env: repo.env });
+    expect(write.exitCode).toBe(0);
+    const result = await gate();
+    expect(result.exitCode).toBe(1);
+    expect(result.stdout).toContain('Baseline outside the reviewed repository');
+  });
+
+  test('a baseline in the repository clears it, and the report lists the suppression', async () => {
+    await setup({}, 'secrets:\n  baseline: security/secrets-baseline.json\n');
+    await repo.write('app.env', `GITHUB_TOKEN=${token}\n`);
+    await runCli(['scan', '--all', '--baseline-write'], { cwd: repo.root, env: repo.env });
+    const result = await gate('json');
+    expect(result.exitCode).toBe(0);
+    const secrets = JSON.parse(result.stdout).tools.find((tool: { name: string }) => tool.name === 'secrets');
+    expect(secrets.summary).toContain('Suppressions applied (1):');
+    expect(secrets.summary).toContain('cleared by baseline security/secrets-baseline.json');
+    expect(secrets.details.suppressions).toMatchObject([{ kind: 'baseline', path: 'app.env', severity: 'critical' }]);
+  });
+
+  test('an allow that predates the change still applies, and is listed', async () => {
+    await setup({ 'app.env': `GITHUB_TOKEN=${token} # tollgate:allow\n` }, 'secrets:\n  scope: files\n');
+    await repo.write('app.env', `GITHUB_TOKEN=${token} # tollgate:allow\nLOG_LEVEL=debug\n`);
+    const result = await gate();
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toContain('cleared by `tollgate:allow`');
+  });
+});
