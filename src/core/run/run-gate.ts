@@ -54,6 +54,7 @@ export async function runGate(options: RunGateOptions): Promise<RunReport> {
     const events = await createEventLog(runDir, { verbose: options.verbose ?? false });
     let report: RunReport;
     let logError: string | undefined;
+    let closeFailure: unknown;
     try {
       events.emit('run.start', {
         runId,
@@ -125,10 +126,13 @@ export async function runGate(options: RunGateOptions): Promise<RunReport> {
       try {
         events.close();
       } catch (error) {
-        // The event log could not be completed (full disk): the run has no full record, so it must not count.
-        if (!isWriteFailure(error)) throw error;
-        logError = errorMessage(error);
+        closeFailure = error;
       }
+    }
+    // The event log could not be completed (full disk): the run has no full record, so it must not count.
+    if (closeFailure !== undefined) {
+      if (!isWriteFailure(closeFailure)) throw closeFailure;
+      logError = errorMessage(closeFailure);
     }
     return logError && !report.notStored ? { ...report, verdict: 'failed', notStored: logError } : report;
   } finally {

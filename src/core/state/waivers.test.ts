@@ -76,7 +76,9 @@ describe('who may waive what', () => {
   });
 
   test('waivers.allow from config is honoured', async () => {
-    await expect(waive({ findingId: findings.medium.id, allow: ['low'] })).rejects.toThrow(/lets an agent waive low, so fix it/);
+    await expect(waive({ findingId: findings.medium.id, allow: ['low'] })).rejects.toThrow(
+      /lets an agent waive low, so fix it/,
+    );
     await expect(waive({ findingId: findings.info.id, allow: ['info'] })).resolves.toMatchObject({ severity: 'info' });
   });
 });
