@@ -1,4 +1,5 @@
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { errorMessage, isTollgateError } from '../../core/errors.js';
 import type { ToolContext } from '../../core/pipeline/tool.js';
 import { result, type ToolResult } from '../../core/result.js';
@@ -62,10 +63,18 @@ export async function runSecrets(ctx: ToolContext<SecretsOptions, SecretsInput>)
     signal: ctx.signal,
     onProgress: (done, total) => ctx.progress(`scanned ${done}/${total} files for secrets`),
   });
+  const scanned = new Set(targets.map((target) => target.path));
   const skipped = [
-    ...changeSet.skipped.map((file) => ({ path: file.path, reason: file.reason, detail: file.detail })),
+    ...changeSet.skipped
+      .filter((file) => !scanned.has(file.path))
+      .map((file) => ({ path: file.path, reason: file.reason, detail: file.detail })),
     ...outcome.skipped,
   ];
+  // A changed file the scanner could not read (vanished, unreadable, beyond what can be scanned) was not examined:
+  // the result cannot be a pass. Generated assets are excluded by `secrets.paths`, and then listed as allowlisted.
+  const unexamined = ctx.input.paths?.length
+    ? outcome.skipped.filter((file) => file.reason === 'unreadable' || file.reason === 'too_large')
+    : skipped.filter((file) => file.reason === 'unreadable' || file.reason === 'too_large');
   const details = {
     scannedFiles: outcome.scannedFiles,
     scannedBytes: outcome.scannedBytes,
@@ -76,10 +85,21 @@ export async function runSecrets(ctx: ToolContext<SecretsOptions, SecretsInput>)
     skipped,
     ...(loaded.notes.length > 0 ? { importNotes: loaded.notes } : {}),
   };
+  const notExamined =
+    unexamined.length > 0
+      ? ` ${unexamined.length} changed file${unexamined.length === 1 ? '' : 's'} could not be examined: ${unexamined
+          .slice(0, 5)
+          .map((file) => `${file.path} (${file.detail})`)
+          .join(
+            ', ',
+          )}${unexamined.length > 5 ? ', …' : ''}; the change is not validated until ${unexamined.length === 1 ? 'it is' : 'they are'}.`
+      : '';
   if (outcome.findings.length === 0) {
+    if (unexamined.length > 0)
+      return result('incomplete', `${passedSummary(outcome, skipped.length)}${notExamined}`, [], details);
     return result('passed', passedSummary(outcome, skipped.length), [], details);
   }
-  return result('failed', failedSummary(outcome), outcome.findings.map(toFinding), {
+  return result('failed', `${failedSummary(outcome)}${notExamined}`, outcome.findings.map(toFinding), {
     ...details,
     secrets: outcome.findings.map(({ ruleId, path, line, column, masked, fingerprint, isNew, suppression }) => ({
       ruleId,
@@ -123,15 +143,19 @@ async function baselineInRepository(ctx: ToolContext<SecretsOptions, SecretsInpu
 }
 
 function changeSetTargets(ctx: ToolContext<SecretsOptions, SecretsInput>, options: SecretsOptions): ScanTarget[] {
-  const skipped = new Set(ctx.changeSet.skipped.map((file) => file.path));
+  const skipped = new Map(ctx.changeSet.skipped.map((file) => [file.path, file.reason]));
   return ctx.changeSet.files
-    .filter(
-      (file) => file.status !== 'deleted' && file.status !== 'submodule' && !file.binary && !skipped.has(file.path),
-    )
+    .filter((file) => file.status !== 'deleted' && file.status !== 'submodule' && !file.binary)
+    .filter((file) => !skipped.has(file.path) || skipped.get(file.path) === 'too_large')
     .filter((file) => options.scope === 'files' || file.addedLines.length > 0)
     .map((file) => ({
       path: file.path,
-      read: () => ctx.changeSet.readText(file.path),
+      // Over `validation.maxFileSize` the change set does not hold the content: the scanner reads it from disk
+      // itself (in windows when large), since a secret at the end of a big file is still a secret.
+      read:
+        skipped.get(file.path) === 'too_large'
+          ? () => readFile(join(ctx.repoRoot, file.path))
+          : () => ctx.changeSet.readText(file.path),
       newLines: file.addedLines,
       ...(options.scope === 'added' ? { onlyLines: file.addedLines } : {}),
     }));

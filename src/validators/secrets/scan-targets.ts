@@ -52,13 +52,18 @@ export interface ScanTargetsOptions {
   baselineLabel?: string;
   /** Set in the gate: which suppressions may clear a high or critical finding. Absent: every one applies. */
   gate?: GateSuppressionPolicy;
-  /** Files above this size are skipped with a note. Default 5 MB. */
+  /** Files above this size are scanned in windows of about this size. Default 5 MB. */
   maxBytes?: number;
   signal?: AbortSignal;
   onProgress?: (scanned: number, total: number) => void;
 }
 
+/** Above this, a text file is scanned in windows (bounded work per scan call) rather than in one piece. */
 const DEFAULT_MAX_BYTES = 5_000_000;
+/** A file larger than this is not scanned at all: listed as skipped, which makes a gate run incomplete. */
+const HARD_MAX_BYTES = 256_000_000;
+/** Lines each window shares with its neighbours, so a secret spread over a few lines is never cut in two. */
+const WINDOW_OVERLAP_LINES = 20;
 
 export function lineSet(ranges: readonly LineRange[]): (line: number) => boolean {
   return (line) => ranges.some((range) => line >= range.start && line <= range.end);
@@ -109,11 +114,11 @@ export async function scanTargets(targets: readonly ScanTarget[], options: ScanT
       continue;
     }
     const size = typeof content === 'string' ? content.length : content.byteLength;
-    if (size > maxBytes) {
+    if (size > HARD_MAX_BYTES) {
       outcome.skipped.push({
         path: target.path,
         reason: 'too_large',
-        detail: `${(size / 1e6).toFixed(1)} MB over the ${(maxBytes / 1e6).toFixed(1)} MB cap`,
+        detail: `${(size / 1e6).toFixed(1)} MB over the ${(HARD_MAX_BYTES / 1e6).toFixed(0)} MB that can be scanned`,
       });
       continue;
     }
@@ -128,7 +133,8 @@ export async function scanTargets(targets: readonly ScanTarget[], options: ScanT
     }
     outcome.scannedFiles++;
     outcome.scannedBytes += size;
-    collect(target, text, options, outcome);
+    if (size > maxBytes) collectInWindows(target, text, maxBytes, options, outcome);
+    else collect(target, text, options, outcome);
   }
   outcome.findings.sort((a, b) => a.path.localeCompare(b.path) || a.line - b.line || a.column - b.column);
   return outcome;
@@ -162,5 +168,45 @@ function collect(target: ScanTarget, text: string, options: ScanTargetsOptions, 
     const rejected = kinds[0] && judgeSuppression(kinds[0], finding, options.gate);
     if (rejected && rejected !== 'applies') finding = { ...finding, suppression: rejected };
     outcome.findings.push(target.commit ? { ...finding, commit: target.commit } : finding);
+  }
+}
+
+/**
+ * A large file in windows of about `windowChars`, cut at line ends. Each window owns a run of lines and reads
+ * `WINDOW_OVERLAP_LINES` more on each side, so a match that starts in its own lines is found whole; findings are
+ * kept only in the window that owns their line, so none is reported twice.
+ */
+function collectInWindows(
+  target: ScanTarget,
+  text: string,
+  windowChars: number,
+  options: ScanTargetsOptions,
+  outcome: ScanOutcome,
+): void {
+  const lineStarts = [0];
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) lineStarts.push(at + 1);
+  const lineCount = lineStarts.length;
+  const offsetOf = (line: number) => (line > lineCount ? text.length : lineStarts[line - 1]!);
+  let ownStart = 1;
+  while (ownStart <= lineCount) {
+    let ownEnd = ownStart;
+    while (ownEnd < lineCount && offsetOf(ownEnd + 1) - offsetOf(ownStart) < windowChars) ownEnd++;
+    const first = Math.max(1, ownStart - WINDOW_OVERLAP_LINES);
+    const last = Math.min(lineCount, ownEnd + WINDOW_OVERLAP_LINES);
+    const windowText = text.slice(offsetOf(first), offsetOf(last + 1));
+    const own = { start: ownStart, end: ownEnd };
+    const onlyLines = target.onlyLines
+      ? target.onlyLines
+          .map((range) => ({ start: Math.max(range.start, own.start), end: Math.min(range.end, own.end) }))
+          .filter((range) => range.start <= range.end)
+      : [own];
+    if (onlyLines.length > 0) {
+      const lineMap = Array.from(
+        { length: last - first + 1 },
+        (_, index) => target.lineMap?.[first + index - 1] ?? first + index,
+      );
+      collect({ ...target, lineMap, onlyLines }, windowText, options, outcome);
+    }
+    ownStart = ownEnd + 1;
   }
 }
