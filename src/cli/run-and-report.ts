@@ -29,6 +29,7 @@ export async function runAndReport(flags: RunFlags): Promise<number> {
       only: flags.only,
       skip: flags.skip,
       wait: flags.wait,
+      strict: flags.strict,
       verbose: flags.verbose,
       command: ['tollgate', ...process.argv.slice(2)].join(' '),
       version: TOLLGATE_VERSION,

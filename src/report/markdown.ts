@@ -29,6 +29,9 @@ export function renderMarkdown(report: RunReport): string {
   lines.push(
     `${report.changedFiles} changed file(s) against ${base} · ${formatDuration(report.durationMs)} · run \`${report.runId}\`${report.partial ? ' · partial run (--only/--skip)' : ''}`,
   );
+  if (report.off && report.off.length > 0) {
+    lines.push('', `Off (config \`validation.<name>.enabled\` or \`TOLLGATE_USE_<NAME>=0\`): ${report.off.join(', ')}`);
+  }
   if (report.ignored.length > 0) {
     lines.push('', `Ignored by \`ignore\` patterns (${report.ignored.length}): ${listPaths(report.ignored)}`);
   }
@@ -42,9 +45,15 @@ export function renderMarkdown(report: RunReport): string {
   return lines.join('\n');
 }
 
+/** The heading's status; a required validator that could not run is a failure, not a warning. */
+export function statusLabel(tool: Pick<ToolReport, 'status' | 'required' | 'scope'>): string {
+  if (tool.required && tool.status === 'tool_unavailable') return 'UNAVAILABLE (required: fails the run)';
+  return `${STATUS_LABEL[tool.status]}${tool.scope ? ` (${tool.scope} only)` : ''}`;
+}
+
 function renderTool(tool: ToolReport, maxOutputLines: number): string[] {
   const lines = [
-    `## ${tool.title} (\`${tool.name}\`): ${STATUS_LABEL[tool.status]} · ${formatDuration(tool.durationMs)}`,
+    `## ${tool.title} (\`${tool.name}\`): ${statusLabel(tool)} · ${formatDuration(tool.durationMs)}`,
     '',
     tool.summary,
   ];

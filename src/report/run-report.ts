@@ -15,6 +15,13 @@ export interface ToolReport {
   details?: Record<string, unknown>;
   /** Set when the call examined only part of the change (`paths …`, `packages …`): never a pass of the whole. */
   scope?: string;
+  /** The validator is required (`validation.required`, `--strict`): being unavailable fails the run. */
+  required?: boolean;
+}
+
+/** A tool's result lets the run pass: a passing status, and for a required tool, one that really ran. */
+export function toolPasses(tool: Pick<ToolReport, 'status' | 'required'>): boolean {
+  return isPassingStatus(tool.status) && !(tool.required && tool.status === 'tool_unavailable');
 }
 
 /** Everything a report renderer needs; renderers are pure functions of it. */
@@ -38,6 +45,8 @@ export interface RunReport {
   maxOutputLines: number;
   /** Set when the results could not be stored (a full or read-only disk): the run counts for nothing. */
   notStored?: string;
+  /** Validators switched off by config or `TOLLGATE_USE_<NAME>=0`: never silently absent from a verdict. */
+  off?: string[];
 }
 
 /** A finding blocks unless it is waived. */
@@ -46,7 +55,7 @@ export function blockingFindings(tool: ToolReport): Finding[] {
 }
 
 export function verdictOf(tools: readonly ToolReport[]): Verdict {
-  return tools.every((tool) => isPassingStatus(tool.status)) ? 'passed' : 'failed';
+  return tools.every(toolPasses) ? 'passed' : 'failed';
 }
 
 export function toolReport(execution: ToolExecution): ToolReport {
@@ -88,6 +97,6 @@ export function nextStep(report: RunReport): string {
   if (hasFindings) {
     return 'Fix the findings above, then run `tollgate run` again. To accept a low-risk finding instead, `tollgate waive ID --reason "…"`.';
   }
-  const broken = report.tools.filter((tool) => !isPassingStatus(tool.status)).map((tool) => tool.name);
+  const broken = report.tools.filter((tool) => !toolPasses(tool)).map((tool) => tool.name);
   return `${broken.join(', ')} could not finish: read the summary above, fix the cause (config, input or environment), then run \`tollgate run\` again.`;
 }

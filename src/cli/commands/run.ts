@@ -11,6 +11,7 @@ const runFlags = z.object({
   wait: z.boolean().default(true),
   verbose: z.boolean().default(false),
   progress: z.boolean().default(false),
+  strict: z.boolean().default(false),
 });
 export type RunFlags = z.output<typeof runFlags>;
 
@@ -33,6 +34,10 @@ export function registerRun(program: Command): void {
     )
     .option('-o, --output <file>', 'write the report to this file instead of stdout')
     .option('--no-wait', 'fail at once if another run holds the repository lock, instead of waiting')
+    .option(
+      '--strict',
+      'every enabled validator is required: one that could not run (unavailable, unreachable, timed out) fails the run',
+    )
     .option('--verbose', 'also record progress events in the run log')
     .option(
       '--progress',
@@ -45,6 +50,7 @@ Examples:
   $ tollgate run
   $ tollgate run --base origin/main --format json --output report.json
   $ tollgate run --only checks --no-wait
+  $ tollgate run --strict
   $ tollgate run --progress 2> progress.log`,
     )
     .action(async (rawFlags: unknown) => {

@@ -183,6 +183,13 @@ const validationFields = {
     .array(z.string())
     .default([])
     .describe('Tools that may skip when the caller declares the change trivial.'),
+  required: z
+    .array(z.string())
+    .default(['advisories', 'secrets'])
+    .describe(
+      'Enabled validators that must really run: one that is unavailable, unreachable, timed out or errored fails the run.',
+    ),
+  strict: z.boolean().default(false).describe('Every enabled validator is required (as `tollgate run --strict`).'),
 };
 
 /**

@@ -82,6 +82,8 @@ validation:
   concurrency: 4  # default
   maxFileSize: 1MB  # default
   skipTrivial: []  # default
+  required: [ advisories, secrets ]  # default
+  strict: false  # default
   checks:
     enabled: false  # env TOLLGATE_USE_CHECKS
 checks:  # from file

@@ -25,6 +25,8 @@ export interface ExecuteSelectedOptions {
   deadline: number;
   /** Set when the calls came through the MCP server: recorded on every `tool.execution_start` event. */
   mcpServerName?: string;
+  /** Run even when nothing changed or an earlier pass would stand in (`advisories check --all`). */
+  force?: boolean;
   /** A decision taken before the shared no-changes check, e.g. a declared trivial change (`skipped_trivial`). */
   skipBefore?: (tool: AnyToolDefinition) => ToolResult | null;
   signal?: AbortSignal;
@@ -45,6 +47,7 @@ export async function executeSelected(
   const preflight = async (tool: AnyToolDefinition): Promise<ToolResult | null> => {
     const early = options.skipBefore?.(tool);
     if (early) return early;
+    if (options.force) return null;
     if (options.changeSet.isEmpty) {
       return result('skipped_no_changes', 'No changes detected against the base. Skipping validation.');
     }

@@ -11,6 +11,8 @@ export interface PersistRunOptions {
   executions: readonly ToolExecution[];
   /** Every enabled validator ran and the run reached its end: only such a run may satisfy the stop hook. */
   complete: boolean;
+  /** Validators that must really run (`validation.required`, `--strict`). */
+  required?: readonly string[];
 }
 
 export interface PersistedRun {
@@ -24,7 +26,11 @@ export interface PersistedRun {
  */
 export async function persistRun(options: PersistRunOptions): Promise<PersistedRun> {
   const waivers = await listWaivers(options.repoRoot);
-  const tools = options.executions.map((execution) => toolReport(withWaivers(execution, waivers)));
+  const required = new Set(options.required ?? []);
+  const tools = options.executions.map((execution) => {
+    const report = toolReport(withWaivers(execution, waivers));
+    return required.has(report.name) ? { ...report, required: true } : report;
+  });
   const verdict = verdictOf(tools);
   const at = new Date().toISOString();
   await recordRun(options.repoRoot, {

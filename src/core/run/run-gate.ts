@@ -9,7 +9,7 @@ import { changeSetForRun } from './change-set-for-run.js';
 import { executeSelected } from './execute-selected.js';
 import { persistRun } from './persist-run.js';
 import { recheckTree } from './recheck-tree.js';
-import { selectTools } from './select-tools.js';
+import { offValidators, requiredValidators, selectTools } from './select-tools.js';
 
 export interface RunGateOptions {
   repoRoot: string;
@@ -23,6 +23,10 @@ export interface RunGateOptions {
   inputs?: Record<string, unknown>;
   /** Wait for another run's lock (default) or fail at once. */
   wait?: boolean;
+  /** Every enabled validator is required (`--strict`). */
+  strict?: boolean;
+  /** Run the validators even when nothing changed (`advisories check --all`). */
+  force?: boolean;
   verbose?: boolean;
   /** The command line that started the run, for the lock file and the log. */
   command: string;
@@ -76,6 +80,7 @@ export async function runGate(options: RunGateOptions): Promise<RunReport> {
           events,
           runDir,
           deadline: started + config.validation.timeout,
+          ...(options.force ? { force: true } : {}),
           ...(options.signal ? { signal: options.signal } : {}),
           ...(options.env ? { env: options.env } : {}),
           ...(options.onProgress ? { onProgress: options.onProgress } : {}),
@@ -92,6 +97,7 @@ export async function runGate(options: RunGateOptions): Promise<RunReport> {
           configHash: options.configHash,
           executions,
           complete: !selection.partial,
+          required: requiredValidators(options.tools, config, options.strict),
         });
         await recordRunTelemetry(runDir, { runId, source: 'run', tools: persisted.tools });
       } catch (error) {
@@ -121,6 +127,7 @@ export async function runGate(options: RunGateOptions): Promise<RunReport> {
         tools,
         maxOutputLines: config.output.maxOutputLines,
         ...(notStored ? { notStored } : {}),
+        off: offValidators(options.tools, config),
       };
     } finally {
       try {

@@ -52,3 +52,19 @@ export function selectTools(
   const partial = enabled.some((tool) => !chosen.includes(tool));
   return { tools: chosen, partial };
 }
+
+/** The validators that must really run: `validation.required` (enabled ones), or every enabled one when strict. */
+export function requiredValidators(
+  all: readonly AnyToolDefinition[],
+  config: TollgateConfig,
+  strict = false,
+): string[] {
+  const enabled = all.filter((tool) => isToolEnabled(config, tool)).map((tool) => tool.name);
+  if (strict || config.validation.strict) return enabled;
+  return enabled.filter((name) => config.validation.required.includes(name));
+}
+
+/** Validators switched off by the config or `TOLLGATE_USE_<NAME>=0`, for the report. */
+export function offValidators(all: readonly AnyToolDefinition[], config: TollgateConfig): string[] {
+  return all.filter((tool) => !isToolEnabled(config, tool)).map((tool) => tool.name);
+}

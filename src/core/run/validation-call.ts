@@ -10,6 +10,7 @@ import { changeSetForRun } from './change-set-for-run.js';
 import { executeSelected, type SelectedCall } from './execute-selected.js';
 import { persistRun } from './persist-run.js';
 import { recheckTree } from './recheck-tree.js';
+import { requiredValidators } from './select-tools.js';
 import { readSession, updateSession } from './session-store.js';
 import { maySkipAsTrivial } from './trivial-declarations.js';
 import { renderValidationResults } from './validation-results.js';
@@ -169,6 +170,7 @@ export async function runValidationCall(options: ValidationCallOptions): Promise
           configHash: options.configHash,
           executions,
           complete: options.complete && !options.signal?.aborted,
+          required: requiredValidators(options.registry, config),
         });
         tools = persisted.tools;
         verdict = persisted.verdict;

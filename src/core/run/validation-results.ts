@@ -1,5 +1,5 @@
-import { STATUS_LABEL } from '../../report/markdown.js';
-import { blockingFindings, type ToolReport } from '../../report/run-report.js';
+import { statusLabel } from '../../report/markdown.js';
+import { blockingFindings, type ToolReport, toolPasses } from '../../report/run-report.js';
 import { formatDuration } from '../config/duration.js';
 import { isPassingStatus, type ToolStatus } from '../result.js';
 
@@ -20,9 +20,7 @@ export function renderValidationResults(view: ValidationResultsView): string {
   const lines = ['## Validation Results', ''];
   if (view.message) lines.push(view.message);
   for (const tool of view.tools) {
-    lines.push(
-      `### ${tool.title} (\`${tool.name}\`): ${STATUS_LABEL[tool.status]} · ${formatDuration(tool.durationMs)}`,
-    );
+    lines.push(`### ${tool.title} (\`${tool.name}\`): ${statusLabel(tool)} · ${formatDuration(tool.durationMs)}`);
     lines.push('', tool.summary);
     const blocking = blockingFindings(tool);
     if (tool.findings.length > 0) {
@@ -56,7 +54,7 @@ export function validationFooter(view: Pick<ValidationResultsView, 'callName' | 
     return `A validator was rate limited. Wait a few minutes, then call \`${view.callName}\` again.`;
   }
   // Only a passing call may say "passed": an `incomplete` or `error` validator without findings has still not passed.
-  const failing = view.tools.filter((tool) => !isPassingStatus(tool.status) || blockingFindings(tool).length > 0);
+  const failing = view.tools.filter((tool) => !toolPasses(tool) || blockingFindings(tool).length > 0);
   if (failing.length > 0 || !isPassingStatus(view.status)) {
     return `Address the issues above, then call \`${view.callName}\` again after your changes. To accept a low-risk finding instead, run \`tollgate waive ID --reason "…"\`.`;
   }

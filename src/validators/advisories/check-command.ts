@@ -89,6 +89,10 @@ async function checkChangeSet(repoRoot: string, flags: AdvisoriesCheckFlags): Pr
     ...(flags.base ? { base: flags.base } : {}),
     only: [advisoriesTool.name],
     inputs: { [advisoriesTool.name]: flags.all ? { all: true } : {} },
+    // `--all` checks every locked dependency, changed or not: nothing to skip.
+    ...(flags.all ? { force: true } : {}),
+    // Asked for by name: a database that could not answer is never a pass here.
+    strict: true,
     command: ['tollgate', ...process.argv.slice(2)].join(' '),
     version: TOLLGATE_VERSION,
   });
