@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { loadConfig } from '../core/config/index.js';
 import { findRepoRoot } from '../core/config/repo-root.js';
@@ -10,6 +10,18 @@ import { validators } from '../validators/index.js';
 import type { RunFlags } from './commands/run.js';
 import { createProgressDisplay } from './progress-display.js';
 import { TOLLGATE_VERSION } from './version.js';
+
+/** The config file and the line that defines each check (`name: …` in `checks:`), for findings that have no file. */
+async function configLocations(repoRoot: string, file: string): Promise<{ configFile: string; configLines: Record<string, number> }> {
+  const configLines: Record<string, number> = {};
+  const text = await readFile(resolve(repoRoot, file), 'utf8').catch(() => '');
+  text.split('\n').forEach((line, index) => {
+    const match = /^\s*-?\s*name:\s*(?:"([^"]*)"|'([^']*)'|(.+?))\s*(?:#.*)?$/.exec(line);
+    const name = match?.[1] ?? match?.[2] ?? match?.[3];
+    if (name !== undefined && configLines[name] === undefined) configLines[name] = index + 1;
+  });
+  return { configFile: file, configLines };
+}
 
 /** `tollgate run`: glue between flags, the gate and the report. Returns the exit code. */
 export async function runAndReport(flags: RunFlags): Promise<number> {
@@ -40,7 +52,8 @@ export async function runAndReport(flags: RunFlags): Promise<number> {
     display.done();
   }
   const format = flags.format ?? config.output.format;
-  const text = renderReport(report, format);
+  const located = loaded.file && !isAbsolute(loaded.file) ? { ...report, ...(await configLocations(repoRoot, loaded.file)) } : report;
+  const text = renderReport(located, format);
   const outputFile = flags.output ?? config.output.file;
   if (outputFile) {
     const target = isAbsolute(outputFile) ? outputFile : resolve(cwd, outputFile);

@@ -112,7 +112,8 @@ describe('reports', () => {
       ],
       partialFingerprints: { tollgateFindingId: onLine.id },
     });
-    expect(run.results[0].locations).toBeUndefined();
+    // A failed check names no file: it points at the config that defines it, or code scanning rejects the upload.
+    expect(run.results[0].locations[0].physicalLocation.artifactLocation.uri).toBe('tollgate.config.yaml');
   });
 
   test.each([
@@ -137,5 +138,52 @@ describe('reports', () => {
     expect(nextStep(reportWith([tool('passed')], { partial: true }))).toBe(
       'The selected validators passed. Run `tollgate run` without --only/--skip before declaring the change done.',
     );
+  });
+});
+
+describe('SARIF that GitHub code scanning accepts', () => {
+  test('passes the official schema and the upload rules: every result located, URIs encoded, no local path', async () => {
+    const { sarifProblems } = await import('../../test/support/sarif-checks.js');
+    const odd = { ...onLine, id: 'odd0000000000000', path: 'src/we ird#1?.js' };
+    const report = reportWith([{ ...tool('failed'), findings: [failingCheck, onLine, odd] }], {
+      configFile: 'tollgate.config.yaml',
+      configLines: { 'unit tests': 7 },
+    });
+    const text = renderReport(report, 'sarif');
+    expect(sarifProblems(text)).toEqual([]);
+    const results = JSON.parse(text).runs[0].results;
+    expect(results[0].locations[0].physicalLocation).toEqual({
+      artifactLocation: { uri: 'tollgate.config.yaml', uriBaseId: '%SRCROOT%' },
+      region: { startLine: 7 },
+    });
+    expect(results[2].locations[0].physicalLocation.artifactLocation.uri).toBe('src/we%20ird%231%3F.js');
+    expect(text).not.toContain('/work/repo');
+    const rules = JSON.parse(text).runs[0].tool.driver.rules;
+    const secretRule = rules.find((rule: { id: string }) => rule.id === 'secrets/github-pat');
+    expect(secretRule).toMatchObject({ properties: { tags: ['security', 'secrets'], 'security-severity': '9.5' } });
+    expect(secretRule.fullDescription.text).toBeTruthy();
+    expect(secretRule.help).toMatchObject({ text: expect.any(String), markdown: expect.any(String) });
+    const checkRule = rules.find((rule: { id: string }) => rule.id === 'checks/unit tests');
+    expect(checkRule.properties).toEqual({ tags: ['checks'] });
+  });
+
+  test('past 25,000 results the most severe are kept, and the report says how many were left out', async () => {
+    const { sarifProblems } = await import('../../test/support/sarif-checks.js');
+    const many = Array.from({ length: 26_002 }, (_, index) =>
+      makeFinding({
+        validator: 'static_analysis',
+        ruleId: 'rule',
+        severity: index < 2 ? 'critical' : 'low',
+        title: `finding ${index}`,
+        path: 'src/a.ts',
+        line: index + 1,
+      }),
+    );
+    const text = renderReport(reportWith([{ ...tool('failed'), findings: many }]), 'sarif');
+    const run = JSON.parse(text).runs[0];
+    expect(run.results).toHaveLength(25_000);
+    expect(run.properties.droppedResults).toBe(1_002);
+    expect(run.results.filter((result: { level: string }) => result.level === 'error')).toHaveLength(2);
+    expect(sarifProblems(text)).toEqual([]);
   });
 });

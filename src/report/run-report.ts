@@ -47,6 +47,10 @@ export interface RunReport {
   notStored?: string;
   /** Validators switched off by config or `TOLLGATE_USE_<NAME>=0`: never silently absent from a verdict. */
   off?: string[];
+  /** The config file (repo-relative) the run read, when there is one: where a finding without a file points. */
+  configFile?: string;
+  /** The line in `configFile` that defines each check, by check name: where a failed check's result points. */
+  configLines?: Record<string, number>;
 }
 
 /** A finding blocks unless it is waived. */

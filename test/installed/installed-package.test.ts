@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type ProcessResult, runProcess } from '../../src/core/process.js';
 import { fakeChecksumToken, fakeToken } from '../../src/validators/secrets/sample-tokens.js';
 import { createTempRepo, removeDir, type TempRepo, tempDir } from '../support/git-repo.js';
+import { sarifProblems } from '../support/sarif-checks.js';
 
 /**
  * What users run: `npm pack`, `npm i -g --prefix` of that tarball, then every command and subcommand through the
@@ -136,7 +137,13 @@ describe('the installed package', () => {
     const report = JSON.parse(json.stdout);
     const sarif = await tollgate(['run', '--format', 'sarif', '--output', 'out/report.sarif']);
     expectClean(sarif, 'run --format sarif --output');
-    expect(JSON.parse(readFileSync(join(repo.root, 'out/report.sarif'), 'utf8')).version).toBe('2.1.0');
+    const sarifText = readFileSync(join(repo.root, 'out/report.sarif'), 'utf8');
+    expect(sarifProblems(sarifText)).toEqual([]);
+    // The failed check points at the config line that defines it.
+    expect(JSON.parse(sarifText).runs[0].results[0].locations[0].physicalLocation).toEqual({
+      artifactLocation: { uri: 'tollgate.config.yaml', uriBaseId: '%SRCROOT%' },
+      region: { startLine: 2 },
+    });
     for (const args of [
       ['log'],
       ['log', '--list'],
@@ -167,6 +174,7 @@ describe('the installed package', () => {
       expectClean(await tollgate(args), args.join(' '));
     }
     expect((await tollgate(['scan', '--all'])).exitCode).toBe(1);
+    expect(sarifProblems((await tollgate(['scan', '--all', '--format', 'sarif'])).stdout)).toEqual([]);
     expectClean(await tollgate(['hook', 'install', 'pre-commit']), 'hook install pre-commit');
     await repo.git('add', 'src/settings.js');
     expectClean(await tollgate(['scan', '--staged']), 'scan --staged');

@@ -1,18 +1,22 @@
-import { SARIF_LEVEL, SECURITY_SEVERITY, sarifDocument } from '../../../report/sarif.js';
+import { SARIF_LEVEL, sarifDocument, sarifLocation, sarifRule } from '../../../report/sarif.js';
 import type { SecretScanReport } from './scan-report.js';
 
 /** SARIF 2.1.0, one result per finding; the fingerprint (never the secret) is the partial fingerprint. */
 export function renderScanSarif(report: SecretScanReport): string {
-  const rules = new Map<string, { id: string; name: string; shortDescription: { text: string }; properties: object }>();
+  const rules = new Map<string, ReturnType<typeof sarifRule>>();
   for (const finding of report.findings) {
     const id = `secrets/${finding.ruleId}`;
     if (!rules.has(id)) {
-      rules.set(id, {
+      rules.set(
         id,
-        name: finding.ruleId.replace(/-(.)/g, (_m, next: string) => next.toUpperCase()),
-        shortDescription: { text: finding.title },
-        properties: { 'security-severity': SECURITY_SEVERITY[finding.severity], tags: ['security', 'secret'] },
-      });
+        sarifRule({
+          id,
+          title: finding.title,
+          validator: 'secrets',
+          severity: finding.severity,
+          help: 'Remove the credential, rotate it at its provider, and load it from the environment or a secret manager.',
+        }),
+      );
     }
   }
   const ids = [...rules.keys()];
@@ -31,14 +35,7 @@ export function renderScanSarif(report: SecretScanReport): string {
         ruleIndex: ids.indexOf(`secrets/${finding.ruleId}`),
         level: SARIF_LEVEL[finding.severity],
         message: { text: `${finding.title}: ${finding.masked}` },
-        locations: [
-          {
-            physicalLocation: {
-              artifactLocation: { uri: encodeURI(finding.path), uriBaseId: '%SRCROOT%' },
-              region: { startLine: finding.line, startColumn: finding.column },
-            },
-          },
-        ],
+        locations: [sarifLocation(finding.path, { startLine: finding.line, startColumn: finding.column })],
         partialFingerprints: { secretFingerprint: finding.fingerprint },
         properties: {
           severity: finding.severity,
