@@ -12,7 +12,10 @@ import { createProgressDisplay } from './progress-display.js';
 import { TOLLGATE_VERSION } from './version.js';
 
 /** The config file and the line that defines each check (`name: …` in `checks:`), for findings that have no file. */
-async function configLocations(repoRoot: string, file: string): Promise<{ configFile: string; configLines: Record<string, number> }> {
+async function configLocations(
+  repoRoot: string,
+  file: string,
+): Promise<{ configFile: string; configLines: Record<string, number> }> {
   const configLines: Record<string, number> = {};
   const text = await readFile(resolve(repoRoot, file), 'utf8').catch(() => '');
   text.split('\n').forEach((line, index) => {
@@ -52,7 +55,8 @@ export async function runAndReport(flags: RunFlags): Promise<number> {
     display.done();
   }
   const format = flags.format ?? config.output.format;
-  const located = loaded.file && !isAbsolute(loaded.file) ? { ...report, ...(await configLocations(repoRoot, loaded.file)) } : report;
+  const located =
+    loaded.file && !isAbsolute(loaded.file) ? { ...report, ...(await configLocations(repoRoot, loaded.file)) } : report;
   const text = renderReport(located, format);
   const outputFile = flags.output ?? config.output.file;
   if (outputFile) {
