@@ -36,6 +36,8 @@ export interface RunReport {
   base: ChangeSetBase;
   fingerprint: string;
   changedFiles: number;
+  /** The change set's files (path and status), for machine readers of the JSON report. */
+  files?: ReadonlyArray<{ path: string; status: string }>;
   ignored: readonly string[];
   skippedFiles: readonly SkippedFile[];
   /** Set when only some validators ran (`--only`/`--skip`): such a run never stands in for a full one. */

@@ -58,7 +58,11 @@ describe('tollgate run (built CLI, real repository)', () => {
     await repo.write('value.txt', 'good\n\n');
     const result = await run('--format', 'json');
     const report = JSON.parse(result.stdout);
-    expect(report).toMatchObject({ verdict: 'passed', changedFiles: 1 });
+    expect(report).toMatchObject({
+      verdict: 'passed',
+      changedFiles: 1,
+      files: [{ path: 'value.txt', status: 'modified' }],
+    });
     expect(report.tools.find((tool: { name: string }) => tool.name === 'checks')).toMatchObject({ status: 'passed' });
     expect(result.stderr).toContain('tollgate: checks: unit: passed');
   });

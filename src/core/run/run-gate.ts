@@ -121,6 +121,7 @@ export async function runGate(options: RunGateOptions): Promise<RunReport> {
         base: changeSet.base,
         fingerprint: changeSet.fingerprint,
         changedFiles: changeSet.files.length,
+        files: changeSet.files.map((file) => ({ path: file.path, status: file.status })),
         ignored: changeSet.ignored,
         skippedFiles: changeSet.skipped,
         partial: selection.partial,

@@ -47,7 +47,6 @@ export async function runSemgrep(input: ProducerInput): Promise<ProducerOutcome>
   if (input.files.length === 0) return { producer, state: 'not_applicable', reason: 'no changed file to scan' };
   const output = join(ctx.artifactsDir, 'semgrep.sarif');
   const timeoutMs = Math.max(1, Math.min(options.timeout, ctx.budget.remainingMs()));
-  ctx.progress(`semgrep: scanning ${input.files.length} file(s)`);
   const outcome = await ctx.runProcess(
     'semgrep',
     semgrepArgs({
@@ -57,6 +56,8 @@ export async function runSemgrep(input: ProducerInput): Promise<ProducerOutcome>
     }),
     { cwd: ctx.repoRoot, timeoutMs, maxOutputBytes: 1024 * 1024 },
   );
+  // Said after the fact: a missing semgrep must not have been announced as scanning.
+  if (!outcome.spawnError) ctx.progress(`semgrep: scanned ${input.files.length} file(s)`);
   if (outcome.spawnError) {
     return {
       producer,
