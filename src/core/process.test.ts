@@ -55,6 +55,39 @@ describe('runProcess', () => {
     expect(Date.now() - started).toBeLessThan(5000);
   });
 
+  test('a process that left the group (setsid) and holds the output does not keep us waiting', async () => {
+    // A unique sleep length names the survivor, so the test can end it.
+    const marker = `sleep 30.${process.pid}${Date.now() % 100000}`;
+    try {
+      const started = Date.now();
+      const result = await runProcess('sh', ['-c', `setsid ${marker} & echo started`], {
+        cwd: process.cwd(),
+        timeoutMs: 20_000,
+      });
+      expect(result.exitCode).toBe(0);
+      expect(result.stdout).toContain('started');
+      expect(result.detachedSurvivor).toBe(true);
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      await runProcess('pkill', ['-f', marker], { cwd: process.cwd() });
+    }
+  });
+
+  test('a timeout with a detached survivor holding the output still returns, as timed out', async () => {
+    const marker = `sleep 31.${process.pid}${Date.now() % 100000}`;
+    try {
+      const result = await runProcess('sh', ['-c', `setsid ${marker} & sleep 30`], {
+        cwd: process.cwd(),
+        timeoutMs: 300,
+        killGraceMs: 100,
+      });
+      expect(result.timedOut).toBe(true);
+      expect(result.detachedSurvivor).toBe(true);
+    } finally {
+      await runProcess('pkill', ['-f', marker], { cwd: process.cwd() });
+    }
+  });
+
   test('an abort signal stops the child and is reported as aborted', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);

@@ -32,7 +32,15 @@ export interface ProcessResult {
   durationMs: number;
   /** Set when the process could not be started (ENOENT, EACCES). */
   spawnError?: NodeJS.ErrnoException;
+  /**
+   * Set when the process had ended but something it started outside its process group (`setsid … &`, a daemon)
+   * still held its output open: tollgate stopped reading rather than wait for it, and that survivor may still run.
+   */
+  detachedSurvivor?: boolean;
 }
+
+/** How long output may stay open after the process itself ended, before a detached survivor is assumed. */
+const PIPE_DRAIN_MS = 1000;
 
 const DEFAULT_MAX_OUTPUT = 8 * 1024 * 1024;
 
@@ -87,12 +95,15 @@ export function runProcess(
     let settled = false;
     let killTimer: NodeJS.Timeout | undefined;
     let timeoutTimer: NodeJS.Timeout | undefined;
+    let drainTimer: NodeJS.Timeout | undefined;
+    let detachedSurvivor = false;
 
     const finish = (partial: Pick<ProcessResult, 'exitCode' | 'signal'> & { spawnError?: NodeJS.ErrnoException }) => {
       if (settled) return;
       settled = true;
       if (timeoutTimer) clearTimeout(timeoutTimer);
       if (killTimer) clearTimeout(killTimer);
+      if (drainTimer) clearTimeout(drainTimer);
       options.signal?.removeEventListener('abort', onAbort);
       if (child.pid !== undefined) {
         // The leader is gone; make sure nothing it started outlives it.
@@ -107,6 +118,7 @@ export function runProcess(
         aborted,
         truncated: out.truncated || err.truncated,
         durationMs: Math.round(performance.now() - started),
+        ...(detachedSurvivor ? { detachedSurvivor } : {}),
       });
     };
 
@@ -140,9 +152,18 @@ export function runProcess(
       options.onOutput?.('stderr', chunk);
     });
     child.on('error', (error: NodeJS.ErrnoException) => finish({ exitCode: null, signal: null, spawnError: error }));
-    child.on('exit', () => {
+    child.on('exit', (code, signal) => {
       // Whatever the leader left running in its group would hold our pipes open (and 'close' would never come).
       if (child.pid !== undefined) killGroup(child.pid, 'SIGKILL');
+      // Something that left the group (`setsid … &`) is beyond that kill: once the output has had time to drain,
+      // stop reading and return, rather than wait as long as the survivor lives.
+      drainTimer = setTimeout(() => {
+        detachedSurvivor = true;
+        child.stdout.destroy();
+        child.stderr.destroy();
+        finish({ exitCode: code, signal });
+      }, PIPE_DRAIN_MS);
+      drainTimer.unref();
     });
     child.on('close', (code, signal) => finish({ exitCode: code, signal }));
     child.stdin.on('error', () => {

@@ -6,6 +6,7 @@ import { removeDir, tempDir } from '../../../test/support/temp-home.js';
 import { buildConfigSchema, type TollgateConfig } from '../../core/config/schema.js';
 import { discardEvents } from '../../core/pipeline/event-sink.js';
 import { executeTool } from '../../core/pipeline/execute-tool.js';
+import { runProcess } from '../../core/process.js';
 import { checksTool } from './index.js';
 import { selectChecks } from './run-checks.js';
 
@@ -72,6 +73,19 @@ describe('checks validator', () => {
     expect(finding?.body).toContain('not ok 2 - subtracts');
     expect(finding?.body).toMatch(/ok 7999 - some passing test name here padded out\n# fail 1$/);
     expect(readFileSync(join(dir, '.tollgate/runs/r1/checks/node_tests.log'), 'utf8')).toContain('# fail 1');
+  });
+
+  test('a check that leaves a detached process holding its output times out on time and names the survivor', async () => {
+    const marker = `sleep 32.${process.pid}${Date.now() % 100000}`;
+    try {
+      const started = Date.now();
+      const execution = await runWith([{ name: 'daemon', run: `setsid ${marker} & sleep 30`, timeout: '1s' }]);
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(execution.result.status).toBe('failed');
+      expect(execution.result.summary).toContain('daemon left a detached process running');
+    } finally {
+      await runProcess('pkill', ['-f', marker], { cwd: process.cwd() });
+    }
   });
 
   test('a check with `paths` runs only when a changed file matches', async () => {

@@ -63,18 +63,29 @@ export async function runChecks(ctx: ToolContext<ChecksOptions, unknown>): Promi
   const changedPaths = ctx.changeSet.files.flatMap((file) => (file.oldPath ? [file.path, file.oldPath] : [file.path]));
   const { run, skipped } = selectChecks(checks, changedPaths);
   const limit = pLimit(ctx.concurrency);
+  const survivors = new Set<string>();
   const outcomes: CheckOutcome[] = [
     ...skipped.map((check) => ({
       name: check.name,
       state: 'not_applicable' as const,
       reason: 'no changed file matches `paths`',
     })),
-    ...(await Promise.all(run.map((check) => limit(() => runOneCheck(check, ctx))))),
+    ...(await Promise.all(run.map((check) => limit(() => runOneCheck(check, ctx, survivors))))),
   ];
-  return summarize(outcomes, checks);
+  const summary = summarize(outcomes, checks);
+  if (survivors.size === 0) return summary;
+  return {
+    ...summary,
+    summary: `${summary.summary}; ${[...survivors].join(', ')} left a detached process running (outside its process group, beyond tollgate's reach): stop it yourself`,
+    details: { ...summary.details, detachedSurvivors: [...survivors] },
+  };
 }
 
-async function runOneCheck(check: Check, ctx: ToolContext<ChecksOptions, unknown>): Promise<CheckOutcome> {
+async function runOneCheck(
+  check: Check,
+  ctx: ToolContext<ChecksOptions, unknown>,
+  survivors: Set<string>,
+): Promise<CheckOutcome> {
   if (ctx.signal.aborted)
     return { name: check.name, state: 'not_started', reason: 'the run was stopped before it started' };
   const cwd = resolve(ctx.repoRoot, check.cwd);
@@ -100,6 +111,12 @@ async function runOneCheck(check: Check, ctx: ToolContext<ChecksOptions, unknown
   // The full log stays in the run folder: mask anything in it that looks like a credential, as in every other output.
   await redactFileInPlace(log);
   const tail = excerpt.render();
+  if (outcome.detachedSurvivor) {
+    survivors.add(check.name);
+    ctx.progress(
+      `${check.name}: a process it started outside its process group (setsid, a daemon) still holds its output and may still run; tollgate stopped waiting for it`,
+    );
+  }
   const relativeLog = log.slice(ctx.repoRoot.length + 1);
   if (outcome.spawnError) {
     return { name: check.name, state: 'not_started', reason: `could not start sh: ${outcome.spawnError.message}` };
