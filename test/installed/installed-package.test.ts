@@ -236,6 +236,27 @@ describe('the installed package', () => {
     }
   }, 60_000);
 
+  test('a .gitignore that lists .tollgate/ does not break the change set (git 2.39)', async () => {
+    const ignored = await createTempRepo({
+      files: { '.gitignore': '.tollgate/\nnode_modules/\n', 'a.js': 'export const a = 1;\n' },
+    });
+    try {
+      await writeFile(join(ignored.root, 'a.js'), 'export const a = 2;\n');
+      const ignoredEnv = { ...ignored.env, PATH: env.PATH, TOLLGATE_DEBUG: '' };
+      const first = await runProcess(bin, ['run', '--format', 'json'], {
+        cwd: ignored.root,
+        env: ignoredEnv,
+        timeoutMs: 60_000,
+      });
+      expectClean(first, 'run with .tollgate/ in .gitignore');
+      expect(JSON.parse(first.stdout).files).toEqual([{ path: 'a.js', status: 'modified' }]);
+      const second = await runProcess(bin, ['run'], { cwd: ignored.root, env: ignoredEnv, timeoutMs: 60_000 });
+      expectClean(second, 'second run with .tollgate/ in .gitignore');
+    } finally {
+      await ignored.cleanup();
+    }
+  }, 60_000);
+
   test('a scoped call never passes the whole change: secret_scanning on one path, then run and the stop hook', async () => {
     const keyId = fakeToken('AKIA', 16, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567', 'bypass-id');
     const secretKey = fakeToken('', 40, undefined, 'bypass-secret');
@@ -348,8 +369,14 @@ describe('the installed package', () => {
     const client = new Client({ name: 'installed-test', version: '1.0.0' });
     await client.connect(transport);
     try {
-      const names = (await client.listTools()).tools.map((tool) => tool.name);
+      const tools = (await client.listTools()).tools;
+      const names = tools.map((tool) => tool.name);
       expect(names).toEqual(expect.arrayContaining(['validation_status', 'secret_scanning']));
+      // The arguments a tool's description asks for are in its advertised schema.
+      const secretScanning = tools.find((tool) => tool.name === 'secret_scanning')!;
+      expect(Object.keys(secretScanning.inputSchema.properties ?? {})).toContain('paths');
+      const bad = await client.callTool({ name: 'secret_scanning', arguments: { paths: 'not-a-list' } });
+      expect(bad.isError).toBe(true);
       const status = await client.callTool({ name: 'validation_status', arguments: {} });
       expect(status.isError).toBeFalsy();
     } finally {
