@@ -3,7 +3,6 @@ import { result, type ToolResult } from '../../core/result.js';
 import { ensureTollgateDir } from '../../core/state/tollgate-dir.js';
 import { type CheckedDependency, checkDependencies } from './check-dependencies.js';
 import { changedDependencies } from './dependency-diff.js';
-import { LOCKFILE_NAMES } from './lockfiles/index.js';
 import type { AdvisoriesInput, AdvisoriesOptions } from './options.js';
 import { parsePackageSpec } from './package-spec.js';
 
@@ -34,7 +33,7 @@ export async function runAdvisories(ctx: ToolContext<AdvisoriesOptions, Advisori
   if (diff.lockfiles.length === 0 && diff.problems.length === 0) {
     return result(
       'passed',
-      `no lockfile or manifest changed (${LOCKFILE_NAMES.join(', ')}); nothing to check. To vet a dependency before adding it, call with packages: ["npm:name@version"]`,
+      'no lockfile or manifest changed; nothing to check. To vet a dependency before adding it, call with packages: ["npm:name@version"]',
     );
   }
   ctx.progress(`checking ${dependencies.length} dependency version(s) from ${diff.lockfiles.join(', ')}`);

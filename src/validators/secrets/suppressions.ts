@@ -44,7 +44,7 @@ export function judgeSuppression(
 /** What a finding says when its suppression did not apply. */
 export function blockedSuppressionNote(reason: BlockedSuppression): string {
   return reason === 'inline-added'
-    ? "Suppression added by this change: needs a person's waiver. The `tollgate:allow` on this line is new in this change, and a change may not clear its own high or critical secret; remove the secret, or have a person waive the finding (`tollgate waive`)."
+    ? "Suppression added by this change: needs a person's waiver. The `tollgate:allow` on this line is new in this change, and a change may not clear its own high or critical secret; remove the secret, or have a person accept the finding."
     : "Baseline outside the reviewed repository: needs a person's waiver. The baseline entry that lists it is in a git-ignored file (such as `.tollgate/`), which nobody reviews; remove the secret, commit the baseline (`secrets.baseline: path/in/repo`), or have a person waive the finding.";
 }
 

@@ -51,19 +51,12 @@ export function toFinding(secret: SecretFinding): Finding {
     title: secret.title,
     body: secret.suppression
       ? `Found ${secret.masked} (${secret.ruleId}). ${blockedSuppressionNote(secret.suppression)}`
-      : `Found ${secret.masked} (${secret.ruleId}). Remove it, rotate the credential, and load it from the environment or a secret manager. ${notASecretHint(secret.severity)}`,
+      : `Found ${secret.masked} (${secret.ruleId}).`,
     path: secret.path,
     line: secret.line,
     column: secret.column,
     anchor: secret.fingerprint,
   });
-}
-
-/** What to do about a false positive: in the gate a change cannot suppress its own high or critical finding. */
-function notASecretHint(severity: Severity): string {
-  return severity === 'critical' || severity === 'high'
-    ? 'If it is not a secret, a person waives it (`tollgate waive <id> --reason "…"`), or it goes in a committed baseline (`secrets.baseline`); a `tollgate:allow` this change adds does not clear it.'
-    : 'If it is not a secret, add `tollgate:allow` on the line or run `tollgate scan --baseline-write`.';
 }
 
 /** `src/api.ts:42:7 secrets/github-pat GitHub personal access token (ghp_…): ghp_… remove it and rotate the token` */
