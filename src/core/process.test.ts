@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { removeDir, tempDir } from '../../test/support/temp-home.js';
@@ -58,12 +59,21 @@ describe('runProcess', () => {
   test('a process that left the group (setsid) and holds the output does not keep us waiting', async () => {
     // A unique sleep length names the survivor, so the test can end it.
     const marker = `sleep 30.${process.pid}${Date.now() % 100000}`;
+    // Written by the survivor once it has left the group: no race with the group kill at exit.
+    const ready = join(tmpdir(), `survivor-ready-${process.pid}-${Date.now()}`);
     try {
       const started = Date.now();
-      const result = await runProcess('sh', ['-c', `setsid ${marker} & echo started`], {
-        cwd: process.cwd(),
-        timeoutMs: 20_000,
-      });
+      const result = await runProcess(
+        'sh',
+        [
+          '-c',
+          `setsid sh -c 'touch ${ready}; exec ${marker}' & while [ ! -f ${ready} ]; do sleep 0.01; done; echo started`,
+        ],
+        {
+          cwd: process.cwd(),
+          timeoutMs: 20_000,
+        },
+      );
       expect(result.exitCode).toBe(0);
       expect(result.stdout).toContain('started');
       expect(result.detachedSurvivor).toBe(true);
@@ -75,12 +85,21 @@ describe('runProcess', () => {
 
   test('a timeout with a detached survivor holding the output still returns, as timed out', async () => {
     const marker = `sleep 31.${process.pid}${Date.now() % 100000}`;
+    // Written by the survivor once it has left the group: no race with the group kill at exit.
+    const ready = join(tmpdir(), `survivor-ready-${process.pid}-${Date.now()}`);
     try {
-      const result = await runProcess('sh', ['-c', `setsid ${marker} & sleep 30`], {
-        cwd: process.cwd(),
-        timeoutMs: 300,
-        killGraceMs: 100,
-      });
+      const result = await runProcess(
+        'sh',
+        [
+          '-c',
+          `setsid sh -c 'touch ${ready}; exec ${marker}' & while [ ! -f ${ready} ]; do sleep 0.01; done; sleep 30`,
+        ],
+        {
+          cwd: process.cwd(),
+          timeoutMs: 300,
+          killGraceMs: 100,
+        },
+      );
       expect(result.timedOut).toBe(true);
       expect(result.detachedSurvivor).toBe(true);
     } finally {

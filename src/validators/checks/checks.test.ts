@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { staticChangeSet } from '../../../test/support/static-change-set.js';
@@ -77,9 +78,17 @@ describe('checks validator', () => {
 
   test('a check that leaves a detached process holding its output times out on time and names the survivor', async () => {
     const marker = `sleep 32.${process.pid}${Date.now() % 100000}`;
+    // Written by the survivor once it has left the group: no race with the group kill at exit.
+    const ready = join(tmpdir(), `survivor-ready-${process.pid}-${Date.now()}`);
     try {
       const started = Date.now();
-      const execution = await runWith([{ name: 'daemon', run: `setsid ${marker} & sleep 30`, timeout: '1s' }]);
+      const execution = await runWith([
+        {
+          name: 'daemon',
+          run: `setsid sh -c 'touch ${ready}; exec ${marker}' & while [ ! -f ${ready} ]; do sleep 0.01; done; sleep 30`,
+          timeout: '1s',
+        },
+      ]);
       expect(Date.now() - started).toBeLessThan(10_000);
       expect(execution.result.status).toBe('failed');
       expect(execution.result.summary).toContain('daemon left a detached process running');
