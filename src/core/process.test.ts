@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -80,6 +80,7 @@ describe('runProcess', () => {
       expect(Date.now() - started).toBeLessThan(5_000);
     } finally {
       await runProcess('pkill', ['-f', marker], { cwd: process.cwd() });
+      rmSync(ready, { force: true });
     }
   });
 
@@ -104,6 +105,7 @@ describe('runProcess', () => {
       expect(result.detachedSurvivor).toBe(true);
     } finally {
       await runProcess('pkill', ['-f', marker], { cwd: process.cwd() });
+      rmSync(ready, { force: true });
     }
   });
 

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
@@ -94,6 +94,7 @@ describe('checks validator', () => {
       expect(execution.result.summary).toContain('daemon left a detached process running');
     } finally {
       await runProcess('pkill', ['-f', marker], { cwd: process.cwd() });
+      rmSync(ready, { force: true });
     }
   });
 
