@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { SecretsOptions } from './options.js';
-import { type ScanOutcome, type ScanTarget, scanTargets } from './scan-targets.js';
+import { emptyScanOutcome, type ScanOutcome, type ScanTarget, scanTargets } from './scan-targets.js';
 import type { WorkerJob } from './scan-worker.js';
 import type { SecretScanner } from './scanner.js';
 
@@ -78,14 +78,7 @@ export async function scanDiskTargets(
           }),
       ),
   );
-  const merged: ScanOutcome = {
-    findings: [],
-    baselined: 0,
-    suppressed: [],
-    skipped: [],
-    scannedFiles: 0,
-    scannedBytes: 0,
-  };
+  const merged = emptyScanOutcome();
   for (const outcome of outcomes) {
     merged.findings.push(...outcome.findings);
     merged.skipped.push(...outcome.skipped);

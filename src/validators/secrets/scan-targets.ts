@@ -69,18 +69,16 @@ export function lineSet(ranges: readonly LineRange[]): (line: number) => boolean
   return (line) => ranges.some((range) => line >= range.start && line <= range.end);
 }
 
+/** An outcome with nothing in it yet: what a scan starts from, and what merged worker outcomes add up into. */
+export function emptyScanOutcome(): ScanOutcome {
+  return { findings: [], baselined: 0, suppressed: [], skipped: [], scannedFiles: 0, scannedBytes: 0 };
+}
+
 export async function scanTargets(targets: readonly ScanTarget[], options: ScanTargetsOptions): Promise<ScanOutcome> {
   const allowed =
     options.allowPaths && options.allowPaths.length > 0 ? picomatch([...options.allowPaths], { dot: true }) : null;
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
-  const outcome: ScanOutcome = {
-    findings: [],
-    baselined: 0,
-    suppressed: [],
-    skipped: [],
-    scannedFiles: 0,
-    scannedBytes: 0,
-  };
+  const outcome = emptyScanOutcome();
   let done = 0;
   for (const target of targets) {
     if (options.signal?.aborted) break;

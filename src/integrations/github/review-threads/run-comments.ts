@@ -28,7 +28,8 @@ export interface ReviewCommentsConfig {
   replyTemplate?: string | undefined;
 }
 
-export interface CommentsOptions {
+/** What both review-thread commands (`comments`, `fix-comments`) work with. */
+export interface ReviewThreadsContext {
   repoRoot: string;
   cwd: string;
   env: NodeJS.ProcessEnv;
@@ -36,6 +37,9 @@ export interface CommentsOptions {
   /** Builds the GitHub client for the repository (tests pass one bound to the fake server). */
   connect: (repository: GithubRepository) => Promise<GraphqlClient>;
   redact: RedactText;
+}
+
+export interface CommentsOptions extends ReviewThreadsContext {
   repo?: string | undefined;
   pr?: number | undefined;
   all?: boolean;

@@ -1,20 +1,12 @@
 import type { GraphqlClient } from '../../graphql-client.js';
-import type { RedactText } from '../../redaction.js';
-import type { GithubRepository } from '../../repository.js';
 import type { EvidenceSource } from '../check-evidence.js';
 import type { Classification } from '../payload-schemas.js';
 import type { loadReplyTemplate } from '../reply-template.js';
 import type { PullRequestRef } from '../review-thread.js';
-import type { ReviewCommentsConfig } from '../run-comments.js';
+import type { ReviewThreadsContext } from '../run-comments.js';
 import type { ReviewState } from '../state.js';
 
-export interface FixCommentsOptions {
-  repoRoot: string;
-  cwd: string;
-  env: NodeJS.ProcessEnv;
-  config: ReviewCommentsConfig;
-  connect: (repository: GithubRepository) => Promise<GraphqlClient>;
-  redact: RedactText;
+export interface FixCommentsOptions extends ReviewThreadsContext {
   /** Check evidence for resolutions (the command passes `createRunEvidence`). */
   evidence: EvidenceSource;
   payload?: string | undefined;
