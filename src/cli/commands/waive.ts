@@ -14,6 +14,7 @@ const waiveFlags = z.object({
   remove: z.string().min(1).optional(),
   json: z.boolean().default(false),
   expires: z.string().min(1).optional(),
+  commit: z.boolean().default(false),
 });
 type WaiveFlags = z.output<typeof waiveFlags>;
 
@@ -37,6 +38,10 @@ export function registerWaive(program: Command, io: () => CommandIo = processIo)
       '--expires <duration>',
       'the waiver stops applying after this long, e.g. 7d or 12h (default: config waivers.expires)',
     )
+    .option(
+      '--commit',
+      'write the waiver to tollgate.waivers.yaml, shared with the team: it applies once that file is committed',
+    )
     .option('--list', 'list the recorded waivers')
     .option('--remove <id>', 'remove the waiver of this finding id')
     .option('--json', 'with --list: print JSON')
@@ -46,6 +51,7 @@ export function registerWaive(program: Command, io: () => CommandIo = processIo)
 Examples:
   $ tollgate waive 1a2b3c4d5e6f7a8b --reason "test fixture, not a real key"
   $ tollgate waive 1a2b3c4d --reason "flaky on CI, tracked in #412" --expires 7d
+  $ tollgate waive 1a2b3c4d --reason "generated fixture" --commit
   $ tollgate waive --list
   $ tollgate waive --remove 1a2b3c4d5e6f7a8b`,
     )
@@ -85,7 +91,14 @@ Examples:
             env,
             ...(expiresInMs !== undefined ? { expiresInMs } : {}),
             confirm: confirmOnTerminal,
+            commit: flags.commit,
           });
+          if (waiver.committed) {
+            write(
+              `wrote the waiver of ${waiver.findingId} (${describeWaived(waiver)}) to tollgate.waivers.yaml: it applies once that file is committed, where reviewers see it\n`,
+            );
+            return;
+          }
           const until = waiver.expiresAt ? ` until ${waiver.expiresAt}` : '';
           write(`waived ${waiver.findingId} (${describeWaived(waiver)}) by ${waiver.by}${until}: ${waiver.reason}\n`);
           return;
@@ -131,6 +144,7 @@ interface ShownWaiver {
   tool?: string;
   title?: string;
   expiresAt?: string;
+  committed?: boolean;
 }
 
 /**
@@ -184,5 +198,6 @@ export function renderWaiver(waiver: ShownWaiver, expired = false): string {
       ? ` (EXPIRED ${waiver.expiresAt}: no longer applies)`
       : ` (until ${waiver.expiresAt})`
     : '';
-  return `${waiver.findingId}  ${describeWaived(waiver)}${expiry}\n    by ${waiver.by} at ${waiver.at}: ${waiver.reason}\n`;
+  const where = waiver.committed ? ' [tollgate.waivers.yaml]' : '';
+  return `${waiver.findingId}  ${describeWaived(waiver)}${expiry}${where}\n    by ${waiver.by} at ${waiver.at}: ${waiver.reason}\n`;
 }

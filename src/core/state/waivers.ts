@@ -4,12 +4,14 @@ import { TollgateError } from '../errors.js';
 import { lastDurableId, readEventLog } from '../events/reader.js';
 import type { EventDataByType } from '../events/types.js';
 import { openEventLog } from '../events/writer.js';
-import { type Finding, SEVERITIES, type Severity } from '../finding.js';
+import type { Finding, Severity } from '../finding.js';
 import { runProcess } from '../process.js';
 import { readJsonFile, writeFileAtomic } from './atomic-write.js';
+import { readCommittedWaivers, writeCommittedWaiver } from './committed-waivers.js';
 import { withStateLock } from './lock.js';
 import { type LastFinding, lastFindings, updateState } from './results-store.js';
 import { ensureTollgateDir, TOLLGATE_DIR, tollgatePaths } from './tollgate-dir.js';
+import { type WaiverRecord, waiverRecordSchema } from './waiver-record.js';
 
 /**
  * `.tollgate/waivers.json`: accepted risks, by finding id. A waived finding still appears in every report, marked.
@@ -19,18 +21,7 @@ import { ensureTollgateDir, TOLLGATE_DIR, tollgatePaths } from './tollgate-dir.j
 const WAIVERS_LABEL = `${TOLLGATE_DIR}/waivers.json`;
 const WAIVERS_VERSION = 1;
 
-const waiverRecordSchema = z.object({
-  findingId: z.string().min(1),
-  reason: z.string().min(1),
-  by: z.string(),
-  at: z.string(),
-  severity: z.enum(SEVERITIES).optional(),
-  tool: z.string().optional(),
-  title: z.string().optional(),
-  /** ISO time after which the waiver no longer applies. */
-  expiresAt: z.string().optional(),
-});
-export type WaiverRecord = z.output<typeof waiverRecordSchema>;
+export type { WaiverRecord };
 
 const waiversFileSchema = z.looseObject({
   version: z.literal(WAIVERS_VERSION),
@@ -50,8 +41,10 @@ async function readWaiversFile(repoRoot: string): Promise<WaiversFile> {
   return file ?? { version: WAIVERS_VERSION, waivers: [] };
 }
 
+/** This clone's waivers, then the committed ones (which win for the same finding: a team's reviewed decision). */
 export async function listWaivers(repoRoot: string): Promise<WaiverRecord[]> {
-  return (await readWaiversFile(repoRoot)).waivers;
+  const [local, committed] = await Promise.all([readWaiversFile(repoRoot), readCommittedWaivers(repoRoot)]);
+  return [...local.waivers, ...committed.map((waiver) => ({ ...waiver, committed: true }))];
 }
 
 /** Whether a waiver has expired by `now` (one without an expiry never does). */
@@ -83,6 +76,8 @@ export interface WaiveRequest {
   allow: readonly Severity[];
   /** How long the waiver holds (ms); none: until removed. */
   expiresInMs?: number;
+  /** Write it to the committed `tollgate.waivers.yaml` (it applies once committed) instead of `.tollgate/`. */
+  commit?: boolean;
   /**
    * With `human`: asks the person to confirm this finding (they type its id). Resolves false when they did not; the
    * waiver is then not recorded.
@@ -129,9 +124,15 @@ export async function waiveFinding(repoRoot: string, request: WaiveRequest): Pro
       ? { expiresAt: new Date(now.getTime() + request.expiresInMs).toISOString() }
       : {}),
   };
+  const data = { findingId: record.findingId, reason, by, severity: finding.severity, automatic: !request.human };
+  if (request.commit) {
+    await writeCommittedWaiver(repoRoot, record);
+    // The audit log still records who wrote it; the file itself is reviewed in the commit that adds the entry.
+    await updateWaivers(repoRoot, () => [{ type: 'waiver.recorded', data }]);
+    return { ...record, committed: true };
+  }
   await updateWaivers(repoRoot, (file) => {
     file.waivers = [...file.waivers.filter((waiver) => waiver.findingId !== record.findingId), record];
-    const data = { findingId: record.findingId, reason, by, severity: finding.severity, automatic: !request.human };
     return [{ type: 'waiver.recorded', data }];
   });
   return record;

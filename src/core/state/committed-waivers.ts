@@ -1,0 +1,112 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { isMap, isSeq, parseDocument } from 'yaml';
+import { z } from 'zod';
+import { parseYamlSource } from '../config/yaml-source.js';
+import { issueProblems } from '../config/zod-issues.js';
+import { TollgateError } from '../errors.js';
+import { SEVERITIES } from '../finding.js';
+import { runProcess } from '../process.js';
+import { writeFileAtomic } from './atomic-write.js';
+import type { WaiverRecord } from './waiver-record.js';
+
+/**
+ * `tollgate.waivers.yaml` at the repository root: waivers a team reviews and shares with the code. An entry counts
+ * only as it is in the last commit (`HEAD`), where reviewers saw it in a diff; what is edited in the working tree
+ * and not committed yet waives nothing, so nobody (no agent either) can approve their own change by writing the file.
+ */
+export const COMMITTED_WAIVERS_FILE = 'tollgate.waivers.yaml';
+
+const entrySchema = z
+  .object({
+    finding: z.string().regex(/^[0-9a-f]{16}$/, 'expected a finding id: 16 hex digits, as `tollgate log` shows'),
+    reason: z.string().trim().min(1),
+    by: z.string().trim().min(1),
+    at: z.string().refine((value) => !Number.isNaN(Date.parse(value)), 'expected an ISO date and time'),
+    expires: z
+      .string()
+      .refine((value) => !Number.isNaN(Date.parse(value)), 'expected an ISO date and time')
+      .optional(),
+    severity: z.enum(SEVERITIES).optional(),
+    tool: z.string().optional(),
+    title: z.string().optional(),
+  })
+  .strict();
+
+const fileSchema = z.object({ waivers: z.array(entrySchema).default([]) }).strict();
+
+type Entry = z.output<typeof entrySchema>;
+
+function toRecord(entry: Entry): WaiverRecord {
+  return {
+    findingId: entry.finding,
+    reason: entry.reason,
+    by: entry.by,
+    at: entry.at,
+    ...(entry.expires ? { expiresAt: entry.expires } : {}),
+    ...(entry.severity ? { severity: entry.severity } : {}),
+    ...(entry.tool ? { tool: entry.tool } : {}),
+    ...(entry.title ? { title: entry.title } : {}),
+  };
+}
+
+/** The file's waivers; every problem is one line `tollgate.waivers.yaml:LINE:COL field: what is valid`. */
+export function parseCommittedWaivers(text: string, label = COMMITTED_WAIVERS_FILE): WaiverRecord[] {
+  const source = parseYamlSource(text);
+  const problems = source.problems.length > 0 ? source.problems : [];
+  if (problems.length === 0) {
+    const parsed = fileSchema.safeParse(source.value ?? {});
+    if (parsed.success) return parsed.data.waivers.map(toRecord);
+    problems.push(...issueProblems(parsed.error.issues, fileSchema, source));
+  }
+  const lines = problems.map((problem) => `${label}:${problem.line}:${problem.col} ${problem.message}`);
+  throw new TollgateError('config', lines[0]!, lines.slice(1));
+}
+
+/** The committed waivers: the file as it is in HEAD (none without a commit or without the file). */
+export async function readCommittedWaivers(repoRoot: string, env?: NodeJS.ProcessEnv): Promise<WaiverRecord[]> {
+  const shown = await runProcess('git', ['show', `HEAD:${COMMITTED_WAIVERS_FILE}`], {
+    cwd: repoRoot,
+    ...(env ? { env } : {}),
+    timeoutMs: 10_000,
+  });
+  if (shown.exitCode !== 0) return [];
+  return parseCommittedWaivers(shown.stdout, `${COMMITTED_WAIVERS_FILE} (HEAD)`);
+}
+
+const HEADER = `# Waivers reviewed with the code (docs/waivers.md). An entry applies once it is committed; edit with
+# \`tollgate waive ID --reason "…" --commit\`, or by hand.
+`;
+
+/**
+ * Adds (or replaces) a waiver in the working tree's file, keeping its comments and order. The caller says that it
+ * applies only once committed.
+ */
+export async function writeCommittedWaiver(repoRoot: string, record: WaiverRecord): Promise<string> {
+  const path = join(repoRoot, COMMITTED_WAIVERS_FILE);
+  const existing = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return null;
+    throw error;
+  });
+  if (existing !== null) parseCommittedWaivers(existing);
+  const document = parseDocument(existing ?? `${HEADER}waivers: []\n`);
+  const entry = {
+    finding: record.findingId,
+    reason: record.reason,
+    by: record.by,
+    at: record.at,
+    ...(record.expiresAt ? { expires: record.expiresAt } : {}),
+    ...(record.severity ? { severity: record.severity } : {}),
+    ...(record.tool ? { tool: record.tool } : {}),
+    ...(record.title ? { title: record.title } : {}),
+  };
+  const list = document.get('waivers', true);
+  if (!isSeq(list)) document.set('waivers', document.createNode([entry]));
+  else {
+    const at = list.items.findIndex((item) => isMap(item) && item.get('finding') === record.findingId);
+    if (at >= 0) list.items[at] = document.createNode(entry);
+    else list.items.push(document.createNode(entry));
+  }
+  await writeFileAtomic(path, document.toString({ lineWidth: 0 }), { label: COMMITTED_WAIVERS_FILE });
+  return path;
+}
