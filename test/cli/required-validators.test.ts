@@ -86,3 +86,38 @@ describe('required validators', () => {
     expect(unreachableChange.exitCode).toBe(1);
   }, 60_000);
 });
+
+describe('manifests without a lockfile', () => {
+  const offline = `advisories:\n  sources: [offline]\n  offline: { dir: ${JSON.stringify(join(process.cwd(), 'test/fixtures/advisories/offline'))} }\nvalidation:\n  static_analysis: { enabled: false }\n`;
+  const packageJson = (deps: Record<string, string>) =>
+    `${JSON.stringify({ name: 'app', dependencies: deps }, null, 2)}\n`;
+
+  test('an exact version added to package.json is checked; a range cannot pass without a lockfile', async () => {
+    repo = await createTempRepo({ files: { 'tollgate.config.yaml': offline, 'package.json': packageJson({}) } });
+    await repo.write('package.json', packageJson({ lodash: '4.17.15' }));
+    const pinned = await runCli(['run', '--format', 'json'], { cwd: repo.root, env: repo.env });
+    const advisories = JSON.parse(pinned.stdout).tools.find((tool: { name: string }) => tool.name === 'advisories');
+    expect(advisories.status).toBe('failed');
+    expect(advisories.findings.length).toBeGreaterThan(0);
+    expect(pinned.exitCode).toBe(1);
+
+    await repo.write('package.json', packageJson({ lodash: '^4.17.0' }));
+    const ranged = await runCli(['run', '--format', 'json'], { cwd: repo.root, env: repo.env });
+    const rangeResult = JSON.parse(ranged.stdout).tools.find((tool: { name: string }) => tool.name === 'advisories');
+    expect(rangeResult.status).toBe('incomplete');
+    expect(rangeResult.summary).toContain('lodash ^4.17.0 (package.json)');
+    expect(rangeResult.summary).toContain('Commit a lockfile');
+    expect(ranged.exitCode).toBe(1);
+  }, 60_000);
+
+  test('with a lockfile beside it, the lockfile decides and the manifest is not read', async () => {
+    repo = await createTempRepo({
+      files: { 'tollgate.config.yaml': offline, 'package.json': packageJson({}), 'package-lock.json': lock({}) },
+    });
+    await repo.write('package.json', packageJson({ lodash: '^4.17.21' }));
+    await repo.write('package-lock.json', lock({ lodash: '4.17.21' }));
+    const run = await runCli(['run', '--format', 'json'], { cwd: repo.root, env: repo.env });
+    const advisories = JSON.parse(run.stdout).tools.find((tool: { name: string }) => tool.name === 'advisories');
+    expect(advisories.status).toBe('passed');
+  }, 60_000);
+});

@@ -1,9 +1,11 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RepoChangeSet } from '../../core/change-set/types.js';
 import type { ToolContext } from '../../core/pipeline/tool.js';
 import { normalizePackageName, type PackageVersion } from './ecosystems.js';
 import { LockfileError, lockfileParserFor } from './lockfiles/index.js';
+import { exactVersion, LOCKFILES_FOR, type ManifestEntry, manifestParserFor } from './manifests.js';
 
 /** A locked dependency and how the change touched it. */
 export interface LockedDependency extends PackageVersion {
@@ -16,10 +18,16 @@ export interface LockedDependency extends PackageVersion {
 
 export interface DependencyDiff {
   dependencies: LockedDependency[];
-  /** Lockfiles read (changed ones, plus every tracked one with `all`). */
+  /** Lockfiles read (changed ones, plus every tracked one with `all`), and manifests read without a lockfile. */
   lockfiles: string[];
   /** Lockfiles that could not be read, one line each. */
   problems: string[];
+  /** Ranges added to manifests that have no lockfile beside them: what versions they admit is not known here. */
+  unresolved: UnresolvedRange[];
+}
+
+export interface UnresolvedRange extends ManifestEntry {
+  manifest: string;
 }
 
 function nameKey(pkg: PackageVersion): string {
@@ -134,5 +142,58 @@ export async function changedDependencies(ctx: Context, options: { all: boolean 
       dependencies.push(...diffLockedPackages(path, parsed, parsed, { all: true }));
     }
   }
-  return { dependencies, lockfiles, problems };
+  const manifests = await changedManifests(ctx, problems);
+  dependencies.push(...manifests.dependencies);
+  lockfiles.push(...manifests.read);
+  return { dependencies, lockfiles, problems, unresolved: manifests.unresolved };
+}
+
+/**
+ * Manifests the change touched that no lockfile pins (none beside them in the tree): the entries it added or changed,
+ * exact versions to check like locked ones, ranges to report as not resolvable without a lockfile.
+ */
+async function changedManifests(ctx: Context, problems: string[]) {
+  const dependencies: LockedDependency[] = [];
+  const unresolved: UnresolvedRange[] = [];
+  const read: string[] = [];
+  for (const file of ctx.changeSet.files) {
+    const found = file.status === 'deleted' ? undefined : manifestParserFor(file.path);
+    if (!found) continue;
+    const dir = file.path.includes('/') ? file.path.slice(0, file.path.lastIndexOf('/')) : '';
+    const locks = LOCKFILES_FOR[found.kind] ?? [];
+    if (locks.some((lock) => existsSync(join(ctx.repoRoot, dir, lock)))) continue;
+    const text = await ctx.changeSet.readText(file.path);
+    if (text === null) {
+      problems.push(`${file.path}: not readable (binary or over validation.maxFileSize)`);
+      continue;
+    }
+    let after: ManifestEntry[];
+    let before: ManifestEntry[] = [];
+    try {
+      after = found.parser(text);
+      const old = file.status === 'added' ? null : await baseText(ctx, file.oldPath ?? file.path);
+      if (old !== null) before = found.parser(old);
+    } catch (error) {
+      if (!(error instanceof LockfileError)) throw error;
+      problems.push(`${file.path}: ${error.message}`);
+      continue;
+    }
+    read.push(file.path);
+    const previous = new Map(before.map((entry) => [nameKey({ ...entry, version: '' }), entry.spec]));
+    for (const entry of after) {
+      const was = previous.get(nameKey({ ...entry, version: '' }));
+      if (was === entry.spec) continue;
+      const version = exactVersion(entry.ecosystem, entry.spec);
+      // requirements*.txt pins are read as a lockfile already; only its ranges are new here.
+      if (version !== null && found.kind === 'requirements.txt') continue;
+      if (version === null) unresolved.push({ ...entry, manifest: file.path });
+      else {
+        const pinned = { ecosystem: entry.ecosystem, name: entry.name, version, lockfile: file.path };
+        dependencies.push(
+          was === undefined ? { ...pinned, change: 'added' } : { ...pinned, change: 'changed', previous: was },
+        );
+      }
+    }
+  }
+  return { dependencies, unresolved, read };
 }

@@ -2,7 +2,7 @@ import type { ToolContext } from '../../core/pipeline/tool.js';
 import { result, type ToolResult } from '../../core/result.js';
 import { ensureTollgateDir } from '../../core/state/tollgate-dir.js';
 import { type CheckedDependency, checkDependencies } from './check-dependencies.js';
-import { changedDependencies } from './dependency-diff.js';
+import { changedDependencies, type UnresolvedRange } from './dependency-diff.js';
 import type { AdvisoriesInput, AdvisoriesOptions } from './options.js';
 import { parsePackageSpec } from './package-spec.js';
 
@@ -30,16 +30,34 @@ export async function runAdvisories(ctx: ToolContext<AdvisoriesOptions, Advisori
     ...dependency,
     origin: 'lockfile' as const,
   }));
-  if (diff.lockfiles.length === 0 && diff.problems.length === 0) {
+  if (diff.lockfiles.length === 0 && diff.problems.length === 0 && diff.unresolved.length === 0) {
     return result(
       'passed',
       'no lockfile or manifest changed; nothing to check. To vet a dependency before adding it, call with packages: ["npm:name@version"]',
     );
   }
   ctx.progress(`checking ${dependencies.length} dependency version(s) from ${diff.lockfiles.join(', ')}`);
-  return checkDependencies(dependencies, {
+  const checked = await checkDependencies(dependencies, {
     ...environment,
     problems: diff.problems,
     nothingToCheck: `${diff.lockfiles.join(', ')} changed, but no dependency was added or upgraded${options.all ? '' : ' (use all: true to check every locked dependency)'}`,
   });
+  return withUnresolvedRanges(checked, diff.unresolved);
+}
+
+/**
+ * Ranges added to a manifest with no lockfile: which versions they will install is not known, so they were not
+ * checked, and the result cannot be a pass. Found vulnerabilities stay a failure; the note says what else is open.
+ */
+function withUnresolvedRanges(checked: ToolResult, unresolved: readonly UnresolvedRange[]): ToolResult {
+  if (unresolved.length === 0) return checked;
+  const list = unresolved
+    .slice(0, 8)
+    .map((entry) => `${entry.name} ${entry.spec} (${entry.manifest})`)
+    .join(', ');
+  const more = unresolved.length > 8 ? ` and ${unresolved.length - 8} more` : '';
+  const note = `${unresolved.length} dependency range(s) added without a lockfile could not be checked: ${list}${more}. Commit a lockfile (e.g. \`npm install --package-lock-only\`, \`poetry lock\`, \`cargo generate-lockfile\`, \`bundle lock\`) so the exact versions are checked, or pin exact versions.`;
+  const details = { ...checked.details, unresolvedRanges: unresolved };
+  if (checked.status === 'passed') return result('incomplete', `${checked.summary} ${note}`, checked.findings, details);
+  return { ...checked, summary: `${checked.summary} ${note}`, details };
 }
