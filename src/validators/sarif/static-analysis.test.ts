@@ -388,6 +388,25 @@ describe('static_analysis with configured analyzers, Semgrep and ESLint', () => 
     ).toEqual([['high', 'no-eval', 2, ['eslint']]]);
   });
 
+  test('eslint through xo: xo is found and its JSON report read; missing, it is reported as not installed', async () => {
+    const json = readFileSync(join(FIXTURES, 'eslint/9.x/eslint.json'), 'utf8').replaceAll('REPO_ROOT', h.repo.root);
+    await h.repo.write('package.json', JSON.stringify({ name: 'app', devDependencies: { xo: '^0.60.0' } }));
+    const missing = await h.run({
+      changed: { 'src/util.js': [{ start: 2, end: 2 }] },
+      options: { codeql: { enabled: false }, semgrep: { enabled: false } },
+    });
+    expect(missing.summary).toContain('the project lints with xo, but node_modules/.bin/xo is missing');
+    await h.repo.write('report.json', json);
+    await h.repo.write('node_modules/.bin/xo', `#!/bin/sh\necho "$@" > args.txt\ncat report.json\nexit 1\n`);
+    chmodSync(join(h.repo.root, 'node_modules/.bin/xo'), 0o755);
+    const outcome = await h.run({
+      changed: { 'src/util.js': [{ start: 2, end: 2 }] },
+      options: { codeql: { enabled: false }, semgrep: { enabled: false } },
+    });
+    expect(readFileSync(join(h.repo.root, 'args.txt'), 'utf8')).toBe('--reporter=json -- src/util.js\n');
+    expect(outcome.findings.map((finding) => [finding.ruleId, finding.line])).toEqual([['no-eval', 2]]);
+  });
+
   test('with nothing installed, the result is tool_unavailable and says how to install each analyzer', async () => {
     const outcome = await h.run({ changed: { 'src/util.js': [{ start: 2, end: 2 }] }, env: { PATH: NO_TOOLS_PATH } });
     expect(outcome.status).toBe('tool_unavailable');

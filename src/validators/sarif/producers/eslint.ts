@@ -23,13 +23,49 @@ const ESLINT_CONFIGS = [
 ];
 const LINTED = /\.(?:[cm]?[jt]sx?)$/;
 
-function hasEslintConfig(repoRoot: string): boolean {
-  if (ESLINT_CONFIGS.some((name) => existsSync(join(repoRoot, name)))) return true;
+function packageJson(repoRoot: string): Record<string, unknown> {
   try {
-    return 'eslintConfig' in (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as object);
+    const parsed = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as unknown;
+    return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {};
   } catch {
-    return false;
+    return {};
   }
+}
+
+function hasEslintConfig(repoRoot: string): boolean {
+  return ESLINT_CONFIGS.some((name) => existsSync(join(repoRoot, name))) || 'eslintConfig' in packageJson(repoRoot);
+}
+
+const XO_CONFIGS = [
+  'xo.config.js',
+  'xo.config.mjs',
+  'xo.config.cjs',
+  'xo.config.ts',
+  '.xo-config.json',
+  '.xo-config.js',
+];
+
+/**
+ * Projects that lint through xo (ESLint with its own config and defaults): xo is their ESLint. Detected by its config
+ * file, an `xo` key in package.json, or xo among the dev dependencies.
+ */
+function usesXo(repoRoot: string): boolean {
+  const manifest = packageJson(repoRoot);
+  const dev = { ...(manifest.devDependencies as object | undefined), ...(manifest.dependencies as object | undefined) };
+  return XO_CONFIGS.some((name) => existsSync(join(repoRoot, name))) || 'xo' in manifest || 'xo' in dev;
+}
+
+/** How the project runs ESLint: its own binary with its config, or xo; null when neither is set up. */
+function eslintCommand(repoRoot: string): { name: string; bin: string; args: string[] } | 'missing-xo' | null {
+  const bin = (name: string) => join(repoRoot, 'node_modules', '.bin', name);
+  if (hasEslintConfig(repoRoot)) {
+    return { name: 'eslint', bin: bin('eslint'), args: ['--format', 'json', '--no-error-on-unmatched-pattern', '--'] };
+  }
+  if (usesXo(repoRoot)) {
+    // xo's JSON reporter prints ESLint's own JSON report.
+    return existsSync(bin('xo')) ? { name: 'xo', bin: bin('xo'), args: ['--reporter=json', '--'] } : 'missing-xo';
+  }
+  return null;
 }
 
 /**
@@ -46,7 +82,17 @@ export async function runEslint(input: ProducerInput): Promise<ProducerOutcome> 
   const files = input.files.filter((file) => LINTED.test(file.path)).map((file) => file.path);
   if (files.length === 0)
     return { producer, state: 'not_applicable', reason: 'no changed JavaScript or TypeScript file' };
-  const bin = join(ctx.repoRoot, 'node_modules', '.bin', 'eslint');
+  const command = eslintCommand(ctx.repoRoot);
+  if (command === 'missing-xo') {
+    return {
+      producer,
+      state: 'unavailable',
+      reason: 'the project lints with xo, but node_modules/.bin/xo is missing',
+      install: "install the project's dependencies (`npm install`)",
+      required: options.enabled === true,
+    };
+  }
+  const bin = command?.bin ?? join(ctx.repoRoot, 'node_modules', '.bin', 'eslint');
   if (!existsSync(bin)) {
     return {
       producer,
@@ -56,12 +102,12 @@ export async function runEslint(input: ProducerInput): Promise<ProducerOutcome> 
       required: options.enabled === true,
     };
   }
-  if (!hasEslintConfig(ctx.repoRoot)) {
-    return { producer, state: 'not_applicable', reason: 'the project has no ESLint config' };
+  if (!command) {
+    return { producer, state: 'not_applicable', reason: 'the project has no ESLint or xo config' };
   }
   const timeoutMs = Math.max(1, Math.min(options.timeout, ctx.budget.remainingMs()));
-  ctx.progress(`eslint: linting ${files.length} file(s)`);
-  const outcome = await ctx.runProcess(bin, ['--format', 'json', '--no-error-on-unmatched-pattern', '--', ...files], {
+  ctx.progress(`eslint: linting ${files.length} file(s) with ${command.name}`);
+  const outcome = await ctx.runProcess(bin, [...command.args, ...files], {
     cwd: ctx.repoRoot,
     timeoutMs,
     maxOutputBytes: 64 * 1024 * 1024,
