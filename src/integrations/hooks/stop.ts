@@ -5,7 +5,6 @@ import { errorMessage } from '../../core/errors.js';
 import type { AnyToolDefinition } from '../../core/pipeline/tool.js';
 import { sessionPath } from '../../core/run/session-path.js';
 import { TOLLGATE_DIR } from '../../core/state/tollgate-dir.js';
-import { recordFailOpen } from './fail-open.js';
 import type { HookAgent, HookAgentName } from './hook-agent.js';
 import { detectAgent, hookAgent } from './index.js';
 import { parsePayload, readStdin } from './read-stdin.js';
@@ -167,7 +166,11 @@ export async function runStopHook(options: StopHookOptions): Promise<StopHookAns
 
   const failOpen = async (why: string): Promise<StopHookAnswer> => {
     const decision = onError;
-    if (repoRoot) await recordFailOpen(repoRoot, { at: new Date().toISOString(), agent: agent.name, why, decision });
+    if (repoRoot) {
+      // Loaded only on this rare path: the hook's fast path must not pay for zod.
+      const { recordFailOpen } = await import('./fail-open.js');
+      await recordFailOpen(repoRoot, { at: new Date().toISOString(), agent: agent.name, why, decision });
+    }
     if (decision === 'block') {
       logWarning(repoRoot, `tollgate: stop hook: ${why}; refusing the stop (hooks.stop.onError: block)`, warn);
       return answer(
