@@ -39,8 +39,12 @@ export interface ProcessResult {
   detachedSurvivor?: boolean;
 }
 
-/** How long output may stay open after the process itself ended, before a detached survivor is assumed. */
+/**
+ * How long output may stay open after the process itself ended before a detached survivor is assumed (re-armed a few
+ * times while data still arrives, so a slow reader on a busy machine never loses the last lines).
+ */
 const PIPE_DRAIN_MS = 1000;
+const PIPE_DRAIN_ROUNDS = 5;
 
 const DEFAULT_MAX_OUTPUT = 8 * 1024 * 1024;
 
@@ -97,6 +101,7 @@ export function runProcess(
     let timeoutTimer: NodeJS.Timeout | undefined;
     let drainTimer: NodeJS.Timeout | undefined;
     let detachedSurvivor = false;
+    let lastData = 0;
 
     const finish = (partial: Pick<ProcessResult, 'exitCode' | 'signal'> & { spawnError?: NodeJS.ErrnoException }) => {
       if (settled) return;
@@ -144,10 +149,12 @@ export function runProcess(
     if (child.pid !== undefined) liveGroups.add(child.pid);
 
     child.stdout.on('data', (chunk: Buffer) => {
+      lastData = performance.now();
       out.push(chunk);
       options.onOutput?.('stdout', chunk);
     });
     child.stderr.on('data', (chunk: Buffer) => {
+      lastData = performance.now();
       err.push(chunk);
       options.onOutput?.('stderr', chunk);
     });
@@ -157,12 +164,20 @@ export function runProcess(
       if (child.pid !== undefined) killGroup(child.pid, 'SIGKILL');
       // Something that left the group (`setsid … &`) is beyond that kill: once the output has had time to drain,
       // stop reading and return, rather than wait as long as the survivor lives.
-      drainTimer = setTimeout(() => {
+      let rounds = 0;
+      const drain = () => {
+        rounds += 1;
+        if (performance.now() - lastData < PIPE_DRAIN_MS && rounds < PIPE_DRAIN_ROUNDS) {
+          drainTimer = setTimeout(drain, PIPE_DRAIN_MS);
+          drainTimer.unref();
+          return;
+        }
         detachedSurvivor = true;
         child.stdout.destroy();
         child.stderr.destroy();
         finish({ exitCode: code, signal });
-      }, PIPE_DRAIN_MS);
+      };
+      drainTimer = setTimeout(drain, PIPE_DRAIN_MS);
       drainTimer.unref();
     });
     child.on('close', (code, signal) => finish({ exitCode: code, signal }));
