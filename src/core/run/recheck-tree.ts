@@ -26,7 +26,7 @@ export async function recheckTree(
   const changed = changedPaths(before, after);
   const list =
     changed.length > 0 ? changed.slice(0, 10).join(', ') + (changed.length > 10 ? ', …' : '') : 'file contents';
-  const summary = `the files changed while tollgate ran (${list}), so this result is not of the tree as it is now; run again once nothing else writes to the tree`;
+  const summary = `the files changed while tollgate ran (${list}), so this result is not of the tree as it is now; run again once nothing else writes to the tree (if a check writes these files, list them in .gitignore or the config's \`ignore\`)`;
   return {
     changed,
     executions: executions.map((execution) =>
