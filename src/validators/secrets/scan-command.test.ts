@@ -3,13 +3,13 @@ import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createTempRepo, removeDir, type TempRepo, tempDir } from '../../../test/support/git-repo.js';
+import { changeSetFromRepo, secretsContext } from '../../../test/support/secrets-context.js';
 import { registerScan } from '../../cli/commands/scan.js';
 import { TollgateError } from '../../core/errors.js';
 import { secretsTool } from './index.js';
 import { runPreCommit } from './pre-commit/run-pre-commit.js';
 import { BASE64, base64Of, fakeChecksumToken, fakeHumanPassword, fakePem, fakeToken } from './sample-tokens.js';
 import { runScanCommand, type ScanCommandFlags } from './scan-command.js';
-import { changeSetFromRepo, secretsContext } from './test-support.js';
 
 let repo: TempRepo | undefined;
 afterEach(async () => {

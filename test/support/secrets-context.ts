@@ -1,14 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RepoChangeSet } from '../../core/change-set/types.js';
-import type { ToolContext } from '../../core/pipeline/tool.js';
-import { runProcess } from '../../core/process.js';
-import { type SecretsOptions, secretsOptionsSchema } from './options.js';
-import type { SecretsInput } from './run-secrets.js';
-import { parsePatch, toRanges } from './sources/parse-patch.js';
+import type { RepoChangeSet } from '../../src/core/change-set/types.js';
+import type { ToolContext } from '../../src/core/pipeline/tool.js';
+import { runProcess } from '../../src/core/process.js';
+import { type SecretsOptions, secretsOptionsSchema } from '../../src/validators/secrets/options.js';
+import type { SecretsInput } from '../../src/validators/secrets/run-secrets.js';
+import { parsePatch, toRanges } from '../../src/validators/secrets/sources/parse-patch.js';
 
 /**
- * Test support for this folder: a change set read from a real repository's `git diff -U0 HEAD` (tracked changes plus
+ * Test support for the secrets validator's tests: a change set read from a real repository's `git diff -U0 HEAD` (tracked changes plus
  * files added with intent-to-add), and a ToolContext around it.
  */
 export async function changeSetFromRepo(root: string, env: NodeJS.ProcessEnv): Promise<RepoChangeSet> {
