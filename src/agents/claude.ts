@@ -10,7 +10,7 @@ const READ_ONLY_TOOLS = 'Read,Grep,Glob';
 const ANALYSIS_TOOLS = 'Read,Grep,Glob,Write,Edit,Bash';
 
 /**
- * Claude Code. Verified against 2.1.330 (`test/fixtures/agents/claude/2.1.330/help.txt`; research/cli-flags.md §2):
+ * Claude Code. Verified against 2.1.330 (`test/fixtures/agents/claude/2.1.330/help.txt`):
  * no `--cwd` (the spawn cwd is the repo), `--tools` restricts the toolset, `--permission-mode dontAsk` denies
  * anything not pre-approved, `--settings '{"disableAllHooks":true}'` keeps the user's hooks (tollgate's stop hook
  * included) from firing in the reviewer.
@@ -34,8 +34,7 @@ export const claudeAdapter: AgentAdapter = {
   loginCommand: 'claude auth login',
   helpArgs: ['--help'],
   hiddenFlags: {
-    '--max-turns':
-      'accepted and validated by 2.1.330 but not listed in --help (research/cli-flags.md §2: "argument \'abc\' is invalid")',
+    '--max-turns': 'accepted and validated by 2.1.330 but not listed in --help ("argument \'abc\' is invalid")',
   },
   promptVia: 'stdin',
   reviewArgs(options: ReviewArgsOptions): string[] {
@@ -97,7 +96,7 @@ export const claudeAdapter: AgentAdapter = {
     'run claude auth login',
   ],
   readOutput({ stdout }) {
-    // `--output-format json`: one result object (research/cli-flags.md §2; fixture not-logged-in.stdout).
+    // `--output-format json`: one result object (fixture not-logged-in.stdout).
     const resultObject = parseJsonObject(stdout);
     if (resultObject?.type !== 'result') {
       return { kind: 'unreadable', message: 'expected one JSON result object on stdout (--output-format json)' };

@@ -2,7 +2,7 @@ import { objectField, parseJsonLines, stringField } from './json-output.js';
 import type { AgentAdapter, AgentSettings, AnalysisArgsOptions, ReviewArgsOptions } from './types.js';
 
 /**
- * OpenAI Codex CLI. Verified against 0.169.0 (`codex exec --help`, research/cli-flags.md §3). `exec` already runs with
+ * OpenAI Codex CLI. Verified against 0.169.0 (`codex exec --help`). `exec` already runs with
  * `approval: never`; the config key is `approval_policy` (`ask_for_approval` is silently ignored). Offline, Codex
  * retries forever instead of failing, so the review always runs under a hard timeout and `codex login status` is the
  * auth preflight.

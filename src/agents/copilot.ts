@@ -4,7 +4,7 @@ import type { AgentAdapter, AgentOutput, AgentSettings, AnalysisArgsOptions, Rev
 const READ_ONLY_TOOLS = 'view,grep,glob';
 
 /**
- * GitHub Copilot CLI. Verified against 1.0.102 (`copilot --help`, research/cli-flags.md §5). Piped stdin is prompt mode
+ * GitHub Copilot CLI. Verified against 1.0.102 (`copilot --help`). Piped stdin is prompt mode
  * (`-s` is `--silent`, not "non-interactive"). Only view/grep/glob exist (`--available-tools`) and writes and shell
  * are denied (`--deny-tool`; deny always wins). No flag turns hooks off; repo hooks stay off while the folder is
  * untrusted, and tollgate's own hook allows at once under TOLLGATE_ACTIVE. Never set COPILOT_ALLOW_ALL.

@@ -3,7 +3,7 @@ import type { AgentAdapter, AgentSettings, AnalysisArgsOptions, ReviewArgsOption
 
 /**
  * Cursor CLI (`agent`). Not on npm (the npm package `cursor-agent` is an unrelated library), so these flags come from
- * Cursor's documented help only and were never run (research/cli-flags.md §6): `tollgate agents` says so. `-p` is print
+ * Cursor's documented help only and were never run: `tollgate agents` says so. `-p` is print
  * mode, `--trust` is required for headless runs, `--mode ask` is read-only. No first-party statement says it reads
  * stdin, so the prompt is an argument, capped below Linux's 128 KiB per-argument limit. Never `--force`/`--yolo`.
  */

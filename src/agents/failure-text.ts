@@ -1,7 +1,7 @@
 import type { AgentAdapter, AgentFailureKind } from './types.js';
 
 /**
- * Usage-limit phrases every CLI is checked for (issue 13), on top of each adapter's own. A usage limit lasts hours,
+ * Usage-limit phrases every CLI is checked for, on top of each adapter's own. A usage limit lasts hours,
  * so the adapter cools down; a rate limit is transient, so the run reports `rate_limited` and nothing cools down.
  */
 export const GENERIC_USAGE_LIMIT_PHRASES = [

@@ -2,7 +2,7 @@ import { findJsonObject, objectField, parseJsonObject, stringField } from './jso
 import type { AgentAdapter, AgentSettings, AnalysisArgsOptions, ReviewArgsOptions } from './types.js';
 
 /**
- * Gemini CLI. Verified against 0.61.0 (`gemini --help`, research/cli-flags.md §4). `--sandbox` needs Docker and exits
+ * Gemini CLI. Verified against 0.61.0 (`gemini --help`). `--sandbox` needs Docker and exits
  * without it, so read-only comes from plan mode (its policy denies every tool that is not read-only). Headless runs in
  * an untrusted folder exit 55 unless `--skip-trust`. There is no flag to turn hooks off: tollgate's hook sees
  * TOLLGATE_ACTIVE and allows at once. Never write `.gemini/settings.json` into the repository.

@@ -1,7 +1,7 @@
 import { objectField, parseJsonLines, stringField } from './json-output.js';
 import type { AgentAdapter, AgentSettings, AnalysisArgsOptions, ReviewArgsOptions } from './types.js';
 
-/** Merged last into every agent's permissions (research/cli-flags.md §6b): the plan agent alone still allows bash. */
+/** Merged last into every agent's permissions: the plan agent alone still allows bash. */
 const DENY_WRITES = '{"edit":"deny","bash":"deny","webfetch":"deny"}';
 /** An analysis edits and runs commands in its workspace; paths outside it are denied (`external_directory`, [read]). */
 const WORKSPACE_ONLY = '{"edit":"allow","bash":"allow","webfetch":"allow","external_directory":"deny"}';

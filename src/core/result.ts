@@ -1,7 +1,7 @@
 import type { Finding } from './finding.js';
 
 /**
- * The status taxonomy every tool reports (seed 000, "Result and error taxonomy"). The status alone says what happened;
+ * The status taxonomy every tool reports. The status alone says what happened;
  * a result carries no flags beside it.
  */
 export const TOOL_STATUSES = [

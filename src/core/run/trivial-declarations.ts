@@ -12,7 +12,7 @@ export const trivialDeclarationSchema = z
 
 /**
  * The key a tool's declaration goes under in `parallel_validation`'s `trivialChangeDeclaration`: the tool name in
- * camelCase (`code_review` → `codeReview`), as in Copilot's wrapper (seed 000, "Trivial-change declarations").
+ * camelCase (`code_review` → `codeReview`), as in Copilot's wrapper.
  */
 export function declarationKey(toolName: string): string {
   return toolName.replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());

@@ -15,9 +15,9 @@ import { readSession, updateSession } from './session-store.js';
 import { maySkipAsTrivial } from './trivial-declarations.js';
 import { renderValidationResults } from './validation-results.js';
 
-/** Below this much session budget a call does not start validators that would likely time out (seed 000: 30 s). */
+/** Below this much session budget a call does not start validators that would likely time out (30 s). */
 export const MIN_REMAINING_BUDGET_MS = 30_000;
-/** Consecutive timed-out calls after which the circuit breaker refuses further calls in the session (seed 000: 2). */
+/** Consecutive timed-out calls after which the circuit breaker refuses further calls in the session (2). */
 export const CIRCUIT_BREAKER_TIMEOUTS = 2;
 
 export interface ValidationCallOptions {

@@ -3,7 +3,7 @@ import type { ToolStatus } from '../result.js';
 
 /**
  * Local-only telemetry: one JSONL file per run (`.tollgate/runs/<runId>/telemetry.jsonl`), never sent anywhere.
- * Mirrors what Copilot's validators record per tool (seed 000, "parallel_validation"): success, duration, timeouts,
+ * Mirrors what Copilot's validators record per tool: success, duration, timeouts,
  * alert count, the agent's trivial-change declaration against what was found, and why a call was skipped.
  */
 export const TELEMETRY_FILE = 'telemetry.jsonl';

@@ -4,7 +4,7 @@ import { booleanField, type HookAgent, stringField } from './hook-agent.js';
 /**
  * Claude Code. Stop payload: `session_id, transcript_path, cwd, hook_event_name: "Stop", stop_hook_active`; block
  * with `{"decision":"block","reason":…}`; it ends the turn itself after `CLAUDE_CODE_STOP_HOOK_BLOCK_CAP` (8) blocks
- * in a row. Verified: research/cli-flags.md §7.1 (2.1.330 binary) and code.claude.com/docs/en/hooks.
+ * in a row. Checked against the 2.1.330 binary and code.claude.com/docs/en/hooks.
  */
 export const claudeHooks: HookAgent = {
   name: 'claude',

@@ -15,7 +15,7 @@ export type CodexHookList =
 
 /**
  * Asks Codex which hooks it sees and their current hashes: `codex app-server` over JSON-RPC on stdio, `initialize`,
- * `initialized`, then `hooks/list` with the project as cwd (research/cli-flags.md §7.2, run end to end against
+ * `initialized`, then `hooks/list` with the project as cwd (run end to end against
  * 0.169). Codex computes the hash; we never guess it.
  *
  * Spawned here rather than through `core/process.ts`: this is a conversation, and `runProcess` closes stdin after

@@ -6,7 +6,7 @@ import { booleanField, type HookAgent, stringField } from './hook-agent.js';
  * last_assistant_message, model, permission_mode, session_id, stop_hook_active, transcript_path, turn_id`. The reply
  * schema is strict too (`additionalProperties: false`): only `continue, decision, reason, stopReason, suppressOutput,
  * systemMessage`, never `hookSpecificOutput`. Codex has no block cap of its own (openai/codex#37937), and ignores a
- * hook until it is trusted (see codex-trust.ts). Verified: research/cli-flags.md §7.2.
+ * hook until it is trusted (see codex-trust.ts). Checked against the CLI itself.
  */
 export const codexHooks: HookAgent = {
   name: 'codex',

@@ -5,7 +5,7 @@ import { booleanField, type HookAgent, stringField } from './hook-agent.js';
  * GitHub Copilot CLI. `agentStop` payload: `{timestamp, cwd, sessionId, transcriptPath?, stopReason?,
  * stopHookActive?}` (a PascalCase `Stop` entry switches it to snake_case, so both spellings are read). Block with
  * `{"decision":"block","reason":…}`; exit 2 does not block here. It ends the turn after 8 blocks in a row (1.0.72).
- * Verified: research/cli-flags.md §7.3 (1.0.102 changelog, @github/copilot-sdk types).
+ * From the 1.0.102 changelog and the @github/copilot-sdk types.
  */
 export const copilotHooks: HookAgent = {
   name: 'copilot',

@@ -4,7 +4,7 @@ import { type HookAgent, stringField } from './hook-agent.js';
 /**
  * Cursor. `stop` payload: `conversation_id, generation_id, workspace_roots[], cursor_version, status, loop_count`,
  * possibly preceded by a UTF-8 BOM. It only understands `{"followup_message":…}` (auto-submitted as the next user
- * message) or `{}`; `loop_limit` in hooks.json caps the follow-ups (default 5). Verified: research/cli-flags.md §7.4.
+ * message) or `{}`; `loop_limit` in hooks.json caps the follow-ups (default 5). From Cursor's hook documentation (not run here).
  */
 export const cursorHooks: HookAgent = {
   name: 'cursor',

@@ -5,7 +5,7 @@ import { booleanField, type HookAgent, stringField } from './hook-agent.js';
  * Gemini CLI. Its stop hook is `AfterAgent` (settings.json `hooks`, `timeout` in milliseconds; project hooks load
  * only in trusted folders). Payload: `session_id, transcript_path, cwd, hook_event_name: "AfterAgent", timestamp,
  * prompt, prompt_response, stop_hook_active`; `{"decision":"block","reason":…}` sends the reason as a new user turn.
- * No fixed cap: continuations draw down the session's turn budget. Verified: research/cli-flags.md §7.5 (0.61.0).
+ * No fixed cap: continuations draw down the session's turn budget. Checked against 0.61.0.
  */
 export const geminiHooks: HookAgent = {
   name: 'gemini',

@@ -159,7 +159,7 @@ export async function installAgent(options: InstallOptions): Promise<string[]> {
 
 /**
  * A Codex hook runs only once trusted: ask `codex app-server` for the hook's current hash and record it as
- * `[hooks.state."<key>"] trusted_hash` in ~/.codex/config.toml (research/cli-flags.md §7.2).
+ * `[hooks.state."<key>"] trusted_hash` in ~/.codex/config.toml.
  */
 async function trustCodexHook(context: {
   hook: HookEdit;

@@ -6,7 +6,7 @@ import { writeFileAtomic } from '../../core/state/atomic-write.js';
 import { TOLLGATE_DIR } from '../../core/state/tollgate-dir.js';
 
 /**
- * The stop hook's fast path (issue 14: under 100 ms on an unchanged, validated tree). Building the change set to get
+ * The stop hook's fast path (under 100 ms on an unchanged, validated tree). Building the change set to get
  * its fingerprint stages the whole tree into a temporary index; instead, a stamp of what could change the answer
  * (`git status` of the work tree, the stat data of every path it lists, the config file and the TOLLGATE_* variables)
  * is compared with the stamp saved the last time the full path found the tree validated. A match means the same

@@ -1,7 +1,7 @@
 import type { AnyToolDefinition } from '../../core/pipeline/tool.js';
 import type { ValidationToolPlan } from './tool-plan.js';
 
-/** What every validation tool tells the agent about when to call it (seed 000, "Security prompt snippet"). */
+/** What every validation tool tells the agent about when to call it. */
 const WHEN_TO_VALIDATE =
   'Call it before declaring a change done; a stop hook refuses "done" until validation has passed on the current files. ' +
   'Always validate security-sensitive changes (authentication, secrets, input handling, permissions, dependencies), ' +

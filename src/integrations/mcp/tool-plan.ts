@@ -24,7 +24,7 @@ export type ValidationToolPlan =
   | { kind: 'single'; name: string; tool: AnyToolDefinition; coversAll: boolean };
 
 /**
- * Which validation tools the agent sees (seed 000, "Assembly decision flow"), from the config with its
+ * Which validation tools the agent sees, from the config with its
  * `TOLLGATE_USE_<NAME>` switches already applied: none with no active validator, the validator itself with one, a
  * `parallel_validation` wrapper with two or more; and the standalone secret and advisory tools whenever their
  * validator is active.

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** What each reviewer must answer (issue 13). Extra keys are ignored; the listed ones are checked. */
+/** What each reviewer must answer. Extra keys are ignored; the listed ones are checked. */
 export const REVIEW_SEVERITIES = ['critical', 'high', 'medium', 'low'] as const;
 export type ReviewSeverity = (typeof REVIEW_SEVERITIES)[number];
 

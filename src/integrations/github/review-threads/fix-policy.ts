@@ -2,7 +2,7 @@ import type { Classification, FixItem } from './payload-schemas.js';
 import type { StoredThread } from './state.js';
 
 /**
- * The policy of `fix-comments`, per classification, exactly as seed 003's table:
+ * The policy of `fix-comments`, per classification:
  *
  * | classification | reply                                             | resolution                                                  |
  * |----------------|---------------------------------------------------|-------------------------------------------------------------|

@@ -1,5 +1,5 @@
 /**
- * Where the review-thread work of a PR stands (seed 003, "Lifecycle expectations"). Pure rules; the commands store
+ * Where the review-thread work of a PR stands. Pure rules; the commands store
  * the phase with the reason that moved it.
  */
 export const LIFECYCLE_PHASES = ['review_triage', 'fixing_review_findings', 'blocked', 'verified'] as const;

@@ -1,5 +1,5 @@
 /**
- * The normalized review thread (seed 003, "Normalized data model"). Thread ids (`PRRT_…`) and comment ids
+ * The normalized review thread. Thread ids (`PRRT_…`) and comment ids
  * (`PRRC_…`) are kept apart: only a thread id may be resolved. Fields beyond the seed's model are marked.
  */
 export interface ReviewComment {
