@@ -92,7 +92,7 @@ describe('manifests without a lockfile', () => {
   const packageJson = (deps: Record<string, string>) =>
     `${JSON.stringify({ name: 'app', dependencies: deps }, null, 2)}\n`;
 
-  test('an exact version added to package.json is checked; a range cannot pass without a lockfile', async () => {
+  test('an exact version added to package.json is checked, a range is checked for every version it admits, a tag cannot pass', async () => {
     repo = await createTempRepo({ files: { 'tollgate.config.yaml': offline, 'package.json': packageJson({}) } });
     await repo.write('package.json', packageJson({ lodash: '4.17.15' }));
     const pinned = await runCli(['run', '--format', 'json'], { cwd: repo.root, env: repo.env });
@@ -101,13 +101,30 @@ describe('manifests without a lockfile', () => {
     expect(advisories.findings.length).toBeGreaterThan(0);
     expect(pinned.exitCode).toBe(1);
 
+    // A range that admits vulnerable versions is reported as such.
     await repo.write('package.json', packageJson({ lodash: '^4.17.0' }));
     const ranged = await runCli(['run', '--format', 'json'], { cwd: repo.root, env: repo.env });
     const rangeResult = JSON.parse(ranged.stdout).tools.find((tool: { name: string }) => tool.name === 'advisories');
-    expect(rangeResult.status).toBe('incomplete');
-    expect(rangeResult.summary).toContain('lodash ^4.17.0 (package.json)');
-    expect(rangeResult.summary).toContain('Commit a lockfile');
+    expect(rangeResult.status).toBe('failed');
+    expect(rangeResult.findings[0].title).toMatch(
+      /^lodash@\^4\.17\.0 \(npm\): the range admits versions with \d+ known vulnerabilit/,
+    );
     expect(ranged.exitCode).toBe(1);
+
+    // A range past every fix admits none.
+    await repo.write('package.json', packageJson({ lodash: '>=4.17.21 <5' }));
+    const safe = await runCli(['run', '--format', 'json'], { cwd: repo.root, env: repo.env });
+    expect(JSON.parse(safe.stdout).tools.find((tool: { name: string }) => tool.name === 'advisories').status).toBe(
+      'passed',
+    );
+
+    // A spec that is not a range (a dist-tag) cannot be checked: never a pass.
+    await repo.write('package.json', packageJson({ lodash: 'latest' }));
+    const tagged = await runCli(['run', '--format', 'json'], { cwd: repo.root, env: repo.env });
+    const tagResult = JSON.parse(tagged.stdout).tools.find((tool: { name: string }) => tool.name === 'advisories');
+    expect(tagResult.status).toBe('incomplete');
+    expect(tagResult.summary).toContain('lodash latest (package.json)');
+    expect(tagResult.summary).toContain('Commit a lockfile');
   }, 60_000);
 
   test('with a lockfile beside it, the lockfile decides and the manifest is not read', async () => {

@@ -70,15 +70,25 @@ function toFinding(dependency: CheckedDependency, advisories: AdvisoryMatch[]): 
   const sorted = [...advisories].sort(
     (a, b) => severityRank(b.severity) - severityRank(a.severity) || (a.id < b.id ? -1 : 1),
   );
-  const upgrade = versionFixingAll(dependency, sorted);
-  const advice = upgrade ? `upgrade to ${upgrade}` : 'no version fixes all of them yet';
   const label = `${dependency.name}@${dependency.version} (${dependency.ecosystem})`;
+  const known = plural(sorted.length, 'known vulnerability', 'known vulnerabilities');
+  // A manifest range: which version gets installed is not known, only that some admitted ones are vulnerable.
+  const upgrade = dependency.range ? undefined : versionFixingAll(dependency, sorted);
+  const title = dependency.range
+    ? `${label}: the range admits versions with ${known}; pin a fixed version or commit a lockfile`
+    : `${label}: ${known}; ${upgrade ? `upgrade to ${upgrade}` : 'no version fixes all of them yet'}`;
+  const rangeNote = dependency.range
+    ? [
+        '',
+        'There is no lockfile beside this manifest, so the exact version is not known: commit one (or pin a version) to check what is installed.',
+      ]
+    : [];
   return makeFinding({
     validator: TOOL_NAME,
     ruleId: sorted[0]!.id,
     severity: maxSeverity(sorted),
-    title: `${label}: ${plural(sorted.length, 'known vulnerability', 'known vulnerabilities')}; ${advice}`,
-    body: [introducedText(dependency), '', ...sorted.map(advisoryLine)].join('\n'),
+    title,
+    body: [introducedText(dependency), ...rangeNote, '', ...sorted.map(advisoryLine)].join('\n'),
     ...(dependency.origin === 'lockfile' ? { path: dependency.lockfile } : {}),
     anchor: `${dependency.ecosystem}:${dependency.name}@${dependency.version}`,
   });
@@ -102,8 +112,8 @@ export async function checkDependencies(
   const problems = env.problems ?? [];
   const unique = new Map<string, PackageVersion>();
   for (const dependency of dependencies) {
-    const { ecosystem, name, version } = dependency;
-    unique.set(packageKey(dependency), { ecosystem, name, version });
+    const { ecosystem, name, version, range } = dependency;
+    unique.set(packageKey(dependency), { ecosystem, name, version, ...(range ? { range } : {}) });
   }
   const packages = [...unique.values()];
   const cache =

@@ -6,6 +6,8 @@ import type { ToolContext } from '../../core/pipeline/tool.js';
 import { normalizePackageName, type PackageVersion } from './ecosystems.js';
 import { LockfileError, lockfileParserFor } from './lockfiles/index.js';
 import { exactVersion, LOCKFILES_FOR, type ManifestEntry, manifestParserFor } from './manifests.js';
+import { comparatorFor } from './versions/compare-versions.js';
+import { specIntervals } from './versions/spec-range.js';
 
 /** A locked dependency and how the change touched it. */
 export interface LockedDependency extends PackageVersion {
@@ -186,8 +188,23 @@ async function changedManifests(ctx: Context, problems: string[]) {
       const version = exactVersion(entry.ecosystem, entry.spec);
       // requirements*.txt pins are read as a lockfile already; only its ranges are new here.
       if (version !== null && found.kind === 'requirements.txt') continue;
-      if (version === null) unresolved.push({ ...entry, manifest: file.path });
-      else {
+      if (version === null) {
+        // A range: checked against every advisory of the package when its bounds can be read, else listed as open.
+        if (specIntervals(entry.ecosystem, entry.spec, comparatorFor(entry.ecosystem)) === null) {
+          unresolved.push({ ...entry, manifest: file.path });
+        } else {
+          const ranged = {
+            ecosystem: entry.ecosystem,
+            name: entry.name,
+            version: entry.spec,
+            range: true as const,
+            lockfile: file.path,
+          };
+          dependencies.push(
+            was === undefined ? { ...ranged, change: 'added' } : { ...ranged, change: 'changed', previous: was },
+          );
+        }
+      } else {
         const pinned = { ecosystem: entry.ecosystem, name: entry.name, version, lockfile: file.path };
         dependencies.push(
           was === undefined ? { ...pinned, change: 'added' } : { ...pinned, change: 'changed', previous: was },

@@ -64,7 +64,10 @@ export function normalizePackageName(ecosystem: Ecosystem, name: string): string
 export interface PackageVersion {
   ecosystem: Ecosystem;
   name: string;
+  /** The exact version; with `range`, the range spec as a manifest writes it (`^4.17.0`, `>=2,<3`). */
   version: string;
+  /** A manifest range without a lockfile: every advisory affecting any version it admits is reported. */
+  range?: true;
 }
 
 export function packageKey(pkg: PackageVersion): string {

@@ -1,6 +1,6 @@
 import type { Severity } from '../../core/finding.js';
 import { type PackageVersion, packageKey } from './ecosystems.js';
-import { describeKnownMatch } from './osv/affected.js';
+import { describeKnownMatch, matchRecord } from './osv/affected.js';
 import type { OsvRecord } from './osv/osv-record.js';
 import { severityOfRecord } from './severity.js';
 import type { AdvisorySource, SourceAnswer, SourceIo } from './sources/source.js';
@@ -77,6 +77,7 @@ export async function findVulnerabilities(
       const key = packageKey(pkg);
       const list = matches.get(key) ?? [];
       for (const record of records) {
+        if (pkg.range && !matchRecord(record, pkg)) continue;
         const known = list.find((match) => sameVulnerability(match, record));
         if (known) {
           if (!known.sources.includes(source.name)) known.sources.push(source.name);

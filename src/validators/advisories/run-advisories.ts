@@ -46,8 +46,8 @@ export async function runAdvisories(ctx: ToolContext<AdvisoriesOptions, Advisori
 }
 
 /**
- * Ranges added to a manifest with no lockfile: which versions they will install is not known, so they were not
- * checked, and the result cannot be a pass. Found vulnerabilities stay a failure; the note says what else is open.
+ * Specs added to a manifest with no lockfile that are not readable ranges (a dist-tag such as `latest`, an unknown
+ * operator): which versions they admit is not known, so they were not checked, and the result cannot be a pass. Found vulnerabilities stay a failure; the note says what else is open.
  */
 function withUnresolvedRanges(checked: ToolResult, unresolved: readonly UnresolvedRange[]): ToolResult {
   if (unresolved.length === 0) return checked;
@@ -56,7 +56,7 @@ function withUnresolvedRanges(checked: ToolResult, unresolved: readonly Unresolv
     .map((entry) => `${entry.name} ${entry.spec} (${entry.manifest})`)
     .join(', ');
   const more = unresolved.length > 8 ? ` and ${unresolved.length - 8} more` : '';
-  const note = `${unresolved.length} dependency range(s) added without a lockfile could not be checked: ${list}${more}. Commit a lockfile (e.g. \`npm install --package-lock-only\`, \`poetry lock\`, \`cargo generate-lockfile\`, \`bundle lock\`) so the exact versions are checked, or pin exact versions.`;
+  const note = `${unresolved.length} dependency spec(s) added without a lockfile could not be read as version ranges, so they were not checked: ${list}${more}. Commit a lockfile (e.g. \`npm install --package-lock-only\`, \`poetry lock\`, \`cargo generate-lockfile\`, \`bundle lock\`) so the exact versions are checked, or pin exact versions.`;
   const details = { ...checked.details, unresolvedRanges: unresolved };
   if (checked.status === 'passed') return result('incomplete', `${checked.summary} ${note}`, checked.findings, details);
   return { ...checked, summary: `${checked.summary} ${note}`, details };

@@ -1,5 +1,6 @@
 import { type Ecosystem, normalizePackageName, type PackageVersion } from '../ecosystems.js';
 import { comparatorFor, compareSemver, type VersionComparator } from '../versions/compare-versions.js';
+import { osvIntervals, overlaps, specIntervals } from '../versions/spec-range.js';
 import type { OsvAffected, OsvEvent, OsvRange, OsvRecord } from './osv-record.js';
 
 /** How one record affects one package version: the range that matched and the first version that fixes it. */
@@ -94,6 +95,7 @@ function firstFixedAbove(version: string, range: OsvRange, compare: VersionCompa
  */
 export function matchRecord(record: OsvRecord, pkg: PackageVersion): AffectedMatch | null {
   if (record.withdrawn) return null;
+  if (pkg.range) return matchRange(record, pkg);
   const ecosystemCompare = comparatorFor(pkg.ecosystem);
   for (const affected of record.affected) {
     if (!affectsPackage(affected, pkg)) continue;
@@ -124,4 +126,24 @@ export function describeKnownMatch(record: OsvRecord, pkg: PackageVersion): Affe
   const affected = record.affected.find((candidate) => affectsPackage(candidate, pkg));
   const range = affected?.ranges.find((candidate) => candidate.type !== 'GIT');
   return { range: range ? describeRange(range) : 'see the advisory' };
+}
+
+/** For a manifest range: the first affected range (or listed version) that shares a version with what it admits. */
+function matchRange(record: OsvRecord, pkg: PackageVersion): AffectedMatch | null {
+  const ecosystemCompare = comparatorFor(pkg.ecosystem);
+  const admitted = specIntervals(pkg.ecosystem, pkg.version, ecosystemCompare);
+  if (admitted === null) return null;
+  for (const affected of record.affected) {
+    if (!affectsPackage(affected, pkg)) continue;
+    const listed = affected.versions.filter((version) =>
+      overlaps([{ low: { version, inclusive: true }, high: { version, inclusive: true } }], admitted, ecosystemCompare),
+    );
+    if (listed.length > 0) return { range: `versions: ${listed.slice(0, 5).join(', ')}` };
+    for (const range of affected.ranges) {
+      if (range.type === 'GIT') continue;
+      const compare = range.type === 'SEMVER' ? compareSemver : ecosystemCompare;
+      if (overlaps(osvIntervals(range, compare), admitted, compare)) return { range: describeRange(range) };
+    }
+  }
+  return null;
 }

@@ -55,7 +55,8 @@ export function createOsvSource(options: { baseUrl: string }): AdvisorySource {
               const pkg = packages[index]!;
               return {
                 package: { ecosystem: pkg.ecosystem, name: pkg.name },
-                version: pkg.version,
+                // A range asks for every advisory of the package; which ones the range admits is decided here.
+                ...(pkg.range ? {} : { version: pkg.version }),
                 ...(pageToken ? { page_token: pageToken } : {}),
               };
             }),
