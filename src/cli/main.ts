@@ -1,8 +1,8 @@
 import { Command, CommanderError } from 'commander';
 import { ExitCode, errorMessage, isTollgateError } from '../core/errors.js';
 import { loadRedactor } from '../core/pipeline/redact-result.js';
+import { TOLLGATE_VERSION } from '../core/version.js';
 import { commands } from './commands/index.js';
-import { TOLLGATE_VERSION } from './version.js';
 
 /** Parse argv, run one command, and turn whatever it throws into one line and a documented exit code. */
 export async function main(argv: readonly string[]): Promise<number> {

@@ -5,11 +5,11 @@ import { findRepoRoot } from '../core/config/repo-root.js';
 import { ExitCode, errorMessage, TollgateError } from '../core/errors.js';
 import { runGate } from '../core/run/run-gate.js';
 import { writeFileAtomic } from '../core/state/index.js';
+import { TOLLGATE_VERSION } from '../core/version.js';
 import { renderReport } from '../report/index.js';
 import { validators } from '../validators/index.js';
-import type { RunFlags } from './commands/run.js';
 import { createProgressDisplay } from './progress-display.js';
-import { TOLLGATE_VERSION } from './version.js';
+import type { RunFlags } from './run-flags.js';
 
 /** The config file and the line that defines each check (`name: …` in `checks:`), for findings that have no file. */
 async function configLocations(

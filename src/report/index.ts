@@ -1,6 +1,6 @@
+import type { RunReport } from '../core/run/run-report.js';
 import { renderJson } from './json.js';
 import { renderMarkdown } from './markdown.js';
-import type { RunReport } from './run-report.js';
 import { renderSarif } from './sarif.js';
 
 export const REPORT_FORMATS = ['markdown', 'json', 'sarif'] as const;

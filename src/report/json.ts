@@ -1,4 +1,5 @@
-import { nextStep, type RunReport } from './run-report.js';
+import type { RunReport } from '../core/run/run-report.js';
+import { nextStep } from './next-step.js';
 
 /** The machine-readable report: the run report as is, plus the next step an agent should take. */
 export function renderJson(report: RunReport): string {

@@ -1,22 +1,7 @@
 import { formatDuration } from '../core/config/duration.js';
 import type { Finding } from '../core/finding.js';
-import type { ToolStatus } from '../core/result.js';
-import { blockingFindings, nextStep, type RunReport, type ToolReport } from './run-report.js';
-
-/** How each status reads in a heading; shared by every Markdown report (`tollgate run`, `parallel_validation`). */
-export const STATUS_LABEL: Record<ToolStatus, string> = {
-  passed: 'passed',
-  failed: 'FAILED',
-  skipped_trivial: 'skipped (trivial change)',
-  skipped_no_changes: 'skipped (no changes)',
-  budget_exhausted: 'NOT RUN (time budget exhausted)',
-  timeout: 'TIMED OUT',
-  rate_limited: 'RATE LIMITED',
-  tool_unavailable: 'unavailable (warning)',
-  invalid_input: 'INVALID INPUT',
-  incomplete: 'INCOMPLETE',
-  error: 'ERROR',
-};
+import { blockingFindings, type RunReport, statusLabel, type ToolReport } from '../core/run/run-report.js';
+import { nextStep } from './next-step.js';
 
 /** Renders a run as Markdown: verdict header, one section per tool, and a footer that tells an agent what to do next. */
 export function renderMarkdown(report: RunReport): string {
@@ -43,12 +28,6 @@ export function renderMarkdown(report: RunReport): string {
   for (const tool of report.tools) lines.push('', ...renderTool(tool, report.maxOutputLines));
   lines.push('', '---', `**Next:** ${nextStep(report)}`, '');
   return lines.join('\n');
-}
-
-/** The heading's status; a required validator that could not run is a failure, not a warning. */
-export function statusLabel(tool: Pick<ToolReport, 'status' | 'required' | 'scope'>): string {
-  if (tool.required && tool.status === 'tool_unavailable') return 'UNAVAILABLE (required: fails the run)';
-  return `${STATUS_LABEL[tool.status]}${tool.scope ? ` (${tool.scope} only)` : ''}`;
 }
 
 function renderTool(tool: ToolReport, maxOutputLines: number): string[] {

@@ -1,8 +1,9 @@
 import { describe, expect, test } from 'vitest';
 import { makeFinding } from '../core/finding.js';
 import { TOOL_STATUSES, type ToolStatus } from '../core/result.js';
+import { type RunReport, type ToolReport, verdictOf } from '../core/run/run-report.js';
 import { renderReport } from './index.js';
-import { nextStep, type RunReport, type ToolReport, verdictOf } from './run-report.js';
+import { nextStep } from './next-step.js';
 
 const failingCheck = makeFinding({
   validator: 'checks',

@@ -1,5 +1,5 @@
 import type { Finding, Severity } from '../core/finding.js';
-import type { RunReport } from './run-report.js';
+import type { RunReport } from '../core/run/run-report.js';
 
 export const SARIF_LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = {
   critical: 'error',

@@ -47,7 +47,7 @@ Examples:
       const flags = parseFlags(stopFlags, rawFlags);
       const { cwd, env, write } = io();
       const { runStopHook } = await import('../../integrations/hooks/stop.js');
-      const { TOLLGATE_VERSION } = await import('../version.js');
+      const { TOLLGATE_VERSION } = await import('../../core/version.js');
       const answer = await runStopHook({
         version: TOLLGATE_VERSION,
         stdin: process.stdin,

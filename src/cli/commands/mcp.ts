@@ -29,7 +29,7 @@ Examples:
       const flags = parseFlags(mcpFlags, rawFlags);
       const { cwd, env } = io();
       const { serveStdio } = await import('../../integrations/mcp/serve-stdio.js');
-      const { TOLLGATE_VERSION } = await import('../version.js');
+      const { TOLLGATE_VERSION } = await import('../../core/version.js');
       const { findRepoRoot } = await import('../../core/config/repo-root.js');
       const repoRoot = flags.repo ? await findRepoRoot(resolve(cwd, flags.repo), env) : undefined;
       await serveStdio({

@@ -1,19 +1,6 @@
 import type { Command } from 'commander';
-import { z } from 'zod';
-import { collectList, formatFlag, parseFlags } from '../flags.js';
-
-const runFlags = z.object({
-  base: z.string().min(1).optional(),
-  only: z.array(z.string()).default([]),
-  skip: z.array(z.string()).default([]),
-  format: formatFlag.optional(),
-  output: z.string().min(1).optional(),
-  wait: z.boolean().default(true),
-  verbose: z.boolean().default(false),
-  progress: z.boolean().default(false),
-  strict: z.boolean().default(false),
-});
-export type RunFlags = z.output<typeof runFlags>;
+import { collectList, parseFlags } from '../flags.js';
+import { runFlags } from '../run-flags.js';
 
 export function registerRun(program: Command): void {
   program

@@ -1,7 +1,7 @@
-import { type ToolReport, toolReport, type Verdict, verdictOf } from '../../report/run-report.js';
 import type { Finding } from '../finding.js';
 import type { ToolExecution } from '../pipeline/execute-tool.js';
 import { applyWaivers, listWaivers, recordRun } from '../state/index.js';
+import { type ToolReport, toolReport, type Verdict, verdictOf } from './run-report.js';
 
 export interface PersistRunOptions {
   repoRoot: string;

@@ -1,4 +1,3 @@
-import { type RunReport, type ToolReport, toolReport, type Verdict } from '../../report/run-report.js';
 import type { TollgateConfig } from '../config/schema.js';
 import { errorMessage, isWriteFailure } from '../errors.js';
 import { createEventLog, newRunId } from '../events/index.js';
@@ -9,6 +8,7 @@ import { changeSetForRun } from './change-set-for-run.js';
 import { executeSelected } from './execute-selected.js';
 import { persistRun } from './persist-run.js';
 import { recheckTree } from './recheck-tree.js';
+import { type RunReport, type ToolReport, toolReport, type Verdict } from './run-report.js';
 import { offValidators, requiredValidators, selectTools } from './select-tools.js';
 
 export interface RunGateOptions {

@@ -1,4 +1,3 @@
-import type { ToolReport } from '../../report/run-report.js';
 import { formatDuration } from '../config/duration.js';
 import type { TollgateConfig } from '../config/schema.js';
 import { createEventLog, newRunId } from '../events/index.js';
@@ -10,6 +9,7 @@ import { changeSetForRun } from './change-set-for-run.js';
 import { executeSelected, type SelectedCall } from './execute-selected.js';
 import { persistRun } from './persist-run.js';
 import { recheckTree } from './recheck-tree.js';
+import type { ToolReport } from './run-report.js';
 import { requiredValidators } from './select-tools.js';
 import { readSession, updateSession } from './session-store.js';
 import { maySkipAsTrivial } from './trivial-declarations.js';

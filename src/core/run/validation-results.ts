@@ -1,7 +1,6 @@
-import { statusLabel } from '../../report/markdown.js';
-import { blockingFindings, type ToolReport, toolPasses } from '../../report/run-report.js';
 import { formatDuration } from '../config/duration.js';
 import { isPassingStatus, type ToolStatus } from '../result.js';
+import { blockingFindings, statusLabel, type ToolReport, toolPasses } from './run-report.js';
 
 /** What an agent reads back from a validation call: one section per tool, and a footer with the next action. */
 export interface ValidationResultsView {

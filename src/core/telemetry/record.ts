@@ -1,7 +1,7 @@
 import { appendFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { blockingFindings, type ToolReport } from '../../report/run-report.js';
 import { FAILURE_STATUSES } from '../result.js';
+import { blockingFindings, type ToolReport } from '../run/run-report.js';
 import {
   type CallTelemetry,
   type SkipReason,

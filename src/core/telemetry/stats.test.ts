@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { ToolReport } from '../../report/run-report.js';
+import type { ToolReport } from '../run/run-report.js';
 import { toolTelemetry } from './record.js';
 import { renderStats, summarizeTelemetry } from './stats.js';
 

@@ -1,4 +1,4 @@
-import { TOLLGATE_VERSION } from '../../cli/version.js';
+import { TOLLGATE_VERSION } from '../../core/version.js';
 import type { HookAgentName } from './hook-agent.js';
 import { runStopHook } from './stop.js';
 

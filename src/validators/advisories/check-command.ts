@@ -77,7 +77,7 @@ async function checkChangeSet(repoRoot: string, flags: AdvisoriesCheckFlags): Pr
   const [{ runGate }, { renderReport }, { TOLLGATE_VERSION }] = await Promise.all([
     import('../../core/run/run-gate.js'),
     import('../../report/index.js'),
-    import('../../cli/version.js'),
+    import('../../core/version.js'),
   ]);
   const { validators: tools } = await import('../index.js');
   const loaded = await loadConfig({ repoRoot, cwd: process.cwd(), env: process.env });

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { packageFile } from '../core/package-files.js';
+import { packageFile } from './package-files.js';
 
 /** Read once from our own package.json. */
 export const TOLLGATE_VERSION: string = (() => {

@@ -1,7 +1,7 @@
-import type { ChangeSetBase, SkippedFile } from '../core/change-set/types.js';
-import type { Finding } from '../core/finding.js';
-import type { ToolExecution } from '../core/pipeline/execute-tool.js';
-import { isPassingStatus, type ToolStatus } from '../core/result.js';
+import type { ChangeSetBase, SkippedFile } from '../change-set/types.js';
+import type { Finding } from '../finding.js';
+import type { ToolExecution } from '../pipeline/execute-tool.js';
+import { isPassingStatus, type ToolStatus } from '../result.js';
 
 export type Verdict = 'passed' | 'failed';
 
@@ -78,31 +78,23 @@ export function toolReport(execution: ToolExecution): ToolReport {
   };
 }
 
-/** What an agent should do next, given how the run ended. Shared by every renderer. */
-export function nextStep(report: RunReport): string {
-  const statuses = new Set(report.tools.map((tool) => tool.status));
-  if (statuses.has('timeout') || statuses.has('budget_exhausted')) {
-    return 'Validation ran out of time. Do not rerun it as is: split the change, give slow checks `paths`, or raise `validation.timeout`.';
-  }
-  if (report.verdict === 'passed') {
-    const warnings = report.tools.filter((tool) => tool.status === 'tool_unavailable').map((tool) => tool.name);
-    const note = warnings.length > 0 ? ` (${warnings.join(', ')} could not run here: see above)` : '';
-    const scoped = report.tools.filter((tool) => tool.scope);
-    if (scoped.length > 0) {
-      const what = scoped.map((tool) => `${tool.name} (${tool.scope})`).join(', ');
-      return `Passed on part of the change only: ${what}. This does not validate the change: run \`tollgate run\` before declaring it done.`;
-    }
-    return report.partial
-      ? `The selected validators passed${note}. Run \`tollgate run\` without --only/--skip before declaring the change done.`
-      : `All validators passed${note}. The change may be declared done.`;
-  }
-  if (statuses.has('rate_limited')) {
-    return 'A validator was rate limited. Wait a few minutes, then run `tollgate run` again; the other results are kept.';
-  }
-  const hasFindings = report.tools.some((tool) => blockingFindings(tool).length > 0);
-  if (hasFindings) {
-    return 'Fix the findings above, then run `tollgate run` again. To accept a low-risk finding instead, `tollgate waive ID --reason "…"`.';
-  }
-  const broken = report.tools.filter((tool) => !toolPasses(tool)).map((tool) => tool.name);
-  return `${broken.join(', ')} could not finish: read the summary above, fix the cause (config, input or environment), then run \`tollgate run\` again.`;
+/** How each status reads in a heading; shared by every Markdown report (`tollgate run`, `parallel_validation`). */
+export const STATUS_LABEL: Record<ToolStatus, string> = {
+  passed: 'passed',
+  failed: 'FAILED',
+  skipped_trivial: 'skipped (trivial change)',
+  skipped_no_changes: 'skipped (no changes)',
+  budget_exhausted: 'NOT RUN (time budget exhausted)',
+  timeout: 'TIMED OUT',
+  rate_limited: 'RATE LIMITED',
+  tool_unavailable: 'unavailable (warning)',
+  invalid_input: 'INVALID INPUT',
+  incomplete: 'INCOMPLETE',
+  error: 'ERROR',
+};
+
+/** The heading's status; a required validator that could not run is a failure, not a warning. */
+export function statusLabel(tool: Pick<ToolReport, 'status' | 'required' | 'scope'>): string {
+  if (tool.required && tool.status === 'tool_unavailable') return 'UNAVAILABLE (required: fails the run)';
+  return `${STATUS_LABEL[tool.status]}${tool.scope ? ` (${tool.scope} only)` : ''}`;
 }

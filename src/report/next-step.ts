@@ -1,0 +1,30 @@
+import { blockingFindings, type RunReport, toolPasses } from '../core/run/run-report.js';
+
+/** What an agent should do next, given how the run ended. Shared by every renderer. */
+export function nextStep(report: RunReport): string {
+  const statuses = new Set(report.tools.map((tool) => tool.status));
+  if (statuses.has('timeout') || statuses.has('budget_exhausted')) {
+    return 'Validation ran out of time. Do not rerun it as is: split the change, give slow checks `paths`, or raise `validation.timeout`.';
+  }
+  if (report.verdict === 'passed') {
+    const warnings = report.tools.filter((tool) => tool.status === 'tool_unavailable').map((tool) => tool.name);
+    const note = warnings.length > 0 ? ` (${warnings.join(', ')} could not run here: see above)` : '';
+    const scoped = report.tools.filter((tool) => tool.scope);
+    if (scoped.length > 0) {
+      const what = scoped.map((tool) => `${tool.name} (${tool.scope})`).join(', ');
+      return `Passed on part of the change only: ${what}. This does not validate the change: run \`tollgate run\` before declaring it done.`;
+    }
+    return report.partial
+      ? `The selected validators passed${note}. Run \`tollgate run\` without --only/--skip before declaring the change done.`
+      : `All validators passed${note}. The change may be declared done.`;
+  }
+  if (statuses.has('rate_limited')) {
+    return 'A validator was rate limited. Wait a few minutes, then run `tollgate run` again; the other results are kept.';
+  }
+  const hasFindings = report.tools.some((tool) => blockingFindings(tool).length > 0);
+  if (hasFindings) {
+    return 'Fix the findings above, then run `tollgate run` again. To accept a low-risk finding instead, `tollgate waive ID --reason "…"`.';
+  }
+  const broken = report.tools.filter((tool) => !toolPasses(tool)).map((tool) => tool.name);
+  return `${broken.join(', ')} could not finish: read the summary above, fix the cause (config, input or environment), then run \`tollgate run\` again.`;
+}
