@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readSarifFile } from '../dist/validators/sarif/reader/read-sarif.js';
+import { readSarifFile } from '../dist/validators/static-analysis/reader/read-sarif.js';
 
 // Memory figures need a collection before each measurement: rerun ourselves with --expose-gc when it is missing.
 if (!globalThis.gc) {
