@@ -1,7 +1,6 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { loadConfig } from '../core/config/index.js';
-import { findRepoRoot } from '../core/config/repo-root.js';
+import { openProject } from '../core/config/open-project.js';
 import { ExitCode, errorMessage, TollgateError } from '../core/errors.js';
 import { runGate } from '../core/run/run-gate.js';
 import { writeFileAtomic } from '../core/state/index.js';
@@ -29,8 +28,7 @@ async function configLocations(
 /** `tollgate run`: glue between flags, the gate and the report. Returns the exit code. */
 export async function runAndReport(flags: RunFlags): Promise<number> {
   const cwd = process.cwd();
-  const repoRoot = await findRepoRoot(cwd);
-  const loaded = await loadConfig({ repoRoot, cwd, env: process.env });
+  const { repoRoot, loaded } = await openProject({ cwd, env: process.env });
   const { config } = loaded;
   const display = createProgressDisplay(process.stderr, { heartbeats: flags.progress });
   let report: Awaited<ReturnType<typeof runGate>>;

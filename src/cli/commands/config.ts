@@ -51,12 +51,12 @@ Examples:
     .action(async (rawFlags: unknown) => {
       const flags = parseFlags(showFlags, rawFlags);
       const { cwd, env, write } = io();
-      const { findRepoRoot, loadConfig, renderConfigJson, renderConfigText } = await import(
-        '../../core/config/index.js'
-      );
-      const { validators } = await import('../../validators/index.js');
-      const repoRoot = await findRepoRoot(cwd, env);
-      const loaded = await loadConfig({ repoRoot, cwd, env, tools: validators });
+      const [{ renderConfigJson, renderConfigText }, { openProject }, { validators }] = await Promise.all([
+        import('../../core/config/index.js'),
+        import('../../core/config/open-project.js'),
+        import('../../validators/index.js'),
+      ]);
+      const { loaded } = await openProject({ cwd, env, tools: validators });
       write(flags.json ? renderConfigJson(loaded, validators) : renderConfigText(loaded, validators));
     });
 

@@ -1,5 +1,4 @@
-import { loadConfig } from '../../../core/config/load.js';
-import { findRepoRoot } from '../../../core/config/repo-root.js';
+import { openProject } from '../../../core/config/open-project.js';
 import { connectGithub } from '../connect.js';
 import type { GraphqlClient } from '../graphql-client.js';
 import { defaultRedactor, type RedactText } from '../redaction.js';
@@ -23,8 +22,7 @@ export interface ReviewCommandIo {
 type Shared = 'repoRoot' | 'cwd' | 'env' | 'config' | 'connect' | 'redact';
 
 async function setUp(io: ReviewCommandIo) {
-  const repoRoot = await findRepoRoot(io.cwd, io.env);
-  const loaded = await loadConfig({ repoRoot, cwd: io.cwd, env: io.env });
+  const { repoRoot, loaded } = await openProject({ cwd: io.cwd, env: io.env });
   const config = loaded.config.reviewComments as ReviewCommentsConfig;
   const connect =
     io.connect !== undefined

@@ -1,6 +1,5 @@
 import { join } from 'node:path';
-import { loadConfig } from '../../../core/config/load.js';
-import { findRepoRoot } from '../../../core/config/repo-root.js';
+import { openProject } from '../../../core/config/open-project.js';
 import { baselinePath, readBaseline } from '../baseline.js';
 import { loadScanner } from '../load-rules.js';
 import { type SecretsOptions, secretsOptionsSchema } from '../options.js';
@@ -24,8 +23,7 @@ export interface PreCommitResult {
 const SHOWN = 5;
 
 export async function runPreCommit(options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<PreCommitResult> {
-  const repoRoot = await findRepoRoot(options.cwd, options.env);
-  const loaded = await loadConfig({ repoRoot, cwd: repoRoot, env: options.env });
+  const { repoRoot, loaded } = await openProject({ cwd: options.cwd, env: options.env, configCwd: 'repoRoot' });
   const secrets: SecretsOptions = secretsOptionsSchema.parse(loaded.config.secrets);
   const writeFiles = loaded.config.permissions.writeFiles === 'allow';
   const { scanner } = await loadScanner(repoRoot, secrets);
