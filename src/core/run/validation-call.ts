@@ -1,15 +1,12 @@
 import { formatDuration } from '../config/duration.js';
 import type { TollgateConfig } from '../config/schema.js';
-import { createEventLog, newRunId } from '../events/index.js';
 import type { AnyToolDefinition } from '../pipeline/tool.js';
 import { result, type ToolStatus } from '../result.js';
-import { acquireLock, ensureTollgateDir, runDirFor } from '../state/index.js';
+import { ensureTollgateDir } from '../state/index.js';
 import { recordRunTelemetry, type SkipReason, type TrivialDeclaration } from '../telemetry/index.js';
-import { changeSetForRun } from './change-set-for-run.js';
-import { executeSelected, type SelectedCall } from './execute-selected.js';
-import { persistRun } from './persist-run.js';
-import { recheckTree } from './recheck-tree.js';
-import type { ToolReport } from './run-report.js';
+import type { SelectedCall } from './execute-selected.js';
+import { runLifecycle } from './run-lifecycle.js';
+import type { ToolReport, Verdict } from './run-report.js';
 import { requiredValidators } from './select-tools.js';
 import { readSession, updateSession } from './session-store.js';
 import { maySkipAsTrivial } from './trivial-declarations.js';
@@ -69,7 +66,6 @@ export async function runValidationCall(options: ValidationCallOptions): Promise
   const { config, repoRoot, callName } = options;
   const key = sessionKey(options.sessionId);
   const session = readSession(repoRoot, key);
-  const toolNames = options.calls.map((call) => call.tool.name);
   const paths = ensureTollgateDir(repoRoot);
 
   const early = async (status: ToolStatus, skipReason: SkipReason, summary: string): Promise<ValidationCallOutcome> => {
@@ -105,107 +101,73 @@ export async function runValidationCall(options: ValidationCallOptions): Promise
     );
   }
 
-  const lock = await acquireLock(repoRoot, { wait: true, timeoutMs: remainingMs, command: `tollgate mcp ${callName}` });
-  let outcome: ValidationCallOutcome;
-  try {
-    const changeSet = await changeSetForRun(repoRoot, config);
-    const runId = newRunId();
-    const runDir = runDirFor(repoRoot, runId);
-    const events = createEventLog(runDir, { verbose: false });
-    try {
-      events.emit('run.start', {
-        runId,
-        command: `tollgate mcp ${callName}`,
-        repoRoot,
-        base: changeSet.base,
-        fingerprint: changeSet.fingerprint,
-        configHash: options.configHash,
-        tools: toolNames,
-      });
-      const skipTrivial = config.validation.skipTrivial;
-      const allTrivial =
-        options.calls.length > 0 &&
-        options.calls.every((call) => maySkipAsTrivial(call.tool, skipTrivial, options.declarations));
-      let message: string | undefined;
-      let skipReason: SkipReason | null = null;
-      let tools: ToolReport[];
-      let verdict: 'passed' | 'failed';
-
+  const skipTrivial = config.validation.skipTrivial;
+  const allTrivial =
+    options.calls.length > 0 &&
+    options.calls.every((call) => maySkipAsTrivial(call.tool, skipTrivial, options.declarations));
+  let message: string | undefined;
+  let skipReason: SkipReason | null = null;
+  const statusOf = (tools: readonly ToolReport[], verdict: Verdict) => callStatus(tools, verdict, skipReason);
+  const run = await runLifecycle({
+    repoRoot,
+    config,
+    configHash: options.configHash,
+    registry: options.registry,
+    calls: options.calls,
+    command: `tollgate mcp ${callName}`,
+    lock: { wait: true, timeoutMs: remainingMs },
+    deadline: started + remainingMs,
+    complete: options.complete,
+    required: requiredValidators(options.registry, config),
+    shortcut: (changeSet) => {
       if (changeSet.isEmpty) {
         message = 'No changes detected. Skipping validation.';
         skipReason = 'no_changes';
-        tools = [];
-        verdict = 'passed';
-      } else {
-        if (allTrivial) {
-          message = 'Skipped: all changes are trivial.';
-          skipReason = 'trivial_change';
-        }
-        const ran = await executeSelected(options.calls, {
-          repoRoot,
-          config,
-          configHash: options.configHash,
-          registry: options.registry,
-          changeSet,
-          events,
-          runDir,
-          deadline: started + remainingMs,
-          skipBefore: (tool) =>
-            maySkipAsTrivial(tool, skipTrivial, options.declarations)
-              ? result(
-                  'skipped_trivial',
-                  `Skipped: declared trivial (${options.declarations.get(tool.name)?.reason ?? 'no reason given'}) and \`validation.skipTrivial\` lists ${tool.name}.`,
-                )
-              : null,
-          ...(options.mcpServerName ? { mcpServerName: options.mcpServerName } : {}),
-          ...(options.signal ? { signal: options.signal } : {}),
-          ...(options.env ? { env: options.env } : {}),
-          ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-        });
-        const { executions } = await recheckTree(repoRoot, config, changeSet, ran);
-        const persisted = await persistRun({
-          repoRoot,
-          runId,
-          fingerprint: changeSet.fingerprint,
-          configHash: options.configHash,
-          executions,
-          complete: options.complete && !options.signal?.aborted,
-          required: requiredValidators(options.registry, config),
-        });
-        tools = persisted.tools;
-        verdict = persisted.verdict;
+        return { tools: [], verdict: 'passed' };
       }
-      const status = callStatus(tools, verdict, skipReason);
-      const durationMs = Date.now() - started;
-      events.emit('run.end', { runId, verdict, durationMs });
-      await recordRunTelemetry(runDir, {
-        runId,
-        source: 'mcp',
-        tools,
-        declarations: options.declarations,
-        call: { name: callName, status, durationMs, skipReason },
-      });
-      const text = renderValidationResults({
-        callName,
-        status,
-        ...(message ? { message: `${message}\n` } : {}),
-        tools,
-        maxOutputLines: config.output.maxOutputLines,
-      });
-      outcome = {
-        status,
-        summary: message ?? summaryOf(tools, status),
-        runId,
-        fingerprint: changeSet.fingerprint,
-        tools,
-        text,
-      };
-    } finally {
-      events.close();
-    }
-  } finally {
-    lock.release();
-  }
+      if (allTrivial) {
+        message = 'Skipped: all changes are trivial.';
+        skipReason = 'trivial_change';
+      }
+      return null;
+    },
+    skipBefore: (tool) =>
+      maySkipAsTrivial(tool, skipTrivial, options.declarations)
+        ? result(
+            'skipped_trivial',
+            `Skipped: declared trivial (${options.declarations.get(tool.name)?.reason ?? 'no reason given'}) and \`validation.skipTrivial\` lists ${tool.name}.`,
+          )
+        : null,
+    ...(options.mcpServerName ? { mcpServerName: options.mcpServerName } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.env ? { env: options.env } : {}),
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    telemetry: (finished) => ({
+      source: 'mcp',
+      declarations: options.declarations,
+      call: {
+        name: callName,
+        status: statusOf(finished.tools, finished.verdict),
+        durationMs: finished.durationMs,
+        skipReason,
+      },
+    }),
+  });
+  const status = statusOf(run.tools, run.verdict);
+  let outcome: ValidationCallOutcome = {
+    status,
+    summary: message ?? summaryOf(run.tools, status),
+    runId: run.runId,
+    fingerprint: run.changeSet.fingerprint,
+    tools: run.tools,
+    text: renderValidationResults({
+      callName,
+      status,
+      ...(message ? { message: `${message}\n` } : {}),
+      tools: run.tools,
+      maxOutputLines: config.output.maxOutputLines,
+    }),
+  };
   // A call the client cancelled (or gave up on: its timeout sends the same cancellation) stopped its validators, which
   // then report `timeout`; only the server's own budget running out may count towards the circuit breaker.
   const cancelled = options.signal?.aborted === true;

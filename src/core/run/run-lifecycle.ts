@@ -1,0 +1,155 @@
+import type { RepoChangeSet } from '../change-set/types.js';
+import type { TollgateConfig } from '../config/schema.js';
+import { errorMessage, isWriteFailure } from '../errors.js';
+import { createEventLog, newRunId } from '../events/index.js';
+import type { AnyToolDefinition } from '../pipeline/tool.js';
+import type { ToolResult } from '../result.js';
+import { acquireLock, ensureTollgateDir, runDirFor } from '../state/index.js';
+import { type RunTelemetryInput, recordRunTelemetry } from '../telemetry/index.js';
+import { changeSetForRun } from './change-set-for-run.js';
+import { executeSelected, type SelectedCall } from './execute-selected.js';
+import { persistRun } from './persist-run.js';
+import { recheckTree } from './recheck-tree.js';
+import { type ToolReport, toolReport, type Verdict } from './run-report.js';
+
+/**
+ * One run, however it was asked for (`tollgate run`, the stop hook, an MCP call): lock the repository, build the change
+ * set once, log events, run the calls through the pipeline, check the tree did not change under them, store the results
+ * and the verdict, record telemetry. Callers add only what is theirs (tool selection, session budget, the report).
+ */
+export interface RunLifecycleOptions {
+  repoRoot: string;
+  config: TollgateConfig;
+  configHash: string;
+  /** Every registered validator (the pipeline looks calls up here). */
+  registry: readonly AnyToolDefinition[];
+  calls: readonly SelectedCall[];
+  /** The command line, for the lock file and the event log. */
+  command: string;
+  base?: string;
+  lock: { wait: boolean; timeoutMs?: number; onWait?: (holder: string) => void };
+  /** Epoch ms by which every tool must be done. */
+  deadline: number;
+  /** The calls cover every enabled validator: only then may the verdict satisfy the stop hook. */
+  complete: boolean;
+  /** Validators that must really run (`validation.required`, `--strict`). */
+  required: readonly string[];
+  verbose?: boolean;
+  /** Run even when nothing changed (`advisories check --all`). */
+  force?: boolean;
+  skipBefore?: (tool: AnyToolDefinition) => ToolResult | null;
+  mcpServerName?: string;
+  signal?: AbortSignal;
+  env?: NodeJS.ProcessEnv;
+  onProgress?: (toolName: string, message: string) => void;
+  /**
+   * Answers without running anything (the MCP call's "no changes" shortcut); null: run the calls. Nothing is stored
+   * for such an answer.
+   */
+  shortcut?: (changeSet: RepoChangeSet) => { tools: ToolReport[]; verdict: Verdict } | null;
+  /** What telemetry records of the finished run (its source, the call as a whole). */
+  telemetry: (outcome: Omit<RunLifecycleOutcome, 'notStored'>) => Omit<RunTelemetryInput, 'runId' | 'tools'>;
+}
+
+export interface RunLifecycleOutcome {
+  runId: string;
+  changeSet: RepoChangeSet;
+  tools: ToolReport[];
+  verdict: Verdict;
+  startedAt: number;
+  durationMs: number;
+  /** Set when the results could not be stored (a full or read-only disk): the run counts for nothing. */
+  notStored?: string;
+}
+
+export async function runLifecycle(options: RunLifecycleOptions): Promise<RunLifecycleOutcome> {
+  const started = Date.now();
+  const { repoRoot, config } = options;
+  ensureTollgateDir(repoRoot);
+  const lock = await acquireLock(repoRoot, {
+    wait: options.lock.wait,
+    command: options.command,
+    ...(options.lock.timeoutMs !== undefined ? { timeoutMs: options.lock.timeoutMs } : {}),
+    ...(options.lock.onWait ? { onWait: options.lock.onWait } : {}),
+  });
+  try {
+    const changeSet = await changeSetForRun(repoRoot, config, options.base);
+    const runId = newRunId();
+    const runDir = runDirFor(repoRoot, runId);
+    const events = createEventLog(runDir, { verbose: options.verbose ?? false });
+    let outcome: RunLifecycleOutcome;
+    let closeFailure: unknown;
+    try {
+      events.emit('run.start', {
+        runId,
+        command: options.command,
+        repoRoot,
+        base: changeSet.base,
+        fingerprint: changeSet.fingerprint,
+        configHash: options.configHash,
+        tools: options.calls.map((call) => call.tool.name),
+      });
+      const answered = options.shortcut?.(changeSet) ?? null;
+      const stored = answered ? { ...answered } : await executeAndStore(options, { changeSet, runId, runDir, events });
+      const durationMs = Date.now() - started;
+      events.emit('run.end', { runId, verdict: stored.verdict, durationMs });
+      outcome = { runId, changeSet, startedAt: started, durationMs, ...stored };
+      const { notStored: _notStored, ...finished } = outcome;
+      await recordRunTelemetry(runDir, { runId, tools: outcome.tools, ...options.telemetry(finished) });
+    } finally {
+      try {
+        events.close();
+      } catch (error) {
+        closeFailure = error;
+      }
+    }
+    // The event log could not be completed (full disk): the run has no full record, so it must not count.
+    if (closeFailure !== undefined) {
+      if (!isWriteFailure(closeFailure)) throw closeFailure;
+      if (!outcome.notStored) outcome = { ...outcome, verdict: 'failed', notStored: errorMessage(closeFailure) };
+    }
+    return outcome;
+  } finally {
+    await lock.release();
+  }
+}
+
+async function executeAndStore(
+  options: RunLifecycleOptions,
+  run: { changeSet: RepoChangeSet; runId: string; runDir: string; events: ReturnType<typeof createEventLog> },
+): Promise<{ tools: ToolReport[]; verdict: Verdict; notStored?: string }> {
+  const { repoRoot, config } = options;
+  const ran = await executeSelected(options.calls, {
+    repoRoot,
+    config,
+    configHash: options.configHash,
+    registry: options.registry,
+    changeSet: run.changeSet,
+    events: run.events,
+    runDir: run.runDir,
+    deadline: options.deadline,
+    ...(options.force ? { force: true } : {}),
+    ...(options.skipBefore ? { skipBefore: options.skipBefore } : {}),
+    ...(options.mcpServerName ? { mcpServerName: options.mcpServerName } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.env ? { env: options.env } : {}),
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+  });
+  const { executions } = await recheckTree(repoRoot, config, run.changeSet, ran, options.base);
+  try {
+    return await persistRun({
+      repoRoot,
+      runId: run.runId,
+      fingerprint: run.changeSet.fingerprint,
+      configHash: options.configHash,
+      executions,
+      complete: options.complete && !options.signal?.aborted,
+      required: options.required,
+    });
+  } catch (error) {
+    // A full or read-only disk must not cost the user the report of a run that did happen; nothing was stored, so
+    // the gate stays closed, and the caller reports the write error.
+    if (!isWriteFailure(error)) throw error;
+    return { tools: executions.map(toolReport), verdict: 'failed', notStored: errorMessage(error) };
+  }
+}
