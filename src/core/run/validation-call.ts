@@ -1,7 +1,7 @@
 import { formatDuration } from '../config/duration.js';
 import type { TollgateConfig } from '../config/schema.js';
 import type { AnyToolDefinition } from '../pipeline/tool.js';
-import { result, type ToolStatus } from '../result.js';
+import { result, type ToolResult, type ToolStatus } from '../result.js';
 import { ensureTollgateDir } from '../state/index.js';
 import { recordRunTelemetry, type SkipReason, type TrivialDeclaration } from '../telemetry/index.js';
 import type { SelectedCall } from './execute-selected.js';
@@ -66,48 +66,16 @@ export async function runValidationCall(options: ValidationCallOptions): Promise
   const { config, repoRoot, callName } = options;
   const key = sessionKey(options.sessionId);
   const session = readSession(repoRoot, key);
-  const paths = ensureTollgateDir(repoRoot);
-
-  const early = async (status: ToolStatus, skipReason: SkipReason, summary: string): Promise<ValidationCallOutcome> => {
-    await recordRunTelemetry(paths.root, {
-      runId: '',
-      source: 'mcp',
-      tools: [],
-      call: { name: callName, status, durationMs: Date.now() - started, skipReason },
-    });
-    const text = renderValidationResults({
-      callName,
-      status,
-      message: `${summary}\n`,
-      tools: [],
-      maxOutputLines: config.output.maxOutputLines,
-    });
-    return { status, summary, runId: null, fingerprint: null, tools: [], text };
-  };
-
-  if (session.consecutiveTimeouts >= CIRCUIT_BREAKER_TIMEOUTS) {
-    return early(
-      'timeout',
-      'circuit_breaker',
-      `Validation timed out ${session.consecutiveTimeouts} times in a row in this session. Do not call \`${callName}\` again in this session: split the change, or raise \`validation.timeout\` and start a new session.`,
-    );
-  }
+  const refused = refusalOf(session, config, callName);
+  if (refused) return refuse(options, started, refused);
   const remainingMs = config.validation.timeout - session.budgetUsedMs;
-  if (remainingMs < MIN_REMAINING_BUDGET_MS) {
-    return early(
-      'budget_exhausted',
-      'budget_exhausted',
-      `Only ${formatDuration(Math.max(0, remainingMs))} of this session's validation budget (\`validation.timeout\`, ${formatDuration(config.validation.timeout)}) is left, under the ${formatDuration(MIN_REMAINING_BUDGET_MS)} needed to start; no validator was run. Do not call \`${callName}\` again in this session.`,
-    );
-  }
 
   const skipTrivial = config.validation.skipTrivial;
   const allTrivial =
     options.calls.length > 0 &&
     options.calls.every((call) => maySkipAsTrivial(call.tool, skipTrivial, options.declarations));
-  let message: string | undefined;
-  let skipReason: SkipReason | null = null;
-  const statusOf = (tools: readonly ToolReport[], verdict: Verdict) => callStatus(tools, verdict, skipReason);
+  const skipped: SkipState = { message: undefined, reason: null };
+  const statusOf = (tools: readonly ToolReport[], verdict: Verdict) => callStatus(tools, verdict, skipped.reason);
   const run = await runLifecycle({
     repoRoot,
     config,
@@ -119,25 +87,8 @@ export async function runValidationCall(options: ValidationCallOptions): Promise
     deadline: started + remainingMs,
     complete: options.complete,
     required: requiredValidators(options.registry, config),
-    shortcut: (changeSet) => {
-      if (changeSet.isEmpty) {
-        message = 'No changes detected. Skipping validation.';
-        skipReason = 'no_changes';
-        return { tools: [], verdict: 'passed' };
-      }
-      if (allTrivial) {
-        message = 'Skipped: all changes are trivial.';
-        skipReason = 'trivial_change';
-      }
-      return null;
-    },
-    skipBefore: (tool) =>
-      maySkipAsTrivial(tool, skipTrivial, options.declarations)
-        ? result(
-            'skipped_trivial',
-            `Skipped: declared trivial (${options.declarations.get(tool.name)?.reason ?? 'no reason given'}) and \`validation.skipTrivial\` lists ${tool.name}.`,
-          )
-        : null,
+    shortcut: (changeSet) => shortcutFor(changeSet.isEmpty, allTrivial, skipped),
+    skipBefore: (tool) => declaredTrivial(tool, skipTrivial, options.declarations),
     ...(options.mcpServerName ? { mcpServerName: options.mcpServerName } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.env ? { env: options.env } : {}),
@@ -149,11 +100,12 @@ export async function runValidationCall(options: ValidationCallOptions): Promise
         name: callName,
         status: statusOf(finished.tools, finished.verdict),
         durationMs: finished.durationMs,
-        skipReason,
+        skipReason: skipped.reason,
       },
     }),
   });
   const status = statusOf(run.tools, run.verdict);
+  const { message } = skipped;
   let outcome: ValidationCallOutcome = {
     status,
     summary: message ?? summaryOf(run.tools, status),
@@ -172,12 +124,62 @@ export async function runValidationCall(options: ValidationCallOptions): Promise
   // then report `timeout`; only the server's own budget running out may count towards the circuit breaker.
   const cancelled = options.signal?.aborted === true;
   if (cancelled) outcome = cancelledOutcome(outcome, callName, config.output.maxOutputLines);
-  const timedOut = !cancelled && outcome.tools.some((tool) => tool.status === 'timeout');
-  await updateSession(repoRoot, key, (next) => {
-    next.budgetUsedMs += Date.now() - started;
-    if (!cancelled) next.consecutiveTimeouts = timedOut ? next.consecutiveTimeouts + 1 : 0;
+  await chargeSession(repoRoot, key, {
+    started,
+    cancelled,
+    timedOut: outcome.tools.some((tool) => tool.status === 'timeout'),
   });
   return outcome;
+}
+
+/** Why a call ran nothing, or only some validators, and what it tells the agent about it. */
+interface SkipState {
+  message: string | undefined;
+  reason: SkipReason | null;
+}
+
+/** No changes: answer at once, storing nothing. All declared trivial: run (each validator decides), and say so. */
+function shortcutFor(
+  isEmpty: boolean,
+  allTrivial: boolean,
+  skipped: SkipState,
+): { tools: ToolReport[]; verdict: Verdict } | null {
+  if (isEmpty) {
+    skipped.message = 'No changes detected. Skipping validation.';
+    skipped.reason = 'no_changes';
+    return { tools: [], verdict: 'passed' };
+  }
+  if (allTrivial) {
+    skipped.message = 'Skipped: all changes are trivial.';
+    skipped.reason = 'trivial_change';
+  }
+  return null;
+}
+
+/** A validator the agent declared trivial for, where `validation.skipTrivial` lets it skip: `skipped_trivial`. */
+function declaredTrivial(
+  tool: AnyToolDefinition,
+  skipTrivial: readonly string[],
+  declarations: ReadonlyMap<string, TrivialDeclaration>,
+): ToolResult | null {
+  if (!maySkipAsTrivial(tool, skipTrivial, declarations)) return null;
+  const reason = declarations.get(tool.name)?.reason ?? 'no reason given';
+  return result(
+    'skipped_trivial',
+    `Skipped: declared trivial (${reason}) and \`validation.skipTrivial\` lists ${tool.name}.`,
+  );
+}
+
+/** The call's time goes against the session's budget; a server timeout (never a cancellation) counts for the breaker. */
+async function chargeSession(
+  repoRoot: string,
+  key: string,
+  call: { started: number; cancelled: boolean; timedOut: boolean },
+): Promise<void> {
+  await updateSession(repoRoot, key, (next) => {
+    next.budgetUsedMs += Date.now() - call.started;
+    if (!call.cancelled) next.consecutiveTimeouts = call.timedOut ? next.consecutiveTimeouts + 1 : 0;
+  });
 }
 
 /**
@@ -204,6 +206,59 @@ function cancelledOutcome(
     maxOutputLines,
   });
   return { ...outcome, status: 'incomplete', summary, tools, text };
+}
+
+interface Refusal {
+  status: ToolStatus;
+  skipReason: SkipReason;
+  summary: string;
+}
+
+/** The session's circuit breaker or its spent budget refuse the call before anything runs; null: go ahead. */
+function refusalOf(
+  session: { consecutiveTimeouts: number; budgetUsedMs: number },
+  config: TollgateConfig,
+  callName: string,
+): Refusal | null {
+  if (session.consecutiveTimeouts >= CIRCUIT_BREAKER_TIMEOUTS) {
+    return {
+      status: 'timeout',
+      skipReason: 'circuit_breaker',
+      summary: `Validation timed out ${session.consecutiveTimeouts} times in a row in this session. Do not call \`${callName}\` again in this session: split the change, or raise \`validation.timeout\` and start a new session.`,
+    };
+  }
+  const remainingMs = config.validation.timeout - session.budgetUsedMs;
+  if (remainingMs < MIN_REMAINING_BUDGET_MS) {
+    return {
+      status: 'budget_exhausted',
+      skipReason: 'budget_exhausted',
+      summary: `Only ${formatDuration(Math.max(0, remainingMs))} of this session's validation budget (\`validation.timeout\`, ${formatDuration(config.validation.timeout)}) is left, under the ${formatDuration(MIN_REMAINING_BUDGET_MS)} needed to start; no validator was run. Do not call \`${callName}\` again in this session.`,
+    };
+  }
+  return null;
+}
+
+/** A refused call: recorded in telemetry, answered with what to do instead, nothing run. */
+async function refuse(
+  options: ValidationCallOptions,
+  started: number,
+  refusal: Refusal,
+): Promise<ValidationCallOutcome> {
+  const { status, skipReason, summary } = refusal;
+  await recordRunTelemetry(ensureTollgateDir(options.repoRoot).root, {
+    runId: '',
+    source: 'mcp',
+    tools: [],
+    call: { name: options.callName, status, durationMs: Date.now() - started, skipReason },
+  });
+  const text = renderValidationResults({
+    callName: options.callName,
+    status,
+    message: `${summary}\n`,
+    tools: [],
+    maxOutputLines: options.config.output.maxOutputLines,
+  });
+  return { status, summary, runId: null, fingerprint: null, tools: [], text };
 }
 
 function callStatus(tools: readonly ToolReport[], verdict: 'passed' | 'failed', skip: SkipReason | null): ToolStatus {
