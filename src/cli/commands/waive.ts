@@ -61,16 +61,13 @@ Examples:
       const { cwd, env, write } = io();
       const { findRepoRoot } = await import('../../core/config/repo-root.js');
       const repoRoot = await findRepoRoot(cwd, env);
-      const { listWaivers, removeWaiver, waiveFinding } = await import('../../core/state/waivers.js');
+      const { isExpired, listWaivers, removeWaiver } = await import('../../core/state/waivers.js');
       switch (action.kind) {
         case 'list': {
           const waivers = await listWaivers(repoRoot);
           if (flags.json) write(`${JSON.stringify(waivers, null, 2)}\n`);
           else if (waivers.length === 0) write('no waivers\n');
-          else {
-            const { isExpired } = await import('../../core/state/waivers.js');
-            for (const waiver of waivers) write(renderWaiver(waiver, isExpired(waiver)));
-          }
+          else for (const waiver of waivers) write(renderWaiver(waiver, isExpired(waiver)));
           return;
         }
         case 'remove': {
@@ -78,33 +75,44 @@ Examples:
           write(`removed the waiver of ${removed.findingId}; the finding blocks again\n`);
           return;
         }
-        case 'waive': {
-          const { loadConfig } = await import('../../core/config/load.js');
-          const { config } = await loadConfig({ repoRoot, cwd, env });
-          if (flags.human) refuseUnlessPerson(env as NodeJS.ProcessEnv);
-          const expiresInMs = flags.expires === undefined ? config.waivers.expires : parseExpires(flags.expires);
-          const waiver = await waiveFinding(repoRoot, {
-            findingId: action.findingId,
-            reason: action.reason,
-            human: flags.human,
-            allow: config.waivers.allow,
-            env,
-            ...(expiresInMs !== undefined ? { expiresInMs } : {}),
-            confirm: confirmOnTerminal,
-            commit: flags.commit,
-          });
-          if (waiver.committed) {
-            write(
-              `wrote the waiver of ${waiver.findingId} (${describeWaived(waiver)}) to tollgate.waivers.yaml: it applies once that file is committed, where reviewers see it\n`,
-            );
-            return;
-          }
-          const until = waiver.expiresAt ? ` until ${waiver.expiresAt}` : '';
-          write(`waived ${waiver.findingId} (${describeWaived(waiver)}) by ${waiver.by}${until}: ${waiver.reason}\n`);
+        case 'waive':
+          write(await recordWaiver({ repoRoot, cwd, env: env as NodeJS.ProcessEnv, flags, action }));
           return;
-        }
       }
     });
+}
+
+/** `tollgate waive ID --reason …`: who may, for how long, locally or in the committed file; the line to print. */
+async function recordWaiver(input: {
+  repoRoot: string;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  flags: WaiveFlags;
+  action: Extract<WaiveAction, { kind: 'waive' }>;
+}): Promise<string> {
+  const { repoRoot, cwd, env, flags, action } = input;
+  const [{ loadConfig }, { waiveFinding }] = await Promise.all([
+    import('../../core/config/load.js'),
+    import('../../core/state/waivers.js'),
+  ]);
+  const { config } = await loadConfig({ repoRoot, cwd, env });
+  if (flags.human) refuseUnlessPerson(env);
+  const expiresInMs = flags.expires === undefined ? config.waivers.expires : parseExpires(flags.expires);
+  const waiver = await waiveFinding(repoRoot, {
+    findingId: action.findingId,
+    reason: action.reason,
+    human: flags.human,
+    allow: config.waivers.allow,
+    env,
+    ...(expiresInMs !== undefined ? { expiresInMs } : {}),
+    confirm: confirmOnTerminal,
+    commit: flags.commit,
+  });
+  if (waiver.committed) {
+    return `wrote the waiver of ${waiver.findingId} (${describeWaived(waiver)}) to tollgate.waivers.yaml: it applies once that file is committed, where reviewers see it\n`;
+  }
+  const until = waiver.expiresAt ? ` until ${waiver.expiresAt}` : '';
+  return `waived ${waiver.findingId} (${describeWaived(waiver)}) by ${waiver.by}${until}: ${waiver.reason}\n`;
 }
 
 type WaiveAction =

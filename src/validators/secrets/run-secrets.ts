@@ -6,7 +6,7 @@ import { result, type ToolResult } from '../../core/result.js';
 import { baselinePath, readBaseline } from './baseline.js';
 import { loadScanner } from './load-rules.js';
 import type { SecretsOptions } from './options.js';
-import { lineSet, type ScanOutcome, type ScanTarget, scanTargets } from './scan-targets.js';
+import { lineSet, type ScanOutcome, type ScanTarget, type SkippedTarget, scanTargets } from './scan-targets.js';
 import { listFilesUnder } from './sources/walk.js';
 import { formatSuppression, type GateSuppressionPolicy } from './suppressions.js';
 import { formatSecretLine, toFinding } from './to-finding.js';
@@ -85,19 +85,19 @@ export async function runSecrets(ctx: ToolContext<SecretsOptions, SecretsInput>)
     skipped,
     ...(loaded.notes.length > 0 ? { importNotes: loaded.notes } : {}),
   };
-  const notExamined =
-    unexamined.length > 0
-      ? ` ${unexamined.length} changed file${unexamined.length === 1 ? '' : 's'} could not be examined: ${unexamined
-          .slice(0, 5)
-          .map((file) => `${file.path} (${file.detail})`)
-          .join(
-            ', ',
-          )}${unexamined.length > 5 ? ', …' : ''}; the change is not validated until ${unexamined.length === 1 ? 'it is' : 'they are'}.`
-      : '';
+  return secretsResult(outcome, { skipped: skipped.length, unexamined, details });
+}
+
+/** Findings fail; otherwise a pass, unless a changed file could not be examined, which makes it incomplete. */
+function secretsResult(
+  outcome: ScanOutcome,
+  input: { skipped: number; unexamined: readonly SkippedTarget[]; details: Record<string, unknown> },
+): ToolResult {
+  const { unexamined, details } = input;
+  const notExamined = unexamined.length > 0 ? ` ${describeUnexamined(unexamined)}` : '';
   if (outcome.findings.length === 0) {
-    if (unexamined.length > 0)
-      return result('incomplete', `${passedSummary(outcome, skipped.length)}${notExamined}`, [], details);
-    return result('passed', passedSummary(outcome, skipped.length), [], details);
+    const summary = `${passedSummary(outcome, input.skipped)}${notExamined}`;
+    return result(unexamined.length > 0 ? 'incomplete' : 'passed', summary, [], details);
   }
   return result('failed', `${failedSummary(outcome)}${notExamined}`, outcome.findings.map(toFinding), {
     ...details,
@@ -112,6 +112,16 @@ export async function runSecrets(ctx: ToolContext<SecretsOptions, SecretsInput>)
       ...(suppression ? { suppressionRejected: suppression } : {}),
     })),
   });
+}
+
+function describeUnexamined(files: readonly SkippedTarget[]): string {
+  const listed = files
+    .slice(0, 5)
+    .map((file) => `${file.path} (${file.detail})`)
+    .join(', ');
+  const more = files.length > 5 ? ', …' : '';
+  const they = files.length === 1 ? 'it is' : 'they are';
+  return `${files.length} changed file${files.length === 1 ? '' : 's'} could not be examined: ${listed}${more}; the change is not validated until ${they}.`;
 }
 
 /**

@@ -32,7 +32,7 @@ export interface ItemPlan {
 
 /** A plan, or an outcome already decided without one (unreadable in detached mode, already resolved). */
 export async function planItem(context: ItemContext, input: PlanInput): Promise<ItemPlan | ItemOutcome> {
-  const { options, modes, state, client, pr } = context;
+  const { options, modes, client, pr } = context;
   const { item, stored } = input;
   const where = stored?.path ? `${stored.path}${stored.line ? `:${stored.line}` : ''}` : '';
   const outcome = (reply: Step, resolve: Step): ItemOutcome => ({
@@ -65,6 +65,42 @@ export async function planItem(context: ItemContext, input: PlanInput): Promise<
     );
   }
 
+  const latestAtScan = stored?.latestCommentId ?? detachedSnapshot?.latestCommentId ?? null;
+  const steps = await decideSteps(context, { item, stored, head, latestAtScan });
+  let { reply } = steps;
+  const { resolve } = steps;
+
+  const key = replyKey({ threadId: item.threadId, latestCommentId: latestAtScan, item });
+  if (reply.status === 'would_post') {
+    try {
+      reply = {
+        status: 'would_post',
+        body: renderReply({
+          template: context.template,
+          item,
+          resolutionPlanned: resolve.status === 'would_resolve' && (modes.dryRun || modes.resolutions),
+          key,
+          redact: options.redact,
+        }),
+      };
+    } catch (error) {
+      reply = { status: 'blocked', reason: failureReason(error, options.redact) };
+    }
+  }
+  return { item, outcome, reply, resolve, replyAllowed: steps.replyAllowed, latestAtScan, key, head };
+}
+
+/**
+ * The policy's answer for both halves, before any text is rendered: the evidence it needs (checks on the head, the
+ * fix commit in it), then what the review state on disk already did (never answer twice, never resolve twice).
+ */
+async function decideSteps(
+  context: ItemContext,
+  input: { item: FixItem; stored: StoredThread | undefined; head: string | null; latestAtScan: string | null },
+): Promise<{ reply: Step; resolve: Step; replyAllowed: boolean }> {
+  const { options, modes, state } = context;
+  const { item, stored, head, latestAtScan } = input;
+  const notRequested: Step = { status: 'not_requested' };
   const wantsResolution = item.resolveRequested && !needsHuman(item, stored);
   const evidence: CheckEvidence =
     wantsResolution && options.config.requireChecksBeforeResolve && head
@@ -84,7 +120,6 @@ export async function planItem(context: ItemContext, input: PlanInput): Promise<
   });
 
   // Idempotency from the ledger on disk: never resolve twice, never answer the same comment twice.
-  const latestAtScan = stored?.latestCommentId ?? detachedSnapshot?.latestCommentId ?? null;
   const previousReply = lastReplyTo(state, item.threadId);
   const replyCovered =
     previousReply !== undefined &&
@@ -109,24 +144,7 @@ export async function planItem(context: ItemContext, input: PlanInput): Promise<
     };
   } else resolve = { status: 'would_resolve' };
 
-  const key = replyKey({ threadId: item.threadId, latestCommentId: latestAtScan, item });
-  if (reply.status === 'would_post') {
-    try {
-      reply = {
-        status: 'would_post',
-        body: renderReply({
-          template: context.template,
-          item,
-          resolutionPlanned: resolve.status === 'would_resolve' && (modes.dryRun || modes.resolutions),
-          key,
-          redact: options.redact,
-        }),
-      };
-    } catch (error) {
-      reply = { status: 'blocked', reason: failureReason(error, options.redact) };
-    }
-  }
-  return { item, outcome, reply, resolve, replyAllowed: decision.reply.allowed, latestAtScan, key, head };
+  return { reply, resolve, replyAllowed: decision.reply.allowed };
 }
 
 export function isPlan(value: ItemPlan | ItemOutcome): value is ItemPlan {
