@@ -4,6 +4,7 @@ import type { LineRange } from '../../../core/change-set/types.js';
 import { errorMessage } from '../../../core/errors.js';
 import { type JsonPath, JsonSplitter, JsonSyntaxError, type ValueDecision } from './json-splitter.js';
 import { repoPathOf, type UriContext } from './map-uri.js';
+import { baseName, fillArguments, isSuppressed, locationsOf, overlaps, securitySeverityOf } from './result-facts.js';
 import {
   artifactsSchema,
   issueWhere,
@@ -122,43 +123,6 @@ function validate<Schema extends z.ZodType>(schema: Schema, value: unknown, wher
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
   throw new SarifProblem(`${issueWhere(where, issue)}: ${issue.message}`);
-}
-
-function baseName(uri: string): string {
-  const cut = Math.max(uri.lastIndexOf('/'), uri.lastIndexOf('\\'));
-  const name = cut >= 0 ? uri.slice(cut + 1) : uri;
-  try {
-    return decodeURIComponent(name);
-  } catch {
-    return name;
-  }
-}
-
-function locationsOf(result: SarifResult): SarifLocation[] {
-  return [...(result.locations ?? []), ...(result.relatedLocations ?? [])];
-}
-
-function isSuppressed(result: SarifResult): boolean {
-  // An in-source suppression (`// eslint-disable-line`, `# nosemgrep`) counts unless a reviewer rejected it.
-  return (result.suppressions ?? []).some(
-    (suppression) => suppression.status !== 'rejected' && suppression.status !== 'underReview',
-  );
-}
-
-function overlaps(start: number, end: number, ranges: readonly LineRange[]): boolean {
-  return ranges.some((range) => range.start <= end && start <= range.end);
-}
-
-function securitySeverityOf(rule: SarifRule | undefined): number | undefined {
-  const raw = rule?.properties?.['security-severity'];
-  if (raw === undefined) return undefined;
-  const value = typeof raw === 'number' ? raw : Number.parseFloat(raw);
-  return Number.isFinite(value) ? value : undefined;
-}
-
-function fillArguments(text: string, args: readonly string[] | undefined): string {
-  if (!args || args.length === 0) return text;
-  return text.replace(/\{(\d+)\}/g, (whole, index: string) => args[Number(index)] ?? whole);
 }
 
 function ruleOf(result: SarifResult, run: RunState): { id: string; rule: SarifRule | undefined } {
