@@ -9,7 +9,7 @@ import { errorMessage, isTollgateError } from '../errors.js';
 import { runProcess } from '../process.js';
 import { FAILURE_STATUSES, result, type ToolResult } from '../result.js';
 import type { EventSink } from './event-sink.js';
-import { type HookType, hookMatches, runHook } from './hooks.js';
+import { type HookRunContext, type HookType, hookMatches, runHook } from './hooks.js';
 import { checkPermissions } from './permissions.js';
 import { heartbeatInterval, withHeartbeat } from './process-heartbeat.js';
 import { loadRedactor, redactResult } from './redact-result.js';
@@ -116,7 +116,6 @@ export async function executeTool(call: ToolCall, env: PipelineEnvironment): Pro
   let input = parseInput(tool, call.arguments ?? {});
   if (!input.ok) return finish(result('invalid_input', input.message));
 
-  // Guard: hooks first (they may modify arguments), then the permission policy.
   const hookContext = {
     repoRoot: env.repoRoot,
     toolCallId,
@@ -125,24 +124,9 @@ export async function executeTool(call: ToolCall, env: PipelineEnvironment): Pro
     signal: env.signal,
     env: env.env,
   };
-  for (const hook of env.config.hooks.preToolUse.filter((candidate) => hookMatches(candidate, toolName))) {
-    const outcome = await runHook('preToolUse', hook, { arguments: input.value }, hookContext);
-    if (outcome.kind === 'failed') return finish(result('error', outcome.message));
-    if (outcome.kind === 'denied') return finish(result('error', `denied by preToolUse hook: ${outcome.reason}`));
-    if (outcome.reply.additionalContext) additionalContext.push(outcome.reply.additionalContext);
-    if (outcome.reply.modifiedArguments) {
-      input = parseInput(tool, outcome.reply.modifiedArguments);
-      if (!input.ok) return finish(result('invalid_input', `preToolUse hook modified the arguments: ${input.message}`));
-    }
-  }
-  const permission = checkPermissions({
-    toolName,
-    toolCallId,
-    required: tool.permissions,
-    policy: env.config.permissions,
-    events: env.events,
-  });
-  if (!permission.approved) return finish(result('error', permission.reason));
+  const guarded = await guardCall(tool, input.value, { env, hookContext, additionalContext });
+  if (!guarded.ok) return finish(guarded.refusal);
+  input = { ok: true, value: guarded.input };
   scope = tool.scopeOf?.(input.value) ?? null;
 
   const skipped = env.preflight ? await env.preflight(tool) : null;
@@ -161,6 +145,46 @@ export async function executeTool(call: ToolCall, env: PipelineEnvironment): Pro
 }
 
 type ParsedInput = { ok: true; value: unknown } | { ok: false; message: string };
+
+/**
+ * Guard: the `preToolUse` hooks first (they may deny the call or modify its arguments, which are parsed again), then
+ * the permission policy. Returns the input to run with, or the result that refuses the call.
+ */
+async function guardCall(
+  tool: AnyToolDefinition,
+  input: unknown,
+  context: { env: PipelineEnvironment; hookContext: HookRunContext; additionalContext: string[] },
+): Promise<{ ok: true; input: unknown } | { ok: false; refusal: ToolResult }> {
+  const { env, hookContext } = context;
+  let value = input;
+  for (const hook of env.config.hooks.preToolUse.filter((candidate) => hookMatches(candidate, tool.name))) {
+    const outcome = await runHook('preToolUse', hook, { arguments: value }, hookContext);
+    if (outcome.kind === 'failed') return { ok: false, refusal: result('error', outcome.message) };
+    if (outcome.kind === 'denied') {
+      return { ok: false, refusal: result('error', `denied by preToolUse hook: ${outcome.reason}`) };
+    }
+    if (outcome.reply.additionalContext) context.additionalContext.push(outcome.reply.additionalContext);
+    if (outcome.reply.modifiedArguments) {
+      const parsed = parseInput(tool, outcome.reply.modifiedArguments);
+      if (!parsed.ok) {
+        return {
+          ok: false,
+          refusal: result('invalid_input', `preToolUse hook modified the arguments: ${parsed.message}`),
+        };
+      }
+      value = parsed.value;
+    }
+  }
+  const permission = checkPermissions({
+    toolName: tool.name,
+    toolCallId: hookContext.toolCallId,
+    required: tool.permissions,
+    policy: env.config.permissions,
+    events: env.events,
+  });
+  if (!permission.approved) return { ok: false, refusal: result('error', permission.reason) };
+  return { ok: true, input: value };
+}
 
 function parseInput(tool: AnyToolDefinition, raw: unknown): ParsedInput {
   const parsed = (tool.inputSchema as z.ZodType).safeParse(raw);
