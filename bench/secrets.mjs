@@ -49,10 +49,10 @@ if (process.argv[2] === '--child') {
   const [, , , dir, workersArg] = process.argv;
   const workers = workersArg === 'auto' ? 'auto' : workersArg;
   const started = performance.now();
-  const { builtinRules } = await import(pathToFileURL(join(dist, 'validators/secrets/rules/index.js')).href);
-  const { SecretScanner } = await import(pathToFileURL(join(dist, 'validators/secrets/scanner.js')).href);
-  const { scanDiskTargets } = await import(pathToFileURL(join(dist, 'validators/secrets/parallel-scan.js')).href);
-  const { secretsOptionsSchema } = await import(pathToFileURL(join(dist, 'validators/secrets/options.js')).href);
+  const { builtinRules } = await import(pathToFileURL(join(dist, 'secrets/rules/index.js')).href);
+  const { SecretScanner } = await import(pathToFileURL(join(dist, 'secrets/scanner.js')).href);
+  const { scanDiskTargets } = await import(pathToFileURL(join(dist, 'secrets/parallel-scan.js')).href);
+  const { secretsOptionsSchema } = await import(pathToFileURL(join(dist, 'secrets/options.js')).href);
   const options = secretsOptionsSchema.parse(undefined);
   const targets = listFiles(dir).map((absolute) => ({
     path: relative(dir, absolute),

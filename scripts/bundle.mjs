@@ -34,7 +34,7 @@ await build({
 });
 
 // Worker threads load their script by URL next to the code that starts them, so each worker is a file of its own.
-const worker = join(root, 'src/validators/secrets/scan-worker.ts');
+const worker = join(root, 'src/secrets/scan-worker.ts');
 if (existsSync(worker)) {
   await build({
     ...common,

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { fakeChecksumToken } from '../dist/validators/secrets/sample-tokens.js';
+import { fakeChecksumToken } from '../dist/secrets/sample-tokens.js';
 
 const bin = join(dirname(fileURLToPath(import.meta.url)), '..', 'bin', 'tollgate.cjs');
 const sandbox = mkdtempSync(join(tmpdir(), 'tollgate-demo-'));

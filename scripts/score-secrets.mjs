@@ -39,9 +39,9 @@ const rel = (path) => relative(corpus, resolve(corpus, path)).split(sep).join('/
 
 /** Each tool: a list of { file, line, rule }. */
 async function runTollgate() {
-  const { builtinRules } = await import(pathToFileURL(join(dist, 'validators/secrets/rules/index.js')).href);
-  const { SecretScanner } = await import(pathToFileURL(join(dist, 'validators/secrets/scanner.js')).href);
-  const { scanTargets } = await import(pathToFileURL(join(dist, 'validators/secrets/scan-targets.js')).href);
+  const { builtinRules } = await import(pathToFileURL(join(dist, 'secrets/rules/index.js')).href);
+  const { SecretScanner } = await import(pathToFileURL(join(dist, 'secrets/scanner.js')).href);
+  const { scanTargets } = await import(pathToFileURL(join(dist, 'secrets/scan-targets.js')).href);
   const scanner = new SecretScanner(builtinRules);
   const targets = listFiles(corpus).map((path) => ({ path: rel(path), read: async () => readFileSync(path) }));
   const outcome = await scanTargets(targets, { scanner });

@@ -1,10 +1,10 @@
 import { TollgateError } from '../core/errors.js';
-import { secretFingerprint } from '../validators/secrets/fingerprint.js';
-import { loadScanner } from '../validators/secrets/load-rules.js';
-import { maskSecret } from '../validators/secrets/mask.js';
-import type { SecretsOptions } from '../validators/secrets/options.js';
-import type { ScanTarget } from '../validators/secrets/scan-targets.js';
-import { historyTargets, workTreeTargets } from '../validators/secrets/sources/git-sources.js';
+import { secretFingerprint } from '../secrets/fingerprint.js';
+import { loadScanner } from '../secrets/load-rules.js';
+import { maskSecret } from '../secrets/mask.js';
+import type { SecretsOptions } from '../secrets/options.js';
+import type { ScanTarget } from '../secrets/scan-targets.js';
+import { historyTargets, workTreeTargets } from '../secrets/sources/git-sources.js';
 import type { AlertLocation, AlertSubject } from './types.js';
 
 /**

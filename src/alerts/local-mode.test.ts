@@ -4,8 +4,8 @@ import { afterEach, expect, test } from 'vitest';
 import { type FakeAgents, helpFileOf, setupFakeAgents } from '../../test/fakes/fake-agents.js';
 import { buildReport, claudeResult } from '../../test/fixtures/alerts/build-report.js';
 import { createTempRepo, type TempRepo } from '../../test/support/git-repo.js';
-import { secretFingerprint } from '../validators/secrets/fingerprint.js';
-import { fakeChecksumToken } from '../validators/secrets/sample-tokens.js';
+import { secretFingerprint } from '../secrets/fingerprint.js';
+import { fakeChecksumToken } from '../secrets/sample-tokens.js';
 import { runEvalsCommand } from './evals-command.js';
 import { runValidateAlert } from './validate-alert.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { maskSecret } from '../validators/secrets/mask.js';
-import { fakeChecksumToken } from '../validators/secrets/sample-tokens.js';
+import { maskSecret } from '../secrets/mask.js';
+import { fakeChecksumToken } from '../secrets/sample-tokens.js';
 import { createRedactor, maskAuthorizationHeaders, maskUrlCredentials } from './mask.js';
 
 const ALERT = fakeChecksumToken('ghp_', 'mask-alert');

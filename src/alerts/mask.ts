@@ -1,8 +1,8 @@
-import { maskSecret } from '../validators/secrets/mask.js';
-import { redactSecrets, type SecretTextScanner, sharedSecretScanner } from '../validators/secrets/redact.js';
+import { maskSecret } from '../secrets/mask.js';
+import { redactSecrets, type SecretTextScanner, sharedSecretScanner } from '../secrets/redact.js';
 import type { AlertSecrets } from './types.js';
 
-export { maskAuthorizationHeaders, maskUrlCredentials } from '../validators/secrets/redact.js';
+export { maskAuthorizationHeaders, maskUrlCredentials } from '../secrets/redact.js';
 
 /**
  * Credential masking for every output channel of validate-alert (files, stream logs, reports, messages). It is a

@@ -6,8 +6,8 @@ import { type FakeAgents, type FakeReviewStep, helpFileOf, setupFakeAgents } fro
 import { type FakeGithubRest, startFakeGithubRest } from '../../test/fakes/github-rest/server.js';
 import { buildReport, claudeResult } from '../../test/fixtures/alerts/build-report.js';
 import { createTempRepo, removeDir, type TempRepo, tempDir } from '../../test/support/git-repo.js';
-import { maskSecret } from '../validators/secrets/mask.js';
-import { fakeChecksumToken } from '../validators/secrets/sample-tokens.js';
+import { maskSecret } from '../secrets/mask.js';
+import { fakeChecksumToken } from '../secrets/sample-tokens.js';
 import { runValidateAlert, type ValidateAlertOptions } from './validate-alert.js';
 
 /**

@@ -4,13 +4,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import {
-  ALPHANUMERIC,
-  BASE32,
-  BASE64,
-  fakeChecksumToken,
-  fakeToken,
-} from '../../src/validators/secrets/sample-tokens.js';
+import { ALPHANUMERIC, BASE32, BASE64, fakeChecksumToken, fakeToken } from '../../src/secrets/sample-tokens.js';
 import { type FakeGithubServer, startFakeGithub } from '../fakes/github/server.js';
 import { addPullRequest, addThread, comment, createWorld } from '../fakes/github/world.js';
 import { createTempRepo, type TempRepo } from '../support/git-repo.js';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from 'vitest';
-import { fakeToken } from '../../src/validators/secrets/sample-tokens.js';
+import { fakeToken } from '../../src/secrets/sample-tokens.js';
 import { createTempRepo, type TempRepo } from '../support/git-repo.js';
 import { runCli } from '../support/run-cli.js';
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from 'vitest';
-import { fakeChecksumToken } from '../../src/validators/secrets/sample-tokens.js';
+import { fakeChecksumToken } from '../../src/secrets/sample-tokens.js';
 import { createTempRepo, type TempRepo } from '../support/git-repo.js';
 import { runCli } from '../support/run-cli.js';
 

@@ -6,7 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type ProcessResult, runProcess } from '../../src/core/process.js';
-import { fakeChecksumToken, fakeToken } from '../../src/validators/secrets/sample-tokens.js';
+import { fakeChecksumToken, fakeToken } from '../../src/secrets/sample-tokens.js';
 import { createTempRepo, removeDir, type TempRepo, tempDir } from '../support/git-repo.js';
 import { sarifProblems } from '../support/sarif-checks.js';
 

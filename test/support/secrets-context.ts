@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import type { RepoChangeSet } from '../../src/core/change-set/types.js';
 import type { ToolContext } from '../../src/core/pipeline/tool.js';
 import { runProcess } from '../../src/core/process.js';
-import { type SecretsOptions, secretsOptionsSchema } from '../../src/validators/secrets/options.js';
+import { type SecretsOptions, secretsOptionsSchema } from '../../src/secrets/options.js';
+import { parsePatch, toRanges } from '../../src/secrets/sources/parse-patch.js';
 import type { SecretsInput } from '../../src/validators/secrets/run-secrets.js';
-import { parsePatch, toRanges } from '../../src/validators/secrets/sources/parse-patch.js';
 
 /**
  * Test support for the secrets validator's tests: a change set read from a real repository's `git diff -U0 HEAD` (tracked changes plus

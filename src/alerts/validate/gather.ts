@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
 import type { LoadedConfig } from '../../core/config/load.js';
 import { TollgateError } from '../../core/errors.js';
-import { secretsOptionsSchema } from '../../validators/secrets/options.js';
+import { secretsOptionsSchema } from '../../secrets/options.js';
 import { fetchAlert } from '../github-rest.js';
 import { findLocalFinding } from '../local-finding.js';
 import { createRedactor } from '../mask.js';

@@ -1,6 +1,6 @@
 import { afterEach, expect, test } from 'vitest';
-import { resetKnownValues } from '../../validators/secrets/known-values.js';
-import { BASE64, fakeToken } from '../../validators/secrets/sample-tokens.js';
+import { resetKnownValues } from '../../secrets/known-values.js';
+import { BASE64, fakeToken } from '../../secrets/sample-tokens.js';
 import { makeFinding } from '../finding.js';
 import { result } from '../result.js';
 import { redactResult } from './redact-result.js';

@@ -5,12 +5,12 @@ export type Redact = (text: string) => string;
 let loaded: Promise<Redact> | undefined;
 
 /**
- * The secret scanner's masking (`src/validators/secrets/redact.ts`), loaded on first use so that runs whose tools all
+ * The secret scanner's masking (`src/secrets/redact.ts`), loaded on first use so that runs whose tools all
  * skip never pay for building it. Everything the pipeline passes on from outside (tool results, progress lines, hook
  * input and output) goes through it before it reaches events, state, reports or the terminal.
  */
 export function loadRedactor(): Promise<Redact> {
-  loaded ??= import('../../validators/secrets/redact.js').then(
+  loaded ??= import('../../secrets/redact.js').then(
     ({ redactSecrets }) =>
       (text: string) =>
         redactSecrets(text),

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { builtinRules } from '../../validators/secrets/rules/index.js';
-import { fakeJwt, fakePem, fakeToken } from '../../validators/secrets/sample-tokens.js';
+import { builtinRules } from '../../secrets/rules/index.js';
+import { fakeJwt, fakePem, fakeToken } from '../../secrets/sample-tokens.js';
 import { createScannerRedactor, type RedactText, redactBaseline } from './redaction.js';
 
 /**

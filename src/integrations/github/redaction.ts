@@ -1,6 +1,6 @@
-import { redactSecrets, sharedSecretScanner } from '../../validators/secrets/redact.js';
-import type { SecretRule } from '../../validators/secrets/rule.js';
-import { SecretScanner } from '../../validators/secrets/scanner.js';
+import { redactSecrets, sharedSecretScanner } from '../../secrets/redact.js';
+import type { SecretRule } from '../../secrets/rule.js';
+import { SecretScanner } from '../../secrets/scanner.js';
 
 /**
  * Replaces every secret in a text by a mask. Everything tollgate prints or stores from GitHub (comment bodies,
@@ -37,7 +37,7 @@ export function redactBaseline(text: string): string {
 }
 
 /**
- * The redactor built on the secret scanner's own rules (`src/validators/secrets/`), so comment bodies are held to
+ * The redactor built on the secret scanner's own rules (`src/secrets/`), so comment bodies are held to
  * the same patterns as the code. The scanner is told the text is markdown; its allow markers do not apply here
  * (a reviewer cannot opt a token out of redaction).
  */

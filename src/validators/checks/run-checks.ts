@@ -6,7 +6,7 @@ import { formatDuration } from '../../core/config/duration.js';
 import { type Finding, makeFinding } from '../../core/finding.js';
 import type { ToolContext } from '../../core/pipeline/tool.js';
 import { result, type ToolResult } from '../../core/result.js';
-import { redactFileInPlace } from '../secrets/redact.js';
+import { redactFileInPlace } from '../../secrets/redact.js';
 import type { Check, ChecksOptions } from './options.js';
 import { OutputTail } from './output-tail.js';
 

@@ -12,7 +12,7 @@ import {
 import { createTempRepo, type TempRepo } from '../../../test/support/git-repo.js';
 import { staticChangeSet } from '../../../test/support/static-change-set.js';
 import { runProcess } from '../../core/process.js';
-import { BASE64, fakeChecksumToken, fakeToken } from '../secrets/sample-tokens.js';
+import { BASE64, fakeChecksumToken, fakeToken } from '../../secrets/sample-tokens.js';
 import { codeReviewTool } from './index.js';
 import { codeReviewInputSchema } from './input.js';
 import { codeReviewOptionsSchema } from './options.js';

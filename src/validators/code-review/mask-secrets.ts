@@ -1,6 +1,6 @@
 import type { RepoChangeSet } from '../../core/change-set/types.js';
-import { rememberFoundSecret } from '../secrets/known-values.js';
-import { redactSecrets, sharedSecretScanner } from '../secrets/redact.js';
+import { rememberFoundSecret } from '../../secrets/known-values.js';
+import { redactSecrets, sharedSecretScanner } from '../../secrets/redact.js';
 
 /**
  * What reviewers receive has credentials masked: the secret scanner's rules run over every changed text file (so a

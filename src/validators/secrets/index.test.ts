@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { createTempRepo, type TempRepo } from '../../../test/support/git-repo.js';
 import { changeSetFromRepo, secretsContext } from '../../../test/support/secrets-context.js';
+import { fakeChecksumToken, fakeHumanPassword, fakeToken, wrongChecksumToken } from '../../secrets/sample-tokens.js';
 import { secretsTool } from './index.js';
-import { fakeChecksumToken, fakeHumanPassword, fakeToken, wrongChecksumToken } from './sample-tokens.js';
 
 let repo: TempRepo | undefined;
 afterEach(async () => {

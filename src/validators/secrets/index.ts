@@ -1,5 +1,5 @@
 import { defineTool } from '../../core/pipeline/tool.js';
-import { secretsInputSchema, secretsOptionsSchema } from './options.js';
+import { secretsInputSchema, secretsOptionsSchema } from '../../secrets/options.js';
 
 export const secretsTool = defineTool({
   name: 'secrets',

@@ -3,13 +3,19 @@ import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { errorMessage, isTollgateError } from '../../core/errors.js';
 import type { ToolContext } from '../../core/pipeline/tool.js';
 import { result, type ToolResult } from '../../core/result.js';
-import { baselinePath, readBaseline } from './baseline.js';
-import { loadScanner } from './load-rules.js';
-import type { SecretsOptions } from './options.js';
-import { lineSet, type ScanOutcome, type ScanTarget, type SkippedTarget, scanTargets } from './scan-targets.js';
-import { listFilesUnder } from './sources/walk.js';
-import { formatSuppression, type GateSuppressionPolicy } from './suppressions.js';
-import { formatSecretLine, toFinding } from './to-finding.js';
+import { baselinePath, readBaseline } from '../../secrets/baseline.js';
+import { loadScanner } from '../../secrets/load-rules.js';
+import type { SecretsOptions } from '../../secrets/options.js';
+import {
+  lineSet,
+  type ScanOutcome,
+  type ScanTarget,
+  type SkippedTarget,
+  scanTargets,
+} from '../../secrets/scan-targets.js';
+import { listFilesUnder } from '../../secrets/sources/walk.js';
+import { formatSuppression, type GateSuppressionPolicy } from '../../secrets/suppressions.js';
+import { formatSecretLine, toFinding } from '../../secrets/to-finding.js';
 
 export interface SecretsInput {
   paths?: string[] | undefined;

@@ -6,9 +6,16 @@ import { createTempRepo, removeDir, type TempRepo, tempDir } from '../../../test
 import { changeSetFromRepo, secretsContext } from '../../../test/support/secrets-context.js';
 import { registerScan } from '../../cli/commands/scan.js';
 import { TollgateError } from '../../core/errors.js';
+import {
+  BASE64,
+  base64Of,
+  fakeChecksumToken,
+  fakeHumanPassword,
+  fakePem,
+  fakeToken,
+} from '../../secrets/sample-tokens.js';
 import { secretsTool } from './index.js';
 import { runPreCommit } from './pre-commit/run-pre-commit.js';
-import { BASE64, base64Of, fakeChecksumToken, fakeHumanPassword, fakePem, fakeToken } from './sample-tokens.js';
 import { runScanCommand, type ScanCommandFlags } from './scan-command.js';
 
 let repo: TempRepo | undefined;

@@ -3,14 +3,14 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { loadConfig } from '../../core/config/load.js';
 import { findRepoRoot } from '../../core/config/repo-root.js';
 import { TollgateError } from '../../core/errors.js';
-import { baselinePath, readBaseline, writeBaseline } from './baseline.js';
-import { loadScanner } from './load-rules.js';
-import { type SecretsOptions, secretsOptionsSchema } from './options.js';
-import { type DiskTarget, scanDiskTargets } from './parallel-scan.js';
+import { baselinePath, readBaseline, writeBaseline } from '../../secrets/baseline.js';
+import { loadScanner } from '../../secrets/load-rules.js';
+import { type SecretsOptions, secretsOptionsSchema } from '../../secrets/options.js';
+import { type DiskTarget, scanDiskTargets } from '../../secrets/parallel-scan.js';
+import { type ScanTarget, scanTargets } from '../../secrets/scan-targets.js';
+import { historyTargets, stagedTargets, workTreeTargets } from '../../secrets/sources/git-sources.js';
+import { listFilesUnder } from '../../secrets/sources/walk.js';
 import { renderScanReport, type ScanFormat, type SecretScanReport } from './report/index.js';
-import { type ScanTarget, scanTargets } from './scan-targets.js';
-import { historyTargets, stagedTargets, workTreeTargets } from './sources/git-sources.js';
-import { listFilesUnder } from './sources/walk.js';
 
 /** `tollgate scan`: the flags after parsing (see `src/cli/commands/scan.ts`). */
 export interface ScanCommandFlags {

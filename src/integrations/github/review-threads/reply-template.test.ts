@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { fakeToken } from '../../../validators/secrets/sample-tokens.js';
+import { fakeToken } from '../../../secrets/sample-tokens.js';
 import { createScannerRedactor } from '../redaction.js';
 import { loadReplyTemplate, renderReply } from './reply-template.js';
 

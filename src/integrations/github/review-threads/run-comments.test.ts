@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { createScenario, redact, type Scenario } from '../../../../test/fakes/github/scenario.js';
 import { addThread, comment, mutationsOf } from '../../../../test/fakes/github/world.js';
-import { fakeToken } from '../../../validators/secrets/sample-tokens.js';
+import { fakeToken } from '../../../secrets/sample-tokens.js';
 import { type CommentsOptions, runComments } from './run-comments.js';
 import { readReviewState, reviewStatePath } from './state.js';
 

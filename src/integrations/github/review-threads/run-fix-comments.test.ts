@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { createScenario, passingEvidence, redact, type Scenario } from '../../../../test/fakes/github/scenario.js';
 import { addThread, comment, type FakeThread, mutationsOf } from '../../../../test/fakes/github/world.js';
-import { fakeToken } from '../../../validators/secrets/sample-tokens.js';
+import { fakeToken } from '../../../secrets/sample-tokens.js';
 import type { EvidenceSource } from './check-evidence.js';
 import type { FixItem } from './payload-schemas.js';
 import { runComments } from './run-comments.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createTempRepo, type TempRepo } from '../../../../test/support/git-repo.js';
 import { runProcess } from '../../../core/process.js';
-import { fakeChecksumToken } from '../sample-tokens.js';
+import { fakeChecksumToken } from '../../../secrets/sample-tokens.js';
 import { HOOK_COMMAND, installPreCommitHook } from './install-hook.js';
 import { runPreCommit } from './run-pre-commit.js';
 

@@ -2,7 +2,7 @@ import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { TollgateError } from '../../../core/errors.js';
 import { runProcess } from '../../../core/process.js';
-import type { RawSecret } from '../scanner.js';
+import type { RawSecret } from '../../../secrets/scanner.js';
 
 /**
  * Replaces each secret in the staged blob and in the working file with `<REDACTED:rule-id>`, after saving the

@@ -1,11 +1,11 @@
 import { join } from 'node:path';
 import { openProject } from '../../../core/config/open-project.js';
-import { baselinePath, readBaseline } from '../baseline.js';
-import { loadScanner } from '../load-rules.js';
-import { type SecretsOptions, secretsOptionsSchema } from '../options.js';
-import { lineSet, scanTargets } from '../scan-targets.js';
-import { stagedTargets } from '../sources/git-sources.js';
-import { formatSecretLine } from '../to-finding.js';
+import { baselinePath, readBaseline } from '../../../secrets/baseline.js';
+import { loadScanner } from '../../../secrets/load-rules.js';
+import { type SecretsOptions, secretsOptionsSchema } from '../../../secrets/options.js';
+import { lineSet, scanTargets } from '../../../secrets/scan-targets.js';
+import { stagedTargets } from '../../../secrets/sources/git-sources.js';
+import { formatSecretLine } from '../../../secrets/to-finding.js';
 import { clearAttempts, countAttempt } from './attempts.js';
 import { gitPath } from './git-paths.js';
 import { type RedactFile, redactStaged } from './redact.js';
@@ -84,7 +84,7 @@ async function rawSecretsOf(
   secrets: SecretsOptions,
   baseline: ReadonlySet<string>,
 ): Promise<RedactFile[]> {
-  const { secretFingerprint } = await import('../fingerprint.js');
+  const { secretFingerprint } = await import('../../../secrets/fingerprint.js');
   const picomatch = (await import('picomatch')).default;
   const allowed = secrets.paths.length > 0 ? picomatch(secrets.paths, { dot: true }) : () => false;
   const files: RedactFile[] = [];

@@ -1,5 +1,5 @@
-import type { SkippedTarget } from '../scan-targets.js';
-import type { SecretFinding } from '../to-finding.js';
+import type { SkippedTarget } from '../../../secrets/scan-targets.js';
+import type { SecretFinding } from '../../../secrets/to-finding.js';
 
 /** What `tollgate scan` found, as every renderer sees it. Holds masked values and fingerprints only. */
 export interface SecretScanReport {

@@ -1,4 +1,4 @@
-import { TollgateError } from '../../core/errors.js';
+import { TollgateError } from '../core/errors.js';
 
 /**
  * The part of TOML that gitleaks configs use: tables, arrays of tables (also nested, `[[rules.allowlists]]`), and

@@ -1,5 +1,5 @@
 import picomatch from 'picomatch';
-import type { LineRange, SkipReason } from '../../core/change-set/types.js';
+import type { LineRange, SkipReason } from '../core/change-set/types.js';
 import { hasBinaryExtension, looksBinary } from './binary.js';
 import type { SecretScanner } from './scanner.js';
 import { type AppliedSuppression, type GateSuppressionPolicy, judgeSuppression } from './suppressions.js';

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
-import { TollgateError } from '../../core/errors.js';
+import { TollgateError } from '../core/errors.js';
 import { compileCustomRule } from './custom-rules.js';
 import { importGitleaksConfig } from './gitleaks-config.js';
 import type { SecretsOptions } from './options.js';

@@ -1,4 +1,4 @@
-import type { Severity } from '../../core/finding.js';
+import type { Severity } from '../core/finding.js';
 
 /**
  * Suppressions are waivers a developer can write alone: an inline `tollgate:allow` and a baseline entry. In the gate,

@@ -1,5 +1,5 @@
-import { TollgateError } from '../../core/errors.js';
-import type { Severity } from '../../core/finding.js';
+import { TollgateError } from '../core/errors.js';
+import type { Severity } from '../core/finding.js';
 import { superLinearReason } from './redos.js';
 import type { SecretRule } from './rule.js';
 import { parseTomlSubset, type TomlTable } from './toml-subset.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SEVERITIES } from '../../core/finding.js';
+import { SEVERITIES } from '../core/finding.js';
 import { superLinearReason } from './redos.js';
 
 const regexSource = z

@@ -1,8 +1,8 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join } from 'node:path';
 import { z } from 'zod';
-import { TollgateError } from '../../core/errors.js';
-import { writeFileAtomic } from '../../core/state/atomic-write.js';
+import { TollgateError } from '../core/errors.js';
+import { writeFileAtomic } from '../core/state/atomic-write.js';
 import type { SecretFinding } from './to-finding.js';
 
 /**

@@ -29,8 +29,8 @@ describe('secrets.rules[].pattern', () => {
 });
 
 test('the config error names the file position and field, and shows the reason despite the credential-like key', async () => {
-  const { parseConfigText } = await import('../../core/config/index.js');
-  const { secretsTool } = await import('./index.js');
+  const { parseConfigText } = await import('../core/config/index.js');
+  const { secretsTool } = await import('../validators/secrets/index.js');
   const text = 'secrets:\n  rules:\n    - id: acme-key\n      pattern: "(a+)+b"\n      keywords: [acme]\n';
   expect(() => parseConfigText({ text, file: 'tollgate.config.yaml', env: {}, tools: [secretsTool] })).toThrow(
     'tollgate.config.yaml:4:16 secrets.rules[0].pattern: may take super-linear time (nested quantifiers in (a+)+); make repeated parts unable to match the same text, e.g. "(?:[a-z]+\\.)+" not "(?:[a-z]+\\.?)+"',

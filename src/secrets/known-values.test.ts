@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, test } from 'vitest';
-import { redactionMarker } from '../../integrations/github/redaction.js';
+import { redactionMarker } from '../integrations/github/redaction.js';
 import { credentialEnvValues, isCredentialName, rememberFoundSecret, resetKnownValues } from './known-values.js';
 import { redactSecrets } from './redact.js';
 import { BASE32, BASE64, fakeChecksumToken, fakeToken } from './sample-tokens.js';

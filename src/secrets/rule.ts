@@ -1,4 +1,4 @@
-import type { Severity } from '../../core/finding.js';
+import type { Severity } from '../core/finding.js';
 import type { FileSyntax } from './syntax.js';
 
 /**

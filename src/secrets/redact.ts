@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { writeFileAtomic } from '../../core/state/atomic-write.js';
+import { writeFileAtomic } from '../core/state/atomic-write.js';
 import { companionSpans, knownValueSpans, rememberFoundSecret } from './known-values.js';
 import { maskSecret } from './mask.js';
 import { builtinRules } from './rules/index.js';

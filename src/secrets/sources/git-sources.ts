@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { TollgateError } from '../../../core/errors.js';
-import { runProcess } from '../../../core/process.js';
+import { TollgateError } from '../../core/errors.js';
+import { runProcess } from '../../core/process.js';
 import type { ScanTarget } from '../scan-targets.js';
 import { parsePatch, toRanges } from './parse-patch.js';
 import { gitListFiles } from './walk.js';

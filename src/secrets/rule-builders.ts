@@ -1,4 +1,4 @@
-import type { Severity } from '../../core/finding.js';
+import type { Severity } from '../core/finding.js';
 import { GATES } from './generic-value.js';
 import type { SecretRule } from './rule.js';
 

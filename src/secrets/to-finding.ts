@@ -1,4 +1,4 @@
-import { type Finding, makeFinding, type Severity } from '../../core/finding.js';
+import { type Finding, makeFinding, type Severity } from '../core/finding.js';
 import { secretFingerprint } from './fingerprint.js';
 import { rememberFoundSecret } from './known-values.js';
 import { maskSecret } from './mask.js';

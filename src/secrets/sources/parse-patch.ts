@@ -1,4 +1,4 @@
-import type { LineRange } from '../../../core/change-set/types.js';
+import type { LineRange } from '../../core/change-set/types.js';
 
 /**
  * Reads `git diff -U0` / `git log -p -U0` output: per file (and per commit, for logs) the added lines with their

@@ -1,7 +1,7 @@
 import { lstat, readdir, readFile, realpath } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
-import { runProcess } from '../../../core/process.js';
+import { runProcess } from '../../core/process.js';
 
 /** A file found on disk, with how to read it, or why it will not be read. */
 export interface DiskFile {
