@@ -1,4 +1,5 @@
 import { maskSecret } from '../secrets/mask.js';
+import type { Redact } from '../secrets/redact.js';
 import { redactSecrets, type SecretTextScanner, sharedSecretScanner } from '../secrets/redact.js';
 import type { AlertSecrets } from './types.js';
 
@@ -13,7 +14,7 @@ export { maskAuthorizationHeaders, maskUrlCredentials } from '../secrets/redact.
  * - `scheme://user:TOKEN@host` and `Authorization:` header values;
  * - anything tollgate's secret rules match (the same scanner as `tollgate scan`).
  */
-export type Redact = (text: string) => string;
+export type { Redact };
 
 const HIDDEN = '***';
 

@@ -1,6 +1,7 @@
+import type { Redact } from '../../secrets/redact.js';
 import type { ToolResult } from '../result.js';
 
-export type Redact = (text: string) => string;
+export type { Redact };
 
 let loaded: Promise<Redact> | undefined;
 

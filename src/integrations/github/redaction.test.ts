@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { builtinRules } from '../../secrets/rules/index.js';
 import { fakeJwt, fakePem, fakeToken } from '../../secrets/sample-tokens.js';
-import { createScannerRedactor, type RedactText, redactBaseline } from './redaction.js';
+import { createScannerRedactor, type Redact, redactBaseline } from './redaction.js';
 
 /**
  * Canary tokens through the redactor every review-thread output uses. The redactor is built on the secret
@@ -14,7 +14,7 @@ const canaries = {
   'private key': fakePem('RSA PRIVATE KEY'),
   'authorization header': `Authorization: Bearer ${fakeToken('', 40)}`,
 };
-const redactors: Record<string, RedactText> = { scanner: createScannerRedactor() };
+const redactors: Record<string, Redact> = { scanner: createScannerRedactor() };
 
 describe.each(Object.entries(redactors))('the %s redactor', (_name, redact) => {
   test.each(Object.entries(canaries))('removes a %s from a comment body', (_kind, secret) => {

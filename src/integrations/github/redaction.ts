@@ -1,3 +1,4 @@
+import type { Redact } from '../../secrets/redact.js';
 import { redactSecrets, sharedSecretScanner } from '../../secrets/redact.js';
 import type { SecretRule } from '../../secrets/rule.js';
 import { SecretScanner } from '../../secrets/scanner.js';
@@ -6,7 +7,7 @@ import { SecretScanner } from '../../secrets/scanner.js';
  * Replaces every secret in a text by a mask. Everything tollgate prints or stores from GitHub (comment bodies,
  * reply bodies, error text) passes through one of these, `--json` included.
  */
-export type RedactText = (text: string) => string;
+export type { Redact };
 
 /** The marker a redacted secret becomes: the rule id says what it was, nothing says what it is. */
 export function redactionMarker(ruleId: string): string {
@@ -41,7 +42,7 @@ export function redactBaseline(text: string): string {
  * the same patterns as the code. The scanner is told the text is markdown; its allow markers do not apply here
  * (a reviewer cannot opt a token out of redaction).
  */
-export function createScannerRedactor(rules?: readonly SecretRule[]): RedactText {
+export function createScannerRedactor(rules?: readonly SecretRule[]): Redact {
   const scanner = rules ? new SecretScanner(rules) : sharedSecretScanner();
   return (text) =>
     redactBaseline(
@@ -53,10 +54,10 @@ export function createScannerRedactor(rules?: readonly SecretRule[]): RedactText
     );
 }
 
-let shared: RedactText | undefined;
+let shared: Redact | undefined;
 
 /** One scanner per process: building the rule index is the expensive part. */
-export function defaultRedactor(): RedactText {
+export function defaultRedactor(): Redact {
   shared ??= createScannerRedactor();
   return shared;
 }

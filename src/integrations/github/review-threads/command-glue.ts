@@ -1,7 +1,7 @@
 import { openProject } from '../../../core/config/open-project.js';
 import { connectGithub } from '../connect.js';
 import type { GraphqlClient } from '../graphql-client.js';
-import { defaultRedactor, type RedactText } from '../redaction.js';
+import { defaultRedactor, type Redact } from '../redaction.js';
 import type { GithubRepository } from '../repository.js';
 import { createRunEvidence, type EvidenceSource } from './check-evidence.js';
 import { type CommentsOptions, type ReviewCommentsConfig, runComments } from './run-comments.js';
@@ -13,7 +13,7 @@ export interface ReviewCommandIo {
   env: NodeJS.ProcessEnv;
   write(text: string): void;
   connect?: (repository: GithubRepository, config: ReviewCommentsConfig) => Promise<GraphqlClient>;
-  redact?: RedactText;
+  redact?: Redact;
   evidence?: EvidenceSource;
   sleep?: (ms: number) => Promise<void>;
   now?: () => Date;

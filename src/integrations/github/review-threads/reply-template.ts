@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { errorMessage, TollgateError } from '../../../core/errors.js';
 import { packageFile } from '../../../core/package-files.js';
-import type { RedactText } from '../redaction.js';
+import type { Redact } from '../redaction.js';
 import { type Classification, type FixItem, MAX_REPLY_LENGTH } from './payload-schemas.js';
 
 /** `templates/review-reply.md` shipped with the package. */
@@ -122,7 +122,7 @@ export interface RenderReplyOptions {
   /** Whether a resolution is planned after the reply (the note then invites a reopen; it never says "resolved"). */
   resolutionPlanned: boolean;
   key: string;
-  redact: RedactText;
+  redact: Redact;
 }
 
 /** Renders, redacts and checks a reply. Throws a usage error naming the thread when the result is unusable. */

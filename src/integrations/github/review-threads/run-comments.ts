@@ -1,7 +1,7 @@
 import { TollgateError } from '../../../core/errors.js';
 import { readOnlyClient } from '../connect.js';
 import type { GraphqlClient } from '../graphql-client.js';
-import type { RedactText } from '../redaction.js';
+import type { Redact } from '../redaction.js';
 import type { GithubRepository } from '../repository.js';
 import { fetchReviewThreads } from './fetch-threads.js';
 import { filterThreads, type ThreadFilters } from './filters.js';
@@ -36,7 +36,7 @@ export interface ReviewThreadsContext {
   config: ReviewCommentsConfig;
   /** Builds the GitHub client for the repository (tests pass one bound to the fake server). */
   connect: (repository: GithubRepository) => Promise<GraphqlClient>;
-  redact: RedactText;
+  redact: Redact;
 }
 
 export interface CommentsOptions extends ReviewThreadsContext {
@@ -165,7 +165,7 @@ export async function runComments(options: CommentsOptions): Promise<CommentsRes
   return { text: redact(text), exitCode: lifecycle.phase === 'blocked' ? 1 : 0, mutationsSent: client.mutationsSent };
 }
 
-function storedThread(thread: ReviewThread, triage: TriagedThread | undefined, redact: RedactText): StoredThread {
+function storedThread(thread: ReviewThread, triage: TriagedThread | undefined, redact: Redact): StoredThread {
   return {
     threadId: thread.threadId,
     path: thread.path,
@@ -188,7 +188,7 @@ function storedThread(thread: ReviewThread, triage: TriagedThread | undefined, r
 }
 
 /** Redacted first, then cut: a cut must never split a secret so that the redactor no longer sees it. */
-export function preview(body: string, max: number, redact: RedactText): string {
+export function preview(body: string, max: number, redact: Redact): string {
   const oneLine = redact(body)
     .replace(/<!--[\s\S]*?-->/g, '')
     .replace(/\s+/g, ' ')
@@ -196,11 +196,11 @@ export function preview(body: string, max: number, redact: RedactText): string {
   return oneLine.length > max ? `${oneLine.slice(0, max - 1)}…` : oneLine;
 }
 
-function redactComment(comment: ReviewComment, redact: RedactText): ReviewComment {
+function redactComment(comment: ReviewComment, redact: Redact): ReviewComment {
   return { ...comment, body: redact(comment.body) };
 }
 
-export function redactThread(thread: ReviewThread, redact: RedactText): ReviewThread {
+export function redactThread(thread: ReviewThread, redact: Redact): ReviewThread {
   const comments = thread.comments.map((comment) => redactComment(comment, redact));
   return {
     ...thread,
@@ -220,7 +220,7 @@ function renderCommentsSummary(input: {
   lifecycle: Lifecycle;
   threads: ReviewThread[];
   triage: Map<string, TriagedThread> | null;
-  redact: RedactText;
+  redact: Redact;
   dryRun: boolean;
 }): string {
   const { threads } = input;
