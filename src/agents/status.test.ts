@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { type FakeAgents, helpFileOf, setupFakeAgents } from '../../test/fakes/fake-agents.js';
 import { createTempRepo, type TempRepo } from '../../test/support/git-repo.js';
-import { describeAgentsHere } from './describe-here.js';
+import { describeAgentsHere } from '../cli/describe-agents.js';
 import { markAdapterUnhealthy } from './health.js';
 import { agentByName } from './index.js';
 import { reviewCommand } from './status.js';

@@ -23,7 +23,7 @@ Examples:
     .action(async (rawFlags: unknown) => {
       const flags = parseFlags(agentsFlags, rawFlags);
       const { cwd, env, write } = io();
-      const { describeAgentsHere } = await import('../../agents/describe-here.js');
+      const { describeAgentsHere } = await import('../describe-agents.js');
       const { statuses, text } = await describeAgentsHere({ cwd, env: env as NodeJS.ProcessEnv });
       write(flags.json ? `${JSON.stringify(statuses, null, 2)}\n` : text);
     });

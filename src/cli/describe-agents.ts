@@ -1,7 +1,7 @@
+import { type AgentStatus, describeAgents, renderAgents } from '../agents/status.js';
 import { findRepoRoot } from '../core/config/repo-root.js';
 import { isTollgateError } from '../core/errors.js';
 import { agentSettingsFor, codeReviewOptionsSchema } from '../validators/code-review/options.js';
-import { type AgentStatus, describeAgents, renderAgents } from './status.js';
 
 /**
  * `tollgate agents` in a directory: inside a repository, the cooldowns come from its `.tollgate/state.json` and the
