@@ -84,7 +84,31 @@ describe('required validators', () => {
     expect(unreachable.exitCode).toBe(1);
     const unreachableChange = await runCli(['advisories', 'check', '--all'], { cwd: repo.root, env: repo.env });
     expect(unreachableChange.exitCode).toBe(1);
+    // --source and --offline-dir apply to the change-set check too (they were ignored without packages).
+    const offlineFlags = await runCli(
+      [
+        'advisories',
+        'check',
+        '--all',
+        '--source',
+        'offline',
+        '--offline-dir',
+        join(process.cwd(), 'test/fixtures/advisories/offline'),
+      ],
+      { cwd: repo.root, env: repo.env },
+    );
+    expect(offlineFlags.stdout).toContain('lodash@4.17.15');
+    expect(offlineFlags.exitCode).toBe(1);
   }, 60_000);
+});
+
+test('a misspelt name in validation.required is a config error naming it', async () => {
+  repo = await createTempRepo({ files: { 'tollgate.config.yaml': 'validation:\n  required: [advisory]\n' } });
+  const run = await runCli(['run'], { cwd: repo.root, env: repo.env });
+  expect(run.exitCode).toBe(2);
+  expect(run.stderr).toMatch(
+    /tollgate\.config\.yaml:2:\d+ validation\.required\[0\]: unknown validator "advisory"; expected one of /,
+  );
 });
 
 describe('manifests without a lockfile', () => {

@@ -175,6 +175,9 @@ export const coreSections = {
     .prefault({}),
 };
 
+/** Validators whose silence would let a vulnerable dependency or a credential through: required unless said otherwise. */
+const DEFAULT_REQUIRED: readonly string[] = ['advisories', 'secrets'];
+
 const validationFields = {
   timeout: durationSchema.default(600_000).describe('Time budget for one run of all validators, e.g. "10m".'),
   concurrency: z.number().int().min(1).max(64).default(4).describe('How many validators (and checks) run at once.'),
@@ -185,7 +188,7 @@ const validationFields = {
     .describe('Tools that may skip when the caller declares the change trivial.'),
   required: z
     .array(z.string())
-    .default(['advisories', 'secrets'])
+    .default([...DEFAULT_REQUIRED])
     .describe(
       'Enabled validators that must really run: one that is unavailable, unreachable, timed out or errored fails the run.',
     ),
@@ -213,6 +216,20 @@ export function buildConfigSchema(tools: readonly AnyToolDefinition[]) {
       validation: z
         .object({ ...validationFields, ...switches })
         .strict()
+        .superRefine((validation, ctx) => {
+          const names = tools.map((tool) => tool.name);
+          validation.required.forEach((name, index) => {
+            // The defaults may name validators a smaller registry (an embedding, a test) does not have: only a name
+            // someone wrote can be a typo.
+            if (!names.includes(name) && !DEFAULT_REQUIRED.includes(name)) {
+              ctx.addIssue({
+                code: 'custom',
+                path: ['required', index],
+                message: `unknown validator ${JSON.stringify(name)}; expected one of ${names.join(', ')}`,
+              });
+            }
+          });
+        })
         .prefault({}),
       ...toolSections,
     })

@@ -1,4 +1,4 @@
-import { loadConfig } from '../../core/config/load.js';
+import { applyFlagOverrides, loadConfig } from '../../core/config/load.js';
 import { findRepoRoot } from '../../core/config/repo-root.js';
 import { toolOptions } from '../../core/config/schema.js';
 import { ExitCode, isTollgateError, TollgateError } from '../../core/errors.js';
@@ -80,7 +80,12 @@ async function checkChangeSet(repoRoot: string, flags: AdvisoriesCheckFlags): Pr
     import('../../core/version.js'),
   ]);
   const { validators: tools } = await import('../index.js');
-  const loaded = await loadConfig({ repoRoot, cwd: process.cwd(), env: process.env });
+  // --source and --offline-dir count here too; as flag overrides they also change the config hash, so a result got
+  // with them is never the baseline a later `tollgate run` skips on.
+  const loaded = applyFlagOverrides(await loadConfig({ repoRoot, cwd: process.cwd(), env: process.env }), {
+    'advisories.sources': flags.source.length > 0 ? flags.source : undefined,
+    'advisories.offline.dir': flags.offlineDir,
+  });
   const report = await runGate({
     repoRoot,
     config: loaded.config,
