@@ -37,17 +37,28 @@ const fileSchema = z.object({ waivers: z.array(entrySchema).default([]) }).stric
 
 type Entry = z.output<typeof entrySchema>;
 
+/** The file's key for each waiver field (the file reads `finding` and `expires`; the rest keep their names). */
+const FIELDS = [
+  ['finding', 'findingId'],
+  ['reason', 'reason'],
+  ['by', 'by'],
+  ['at', 'at'],
+  ['expires', 'expiresAt'],
+  ['severity', 'severity'],
+  ['tool', 'tool'],
+  ['title', 'title'],
+] as const;
+
 function toRecord(entry: Entry): WaiverRecord {
-  return {
-    findingId: entry.finding,
-    reason: entry.reason,
-    by: entry.by,
-    at: entry.at,
-    ...(entry.expires ? { expiresAt: entry.expires } : {}),
-    ...(entry.severity ? { severity: entry.severity } : {}),
-    ...(entry.tool ? { tool: entry.tool } : {}),
-    ...(entry.title ? { title: entry.title } : {}),
-  };
+  const record: Record<string, unknown> = {};
+  for (const [key, field] of FIELDS) if (entry[key] !== undefined) record[field] = entry[key];
+  return record as WaiverRecord;
+}
+
+function toEntry(record: WaiverRecord): Record<string, unknown> {
+  const entry: Record<string, unknown> = {};
+  for (const [key, field] of FIELDS) if (record[field] !== undefined) entry[key] = record[field];
+  return entry;
 }
 
 /** The file's waivers; every problem is one line `tollgate.waivers.yaml:LINE:COL field: what is valid`. */
@@ -90,16 +101,7 @@ export async function writeCommittedWaiver(repoRoot: string, record: WaiverRecor
   });
   if (existing !== null) parseCommittedWaivers(existing);
   const document = parseDocument(existing ?? `${HEADER}waivers: []\n`);
-  const entry = {
-    finding: record.findingId,
-    reason: record.reason,
-    by: record.by,
-    at: record.at,
-    ...(record.expiresAt ? { expires: record.expiresAt } : {}),
-    ...(record.severity ? { severity: record.severity } : {}),
-    ...(record.tool ? { tool: record.tool } : {}),
-    ...(record.title ? { title: record.title } : {}),
-  };
+  const entry = toEntry(record);
   const list = document.get('waivers', true);
   if (!isSeq(list)) document.set('waivers', document.createNode([entry]));
   else {
