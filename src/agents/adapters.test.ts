@@ -4,7 +4,7 @@ import { describe, expect, test } from 'vitest';
 import { AGENT_FIXTURES, FIXTURE_DIRS, helpFileOf } from '../../test/fakes/fake-agents.js';
 import { classifyFailureText } from './failure-text.js';
 import { flagsMissingFromHelp } from './help-flags.js';
-import { agentAdapters, agentByName } from './index.js';
+import { type AgentName, agentAdapters, agentByName, type RegisteredAdapter } from './index.js';
 import type { AgentAdapter, RawAgentOutput, ReviewArgsOptions } from './types.js';
 
 const everything: ReviewArgsOptions = {
@@ -20,7 +20,7 @@ const everything: ReviewArgsOptions = {
 };
 const minimal: ReviewArgsOptions = { ...everything, model: undefined, thinkingBudget: 'off', allowToolUse: false };
 
-function fixture(adapter: AgentAdapter, scenario: string): RawAgentOutput {
+function fixture(adapter: RegisteredAdapter, scenario: string): RawAgentOutput {
   const dir = join(AGENT_FIXTURES, FIXTURE_DIRS[adapter.name]!);
   const read = (ext: string) => {
     try {
@@ -183,7 +183,7 @@ describe('the exact argv of a read-only review', () => {
       ['run', '--dir', '/repo', '--agent', 'plan', '--format', 'json', '--pure', '-m', 'some-model'],
     ],
   ])('%s', (name, options, expected) => {
-    expect(agentByName(name as AgentAdapter['name']).reviewArgs(options)).toEqual(expected);
+    expect(agentByName(name as AgentName).reviewArgs(options)).toEqual(expected);
   });
 });
 
@@ -223,7 +223,7 @@ describe.each(agentAdapters.map((adapter) => [adapter.name, adapter] as const))(
 
 describe('real not-logged-in recordings', () => {
   test.each(['claude', 'gemini', 'copilot'])('%s is classified as not logged in, not as a usage limit', (name) => {
-    const adapter = agentByName(name as AgentAdapter['name']);
+    const adapter = agentByName(name as AgentName);
     const raw = fixture(adapter, 'not-logged-in');
     const output = adapter.readOutput(raw);
     const kind =
@@ -248,7 +248,7 @@ describe('failure phrases', () => {
     ['claude', 'Not logged in · Please run /login (usage limit unknown)', 'not_logged_in'],
     ['gemini', 'Something else went wrong', null],
   ])('%s: %j → %s', (name, text, expected) => {
-    expect(classifyFailureText(agentByName(name as AgentAdapter['name']), text)).toBe(expected);
+    expect(classifyFailureText(agentByName(name as AgentName), text)).toBe(expected);
   });
 });
 

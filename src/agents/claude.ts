@@ -15,7 +15,7 @@ const ANALYSIS_TOOLS = 'Read,Grep,Glob,Write,Edit,Bash';
  * anything not pre-approved, `--settings '{"disableAllHooks":true}'` keeps the user's hooks (tollgate's stop hook
  * included) from firing in the reviewer.
  */
-export const claudeAdapter: AgentAdapter = {
+export const claudeAdapter: AgentAdapter<'claude'> = {
   name: 'claude',
   title: 'Claude Code',
   bin: 'claude',

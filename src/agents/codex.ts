@@ -7,7 +7,7 @@ import type { AgentAdapter, AgentSettings, AnalysisArgsOptions, ReviewArgsOption
  * retries forever instead of failing, so the review always runs under a hard timeout and `codex login status` is the
  * auth preflight.
  */
-export const codexAdapter: AgentAdapter = {
+export const codexAdapter: AgentAdapter<'codex'> = {
   name: 'codex',
   title: 'Codex CLI',
   bin: 'codex',

@@ -9,7 +9,7 @@ const READ_ONLY_TOOLS = 'view,grep,glob';
  * are denied (`--deny-tool`; deny always wins). No flag turns hooks off; repo hooks stay off while the folder is
  * untrusted, and tollgate's own hook allows at once under TOLLGATE_ACTIVE. Never set COPILOT_ALLOW_ALL.
  */
-export const copilotAdapter: AgentAdapter = {
+export const copilotAdapter: AgentAdapter<'copilot'> = {
   name: 'copilot',
   title: 'GitHub Copilot CLI',
   bin: 'copilot',

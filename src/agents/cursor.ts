@@ -7,7 +7,7 @@ import type { AgentAdapter, AgentSettings, AnalysisArgsOptions, ReviewArgsOption
  * mode, `--trust` is required for headless runs, `--mode ask` is read-only. No first-party statement says it reads
  * stdin, so the prompt is an argument, capped below Linux's 128 KiB per-argument limit. Never `--force`/`--yolo`.
  */
-export const cursorAdapter: AgentAdapter = {
+export const cursorAdapter: AgentAdapter<'cursor'> = {
   name: 'cursor',
   title: 'Cursor CLI',
   bin: 'agent',

@@ -7,7 +7,7 @@ import type { AgentAdapter, AgentSettings, AnalysisArgsOptions, ReviewArgsOption
  * an untrusted folder exit 55 unless `--skip-trust`. There is no flag to turn hooks off: tollgate's hook sees
  * TOLLGATE_ACTIVE and allows at once. Never write `.gemini/settings.json` into the repository.
  */
-export const geminiAdapter: AgentAdapter = {
+export const geminiAdapter: AgentAdapter<'gemini'> = {
   name: 'gemini',
   title: 'Gemini CLI',
   bin: 'gemini',

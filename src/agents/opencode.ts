@@ -11,7 +11,7 @@ const WORKSPACE_ONLY = '{"edit":"allow","bash":"allow","webfetch":"allow","exter
  * offline run hangs until the timeout. The JSON event stream was seen but never with a real answer: the reader takes
  * every text part, which is what `--format json` prints for the model's text.
  */
-export const opencodeAdapter: AgentAdapter = {
+export const opencodeAdapter: AgentAdapter<'opencode'> = {
   name: 'opencode',
   title: 'OpenCode',
   bin: 'opencode',

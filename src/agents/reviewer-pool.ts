@@ -7,24 +7,25 @@ import {
   probeAgent,
   readUnhealthyAdapters,
 } from './health.js';
-import { agentByName } from './index.js';
-import type { AgentAdapter, AgentName } from './types.js';
+import type { AgentName } from './index.js';
+import { agentByName, type RegisteredAdapter } from './index.js';
+import type { AgentAdapter } from './types.js';
 
 export interface CoolingAdapter {
-  adapter: AgentAdapter;
+  adapter: RegisteredAdapter;
   /** Epoch ms when it may rejoin (after a probe). */
   until: number;
   reason: string;
 }
 
 export interface UnavailableAdapter {
-  adapter: AgentAdapter;
+  adapter: RegisteredAdapter;
   probe: Exclude<ProbeResult, { kind: 'ok' }>;
 }
 
 export interface ReviewerPool {
   /** In preference order; slots go round-robin over these. */
-  healthy: AgentAdapter[];
+  healthy: RegisteredAdapter[];
   coolingDown: CoolingAdapter[];
   unavailable: UnavailableAdapter[];
   /** Adapters whose cooldown had ended and whose probe passed: their mark was cleared. */
@@ -38,7 +39,7 @@ export interface ReviewerPoolOptions extends Omit<ProbeOptions, 'timeoutMs'> {
   /** Epoch ms; injectable so tests move the clock instead of sleeping. */
   now: number;
   /** Replaces `probeAgent` (tests). */
-  probe?: (adapter: AgentAdapter) => Promise<ProbeResult>;
+  probe?: (adapter: RegisteredAdapter) => Promise<ProbeResult>;
 }
 
 /**
@@ -47,7 +48,7 @@ export interface ReviewerPoolOptions extends Omit<ProbeOptions, 'timeoutMs'> {
  */
 export async function buildReviewerPool(options: ReviewerPoolOptions): Promise<ReviewerPool> {
   const marks = await readUnhealthyAdapters(options.repoRoot);
-  const probe = options.probe ?? ((adapter: AgentAdapter) => probeAgent(adapter, options));
+  const probe = options.probe ?? ((adapter: RegisteredAdapter) => probeAgent(adapter, options));
   const pool: ReviewerPool = { healthy: [], coolingDown: [], unavailable: [], rejoined: [] };
   for (const name of options.preference) {
     if (pool.healthy.length >= options.wanted) break;
@@ -74,13 +75,13 @@ export async function buildReviewerPool(options: ReviewerPoolOptions): Promise<R
 export interface ReviewSlot {
   /** 1-based. */
   slot: number;
-  adapter: AgentAdapter;
+  adapter: RegisteredAdapter;
   /** `codex@1`: how messages and artifacts name the slot. */
   label: string;
 }
 
 /** `numReviews` slots round-robin over the healthy adapters; one healthy adapter takes every slot. */
-export function assignSlots(healthy: readonly AgentAdapter[], numReviews: number): ReviewSlot[] {
+export function assignSlots(healthy: readonly RegisteredAdapter[], numReviews: number): ReviewSlot[] {
   if (healthy.length === 0) return [];
   return Array.from({ length: numReviews }, (_, index) => {
     const adapter = healthy[index % healthy.length]!;

@@ -1,9 +1,10 @@
 import { runProcess } from '../core/process.js';
 import { cooldownEndsAt, isCoolingDown, probeAgent, readUnhealthyAdapters, type UnhealthyAdapters } from './health.js';
 import { flagsMissingFromHelp } from './help-flags.js';
-import { agentAdapters } from './index.js';
+import type { AgentName } from './index.js';
+import { agentAdapters, type RegisteredAdapter } from './index.js';
 import { REVIEWER_ENV_FLAG, type RunProcessFn } from './run-agent.js';
-import type { AgentAdapter, AgentName, AgentSettings } from './types.js';
+import type { AgentSettings } from './types.js';
 
 /** What `tollgate agents` shows for one adapter. */
 export interface AgentStatus {
@@ -45,7 +46,7 @@ export async function describeAgents(options: DescribeAgentsOptions): Promise<Ag
 }
 
 async function describeAgent(
-  adapter: AgentAdapter,
+  adapter: RegisteredAdapter,
   marks: UnhealthyAdapters,
   options: DescribeAgentsOptions,
 ): Promise<AgentStatus> {
@@ -105,7 +106,7 @@ async function describeAgent(
 }
 
 /** Pure: the review command as a shell line, for people to read and run by hand. */
-export function reviewCommand(adapter: AgentAdapter, settings: AgentSettings, repoRoot: string): string {
+export function reviewCommand(adapter: RegisteredAdapter, settings: AgentSettings, repoRoot: string): string {
   const argv = adapter.reviewArgs({
     ...settings,
     repoRoot,

@@ -3,11 +3,9 @@
  * prints); `run-agent.ts` spawns every one of them the same way, and `health.ts` probes them.
  */
 
-export const AGENT_NAMES = ['claude', 'codex', 'gemini', 'copilot', 'cursor', 'opencode'] as const;
-export type AgentName = (typeof AGENT_NAMES)[number];
+import type { ThinkingBudget } from '../core/config/thinking-budget.js';
 
-export const THINKING_BUDGETS = ['off', 'low', 'medium', 'high'] as const;
-export type ThinkingBudget = (typeof THINKING_BUDGETS)[number];
+export { THINKING_BUDGETS, type ThinkingBudget } from '../core/config/thinking-budget.js';
 
 /**
  * How the CLI is kept from changing the repository:
@@ -79,8 +77,9 @@ export interface RawAgentOutput {
   answerFile: string | null;
 }
 
-export interface AgentAdapter {
-  readonly name: AgentName;
+/** `Name` is the adapter's literal name: the registry (`index.ts`) derives the list of agent names from it. */
+export interface AgentAdapter<Name extends string = string> {
+  readonly name: Name;
   /** Product name for messages ("Claude Code"). */
   readonly title: string;
   /** Executable looked up on PATH. */

@@ -1,6 +1,7 @@
+import type { RegisteredAdapter } from '../agents/index.js';
 import type { AgentRunOutcome } from '../agents/run-agent.js';
 import { runAgent } from '../agents/run-agent.js';
-import type { AgentAdapter, AgentSettings } from '../agents/types.js';
+import type { AgentSettings } from '../agents/types.js';
 import { type CallUsage, readUsage } from './usage.js';
 
 /** One call to an agent CLI in a validate-alert stage, and what it leaves for the stream log and diagnostics. */
@@ -17,7 +18,7 @@ export interface AgentCallRecord {
 }
 
 export interface AgentCallOptions {
-  adapter: AgentAdapter;
+  adapter: RegisteredAdapter;
   settings: AgentSettings;
   prompt: string;
   /** The agent's cwd: its own workspace (analysis, challenge) or the alert folder (judge, read-only). */

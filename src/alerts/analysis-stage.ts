@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { AgentAdapter, AgentSettings } from '../agents/types.js';
+import type { RegisteredAdapter } from '../agents/index.js';
+import type { AgentSettings } from '../agents/types.js';
 import { type AgentCallRecord, callAgent } from './agent-call.js';
 import { continuationPrompt } from './prompts.js';
 import { parseReport, REPORT_SECTIONS } from './report.js';
@@ -19,7 +20,7 @@ export type AnalysisStatus =
 
 export interface AnalysisSlot {
   index: number;
-  adapter: AgentAdapter;
+  adapter: RegisteredAdapter;
   workspace: string;
   status: AnalysisStatus;
   /** Raw (unmasked, in memory only) report text: `report.md` if the agent wrote one, else its final answer. */
@@ -33,7 +34,7 @@ export interface RunAnalysisOptions {
   index: number;
   /** How many analyses compete (for the continuation marker). */
   count: number;
-  adapter: AgentAdapter;
+  adapter: RegisteredAdapter;
   settings: AgentSettings;
   workspace: string;
   prompt: string;

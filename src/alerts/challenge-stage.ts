@@ -1,9 +1,10 @@
-import type { AgentAdapter, AgentSettings } from '../agents/types.js';
+import type { RegisteredAdapter } from '../agents/index.js';
+import type { AgentSettings } from '../agents/types.js';
 import { type AgentCallRecord, callAgent } from './agent-call.js';
 import { type ChallengeResult, parseChallengeAnswer } from './challenge.js';
 
 export interface RunChallengeOptions {
-  adapter: AgentAdapter;
+  adapter: RegisteredAdapter;
   settings: AgentSettings;
   /** The analysis' workspace: the challenger inspects and re-runs its scripts there. */
   workspace: string;

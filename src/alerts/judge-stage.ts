@@ -1,4 +1,5 @@
-import type { AgentAdapter, AgentSettings } from '../agents/types.js';
+import type { RegisteredAdapter } from '../agents/index.js';
+import type { AgentSettings } from '../agents/types.js';
 import { type AgentCallRecord, callAgent } from './agent-call.js';
 import {
   type FallbackCandidate,
@@ -17,7 +18,7 @@ export type JudgeDecision =
   | { source: 'none'; note: string; problems: string[] };
 
 export interface RunJudgeOptions {
-  adapter: AgentAdapter;
+  adapter: RegisteredAdapter;
   settings: AgentSettings;
   /** The alert folder; the judge runs read-only and with no tools there. */
   cwd: string;

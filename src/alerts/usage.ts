@@ -1,5 +1,5 @@
+import type { AgentName } from '../agents/index.js';
 import { parseJsonLines, parseJsonObject } from '../agents/json-output.js';
-import type { AgentName } from '../agents/types.js';
 
 /** What a CLI reported about one call: tokens, cost, turns and tool calls, where it reports them (else absent). */
 export interface CallUsage {

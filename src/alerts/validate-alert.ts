@@ -1,7 +1,7 @@
 import pLimit from 'p-limit';
-import { loadConfig } from '../core/config/load.js';
+import { loadConfig, parseConfigText } from '../core/config/load.js';
+import { lookUpRegistries } from '../core/config/registries.js';
 import { findRepoRoot } from '../core/config/repo-root.js';
-import { coreSections } from '../core/config/schema.js';
 import { VERDICT_EXIT_CODES } from './types.js';
 import { evaluateReports, runAnalyses } from './validate/analyses.js';
 import { runChallenges } from './validate/challenges.js';
@@ -21,7 +21,8 @@ export type { AlertTarget, ValidateAlertOptions } from './validate/types.js';
 export async function runValidateAlert(options: ValidateAlertOptions): Promise<number> {
   const repoRoot = await findRepoRoot(options.cwd, options.env).catch(() => null);
   const loaded = repoRoot ? await loadConfig({ repoRoot, cwd: options.cwd, env: options.env }) : null;
-  const config = loaded ? loaded.config.alerts : coreSections.alerts.parse(undefined);
+  const config = (loaded ?? parseConfigText({ text: '', file: null, env: {}, registries: await lookUpRegistries() }))
+    .config.alerts;
   const token = options.env.GITHUB_TOKEN || options.env.GH_TOKEN || undefined;
 
   const alert = await gatherAlert({ target: options.target, env: options.env, repoRoot, loaded, token });

@@ -1,4 +1,4 @@
-import { HOOK_AGENTS, type HookAgentName } from '../integrations/hooks/hook-agent.js';
+import { HOOK_AGENTS, type HookAgentName } from '../integrations/hooks/index.js';
 
 /**
  * Recognises exactly `hook stop`, `hook stop --agent NAME` and `hook stop --agent=NAME` with a known NAME. Anything

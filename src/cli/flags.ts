@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { TollgateError } from '../core/errors.js';
+import { REPORT_FORMATS } from '../report/index.js';
 
 /** `outputFile` → `--output-file`, for messages that name the flag the user typed. */
 function flagName(key: string): string {
@@ -40,4 +41,4 @@ export function collectList(value: string, previous: string[] = []): string[] {
   ];
 }
 
-export const formatFlag = z.enum(['markdown', 'json', 'sarif']);
+export const formatFlag = z.enum(REPORT_FORMATS);

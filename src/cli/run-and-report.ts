@@ -5,7 +5,7 @@ import { ExitCode, errorMessage, TollgateError } from '../core/errors.js';
 import { runGate } from '../core/run/run-gate.js';
 import { writeFileAtomic } from '../core/state/index.js';
 import { TOLLGATE_VERSION } from '../core/version.js';
-import { renderReport } from '../report/index.js';
+import { renderReport, reportFormatOf } from '../report/index.js';
 import { validators } from '../validators/index.js';
 import { createProgressDisplay } from './progress-display.js';
 import type { RunFlags } from './run-flags.js';
@@ -52,7 +52,7 @@ export async function runAndReport(flags: RunFlags): Promise<number> {
   } finally {
     display.done();
   }
-  const format = flags.format ?? config.output.format;
+  const format = flags.format ?? reportFormatOf(config.output.format);
   const located =
     loaded.file && !isAbsolute(loaded.file) ? { ...report, ...(await configLocations(repoRoot, loaded.file)) } : report;
   const text = renderReport(located, format);

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { registriesWith } from '../../test/support/registries.js';
 import { secretsOptionsSchema } from './options.js';
 
 const rule = (pattern: string, extra: Record<string, unknown> = {}) => ({
@@ -32,7 +33,9 @@ test('the config error names the file position and field, and shows the reason d
   const { parseConfigText } = await import('../core/config/index.js');
   const { secretsTool } = await import('../validators/secrets/index.js');
   const text = 'secrets:\n  rules:\n    - id: acme-key\n      pattern: "(a+)+b"\n      keywords: [acme]\n';
-  expect(() => parseConfigText({ text, file: 'tollgate.config.yaml', env: {}, tools: [secretsTool] })).toThrow(
+  expect(() =>
+    parseConfigText({ text, file: 'tollgate.config.yaml', env: {}, registries: registriesWith([secretsTool]) }),
+  ).toThrow(
     'tollgate.config.yaml:4:16 secrets.rules[0].pattern: may take super-linear time (nested quantifiers in (a+)+); make repeated parts unable to match the same text, e.g. "(?:[a-z]+\\.)+" not "(?:[a-z]+\\.?)+"',
   );
 });

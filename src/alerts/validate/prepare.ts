@@ -1,8 +1,9 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { markAdapterUnhealthy } from '../../agents/health.js';
+import { agentNamesOf, type RegisteredAdapter } from '../../agents/index.js';
 import { buildReviewerPool } from '../../agents/reviewer-pool.js';
-import type { AgentAdapter, AgentSettings } from '../../agents/types.js';
+import type { AgentSettings } from '../../agents/types.js';
 import type { TollgateConfig } from '../../core/config/schema.js';
 import { TollgateError } from '../../core/errors.js';
 import { packageFile } from '../../core/package-files.js';
@@ -83,7 +84,7 @@ async function chooseAgents(
   input: PrepareOptions,
 ): Promise<Pick<AlertSession, 'pool' | 'settingsOf' | 'agentEnv' | 'onUsageLimit'>> {
   const { options, config, repoRoot } = input;
-  const preference = options.agents ?? config.agents;
+  const preference = options.agents ?? agentNamesOf(config.agents);
   const pool = await buildReviewerPool({
     preference,
     wanted: preference.length,
@@ -102,7 +103,7 @@ async function chooseAgents(
       why,
     );
   }
-  const settingsOf = (adapter: AgentAdapter): AgentSettings => {
+  const settingsOf = (adapter: RegisteredAdapter): AgentSettings => {
     const own = config.adapters[adapter.name];
     return {
       thinkingBudget: own?.thinkingBudget ?? 'medium',
@@ -113,7 +114,7 @@ async function chooseAgents(
   };
   const agentEnv: NodeJS.ProcessEnv = { ...options.env };
   for (const name of CREDENTIAL_ENV) delete agentEnv[name];
-  const onUsageLimit = async (slot: { adapter: AgentAdapter; status: string; message?: string }) => {
+  const onUsageLimit = async (slot: { adapter: RegisteredAdapter; status: string; message?: string }) => {
     if (repoRoot && slot.status === 'usage_limit') {
       await markAdapterUnhealthy(repoRoot, slot.adapter.name, slot.message ?? 'usage limit', new Date()).catch(
         () => {},

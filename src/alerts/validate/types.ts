@@ -1,5 +1,6 @@
+import type { AgentName, RegisteredAdapter } from '../../agents/index.js';
 import type { ReviewerPool } from '../../agents/reviewer-pool.js';
-import type { AgentAdapter, AgentName, AgentSettings } from '../../agents/types.js';
+import type { AgentSettings } from '../../agents/types.js';
 import type { TollgateConfig } from '../../core/config/schema.js';
 import type { AlertWriter } from '../output-writer.js';
 import type { Skill } from '../skills.js';
@@ -39,11 +40,11 @@ export interface AlertSession {
   alertDir: string;
   writer: AlertWriter;
   pool: ReviewerPool;
-  settingsOf(adapter: AgentAdapter): AgentSettings;
+  settingsOf(adapter: RegisteredAdapter): AgentSettings;
   /** The agents' environment: tollgate's GitHub credentials removed. */
   agentEnv: NodeJS.ProcessEnv;
   /** Marks an adapter that hit its usage limit, so later runs skip it while it cools down. */
-  onUsageLimit(slot: { adapter: AgentAdapter; status: string; message?: string }): Promise<void>;
+  onUsageLimit(slot: { adapter: RegisteredAdapter; status: string; message?: string }): Promise<void>;
   cloneUrl: string;
   gitOptions: { env: NodeJS.ProcessEnv; redact: (text: string) => string; timeoutMs: number };
   /** Commits the alert names, fetched into every copy. */

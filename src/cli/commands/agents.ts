@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
+import { AGENT_NAMES } from '../../agents/index.js';
 import { parseFlags } from '../flags.js';
 import { type CommandIo, processIo } from './config.js';
 
@@ -10,7 +11,7 @@ export function registerAgents(program: Command, io: () => CommandIo = processIo
     .command('agents')
     .summary('list the AI CLIs code_review can use: installed, version, health, exact command')
     .description(
-      'For each agent CLI adapter (claude, codex, gemini, copilot, cursor, opencode): whether it is installed and logged in, its version and whether its flags were verified on it, whether it is healthy or cooling down after a usage limit (and until when), how it is kept read-only, and the exact command a review runs.',
+      `For each agent CLI adapter (${AGENT_NAMES.join(', ')}): whether it is installed and logged in, its version and whether its flags were verified on it, whether it is healthy or cooling down after a usage limit (and until when), how it is kept read-only, and the exact command a review runs.`,
     )
     .option('--json', 'print JSON instead of text')
     .addHelpText(

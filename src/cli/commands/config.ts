@@ -51,13 +51,13 @@ Examples:
     .action(async (rawFlags: unknown) => {
       const flags = parseFlags(showFlags, rawFlags);
       const { cwd, env, write } = io();
-      const [{ renderConfigJson, renderConfigText }, { openProject }, { validators }] = await Promise.all([
+      const [{ renderConfigJson, renderConfigText, lookUpRegistries }, { openProject }] = await Promise.all([
         import('../../core/config/index.js'),
         import('../../core/config/open-project.js'),
-        import('../../validators/index.js'),
       ]);
-      const { loaded } = await openProject({ cwd, env, tools: validators });
-      write(flags.json ? renderConfigJson(loaded, validators) : renderConfigText(loaded, validators));
+      const registries = await lookUpRegistries();
+      const { loaded } = await openProject({ cwd, env, registries });
+      write(flags.json ? renderConfigJson(loaded, registries) : renderConfigText(loaded, registries));
     });
 
   config
@@ -74,8 +74,7 @@ Example:
     )
     .action(async () => {
       const { write } = io();
-      const { renderConfigJsonSchema } = await import('../../core/config/json-schema.js');
-      const { validators } = await import('../../validators/index.js');
-      write(renderConfigJsonSchema(validators));
+      const { renderConfigJsonSchema, lookUpRegistries } = await import('../../core/config/index.js');
+      write(renderConfigJsonSchema(await lookUpRegistries()));
     });
 }

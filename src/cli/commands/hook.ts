@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { HOOK_AGENTS } from '../../integrations/hooks/hook-agent.js';
+import { HOOK_AGENTS } from '../../integrations/hooks/index.js';
 import { parseFlags } from '../flags.js';
 import { type CommandIo, processIo } from './config.js';
 

@@ -1,10 +1,8 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
+import { HOOK_AGENTS, type HookAgentName } from '../../integrations/hooks/index.js';
 import { parseFlags } from '../flags.js';
 import { type CommandIo, processIo } from './config.js';
-
-/** The agents `install`/`uninstall` know; kept in step with src/integrations/hooks/index.ts by a test. */
-export const INSTALL_AGENTS = ['claude', 'codex', 'copilot', 'cursor', 'gemini'] as const;
 
 const installFlags = z
   .object({
@@ -13,9 +11,9 @@ const installFlags = z
     bin: z.string().trim().min(1).optional(),
   })
   .refine((flags) => !(flags.project && flags.user), { message: 'give --project or --user, not both', path: ['user'] });
-const agentArgument = z.enum(INSTALL_AGENTS);
+const agentArgument = z.enum(HOOK_AGENTS);
 
-function parseAgent(value: string): (typeof INSTALL_AGENTS)[number] {
+function parseAgent(value: string): HookAgentName {
   const parsed = agentArgument.safeParse(value);
   if (parsed.success) return parsed.data;
   return parseFlags(z.object({ agent: agentArgument }), { agent: value }).agent;
@@ -27,7 +25,7 @@ function homeOf(env: NodeJS.ProcessEnv): string {
 
 function declare(command: Command, verb: 'install' | 'uninstall'): Command {
   return command
-    .argument('<agent>', `the agent: ${INSTALL_AGENTS.join(', ')}`)
+    .argument('<agent>', `the agent: ${HOOK_AGENTS.join(', ')}`)
     .option('--project', "the project's config files (default)")
     .option('--user', 'your user-level config files (~/.claude, ~/.codex, …)')
     .option(

@@ -2,11 +2,10 @@ import { dirname } from 'node:path';
 import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTempRepo, type TempRepo } from '../../../test/support/git-repo.js';
-import { HOOK_AGENTS } from '../../integrations/hooks/hook-agent.js';
 import type { CommandIo } from './config.js';
 import { registerDoctor } from './doctor.js';
 import { hookGroup, registerHookStop } from './hook.js';
-import { INSTALL_AGENTS, registerInstall, registerUninstall } from './install.js';
+import { registerInstall, registerUninstall } from './install.js';
 import { registerMcp } from './mcp.js';
 import { registerStats } from './stats.js';
 
@@ -58,10 +57,6 @@ function argv(line: string): string[] {
 }
 
 describe('integration commands', () => {
-  test('the agent lists of the commands match the hook adapters', () => {
-    expect([...INSTALL_AGENTS]).toEqual([...HOOK_AGENTS]);
-  });
-
   test('hook is a group other files can add to', () => {
     const root = program([]);
     const group = hookGroup(root);

@@ -1,4 +1,6 @@
 import type { Command } from 'commander';
+import { describeReportFormats } from '../../report/index.js';
+import { validators } from '../../validators/index.js';
 import { collectList, parseFlags } from '../flags.js';
 import { runFlags } from '../run-flags.js';
 
@@ -13,11 +15,15 @@ export function registerRun(program: Command): void {
       '--base <rev>',
       'diff base (a commit, branch or tag); default: config `base`, else the merge-base with the upstream or default branch',
     )
-    .option('--only <names>', 'run only these validators (comma-separated, repeatable)', collectList)
-    .option('--skip <names>', 'skip these validators (comma-separated, repeatable)', collectList)
+    .option(
+      '--only <names>',
+      `run only these validators: ${validatorNames()} (comma-separated, repeatable)`,
+      collectList,
+    )
+    .option('--skip <names>', `skip these validators: ${validatorNames()} (comma-separated, repeatable)`, collectList)
     .option(
       '--format <format>',
-      'report format: markdown, json or sarif (default: config output.format, else markdown)',
+      `report format: ${describeReportFormats()}; default: config output.format, else markdown`,
     )
     .option('-o, --output <file>', 'write the report to this file instead of stdout')
     .option('--no-wait', 'fail at once if another run holds the repository lock, instead of waiting')
@@ -45,4 +51,8 @@ Examples:
       const { runAndReport } = await import('../run-and-report.js');
       process.exitCode = await runAndReport(flags);
     });
+}
+
+function validatorNames(): string {
+  return validators.map((tool) => tool.name).join(', ');
 }

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { AGENT_NAMES } from '../../agents/types.js';
+import { AGENT_NAMES } from '../../agents/index.js';
 import { durationSchema } from '../../core/config/duration.js';
 import { TollgateError } from '../../core/errors.js';
 import { collectList, parseFlags } from '../flags.js';

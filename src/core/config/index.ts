@@ -12,11 +12,12 @@ export {
   parseConfigText,
 } from './load.js';
 export { CONFIG_FILE_NAMES, locateConfigFile } from './locate-file.js';
+export { lookUpRegistries, type Registries } from './registries.js';
 export { findRepoRoot } from './repo-root.js';
 export {
   buildConfigSchema,
   type ConfigSchema,
-  coreSections,
+  coreSectionsFor,
   type HookCommand,
   isToolEnabled,
   type TollgateConfig,

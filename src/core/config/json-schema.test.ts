@@ -1,14 +1,17 @@
 import { describe, expect, test } from 'vitest';
+import { registriesWith } from '../../../test/support/registries.js';
 import { validators } from '../../validators/index.js';
 import { configJsonSchema, renderConfigJsonSchema } from './json-schema.js';
 
 describe('tollgate config schema', () => {
   test('matches test/fixtures/config/schema.json (after a deliberate change: npx vitest run src/core/config/json-schema.test.ts -u)', async () => {
-    await expect(renderConfigJsonSchema(validators)).toMatchFileSnapshot('../../../test/fixtures/config/schema.json');
+    await expect(renderConfigJsonSchema(registriesWith(validators))).toMatchFileSnapshot(
+      '../../../test/fixtures/config/schema.json',
+    );
   });
 
   test('describes durations as users write them, with defaults in the same form', () => {
-    const schema = configJsonSchema(validators) as {
+    const schema = configJsonSchema(registriesWith(validators)) as {
       properties: { validation: { properties: Record<string, { default?: unknown; anyOf?: unknown[] }> } };
     };
     const { timeout, maxFileSize } = schema.properties.validation.properties;
@@ -22,7 +25,7 @@ describe('tollgate config schema', () => {
 
   test('the duration pattern accepts exactly what the config parser accepts', async () => {
     const { parseDuration } = await import('./duration.js');
-    const schema = configJsonSchema(validators) as {
+    const schema = configJsonSchema(registriesWith(validators)) as {
       properties: { validation: { properties: { timeout: { anyOf: [{ pattern: string }] } } } };
     };
     const pattern = new RegExp(schema.properties.validation.properties.timeout.anyOf[0].pattern);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { AnyToolDefinition } from '../pipeline/tool.js';
 import { durationSchema, sizeSchema } from './duration.js';
+import type { Registries } from './registries.js';
 import { buildConfigSchema } from './schema.js';
 import { toWrittenForm } from './schema-walk.js';
 
@@ -25,8 +25,8 @@ const SIZE_JSON = {
  * The JSON Schema of `tollgate.config.yaml`, derived from the zod schema. It describes what users write (`io: 'input'`):
  * durations and sizes as text or numbers with their grammar, defaults in the same written form.
  */
-export function configJsonSchema(tools: readonly AnyToolDefinition[]): Record<string, unknown> {
-  const schema = buildConfigSchema(tools);
+export function configJsonSchema(registries: Registries): Record<string, unknown> {
+  const schema = buildConfigSchema(registries);
   const jsonSchema = z.toJSONSchema(schema, {
     io: 'input',
     unrepresentable: 'any',
@@ -56,6 +56,6 @@ export function configJsonSchema(tools: readonly AnyToolDefinition[]): Record<st
 }
 
 /** `tollgate config schema` output: stable, two-space JSON with a final newline. */
-export function renderConfigJsonSchema(tools: readonly AnyToolDefinition[]): string {
-  return `${JSON.stringify(configJsonSchema(tools), null, 2)}\n`;
+export function renderConfigJsonSchema(registries: Registries): string {
+  return `${JSON.stringify(configJsonSchema(registries), null, 2)}\n`;
 }

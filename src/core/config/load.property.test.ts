@@ -1,13 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { stringify } from 'yaml';
+import { registriesWith } from '../../../test/support/registries.js';
 import { validators } from '../../validators/index.js';
 import { TollgateError } from '../errors.js';
 import { parseConfigText } from './load.js';
 import { buildConfigSchema } from './schema.js';
 
-const schema = buildConfigSchema(validators);
-const load = (text: string) => parseConfigText({ text, file: 'tollgate.config.yaml', env: {}, tools: validators });
+const schema = buildConfigSchema(registriesWith(validators));
+const load = (text: string) =>
+  parseConfigText({ text, file: 'tollgate.config.yaml', env: {}, registries: registriesWith(validators) });
 
 const name = fc.stringMatching(/^[a-z][a-z0-9-]{0,11}$/);
 const text = fc.string({ minLength: 1, maxLength: 20 });

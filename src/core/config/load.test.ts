@@ -7,6 +7,7 @@ import { checksTool } from '../../validators/checks/index.js';
 /** Only the checks validator: these tests pin exact text, which must not move when a validator is added. */
 const validators = [checksTool];
 
+import { registriesWith } from '../../../test/support/registries.js';
 import { TollgateError } from '../errors.js';
 import { applyFlagOverrides, loadConfig, parseConfigText } from './load.js';
 
@@ -36,7 +37,7 @@ async function rejectionOf(promise: Promise<unknown>): Promise<TollgateError> {
 }
 
 const parse = (text: string, env: Record<string, string | undefined> = {}) =>
-  parseConfigText({ text, file: FILE, env, tools: validators });
+  parseConfigText({ text, file: FILE, env, registries: registriesWith(validators) });
 
 describe('invalid configs are reported at file:line:col with the field path', () => {
   test.each([
@@ -352,7 +353,7 @@ describe('finding the file', () => {
   }
 
   test('no file gives the defaults and file null', async () => {
-    const loaded = await loadConfig({ repoRoot: root, cwd: root, env: {}, tools: validators });
+    const loaded = await loadConfig({ repoRoot: root, cwd: root, env: {}, registries: registriesWith(validators) });
     expect(loaded.file).toBeNull();
     expect(loaded.hash).toBe(parse('').hash);
   });

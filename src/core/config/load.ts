@@ -5,6 +5,7 @@ import { configHashFor } from './config-hash.js';
 import { describeValue } from './describe-value.js';
 import { type Env, readEnvSwitches } from './env-overrides.js';
 import { type ConfigFileLocation, locateConfigFile } from './locate-file.js';
+import { lookUpRegistries, type Registries } from './registries.js';
 import { buildConfigSchema, type TollgateConfig } from './schema.js';
 import { configLeaves, isPlainObject } from './schema-walk.js';
 import { byPosition, parseYamlSource } from './yaml-source.js';
@@ -30,6 +31,8 @@ export interface LoadConfigOptions {
   env: Env;
   /** The validators whose sections the config may hold. Default: the registry (`src/validators/index.ts`). */
   tools?: readonly AnyToolDefinition[];
+  /** Every registry the schema reads. Default: looked up (`lookUpRegistries`), with `tools` in place of the validators. */
+  registries?: Registries;
 }
 
 /**
@@ -43,9 +46,13 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
     env: options.env,
   });
   const text = location ? await readConfigText(location) : '';
-  // Imported lazily: validators import config modules (durations), and a static import here would make a cycle.
-  const tools = options.tools ?? (await import('../../validators/index.js')).validators;
-  return parseConfigText({ text, file: location?.label ?? null, env: options.env, tools });
+  const registries = options.registries ?? (await lookUpRegistries());
+  return parseConfigText({
+    text,
+    file: location?.label ?? null,
+    env: options.env,
+    registries: options.tools ? { ...registries, tools: options.tools } : registries,
+  });
 }
 
 export interface ParseConfigTextOptions {
@@ -53,14 +60,14 @@ export interface ParseConfigTextOptions {
   /** How messages name the file; null when there is no file (the text is then empty). */
   file: string | null;
   env: Env;
-  tools: readonly AnyToolDefinition[];
+  registries: Registries;
 }
 
 /** `loadConfig` without the filesystem: the config text is given. */
 export function parseConfigText(options: ParseConfigTextOptions): LoadedConfig {
-  const { tools } = options;
+  const { tools } = options.registries;
   const label = options.file ?? 'config';
-  const schema = buildConfigSchema(tools);
+  const schema = buildConfigSchema(options.registries);
   const source = parseYamlSource(options.text);
   const { switches, problems: envProblems } = readEnvSwitches(options.env, tools);
 

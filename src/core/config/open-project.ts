@@ -1,5 +1,6 @@
 import type { AnyToolDefinition } from '../pipeline/tool.js';
 import { type LoadedConfig, loadConfig } from './load.js';
+import type { Registries } from './registries.js';
 import { findRepoRoot } from './repo-root.js';
 
 /** A repository with its effective config: what nearly every command starts from. */
@@ -13,6 +14,8 @@ export interface OpenProjectOptions {
   env: NodeJS.ProcessEnv;
   /** The validators whose config sections to read (default: all registered). */
   tools?: readonly AnyToolDefinition[];
+  /** Every registry the config schema reads (default: looked up). */
+  registries?: Registries;
   /** Where relative config paths resolve (default: `cwd`). */
   configCwd?: 'cwd' | 'repoRoot';
 }
@@ -25,6 +28,7 @@ export async function openProject(options: OpenProjectOptions): Promise<Project>
     cwd: options.configCwd === 'repoRoot' ? repoRoot : options.cwd,
     env: options.env,
     ...(options.tools ? { tools: options.tools } : {}),
+    ...(options.registries ? { registries: options.registries } : {}),
   });
   return { repoRoot, loaded };
 }

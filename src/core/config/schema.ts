@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { AGENT_NAMES, THINKING_BUDGETS } from '../../agents/types.js';
 import { SEVERITIES } from '../finding.js';
 import type { AnyToolDefinition } from '../pipeline/tool.js';
 import { durationSchema, lifetimeSchema, sizeSchema } from './duration.js';
+import { THINKING_BUDGETS } from './thinking-budget.js';
 
 const hookCommandSchema = z
   .object({
@@ -18,129 +18,152 @@ const decisionSchema = z.enum(['allow', 'deny']);
 /** The validators fast enough for the stop hook to run within its time limit. */
 const STOP_HOOK_VALIDATORS = ['checks', 'secrets'] as const;
 
-export const coreSections = {
-  base: z
-    .string()
-    .min(1)
-    .optional()
-    .describe('Diff base (any git revision). Default: merge-base with the upstream or default branch, else HEAD.'),
-  ignore: z
-    .array(z.string())
-    .default([])
-    .describe('gitignore-syntax patterns of changed files no validator should see.'),
-  hooks: z
+/**
+ * The names a config may use that other layers own. Each list is declared once, by the registry that owns it, and
+ * the config schema, the flags and the help texts read it from there.
+ */
+export interface Registries {
+  /** The validators (`src/validators/index.ts`): each one's config section and `validation.<name>` switch. */
+  tools: readonly AnyToolDefinition[];
+  /** The agent CLIs (`src/agents/index.ts`): `alerts.agents` and `alerts.adapters`. */
+  agentNames: readonly string[];
+  /** The run report formats (`src/report/index.ts`): `output.format`. */
+  reportFormats: readonly string[];
+}
+
+/** A `z.enum` over a registry's names (a registry always has at least one entry). */
+function namesEnum(names: readonly string[]) {
+  return z.enum(names as [string, ...string[]]);
+}
+
+/** Commands run around tool calls, and the stop hook's own settings. */
+const hooksSection = z
+  .object({
+    preToolUse: z.array(hookCommandSchema).default([]),
+    postToolUse: z.array(hookCommandSchema).default([]),
+    postToolUseFailure: z.array(hookCommandSchema).default([]),
+    stop: z
+      .object({
+        run: z
+          .boolean()
+          .default(false)
+          .describe('Let `tollgate hook stop` run `validators` itself when the current change has no passing run.'),
+        validators: z
+          .array(z.string().min(1))
+          .default([...STOP_HOOK_VALIDATORS])
+          .describe('The fast validators the stop hook runs; only a run of every enabled validator passes the gate.'),
+        timeout: durationSchema.default(60_000).describe('The stop hook\'s time limit for that run, e.g. "60s".'),
+        onError: z
+          .enum(['allow', 'block'])
+          .default('allow')
+          .describe(
+            "When the stop hook itself fails (a bug, a broken config, no decision in time): allow the stop with a visible warning (the agents' convention), or block it.",
+          ),
+      })
+      .strict()
+      .default({ run: false, validators: [...STOP_HOOK_VALIDATORS], timeout: 60_000, onError: 'allow' }),
+  })
+  .strict()
+  .default({
+    preToolUse: [],
+    postToolUse: [],
+    postToolUseFailure: [],
+    stop: { run: false, validators: [...STOP_HOOK_VALIDATORS], timeout: 60_000, onError: 'allow' },
+  });
+
+/** What tools may do. */
+const permissionsSection = z
+  .object({
+    runCommands: decisionSchema.default('allow').describe('May tools run commands (project checks, analyzers)?'),
+    spawnAgents: decisionSchema.default('allow').describe('May tools spawn AI agent CLIs?'),
+    network: decisionSchema.default('allow').describe('May tools use the network (advisory databases)?'),
+    writeFiles: decisionSchema.default('deny').describe('May tools write outside .tollgate/ (redaction)?'),
+  })
+  .strict()
+  .default({ runCommands: 'allow', spawnAgents: 'allow', network: 'allow', writeFiles: 'deny' });
+
+/** Who may waive what, and for how long. */
+const waiversSection = z
+  .object({
+    allow: z
+      .array(z.enum(SEVERITIES))
+      .default(['low', 'medium'])
+      .describe('Severities an agent may waive without a person (a person at a terminal may waive any).'),
+    expires: lifetimeSchema
+      .optional()
+      .describe('How long a new waiver holds unless `tollgate waive --expires` says otherwise, e.g. "30d".'),
+  })
+  .strict()
+  .default({ allow: ['low', 'medium'] });
+
+/** `tollgate comments` and `tollgate fix-comments`. */
+const reviewCommentsSection = z
+  .object({
+    enabled: z.boolean().default(true).describe('Allow `tollgate comments` and `tollgate fix-comments`.'),
+    includeAuthors: z
+      .array(z.string().min(1))
+      .default([])
+      .describe('List only threads with a comment by one of these logins (`--author` replaces it).'),
+    excludeAuthors: z.array(z.string().min(1)).default([]).describe('Never list threads started by these logins.'),
+    includeOutdated: z.boolean().default(false).describe('List outdated threads too (`--include-outdated`).'),
+    maxThreads: z
+      .number()
+      .int()
+      .min(1)
+      .max(1000)
+      .default(500)
+      .describe('Threads read per scan; a PR with more is reported as an incomplete scan (blocked).'),
+    autoReply: z.boolean().default(false).describe('fix-comments posts replies without --apply-replies.'),
+    autoResolve: z
+      .boolean()
+      .default(false)
+      .describe('fix-comments resolves without --apply-resolutions (only autoResolveClassifications).'),
+    autoResolveClassifications: z
+      .array(z.enum(['valid', 'invalid', 'stale', 'already_fixed']))
+      .default([])
+      .describe('Classifications fix-comments may resolve besides `valid`; `needs_human` is never resolved.'),
+    requireChecksBeforeResolve: z
+      .boolean()
+      .default(true)
+      .describe('Resolve only when the last complete `tollgate run` on the pushed commit passed.'),
+    rateLimitFloor: z
+      .number()
+      .int()
+      .min(0)
+      .default(100)
+      .describe('Stop before GitHub GraphQL points left fall below this.'),
+    requestTimeout: durationSchema.default(30_000).describe('Time limit of one GitHub request, e.g. "30s".'),
+    replyTemplate: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('Repo-relative reply template; default: the bundled templates/review-reply.md.'),
+  })
+  .strict()
+  .prefault({});
+
+/** How the run report is written; `format` is one of the report renderers. */
+function outputSection(reportFormats: readonly string[]) {
+  return z
     .object({
-      preToolUse: z.array(hookCommandSchema).default([]),
-      postToolUse: z.array(hookCommandSchema).default([]),
-      postToolUseFailure: z.array(hookCommandSchema).default([]),
-      stop: z
-        .object({
-          run: z
-            .boolean()
-            .default(false)
-            .describe('Let `tollgate hook stop` run `validators` itself when the current change has no passing run.'),
-          validators: z
-            .array(z.string().min(1))
-            .default([...STOP_HOOK_VALIDATORS])
-            .describe('The fast validators the stop hook runs; only a run of every enabled validator passes the gate.'),
-          timeout: durationSchema.default(60_000).describe('The stop hook\'s time limit for that run, e.g. "60s".'),
-          onError: z
-            .enum(['allow', 'block'])
-            .default('allow')
-            .describe(
-              "When the stop hook itself fails (a bug, a broken config, no decision in time): allow the stop with a visible warning (the agents' convention), or block it.",
-            ),
-        })
-        .strict()
-        .default({ run: false, validators: [...STOP_HOOK_VALIDATORS], timeout: 60_000, onError: 'allow' }),
-    })
-    .strict()
-    .default({
-      preToolUse: [],
-      postToolUse: [],
-      postToolUseFailure: [],
-      stop: { run: false, validators: [...STOP_HOOK_VALIDATORS], timeout: 60_000, onError: 'allow' },
-    }),
-  permissions: z
-    .object({
-      runCommands: decisionSchema.default('allow').describe('May tools run commands (project checks, analyzers)?'),
-      spawnAgents: decisionSchema.default('allow').describe('May tools spawn AI agent CLIs?'),
-      network: decisionSchema.default('allow').describe('May tools use the network (advisory databases)?'),
-      writeFiles: decisionSchema.default('deny').describe('May tools write outside .tollgate/ (redaction)?'),
-    })
-    .strict()
-    .default({ runCommands: 'allow', spawnAgents: 'allow', network: 'allow', writeFiles: 'deny' }),
-  output: z
-    .object({
-      format: z.enum(['markdown', 'json', 'sarif']).default('markdown'),
+      format: namesEnum(reportFormats).default('markdown'),
       file: z.string().optional().describe('Write the report here instead of stdout.'),
       maxOutputLines: z.number().int().min(1).default(40).describe('Lines of a failing check kept in the report.'),
     })
     .strict()
-    .default({ format: 'markdown', maxOutputLines: 40 }),
-  waivers: z
-    .object({
-      allow: z
-        .array(z.enum(SEVERITIES))
-        .default(['low', 'medium'])
-        .describe('Severities an agent may waive without a person (a person at a terminal may waive any).'),
-      expires: lifetimeSchema
-        .optional()
-        .describe('How long a new waiver holds unless `tollgate waive --expires` says otherwise, e.g. "30d".'),
-    })
-    .strict()
-    .default({ allow: ['low', 'medium'] }),
-  reviewComments: z
-    .object({
-      enabled: z.boolean().default(true).describe('Allow `tollgate comments` and `tollgate fix-comments`.'),
-      includeAuthors: z
-        .array(z.string().min(1))
-        .default([])
-        .describe('List only threads with a comment by one of these logins (`--author` replaces it).'),
-      excludeAuthors: z.array(z.string().min(1)).default([]).describe('Never list threads started by these logins.'),
-      includeOutdated: z.boolean().default(false).describe('List outdated threads too (`--include-outdated`).'),
-      maxThreads: z
-        .number()
-        .int()
-        .min(1)
-        .max(1000)
-        .default(500)
-        .describe('Threads read per scan; a PR with more is reported as an incomplete scan (blocked).'),
-      autoReply: z.boolean().default(false).describe('fix-comments posts replies without --apply-replies.'),
-      autoResolve: z
-        .boolean()
-        .default(false)
-        .describe('fix-comments resolves without --apply-resolutions (only autoResolveClassifications).'),
-      autoResolveClassifications: z
-        .array(z.enum(['valid', 'invalid', 'stale', 'already_fixed']))
-        .default([])
-        .describe('Classifications fix-comments may resolve besides `valid`; `needs_human` is never resolved.'),
-      requireChecksBeforeResolve: z
-        .boolean()
-        .default(true)
-        .describe('Resolve only when the last complete `tollgate run` on the pushed commit passed.'),
-      rateLimitFloor: z
-        .number()
-        .int()
-        .min(0)
-        .default(100)
-        .describe('Stop before GitHub GraphQL points left fall below this.'),
-      requestTimeout: durationSchema.default(30_000).describe('Time limit of one GitHub request, e.g. "30s".'),
-      replyTemplate: z
-        .string()
-        .min(1)
-        .optional()
-        .describe('Repo-relative reply template; default: the bundled templates/review-reply.md.'),
-    })
-    .strict()
-    .prefault({}),
-  alerts: z
+    .default({ format: 'markdown', maxOutputLines: 40 });
+}
+
+/** `tollgate validate-alert`; the agents are the agent CLI registry's names. */
+function alertsSection(agentNames: readonly string[]) {
+  const agentName = namesEnum(agentNames);
+  return z
     .object({
       analyses: z.number().int().min(1).max(10).default(3).describe('Competing analyses per alert (`--analyses`).'),
       agents: z
-        .array(z.enum(AGENT_NAMES))
+        .array(agentName)
         .min(1)
-        .default([...AGENT_NAMES])
+        .default([...agentNames])
         .describe('Agent CLIs in order of preference; analyses go round-robin over the healthy ones.'),
       minResponseLength: z
         .number()
@@ -160,7 +183,7 @@ export const coreSections = {
         .prefault({}),
       adapters: z
         .partialRecord(
-          z.enum(AGENT_NAMES),
+          agentName,
           z
             .object({
               model: z.string().min(1).optional(),
@@ -172,8 +195,29 @@ export const coreSections = {
         .describe('Per-CLI model and thinking budget for validate-alert.'),
     })
     .strict()
-    .prefault({}),
-};
+    .prefault({});
+}
+
+/** The sections tollgate itself owns; the names some settings take come from the registries. */
+export function coreSectionsFor(registries: Omit<Registries, 'tools'>) {
+  return {
+    base: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('Diff base (any git revision). Default: merge-base with the upstream or default branch, else HEAD.'),
+    ignore: z
+      .array(z.string())
+      .default([])
+      .describe('gitignore-syntax patterns of changed files no validator should see.'),
+    hooks: hooksSection,
+    permissions: permissionsSection,
+    output: outputSection(registries.reportFormats),
+    waivers: waiversSection,
+    reviewComments: reviewCommentsSection,
+    alerts: alertsSection(registries.agentNames),
+  };
+}
 
 /** Validators whose silence would let a vulnerable dependency or a credential through: required unless said otherwise. */
 const DEFAULT_REQUIRED: readonly string[] = ['advisories', 'secrets'];
@@ -200,7 +244,8 @@ const validationFields = {
  * in a top-level section named by its `configKey`, and its on/off switch at `validation.<name>.enabled`
  * (overridden by `TOLLGATE_USE_<NAME>=0|1`).
  */
-export function buildConfigSchema(tools: readonly AnyToolDefinition[]) {
+export function buildConfigSchema(registries: Registries) {
+  const { tools } = registries;
   const toolSections: Record<string, z.ZodType> = {};
   const switches: Record<string, z.ZodType> = {};
   for (const tool of tools) {
@@ -212,7 +257,7 @@ export function buildConfigSchema(tools: readonly AnyToolDefinition[]) {
   }
   return z
     .object({
-      ...coreSections,
+      ...coreSectionsFor(registries),
       validation: z
         .object({ ...validationFields, ...switches })
         .strict()
@@ -238,8 +283,8 @@ export function buildConfigSchema(tools: readonly AnyToolDefinition[]) {
 
 export type ConfigSchema = ReturnType<typeof buildConfigSchema>;
 
-const coreOnlySchema = z.object({ ...coreSections, validation: z.object(validationFields) });
-type CoreConfig = z.output<typeof coreOnlySchema>;
+type CoreShape = ReturnType<typeof coreSectionsFor> & { validation: z.ZodObject<typeof validationFields> };
+type CoreConfig = z.output<z.ZodObject<CoreShape>>;
 
 /**
  * The effective config as the rest of tollgate sees it: the core sections typed, and each tool's section read through

@@ -4,6 +4,7 @@ import { checksTool } from '../../validators/checks/index.js';
 /** Only the checks validator: these tests pin exact text, which must not move when a validator is added. */
 const validators = [checksTool];
 
+import { registriesWith } from '../../../test/support/registries.js';
 import { applyFlagOverrides, parseConfigText } from './load.js';
 import { renderConfigJson, renderConfigText } from './show.js';
 
@@ -21,14 +22,14 @@ const loaded = applyFlagOverrides(
     ].join('\n'),
     file: 'tollgate.config.yaml',
     env: { TOLLGATE_USE_CHECKS: '0' },
-    tools: validators,
+    registries: registriesWith(validators),
   }),
   { base: 'origin/main' },
 );
 
 describe('config show', () => {
   test('prints YAML with the source of every setting after it', () => {
-    expect(renderConfigText(loaded, validators)).toBe(
+    expect(renderConfigText(loaded, registriesWith(validators))).toBe(
       `# config file: tollgate.config.yaml
 base: origin/main  # from flag
 ignore: []  # default
@@ -99,18 +100,18 @@ checks:  # from file
   });
 
   test('says when there is no config file', () => {
-    const defaults = parseConfigText({ text: '', file: null, env: {}, tools: validators });
-    expect(renderConfigText(defaults, validators).split('\n')[0]).toBe(
+    const defaults = parseConfigText({ text: '', file: null, env: {}, registries: registriesWith(validators) });
+    expect(renderConfigText(defaults, registriesWith(validators)).split('\n')[0]).toBe(
       '# no config file: every value is a default or from the environment',
     );
   });
 
   test('the printed text loads back to the same config', () => {
     const reloaded = parseConfigText({
-      text: renderConfigText(loaded, validators),
+      text: renderConfigText(loaded, registriesWith(validators)),
       file: 'shown.yaml',
       env: {},
-      tools: validators,
+      registries: registriesWith(validators),
     });
     expect({ ...reloaded.config, validation: { ...reloaded.config.validation, checks: { enabled: false } } }).toEqual(
       loaded.config,
@@ -118,7 +119,7 @@ checks:  # from file
   });
 
   test('--json maps each dotted path to its value (as written) and source', () => {
-    const json = JSON.parse(renderConfigJson(loaded, validators)) as Record<string, unknown>;
+    const json = JSON.parse(renderConfigJson(loaded, registriesWith(validators))) as Record<string, unknown>;
     expect(json.base).toEqual({ value: 'origin/main', source: 'flag' });
     expect(json['output.file']).toEqual({ value: null, source: 'default' });
     expect(json['validation.timeout']).toEqual({ value: '1m30s', source: 'file' });
@@ -137,11 +138,11 @@ describe('config show and credentials', () => {
       text: 'checks:\n  - name: publish\n    run: npm publish\n    env: { NPM_TOKEN: abc123, CI: "1" }\n',
       file: 'tollgate.config.yaml',
       env: {},
-      tools: validators,
+      registries: registriesWith(validators),
     });
-    const text = renderConfigText(withToken, validators);
+    const text = renderConfigText(withToken, registriesWith(validators));
     expect(text).toContain('      NPM_TOKEN: <redacted>\n      CI: "1"\n');
     expect(text).not.toContain('abc123');
-    expect(renderConfigJson(withToken, validators)).not.toContain('abc123');
+    expect(renderConfigJson(withToken, registriesWith(validators))).not.toContain('abc123');
   });
 });

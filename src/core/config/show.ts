@@ -1,7 +1,7 @@
 import { stringify } from 'yaml';
-import type { AnyToolDefinition } from '../pipeline/tool.js';
 import { useVariableFor } from './env-overrides.js';
 import type { ConfigSource, LoadedConfig } from './load.js';
+import type { Registries } from './registries.js';
 import { buildConfigSchema } from './schema.js';
 import { configLeaves, isPlainObject, schemaAt, toWrittenForm } from './schema-walk.js';
 import { redactSensitive } from './sensitive-keys.js';
@@ -18,8 +18,8 @@ export interface ShownSetting {
   source: ConfigSource;
 }
 
-export function shownSettings(loaded: LoadedConfig, tools: readonly AnyToolDefinition[]): ShownSetting[] {
-  const schema = buildConfigSchema(tools);
+export function shownSettings(loaded: LoadedConfig, registries: Registries): ShownSetting[] {
+  const schema = buildConfigSchema(registries);
   return configLeaves(schema, loaded.config).map((leaf) => {
     const leafSchema = schemaAt(schema, leaf.path);
     return {
@@ -32,8 +32,8 @@ export function shownSettings(loaded: LoadedConfig, tools: readonly AnyToolDefin
 }
 
 /** `config show --json`: `{ "validation.timeout": { "value": "10m", "source": "default" }, … }`; unset is null. */
-export function renderConfigJson(loaded: LoadedConfig, tools: readonly AnyToolDefinition[]): string {
-  const entries = shownSettings(loaded, tools).map((setting) => [
+export function renderConfigJson(loaded: LoadedConfig, registries: Registries): string {
+  const entries = shownSettings(loaded, registries).map((setting) => [
     setting.key,
     { value: setting.value ?? null, source: setting.source },
   ]);
@@ -44,14 +44,14 @@ export function renderConfigJson(loaded: LoadedConfig, tools: readonly AnyToolDe
  * `config show`: the effective config as YAML, each setting followed by where its value came from
  * (`# default`, `# from file`, `# env TOLLGATE_USE_CHECKS`, `# from flag`). Pasting it into a config file works.
  */
-export function renderConfigText(loaded: LoadedConfig, tools: readonly AnyToolDefinition[]): string {
+export function renderConfigText(loaded: LoadedConfig, registries: Registries): string {
   const lines = [
     loaded.file === null
       ? '# no config file: every value is a default or from the environment'
       : `# config file: ${loaded.file}`,
   ];
   let printed: readonly string[] = [];
-  for (const setting of shownSettings(loaded, tools)) {
+  for (const setting of shownSettings(loaded, registries)) {
     const parents = setting.path.slice(0, -1);
     let shared = 0;
     while (shared < parents.length && parents[shared] === printed[shared]) shared++;

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, test } from 'vitest';
+import { registriesWith } from '../../../test/support/registries.js';
 import { validators } from '../../validators/index.js';
 import { TollgateError } from '../errors.js';
 import { parseConfigText } from './load.js';
@@ -16,8 +17,15 @@ describe('the config template (the yaml block of docs/config.md, written by `tol
 
   test('loads cleanly and gives exactly the defaults', async () => {
     const template = await readConfigTemplate();
-    const loaded = parseConfigText({ text: template, file: 'tollgate.config.yaml', env: {}, tools: validators });
-    expect(loaded.hash).toBe(parseConfigText({ text: '', file: null, env: {}, tools: validators }).hash);
+    const loaded = parseConfigText({
+      text: template,
+      file: 'tollgate.config.yaml',
+      env: {},
+      registries: registriesWith(validators),
+    });
+    expect(loaded.hash).toBe(
+      parseConfigText({ text: '', file: null, env: {}, registries: registriesWith(validators) }).hash,
+    );
     expect([...loaded.sources.values()].every((source) => source === 'default')).toBe(true);
   });
 
@@ -25,7 +33,7 @@ describe('the config template (the yaml block of docs/config.md, written by `tol
     expect(await readConfigTemplate()).toMatch(/^checks:\n {2}# - name: \S+.*\n {2}# {3}run: /m);
   });
 
-  test.each(Object.keys(buildConfigSchema(validators).shape))(
+  test.each(Object.keys(buildConfigSchema(registriesWith(validators)).shape))(
     'documents the top-level section "%s" (add it to the yaml block of docs/config.md)',
     async (section) => {
       expect(await readConfigTemplate()).toMatch(new RegExp(`^(# )?${section}:`, 'm'));

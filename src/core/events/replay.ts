@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { EventLogRead, LogProblem } from './reader.js';
-import type { RunEndData, RunStartData, WaiverRecordedData, WaiverRemovedData } from './types.js';
+import type { RunEndData, RunStartData, TollgateEvent, WaiverRecordedData, WaiverRemovedData } from './types.js';
 
 /** A finding as the log recorded it (already redacted by the pipeline before it was written). */
 export interface LoggedFinding {
@@ -93,162 +93,184 @@ const hookOutputSchema = z.looseObject({ decision: z.string().optional(), reason
 
 /** Folds a run's events into what happened: one entry per tool call, hook and permission decision. Pure. */
 export function replayRun(read: EventLogRead): RunSummary {
-  const summary: RunSummary = {
-    runId: null,
-    start: null,
-    end: null,
-    state: 'interrupted',
-    tools: [],
-    hooks: [],
-    permissions: [],
-    waivers: [],
-    unknownEvents: 0,
-    problems: read.problems,
-    truncatedLastLine: read.truncatedLastLine,
-    firstAt: null,
-    lastAt: null,
+  const fold: Fold = {
+    summary: {
+      runId: null,
+      start: null,
+      end: null,
+      state: 'interrupted',
+      tools: [],
+      hooks: [],
+      permissions: [],
+      waivers: [],
+      unknownEvents: 0,
+      problems: read.problems,
+      truncatedLastLine: read.truncatedLastLine,
+      firstAt: null,
+      lastAt: null,
+    },
+    calls: new Map(),
+    hooks: new Map(),
+    permissions: new Map(),
   };
-  const calls = new Map<string, ToolCallSummary>();
-  const hooks = new Map<string, HookSummary>();
-  const permissions = new Map<string, PermissionSummary>();
-
-  const callFor = (toolCallId: string, toolName: string): ToolCallSummary => {
-    let call = calls.get(toolCallId);
-    if (!call) {
-      call = {
-        toolCallId,
-        toolName,
-        state: 'orphaned',
-        startedAt: null,
-        completedAt: null,
-        durationMs: null,
-        success: null,
-        status: null,
-        summary: null,
-        findings: [],
-        error: null,
-        progress: [],
-      };
-      calls.set(toolCallId, call);
-      summary.tools.push(call);
-    }
-    return call;
-  };
-
   for (const entry of read.events) {
     const at = entry.event.timestamp;
-    summary.firstAt ??= at;
-    summary.lastAt = at;
-    if (!entry.known) {
-      summary.unknownEvents++;
-      continue;
-    }
-    const { event } = entry;
-    switch (event.type) {
-      case 'run.start':
-        summary.start = { ...event.data, at };
-        summary.runId = event.data.runId;
-        break;
-      case 'run.end':
-        summary.end = { ...event.data, at };
-        summary.runId ??= event.data.runId;
-        summary.state = 'finished';
-        break;
-      case 'tool.execution_start': {
-        const call = callFor(event.data.toolCallId, event.data.toolName);
-        call.startedAt = at;
-        if (event.data.mcpServerName) call.mcpServerName = event.data.mcpServerName;
-        break;
-      }
-      case 'tool.execution_progress':
-        calls.get(event.data.toolCallId)?.progress.push(event.data.progressMessage);
-        break;
-      case 'tool.execution_partial_result':
-        break;
-      case 'tool.execution_complete': {
-        const call = callFor(event.data.toolCallId, event.data.toolName);
-        call.state = 'completed';
-        call.completedAt = at;
-        call.durationMs = event.data.durationMs;
-        call.success = event.data.success;
-        call.error = event.data.error ? { ...event.data.error } : null;
-        const result = loggedResultSchema.safeParse(event.data.result);
-        if (result.success) {
-          call.status = result.data.status;
-          call.summary = result.data.summary ?? null;
-          call.findings = result.data.findings.map(pickFinding);
-        }
-        break;
-      }
-      case 'hook.start': {
-        const hook: HookSummary = {
-          hookInvocationId: event.data.hookInvocationId,
-          hookType: event.data.hookType,
-          toolCallId: event.data.toolCallId ?? null,
-          state: 'orphaned',
-          success: null,
-          decision: null,
-          reason: null,
-        };
-        hooks.set(hook.hookInvocationId, hook);
-        summary.hooks.push(hook);
-        break;
-      }
-      case 'hook.end': {
-        let hook = hooks.get(event.data.hookInvocationId);
-        if (!hook) {
-          hook = {
-            hookInvocationId: event.data.hookInvocationId,
-            hookType: event.data.hookType,
-            toolCallId: null,
-            state: 'orphaned',
-            success: null,
-            decision: null,
-            reason: null,
-          };
-          summary.hooks.push(hook);
-        }
-        hook.state = 'completed';
-        hook.success = event.data.success;
-        const output = hookOutputSchema.safeParse(event.data.output);
-        if (output.success) {
-          hook.decision = output.data.decision ?? null;
-          hook.reason = output.data.reason ?? null;
-        }
-        if (event.data.error) hook.reason = event.data.error.message;
-        break;
-      }
-      case 'permission.requested': {
-        const request: PermissionSummary = {
-          requestId: event.data.requestId,
-          toolCallId: event.data.toolCallId,
-          toolName: event.data.permissionRequest.toolName,
-          kind: event.data.permissionRequest.kind,
-          decision: null,
-          reason: null,
-          source: null,
-        };
-        permissions.set(request.requestId, request);
-        summary.permissions.push(request);
-        break;
-      }
-      case 'permission.completed': {
-        const request = permissions.get(event.data.requestId);
-        if (!request) break;
-        request.decision = event.data.result.kind;
-        request.reason = event.data.result.reason ?? null;
-        request.source = event.data.decisionSource;
-        break;
-      }
-      case 'waiver.recorded':
-        summary.waivers.push({ ...event.data, at });
-        break;
-      case 'waiver.removed':
-        summary.waivers.push({ ...event.data, at, removed: true });
-        break;
-    }
+    fold.summary.firstAt ??= at;
+    fold.summary.lastAt = at;
+    if (!entry.known) fold.summary.unknownEvents++;
+    else foldEvent(fold, entry.event, at);
   }
-  return summary;
+  return fold.summary;
+}
+
+/** The summary being built, with each kind of entry by its id so later events find it. */
+interface Fold {
+  summary: RunSummary;
+  calls: Map<string, ToolCallSummary>;
+  hooks: Map<string, HookSummary>;
+  permissions: Map<string, PermissionSummary>;
+}
+
+function foldEvent(fold: Fold, event: TollgateEvent, at: string): void {
+  const { summary } = fold;
+  switch (event.type) {
+    case 'run.start':
+      summary.start = { ...event.data, at };
+      summary.runId = event.data.runId;
+      return;
+    case 'run.end':
+      summary.end = { ...event.data, at };
+      summary.runId ??= event.data.runId;
+      summary.state = 'finished';
+      return;
+    case 'waiver.recorded':
+      summary.waivers.push({ ...event.data, at });
+      return;
+    case 'waiver.removed':
+      summary.waivers.push({ ...event.data, at, removed: true });
+      return;
+    case 'hook.start':
+    case 'hook.end':
+      foldHookEvent(fold, event);
+      return;
+    case 'permission.requested':
+    case 'permission.completed':
+      foldPermissionEvent(fold, event);
+      return;
+    default:
+      foldToolEvent(fold, event, at);
+  }
+}
+
+type EventOf<T extends TollgateEvent['type']> = Extract<TollgateEvent, { type: T }>;
+
+function foldToolEvent(fold: Fold, event: TollgateEvent, at: string): void {
+  switch (event.type) {
+    case 'tool.execution_start': {
+      const call = callFor(fold, event.data.toolCallId, event.data.toolName);
+      call.startedAt = at;
+      if (event.data.mcpServerName) call.mcpServerName = event.data.mcpServerName;
+      return;
+    }
+    case 'tool.execution_progress':
+      fold.calls.get(event.data.toolCallId)?.progress.push(event.data.progressMessage);
+      return;
+    case 'tool.execution_complete': {
+      const call = callFor(fold, event.data.toolCallId, event.data.toolName);
+      call.state = 'completed';
+      call.completedAt = at;
+      call.durationMs = event.data.durationMs;
+      call.success = event.data.success;
+      call.error = event.data.error ? { ...event.data.error } : null;
+      const result = loggedResultSchema.safeParse(event.data.result);
+      if (result.success) {
+        call.status = result.data.status;
+        call.summary = result.data.summary ?? null;
+        call.findings = result.data.findings.map(pickFinding);
+      }
+      return;
+    }
+    default:
+      // Partial results carry nothing the summary shows.
+      return;
+  }
+}
+
+/** The call's entry, created on first sight: a completion without a start still shows up. */
+function callFor(fold: Fold, toolCallId: string, toolName: string): ToolCallSummary {
+  let call = fold.calls.get(toolCallId);
+  if (!call) {
+    call = {
+      toolCallId,
+      toolName,
+      state: 'orphaned',
+      startedAt: null,
+      completedAt: null,
+      durationMs: null,
+      success: null,
+      status: null,
+      summary: null,
+      findings: [],
+      error: null,
+      progress: [],
+    };
+    fold.calls.set(toolCallId, call);
+    fold.summary.tools.push(call);
+  }
+  return call;
+}
+
+function foldHookEvent(fold: Fold, event: EventOf<'hook.start' | 'hook.end'>): void {
+  const fresh = (toolCallId: string | null): HookSummary => ({
+    hookInvocationId: event.data.hookInvocationId,
+    hookType: event.data.hookType,
+    toolCallId,
+    state: 'orphaned',
+    success: null,
+    decision: null,
+    reason: null,
+  });
+  if (event.type === 'hook.start') {
+    const hook = fresh(event.data.toolCallId ?? null);
+    fold.hooks.set(hook.hookInvocationId, hook);
+    fold.summary.hooks.push(hook);
+    return;
+  }
+  let hook = fold.hooks.get(event.data.hookInvocationId);
+  if (!hook) {
+    hook = fresh(null);
+    fold.summary.hooks.push(hook);
+  }
+  hook.state = 'completed';
+  hook.success = event.data.success;
+  const output = hookOutputSchema.safeParse(event.data.output);
+  if (output.success) {
+    hook.decision = output.data.decision ?? null;
+    hook.reason = output.data.reason ?? null;
+  }
+  if (event.data.error) hook.reason = event.data.error.message;
+}
+
+function foldPermissionEvent(fold: Fold, event: EventOf<'permission.requested' | 'permission.completed'>): void {
+  if (event.type === 'permission.requested') {
+    const request: PermissionSummary = {
+      requestId: event.data.requestId,
+      toolCallId: event.data.toolCallId,
+      toolName: event.data.permissionRequest.toolName,
+      kind: event.data.permissionRequest.kind,
+      decision: null,
+      reason: null,
+      source: null,
+    };
+    fold.permissions.set(request.requestId, request);
+    fold.summary.permissions.push(request);
+    return;
+  }
+  const request = fold.permissions.get(event.data.requestId);
+  if (!request) return;
+  request.decision = event.data.result.kind;
+  request.reason = event.data.result.reason ?? null;
+  request.source = event.data.decisionSource;
 }
 
 function pickFinding(finding: z.output<typeof loggedResultSchema>['findings'][number]): LoggedFinding {

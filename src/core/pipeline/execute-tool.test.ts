@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { z } from 'zod';
+import { registriesWith } from '../../../test/support/registries.js';
 import { staticChangeSet } from '../../../test/support/static-change-set.js';
 import { removeDir, tempDir } from '../../../test/support/temp-home.js';
 import { buildConfigSchema, type TollgateConfig } from '../config/schema.js';
@@ -56,7 +57,7 @@ const throwingTool = defineTool({
 const tools: AnyToolDefinition[] = [echoTool, sleepyTool, throwingTool];
 
 function configWith(overrides: Record<string, unknown> = {}): TollgateConfig {
-  return buildConfigSchema(tools).parse(overrides) as TollgateConfig;
+  return buildConfigSchema(registriesWith(tools)).parse(overrides) as TollgateConfig;
 }
 
 function collectingSink(): EventSink & { events: { type: EventType; data: unknown }[] } {

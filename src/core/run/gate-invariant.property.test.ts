@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { createTempRepo, type TempRepo } from '../../../test/support/git-repo.js';
+import { registriesWith } from '../../../test/support/registries.js';
 import { parseConfigText } from '../config/load.js';
 import { findingId } from '../finding.js';
 import { defineTool } from '../pipeline/tool.js';
@@ -94,7 +95,7 @@ afterAll(() => repo.cleanup());
 
 describe('the gate invariant', () => {
   test('validated only after a full passing run of every enabled validator on the current tree', async () => {
-    const loaded = parseConfigText({ text: '', file: null, env: {}, tools });
+    const loaded = parseConfigText({ text: '', file: null, env: {}, registries: registriesWith(tools) });
     const base = { repoRoot: repo.root, config: loaded.config, configHash: loaded.hash, version: 'test' };
     let session = 0;
     await fc.assert(

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { fakeRegistry, lintTool, reviewTool } from '../../../test/fixtures/hooks/fake-validators.js';
 import { createTempRepo, type TempRepo } from '../../../test/support/git-repo.js';
+import { registriesWith } from '../../../test/support/registries.js';
 import { parseConfigText } from '../config/load.js';
 import { readState } from '../state/index.js';
 import { readGateStatus } from './gate-status.js';
@@ -18,7 +19,7 @@ afterEach(async () => {
 });
 
 function validate(input: unknown, configText = '', sessionId = 's1', signal?: AbortSignal) {
-  const loaded = parseConfigText({ text: configText, file: null, env: {}, tools: fakeRegistry });
+  const loaded = parseConfigText({ text: configText, file: null, env: {}, registries: registriesWith(fakeRegistry) });
   return runParallelValidation({
     repoRoot: repo.root,
     config: loaded.config,
@@ -57,7 +58,7 @@ describe('parallel_validation', () => {
       'Address the issues above, then call `parallel_validation` again after your changes. To accept a low-risk finding instead, run `tollgate waive ID --reason "…"`.',
     );
     // Persisted for the stop hook.
-    const loaded = parseConfigText({ text: '', file: null, env: {}, tools: fakeRegistry });
+    const loaded = parseConfigText({ text: '', file: null, env: {}, registries: registriesWith(fakeRegistry) });
     const status = await readGateStatus({
       repoRoot: repo.root,
       config: loaded.config,
@@ -72,7 +73,7 @@ describe('parallel_validation', () => {
     await repo.write('src/a.ts', 'fine\n');
     const outcome = await validate({ trivialChangeDeclaration: { lint: { isTrivial: true, reason: 'one word' } } });
     expect(outcome.status).toBe('passed');
-    const loaded = parseConfigText({ text: '', file: null, env: {}, tools: fakeRegistry });
+    const loaded = parseConfigText({ text: '', file: null, env: {}, registries: registriesWith(fakeRegistry) });
     const status = await readGateStatus({
       repoRoot: repo.root,
       config: loaded.config,
@@ -182,7 +183,7 @@ describe('parallel_validation', () => {
   test('a crashing tool is its own error; the others still report', async () => {
     await repo.write('src/a.ts', 'TODO\n');
     const crashing = { ...reviewTool, run: async () => Promise.reject(new Error('boom')) };
-    const loaded = parseConfigText({ text: '', file: null, env: {}, tools: fakeRegistry });
+    const loaded = parseConfigText({ text: '', file: null, env: {}, registries: registriesWith(fakeRegistry) });
     const outcome = await runParallelValidation({
       repoRoot: repo.root,
       config: loaded.config,

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { createTempRepo, type TempRepo } from '../../../test/support/git-repo.js';
+import { registriesWith } from '../../../test/support/registries.js';
 import { parseConfigText } from '../config/load.js';
 import { defineTool } from '../pipeline/tool.js';
 import { result } from '../result.js';
@@ -35,7 +36,7 @@ describe('a tree that changes during the run', () => {
     repo = await createTempRepo({ files: { 'README.md': '# x\n' } });
     await repo.write('tokens.txt', 'something to scan\n');
     const tools = [deletingTool('tokens.txt')];
-    const loaded = parseConfigText({ text: '', file: null, env: {}, tools });
+    const loaded = parseConfigText({ text: '', file: null, env: {}, registries: registriesWith(tools) });
     const options = {
       repoRoot: repo.root,
       config: loaded.config,

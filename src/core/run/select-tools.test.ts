@@ -1,9 +1,10 @@
 import { describe, expect, test } from 'vitest';
+import { registriesWith } from '../../../test/support/registries.js';
 import { validators } from '../../validators/index.js';
 import { parseConfigText } from '../config/load.js';
 import { selectTools } from './select-tools.js';
 
-const { config } = parseConfigText({ text: '', file: null, env: {}, tools: validators });
+const { config } = parseConfigText({ text: '', file: null, env: {}, registries: registriesWith(validators) });
 
 describe('selectTools', () => {
   test('--only X --skip X leaves nothing to run: a usage error, never an empty PASSED run', () => {

@@ -6,12 +6,13 @@ import { booleanField, type HookAgent, stringField } from './hook-agent.js';
  * with `{"decision":"block","reason":…}`; it ends the turn itself after `CLAUDE_CODE_STOP_HOOK_BLOCK_CAP` (8) blocks
  * in a row. Checked against the 2.1.330 binary and code.claude.com/docs/en/hooks.
  */
-export const claudeHooks: HookAgent = {
+export const claudeHooks: HookAgent<'claude'> = {
   name: 'claude',
   title: 'Claude Code',
   stopEvent: 'Stop',
   blockCap: 8,
   matches: (payload) => payload.hook_event_name === 'Stop' && typeof payload.session_id === 'string',
+  detectionRank: 100,
   readPayload: (payload) => ({
     sessionId: stringField(payload, 'session_id'),
     cwd: stringField(payload, 'cwd'),

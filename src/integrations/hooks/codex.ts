@@ -8,12 +8,13 @@ import { booleanField, type HookAgent, stringField } from './hook-agent.js';
  * systemMessage`, never `hookSpecificOutput`. Codex has no block cap of its own (openai/codex#37937), and ignores a
  * hook until it is trusted (see codex-trust.ts). Checked against the CLI itself.
  */
-export const codexHooks: HookAgent = {
+export const codexHooks: HookAgent<'codex'> = {
   name: 'codex',
   title: 'Codex CLI',
   stopEvent: 'Stop',
   blockCap: null,
   matches: (payload) => typeof payload.turn_id === 'string',
+  detectionRank: 30,
   readPayload: (payload) => ({
     sessionId: stringField(payload, 'session_id'),
     cwd: stringField(payload, 'cwd'),

@@ -7,12 +7,13 @@ import { booleanField, type HookAgent, stringField } from './hook-agent.js';
  * `{"decision":"block","reason":…}`; exit 2 does not block here. It ends the turn after 8 blocks in a row (1.0.72).
  * From the 1.0.102 changelog and the @github/copilot-sdk types.
  */
-export const copilotHooks: HookAgent = {
+export const copilotHooks: HookAgent<'copilot'> = {
   name: 'copilot',
   title: 'GitHub Copilot CLI',
   stopEvent: 'agentStop',
   blockCap: 8,
   matches: (payload) => typeof payload.sessionId === 'string' || 'stopHookActive' in payload,
+  detectionRank: 40,
   readPayload: (payload) => ({
     sessionId: stringField(payload, 'sessionId', 'session_id'),
     cwd: stringField(payload, 'cwd'),

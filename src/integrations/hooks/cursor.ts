@@ -6,12 +6,13 @@ import { type HookAgent, stringField } from './hook-agent.js';
  * possibly preceded by a UTF-8 BOM. It only understands `{"followup_message":…}` (auto-submitted as the next user
  * message) or `{}`; `loop_limit` in hooks.json caps the follow-ups (default 5). From Cursor's hook documentation (not run here).
  */
-export const cursorHooks: HookAgent = {
+export const cursorHooks: HookAgent<'cursor'> = {
   name: 'cursor',
   title: 'Cursor',
   stopEvent: 'stop',
   blockCap: 5,
   matches: (payload) => 'cursor_version' in payload || 'conversation_id' in payload || 'workspace_roots' in payload,
+  detectionRank: 10,
   readPayload: (payload) => {
     const roots = Array.isArray(payload.workspace_roots) ? payload.workspace_roots : [];
     const firstRoot = typeof roots[0] === 'string' ? roots[0] : null;

@@ -7,12 +7,13 @@ import { booleanField, type HookAgent, stringField } from './hook-agent.js';
  * prompt, prompt_response, stop_hook_active`; `{"decision":"block","reason":…}` sends the reason as a new user turn.
  * No fixed cap: continuations draw down the session's turn budget. Checked against 0.61.0.
  */
-export const geminiHooks: HookAgent = {
+export const geminiHooks: HookAgent<'gemini'> = {
   name: 'gemini',
   title: 'Gemini CLI',
   stopEvent: 'AfterAgent',
   blockCap: null,
   matches: (payload) => payload.hook_event_name === 'AfterAgent',
+  detectionRank: 20,
   readPayload: (payload) => ({
     sessionId: stringField(payload, 'session_id'),
     cwd: stringField(payload, 'cwd'),

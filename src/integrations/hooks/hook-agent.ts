@@ -3,9 +3,6 @@
  * config files are. One file per agent (`claude.ts`, …); `index.ts` lists them.
  */
 
-export const HOOK_AGENTS = ['claude', 'codex', 'copilot', 'cursor', 'gemini'] as const;
-export type HookAgentName = (typeof HOOK_AGENTS)[number];
-
 /** The fields of a stop payload the hook decides on, whatever the agent called them. */
 export interface StopPayload {
   sessionId: string | null;
@@ -69,8 +66,9 @@ export interface InstallCommands {
   mcpArgs: string[];
 }
 
-export interface HookAgent {
-  name: HookAgentName;
+/** `Name` is the agent's literal name: the registry (`index.ts`) derives the list of hook agents from it. */
+export interface HookAgent<Name extends string = string> {
+  name: Name;
   title: string;
   /** The agent's stop event name in its config. */
   stopEvent: string;
@@ -78,6 +76,11 @@ export interface HookAgent {
   blockCap: number | null;
   /** Does a payload (already parsed JSON) come from this agent? Used when `--agent` is not given. */
   matches(payload: Record<string, unknown>): boolean;
+  /**
+   * Where `matches` is tried when `--agent` is not given: lowest first, so the most distinctive payloads are claimed
+   * before generic ones. The agent with the highest rank also takes any payload no one matches.
+   */
+  detectionRank: number;
   readPayload(payload: Record<string, unknown>): StopPayload;
   /** The exact JSON that blocks the stop, with only keys the agent documents. */
   block(reason: string): Record<string, unknown>;

@@ -11,7 +11,8 @@ import {
   removeEmptyDirs,
   writeConfigFile,
 } from './config-files.js';
-import type { HookAgentName, HookEdit, InstallCommands, InstallScope, ScopeRoots } from './hook-agent.js';
+import type { HookEdit, InstallCommands, InstallScope, ScopeRoots } from './hook-agent.js';
+import type { HookAgentName } from './index.js';
 import { hookAgent } from './index.js';
 import { type InstallRecord, readManifest, tollgateHome, writeManifest } from './install-manifest.js';
 import { addHook, addJsonEntry, hookPosition, readJsonText, removeHook, removeJsonEntry } from './json-config-file.js';

@@ -1,5 +1,5 @@
 import { TOLLGATE_VERSION } from '../../core/version.js';
-import type { HookAgentName } from './hook-agent.js';
+import type { HookAgentName } from './index.js';
 import { runStopHook } from './stop.js';
 
 /**

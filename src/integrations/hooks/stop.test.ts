@@ -5,11 +5,12 @@ import { PassThrough, Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { fakeRegistry } from '../../../test/fixtures/hooks/fake-validators.js';
 import { createTempRepo, type TempRepo } from '../../../test/support/git-repo.js';
+import { registriesWith } from '../../../test/support/registries.js';
 import { parseConfigText } from '../../core/config/load.js';
 import type { AnyToolDefinition } from '../../core/pipeline/tool.js';
 import { runParallelValidation } from '../../core/run/parallel-validation.js';
 import { validators } from '../../validators/index.js';
-import type { HookAgentName } from './hook-agent.js';
+import type { HookAgentName } from './index.js';
 import { runStopHook } from './stop.js';
 
 let repo: TempRepo;
@@ -45,7 +46,7 @@ async function hook(
 }
 
 async function validate() {
-  const loaded = parseConfigText({ text: '', file: null, env: {}, tools: fakeRegistry });
+  const loaded = parseConfigText({ text: '', file: null, env: {}, registries: registriesWith(fakeRegistry) });
   return runParallelValidation({
     repoRoot: repo.root,
     config: loaded.config,

@@ -5,8 +5,7 @@ import { errorMessage } from '../../core/errors.js';
 import type { AnyToolDefinition } from '../../core/pipeline/tool.js';
 import { sessionPath } from '../../core/run/session-path.js';
 import { TOLLGATE_DIR } from '../../core/state/tollgate-dir.js';
-import type { HookAgent, HookAgentName } from './hook-agent.js';
-import { detectAgent, hookAgent } from './index.js';
+import { detectAgent, fallbackHookAgent, type HookAgentName, hookAgent, type RegisteredHookAgent } from './index.js';
 import { parsePayload, readStdin } from './read-stdin.js';
 import { blocksSoFar, saveStamp, stampOf, validatedByStamp } from './stop-fast-path.js';
 
@@ -56,8 +55,12 @@ export interface StopHookAnswer {
  */
 export async function runStopHook(options: StopHookOptions): Promise<StopHookAnswer> {
   const warn = options.warn ?? ((line: string) => void process.stderr.write(`${line}\n`));
-  const fallback = hookAgent(options.agent ?? 'claude');
-  const answer = (agent: HookAgent, reply: Record<string, unknown>, decision: 'allow' | 'block'): StopHookAnswer => ({
+  const fallback = options.agent ? hookAgent(options.agent) : fallbackHookAgent;
+  const answer = (
+    agent: RegisteredHookAgent,
+    reply: Record<string, unknown>,
+    decision: 'allow' | 'block',
+  ): StopHookAnswer => ({
     agent: agent.name,
     decision,
     stdout: `${JSON.stringify(reply)}\n`,

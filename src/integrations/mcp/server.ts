@@ -6,6 +6,7 @@ import type { CallToolResult, ServerNotification, ServerRequest } from '@modelco
 import { z } from 'zod';
 import { formatDuration } from '../../core/config/duration.js';
 import { type LoadedConfig, loadConfig, parseConfigText } from '../../core/config/load.js';
+import { lookUpRegistries } from '../../core/config/registries.js';
 import { findRepoRoot } from '../../core/config/repo-root.js';
 import { errorMessage, isTollgateError } from '../../core/errors.js';
 import type { AnyToolDefinition } from '../../core/pipeline/tool.js';
@@ -236,7 +237,12 @@ async function startupPlans(
     return planValidationTools(registry, loaded.config);
   } catch {
     // No repository or a broken config yet: offer the defaults; each call reports the real problem.
-    const loaded = parseConfigText({ text: '', file: null, env: options.env, tools: registry });
+    const loaded = parseConfigText({
+      text: '',
+      file: null,
+      env: options.env,
+      registries: { ...(await lookUpRegistries()), tools: registry },
+    });
     return planValidationTools(registry, loaded.config);
   }
 }

@@ -2,6 +2,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { registriesWith } from '../../../test/support/registries.js';
 import { staticChangeSet } from '../../../test/support/static-change-set.js';
 import { removeDir, tempDir } from '../../../test/support/temp-home.js';
 import { buildConfigSchema, type TollgateConfig } from '../../core/config/schema.js';
@@ -11,7 +12,7 @@ import { runProcess } from '../../core/process.js';
 import { checksTool } from './index.js';
 import { selectChecks } from './run-checks.js';
 
-const parseConfig = (raw: unknown) => buildConfigSchema([checksTool]).parse(raw) as TollgateConfig;
+const parseConfig = (raw: unknown) => buildConfigSchema(registriesWith([checksTool])).parse(raw) as TollgateConfig;
 
 describe('checks validator', () => {
   let dir: string;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { AGENT_NAMES, type AgentSettings, THINKING_BUDGETS } from '../../agents/types.js';
+import { AGENT_NAMES } from '../../agents/index.js';
+import { type AgentSettings, THINKING_BUDGETS } from '../../agents/types.js';
 import { durationSchema, sizeSchema } from '../../core/config/duration.js';
 import { REVIEW_SEVERITIES } from './answer.js';
 

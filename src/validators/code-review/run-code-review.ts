@@ -3,10 +3,9 @@ import { join, relative } from 'node:path';
 import pLimit from 'p-limit';
 import { classifyFailureText } from '../../agents/failure-text.js';
 import { markAdapterUnhealthy, type ProbeResult } from '../../agents/health.js';
-import { agentByName } from '../../agents/index.js';
+import { agentByName, type RegisteredAdapter } from '../../agents/index.js';
 import { assignSlots, buildReviewerPool, type ReviewerPool, type ReviewSlot } from '../../agents/reviewer-pool.js';
 import { type AgentRunOutcome, runAgent } from '../../agents/run-agent.js';
-import type { AgentAdapter } from '../../agents/types.js';
 import { atLeast } from '../../core/finding.js';
 import type { ToolContext } from '../../core/pipeline/tool.js';
 import { result, type ToolResult, type ToolStatus } from '../../core/result.js';
@@ -30,7 +29,7 @@ export type CodeReviewContext = ToolContext<CodeReviewOptions, CodeReviewInput>;
 export interface CodeReviewDeps {
   now: () => number;
   env: NodeJS.ProcessEnv;
-  probe?: (adapter: AgentAdapter) => Promise<ProbeResult>;
+  probe?: (adapter: RegisteredAdapter) => Promise<ProbeResult>;
   snapshotTree: (repoRoot: string) => Promise<string>;
 }
 
@@ -249,7 +248,7 @@ async function runSlot(
   return lose('unparseable', `answer could not be parsed (${parsed.problem}); raw output in ${saved}`);
 }
 
-function describeLoss(adapter: AgentAdapter, reason: LostReason, message: string): string {
+function describeLoss(adapter: RegisteredAdapter, reason: LostReason, message: string): string {
   switch (reason) {
     case 'usage_limit':
       return `hit its usage limit ("${message}"); ${adapter.name} cools down for an hour`;
@@ -287,7 +286,9 @@ async function saveRaw(ctx: CodeReviewContext, name: string, outcome: AgentRunOu
   return written;
 }
 
-type PromptFor = ((adapter: AgentAdapter) => string) & { omitted: ReadonlyArray<{ path: string; reason: string }> };
+type PromptFor = ((adapter: RegisteredAdapter) => string) & {
+  omitted: ReadonlyArray<{ path: string; reason: string }>;
+};
 
 /**
  * Builds the prompt once for the configured diff budget, and once more for each CLI with a smaller prompt cap (an
@@ -322,7 +323,7 @@ async function promptBuilder(ctx: CodeReviewContext): Promise<PromptFor> {
     capped.set(adapter, smaller.text);
     await writeFile(join(ctx.artifactsDir, `prompt.${adapter}.txt`), smaller.text, { mode: 0o600 });
   }
-  const promptFor = ((adapter: AgentAdapter) => capped.get(adapter.name) ?? main.text) as PromptFor;
+  const promptFor = ((adapter: RegisteredAdapter) => capped.get(adapter.name) ?? main.text) as PromptFor;
   promptFor.omitted = main.selection.omitted;
   return promptFor;
 }

@@ -1,10 +1,11 @@
-import { coreSections } from '../../../src/core/config/schema.js';
+import { coreSectionsFor } from '../../../src/core/config/schema.js';
 import { createGraphqlClient, type GraphqlClient } from '../../../src/integrations/github/graphql-client.js';
 import { createHttpsTransport } from '../../../src/integrations/github/https-transport.js';
 import { createScannerRedactor } from '../../../src/integrations/github/redaction.js';
 import type { EvidenceSource } from '../../../src/integrations/github/review-threads/check-evidence.js';
 import type { ReviewCommentsConfig } from '../../../src/integrations/github/review-threads/run-comments.js';
 import { createTempRepo, type TempRepo } from '../../support/git-repo.js';
+import { registriesWith } from '../../support/registries.js';
 import { type FakeGithubServer, startFakeGithub } from './server.js';
 import { addPullRequest, createWorld, type FakePullRequest, type FakeWorld } from './world.js';
 
@@ -49,7 +50,8 @@ export async function createScenario(): Promise<Scenario> {
           sleeps.push(ms);
         },
       }),
-    config: (overrides = {}) => ({ ...coreSections.reviewComments.parse({}), ...overrides }) as ReviewCommentsConfig,
+    config: (overrides = {}) =>
+      ({ ...coreSectionsFor(registriesWith([])).reviewComments.parse({}), ...overrides }) as ReviewCommentsConfig,
     cleanup: async () => {
       await server.close();
       await repo.cleanup();

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { createTempRepo, type TempRepo } from '../../../../test/support/git-repo.js';
+import { registriesWith } from '../../../../test/support/registries.js';
 import { createChangeSet } from '../../../core/change-set/index.js';
 import { parseConfigText } from '../../../core/config/load.js';
 import { recordRunVerdict } from '../../../core/state/results-store.js';
@@ -10,7 +11,7 @@ afterEach(async () => {
   await repo.cleanup();
 });
 
-const config = parseConfigText({ text: '', file: null, env: {}, tools: [] }).config;
+const config = parseConfigText({ text: '', file: null, env: {}, registries: registriesWith([]) }).config;
 
 async function record(verdict: 'passed' | 'failed', complete = true) {
   const changeSet = await createChangeSet({ cwd: repo.root });
