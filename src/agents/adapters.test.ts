@@ -5,7 +5,7 @@ import { AGENT_FIXTURES, FIXTURE_DIRS, helpFileOf } from '../../test/fakes/fake-
 import { classifyFailureText } from './failure-text.js';
 import { flagsMissingFromHelp } from './help-flags.js';
 import { type AgentName, agentAdapters, agentByName, type RegisteredAdapter } from './index.js';
-import type { AgentAdapter, RawAgentOutput, ReviewArgsOptions } from './types.js';
+import type { RawAgentOutput, ReviewArgsOptions } from './types.js';
 
 const everything: ReviewArgsOptions = {
   repoRoot: '/repo',

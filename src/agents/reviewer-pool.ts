@@ -7,9 +7,7 @@ import {
   probeAgent,
   readUnhealthyAdapters,
 } from './health.js';
-import type { AgentName } from './index.js';
-import { agentByName, type RegisteredAdapter } from './index.js';
-import type { AgentAdapter } from './types.js';
+import { type AgentName, agentByName, type RegisteredAdapter } from './index.js';
 
 export interface CoolingAdapter {
   adapter: RegisteredAdapter;

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 
 /**
  * The one way tollgate runs a child process: argv only (the user's own `checks[].run` is the single place a shell is
@@ -89,98 +89,56 @@ export function runProcess(
   args: readonly string[],
   options: RunProcessOptions,
 ): Promise<ProcessResult> {
-  const started = performance.now();
-  const cap = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
-  const out = new CappedBuffer(cap);
-  const err = new CappedBuffer(cap);
-  return new Promise((resolve) => {
-    let timedOut = false;
-    let aborted = false;
-    let settled = false;
-    let killTimer: NodeJS.Timeout | undefined;
-    let timeoutTimer: NodeJS.Timeout | undefined;
-    let drainTimer: NodeJS.Timeout | undefined;
-    let detachedSurvivor = false;
-    let lastData = 0;
+  return new Promise((resolve) => new ChildRun(options, resolve).start(command, args));
+}
 
-    const finish = (partial: Pick<ProcessResult, 'exitCode' | 'signal'> & { spawnError?: NodeJS.ErrnoException }) => {
-      if (settled) return;
-      settled = true;
-      if (timeoutTimer) clearTimeout(timeoutTimer);
-      if (killTimer) clearTimeout(killTimer);
-      if (drainTimer) clearTimeout(drainTimer);
-      options.signal?.removeEventListener('abort', onAbort);
-      if (child.pid !== undefined) {
-        // The leader is gone; make sure nothing it started outlives it.
-        killGroup(child.pid, 'SIGKILL');
-        liveGroups.delete(child.pid);
-      }
-      resolve({
-        ...partial,
-        stdout: out.text(),
-        stderr: err.text(),
-        timedOut,
-        aborted,
-        truncated: out.truncated || err.truncated,
-        durationMs: Math.round(performance.now() - started),
-        ...(detachedSurvivor ? { detachedSurvivor } : {}),
-      });
-    };
+type Ending = Pick<ProcessResult, 'exitCode' | 'signal'> & { spawnError?: NodeJS.ErrnoException };
 
-    const stop = () => {
-      if (child.pid === undefined) return;
-      killGroup(child.pid, 'SIGTERM');
-      killTimer = setTimeout(() => {
-        if (child.pid !== undefined) killGroup(child.pid, 'SIGKILL');
-      }, options.killGraceMs ?? 2000);
-      killTimer.unref();
-    };
-    const onAbort = () => {
-      aborted = true;
-      stop();
-    };
+/** One child process from spawn to its settled result; the handlers below share its state. */
+class ChildRun {
+  private readonly started = performance.now();
+  private readonly out: CappedBuffer;
+  private readonly err: CappedBuffer;
+  private child!: ChildProcessWithoutNullStreams;
+  private timedOut = false;
+  private aborted = false;
+  private settled = false;
+  private detachedSurvivor = false;
+  private lastData = 0;
+  private killTimer: NodeJS.Timeout | undefined;
+  private timeoutTimer: NodeJS.Timeout | undefined;
+  private drainTimer: NodeJS.Timeout | undefined;
+  private readonly onAbort = () => {
+    this.aborted = true;
+    this.stop();
+  };
 
+  constructor(
+    private readonly options: RunProcessOptions,
+    private readonly resolve: (result: ProcessResult) => void,
+  ) {
+    const cap = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
+    this.out = new CappedBuffer(cap);
+    this.err = new CappedBuffer(cap);
+  }
+
+  start(command: string, args: readonly string[]): void {
+    const { options } = this;
     const child = spawn(command, args, {
       cwd: options.cwd,
       env: options.env ?? process.env,
       detached: true, // its own process group, so a kill reaches grandchildren too
       stdio: ['pipe', 'pipe', 'pipe'],
     });
+    this.child = child;
     if (child.pid !== undefined) liveGroups.add(child.pid);
-
-    child.stdout.on('data', (chunk: Buffer) => {
-      lastData = performance.now();
-      out.push(chunk);
-      options.onOutput?.('stdout', chunk);
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      lastData = performance.now();
-      err.push(chunk);
-      options.onOutput?.('stderr', chunk);
-    });
-    child.on('error', (error: NodeJS.ErrnoException) => finish({ exitCode: null, signal: null, spawnError: error }));
-    child.on('exit', (code, signal) => {
-      // Whatever the leader left running in its group would hold our pipes open (and 'close' would never come).
-      if (child.pid !== undefined) killGroup(child.pid, 'SIGKILL');
-      // Something that left the group (`setsid … &`) is beyond that kill: once the output has had time to drain,
-      // stop reading and return, rather than wait as long as the survivor lives.
-      let rounds = 0;
-      const drain = () => {
-        rounds += 1;
-        if (performance.now() - lastData < PIPE_DRAIN_MS && rounds < PIPE_DRAIN_ROUNDS) {
-          drainTimer = setTimeout(drain, PIPE_DRAIN_MS);
-          drainTimer.unref();
-          return;
-        }
-        detachedSurvivor = true;
-        child.stdout.destroy();
-        child.stderr.destroy();
-        finish({ exitCode: code, signal });
-      };
-      drainTimer = setTimeout(drain, PIPE_DRAIN_MS);
-      drainTimer.unref();
-    });
-    child.on('close', (code, signal) => finish({ exitCode: code, signal }));
+    this.capture('stdout', this.out);
+    this.capture('stderr', this.err);
+    child.on('error', (error: NodeJS.ErrnoException) =>
+      this.finish({ exitCode: null, signal: null, spawnError: error }),
+    );
+    child.on('exit', (code, signal) => this.drainAfterExit({ exitCode: code, signal }));
+    child.on('close', (code, signal) => this.finish({ exitCode: code, signal }));
     child.stdin.on('error', () => {
       // The child closed stdin early (it does not read it); not our failure.
     });
@@ -188,14 +146,80 @@ export function runProcess(
     else child.stdin.end();
 
     if (options.timeoutMs !== undefined && options.timeoutMs > 0) {
-      timeoutTimer = setTimeout(() => {
-        timedOut = true;
-        stop();
+      this.timeoutTimer = setTimeout(() => {
+        this.timedOut = true;
+        this.stop();
       }, options.timeoutMs);
     }
     if (options.signal) {
-      if (options.signal.aborted) onAbort();
-      else options.signal.addEventListener('abort', onAbort, { once: true });
+      if (options.signal.aborted) this.onAbort();
+      else options.signal.addEventListener('abort', this.onAbort, { once: true });
     }
-  });
+  }
+
+  private capture(stream: 'stdout' | 'stderr', buffer: CappedBuffer): void {
+    this.child[stream].on('data', (chunk: Buffer) => {
+      this.lastData = performance.now();
+      buffer.push(chunk);
+      this.options.onOutput?.(stream, chunk);
+    });
+  }
+
+  /**
+   * Whatever the leader left running in its group would hold our pipes open (and 'close' would never come), so the
+   * group is killed. Something that left the group (`setsid … &`) is beyond that kill: once the output has had time
+   * to drain, stop reading and return, rather than wait as long as the survivor lives.
+   */
+  private drainAfterExit(ending: Ending): void {
+    const { child } = this;
+    if (child.pid !== undefined) killGroup(child.pid, 'SIGKILL');
+    let rounds = 0;
+    const drain = () => {
+      rounds += 1;
+      if (performance.now() - this.lastData < PIPE_DRAIN_MS && rounds < PIPE_DRAIN_ROUNDS) {
+        this.drainTimer = setTimeout(drain, PIPE_DRAIN_MS);
+        this.drainTimer.unref();
+        return;
+      }
+      this.detachedSurvivor = true;
+      child.stdout.destroy();
+      child.stderr.destroy();
+      this.finish(ending);
+    };
+    this.drainTimer = setTimeout(drain, PIPE_DRAIN_MS);
+    this.drainTimer.unref();
+  }
+
+  private stop(): void {
+    const pid = this.child.pid;
+    if (pid === undefined) return;
+    killGroup(pid, 'SIGTERM');
+    this.killTimer = setTimeout(() => killGroup(pid, 'SIGKILL'), this.options.killGraceMs ?? 2000);
+    this.killTimer.unref();
+  }
+
+  private finish(ending: Ending): void {
+    if (this.settled) return;
+    this.settled = true;
+    clearTimeout(this.timeoutTimer);
+    clearTimeout(this.killTimer);
+    clearTimeout(this.drainTimer);
+    this.options.signal?.removeEventListener('abort', this.onAbort);
+    const pid = this.child.pid;
+    if (pid !== undefined) {
+      // The leader is gone; make sure nothing it started outlives it.
+      killGroup(pid, 'SIGKILL');
+      liveGroups.delete(pid);
+    }
+    this.resolve({
+      ...ending,
+      stdout: this.out.text(),
+      stderr: this.err.text(),
+      timedOut: this.timedOut,
+      aborted: this.aborted,
+      truncated: this.out.truncated || this.err.truncated,
+      durationMs: Math.round(performance.now() - this.started),
+      ...(this.detachedSurvivor ? { detachedSurvivor: true } : {}),
+    });
+  }
 }

@@ -74,7 +74,7 @@ describe('gitleaks config import', () => {
   });
 
   test('a TOML syntax error names the file and line', () => {
-    expect(() => importGitleaksConfig('[[rules]]\nid = \n', 'x.toml')).toThrow('x.toml:2: unsupported value');
+    expect(() => importGitleaksConfig('[[rules]]\nid = \n', 'x.toml')).toThrow('x.toml:2:6: invalid value');
   });
 });
 

@@ -2,7 +2,7 @@ import { TollgateError } from '../core/errors.js';
 import type { Severity } from '../core/finding.js';
 import { superLinearReason } from './redos.js';
 import type { SecretRule } from './rule.js';
-import { parseTomlSubset, type TomlTable } from './toml-subset.js';
+import { parseTomlDocument, type TomlTable } from './toml-document.js';
 
 /**
  * Imports a gitleaks config (https://github.com/gitleaks/gitleaks/blob/master/config/gitleaks.toml): `[[rules]]` with
@@ -19,7 +19,7 @@ export interface ImportedGitleaksConfig {
 }
 
 export function importGitleaksConfig(text: string, label: string): ImportedGitleaksConfig {
-  const document = parseTomlSubset(text, label);
+  const document = parseTomlDocument(text, label);
   const notes: string[] = [];
   const rules: SecretRule[] = [];
   const rawRules = arrayOfTables(document.rules);

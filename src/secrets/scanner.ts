@@ -113,14 +113,7 @@ export class SecretScanner {
     if (!this.acceptsPath(options.path)) return [];
     const syntax = syntaxOf(options.path);
     const lockfile = isLockfile(options.path);
-    const scannedUntil = new Int32Array(this.compiled.length).fill(-1);
-    // A rule whose own allowlist exempts this path is marked as having scanned everything already.
-    for (const compiled of this.compiled) {
-      const { allowlist, onlyPaths } = compiled.rule;
-      const exempt =
-        allowlist?.paths?.some((re) => re.test(options.path)) || (onlyPaths && !onlyPaths.test(options.path));
-      if (exempt) scannedUntil[compiled.index] = 0x7fffffff;
-    }
+    const scannedUntil = this.scanStartsFor(options.path);
     const found: Found[] = [];
     const seen = new Set<string>();
     const vetoed: Span[] = [];
@@ -185,12 +178,22 @@ export class SecretScanner {
       if (scannedUntil[compiled.index] !== -1) continue;
       this.runRule(compiled, text, 0, text.length, syntax, found, seen, vetoed);
     }
-    const allowed = found.filter(
-      (item) =>
-        !this.globallyAllowed(item.secret) &&
-        !(item.rule.generic && vetoed.some((span) => item.start < span.end && span.start < item.end)),
-    );
+    const allowed = found.filter((item) => !this.globallyAllowed(item.secret) && !isVetoed(item, vetoed));
     return finish(text, resolveOverlaps(allowed), options.acceptLine, options.keepAllowed ?? false);
+  }
+
+  /**
+   * Per rule, the offset up to which the text counts as scanned: -1 (nothing yet), or everything for a rule whose own
+   * allowlist or path filter exempts this path.
+   */
+  private scanStartsFor(path: string): Int32Array {
+    const scannedUntil = new Int32Array(this.compiled.length).fill(-1);
+    for (const compiled of this.compiled) {
+      const { allowlist, onlyPaths } = compiled.rule;
+      const exempt = allowlist?.paths?.some((re) => re.test(path)) || (onlyPaths && !onlyPaths.test(path));
+      if (exempt) scannedUntil[compiled.index] = 0x7fffffff;
+    }
+    return scannedUntil;
   }
 
   private globallyAllowed(secret: string): boolean {
@@ -351,4 +354,9 @@ function lineIndexOf(lineStarts: readonly number[], offset: number): number {
     else high = mid - 1;
   }
   return low;
+}
+
+/** A generic rule's hit inside a span a specific rule vetoed (a known non-secret there) does not count. */
+function isVetoed(item: Found, vetoed: readonly Span[]): boolean {
+  return item.rule.generic === true && vetoed.some((span) => item.start < span.end && span.start < item.end);
 }

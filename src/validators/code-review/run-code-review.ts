@@ -4,12 +4,12 @@ import pLimit from 'p-limit';
 import { classifyFailureText } from '../../agents/failure-text.js';
 import { markAdapterUnhealthy, type ProbeResult } from '../../agents/health.js';
 import { agentByName, type RegisteredAdapter } from '../../agents/index.js';
-import { assignSlots, buildReviewerPool, type ReviewerPool, type ReviewSlot } from '../../agents/reviewer-pool.js';
+import { assignSlots, buildReviewerPool, type ReviewSlot } from '../../agents/reviewer-pool.js';
 import { type AgentRunOutcome, runAgent } from '../../agents/run-agent.js';
 import { atLeast } from '../../core/finding.js';
 import type { ToolContext } from '../../core/pipeline/tool.js';
-import { result, type ToolResult, type ToolStatus } from '../../core/result.js';
-import { type ReviewAnswer, reviewAnswerJsonSchema } from './answer.js';
+import { result, type ToolResult } from '../../core/result.js';
+import { reviewAnswerJsonSchema } from './answer.js';
 import { selectDiff } from './diff-budget.js';
 import type { CodeReviewInput } from './input.js';
 import { readInstructionFiles } from './instructions.js';
@@ -18,6 +18,15 @@ import { agentSettingsFor, type CodeReviewOptions } from './options.js';
 import { parseReviewAnswer } from './parse-answer.js';
 import { buildRepairPrompt, buildReviewPrompt, type ReviewPromptInput } from './prompt.js';
 import { collectFindings } from './review-findings.js';
+import {
+  describePool,
+  type LostReason,
+  noReviewerResult,
+  overallStatus,
+  type SlotOutcome,
+  slotDetail,
+  summarize,
+} from './review-outcome.js';
 import { lastCommitMessage, snapshotWorkTree } from './work-tree.js';
 
 /**
@@ -33,12 +42,6 @@ export interface CodeReviewDeps {
   snapshotTree: (repoRoot: string) => Promise<string>;
 }
 
-type LostReason = Exclude<AgentRunOutcome['kind'], 'answer'> | 'unparseable';
-
-type SlotOutcome =
-  | { kind: 'reviewed'; slot: ReviewSlot; answer: ReviewAnswer; durationMs: number; artifacts: string[] }
-  | { kind: 'lost'; slot: ReviewSlot; reason: LostReason; message: string; durationMs: number; artifacts: string[] };
-
 /** Left of the tool's budget for the work after the reviews (tree check, findings). */
 const BUDGET_MARGIN_MS = 5_000;
 
@@ -47,21 +50,10 @@ export async function runCodeReview(
   overrides: Partial<CodeReviewDeps> = {},
 ): Promise<ToolResult> {
   const deps: CodeReviewDeps = { now: Date.now, env: process.env, snapshotTree: snapshotWorkTree, ...overrides };
-  const { options, input, changeSet } = ctx;
-  const trivial = input.trivialChangeDeclaration;
-  const recorded = { trivialChangeDeclaration: trivial ?? null };
-
-  if (trivial?.isTrivial && ctx.skipTrivial) {
-    return result(
-      'skipped_trivial',
-      `skipped: the change was declared trivial (${trivial.reason}) and validation.skipTrivial lists code_review`,
-      [],
-      recorded,
-    );
-  }
-  if (changeSet.isEmpty) {
-    return result('skipped_no_changes', 'No changes detected against the base. Skipping review.', [], recorded);
-  }
+  const { options, changeSet } = ctx;
+  const recorded = { trivialChangeDeclaration: ctx.input.trivialChangeDeclaration ?? null };
+  const skipped = skipWithoutReview(ctx, recorded);
+  if (skipped) return skipped;
 
   ctx.progress(`checking reviewer CLIs (${options.cliPreference.join(', ')})`);
   const pool = await buildReviewerPool({
@@ -125,75 +117,21 @@ export async function runCodeReview(
   return result(status, summary, collected.findings, details);
 }
 
-function overallStatus(state: {
-  treeChanged: boolean;
-  blocking: number;
-  reviewed: readonly SlotOutcome[];
-  lost: ReadonlyArray<Extract<SlotOutcome, { kind: 'lost' }>>;
-}): ToolStatus {
-  if (state.treeChanged) return 'error';
-  if (state.blocking > 0) return 'failed';
-  if (state.lost.length === 0) return 'passed';
-  const reasons = new Set(state.lost.map((outcome) => outcome.reason));
-  const only = (...allowed: LostReason[]) => [...reasons].every((reason) => allowed.includes(reason));
-  if (state.reviewed.length === 0 && only('not_logged_in', 'not_installed')) return 'tool_unavailable';
-  if (only('timeout')) return 'timeout';
-  if (only('rate_limited', 'timeout')) return 'rate_limited';
-  return 'error';
-}
-
-function summarize(state: {
-  status: ToolStatus;
-  treeChanged: boolean;
-  options: CodeReviewOptions;
-  reviewed: ReadonlyArray<Extract<SlotOutcome, { kind: 'reviewed' }>>;
-  lost: ReadonlyArray<Extract<SlotOutcome, { kind: 'lost' }>>;
-  blocking: number;
-  outsideBlocking: number;
-  total: number;
-  excluded: number;
-  outside: number;
-}): string {
-  const by = state.reviewed.map((outcome) => outcome.slot.label).join(', ');
-  const notes: string[] = [];
-  if (state.total > state.blocking) notes.push(`${state.total - state.blocking} below ${state.options.failOn}`);
-  if (state.excluded > 0) notes.push(`${state.excluded} excluded by the reviewers`);
-  if (state.outside > 0) notes.push(`${state.outside} on files outside the change set`);
-  const noted = notes.length > 0 ? ` (${notes.join('; ')})` : '';
-  const lostText = state.lost.map((outcome) => `${outcome.slot.label}: ${outcome.message}`).join('; ');
-  switch (state.status) {
-    case 'passed':
-      return `${plural(state.reviewed.length, 'review')} (${by}) found nothing at or above ${state.options.failOn}${noted}.`;
-    case 'failed': {
-      const outside = state.outsideBlocking > 0 ? `, ${state.outsideBlocking} of them outside the change set` : '';
-      const incomplete = state.lost.length > 0 ? ` The review is also incomplete: ${lostText}.` : '';
-      return `${plural(state.blocking, 'finding')} at or above ${state.options.failOn} from ${by}${outside}${noted}; fix them and rerun, or waive one with a reason.${incomplete}`;
-    }
-    case 'error':
-      if (state.treeChanged) {
-        const all = [...state.reviewed, ...state.lost].map((outcome) => outcome.slot.label).join(', ');
-        return `the working tree changed while ${all} reviewed it: reviewers must be read-only, so this review does not count. Check \`git status\`, undo what the reviewer changed, and rerun.`;
-      }
-      return `review incomplete: ${lostText}.${state.reviewed.length > 0 ? ` Completed: ${by}${noted}.` : ''} ${nextStep(state.lost)}`;
-    case 'timeout':
-      return `review incomplete: ${lostText}. Raise code_review.timeout or review a smaller change.`;
-    case 'rate_limited':
-      return `review incomplete, rate limited: ${lostText}. This is transient: wait a minute and rerun.`;
-    case 'tool_unavailable':
-      return `no review ran: ${lostText}.`;
-    default:
-      return lostText;
+/** A declared-trivial change (when config allows skipping it) or an empty one needs no reviewer. */
+function skipWithoutReview(ctx: CodeReviewContext, recorded: Record<string, unknown>): ToolResult | null {
+  const trivial = ctx.input.trivialChangeDeclaration;
+  if (trivial?.isTrivial && ctx.skipTrivial) {
+    return result(
+      'skipped_trivial',
+      `skipped: the change was declared trivial (${trivial.reason}) and validation.skipTrivial lists code_review`,
+      [],
+      recorded,
+    );
   }
-}
-
-function nextStep(lost: ReadonlyArray<Extract<SlotOutcome, { kind: 'lost' }>>): string {
-  if (lost.some((outcome) => outcome.reason === 'usage_limit')) {
-    return 'Rerun: adapters that hit a usage limit cool down for an hour and their slots go to the healthy ones.';
+  if (ctx.changeSet.isEmpty) {
+    return result('skipped_no_changes', 'No changes detected against the base. Skipping review.', [], recorded);
   }
-  if (lost.some((outcome) => outcome.reason === 'unparseable')) {
-    return 'Rerun; if it keeps happening, set code_review.repairRetry: true or use another CLI.';
-  }
-  return 'Rerun; the raw output of each reviewer is in the run folder.';
+  return null;
 }
 
 async function runSlot(
@@ -326,69 +264,4 @@ async function promptBuilder(ctx: CodeReviewContext): Promise<PromptFor> {
   const promptFor = ((adapter: RegisteredAdapter) => capped.get(adapter.name) ?? main.text) as PromptFor;
   promptFor.omitted = main.selection.omitted;
   return promptFor;
-}
-
-function slotDetail(outcome: SlotOutcome) {
-  const base = {
-    slot: outcome.slot.slot,
-    label: outcome.slot.label,
-    adapter: outcome.slot.adapter.name,
-    durationMs: outcome.durationMs,
-    artifacts: outcome.artifacts,
-  };
-  return outcome.kind === 'reviewed'
-    ? { ...base, status: 'reviewed', reviewerStatus: outcome.answer.status, findings: outcome.answer.findings.length }
-    : { ...base, status: outcome.reason, message: outcome.message };
-}
-
-function describePool(pool: ReviewerPool) {
-  return {
-    coolingDown: pool.coolingDown.map((entry) => ({
-      adapter: entry.adapter.name,
-      until: new Date(entry.until).toISOString(),
-      reason: entry.reason,
-    })),
-    unavailable: pool.unavailable.map((entry) => ({ adapter: entry.adapter.name, reason: entry.probe.message })),
-    rejoined: pool.rejoined,
-  };
-}
-
-/** `2026-11-23 14:05 UTC` */
-export function formatUtc(epochMs: number): string {
-  return `${new Date(epochMs).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-}
-
-function noReviewerResult(
-  pool: ReviewerPool,
-  options: CodeReviewOptions,
-  details: Record<string, unknown>,
-): ToolResult {
-  const cooling = pool.coolingDown.map(
-    (entry) => `${entry.adapter.name} is cooling down until ${formatUtc(entry.until)} (${entry.reason})`,
-  );
-  const unavailable = pool.unavailable.map((entry) => `${entry.adapter.name}: ${entry.probe.message}`);
-  if (cooling.length > 0) {
-    return result(
-      'error',
-      `no reviewer available: ${[...cooling, ...unavailable].join('; ')}. Rerun after the cooldown, or add another CLI to code_review.cliPreference.`,
-      [],
-      details,
-    );
-  }
-  const loggedOut = pool.unavailable.filter((entry) => entry.probe.kind === 'not_logged_in');
-  if (loggedOut.length > 0) {
-    return result('tool_unavailable', `no reviewer available: ${unavailable.join('; ')}.`, [], details);
-  }
-  const tried = options.cliPreference.join(', ');
-  const installs = pool.unavailable.map((entry) => entry.adapter.installCommand);
-  return result(
-    'tool_unavailable',
-    `no AI reviewer CLI is installed (tried ${tried}); install one, e.g. \`${installs[0] ?? 'npm install -g @openai/codex'}\`, or turn the review off with validation.code_review.enabled: false.`,
-    [],
-    { ...details, install: installs },
-  );
-}
-
-function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
