@@ -8,6 +8,7 @@ import {
   type AdvisoryMatch,
   findVulnerabilities,
   type SourceFailure,
+  type VulnerabilityReport,
   versionFixingAll,
 } from './find-vulnerabilities.js';
 import type { AdvisoriesOptions } from './options.js';
@@ -100,69 +101,92 @@ function failureStatus(failures: readonly SourceFailure[]): 'rate_limited' | 'to
   return 'tool_unavailable';
 }
 
-/**
- * Checks dependencies against the configured sources and turns the answer into a result: one finding per vulnerable
- * dependency, `failed` at `failOn` or above, and never `passed` when a source could not answer.
- */
-export async function checkDependencies(
-  dependencies: readonly CheckedDependency[],
-  env: CheckEnvironment,
-): Promise<ToolResult> {
-  const { options } = env;
-  const problems = env.problems ?? [];
+interface Vulnerable {
+  dependency: CheckedDependency;
+  advisories: AdvisoryMatch[];
+}
+
+/** Each package once, however many lockfiles lock it. */
+function uniquePackages(dependencies: readonly CheckedDependency[]): PackageVersion[] {
   const unique = new Map<string, PackageVersion>();
   for (const dependency of dependencies) {
     const { ecosystem, name, version, range } = dependency;
     unique.set(packageKey(dependency), { ecosystem, name, version, ...(range ? { range } : {}) });
   }
-  const packages = [...unique.values()];
+  return [...unique.values()];
+}
+
+function queryAdvisories(packages: PackageVersion[], env: CheckEnvironment): Promise<VulnerabilityReport> {
+  const { options } = env;
   const cache =
     options.cache.enabled && env.cacheDir
       ? createResponseCache({ dir: join(env.cacheDir, 'advisories'), ttlMs: options.cache.ttl })
       : null;
   const sources = createSources(options, env.repoRoot ?? process.cwd());
-  const report = await findVulnerabilities(packages, sources, {
+  return findVulnerabilities(packages, sources, {
     signal: env.signal,
     timeoutMs: options.timeout,
     cache,
     env: env.env,
   });
+}
 
-  const findings: Finding[] = [];
-  const vulnerable: { dependency: CheckedDependency; advisories: AdvisoryMatch[] }[] = [];
-  for (const dependency of dependencies) {
-    const advisories = report.matches.get(packageKey(dependency));
-    if (!advisories) continue;
-    vulnerable.push({ dependency, advisories });
-    findings.push(toFinding(dependency, advisories));
-  }
-  const blocking = findings.filter((finding) => atLeast(finding.severity, options.failOn));
-  const introduced = dependencies.filter(
-    (dependency) => dependency.origin === 'explicit' || dependency.change !== 'unchanged',
-  ).length;
-  const details = {
+function isIntroduced(dependency: CheckedDependency): boolean {
+  return dependency.origin === 'explicit' || dependency.change !== 'unchanged';
+}
+
+function vulnerableDetail({ dependency, advisories }: Vulnerable) {
+  return {
+    ecosystem: dependency.ecosystem,
+    name: dependency.name,
+    version: dependency.version,
+    ...(dependency.origin === 'lockfile'
+      ? {
+          lockfile: dependency.lockfile,
+          change: dependency.change,
+          ...(dependency.previous ? { previous: dependency.previous } : {}),
+        }
+      : { change: 'explicit' }),
+    introducedByChange: isIntroduced(dependency),
+    advisories,
+  };
+}
+
+function resultDetails(options: {
+  dependencies: readonly CheckedDependency[];
+  packages: readonly PackageVersion[];
+  report: VulnerabilityReport;
+  vulnerable: readonly Vulnerable[];
+  env: CheckEnvironment;
+}) {
+  const { dependencies, packages, report, vulnerable, env } = options;
+  return {
     checked: packages.length,
-    introducedByChange: introduced,
-    sources: options.sources,
+    introducedByChange: dependencies.filter(isIntroduced).length,
+    sources: env.options.sources,
     answered: report.answered,
     failures: report.failures,
-    lockfileProblems: problems,
-    failOn: options.failOn,
-    vulnerable: vulnerable.map(({ dependency, advisories }) => ({
-      ecosystem: dependency.ecosystem,
-      name: dependency.name,
-      version: dependency.version,
-      ...(dependency.origin === 'lockfile'
-        ? {
-            lockfile: dependency.lockfile,
-            change: dependency.change,
-            ...(dependency.previous ? { previous: dependency.previous } : {}),
-          }
-        : { change: 'explicit' }),
-      introducedByChange: dependency.origin === 'explicit' || dependency.change !== 'unchanged',
-      advisories,
-    })),
+    lockfileProblems: env.problems ?? [],
+    failOn: env.options.failOn,
+    vulnerable: vulnerable.map(vulnerableDetail),
   };
+}
+
+/**
+ * The status and summary, worst first: a blocking vulnerability, then a source that could not answer, then an
+ * unreadable lockfile; only then a pass.
+ */
+function verdict(options: {
+  findings: Finding[];
+  packages: readonly PackageVersion[];
+  report: VulnerabilityReport;
+  env: CheckEnvironment;
+  details: Record<string, unknown>;
+}): ToolResult {
+  const { findings, packages, report, env, details } = options;
+  const { failOn } = env.options;
+  const problems = env.problems ?? [];
+  const blocking = findings.filter((finding) => atLeast(finding.severity, failOn));
   const failureText = report.failures.map((failure) => failure.message).join('; ');
   const problemText = problems.join('; ');
   if (blocking.length > 0) {
@@ -170,7 +194,7 @@ export async function checkDependencies(
     const also = [failureText, problemText].filter(Boolean).join('; ');
     return result(
       'failed',
-      `${plural(blocking.length, 'vulnerable dependency', 'vulnerable dependencies')} at ${options.failOn} or above: ${names}; upgrade them (see the findings for fixed versions) and run tollgate again${also ? `; also: ${also}` : ''}`,
+      `${plural(blocking.length, 'vulnerable dependency', 'vulnerable dependencies')} at ${failOn} or above: ${names}; upgrade them (see the findings for fixed versions) and run tollgate again${also ? `; also: ${also}` : ''}`,
       findings,
       details,
     );
@@ -200,14 +224,34 @@ export async function checkDependencies(
   }
   const below =
     findings.length > 0
-      ? ` (${plural(findings.length, 'vulnerable dependency', 'vulnerable dependencies')} below ${options.failOn})`
+      ? ` (${plural(findings.length, 'vulnerable dependency', 'vulnerable dependencies')} below ${failOn})`
       : '';
   return result(
     'passed',
-    `checked ${plural(packages.length, 'dependency', 'dependencies')} against ${report.answered.join(', ')}: no known vulnerability at ${options.failOn} or above${below}`,
+    `checked ${plural(packages.length, 'dependency', 'dependencies')} against ${report.answered.join(', ')}: no known vulnerability at ${failOn} or above${below}`,
     findings,
     details,
   );
+}
+
+/**
+ * Checks dependencies against the configured sources and turns the answer into a result: one finding per vulnerable
+ * dependency, `failed` at `failOn` or above, and never `passed` when a source could not answer.
+ */
+export async function checkDependencies(
+  dependencies: readonly CheckedDependency[],
+  env: CheckEnvironment,
+): Promise<ToolResult> {
+  const packages = uniquePackages(dependencies);
+  const report = await queryAdvisories(packages, env);
+  const vulnerable: Vulnerable[] = [];
+  for (const dependency of dependencies) {
+    const advisories = report.matches.get(packageKey(dependency));
+    if (advisories) vulnerable.push({ dependency, advisories });
+  }
+  const findings = vulnerable.map(({ dependency, advisories }) => toFinding(dependency, advisories));
+  const details = resultDetails({ dependencies, packages, report, vulnerable, env });
+  return verdict({ findings, packages, report, env, details });
 }
 
 export { describePackage };

@@ -5,6 +5,7 @@ import type { ChangedFile } from '../../../../core/change-set/types.js';
 import { formatDuration, formatSize } from '../../../../core/config/duration.js';
 import { ensureTollgateDir } from '../../../../core/state/tollgate-dir.js';
 import { dedupeIssues } from '../../issues-to-findings.js';
+import type { StaticAnalysisOptions } from '../../options.js';
 import type { SarifIssue } from '../../reader/read-sarif.js';
 import { firstOutputLine, type ProducerInput, type ProducerOutcome, type SarifLog } from '../producer.js';
 import { analysisMemoryPath, recallLanguage, rememberLanguage } from './analysis-memory.js';
@@ -37,25 +38,43 @@ function groupByLanguage(files: readonly ChangedFile[], only: readonly CodeqlLan
   return new Map([...groups.entries()].sort(([a], [b]) => (a < b ? -1 : 1)));
 }
 
-/**
- * CodeQL, one language at a time: skip a language unchanged since its last analysis (its issues stand) or too large
- * to build a database for in time, else create the database, restrict alerts to the changed lines and analyze.
- */
-export async function runCodeql(input: ProducerInput): Promise<ProducerOutcome> {
+const PRODUCER = 'codeql';
+
+type CodeqlOptions = StaticAnalysisOptions['codeql'];
+type Failure = { state: 'failed' | 'timed_out'; reason: string };
+
+/** What one language came to. */
+interface LanguageOutcome {
+  status: LanguageStatus;
+  detail: string;
+  failure?: Failure;
+  /** Issues of an earlier analysis that still stands. */
+  reused?: SarifIssue[];
+  /** The SARIF log written, and the fingerprint to remember its issues under. */
+  analyzed?: { output: string; fingerprint: string };
+}
+
+/** What every language's analysis shares. */
+interface CodeqlRun {
+  input: ProducerInput;
+  options: CodeqlOptions;
+  extractors: ReadonlySet<string>;
+  present: ReadonlyMap<CodeqlLanguage, ChangedFile[]>;
+  deadline: number;
+  cacheDir: string;
+  memoryPath: string;
+  sizes: Awaited<ReturnType<typeof sourceSizes>>;
+  settings: string;
+}
+
+/** The extractors the installed CodeQL has, or why CodeQL cannot run at all. */
+async function resolveExtractors(input: ProducerInput): Promise<Set<string> | ProducerOutcome> {
   const { ctx } = input;
   const options = ctx.options.codeql;
-  const producer = 'codeql';
-  if (options.enabled === false)
-    return { producer, state: 'not_applicable', reason: 'turned off (codeql.enabled: false)' };
-  // Deleted files count for "did this language change" but cannot carry alerts.
-  const changed = groupByLanguage(ctx.changeSet.files, options.languages);
-  const present = groupByLanguage(input.files, options.languages);
-  if (changed.size === 0) return { producer, state: 'not_applicable', reason: 'no changed file in a CodeQL language' };
-
   const resolved = await ctx.runProcess('codeql', resolveLanguagesArgs(), { cwd: ctx.repoRoot, timeoutMs: 60_000 });
   if (resolved.spawnError) {
     return {
-      producer,
+      producer: PRODUCER,
       state: 'unavailable',
       reason: '`codeql` is not on PATH',
       install: CODEQL_INSTALL,
@@ -64,133 +83,181 @@ export async function runCodeql(input: ProducerInput): Promise<ProducerOutcome> 
   }
   if (resolved.exitCode !== 0) {
     return {
-      producer,
+      producer: PRODUCER,
       state: 'failed',
       reason: `codeql resolve languages exited ${resolved.exitCode}: ${firstOutputLine(resolved.stderr)}`,
     };
   }
-  let extractors: Set<string>;
   try {
-    extractors = new Set(Object.keys(resolvedLanguagesSchema.parse(JSON.parse(resolved.stdout))));
+    return new Set(Object.keys(resolvedLanguagesSchema.parse(JSON.parse(resolved.stdout))));
   } catch {
-    return { producer, state: 'failed', reason: 'codeql resolve languages --format=json did not print a JSON object' };
+    return {
+      producer: PRODUCER,
+      state: 'failed',
+      reason: 'codeql resolve languages --format=json did not print a JSON object',
+    };
   }
+}
 
-  const deadline = Date.now() + Math.min(options.timeout, ctx.budget.remainingMs());
-  const cacheDir = ensureTollgateDir(ctx.repoRoot).cacheDir;
-  const memoryPath = analysisMemoryPath(cacheDir);
-  const sizes = await sourceSizes(ctx, [...changed.keys()], options.maxRepoSizeBytes);
-  const settings = JSON.stringify({ queries: options.queries, scope: input.scope.mode });
-  const reports: LanguageReport[] = [];
+/** Why a language gets no database (no extractor, too large, nothing left to report on), or undefined to go on. */
+function skipBeforeBuilding(run: CodeqlRun, language: CodeqlLanguage): LanguageOutcome | undefined {
+  const { options } = run;
+  const info = CODEQL_LANGUAGES[language];
+  if (!run.extractors.has(info.extractor)) {
+    return {
+      status: 'failed',
+      detail: `the installed CodeQL has no ${info.extractor} extractor`,
+      failure: { state: 'failed', reason: `codeql: no ${info.extractor} extractor in this CodeQL installation` },
+    };
+  }
+  const size = run.sizes instanceof Map ? (run.sizes.get(language) ?? 0) : 0;
+  if (size > options.maxRepoSizeBytes) {
+    return {
+      status: 'skipped_too_large',
+      detail: `over ${formatSize(options.maxRepoSizeBytes)} of ${language} source (codeql.maxRepoSizeBytes); raise it to analyze`,
+    };
+  }
+  if ((run.present.get(language) ?? []).length === 0)
+    return { status: 'analyzed', detail: `only deletions of ${language} files: nothing to report on` };
+  return undefined;
+}
+
+/** Builds the language's database within `remainingMs`; answers its path, or how it failed. */
+async function createDatabase(
+  run: CodeqlRun,
+  options: { language: CodeqlLanguage; remainingMs: number },
+): Promise<string | LanguageOutcome> {
+  const { ctx } = run.input;
+  const { language, remainingMs } = options;
+  ctx.progress(`codeql: creating the ${language} database`);
+  const database = join(run.cacheDir, 'codeql', 'databases', language);
+  await mkdir(join(run.cacheDir, 'codeql', 'databases'), { recursive: true, mode: 0o700 });
+  const created = await ctx.runProcess(
+    'codeql',
+    databaseCreateArgs({ database, language, sourceRoot: ctx.repoRoot, threads: run.options.threads }),
+    { cwd: ctx.repoRoot, timeoutMs: remainingMs, maxOutputBytes: 1024 * 1024 },
+  );
+  if (created.timedOut || created.aborted) {
+    return {
+      status: 'failed',
+      detail: `database creation timed out after ${formatDuration(created.durationMs)}`,
+      failure: { state: 'timed_out', reason: `codeql: ${language} database creation ran out of time (codeql.timeout)` },
+    };
+  }
+  if (created.exitCode !== 0) {
+    const reason = `database create exited ${created.exitCode}: ${firstOutputLine(created.stderr, created.stdout)}`;
+    return {
+      status: 'failed',
+      detail: reason,
+      failure: { state: 'failed', reason: `codeql (${language}): ${reason}` },
+    };
+  }
+  return database;
+}
+
+/** Analyzes the database with alerts restricted to the changed lines (a diff-range pack) into a SARIF log. */
+async function analyzeDatabase(
+  run: CodeqlRun,
+  options: { language: CodeqlLanguage; database: string; fingerprint: string },
+): Promise<LanguageOutcome> {
+  const { ctx, scope } = run.input;
+  const { language, database, fingerprint } = options;
+  const withFiles = run.present.get(language) ?? [];
+  const packDir = join(ctx.artifactsDir, 'codeql-packs', language);
+  await writeDiffRangePack(packDir, diffRangeRows(withFiles, { repoRoot: ctx.repoRoot, scope: scope.mode }));
+  const output = join(ctx.artifactsDir, `codeql-${language}.sarif`);
+  ctx.progress(`codeql: analyzing ${language}`);
+  const analyzed = await ctx.runProcess(
+    'codeql',
+    databaseAnalyzeArgs({
+      database,
+      querySpec: querySpecFor(language, run.options.queries),
+      output,
+      language,
+      threads: run.options.threads,
+      packDir,
+    }),
+    { cwd: ctx.repoRoot, timeoutMs: Math.max(1, run.deadline - Date.now()), maxOutputBytes: 1024 * 1024 },
+  );
+  if (analyzed.timedOut || analyzed.aborted) {
+    return {
+      status: 'failed',
+      detail: `analysis timed out after ${formatDuration(analyzed.durationMs)}`,
+      failure: { state: 'timed_out', reason: `codeql: ${language} analysis ran out of time (codeql.timeout)` },
+    };
+  }
+  if (analyzed.exitCode !== 0) {
+    const reason = `database analyze exited ${analyzed.exitCode}: ${firstOutputLine(analyzed.stderr, analyzed.stdout)}`;
+    return {
+      status: 'failed',
+      detail: reason,
+      failure: { state: 'failed', reason: `codeql (${language}): ${reason}` },
+    };
+  }
+  return { status: 'analyzed', detail: `${withFiles.length} changed file(s)`, analyzed: { output, fingerprint } };
+}
+
+/** One language: reuse an analysis that still stands, else skip, or build and analyze its database. */
+async function analyzeLanguage(
+  run: CodeqlRun,
+  options: { language: CodeqlLanguage; files: ChangedFile[] },
+): Promise<LanguageOutcome> {
+  const { ctx } = run.input;
+  const { language, files } = options;
+  const fingerprint = await languageFingerprint({ changeSet: ctx.changeSet, files, settings: run.settings });
+  const remembered = await recallLanguage(run.memoryPath, language);
+  if (remembered?.fingerprint === fingerprint) {
+    return {
+      status: 'skipped_no_changes',
+      detail: `no ${language} file changed since the analysis at ${remembered.at}; its ${remembered.issues.length} result(s) stand`,
+      reused: remembered.issues,
+    };
+  }
+  const skipped = skipBeforeBuilding(run, language);
+  if (skipped) return skipped;
+  const remainingMs = run.deadline - Date.now();
+  if (remainingMs <= 0 || ctx.signal.aborted) {
+    return {
+      status: 'failed',
+      detail: 'not started: codeql.timeout ran out',
+      failure: {
+        state: 'timed_out',
+        reason: `codeql: ran out of time (codeql.timeout ${formatDuration(run.options.timeout)})`,
+      },
+    };
+  }
+  const database = await createDatabase(run, { language, remainingMs });
+  if (typeof database !== 'string') return database;
+  return analyzeDatabase(run, { language, database, fingerprint });
+}
+
+/** Gathers the languages' outcomes into the producer's, remembering each analyzed language's issues once read. */
+function ranOutcome(
+  memoryPath: string,
+  outcomes: readonly (LanguageOutcome & { language: CodeqlLanguage })[],
+): ProducerOutcome {
   const reused: SarifIssue[] = [];
   const logs: SarifLog[] = [];
   const pending = new Map<string, { language: CodeqlLanguage; fingerprint: string }>();
-  let failure: { state: 'failed' | 'timed_out'; reason: string } | undefined;
-
-  for (const [language, files] of changed) {
-    const report = (status: LanguageStatus, detail: string) => reports.push({ language, status, detail });
-    const fingerprint = await languageFingerprint({ changeSet: ctx.changeSet, files, settings });
-    const remembered = await recallLanguage(memoryPath, language);
-    if (remembered?.fingerprint === fingerprint) {
-      reused.push(...remembered.issues);
-      report(
-        'skipped_no_changes',
-        `no ${language} file changed since the analysis at ${remembered.at}; its ${remembered.issues.length} result(s) stand`,
-      );
-      continue;
-    }
-    const info = CODEQL_LANGUAGES[language];
-    if (!extractors.has(info.extractor)) {
-      report('failed', `the installed CodeQL has no ${info.extractor} extractor`);
-      failure ??= { state: 'failed', reason: `codeql: no ${info.extractor} extractor in this CodeQL installation` };
-      continue;
-    }
-    const size = sizes instanceof Map ? (sizes.get(language) ?? 0) : 0;
-    if (size > options.maxRepoSizeBytes) {
-      report(
-        'skipped_too_large',
-        `over ${formatSize(options.maxRepoSizeBytes)} of ${language} source (codeql.maxRepoSizeBytes); raise it to analyze`,
-      );
-      continue;
-    }
-    const withFiles = present.get(language) ?? [];
-    if (withFiles.length === 0) {
-      report('analyzed', `only deletions of ${language} files: nothing to report on`);
-      continue;
-    }
-    const remaining = deadline - Date.now();
-    if (remaining <= 0 || ctx.signal.aborted) {
-      report('failed', 'not started: codeql.timeout ran out');
-      failure = {
-        state: 'timed_out',
-        reason: `codeql: ran out of time (codeql.timeout ${formatDuration(options.timeout)})`,
-      };
-      continue;
-    }
-    ctx.progress(`codeql: creating the ${language} database`);
-    const database = join(cacheDir, 'codeql', 'databases', language);
-    await mkdir(join(cacheDir, 'codeql', 'databases'), { recursive: true, mode: 0o700 });
-    const created = await ctx.runProcess(
-      'codeql',
-      databaseCreateArgs({ database, language, sourceRoot: ctx.repoRoot, threads: options.threads }),
-      { cwd: ctx.repoRoot, timeoutMs: remaining, maxOutputBytes: 1024 * 1024 },
-    );
-    if (created.timedOut || created.aborted) {
-      report('failed', `database creation timed out after ${formatDuration(created.durationMs)}`);
-      failure = {
-        state: 'timed_out',
-        reason: `codeql: ${language} database creation ran out of time (codeql.timeout)`,
-      };
-      continue;
-    }
-    if (created.exitCode !== 0) {
-      const reason = `database create exited ${created.exitCode}: ${firstOutputLine(created.stderr, created.stdout)}`;
-      report('failed', reason);
-      failure ??= { state: 'failed', reason: `codeql (${language}): ${reason}` };
-      continue;
-    }
-
-    const packDir = join(ctx.artifactsDir, 'codeql-packs', language);
-    await writeDiffRangePack(packDir, diffRangeRows(withFiles, { repoRoot: ctx.repoRoot, scope: input.scope.mode }));
-    const output = join(ctx.artifactsDir, `codeql-${language}.sarif`);
-    ctx.progress(`codeql: analyzing ${language}`);
-    const analyzed = await ctx.runProcess(
-      'codeql',
-      databaseAnalyzeArgs({
-        database,
-        querySpec: querySpecFor(language, options.queries),
-        output,
-        language,
-        threads: options.threads,
-        packDir,
-      }),
-      { cwd: ctx.repoRoot, timeoutMs: Math.max(1, deadline - Date.now()), maxOutputBytes: 1024 * 1024 },
-    );
-    if (analyzed.timedOut || analyzed.aborted) {
-      report('failed', `analysis timed out after ${formatDuration(analyzed.durationMs)}`);
-      failure = { state: 'timed_out', reason: `codeql: ${language} analysis ran out of time (codeql.timeout)` };
-      continue;
-    }
-    if (analyzed.exitCode !== 0) {
-      const reason = `database analyze exited ${analyzed.exitCode}: ${firstOutputLine(analyzed.stderr, analyzed.stdout)}`;
-      report('failed', reason);
-      failure ??= { state: 'failed', reason: `codeql (${language}): ${reason}` };
-      continue;
-    }
-    report('analyzed', `${withFiles.length} changed file(s)`);
-    logs.push({ file: output });
-    pending.set(output, { language, fingerprint });
+  let failure: Failure | undefined;
+  for (const outcome of outcomes) {
+    reused.push(...(outcome.reused ?? []));
+    // A time-out replaces an earlier failure; otherwise the first failure stands.
+    if (outcome.failure)
+      failure = outcome.failure.state === 'timed_out' ? outcome.failure : (failure ?? outcome.failure);
+    if (!outcome.analyzed) continue;
+    logs.push({ file: outcome.analyzed.output });
+    pending.set(outcome.analyzed.output, { language: outcome.language, fingerprint: outcome.analyzed.fingerprint });
   }
-
-  const languages = Object.fromEntries(reports.map(({ language, status, detail }) => [language, { status, detail }]));
+  const languages = Object.fromEntries(outcomes.map(({ language, status, detail }) => [language, { status, detail }]));
   return {
-    producer,
+    producer: PRODUCER,
     state: 'ran',
     logs,
     reused,
     ...(failure ? { failure } : {}),
     details: { languages },
-    note: reports.map(({ language, status }) => `${language} ${status.replace(/_/g, ' ')}`).join(', '),
+    note: outcomes.map(({ language, status }) => `${language} ${status.replace(/_/g, ' ')}`).join(', '),
     onIssues: async (log, issues) => {
       const entry = pending.get(log.file);
       if (!entry) return;
@@ -201,4 +268,33 @@ export async function runCodeql(input: ProducerInput): Promise<ProducerOutcome> 
       });
     },
   };
+}
+
+/**
+ * CodeQL, one language at a time: skip a language unchanged since its last analysis (its issues stand) or too large
+ * to build a database for in time, else create the database, restrict alerts to the changed lines and analyze.
+ */
+export async function runCodeql(input: ProducerInput): Promise<ProducerOutcome> {
+  const { ctx } = input;
+  const options = ctx.options.codeql;
+  if (options.enabled === false)
+    return { producer: PRODUCER, state: 'not_applicable', reason: 'turned off (codeql.enabled: false)' };
+  // Deleted files count for "did this language change" but cannot carry alerts.
+  const changed = groupByLanguage(ctx.changeSet.files, options.languages);
+  const present = groupByLanguage(input.files, options.languages);
+  if (changed.size === 0)
+    return { producer: PRODUCER, state: 'not_applicable', reason: 'no changed file in a CodeQL language' };
+  const extractors = await resolveExtractors(input);
+  if (!(extractors instanceof Set)) return extractors;
+
+  const deadline = Date.now() + Math.min(options.timeout, ctx.budget.remainingMs());
+  const cacheDir = ensureTollgateDir(ctx.repoRoot).cacheDir;
+  const memoryPath = analysisMemoryPath(cacheDir);
+  const sizes = await sourceSizes(ctx, [...changed.keys()], options.maxRepoSizeBytes);
+  const settings = JSON.stringify({ queries: options.queries, scope: input.scope.mode });
+  const run: CodeqlRun = { input, options, extractors, present, deadline, cacheDir, memoryPath, sizes, settings };
+  const outcomes: (LanguageOutcome & { language: CodeqlLanguage })[] = [];
+  for (const [language, files] of changed)
+    outcomes.push({ language, ...(await analyzeLanguage(run, { language, files })) });
+  return ranOutcome(memoryPath, outcomes);
 }
