@@ -4,7 +4,7 @@ import type { AgentAdapter, AgentFailureKind } from './types.js';
  * Usage-limit phrases every CLI is checked for, on top of each adapter's own. A usage limit lasts hours,
  * so the adapter cools down; a rate limit is transient, so the run reports `rate_limited` and nothing cools down.
  */
-export const GENERIC_USAGE_LIMIT_PHRASES = [
+const GENERIC_USAGE_LIMIT_PHRASES = [
   'usage limit',
   'quota exceeded',
   'quota will reset',
@@ -18,7 +18,7 @@ export const GENERIC_USAGE_LIMIT_PHRASES = [
   'exceeded your current quota',
 ] as const;
 
-export const GENERIC_RATE_LIMIT_PHRASES = [
+const GENERIC_RATE_LIMIT_PHRASES = [
   'rate limit',
   'rate-limited',
   'too many requests',
@@ -28,7 +28,7 @@ export const GENERIC_RATE_LIMIT_PHRASES = [
 ] as const;
 
 /** Lower case, with curly apostrophes made straight: Codex prints `You’ve hit your usage limit` (U+2019). */
-export function normalizeFailureText(text: string): string {
+function normalizeFailureText(text: string): string {
   return text.replace(/[\u2018\u2019\u02bc]/g, "'").toLowerCase();
 }
 

@@ -10,7 +10,7 @@ import type { AgentAdapter } from './types.js';
  * the adapter's probe runs; if it passes, the mark is cleared and the adapter rejoins the review pool.
  */
 export const COOLDOWN_MS = 60 * 60 * 1000;
-export const PROBE_TIMEOUT_MS = 10_000;
+const PROBE_TIMEOUT_MS = 10_000;
 const STATE_KEY = 'unhealthy_adapters';
 
 const unhealthyMarkSchema = z.object({ marked_at: z.string(), reason: z.string() });

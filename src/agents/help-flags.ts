@@ -1,7 +1,7 @@
 import type { AgentAdapter, AnalysisArgsOptions, ReviewArgsOptions } from './types.js';
 
 /** `--flag`, `-f` or `--flag=value` in an argv → the flags, once each. */
-export function flagsOf(argv: readonly string[]): string[] {
+function flagsOf(argv: readonly string[]): string[] {
   return [...new Set(argv.filter((arg) => /^--?[A-Za-z]/.test(arg)).map((arg) => arg.split('=')[0]!))];
 }
 
@@ -28,7 +28,7 @@ const ANALYSIS_SAMPLE: AnalysisArgsOptions = {
  * Every flag the adapter can pass, over its settings (model and effort on, tools on and off), in a review and in an
  * analysis (new session and resumed).
  */
-export function flagsPassedBy(adapter: AgentAdapter): string[] {
+function flagsPassedBy(adapter: AgentAdapter): string[] {
   return flagsOf([
     ...adapter.reviewArgs(SAMPLE),
     ...adapter.reviewArgs({ ...SAMPLE, allowToolUse: false }),

@@ -27,7 +27,7 @@ export type RegisteredAdapter = AgentAdapter<AgentName>;
 
 export const AGENT_NAMES = agentAdapters.map((adapter) => adapter.name) as [AgentName, ...AgentName[]];
 
-export function findAgent(name: string): RegisteredAdapter | undefined {
+function findAgent(name: string): RegisteredAdapter | undefined {
   return agentAdapters.find((adapter) => adapter.name === name);
 }
 

@@ -60,7 +60,7 @@ export interface AgentRunRaw extends RawAgentOutput {
 }
 
 /** The environment of a reviewer: the parent's, minus CLAUDECODE, plus TOLLGATE_ACTIVE=1 and the adapter's own. */
-export function reviewerEnv(
+function reviewerEnv(
   adapter: AgentAdapter,
   settings: AgentSettings,
   base: NodeJS.ProcessEnv,
@@ -139,7 +139,7 @@ async function writePrivate(path: string, text: string): Promise<void> {
 }
 
 /** Pure: what one finished process means. Structured error fields first, then the CLI's phrases, then the exit code. */
-export function classifyRun(
+function classifyRun(
   adapter: AgentAdapter,
   result: Pick<ProcessResult, 'spawnError' | 'timedOut' | 'aborted' | 'exitCode' | 'signal'>,
   raw: AgentRunRaw,

@@ -46,7 +46,7 @@ export interface RunAnalysisOptions {
 }
 
 /** Pure: what a report still lacks, for the continuation prompt; empty when it is complete enough. */
-export function reportProblems(report: string | null, minLength: number): string[] {
+function reportProblems(report: string | null, minLength: number): string[] {
   const text = report?.trim() ?? '';
   if (text.length < minLength) {
     return [`the report is ${text.length} characters, shorter than the ${minLength} expected (write the full report)`];

@@ -3,7 +3,7 @@ import { extractJsonObject } from './answer-json.js';
 import { CHALLENGE_VERDICTS, type ChallengeVerdict } from './types.js';
 
 /** A challenger's verdict on one analysis' evidence. Annotations for the judge, never vetoes. */
-export const challengeAnswerSchema = z.object({
+const challengeAnswerSchema = z.object({
   verdict: z.preprocess(
     (value) => (typeof value === 'string' ? value.trim().toUpperCase() : value),
     z.enum(CHALLENGE_VERDICTS),

@@ -5,7 +5,7 @@
  */
 export type ConfidenceLabel = 'High' | 'Medium' | 'Low';
 
-export const CONFIDENCE_BANDS: ReadonlyArray<{ label: ConfidenceLabel; min: number; max: number }> = [
+const CONFIDENCE_BANDS: ReadonlyArray<{ label: ConfidenceLabel; min: number; max: number }> = [
   { label: 'High', min: 8, max: 10 },
   { label: 'Medium', min: 5, max: 7.9 },
   { label: 'Low', min: 0, max: 4.9 },

@@ -3,7 +3,7 @@ import { extractJsonObject } from './answer-json.js';
 import type { ChallengeVerdict } from './types.js';
 
 /** The judge answers strict JSON; the schema is also handed to CLIs that enforce one (Claude `--json-schema`). */
-export const judgeAnswerSchema = z
+const judgeAnswerSchema = z
   .object({
     winner_index: z.number().int().min(0),
     scores: z

@@ -39,7 +39,7 @@ export function createRedactor(secrets: AlertSecrets, scanner: SecretTextScanner
 }
 
 /** The value as written, base64 (standard and URL-safe), percent-encoded, and decoded when it is base64 text itself. */
-export function encodedForms(value: string): string[] {
+function encodedForms(value: string): string[] {
   if (value.length < 4) return [];
   const forms = new Set<string>([value]);
   const base64 = Buffer.from(value).toString('base64');

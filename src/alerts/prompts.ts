@@ -7,9 +7,9 @@ import type { AlertSubject } from './types.js';
  * value from its repository copy at run time, so tollgate never writes it anywhere. Repository content is data: the
  * prompts say so, because a committed file can contain instructions aimed at agents.
  */
-export const ANALYSIS_MARKER = 'tollgate validate-alert: analysis';
-export const CHALLENGE_MARKER = 'tollgate validate-alert: challenge';
-export const JUDGE_MARKER = 'tollgate validate-alert: judge';
+const ANALYSIS_MARKER = 'tollgate validate-alert: analysis';
+const CHALLENGE_MARKER = 'tollgate validate-alert: challenge';
+const JUDGE_MARKER = 'tollgate validate-alert: judge';
 
 function alertBlock(subject: AlertSubject): string {
   const alert = {

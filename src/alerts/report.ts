@@ -33,7 +33,7 @@ export interface ParsedReport {
   methodology: string[];
 }
 
-export function normalizeHeading(text: string): string {
+function normalizeHeading(text: string): string {
   return text
     .replace(/^[\d.\s]+/, '')
     .replace(/\*\*|`/g, '')

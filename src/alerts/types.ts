@@ -7,7 +7,6 @@ export const CHALLENGE_VERDICTS = ['CONFIRMED', 'REFUTED', 'INSUFFICIENT_EVIDENC
 export type ChallengeVerdict = (typeof CHALLENGE_VERDICTS)[number];
 
 export const RISK_LEVELS = ['High', 'Medium', 'Low', 'None'] as const;
-export type RiskLevel = (typeof RISK_LEVELS)[number];
 
 /** Exit codes of `tollgate validate-alert`, so CI can act on the winning verdict (2 stays "usage error"). */
 export const VERDICT_EXIT_CODES: Record<Verdict, number> = {

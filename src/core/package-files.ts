@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
  * The folder of tollgate's own package (where package.json, docs/ and templates/ ship), found by walking up from this
  * module. Walking up, rather than a fixed `../..`, keeps it right from src/, dist/ and the bundled dist/bundle/ alike.
  */
-export const PACKAGE_ROOT: string = (() => {
+const PACKAGE_ROOT: string = (() => {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (;;) {
     const manifest = join(dir, 'package.json');

@@ -10,7 +10,7 @@ export const SARIF_LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = {
 };
 
 /** GitHub code scanning reads `security-severity` (0-10) to bucket results. */
-export const SECURITY_SEVERITY: Record<Severity, string> = {
+const SECURITY_SEVERITY: Record<Severity, string> = {
   critical: '9.5',
   high: '8.0',
   medium: '5.5',
@@ -26,7 +26,7 @@ function ruleIdOf(finding: Finding): string {
 const SECURITY_VALIDATORS = new Set(['secrets', 'advisories']);
 
 /** GitHub code scanning's limit of results per run; past it the most severe are kept and the rest counted. */
-export const MAX_RESULTS_PER_RUN = 25_000;
+const MAX_RESULTS_PER_RUN = 25_000;
 /** GitHub's limit of locations per result. */
 const MAX_LOCATIONS = 1_000;
 
@@ -36,7 +36,7 @@ const SEVERITY_ORDER: Record<Severity, number> = { critical: 0, high: 1, medium:
  * A repo-relative path as a URI reference: each segment percent-encoded, so `src/we ird#1.js` stays one file
  * (`src/we%20ird%231.js`) instead of a path plus a fragment.
  */
-export function uriOfPath(path: string): string {
+function uriOfPath(path: string): string {
   return path
     .split(/[\\/]/)
     .map((segment) => encodeURIComponent(segment))

@@ -11,7 +11,7 @@ import { shannonEntropy } from './entropy.js';
 export type KnownKind = 'env-credential' | 'found-secret';
 
 /** Shorter values are too likely to be ordinary words or numbers in output. */
-export const MIN_KNOWN_LENGTH = 8;
+const MIN_KNOWN_LENGTH = 8;
 
 /** Provider variables whose names carry none of the credential words. */
 const PROVIDER_VARIABLES = new Set([

@@ -13,7 +13,7 @@ const regexSource = z
     }
   });
 
-export const customRuleSchema = z
+const customRuleSchema = z
   .object({
     id: z
       .string()

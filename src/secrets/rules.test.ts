@@ -179,6 +179,8 @@ describe('linear time', () => {
     );
   });
 
+  // The bound is far above what this takes (well under a second) and far below what a super-linear pattern needs on a
+  // megabyte (minutes): a busy machine does not fail it, a regression does not pass it.
   test.each([
     ['password=', 'config'],
     ['"token": "', 'json'],
@@ -189,6 +191,6 @@ describe('linear time', () => {
     const text = unit.repeat(Math.ceil(1_000_000 / unit.length));
     const started = performance.now();
     scanner.scanText(text, { path: 'big.env' });
-    expect(performance.now() - started).toBeLessThan(3000);
+    expect(performance.now() - started).toBeLessThan(10_000);
   });
 });

@@ -13,7 +13,3 @@ export const validators: readonly AnyToolDefinition[] = [
   secretsTool,
   staticAnalysisTool,
 ];
-
-export function findValidator(name: string): AnyToolDefinition | undefined {
-  return validators.find((tool) => tool.name === name);
-}

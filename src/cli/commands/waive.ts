@@ -121,7 +121,7 @@ type WaiveAction =
   | { kind: 'waive'; findingId: string; reason: string };
 
 /** Exactly one of: an id to waive, `--list`, `--remove ID`. */
-export function chooseAction(id: string | undefined, flags: WaiveFlags): WaiveAction {
+function chooseAction(id: string | undefined, flags: WaiveFlags): WaiveAction {
   const chosen = [id !== undefined, flags.list, flags.remove !== undefined].filter(Boolean).length;
   if (chosen !== 1) {
     throw new TollgateError(
@@ -200,7 +200,7 @@ function describeWaived(waiver: ShownWaiver): string {
   return [head, waiver.title].filter(Boolean).join(': ') || 'finding';
 }
 
-export function renderWaiver(waiver: ShownWaiver, expired = false): string {
+function renderWaiver(waiver: ShownWaiver, expired = false): string {
   const expiry = waiver.expiresAt
     ? expired
       ? ` (EXPIRED ${waiver.expiresAt}: no longer applies)`

@@ -139,7 +139,7 @@ function lstatOrNull(path: string): Stats | null {
 }
 
 /** Lines as git counts them: a last line without a newline still counts. Unknown content counts as unbounded. */
-export function countLines(bytes: Buffer | null): number {
+function countLines(bytes: Buffer | null): number {
   if (bytes === null) return Number.POSITIVE_INFINITY;
   if (bytes.length === 0) return 0;
   let count = 0;
@@ -165,7 +165,7 @@ function isOutside(root: string, path: string): boolean {
 }
 
 /** "3.2 MB", "1 MB", "512 kB", "12 B" (decimal units, like the config's maxFileSize default of 1_000_000). */
-export function formatBytes(bytes: number): string {
+function formatBytes(bytes: number): string {
   const units: Array<[number, string]> = [
     [1e9, 'GB'],
     [1e6, 'MB'],

@@ -53,7 +53,7 @@ const REF_FORMAT = [
 ].join('%00');
 
 /** The current branch's upstream, then the default-branch candidates that exist, from one `for-each-ref`. */
-export async function baseCandidates(git: GitRunner): Promise<BaseCandidate[]> {
+async function baseCandidates(git: GitRunner): Promise<BaseCandidate[]> {
   const output = await git.output([
     'for-each-ref',
     `--format=${REF_FORMAT}`,

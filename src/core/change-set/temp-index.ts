@@ -117,7 +117,7 @@ export function withoutIgnoredStateDir(stderr: string): string {
 const IGNORED_NOTICE = 'The following paths are ignored by one of your .gitignore files:';
 
 /** Paths from the stderr lines `git add --ignore-errors` prints for files it skipped. */
-export function parseAddErrors(stderr: string): string[] {
+function parseAddErrors(stderr: string): string[] {
   const paths: string[] = [];
   for (const line of stderr.split('\n')) {
     // error: open("secret.txt"): Permission denied

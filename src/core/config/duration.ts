@@ -30,7 +30,7 @@ export function formatDuration(ms: number): string {
  * The longest duration a config may set. Timers cannot wait longer than about 24.8 days (a longer one fires at once),
  * and no validation run should take more than a day.
  */
-export const MAX_DURATION_MS = 24 * 3_600_000;
+const MAX_DURATION_MS = 24 * 3_600_000;
 
 /**
  * A duration in config: a string like "90s" or a plain number of seconds. Parses to milliseconds; the error text is

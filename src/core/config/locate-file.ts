@@ -50,7 +50,7 @@ export async function locateConfigFile(options: {
   return name === undefined ? null : { path: join(repoRoot, name), label: name };
 }
 
-export function labelFor(repoRoot: string, path: string): string {
+function labelFor(repoRoot: string, path: string): string {
   const fromRoot = relative(repoRoot, path);
   return fromRoot && !fromRoot.startsWith('..') && !isAbsolute(fromRoot) ? fromRoot : path;
 }

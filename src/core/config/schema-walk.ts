@@ -18,7 +18,7 @@ const WRAPPERS = new Set(['default', 'prefault', 'optional', 'nullable', 'readon
 
 /** Strips wrappers that do not change what a value is (defaults, optional). Stops at a pipe: a transform such as
  * `durationSchema` is a type of its own. */
-export function unwrapSchema(schema: z.ZodType): z.ZodType {
+function unwrapSchema(schema: z.ZodType): z.ZodType {
   let current = schema;
   for (let def = defOf(current); WRAPPERS.has(def.type) && def.innerType; def = defOf(current)) current = def.innerType;
   return current;

@@ -35,7 +35,7 @@ async function runIds(repoRoot: string): Promise<string[]> {
   }
 }
 
-export async function latestRunId(repoRoot: string): Promise<string | null> {
+async function latestRunId(repoRoot: string): Promise<string | null> {
   return (await runIds(repoRoot))[0] ?? null;
 }
 

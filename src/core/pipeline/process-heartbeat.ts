@@ -2,7 +2,7 @@ import type { ProcessResult, RunProcessOptions } from '../process.js';
 import { stripAnsi } from '../terminal-text.js';
 
 /** How often a long-running child process is reported as still running (TOLLGATE_HEARTBEAT_MS overrides, for tests). */
-export const HEARTBEAT_MS = 10_000;
+const HEARTBEAT_MS = 10_000;
 
 export type RunProcessFn = (
   command: string,

@@ -4,7 +4,7 @@ import type { ProcessResult, RunProcessOptions } from '../process.js';
 import type { ToolResult } from '../result.js';
 
 /** What a tool may need that the permission policy (config `permissions`) can refuse. */
-export const PERMISSIONS = ['runCommands', 'spawnAgents', 'network', 'writeFiles'] as const;
+const PERMISSIONS = ['runCommands', 'spawnAgents', 'network', 'writeFiles'] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
 /** The remaining time a tool has. The pipeline aborts `signal` when it runs out. */

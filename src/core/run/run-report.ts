@@ -79,7 +79,7 @@ export function toolReport(execution: ToolExecution): ToolReport {
 }
 
 /** How each status reads in a heading; shared by every Markdown report (`tollgate run`, `parallel_validation`). */
-export const STATUS_LABEL: Record<ToolStatus, string> = {
+const STATUS_LABEL: Record<ToolStatus, string> = {
   passed: 'passed',
   failed: 'FAILED',
   skipped_trivial: 'skipped (trivial change)',

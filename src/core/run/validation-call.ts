@@ -13,9 +13,9 @@ import { maySkipAsTrivial } from './trivial-declarations.js';
 import { renderValidationResults } from './validation-results.js';
 
 /** Below this much session budget a call does not start validators that would likely time out (30 s). */
-export const MIN_REMAINING_BUDGET_MS = 30_000;
+const MIN_REMAINING_BUDGET_MS = 30_000;
 /** Consecutive timed-out calls after which the circuit breaker refuses further calls in the session (2). */
-export const CIRCUIT_BREAKER_TIMEOUTS = 2;
+const CIRCUIT_BREAKER_TIMEOUTS = 2;
 
 export interface ValidationCallOptions {
   /** The MCP tool the agent called: `parallel_validation`, or a single validator's tool. */

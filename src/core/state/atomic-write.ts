@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, closeSync, fsyncSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { chmod, open, readFile, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { z } from 'zod';
@@ -118,20 +118,6 @@ export async function readJsonFileResult<Schema extends z.ZodType>(
   let text: string;
   try {
     text = await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' };
-    throw new TollgateError('io', `${path}: could not read: ${errorMessage(error)}`);
-  }
-  return parseJsonText(text, schema);
-}
-
-export function readJsonFileResultSync<Schema extends z.ZodType>(
-  path: string,
-  schema: Schema,
-): JsonFileRead<z.output<Schema>> {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' };
     throw new TollgateError('io', `${path}: could not read: ${errorMessage(error)}`);

@@ -15,7 +15,7 @@ import type { WaiverRecord } from './waiver-record.js';
  * only as it is in the last commit (`HEAD`), where reviewers saw it in a diff; what is edited in the working tree
  * and not committed yet waives nothing, so nobody (no agent either) can approve their own change by writing the file.
  */
-export const COMMITTED_WAIVERS_FILE = 'tollgate.waivers.yaml';
+const COMMITTED_WAIVERS_FILE = 'tollgate.waivers.yaml';
 
 const entrySchema = z
   .object({

@@ -75,7 +75,7 @@ export interface AcquireFileLockOptions extends AcquireLockOptions {
 }
 
 /** The mechanism behind `acquireLock`, for any lock file (the short `state.lock` too). */
-export async function acquireFileLock(path: string, options: AcquireFileLockOptions): Promise<HeldLock> {
+async function acquireFileLock(path: string, options: AcquireFileLockOptions): Promise<HeldLock> {
   const started = Date.now();
   const deadline = started + options.timeoutMs;
   const holder: LockHolder = {
@@ -211,7 +211,7 @@ function isStale(read: LockFileRead): boolean {
 }
 
 /** pid reuse can make a dead holder look alive; then waiting times out with a message that names the pid. */
-export function isProcessAlive(pid: number): boolean {
+function isProcessAlive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);

@@ -13,7 +13,7 @@ import { ensureTollgateDir, TOLLGATE_DIR, tollgatePaths } from './tollgate-dir.j
  * (for the stop hook). Versioned; top-level keys this version does not know (`unhealthy_adapters`, …) are kept as
  * they are when the file is rewritten.
  */
-export const STATE_VERSION = 1;
+const STATE_VERSION = 1;
 const STATE_LABEL = `${TOLLGATE_DIR}/state.json`;
 /** Enough history for the stop hook to find the verdict of the change it is looking at. */
 const MAX_RUN_VERDICTS = 100;
@@ -248,7 +248,7 @@ export async function recordRunVerdict(
 }
 
 /** The pure part of `recordRunVerdict`. */
-export function applyRunVerdict(state: TollgateState, input: RunVerdictInput): void {
+function applyRunVerdict(state: TollgateState, input: RunVerdictInput): void {
   const { at, tools, ...rest } = input;
   state.runs = state.runs.filter((run) => run.runId !== input.runId);
   state.runs.push({ ...rest, tools: [...tools], at: at ?? new Date().toISOString() });

@@ -227,7 +227,7 @@ function describeFinding(finding: LastFinding): string {
 }
 
 /** `git config user.name`, else `$USER`/`$USERNAME`, else "unknown". */
-export async function whoIsWaiving(repoRoot: string, env: NodeJS.ProcessEnv): Promise<string> {
+async function whoIsWaiving(repoRoot: string, env: NodeJS.ProcessEnv): Promise<string> {
   const git = await runProcess('git', ['config', 'user.name'], { cwd: repoRoot, env, timeoutMs: 10_000 });
   const name = git.exitCode === 0 ? git.stdout.trim() : '';
   return name || env.USER || env.USERNAME || 'unknown';

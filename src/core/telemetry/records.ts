@@ -19,7 +19,7 @@ export const SKIP_REASONS = [
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
 /** Where the run came from: `tollgate run`, or an MCP call (`parallel_validation`, `code_review`, …). */
-export const TELEMETRY_SOURCES = ['run', 'mcp'] as const;
+const TELEMETRY_SOURCES = ['run', 'mcp'] as const;
 
 const toolRecordSchema = z.object({
   type: z.literal('validation.tool'),

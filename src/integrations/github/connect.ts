@@ -17,7 +17,7 @@ export interface ConnectOptions {
  * over HTTPS to `GITHUB_GRAPHQL_URL` (default api.github.com, or `https://HOST/api/graphql` for Enterprise).
  * `TOLLGATE_GITHUB_TRANSPORT=gh|https` forces one.
  */
-export async function selectTransport(options: ConnectOptions): Promise<GraphqlTransport> {
+async function selectTransport(options: ConnectOptions): Promise<GraphqlTransport> {
   const { env, host } = options;
   const forced = env.TOLLGATE_GITHUB_TRANSPORT;
   if (forced !== undefined && forced !== 'gh' && forced !== 'https') {

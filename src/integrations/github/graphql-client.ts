@@ -62,7 +62,7 @@ const rateLimitFieldSchema = z.object({
     .optional(),
 });
 
-export function operationOf(document: string): { kind: 'query' | 'mutation'; name: string } {
+function operationOf(document: string): { kind: 'query' | 'mutation'; name: string } {
   const match = /^\s*(query|mutation)\s+(\w+)/.exec(document);
   return { kind: match?.[1] === 'mutation' ? 'mutation' : 'query', name: match?.[2] ?? 'anonymous' };
 }

@@ -11,7 +11,7 @@ export interface GithubRepository {
  * `owner/name` and host from a remote URL: `https://github.com/o/r(.git)`, `git@github.com:o/r.git`,
  * `ssh://git@host/o/r.git`. Null for anything else.
  */
-export function parseRemoteUrl(url: string): GithubRepository | null {
+function parseRemoteUrl(url: string): GithubRepository | null {
   const trimmed = url.trim();
   const scp = /^[\w.-]+@([\w.-]+):([\w.-]+)\/([\w.-]+?)(?:\.git)?\/?$/.exec(trimmed);
   if (scp) return { host: scp[1]!, owner: scp[2]!, name: scp[3]! };

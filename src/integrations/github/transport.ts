@@ -27,7 +27,7 @@ export interface GraphqlTransport {
 }
 
 /** "30 s" / "1.5 s" for messages. */
-export function formatSeconds(ms: number): string {
+function formatSeconds(ms: number): string {
   const seconds = ms / 1000;
   return `${Number.isInteger(seconds) ? seconds : seconds.toFixed(1)} s`;
 }

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { booleanField, type HookAgent, stringField } from './hook-agent.js';
+import { allowWithSystemMessage, blockWithDecision, type HookAgent, readSnakeCasePayload } from './hook-agent.js';
 
 /**
  * Claude Code. Stop payload: `session_id, transcript_path, cwd, hook_event_name: "Stop", stop_hook_active`; block
@@ -13,14 +13,9 @@ export const claudeHooks: HookAgent<'claude'> = {
   blockCap: 8,
   matches: (payload) => payload.hook_event_name === 'Stop' && typeof payload.session_id === 'string',
   detectionRank: 100,
-  readPayload: (payload) => ({
-    sessionId: stringField(payload, 'session_id'),
-    cwd: stringField(payload, 'cwd'),
-    loopActive: booleanField(payload, 'stop_hook_active'),
-    loopCount: null,
-  }),
-  block: (reason) => ({ decision: 'block', reason }),
-  allow: (note) => (note ? { systemMessage: note } : {}),
+  readPayload: readSnakeCasePayload,
+  block: blockWithDecision,
+  allow: allowWithSystemMessage,
   configEdits: (scope, roots, commands) => {
     const base = scope === 'user' ? roots.home : roots.repoRoot!;
     return {

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { booleanField, type HookAgent, stringField } from './hook-agent.js';
+import { allowWithSystemMessage, blockWithDecision, type HookAgent, readSnakeCasePayload } from './hook-agent.js';
 
 /**
  * OpenAI Codex CLI. Stop payload (strict schema in the 0.169 binary): `cwd, hook_event_name: "Stop",
@@ -15,14 +15,9 @@ export const codexHooks: HookAgent<'codex'> = {
   blockCap: null,
   matches: (payload) => typeof payload.turn_id === 'string',
   detectionRank: 30,
-  readPayload: (payload) => ({
-    sessionId: stringField(payload, 'session_id'),
-    cwd: stringField(payload, 'cwd'),
-    loopActive: booleanField(payload, 'stop_hook_active'),
-    loopCount: null,
-  }),
-  block: (reason) => ({ decision: 'block', reason }),
-  allow: (note) => (note ? { systemMessage: note } : {}),
+  readPayload: readSnakeCasePayload,
+  block: blockWithDecision,
+  allow: allowWithSystemMessage,
   configEdits: (scope, roots, commands) => {
     const base = scope === 'user' ? join(roots.home, '.codex') : join(roots.repoRoot!, '.codex');
     return {

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { booleanField, type HookAgent, stringField } from './hook-agent.js';
+import { blockWithDecision, booleanField, type HookAgent, stringField } from './hook-agent.js';
 
 /**
  * GitHub Copilot CLI. `agentStop` payload: `{timestamp, cwd, sessionId, transcriptPath?, stopReason?,
@@ -20,7 +20,7 @@ export const copilotHooks: HookAgent<'copilot'> = {
     loopActive: booleanField(payload, 'stopHookActive', 'stop_hook_active'),
     loopCount: null,
   }),
-  block: (reason) => ({ decision: 'block', reason }),
+  block: blockWithDecision,
   allow: () => ({}),
   configEdits: (scope, roots, commands) => {
     const hooksFile =

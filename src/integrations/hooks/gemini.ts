@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { booleanField, type HookAgent, stringField } from './hook-agent.js';
+import { allowWithSystemMessage, blockWithDecision, type HookAgent, readSnakeCasePayload } from './hook-agent.js';
 
 /**
  * Gemini CLI. Its stop hook is `AfterAgent` (settings.json `hooks`, `timeout` in milliseconds; project hooks load
@@ -14,15 +14,10 @@ export const geminiHooks: HookAgent<'gemini'> = {
   blockCap: null,
   matches: (payload) => payload.hook_event_name === 'AfterAgent',
   detectionRank: 20,
-  readPayload: (payload) => ({
-    sessionId: stringField(payload, 'session_id'),
-    cwd: stringField(payload, 'cwd'),
-    loopActive: booleanField(payload, 'stop_hook_active'),
-    loopCount: null,
-  }),
-  block: (reason) => ({ decision: 'block', reason }),
+  readPayload: readSnakeCasePayload,
+  block: blockWithDecision,
   // Gemini shows `systemMessage` to the user, as Claude Code does.
-  allow: (note) => (note ? { systemMessage: note } : {}),
+  allow: allowWithSystemMessage,
   configEdits: (scope, roots, commands) => {
     const base = scope === 'user' ? join(roots.home, '.gemini') : join(roots.repoRoot!, '.gemini');
     const file = join(base, 'settings.json');

@@ -105,3 +105,23 @@ export function stringField(payload: Record<string, unknown>, ...keys: string[])
 export function booleanField(payload: Record<string, unknown>, ...keys: string[]): boolean {
   return keys.some((key) => payload[key] === true);
 }
+
+/** The snake_case stop payload Claude Code, Codex and Gemini CLI share. */
+export function readSnakeCasePayload(payload: Record<string, unknown>): StopPayload {
+  return {
+    sessionId: stringField(payload, 'session_id'),
+    cwd: stringField(payload, 'cwd'),
+    loopActive: booleanField(payload, 'stop_hook_active'),
+    loopCount: null,
+  };
+}
+
+/** `{ decision: "block", reason }`: the block reply of every agent but Cursor. */
+export function blockWithDecision(reason: string): Record<string, unknown> {
+  return { decision: 'block', reason };
+}
+
+/** Allows the stop; the note, if any, goes in `systemMessage`, which the agent shows to the user. */
+export function allowWithSystemMessage(note?: string): Record<string, unknown> {
+  return note ? { systemMessage: note } : {};
+}

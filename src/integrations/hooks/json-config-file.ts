@@ -120,7 +120,7 @@ function valueAt(root: unknown, path: readonly (string | number)[]): unknown {
 }
 
 /** The command a handler runs (`command`, or Copilot's `bash`). */
-export function handlerCommand(handler: unknown): string | null {
+function handlerCommand(handler: unknown): string | null {
   if (typeof handler !== 'object' || handler === null) return null;
   const record = handler as Record<string, unknown>;
   const command = record.command ?? record.bash;

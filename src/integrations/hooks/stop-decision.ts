@@ -3,10 +3,10 @@ import type { HookAgent, StopPayload } from './hook-agent.js';
 import type { StopRunSummary } from './stop-run.js';
 
 /** Blocks in a row after which we let the agent stop, whatever its own cap (Codex and Gemini have none). */
-export const MAX_CONSECUTIVE_BLOCKS = 5;
+const MAX_CONSECUTIVE_BLOCKS = 5;
 
 /** Our limit for an agent: under its own cap, so that we, not the agent, end the loop with an explanation. */
-export function blockLimitFor(agent: HookAgent): number {
+function blockLimitFor(agent: HookAgent): number {
   return agent.blockCap === null ? MAX_CONSECUTIVE_BLOCKS : Math.min(MAX_CONSECUTIVE_BLOCKS, agent.blockCap - 1);
 }
 
@@ -45,7 +45,7 @@ export function decideStop(input: StopDecisionInput): StopDecision {
 }
 
 /** Short and imperative: what is wrong and what to call. */
-export function blockReason(status: GateStatus, mcpToolName: string | null, ran: StopRunSummary | null = null): string {
+function blockReason(status: GateStatus, mcpToolName: string | null, ran: StopRunSummary | null = null): string {
   const call = mcpToolName
     ? `Call the \`${mcpToolName}\` tool (tollgate MCP server) or run \`tollgate run\``
     : 'Run `tollgate run`';

@@ -37,7 +37,7 @@ export interface StopRunOptions {
  * The validators of `hooks.stop.validators` (names or aliases) that are enabled: the hook never runs a validator the
  * config switched off, and a name that matches none is ignored with a warning.
  */
-export function stopRunSelection(
+function stopRunSelection(
   registry: readonly AnyToolDefinition[],
   config: TollgateConfig,
   warn: (line: string) => void = () => {},

@@ -8,7 +8,7 @@ import { TollgateError } from '../../core/errors.js';
  */
 
 /** The marker line above every table we add: says who added it and how it goes away. */
-export const TOML_MARKER = '# added by `tollgate install codex`; `tollgate uninstall codex` removes it';
+const TOML_MARKER = '# added by `tollgate install codex`; `tollgate uninstall codex` removes it';
 
 export function readToml(text: string, label: string): Record<string, unknown> {
   try {
@@ -32,7 +32,7 @@ function tomlValue(value: string | number | readonly string[]): string {
   return `[${value.map((item) => JSON.stringify(item)).join(', ')}]`;
 }
 
-export function tableHeader(table: readonly string[]): string {
+function tableHeader(table: readonly string[]): string {
   return `[${table.map(tomlKey).join('.')}]`;
 }
 

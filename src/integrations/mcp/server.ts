@@ -44,7 +44,7 @@ export interface TollgateMcpServerOptions {
 }
 
 /** Clients that reset their request timeout on progress (`resetTimeoutOnProgress`) need a sign of life this often. */
-export const DEFAULT_HEARTBEAT_MS = 5_000;
+const DEFAULT_HEARTBEAT_MS = 5_000;
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
@@ -259,7 +259,7 @@ function declarationOf(tool: AnyToolDefinition, args: unknown): Map<string, Triv
  * advertises `{}` for anything wrapped (`.prefault({})`, `.default()`, `.optional()`, a pipe), which would hide every
  * argument; the wrapped schema still parses the call, in the tool pipeline.
  */
-export function advertisedObject(schema: unknown, name: string): z.ZodObject {
+function advertisedObject(schema: unknown, name: string): z.ZodObject {
   let current = schema as z.ZodType;
   for (let depth = 0; depth < 10; depth++) {
     if (current instanceof z.ZodObject) return current;

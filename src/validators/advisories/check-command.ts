@@ -62,7 +62,7 @@ async function effectiveOptions(
   return { options, repoRoot, network };
 }
 
-export function renderCheckResult(outcome: ToolResult, format: 'markdown' | 'json'): string {
+function renderCheckResult(outcome: ToolResult, format: 'markdown' | 'json'): string {
   if (format === 'json') return `${JSON.stringify(outcome, null, 2)}\n`;
   const lines = [`advisories: ${outcome.status}: ${outcome.summary}`];
   for (const finding of outcome.findings) {

@@ -2,7 +2,7 @@
  * Package ecosystems, named as OSV names them (https://ossf.github.io/osv-schema/#affectedpackage-field), with the
  * spellings users type (`pypi:django@3.2`, `cargo:serde@1.0`) and GitHub's GraphQL `SecurityAdvisoryEcosystem`.
  */
-export const ECOSYSTEMS = ['npm', 'PyPI', 'Go', 'crates.io', 'RubyGems', 'Packagist', 'Maven', 'NuGet'] as const;
+const ECOSYSTEMS = ['npm', 'PyPI', 'Go', 'crates.io', 'RubyGems', 'Packagist', 'Maven', 'NuGet'] as const;
 export type Ecosystem = (typeof ECOSYSTEMS)[number];
 
 const ALIASES: Record<string, Ecosystem> = {

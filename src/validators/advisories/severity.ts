@@ -41,7 +41,7 @@ export function cvss3BaseScore(vector: string): number | null {
   return roundUp(Math.min(scopeChanged ? 1.08 * (impact + exploitability) : impact + exploitability, 10));
 }
 
-export function severityOfScore(score: number): Severity {
+function severityOfScore(score: number): Severity {
   if (score >= 9) return 'critical';
   if (score >= 7) return 'high';
   if (score >= 4) return 'medium';

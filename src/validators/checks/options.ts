@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { durationSchema } from '../../core/config/duration.js';
 
-export const checkSchema = z
+const checkSchema = z
   .object({
     name: z.string().min(1).describe('Shown in reports; must be unique.'),
     run: z.string().min(1).describe('Shell command, run with `sh -c` from `cwd`.'),

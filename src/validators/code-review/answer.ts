@@ -2,7 +2,6 @@ import { z } from 'zod';
 
 /** What each reviewer must answer. Extra keys are ignored; the listed ones are checked. */
 export const REVIEW_SEVERITIES = ['critical', 'high', 'medium', 'low'] as const;
-export type ReviewSeverity = (typeof REVIEW_SEVERITIES)[number];
 
 const lineSchema = z
   .union([
@@ -27,7 +26,7 @@ const optionalText = z
   .nullish()
   .transform((text) => (text === null || text === undefined || text.trim() === '' ? undefined : text));
 
-export const answerFindingSchema = z.object({
+const answerFindingSchema = z.object({
   path: z.string().trim().min(1),
   line: lineSchema,
   severity: severitySchema,

@@ -65,7 +65,7 @@ export interface DiffSection {
 }
 
 /** Splits a `git diff` into one section per file, each starting at its `diff --git` line. */
-export function splitDiffSections(diff: string): DiffSection[] {
+function splitDiffSections(diff: string): DiffSection[] {
   const starts: number[] = [];
   for (const match of diff.matchAll(/^diff --git /gm)) starts.push(match.index);
   return starts.map((start, index) => {

@@ -4,7 +4,7 @@ import { type AgentSettings, THINKING_BUDGETS } from '../../agents/types.js';
 import { durationSchema, sizeSchema } from '../../core/config/duration.js';
 import { REVIEW_SEVERITIES } from './answer.js';
 
-export const DEFAULT_INSTRUCTION_FILES = [
+const DEFAULT_INSTRUCTION_FILES = [
   '.tollgate/review.md',
   'AGENTS.md',
   'CLAUDE.md',

@@ -47,7 +47,7 @@ function describeIssue(error: z.ZodError): string {
 }
 
 /** Fenced blocks and `{…}` spans (top-level ones, or from every `{` when `exhaustive`), in the order they appear. */
-export function jsonCandidates(text: string, exhaustive = false): string[] {
+function jsonCandidates(text: string, exhaustive = false): string[] {
   const spans: Array<{ start: number; text: string }> = [];
   for (const fence of text.matchAll(/```[\w-]*[ \t]*\r?\n([\s\S]*?)```/g)) {
     const body = fence[1]!.trim();
@@ -93,7 +93,7 @@ function matchingBrace(text: string, start: number): number {
 export type LenientJson = { ok: true; value: unknown } | { ok: false; error: string };
 
 /** `JSON.parse`, then once more after `repairJson` if that failed. */
-export function parseLenientJson(text: string): LenientJson {
+function parseLenientJson(text: string): LenientJson {
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch (error) {

@@ -4,7 +4,7 @@ import type { RepoChangeSet } from '../../core/change-set/types.js';
 import { type Finding, makeFinding, mergeFindings, normalizeTitle } from '../../core/finding.js';
 import type { AnswerFinding, ReviewAnswer } from './answer.js';
 
-export const VALIDATOR = 'code_review';
+const VALIDATOR = 'code_review';
 
 export interface ReviewerAnswer {
   /** Adapter name: the finding's source. */
@@ -81,7 +81,7 @@ function toFinding(raw: AnswerFinding, path: string, reviewer: string, anchor: s
 }
 
 /** `./src/a.ts`, `/abs/repo/src/a.ts`, `b/src/a.ts` (diff style) and `src\a.ts` all name `src/a.ts`. */
-export function normalizeFindingPath(path: string, repoRoot: string, changedPaths: ReadonlySet<string>): string {
+function normalizeFindingPath(path: string, repoRoot: string, changedPaths: ReadonlySet<string>): string {
   let normalized = path.trim().replace(/\\/g, '/');
   if (isAbsolute(normalized)) {
     const inside = relative(repoRoot, normalized).replace(/\\/g, '/');
@@ -130,7 +130,7 @@ function samePlace(a: Finding, b: Finding): boolean {
   return Math.abs(a.line - b.line) <= MERGE_LINE_DISTANCE;
 }
 
-export function similarTitles(a: string, b: string): boolean {
+function similarTitles(a: string, b: string): boolean {
   const left = normalizeTitle(a);
   const right = normalizeTitle(b);
   if (left === right) return true;

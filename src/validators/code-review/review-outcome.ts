@@ -109,7 +109,7 @@ export function describePool(pool: ReviewerPool) {
 }
 
 /** `2026-11-23 14:05 UTC` */
-export function formatUtc(epochMs: number): string {
+function formatUtc(epochMs: number): string {
   return `${new Date(epochMs).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 

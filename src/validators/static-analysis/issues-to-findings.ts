@@ -8,7 +8,7 @@ export const TOOL_NAME = 'static_analysis';
  * otherwise the SARIF level decides.
  * https://docs.github.com/en/code-security/code-scanning/managing-code-scanning-alerts/about-code-scanning-alerts#about-alert-severity-and-security-severity-levels
  */
-export function severityOfIssue(issue: Pick<SarifIssue, 'securitySeverity' | 'level'>): Severity {
+function severityOfIssue(issue: Pick<SarifIssue, 'securitySeverity' | 'level'>): Severity {
   const score = issue.securitySeverity;
   if (score !== undefined) {
     if (score >= 9) return 'critical';

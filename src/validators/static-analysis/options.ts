@@ -51,7 +51,7 @@ const eslintSchema = z
   })
   .strict();
 
-export const analyzerSchema = z
+const analyzerSchema = z
   .object({
     name: z.string().min(1).describe('Shown in reports and as the source of its findings; must be unique.'),
     run: z

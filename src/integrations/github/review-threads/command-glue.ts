@@ -21,6 +21,7 @@ export interface ReviewCommandIo {
 
 type Shared = 'repoRoot' | 'cwd' | 'env' | 'config' | 'connect' | 'redact';
 
+/** The project and GitHub connection both commands start from, and the options they pass on unchanged. */
 async function setUp(io: ReviewCommandIo) {
   const { repoRoot, loaded } = await openProject({ cwd: io.cwd, env: io.env });
   const config = loaded.config.reviewComments as ReviewCommentsConfig;
@@ -40,24 +41,24 @@ async function setUp(io: ReviewCommandIo) {
                 `tollgate: GitHub ${reason}; waiting ${Math.ceil(waitMs / 1000)} s before retrying\n`,
               ),
           });
-  return { repoRoot, loaded, config, connect, redact: io.redact ?? defaultRedactor() };
+  const shared = {
+    repoRoot,
+    cwd: io.cwd,
+    env: io.env,
+    config,
+    connect,
+    redact: io.redact ?? defaultRedactor(),
+    ...(io.now ? { now: io.now } : {}),
+  };
+  return { loaded, shared };
 }
 
 export async function commentsCommand(
   flags: Omit<CommentsOptions, Shared | 'now'>,
   io: ReviewCommandIo,
 ): Promise<number> {
-  const { repoRoot, config, connect, redact } = await setUp(io);
-  const result = await runComments({
-    ...flags,
-    repoRoot,
-    cwd: io.cwd,
-    env: io.env,
-    config,
-    connect,
-    redact,
-    ...(io.now ? { now: io.now } : {}),
-  });
+  const { shared } = await setUp(io);
+  const result = await runComments({ ...flags, ...shared });
   io.write(result.text);
   return result.exitCode;
 }
@@ -66,17 +67,11 @@ export async function fixCommentsCommand(
   flags: Omit<FixCommentsOptions, Shared | 'evidence' | 'now'>,
   io: ReviewCommandIo,
 ): Promise<number> {
-  const { repoRoot, loaded, config, connect, redact } = await setUp(io);
+  const { loaded, shared } = await setUp(io);
   const result = await runFixComments({
     ...flags,
-    repoRoot,
-    cwd: io.cwd,
-    env: io.env,
-    config,
-    connect,
-    redact,
-    evidence: io.evidence ?? createRunEvidence({ repoRoot, config: loaded.config, env: io.env }),
-    ...(io.now ? { now: io.now } : {}),
+    ...shared,
+    evidence: io.evidence ?? createRunEvidence({ repoRoot: shared.repoRoot, config: loaded.config, env: io.env }),
   });
   io.write(result.text);
   return result.exitCode;

@@ -14,14 +14,14 @@ export interface ThreadFilters {
 }
 
 /** `coderabbitai[bot]` and `CodeRabbitAI` are the same author to a person typing `--author coderabbitai`. */
-export function normalizeLogin(login: string): string {
+function normalizeLogin(login: string): string {
   return login
     .trim()
     .toLowerCase()
     .replace(/\[bot\]$/, '');
 }
 
-export function pathMatcher(patterns: readonly string[]): (path: string | null) => boolean {
+function pathMatcher(patterns: readonly string[]): (path: string | null) => boolean {
   if (patterns.length === 0) return () => true;
   const matchers = patterns.map((pattern) => {
     if (pattern.endsWith('/')) return (path: string) => path.startsWith(pattern);
@@ -49,7 +49,7 @@ export function filterThreads(threads: readonly ReviewThread[], filters: ThreadF
 }
 
 /** Stable order for every output: by path, line, then when the thread started, then id. */
-export function sortThreads(threads: readonly ReviewThread[]): ReviewThread[] {
+function sortThreads(threads: readonly ReviewThread[]): ReviewThread[] {
   return [...threads].sort(
     (a, b) =>
       compare(a.path ?? '\uffff', b.path ?? '\uffff') ||

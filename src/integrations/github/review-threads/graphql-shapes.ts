@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /** zod shapes of the answers to the documents in `../graphql-documents.ts`, validated at the boundary. */
 
-export const rawCommentSchema = z.object({
+const rawCommentSchema = z.object({
   id: z.string(),
   fullDatabaseId: z.union([z.string(), z.number()]).nullable().optional(),
   author: z.object({ login: z.string(), __typename: z.string().optional() }).nullable(),
@@ -45,7 +45,7 @@ function nodes<T extends z.ZodType>(item: T) {
     .transform((list) => list.filter((entry): entry is NonNullable<typeof entry> => entry !== null));
 }
 
-export const rawThreadSchema = z.object({
+const rawThreadSchema = z.object({
   ...threadFields,
   comments: z.object({ totalCount: z.number().int(), pageInfo: pageInfoSchema, nodes: nodes(rawCommentSchema) }),
 });

@@ -34,7 +34,7 @@ const humanDecisionRules = [
   },
 ];
 
-export const triagedThreadSchema = z
+const triagedThreadSchema = z
   .strictObject({
     threadId: threadIdSchema,
     classification: classificationSchema,
@@ -57,11 +57,11 @@ export const triagePayloadSchema = z.strictObject({ threads: z.array(triagedThre
 });
 export type TriagePayload = z.output<typeof triagePayloadSchema>;
 
-export const MAX_EVIDENCE_LENGTH = 1000;
+const MAX_EVIDENCE_LENGTH = 1000;
 export const MAX_REPLY_LENGTH = 4000;
 const evidenceListSchema = z.array(z.string().min(1).max(MAX_EVIDENCE_LENGTH));
 
-export const fixItemSchema = z.strictObject({
+const fixItemSchema = z.strictObject({
   threadId: threadIdSchema,
   classification: classificationSchema,
   fixSummary: z.string().min(1).max(2000).optional().describe('What changed (valid) or the evidence (others).'),

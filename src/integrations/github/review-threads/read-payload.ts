@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { errorMessage, TollgateError } from '../../../core/errors.js';
 
 /** `threads[2].threadId` from a zod or our own path. */
-export function fieldPath(path: readonly PropertyKey[]): string {
+function fieldPath(path: readonly PropertyKey[]): string {
   let out = '';
   for (const part of path) out += typeof part === 'number' ? `[${part}]` : `${out ? '.' : ''}${String(part)}`;
   return out || '(top level)';

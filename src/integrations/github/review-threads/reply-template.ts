@@ -7,9 +7,9 @@ import type { Redact } from '../redaction.js';
 import { type Classification, type FixItem, MAX_REPLY_LENGTH } from './payload-schemas.js';
 
 /** `templates/review-reply.md` shipped with the package. */
-export const BUNDLED_TEMPLATE_PATH = packageFile('templates/review-reply.md');
+const BUNDLED_TEMPLATE_PATH = packageFile('templates/review-reply.md');
 
-export const TEMPLATE_VARIABLES = [
+const TEMPLATE_VARIABLES = [
   'response',
   'changes',
   'verification',
@@ -102,7 +102,7 @@ const CLAIMS_RESOLVED =
   /\b(?:has been|is now|is|was|I(?:'ve| have)?|we(?:'ve| have)?)\s+(?:marked\s+(?:as\s+)?)?resolved\b/i;
 
 /** The hidden marker on every reply: tells our replies from others' and which comment a reply answered. */
-export function replyMarker(key: string): string {
+function replyMarker(key: string): string {
   return `<!-- tollgate:review-reply v1 key=${key} -->`;
 }
 export const REPLY_MARKER_PATTERN = /<!-- tollgate:review-reply v1 key=([0-9a-f]{16}) -->/;

@@ -200,7 +200,7 @@ function redactComment(comment: ReviewComment, redact: Redact): ReviewComment {
   return { ...comment, body: redact(comment.body) };
 }
 
-export function redactThread(thread: ReviewThread, redact: Redact): ReviewThread {
+function redactThread(thread: ReviewThread, redact: Redact): ReviewThread {
   const comments = thread.comments.map((comment) => redactComment(comment, redact));
   return {
     ...thread,

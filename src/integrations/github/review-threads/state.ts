@@ -13,11 +13,11 @@ import { classificationSchema } from './payload-schemas.js';
  * and resolved. On disk (not in memory like the reference), so a restart cannot make tollgate post the same reply
  * twice. Bounded, and never holds a reply body or a full comment body (previews are redacted and short).
  */
-export const REVIEW_STATE_VERSION = 1;
-export const REVIEW_STATE_LABEL = `${TOLLGATE_DIR}/review-threads/state.json`;
-export const MAX_STORED_THREADS = 1000;
-export const MAX_HISTORY = 200;
-export const MAX_LEDGER_ENTRIES = 1000;
+const REVIEW_STATE_VERSION = 1;
+const REVIEW_STATE_LABEL = `${TOLLGATE_DIR}/review-threads/state.json`;
+const MAX_STORED_THREADS = 1000;
+const MAX_HISTORY = 200;
+const MAX_LEDGER_ENTRIES = 1000;
 export const MAX_PREVIEW_CHARS = 240;
 
 const prSchema = z.object({ owner: z.string(), name: z.string(), number: z.number().int() });
@@ -85,7 +85,7 @@ const resolutionRecordSchema = z.object({
 });
 export type ResolutionRecord = z.output<typeof resolutionRecordSchema>;
 
-export const OUTCOME_RESULTS = [
+const OUTCOME_RESULTS = [
   'replied',
   'reply_skipped',
   'resolved',
@@ -121,7 +121,7 @@ const stateSchema = z.object({
 });
 export type ReviewState = z.output<typeof stateSchema>;
 
-export function emptyReviewState(): ReviewState {
+function emptyReviewState(): ReviewState {
   return { version: REVIEW_STATE_VERSION, lifecycle: null, lastScan: null, replies: [], resolutions: [], history: [] };
 }
 

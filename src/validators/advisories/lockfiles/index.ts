@@ -34,5 +34,3 @@ export function lockfileParserFor(path: string): LockfileParser | undefined {
   if (REQUIREMENTS.test(name)) return parseRequirements;
   return BY_NAME[name];
 }
-
-export const LOCKFILE_NAMES = [...Object.keys(BY_NAME), 'requirements*.txt'];

@@ -76,7 +76,7 @@ function sameVersion(ecosystem: Ecosystem, a: string, b: string): boolean {
   return ecosystem === 'Go' && a.replace(/^v/, '') === b.replace(/^v/, '');
 }
 
-export function affectsPackage(affected: OsvAffected, pkg: PackageVersion): boolean {
+function affectsPackage(affected: OsvAffected, pkg: PackageVersion): boolean {
   if (!affected.package) return false;
   if (affected.package.ecosystem.split(':')[0] !== pkg.ecosystem) return false;
   return normalizePackageName(pkg.ecosystem, affected.package.name) === normalizePackageName(pkg.ecosystem, pkg.name);

@@ -14,14 +14,14 @@ export type OsvEvent = z.output<typeof eventSchema>;
 
 const severitySchema = z.object({ type: z.string(), score: z.string() });
 
-export const osvRangeSchema = z.object({
+const osvRangeSchema = z.object({
   type: z.string(),
   events: z.array(eventSchema).default([]),
   repo: z.string().optional(),
 });
 export type OsvRange = z.output<typeof osvRangeSchema>;
 
-export const osvAffectedSchema = z.object({
+const osvAffectedSchema = z.object({
   package: z.object({ ecosystem: z.string(), name: z.string(), purl: z.string().optional() }).optional(),
   ranges: z.array(osvRangeSchema).default([]),
   versions: z.array(z.string()).default([]),

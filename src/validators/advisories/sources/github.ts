@@ -44,7 +44,7 @@ const NODE_FIELDS =
   'advisory { ghsaId summary permalink withdrawnAt identifiers { type value } cvssSeverities { cvssV3 { score vectorString } } } }';
 
 /** One GraphQL document asking for several packages, each under its own alias. */
-export function buildVulnerabilityQuery(packages: readonly { ecosystem: Ecosystem; name: string }[]): {
+function buildVulnerabilityQuery(packages: readonly { ecosystem: Ecosystem; name: string }[]): {
   query: string;
   variables: Record<string, string>;
 } {
@@ -86,7 +86,7 @@ export function githubRangeToOsv(range: string): { events: OsvEvent[]; versions:
 }
 
 /** Several nodes of one advisory (one per range) become one OSV record. */
-export function nodesToRecords(ecosystem: Ecosystem, nodes: readonly VulnerabilityNode[]): OsvRecord[] {
+function nodesToRecords(ecosystem: Ecosystem, nodes: readonly VulnerabilityNode[]): OsvRecord[] {
   const byId = new Map<string, OsvRecord>();
   for (const node of nodes) {
     if (node.advisory.withdrawnAt) continue;

@@ -196,7 +196,7 @@ function eventAt(event: OsvRange['events'][number]): string {
 }
 
 /** The overlap of two intervals, or null when they share no version (or a bound cannot be compared). */
-export function intersect(a: Interval, b: Interval, compare: VersionComparator): Interval | null {
+function intersect(a: Interval, b: Interval, compare: VersionComparator): Interval | null {
   const low = pickBound(a.low, b.low, compare, 1);
   const high = pickBound(a.high, b.high, compare, -1);
   if (low === undefined || high === undefined) return null;
@@ -225,18 +225,4 @@ function pickBound(
 
 export function overlaps(a: readonly Interval[], b: readonly Interval[], compare: VersionComparator): boolean {
   return a.some((left) => b.some((right) => intersect(left, right, compare) !== null));
-}
-
-export function describeIntervals(intervals: readonly Interval[]): string {
-  return intervals
-    .map(
-      (interval) =>
-        [
-          interval.low ? `${interval.low.inclusive ? '>=' : '>'}${interval.low.version}` : '',
-          interval.high ? `${interval.high.inclusive ? '<=' : '<'}${interval.high.version}` : '',
-        ]
-          .filter(Boolean)
-          .join(' ') || 'any version',
-    )
-    .join(' || ');
 }

@@ -12,7 +12,7 @@ interface AttemptsRecord {
   count: number;
 }
 
-export function findingsKey(fingerprints: readonly string[]): string {
+function findingsKey(fingerprints: readonly string[]): string {
   return createHash('sha256')
     .update([...fingerprints].sort().join('\n'))
     .digest('hex');

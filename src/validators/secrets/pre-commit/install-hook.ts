@@ -25,7 +25,7 @@ const exists = (path: string) =>
  * found), then `tollgate` on PATH, then the project's own through npx. When none is there the commit is refused with
  * a message that says so, rather than passing unscanned.
  */
-export function hookScript(tollgateBin: string | null): string {
+function hookScript(tollgateBin: string | null): string {
   const quoted = tollgateBin ? `'${tollgateBin.replace(/'/g, `'\\''`)}'` : "''";
   return `#!/bin/sh
 ${MARKER} (written by tollgate hook install pre-commit)

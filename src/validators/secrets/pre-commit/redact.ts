@@ -21,7 +21,7 @@ export interface RedactOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-export function redactText(text: string, secrets: readonly RawSecret[]): string {
+function redactText(text: string, secrets: readonly RawSecret[]): string {
   let out = text;
   for (const secret of [...secrets].sort((a, b) => b.start - a.start)) {
     out = `${out.slice(0, secret.start)}<REDACTED:${secret.rule.id}>${out.slice(secret.end)}`;

@@ -3,7 +3,7 @@ import { renderScanMarkdown } from './render-markdown.js';
 import { renderScanSarif } from './render-sarif.js';
 import type { SecretScanReport } from './scan-report.js';
 
-export const SCAN_FORMATS = ['markdown', 'json', 'sarif'] as const;
+const SCAN_FORMATS = ['markdown', 'json', 'sarif'] as const;
 export type ScanFormat = (typeof SCAN_FORMATS)[number];
 
 const renderers: Record<ScanFormat, (report: SecretScanReport) => string> = {

@@ -26,7 +26,7 @@ export const eslintJsonSchema = z.array(
 export type EslintJson = z.output<typeof eslintJsonSchema>;
 
 /** Parse errors carry no rule id; they get this one. */
-export const ESLINT_PARSE_ERROR_RULE = 'eslint/parse-error';
+const ESLINT_PARSE_ERROR_RULE = 'eslint/parse-error';
 
 function helpUriFor(ruleId: string): string | undefined {
   // Core rules have no plugin prefix; plugin rules document themselves elsewhere.

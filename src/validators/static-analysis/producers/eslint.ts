@@ -5,7 +5,7 @@ import { formatDuration } from '../../../core/config/duration.js';
 import { eslintJsonSchema, eslintJsonToSarif } from './eslint-json-to-sarif.js';
 import { firstOutputLine, type ProducerInput, type ProducerOutcome } from './producer.js';
 
-export const ESLINT_INSTALL = 'add ESLint to the project (`npm install --save-dev eslint`) with an eslint.config.js';
+const ESLINT_INSTALL = 'add ESLint to the project (`npm install --save-dev eslint`) with an eslint.config.js';
 
 const ESLINT_CONFIGS = [
   'eslint.config.js',

@@ -3,13 +3,12 @@ import { join } from 'node:path';
 import { formatDuration } from '../../../core/config/duration.js';
 import { firstOutputLine, type ProducerInput, type ProducerOutcome } from './producer.js';
 
-export const SEMGREP_INSTALL =
-  'install Semgrep (`pipx install semgrep` or `brew install semgrep`) and put `semgrep` on PATH';
+const SEMGREP_INSTALL = 'install Semgrep (`pipx install semgrep` or `brew install semgrep`) and put `semgrep` on PATH';
 
 const LOCAL_CONFIGS = ['.semgrep.yml', '.semgrep.yaml', '.semgrep'];
 
 /** The `--config` values: the configured ones, else the repository's own rules, else the registry's default set. */
-export function semgrepConfigs(repoRoot: string, configured: readonly string[]): string[] {
+function semgrepConfigs(repoRoot: string, configured: readonly string[]): string[] {
   if (configured.length > 0) return [...configured];
   const local = LOCAL_CONFIGS.find((name) => existsSync(join(repoRoot, name)));
   return [local ?? 'p/default'];
@@ -20,11 +19,7 @@ export function semgrepConfigs(repoRoot: string, configured: readonly string[]):
  * `--config auto` (which needs metrics), hence `p/default` as the fallback. Without `--error`, semgrep exits 0
  * with findings; any other code is a failure (https://semgrep.dev/docs/cli-reference#exit-codes).
  */
-export function semgrepArgs(options: {
-  configs: readonly string[];
-  output: string;
-  files: readonly string[];
-}): string[] {
+function semgrepArgs(options: { configs: readonly string[]; output: string; files: readonly string[] }): string[] {
   return [
     'scan',
     '--sarif',

@@ -135,7 +135,7 @@ function ruleOf(result: SarifResult, run: RunState): { id: string; rule: SarifRu
 }
 
 /** Reads one SARIF log: validates its shape, keeps the results that are about the change, and maps them to issues. */
-export class SarifReader {
+class SarifReader {
   private readonly runs = new Map<number, RunState>();
   private readonly issues: SarifIssue[] = [];
   private readonly tools = new Set<string>();

@@ -12,11 +12,10 @@ const messageSchema = z.object({
   id: z.string().optional(),
   arguments: z.array(z.string()).optional(),
 });
-export type SarifMessage = z.output<typeof messageSchema>;
 
 const positiveInt = z.number().int().min(0);
 
-export const artifactLocationSchema = z.object({
+const artifactLocationSchema = z.object({
   uri: z.string().optional(),
   uriBaseId: z.string().optional(),
   index: z.number().int().min(-1).optional(),
@@ -75,7 +74,7 @@ export type SarifResult = z.output<typeof resultSchema>;
 
 const multiformatSchema = z.object({ text: z.string().optional(), markdown: z.string().optional() });
 
-export const ruleSchema = z.object({
+const ruleSchema = z.object({
   id: z.string(),
   name: z.string().optional(),
   shortDescription: multiformatSchema.optional(),

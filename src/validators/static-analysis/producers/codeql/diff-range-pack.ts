@@ -12,7 +12,7 @@ import type { ChangedFile } from '../../../../core/change-set/types.js';
 export const DIFF_RANGE_PACK = 'tollgate/pr-diff-range';
 
 export type DiffRangeRow = readonly [path: string, startLine: number, endLine: number];
-export const SENTINEL_ROW: DiffRangeRow = ['', 0, 0];
+const SENTINEL_ROW: DiffRangeRow = ['', 0, 0];
 
 export function diffRangeRows(
   files: readonly Pick<ChangedFile, 'path' | 'changedLines'>[],
@@ -27,7 +27,7 @@ export function diffRangeRows(
   return rows.length > 0 ? rows : [SENTINEL_ROW];
 }
 
-export function renderQlpack(): string {
+function renderQlpack(): string {
   return [
     `name: ${DIFF_RANGE_PACK}`,
     'version: 0.0.0',

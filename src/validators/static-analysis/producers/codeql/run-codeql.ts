@@ -15,16 +15,10 @@ import { languageFingerprint } from './language-fingerprint.js';
 import { sourceSizes } from './language-size.js';
 import { CODEQL_LANGUAGES, type CodeqlLanguage, codeqlLanguageOf, querySpecFor } from './languages.js';
 
-export const CODEQL_INSTALL =
+const CODEQL_INSTALL =
   'install the CodeQL CLI bundle (https://github.com/github/codeql-action/releases) and put `codeql` on PATH';
 
 export type LanguageStatus = 'analyzed' | 'skipped_no_changes' | 'skipped_too_large' | 'failed';
-
-export interface LanguageReport {
-  language: CodeqlLanguage;
-  status: LanguageStatus;
-  detail: string;
-}
 
 const resolvedLanguagesSchema = z.record(z.string(), z.unknown());
 
