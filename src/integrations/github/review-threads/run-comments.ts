@@ -3,12 +3,12 @@ import { readOnlyClient } from '../connect.js';
 import type { GraphqlClient } from '../graphql-client.js';
 import type { Redact } from '../redaction.js';
 import type { GithubRepository } from '../repository.js';
-import { fetchReviewThreads } from './fetch-threads.js';
+import { type FetchedThreads, fetchReviewThreads } from './fetch-threads.js';
 import { filterThreads, type ThreadFilters } from './filters.js';
-import { type Lifecycle, phaseAfterScan } from './lifecycle.js';
+import { type Lifecycle, type LifecyclePhase, phaseAfterScan } from './lifecycle.js';
 import { type TriagedThread, triagePayloadSchema } from './payload-schemas.js';
 import { readPayloadFile } from './read-payload.js';
-import { formatPullRequest, type ReviewComment, type ReviewThread } from './review-thread.js';
+import { formatPullRequest, type PullRequestRef, type ReviewComment, type ReviewThread } from './review-thread.js';
 import { MAX_PREVIEW_CHARS, readReviewState, type StoredScan, type StoredThread, updateReviewState } from './state.js';
 import { resolvePullRequest, resolveRepository } from './target.js';
 import { validateTriage } from './validate-triage.js';
@@ -76,35 +76,85 @@ export async function runComments(options: CommentsOptions): Promise<CommentsRes
   const pr = await resolvePullRequest({ ...options, repository, state, client });
   const maxThreads = options.maxThreads ?? config.maxThreads;
   const fetched = await fetchReviewThreads({ client, pr, maxThreads });
+  const selection = selectThreads(fetched.threads, threadFilters(options));
+  const triage = await readTriage(options, selection.selectedIds);
+  const lifecycle = lifecycleAfterScan({ fetched, selection, triage, previous: state.lifecycle?.phase ?? null });
 
-  const filters: ThreadFilters = {
+  const now = (options.now ?? (() => new Date()))().toISOString();
+  const scan = storedScan({ pr, fetched, selection, triage, redact, checkedAt: now });
+  if (!options.dryRun) {
+    await updateReviewState(options.repoRoot, (next) => {
+      next.lastScan = scan;
+      next.lifecycle = { ...lifecycle, at: now, pr };
+    });
+  }
+
+  const dryRun = options.dryRun ?? false;
+  const report = commentsReport({ pr, fetched, selection, triage, lifecycle, redact, dryRun });
+  const text = options.json
+    ? `${JSON.stringify(report, null, 2)}\n`
+    : renderCommentsSummary({ ...report, threads: selection.selected, triage, redact, dryRun });
+  return { text: redact(text), exitCode: lifecycle.phase === 'blocked' ? 1 : 0, mutationsSent: client.mutationsSent };
+}
+
+/** The command's flags over the config's defaults. */
+function threadFilters(options: CommentsOptions): ThreadFilters {
+  const { config } = options;
+  return {
     unresolvedOnly: !options.all,
     includeOutdated: options.includeOutdated || config.includeOutdated,
     authors: options.authors && options.authors.length > 0 ? options.authors : config.includeAuthors,
     excludeAuthors: config.excludeAuthors,
     paths: options.paths ?? [],
   };
-  const selected = filterThreads(fetched.threads, filters);
-  const unresolved = fetched.threads.filter((thread) => !thread.isResolved);
+}
+
+interface ThreadSelection {
+  filters: ThreadFilters;
+  selected: ReviewThread[];
+  unresolved: ReviewThread[];
+  selectedIds: Set<string>;
+  /** Some unresolved thread was filtered out, so the scan cannot vouch for the whole PR. */
+  narrowed: boolean;
+}
+
+function selectThreads(threads: ReviewThread[], filters: ThreadFilters): ThreadSelection {
+  const selected = filterThreads(threads, filters);
+  const unresolved = threads.filter((thread) => !thread.isResolved);
   const selectedIds = new Set(selected.map((thread) => thread.threadId));
   const narrowed = unresolved.some((thread) => !selectedIds.has(thread.threadId));
+  return { filters, selected, unresolved, selectedIds, narrowed };
+}
 
-  let triage: Map<string, TriagedThread> | null = null;
-  if (options.triagePayload) {
-    const payload = await readPayloadFile({
-      file: options.triagePayload,
-      cwd: options.cwd,
-      schema: triagePayloadSchema,
-      flag: '--triage-payload',
-    });
-    triage = validateTriage(payload.value, { label: payload.label, selectedThreadIds: [...selectedIds] });
-  }
+/** The `--triage-payload`, checked against the selected threads; null without one. */
+async function readTriage(
+  options: CommentsOptions,
+  selectedIds: Set<string>,
+): Promise<Map<string, TriagedThread> | null> {
+  if (!options.triagePayload) return null;
+  const payload = await readPayloadFile({
+    file: options.triagePayload,
+    cwd: options.cwd,
+    schema: triagePayloadSchema,
+    flag: '--triage-payload',
+  });
+  return validateTriage(payload.value, { label: payload.label, selectedThreadIds: [...selectedIds] });
+}
+
+interface ScanOutcome {
+  fetched: FetchedThreads;
+  selection: ThreadSelection;
+  triage: Map<string, TriagedThread> | null;
+}
+
+function lifecycleAfterScan(input: ScanOutcome & { previous: LifecyclePhase | null }): Lifecycle {
+  const { fetched, selection, triage } = input;
   const triaged = [...(triage?.values() ?? [])];
-  const lifecycle = phaseAfterScan(
+  return phaseAfterScan(
     {
       complete: fetched.complete,
-      unresolvedSelected: selected.filter((thread) => !thread.isResolved).length,
-      narrowed,
+      unresolvedSelected: selection.selected.filter((thread) => !thread.isResolved).length,
+      narrowed: selection.narrowed,
       triage: triage
         ? {
             humanDecisions: triaged.filter((t) => t.requiresHumanDecision || t.classification === 'needs_human').length,
@@ -112,12 +162,16 @@ export async function runComments(options: CommentsOptions): Promise<CommentsRes
           }
         : null,
     },
-    state.lifecycle?.phase ?? null,
+    input.previous,
   );
+}
 
-  const now = (options.now ?? (() => new Date()))().toISOString();
-  const scan: StoredScan = {
-    pr,
+/** What the scan leaves in the review state for `fix-comments` (previews redacted). */
+function storedScan(input: ScanOutcome & { pr: PullRequestRef; redact: Redact; checkedAt: string }): StoredScan {
+  const { fetched, selection, triage, redact } = input;
+  const { filters } = selection;
+  return {
+    pr: input.pr,
     url: fetched.pr.url,
     headRefOid: fetched.pr.headRefOid,
     viewer: fetched.viewer,
@@ -128,24 +182,25 @@ export async function runComments(options: CommentsOptions): Promise<CommentsRes
       paths: [...filters.paths],
     },
     complete: fetched.complete,
-    narrowed,
+    narrowed: selection.narrowed,
     totalCount: fetched.totalCount,
     fetchedThreadCount: fetched.threads.length,
-    unresolvedThreadIds: unresolved.map((thread) => thread.threadId),
+    unresolvedThreadIds: selection.unresolved.map((thread) => thread.threadId),
     pendingReviewIds: fetched.pendingReviewIds,
-    threads: selected.map((thread) => storedThread(thread, triage?.get(thread.threadId), redact)),
+    threads: selection.selected.map((thread) => storedThread(thread, triage?.get(thread.threadId), redact)),
     triaged: triage !== null,
-    checkedAt: now,
+    checkedAt: input.checkedAt,
   };
-  if (!options.dryRun) {
-    await updateReviewState(options.repoRoot, (next) => {
-      next.lastScan = scan;
-      next.lifecycle = { ...lifecycle, at: now, pr };
-    });
-  }
+}
 
-  const report = {
-    pr: { ...pr, url: fetched.pr.url, headRefOid: fetched.pr.headRefOid, state: fetched.pr.state },
+/** The `--json` report (redacted threads); the text summary renders the same facts. */
+function commentsReport(
+  input: ScanOutcome & { pr: PullRequestRef; lifecycle: Lifecycle; redact: Redact; dryRun: boolean },
+) {
+  const { fetched, selection, triage, redact } = input;
+  const { selected } = selection;
+  return {
+    pr: { ...input.pr, url: fetched.pr.url, headRefOid: fetched.pr.headRefOid, state: fetched.pr.state },
     viewer: fetched.viewer,
     status: !fetched.complete ? 'incomplete' : selected.length > 0 ? 'found' : 'none',
     complete: fetched.complete,
@@ -153,16 +208,12 @@ export async function runComments(options: CommentsOptions): Promise<CommentsRes
     fetchedThreadCount: fetched.threads.length,
     selectedThreadCount: selected.length,
     pendingReviewIds: fetched.pendingReviewIds,
-    filters,
-    lifecycle,
-    stateWritten: !options.dryRun,
+    filters: selection.filters,
+    lifecycle: input.lifecycle,
+    stateWritten: !input.dryRun,
     threads: selected.map((thread) => redactThread(thread, redact)),
-    triage: triage ? triaged : null,
+    triage: triage ? [...triage.values()] : null,
   };
-  const text = options.json
-    ? `${JSON.stringify(report, null, 2)}\n`
-    : renderCommentsSummary({ ...report, threads: selected, triage, redact, dryRun: options.dryRun ?? false });
-  return { text: redact(text), exitCode: lifecycle.phase === 'blocked' ? 1 : 0, mutationsSent: client.mutationsSent };
 }
 
 function storedThread(thread: ReviewThread, triage: TriagedThread | undefined, redact: Redact): StoredThread {
