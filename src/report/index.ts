@@ -1,4 +1,5 @@
 import type { RunReport } from '../core/run/run-report.js';
+import { renderGithub } from './github.js';
 import { renderJson } from './json.js';
 import { renderMarkdown } from './markdown.js';
 import { renderSarif } from './sarif.js';
@@ -17,6 +18,7 @@ const reportRenderers = {
   markdown: { render: renderMarkdown, summary: 'for people and agents (default)' },
   json: { render: renderJson, summary: 'the full report as data' },
   sarif: { render: renderSarif, summary: 'SARIF 2.1.0, for code scanning' },
+  github: { render: renderGithub, summary: 'GitHub Actions annotations (workflow commands)' },
 } satisfies Record<string, ReportRenderer>;
 
 export type ReportFormat = keyof typeof reportRenderers;

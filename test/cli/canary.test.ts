@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { REPORT_FORMATS } from '../../src/report/index.js';
 import { ALPHANUMERIC, BASE32, BASE64, fakeChecksumToken, fakeToken } from '../../src/secrets/sample-tokens.js';
 import { type FakeGithubServer, startFakeGithub } from '../fakes/github/server.js';
 import { addPullRequest, addThread, comment, createWorld } from '../fakes/github/world.js';
@@ -77,7 +78,7 @@ describe('no secret leaves tollgate unmasked', () => {
     );
     const env = { ...repo.env, ...credentialEnv };
 
-    for (const format of ['markdown', 'json', 'sarif']) {
+    for (const format of REPORT_FORMATS) {
       const result = await runCli(['run', '--format', format], { cwd: repo.root, env });
       expect(result.exitCode).toBe(1);
       record(`run --format ${format}`, result.stdout, result.stderr);

@@ -138,6 +138,9 @@ describe('the installed package', () => {
     const sarif = await tollgate(['run', '--format', 'sarif', '--output', 'out/report.sarif']);
     expectClean(sarif, 'run --format sarif --output');
     const sarifText = readFileSync(join(repo.root, 'out/report.sarif'), 'utf8');
+    const github = await tollgate(['run', '--format', 'github']);
+    expectClean(github, 'run --format github');
+    expect(github.stdout).toMatch(/^::error file=tollgate\.config\.yaml,line=2,title=checks%3A /m);
     expect(sarifProblems(sarifText)).toEqual([]);
     // The failed check points at the config line that defines it.
     expect(JSON.parse(sarifText).runs[0].results[0].locations[0].physicalLocation).toEqual({
