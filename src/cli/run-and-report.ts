@@ -7,6 +7,7 @@ import { writeFileAtomic } from '../core/state/index.js';
 import { TOLLGATE_VERSION } from '../core/version.js';
 import { renderReport, reportFormatOf } from '../report/index.js';
 import { validators } from '../validators/index.js';
+import { withCodeContext } from './code-context.js';
 import { createProgressDisplay } from './progress-display.js';
 import type { RunFlags } from './run-flags.js';
 
@@ -55,7 +56,8 @@ export async function runAndReport(flags: RunFlags): Promise<number> {
   const format = flags.format ?? reportFormatOf(config.output.format);
   const located =
     loaded.file && !isAbsolute(loaded.file) ? { ...report, ...(await configLocations(repoRoot, loaded.file)) } : report;
-  const text = renderReport(located, format);
+  // Only the HTML page shows code around findings; other formats are not worth the file reads.
+  const text = renderReport(format === 'html' ? await withCodeContext(located) : located, format);
   const outputFile = flags.output ?? config.output.file;
   if (outputFile) {
     const target = isAbsolute(outputFile) ? outputFile : resolve(cwd, outputFile);

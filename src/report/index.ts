@@ -1,5 +1,6 @@
 import type { RunReport } from '../core/run/run-report.js';
 import { renderGithub } from './github.js';
+import { renderHtml } from './html/index.js';
 import { renderJson } from './json.js';
 import { renderMarkdown } from './markdown.js';
 import { renderSarif } from './sarif.js';
@@ -19,6 +20,7 @@ const reportRenderers = {
   json: { render: renderJson, summary: 'the full report as data' },
   sarif: { render: renderSarif, summary: 'SARIF 2.1.0, for code scanning' },
   github: { render: renderGithub, summary: 'GitHub Actions annotations (workflow commands)' },
+  html: { render: renderHtml, summary: 'one self-contained page, e.g. a CI artifact' },
 } satisfies Record<string, ReportRenderer>;
 
 export type ReportFormat = keyof typeof reportRenderers;

@@ -68,6 +68,7 @@ describe('long lines', () => {
     const small = time(250_000);
     const large = time(2_000_000);
     expect(large, `${small.toFixed(1)} ms → ${large.toFixed(1)} ms`).toBeLessThan(Math.max(small * 24, 150));
-    expect(large).toBeLessThan(3000);
+    // Far above what this takes, far below what super-linear scanning of 2 MB needs: a busy machine does not fail it.
+    expect(large).toBeLessThan(10_000);
   });
 });

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { runProcess } from '../../src/core/process.js';
+import { REPORT_FORMATS } from '../../src/report/index.js';
 import { createTempRepo, type TempRepo } from '../support/git-repo.js';
 import { CLI_PATH, runCli } from '../support/run-cli.js';
 
@@ -92,7 +93,7 @@ describe('tollgate run (built CLI, real repository)', () => {
   });
 
   test.each([
-    [['--format', 'xml'], 'tollgate: --format: expected one of markdown, json, sarif; got "xml"\n'],
+    [['--format', 'xml'], `tollgate: --format: expected one of ${REPORT_FORMATS.join(', ')}; got "xml"\n`],
     [
       ['--base', 'no-such-rev'],
       'tollgate: --base: git does not know revision "no-such-rev" (expected a commit, branch or tag)\n',

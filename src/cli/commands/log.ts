@@ -1,11 +1,13 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
+import { TollgateError } from '../../core/errors.js';
 import { parseFlags } from '../flags.js';
 import { type CommandIo, processIo } from './config.js';
 
 const logFlags = z.object({
   list: z.boolean().default(false),
   json: z.boolean().default(false),
+  format: z.enum(['text', 'json', 'html']).optional(),
   limit: z.coerce.number().int().min(1).default(20),
 });
 
@@ -20,16 +22,22 @@ export function registerLog(program: Command, io: () => CommandIo = processIo): 
     .option('--list', 'list recent runs with their verdict and start time, newest first')
     .option('--limit <n>', 'with --list: how many runs to show (default 20)')
     .option('--json', 'print JSON instead of text (the replayed summary, or with --list the run list)')
+    .option('--format <format>', 'text (default), json (as --json) or html (one self-contained page with a timeline)')
     .addHelpText(
       'after',
       `
 Examples:
   $ tollgate log
   $ tollgate log --list
-  $ tollgate log 20261123T105600Z-ab12cd --json`,
+  $ tollgate log 20261123T105600Z-ab12cd --json
+  $ tollgate log --format html > run.html`,
     )
     .action(async (runId: string | undefined, rawFlags: unknown) => {
       const flags = parseFlags(logFlags, rawFlags);
+      const format = flags.format ?? (flags.json ? 'json' : 'text');
+      if (flags.list && format === 'html') {
+        throw new TollgateError('usage', '--format html shows one run; drop --list, or use --list --json');
+      }
       const { cwd, env, write } = io();
       const { findRepoRoot } = await import('../../core/config/repo-root.js');
       const repoRoot = await findRepoRoot(cwd, env);
@@ -37,10 +45,17 @@ Examples:
       const { renderRunList, renderRunLog } = await import('../../core/events/render-log.js');
       if (flags.list) {
         const runs = await listRuns(repoRoot, { limit: flags.limit });
-        write(flags.json ? `${JSON.stringify(runs, null, 2)}\n` : renderRunList(runs));
+        write(format === 'json' ? `${JSON.stringify(runs, null, 2)}\n` : renderRunList(runs));
         return;
       }
       const { runId: id, summary } = await loadRun(repoRoot, runId);
-      write(flags.json ? `${JSON.stringify({ ...summary, runId: id }, null, 2)}\n` : renderRunLog(id, summary));
+      if (format === 'html') {
+        const { pageOfSummary, renderHtmlPage } = await import('../../report/html/index.js');
+        write(renderHtmlPage(pageOfSummary(id, summary)));
+      } else {
+        write(
+          format === 'json' ? `${JSON.stringify({ ...summary, runId: id }, null, 2)}\n` : renderRunLog(id, summary),
+        );
+      }
     });
 }

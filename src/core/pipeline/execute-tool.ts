@@ -53,6 +53,8 @@ export interface ToolExecution {
   title: string;
   result: ToolResult;
   durationMs: number;
+  /** When the call started (ISO 8601): where it sits on a run's timeline. */
+  startedAt?: string;
   /** Context that hooks added (preToolUse `additionalContext`, postToolUseFailure guidance). */
   additionalContext: string[];
   /** What the call examined when its input narrowed it (`paths: a.js`); null: the whole change set. */
@@ -73,6 +75,7 @@ export function normalizeToolName(name: string): string {
  */
 export async function executeTool(call: ToolCall, env: PipelineEnvironment): Promise<ToolExecution> {
   const started = performance.now();
+  const startedAt = new Date().toISOString();
   const toolCallId = randomUUID();
   const toolName = normalizeToolName(call.toolName);
   const tool = env.tools.find((candidate) => candidate.name === toolName);
@@ -103,6 +106,7 @@ export async function executeTool(call: ToolCall, env: PipelineEnvironment): Pro
       title: tool?.title ?? toolName,
       result: toolResult,
       durationMs,
+      startedAt,
       additionalContext,
       scope,
     };

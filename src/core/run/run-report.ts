@@ -11,6 +11,8 @@ export interface ToolReport {
   status: ToolStatus;
   summary: string;
   durationMs: number;
+  /** When the validator started (ISO 8601), for the timeline of the HTML report. */
+  startedAt?: string;
   findings: Finding[];
   details?: Record<string, unknown>;
   /** Set when the call examined only part of the change (`paths …`, `packages …`): never a pass of the whole. */
@@ -53,6 +55,14 @@ export interface RunReport {
   configFile?: string;
   /** The line in `configFile` that defines each check, by check name: where a failed check's result points. */
   configLines?: Record<string, number>;
+  /** A few masked lines of code around findings, by finding id (HTML report only). */
+  codeContext?: Record<string, CodeContext>;
+}
+
+export interface CodeContext {
+  /** Line number of `lines[0]`. */
+  startLine: number;
+  lines: string[];
 }
 
 /** A finding blocks unless it is waived. */
@@ -72,6 +82,7 @@ export function toolReport(execution: ToolExecution): ToolReport {
     status: result.status,
     summary: result.summary,
     durationMs: execution.durationMs,
+    ...(execution.startedAt ? { startedAt: execution.startedAt } : {}),
     findings: result.findings,
     ...(result.details ? { details: result.details } : {}),
     ...(execution.scope ? { scope: execution.scope } : {}),
