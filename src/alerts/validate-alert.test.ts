@@ -300,7 +300,8 @@ describe('validate-alert with three competing analyses', () => {
     expect(summary.slots[0]).toMatchObject({ status: 'timeout', challenge: null });
     const judgeCall = fakes!.calls().find((call) => call.call === 'review' && call.stdin.includes(JUDGE))!;
     expect(judgeCall.stdin).toContain('## Report 0 (claude): NO REPORT');
-    expect(judgeCall.stdin).toContain('timeout: claude did not answer within 2 s and was stopped');
+    // The call gets what is left of the 1.5 s analysis budget, so the seconds it names depend on the machine's speed.
+    expect(judgeCall.stdin).toMatch(/timeout: claude did not answer within \d s and was stopped/);
     expect(JSON.parse(await readFile(join(alertDir, 'challenge-0.json'), 'utf8'))).toMatchObject({ status: 'skipped' });
   }, 60_000);
 
