@@ -3,6 +3,7 @@ import { ExitCode, errorMessage, isTollgateError } from '../core/errors.js';
 import { loadRedactor } from '../core/pipeline/redact-result.js';
 import { TOLLGATE_VERSION } from '../core/version.js';
 import { commands } from './commands/index.js';
+import { asksForHelp, loadHelpNames } from './help-names.js';
 
 /** Parse argv, run one command, and turn whatever it throws into one line and a documented exit code. */
 export async function main(argv: readonly string[]): Promise<number> {
@@ -12,6 +13,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     .showSuggestionAfterError(true)
     .exitOverride()
     .configureOutput({ outputError: (text, write) => write(text) });
+  if (asksForHelp(argv.slice(2))) await loadHelpNames();
   for (const register of commands) register(program);
   try {
     await program.parseAsync(argv as string[], { from: 'node' });

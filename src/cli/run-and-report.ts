@@ -57,7 +57,7 @@ export async function runAndReport(flags: RunFlags): Promise<number> {
   const located =
     loaded.file && !isAbsolute(loaded.file) ? { ...report, ...(await configLocations(repoRoot, loaded.file)) } : report;
   // Only the HTML page shows code around findings; other formats are not worth the file reads.
-  const text = renderReport(format === 'html' ? await withCodeContext(located) : located, format);
+  const text = await renderReport(format === 'html' ? await withCodeContext(located) : located, format);
   const outputFile = flags.output ?? config.output.file;
   if (outputFile) {
     const target = isAbsolute(outputFile) ? outputFile : resolve(cwd, outputFile);

@@ -1,12 +1,10 @@
 import type { RunReport } from '../core/run/run-report.js';
-import { renderGithub } from './github.js';
-import { renderHtml } from './html/index.js';
-import { renderJson } from './json.js';
-import { renderMarkdown } from './markdown.js';
-import { renderSarif } from './sarif.js';
+
+type Render = (report: RunReport) => string;
 
 interface ReportRenderer {
-  render(report: RunReport): string;
+  /** Loaded on use: reading a config needs the format names, not the renderers. */
+  load(): Promise<Render>;
   /** What the format is for, in `--format` help. */
   summary: string;
 }
@@ -16,18 +14,28 @@ interface ReportRenderer {
  * `output.format` config setting and their help texts are derived from this table.
  */
 const reportRenderers = {
-  markdown: { render: renderMarkdown, summary: 'for people and agents (default)' },
-  json: { render: renderJson, summary: 'the full report as data' },
-  sarif: { render: renderSarif, summary: 'SARIF 2.1.0, for code scanning' },
-  github: { render: renderGithub, summary: 'GitHub Actions annotations (workflow commands)' },
-  html: { render: renderHtml, summary: 'one self-contained page, e.g. a CI artifact' },
+  markdown: {
+    load: async () => (await import('./markdown.js')).renderMarkdown,
+    summary: 'for people and agents (default)',
+  },
+  json: { load: async () => (await import('./json.js')).renderJson, summary: 'the full report as data' },
+  sarif: { load: async () => (await import('./sarif.js')).renderSarif, summary: 'SARIF 2.1.0, for code scanning' },
+  github: {
+    load: async () => (await import('./github.js')).renderGithub,
+    summary: 'GitHub Actions annotations (workflow commands)',
+  },
+  html: {
+    load: async () => (await import('./html/index.js')).renderHtml,
+    summary: 'one self-contained page, e.g. a CI artifact',
+  },
 } satisfies Record<string, ReportRenderer>;
 
 export type ReportFormat = keyof typeof reportRenderers;
 export const REPORT_FORMATS = Object.keys(reportRenderers) as [ReportFormat, ...ReportFormat[]];
 
-export function renderReport(report: RunReport, format: ReportFormat): string {
-  return reportRenderers[format].render(report);
+export async function renderReport(report: RunReport, format: ReportFormat): Promise<string> {
+  const render = await reportRenderers[format].load();
+  return render(report);
 }
 
 /** `markdown (for people and agents, the default), json (…)`: the formats for help texts. */

@@ -56,11 +56,11 @@ function tool(status: ToolStatus, findings = status === 'failed' ? [failingCheck
 }
 
 describe('reports', () => {
-  test.each(TOOL_STATUSES)('markdown for a tool that ended %s', (status) => {
-    expect(renderReport(reportWith([tool(status)]), 'markdown')).toMatchSnapshot();
+  test.each(TOOL_STATUSES)('markdown for a tool that ended %s', async (status) => {
+    expect(await renderReport(reportWith([tool(status)]), 'markdown')).toMatchSnapshot();
   });
 
-  test('markdown lists ignored and skipped files, waivers and multiple sources', () => {
+  test('markdown lists ignored and skipped files, waivers and multiple sources', async () => {
     const waived = {
       ...onLine,
       sources: ['claude', 'codex'],
@@ -72,27 +72,27 @@ describe('reports', () => {
         { path: 'big.bin', reason: 'too_large', detail: '3.2 MB over the 1 MB cap (validation.maxFileSize)' },
       ],
     });
-    expect(renderReport(report, 'markdown')).toMatchSnapshot();
+    expect(await renderReport(report, 'markdown')).toMatchSnapshot();
   });
 
-  test('long output is cut to output.maxOutputLines, keeping the end', () => {
+  test('long output is cut to output.maxOutputLines, keeping the end', async () => {
     const body = Array.from({ length: 100 }, (_, index) => `line ${index + 1}`).join('\n');
     const report = reportWith([{ ...tool('failed'), findings: [{ ...failingCheck, body }] }], { maxOutputLines: 5 });
-    const text = renderReport(report, 'markdown');
+    const text = await renderReport(report, 'markdown');
     expect(text).toContain('… 95 line(s) cut (output.maxOutputLines)');
     expect(text).toContain('line 100');
     expect(text).not.toContain('line 50\n');
   });
 
-  test('json carries the whole report and the next step', () => {
-    const parsed = JSON.parse(renderReport(reportWith([tool('failed')]), 'json'));
+  test('json carries the whole report and the next step', async () => {
+    const parsed = JSON.parse(await renderReport(reportWith([tool('failed')]), 'json'));
     expect(parsed).toMatchObject({ verdict: 'failed', tools: [{ status: 'failed' }] });
     expect(parsed.next).toMatch(/^Fix the findings above/);
   });
 
-  test('sarif is 2.1.0 with repo-relative URIs, stable rule ids and fingerprints', () => {
+  test('sarif is 2.1.0 with repo-relative URIs, stable rule ids and fingerprints', async () => {
     const sarif = JSON.parse(
-      renderReport(reportWith([{ ...tool('failed'), findings: [failingCheck, onLine] }]), 'sarif'),
+      await renderReport(reportWith([{ ...tool('failed'), findings: [failingCheck, onLine] }]), 'sarif'),
     );
     expect(sarif.version).toBe('2.1.0');
     const [run] = sarif.runs;
@@ -135,7 +135,7 @@ describe('reports', () => {
     expect(nextStep(reportWith(statuses.map((status) => tool(status))))).toBe(expected);
   });
 
-  test('a partial run that passed still asks for a full run', () => {
+  test('a partial run that passed still asks for a full run', async () => {
     expect(nextStep(reportWith([tool('passed')], { partial: true }))).toBe(
       'The selected validators passed. Run `tollgate run` without --only/--skip before declaring the change done.',
     );
@@ -150,7 +150,7 @@ describe('SARIF that GitHub code scanning accepts', () => {
       configFile: 'tollgate.config.yaml',
       configLines: { 'unit tests': 7 },
     });
-    const text = renderReport(report, 'sarif');
+    const text = await renderReport(report, 'sarif');
     expect(sarifProblems(text)).toEqual([]);
     const results = JSON.parse(text).runs[0].results;
     expect(results[0].locations[0].physicalLocation).toEqual({
@@ -180,7 +180,7 @@ describe('SARIF that GitHub code scanning accepts', () => {
         line: index + 1,
       }),
     );
-    const text = renderReport(reportWith([{ ...tool('failed'), findings: many }]), 'sarif');
+    const text = await renderReport(reportWith([{ ...tool('failed'), findings: many }]), 'sarif');
     const run = JSON.parse(text).runs[0];
     expect(run.results).toHaveLength(25_000);
     expect(run.properties.droppedResults).toBe(1_002);

@@ -1,9 +1,10 @@
 import { Command } from 'commander';
-import { describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { AGENT_NAMES, agentAdapters } from '../../src/agents/index.js';
 import { commands } from '../../src/cli/commands/index.js';
 import { stopHookAgentFromArgv } from '../../src/cli/fast-path.js';
 import { formatFlag } from '../../src/cli/flags.js';
+import { loadHelpNames } from '../../src/cli/help-names.js';
 import { runFlags } from '../../src/cli/run-flags.js';
 import { lookUpRegistries } from '../../src/core/config/registries.js';
 import { buildConfigSchema } from '../../src/core/config/schema.js';
@@ -17,6 +18,8 @@ import { registriesWith } from '../support/registries.js';
  * registry drives, so adding an agent CLI, a hook agent, an output format or a validator stays a matter of one file
  * and one registry line (docs/architecture.md has the checklists).
  */
+beforeAll(loadHelpNames);
+
 function program(): Command {
   const root = new Command('tollgate').exitOverride();
   for (const register of commands) register(root);

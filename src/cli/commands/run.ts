@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { describeReportFormats } from '../../report/index.js';
-import { validators } from '../../validators/index.js';
 import { collectList, parseFlags } from '../flags.js';
+import { validatorNamesForHelp } from '../help-names.js';
 import { runFlags } from '../run-flags.js';
 
 export function registerRun(program: Command): void {
@@ -17,10 +17,14 @@ export function registerRun(program: Command): void {
     )
     .option(
       '--only <names>',
-      `run only these validators: ${validatorNames()} (comma-separated, repeatable)`,
+      `run only these validators: ${validatorNamesForHelp()} (comma-separated, repeatable)`,
       collectList,
     )
-    .option('--skip <names>', `skip these validators: ${validatorNames()} (comma-separated, repeatable)`, collectList)
+    .option(
+      '--skip <names>',
+      `skip these validators: ${validatorNamesForHelp()} (comma-separated, repeatable)`,
+      collectList,
+    )
     .option(
       '--format <format>',
       `report format: ${describeReportFormats()}; default: config output.format, else markdown`,
@@ -51,8 +55,4 @@ Examples:
       const { runAndReport } = await import('../run-and-report.js');
       process.exitCode = await runAndReport(flags);
     });
-}
-
-function validatorNames(): string {
-  return validators.map((tool) => tool.name).join(', ');
 }

@@ -101,7 +101,7 @@ async function checkChangeSet(repoRoot: string, flags: AdvisoriesCheckFlags): Pr
     command: ['tollgate', ...process.argv.slice(2)].join(' '),
     version: TOLLGATE_VERSION,
   });
-  process.stdout.write(renderReport(report, flags.format));
+  process.stdout.write(await renderReport(report, flags.format));
   return report.verdict === 'passed' ? ExitCode.passed : ExitCode.failed;
 }
 
