@@ -1,14 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import { runReportWith } from '../../test/support/run-report.js';
 import { makeFinding, type Severity } from '../core/finding.js';
-import { type RunReport, type ToolReport, verdictOf } from '../core/run/run-report.js';
+import type { RunReport, ToolReport } from '../core/run/run-report.js';
 import { ANNOTATIONS_PER_KIND, escapeData, escapeProperty, renderGithub } from './github.js';
 
 /** The runner's side: a workflow command line split into its kind, properties and message, unescaped. */
 function parseCommand(line: string): { kind: string; properties: Record<string, string>; message: string } | null {
   const match = /^::([a-z]+)(?: ([^:]*))?::(.*)$/.exec(line);
   if (!match) return null;
-  const unescape = (text: string) =>
+  const unescapeCommand = (text: string) =>
     text.replace(/%0D/g, '\r').replace(/%0A/g, '\n').replace(/%3A/g, ':').replace(/%2C/g, ',').replace(/%25/g, '%');
   const properties = Object.fromEntries(
     (match[2] ?? '')
@@ -16,33 +17,20 @@ function parseCommand(line: string): { kind: string; properties: Record<string, 
       .filter(Boolean)
       .map((pair) => {
         const at = pair.indexOf('=');
-        return [pair.slice(0, at), unescape(pair.slice(at + 1))];
+        return [pair.slice(0, at), unescapeCommand(pair.slice(at + 1))];
       }),
   );
-  return { kind: match[1]!, properties, message: unescape(match[3]!) };
+  return { kind: match[1]!, properties, message: unescapeCommand(match[3]!) };
 }
 
 function reportWith(tools: ToolReport[], extra: Partial<RunReport> = {}): RunReport {
-  return {
-    tool: 'tollgate',
-    version: '0.1.0',
+  return runReportWith(tools, {
     runId: 'r1',
-    startedAt: '2026-11-25T10:00:00.000Z',
-    durationMs: 100,
-    verdict: verdictOf(tools),
-    repoRoot: '/repo',
-    base: { ref: 'main', commit: 'a'.repeat(40), source: 'default-branch' },
-    fingerprint: 'f'.repeat(64),
     changedFiles: 2,
-    ignored: [],
-    skippedFiles: [],
-    partial: false,
-    tools,
-    maxOutputLines: 40,
     configFile: 'tollgate.config.yaml',
     configLines: { unit: 3 },
     ...extra,
-  };
+  });
 }
 
 function toolWith(name: string, findings: ToolReport['findings'], status: ToolReport['status'] = 'failed'): ToolReport {

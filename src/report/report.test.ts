@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'vitest';
+import { runReportWith } from '../../test/support/run-report.js';
 import { makeFinding } from '../core/finding.js';
 import { TOOL_STATUSES, type ToolStatus } from '../core/result.js';
-import { type RunReport, type ToolReport, verdictOf } from '../core/run/run-report.js';
+import type { ToolReport } from '../core/run/run-report.js';
 import { renderReport } from './index.js';
 import { nextStep } from './next-step.js';
 
@@ -23,27 +24,6 @@ const onLine = makeFinding({
   column: 7,
 });
 
-function reportWith(tools: ToolReport[], extra: Partial<RunReport> = {}): RunReport {
-  return {
-    tool: 'tollgate',
-    version: '0.1.0',
-    runId: '20261123T100000Z-abc123',
-    startedAt: '2026-11-23T10:00:00.000Z',
-    durationMs: 2300,
-    verdict: verdictOf(tools),
-    repoRoot: '/work/repo',
-    base: { ref: 'main', commit: 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678', source: 'default-branch' },
-    fingerprint: 'f'.repeat(64),
-    changedFiles: 3,
-    ignored: [],
-    skippedFiles: [],
-    partial: false,
-    tools,
-    maxOutputLines: 40,
-    ...extra,
-  };
-}
-
 function tool(status: ToolStatus, findings = status === 'failed' ? [failingCheck] : []): ToolReport {
   return {
     name: 'checks',
@@ -57,7 +37,7 @@ function tool(status: ToolStatus, findings = status === 'failed' ? [failingCheck
 
 describe('reports', () => {
   test.each(TOOL_STATUSES)('markdown for a tool that ended %s', async (status) => {
-    expect(await renderReport(reportWith([tool(status)]), 'markdown')).toMatchSnapshot();
+    expect(await renderReport(runReportWith([tool(status)]), 'markdown')).toMatchSnapshot();
   });
 
   test('markdown lists ignored and skipped files, waivers and multiple sources', async () => {
@@ -66,7 +46,7 @@ describe('reports', () => {
       sources: ['claude', 'codex'],
       waiver: { findingId: onLine.id, reason: 'test fixture', by: 'Ann (agent)', at: '2026-11-23T10:00:00Z' },
     };
-    const report = reportWith([{ ...tool('failed'), findings: [failingCheck, waived] }], {
+    const report = runReportWith([{ ...tool('failed'), findings: [failingCheck, waived] }], {
       ignored: ['dist/x.js'],
       skippedFiles: [
         { path: 'big.bin', reason: 'too_large', detail: '3.2 MB over the 1 MB cap (validation.maxFileSize)' },
@@ -77,7 +57,7 @@ describe('reports', () => {
 
   test('long output is cut to output.maxOutputLines, keeping the end', async () => {
     const body = Array.from({ length: 100 }, (_, index) => `line ${index + 1}`).join('\n');
-    const report = reportWith([{ ...tool('failed'), findings: [{ ...failingCheck, body }] }], { maxOutputLines: 5 });
+    const report = runReportWith([{ ...tool('failed'), findings: [{ ...failingCheck, body }] }], { maxOutputLines: 5 });
     const text = await renderReport(report, 'markdown');
     expect(text).toContain('… 95 line(s) cut (output.maxOutputLines)');
     expect(text).toContain('line 100');
@@ -85,14 +65,14 @@ describe('reports', () => {
   });
 
   test('json carries the whole report and the next step', async () => {
-    const parsed = JSON.parse(await renderReport(reportWith([tool('failed')]), 'json'));
+    const parsed = JSON.parse(await renderReport(runReportWith([tool('failed')]), 'json'));
     expect(parsed).toMatchObject({ verdict: 'failed', tools: [{ status: 'failed' }] });
     expect(parsed.next).toMatch(/^Fix the findings above/);
   });
 
   test('sarif is 2.1.0 with repo-relative URIs, stable rule ids and fingerprints', async () => {
     const sarif = JSON.parse(
-      await renderReport(reportWith([{ ...tool('failed'), findings: [failingCheck, onLine] }]), 'sarif'),
+      await renderReport(runReportWith([{ ...tool('failed'), findings: [failingCheck, onLine] }]), 'sarif'),
     );
     expect(sarif.version).toBe('2.1.0');
     const [run] = sarif.runs;
@@ -132,11 +112,11 @@ describe('reports', () => {
       'A validator was rate limited. Wait a few minutes, then run `tollgate run` again; the other results are kept.',
     ],
   ] as [ToolStatus[], string][])('the next step after %j', (statuses, expected) => {
-    expect(nextStep(reportWith(statuses.map((status) => tool(status))))).toBe(expected);
+    expect(nextStep(runReportWith(statuses.map((status) => tool(status))))).toBe(expected);
   });
 
   test('a partial run that passed still asks for a full run', async () => {
-    expect(nextStep(reportWith([tool('passed')], { partial: true }))).toBe(
+    expect(nextStep(runReportWith([tool('passed')], { partial: true }))).toBe(
       'The selected validators passed. Run `tollgate run` without --only/--skip before declaring the change done.',
     );
   });
@@ -146,7 +126,7 @@ describe('SARIF that GitHub code scanning accepts', () => {
   test('passes the official schema and the upload rules: every result located, URIs encoded, no local path', async () => {
     const { sarifProblems } = await import('../../test/support/sarif-checks.js');
     const odd = { ...onLine, id: 'odd0000000000000', path: 'src/we ird#1?.js' };
-    const report = reportWith([{ ...tool('failed'), findings: [failingCheck, onLine, odd] }], {
+    const report = runReportWith([{ ...tool('failed'), findings: [failingCheck, onLine, odd] }], {
       configFile: 'tollgate.config.yaml',
       configLines: { 'unit tests': 7 },
     });
@@ -180,7 +160,7 @@ describe('SARIF that GitHub code scanning accepts', () => {
         line: index + 1,
       }),
     );
-    const text = await renderReport(reportWith([{ ...tool('failed'), findings: many }]), 'sarif');
+    const text = await renderReport(runReportWith([{ ...tool('failed'), findings: many }]), 'sarif');
     const run = JSON.parse(text).runs[0];
     expect(run.results).toHaveLength(25_000);
     expect(run.properties.droppedResults).toBe(1_002);

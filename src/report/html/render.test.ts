@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import { runReportWith } from '../../../test/support/run-report.js';
 import { makeFinding } from '../../core/finding.js';
 import type { RunReport, ToolReport } from '../../core/run/run-report.js';
 import { renderHtml } from './index.js';
 import { escapeHtml } from './render.js';
 
-const unescape = (text: string) =>
+const unescapeHtml = (text: string) =>
   text
     .replace(/&lt;/g, '<')
     .replace(/&gt;/g, '>')
@@ -15,24 +16,7 @@ const unescape = (text: string) =>
     .replace(/&amp;/g, '&');
 
 function reportWith(tools: ToolReport[], extra: Partial<RunReport> = {}): RunReport {
-  return {
-    tool: 'tollgate',
-    version: '0.1.0',
-    runId: 'r1',
-    startedAt: '2026-11-25T10:00:00.000Z',
-    durationMs: 2000,
-    verdict: 'failed',
-    repoRoot: '/repo',
-    base: { ref: 'main', commit: 'a'.repeat(40), source: 'default-branch' },
-    fingerprint: 'f'.repeat(64),
-    changedFiles: 1,
-    ignored: [],
-    skippedFiles: [],
-    partial: false,
-    tools,
-    maxOutputLines: 40,
-    ...extra,
-  };
+  return runReportWith(tools, { runId: 'r1', startedAt: '2026-11-25T10:00:00.000Z', verdict: 'failed', ...extra });
 }
 
 const hostile = makeFinding({
@@ -60,7 +44,7 @@ describe('--format html', () => {
       fc.property(fc.string({ unit: 'binary' }), (text) => {
         const escaped = escapeHtml(text);
         expect(escaped).not.toMatch(/[<>"']/);
-        expect(unescape(escaped)).toBe(text);
+        expect(unescapeHtml(escaped)).toBe(text);
       }),
     );
   });
