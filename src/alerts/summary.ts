@@ -33,6 +33,8 @@ export interface ValidateAlertSummary {
   notes: string[];
   outputDir: string;
   finalReport: string | null;
+  /** The outcome as one self-contained HTML page. */
+  htmlReport: string;
   slots: SlotSummary[];
 }
 

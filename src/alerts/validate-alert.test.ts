@@ -201,6 +201,7 @@ describe('validate-alert with three competing analyses', () => {
       'challenge-2.json',
       'final-report.md',
       'judge.json',
+      'report.html',
       'report-0.md',
       'report-1.md',
       'report-2.md',
@@ -232,6 +233,15 @@ describe('validate-alert with three competing analyses', () => {
     expect(await readFile(join(alertDir, 'final-report.md'), 'utf8')).toContain(
       `The committed value ${maskSecret(PLANTED)} is live.`,
     );
+    // The same outcome as one page: the verdict, the three analyses with the judge's scores, the winning report.
+    const page = await readFile(join(alertDir, 'report.html'), 'utf8');
+    expect(summary.htmlReport).toBe(join(alertDir, 'report.html'));
+    expect(page).toContain('<span class="verdict failed">TRUE_POSITIVE</span>');
+    expect(page.match(/<tr class="analysis/g)).toHaveLength(3);
+    expect(page).toContain('<tr class="analysis winner" data-index="0">');
+    expect(page).toContain("<h2>The judge's reasons</h2>");
+    expect(page).toContain(`The committed value ${maskSecret(PLANTED)} is live.`);
+    expect(page).toContain('script-src &#39;none&#39;');
 
     // The too-short answer got a continuation in the same session (Claude: --session-id, then --resume).
     const calls = fakes!.calls().filter((call) => call.call === 'review');

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { renderAlertPage } from '../../src/alerts/report-html.js';
 import { fakeChecksumToken } from '../../src/secrets/sample-tokens.js';
 import { createTempRepo, type TempRepo } from '../support/git-repo.js';
 import { runCli } from '../support/run-cli.js';
@@ -118,6 +119,56 @@ describe.skipIf(!CHROMIUM)('the HTML report in chromium', () => {
     expect(await page.$eval('#shown', (element) => element.textContent)).toBe(
       `${total - secrets} of ${total} finding(s) shown`,
     );
+    await page.close();
+  }, 60_000);
+
+  test('the validate-alert page opens cleanly and keeps hostile text as text', async () => {
+    const file = join(outDir, 'alert.html');
+    const slot = (index: number, agent: string) => ({
+      index,
+      agent,
+      workspace: `/w/${index}`,
+      status: 'ok',
+      continuations: 0,
+      verdict: 'TRUE_POSITIVE',
+      confidence: 8,
+      evals: { passed: true, score: 0.9, failed: [] },
+      challenge: 'CONFIRMED',
+      compliance: 100,
+      usage: { inputTokens: 1000, outputTokens: 200, costUsd: 0.0123 },
+    });
+    writeFileSync(
+      file,
+      renderAlertPage({
+        summary: {
+          repository: 'octo/api',
+          alertId: '7',
+          source: 'github',
+          secretType: 'github_personal_access_token',
+          verdict: 'TRUE_POSITIVE',
+          confidence: 8,
+          confidenceLabel: 'High',
+          riskLevel: 'High',
+          keyFinding: '<img src=x onerror="window.pwned=1">',
+          winner: 0,
+          decidedBy: 'judge',
+          notes: [],
+          outputDir: '/out',
+          finalReport: '/out/final-report.md',
+          htmlReport: '/out/report.html',
+          slots: [slot(0, 'claude'), slot(1, 'codex')],
+        },
+        scores: [
+          { index: 0, score: 9, rationale: 'live check <script>window.pwned=1</script>' },
+          { index: 1, score: 6, rationale: 'no evidence' },
+        ],
+        finalReport: '# Report\n\n<script>window.pwned = 1</script>',
+      }),
+    );
+    const { page, problems } = await open(file);
+    expect(problems).toEqual([]);
+    expect(await page.evaluate(() => (window as { pwned?: number }).pwned)).toBeUndefined();
+    expect(await page.$$eval('tr.analysis', (rows) => rows.length)).toBe(2);
     await page.close();
   }, 60_000);
 

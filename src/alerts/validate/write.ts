@@ -5,6 +5,7 @@ import { confidenceLabel } from '../confidence.js';
 import type { EvalResult } from '../evals.js';
 import type { JudgeDecision } from '../judge-stage.js';
 import { parseReport } from '../report.js';
+import { renderAlertPage } from '../report-html.js';
 import { renderSummary, type SlotSummary, type ValidateAlertSummary } from '../summary.js';
 import { VERDICTS, type Verdict } from '../types.js';
 import { addUsage, type CallUsage } from '../usage.js';
@@ -52,6 +53,7 @@ export async function writeOutcome(session: AlertSession, results: StageResults)
     notes: session.notes.map(redact),
     outputDir: alertDir,
     finalReport: winnerSlot?.report ? join(alertDir, 'final-report.md') : null,
+    htmlReport: join(alertDir, 'report.html'),
     slots: slotSummaries,
   };
   await writer.writeJson('judge.json', {
@@ -64,6 +66,17 @@ export async function writeOutcome(session: AlertSession, results: StageResults)
     candidates: slotSummaries.map(({ usage: _usage, ...rest }) => rest),
     evals: Object.fromEntries([...evals].map(([index, result]) => [index, result])),
   });
+  await writer.write(
+    'report.html',
+    renderAlertPage({
+      summary,
+      scores:
+        decision.source === 'judge'
+          ? decision.answer.scores.map((score) => ({ ...score, rationale: redact(score.rationale) }))
+          : null,
+      finalReport: winnerSlot?.report ? redact(winnerSlot.report) : null,
+    }),
+  );
   if (session.options.showUsage) {
     for (const slot of slots) {
       await writer.writeJson(

@@ -10,28 +10,13 @@ import type { HtmlFinding, HtmlPage, HtmlTool } from './page.js';
 export function renderHtmlPage(page: HtmlPage): string {
   const validators = page.tools.map((tool) => tool.name);
   const style = pageStyle(validators.map(className), SEVERITIES);
-  const csp = [
-    "default-src 'none'",
-    `style-src '${sha256(style)}'`,
-    `script-src '${sha256(PAGE_SCRIPT)}'`,
-    "img-src 'none'",
-    "base-uri 'none'",
-    "form-action 'none'",
-  ].join('; ');
   const total = page.tools.reduce((sum, tool) => sum + tool.findings.length, 0);
   const blocking = page.tools.reduce((sum, tool) => sum + tool.findings.filter((finding) => !finding.waived).length, 0);
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>${escapeHtml(page.title)}</title>
-<style>${style}</style>
-</head>
-<body>
-<main data-findings="${total}" data-blocking="${blocking}">
+  return htmlDocument({
+    title: page.title,
+    style,
+    script: PAGE_SCRIPT,
+    main: `<main data-findings="${total}" data-blocking="${blocking}">
 <header>
 <h1>${escapeHtml(page.title)} <span class="verdict ${page.verdict}">${page.verdict.toUpperCase()}</span></h1>
 <dl class="facts">${page.facts.map(([label, value]) => `<dt>${escapeHtml(label)}</dt><dd>${escapeHtml(value)}</dd>`).join('')}</dl>
@@ -43,9 +28,36 @@ ${timeline(page.tools)}
 ${filters(validators)}
 ${page.tools.map(toolSection).join('\n')}
 <p class="shown" id="shown" aria-live="polite"></p>
-</main>
-<script>${PAGE_SCRIPT}</script>
-</body>
+</main>`,
+  });
+}
+
+/**
+ * The page around a `<main>`: its inline CSS and JS (if any) are the only content the Content-Security-Policy allows,
+ * by hash; nothing may be loaded from anywhere.
+ */
+export function htmlDocument(parts: { title: string; style: string; script?: string; main: string }): string {
+  const csp = [
+    "default-src 'none'",
+    `style-src '${sha256(parts.style)}'`,
+    parts.script === undefined ? "script-src 'none'" : `script-src '${sha256(parts.script)}'`,
+    "img-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>${escapeHtml(parts.title)}</title>
+<style>${parts.style}</style>
+</head>
+<body>
+${parts.main}
+${parts.script === undefined ? '' : `<script>${parts.script}</script>\n`}</body>
 </html>
 `;
 }
