@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { z } from 'zod';
 import { AGENT_NAMES } from '../../agents/index.js';
 import { parseFlags } from '../flags.js';
-import { type CommandIo, processIo } from './config.js';
+import { type CommandIo, processIo } from '../io.js';
 
 const agentsFlags = z.object({ json: z.boolean().default(false) });
 

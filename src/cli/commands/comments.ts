@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { z } from 'zod';
 import type { ReviewCommandIo } from '../../integrations/github/review-threads/command-glue.js';
 import { parseFlags } from '../flags.js';
-import { processIo } from './config.js';
+import { processIo } from '../io.js';
 
 const positiveInt = z.coerce.number().int().min(1);
 

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { z } from 'zod';
 import { HOOK_AGENTS } from '../../integrations/hooks/index.js';
 import { parseFlags } from '../flags.js';
-import { type CommandIo, processIo } from './config.js';
+import { type CommandIo, processIo } from '../io.js';
 
 /**
  * The `tollgate hook` group. Subcommands come from several files (`stop` here, `pre-commit` from the secret-scanning

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { z } from 'zod';
 import { HOOK_AGENTS, type HookAgentName } from '../../integrations/hooks/index.js';
 import { parseFlags } from '../flags.js';
-import { type CommandIo, processIo } from './config.js';
+import { type CommandIo, processIo } from '../io.js';
 
 const installFlags = z
   .object({

@@ -2,7 +2,7 @@ import { dirname } from 'node:path';
 import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTempRepo, type TempRepo } from '../../../test/support/git-repo.js';
-import type { CommandIo } from './config.js';
+import type { CommandIo } from '../io.js';
 import { registerDoctor } from './doctor.js';
 import { hookGroup, registerHookStop } from './hook.js';
 import { registerInstall, registerUninstall } from './install.js';

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { z } from 'zod';
 import { TollgateError } from '../../core/errors.js';
 import { parseFlags } from '../flags.js';
-import { type CommandIo, processIo } from './config.js';
+import { type CommandIo, processIo } from '../io.js';
 
 const logFlags = z.object({
   list: z.boolean().default(false),

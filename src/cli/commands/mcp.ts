@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { parseFlags } from '../flags.js';
-import { type CommandIo, processIo } from './config.js';
+import { type CommandIo, processIo } from '../io.js';
 
 const mcpFlags = z.object({ repo: z.string().min(1).optional() });
 

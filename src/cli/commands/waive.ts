@@ -5,7 +5,7 @@ import { agentMarkers } from '../../core/agent-environment.js';
 import { lifetimeSchema } from '../../core/config/duration.js';
 import { TollgateError } from '../../core/errors.js';
 import { parseFlags } from '../flags.js';
-import { type CommandIo, processIo } from './config.js';
+import { type CommandIo, processIo } from '../io.js';
 
 const waiveFlags = z.object({
   reason: z.string().optional(),
