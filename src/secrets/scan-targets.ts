@@ -155,15 +155,28 @@ function collect(target: ScanTarget, text: string, options: ScanTargetsOptions, 
       ...(item.allowedBy ? (['inline'] as const) : []),
       ...(options.baseline?.has(finding.fingerprint) ? (['baseline'] as const) : []),
     ];
-    const applied = kinds.find((kind) => judgeSuppression(kind, finding, options.gate) === 'applies');
+    const markerLine = item.allowedAt === undefined ? undefined : realLine(item.allowedAt);
+    const judge = (kind: (typeof kinds)[number]) => judgeSuppression(kind, finding, options.gate, markerLine);
+    const applied = kinds.find((kind) => judge(kind) === 'applies');
     if (applied) {
       if (applied === 'baseline') outcome.baselined++;
       const { path, ruleId, severity, masked, fingerprint } = finding;
       const source = applied === 'inline' ? item.allowedBy! : (options.baselineLabel ?? 'baseline');
-      outcome.suppressed.push({ kind: applied, path, line, ruleId, severity, masked, fingerprint, source });
+      const reason = applied === 'inline' ? item.allowReason : undefined;
+      outcome.suppressed.push({
+        kind: applied,
+        path,
+        line,
+        ruleId,
+        severity,
+        masked,
+        fingerprint,
+        source,
+        ...(reason ? { reason } : {}),
+      });
       continue;
     }
-    const rejected = kinds[0] && judgeSuppression(kinds[0], finding, options.gate);
+    const rejected = kinds[0] && judge(kinds[0]);
     if (rejected && rejected !== 'applies') finding = { ...finding, suppression: rejected };
     outcome.findings.push(target.commit ? { ...finding, commit: target.commit } : finding);
   }

@@ -1,3 +1,4 @@
+import { allowMarkerAbove, allowMarkerOn } from './allow-markers.js';
 import { shannonEntropy } from './entropy.js';
 import { isPlaceholder } from './placeholders.js';
 import { buildKeywordAutomaton, FOLD, isAutomatonKeyword, type KeywordAutomaton } from './prefilter.js';
@@ -21,8 +22,12 @@ export interface RawSecret {
   /** Offsets of the secret in the scanned text. */
   readonly start: number;
   readonly end: number;
-  /** The inline allow marker on its line; set only when the scan was asked to keep allowed secrets. */
+  /** The inline allow marker that covers it; set only when the scan was asked to keep allowed secrets. */
   readonly allowedBy?: string;
+  /** The marker's line (the secret's own, or the comment line above it). */
+  readonly allowedAt?: number;
+  /** What the marker says after itself (`tollgate:allow test fixture` → `test fixture`). */
+  readonly allowReason?: string;
 }
 
 export interface ScanTextOptions {
@@ -68,7 +73,6 @@ const LONG_LINE_BEFORE = 160;
 /** …and name rest, separator and value (≤ 200) end within this far after it. Windows are twice this long. */
 const LONG_LINE_AFTER = 400;
 /** Inline suppression markers (ours, and gitleaks' so that existing annotations keep working). */
-const ALLOW_MARKERS = ['tollgate:allow', 'gitleaks:allow'];
 
 /** Applies to every rule (an imported gitleaks `[allowlist]`). */
 export interface GlobalAllowlist {
@@ -328,10 +332,11 @@ function finish(
     const line = lineIndex + 1;
     if (acceptLine && !acceptLine(line)) continue;
     const lineStart = lineStarts[lineIndex]!;
-    const lineEnd = lineIndex + 1 < lineStarts.length ? lineStarts[lineIndex + 1]! : text.length;
-    const lineText = text.slice(lineStart, lineEnd);
-    const marker = ALLOW_MARKERS.find((candidate) => lineText.includes(candidate));
-    if (marker && !keepAllowed) continue;
+    const lineText = (index: number) =>
+      text.slice(lineStarts[index]!, index + 1 < lineStarts.length ? lineStarts[index + 1]! : text.length);
+    const allow =
+      allowMarkerOn(lineText(lineIndex)) ?? (lineIndex > 0 ? allowMarkerAbove(lineText(lineIndex - 1)) : null);
+    if (allow && !keepAllowed) continue;
     out.push({
       rule: item.rule,
       secret: item.secret,
@@ -339,7 +344,13 @@ function finish(
       end: item.end,
       line,
       column: item.start - lineStart + 1,
-      ...(marker ? { allowedBy: marker } : {}),
+      ...(allow
+        ? {
+            allowedBy: allow.marker,
+            allowedAt: allow.above ? line - 1 : line,
+            ...(allow.reason ? { allowReason: allow.reason } : {}),
+          }
+        : {}),
     });
   }
   return out;

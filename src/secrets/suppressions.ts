@@ -26,6 +26,8 @@ export interface AppliedSuppression {
   fingerprint: string;
   /** The marker (`tollgate:allow`) or the baseline file. */
   source: string;
+  /** What the inline marker says about why (`tollgate:allow test fixture`). */
+  reason?: string;
 }
 
 const PERSON_REQUIRED: ReadonlySet<Severity> = new Set(['critical', 'high']);
@@ -35,9 +37,17 @@ export function judgeSuppression(
   kind: AppliedSuppression['kind'],
   finding: { severity: Severity; path: string; line: number },
   policy: GateSuppressionPolicy | undefined,
+  /** The inline marker's line, when it is not the finding's (a comment line above). */
+  markerLine?: number,
 ): BlockedSuppression | 'applies' {
   if (!policy || !PERSON_REQUIRED.has(finding.severity)) return 'applies';
-  if (kind === 'inline') return policy.addedLine(finding.path, finding.line) ? 'inline-added' : 'applies';
+  if (kind === 'inline') {
+    // A marker the change wrote, or a secret the change put under an old marker: neither was reviewed together.
+    const added =
+      policy.addedLine(finding.path, finding.line) ||
+      (markerLine !== undefined && policy.addedLine(finding.path, markerLine));
+    return added ? 'inline-added' : 'applies';
+  }
   return policy.baselineCommitted ? 'applies' : 'baseline-uncommitted';
 }
 
@@ -51,5 +61,6 @@ export function blockedSuppressionNote(reason: BlockedSuppression): string {
 /** One line per suppression for summaries and Markdown. */
 export function formatSuppression(suppression: AppliedSuppression): string {
   const how = suppression.kind === 'inline' ? `\`${suppression.source}\`` : `baseline ${suppression.source}`;
-  return `${suppression.path}:${suppression.line} secrets/${suppression.ruleId} (${suppression.severity}, ${suppression.masked}) cleared by ${how}`;
+  const why = suppression.reason ? ` (${JSON.stringify(suppression.reason)})` : '';
+  return `${suppression.path}:${suppression.line} secrets/${suppression.ruleId} (${suppression.severity}, ${suppression.masked}) cleared by ${how}${why}`;
 }

@@ -122,6 +122,33 @@ describe('secrets validator', () => {
     expect(result.details?.suppressions).toMatchObject([{ kind: 'inline', path: 'a.env', line: 1 }]);
   });
 
+  test('an allow on the comment line above that predates the change applies, with its reason listed', async () => {
+    repo = await createTempRepo({
+      files: { 'a.py': `# tollgate:allow revoked test fixture\nTOKEN = "${newToken}"\n` },
+    });
+    await repo.write('a.py', `# tollgate:allow revoked test fixture\nTOKEN = "${newToken}"\nOTHER = 1\n`);
+    const result = await run({ scope: 'files' });
+    expect(result.status).toBe('passed');
+    expect(result.summary).toContain(
+      'a.py:2 secrets/github-pat (critical, ghp_…) cleared by `tollgate:allow` ("revoked test fixture")',
+    );
+    expect(result.details?.suppressions).toMatchObject([{ kind: 'inline', line: 2, reason: 'revoked test fixture' }]);
+  });
+
+  test('a new high secret under an old allow comment, or a new allow comment above an old one, needs a person', async () => {
+    repo = await createTempRepo({
+      files: { 'a.py': `# tollgate:allow fixture\nX = 1\n`, 'b.py': `TOKEN = "${newToken}"\n` },
+    });
+    await repo.write('a.py', `# tollgate:allow fixture\nTOKEN = "${newToken}"\n`);
+    await repo.write('b.py', `# pragma: allowlist nextline secret\nTOKEN = "${newToken}"\n`);
+    const result = await run({ scope: 'files' });
+    expect(result.status).toBe('failed');
+    expect(result.details?.secrets).toMatchObject([
+      { path: 'a.py', suppressionRejected: 'inline-added' },
+      { path: 'b.py', suppressionRejected: 'inline-added' },
+    ]);
+  });
+
   test('an inline allow the change adds still clears a medium finding, and is listed', async () => {
     await change({ 'src/pay.ts': `export const key = "${fakeToken('sk_test_', 24)}"; // tollgate:allow\n` });
     const result = await run();
