@@ -2,6 +2,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { fakeChecksumToken } from '../../src/secrets/sample-tokens.js';
 import { createTempRepo, type TempRepo } from '../support/git-repo.js';
 import { runCli } from '../support/run-cli.js';
+import { sarifProblems } from '../support/sarif-checks.js';
 
 /**
  * Self-service suppression in the gate: a change that adds a critical secret may not clear it by itself, neither with
@@ -61,5 +62,42 @@ describe('suppressions in tollgate run', () => {
     const result = await gate();
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toContain('cleared by `tollgate:allow`');
+  });
+});
+
+describe('tollgate scan --report-allowed', () => {
+  test('lists what inline allows cleared, with their reasons, in every format; SARIF marks them suppressed', async () => {
+    await setup({
+      'a.py': `# tollgate:allow revoked fixture\nTOKEN = "${token}"\n`,
+      'b.env': `OTHER=${fakeChecksumToken('ghp_', 'suppression-cli-2')} # pragma: allowlist secret\n`,
+    });
+    const scan = (...args: string[]) => runCli(['scan', '--all', ...args], { cwd: repo.root, env: repo.env });
+    const plain = await scan();
+    expect(plain.exitCode).toBe(0);
+    expect(plain.stdout).not.toContain('Allowed');
+
+    const markdown = await scan('--report-allowed');
+    expect(markdown.exitCode).toBe(0);
+    expect(markdown.stdout).toContain('Allowed (2):');
+    expect(markdown.stdout).toContain(
+      'a.py:2 secrets/github-pat (critical, ghp_…) cleared by `tollgate:allow` ("revoked fixture")',
+    );
+    expect(markdown.stdout).toContain(
+      'b.env:1 secrets/github-pat (critical, ghp_…) cleared by `pragma: allowlist secret`',
+    );
+
+    const json = JSON.parse((await scan('--report-allowed', '--format', 'json')).stdout);
+    expect(json.allowed).toMatchObject([
+      { kind: 'inline', path: 'a.py', line: 2, reason: 'revoked fixture' },
+      { kind: 'inline', path: 'b.env', line: 1, source: 'pragma: allowlist secret' },
+    ]);
+    const sarifText = (await scan('--report-allowed', '--format', 'sarif')).stdout;
+    expect(sarifProblems(sarifText)).toEqual([]);
+    const results = JSON.parse(sarifText).runs[0].results;
+    expect(results.map((result: { suppressions: unknown }) => result.suppressions)).toEqual([
+      [{ kind: 'inSource', justification: 'revoked fixture' }],
+      [{ kind: 'inSource', justification: 'cleared by pragma: allowlist secret' }],
+    ]);
+    for (const text of [markdown.stdout, sarifText, JSON.stringify(json)]) expect(text).not.toContain(token);
   });
 });

@@ -12,6 +12,7 @@ const scanFlags = z.object({
   format: z.enum(['markdown', 'json', 'sarif']).default('markdown'),
   output: z.string().min(1).optional(),
   baselineWrite: z.boolean().default(false),
+  reportAllowed: z.boolean().default(false),
 });
 
 export function registerScan(program: Command): void {
@@ -27,6 +28,7 @@ export function registerScan(program: Command): void {
     .option('--history <range>', 'scan the lines each commit in a revision range added, e.g. "origin/main..HEAD"')
     .option('--format <format>', 'report format: markdown, json or sarif (default: markdown)')
     .option('-o, --output <file>', 'write the report to this file instead of stdout')
+    .option('--report-allowed', 'also list the findings that inline allows and the baseline cleared, and by what')
     .option(
       '--baseline-write',
       'record every current finding in the baseline (config secrets.baseline) so it stops blocking',
@@ -39,7 +41,8 @@ Examples:
   $ tollgate scan --staged
   $ tollgate scan --all --format sarif --output secrets.sarif
   $ tollgate scan --history origin/main..HEAD --format json
-  $ tollgate scan --all --baseline-write`,
+  $ tollgate scan --all --baseline-write
+  $ tollgate scan --all --report-allowed`,
     )
     .action(async (paths: string[], rawFlags: Record<string, unknown>) => {
       const flags = parseFlags(scanFlags, { ...rawFlags, paths });

@@ -1,8 +1,10 @@
-import { stat, writeFile } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { loadConfig } from '../../core/config/load.js';
 import { findRepoRoot } from '../../core/config/repo-root.js';
 import { TollgateError } from '../../core/errors.js';
+import { writeFileAtomic } from '../../core/state/atomic-write.js';
+import { TOLLGATE_VERSION } from '../../core/version.js';
 import { baselinePath, readBaseline, writeBaseline } from '../../secrets/baseline.js';
 import { loadScanner } from '../../secrets/load-rules.js';
 import { type SecretsOptions, secretsOptionsSchema } from '../../secrets/options.js';
@@ -21,6 +23,8 @@ export interface ScanCommandFlags {
   format: ScanFormat;
   output?: string | undefined;
   baselineWrite: boolean;
+  /** List the findings inline allows and the baseline cleared, with who cleared them. */
+  reportAllowed?: boolean;
 }
 
 export interface ScanCommandIo {
@@ -84,7 +88,7 @@ export async function runScanCommand(flags: ScanCommandFlags, io: ScanCommandIo 
   }
   const report: SecretScanReport = {
     tool: 'tollgate',
-    version: process.env.npm_package_version ?? '0.1.0',
+    version: TOLLGATE_VERSION,
     scope,
     findings: outcome.findings,
     skipped: outcome.skipped,
@@ -93,9 +97,10 @@ export async function runScanCommand(flags: ScanCommandFlags, io: ScanCommandIo 
     scannedBytes: outcome.scannedBytes,
     durationMs: Math.round(performance.now() - started),
     notes,
+    ...(flags.reportAllowed ? { allowed: outcome.suppressed } : {}),
   };
   const text = renderScanReport(report, flags.format);
-  if (flags.output) await writeFile(resolve(io.cwd, flags.output), text);
+  if (flags.output) await writeFileAtomic(resolve(io.cwd, flags.output), text);
   else io.stdout(text);
   return outcome.findings.length > 0 ? 1 : 0;
 }

@@ -1,3 +1,4 @@
+import { formatSuppression } from '../../../secrets/suppressions.js';
 import { nextStepFor, type SecretScanReport } from './scan-report.js';
 
 function cell(text: string): string {
@@ -30,6 +31,10 @@ export function renderScanMarkdown(report: SecretScanReport): string {
       lines.push(`- \`${cell(skipped.path)}\`: ${skipped.reason} (${cell(skipped.detail)})`);
     if (report.skipped.length > 20)
       lines.push(`- … and ${report.skipped.length - 20} more (use --format json for the full list)`);
+  }
+  if (report.allowed) {
+    lines.push('', `Allowed (${report.allowed.length}):`);
+    for (const allowed of report.allowed) lines.push(`- ${formatSuppression(allowed)}`);
   }
   for (const note of report.notes) lines.push('', `Note: ${note}`);
   lines.push('', nextStepFor(report), '');

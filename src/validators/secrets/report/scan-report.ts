@@ -1,4 +1,5 @@
 import type { SkippedTarget } from '../../../secrets/scan-targets.js';
+import type { AppliedSuppression } from '../../../secrets/suppressions.js';
 import type { SecretFinding } from '../../../secrets/to-finding.js';
 
 /** What `tollgate scan` found, as every renderer sees it. Holds masked values and fingerprints only. */
@@ -15,6 +16,8 @@ export interface SecretScanReport {
   durationMs: number;
   /** Import problems and other things the user should know that did not stop the scan. */
   notes: string[];
+  /** With `--report-allowed`: the findings an inline allow or the baseline cleared (masked), and by what. */
+  allowed?: AppliedSuppression[];
 }
 
 export function nextStepFor(report: SecretScanReport): string {
