@@ -1,5 +1,12 @@
 import type { Finding, Severity } from '../core/finding.js';
-import { blockingFindings, type RunReport, statusLabel, type ToolReport, toolPasses } from '../core/run/run-report.js';
+import {
+  blockingFindings,
+  configPlaceOf,
+  type RunReport,
+  statusLabel,
+  type ToolReport,
+  toolPasses,
+} from '../core/run/run-report.js';
 
 /**
  * `--format github`: GitHub Actions workflow commands, so a run in CI annotates the pull request without GitHub
@@ -80,11 +87,10 @@ function headline(report: RunReport): string {
 }
 
 function findingAnnotations(report: RunReport): Annotation[] {
-  const configFile = report.configFile ?? 'tollgate.config.yaml';
   return report.tools.flatMap((tool) =>
     blockingFindings(tool).map((finding) => ({
       kind: KIND_OF[finding.severity],
-      ...place(finding, configFile, report.configLines),
+      ...place(finding, report),
       title: `${tool.name}: ${finding.title}`,
       message: messageOf(finding, report.maxOutputLines),
     })),
@@ -92,12 +98,8 @@ function findingAnnotations(report: RunReport): Annotation[] {
 }
 
 /** Where the finding is; a finding without a file (a failed check) points at the config line that defines it. */
-function place(
-  finding: Finding,
-  configFile: string,
-  configLines: RunReport['configLines'],
-): Pick<Annotation, 'file' | 'line' | 'endLine' | 'col'> {
-  if (!finding.path) return { file: configFile, line: configLines?.[finding.ruleId ?? ''] ?? 1 };
+function place(finding: Finding, report: RunReport): Pick<Annotation, 'file' | 'line' | 'endLine' | 'col'> {
+  if (!finding.path) return configPlaceOf(report, finding.ruleId);
   if (finding.line === undefined) return { file: finding.path };
   return {
     file: finding.path,
@@ -118,12 +120,12 @@ function messageOf(finding: Finding, maxOutputLines: number): string {
 
 /** A validator that did not pass and has no finding of its own still fails the run: it gets an annotation too. */
 function toolAnnotations(report: RunReport): Annotation[] {
-  const configFile = report.configFile ?? 'tollgate.config.yaml';
+  const { file } = configPlaceOf(report, undefined);
   return report.tools
     .filter((tool) => blockingFindings(tool).length === 0 && !quiet(tool))
     .map((tool) => ({
       kind: toolPasses(tool) ? 'warning' : 'error',
-      file: configFile,
+      file,
       title: `${tool.name}: ${statusLabel(tool)}`,
       message: tool.summary,
     }));

@@ -1,5 +1,5 @@
 import type { Finding, Severity } from '../core/finding.js';
-import type { RunReport } from '../core/run/run-report.js';
+import { configPlaceOf, type RunReport } from '../core/run/run-report.js';
 
 export const SARIF_LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = {
   critical: 'error',
@@ -109,7 +109,6 @@ export function renderSarif(report: RunReport): string {
     }
   }
   const ruleIds = [...rules.keys()];
-  const fallbackFile = report.configFile ?? 'tollgate.config.yaml';
   return sarifDocument({
     version: report.version,
     rules: [...rules.values()],
@@ -139,7 +138,7 @@ export function renderSarif(report: RunReport): string {
                 ...(finding.endLine ? { endLine: finding.endLine } : {}),
                 ...(finding.column ? { startColumn: finding.column } : {}),
               })
-            : sarifLocation(fallbackFile, { startLine: report.configLines?.[finding.ruleId ?? ''] ?? 1 }),
+            : configLocation(report, finding.ruleId),
         ].slice(0, MAX_LOCATIONS),
         partialFingerprints: { tollgateFindingId: finding.id },
         ...(finding.waiver
@@ -178,4 +177,9 @@ export function sarifDocument(options: {
     ],
   };
   return `${JSON.stringify(document, null, 2)}\n`;
+}
+
+function configLocation(report: RunReport, ruleId: string | undefined) {
+  const place = configPlaceOf(report, ruleId);
+  return sarifLocation(place.file, { startLine: place.line });
 }

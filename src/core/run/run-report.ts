@@ -65,6 +65,11 @@ export interface CodeContext {
   lines: string[];
 }
 
+/** Where a finding without a file points: the config line that defines its check (the file's top otherwise). */
+export function configPlaceOf(report: RunReport, ruleId: string | undefined): { file: string; line: number } {
+  return { file: report.configFile ?? 'tollgate.config.yaml', line: report.configLines?.[ruleId ?? ''] ?? 1 };
+}
+
 /** A finding blocks unless it is waived. */
 export function blockingFindings(tool: ToolReport): Finding[] {
   return tool.findings.filter((finding) => !finding.waiver);

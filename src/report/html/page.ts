@@ -80,7 +80,7 @@ export function pageOfReport(report: RunReport): HtmlPage {
           title: finding.title,
           ...(finding.body ? { body: finding.body } : {}),
           ...(finding.ruleId ? { ruleId: finding.ruleId } : {}),
-          ...(finding.path ? { location: finding.line ? `${finding.path}:${finding.line}` : finding.path } : {}),
+          ...locationOf(finding),
           ...(finding.waiver ? { waived: `${finding.waiver.by}: ${finding.waiver.reason}` } : {}),
           ...contextOf(finding, report.codeContext?.[finding.id]),
         })),
@@ -92,6 +92,12 @@ export function pageOfReport(report: RunReport): HtmlPage {
 function contextOf(finding: Finding, context: CodeContext | undefined): Pick<HtmlFinding, 'context'> {
   if (!context || finding.line === undefined) return {};
   return { context: { ...context, mark: [finding.line, Math.max(finding.line, finding.endLine ?? finding.line)] } };
+}
+
+/** `path:line`, the path alone, or nothing for a finding without a file. */
+function locationOf(finding: { path?: string; line?: number }): Pick<HtmlFinding, 'location'> {
+  if (!finding.path) return {};
+  return { location: finding.line ? `${finding.path}:${finding.line}` : finding.path };
 }
 
 /** Most severe first; a stable sort keeps the validator's own order within a severity. */
@@ -131,7 +137,7 @@ export function pageOfSummary(runId: string, summary: RunSummary): HtmlPage {
           id: finding.id ?? '',
           severity: isSeverity(finding.severity) ? finding.severity : 'info',
           title: finding.title,
-          ...(finding.path ? { location: finding.line ? `${finding.path}:${finding.line}` : finding.path } : {}),
+          ...locationOf(finding),
           ...(finding.waiver ? { waived: `${finding.waiver.by}: ${finding.waiver.reason}` } : {}),
         })),
       ),

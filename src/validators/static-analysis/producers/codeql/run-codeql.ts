@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import type { ChangedFile } from '../../../../core/change-set/types.js';
 import { formatDuration, formatSize } from '../../../../core/config/duration.js';
+import type { ProcessResult } from '../../../../core/process.js';
 import { ensureTollgateDir } from '../../../../core/state/tollgate-dir.js';
 import { dedupeIssues } from '../../issues-to-findings.js';
 import type { StaticAnalysisOptions } from '../../options.js';
@@ -131,21 +132,8 @@ async function createDatabase(
     databaseCreateArgs({ database, language, sourceRoot: ctx.repoRoot, threads: run.options.threads }),
     { cwd: ctx.repoRoot, timeoutMs: remainingMs, maxOutputBytes: 1024 * 1024 },
   );
-  if (created.timedOut || created.aborted) {
-    return {
-      status: 'failed',
-      detail: `database creation timed out after ${formatDuration(created.durationMs)}`,
-      failure: { state: 'timed_out', reason: `codeql: ${language} database creation ran out of time (codeql.timeout)` },
-    };
-  }
-  if (created.exitCode !== 0) {
-    const reason = `database create exited ${created.exitCode}: ${firstOutputLine(created.stderr, created.stdout)}`;
-    return {
-      status: 'failed',
-      detail: reason,
-      failure: { state: 'failed', reason: `codeql (${language}): ${reason}` },
-    };
-  }
+  const failed = stepFailure(language, { step: 'database creation', command: 'database create' }, created);
+  if (failed) return failed;
   return database;
 }
 
@@ -173,21 +161,8 @@ async function analyzeDatabase(
     }),
     { cwd: ctx.repoRoot, timeoutMs: Math.max(1, run.deadline - Date.now()), maxOutputBytes: 1024 * 1024 },
   );
-  if (analyzed.timedOut || analyzed.aborted) {
-    return {
-      status: 'failed',
-      detail: `analysis timed out after ${formatDuration(analyzed.durationMs)}`,
-      failure: { state: 'timed_out', reason: `codeql: ${language} analysis ran out of time (codeql.timeout)` },
-    };
-  }
-  if (analyzed.exitCode !== 0) {
-    const reason = `database analyze exited ${analyzed.exitCode}: ${firstOutputLine(analyzed.stderr, analyzed.stdout)}`;
-    return {
-      status: 'failed',
-      detail: reason,
-      failure: { state: 'failed', reason: `codeql (${language}): ${reason}` },
-    };
-  }
+  const failed = stepFailure(language, { step: 'analysis', command: 'database analyze' }, analyzed);
+  if (failed) return failed;
   return { status: 'analyzed', detail: `${withFiles.length} changed file(s)`, analyzed: { output, fingerprint } };
 }
 
@@ -291,4 +266,22 @@ export async function runCodeql(input: ProducerInput): Promise<ProducerOutcome> 
   for (const [language, files] of changed)
     outcomes.push({ language, ...(await analyzeLanguage(run, { language, files })) });
   return ranOutcome(memoryPath, outcomes);
+}
+
+/** How a `codeql` step that timed out, was aborted or exited non-zero failed the language; null when it succeeded. */
+function stepFailure(
+  language: CodeqlLanguage,
+  names: { step: string; command: string },
+  result: ProcessResult,
+): LanguageOutcome | null {
+  if (result.timedOut || result.aborted) {
+    return {
+      status: 'failed',
+      detail: `${names.step} timed out after ${formatDuration(result.durationMs)}`,
+      failure: { state: 'timed_out', reason: `codeql: ${language} ${names.step} ran out of time (codeql.timeout)` },
+    };
+  }
+  if (result.exitCode === 0) return null;
+  const reason = `${names.command} exited ${result.exitCode}: ${firstOutputLine(result.stderr, result.stdout)}`;
+  return { status: 'failed', detail: reason, failure: { state: 'failed', reason: `codeql (${language}): ${reason}` } };
 }
