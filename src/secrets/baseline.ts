@@ -28,11 +28,16 @@ export function baselinePath(repoRoot: string, configured: string): string {
 
 /** The fingerprints in the baseline; an absent file is an empty baseline, a malformed one an error naming it. */
 export async function readBaseline(path: string, label: string): Promise<Set<string>> {
+  return new Set((await readBaselineEntries(path, label)).map((entry) => entry.fingerprint));
+}
+
+/** The baseline's entries, as written: fingerprint, rule, and where the finding was when it was recorded. */
+export async function readBaselineEntries(path: string, label: string): Promise<SecretsBaseline['findings']> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new Set();
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw new TollgateError(
       'io',
       `${label}: cannot read the secrets baseline (${(error as NodeJS.ErrnoException).code})`,
@@ -48,10 +53,15 @@ export async function readBaseline(path: string, label: string): Promise<Set<str
   if (!result.success) {
     throw new TollgateError('config', `${label}: not a secrets baseline (expected {"version":1,"findings":[…]})`);
   }
-  return new Set(result.data.findings.map((finding) => finding.fingerprint));
+  return result.data.findings;
 }
 
-export async function writeBaseline(path: string, findings: readonly SecretFinding[]): Promise<void> {
+type BaselineEntry = SecretsBaseline['findings'][number];
+
+export async function writeBaseline(
+  path: string,
+  findings: ReadonlyArray<Pick<SecretFinding, keyof BaselineEntry>>,
+): Promise<void> {
   const baseline: SecretsBaseline = {
     version: 1,
     findings: [...findings]

@@ -3,6 +3,7 @@ import { isAbsolute, join } from 'node:path';
 import { TollgateError } from '../core/errors.js';
 import { compileCustomRule } from './custom-rules.js';
 import { importGitleaksConfig } from './gitleaks-config.js';
+import { type ImportedSuppressions, loadImportedSuppressions } from './imported-suppressions.js';
 import type { SecretsOptions } from './options.js';
 import type { SecretRule } from './rule.js';
 import { builtinRules } from './rules/index.js';
@@ -10,14 +11,20 @@ import { SecretScanner } from './scanner.js';
 
 export interface LoadedScanner {
   scanner: SecretScanner;
-  /** Why parts of an imported gitleaks config were left out. */
+  /** Why parts of an imported gitleaks or secretlint config were left out. */
   notes: string[];
+  /** `.gitleaksignore` entries and secretlint `allows`, applied as listed suppressions. */
+  imported: ImportedSuppressions;
 }
 
-/** Built-in rules, then config `secrets.rules`, then an imported gitleaks config. */
+/**
+ * Built-in rules, then config `secrets.rules`, then an imported gitleaks config; and the suppressions other scanners'
+ * files hold.
+ */
 export async function loadScanner(repoRoot: string, options: SecretsOptions): Promise<LoadedScanner> {
+  const { imported, notes } = await loadImportedSuppressions(repoRoot, options);
   const rules: SecretRule[] = [...builtinRules, ...options.rules.map(compileCustomRule)];
-  if (!options.gitleaksConfig) return { scanner: new SecretScanner(rules), notes: [] };
+  if (!options.gitleaksConfig) return { scanner: new SecretScanner(rules), notes, imported };
   const path = isAbsolute(options.gitleaksConfig) ? options.gitleaksConfig : join(repoRoot, options.gitleaksConfig);
   let text: string;
   try {
@@ -28,6 +35,10 @@ export async function loadScanner(repoRoot: string, options: SecretsOptions): Pr
       `secrets.gitleaksConfig: cannot read ${JSON.stringify(options.gitleaksConfig)} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
     );
   }
-  const imported = importGitleaksConfig(text, options.gitleaksConfig);
-  return { scanner: new SecretScanner([...rules, ...imported.rules], imported.allowlist), notes: imported.notes };
+  const gitleaks = importGitleaksConfig(text, options.gitleaksConfig);
+  return {
+    scanner: new SecretScanner([...rules, ...gitleaks.rules], gitleaks.allowlist),
+    notes: [...notes, ...gitleaks.notes],
+    imported,
+  };
 }

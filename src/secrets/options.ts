@@ -71,6 +71,18 @@ export const secretsOptionsSchema = z
       .min(1)
       .optional()
       .describe('Path of a gitleaks TOML config whose [[rules]] and [allowlist] are imported.'),
+    gitleaksIgnore: z
+      .union([z.string().min(1), z.literal(false)])
+      .optional()
+      .describe(
+        'A gitleaks ignore file whose fingerprints ([commit:]file:rule-id:line) clear the finding at that place; default: .gitleaksignore when it exists; false: none.',
+      ),
+    secretlintConfig: z
+      .union([z.string().min(1), z.literal(false)])
+      .optional()
+      .describe(
+        "A secretlint config (JSON or YAML) whose rules' `allows` patterns clear matching secrets; default: the first .secretlintrc(.json|.yaml|.yml) that exists; false: none.",
+      ),
   })
   .strict()
   .superRefine((options, ctx) => {

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import type { ImportedSuppressions } from './imported-suppressions.js';
 import type { SecretsOptions } from './options.js';
 import { emptyScanOutcome, type ScanOutcome, type ScanTarget, scanTargets } from './scan-targets.js';
 import type { WorkerJob } from './scan-worker.js';
@@ -21,6 +22,8 @@ export interface ParallelScanOptions {
   options: SecretsOptions;
   scanner: SecretScanner;
   baseline: ReadonlySet<string>;
+  /** Applied on this thread; each worker reads the same files itself through `loadScanner`. */
+  imported?: ImportedSuppressions;
   /** Default: the number of cores. */
   workers?: number;
   /** Below this many bytes one thread is faster than starting workers. Default 32 MB. */
@@ -44,6 +47,7 @@ export async function scanDiskTargets(
       scanner: options.scanner,
       allowPaths: options.options.paths,
       baseline: options.baseline,
+      ...(options.imported ? { imported: options.imported } : {}),
       ...(options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes }),
     });
   }

@@ -1,6 +1,7 @@
 import picomatch from 'picomatch';
 import type { LineRange, SkipReason } from '../core/change-set/types.js';
 import { hasBinaryExtension, looksBinary } from './binary.js';
+import { type ImportedSuppressions, importedSuppressionFor } from './imported-suppressions.js';
 import type { SecretScanner } from './scanner.js';
 import { type AppliedSuppression, type GateSuppressionPolicy, judgeSuppression } from './suppressions.js';
 import { type SecretFinding, toSecretFinding } from './to-finding.js';
@@ -50,6 +51,8 @@ export interface ScanTargetsOptions {
   baseline?: ReadonlySet<string>;
   /** The baseline's path as configured, named in listed suppressions. */
   baselineLabel?: string;
+  /** `.gitleaksignore` entries and secretlint `allows`. */
+  imported?: ImportedSuppressions;
   /** Set in the gate: which suppressions may clear a high or critical finding. Absent: every one applies. */
   gate?: GateSuppressionPolicy;
   /** Files above this size are scanned in windows of about this size. Default 5 MB. */
@@ -150,10 +153,19 @@ function collect(target: ScanTarget, text: string, options: ScanTargetsOptions, 
   for (const item of raw) {
     const line = realLine(item.line);
     let finding = toSecretFinding({ ...item, line }, target.path, isNew(line));
+    const imported = options.imported
+      ? importedSuppressionFor(options.imported, {
+          path: target.path,
+          line,
+          commit: target.commit,
+          secret: item.secret,
+        })
+      : undefined;
     // An inline allow the gate rejects may still be covered by a baseline entry that it accepts.
     const kinds = [
       ...(item.allowedBy ? (['inline'] as const) : []),
       ...(options.baseline?.has(finding.fingerprint) ? (['baseline'] as const) : []),
+      ...(imported ? (['imported'] as const) : []),
     ];
     const markerLine = item.allowedAt === undefined ? undefined : realLine(item.allowedAt);
     const judge = (kind: (typeof kinds)[number]) => judgeSuppression(kind, finding, options.gate, markerLine);
@@ -161,8 +173,13 @@ function collect(target: ScanTarget, text: string, options: ScanTargetsOptions, 
     if (applied) {
       if (applied === 'baseline') outcome.baselined++;
       const { path, ruleId, severity, masked, fingerprint } = finding;
-      const source = applied === 'inline' ? item.allowedBy! : (options.baselineLabel ?? 'baseline');
-      const reason = applied === 'inline' ? item.allowReason : undefined;
+      const source =
+        applied === 'inline'
+          ? item.allowedBy!
+          : applied === 'baseline'
+            ? (options.baselineLabel ?? 'baseline')
+            : imported!.source;
+      const reason = applied === 'inline' ? item.allowReason : applied === 'imported' ? imported!.reason : undefined;
       outcome.suppressed.push({
         kind: applied,
         path,

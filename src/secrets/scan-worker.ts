@@ -17,13 +17,14 @@ export interface WorkerJob {
 }
 
 const job = workerData as WorkerJob;
-const { scanner } = await loadScanner(job.repoRoot, job.options);
+const { scanner, imported } = await loadScanner(job.repoRoot, job.options);
 const outcome = await scanTargets(
   job.files.map((file) => ({ path: file.path, read: () => readFile(file.absolute) })),
   {
     scanner,
     allowPaths: job.options.paths,
     baseline: new Set(job.baseline),
+    imported,
     ...(job.maxBytes === undefined ? {} : { maxBytes: job.maxBytes }),
   },
 );

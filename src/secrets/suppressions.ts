@@ -10,21 +10,24 @@ export interface GateSuppressionPolicy {
   addedLine(path: string, line: number): boolean;
   /** Whether the baseline file is part of the repository (tracked, or in the change set's diff), not ignored. */
   baselineCommitted: boolean;
+  /** The same for `.gitleaksignore` and the secretlint config whose entries are honoured. */
+  importsCommitted?: boolean;
 }
 
 /** Why a suppression did not clear a finding in the gate. */
-export type BlockedSuppression = 'inline-added' | 'baseline-uncommitted';
+export type BlockedSuppression = 'inline-added' | 'baseline-uncommitted' | 'import-uncommitted';
 
 /** A suppression that cleared a finding; every one is listed in the report. */
 export interface AppliedSuppression {
-  kind: 'inline' | 'baseline';
+  /** `imported`: a `.gitleaksignore` entry or a secretlint `allows` pattern. */
+  kind: 'inline' | 'baseline' | 'imported';
   path: string;
   line: number;
   ruleId: string;
   severity: Severity;
   masked: string;
   fingerprint: string;
-  /** The marker (`tollgate:allow`) or the baseline file. */
+  /** The marker (`tollgate:allow`), the baseline file, or the imported entry (`.gitleaksignore:3`). */
   source: string;
   /** What the inline marker says about why (`tollgate:allow test fixture`). */
   reason?: string;
@@ -48,19 +51,27 @@ export function judgeSuppression(
       (markerLine !== undefined && policy.addedLine(finding.path, markerLine));
     return added ? 'inline-added' : 'applies';
   }
+  if (kind === 'imported') return policy.importsCommitted ? 'applies' : 'import-uncommitted';
   return policy.baselineCommitted ? 'applies' : 'baseline-uncommitted';
 }
 
 /** What a finding says when its suppression did not apply. */
 export function blockedSuppressionNote(reason: BlockedSuppression): string {
-  return reason === 'inline-added'
-    ? "Suppression added by this change: needs a person's waiver. The `tollgate:allow` on this line is new in this change, and a change may not clear its own high or critical secret; remove the secret, or have a person accept the finding."
-    : "Baseline outside the reviewed repository: needs a person's waiver. The baseline entry that lists it is in a git-ignored file (such as `.tollgate/`), which nobody reviews; remove the secret, commit the baseline (`secrets.baseline: path/in/repo`), or have a person waive the finding.";
+  if (reason === 'inline-added')
+    return "Suppression added by this change: needs a person's waiver. The `tollgate:allow` on this line is new in this change, and a change may not clear its own high or critical secret; remove the secret, or have a person accept the finding.";
+  if (reason === 'import-uncommitted')
+    return "Imported suppression outside the reviewed repository: needs a person's waiver. The `.gitleaksignore` entry or secretlint `allows` pattern that covers it is in a file git does not track; remove the secret, commit that file, or have a person waive the finding.";
+  return "Baseline outside the reviewed repository: needs a person's waiver. The baseline entry that lists it is in a git-ignored file (such as `.tollgate/`), which nobody reviews; remove the secret, commit the baseline (`secrets.baseline: path/in/repo`), or have a person waive the finding.";
 }
 
 /** One line per suppression for summaries and Markdown. */
 export function formatSuppression(suppression: AppliedSuppression): string {
-  const how = suppression.kind === 'inline' ? `\`${suppression.source}\`` : `baseline ${suppression.source}`;
+  const how =
+    suppression.kind === 'inline'
+      ? `\`${suppression.source}\``
+      : suppression.kind === 'baseline'
+        ? `baseline ${suppression.source}`
+        : suppression.source;
   const why = suppression.reason ? ` (${JSON.stringify(suppression.reason)})` : '';
   return `${suppression.path}:${suppression.line} secrets/${suppression.ruleId} (${suppression.severity}, ${suppression.masked}) cleared by ${how}${why}`;
 }

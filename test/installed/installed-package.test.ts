@@ -173,6 +173,8 @@ describe('the installed package', () => {
       ['scan', '--all', '--format', 'json'],
       ['scan', '--all', '--format', 'sarif'],
       ['scan', '--history', 'HEAD'],
+      ['scan', '--all', '--report-allowed'],
+      ['scan', '--baseline-audit'],
     ]) {
       expectClean(await tollgate(args), args.join(' '));
     }

@@ -12,6 +12,8 @@ const scanFlags = z.object({
   format: z.enum(['markdown', 'json', 'sarif']).default('markdown'),
   output: z.string().min(1).optional(),
   baselineWrite: z.boolean().default(false),
+  baselineAudit: z.boolean().default(false),
+  baselinePrune: z.boolean().default(false),
   reportAllowed: z.boolean().default(false),
 });
 
@@ -33,6 +35,11 @@ export function registerScan(program: Command): void {
       '--baseline-write',
       'record every current finding in the baseline (config secrets.baseline) so it stops blocking',
     )
+    .option(
+      '--baseline-audit',
+      'list baseline entries that no longer match a finding in the work tree (exit 1 if any); reads the whole work tree',
+    )
+    .option('--baseline-prune', 'with --baseline-audit: remove those entries from the baseline file')
     .addHelpText(
       'after',
       `
@@ -42,7 +49,8 @@ Examples:
   $ tollgate scan --all --format sarif --output secrets.sarif
   $ tollgate scan --history origin/main..HEAD --format json
   $ tollgate scan --all --baseline-write
-  $ tollgate scan --all --report-allowed`,
+  $ tollgate scan --all --report-allowed
+  $ tollgate scan --baseline-audit --baseline-prune`,
     )
     .action(async (paths: string[], rawFlags: Record<string, unknown>) => {
       const flags = parseFlags(scanFlags, { ...rawFlags, paths });

@@ -194,6 +194,39 @@ describe('secrets validator', () => {
     expect(result.details?.suppressions).toMatchObject([{ kind: 'baseline', path: 'a.env' }]);
   });
 
+  test('a .gitleaksignore entry clears the finding at its place in the gate when reviewed, and is listed', async () => {
+    await change({ 'a.env': `TOKEN=${newToken}\n`, '.gitleaksignore': 'a.env:github-pat:1\n' });
+    const result = await run();
+    expect(result.status).toBe('passed');
+    expect(result.details?.suppressions).toMatchObject([
+      { kind: 'imported', path: 'a.env', line: 1, source: '.gitleaksignore:1', reason: 'gitleaks rule github-pat' },
+    ]);
+    expect(result.summary).toContain('cleared by .gitleaksignore:1');
+  });
+
+  test('an imported ignore file git does not track does not clear a high secret in the gate', async () => {
+    await change({ 'a.env': `TOKEN=${newToken}\n`, '.tollgate/gitleaksignore': 'a.env:github-pat:1\n' });
+    const result = await run({ gitleaksIgnore: '.tollgate/gitleaksignore' });
+    expect(result.status).toBe('failed');
+    expect(result.findings[0]!.body).toContain('Imported suppression outside the reviewed repository');
+  });
+
+  test('secretlint allows clear a matching secret', async () => {
+    const rc = { rules: [{ id: 'preset', rules: [{ id: 'r', options: { allows: [newToken.slice(4, 20)] } }] }] };
+    await change({ 'a.env': `TOKEN=${newToken}\n`, '.secretlintrc.json': JSON.stringify(rc) });
+    const result = await run();
+    expect(result.status).toBe('passed');
+    expect(result.details?.suppressions).toMatchObject([{ kind: 'imported', reason: 'secretlint allows' }]);
+    expect(JSON.stringify(result)).not.toContain(newToken);
+  });
+
+  test('a broken .gitleaksignore is an error result naming its line, not a pass', async () => {
+    await change({ 'a.env': `TOKEN=${newToken}\n`, '.gitleaksignore': 'nonsense\n' });
+    const result = await run();
+    expect(result.status).toBe('error');
+    expect(result.summary).toContain('.gitleaksignore:1: not a gitleaks fingerprint');
+  });
+
   test('an unreadable gitleaks config is an error result with the reason, not a crash', async () => {
     await change({ 'a.env': 'X=1\n' });
     const result = await run({ gitleaksConfig: 'missing.toml' });

@@ -65,7 +65,8 @@ export async function runSecrets(ctx: ToolContext<SecretsOptions, SecretsInput>)
     allowPaths: options.paths,
     baseline,
     baselineLabel: options.baseline,
-    gate: await gatePolicy(ctx, baseline),
+    imported: loaded.imported,
+    gate: await gatePolicy(ctx, baseline, loaded.imported.files),
     signal: ctx.signal,
     onProgress: (done, total) => ctx.progress(`scanned ${done}/${total} files for secrets`),
   });
@@ -137,16 +138,21 @@ function describeUnexamined(files: readonly SkippedTarget[]): string {
 async function gatePolicy(
   ctx: ToolContext<SecretsOptions, SecretsInput>,
   baseline: ReadonlySet<string>,
+  importedFrom: readonly string[],
 ): Promise<GateSuppressionPolicy> {
   const added = new Map(ctx.changeSet.files.map((file) => [file.path, lineSet(file.addedLines)]));
+  const baselineFile = baselinePath(ctx.repoRoot, ctx.options.baseline);
+  const reviewed = await Promise.all(importedFrom.map((file) => inRepository(ctx, resolve(ctx.repoRoot, file))));
   return {
     addedLine: (path, line) => added.get(path)?.(line) ?? false,
-    baselineCommitted: baseline.size > 0 && (await baselineInRepository(ctx)),
+    baselineCommitted: baseline.size > 0 && (await inRepository(ctx, baselineFile)),
+    importsCommitted: reviewed.every(Boolean),
   };
 }
 
-async function baselineInRepository(ctx: ToolContext<SecretsOptions, SecretsInput>): Promise<boolean> {
-  const path = relative(ctx.repoRoot, baselinePath(ctx.repoRoot, ctx.options.baseline)).split(sep).join('/');
+/** Tracked, or at least in this change's diff: a file reviewers see. */
+async function inRepository(ctx: ToolContext<SecretsOptions, SecretsInput>, absolute: string): Promise<boolean> {
+  const path = relative(ctx.repoRoot, absolute).split(sep).join('/');
   // `.tollgate/` is tollgate's own state folder, git-ignored by design even before its `.gitignore` exists.
   if (path.startsWith('..') || isAbsolute(path) || path.startsWith('.tollgate/')) return false;
   if (ctx.changeSet.files.some((file) => file.path === path && file.status !== 'deleted')) return true;

@@ -126,6 +126,60 @@ describe('tollgate scan', () => {
     expect(again.json.baselined).toBe(1);
   });
 
+  test('--baseline-audit lists entries whose finding is gone (exit 1); --baseline-prune removes them', async () => {
+    repo = await createTempRepo({ files: { 'a.env': `A=${pat}\n`, 'b.env': `B=${npmToken}\n` } });
+    await scan({ all: true, baselineWrite: true });
+    await repo.write('b.env', 'B=from-the-vault\n');
+    await repo.write('a.env', `# moved down\nA=${pat}\n`);
+    const audit = await scan({ baselineAudit: true });
+    expect(audit.code).toBe(1);
+    expect(audit.json).toMatchObject({
+      entries: 2,
+      pruned: false,
+      stale: [{ path: 'b.env', ruleId: 'npm-access-token' }],
+    });
+    expect(audit.stdout).not.toContain(npmToken);
+    const markdown = await scan({ baselineAudit: true, format: 'markdown' });
+    expect(markdown.stdout).toContain('1 no longer match a finding');
+    expect(markdown.stdout).toContain('`b.env:1` secrets/npm-access-token');
+    const prune = await scan({ baselineAudit: true, baselinePrune: true });
+    expect(prune.code).toBe(0);
+    expect(prune.json.pruned).toBe(true);
+    const after = await scan({ baselineAudit: true });
+    expect(after).toMatchObject({ code: 0, json: { entries: 1, stale: [] } });
+    // The remaining entry still clears the moved secret.
+    expect((await scan({ all: true })).code).toBe(0);
+  });
+
+  test('baseline audit flags that do not fit together are usage errors naming them', async () => {
+    repo = await createTempRepo({ files: { 'a.txt': 'x\n' } });
+    await expect(scan({ baselinePrune: true })).rejects.toThrow('--baseline-prune removes what --baseline-audit finds');
+    await expect(scan({ baselineAudit: true, baselineWrite: true })).rejects.toThrow('give one');
+    await expect(scan({ baselineAudit: true, staged: true })).rejects.toThrow('drop paths, --staged and --history');
+    await expect(scan({ baselineAudit: true, format: 'sarif' })).rejects.toThrow('--format: --baseline-audit');
+  });
+
+  test('.gitleaksignore and secretlint allows clear findings, listed by --report-allowed in every format', async () => {
+    const rc = 'rules:\n  - id: any\n    options:\n      allows: ["/^npm_/"]\n';
+    repo = await createTempRepo({
+      files: {
+        'a.env': `A=${pat}\nB=${pat}\n`,
+        'n.env': `N=${npmToken}\n`,
+        '.gitleaksignore': 'a.env:github-pat:2\n',
+        '.secretlintrc.yml': rc,
+      },
+    });
+    const { code, json } = await scan({ all: true, reportAllowed: true });
+    expect(code).toBe(1);
+    expect(locations(json)).toEqual(['a.env:1 github-pat']);
+    expect(json.allowed).toMatchObject([
+      { kind: 'imported', path: 'a.env', line: 2, source: '.gitleaksignore:1' },
+      { kind: 'imported', path: 'n.env', line: 1, reason: 'secretlint allows' },
+    ]);
+    const sarif = await scan({ all: true, reportAllowed: true, format: 'sarif' });
+    expect(sarif.stdout).toContain('"kind": "external"');
+  });
+
   test('a symlink out of the repository is skipped with a note', async () => {
     repo = await createTempRepo({ files: { 'a.txt': 'x\n' } });
     const outside = await tempDir('tollgate-outside-');

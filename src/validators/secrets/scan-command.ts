@@ -5,13 +5,14 @@ import { findRepoRoot } from '../../core/config/repo-root.js';
 import { TollgateError } from '../../core/errors.js';
 import { writeFileAtomic } from '../../core/state/atomic-write.js';
 import { TOLLGATE_VERSION } from '../../core/version.js';
-import { baselinePath, readBaseline, writeBaseline } from '../../secrets/baseline.js';
+import { baselinePath, readBaselineEntries, writeBaseline } from '../../secrets/baseline.js';
 import { loadScanner } from '../../secrets/load-rules.js';
 import { type SecretsOptions, secretsOptionsSchema } from '../../secrets/options.js';
 import { type DiskTarget, scanDiskTargets } from '../../secrets/parallel-scan.js';
 import { type ScanTarget, scanTargets } from '../../secrets/scan-targets.js';
 import { historyTargets, stagedTargets, workTreeTargets } from '../../secrets/sources/git-sources.js';
 import { listFilesUnder } from '../../secrets/sources/walk.js';
+import { auditBaseline, renderBaselineAudit } from './baseline-audit.js';
 import { renderScanReport, type ScanFormat, type SecretScanReport } from './report/index.js';
 
 /** `tollgate scan`: the flags after parsing (see `src/cli/commands/scan.ts`). */
@@ -23,6 +24,10 @@ export interface ScanCommandFlags {
   format: ScanFormat;
   output?: string | undefined;
   baselineWrite: boolean;
+  /** List the baseline's entries that no longer match a finding (implies the whole work tree). */
+  baselineAudit?: boolean;
+  /** With `baselineAudit`: remove those entries from the baseline file. */
+  baselinePrune?: boolean;
   /** List the findings inline allows and the baseline cleared, with who cleared them. */
   reportAllowed?: boolean;
 }
@@ -47,16 +52,20 @@ export async function runScanCommand(flags: ScanCommandFlags, io: ScanCommandIo 
   const sources = [flags.paths.length > 0, flags.staged, flags.all, flags.history !== undefined].filter(Boolean).length;
   if (sources > 1)
     throw new TollgateError('usage', 'paths, --staged, --all and --history each pick what to scan: give only one');
-  const needsGit = flags.staged || flags.all || flags.history !== undefined;
+  checkBaselineFlags(flags, sources);
+  const audit = flags.baselineAudit === true;
+  const all = flags.all || audit;
+  const needsGit = flags.staged || all || flags.history !== undefined;
   const repoRoot = await findRepoRoot(io.cwd, io.env).catch((error: unknown) => {
     if (needsGit) throw error;
     return null;
   });
   const options = repoRoot ? await loadSecretsOptions(repoRoot, io.env) : secretsOptionsSchema.parse(undefined);
   const root = repoRoot ?? io.cwd;
-  const { scanner, notes } = await loadScanner(root, options);
+  const { scanner, notes, imported } = await loadScanner(root, options);
   const baselineFile = baselinePath(root, options.baseline);
-  const baseline = flags.baselineWrite ? new Set<string>() : await readBaseline(baselineFile, options.baseline);
+  const entries = flags.baselineWrite ? [] : await readBaselineEntries(baselineFile, options.baseline);
+  const baseline = new Set(entries.map((entry) => entry.fingerprint));
 
   const git = { repoRoot: root, env: io.env };
   let scope: string;
@@ -65,7 +74,7 @@ export async function runScanCommand(flags: ScanCommandFlags, io: ScanCommandIo 
   if (flags.staged) {
     scope = 'staged';
     targets = await stagedTargets(git);
-  } else if (flags.all) {
+  } else if (all) {
     scope = 'all';
     targets = diskTargets = await workTreeTargets(git);
   } else if (flags.history !== undefined) {
@@ -77,14 +86,26 @@ export async function runScanCommand(flags: ScanCommandFlags, io: ScanCommandIo 
   }
 
   const outcome = diskTargets
-    ? await scanDiskTargets(await withSizes(diskTargets), { repoRoot: root, options, scanner, baseline })
-    : await scanTargets(targets, { scanner, allowPaths: options.paths, baseline });
+    ? await scanDiskTargets(await withSizes(diskTargets), { repoRoot: root, options, scanner, baseline, imported })
+    : await scanTargets(targets, { scanner, allowPaths: options.paths, baseline, imported });
   if (flags.baselineWrite) {
     await writeBaseline(baselineFile, outcome.findings);
     io.stderr(
       `tollgate: wrote ${outcome.findings.length} finding fingerprint${outcome.findings.length === 1 ? '' : 's'} to ${options.baseline}; they no longer block\n`,
     );
     return 0;
+  }
+  if (audit) {
+    const { live, stale } = auditBaseline(entries, outcome);
+    const pruned = flags.baselinePrune === true && stale.length > 0;
+    if (pruned) await writeBaseline(baselineFile, live);
+    const text = renderBaselineAudit(
+      { baseline: options.baseline, entries: entries.length, stale, pruned },
+      flags.format === 'json' ? 'json' : 'markdown',
+    );
+    if (flags.output) await writeFileAtomic(resolve(io.cwd, flags.output), text);
+    else io.stdout(text);
+    return stale.length > 0 && !pruned ? 1 : 0;
   }
   const report: SecretScanReport = {
     tool: 'tollgate',
@@ -103,6 +124,21 @@ export async function runScanCommand(flags: ScanCommandFlags, io: ScanCommandIo 
   if (flags.output) await writeFileAtomic(resolve(io.cwd, flags.output), text);
   else io.stdout(text);
   return outcome.findings.length > 0 ? 1 : 0;
+}
+
+function checkBaselineFlags(flags: ScanCommandFlags, sources: number): void {
+  if (flags.baselinePrune && !flags.baselineAudit)
+    throw new TollgateError('usage', '--baseline-prune removes what --baseline-audit finds: give both');
+  if (!flags.baselineAudit) return;
+  if (flags.baselineWrite)
+    throw new TollgateError(
+      'usage',
+      '--baseline-audit and --baseline-write: give one (audit keeps entries, write replaces them)',
+    );
+  if (sources > 0 && !flags.all)
+    throw new TollgateError('usage', '--baseline-audit checks the whole work tree: drop paths, --staged and --history');
+  if (flags.format === 'sarif')
+    throw new TollgateError('usage', '--format: --baseline-audit reports as markdown or json');
 }
 
 /** The `secrets` section through the shared loader, so `tollgate scan` and `tollgate run` read the same config. */

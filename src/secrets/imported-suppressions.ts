@@ -1,0 +1,240 @@
+import { readFile } from 'node:fs/promises';
+import { isAbsolute, join, relative, sep } from 'node:path';
+import { parse as parseJsonc, printParseErrorCode } from 'jsonc-parser';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import { TollgateError } from '../core/errors.js';
+import { superLinearReason } from './redos.js';
+
+/**
+ * Suppressions a team already keeps for another scanner, honoured so it can switch without editing its code:
+ * `.gitleaksignore` fingerprints (`[commit:]file:rule-id:line`) and secretlint's `allows` patterns. Like the baseline,
+ * they are files a reviewer sees in the diff, so the gate accepts them for high and critical secrets only when
+ * they are part of the repository.
+ */
+export interface ImportedSuppressions {
+  /** `.gitleaksignore` entries by file path. */
+  readonly places: ReadonlyMap<string, readonly IgnoredPlace[]>;
+  /** secretlint `allows`: a secret containing the literal, or matching the pattern, is allowed. */
+  readonly allows: readonly AllowPattern[];
+  /** Repository-relative files they were read from (for the gate's "is it reviewed" question). */
+  readonly files: readonly string[];
+}
+
+interface IgnoredPlace {
+  readonly line: number;
+  /** Set when the entry names a commit: it then clears only that commit's finding (`scan --history`). */
+  readonly commit?: string;
+  readonly ruleId: string;
+  /** `.gitleaksignore:12`. */
+  readonly source: string;
+}
+
+interface AllowPattern {
+  readonly test: (secret: string) => boolean;
+  /** `.secretlintrc.json allows "/^AKIA.*EXAMPLE$/"`. */
+  readonly source: string;
+}
+
+/** What cleared a finding: named in `--report-allowed` and the gate's suppression list. */
+export interface ImportedMatch {
+  source: string;
+  reason: string;
+}
+
+export const NO_IMPORTED_SUPPRESSIONS: ImportedSuppressions = { places: new Map(), allows: [], files: [] };
+
+const SECRETLINT_FILES = ['.secretlintrc.json', '.secretlintrc', '.secretlintrc.yaml', '.secretlintrc.yml'];
+const SECRETLINT_SCRIPTS = ['.secretlintrc.js', '.secretlintrc.cjs', '.secretlintrc.mjs'];
+
+export interface ImportSettings {
+  /** `secrets.gitleaksIgnore`: a path, `false` to ignore, or absent for `.gitleaksignore` when it exists. */
+  gitleaksIgnore?: string | false | undefined;
+  /** `secrets.secretlintConfig`: a path, `false`, or absent for the first `.secretlintrc*` that exists. */
+  secretlintConfig?: string | false | undefined;
+}
+
+/** Reads both files; a missing default file is no suppressions, a configured one that is missing is an error. */
+export async function loadImportedSuppressions(
+  repoRoot: string,
+  settings: ImportSettings,
+): Promise<{ imported: ImportedSuppressions; notes: string[] }> {
+  const notes: string[] = [];
+  const places = new Map<string, IgnoredPlace[]>();
+  const allows: AllowPattern[] = [];
+  const files: string[] = [];
+  const gitleaks = await readChosen(repoRoot, settings.gitleaksIgnore, ['.gitleaksignore'], 'secrets.gitleaksIgnore');
+  if (gitleaks) {
+    files.push(gitleaks.file);
+    for (const place of parseGitleaksIgnore(gitleaks.text, gitleaks.file)) {
+      const list = places.get(place.path) ?? [];
+      list.push(place);
+      places.set(place.path, list);
+    }
+  }
+  const secretlint = await readChosen(
+    repoRoot,
+    settings.secretlintConfig,
+    SECRETLINT_FILES,
+    'secrets.secretlintConfig',
+  );
+  if (secretlint) {
+    files.push(secretlint.file);
+    allows.push(...parseSecretlintAllows(secretlint.text, secretlint.file, notes));
+  } else if (settings.secretlintConfig === undefined) {
+    const script = await firstExisting(repoRoot, SECRETLINT_SCRIPTS);
+    if (script) notes.push(`${script.file}: secretlint JavaScript configs are not read; its allows are not imported`);
+  }
+  return { imported: { places, allows, files }, notes };
+}
+
+/** The entry or pattern that clears this finding, if any. */
+export function importedSuppressionFor(
+  imported: ImportedSuppressions,
+  finding: { path: string; line: number; commit?: string | undefined; secret: string },
+): ImportedMatch | undefined {
+  for (const place of imported.places.get(finding.path) ?? []) {
+    if (place.line !== finding.line) continue;
+    if (place.commit !== undefined && place.commit !== finding.commit) continue;
+    return { source: place.source, reason: `gitleaks rule ${place.ruleId}` };
+  }
+  const allow = imported.allows.find((pattern) => pattern.test(finding.secret));
+  return allow ? { source: allow.source, reason: 'secretlint allows' } : undefined;
+}
+
+/**
+ * gitleaks writes `commit:file:rule-id:line` for git scans and `file:rule-id:line` for directory scans. The file may
+ * itself hold colons, so the line and rule id are taken from the end and a commit only from a full hex prefix.
+ */
+export function parseGitleaksIgnore(text: string, label: string): Array<IgnoredPlace & { path: string }> {
+  const places: Array<IgnoredPlace & { path: string }> = [];
+  text.split(/\r?\n/).forEach((raw, index) => {
+    const entry = raw.trim();
+    if (entry === '' || entry.startsWith('#')) return;
+    const where = `${label}:${index + 1}`;
+    const parts = entry.split(':');
+    const line = Number(parts.pop());
+    const ruleId = parts.pop() ?? '';
+    if (!Number.isInteger(line) || line < 1 || ruleId === '' || parts.length === 0) {
+      throw new TollgateError(
+        'config',
+        `${where}: not a gitleaks fingerprint; expected "file:rule-id:line" or "commit:file:rule-id:line"`,
+      );
+    }
+    const commit = parts.length > 1 && /^[0-9a-f]{7,64}$/i.test(parts[0]!) ? parts.shift()!.toLowerCase() : undefined;
+    const path = parts.join(':').replace(/^\.\//, '');
+    places.push({ path, line, ruleId, source: where, ...(commit ? { commit } : {}) });
+  });
+  return places;
+}
+
+const secretlintRule: z.ZodType<SecretlintRule> = z.lazy(() =>
+  z
+    .object({
+      id: z.string().optional(),
+      options: z
+        .object({ allows: z.array(z.string()).optional() })
+        .passthrough()
+        .optional(),
+      rules: z.array(secretlintRule).optional(),
+    })
+    .passthrough(),
+);
+interface SecretlintRule {
+  id?: string | undefined;
+  options?: { allows?: string[] | undefined } | undefined;
+  rules?: SecretlintRule[] | undefined;
+}
+const secretlintConfig = z.object({ rules: z.array(secretlintRule).default([]) }).passthrough();
+
+/** Every `allows` entry of every rule and preset; the rule it sat under is not ours, so each applies to all rules. */
+export function parseSecretlintAllows(text: string, label: string, notes: string[]): AllowPattern[] {
+  const parsed = secretlintConfig.safeParse(parseConfigText(text, label));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new TollgateError(
+      'config',
+      `${label}: ${issue.path.join('.') || 'the file'}: ${issue.message} (expected secretlint's {"rules":[{"id":…,"options":{"allows":[…]}}]})`,
+    );
+  }
+  const allows: AllowPattern[] = [];
+  const visit = (rules: readonly SecretlintRule[], at: string) =>
+    rules.forEach((rule, index) => {
+      const where = `${at}[${index}]`;
+      (rule.options?.allows ?? []).forEach((entry, position) => {
+        allows.push(allowPattern(entry, `${label} ${where}.options.allows[${position}]`));
+      });
+      if (rule.rules) visit(rule.rules, `${where}.rules`);
+    });
+  visit(parsed.data.rules, 'rules');
+  if (allows.length === 0) notes.push(`${label}: no allows to import`);
+  return allows;
+}
+
+/** secretlint's "RegExp-like string": `/source/flags` is a pattern, anything else a literal found anywhere. */
+function allowPattern(entry: string, where: string): AllowPattern {
+  const source = `${where} ${JSON.stringify(entry)}`;
+  const regexLike = /^\/(.+)\/([dgimsuy]*)$/s.exec(entry);
+  if (!regexLike) return { test: (secret) => entry !== '' && secret.includes(entry), source };
+  const [, pattern, flags] = regexLike;
+  let regex: RegExp;
+  try {
+    regex = new RegExp(pattern!, flags!.replace(/[gy]/g, ''));
+  } catch (error) {
+    throw new TollgateError('config', `${where}: not a valid regular expression: ${(error as Error).message}`);
+  }
+  const slow = superLinearReason(regex.source, regex.flags);
+  if (slow) throw new TollgateError('config', `${where}: may take super-linear time (${slow}); simplify the pattern`);
+  return { test: (secret) => regex.test(secret), source };
+}
+
+function parseConfigText(text: string, label: string): unknown {
+  if (/\.ya?ml$/.test(label)) {
+    try {
+      return parseYaml(text);
+    } catch (error) {
+      throw new TollgateError('config', `${label}: not valid YAML: ${(error as Error).message.split('\n')[0]}`);
+    }
+  }
+  const errors: Parameters<typeof parseJsonc>[1] = [];
+  const value = parseJsonc(text, errors, { allowTrailingComma: true });
+  const first = errors?.[0];
+  if (first) {
+    const line = text.slice(0, first.offset).split('\n').length;
+    throw new TollgateError('config', `${label}:${line}: not valid JSON (${printParseErrorCode(first.error)})`);
+  }
+  return value;
+}
+
+async function readChosen(
+  repoRoot: string,
+  chosen: string | false | undefined,
+  defaults: readonly string[],
+  field: string,
+): Promise<{ file: string; text: string } | null> {
+  if (chosen === false) return null;
+  if (chosen === undefined) return firstExisting(repoRoot, defaults);
+  const absolute = isAbsolute(chosen) ? chosen : join(repoRoot, chosen);
+  try {
+    return { file: repoRelative(repoRoot, absolute), text: await readFile(absolute, 'utf8') };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'error';
+    throw new TollgateError('config', `${field}: cannot read ${JSON.stringify(chosen)} (${code})`);
+  }
+}
+
+async function firstExisting(
+  repoRoot: string,
+  names: readonly string[],
+): Promise<{ file: string; text: string } | null> {
+  for (const name of names) {
+    const text = await readFile(join(repoRoot, name), 'utf8').catch(() => null);
+    if (text !== null) return { file: name, text };
+  }
+  return null;
+}
+
+function repoRelative(repoRoot: string, absolute: string): string {
+  const rel = relative(repoRoot, absolute);
+  return rel.startsWith('..') || isAbsolute(rel) ? absolute : rel.split(sep).join('/');
+}
