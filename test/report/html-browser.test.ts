@@ -110,14 +110,14 @@ describe.skipIf(!CHROMIUM)('the HTML report in chromium', () => {
     expect(dom.main).toBe(total);
     expect(dom.rows).toBe(total);
     expect(dom.tools).toEqual(Object.fromEntries(json.tools.map((tool) => [tool.name, tool.findings.length])));
-    expect(dom.shown).toBe(`${total} of ${total} finding(s) shown`);
+    expect(dom.shown).toBe(`${total} of ${total} finding${total === 1 ? '' : 's'} shown`);
 
     // Filtering by validator hides exactly its rows.
     const secrets = json.tools.find((tool) => tool.name === 'secrets')!.findings.length;
     expect(secrets).toBeGreaterThan(0);
     await page.click('input[data-filter="v-secrets"]');
     expect(await page.$eval('#shown', (element) => element.textContent)).toBe(
-      `${total - secrets} of ${total} finding(s) shown`,
+      `${total - secrets} of ${total} finding${total === 1 ? '' : 's'} shown`,
     );
     await page.close();
   }, 60_000);

@@ -25,12 +25,12 @@ table{border-collapse:collapse;width:100%}
 table.findings{table-layout:fixed}table.findings th:nth-child(1){width:90px}table.findings th:nth-child(2){width:24%}table.findings th:nth-child(4){width:16%}
 section.tool{content-visibility:auto;contain-intrinsic-size:auto 600px}th,td{text-align:left;padding:4px 8px;border-bottom:1px solid var(--line);vertical-align:top}
 thead th{background:var(--head)}td.num{text-align:right;font-variant-numeric:tabular-nums}
-.status.ok{color:var(--ok)}.status.bad{color:var(--bad);font-weight:600}
+.status.ok{color:var(--ok)}.status.warn{color:var(--warn)}.status.bad{color:var(--bad);font-weight:600}
 .sev{font-weight:600;text-transform:uppercase;font-size:12px}.sev.critical,.sev.high{color:var(--bad)}.sev.medium{color:var(--warn)}.sev.low,.sev.info{color:var(--muted)}
 .where,.rule{font-family:ui-monospace,monospace;font-size:12px;word-break:break-all}
 tr.is-waived td{opacity:.6}.waived{margin-left:8px;font-size:12px;color:var(--muted)}
 pre{white-space:pre-wrap;word-break:break-word;background:var(--head);padding:8px;margin:4px 0;font-size:12px}
-.timeline{width:100%;max-height:400px}.timeline text{fill:var(--fg);font-size:12px}.timeline rect.ok{fill:var(--ok)}.timeline rect.bad{fill:var(--bad)}
+.timeline{width:100%;max-height:400px}.timeline text{fill:var(--fg);font-size:12px}.timeline rect.ok{fill:var(--ok)}.timeline rect.bad{fill:var(--bad)}.timeline rect.warn{fill:var(--warn)}
 fieldset{display:inline-block;border:1px solid var(--line);margin:0 8px 8px 0}label{margin-right:12px;white-space:nowrap}
 .shown{color:var(--muted)}
 pre.code{white-space:pre;overflow-x:auto}pre.code .hit{background:rgba(207,34,46,.15);display:inline-block;min-width:100%}
@@ -49,7 +49,7 @@ export const PAGE_SCRIPT = `
       if (!main.classList.contains('hide-v-' + row.getAttribute('data-v')) &&
           !main.classList.contains('hide-s-' + row.getAttribute('data-s'))) shownRows++;
     }
-    shown.textContent = shownRows + ' of ' + rows.length + ' finding(s) shown';
+    shown.textContent = shownRows + ' of ' + rows.length + (rows.length === 1 ? ' finding' : ' findings') + ' shown';
   }
   var boxes = document.querySelectorAll('input[data-filter]');
   for (var i = 0; i < boxes.length; i++) {

@@ -20,7 +20,7 @@ export function renderHtmlPage(page: HtmlPage): string {
 <header>
 <h1>${escapeHtml(page.title)} <span class="verdict ${page.verdict}">${page.verdict.toUpperCase()}</span></h1>
 <dl class="facts">${page.facts.map(([label, value]) => `<dt>${escapeHtml(label)}</dt><dd>${escapeHtml(value)}</dd>`).join('')}</dl>
-<p class="counts">${blocking} blocking finding(s), ${total - blocking} waived, in ${page.tools.length} validator(s).</p>
+<p class="counts">${plural(blocking, 'blocking finding')}, ${total - blocking} waived, in ${plural(page.tools.length, 'validator')}.</p>
 ${page.notes.length > 0 ? `<ul class="notes">${page.notes.map((note) => `<li>${escapeHtml(note)}</li>`).join('')}</ul>` : ''}
 </header>
 ${overview(page.tools)}
@@ -30,6 +30,16 @@ ${page.tools.map(toolSection).join('\n')}
 <p class="shown" id="shown" aria-live="polite"></p>
 </main>`,
   });
+}
+
+/** Green for a pass, amber for what does not block but was not a full pass (unavailable, skipped), red otherwise. */
+function toneOf(tool: HtmlTool): 'ok' | 'warn' | 'bad' {
+  if (!tool.passed) return 'bad';
+  return tool.status === 'passed' ? 'ok' : 'warn';
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
 /**
@@ -65,7 +75,7 @@ ${parts.script === undefined ? '' : `<script>${parts.script}</script>\n`}</body>
 function overview(tools: readonly HtmlTool[]): string {
   const rows = tools.map(
     (tool) =>
-      `<tr><td><a href="#tool-${className(tool.name)}">${escapeHtml(tool.name)}</a></td><td class="status ${tool.passed ? 'ok' : 'bad'}">${escapeHtml(tool.label)}</td><td class="num">${tool.durationMs === null ? '' : `${(tool.durationMs / 1000).toFixed(1)} s`}</td><td class="num">${tool.findings.length}</td></tr>`,
+      `<tr><td><a href="#tool-${className(tool.name)}">${escapeHtml(tool.name)}</a></td><td class="status ${toneOf(tool)}">${escapeHtml(tool.label)}</td><td class="num">${tool.durationMs === null ? '' : `${(tool.durationMs / 1000).toFixed(1)} s`}</td><td class="num">${tool.findings.length}</td></tr>`,
   );
   return `<section><h2>Validators</h2><table class="overview"><thead><tr><th>Validator</th><th>Status</th><th>Duration</th><th>Findings</th></tr></thead><tbody>${rows.join('')}</tbody></table></section>`;
 }
@@ -80,7 +90,7 @@ function timeline(tools: readonly HtmlTool[]): string {
     const x = (tool.startMs! / end) * 800;
     const width = Math.max(2, (tool.durationMs! / end) * 800);
     const y = index * rowHeight;
-    return `<text x="0" y="${y + 15}">${escapeHtml(tool.name)}</text><rect class="${tool.passed ? 'ok' : 'bad'}" x="${190 + x}" y="${y + 4}" width="${width}" height="14"><title>${escapeHtml(`${tool.name}: ${(tool.startMs! / 1000).toFixed(1)} s to ${((tool.startMs! + tool.durationMs!) / 1000).toFixed(1)} s`)}</title></rect>`;
+    return `<text x="0" y="${y + 15}">${escapeHtml(tool.name)}</text><rect class="${toneOf(tool)}" x="${190 + x}" y="${y + 4}" width="${width}" height="14"><title>${escapeHtml(`${tool.name}: ${(tool.startMs! / 1000).toFixed(1)} s to ${((tool.startMs! + tool.durationMs!) / 1000).toFixed(1)} s`)}</title></rect>`;
   });
   return `<section><h2>Timeline</h2><svg class="timeline" viewBox="0 0 1000 ${timed.length * rowHeight}" role="img" aria-label="When each validator ran">${bars.join('')}</svg></section>`;
 }
@@ -98,7 +108,7 @@ function toolSection(tool: HtmlTool): string {
     tool.findings.length === 0
       ? ''
       : `<table class="findings"><thead><tr><th>Severity</th><th>Where</th><th>Finding</th><th>Rule</th></tr></thead><tbody>${rows}</tbody></table>`;
-  return `<section class="tool" id="tool-${name}" data-tool="${escapeHtml(tool.name)}" data-findings="${tool.findings.length}"><h2>${escapeHtml(tool.name)} <span class="status ${tool.passed ? 'ok' : 'bad'}">${escapeHtml(tool.label)}</span></h2><p>${escapeHtml(tool.summary)}</p>${table}</section>`;
+  return `<section class="tool" id="tool-${name}" data-tool="${escapeHtml(tool.name)}" data-findings="${tool.findings.length}"><h2>${escapeHtml(tool.name)} <span class="status ${toneOf(tool)}">${escapeHtml(tool.label)}</span></h2><p>${escapeHtml(tool.summary)}</p>${table}</section>`;
 }
 
 function findingRow(validator: string, finding: HtmlFinding): string {
