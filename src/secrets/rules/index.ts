@@ -1,4 +1,5 @@
 import type { SecretRule } from '../rule.js';
+import adyen from './adyen.js';
 import age from './age.js';
 import airtable from './airtable.js';
 import alibaba from './alibaba.js';
@@ -10,10 +11,12 @@ import basicAuth from './basic-auth.js';
 import brevo from './brevo.js';
 import broker from './broker.js';
 import cloudflare from './cloudflare.js';
+import cohere from './cohere.js';
 import contentful from './contentful.js';
 import database from './database.js';
 import databricks from './databricks.js';
 import datadog from './datadog.js';
+import deepseek from './deepseek.js';
 import digitalocean from './digitalocean.js';
 import discord from './discord.js';
 import docker from './docker.js';
@@ -21,40 +24,58 @@ import doppler from './doppler.js';
 import dropbox from './dropbox.js';
 import facebook from './facebook.js';
 import figma from './figma.js';
+import fireworks from './fireworks.js';
 import flyio from './flyio.js';
 import generic from './generic.js';
 import github from './github.js';
 import gitlab from './gitlab.js';
 import google from './google.js';
 import grafana from './grafana.js';
+import groq from './groq.js';
 import hashicorp from './hashicorp.js';
 import heroku from './heroku.js';
 import huggingface from './huggingface.js';
+import jfrog from './jfrog.js';
 import jwt from './jwt.js';
 import linear from './linear.js';
 import mailchimp from './mailchimp.js';
 import mailgun from './mailgun.js';
+import mailjet from './mailjet.js';
 import mapbox from './mapbox.js';
+import mistral from './mistral.js';
+import netlify from './netlify.js';
 import newrelic from './newrelic.js';
 import notion from './notion.js';
 import npm from './npm.js';
+import okta from './okta.js';
 import onepassword from './onepassword.js';
 import openai from './openai.js';
+import paypal from './paypal.js';
+import perplexity from './perplexity.js';
 import planetscale from './planetscale.js';
+import posthog from './posthog.js';
 import postman from './postman.js';
+import postmark from './postmark.js';
 import privateKey from './private-key.js';
 import pulumi from './pulumi.js';
 import pypi from './pypi.js';
+import railway from './railway.js';
+import render from './render.js';
+import replicate from './replicate.js';
 import rubygems from './rubygems.js';
 import sendgrid from './sendgrid.js';
 import sentry from './sentry.js';
 import shopify from './shopify.js';
 import slack from './slack.js';
+import snyk from './snyk.js';
 import square from './square.js';
 import stripe from './stripe.js';
 import supabase from './supabase.js';
 import telegram from './telegram.js';
+import together from './together.js';
 import twilio from './twilio.js';
+import vercel from './vercel.js';
+import xai from './xai.js';
 
 /**
  * Every built-in rule, in priority order: where two rules match the same text, the earlier wins. Provider formats
@@ -110,6 +131,27 @@ export const PROVIDER_FILES: Record<string, readonly SecretRule[]> = {
   alibaba,
   doppler,
   dropbox,
+  groq,
+  xai,
+  perplexity,
+  replicate,
+  together,
+  fireworks,
+  deepseek,
+  mistral,
+  cohere,
+  posthog,
+  jfrog,
+  vercel,
+  netlify,
+  paypal,
+  adyen,
+  render,
+  railway,
+  okta,
+  snyk,
+  postmark,
+  mailjet,
   jwt,
   'private-key': privateKey,
   docker,

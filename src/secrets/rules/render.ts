@@ -1,0 +1,14 @@
+import { defineRules } from '../rule.js';
+import { prefixedToken } from '../rule-builders.js';
+import { fakeToken } from '../sample-tokens.js';
+
+export default defineRules([
+  prefixedToken({
+    id: 'render-api-key',
+    title: 'Render API key',
+    prefix: 'rnd_',
+    body: '[A-Za-z0-9]{32}',
+    severity: 'critical',
+    match: [fakeToken('rnd_', 32)],
+  }),
+]);
