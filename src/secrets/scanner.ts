@@ -1,5 +1,6 @@
 import { allowMarkerAbove, allowMarkerOn } from './allow-markers.js';
 import { shannonEntropy } from './entropy.js';
+import { decodedScanInput, kubernetesSecretValues, mayHoldKubernetesSecret } from './kubernetes-secret.js';
 import { isPlaceholder } from './placeholders.js';
 import { buildKeywordAutomaton, FOLD, isAutomatonKeyword, type KeywordAutomaton } from './prefilter.js';
 import type { MatchContext, SecretRule } from './rule.js';
@@ -182,8 +183,24 @@ export class SecretScanner {
       if (scannedUntil[compiled.index] !== -1) continue;
       this.runRule(compiled, text, 0, text.length, syntax, found, seen, vetoed);
     }
+    if (mayHoldKubernetesSecret(options.path, text)) this.scanKubernetesSecretData(text, found);
     const allowed = found.filter((item) => !this.globallyAllowed(item.secret) && !isVetoed(item, vetoed));
     return finish(text, resolveOverlaps(allowed), options.acceptLine, options.keepAllowed ?? false);
+  }
+
+  /** Secrets inside a Kubernetes Secret's base64 `data:` values, reported at the encoded value. */
+  private scanKubernetesSecretData(text: string, found: Found[]): void {
+    for (const value of kubernetesSecretValues(text)) {
+      // The encoded form is never the secret itself: what it decodes to decides (a decoded placeholder is no finding).
+      for (let i = found.length - 1; i >= 0; i--) {
+        if (found[i]!.start >= value.start && found[i]!.end <= value.end) found.splice(i, 1);
+      }
+      const input = decodedScanInput(value);
+      for (const inner of this.scanText(input.text, { path: input.path })) {
+        const order = this.compiled.findIndex((item) => item.rule === inner.rule);
+        found.push({ rule: inner.rule, secret: inner.secret, start: value.start, end: value.end, order });
+      }
+    }
   }
 
   /**
