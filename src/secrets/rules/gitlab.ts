@@ -37,6 +37,16 @@ export default defineRules([
   prefixed('gldt-', 'gitlab-deploy-token', 'GitLab deploy token', '[A-Za-z0-9_-]{20,64}', 20),
   prefixed('glft-', 'gitlab-feed-token', 'GitLab feed token', '[A-Za-z0-9_-]{20,64}', 20),
   prefixed('gloas-', 'gitlab-oauth-app-secret', 'GitLab OAuth application secret', '[A-Za-z0-9_-]{64}', 64),
+  prefixed('glsoat-', 'gitlab-scim-token', 'GitLab SCIM OAuth access token', '[A-Za-z0-9_-]{20,64}', 20),
+  prefixed('glimt-', 'gitlab-incoming-mail-token', 'GitLab incoming mail token', '[A-Za-z0-9_-]{25,64}', 25),
+  prefixed('glagent-', 'gitlab-agent-token', 'GitLab agent for Kubernetes token', '[A-Za-z0-9_-]{50,64}', 50),
+  prefixed(
+    'glffct-',
+    'gitlab-feature-flag-client-token',
+    'GitLab feature flags client token',
+    '[A-Za-z0-9_-]{20,64}',
+    20,
+  ),
   prefixed(
     'GR1348941',
     'gitlab-runner-registration-token',
