@@ -1,9 +1,11 @@
 import { defineRules } from '../rule.js';
 import { namedValue, prefixedToken } from '../rule-builders.js';
 import { fakeToken, URL_SAFE } from '../sample-tokens.js';
+import { mixesDigitsAndCases } from '../token-shape.js';
 
 export default defineRules([
   prefixedToken({
+    validate: mixesDigitsAndCases,
     id: 'netlify-personal-token',
     title: 'Netlify personal access token',
     prefix: 'nfp_',

@@ -1,10 +1,13 @@
 import { defineRules } from '../rule.js';
 import { namedValue, prefixedToken } from '../rule-builders.js';
 import { fakeToken } from '../sample-tokens.js';
+import { mixesDigitsAndCases } from '../token-shape.js';
 
 const vercel = (prefix: string, id: string, title: string) =>
   prefixedToken({
     id,
+    validate: mixesDigitsAndCases,
+    ignore: [`${prefix}getDeploymentsForProjectAndTeamUntilDone`],
     title,
     prefix,
     body: '[A-Za-z0-9]{24,64}',
