@@ -1,24 +1,44 @@
-import { defineRules } from '../rule.js';
+import { defineRules, type SecretRule } from '../rule.js';
 import { prefixedToken } from '../rule-builders.js';
 import { fakeToken, LOWER_ALPHANUMERIC, URL_SAFE } from '../sample-tokens.js';
+import { mixesDigitsAndCases } from '../token-shape.js';
+
+/** Vault tokens only as whole tokens: `settings.hvs.something` in code is a property path, not a token. */
+const wholeToken = (rule: SecretRule, prefix: string, body: string): SecretRule => ({
+  ...rule,
+  pattern: new RegExp(`(?<![A-Za-z0-9_.-])(${prefix}${body})(?![A-Za-z0-9_-]|\\.[A-Za-z0-9_])`),
+  validate: mixesDigitsAndCases,
+  samples: {
+    ...rule.samples,
+    ignore: [...rule.samples.ignore, `settings.${rule.samples.match[0]}`, `${rule.samples.match[0]}.field`],
+  },
+});
 
 export default defineRules([
-  prefixedToken({
-    id: 'hashicorp-vault-service-token',
-    title: 'HashiCorp Vault service token',
-    prefix: 'hvs.',
-    body: '[A-Za-z0-9_-]{24,250}',
-    severity: 'critical',
-    match: [fakeToken('hvs.', 95, URL_SAFE)],
-  }),
-  prefixedToken({
-    id: 'hashicorp-vault-batch-token',
-    title: 'HashiCorp Vault batch token',
-    prefix: 'hvb.',
-    body: '[A-Za-z0-9_-]{100,300}',
-    severity: 'critical',
-    match: [fakeToken('hvb.', 138, URL_SAFE)],
-  }),
+  wholeToken(
+    prefixedToken({
+      id: 'hashicorp-vault-service-token',
+      title: 'HashiCorp Vault service token',
+      prefix: 'hvs.',
+      body: '[A-Za-z0-9_-]{24,250}',
+      severity: 'critical',
+      match: [fakeToken('hvs.', 95, URL_SAFE)],
+    }),
+    'hvs\\.',
+    '[A-Za-z0-9_-]{24,250}',
+  ),
+  wholeToken(
+    prefixedToken({
+      id: 'hashicorp-vault-batch-token',
+      title: 'HashiCorp Vault batch token',
+      prefix: 'hvb.',
+      body: '[A-Za-z0-9_-]{100,300}',
+      severity: 'critical',
+      match: [fakeToken('hvb.', 138, URL_SAFE)],
+    }),
+    'hvb\\.',
+    '[A-Za-z0-9_-]{100,300}',
+  ),
   {
     id: 'hashicorp-terraform-cloud-token',
     title: 'Terraform Cloud / Enterprise API token (….atlasv1.…)',
