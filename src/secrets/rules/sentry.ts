@@ -21,4 +21,18 @@ export default defineRules([
     severity: 'critical',
     match: [`sntryu_${fakeHex(64)}`],
   }),
+  // A DSN only lets a client send events (front-end code ships it), so it is reported low, for the record.
+  {
+    id: 'sentry-dsn',
+    title: 'Sentry DSN (public key, event ingestion only)',
+    severity: 'low',
+    keywords: ['sentry.io/'],
+    pattern: /(?<![A-Za-z0-9])(https?:\/\/[0-9a-f]{32}@(?:[a-z0-9-]+\.)*sentry\.io\/[0-9]+)(?![0-9])/,
+    entropy: 3,
+    samples: {
+      key: 'SENTRY_DSN',
+      match: [`https://${fakeHex(32)}@o4508.ingest.us.sentry.io/4508123`],
+      ignore: ['https://examplePublicKey@o0.ingest.sentry.io/0', `https://${'0'.repeat(32)}@o1.ingest.sentry.io/1`],
+    },
+  },
 ]);
