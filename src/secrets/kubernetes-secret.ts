@@ -20,9 +20,12 @@ const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 /** Decoded text people put in Secrets; anything else (binary keystores, control bytes) is left alone. */
 const PRINTABLE = /^[\t\n\r\x20-\x7e\u00a0-\uffff]+$/;
 
+/** A top-level `kind: Secret` line; nothing else (an OpenAPI spec that mentions Secrets) is parsed. */
+const SECRET_KIND = /^kind:[ \t]*["']?Secret["']?[ \t]*(?:#.*)?$/m;
+
 /** Cheap test before parsing: most YAML files are not Secrets. */
 export function mayHoldKubernetesSecret(path: string, text: string): boolean {
-  return /\.ya?ml$/i.test(path) && text.includes('Secret') && text.includes('data:');
+  return /\.ya?ml$/i.test(path) && text.includes('data:') && SECRET_KIND.test(text);
 }
 
 export function kubernetesSecretValues(text: string): EncodedSecretValue[] {
