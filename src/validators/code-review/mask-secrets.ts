@@ -14,7 +14,12 @@ export async function learnChangedSecrets(changeSet: RepoChangeSet, paths: reado
     const text = await changeSet.readText(path).catch(() => null);
     if (text === null) continue;
     // Allowed fixtures too: an allow marker keeps a value out of the gate's findings, not out of what leaves.
-    for (const found of scanner.scanText(text, { path, keepAllowed: true })) rememberFoundSecret(found.secret);
+    for (const found of scanner.scanText(text, { path, keepAllowed: true })) {
+      rememberFoundSecret(found.secret);
+      // A decoded finding (a Kubernetes Secret's base64 value) leaves as its encoded text: mask that too.
+      const written = text.slice(found.start, found.end);
+      if (written !== found.secret) rememberFoundSecret(written);
+    }
   }
 }
 
