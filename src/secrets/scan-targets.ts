@@ -3,6 +3,7 @@ import type { LineRange, SkipReason } from '../core/change-set/types.js';
 import { hasBinaryExtension } from './binary.js';
 import { type ImportedSuppressions, importedSuppressionFor } from './imported-suppressions.js';
 import type { SecretScanner } from './scanner.js';
+import { sourceMapParts } from './source-map.js';
 import { type AppliedSuppression, type GateSuppressionPolicy, judgeSuppression } from './suppressions.js';
 import { decodeText } from './text-decoding.js';
 import { type SecretFinding, toSecretFinding } from './to-finding.js';
@@ -136,7 +137,11 @@ export async function scanTargets(targets: readonly ScanTarget[], options: ScanT
     }
     outcome.scannedFiles++;
     outcome.scannedBytes += size;
-    if (size > maxBytes) collectInWindows(target, text, maxBytes, options, outcome);
+    const parts = sourceMapParts(target.path, text);
+    if (parts) {
+      // Lines of the map say nothing about lines of its sources: each embedded source is scanned whole.
+      for (const part of parts) collect({ path: part.path, read: target.read }, part.text, options, outcome);
+    } else if (size > maxBytes) collectInWindows(target, text, maxBytes, options, outcome);
     else collect(target, text, options, outcome);
   }
   outcome.findings.sort((a, b) => a.path.localeCompare(b.path) || a.line - b.line || a.column - b.column);
