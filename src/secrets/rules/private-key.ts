@@ -3,16 +3,45 @@ import { base64Of, fakePem } from '../sample-tokens.js';
 
 /** Key material must be there: a header with `...` or a few characters between the lines is documentation. */
 function hasKeyBody(block: string): boolean {
+  // Escaped line ends become real ones first, so header lines (`Proc-Type: …`) are dropped one by one.
   const body = block
     .replace(/-----(?:BEGIN|END)[^-]{0,60}-----/g, '')
-    .replace(/\\[nr]/g, '')
+    .replace(/\\[nr]/g, '\n')
     .replace(/^[A-Za-z-]+:.*$/gm, '')
     .replace(/[^A-Za-z0-9+/=]/g, '');
   return body.length >= 64;
 }
 
-function pem(label: string, id: string, title: string, severity: SecretRule['severity'] = 'critical'): SecretRule {
+/**
+ * A passphrase protects the key: PEM's `Proc-Type: 4,ENCRYPTED` header, or an OpenSSH key whose cipher (the first
+ * string after `openssh-key-v1\0` in its body) is not `none`. Such a key is still a leak, but not a usable one.
+ */
+export function isPassphraseProtected(block: string): boolean {
+  if (/Proc-Type:\s*4,ENCRYPTED/.test(block)) return true;
+  if (!block.includes('OPENSSH PRIVATE KEY')) return false;
+  const body = block
+    .replace(/-----(?:BEGIN|END)[^-]{0,60}-----/g, '')
+    .replace(/\\[nr]/g, '')
+    .replace(/[^A-Za-z0-9+/=]/g, '');
+  const bytes = Buffer.from(body.slice(0, 200), 'base64');
+  const magic = 'openssh-key-v1\0';
+  if (bytes.toString('latin1', 0, magic.length) !== magic || bytes.length < magic.length + 4) return false;
+  const length = bytes.readUInt32BE(magic.length);
+  const cipher = bytes.toString('latin1', magic.length + 4, magic.length + 4 + Math.min(length, 40));
+  return cipher !== 'none';
+}
+
+/** A PEM block; with `protectedKey`, only its passphrase-protected form (reported lower), else only the plain one. */
+function pem(
+  label: string,
+  id: string,
+  title: string,
+  severity: SecretRule['severity'] = 'critical',
+  protectedKey = false,
+): SecretRule {
   const escaped = label.replace(/ /g, ' ');
+  const plain = fakePem(label);
+  const encrypted = encryptedSample(label);
   return {
     id,
     title,
@@ -22,13 +51,61 @@ function pem(label: string, id: string, title: string, severity: SecretRule['sev
     pattern: new RegExp(`(-----BEGIN ${escaped}-----(?:[^-]|-(?!----)){64,16000}?-----END ${escaped}-----)`),
     window: 'block',
     maxLength: 17000,
-    validate: hasKeyBody,
+    validate: (block) => hasKeyBody(block) && isPassphraseProtected(block) === protectedKey,
     samples: {
-      match: [fakePem(label)],
+      match: [protectedKey ? encrypted : plain],
       ignore: [
         `-----BEGIN ${label}-----\\n...\\n-----END ${label}-----`,
         `-----BEGIN ${label}-----\n<your key here>\n-----END ${label}-----`,
       ],
+    },
+  };
+}
+
+/** The passphrase-protected form of a key type, as `ssh-keygen -N` or `openssl … -aes256` writes it. */
+function encryptedSample(label: string): string {
+  if (label === 'OPENSSH PRIVATE KEY') {
+    const header = Buffer.concat([
+      Buffer.from('openssh-key-v1\0', 'latin1'),
+      Buffer.from([0, 0, 0, 10]),
+      Buffer.from('aes256-ctr', 'latin1'),
+    ]);
+    const lines = fakePem(label, 'openssh-encrypted').split('\n');
+    const first = `${header.toString('base64')}${lines[1]!}`.slice(0, 64);
+    return [lines[0], first, ...lines.slice(2)].join('\n');
+  }
+  const lines = fakePem(label, 'pem-encrypted').split('\n');
+  return [
+    lines[0],
+    'Proc-Type: 4,ENCRYPTED',
+    'DEK-Info: AES-256-CBC,0F1E2D3C4B5A69788796A5B4C3D2E1F0',
+    '',
+    ...lines.slice(1),
+  ].join('\n');
+}
+
+/** PuTTY keys state their protection in the clear: `Encryption: none`, or the cipher. */
+function puttyRule(protectedKey: boolean): SecretRule {
+  const key = (encryption: string) =>
+    `PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: ${encryption}\nComment: deploy\nPublic-Lines: 2\nAAAAC3NzaC1lZDI1NTE5AAAAIHf2\nq8Vd\nPrivate-Lines: 1\n${fakePem('X').split('\n')[1]}`;
+  const plain = key('none');
+  const encrypted = key('aes256-cbc');
+  return {
+    id: protectedKey ? 'private-key-putty-passphrase' : 'private-key-putty',
+    title: protectedKey
+      ? 'Passphrase-protected PuTTY private key (PuTTY-User-Key-File-… with Encryption)'
+      : 'PuTTY private key (PuTTY-User-Key-File-…)',
+    severity: protectedKey ? 'medium' : 'critical',
+    keywords: ['PuTTY-User-Key-File-'],
+    pattern:
+      /(PuTTY-User-Key-File-\d: [^\r\n]{1,40}\r?\n(?:[^\r\n]{0,200}\r?\n){1,40}?Private-Lines: \d{1,3}\r?\n[A-Za-z0-9+/=\r\n]{64,8000})/,
+    window: 'block',
+    maxLength: 12000,
+    validate: (block) => /^Encryption: (?!none\b)/m.test(block) === protectedKey,
+    samples: {
+      match: [protectedKey ? encrypted : plain],
+      ignore: ['PuTTY-User-Key-File-3: ssh-ed25519'],
+      contexts: [{ name: 'ppk file', path: 'deploy.ppk', render: (value) => `${value}\n` }],
     },
   };
 }
@@ -38,6 +115,15 @@ export default defineRules([
   pem('EC PRIVATE KEY', 'private-key-ec', 'EC private key (-----BEGIN EC PRIVATE KEY-----)'),
   pem('DSA PRIVATE KEY', 'private-key-dsa', 'DSA private key (-----BEGIN DSA PRIVATE KEY-----)'),
   pem('OPENSSH PRIVATE KEY', 'private-key-openssh', 'OpenSSH private key (-----BEGIN OPENSSH PRIVATE KEY-----)'),
+  ...(['RSA', 'EC', 'DSA', 'OPENSSH'] as const).map((kind) =>
+    pem(
+      `${kind} PRIVATE KEY`,
+      `private-key-${kind.toLowerCase()}-passphrase`,
+      `Passphrase-protected ${kind === 'OPENSSH' ? 'OpenSSH' : kind} private key (-----BEGIN ${kind} PRIVATE KEY----- with a cipher)`,
+      'medium',
+      true,
+    ),
+  ),
   pem('PRIVATE KEY', 'private-key-pkcs8', 'PKCS#8 private key (-----BEGIN PRIVATE KEY-----)'),
   pem(
     'ENCRYPTED PRIVATE KEY',
@@ -46,23 +132,8 @@ export default defineRules([
     'medium',
   ),
   pem('PGP PRIVATE KEY BLOCK', 'private-key-pgp', 'PGP private key block (-----BEGIN PGP PRIVATE KEY BLOCK-----)'),
-  {
-    id: 'private-key-putty',
-    title: 'PuTTY private key (PuTTY-User-Key-File-…)',
-    severity: 'critical',
-    keywords: ['PuTTY-User-Key-File-'],
-    pattern:
-      /(PuTTY-User-Key-File-\d: [^\r\n]{1,40}\r?\n(?:[^\r\n]{0,200}\r?\n){1,40}?Private-Lines: \d{1,3}\r?\n[A-Za-z0-9+/=\r\n]{64,8000})/,
-    window: 'block',
-    maxLength: 12000,
-    samples: {
-      match: [
-        `PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nComment: deploy\nPublic-Lines: 2\nAAAAC3NzaC1lZDI1NTE5AAAAIHf2\nq8Vd\nPrivate-Lines: 1\n${fakePem('X').split('\n')[1]}`,
-      ],
-      ignore: ['PuTTY-User-Key-File-3: ssh-ed25519'],
-      contexts: [{ name: 'ppk file', path: 'deploy.ppk', render: (value) => `${value}\n` }],
-    },
-  },
+  puttyRule(false),
+  puttyRule(true),
   {
     id: 'private-key-base64',
     title: 'Base64-wrapped private key (LS0tLS1CRUdJTi…)',
