@@ -1,5 +1,5 @@
 import { defineRules, type SecretRule } from '../rule.js';
-import { base64Of, fakePem } from '../sample-tokens.js';
+import { ALPHANUMERIC, base64Of, fakePem, randomString } from '../sample-tokens.js';
 
 /** Key material must be there: a header with `...` or a few characters between the lines is documentation. */
 function hasKeyBody(block: string): boolean {
@@ -110,6 +110,20 @@ function puttyRule(protectedKey: boolean): SecretRule {
   };
 }
 
+/** A JSON Web Key with its secret member: `d` (RSA private exponent, EC/OKP private key) or `k` (symmetric). */
+function jwkSample(kty: 'RSA' | 'EC' | 'OKP' | 'oct', withPrivate: boolean): string {
+  if (kty === 'oct') {
+    const key = withPrivate ? { k: randomString(43, `${ALPHANUMERIC}-_`, 'jwk-oct') } : {};
+    return JSON.stringify({ kty, kid: 'hmac-1', alg: 'HS256', ...key }, null, 2);
+  }
+  const b64url = `${ALPHANUMERIC}-_`;
+  const part = (length: number, seed: string) => randomString(length, b64url, `jwk-${kty}-${seed}`);
+  const pub =
+    kty === 'RSA' ? { n: part(342, 'n'), e: 'AQAB' } : { crv: kty === 'EC' ? 'P-256' : 'Ed25519', x: part(43, 'x') };
+  const priv = kty === 'RSA' ? { d: part(342, 'd'), p: part(171, 'p'), q: part(171, 'q') } : { d: part(43, 'd') };
+  return JSON.stringify({ kty, kid: 'signing-1', ...pub, ...(withPrivate ? priv : {}) }, null, 2);
+}
+
 export default defineRules([
   pem('RSA PRIVATE KEY', 'private-key-rsa', 'RSA private key (-----BEGIN RSA PRIVATE KEY-----)'),
   pem('EC PRIVATE KEY', 'private-key-ec', 'EC private key (-----BEGIN EC PRIVATE KEY-----)'),
@@ -134,6 +148,24 @@ export default defineRules([
   pem('PGP PRIVATE KEY BLOCK', 'private-key-pgp', 'PGP private key block (-----BEGIN PGP PRIVATE KEY BLOCK-----)'),
   puttyRule(false),
   puttyRule(true),
+  {
+    id: 'private-key-jwk',
+    title: 'Private or symmetric JSON Web Key ("kty" with "d", or "oct" with "k")',
+    severity: 'critical',
+    keywords: ['"kty"'],
+    // Serializers write `kty` first; the private member `d` follows within the same object (no nested braces).
+    pattern: /"kty"\s*:\s*"(?:RSA|EC|OKP|oct)"[^{}]{0,8000}?"[dk]"\s*:\s*"(?<secret>[A-Za-z0-9_-]{22,})"/,
+    window: 'block',
+    maxLength: 9000,
+    samples: {
+      match: [jwkSample('RSA', true), jwkSample('EC', true), jwkSample('OKP', true), jwkSample('oct', true)],
+      ignore: [jwkSample('RSA', false), jwkSample('EC', false), '{"kty": "EC", "d": "<private key here>"}'],
+      contexts: [
+        { name: 'JWK file', path: 'keys/signing.jwk', render: (value) => `${value}\n` },
+        { name: 'JWKS', path: 'config/jwks.json', render: (value) => `{"keys": [${value}]}\n` },
+      ],
+    },
+  },
   {
     id: 'private-key-base64',
     title: 'Base64-wrapped private key (LS0tLS1CRUdJTi…)',
