@@ -153,8 +153,9 @@ export default defineRules([
     title: 'Private or symmetric JSON Web Key ("kty" with "d", or "oct" with "k")',
     severity: 'critical',
     keywords: ['"kty"'],
-    // Serializers write `kty` first; the private member `d` follows within the same object (no nested braces).
-    pattern: /"kty"\s*:\s*"(?:RSA|EC|OKP|oct)"[^{}]{0,8000}?"[dk]"\s*:\s*"(?<secret>[A-Za-z0-9_-]{22,})"/,
+    // Serializers write `kty` first; the private member follows within the same object (no nested braces).
+    // The whole object is the secret: besides `d`, an RSA key's `p`, `q`, `dp`, `dq` and `qi` are private too.
+    pattern: /("kty"\s*:\s*"(?:RSA|EC|OKP|oct)"[^{}]{0,8000}?"[dk]"\s*:\s*"[A-Za-z0-9_-]{22,}"[^{}]{0,8000})/,
     window: 'block',
     maxLength: 9000,
     samples: {
