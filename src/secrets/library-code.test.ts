@@ -40,3 +40,14 @@ describe('source maps', () => {
     expect(await scan('keys.map', `token = "${token}"\n`)).toEqual(['keys.map:1 github-pat']);
   });
 });
+
+describe('API documentation examples', () => {
+  test('name-based rules and JWTs skip *.examples.json; provider formats are still reported there', async () => {
+    const jwt = `eyJhbGciOiJIUzI1NiJ9.${Buffer.from('{"sub":"docs-example-user","n":7}').toString('base64url')}.aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5bC7dE9f`;
+    const text = `{"input": {"Password": "Tr0ub4dor&3xample!", "IdToken": "${jwt}", "Token": "${token}"}}\n`;
+    expect(await scan('apis/cognito-2016-04-18.examples.json', text)).toEqual([
+      'apis/cognito-2016-04-18.examples.json:1 github-pat',
+    ]);
+    expect((await scan('apis/cognito.json', text)).length).toBeGreaterThan(1);
+  });
+});
