@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ImportedSuppressions } from './imported-suppressions.js';
 import type { SecretsOptions } from './options.js';
-import { emptyScanOutcome, type ScanOutcome, type ScanTarget, scanTargets } from './scan-targets.js';
+import { emptyScanOutcome, mergeScanOutcome, type ScanOutcome, type ScanTarget, scanTargets } from './scan-targets.js';
 import type { WorkerJob } from './scan-worker.js';
 import type { SecretScanner } from './scanner.js';
 
@@ -83,14 +83,7 @@ export async function scanDiskTargets(
       ),
   );
   const merged = emptyScanOutcome();
-  for (const outcome of outcomes) {
-    merged.findings.push(...outcome.findings);
-    merged.skipped.push(...outcome.skipped);
-    merged.baselined += outcome.baselined;
-    merged.suppressed.push(...outcome.suppressed);
-    merged.scannedFiles += outcome.scannedFiles;
-    merged.scannedBytes += outcome.scannedBytes;
-  }
+  for (const outcome of outcomes) mergeScanOutcome(merged, outcome);
   merged.findings.sort((a, b) => a.path.localeCompare(b.path) || a.line - b.line || a.column - b.column);
   return merged;
 }

@@ -79,6 +79,30 @@ export function emptyScanOutcome(): ScanOutcome {
   return { findings: [], baselined: 0, suppressed: [], skipped: [], scannedFiles: 0, scannedBytes: 0 };
 }
 
+/** Adds one outcome into another (worker shares, history batches). */
+export function mergeScanOutcome(into: ScanOutcome, from: ScanOutcome): void {
+  into.findings.push(...from.findings);
+  into.skipped.push(...from.skipped);
+  into.baselined += from.baselined;
+  into.suppressed.push(...from.suppressed);
+  into.scannedFiles += from.scannedFiles;
+  into.scannedBytes += from.scannedBytes;
+}
+
+/** Targets that arrive in batches (a streamed history): each is scanned as it comes, nothing is held after. */
+export async function scanBatches(
+  batches: AsyncIterable<readonly ScanTarget[]>,
+  options: ScanTargetsOptions,
+): Promise<ScanOutcome> {
+  const outcome = emptyScanOutcome();
+  for await (const batch of batches) {
+    if (options.signal?.aborted) break;
+    mergeScanOutcome(outcome, await scanTargets(batch, options));
+  }
+  outcome.findings.sort((a, b) => a.path.localeCompare(b.path) || a.line - b.line || a.column - b.column);
+  return outcome;
+}
+
 export async function scanTargets(targets: readonly ScanTarget[], options: ScanTargetsOptions): Promise<ScanOutcome> {
   const allowed =
     options.allowPaths && options.allowPaths.length > 0 ? picomatch([...options.allowPaths], { dot: true }) : null;

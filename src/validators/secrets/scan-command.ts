@@ -8,9 +8,15 @@ import { TOLLGATE_VERSION } from '../../core/version.js';
 import { baselinePath, readBaselineEntries, writeBaseline } from '../../secrets/baseline.js';
 import { loadScanner } from '../../secrets/load-rules.js';
 import { type SecretsOptions, secretsOptionsSchema } from '../../secrets/options.js';
-import { type DiskTarget, scanDiskTargets } from '../../secrets/parallel-scan.js';
-import { type ScanTarget, scanTargets } from '../../secrets/scan-targets.js';
-import { historyTargets, stagedTargets, workTreeTargets } from '../../secrets/sources/git-sources.js';
+import { type DiskTarget, type ParallelScanOptions, scanDiskTargets } from '../../secrets/parallel-scan.js';
+import {
+  type ScanOutcome,
+  type ScanTarget,
+  type ScanTargetsOptions,
+  scanBatches,
+  scanTargets,
+} from '../../secrets/scan-targets.js';
+import { historyBatches, stagedTargets, workTreeTargets } from '../../secrets/sources/git-sources.js';
 import { listFilesUnder } from '../../secrets/sources/walk.js';
 import { auditBaseline, renderBaselineAudit } from './baseline-audit.js';
 import { renderScanReport, type ScanFormat, type SecretScanReport } from './report/index.js';
@@ -67,27 +73,14 @@ export async function runScanCommand(flags: ScanCommandFlags, io: ScanCommandIo 
   const entries = flags.baselineWrite ? [] : await readBaselineEntries(baselineFile, options.baseline);
   const baseline = new Set(entries.map((entry) => entry.fingerprint));
 
-  const git = { repoRoot: root, env: io.env };
-  let scope: string;
-  let targets: ScanTarget[];
-  let diskTargets: Array<ScanTarget & { absolute: string }> | null = null;
-  if (flags.staged) {
-    scope = 'staged';
-    targets = await stagedTargets(git);
-  } else if (all) {
-    scope = 'all';
-    targets = diskTargets = await workTreeTargets(git);
-  } else if (flags.history !== undefined) {
-    scope = `history ${flags.history}`;
-    targets = await historyTargets({ ...git, range: flags.history });
-  } else {
-    scope = 'paths';
-    targets = diskTargets = await pathTargets(repoRoot, io.cwd, flags.paths.length > 0 ? flags.paths : ['.']);
-  }
-
-  const outcome = diskTargets
-    ? await scanDiskTargets(await withSizes(diskTargets), { repoRoot: root, options, scanner, baseline, imported })
-    : await scanTargets(targets, { scanner, allowPaths: options.paths, baseline, imported });
+  const scanOptions = { scanner, allowPaths: options.paths, baseline, imported };
+  const { scope, outcome } = await scanChosenSource(
+    flags,
+    all,
+    { repoRoot, root, cwd: io.cwd, env: io.env },
+    { repoRoot: root, options, scanner, baseline, imported },
+    scanOptions,
+  );
   if (flags.baselineWrite) {
     await writeBaseline(baselineFile, outcome.findings);
     io.stderr(
@@ -124,6 +117,26 @@ export async function runScanCommand(flags: ScanCommandFlags, io: ScanCommandIo 
   if (flags.output) await writeFileAtomic(resolve(io.cwd, flags.output), text);
   else io.stdout(text);
   return outcome.findings.length > 0 ? 1 : 0;
+}
+
+/** Builds the targets the flags pick and scans them: disk files on every core, history as it streams from git. */
+async function scanChosenSource(
+  flags: ScanCommandFlags,
+  all: boolean,
+  where: { repoRoot: string | null; root: string; cwd: string; env: NodeJS.ProcessEnv },
+  parallel: ParallelScanOptions,
+  scanOptions: ScanTargetsOptions,
+): Promise<{ scope: string; outcome: ScanOutcome }> {
+  const git = { repoRoot: where.root, env: where.env };
+  if (flags.staged) return { scope: 'staged', outcome: await scanTargets(await stagedTargets(git), scanOptions) };
+  if (flags.history !== undefined) {
+    const batches = historyBatches({ ...git, range: flags.history });
+    return { scope: `history ${flags.history}`, outcome: await scanBatches(batches, scanOptions) };
+  }
+  const targets = all
+    ? await workTreeTargets(git)
+    : await pathTargets(where.repoRoot, where.cwd, flags.paths.length > 0 ? flags.paths : ['.']);
+  return { scope: all ? 'all' : 'paths', outcome: await scanDiskTargets(await withSizes(targets), parallel) };
 }
 
 function checkBaselineFlags(flags: ScanCommandFlags, sources: number): void {
