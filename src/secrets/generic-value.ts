@@ -1,6 +1,7 @@
 import { shannonEntropy } from './entropy.js';
 import { isIdentifierOrDigest, isPlaceholder } from './placeholders.js';
 import type { MatchContext } from './rule.js';
+import { isUsablePassword } from './url-password.js';
 
 /**
  * Judging a value found next to a secret-like name (`password = …`, `api_key: …`), where no provider format vouches
@@ -159,7 +160,10 @@ function decodedBase64Text(value: string): string | null {
 }
 
 /** Secret-like names for assignments; the name may have more around it (`DB_PASSWORD`, `stripeApiKey`). */
-export const PASSWORD_NAME = '(?:password|passwd|passphrase|pwd|pass(?![a-z]))';
+// Misspellings and abbreviations count (`pswd`, `psswrd`, `pasword`, `passworsd`, `pass_word`, `PW`); a bare `pw` or
+// `pass` must end the name's word so that `pwm`, `passenger` and `compass` stay out.
+export const PASSWORD_NAME =
+  '(?:pa?s{1,2}w(?:o?r)?s?d|pass_word|passphrase|pwd|pw(?![a-z])|pass(?![a-z]))';
 export const SECRET_NAME =
   '(?:secret|token|api[_.-]?key|apikey|access[_.-]?key|auth[_.-]?key|private[_.-]?key|signing[_.-]?key|encryption[_.-]?key|master[_.-]?key|app[_.-]?key|credentials?|client[_.-]?secret)';
 
@@ -167,7 +171,8 @@ export const SECRET_NAME =
 export function assignmentPattern(nameCore: string): RegExp {
   const name = `(?<![A-Za-z0-9_.-])(?<name>[A-Za-z0-9_.-]{0,80}?${nameCore}[A-Za-z0-9_.-]{0,40})`;
   // `define('DB_PASSWORD', '…')` (PHP) and `Map.of("token", "…")`: a quoted name, a comma, a quoted value.
-  const separator = `(?:(?:\\\\?["'])?[ \\t]{0,8}(?:=|:=|\\?=|:|=>|==)[ \\t]{0,8}|(?<=["'][A-Za-z0-9_.-]{1,130})["'][ \\t]{0,4},[ \\t]{0,4}(?=["']))`;
+  // A type annotation may sit between name and `=` (`password: str = `, `val pw: String = `); comparisons count too.
+  const separator = `(?:(?:\\\\?["'])?[ \\t]{0,8}(?:===?|!==?|=>|:=|\\?=|=|:[ \\t]{0,4}[A-Za-z_][\\w.]{0,30}\\??[ \\t]{0,4}=|:)[ \\t]{0,8}|(?<=["'][A-Za-z0-9_.-]{1,130})["'][ \\t]{0,4},[ \\t]{0,4}(?=["']))`;
   const value =
     '(?:\\\\"(?<secretEscaped>[^"\\\\\\r\\n]{1,200})\\\\"|"(?<secretQuoted>[^"\\r\\n]{1,200})"|' +
     "'(?<secretSingle>[^'\\r\\n]{1,200})'|`(?<secretBacktick>[^`$\\r\\n]{1,200})`|" +
@@ -178,7 +183,7 @@ export function assignmentPattern(nameCore: string): RegExp {
 /** Gates (see `SecretRule.gate`): what must follow a keyword hit for each generic shape to be possible at all. */
 export const GATES = {
   /** `_PASSWORD=`, `": "`, `\\": \\"`, `', '` (PHP define), `?=` (make). */
-  assignment: /[A-Za-z0-9_.-]{0,40}\\?["']?[ \t]{0,8}[=:,?]/,
+  assignment: /[A-Za-z0-9_.-]{0,40}\\?["']?[ \t]{0,8}[=:,?!]/,
   /** A provider word early in a longer name: `twilio_auth_token =`. */
   namedValue: /[A-Za-z0-9_.-]{0,80}\\?["']?[ \t]{0,4}[=:]/,
   xmlElement: /[A-Za-z0-9_.:-]{0,30}>/,
@@ -189,3 +194,16 @@ export const GATES = {
   /** `scheme://user:` */
   urlUser: /[^\s:/@'"`<>]{0,100}:/,
 } as const;
+
+/**
+ * A password that a statement's syntax marks as one (`IDENTIFIED BY '…'`, `CURLOPT_PASSWORD, "…"`): a quoted value
+ * needs only to be real (no placeholder, reference, hash or tutorial default); a bare one must also look like a
+ * password, since keywords follow the same syntax (`PASSWORD EXPIRE`).
+ */
+export function judgeStatementPassword(value: string, context: MatchContext): boolean {
+  if (context.group.endsWith('Bare')) return judgeGenericValue('password', value, { ...context, syntax: 'config' });
+  if (value.length < 4 || /\s/.test(value) || /^[$%#{<*]/.test(value)) return false;
+  if (TRIVIAL_PASSWORDS.has(value.toLowerCase()) || /passw(?:or)?d/i.test(value)) return false;
+  if (isIdentifierOrDigest(value) !== null || !isUsablePassword(value)) return false;
+  return !isPlaceholder(value);
+}

@@ -14,7 +14,7 @@ import { BASE64, fakeHex, fakeHumanPassword, fakeToken, URL_SAFE } from '../samp
  * These run last; any provider rule on the same text wins.
  */
 
-const PASSWORD_KEYWORDS = ['pass', 'pwd'];
+const PASSWORD_KEYWORDS = ['pass', 'pw', 'psw', 'pssw', 'pasw'];
 const SECRET_KEYWORDS = [
   'secret',
   'token',

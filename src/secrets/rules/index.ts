@@ -13,6 +13,7 @@ import broker from './broker.js';
 import cloudflare from './cloudflare.js';
 import cohere from './cohere.js';
 import contentful from './contentful.js';
+import curl from './curl.js';
 import database from './database.js';
 import databricks from './databricks.js';
 import datadog from './datadog.js';
@@ -56,6 +57,7 @@ import planetscale from './planetscale.js';
 import posthog from './posthog.js';
 import postman from './postman.js';
 import postmark from './postmark.js';
+import powershell from './powershell.js';
 import privateKey from './private-key.js';
 import pulumi from './pulumi.js';
 import pypi from './pypi.js';
@@ -156,6 +158,8 @@ export const PROVIDER_FILES: Record<string, readonly SecretRule[]> = {
   'private-key': privateKey,
   docker,
   database,
+  curl,
+  powershell,
   broker,
   'basic-auth': basicAuth,
   generic,
