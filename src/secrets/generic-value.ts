@@ -162,8 +162,7 @@ function decodedBase64Text(value: string): string | null {
 /** Secret-like names for assignments; the name may have more around it (`DB_PASSWORD`, `stripeApiKey`). */
 // Misspellings and abbreviations count (`pswd`, `psswrd`, `pasword`, `passworsd`, `pass_word`, `PW`); a bare `pw` or
 // `pass` must end the name's word so that `pwm`, `passenger` and `compass` stay out.
-export const PASSWORD_NAME =
-  '(?:pa?s{1,2}w(?:o?r)?s?d|pass_word|passphrase|pwd|pw(?![a-z])|pass(?![a-z]))';
+export const PASSWORD_NAME = '(?:pa?s{1,2}w(?:o?r)?s?d|pass_word|passphrase|pwd|pw(?![a-z])|pass(?![a-z]))';
 export const SECRET_NAME =
   '(?:secret|token|api[_.-]?key|apikey|access[_.-]?key|auth[_.-]?key|private[_.-]?key|signing[_.-]?key|encryption[_.-]?key|master[_.-]?key|app[_.-]?key|credentials?|client[_.-]?secret)';
 
@@ -189,6 +188,7 @@ export const GATES = {
   xmlElement: /[A-Za-z0-9_.:-]{0,30}>/,
   xmlAttribute: /[^"\r\n]{0,30}"/,
   cliFlag: /[A-Za-z0-9_.-]{0,40}[ \t=]/,
+  defineMacro: /[A-Za-z0-9_.-]{0,30}[ \t]/,
   k8sEnv: /[A-Za-z0-9_.-]{0,40}["']?[ \t]*\r?\n/,
   netrc: /[a-z]{0,4}[ \t]/,
   /** `scheme://user:` */

@@ -105,7 +105,13 @@ const xmlAttribute = (core: string) =>
   );
 const cliFlag = (core: string) =>
   new RegExp(
-    `(?:(?:^|[ \\t])--(?<name>[A-Za-z0-9-]{0,20}?${core}[A-Za-z0-9-]{0,10})(?:=|[ \\t]{1,4})|(?:^|\\n)[ \\t]*(?:ENV|ARG)[ \\t]+(?<envName>[A-Za-z0-9_.-]{0,40}?${core}[A-Za-z0-9_.-]{0,40})[ \\t]+)(?:"(?<secretQuoted>[^"\\r\\n]{1,200})"|'(?<secretSingle>[^'\\r\\n]{1,200})'|(?<secretFlag>[^\\s"'=\\\\]{1,200}))`,
+    `(?:(?:^|[ \\t])--?(?<name>[A-Za-z0-9-]{0,20}?${core}[A-Za-z0-9-]{0,10})(?:=|[ \\t]{1,4})|(?:^|\\n)[ \\t]*(?:ENV|ARG)[ \\t]+(?<envName>[A-Za-z0-9_.-]{0,40}?${core}[A-Za-z0-9_.-]{0,40})[ \\t]+)(?:"(?<secretQuoted>[^"\\r\\n]{1,200})"|'(?<secretSingle>[^'\\r\\n]{1,200})'|(?<secretFlag>[^\\s"'=\\\\]{1,200}))`,
+    'i',
+  );
+/** `#define PASSWORD "…"` (C), `%define`/`%global` (RPM spec), `SET password "…"` (batch, Tcl): name and value by space. */
+const defineMacro = (core: string) =>
+  new RegExp(
+    `(?<![^\\s"])(?:[#%][ \\t]*(?:define|global)|set)[ \\t]+(?<name>[A-Za-z0-9_.-]{0,40}?${core}[A-Za-z0-9_.-]{0,30})[ \\t]+(?:\\\\?"(?<secretQuoted>[^"\\\\\\r\\n]{1,200})\\\\?"|'(?<secretSingle>[^'\\r\\n]{1,200})')`,
     'i',
   );
 const k8sEnv = (core: string) =>
@@ -197,6 +203,11 @@ export default defineRules([
         path: 'scripts/restore.sh',
         render: (v) => `rabbitmqadmin --host mq.internal --password=${v} list queues\n`,
       },
+      {
+        name: 'PowerShell parameter',
+        path: 'deploy/join.ps1',
+        render: (v) => `New-LocalUser -Name svc -Password '${v}' -Description 'service'\n`,
+      },
       { name: 'Dockerfile ENV', path: 'Dockerfile', render: (v) => `FROM postgres:16\nENV DB_PASSWORD ${v}\n` },
     ],
   }),
@@ -213,6 +224,19 @@ export default defineRules([
         render: (v) => `deployctl push --api-token ${v} --region eu\n`,
       },
       { name: 'Dockerfile ENV', path: 'Dockerfile', render: (v) => `FROM node:20\nENV API_TOKEN ${v}\n` },
+    ],
+  }),
+  generic('password', {
+    id: 'generic-password-define',
+    gate: GATES.defineMacro,
+    title: 'Password in a macro definition (#define PASSWORD "…")',
+    pattern: defineMacro(PASSWORD_NAME),
+    key: '#define DB_PASSWORD',
+    contexts: [
+      { name: 'C header', path: 'src/config.h', render: (v) => `#pragma once\n#define DB_PASSWORD "${v}"\n` },
+      { name: 'C tab-separated', path: 'src/auth.c', render: (v) => `#define\tADMIN_PASS\t"${v}"\n` },
+      { name: 'RPM spec', path: 'app.spec', render: (v) => `%global repo_password "${v}"\nName: app\n` },
+      { name: 'batch file', path: 'scripts/setup.bat', render: (v) => `@echo off\nSET SQL_PASSWORD "${v}"\n` },
     ],
   }),
   generic('password', {
