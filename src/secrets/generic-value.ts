@@ -159,12 +159,15 @@ function decodedBase64Text(value: string): string | null {
   return /^[\x20-\x7e]+$/.test(text) ? text : null;
 }
 
-/** Secret-like names for assignments; the name may have more around it (`DB_PASSWORD`, `stripeApiKey`). */
+/**
+ * Secret-like names for assignments; the name may have more around it (`DB_PASSWORD`, `stripeApiKey`). Key names may
+ * be written as words in prose and docs (`API key:`, `Secret Key:`, `Authentication key:`).
+ */
 // Misspellings and abbreviations count (`pswd`, `psswrd`, `pasword`, `passworsd`, `pass_word`, `PW`); a bare `pw` or
 // `pass` must end the name's word so that `pwm`, `passenger` and `compass` stay out.
 export const PASSWORD_NAME = '(?:pa?s{1,2}w(?:o?r)?s?d|pass_word|passphrase|pwd|pw(?![a-z])|pass(?![a-z]))';
 export const SECRET_NAME =
-  '(?:secret|token|api[_.-]?key|apikey|access[_.-]?key|auth[_.-]?key|private[_.-]?key|signing[_.-]?key|encryption[_.-]?key|master[_.-]?key|app[_.-]?key|credentials?|client[_.-]?secret)';
+  '(?:secret|token|api[_. -]?key|apikey|access[_. -]?key|secret key|auth(?:entication)?[_. -]?key|private[_.-]?key|signing[_.-]?key|encryption[_.-]?key|master[_.-]?key|app[_.-]?key|credentials?|client[_.-]?secret)';
 
 /** A name (with optional quotes, possibly escaped in JSON-in-JSON), a separator, then a quoted or bare value. */
 export function assignmentPattern(nameCore: string): RegExp {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { builtinRules } from './rules/index.js';
-import { fakeHumanPassword } from './sample-tokens.js';
+import { fakeHumanPassword, fakeToken } from './sample-tokens.js';
 import { SecretScanner } from './scanner.js';
 
 /**
@@ -82,6 +82,20 @@ describe('passwords in every syntax', () => {
   test('SQL keywords after PASSWORD are not passwords', () => {
     const text = "ALTER USER 'app'@'%' PASSWORD EXPIRE INTERVAL 90 DAY;\nALTER USER 'app'@'%' PASSWORD HISTORY 5;\n";
     expect(scanner.scanText(text, { path: 'db/policy.sql' })).toEqual([]);
+  });
+});
+
+describe('key names written as words in prose', () => {
+  const key = fakeToken('', 24, undefined, 'prose-key');
+  test.each(['Secret Key: V', 'SECRET KEY:V', 'API key: V', 'access key:V', 'Authentication key: V'])(
+    'finds %s',
+    (line) => {
+      expect(scanner.scanText(render(line, key), { path: 'docs/setup.md' }).map((item) => item.secret)).toEqual([key]);
+    },
+  );
+
+  test.each(['your-api-key', '<API_KEY>', '${API_KEY}', 'see below'])('ignores API key: %s', (value) => {
+    expect(scanner.scanText(render('API key: V', value), { path: 'docs/setup.md' })).toEqual([]);
   });
 });
 
