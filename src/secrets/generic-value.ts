@@ -139,6 +139,7 @@ function looksLikePassword(value: string): boolean {
   if (/^[a-z]+(?:[-_][a-z]+)+$/i.test(value)) return false; // `admin-password`, `Read-Host`: names, not passwords
   if (TRIVIAL_PASSWORDS.has(value.toLowerCase())) return false;
   if (/^\d+$/.test(value)) return false; // a port, a count, a PIN-length number: not worth a block
+  if (/^0x[0-9a-f]+$/i.test(value)) return false; // a hex number literal (`pass_mask = 0x31c45018`): a constant
   const classes = [/[a-z]/, /[A-Z]/, /[0-9]/, /[^A-Za-z0-9]/].filter((re) => re.test(value)).length;
   return classes >= 2 || value.length >= 12;
 }
@@ -205,7 +206,7 @@ export const GATES = {
  */
 export function judgeStatementPassword(value: string, context: MatchContext): boolean {
   if (context.group.endsWith('Bare')) return judgeGenericValue('password', value, { ...context, syntax: 'config' });
-  if (value.length < 4 || /\s/.test(value) || /^[$%#{<*]/.test(value)) return false;
+  if (value.length < 4 || /\s/.test(value) || /^[$%#{<*]/.test(value) || /^0x[0-9a-f]+$/i.test(value)) return false;
   if (TRIVIAL_PASSWORDS.has(value.toLowerCase()) || /passw(?:or)?d/i.test(value)) return false;
   if (isIdentifierOrDigest(value) !== null || !isUsablePassword(value)) return false;
   return !isPlaceholder(value);

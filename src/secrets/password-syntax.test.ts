@@ -54,6 +54,7 @@ const DECOYS = [
   'your-password-here',
   'REPLACE_ME',
   '',
+  '0x81103c1452dd61cd',
   // A crypt(3) hash. A bare hex digest is not a decoy here: `openssl rand -hex 32` makes passwords of that shape.
   `$2b$12$${'R9h/cIPz0gi.URNNX3kh2O'.repeat(2)}PST9/PgBkqquzi.Ss7KIUgO2t0jWMUW`,
 ];
@@ -93,6 +94,11 @@ describe('key names written as words in prose', () => {
       expect(scanner.scanText(render(line, key), { path: 'docs/setup.md' }).map((item) => item.secret)).toEqual([key]);
     },
   );
+
+  test('a flag name may mix dashes and underscores', () => {
+    const found = scanner.scanText(`tool --super-secret_token ${key}\n`, { path: 'scripts/run.sh' });
+    expect(found.map((item) => item.secret)).toEqual([key]);
+  });
 
   test.each(['your-api-key', '<API_KEY>', '${API_KEY}', 'see below'])('ignores API key: %s', (value) => {
     expect(scanner.scanText(render('API key: V', value), { path: 'docs/setup.md' })).toEqual([]);

@@ -110,7 +110,7 @@ const xmlAttribute = (core: string) =>
   );
 const cliFlag = (core: string) =>
   new RegExp(
-    `(?:(?:^|[ \\t])--?(?<name>[A-Za-z0-9-]{0,20}?${core}[A-Za-z0-9-]{0,10})(?:=|[ \\t]{1,4})|(?:^|\\n)[ \\t]*(?:ENV|ARG)[ \\t]+(?<envName>[A-Za-z0-9_.-]{0,40}?${core}[A-Za-z0-9_.-]{0,40})[ \\t]+)(?:"(?<secretQuoted>[^"\\r\\n]{1,200})"|'(?<secretSingle>[^'\\r\\n]{1,200})'|(?<secretFlag>[^\\s"'=\\\\]{1,200}))`,
+    `(?:(?:^|[ \\t])--?(?<name>[A-Za-z0-9_-]{0,20}?${core}[A-Za-z0-9_-]{0,10})(?:=|[ \\t]{1,4})|(?:^|\\n)[ \\t]*(?:ENV|ARG)[ \\t]+(?<envName>[A-Za-z0-9_.-]{0,40}?${core}[A-Za-z0-9_.-]{0,40})[ \\t]+)(?:"(?<secretQuoted>[^"\\r\\n]{1,200})"|'(?<secretSingle>[^'\\r\\n]{1,200})'|(?<secretFlag>[^\\s"'=\\\\]{1,200}))`,
     'i',
   );
 /** `#define PASSWORD "…"` (C), `%define`/`%global` (RPM spec), `SET password "…"` (batch, Tcl): name and value by space. */
