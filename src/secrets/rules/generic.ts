@@ -50,6 +50,7 @@ const SECRET_KEYWORDS = [
   'app_key',
   'app-key',
   'credential',
+  'bearer',
 ];
 
 const judge = (kind: GenericKind) => (value: string, context: Parameters<typeof judgeGenericValue>[2]) =>
@@ -116,7 +117,7 @@ const cliFlag = (core: string) =>
 /** `#define PASSWORD "…"` (C), `%define`/`%global` (RPM spec), `SET password "…"` (batch, Tcl): name and value by space. */
 const defineMacro = (core: string) =>
   new RegExp(
-    `(?<![^\\s"])(?:[#%][ \\t]*(?:define|global)|set)[ \\t]+(?<name>[A-Za-z0-9_.-]{0,40}?${core}[A-Za-z0-9_.-]{0,30})[ \\t]+(?:\\\\?"(?<secretQuoted>[^"\\\\\\r\\n]{1,200})\\\\?"|'(?<secretSingle>[^'\\r\\n]{1,200})')`,
+    `(?<![^\\s"])(?:[#%][ \\t]*(?:define|global)|set)[ \\t]+(?<name>[A-Za-z0-9_.-]{0,40}?${core}[A-Za-z0-9_.-]{0,30})[ \\t]+(?:\\\\?"(?<secretQuoted>[^"\\\\\\r\\n]{1,200})\\\\?"|'(?<secretSingle>[^'\\r\\n]{1,200})'|(?<secretBare>[^\\s"'\\\\]{1,200}))`,
     'i',
   );
 const k8sEnv = (core: string) =>
@@ -220,13 +221,18 @@ export default defineRules([
     id: 'generic-secret-cli-flag',
     gate: GATES.cliFlag,
     title: 'Token on a command line or in a Dockerfile ENV',
-    pattern: cliFlag(SECRET_NAME),
+    pattern: cliFlag(`(?:${SECRET_NAME}|bearer)`),
     key: '--api-token',
     contexts: [
       {
         name: 'shell command',
         path: 'scripts/deploy.sh',
         render: (v) => `deployctl push --api-token ${v} --region eu\n`,
+      },
+      {
+        name: 'curl bearer',
+        path: 'scripts/call.sh',
+        render: (v) => `curl --oauth2-bearer "${v}" https://api.acme.dev\n`,
       },
       { name: 'Dockerfile ENV', path: 'Dockerfile', render: (v) => `FROM node:20\nENV API_TOKEN ${v}\n` },
     ],
@@ -242,6 +248,17 @@ export default defineRules([
       { name: 'C tab-separated', path: 'src/auth.c', render: (v) => `#define\tADMIN_PASS\t"${v}"\n` },
       { name: 'RPM spec', path: 'app.spec', render: (v) => `%global repo_password "${v}"\nName: app\n` },
       { name: 'batch file', path: 'scripts/setup.bat', render: (v) => `@echo off\nSET SQL_PASSWORD "${v}"\n` },
+    ],
+  }),
+  generic('secret', {
+    id: 'generic-secret-define',
+    gate: GATES.defineMacro,
+    title: 'Secret or token in a macro definition (#define API_TOKEN "…")',
+    pattern: defineMacro(SECRET_NAME),
+    key: '#define API_TOKEN',
+    contexts: [
+      { name: 'C header', path: 'src/keys.h', render: (v) => `#pragma once\n#define API_TOKEN "${v}"\n` },
+      { name: 'RPM spec', path: 'app.spec', render: (v) => `%define upload_token ${v}\nName: app\n` },
     ],
   }),
   generic('password', {
