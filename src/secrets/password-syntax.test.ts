@@ -39,6 +39,8 @@ const SYNTAXES: ReadonlyArray<readonly [name: string, path: string, line: string
   ['libcurl password', 'src/fetch.c', 'curl_easy_setopt(h, CURLOPT_PASSWORD, "V");'],
   ['libcurl user:password', 'lib/Client.php', "curl_setopt($ch, CURLOPT_USERPWD, 'deploy:V');"],
   ['single-dash flag', 'scripts/run.sh', 'tool -password "V" -host db.internal'],
+  ['sshpass -p', 'scripts/deploy.sh', "sshpass -p 'V' ssh deploy@app.internal"],
+  ['net use', 'scripts/map.bat', 'net use Z: \\\\files.internal\\builds V /user:CORP\\builder'],
 ];
 
 /** Stand-ins a reader must never be warned about. */

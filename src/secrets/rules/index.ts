@@ -67,6 +67,7 @@ import replicate from './replicate.js';
 import rubygems from './rubygems.js';
 import sendgrid from './sendgrid.js';
 import sentry from './sentry.js';
+import shell from './shell.js';
 import shopify from './shopify.js';
 import slack from './slack.js';
 import snyk from './snyk.js';
@@ -160,6 +161,7 @@ export const PROVIDER_FILES: Record<string, readonly SecretRule[]> = {
   database,
   curl,
   powershell,
+  shell,
   broker,
   'basic-auth': basicAuth,
   generic,
