@@ -118,7 +118,7 @@ export function judgeGenericValue(kind: GenericKind, value: string, context: Mat
   if (/\s/.test(value)) return false;
   // Translations, format strings and prose: credentials are printable ASCII.
   if (/[^\x21-\x7e]/.test(value) || /\{\d+\}/.test(value)) return false;
-  if (/^[-*&!@#|>[{(%=:]/.test(value)) return false; // YAML anchors, tags, block scalars; markdown; flow maps
+  if (/^[-*&!@#|>[{(%=:?]/.test(value)) return false; // YAML anchors, tags, block scalars; markdown; flow maps
   if (CODE_REFERENCE.test(value) || PATH_OR_URL.test(value) || CONSTANT_NAME.test(value)) return false;
   if (RELATIVE_PATH_OR_HOST.test(value)) return false;
   if (isPlaceholder(value)) return false;
@@ -171,11 +171,13 @@ export const SECRET_NAME =
   '(?:secret|token|api[_. -]?key|apikey|access[_. -]?key|secret key|auth(?:entication)?[_. -]?key|private[_.-]?key|signing[_.-]?key|encryption[_.-]?key|master[_.-]?key|app[_.-]?key|credentials?|client[_.-]?secret)';
 
 /** A name (with optional quotes, possibly escaped in JSON-in-JSON), a separator, then a quoted or bare value. */
-export function assignmentPattern(nameCore: string): RegExp {
+export function assignmentPattern(nameCore: string, options: { comparisons?: boolean } = {}): RegExp {
   const name = `(?<![A-Za-z0-9_.-])(?<name>[A-Za-z0-9_.-]{0,80}?${nameCore}[A-Za-z0-9_.-]{0,40})`;
   // `define('DB_PASSWORD', '…')` (PHP) and `Map.of("token", "…")`: a quoted name, a comma, a quoted value.
-  // A type annotation may sit between name and `=` (`password: str = `, `val pw: String = `); comparisons count too.
-  const separator = `(?:(?:\\\\?["'])?[ \\t]{0,8}(?:===?|!==?|=>|:=|\\?=|=|:[ \\t]{0,4}[A-Za-z_][\\w.]{0,30}\\??[ \\t]{0,4}=|:)[ \\t]{0,8}|(?<=["'][A-Za-z0-9_.-]{1,130})["'][ \\t]{0,4},[ \\t]{0,4}(?=["']))`;
+  // A type annotation may sit between name and `=` (`password: str = `, `val pw: String = `). Comparisons
+  // (`if pw == "…"`) only where asked: code compares tokens with token kinds (`token === "Punctuator"`).
+  const compare = options.comparisons ? '===?|!==?|' : '';
+  const separator = `(?:(?:\\\\?["'])?[ \\t]{0,8}(?:${compare}=>|:=|\\?=|=|:[ \\t]{0,4}[A-Za-z_][\\w.]{0,30}\\??[ \\t]{0,4}=|:)[ \\t]{0,8}|(?<=["'][A-Za-z0-9_.-]{1,130})["'][ \\t]{0,4},[ \\t]{0,4}(?=["']))`;
   const value =
     '(?:\\\\"(?<secretEscaped>[^"\\\\\\r\\n]{1,200})\\\\"|"(?<secretQuoted>[^"\\r\\n]{1,200})"|' +
     "'(?<secretSingle>[^'\\r\\n]{1,200})'|`(?<secretBacktick>[^`$\\r\\n]{1,200})`|" +
@@ -200,14 +202,10 @@ export const GATES = {
 } as const;
 
 /**
- * A password that a statement's syntax marks as one (`IDENTIFIED BY '…'`, `CURLOPT_PASSWORD, "…"`): a quoted value
- * needs only to be real (no placeholder, reference, hash or tutorial default); a bare one must also look like a
- * password, since keywords follow the same syntax (`PASSWORD EXPIRE`).
+ * A password that a statement's syntax marks as one (`IDENTIFIED BY '…'`, `CURLOPT_PASSWORD, "…"`): judged like a
+ * password in a config file, quoted or not, since keywords and prose follow the same syntax (`PASSWORD EXPIRE`,
+ * "a node identified by nodeId").
  */
 export function judgeStatementPassword(value: string, context: MatchContext): boolean {
-  if (context.group.endsWith('Bare')) return judgeGenericValue('password', value, { ...context, syntax: 'config' });
-  if (value.length < 4 || /\s/.test(value) || /^[$%#{<*]/.test(value) || /^0x[0-9a-f]+$/i.test(value)) return false;
-  if (TRIVIAL_PASSWORDS.has(value.toLowerCase()) || /passw(?:or)?d/i.test(value)) return false;
-  if (isIdentifierOrDigest(value) !== null || !isUsablePassword(value)) return false;
-  return !isPlaceholder(value);
+  return isUsablePassword(value) && judgeGenericValue('password', value, { ...context, syntax: 'config' });
 }

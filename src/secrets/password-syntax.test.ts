@@ -82,6 +82,19 @@ describe('passwords in every syntax', () => {
     }
   });
 
+  test.each([
+    [
+      'prose with identified by',
+      'types/protocol.d.ts',
+      ' * Given a DOM element identified by nodeId, return its layers',
+    ],
+    ['ASN.1 comment', 'lib/pkcs.js', ' *   { {PBES2-params IDENTIFIED BY id-PBES2}, ...}'],
+    ['token kind comparison', 'lib/parser.js', 'if (lastSignificantToken === "?NonExpressionParenKeyword") {'],
+    ['token type comparison', 'lib/lexer.js', 'if (token === "Punctuator") return;'],
+  ])('library code is not a finding: %s', (_name, path, line) => {
+    expect(scanner.scanText(`${line}\n`, { path })).toEqual([]);
+  });
+
   test('SQL keywords after PASSWORD are not passwords', () => {
     const text = "ALTER USER 'app'@'%' PASSWORD EXPIRE INTERVAL 90 DAY;\nALTER USER 'app'@'%' PASSWORD HISTORY 5;\n";
     expect(scanner.scanText(text, { path: 'db/policy.sql' })).toEqual([]);

@@ -18,6 +18,12 @@ const MYSQL_CLIENT = '(?:mysql(?:dump|admin|import|check|sh|pump)?|mariadb(?:-du
 const SQL_VALUE =
   '(?:\'(?<secretSingle>[^\'\\r\\n]{1,200})\'|"(?<secretQuoted>[^"\\r\\n]{1,200})"|(?<secretBare>[^\\s\'"`;\\\\()]{1,200}))';
 
+/** `IDENTIFIED [WITH plugin] BY`. */
+const IDENTIFIED_BY = 'identified(?:[ \\t]+with[ \\t]+[\'"`]?\\w{1,40}[\'"`]?)?[ \\t]+by';
+/** A quoted SQL literal only: outside a CREATE/ALTER statement a bare word after `identified by` is prose. */
+const sqlQuoted = (suffix: string) =>
+  `(?:'(?<secretSingle${suffix}>[^'\\r\\n]{1,200})'|"(?<secretQuoted${suffix}>[^"\\r\\n]{1,200})")`;
+
 function dsn(schemes: string[], id: string, title: string, host: string): SecretRule {
   const scheme = schemes.map((s) => s.replace(/\+/g, '\\+')).join('|');
   return {
@@ -133,10 +139,11 @@ export default defineRules([
     title: "Password in a SQL statement (IDENTIFIED BY '…', WITH PASSWORD '…')",
     severity: 'critical',
     keywords: ['identified', 'password'],
-    // MySQL/Oracle `IDENTIFIED [WITH plugin] BY`, PostgreSQL/SQL Server `CREATE|ALTER USER|ROLE|LOGIN … PASSWORD [=]`,
-    // MySQL's `PASSWORD('…')` function. `PASSWORD EXPIRE` and friends are bare words the validator turns down.
+    // In a `CREATE|ALTER USER|ROLE|LOGIN` statement: MySQL/Oracle `IDENTIFIED [WITH plugin] BY`, PostgreSQL/SQL Server
+    // `PASSWORD [=]`, quoted or bare (`PASSWORD EXPIRE` and friends are bare words the validator turns down). Elsewhere
+    // only quoted: `GRANT … IDENTIFIED BY '…'`, MySQL's `PASSWORD('…')` function.
     pattern: new RegExp(
-      `(?:\\bidentified(?:[ \\t]+with[ \\t]+['"\`]?\\w{1,40}['"\`]?)?[ \\t]+by[ \\t]+|\\b(?:create|alter)[ \\t]+(?:user|role|login)\\b[^;\\r\\n]{0,160}?[ \\t]password[ \\t]*=?[ \\t]*|\\bpassword[ \\t]?\\([ \\t]?(?=['"]))${SQL_VALUE}`,
+      `\\b(?:create|alter)[ \\t]+(?:user|role|login)\\b[^;\\r\\n]{0,160}?[ \\t](?:${IDENTIFIED_BY}|password[ \\t]*=?)[ \\t]*${SQL_VALUE}|\\b${IDENTIFIED_BY}[ \\t]*${sqlQuoted('By')}|\\bpassword[ \\t]?\\([ \\t]?${sqlQuoted('Fn')}`,
       'i',
     ),
     validate: judgeStatementPassword,

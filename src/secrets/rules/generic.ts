@@ -293,7 +293,7 @@ export default defineRules([
     id: 'generic-password',
     gate: GATES.assignment,
     title: 'Password in an assignment',
-    pattern: assignmentPattern(PASSWORD_NAME),
+    pattern: assignmentPattern(PASSWORD_NAME, { comparisons: true }),
     key: 'db_password',
   }),
   generic('secret', {
