@@ -1,12 +1,3 @@
-/** Bytes looked at when deciding whether a file is text, as git does (first 8000 bytes, any NUL means binary). */
-const SNIFF_BYTES = 8000;
-
-export function looksBinary(bytes: Uint8Array): boolean {
-  const end = Math.min(bytes.length, SNIFF_BYTES);
-  for (let i = 0; i < end; i++) if (bytes[i] === 0) return true;
-  return false;
-}
-
 /** Extensions whose content is never text worth scanning, skipped without reading. */
 const BINARY_EXTENSIONS = new Set([
   'png',

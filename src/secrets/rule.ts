@@ -50,6 +50,8 @@ export interface SecretRule {
    * values in program code.
    */
   readonly generic?: boolean;
+  /** A format documentation shows as an example (JWTs): not reported in API documentation example files. */
+  readonly commonInExamples?: boolean;
   readonly samples: RuleSamples;
 }
 

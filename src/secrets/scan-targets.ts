@@ -1,9 +1,11 @@
 import picomatch from 'picomatch';
 import type { LineRange, SkipReason } from '../core/change-set/types.js';
-import { hasBinaryExtension, looksBinary } from './binary.js';
+import { hasBinaryExtension } from './binary.js';
 import { type ImportedSuppressions, importedSuppressionFor } from './imported-suppressions.js';
 import type { SecretScanner } from './scanner.js';
+import { sourceMapParts } from './source-map.js';
 import { type AppliedSuppression, type GateSuppressionPolicy, judgeSuppression } from './suppressions.js';
+import { decodeText } from './text-decoding.js';
 import { type SecretFinding, toSecretFinding } from './to-finding.js';
 
 /**
@@ -123,18 +125,23 @@ export async function scanTargets(targets: readonly ScanTarget[], options: ScanT
       });
       continue;
     }
-    if (typeof content !== 'string' && looksBinary(content)) {
-      outcome.skipped.push({ path: target.path, reason: 'binary', detail: 'contains NUL bytes' });
+    const decoded = typeof content === 'string' ? { text: content } : decodeText(content);
+    if (decoded === null) {
+      outcome.skipped.push({ path: target.path, reason: 'binary', detail: 'not text in UTF-8, UTF-16 or Latin-1' });
       continue;
     }
-    const text = typeof content === 'string' ? content : content.toString('utf8');
+    const text = decoded.text;
     if (typeof content === 'string' && text.slice(0, 8000).includes('\0')) {
       outcome.skipped.push({ path: target.path, reason: 'binary', detail: 'contains NUL bytes' });
       continue;
     }
     outcome.scannedFiles++;
     outcome.scannedBytes += size;
-    if (size > maxBytes) collectInWindows(target, text, maxBytes, options, outcome);
+    const parts = sourceMapParts(target.path, text);
+    if (parts) {
+      // Lines of the map say nothing about lines of its sources: each embedded source is scanned whole.
+      for (const part of parts) collect({ path: part.path, read: target.read }, part.text, options, outcome);
+    } else if (size > maxBytes) collectInWindows(target, text, maxBytes, options, outcome);
     else collect(target, text, options, outcome);
   }
   outcome.findings.sort((a, b) => a.path.localeCompare(b.path) || a.line - b.line || a.column - b.column);

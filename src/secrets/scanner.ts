@@ -4,7 +4,7 @@ import { decodedScanInput, kubernetesSecretValues, mayHoldKubernetesSecret } fro
 import { isPlaceholder } from './placeholders.js';
 import { buildKeywordAutomaton, FOLD, isAutomatonKeyword, type KeywordAutomaton } from './prefilter.js';
 import type { MatchContext, SecretRule } from './rule.js';
-import { type FileSyntax, isLockfile, syntaxOf } from './syntax.js';
+import { type FileSyntax, isDocumentationExample, isLockfile, syntaxOf } from './syntax.js';
 
 /**
  * The hot path: keyword prefilter over the whole text, then each triggered rule's regex in a small window around the
@@ -118,6 +118,7 @@ export class SecretScanner {
     if (!this.acceptsPath(options.path)) return [];
     const syntax = syntaxOf(options.path);
     const lockfile = isLockfile(options.path);
+    const documentation = isDocumentationExample(options.path);
     const scannedUntil = this.scanStartsFor(options.path);
     const found: Found[] = [];
     const seen = new Set<string>();
@@ -156,6 +157,7 @@ export class SecretScanner {
             }
             const long = lineEnd - lineStart > LONG_LINE;
             if (compiled.rule.generic && (lockfile || (long && syntax === 'code'))) continue;
+            if (documentation && (compiled.rule.generic || compiled.rule.commonInExamples)) continue;
             if (compiled.rule.generic && long) {
               // Every hit before `at + LONG_LINE_AFTER` has its whole match inside this window, so the next window
               // starts at least LONG_LINE_AFTER further on: each character is scanned a bounded number of times.

@@ -80,6 +80,14 @@ const LOCKFILES = new Set([
   'uv.lock',
 ]);
 
+/**
+ * API documentation examples (the AWS SDK's `*.examples.json`, OpenAPI `*.example.yaml`): their passwords and
+ * tokens are illustrations written for readers, so name-based rules and example-prone formats skip them.
+ */
+export function isDocumentationExample(path: string): boolean {
+  return /\.examples?\.(?:json|ya?ml)$/i.test(path);
+}
+
 export function isLockfile(path: string): boolean {
   return LOCKFILES.has(path.slice(path.lastIndexOf('/') + 1).toLowerCase());
 }

@@ -26,6 +26,7 @@ export default defineRules([
     id: 'jwt-token',
     title: 'JSON Web Token (eyJ…)',
     severity: 'medium',
+    commonInExamples: true,
     keywords: ['eyJ'],
     pattern:
       /(?<![A-Za-z0-9_-])(eyJ[A-Za-z0-9_-]{10,500}\.eyJ[A-Za-z0-9_-]{10,4000}\.[A-Za-z0-9_-]{20,800})(?![A-Za-z0-9_.-])/,

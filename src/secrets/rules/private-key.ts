@@ -1,18 +1,47 @@
 import { defineRules, type SecretRule } from '../rule.js';
-import { base64Of, fakePem } from '../sample-tokens.js';
+import { ALPHANUMERIC, base64Of, fakePem, randomString } from '../sample-tokens.js';
 
 /** Key material must be there: a header with `...` or a few characters between the lines is documentation. */
 function hasKeyBody(block: string): boolean {
+  // Escaped line ends become real ones first, so header lines (`Proc-Type: …`) are dropped one by one.
   const body = block
     .replace(/-----(?:BEGIN|END)[^-]{0,60}-----/g, '')
-    .replace(/\\[nr]/g, '')
+    .replace(/\\[nr]/g, '\n')
     .replace(/^[A-Za-z-]+:.*$/gm, '')
     .replace(/[^A-Za-z0-9+/=]/g, '');
   return body.length >= 64;
 }
 
-function pem(label: string, id: string, title: string, severity: SecretRule['severity'] = 'critical'): SecretRule {
+/**
+ * A passphrase protects the key: PEM's `Proc-Type: 4,ENCRYPTED` header, or an OpenSSH key whose cipher (the first
+ * string after `openssh-key-v1\0` in its body) is not `none`. Such a key is still a leak, but not a usable one.
+ */
+export function isPassphraseProtected(block: string): boolean {
+  if (/Proc-Type:\s*4,ENCRYPTED/.test(block)) return true;
+  if (!block.includes('OPENSSH PRIVATE KEY')) return false;
+  const body = block
+    .replace(/-----(?:BEGIN|END)[^-]{0,60}-----/g, '')
+    .replace(/\\[nr]/g, '')
+    .replace(/[^A-Za-z0-9+/=]/g, '');
+  const bytes = Buffer.from(body.slice(0, 200), 'base64');
+  const magic = 'openssh-key-v1\0';
+  if (bytes.toString('latin1', 0, magic.length) !== magic || bytes.length < magic.length + 4) return false;
+  const length = bytes.readUInt32BE(magic.length);
+  const cipher = bytes.toString('latin1', magic.length + 4, magic.length + 4 + Math.min(length, 40));
+  return cipher !== 'none';
+}
+
+/** A PEM block; with `protectedKey`, only its passphrase-protected form (reported lower), else only the plain one. */
+function pem(
+  label: string,
+  id: string,
+  title: string,
+  severity: SecretRule['severity'] = 'critical',
+  protectedKey = false,
+): SecretRule {
   const escaped = label.replace(/ /g, ' ');
+  const plain = fakePem(label);
+  const encrypted = encryptedSample(label);
   return {
     id,
     title,
@@ -22,9 +51,9 @@ function pem(label: string, id: string, title: string, severity: SecretRule['sev
     pattern: new RegExp(`(-----BEGIN ${escaped}-----(?:[^-]|-(?!----)){64,16000}?-----END ${escaped}-----)`),
     window: 'block',
     maxLength: 17000,
-    validate: hasKeyBody,
+    validate: (block) => hasKeyBody(block) && isPassphraseProtected(block) === protectedKey,
     samples: {
-      match: [fakePem(label)],
+      match: [protectedKey ? encrypted : plain],
       ignore: [
         `-----BEGIN ${label}-----\\n...\\n-----END ${label}-----`,
         `-----BEGIN ${label}-----\n<your key here>\n-----END ${label}-----`,
@@ -33,11 +62,82 @@ function pem(label: string, id: string, title: string, severity: SecretRule['sev
   };
 }
 
+/** The passphrase-protected form of a key type, as `ssh-keygen -N` or `openssl … -aes256` writes it. */
+function encryptedSample(label: string): string {
+  if (label === 'OPENSSH PRIVATE KEY') {
+    const header = Buffer.concat([
+      Buffer.from('openssh-key-v1\0', 'latin1'),
+      Buffer.from([0, 0, 0, 10]),
+      Buffer.from('aes256-ctr', 'latin1'),
+    ]);
+    const lines = fakePem(label, 'openssh-encrypted').split('\n');
+    const first = `${header.toString('base64')}${lines[1]!}`.slice(0, 64);
+    return [lines[0], first, ...lines.slice(2)].join('\n');
+  }
+  const lines = fakePem(label, 'pem-encrypted').split('\n');
+  return [
+    lines[0],
+    'Proc-Type: 4,ENCRYPTED',
+    'DEK-Info: AES-256-CBC,0F1E2D3C4B5A69788796A5B4C3D2E1F0',
+    '',
+    ...lines.slice(1),
+  ].join('\n');
+}
+
+/** PuTTY keys state their protection in the clear: `Encryption: none`, or the cipher. */
+function puttyRule(protectedKey: boolean): SecretRule {
+  const key = (encryption: string) =>
+    `PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: ${encryption}\nComment: deploy\nPublic-Lines: 2\nAAAAC3NzaC1lZDI1NTE5AAAAIHf2\nq8Vd\nPrivate-Lines: 1\n${fakePem('X').split('\n')[1]}`;
+  const plain = key('none');
+  const encrypted = key('aes256-cbc');
+  return {
+    id: protectedKey ? 'private-key-putty-passphrase' : 'private-key-putty',
+    title: protectedKey
+      ? 'Passphrase-protected PuTTY private key (PuTTY-User-Key-File-… with Encryption)'
+      : 'PuTTY private key (PuTTY-User-Key-File-…)',
+    severity: protectedKey ? 'medium' : 'critical',
+    keywords: ['PuTTY-User-Key-File-'],
+    pattern:
+      /(PuTTY-User-Key-File-\d: [^\r\n]{1,40}\r?\n(?:[^\r\n]{0,200}\r?\n){1,40}?Private-Lines: \d{1,3}\r?\n[A-Za-z0-9+/=\r\n]{64,8000})/,
+    window: 'block',
+    maxLength: 12000,
+    validate: (block) => /^Encryption: (?!none\b)/m.test(block) === protectedKey,
+    samples: {
+      match: [protectedKey ? encrypted : plain],
+      ignore: ['PuTTY-User-Key-File-3: ssh-ed25519'],
+      contexts: [{ name: 'ppk file', path: 'deploy.ppk', render: (value) => `${value}\n` }],
+    },
+  };
+}
+
+/** A JSON Web Key with its secret member: `d` (RSA private exponent, EC/OKP private key) or `k` (symmetric). */
+function jwkSample(kty: 'RSA' | 'EC' | 'OKP' | 'oct', withPrivate: boolean): string {
+  if (kty === 'oct') {
+    const key = withPrivate ? { k: randomString(43, `${ALPHANUMERIC}-_`, 'jwk-oct') } : {};
+    return JSON.stringify({ kty, kid: 'hmac-1', alg: 'HS256', ...key }, null, 2);
+  }
+  const b64url = `${ALPHANUMERIC}-_`;
+  const part = (length: number, seed: string) => randomString(length, b64url, `jwk-${kty}-${seed}`);
+  const pub =
+    kty === 'RSA' ? { n: part(342, 'n'), e: 'AQAB' } : { crv: kty === 'EC' ? 'P-256' : 'Ed25519', x: part(43, 'x') };
+  const priv = kty === 'RSA' ? { d: part(342, 'd'), p: part(171, 'p'), q: part(171, 'q') } : { d: part(43, 'd') };
+  return JSON.stringify({ kty, kid: 'signing-1', ...pub, ...(withPrivate ? priv : {}) }, null, 2);
+}
+
 export default defineRules([
   pem('RSA PRIVATE KEY', 'private-key-rsa', 'RSA private key (-----BEGIN RSA PRIVATE KEY-----)'),
   pem('EC PRIVATE KEY', 'private-key-ec', 'EC private key (-----BEGIN EC PRIVATE KEY-----)'),
   pem('DSA PRIVATE KEY', 'private-key-dsa', 'DSA private key (-----BEGIN DSA PRIVATE KEY-----)'),
   pem('OPENSSH PRIVATE KEY', 'private-key-openssh', 'OpenSSH private key (-----BEGIN OPENSSH PRIVATE KEY-----)'),
+  ...(['RSA', 'EC', 'DSA', 'OPENSSH'] as const).map((kind) =>
+    pem(
+      `${kind} PRIVATE KEY`,
+      `private-key-${kind.toLowerCase()}-passphrase`,
+      `Passphrase-protected ${kind === 'OPENSSH' ? 'OpenSSH' : kind} private key (-----BEGIN ${kind} PRIVATE KEY----- with a cipher)`,
+      'medium',
+      true,
+    ),
+  ),
   pem('PRIVATE KEY', 'private-key-pkcs8', 'PKCS#8 private key (-----BEGIN PRIVATE KEY-----)'),
   pem(
     'ENCRYPTED PRIVATE KEY',
@@ -46,21 +146,25 @@ export default defineRules([
     'medium',
   ),
   pem('PGP PRIVATE KEY BLOCK', 'private-key-pgp', 'PGP private key block (-----BEGIN PGP PRIVATE KEY BLOCK-----)'),
+  puttyRule(false),
+  puttyRule(true),
   {
-    id: 'private-key-putty',
-    title: 'PuTTY private key (PuTTY-User-Key-File-…)',
+    id: 'private-key-jwk',
+    title: 'Private or symmetric JSON Web Key ("kty" with "d", or "oct" with "k")',
     severity: 'critical',
-    keywords: ['PuTTY-User-Key-File-'],
-    pattern:
-      /(PuTTY-User-Key-File-\d: [^\r\n]{1,40}\r?\n(?:[^\r\n]{0,200}\r?\n){1,40}?Private-Lines: \d{1,3}\r?\n[A-Za-z0-9+/=\r\n]{64,8000})/,
+    keywords: ['"kty"'],
+    // Serializers write `kty` first; the private member follows within the same object (no nested braces).
+    // The whole object is the secret: besides `d`, an RSA key's `p`, `q`, `dp`, `dq` and `qi` are private too.
+    pattern: /("kty"\s*:\s*"(?:RSA|EC|OKP|oct)"[^{}]{0,8000}?"[dk]"\s*:\s*"[A-Za-z0-9_-]{22,}"[^{}]{0,8000})/,
     window: 'block',
-    maxLength: 12000,
+    maxLength: 9000,
     samples: {
-      match: [
-        `PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nComment: deploy\nPublic-Lines: 2\nAAAAC3NzaC1lZDI1NTE5AAAAIHf2\nq8Vd\nPrivate-Lines: 1\n${fakePem('X').split('\n')[1]}`,
+      match: [jwkSample('RSA', true), jwkSample('EC', true), jwkSample('OKP', true), jwkSample('oct', true)],
+      ignore: [jwkSample('RSA', false), jwkSample('EC', false), '{"kty": "EC", "d": "<private key here>"}'],
+      contexts: [
+        { name: 'JWK file', path: 'keys/signing.jwk', render: (value) => `${value}\n` },
+        { name: 'JWKS', path: 'config/jwks.json', render: (value) => `{"keys": [${value}]}\n` },
       ],
-      ignore: ['PuTTY-User-Key-File-3: ssh-ed25519'],
-      contexts: [{ name: 'ppk file', path: 'deploy.ppk', render: (value) => `${value}\n` }],
     },
   },
   {

@@ -1,3 +1,5 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createTempRepo, type TempRepo } from '../../../test/support/git-repo.js';
 import { changeSetFromRepo, secretsContext } from '../../../test/support/secrets-context.js';
@@ -225,6 +227,17 @@ describe('secrets validator', () => {
     const result = await run();
     expect(result.status).toBe('error');
     expect(result.summary).toContain('.gitleaksignore:1: not a gitleaks fingerprint');
+  });
+
+  test('a UTF-16 file (binary to git) that the change adds is decoded and scanned whole; a real binary is skipped', async () => {
+    await change({});
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(`$token = "${newToken}"\r\n`, 'utf16le')]);
+    await writeFile(join(repo!.root, 'deploy.ps1'), utf16);
+    await writeFile(join(repo!.root, 'blob.dat'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 1, 2, 3, 0, 0xff]));
+    const result = await run();
+    expect(result.status).toBe('failed');
+    expect(result.findings.map((finding) => `${finding.path}:${finding.line}`)).toEqual(['deploy.ps1:1']);
+    expect(result.details?.skipped).toMatchObject([{ path: 'blob.dat', reason: 'binary' }]);
   });
 
   test('an unreadable gitleaks config is an error result with the reason, not a crash', async () => {

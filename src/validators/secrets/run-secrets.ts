@@ -166,8 +166,23 @@ async function inRepository(ctx: ToolContext<SecretsOptions, SecretsInput>, abso
 
 function changeSetTargets(ctx: ToolContext<SecretsOptions, SecretsInput>, options: SecretsOptions): ScanTarget[] {
   const skipped = new Map(ctx.changeSet.skipped.map((file) => [file.path, file.reason]));
-  return ctx.changeSet.files
-    .filter((file) => file.status !== 'deleted' && file.status !== 'submodule' && !file.binary)
+  const live = ctx.changeSet.files.filter((file) => file.status !== 'deleted' && file.status !== 'submodule');
+  // What git calls binary may be UTF-16 or Latin-1 text: the scanner decodes it, whole (git has no lines for it),
+  // and skips it only if it is binary in every encoding.
+  const binaryText: ScanTarget[] = live
+    .filter((file) => file.binary && (!skipped.has(file.path) || skipped.get(file.path) === 'binary'))
+    .map((file) => ({ path: file.path, read: () => ctx.changeSet.readBytes(file.path) }));
+  return [...binaryText, ...textTargets(ctx, options, live, skipped)];
+}
+
+function textTargets(
+  ctx: ToolContext<SecretsOptions, SecretsInput>,
+  options: SecretsOptions,
+  live: ToolContext<SecretsOptions, SecretsInput>['changeSet']['files'],
+  skipped: ReadonlyMap<string, string>,
+): ScanTarget[] {
+  return live
+    .filter((file) => !file.binary)
     .filter((file) => !skipped.has(file.path) || skipped.get(file.path) === 'too_large')
     .filter((file) => options.scope === 'files' || file.addedLines.length > 0)
     .map((file) => ({

@@ -1,0 +1,76 @@
+/**
+ * Text in the encodings files are really written in: UTF-8, UTF-16 (Windows tools, PowerShell and .reg exports write
+ * it, often without a BOM) and Latin-1 (older configs and logs). A secret in any of them is still a secret, so only
+ * content that is none of these counts as binary. Lines and columns are then in decoded characters.
+ */
+export type TextEncoding = 'utf-8' | 'utf-16le' | 'utf-16be' | 'latin1';
+
+export interface DecodedText {
+  text: string;
+  encoding: TextEncoding;
+}
+
+/** Bytes sniffed for NULs and for UTF-16's zero-byte pattern (git also looks at the first 8000). */
+const SNIFF_BYTES = 8000;
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+const utf16le = new TextDecoder('utf-16le');
+const utf16be = new TextDecoder('utf-16be');
+
+/** The text, or null when the bytes are binary in every encoding we read. */
+export function decodeText(bytes: Uint8Array): DecodedText | null {
+  if (bytes.length >= 2) {
+    if (bytes[0] === 0xff && bytes[1] === 0xfe)
+      return { text: utf16le.decode(bytes.subarray(2)), encoding: 'utf-16le' };
+    if (bytes[0] === 0xfe && bytes[1] === 0xff)
+      return { text: utf16be.decode(bytes.subarray(2)), encoding: 'utf-16be' };
+  }
+  const bomless = utf16WithoutBom(bytes);
+  if (bomless) return { text: (bomless === 'utf-16le' ? utf16le : utf16be).decode(bytes), encoding: bomless };
+  const end = Math.min(bytes.length, SNIFF_BYTES);
+  for (let i = 0; i < end; i++) if (bytes[i] === 0) return null;
+  try {
+    return { text: utf8.decode(bytes), encoding: 'utf-8' };
+  } catch {
+    return looksLikeLatin1(bytes) ? { text: Buffer.from(bytes).toString('latin1'), encoding: 'latin1' } : null;
+  }
+}
+
+/**
+ * ASCII-range text in UTF-16 has a zero in every other byte: in the odd positions for little-endian, the even ones
+ * for big-endian. Binary formats have zeros too, but not on one side only and almost nowhere on the other.
+ */
+function utf16WithoutBom(bytes: Uint8Array): 'utf-16le' | 'utf-16be' | null {
+  const end = Math.min(bytes.length, SNIFF_BYTES) & ~1;
+  if (end < 4) return null;
+  let evenZeros = 0;
+  let oddZeros = 0;
+  let controls = 0;
+  for (let i = 0; i < end; i += 2) {
+    const even = bytes[i]!;
+    const odd = bytes[i + 1]!;
+    if (even === 0) evenZeros++;
+    if (odd === 0) oddZeros++;
+    const low = even === 0 ? odd : odd === 0 ? even : -1;
+    if (low !== -1 && low < 0x20 && low !== 0x09 && low !== 0x0a && low !== 0x0d) controls++;
+  }
+  const units = end / 2;
+  if (controls > units * 0.05) return null;
+  if (oddZeros >= units * 0.7 && evenZeros <= units * 0.05) return 'utf-16le';
+  if (evenZeros >= units * 0.7 && oddZeros <= units * 0.05) return 'utf-16be';
+  return null;
+}
+
+/** Not UTF-8, yet no control bytes that text never holds: a single-byte text encoding, read as Latin-1. */
+function looksLikeLatin1(bytes: Uint8Array): boolean {
+  const end = Math.min(bytes.length, SNIFF_BYTES);
+  let high = 0;
+  for (let i = 0; i < end; i++) {
+    const byte = bytes[i]!;
+    if (byte < 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0d && byte !== 0x0c && byte !== 0x1b) return false;
+    if (byte === 0x7f) return false;
+    if (byte >= 0x80) high++;
+  }
+  // Mostly ASCII with some accented letters; a file that is mostly high bytes is compressed or encrypted data.
+  return high <= end * 0.3;
+}
