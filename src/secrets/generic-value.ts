@@ -1,6 +1,7 @@
 import { shannonEntropy } from './entropy.js';
 import { isIdentifierOrDigest, isPlaceholder } from './placeholders.js';
 import type { MatchContext } from './rule.js';
+import { isUsablePassword } from './url-password.js';
 
 /**
  * Judging a value found next to a secret-like name (`password = …`, `api_key: …`), where no provider format vouches
@@ -117,7 +118,7 @@ export function judgeGenericValue(kind: GenericKind, value: string, context: Mat
   if (/\s/.test(value)) return false;
   // Translations, format strings and prose: credentials are printable ASCII.
   if (/[^\x21-\x7e]/.test(value) || /\{\d+\}/.test(value)) return false;
-  if (/^[-*&!@#|>[{(%=:]/.test(value)) return false; // YAML anchors, tags, block scalars; markdown; flow maps
+  if (/^[-*&!@#|>[{(%=:?]/.test(value)) return false; // YAML anchors, tags, block scalars; markdown; flow maps
   if (CODE_REFERENCE.test(value) || PATH_OR_URL.test(value) || CONSTANT_NAME.test(value)) return false;
   if (RELATIVE_PATH_OR_HOST.test(value)) return false;
   if (isPlaceholder(value)) return false;
@@ -138,6 +139,7 @@ function looksLikePassword(value: string): boolean {
   if (/^[a-z]+(?:[-_][a-z]+)+$/i.test(value)) return false; // `admin-password`, `Read-Host`: names, not passwords
   if (TRIVIAL_PASSWORDS.has(value.toLowerCase())) return false;
   if (/^\d+$/.test(value)) return false; // a port, a count, a PIN-length number: not worth a block
+  if (/^0x[0-9a-f]+$/i.test(value)) return false; // a hex number literal (`pass_mask = 0x31c45018`): a constant
   const classes = [/[a-z]/, /[A-Z]/, /[0-9]/, /[^A-Za-z0-9]/].filter((re) => re.test(value)).length;
   return classes >= 2 || value.length >= 12;
 }
@@ -158,16 +160,24 @@ function decodedBase64Text(value: string): string | null {
   return /^[\x20-\x7e]+$/.test(text) ? text : null;
 }
 
-/** Secret-like names for assignments; the name may have more around it (`DB_PASSWORD`, `stripeApiKey`). */
-export const PASSWORD_NAME = '(?:password|passwd|passphrase|pwd|pass(?![a-z]))';
+/**
+ * Secret-like names for assignments; the name may have more around it (`DB_PASSWORD`, `stripeApiKey`). Key names may
+ * be written as words in prose and docs (`API key:`, `Secret Key:`, `Authentication key:`).
+ */
+// Misspellings and abbreviations count (`pswd`, `psswrd`, `pasword`, `passworsd`, `pass_word`, `PW`); a bare `pw` or
+// `pass` must end the name's word so that `pwm`, `passenger` and `compass` stay out.
+export const PASSWORD_NAME = '(?:pa?s{1,2}w(?:o?r)?s?d|pass_word|passphrase|pwd|pw(?![a-z])|pass(?![a-z]))';
 export const SECRET_NAME =
-  '(?:secret|token|api[_.-]?key|apikey|access[_.-]?key|auth[_.-]?key|private[_.-]?key|signing[_.-]?key|encryption[_.-]?key|master[_.-]?key|app[_.-]?key|credentials?|client[_.-]?secret)';
+  '(?:secret|token|api[_. -]?key|apikey|access[_. -]?key|secret key|auth(?:entication)?[_. -]?key|private[_.-]?key|signing[_.-]?key|encryption[_.-]?key|master[_.-]?key|app[_.-]?key|credentials?|client[_.-]?secret)';
 
 /** A name (with optional quotes, possibly escaped in JSON-in-JSON), a separator, then a quoted or bare value. */
-export function assignmentPattern(nameCore: string): RegExp {
+export function assignmentPattern(nameCore: string, options: { comparisons?: boolean } = {}): RegExp {
   const name = `(?<![A-Za-z0-9_.-])(?<name>[A-Za-z0-9_.-]{0,80}?${nameCore}[A-Za-z0-9_.-]{0,40})`;
   // `define('DB_PASSWORD', '…')` (PHP) and `Map.of("token", "…")`: a quoted name, a comma, a quoted value.
-  const separator = `(?:(?:\\\\?["'])?[ \\t]{0,8}(?:=|:=|\\?=|:|=>|==)[ \\t]{0,8}|(?<=["'][A-Za-z0-9_.-]{1,130})["'][ \\t]{0,4},[ \\t]{0,4}(?=["']))`;
+  // A type annotation may sit between name and `=` (`password: str = `, `val pw: String = `). Comparisons
+  // (`if pw == "…"`) only where asked: code compares tokens with token kinds (`token === "Punctuator"`).
+  const compare = options.comparisons ? '===?|!==?|' : '';
+  const separator = `(?:(?:\\\\?["'])?[ \\t]{0,8}(?:${compare}=>|:=|\\?=|=|:[ \\t]{0,4}[A-Za-z_][\\w.]{0,30}\\??[ \\t]{0,4}=|:)[ \\t]{0,8}|(?<=["'][A-Za-z0-9_.-]{1,130})["'][ \\t]{0,4},[ \\t]{0,4}(?=["']))`;
   const value =
     '(?:\\\\"(?<secretEscaped>[^"\\\\\\r\\n]{1,200})\\\\"|"(?<secretQuoted>[^"\\r\\n]{1,200})"|' +
     "'(?<secretSingle>[^'\\r\\n]{1,200})'|`(?<secretBacktick>[^`$\\r\\n]{1,200})`|" +
@@ -178,14 +188,24 @@ export function assignmentPattern(nameCore: string): RegExp {
 /** Gates (see `SecretRule.gate`): what must follow a keyword hit for each generic shape to be possible at all. */
 export const GATES = {
   /** `_PASSWORD=`, `": "`, `\\": \\"`, `', '` (PHP define), `?=` (make). */
-  assignment: /[A-Za-z0-9_.-]{0,40}\\?["']?[ \t]{0,8}[=:,?]/,
+  assignment: /[A-Za-z0-9_.-]{0,40}\\?["']?[ \t]{0,8}[=:,?!]/,
   /** A provider word early in a longer name: `twilio_auth_token =`. */
   namedValue: /[A-Za-z0-9_.-]{0,80}\\?["']?[ \t]{0,4}[=:]/,
   xmlElement: /[A-Za-z0-9_.:-]{0,30}>/,
   xmlAttribute: /[^"\r\n]{0,30}"/,
   cliFlag: /[A-Za-z0-9_.-]{0,40}[ \t=]/,
+  defineMacro: /[A-Za-z0-9_.-]{0,30}[ \t]/,
   k8sEnv: /[A-Za-z0-9_.-]{0,40}["']?[ \t]*\r?\n/,
   netrc: /[a-z]{0,4}[ \t]/,
   /** `scheme://user:` */
   urlUser: /[^\s:/@'"`<>]{0,100}:/,
 } as const;
+
+/**
+ * A password that a statement's syntax marks as one (`IDENTIFIED BY '…'`, `CURLOPT_PASSWORD, "…"`): judged like a
+ * password in a config file, quoted or not, since keywords and prose follow the same syntax (`PASSWORD EXPIRE`,
+ * "a node identified by nodeId").
+ */
+export function judgeStatementPassword(value: string, context: MatchContext): boolean {
+  return isUsablePassword(value) && judgeGenericValue('password', value, { ...context, syntax: 'config' });
+}

@@ -1,4 +1,4 @@
-import { GATES } from '../generic-value.js';
+import { GATES, judgeStatementPassword } from '../generic-value.js';
 import { defineRules, type SecretRule } from '../rule.js';
 import { fakeHumanPassword, fakeToken } from '../sample-tokens.js';
 import { isUsablePassword } from '../url-password.js';
@@ -13,6 +13,16 @@ const PGPASS_FIELD = '(?:[^:\\s\\\\]|\\\\.)';
 const MYSQL_VALUE =
   '(?:\'(?<secretSingle>[^\'\\r\\n]{1,200})\'|"(?<secretQuoted>[^"\\r\\n]{1,200})"|(?<secretBare>[^\\s\'"`;|&<>]{1,200}))';
 const MYSQL_CLIENT = '(?:mysql(?:dump|admin|import|check|sh|pump)?|mariadb(?:-dump|-admin|-import|-check)?)';
+
+/** A SQL password literal: quoted, double-quoted or bare (`IDENTIFIED BY S3cret;`). */
+const SQL_VALUE =
+  '(?:\'(?<secretSingle>[^\'\\r\\n]{1,200})\'|"(?<secretQuoted>[^"\\r\\n]{1,200})"|(?<secretBare>[^\\s\'"`;\\\\()]{1,200}))';
+
+/** `IDENTIFIED [WITH plugin] BY`. */
+const IDENTIFIED_BY = 'identified(?:[ \\t]+with[ \\t]+[\'"`]?\\w{1,40}[\'"`]?)?[ \\t]+by';
+/** A quoted SQL literal only: outside a CREATE/ALTER statement a bare word after `identified by` is prose. */
+const sqlQuoted = (suffix: string) =>
+  `(?:'(?<secretSingle${suffix}>[^'\\r\\n]{1,200})'|"(?<secretQuoted${suffix}>[^"\\r\\n]{1,200})")`;
 
 function dsn(schemes: string[], id: string, title: string, host: string): SecretRule {
   const scheme = schemes.map((s) => s.replace(/\+/g, '\\+')).join('|');
@@ -121,6 +131,56 @@ export default defineRules([
       contexts: [
         { name: '.pgpass', path: '.pgpass', render: (v) => `# read-write\ndb.internal:5432:orders:orders:${v}\n` },
         { name: 'pgpass.conf', path: 'config/pgpass.conf', render: (v) => `*:*:*:replicator:${v}\n` },
+      ],
+    },
+  },
+  {
+    id: 'database-sql-password',
+    title: "Password in a SQL statement (IDENTIFIED BY '…', WITH PASSWORD '…')",
+    severity: 'critical',
+    keywords: ['identified', 'password'],
+    // In a `CREATE|ALTER USER|ROLE|LOGIN` statement: MySQL/Oracle `IDENTIFIED [WITH plugin] BY`, PostgreSQL/SQL Server
+    // `PASSWORD [=]`, quoted or bare (`PASSWORD EXPIRE` and friends are bare words the validator turns down). Elsewhere
+    // only quoted: `GRANT … IDENTIFIED BY '…'`, MySQL's `PASSWORD('…')` function.
+    pattern: new RegExp(
+      `\\b(?:create|alter)[ \\t]+(?:user|role|login)\\b[^;\\r\\n]{0,160}?[ \\t](?:${IDENTIFIED_BY}|password[ \\t]*=?)[ \\t]*${SQL_VALUE}|\\b${IDENTIFIED_BY}[ \\t]*${sqlQuoted('By')}|\\bpassword[ \\t]?\\([ \\t]?${sqlQuoted('Fn')}`,
+      'i',
+    ),
+    validate: judgeStatementPassword,
+    samples: {
+      match: [fakeHumanPassword('sql-1'), fakeToken('', 18, undefined, 'sql-2')],
+      ignore: [`\${DB_PASSWORD}`, '$APP_USER_PASS', '<enter password>', 'changeme', `*${'9F2A'.repeat(10)}`],
+      contexts: [
+        {
+          name: 'MySQL IDENTIFIED BY',
+          path: 'db/init.sql',
+          render: (v) => `CREATE USER 'app'@'%' IDENTIFIED BY '${v}';\nGRANT ALL ON app.* TO 'app'@'%';\n`,
+        },
+        {
+          name: 'MySQL plugin',
+          path: 'db/users.sql',
+          render: (v) => `ALTER USER 'app'@'localhost' IDENTIFIED WITH caching_sha2_password BY '${v}';\n`,
+        },
+        {
+          name: 'PostgreSQL role in Python',
+          path: 'migrations/0001_roles.py',
+          render: (v) => `cursor.execute("CREATE ROLE reporter WITH LOGIN PASSWORD '${v}' NOSUPERUSER")\n`,
+        },
+        {
+          name: 'SQL Server login',
+          path: 'db/logins.sql',
+          render: (v) => `CREATE LOGIN reporting WITH PASSWORD = '${v}';\n`,
+        },
+        {
+          name: 'psql in a shell script',
+          path: 'scripts/bootstrap.sh',
+          render: (v) => `psql -c "ALTER USER app WITH ENCRYPTED PASSWORD '${v}';"\n`,
+        },
+        {
+          name: 'MySQL PASSWORD()',
+          path: 'db/legacy.sql',
+          render: (v) => `SET PASSWORD FOR 'app'@'localhost' = PASSWORD('${v}');\n`,
+        },
       ],
     },
   },

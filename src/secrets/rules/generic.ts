@@ -14,7 +14,7 @@ import { BASE64, fakeHex, fakeHumanPassword, fakeToken, URL_SAFE } from '../samp
  * These run last; any provider rule on the same text wins.
  */
 
-const PASSWORD_KEYWORDS = ['pass', 'pwd'];
+const PASSWORD_KEYWORDS = ['pass', 'pw', 'psw', 'pssw', 'pasw'];
 const SECRET_KEYWORDS = [
   'secret',
   'token',
@@ -29,6 +29,11 @@ const SECRET_KEYWORDS = [
   'authkey',
   'auth_key',
   'auth-key',
+  'api key',
+  'access key',
+  'secret key',
+  'authentication key',
+  'authentication_key',
   'privatekey',
   'private_key',
   'private-key',
@@ -45,6 +50,7 @@ const SECRET_KEYWORDS = [
   'app_key',
   'app-key',
   'credential',
+  'bearer',
 ];
 
 const judge = (kind: GenericKind) => (value: string, context: Parameters<typeof judgeGenericValue>[2]) =>
@@ -105,7 +111,13 @@ const xmlAttribute = (core: string) =>
   );
 const cliFlag = (core: string) =>
   new RegExp(
-    `(?:(?:^|[ \\t])--(?<name>[A-Za-z0-9-]{0,20}?${core}[A-Za-z0-9-]{0,10})(?:=|[ \\t]{1,4})|(?:^|\\n)[ \\t]*(?:ENV|ARG)[ \\t]+(?<envName>[A-Za-z0-9_.-]{0,40}?${core}[A-Za-z0-9_.-]{0,40})[ \\t]+)(?:"(?<secretQuoted>[^"\\r\\n]{1,200})"|'(?<secretSingle>[^'\\r\\n]{1,200})'|(?<secretFlag>[^\\s"'=\\\\]{1,200}))`,
+    `(?:(?:^|[ \\t])--?(?<name>[A-Za-z0-9_-]{0,20}?${core}[A-Za-z0-9_-]{0,10})(?:=|[ \\t]{1,4})|(?:^|\\n)[ \\t]*(?:ENV|ARG)[ \\t]+(?<envName>[A-Za-z0-9_.-]{0,40}?${core}[A-Za-z0-9_.-]{0,40})[ \\t]+)(?:"(?<secretQuoted>[^"\\r\\n]{1,200})"|'(?<secretSingle>[^'\\r\\n]{1,200})'|(?<secretFlag>[^\\s"'=\\\\]{1,200}))`,
+    'i',
+  );
+/** `#define PASSWORD "…"` (C), `%define`/`%global` (RPM spec), `SET password "…"` (batch, Tcl): name and value by space. */
+const defineMacro = (core: string) =>
+  new RegExp(
+    `(?<![^\\s"])(?:[#%][ \\t]*(?:define|global)|set)[ \\t]+(?<name>[A-Za-z0-9_.-]{0,40}?${core}[A-Za-z0-9_.-]{0,30})[ \\t]+(?:\\\\?"(?<secretQuoted>[^"\\\\\\r\\n]{1,200})\\\\?"|'(?<secretSingle>[^'\\r\\n]{1,200})'|(?<secretBare>[^\\s"'\\\\]{1,200}))`,
     'i',
   );
 const k8sEnv = (core: string) =>
@@ -197,6 +209,11 @@ export default defineRules([
         path: 'scripts/restore.sh',
         render: (v) => `rabbitmqadmin --host mq.internal --password=${v} list queues\n`,
       },
+      {
+        name: 'PowerShell parameter',
+        path: 'deploy/join.ps1',
+        render: (v) => `New-LocalUser -Name svc -Password '${v}' -Description 'service'\n`,
+      },
       { name: 'Dockerfile ENV', path: 'Dockerfile', render: (v) => `FROM postgres:16\nENV DB_PASSWORD ${v}\n` },
     ],
   }),
@@ -204,7 +221,7 @@ export default defineRules([
     id: 'generic-secret-cli-flag',
     gate: GATES.cliFlag,
     title: 'Token on a command line or in a Dockerfile ENV',
-    pattern: cliFlag(SECRET_NAME),
+    pattern: cliFlag(`(?:${SECRET_NAME}|bearer)`),
     key: '--api-token',
     contexts: [
       {
@@ -212,7 +229,36 @@ export default defineRules([
         path: 'scripts/deploy.sh',
         render: (v) => `deployctl push --api-token ${v} --region eu\n`,
       },
+      {
+        name: 'curl bearer',
+        path: 'scripts/call.sh',
+        render: (v) => `curl --oauth2-bearer "${v}" https://api.acme.dev\n`,
+      },
       { name: 'Dockerfile ENV', path: 'Dockerfile', render: (v) => `FROM node:20\nENV API_TOKEN ${v}\n` },
+    ],
+  }),
+  generic('password', {
+    id: 'generic-password-define',
+    gate: GATES.defineMacro,
+    title: 'Password in a macro definition (#define PASSWORD "…")',
+    pattern: defineMacro(PASSWORD_NAME),
+    key: '#define DB_PASSWORD',
+    contexts: [
+      { name: 'C header', path: 'src/config.h', render: (v) => `#pragma once\n#define DB_PASSWORD "${v}"\n` },
+      { name: 'C tab-separated', path: 'src/auth.c', render: (v) => `#define\tADMIN_PASS\t"${v}"\n` },
+      { name: 'RPM spec', path: 'app.spec', render: (v) => `%global repo_password "${v}"\nName: app\n` },
+      { name: 'batch file', path: 'scripts/setup.bat', render: (v) => `@echo off\nSET SQL_PASSWORD "${v}"\n` },
+    ],
+  }),
+  generic('secret', {
+    id: 'generic-secret-define',
+    gate: GATES.defineMacro,
+    title: 'Secret or token in a macro definition (#define API_TOKEN "…")',
+    pattern: defineMacro(SECRET_NAME),
+    key: '#define API_TOKEN',
+    contexts: [
+      { name: 'C header', path: 'src/keys.h', render: (v) => `#pragma once\n#define API_TOKEN "${v}"\n` },
+      { name: 'RPM spec', path: 'app.spec', render: (v) => `%define upload_token ${v}\nName: app\n` },
     ],
   }),
   generic('password', {
@@ -247,7 +293,7 @@ export default defineRules([
     id: 'generic-password',
     gate: GATES.assignment,
     title: 'Password in an assignment',
-    pattern: assignmentPattern(PASSWORD_NAME),
+    pattern: assignmentPattern(PASSWORD_NAME, { comparisons: true }),
     key: 'db_password',
   }),
   generic('secret', {

@@ -13,6 +13,7 @@ import broker from './broker.js';
 import cloudflare from './cloudflare.js';
 import cohere from './cohere.js';
 import contentful from './contentful.js';
+import curl from './curl.js';
 import database from './database.js';
 import databricks from './databricks.js';
 import datadog from './datadog.js';
@@ -56,6 +57,7 @@ import planetscale from './planetscale.js';
 import posthog from './posthog.js';
 import postman from './postman.js';
 import postmark from './postmark.js';
+import powershell from './powershell.js';
 import privateKey from './private-key.js';
 import pulumi from './pulumi.js';
 import pypi from './pypi.js';
@@ -65,6 +67,7 @@ import replicate from './replicate.js';
 import rubygems from './rubygems.js';
 import sendgrid from './sendgrid.js';
 import sentry from './sentry.js';
+import shell from './shell.js';
 import shopify from './shopify.js';
 import slack from './slack.js';
 import snyk from './snyk.js';
@@ -156,6 +159,9 @@ export const PROVIDER_FILES: Record<string, readonly SecretRule[]> = {
   'private-key': privateKey,
   docker,
   database,
+  curl,
+  powershell,
+  shell,
   broker,
   'basic-auth': basicAuth,
   generic,

@@ -1,0 +1,146 @@
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { builtinRules } from './rules/index.js';
+import { fakeHumanPassword, fakeToken } from './sample-tokens.js';
+import { SecretScanner } from './scanner.js';
+
+/**
+ * Passwords in the syntaxes people write them in beyond `password = "…"`: abbreviated and misspelled names, typed
+ * declarations, default arguments, comparisons, macros, flags, SQL, libcurl, PowerShell. Each syntax is checked with a
+ * real-looking password (found) and with every kind of stand-in (never found).
+ */
+
+const scanner = new SecretScanner(builtinRules);
+const password = fakeHumanPassword('password-syntax');
+
+/** Each syntax: a file path and the line with `V` where the value goes. */
+const SYNTAXES: ReadonlyArray<readonly [name: string, path: string, line: string]> = [
+  ['pw in prose', 'docs/wifi.txt', 'ID: admin PW: V'],
+  ['pw pair after a comma', 'notes.md', 'user:deploy,pw:V'],
+  ['pwd key', 'config/app.yaml', 'pwd: V'],
+  ['pswd key', '.env', 'X3_PSWD=V'],
+  ['misspelled pasword', 'settings.ini', 'pasword = V'],
+  ['pass_word key', 'config.properties', 'db.pass_word=V'],
+  ['Go-style :=', 'Makefile', 'PW:=V'],
+  ['Java typed declaration', 'src/Db.java', 'String password = "V";'],
+  ['Kotlin typed declaration', 'src/Db.kt', 'val dbPassword: String = "V"'],
+  ['Python annotation', 'app/settings.py', 'password: str = "V"'],
+  ['C pointer', 'src/auth.c', 'const char *pass = "V";'],
+  ['default argument', 'app/db.py', 'def connect(host, passwd="V"):'],
+  ['comparison ==', 'app/login.py', 'if pw == "V":'],
+  ['comparison !=', 'src/login.js', 'if (userPw !== "V") return;'],
+  ['#define', 'src/config.h', '#define DB_PASSWORD "V"'],
+  ['%global', 'app.spec', '%global repo_password "V"'],
+  ['PowerShell -Password', 'deploy/join.ps1', "New-LocalUser -Name svc -Password 'V'"],
+  ['ConvertTo-SecureString', 'deploy/join.ps1', '$s = ConvertTo-SecureString "V" -AsPlainText -Force'],
+  ['SQL IDENTIFIED BY', 'db/init.sql', "CREATE USER 'app'@'%' IDENTIFIED BY 'V';"],
+  ['SQL WITH PASSWORD', 'db/init.sql', "ALTER ROLE app WITH LOGIN PASSWORD 'V';"],
+  ['SQL Server login', 'db/logins.sql', "CREATE LOGIN app WITH PASSWORD = 'V';"],
+  ['libcurl password', 'src/fetch.c', 'curl_easy_setopt(h, CURLOPT_PASSWORD, "V");'],
+  ['libcurl user:password', 'lib/Client.php', "curl_setopt($ch, CURLOPT_USERPWD, 'deploy:V');"],
+  ['single-dash flag', 'scripts/run.sh', 'tool -password "V" -host db.internal'],
+  ['sshpass -p', 'scripts/deploy.sh', "sshpass -p 'V' ssh deploy@app.internal"],
+  ['net use', 'scripts/map.bat', 'net use Z: \\\\files.internal\\builds V /user:CORP\\builder'],
+];
+
+/** Stand-ins a reader must never be warned about. */
+const DECOYS = [
+  'changeme',
+  '<password>',
+  '********',
+  '${DB_PASSWORD}',
+  '$(pass show db)',
+  '$DB_PASSWORD',
+  'os.environ["DB_PASSWORD"]',
+  'process.env.DB_PASSWORD',
+  'your-password-here',
+  'REPLACE_ME',
+  '',
+  '0x81103c1452dd61cd',
+  // A crypt(3) hash. A bare hex digest is not a decoy here: `openssl rand -hex 32` makes passwords of that shape.
+  `$2b$12$${'R9h/cIPz0gi.URNNX3kh2O'.repeat(2)}PST9/PgBkqquzi.Ss7KIUgO2t0jWMUW`,
+];
+
+const render = (line: string, value: string) => `${line.replace('V', value)}\n`;
+
+describe('passwords in every syntax', () => {
+  test.each(SYNTAXES)('finds the password: %s', (_name, path, line) => {
+    const found = scanner.scanText(render(line, password), { path });
+    expect(found.map((item) => item.secret)).toEqual([password]);
+  });
+
+  test.each(SYNTAXES.flatMap(([name, path, line]) => DECOYS.map((decoy) => [name, decoy, path, line] as const)))(
+    'ignores a stand-in: %s with %j',
+    (_name, decoy, path, line) => {
+      expect(scanner.scanText(render(line, decoy), { path }).map((item) => item.rule.id)).toEqual([]);
+    },
+  );
+
+  test('ignores names that only contain the letters (compass, passenger, pwm)', () => {
+    for (const line of ['compass = "V"', 'passenger: V', 'pwm = "V"', 'bypass = "V"']) {
+      expect(scanner.scanText(render(line, password), { path: 'app/config.py' })).toEqual([]);
+    }
+  });
+
+  test.each([
+    [
+      'prose with identified by',
+      'types/protocol.d.ts',
+      ' * Given a DOM element identified by nodeId, return its layers',
+    ],
+    ['ASN.1 comment', 'lib/pkcs.js', ' *   { {PBES2-params IDENTIFIED BY id-PBES2}, ...}'],
+    ['token kind comparison', 'lib/parser.js', 'if (lastSignificantToken === "?NonExpressionParenKeyword") {'],
+    ['token type comparison', 'lib/lexer.js', 'if (token === "Punctuator") return;'],
+  ])('library code is not a finding: %s', (_name, path, line) => {
+    expect(scanner.scanText(`${line}\n`, { path })).toEqual([]);
+  });
+
+  test('SQL keywords after PASSWORD are not passwords', () => {
+    const text = "ALTER USER 'app'@'%' PASSWORD EXPIRE INTERVAL 90 DAY;\nALTER USER 'app'@'%' PASSWORD HISTORY 5;\n";
+    expect(scanner.scanText(text, { path: 'db/policy.sql' })).toEqual([]);
+  });
+});
+
+describe('key names written as words in prose', () => {
+  const key = fakeToken('', 24, undefined, 'prose-key');
+  test.each(['Secret Key: V', 'SECRET KEY:V', 'API key: V', 'access key:V', 'Authentication key: V'])(
+    'finds %s',
+    (line) => {
+      expect(scanner.scanText(render(line, key), { path: 'docs/setup.md' }).map((item) => item.secret)).toEqual([key]);
+    },
+  );
+
+  test('a flag name may mix dashes and underscores', () => {
+    const found = scanner.scanText(`tool --super-secret_token ${key}\n`, { path: 'scripts/run.sh' });
+    expect(found.map((item) => item.secret)).toEqual([key]);
+  });
+
+  test.each(['your-api-key', '<API_KEY>', '${API_KEY}', 'see below'])('ignores API key: %s', (value) => {
+    expect(scanner.scanText(render('API key: V', value), { path: 'docs/setup.md' })).toEqual([]);
+  });
+});
+
+describe('references and placeholders never produce findings (fast-check)', () => {
+  const identifier = fc.stringMatching(/^[A-Z][A-Z0-9_]{2,20}$/);
+  const reference = fc.oneof(
+    identifier.map((name) => `\${${name}}`),
+    identifier.map((name) => `$${name}`),
+    identifier.map((name) => `$(pass show ${name.toLowerCase()})`),
+    identifier.map((name) => `os.environ["${name}"]`),
+    identifier.map((name) => `process.env.${name}`),
+    identifier.map((name) => `{{ .Values.${name.toLowerCase()} }}`),
+    identifier.map((name) => `<${name.toLowerCase()}>`),
+    fc.integer({ min: 4, max: 20 }).map((n) => '*'.repeat(n)),
+    fc.constantFrom('changeme', 'your-password', 'example', 'REPLACE_ME', 'xxxxxxxx', '', 'redacted'),
+  );
+
+  test('in every new syntax', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...SYNTAXES), reference, ([, path, line], value) => {
+        const found = scanner.scanText(render(line, value), { path });
+        expect(found.map((item) => `${item.rule.id}:${item.secret}`)).toEqual([]);
+      }),
+      { numRuns: 400 },
+    );
+  });
+});
