@@ -48,6 +48,7 @@ const DECOYS = [
   'changeme',
   '<password>',
   '********',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell variable reference, the stand-in under test
   '${DB_PASSWORD}',
   '$(pass show db)',
   '$DB_PASSWORD',
@@ -115,6 +116,7 @@ describe('key names written as words in prose', () => {
     expect(found.map((item) => item.secret)).toEqual([key]);
   });
 
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell variable reference, the stand-in under test
   test.each(['your-api-key', '<API_KEY>', '${API_KEY}', 'see below'])('ignores API key: %s', (value) => {
     expect(scanner.scanText(render('API key: V', value), { path: 'docs/setup.md' })).toEqual([]);
   });
