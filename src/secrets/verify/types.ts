@@ -1,0 +1,47 @@
+/** What a provider said about a credential. Never "safe": `unknown` means nothing was learned. */
+export type Verification = 'live' | 'invalid' | 'unknown';
+
+export interface VerificationResult {
+  status: Verification;
+  /** Why the answer is `unknown` (rate limited, timeout, HTTP 500…); never contains the credential. */
+  reason?: string;
+}
+
+/** A request a verifier wants sent: always HTTPS, to its provider's own host. */
+export interface VerifyRequest {
+  method: 'GET' | 'POST';
+  url: string;
+  headers: Record<string, string>;
+}
+
+/** What came back; `body` is read only up to a few KB. */
+export interface VerifyResponse {
+  status: number;
+  body: string;
+}
+
+/** Provider families. `github` and `gitlab` bases can be overridden (Enterprise, self-managed) in config. */
+export type VerifyProvider = 'github' | 'gitlab' | 'slack' | 'stripe' | 'openai' | 'anthropic' | 'huggingface' | 'npm';
+
+export interface Verifier {
+  provider: VerifyProvider;
+  /** The provider's documented base URL (https). */
+  defaultBase: string;
+  /** Pure: the read-only request that tells whether `secret` is live. `base` has no trailing slash. */
+  request(secret: string, base: string): VerifyRequest;
+  /** Pure: the answer's meaning. Defaults to `classifyByStatus`. */
+  classify?(response: VerifyResponse): VerificationResult;
+}
+
+/** 2xx live, 401/403 invalid, anything else (429, 5xx, redirects) unknown. */
+export function classifyByStatus(response: VerifyResponse): VerificationResult {
+  if (response.status >= 200 && response.status < 300) return { status: 'live' };
+  if (response.status === 401 || response.status === 403) return { status: 'invalid' };
+  if (response.status === 429) return { status: 'unknown', reason: 'rate limited (HTTP 429)' };
+  return { status: 'unknown', reason: `HTTP ${response.status}` };
+}
+
+/** A verifier for each of `ruleIds`, as one table line per provider family. */
+export function forRules(ruleIds: readonly string[], verifier: Verifier): Array<[string, Verifier]> {
+  return ruleIds.map((id) => [id, verifier]);
+}
