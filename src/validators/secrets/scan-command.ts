@@ -14,6 +14,7 @@ import { historyTargets, stagedTargets, workTreeTargets } from '../../secrets/so
 import { listFilesUnder } from '../../secrets/sources/walk.js';
 import { auditBaseline, renderBaselineAudit } from './baseline-audit.js';
 import { renderScanReport, type ScanFormat, type SecretScanReport } from './report/index.js';
+import { type VerifyTransport, verifyFindings } from './verify-step.js';
 
 /** `tollgate scan`: the flags after parsing (see `src/cli/commands/scan.ts`). */
 export interface ScanCommandFlags {
@@ -30,6 +31,8 @@ export interface ScanCommandFlags {
   baselinePrune?: boolean;
   /** List the findings inline allows and the baseline cleared, with who cleared them. */
   reportAllowed?: boolean;
+  /** Ask each credential's provider whether it is live (also config `secrets.verify`). */
+  verify?: boolean;
 }
 
 export interface ScanCommandIo {
@@ -37,6 +40,8 @@ export interface ScanCommandIo {
   env: NodeJS.ProcessEnv;
   stdout(text: string): void;
   stderr(text: string): void;
+  /** Tests only: where fake providers listen and their CA. The CLI never sets it. */
+  verifyTransport?: VerifyTransport;
 }
 
 const defaultIo = (): ScanCommandIo => ({
@@ -60,31 +65,16 @@ export async function runScanCommand(flags: ScanCommandFlags, io: ScanCommandIo 
     if (needsGit) throw error;
     return null;
   });
-  const options = repoRoot ? await loadSecretsOptions(repoRoot, io.env) : secretsOptionsSchema.parse(undefined);
+  const { options, network } = repoRoot
+    ? await loadSecretsOptions(repoRoot, io.env)
+    : { options: secretsOptionsSchema.parse(undefined), network: 'allow' as const };
   const root = repoRoot ?? io.cwd;
   const { scanner, notes, imported } = await loadScanner(root, options);
   const baselineFile = baselinePath(root, options.baseline);
   const entries = flags.baselineWrite ? [] : await readBaselineEntries(baselineFile, options.baseline);
   const baseline = new Set(entries.map((entry) => entry.fingerprint));
 
-  const git = { repoRoot: root, env: io.env };
-  let scope: string;
-  let targets: ScanTarget[];
-  let diskTargets: Array<ScanTarget & { absolute: string }> | null = null;
-  if (flags.staged) {
-    scope = 'staged';
-    targets = await stagedTargets(git);
-  } else if (all) {
-    scope = 'all';
-    targets = diskTargets = await workTreeTargets(git);
-  } else if (flags.history !== undefined) {
-    scope = `history ${flags.history}`;
-    targets = await historyTargets({ ...git, range: flags.history });
-  } else {
-    scope = 'paths';
-    targets = diskTargets = await pathTargets(repoRoot, io.cwd, flags.paths.length > 0 ? flags.paths : ['.']);
-  }
-
+  const { scope, targets, diskTargets } = await selectTargets(flags, all, repoRoot, root, io);
   const outcome = diskTargets
     ? await scanDiskTargets(await withSizes(diskTargets), { repoRoot: root, options, scanner, baseline, imported })
     : await scanTargets(targets, { scanner, allowPaths: options.paths, baseline, imported });
@@ -107,23 +97,65 @@ export async function runScanCommand(flags: ScanCommandFlags, io: ScanCommandIo 
     else io.stdout(text);
     return stale.length > 0 && !pruned ? 1 : 0;
   }
+  const verified =
+    flags.verify === true || options.verify
+      ? await verifyFindings({
+          repoRoot: root,
+          findings: outcome.findings,
+          targets,
+          scanner,
+          options,
+          network,
+          transport: io.verifyTransport,
+        })
+      : { findings: outcome.findings, notes: [] };
   const report: SecretScanReport = {
     tool: 'tollgate',
     version: TOLLGATE_VERSION,
     scope,
-    findings: outcome.findings,
+    findings: verified.findings,
     skipped: outcome.skipped,
     baselined: outcome.baselined,
     scannedFiles: outcome.scannedFiles,
     scannedBytes: outcome.scannedBytes,
     durationMs: Math.round(performance.now() - started),
-    notes,
+    notes: [...notes, ...verified.notes],
     ...(flags.reportAllowed ? { allowed: outcome.suppressed } : {}),
   };
   const text = renderScanReport(report, flags.format);
   if (flags.output) await writeFileAtomic(resolve(io.cwd, flags.output), text);
   else io.stdout(text);
   return outcome.findings.length > 0 ? 1 : 0;
+}
+
+interface SelectedTargets {
+  scope: string;
+  targets: ScanTarget[];
+  /** Set when the targets are files on disk (scanned by worker threads when there are many). */
+  diskTargets: Array<ScanTarget & { absolute: string }> | null;
+}
+
+async function selectTargets(
+  flags: ScanCommandFlags,
+  all: boolean,
+  repoRoot: string | null,
+  root: string,
+  io: ScanCommandIo,
+): Promise<SelectedTargets> {
+  const git = { repoRoot: root, env: io.env };
+  if (flags.staged) return { scope: 'staged', targets: await stagedTargets(git), diskTargets: null };
+  if (all) {
+    const targets = await workTreeTargets(git);
+    return { scope: 'all', targets, diskTargets: targets };
+  }
+  if (flags.history !== undefined)
+    return {
+      scope: `history ${flags.history}`,
+      targets: await historyTargets({ ...git, range: flags.history }),
+      diskTargets: null,
+    };
+  const targets = await pathTargets(repoRoot, io.cwd, flags.paths.length > 0 ? flags.paths : ['.']);
+  return { scope: 'paths', targets, diskTargets: targets };
 }
 
 function checkBaselineFlags(flags: ScanCommandFlags, sources: number): void {
@@ -142,9 +174,12 @@ function checkBaselineFlags(flags: ScanCommandFlags, sources: number): void {
 }
 
 /** The `secrets` section through the shared loader, so `tollgate scan` and `tollgate run` read the same config. */
-async function loadSecretsOptions(repoRoot: string, env: NodeJS.ProcessEnv): Promise<SecretsOptions> {
+async function loadSecretsOptions(
+  repoRoot: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ options: SecretsOptions; network: 'allow' | 'deny' }> {
   const loaded = await loadConfig({ repoRoot, cwd: repoRoot, env });
-  return secretsOptionsSchema.parse(loaded.config.secrets);
+  return { options: secretsOptionsSchema.parse(loaded.config.secrets), network: loaded.config.permissions.network };
 }
 
 /** Sizes let large trees be dealt to worker threads evenly. */
