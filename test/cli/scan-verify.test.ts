@@ -104,9 +104,10 @@ describe('tollgate scan --verify', () => {
   });
 
   test('permissions.network deny sends nothing and says why', async () => {
-    const { root, env } = await makeRepo(`${config()}permissions:\n  network: deny\n`);
+    // Turned on by config rather than the flag.
+    const { root, env } = await makeRepo(`${config('  verify: true\n')}permissions:\n  network: deny\n`);
     const before = fake.seen.length;
-    const result = await scanInProcess(root, env, {});
+    const result = await scanInProcess(root, env, { verify: false });
     expect(result.requests).toBe(0);
     expect(fake.seen.length).toBe(before);
     expect(JSON.parse(result.stdout).notes).toContain('verification off: permissions.network is deny');
@@ -117,9 +118,9 @@ describe('tollgate scan --verify', () => {
     await expect(scanInProcess(root, env, {})).rejects.toThrow(/verifyEndpoints.*https/);
   });
 
-  test('the built CLI verifies against the configured GitHub endpoint with NODE_EXTRA_CA_CERTS', async () => {
-    const { root, env } = await makeRepo(config('  verify: true\n'));
-    const result = await runCli(['scan', 'b.ts', '--format', 'json'], {
+  test('the built CLI with --verify verifies against the configured GitHub endpoint with NODE_EXTRA_CA_CERTS', async () => {
+    const { root, env } = await makeRepo(config());
+    const result = await runCli(['scan', 'b.ts', '--verify', '--format', 'json'], {
       cwd: root,
       env: { ...env, NODE_EXTRA_CA_CERTS: ca.caFile },
     });

@@ -7,7 +7,11 @@ const BAD_TOKEN = new Set(['invalid_auth', 'token_revoked', 'token_expired', 'ac
 
 /** Slack answers HTTP 200 either way; the JSON `ok` says which. */
 function classifySlack(response: VerifyResponse): VerificationResult {
-  if (response.status !== 200) return classifyByStatus(response);
+  if (response.status !== 200) {
+    // Only `200 {"ok":true}` means live; another 2xx is not an answer Slack documents.
+    const byStatus = classifyByStatus(response);
+    return byStatus.status === 'live' ? { status: 'unknown', reason: `HTTP ${response.status}` } : byStatus;
+  }
   let parsed: z.infer<typeof authTestAnswer>;
   try {
     parsed = authTestAnswer.parse(JSON.parse(response.body));

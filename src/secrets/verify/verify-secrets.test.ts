@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type FakeAnswer,
@@ -186,5 +187,22 @@ describe('verifySecrets against a local HTTPS fake', () => {
     expect(results.get('a')?.status).toBe('unknown');
     expect(notes).toEqual(['verification off: permissions.network is deny']);
     rmSync(repoRoot, { recursive: true, force: true });
+  });
+});
+
+describe('Slack classifier (property)', () => {
+  it('never calls a token live unless Slack said ok:true, and never throws on any body', () => {
+    const slack = VERIFIERS.get('slack-bot-token');
+    if (!slack?.classify) throw new Error('slack verifier has its own classifier');
+    const classify = slack.classify;
+    fc.assert(
+      fc.property(fc.integer({ min: 100, max: 599 }), fc.oneof(fc.string(), fc.json()), (status, body) => {
+        const result = classify({ status, body });
+        if (result.status === 'live') expect(status === 200 && JSON.parse(body).ok === true).toBe(true);
+      }),
+    );
+    expect(classify({ status: 200, body: '{"ok":true}' }).status).toBe('live');
+    expect(classify({ status: 200, body: '{"ok":false,"error":"token_revoked"}' }).status).toBe('invalid');
+    expect(classify({ status: 200, body: '{"ok":false,"error":"ratelimited"}' }).status).toBe('unknown');
   });
 });
