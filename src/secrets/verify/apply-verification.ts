@@ -1,5 +1,6 @@
 import type { SecretFinding } from '../to-finding.js';
 import type { VerificationResult } from './types.js';
+import { VERIFIERS } from './verifiers.js';
 
 /**
  * Each finding with its provider's answer (`unknown` when none was had). A live credential is critical whatever its
@@ -10,7 +11,11 @@ export function applyVerification(
   results: ReadonlyMap<string, VerificationResult>,
 ): SecretFinding[] {
   const verified = findings.map((finding): SecretFinding => {
-    const result = results.get(finding.fingerprint) ?? { status: 'unknown', reason: 'no verifier for this rule' };
+    const result = results.get(finding.fingerprint) ?? {
+      status: 'unknown',
+      // A value found inside decoded content (a Kubernetes Secret, a source map) is not re-read for verification.
+      reason: VERIFIERS.has(finding.ruleId) ? 'value not re-read for verification' : 'no verifier for this rule',
+    };
     return {
       ...finding,
       ...(result.status === 'live' ? { severity: 'critical' as const } : {}),
