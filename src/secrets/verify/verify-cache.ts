@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../../core/state/atomic-write.js';
-import { ensureTollgateDir } from '../../core/state/tollgate-dir.js';
+import { withStateLock } from '../../core/state/lock.js';
 
 /** A verdict is trusted this long; a revoked token stays revoked, but a live one may be revoked any minute. */
 export const VERIFY_CACHE_TTL_MS = 24 * 60 * 60 * 1000;
@@ -29,13 +29,7 @@ export class VerifyCache {
 
   static async open(repoRoot: string, now: () => number = Date.now): Promise<VerifyCache> {
     const path = join(repoRoot, '.tollgate', 'verify-cache.json');
-    let file: CacheFile = { version: 1, entries: {} };
-    try {
-      file = cacheSchema.parse(JSON.parse(await readFile(path, 'utf8')));
-    } catch {
-      // Missing or unreadable: start empty; it is only a cache.
-    }
-    return new VerifyCache(path, file, now);
+    return new VerifyCache(path, await readCacheFile(path), now);
   }
 
   get(key: string): 'live' | 'invalid' | undefined {
@@ -48,10 +42,24 @@ export class VerifyCache {
     this.file.entries[key] = { status, at: this.now() };
   }
 
+  /** Merges with what another run may have written meanwhile, under the state lock, drops expired entries. */
   async save(repoRoot: string): Promise<void> {
-    const cutoff = this.now() - VERIFY_CACHE_TTL_MS;
-    for (const [key, entry] of Object.entries(this.file.entries)) if (entry.at < cutoff) delete this.file.entries[key];
-    ensureTollgateDir(repoRoot);
-    await writeFileAtomic(this.path, `${JSON.stringify(this.file)}\n`, { label: '.tollgate/verify-cache.json' });
+    await withStateLock(repoRoot, async () => {
+      const onDisk = await readCacheFile(this.path);
+      const entries = { ...onDisk.entries, ...this.file.entries };
+      const cutoff = this.now() - VERIFY_CACHE_TTL_MS;
+      for (const [key, entry] of Object.entries(entries)) if (entry.at < cutoff) delete entries[key];
+      const file: CacheFile = { version: 1, entries };
+      await writeFileAtomic(this.path, `${JSON.stringify(file)}\n`, { label: '.tollgate/verify-cache.json' });
+    });
+  }
+}
+
+async function readCacheFile(path: string): Promise<CacheFile> {
+  try {
+    return cacheSchema.parse(JSON.parse(await readFile(path, 'utf8')));
+  } catch {
+    // Missing or unreadable: start empty; it is only a cache.
+    return { version: 1, entries: {} };
   }
 }
