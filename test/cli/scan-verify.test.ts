@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { fakeChecksumToken } from '../../src/secrets/sample-tokens.js';
+import { BASE64, fakeChecksumToken, fakeToken } from '../../src/secrets/sample-tokens.js';
 import { runScanCommand, type ScanCommandFlags } from '../../src/validators/secrets/scan-command.js';
 import {
   type FakeProvider,
@@ -16,6 +17,8 @@ import { runCli } from '../support/run-cli.js';
 const livePat = fakeChecksumToken('ghp_', 'verify-live');
 const revokedPat = fakeChecksumToken('ghp_', 'verify-revoked');
 const brokenNpm = fakeChecksumToken('npm_', 'verify-npm');
+const awsKeyId = fakeToken('AKIA', 16, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567');
+const awsSecret = fakeToken('', 40, BASE64);
 
 let ca: TestCa;
 let fake: FakeProvider;
@@ -25,6 +28,8 @@ beforeAll(async () => {
   ca = makeTestCa();
   fake = await startFakeProvider(ca, (req) => {
     const auth = req.headers.authorization;
+    if (req.path.startsWith('/?Action=GetCallerIdentity'))
+      return String(auth).includes(`Credential=${awsKeyId}/`) ? { status: 200 } : { status: 403 };
     if (req.method === 'GET' && req.path === '/user' && auth === `Bearer ${livePat}`)
       return { status: 200, body: '{"login":"octocat"}' };
     if (req.method === 'GET' && req.path === '/-/whoami' && auth === `Bearer ${brokenNpm}`) return { status: 500 };
@@ -70,7 +75,7 @@ async function scanInProcess(root: string, env: NodeJS.ProcessEnv, partial: Part
       },
       verifyTransport: {
         ca: ca.ca,
-        hostOverrides: { npm: fake.base },
+        hostOverrides: { npm: fake.base, aws: fake.base },
         onRequest: () => {
           requests++;
         },
@@ -101,6 +106,16 @@ describe('tollgate scan --verify', () => {
     expect(second.stdout).toContain('**live**');
     const sarif = await scanInProcess(root, env, { format: 'sarif' });
     expect(sarif.stdout).toContain('"verification": "live"');
+  });
+
+  test('pairs an AWS secret key with the access key ID in the same file and signs for STS', async () => {
+    const { root, env } = await makeRepo(config());
+    await writeFile(join(root, 'aws.env'), `AWS_ACCESS_KEY_ID=${awsKeyId}\nAWS_SECRET_ACCESS_KEY=${awsSecret}\n`);
+    const result = await scanInProcess(root, env, { paths: ['aws.env'] });
+    const json = JSON.parse(result.stdout);
+    expect(json.findings[0]).toMatchObject({ ruleId: 'aws-secret-access-key', verification: 'live' });
+    expect(result.stdout).not.toContain(awsSecret);
+    expect(JSON.stringify(fake.seen)).not.toContain(awsSecret);
   });
 
   test('permissions.network deny sends nothing and says why', async () => {

@@ -1,6 +1,6 @@
 import { secretFingerprint } from '../fingerprint.js';
 import type { ScanTarget } from '../scan-targets.js';
-import type { SecretScanner } from '../scanner.js';
+import type { RawSecret, SecretScanner } from '../scanner.js';
 import { decodeText } from '../text-decoding.js';
 import type { SecretFinding } from '../to-finding.js';
 import { VERIFIERS } from './verifiers.js';
@@ -26,11 +26,29 @@ export async function recoverSecrets(
     if (content === null) continue;
     const text = typeof content === 'string' ? content : decodeText(content)?.text;
     if (text === undefined) continue;
-    for (const raw of scanner.scanText(text, { path: target.path, keepAllowed: true })) {
+    const raws = scanner.scanText(text, { path: target.path, keepAllowed: true });
+    for (const raw of raws) {
       const fingerprint = secretFingerprint(raw.rule.id, target.path, raw.secret);
-      if (wanted.has(fingerprint) && !candidates.has(fingerprint))
-        candidates.set(fingerprint, { fingerprint, ruleId: raw.rule.id, secret: raw.secret });
+      if (!wanted.has(fingerprint) || candidates.has(fingerprint)) continue;
+      const companion = companionOf(raw, raws);
+      candidates.set(fingerprint, {
+        fingerprint,
+        ruleId: raw.rule.id,
+        secret: raw.secret,
+        ...(companion ? { companion } : {}),
+      });
     }
   }
   return [...candidates.values()];
+}
+
+/** The nearest value (by line) of the rule the verifier pairs this one with, in the same file. */
+function companionOf(raw: RawSecret, raws: readonly RawSecret[]): string | undefined {
+  const rule = VERIFIERS.get(raw.rule.id)?.companionRule;
+  if (!rule) return undefined;
+  let best: RawSecret | undefined;
+  for (const other of raws)
+    if (other.rule.id === rule && (!best || Math.abs(other.line - raw.line) < Math.abs(best.line - raw.line)))
+      best = other;
+  return best?.secret;
 }

@@ -21,14 +21,33 @@ export interface VerifyResponse {
 }
 
 /** Provider families. `github` and `gitlab` bases can be overridden (Enterprise, self-managed) in config. */
-export type VerifyProvider = 'github' | 'gitlab' | 'slack' | 'stripe' | 'openai' | 'anthropic' | 'huggingface' | 'npm';
+export type VerifyProvider =
+  | 'github'
+  | 'gitlab'
+  | 'slack'
+  | 'stripe'
+  | 'openai'
+  | 'anthropic'
+  | 'huggingface'
+  | 'npm'
+  | 'aws';
+
+/** What else a request may need: the paired value (an AWS key ID for its secret) and the clock (signatures). */
+export interface RequestContext {
+  companion?: string;
+  now: Date;
+}
 
 export interface Verifier {
   provider: VerifyProvider;
   /** The provider's documented base URL (https). */
   defaultBase: string;
   /** Pure: the read-only request that tells whether `secret` is live. `base` has no trailing slash. */
-  request(secret: string, base: string): VerifyRequest;
+  request(secret: string, base: string, context: RequestContext): VerifyRequest;
+  /** The rule whose value, found in the same file, must go with this one (AWS: the access key ID). */
+  companionRule?: string;
+  /** Pure: why this credential cannot be verified as it is (then no request is sent). */
+  cannotVerify?(context: RequestContext): string | undefined;
   /** Pure: the answer's meaning. Defaults to `classifyByStatus`. */
   classify?(response: VerifyResponse): VerificationResult;
 }

@@ -1,3 +1,4 @@
+import aws from './aws.js';
 import github from './github.js';
 import gitlab from './gitlab.js';
 import modelApis from './model-apis.js';
@@ -14,4 +15,5 @@ export const VERIFIERS: ReadonlyMap<string, Verifier> = new Map([
   ...stripe,
   ...modelApis,
   ...npm,
+  ...aws,
 ]);

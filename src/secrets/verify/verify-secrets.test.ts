@@ -31,6 +31,8 @@ const ANSWERS: Record<string, FakeAnswer> = {
 
 function credentialOf(req: SeenRequest): string {
   const auth = req.headers.authorization;
+  const awsKeyId = typeof auth === 'string' ? /^AWS4-HMAC-SHA256 Credential=([A-Z0-9]+)\//.exec(auth)?.[1] : undefined;
+  if (awsKeyId) return awsKeyId === 'AKIALIVEKEYID0000000' ? token('live-') : token('revoked-');
   if (typeof auth === 'string') return auth.replace(/^Bearer /, '');
   return String(req.headers['private-token'] ?? req.headers['x-api-key'] ?? '');
 }
@@ -61,7 +63,14 @@ function options(overrides: Partial<VerifyOptions> = {}): VerifyOptions & { coun
     limit: 50,
     timeoutMs: 400,
     endpoints: { github: fake.base, gitlab: fake.base },
-    hostOverrides: { slack: fake.base, stripe: fake.base, openai: fake.base, anthropic: fake.base, npm: fake.base },
+    hostOverrides: {
+      aws: fake.base,
+      slack: fake.base,
+      stripe: fake.base,
+      openai: fake.base,
+      anthropic: fake.base,
+      npm: fake.base,
+    },
     ca: ca.ca,
     onRequest: () => {
       requests++;
@@ -86,7 +95,7 @@ describe('verifier table', () => {
     const req = (ruleId: string) => {
       const verifier = VERIFIERS.get(ruleId);
       if (!verifier) throw new Error(ruleId);
-      return verifier.request('T', verifier.defaultBase);
+      return verifier.request('T', verifier.defaultBase, { now: new Date() });
     };
     expect(req('github-pat')).toMatchObject({ method: 'GET', url: 'https://api.github.com/user' });
     expect(req('github-pat').headers.authorization).toBe('Bearer T');
@@ -186,6 +195,41 @@ describe('verifySecrets against a local HTTPS fake', () => {
     expect(fake.seen.length).toBe(before);
     expect(results.get('a')?.status).toBe('unknown');
     expect(notes).toEqual(['verification off: permissions.network is deny']);
+    rmSync(repoRoot, { recursive: true, force: true });
+  });
+});
+
+describe('AWS STS verification', () => {
+  it('signs GetCallerIdentity with the paired key ID, never sending the secret key', async () => {
+    freshRepo();
+    const opts = options();
+    const before = fake.seen.length;
+    const { results } = await verifySecrets(
+      [
+        { ...candidate('aws-secret-access-key', token('awssecret-'), 'a'), companion: 'AKIALIVEKEYID0000000' },
+        { ...candidate('aws-secret-access-key', token('awsother-'), 'b'), companion: 'AKIAOTHERKEYID000000' },
+        candidate('aws-secret-access-key', token('alone-'), 'c'),
+        { ...candidate('aws-secret-access-key', token('temp-'), 'd'), companion: 'ASIATEMPKEYID0000000' },
+      ],
+      opts,
+    );
+    expect(['a', 'b', 'c', 'd'].map((key) => results.get(key)?.status)).toEqual([
+      'live',
+      'invalid',
+      'unknown',
+      'unknown',
+    ]);
+    expect(results.get('c')?.reason).toMatch(/no access key ID/);
+    expect(results.get('d')?.reason).toMatch(/session token/);
+    const sent = fake.seen.slice(before);
+    expect(sent).toHaveLength(2);
+    for (const req of sent) {
+      expect(req).toMatchObject({ method: 'GET', path: '/?Action=GetCallerIdentity&Version=2011-06-15' });
+      expect(String(req.headers.authorization)).toMatch(
+        /^AWS4-HMAC-SHA256 Credential=AKIA[A-Z0-9]{16}\/\d{8}\/us-east-1\/sts\/aws4_request, SignedHeaders=host;x-amz-date, Signature=[0-9a-f]{64}$/,
+      );
+      expect(JSON.stringify(req.headers)).not.toContain(CANARY);
+    }
     rmSync(repoRoot, { recursive: true, force: true });
   });
 });

@@ -1,6 +1,6 @@
 import pLimit from 'p-limit';
 import { sendVerifyRequest } from './send-request.js';
-import type { VerificationResult, Verifier, VerifyProvider } from './types.js';
+import type { RequestContext, VerificationResult, Verifier, VerifyProvider } from './types.js';
 import { classifyByStatus } from './types.js';
 import { VERIFIERS } from './verifiers.js';
 import { VerifyCache, verifyCacheKey } from './verify-cache.js';
@@ -10,6 +10,8 @@ export interface VerifyCandidate {
   fingerprint: string;
   ruleId: string;
   secret: string;
+  /** The value its verifier's `companionRule` found in the same file (AWS: the access key ID). */
+  companion?: string;
 }
 
 export interface VerifyOptions {
@@ -61,7 +63,13 @@ export async function verifySecrets(
       results.set(candidate.fingerprint, { status: 'unknown', reason: 'no verifier for this rule' });
       continue;
     }
-    const key = verifyCacheKey(candidate.ruleId, candidate.secret);
+    const context = { now: new Date(), ...(candidate.companion ? { companion: candidate.companion } : {}) };
+    const cannot = verifier.cannotVerify?.(context);
+    if (cannot) {
+      results.set(candidate.fingerprint, { status: 'unknown', reason: cannot });
+      continue;
+    }
+    const key = verifyCacheKey(candidate.ruleId, `${candidate.secret}\0${candidate.companion ?? ''}`);
     const cached = cache.get(key);
     if (cached) {
       results.set(candidate.fingerprint, { status: cached });
@@ -75,7 +83,7 @@ export async function verifySecrets(
     budget--;
     pending.push(
       limit(async () => {
-        const result = await verifyOne(verifier, candidate.secret, options);
+        const result = await verifyOne(verifier, candidate.secret, context, options);
         results.set(candidate.fingerprint, result);
         if (result.status !== 'unknown') cache.set(key, result.status);
       }),
@@ -87,9 +95,14 @@ export async function verifySecrets(
   return { results, notes };
 }
 
-async function verifyOne(verifier: Verifier, secret: string, options: VerifyOptions): Promise<VerificationResult> {
+async function verifyOne(
+  verifier: Verifier,
+  secret: string,
+  context: RequestContext,
+  options: VerifyOptions,
+): Promise<VerificationResult> {
   const base = baseFor(verifier, options).replace(/\/+$/, '');
-  const request = verifier.request(secret, base);
+  const request = verifier.request(secret, base, context);
   options.onRequest?.();
   try {
     const response = await sendVerifyRequest(request, {
