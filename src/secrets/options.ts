@@ -44,6 +44,12 @@ const customRuleSchema = z
   });
 export type CustomRule = z.output<typeof customRuleSchema>;
 
+/** Credentials are sent only over HTTPS. */
+const httpsUrl = z
+  .string()
+  .url()
+  .refine((url) => url.startsWith('https://'), 'must be an https:// URL (credentials are never sent in clear)');
+
 export const secretsOptionsSchema = z
   .object({
     scope: z
@@ -83,6 +89,27 @@ export const secretsOptionsSchema = z
       .describe(
         "A secretlint config (JSON or YAML) whose rules' `allows` patterns clear matching secrets; default: the first .secretlintrc(.json|.yaml|.yml) that exists; false: none.",
       ),
+    verify: z
+      .boolean()
+      .default(false)
+      .describe(
+        "`tollgate scan`: ask each found credential's own provider (read-only HTTPS endpoint) whether it is live, as `--verify` does. Off when permissions.network is deny.",
+      ),
+    verifyLimit: z
+      .number()
+      .int()
+      .min(0)
+      .max(1000)
+      .default(50)
+      .describe('At most this many verification requests per run; the rest are reported `unknown`.'),
+    verifyEndpoints: z
+      .object({
+        github: httpsUrl.optional().describe('GitHub Enterprise API base, e.g. https://github.example.com/api/v3'),
+        gitlab: httpsUrl.optional().describe('GitLab self-managed base, e.g. https://gitlab.example.com'),
+      })
+      .strict()
+      .prefault({})
+      .describe('API bases for self-hosted GitHub and GitLab; every other provider is asked only at its own host.'),
   })
   .strict()
   .superRefine((options, ctx) => {

@@ -23,6 +23,10 @@ export interface SecretFinding {
   readonly commit?: string;
   /** It had a suppression that the gate did not accept, and why. */
   readonly suppression?: BlockedSuppression;
+  /** With `tollgate scan --verify`: what the provider said. `unknown` never means safe. */
+  readonly verification?: 'live' | 'invalid' | 'unknown';
+  /** Why the verification is `unknown` (rate limited, timeout, no verifier…). */
+  readonly verificationReason?: string;
 }
 
 export function toSecretFinding(raw: RawSecret, path: string, isNew: boolean): SecretFinding {

@@ -15,6 +15,7 @@ const scanFlags = z.object({
   baselineAudit: z.boolean().default(false),
   baselinePrune: z.boolean().default(false),
   reportAllowed: z.boolean().default(false),
+  verify: z.boolean().default(false),
 });
 
 export function registerScan(program: Command): void {
@@ -31,6 +32,10 @@ export function registerScan(program: Command): void {
     .option('--format <format>', 'report format: markdown, json or sarif (default: markdown)')
     .option('-o, --output <file>', 'write the report to this file instead of stdout')
     .option('--report-allowed', 'also list the findings that inline allows and the baseline cleared, and by what')
+    .option(
+      '--verify',
+      "ask each credential's own provider (read-only HTTPS endpoint) whether it is live; live ones become critical and come first (also config secrets.verify; off when permissions.network is deny)",
+    )
     .option(
       '--baseline-write',
       'record every current finding in the baseline (config secrets.baseline) so it stops blocking',
@@ -50,6 +55,7 @@ Examples:
   $ tollgate scan --history origin/main..HEAD --format json
   $ tollgate scan --all --baseline-write
   $ tollgate scan --all --report-allowed
+  $ tollgate scan --all --verify
   $ tollgate scan --baseline-audit --baseline-prune`,
     )
     .action(async (paths: string[], rawFlags: Record<string, unknown>) => {

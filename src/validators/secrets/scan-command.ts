@@ -16,10 +16,11 @@ import {
   scanBatches,
   scanTargets,
 } from '../../secrets/scan-targets.js';
-import { historyBatches, stagedTargets, workTreeTargets } from '../../secrets/sources/git-sources.js';
+import { historyBatches, historyTargets, stagedTargets, workTreeTargets } from '../../secrets/sources/git-sources.js';
 import { listFilesUnder } from '../../secrets/sources/walk.js';
 import { auditBaseline, renderBaselineAudit } from './baseline-audit.js';
 import { renderScanReport, type ScanFormat, type SecretScanReport } from './report/index.js';
+import { type VerifyTransport, verifyFindings } from './verify-step.js';
 
 /** `tollgate scan`: the flags after parsing (see `src/cli/commands/scan.ts`). */
 export interface ScanCommandFlags {
@@ -36,6 +37,8 @@ export interface ScanCommandFlags {
   baselinePrune?: boolean;
   /** List the findings inline allows and the baseline cleared, with who cleared them. */
   reportAllowed?: boolean;
+  /** Ask each credential's provider whether it is live (also config `secrets.verify`). */
+  verify?: boolean;
 }
 
 export interface ScanCommandIo {
@@ -43,6 +46,8 @@ export interface ScanCommandIo {
   env: NodeJS.ProcessEnv;
   stdout(text: string): void;
   stderr(text: string): void;
+  /** Tests only: where fake providers listen and their CA. The CLI never sets it. */
+  verifyTransport?: VerifyTransport;
 }
 
 const defaultIo = (): ScanCommandIo => ({
@@ -66,7 +71,9 @@ export async function runScanCommand(flags: ScanCommandFlags, io: ScanCommandIo 
     if (needsGit) throw error;
     return null;
   });
-  const options = repoRoot ? await loadSecretsOptions(repoRoot, io.env) : secretsOptionsSchema.parse(undefined);
+  const { options, network } = repoRoot
+    ? await loadSecretsOptions(repoRoot, io.env)
+    : { options: secretsOptionsSchema.parse(undefined), network: 'allow' as const };
   const root = repoRoot ?? io.cwd;
   const { scanner, notes, imported } = await loadScanner(root, options);
   const baselineFile = baselinePath(root, options.baseline);
@@ -74,9 +81,10 @@ export async function runScanCommand(flags: ScanCommandFlags, io: ScanCommandIo 
   const baseline = new Set(entries.map((entry) => entry.fingerprint));
 
   const scanOptions = { scanner, allowPaths: options.paths, baseline, imported };
-  const { scope, outcome } = await scanChosenSource(
+  const verifying = flags.verify === true || options.verify;
+  const { scope, outcome, targets } = await scanChosenSource(
     flags,
-    all,
+    { all, verifying },
     { repoRoot, root, cwd: io.cwd, env: io.env },
     { repoRoot: root, options, scanner, baseline, imported },
     scanOptions,
@@ -100,17 +108,28 @@ export async function runScanCommand(flags: ScanCommandFlags, io: ScanCommandIo 
     else io.stdout(text);
     return stale.length > 0 && !pruned ? 1 : 0;
   }
+  const verified = verifying
+    ? await verifyFindings({
+        repoRoot: root,
+        findings: outcome.findings,
+        targets,
+        scanner,
+        options,
+        network,
+        transport: io.verifyTransport,
+      })
+    : { findings: outcome.findings, notes: [] };
   const report: SecretScanReport = {
     tool: 'tollgate',
     version: TOLLGATE_VERSION,
     scope,
-    findings: outcome.findings,
+    findings: verified.findings,
     skipped: outcome.skipped,
     baselined: outcome.baselined,
     scannedFiles: outcome.scannedFiles,
     scannedBytes: outcome.scannedBytes,
     durationMs: Math.round(performance.now() - started),
-    notes,
+    notes: [...notes, ...verified.notes],
     ...(flags.reportAllowed ? { allowed: outcome.suppressed } : {}),
   };
   const text = renderScanReport(report, flags.format);
@@ -119,24 +138,34 @@ export async function runScanCommand(flags: ScanCommandFlags, io: ScanCommandIo 
   return outcome.findings.length > 0 ? 1 : 0;
 }
 
-/** Builds the targets the flags pick and scans them: disk files on every core, history as it streams from git. */
+/**
+ * Builds the targets the flags pick and scans them: disk files on every core, history as it streams from git (kept
+ * whole only when verification needs to read the values again).
+ */
 async function scanChosenSource(
   flags: ScanCommandFlags,
-  all: boolean,
+  mode: { all: boolean; verifying: boolean },
   where: { repoRoot: string | null; root: string; cwd: string; env: NodeJS.ProcessEnv },
   parallel: ParallelScanOptions,
   scanOptions: ScanTargetsOptions,
-): Promise<{ scope: string; outcome: ScanOutcome }> {
+): Promise<{ scope: string; outcome: ScanOutcome; targets: readonly ScanTarget[] }> {
   const git = { repoRoot: where.root, env: where.env };
-  if (flags.staged) return { scope: 'staged', outcome: await scanTargets(await stagedTargets(git), scanOptions) };
-  if (flags.history !== undefined) {
-    const batches = historyBatches({ ...git, range: flags.history });
-    return { scope: `history ${flags.history}`, outcome: await scanBatches(batches, scanOptions) };
+  if (flags.staged) {
+    const targets = await stagedTargets(git);
+    return { scope: 'staged', outcome: await scanTargets(targets, scanOptions), targets };
   }
-  const targets = all
+  if (flags.history !== undefined) {
+    const scope = `history ${flags.history}`;
+    const range = { ...git, range: flags.history };
+    if (!mode.verifying) return { scope, outcome: await scanBatches(historyBatches(range), scanOptions), targets: [] };
+    const targets = await historyTargets(range);
+    return { scope, outcome: await scanTargets(targets, scanOptions), targets };
+  }
+  const targets = mode.all
     ? await workTreeTargets(git)
     : await pathTargets(where.repoRoot, where.cwd, flags.paths.length > 0 ? flags.paths : ['.']);
-  return { scope: all ? 'all' : 'paths', outcome: await scanDiskTargets(await withSizes(targets), parallel) };
+  const outcome = await scanDiskTargets(await withSizes(targets), parallel);
+  return { scope: mode.all ? 'all' : 'paths', outcome, targets };
 }
 
 function checkBaselineFlags(flags: ScanCommandFlags, sources: number): void {
@@ -155,9 +184,12 @@ function checkBaselineFlags(flags: ScanCommandFlags, sources: number): void {
 }
 
 /** The `secrets` section through the shared loader, so `tollgate scan` and `tollgate run` read the same config. */
-async function loadSecretsOptions(repoRoot: string, env: NodeJS.ProcessEnv): Promise<SecretsOptions> {
+async function loadSecretsOptions(
+  repoRoot: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ options: SecretsOptions; network: 'allow' | 'deny' }> {
   const loaded = await loadConfig({ repoRoot, cwd: repoRoot, env });
-  return secretsOptionsSchema.parse(loaded.config.secrets);
+  return { options: secretsOptionsSchema.parse(loaded.config.secrets), network: loaded.config.permissions.network };
 }
 
 /** Sizes let large trees be dealt to worker threads evenly. */

@@ -5,6 +5,14 @@ function cell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 }
 
+/** `**live**`, `invalid`, or `unknown (why)`. */
+function verificationCell(finding: SecretScanReport['findings'][number]): string {
+  if (finding.verification === 'live') return '**live**';
+  if (finding.verification === 'unknown')
+    return `unknown${finding.verificationReason ? ` (${finding.verificationReason})` : ''}`;
+  return finding.verification ?? '';
+}
+
 export function renderScanMarkdown(report: SecretScanReport): string {
   const lines: string[] = [];
   const count = report.findings.length;
@@ -17,11 +25,17 @@ export function renderScanMarkdown(report: SecretScanReport): string {
   if (report.baselined > 0)
     lines.push(`${report.baselined} baselined finding${report.baselined === 1 ? '' : 's'} not shown.`);
   if (count > 0) {
-    lines.push('', '| Location | Rule | Type | Value |', '|---|---|---|---|');
+    const verified = report.findings.some((finding) => finding.verification !== undefined);
+    lines.push(
+      '',
+      `| Location | Rule | Type | Value |${verified ? ' Verification |' : ''}`,
+      `|---|---|---|---|${verified ? '---|' : ''}`,
+    );
     for (const finding of report.findings) {
       const where = `${finding.path}:${finding.line}:${finding.column}${finding.commit ? ` (${finding.commit.slice(0, 12)})` : ''}`;
+      const verification = verified ? ` ${cell(verificationCell(finding))} |` : '';
       lines.push(
-        `| \`${cell(where)}\` | \`secrets/${finding.ruleId}\` | ${cell(finding.title)} | \`${cell(finding.masked)}\` |`,
+        `| \`${cell(where)}\` | \`secrets/${finding.ruleId}\` | ${cell(finding.title)} | \`${cell(finding.masked)}\` |${verification}`,
       );
     }
   }

@@ -32,6 +32,8 @@ export function renderScanSarif(report: SecretScanReport): string {
       severity: finding.severity,
       isNew: finding.isNew,
       ...(finding.commit ? { commit: finding.commit } : {}),
+      ...(finding.verification ? { verification: finding.verification } : {}),
+      ...(finding.verificationReason ? { verificationReason: finding.verificationReason } : {}),
     },
   }));
   // Allowed findings stay in the log as suppressed results, as code scanning expects them.

@@ -1,0 +1,28 @@
+import type { SecretFinding } from '../to-finding.js';
+import type { VerificationResult } from './types.js';
+import { VERIFIERS } from './verifiers.js';
+
+/**
+ * Each finding with its provider's answer (`unknown` when none was had). A live credential is critical whatever its
+ * rule says, and live findings come first.
+ */
+export function applyVerification(
+  findings: readonly SecretFinding[],
+  results: ReadonlyMap<string, VerificationResult>,
+): SecretFinding[] {
+  const verified = findings.map((finding): SecretFinding => {
+    const result = results.get(finding.fingerprint) ?? {
+      status: 'unknown',
+      // A value found inside decoded content (a Kubernetes Secret, a source map) is not re-read for verification.
+      reason: VERIFIERS.has(finding.ruleId) ? 'value not re-read for verification' : 'no verifier for this rule',
+    };
+    return {
+      ...finding,
+      ...(result.status === 'live' ? { severity: 'critical' as const } : {}),
+      verification: result.status,
+      ...(result.reason ? { verificationReason: result.reason } : {}),
+    };
+  });
+  const rank = (finding: SecretFinding) => (finding.verification === 'live' ? 0 : 1);
+  return verified.sort((a, b) => rank(a) - rank(b));
+}

@@ -1,0 +1,19 @@
+import aws from './aws.js';
+import github from './github.js';
+import gitlab from './gitlab.js';
+import modelApis from './model-apis.js';
+import npm from './npm.js';
+import slack from './slack.js';
+import stripe from './stripe.js';
+import type { Verifier } from './types.js';
+
+/** Rule id → the verifier for its provider. A rule not here is not verified (its findings say `unknown`). */
+export const VERIFIERS: ReadonlyMap<string, Verifier> = new Map([
+  ...github,
+  ...gitlab,
+  ...slack,
+  ...stripe,
+  ...modelApis,
+  ...npm,
+  ...aws,
+]);
