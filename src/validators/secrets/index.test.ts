@@ -39,6 +39,9 @@ describe('secrets validator', () => {
       rules: [],
       baseline: '.tollgate/secrets-baseline.json',
       redactAfterAttempts: false,
+      verify: false,
+      verifyEndpoints: {},
+      verifyLimit: 50,
     });
   });
 
