@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { registerActionStep } from './action-step.js';
 import { registerAdvisories } from './advisories.js';
 import { registerAgents } from './agents.js';
 import { registerComments } from './comments.js';
@@ -29,6 +30,7 @@ export const commands: readonly RegisterCommand[] = [
   registerLog,
   registerWaive,
   registerScan,
+  registerActionStep,
   registerAgents,
   registerAdvisories,
   registerComments,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TollgateError } from '../../core/errors.js';
 
 /** The part of a `pull_request` / `pull_request_target` event payload the Action uses. */
 const pullRequestEvent = z.object({
@@ -27,7 +28,7 @@ export function parsePullRequestEvent(payload: unknown, source = 'GITHUB_EVENT_P
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = issue?.path.join('.') || '(root)';
-    throw new Error(`${source}: field "${field}" is invalid: ${issue?.message ?? 'unexpected shape'}`);
+    throw new TollgateError('usage', `${source}: field "${field}" is invalid: ${issue?.message ?? 'unexpected shape'}`);
   }
   const [owner = '', repo = ''] = parsed.data.repository.full_name.split('/');
   const pr = parsed.data.pull_request;

@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { TollgateError } from '../../core/errors.js';
+
+/**
+ * What `action.yml` hands the step, as environment variables (composite actions do not export inputs themselves).
+ * Booleans are the strings the workflow wrote.
+ */
+const flag = (name: string) =>
+  z
+    .string()
+    .default('false')
+    .transform((value, ctx) => {
+      const lower = value.trim().toLowerCase();
+      if (lower === 'true' || lower === 'false') return lower === 'true';
+      ctx.addIssue({ code: 'custom', message: `${name}: expected true or false, got ${JSON.stringify(value)}` });
+      return z.NEVER;
+    });
+
+const list = z
+  .string()
+  .default('')
+  .transform((value) =>
+    value
+      .split(/[\s,]+/)
+      .map((item) => item.trim())
+      .filter(Boolean),
+  );
+
+const actionEnvironment = z.object({
+  TOLLGATE_COMMAND: z
+    .string()
+    .default('run')
+    .refine((value) => value === 'run', { message: 'command: this version of the action runs "run" only' }),
+  TOLLGATE_BASE: z.string().default(''),
+  TOLLGATE_ONLY: list,
+  TOLLGATE_SKIP: list,
+  TOLLGATE_SARIF: flag('sarif'),
+  TOLLGATE_COMMENT: flag('comment'),
+  TOLLGATE_ANNOTATIONS: flag('annotations'),
+  TOLLGATE_TOKEN: z.string().default(''),
+  GITHUB_WORKSPACE: z.string().min(1, 'GITHUB_WORKSPACE: not set (is this running on a GitHub runner?)'),
+  GITHUB_OUTPUT: z.string().min(1, 'GITHUB_OUTPUT: not set'),
+  GITHUB_STEP_SUMMARY: z.string().min(1, 'GITHUB_STEP_SUMMARY: not set'),
+  GITHUB_EVENT_PATH: z.string().default(''),
+  GITHUB_API_URL: z.string().url().default('https://api.github.com'),
+  RUNNER_TEMP: z.string().default(''),
+});
+export type ActionEnvironment = z.output<typeof actionEnvironment>;
+
+export function readActionEnvironment(env: NodeJS.ProcessEnv): ActionEnvironment {
+  const parsed = actionEnvironment.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const message = issue.message.includes(':') ? issue.message : `${String(issue.path[0])}: ${issue.message}`;
+    throw new TollgateError('usage', message);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,258 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { parse as parseYaml } from 'yaml';
+import { runProcess } from '../../src/core/process.js';
+import { fakeChecksumToken } from '../../src/secrets/sample-tokens.js';
+import { createTempRepo, type TempRepo, tempDir } from '../support/git-repo.js';
+
+/**
+ * Runs action.yml's steps the way the runner does: `uses:` steps are recorded, not run; each `run:` step goes to bash
+ * with its `env:` after the `${{ }}` expressions it uses are filled in, and the runner's files and variables set. The
+ * install step is replaced by the package this test suite already built (npm test builds first).
+ */
+const root = join(import.meta.dirname, '../..');
+const action = parseYaml(readFileSync(join(root, 'action.yml'), 'utf8')) as {
+  inputs: Record<string, { default?: string }>;
+  runs: {
+    steps: Array<{
+      id?: string;
+      name?: string;
+      if?: string;
+      uses?: string;
+      run?: string;
+      env?: Record<string, string>;
+      with?: Record<string, unknown>;
+    }>;
+  };
+};
+const canary = fakeChecksumToken('ghp_', 'action-canary');
+const token = 'ghs_fakeRunnerToken0123456789abcdefABCDEF';
+
+interface Comment {
+  id: number;
+  body: string;
+}
+let server: Server;
+let apiUrl = '';
+const comments: Comment[] = [];
+const requests: string[] = [];
+
+beforeAll(async () => {
+  // One unrelated comment per page, so finding the sticky one has to follow the Link header.
+  comments.push({ id: 1, body: 'LGTM' });
+  server = createServer(async (req, res) => {
+    const body = await readBody(req);
+    requests.push(`${req.method} ${req.url} ${req.headers.authorization === `Bearer ${token}` ? 'auth' : 'NO-AUTH'}`);
+    const url = new URL(req.url ?? '/', 'http://x');
+    if (req.method === 'GET' && url.pathname === '/repos/acme/shop/issues/7/comments') {
+      const page = Number(url.searchParams.get('page') ?? 1);
+      const last = Math.max(1, comments.length);
+      if (page < last) res.setHeader('link', `<${apiUrl}${url.pathname}?per_page=1&page=${page + 1}>; rel="next"`);
+      res.end(JSON.stringify(comments.slice(page - 1, page)));
+    } else if (req.method === 'POST' && url.pathname === '/repos/acme/shop/issues/7/comments') {
+      const created = { id: 100 + comments.length, body: JSON.parse(body).body };
+      comments.push(created);
+      res.statusCode = 201;
+      res.end(JSON.stringify(created));
+    } else if (req.method === 'PATCH' && /^\/repos\/acme\/shop\/issues\/comments\/\d+$/.test(url.pathname)) {
+      const comment = comments.find((c) => c.id === Number(url.pathname.split('/').pop()));
+      if (comment) comment.body = JSON.parse(body).body;
+      res.end(JSON.stringify(comment ?? {}));
+    } else {
+      res.statusCode = 404;
+      res.end('{}');
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  apiUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve) => {
+    let text = '';
+    req.on('data', (chunk) => {
+      text += chunk;
+    });
+    req.on('end', () => resolve(text));
+  });
+}
+
+/** The few expressions action.yml uses; anything else is a test failure, not a silent blank. */
+function value(expression: string, inputs: Record<string, string>, outputs: Record<string, string>): string {
+  const input = /^inputs\.([a-z-]+)$/.exec(expression);
+  // A default may itself be an expression (`${{ github.token }}`), which the runner fills in too.
+  if (input) return inputs[input[1]!] ?? evaluate(action.inputs[input[1]!]?.default ?? '', inputs, outputs);
+  const output = /^steps\.gate\.outputs\.([a-z-]+)$/.exec(expression);
+  if (output) return outputs[output[1]!] ?? '';
+  if (expression === 'github.token') return token;
+  const literal = /^'(.*)'$/.exec(expression);
+  if (literal) return literal[1]!;
+  throw new Error(`action.yml uses an expression the harness does not know: ${expression}`);
+}
+
+function evaluate(template: string, inputs: Record<string, string>, outputs: Record<string, string> = {}): string {
+  return template.replace(/\$\{\{\s*([^}]+?)\s*\}\}/g, (_, expression: string) => value(expression, inputs, outputs));
+}
+
+/** A step's `if:`: `always()` and `a == b` / `a != b` joined by `&&`; without `always()`, only after success. */
+function runs(
+  condition: string | undefined,
+  failed: boolean,
+  inputs: Record<string, string>,
+  outputs: Record<string, string>,
+): boolean {
+  if (!condition) return !failed;
+  const parts = condition
+    .replace(/^\$\{\{\s*|\s*\}\}$/g, '')
+    .split('&&')
+    .map((part) => part.trim());
+  if (failed && !parts.includes('always()')) return false;
+  return parts.every((part) => {
+    if (part === 'always()') return true;
+    const compare = /^(.+?)\s*(==|!=)\s*(.+)$/.exec(part);
+    if (!compare) throw new Error(`action.yml uses a condition the harness does not know: ${part}`);
+    const equal = value(compare[1]!, inputs, outputs) === value(compare[3]!, inputs, outputs);
+    return compare[2] === '==' ? equal : !equal;
+  });
+}
+
+async function runAction(repo: TempRepo, inputs: Record<string, string>, event: string) {
+  const work = await tempDir('tollgate-runner-');
+  const files = {
+    output: join(work, 'output'),
+    summary: join(work, 'summary'),
+    env: join(work, 'env'),
+    path: join(work, 'path'),
+  };
+  for (const file of Object.values(files)) writeFileSync(file, '');
+  const runner = {
+    ...repo.env,
+    GITHUB_ACTIONS: 'true',
+    GITHUB_WORKSPACE: repo.root,
+    GITHUB_ACTION_PATH: root,
+    GITHUB_EVENT_PATH: event,
+    GITHUB_EVENT_NAME: 'pull_request',
+    GITHUB_API_URL: apiUrl,
+    GITHUB_OUTPUT: files.output,
+    GITHUB_STEP_SUMMARY: files.summary,
+    GITHUB_ENV: files.env,
+    GITHUB_PATH: files.path,
+    RUNNER_TEMP: work,
+  };
+  const uses: Array<{ uses: string; with: Record<string, string> }> = [];
+  let stdout = '';
+  let stderr = '';
+  let exitCode: number | null = 0;
+  for (const step of action.runs.steps) {
+    const outputs = parseOutputs(readFileSync(files.output, 'utf8'));
+    if (!runs(step.if, exitCode !== 0, inputs, outputs)) continue;
+    if (step.uses) {
+      const resolved = Object.fromEntries(
+        Object.entries(step.with ?? {}).map(([k, v]) => [k, evaluate(String(v), inputs, outputs)]),
+      );
+      uses.push({ uses: step.uses, with: resolved });
+      continue;
+    }
+    if (step.name === 'Install tollgate') {
+      expect(step.run).toContain('npm ci');
+      expect(step.run).toContain('npm run build');
+      continue;
+    }
+    const env = Object.fromEntries(Object.entries(step.env ?? {}).map(([k, v]) => [k, evaluate(v, inputs)]));
+    const result = await runProcess('bash', ['-e', '-c', evaluate(step.run ?? '', inputs)], {
+      cwd: repo.root,
+      env: { ...runner, ...env },
+      timeoutMs: 120_000,
+    });
+    stdout += result.stdout;
+    stderr += result.stderr;
+    exitCode = result.exitCode;
+  }
+  const outputs = parseOutputs(readFileSync(files.output, 'utf8'));
+  return { exitCode, stdout, stderr, outputs, summary: readFileSync(files.summary, 'utf8'), uses };
+}
+
+/** The runner's reading of GITHUB_OUTPUT: `name=value` lines and `name<<DELIM` … `DELIM` blocks. */
+function parseOutputs(text: string): Record<string, string> {
+  const outputs: Record<string, string> = {};
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const heredoc = /^([\w-]+)<<(.+)$/.exec(lines[i]!);
+    if (heredoc) {
+      const end = lines.indexOf(heredoc[2]!, i + 1);
+      outputs[heredoc[1]!] = lines.slice(i + 1, end).join('\n');
+      i = end;
+    } else if (lines[i]!.includes('=')) {
+      const [name, ...rest] = lines[i]!.split('=');
+      outputs[name!] = rest.join('=');
+    }
+  }
+  return outputs;
+}
+
+describe('the GitHub Action, run step by step as the runner runs it', () => {
+  let repo: TempRepo;
+  let event: string;
+  beforeAll(async () => {
+    repo = await createTempRepo({
+      files: { 'README.md': '# shop\n' },
+    });
+    const base = (await repo.git('rev-parse', 'HEAD')).trim();
+    await repo.git('checkout', '-q', '-b', 'agent/payments');
+    await repo.write('src/pay.js', `export const token = '${canary}';\n`);
+    await repo.git('add', '-A');
+    await repo.git('commit', '-qm', 'payments client');
+    const head = (await repo.git('rev-parse', 'HEAD')).trim();
+    event = join(repo.home, 'event.json');
+    const payload = readFileSync(join(root, 'test/fixtures/github-action/pull_request.json'), 'utf8');
+    writeFileSync(event, payload.replace('BASE_SHA', base).replace('HEAD_SHA', head));
+  }, 60_000);
+  afterAll(() => repo.cleanup());
+
+  test('a failing PR: outputs, summary, annotations, SARIF, one sticky comment created then edited; no canary anywhere', async () => {
+    const first = await runAction(repo, { comment: 'true', sarif: 'true' }, event);
+    expect(first.exitCode, `${first.stderr}\n${first.stdout}`).toBe(1);
+    expect(first.outputs).toMatchObject({ verdict: 'failed', findings: '1' });
+    expect(first.outputs['report-path']).toMatch(/report\.json$/);
+    expect(JSON.parse(readFileSync(first.outputs['sarif-path']!, 'utf8')).version).toBe('2.1.0');
+    expect(first.summary).toContain('secrets');
+    expect(first.stdout).toMatch(/^::error file=src\/pay\.js,line=1/m);
+    expect(first.uses.map((u) => u.uses)).toEqual(['actions/setup-node@v4', 'github/codeql-action/upload-sarif@v3']);
+    expect(first.uses[1]!.with).toEqual({ sarif_file: first.outputs['sarif-path'], category: 'tollgate' });
+    expect(comments.filter((c) => c.body.includes('tollgate:sticky-comment'))).toHaveLength(1);
+    expect(requests.filter((r) => r.startsWith('POST'))).toHaveLength(1);
+
+    const second = await runAction(repo, { comment: 'true' }, event);
+    expect(second.exitCode).toBe(1);
+    expect(requests.filter((r) => r.startsWith('POST'))).toHaveLength(1);
+    expect(requests.filter((r) => r.startsWith('PATCH'))).toHaveLength(1);
+    expect(comments.filter((c) => c.body.includes('tollgate:sticky-comment'))).toHaveLength(1);
+    expect(requests.filter((r) => !r.endsWith(' auth'))).toEqual([]);
+    expect(second.outputs['sarif-path']).toBe('');
+    expect(second.uses.map((u) => u.uses)).toEqual(['actions/setup-node@v4']);
+
+    for (const run of [first, second]) {
+      const everything = [
+        run.stdout,
+        run.stderr,
+        run.summary,
+        JSON.stringify(run.outputs),
+        ...comments.map((c) => c.body),
+      ];
+      for (const text of everything) {
+        expect(text).not.toContain(canary);
+        expect(text).not.toContain(token);
+      }
+    }
+  }, 120_000);
+
+  test('a bad input is one line naming it, exit 2', async () => {
+    const bad = await runAction(repo, { comment: 'yes please' }, event);
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr.trim()).toMatch(/^tollgate: comment: expected true or false, got "yes please"$/m);
+  }, 60_000);
+});
