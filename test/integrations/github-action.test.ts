@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { runProcess } from '../../src/core/process.js';
 import { fakeChecksumToken } from '../../src/secrets/sample-tokens.js';
-import { createTempRepo, type TempRepo, tempDir } from '../support/git-repo.js';
+import { createTempRepo, removeDir, type TempRepo, tempDir } from '../support/git-repo.js';
 
 /**
  * Runs action.yml's steps the way the runner does: `uses:` steps are recorded, not run; each `run:` step goes to bash
@@ -39,6 +39,7 @@ let server: Server;
 let apiUrl = '';
 const comments: Comment[] = [];
 const requests: string[] = [];
+const runnerDirs: string[] = [];
 
 beforeAll(async () => {
   // One unrelated comment per page, so finding the sticky one has to follow the Link header.
@@ -69,7 +70,10 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   apiUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(async () => {
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await Promise.all(runnerDirs.map((dir) => removeDir(dir)));
+});
 
 function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve) => {
@@ -122,6 +126,7 @@ function runs(
 
 async function runAction(repo: TempRepo, inputs: Record<string, string>, event: string) {
   const work = await tempDir('tollgate-runner-');
+  runnerDirs.push(work);
   const files = {
     output: join(work, 'output'),
     summary: join(work, 'summary'),
