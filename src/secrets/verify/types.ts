@@ -30,6 +30,8 @@ export type VerifyProvider =
   | 'anthropic'
   | 'huggingface'
   | 'npm'
+  | 'sendgrid'
+  | 'datadog'
   | 'aws';
 
 /** What else a request may need: the paired value (an AWS key ID for its secret) and the clock (signatures). */

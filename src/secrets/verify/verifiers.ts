@@ -1,8 +1,10 @@
 import aws from './aws.js';
+import datadog from './datadog.js';
 import github from './github.js';
 import gitlab from './gitlab.js';
 import modelApis from './model-apis.js';
 import npm from './npm.js';
+import sendgrid from './sendgrid.js';
 import slack from './slack.js';
 import stripe from './stripe.js';
 import type { Verifier } from './types.js';
@@ -15,5 +17,7 @@ export const VERIFIERS: ReadonlyMap<string, Verifier> = new Map([
   ...stripe,
   ...modelApis,
   ...npm,
+  ...sendgrid,
+  ...datadog,
   ...aws,
 ]);

@@ -110,6 +110,18 @@ describe('verifier table', () => {
     });
     expect(req('huggingface-access-token').url).toBe('https://huggingface.co/api/whoami-v2');
     expect(req('npm-access-token').url).toBe('https://registry.npmjs.org/-/whoami');
+    expect(req('sendgrid-api-key')).toMatchObject({
+      url: 'https://api.sendgrid.com/v3/scopes',
+      headers: { authorization: 'Bearer T' },
+    });
+    expect(req('datadog-api-key')).toMatchObject({
+      url: 'https://api.datadoghq.com/api/v1/validate',
+      headers: { 'dd-api-key': 'T' },
+    });
+    // Another Datadog site's key is refused on US1 too: that is not proof it is dead.
+    const datadog = VERIFIERS.get('datadog-api-key')!;
+    expect(datadog.classify!({ status: 403, body: '' }).status).toBe('unknown');
+    expect(datadog.classify!({ status: 200, body: '{"valid":true}' }).status).toBe('live');
     for (const verifier of VERIFIERS.values()) expect(verifier.defaultBase).toMatch(/^https:\/\//);
   });
 
