@@ -255,6 +255,14 @@ describe('the GitHub Action, run step by step as the runner runs it', () => {
     }
   }, 120_000);
 
+  test('fail-on never reports without failing the step; config points the gate at another file', async () => {
+    await repo.write('ci/tollgate.yaml', 'checks:\n  - name: always fails\n    run: node -e "process.exit(3)"\n');
+    const run = await runAction(repo, { 'fail-on': 'never', config: 'ci/tollgate.yaml' }, event);
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(run.outputs.verdict).toBe('failed');
+    expect(run.summary).toContain('always fails');
+  }, 60_000);
+
   test('a bad input is one line naming it, exit 2', async () => {
     const bad = await runAction(repo, { comment: 'yes please' }, event);
     expect(bad.exitCode).toBe(2);

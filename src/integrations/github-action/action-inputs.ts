@@ -32,6 +32,12 @@ const actionEnvironment = z.object({
     .default('run')
     .refine((value) => value === 'run', { message: 'command: this version of the action runs "run" only' }),
   TOLLGATE_BASE: z.string().default(''),
+  TOLLGATE_CONFIG_INPUT: z.string().default(''),
+  TOLLGATE_FAIL_ON: z
+    .enum(['verdict', 'never'], {
+      message: 'fail-on: expected "verdict" (fail when the gate fails) or "never" (report only)',
+    })
+    .default('verdict'),
   TOLLGATE_ONLY: list,
   TOLLGATE_SKIP: list,
   TOLLGATE_SARIF: flag('sarif'),

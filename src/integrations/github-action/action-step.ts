@@ -42,6 +42,7 @@ export async function runActionStep(io: ActionStepIo): Promise<number> {
   for (const name of input.TOLLGATE_SKIP) args.push('--skip', name);
   // The gate and the checks it runs never see the token.
   const { TOLLGATE_TOKEN: _token, GITHUB_TOKEN: _github, ...childEnv } = io.env;
+  if (input.TOLLGATE_CONFIG_INPUT) childEnv.TOLLGATE_CONFIG = input.TOLLGATE_CONFIG_INPUT;
   const run = await runProcess(process.execPath, args, {
     cwd: input.GITHUB_WORKSPACE,
     env: childEnv,
@@ -73,7 +74,8 @@ export async function runActionStep(io: ActionStepIo): Promise<number> {
       .join(''),
   );
   if (input.TOLLGATE_COMMENT) await comment(input, pr, report, io);
-  return run.exitCode;
+  // Report-only mode still fails on bad usage or config (handled above): only the verdict is let through.
+  return input.TOLLGATE_FAIL_ON === 'never' ? 0 : run.exitCode;
 }
 
 async function comment(
