@@ -20,7 +20,7 @@ export const ANNOTATIONS_PER_KIND = 10;
 
 type Kind = 'error' | 'warning' | 'notice';
 
-const KIND_OF: Record<Severity, Kind> = {
+export const KIND_OF: Record<Severity, Kind> = {
   critical: 'error',
   high: 'error',
   medium: 'warning',
@@ -31,7 +31,7 @@ const KIND_OF: Record<Severity, Kind> = {
 /** A message's lines kept in an annotation; the log and the other formats have the rest. */
 const MESSAGE_LINES = 20;
 
-interface Annotation {
+export interface Annotation {
   kind: Kind;
   file?: string;
   line?: number;
@@ -52,12 +52,20 @@ export function escapeProperty(text: string): string {
 }
 
 export function renderGithub(report: RunReport): string {
-  const annotations = [...findingAnnotations(report), ...toolAnnotations(report), ...runAnnotations(report)];
+  return renderAnnotations(headline(report), [
+    ...findingAnnotations(report),
+    ...toolAnnotations(report),
+    ...runAnnotations(report),
+  ]);
+}
+
+/** A headline, then the annotations most severe first, capped per kind as GitHub caps them (see above). */
+export function renderAnnotations(title: string, annotations: readonly Annotation[]): string {
   const shown = new Map<Kind, number>();
-  const lines = [headline(report)];
+  const lines = [title];
   let held = 0;
   // Most severe first, so that a cap drops notices before errors.
-  for (const annotation of annotations.sort(byKind)) {
+  for (const annotation of [...annotations].sort(byKind)) {
     const count = shown.get(annotation.kind) ?? 0;
     // One notice slot stays free for the closing line when anything is held back.
     const room = annotation.kind === 'notice' ? ANNOTATIONS_PER_KIND - 1 : ANNOTATIONS_PER_KIND;

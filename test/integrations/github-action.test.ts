@@ -6,6 +6,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { runProcess } from '../../src/core/process.js';
 import { fakeChecksumToken } from '../../src/secrets/sample-tokens.js';
+import { helpFileOf, setupFakeAgents } from '../fakes/fake-agents.js';
+import { startFakeGithubRest } from '../fakes/github-rest/server.js';
+import { buildReport, claudeResult } from '../fixtures/alerts/build-report.js';
 import { createTempRepo, removeDir, type TempRepo, tempDir } from '../support/git-repo.js';
 
 /**
@@ -124,7 +127,7 @@ function runs(
   });
 }
 
-async function runAction(repo: TempRepo, inputs: Record<string, string>, event: string) {
+async function runAction(repo: TempRepo, inputs: Record<string, string>, event: string, extra: NodeJS.ProcessEnv = {}) {
   const work = await tempDir('tollgate-runner-');
   runnerDirs.push(work);
   const files = {
@@ -146,7 +149,9 @@ async function runAction(repo: TempRepo, inputs: Record<string, string>, event: 
     GITHUB_STEP_SUMMARY: files.summary,
     GITHUB_ENV: files.env,
     GITHUB_PATH: files.path,
+    GITHUB_REPOSITORY: 'acme/shop',
     RUNNER_TEMP: work,
+    ...extra,
   };
   const uses: Array<{ uses: string; with: Record<string, string> }> = [];
   let stdout = '';
@@ -268,4 +273,123 @@ describe('the GitHub Action, run step by step as the runner runs it', () => {
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr.trim()).toMatch(/^tollgate: comment: expected true or false, got "yes please"$/m);
   }, 60_000);
+
+  test('command scan: a secret added and removed inside the PR still fails, annotated on its line, masked', async () => {
+    const history = await createTempRepo({ files: { 'README.md': '# shop\n' } });
+    try {
+      const base = (await history.git('rev-parse', 'HEAD')).trim();
+      await history.write('config/dev.env', `GITHUB_TOKEN=${canary}\n`);
+      await history.commit('dev config');
+      await history.write('config/dev.env', 'GITHUB_TOKEN=${GITHUB_TOKEN}\n');
+      await history.commit('read the token from the environment');
+      const scanned = await runAction(history, { command: 'scan', base, sarif: 'true' }, '');
+      expect(scanned.exitCode, scanned.stderr).toBe(1);
+      expect(scanned.outputs).toMatchObject({ verdict: 'failed', findings: '1' });
+      expect(scanned.stdout).toMatch(/^::error file=config\/dev\.env,line=1,col=\d+,title=secrets\/github-pat/m);
+      expect(scanned.summary).toContain('config/dev.env:1');
+      const sarif = JSON.parse(readFileSync(scanned.outputs['sarif-path']!, 'utf8'));
+      expect(sarif.runs[0].results).toHaveLength(1);
+      for (const text of [scanned.stdout, scanned.stderr, scanned.summary, JSON.stringify(sarif)])
+        expect(text).not.toContain(canary);
+
+      const clean = await runAction(history, { command: 'scan' }, '');
+      expect(clean.exitCode, clean.stderr).toBe(0);
+      expect(clean.outputs).toMatchObject({ verdict: 'passed', findings: '0' });
+    } finally {
+      await history.cleanup();
+    }
+  }, 60_000);
+
+  test('command validate-alert: decides the alert with the agents, token only to the API, report in the summary', async () => {
+    const planted = fakeChecksumToken('ghp_', 'action-alert-planted');
+    const alertsToken = 'github_pat_fakeAlertsToken0123456789abcdefABCDEF';
+    const source = await createTempRepo({ files: { 'config/prod.env': `GITHUB_TOKEN=${planted}\n` } });
+    const bare = join(source.home, 'shop.git');
+    await source.git('clone', '--quiet', '--bare', source.root, bare);
+    const commit = (await source.git('rev-parse', 'HEAD')).trim();
+    const rest = await startFakeGithubRest({
+      token: alertsToken,
+      repos: {
+        'acme/shop': {
+          clone_url: `file://${bare}`,
+          alerts: {
+            12: {
+              number: 12,
+              state: 'open',
+              secret_type: 'github_personal_access_token',
+              secret: planted,
+              locations: [
+                {
+                  type: 'commit',
+                  details: { path: 'config/prod.env', start_line: 1, commit_sha: commit, blob_sha: 'b' },
+                },
+              ],
+            },
+          },
+        },
+      },
+    });
+    const report = buildReport({ repository: 'acme/shop', alertId: '12', extra: `The value ${planted} is live.` });
+    const fakes = await setupFakeAgents(
+      {
+        claude: {
+          helpFile: helpFileOf('claude'),
+          authArgs: ['auth', 'status'],
+          routes: [
+            {
+              when: 'validate-alert: challenge 0 -->',
+              steps: [
+                {
+                  exit: 0,
+                  stdout: claudeResult(
+                    `\`\`\`json\n${JSON.stringify({ verdict: 'CONFIRMED', reasoning: 'reproduces', evidence_gaps: [], verification_reproduced: true, contradicting_evidence: [] })}\n\`\`\``,
+                  ),
+                },
+              ],
+            },
+            {
+              when: 'analysis 1/1 -->',
+              steps: [
+                {
+                  exit: 0,
+                  stdout: claudeResult(report),
+                  writeFiles: {
+                    'scripts/check-identity.sh': '#!/bin/sh\necho checked\n',
+                    'logs/check-identity.log': 'HTTP 200\n',
+                  },
+                },
+              ],
+            },
+          ],
+        },
+      },
+      source.env,
+    );
+    try {
+      const decided = await runAction(
+        source,
+        { command: 'validate-alert', alert: '12', agents: 'claude', analyses: '1', token: alertsToken },
+        '',
+        { ...fakes.env, GITHUB_API_URL: rest.url },
+      );
+      expect(decided.exitCode, decided.stderr).toBe(1);
+      expect(decided.outputs).toMatchObject({ verdict: 'TRUE_POSITIVE', findings: '1' });
+      expect(decided.summary).toMatch(/^## tollgate validate-alert: acme\/shop #12: TRUE_POSITIVE/);
+      expect(decided.outputs['report-path']).toMatch(/acme\/shop\/12\/final-report\.md$/);
+      expect(rest.requests.every((request) => request.authorized)).toBe(true);
+      for (const call of fakes.calls()) expect(JSON.stringify(call)).not.toContain(alertsToken);
+      for (const text of [decided.stdout, decided.stderr, decided.summary, JSON.stringify(decided.outputs)]) {
+        expect(text).not.toContain(planted);
+        expect(text).not.toContain(alertsToken);
+      }
+
+      const missing = await runAction(source, { command: 'validate-alert' }, '', fakes.env);
+      expect(missing.exitCode).toBe(2);
+      expect(missing.stderr.trim()).toMatch(/^tollgate: alert: command validate-alert needs the alert number/m);
+    } finally {
+      await rest.close();
+      await fakes.cleanup();
+      await source.cleanup();
+    }
+  }, 120_000);
 });

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { z } from 'zod';
+import { SCAN_FORMATS } from '../../validators/secrets/report/index.js';
 import { parseFlags } from '../flags.js';
 import { hookGroup } from './hook.js';
 
@@ -9,7 +10,7 @@ const scanFlags = z.object({
   staged: z.boolean().default(false),
   all: z.boolean().default(false),
   history: z.string().min(1).optional(),
-  format: z.enum(['markdown', 'json', 'sarif']).default('markdown'),
+  format: z.enum(SCAN_FORMATS).default('markdown'),
   output: z.string().min(1).optional(),
   baselineWrite: z.boolean().default(false),
   baselineAudit: z.boolean().default(false),
@@ -29,7 +30,10 @@ export function registerScan(program: Command): void {
     .option('--staged', 'scan the lines the staged changes add, as they are in the index (what a commit would record)')
     .option('--all', 'scan every tracked and untracked-not-ignored file of the work tree')
     .option('--history <range>', 'scan the lines each commit in a revision range added, e.g. "origin/main..HEAD"')
-    .option('--format <format>', 'report format: markdown, json or sarif (default: markdown)')
+    .option(
+      '--format <format>',
+      'report format: markdown, json, sarif or github (workflow-command annotations) (default: markdown)',
+    )
     .option('-o, --output <file>', 'write the report to this file instead of stdout')
     .option('--report-allowed', 'also list the findings that inline allows and the baseline cleared, and by what')
     .option(

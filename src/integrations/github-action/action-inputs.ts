@@ -26,11 +26,12 @@ const list = z
       .filter(Boolean),
   );
 
+export const ACTION_COMMANDS = ['run', 'scan', 'validate-alert'] as const;
+
 const actionEnvironment = z.object({
   TOLLGATE_COMMAND: z
-    .string()
-    .default('run')
-    .refine((value) => value === 'run', { message: 'command: this version of the action runs "run" only' }),
+    .enum(ACTION_COMMANDS, { message: `command: expected one of ${ACTION_COMMANDS.join(', ')}` })
+    .default('run'),
   TOLLGATE_BASE: z.string().default(''),
   TOLLGATE_CONFIG_INPUT: z.string().default(''),
   TOLLGATE_FAIL_ON: z
@@ -44,6 +45,24 @@ const actionEnvironment = z.object({
   TOLLGATE_COMMENT: flag('comment'),
   TOLLGATE_ANNOTATIONS: flag('annotations'),
   TOLLGATE_TOKEN: z.string().default(''),
+  TOLLGATE_ALERT: z
+    .string()
+    .default('')
+    .transform((value, ctx) => {
+      if (value.trim() === '') return undefined;
+      if (/^[1-9]\d{0,9}$/.test(value.trim())) return Number(value.trim());
+      ctx.addIssue({ code: 'custom', message: `alert: expected an alert number, got ${JSON.stringify(value)}` });
+      return z.NEVER;
+    }),
+  TOLLGATE_AGENTS: list,
+  TOLLGATE_ANALYSES: z
+    .string()
+    .default('')
+    .refine((value) => value === '' || /^([1-9]|10)$/.test(value.trim()), {
+      message: 'analyses: expected a number from 1 to 10',
+    })
+    .transform((value) => value.trim()),
+  GITHUB_REPOSITORY: z.string().default(''),
   GITHUB_WORKSPACE: z.string().min(1, 'GITHUB_WORKSPACE: not set (is this running on a GitHub runner?)'),
   GITHUB_OUTPUT: z.string().min(1, 'GITHUB_OUTPUT: not set'),
   GITHUB_STEP_SUMMARY: z.string().min(1, 'GITHUB_STEP_SUMMARY: not set'),

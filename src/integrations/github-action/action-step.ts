@@ -1,70 +1,60 @@
 import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { z } from 'zod';
 import { TollgateError } from '../../core/errors.js';
-import { runProcess } from '../../core/process.js';
-import { blockingFindings, type RunReport } from '../../core/run/run-report.js';
 import { writeFileAtomic } from '../../core/state/atomic-write.js';
-import { renderReport } from '../../report/index.js';
-import { readActionEnvironment } from './action-inputs.js';
+import { type ActionEnvironment, readActionEnvironment } from './action-inputs.js';
+import { runAlertCommand } from './alert-command.js';
+import type { CommandOutcome } from './command-outcome.js';
 import { upsertStickyComment } from './comment-api.js';
 import { parsePullRequestEvent } from './event.js';
+import { ChildFailed, runGateCommand } from './gate-command.js';
 import { runnerFileEntry } from './runner-files.js';
+import { runScanCommand } from './scan-command.js';
 
 /**
- * The GitHub Action's one step (`tollgate action-step`, run by `action.yml`): one `tollgate run` of the workspace
- * against the PR's base, then every output from that one report: the step summary, annotations, SARIF, the sticky
- * comment and the step outputs. The exit code is the run's, so the job fails exactly when the gate does.
+ * The GitHub Action's one step (`tollgate action-step`, run by `action.yml`): one tollgate command (`run`, `scan` or
+ * `validate-alert`) in the workspace, then every output from its one report: the step summary, annotations, SARIF,
+ * the sticky comment and the step outputs. The exit code is the command's, so the job fails exactly when it does
+ * (unless `fail-on: never`, which still fails on bad input).
  */
 export interface ActionStepIo {
   env: NodeJS.ProcessEnv;
   stdout(text: string): void;
   stderr(text: string): void;
-  /** This tollgate's entry script, run again for the gate itself. */
+  /** This tollgate's entry script, run again for the command itself. */
   self: string;
 }
 
-const reportShape = z
-  .object({ verdict: z.string(), tools: z.array(z.object({ findings: z.array(z.unknown()) }).passthrough()) })
-  .passthrough();
-
 export async function runActionStep(io: ActionStepIo): Promise<number> {
   const input = readActionEnvironment(io.env);
-  const pr = input.GITHUB_EVENT_PATH ? parsePullRequestEvent(await readEvent(input.GITHUB_EVENT_PATH)) : undefined;
+  const event = input.GITHUB_EVENT_PATH ? await readEvent(input.GITHUB_EVENT_PATH) : undefined;
+  const pr = parsePullRequestEvent(event);
   const base = input.TOLLGATE_BASE || pr?.baseSha;
   const dir = join(input.RUNNER_TEMP || tmpdir(), 'tollgate');
   await mkdir(dir, { recursive: true });
-  const reportPath = join(dir, 'report.json');
-  const args = [io.self, 'run', '--format', 'json', '--output', reportPath];
-  if (base) args.push('--base', base);
-  for (const name of input.TOLLGATE_ONLY) args.push('--only', name);
-  for (const name of input.TOLLGATE_SKIP) args.push('--skip', name);
-  // The gate and the checks it runs never see the token.
-  const { TOLLGATE_TOKEN: _token, GITHUB_TOKEN: _github, ...childEnv } = io.env;
-  if (input.TOLLGATE_CONFIG_INPUT) childEnv.TOLLGATE_CONFIG = input.TOLLGATE_CONFIG_INPUT;
-  const run = await runProcess(process.execPath, args, {
-    cwd: input.GITHUB_WORKSPACE,
-    env: childEnv,
-    timeoutMs: 6 * 3600_000,
-    onOutput: (stream, chunk) => {
-      if (stream === 'stderr') io.stderr(chunk.toString('utf8'));
-    },
-  });
-  if (run.exitCode !== 0 && run.exitCode !== 1) return run.exitCode ?? 3;
-  const report = await readReport(reportPath);
-  await appendFile(input.GITHUB_STEP_SUMMARY, await renderReport(report, 'markdown'));
-  if (input.TOLLGATE_ANNOTATIONS) io.stdout(await renderReport(report, 'github'));
-  let sarifPath = '';
-  if (input.TOLLGATE_SARIF) {
-    sarifPath = join(dir, 'report.sarif');
-    await writeFileAtomic(sarifPath, await renderReport(report, 'sarif'));
+  const child = { env: io.env, self: io.self, stderr: io.stderr };
+  let outcome: CommandOutcome;
+  try {
+    if (input.TOLLGATE_COMMAND === 'scan') outcome = await runScanCommand(input, base, dir, child);
+    else if (input.TOLLGATE_COMMAND === 'validate-alert') outcome = await runAlertCommand(input, dir, child);
+    else outcome = await runGateCommand(input, base, dir, child);
+  } catch (error) {
+    // The child printed its own one-line error; its exit code (2 usage, 3 internal) stands, whatever fail-on says.
+    if (error instanceof ChildFailed) return error.exitCode ?? 3;
+    throw error;
   }
-  const findings = report.tools.reduce((sum, tool) => sum + blockingFindings(tool).length, 0);
+  await appendFile(input.GITHUB_STEP_SUMMARY, outcome.markdown);
+  if (input.TOLLGATE_ANNOTATIONS && outcome.annotations) io.stdout(outcome.annotations);
+  let sarifPath = '';
+  if (outcome.sarif !== undefined) {
+    sarifPath = join(dir, 'report.sarif');
+    await writeFileAtomic(sarifPath, outcome.sarif);
+  }
   const outputs = {
-    verdict: report.verdict,
-    findings: String(findings),
-    'report-path': reportPath,
+    verdict: outcome.verdict,
+    findings: String(outcome.findings),
+    'report-path': outcome.reportPath,
     'sarif-path': sarifPath,
   };
   await appendFile(
@@ -73,15 +63,14 @@ export async function runActionStep(io: ActionStepIo): Promise<number> {
       .map(([name, value]) => runnerFileEntry(name, value))
       .join(''),
   );
-  if (input.TOLLGATE_COMMENT) await comment(input, pr, report, io);
-  // Report-only mode still fails on bad usage or config (handled above): only the verdict is let through.
-  return input.TOLLGATE_FAIL_ON === 'never' ? 0 : run.exitCode;
+  if (input.TOLLGATE_COMMENT) await comment(input, pr, outcome.markdown, io);
+  return input.TOLLGATE_FAIL_ON === 'never' ? 0 : outcome.exitCode;
 }
 
 async function comment(
-  input: ReturnType<typeof readActionEnvironment>,
+  input: ActionEnvironment,
   pr: ReturnType<typeof parsePullRequestEvent>,
-  report: RunReport,
+  markdown: string,
   io: ActionStepIo,
 ): Promise<void> {
   if (!pr) {
@@ -90,7 +79,7 @@ async function comment(
   }
   if (!input.TOLLGATE_TOKEN) throw new TollgateError('usage', 'token: empty; the sticky comment needs a token');
   const target = { apiUrl: input.GITHUB_API_URL, token: input.TOLLGATE_TOKEN, ...pr };
-  const done = await upsertStickyComment(target, await renderReport(report, 'markdown'));
+  const done = await upsertStickyComment(target, markdown);
   io.stderr(`tollgate: sticky comment ${done.action} on #${pr.number}\n`);
 }
 
@@ -100,10 +89,4 @@ async function readEvent(path: string): Promise<unknown> {
   } catch (error) {
     throw new TollgateError('usage', `GITHUB_EVENT_PATH: cannot read ${path} as JSON (${(error as Error).message})`);
   }
-}
-
-async function readReport(path: string): Promise<RunReport> {
-  const parsed = reportShape.safeParse(JSON.parse(await readFile(path, 'utf8')));
-  if (!parsed.success) throw new TollgateError('io', `${path}: not a tollgate run report`);
-  return parsed.data as unknown as RunReport;
 }

@@ -269,13 +269,14 @@ describe('canary: no output channel carries a secret', () => {
     repo = await createTempRepo({ files: { 'README.md': 'x\n' } });
     for (const [path, content] of Object.entries(files)) await repo.write(path, content);
     const outputs: string[] = [];
-    for (const format of ['markdown', 'json', 'sarif'] as const) {
+    for (const format of ['markdown', 'json', 'sarif', 'github'] as const) {
       const result = await scan({ all: true, format });
       expect(result.code).toBe(1);
       outputs.push(result.stdout, result.stderr);
     }
     const json = JSON.parse(outputs[2]!);
     expect(json.findings.length).toBe(7);
+    expect(outputs[6]!.match(/^::error /gm)).toHaveLength(7);
     const write = await scan({ all: true, baselineWrite: true });
     outputs.push(write.stdout, write.stderr);
     const { readFile } = await import('node:fs/promises');

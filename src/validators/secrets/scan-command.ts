@@ -179,7 +179,7 @@ function checkBaselineFlags(flags: ScanCommandFlags, sources: number): void {
     );
   if (sources > 0 && !flags.all)
     throw new TollgateError('usage', '--baseline-audit checks the whole work tree: drop paths, --staged and --history');
-  if (flags.format === 'sarif')
+  if (flags.format === 'sarif' || flags.format === 'github')
     throw new TollgateError('usage', '--format: --baseline-audit reports as markdown or json');
 }
 

@@ -1,15 +1,17 @@
+import { renderScanGithub } from './render-github.js';
 import { renderScanJson } from './render-json.js';
 import { renderScanMarkdown } from './render-markdown.js';
 import { renderScanSarif } from './render-sarif.js';
 import type { SecretScanReport } from './scan-report.js';
 
-const SCAN_FORMATS = ['markdown', 'json', 'sarif'] as const;
+export const SCAN_FORMATS = ['markdown', 'json', 'sarif', 'github'] as const;
 export type ScanFormat = (typeof SCAN_FORMATS)[number];
 
 const renderers: Record<ScanFormat, (report: SecretScanReport) => string> = {
   markdown: renderScanMarkdown,
   json: renderScanJson,
   sarif: renderScanSarif,
+  github: renderScanGithub,
 };
 
 export function renderScanReport(report: SecretScanReport, format: ScanFormat): string {

@@ -1,0 +1,24 @@
+import { runProcess } from '../../core/process.js';
+
+/** A tollgate subcommand run for the Action: same Node, the workspace as cwd, its stderr shown live in the step log. */
+export async function runTollgateChild(
+  self: string,
+  args: readonly string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv; stderr(text: string): void },
+): Promise<{ exitCode: number | null; stdout: string }> {
+  const run = await runProcess(process.execPath, [self, ...args], {
+    cwd: options.cwd,
+    env: options.env,
+    timeoutMs: 6 * 3600_000,
+    onOutput: (stream, chunk) => {
+      if (stream === 'stderr') options.stderr(chunk.toString('utf8'));
+    },
+  });
+  return { exitCode: run.exitCode, stdout: run.stdout };
+}
+
+/** The environment a gate or scan child gets: the Action's token never reaches it, nor the checks it runs. */
+export function withoutTokens(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { TOLLGATE_TOKEN: _token, GITHUB_TOKEN: _github, GH_TOKEN: _gh, ...rest } = env;
+  return rest;
+}

@@ -1,0 +1,54 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { TollgateError } from '../../core/errors.js';
+import { blockingFindings, type RunReport } from '../../core/run/run-report.js';
+import { renderReport } from '../../report/index.js';
+import type { ActionEnvironment } from './action-inputs.js';
+import { runTollgateChild, withoutTokens } from './child-run.js';
+import type { CommandOutcome } from './command-outcome.js';
+
+const reportShape = z
+  .object({ verdict: z.string(), tools: z.array(z.object({ findings: z.array(z.unknown()) }).passthrough()) })
+  .passthrough();
+
+/** `command: run`: the whole gate over the PR's change set, once, as JSON; every other output is rendered from it. */
+export async function runGateCommand(
+  input: ActionEnvironment,
+  base: string | undefined,
+  dir: string,
+  io: { env: NodeJS.ProcessEnv; self: string; stderr(text: string): void },
+): Promise<CommandOutcome> {
+  const reportPath = join(dir, 'report.json');
+  const args = ['run', '--format', 'json', '--output', reportPath];
+  if (base) args.push('--base', base);
+  for (const name of input.TOLLGATE_ONLY) args.push('--only', name);
+  for (const name of input.TOLLGATE_SKIP) args.push('--skip', name);
+  const env = withoutTokens(io.env);
+  if (input.TOLLGATE_CONFIG_INPUT) env.TOLLGATE_CONFIG = input.TOLLGATE_CONFIG_INPUT;
+  const { exitCode } = await runTollgateChild(io.self, args, { cwd: input.GITHUB_WORKSPACE, env, stderr: io.stderr });
+  if (exitCode !== 0 && exitCode !== 1) throw new ChildFailed(exitCode);
+  const report = await readReport(reportPath);
+  return {
+    exitCode,
+    verdict: report.verdict,
+    findings: report.tools.reduce((sum, tool) => sum + blockingFindings(tool).length, 0),
+    reportPath,
+    markdown: await renderReport(report, 'markdown'),
+    annotations: await renderReport(report, 'github'),
+    ...(input.TOLLGATE_SARIF ? { sarif: await renderReport(report, 'sarif') } : {}),
+  };
+}
+
+/** The child already printed its one-line error; the step exits with its code (2 usage, 3 internal…). */
+export class ChildFailed extends Error {
+  constructor(readonly exitCode: number | null) {
+    super(`tollgate exited with ${exitCode}`);
+  }
+}
+
+async function readReport(path: string): Promise<RunReport> {
+  const parsed = reportShape.safeParse(JSON.parse(await readFile(path, 'utf8')));
+  if (!parsed.success) throw new TollgateError('io', `${path}: not a tollgate run report`);
+  return parsed.data as unknown as RunReport;
+}
