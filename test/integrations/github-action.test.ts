@@ -280,7 +280,7 @@ describe('the GitHub Action, run step by step as the runner runs it', () => {
       const base = (await history.git('rev-parse', 'HEAD')).trim();
       await history.write('config/dev.env', `GITHUB_TOKEN=${canary}\n`);
       await history.commit('dev config');
-      await history.write('config/dev.env', 'GITHUB_TOKEN=${GITHUB_TOKEN}\n');
+      await history.write('config/dev.env', '# GITHUB_TOKEN comes from the environment\n');
       await history.commit('read the token from the environment');
       const scanned = await runAction(history, { command: 'scan', base, sarif: 'true' }, '');
       expect(scanned.exitCode, scanned.stderr).toBe(1);
