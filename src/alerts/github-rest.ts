@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { errorMessage, TollgateError } from '../core/errors.js';
 import type { Redact } from './mask.js';
+import {
+  type AlertListFilters,
+  alertListQuery,
+  type ListedAlert,
+  nextPageUrl,
+  parseAlertListPage,
+} from './sweep/open-alerts-parse.js';
 import type { AlertLocation } from './types.js';
 
 /**
@@ -111,7 +118,45 @@ function parseWith<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
 }
 
 async function getJson(path: string, options: GithubRestOptions, what: string): Promise<unknown> {
-  const url = `${options.apiUrl.replace(/\/+$/, '')}${path}`;
+  return (await getPage(`${options.apiUrl.replace(/\/+$/, '')}${path}`, options, what)).body;
+}
+
+/**
+ * Every open alert of a repository or an organization (`state`, `secret_type`, `validity` filters as the API's own
+ * query parameters), following the Link header page by page. A next page on another origin than the API is refused:
+ * the token goes nowhere else.
+ */
+export async function listAlerts(
+  scope: { repo: string } | { org: string },
+  filters: AlertListFilters,
+  options: GithubRestOptions,
+): Promise<ListedAlert[]> {
+  const api = options.apiUrl.replace(/\/+$/, '');
+  const path =
+    'repo' in scope
+      ? `/repos/${scope.repo.split('/').map(encodeURIComponent).join('/')}/secret-scanning/alerts`
+      : `/orgs/${encodeURIComponent(scope.org)}/secret-scanning/alerts`;
+  const what = 'repo' in scope ? `alerts of ${scope.repo}` : `alerts of organization ${scope.org}`;
+  const alerts: ListedAlert[] = [];
+  let url: string | undefined = `${api}${path}?${alertListQuery(filters)}`;
+  while (url) {
+    const page = await getPage(url, options, what);
+    alerts.push(...parseAlertListPage(page.body, what, 'repo' in scope ? scope.repo : undefined));
+    url = nextPageUrl(page.link);
+    if (url && new URL(url).origin !== new URL(api).origin)
+      throw new TollgateError(
+        'io',
+        `GitHub API ${what}: the next page points at another host (${new URL(url).origin})`,
+      );
+  }
+  return alerts;
+}
+
+async function getPage(
+  url: string,
+  options: GithubRestOptions,
+  what: string,
+): Promise<{ body: unknown; link: string | null }> {
   const headers: Record<string, string> = {
     accept: 'application/vnd.github+json',
     'x-github-api-version': '2022-11-28',
@@ -149,7 +194,7 @@ async function getJson(path: string, options: GithubRestOptions, what: string): 
     throw new TollgateError('io', options.redact(`GitHub API ${what}: HTTP ${response.status} ${body}`));
   }
   try {
-    return await response.json();
+    return { body: await response.json(), link: response.headers.get('link') };
   } catch {
     throw new TollgateError('io', `GitHub API ${what}: the response is not JSON`);
   }

@@ -1,6 +1,7 @@
 import { escapeHtml, htmlDocument, pageStyle } from '../report/html/index.js';
 import type { JudgeAnswer } from './judge.js';
 import type { SlotSummary, ValidateAlertSummary } from './summary.js';
+import type { CallUsage } from './usage.js';
 
 export interface AlertPageInput {
   summary: ValidateAlertSummary;
@@ -63,14 +64,19 @@ function evalsCell(slot: SlotSummary): string {
 
 /** Tokens and cost, where the CLI reported them. */
 function usageCell(slot: SlotSummary): string {
-  const { inputTokens, outputTokens, costUsd } = slot.usage;
+  return escapeHtml(usageText(slot.usage));
+}
+
+/** "1234 tokens, $0.0100", or "—" when the CLI reported neither. */
+export function usageText(usage: Pick<CallUsage, 'inputTokens' | 'outputTokens' | 'costUsd'>): string {
+  const { inputTokens, outputTokens, costUsd } = usage;
   const parts = [
     inputTokens !== undefined || outputTokens !== undefined
       ? `${(inputTokens ?? 0) + (outputTokens ?? 0)} tokens`
       : null,
     costUsd !== undefined ? `$${costUsd.toFixed(4)}` : null,
   ].filter((part) => part !== null);
-  return parts.length > 0 ? escapeHtml(parts.join(', ')) : '—';
+  return parts.length > 0 ? parts.join(', ') : '—';
 }
 
 function rationales(scores: AlertPageInput['scores']): string {

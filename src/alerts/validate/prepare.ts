@@ -91,6 +91,7 @@ async function chooseAgents(
     repoRoot: repoRoot ?? options.cwd,
     env: options.env,
     now: Date.now(),
+    ...(options.probe ? { probe: options.probe } : {}),
   });
   if (pool.healthy.length === 0) {
     const why = [

@@ -1,3 +1,4 @@
+import type { ProbeResult } from '../../agents/health.js';
 import type { AgentName, RegisteredAdapter } from '../../agents/index.js';
 import type { ReviewerPool } from '../../agents/reviewer-pool.js';
 import type { AgentSettings } from '../../agents/types.js';
@@ -24,6 +25,8 @@ export interface ValidateAlertOptions {
   outDir?: string;
   json: boolean;
   showUsage: boolean;
+  /** Probes each agent CLI (installed, logged in); a sweep passes one that remembers, so 2,000 alerts probe once. */
+  probe?: (adapter: RegisteredAdapter) => Promise<ProbeResult>;
   stdout(text: string): void;
   stderr(text: string): void;
 }

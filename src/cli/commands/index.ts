@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { registerActionStep } from './action-step.js';
 import { registerAdvisories } from './advisories.js';
 import { registerAgents } from './agents.js';
+import { registerAlerts } from './alerts.js';
 import { registerComments } from './comments.js';
 import { registerConfig } from './config.js';
 import { registerDoctor } from './doctor.js';
@@ -36,6 +37,7 @@ export const commands: readonly RegisterCommand[] = [
   registerComments,
   registerFixComments,
   registerValidateAlert,
+  registerAlerts,
   registerEvals,
   registerMcp,
   registerHookStop,

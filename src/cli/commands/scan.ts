@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { SCAN_FORMATS } from '../../validators/secrets/report/index.js';
+import { SCAN_FORMATS } from '../../validators/secrets/report/scan-formats.js';
 import { parseFlags } from '../flags.js';
 import { hookGroup } from './hook.js';
 

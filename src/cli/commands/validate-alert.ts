@@ -14,6 +14,19 @@ const validateAlertFlags = z.object({
   out: z.string().min(1).optional(),
   json: z.boolean().default(false),
   showUsage: z.boolean().default(false),
+  repo: z
+    .string()
+    .regex(/^[^/\s]+\/[^/\s]+$/, '--repo: expected OWNER/REPO')
+    .optional(),
+  org: z
+    .string()
+    .regex(/^[^/\s]+$/, '--org: expected an organization login')
+    .optional(),
+  open: z.boolean().default(false),
+  shard: z.string().optional(),
+  concurrency: z.coerce.number().int().min(1).max(32).optional(),
+  secretType: z.string().min(1).optional(),
+  validity: z.enum(['active', 'inactive', 'unknown']).optional(),
 });
 
 export interface ValidateAlertCommandIo {
@@ -56,16 +69,31 @@ export function registerValidateAlert(program: Command, io: () => ValidateAlertC
     .option('--out <dir>', 'root of the output tree (default: .tollgate/alerts in a repository, else ./analysis)')
     .option('--json', 'print the summary as JSON')
     .option('--show-usage', 'write diagnostics.json per workspace and print a usage table')
+    .option('--repo <owner/repo>', 'with --open: sweep the open alerts of this repository')
+    .option('--org <owner>', 'with --open: sweep the open alerts of every repository of this organization')
+    .option('--open', 'decide every open alert of --repo or --org, resumably (one folder per alert, done.json last)')
+    .option('--shard <i/n>', 'with --open: only the alerts of shard I of N (stable: by repository and alert number)')
+    .option('--concurrency <n>', 'with --open: alerts decided at once, 1 to 32 (default 1)')
+    .option(
+      '--secret-type <type>',
+      'with --open: only alerts of this secret type (the API filter, e.g. github_personal_access_token)',
+    )
+    .option('--validity <validity>', 'with --open: only alerts GitHub rates active, inactive or unknown')
     .addHelpText(
       'after',
       `
 Examples:
   $ tollgate validate-alert octo-org/api 42
   $ tollgate validate-alert octo-org/api 42 --analyses 2 --agent claude,codex --json
-  $ tollgate validate-alert --local 3f9c2a1b7d4e --show-usage`,
+  $ tollgate validate-alert --local 3f9c2a1b7d4e --show-usage
+  $ tollgate validate-alert --org octo-org --open --shard 2/4 --out results/shard-2`,
     )
     .action(async (repo: string | undefined, alertId: string | undefined, rawFlags: Record<string, unknown>) => {
       const flags = parseFlags(validateAlertFlags, { ...rawFlags, target: [repo, alertId].filter(Boolean) });
+      if (flags.open || flags.repo !== undefined || flags.org !== undefined || flags.shard !== undefined) {
+        process.exitCode = await sweepCommand(flags, io());
+        return;
+      }
       let target: import('../../alerts/validate-alert.js').AlertTarget;
       if (flags.local !== undefined) {
         if (flags.target.length > 0)
@@ -98,4 +126,35 @@ Examples:
         ...(flags.out ? { outDir: flags.out } : {}),
       });
     });
+}
+
+type ValidateAlertFlags = z.output<typeof validateAlertFlags>;
+
+/** `--repo/--org --open`: the resumable, shardable sweep over open alerts. */
+async function sweepCommand(flags: ValidateAlertFlags, io: ValidateAlertCommandIo): Promise<number> {
+  if (!flags.open) throw new TollgateError('usage', '--repo/--org/--shard sweep open alerts: add --open');
+  if ((flags.repo === undefined) === (flags.org === undefined))
+    throw new TollgateError('usage', '--open: give exactly one of --repo OWNER/REPO or --org OWNER');
+  if (flags.target.length > 0 || flags.local !== undefined)
+    throw new TollgateError('usage', '--open: decides every open alert; drop OWNER/REPO ALERT_ID and --local');
+  const { parseShard } = await import('../../alerts/sweep/shard.js');
+  const { runSweep } = await import('../../alerts/sweep/run-sweep.js');
+  return runSweep({
+    scope: flags.repo !== undefined ? { repo: flags.repo } : { org: flags.org ?? '' },
+    filters: {
+      ...(flags.secretType ? { secretType: flags.secretType } : {}),
+      ...(flags.validity ? { validity: flags.validity } : {}),
+    },
+    shard: parseShard(flags.shard ?? '1/1'),
+    concurrency: flags.concurrency ?? 1,
+    out: flags.out ?? 'alert-sweep',
+    cwd: io.cwd,
+    env: io.env,
+    json: flags.json,
+    stdout: io.stdout,
+    stderr: io.stderr,
+    ...(flags.analyses !== undefined ? { analyses: flags.analyses } : {}),
+    ...(flags.agent ? { agents: flags.agent } : {}),
+    ...(flags.timeout !== undefined ? { timeoutMs: flags.timeout } : {}),
+  });
 }

@@ -75,7 +75,7 @@ export interface AcquireFileLockOptions extends AcquireLockOptions {
 }
 
 /** The mechanism behind `acquireLock`, for any lock file (the short `state.lock` too). */
-async function acquireFileLock(path: string, options: AcquireFileLockOptions): Promise<HeldLock> {
+export async function acquireFileLock(path: string, options: AcquireFileLockOptions): Promise<HeldLock> {
   const started = Date.now();
   const deadline = started + options.timeoutMs;
   const holder: LockHolder = {

@@ -3,7 +3,9 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * The GitHub REST secret-scanning endpoints on 127.0.0.1, over an in-memory world: `GET /repos/{o}/{r}` (clone_url),
- * `GET /repos/{o}/{r}/secret-scanning/alerts/{n}` and its `/locations` (paged like GitHub, `per_page`/`page`). A request
+ * `GET /repos/{o}/{r}/secret-scanning/alerts/{n}` and its `/locations` (paged like GitHub, `per_page`/`page`), and the
+ * listings `GET /repos/{o}/{r}/secret-scanning/alerts` and `GET /orgs/{org}/secret-scanning/alerts` (`state`,
+ * `secret_type`, `validity` filters; pages linked by a `Link: <…>; rel="next"` header like GitHub's). A request
  * without `Authorization: Bearer <token>` gets 401. Requests are recorded without their Authorization header.
  */
 export interface FakeAlert {
@@ -15,6 +17,7 @@ export interface FakeAlert {
   validity?: string;
   resolution?: string | null;
   created_at?: string;
+  updated_at?: string;
   html_url?: string;
   locations: Array<{ type: string; details: Record<string, unknown> }>;
 }
@@ -39,6 +42,7 @@ export interface FakeGithubRest {
 
 export async function startFakeGithubRest(world: FakeRestWorld): Promise<FakeGithubRest> {
   const requests: FakeRestRequest[] = [];
+  let port = 0;
   const server = createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
     const authorized = request.headers.authorization === `Bearer ${world.token}`;
@@ -48,6 +52,31 @@ export async function startFakeGithubRest(world: FakeRestWorld): Promise<FakeGit
       response.end(JSON.stringify(body));
     };
     if (!authorized) return send(401, { message: 'Bad credentials' });
+    const listing = /^\/(?:repos\/([^/]+\/[^/]+)|orgs\/([^/]+))\/secret-scanning\/alerts$/.exec(url.pathname);
+    if (listing) {
+      const names = Object.keys(world.repos).filter((name) =>
+        listing[1] ? name === listing[1] : name.startsWith(`${listing[2]}/`),
+      );
+      if (names.length === 0) return send(404, { message: 'Not Found' });
+      const items = names.flatMap((name) =>
+        Object.values(world.repos[name]!.alerts)
+          .filter((alert) => matches(alert, url.searchParams))
+          .map(({ locations: _locations, ...alert }) => ({
+            created_at: '2026-01-01T00:00:00Z',
+            ...alert,
+            state: alert.state ?? 'open',
+            ...(listing[2] ? { repository: { full_name: name } } : {}),
+          })),
+      );
+      const perPage = Number(url.searchParams.get('per_page') ?? 30);
+      const page = Number(url.searchParams.get('page') ?? 1);
+      if (page * perPage < items.length) {
+        const next = new URL(url.toString());
+        next.searchParams.set('page', String(page + 1));
+        response.setHeader('link', `<http://127.0.0.1:${port}${next.pathname}${next.search}>; rel="next"`);
+      }
+      return send(200, items.slice((page - 1) * perPage, page * perPage));
+    }
     const match = /^\/repos\/([^/]+)\/([^/]+)(?:\/secret-scanning\/alerts\/(\d+)(\/locations)?)?$/.exec(url.pathname);
     const repo = match ? world.repos[`${match[1]}/${match[2]}`] : undefined;
     if (!match || !repo) return send(404, { message: 'Not Found' });
@@ -61,10 +90,19 @@ export async function startFakeGithubRest(world: FakeRestWorld): Promise<FakeGit
     return send(200, locations.slice((page - 1) * perPage, page * perPage));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  port = (server.address() as AddressInfo).port;
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** The listing filters GitHub applies: `state` (default open), `secret_type` (comma-separated), `validity`. */
+function matches(alert: FakeAlert, query: URLSearchParams): boolean {
+  if ((alert.state ?? 'open') !== (query.get('state') ?? 'open')) return false;
+  const types = query.get('secret_type');
+  if (types && !types.split(',').includes(alert.secret_type)) return false;
+  const validity = query.get('validity');
+  return !validity || (alert.validity ?? 'unknown') === validity;
 }

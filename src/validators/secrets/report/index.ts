@@ -2,10 +2,10 @@ import { renderScanGithub } from './render-github.js';
 import { renderScanJson } from './render-json.js';
 import { renderScanMarkdown } from './render-markdown.js';
 import { renderScanSarif } from './render-sarif.js';
+import { SCAN_FORMATS, type ScanFormat } from './scan-formats.js';
 import type { SecretScanReport } from './scan-report.js';
 
-export const SCAN_FORMATS = ['markdown', 'json', 'sarif', 'github'] as const;
-export type ScanFormat = (typeof SCAN_FORMATS)[number];
+export { SCAN_FORMATS, type ScanFormat };
 
 const renderers: Record<ScanFormat, (report: SecretScanReport) => string> = {
   markdown: renderScanMarkdown,

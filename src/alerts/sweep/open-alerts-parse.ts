@@ -4,7 +4,7 @@
  * next page. Secrets are not kept: the listing only decides which alerts to process.
  */
 import { z } from 'zod';
-import { TollgateError } from '../core/errors.js';
+import { TollgateError } from '../../core/errors.js';
 
 const listedAlertSchema = z.object({
   number: z.number().int().positive(),

@@ -14,7 +14,7 @@ describe('sweep done markers', () => {
   test('done only with a matching done.json; a reset clears partial results', async () => {
     out = await mkdtemp(join(tmpdir(), 'tollgate-sweep-'));
     const dir = alertResultDir(out, key.repo, key.number);
-    expect(dir).toBe(join(out, 'octo__app', '7'));
+    expect(dir).toBe(join(out, 'octo', 'app', '7'));
     await resetAlertDir(dir);
     await writeFile(join(dir, 'partial.json'), '{}');
     expect(await isAlertDone(dir, key)).toBe(false);

@@ -6,7 +6,7 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { readJsonFileResult, writeFileAtomic } from '../core/state/atomic-write.js';
+import { readJsonFileResult, writeFileAtomic } from '../../core/state/atomic-write.js';
 
 export const DONE_FILE = 'done.json';
 
@@ -18,9 +18,10 @@ const doneSchema = z.object({
 });
 export type DoneMarker = z.output<typeof doneSchema>;
 
-/** `<out>/<owner>__<repo>/<number>`: one directory per alert. */
+/** `<out>/<owner>/<repo>/<number>`: one directory per alert, the folder `validate-alert --out <out>` writes. */
 export function alertResultDir(out: string, repo: string, number: number): string {
-  return join(out, repo.replace('/', '__'), String(number));
+  const [owner = '', name = ''] = repo.split('/');
+  return join(out, owner, name, String(number));
 }
 
 /** True when this alert was already decided on the same inputs. */

@@ -3,7 +3,7 @@
  * and number, so alerts appearing later never move existing ones and no two shards ever take the same alert.
  */
 import { createHash } from 'node:crypto';
-import { TollgateError } from '../core/errors.js';
+import { TollgateError } from '../../core/errors.js';
 
 export interface Shard {
   /** 1-based index. */

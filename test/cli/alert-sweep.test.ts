@@ -1,0 +1,233 @@
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { inShard } from '../../src/alerts/sweep/shard.js';
+import { fakeChecksumToken } from '../../src/secrets/sample-tokens.js';
+import { type FakeAgents, helpFileOf, setupFakeAgents } from '../fakes/fake-agents.js';
+import { type FakeAlert, type FakeGithubRest, startFakeGithubRest } from '../fakes/github-rest/server.js';
+import { buildReport, claudeResult } from '../fixtures/alerts/build-report.js';
+import { createTempRepo, removeDir, type TempRepo, tempDir } from '../support/git-repo.js';
+import { CLI_PATH, runCli } from '../support/run-cli.js';
+
+/**
+ * The alert sweep through the built CLI: 200 open alerts over 5 repositories behind the fake GitHub REST server (the
+ * listing paged by Link headers), decided by the fake `claude`, in 4 concurrent shard processes, then merged; the
+ * same 200 in one process; a shard killed mid-way and rerun; duplicates across shard folders refused.
+ */
+const REPOS = ['acme/billing', 'acme/web', 'acme/infra', 'acme/mobile', 'acme/data'];
+const PER_REPO = 40;
+const TOKEN = fakeChecksumToken('ghp_', 'sweep-api-credential');
+const VERDICT_OF: Record<string, string> = {
+  'acme/billing': 'TRUE_POSITIVE',
+  'acme/web': 'FALSE_POSITIVE',
+  'acme/infra': 'TRUE_POSITIVE',
+  'acme/mobile': 'FALSE_POSITIVE',
+  'acme/data': 'INCONCLUSIVE',
+};
+
+let work: string;
+let source: TempRepo;
+let server: FakeGithubRest;
+let fakes: FakeAgents;
+let env: NodeJS.ProcessEnv;
+const planted = new Map<string, string>();
+
+beforeAll(async () => {
+  work = await tempDir('tollgate-sweep-');
+  source = await createTempRepo({ files: { 'README.md': '# sources\n' } });
+  const repos: Record<string, { clone_url: string; alerts: Record<number, FakeAlert> }> = {};
+  for (const name of REPOS) {
+    const secret = fakeChecksumToken('ghp_', `sweep-planted-${name}`);
+    planted.set(name, secret);
+    await source.write('config/prod.env', `GITHUB_TOKEN=${secret}\n`);
+    const commit = await source.commit(`${name}: config`);
+    const bare = join(work, `${name.replace('/', '-')}.git`);
+    await source.git('clone', '--quiet', '--bare', source.root, bare);
+    const alerts: Record<number, FakeAlert> = {};
+    for (let number = 1; number <= PER_REPO; number++) {
+      alerts[number] = {
+        number,
+        state: 'open',
+        secret_type: 'github_personal_access_token',
+        secret,
+        validity: 'unknown',
+        updated_at: '2026-11-20T10:00:00Z',
+        locations: [{ type: 'commit', details: { path: 'config/prod.env', start_line: 1, commit_sha: commit } }],
+      };
+    }
+    // One closed alert per repository: the sweep takes open ones only.
+    alerts[PER_REPO + 1] = { ...alerts[1]!, number: PER_REPO + 1, state: 'resolved' };
+    repos[name] = { clone_url: `file://${bare}`, alerts };
+  }
+  server = await startFakeGithubRest({ token: TOKEN, repos });
+  const analysis = (name: string) => ({
+    when: `${name}`,
+    steps: [
+      {
+        exit: 0,
+        stdout: claudeResult(buildReport({ repository: name, verdict: VERDICT_OF[name]!, score: '8.0/10 (High)' })),
+        writeFiles: { 'scripts/check-identity.sh': '#!/bin/sh\necho ok\n', 'logs/check-identity.log': 'HTTP 401\n' },
+      },
+    ],
+  });
+  const confirmed = JSON.stringify({
+    verdict: 'CONFIRMED',
+    reasoning: 'reproduces',
+    evidence_gaps: [],
+    verification_reproduced: true,
+    contradicting_evidence: [],
+  });
+  fakes = await setupFakeAgents(
+    {
+      claude: {
+        helpFile: helpFileOf('claude'),
+        authArgs: ['auth', 'status'],
+        routes: [
+          {
+            when: 'tollgate validate-alert: challenge',
+            steps: [{ exit: 0, stdout: claudeResult(`\`\`\`json\n${confirmed}\n\`\`\``) }],
+          },
+          ...REPOS.map(analysis),
+        ],
+      },
+    },
+    source.env,
+  );
+  env = { ...fakes.env, GITHUB_TOKEN: TOKEN, GITHUB_API_URL: server.url };
+}, 120_000);
+
+afterAll(async () => {
+  await server?.close();
+  await fakes?.cleanup();
+  await source?.cleanup();
+  if (work) await removeDir(work);
+});
+
+const sweepArgs = (shard: string, out: string, extra: string[] = []) => [
+  'validate-alert',
+  '--org',
+  'acme',
+  '--open',
+  '--shard',
+  shard,
+  '--out',
+  out,
+  '--analyses',
+  '1',
+  '--agent',
+  'claude',
+  '--json',
+  ...extra,
+];
+
+function doneCount(out: string): number {
+  if (!existsSync(out)) return 0;
+  return (readdirSync(out, { recursive: true }) as string[]).filter((path) => path.endsWith('done.json')).length;
+}
+
+function analysisCalls(): number {
+  return fakes.calls().filter((call) => JSON.stringify(call).includes('analysis 1/1 -->')).length;
+}
+
+async function merge(dirs: string[], extra: string[] = []) {
+  return runCli(['alerts', 'merge', ...dirs, '--format', 'json', ...extra], { cwd: work, env, timeoutMs: 60_000 });
+}
+
+describe('alert sweep over 200 open alerts in 4 shards', () => {
+  test('4 concurrent shards merge to the single-process result, every alert once, no token anywhere', async () => {
+    const shards = await Promise.all(
+      [1, 2, 3, 4].map((index) =>
+        runCli(sweepArgs(`${index}/4`, join(work, `shard-${index}`)), { cwd: work, env, timeoutMs: 240_000 }),
+      ),
+    );
+    for (const shard of shards) expect(shard.exitCode, shard.stderr).toBe(0);
+    const perShard = shards.map((shard) => JSON.parse(shard.stdout));
+    expect(perShard.map((summary) => summary.listed)).toEqual([200, 200, 200, 200]);
+    expect(perShard.reduce((sum, summary) => sum + summary.inShard, 0)).toBe(200);
+
+    const single = await runCli(sweepArgs('1/1', join(work, 'single'), ['--concurrency', '4']), {
+      cwd: work,
+      env,
+      timeoutMs: 240_000,
+    });
+    expect(single.exitCode, single.stderr).toBe(0);
+
+    const merged = await merge(
+      [1, 2, 3, 4].map((index) => join(work, `shard-${index}`)),
+      ['--out-dir', join(work, 'summary')],
+    );
+    expect(merged.exitCode, merged.stderr).toBe(0);
+    const alone = await merge([join(work, 'single')]);
+    const shardResults = JSON.parse(merged.stdout).results;
+    expect(shardResults).toHaveLength(200);
+    expect(new Set(shardResults.map((r: { repo: string; number: number }) => `${r.repo}#${r.number}`)).size).toBe(200);
+    expect(shardResults).toEqual(JSON.parse(alone.stdout).results);
+    expect(JSON.parse(merged.stdout).totals).toEqual({ TRUE_POSITIVE: 80, FALSE_POSITIVE: 80, INCONCLUSIVE: 40 });
+    expect(shardResults[0]).toMatchObject({ secretType: 'github_personal_access_token', winner: { agent: 'claude' } });
+    expect(readFileSync(join(work, 'summary', 'summary.md'), 'utf8')).toContain('| acme/billing#1 |');
+    expect(readFileSync(join(work, 'summary', 'summary.html'), 'utf8')).toContain('data-decided="200"');
+
+    // Never the API token, never a planted secret in clear, in any file or output.
+    const outputs = [...shards, single, merged].flatMap((run) => [run.stdout, run.stderr]);
+    for (const dir of ['shard-1', 'shard-2', 'shard-3', 'shard-4', 'single', 'summary']) {
+      for (const path of readdirSync(join(work, dir), { recursive: true }) as string[]) {
+        const full = join(work, dir, path);
+        if (!existsSync(full) || !full.match(/\.(json|md|html|log|sh|txt)$/)) continue;
+        outputs.push(readFileSync(full, 'utf8'));
+      }
+    }
+    for (const text of outputs) {
+      expect(text).not.toContain(TOKEN);
+      for (const secret of planted.values()) expect(text).not.toContain(secret);
+    }
+    expect(server.requests.every((request) => request.authorized)).toBe(true);
+  }, 300_000);
+
+  test('a shard killed mid-way finishes only what was left when rerun; a rerun of a finished shard does nothing', async () => {
+    const out = join(work, 'killed');
+    const mine = REPOS.flatMap((repo) =>
+      Array.from({ length: PER_REPO }, (_, i) => i + 1).filter((number) =>
+        inShard(repo, number, { index: 2, count: 4 }),
+      ),
+    ).length;
+    const child = spawn(process.execPath, [CLI_PATH, ...sweepArgs('2/4', out)], {
+      cwd: work,
+      env,
+      detached: true,
+      stdio: 'ignore',
+    });
+    const exited = new Promise((resolve) => child.on('exit', resolve));
+    while (doneCount(out) < 5) await new Promise((resolve) => setTimeout(resolve, 50));
+    process.kill(-child.pid!, 'SIGKILL');
+    await exited;
+    const done = doneCount(out);
+    expect(done).toBeLessThan(mine);
+
+    const before = analysisCalls();
+    const rerun = await runCli(sweepArgs('2/4', out), { cwd: work, env, timeoutMs: 240_000 });
+    expect(rerun.exitCode, rerun.stderr).toBe(0);
+    expect(JSON.parse(rerun.stdout)).toMatchObject({ inShard: mine, alreadyDone: done, decided: mine - done });
+    expect(analysisCalls() - before).toBe(mine - done);
+
+    const again = await runCli(sweepArgs('2/4', out), { cwd: work, env, timeoutMs: 60_000 });
+    expect(JSON.parse(again.stdout)).toMatchObject({ alreadyDone: mine, decided: 0 });
+    expect(analysisCalls() - before).toBe(mine - done);
+
+    const rerunResults = JSON.parse((await merge([out])).stdout).results;
+    expect(rerunResults).toEqual(JSON.parse((await merge([join(work, 'shard-2')])).stdout).results);
+  }, 300_000);
+
+  test('an alert in two shard folders is an error naming it; a bad folder is one line', async () => {
+    const duplicate = await merge([join(work, 'shard-2'), join(work, 'killed')]);
+    expect(duplicate.exitCode).toBe(2);
+    expect(duplicate.stderr.trim()).toMatch(/^tollgate: alerts merge: alert acme\/\w+#\d+ is in two shard folders/);
+    const missing = await merge([join(work, 'nowhere')]);
+    expect(missing.exitCode).toBe(2);
+    expect(missing.stderr.trim().split('\n')).toHaveLength(1);
+    const bad = await runCli(['validate-alert', '--org', 'acme', '--open', '--shard', '0/4'], { cwd: work, env });
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toContain('--shard: expected I/N');
+    expect(relative(work, join(work, 'shard-1'))).toBe('shard-1');
+  }, 60_000);
+});
