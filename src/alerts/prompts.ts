@@ -26,7 +26,20 @@ function alertBlock(subject: AlertSubject): string {
     html_url: subject.htmlUrl,
     locations: subject.locations,
   };
-  return `\`\`\`json\n${JSON.stringify(alert, null, 2)}\n\`\`\``;
+  return `\`\`\`json\n${JSON.stringify(alert, null, 2)}\n\`\`\`${verificationLine(subject)}`;
+}
+
+/** tollgate's own provider check, as evidence to weigh and reproduce, not a verdict. */
+function verificationLine(subject: AlertSubject): string {
+  const v = subject.verification;
+  if (!v) return '';
+  const what =
+    v.status === 'live'
+      ? 'the provider accepted it: the credential is LIVE'
+      : v.status === 'invalid'
+        ? 'the provider rejected it (revoked, expired or never valid at this provider)'
+        : `no answer (${v.reason ?? 'unknown'}); this says nothing either way`;
+  return `\n\nProvider check by tollgate before this analysis${v.provider ? ` (${v.provider}, read-only endpoint)` : ''}: ${what}. Treat it as evidence: reproduce it with your own read-only check in \`scripts/\` and cite your log.`;
 }
 
 export interface AnalysisPromptInput {

@@ -25,6 +25,14 @@ export function renderAlertPage(input: AlertPageInput): string {
     ['Confidence', summary.confidence === null ? '—' : `${summary.confidence}/10 (${summary.confidenceLabel ?? ''})`],
     ['Risk', summary.riskLevel ?? '—'],
     ['Decided by', summary.decidedBy],
+    ...(summary.verification
+      ? ([
+          [
+            'Provider check',
+            `${summary.verification.status}${summary.verification.provider ? ` (${summary.verification.provider})` : ''}${summary.verification.reason ? `: ${summary.verification.reason}` : ''}`,
+          ],
+        ] as Array<[string, string]>)
+      : []),
     ['Key finding', summary.keyFinding ?? '—'],
   ];
   const notes = [...(summary.note ? [summary.note] : []), ...summary.notes];

@@ -1,3 +1,4 @@
+import type { AlertVerification } from './types.js';
 import type { CallUsage } from './usage.js';
 
 export interface SlotSummary {
@@ -35,6 +36,8 @@ export interface ValidateAlertSummary {
   finalReport: string | null;
   /** The outcome as one self-contained HTML page. */
   htmlReport: string;
+  /** The provider's answer about the secret, when tollgate asked (`--verify`). */
+  verification?: AlertVerification;
   slots: SlotSummary[];
 }
 

@@ -47,6 +47,15 @@ export interface AlertSubject {
   createdAt?: string;
   htmlUrl?: string;
   locations: AlertLocation[];
+  /** What the secret's own provider said when tollgate asked it (`--verify`, config `secrets.verify`). */
+  verification?: AlertVerification;
+}
+
+/** A provider's answer about the alert's secret; `unknown` means nothing was learned, never that it is safe. */
+export interface AlertVerification {
+  status: 'live' | 'invalid' | 'unknown';
+  provider?: string;
+  reason?: string;
 }
 
 /** Values that must never reach an output channel in clear. */

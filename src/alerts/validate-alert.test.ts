@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { type FakeAgents, type FakeReviewStep, helpFileOf, setupFakeAgents } from '../../test/fakes/fake-agents.js';
 import { type FakeGithubRest, startFakeGithubRest } from '../../test/fakes/github-rest/server.js';
+import { makeTestCa, removeTestCa, startFakeProvider } from '../../test/fakes/https-provider/fake-provider.js';
 import { buildReport, claudeResult } from '../../test/fixtures/alerts/build-report.js';
 import { createTempRepo, removeDir, type TempRepo, tempDir } from '../../test/support/git-repo.js';
 import { maskSecret } from '../secrets/mask.js';
@@ -322,5 +323,29 @@ describe('validate-alert with three competing analyses', () => {
     });
     expect(JSON.parse(stdout)).toMatchObject({ verdict: 'INCONCLUSIVE', winner: null });
     expect(code).toBe(4);
+  }, 60_000);
+
+  test("--verify asks the secret's provider first and hands the answer to the analyses as evidence", async () => {
+    const ca = makeTestCa();
+    const provider = await startFakeProvider(ca, (req) =>
+      req.path === '/user' && req.headers.authorization === `Bearer ${PLANTED}` ? { status: 200 } : { status: 401 },
+    );
+    try {
+      const { stdout } = await run([{ when: 'analysis 1/1 -->', steps: [{ hang: true }] }], {
+        analyses: 1,
+        timeoutMs: 800,
+        verify: true,
+        verifyTransport: { ca: ca.ca, hostOverrides: { github: provider.base } },
+      });
+      expect(provider.seen).toHaveLength(1);
+      expect(provider.seen[0]).toMatchObject({ method: 'GET', path: '/user' });
+      const prompt = fakes!.calls().find((call) => JSON.stringify(call).includes('analysis 1/1 -->'));
+      expect(JSON.stringify(prompt)).toContain('the credential is LIVE');
+      expect(JSON.stringify(prompt)).not.toContain(PLANTED);
+      expect(JSON.parse(stdout).verification).toMatchObject({ status: 'live', provider: 'github' });
+    } finally {
+      await provider.close();
+      removeTestCa(ca);
+    }
   }, 60_000);
 });

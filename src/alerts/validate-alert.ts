@@ -2,6 +2,7 @@ import pLimit from 'p-limit';
 import { loadConfig, parseConfigText } from '../core/config/load.js';
 import { lookUpRegistries } from '../core/config/registries.js';
 import { findRepoRoot } from '../core/config/repo-root.js';
+import { secretsOptionsSchema } from '../secrets/options.js';
 import { VERDICT_EXIT_CODES } from './types.js';
 import { evaluateReports, runAnalyses } from './validate/analyses.js';
 import { runChallenges } from './validate/challenges.js';
@@ -9,6 +10,7 @@ import { gatherAlert } from './validate/gather.js';
 import { judgeReports } from './validate/judge.js';
 import { prepareSession } from './validate/prepare.js';
 import type { ValidateAlertOptions } from './validate/types.js';
+import { verifyAlertSecret } from './validate/verify-alert-secret.js';
 import { writeOutcome } from './validate/write.js';
 
 export type { AlertTarget, ValidateAlertOptions } from './validate/types.js';
@@ -21,11 +23,22 @@ export type { AlertTarget, ValidateAlertOptions } from './validate/types.js';
 export async function runValidateAlert(options: ValidateAlertOptions): Promise<number> {
   const repoRoot = await findRepoRoot(options.cwd, options.env).catch(() => null);
   const loaded = repoRoot ? await loadConfig({ repoRoot, cwd: options.cwd, env: options.env }) : null;
-  const config = (loaded ?? parseConfigText({ text: '', file: null, env: {}, registries: await lookUpRegistries() }))
-    .config.alerts;
+  const effective = (loaded ?? parseConfigText({ text: '', file: null, env: {}, registries: await lookUpRegistries() }))
+    .config;
+  const config = effective.alerts;
   const token = options.env.GITHUB_TOKEN || options.env.GH_TOKEN || undefined;
 
   const alert = await gatherAlert({ target: options.target, env: options.env, repoRoot, loaded, token });
+  const secretsOptions = secretsOptionsSchema.parse(effective.secrets);
+  if ((options.verify || secretsOptions.verify) && alert.secrets.alertSecret) {
+    alert.subject.verification = await verifyAlertSecret({
+      secret: alert.secrets.alertSecret,
+      cacheRoot: repoRoot ?? options.cwd,
+      options: secretsOptions,
+      network: effective.permissions.network,
+      transport: options.verifyTransport,
+    });
+  }
   const session = await prepareSession({ options, config, repoRoot, token, alert });
   const limit = pLimit(session.analyses);
   const slots = await runAnalyses(session, limit);

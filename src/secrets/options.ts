@@ -106,10 +106,16 @@ export const secretsOptionsSchema = z
       .object({
         github: httpsUrl.optional().describe('GitHub Enterprise API base, e.g. https://github.example.com/api/v3'),
         gitlab: httpsUrl.optional().describe('GitLab self-managed base, e.g. https://gitlab.example.com'),
+        mailgun: z
+          .enum(['https://api.mailgun.net', 'https://api.eu.mailgun.net'])
+          .optional()
+          .describe("Mailgun's region: https://api.eu.mailgun.net for EU accounts (the only two Mailgun API hosts)."),
       })
       .strict()
       .prefault({})
-      .describe('API bases for self-hosted GitHub and GitLab; every other provider is asked only at its own host.'),
+      .describe(
+        "API bases for self-hosted GitHub and GitLab and Mailgun's EU region; every other provider is asked only at its own host.",
+      ),
   })
   .strict()
   .superRefine((options, ctx) => {

@@ -53,14 +53,26 @@ export function toFinding(secret: SecretFinding): Finding {
     ruleId: secret.ruleId,
     severity: secret.severity,
     title: secret.title,
-    body: secret.suppression
-      ? `Found ${secret.masked} (${secret.ruleId}). ${blockedSuppressionNote(secret.suppression)}`
-      : `Found ${secret.masked} (${secret.ruleId}).`,
+    body: [
+      `Found ${secret.masked} (${secret.ruleId}).`,
+      secret.verification ? verificationNote(secret) : '',
+      secret.suppression ? blockedSuppressionNote(secret.suppression) : '',
+    ]
+      .filter(Boolean)
+      .join(' '),
     path: secret.path,
     line: secret.line,
     column: secret.column,
     anchor: secret.fingerprint,
   });
+}
+
+/** What the provider said, in the finding's words; `unknown` is never read as safe. */
+function verificationNote(secret: SecretFinding): string {
+  if (secret.verification === 'live') return 'Its provider says it is LIVE: revoke and rotate it now.';
+  if (secret.verification === 'invalid')
+    return 'Its provider rejects it (revoked or never valid here); remove it all the same.';
+  return `Not verified${secret.verificationReason ? ` (${secret.verificationReason})` : ''}: treat it as live.`;
 }
 
 /** `src/api.ts:42:7 secrets/github-pat GitHub personal access token (ghp_…): ghp_… remove it and rotate the token` */

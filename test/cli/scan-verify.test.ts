@@ -19,6 +19,8 @@ const revokedPat = fakeChecksumToken('ghp_', 'verify-revoked');
 const brokenNpm = fakeChecksumToken('npm_', 'verify-npm');
 const awsKeyId = fakeToken('AKIA', 16, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567');
 const awsSecret = fakeToken('', 40, BASE64);
+const twilioSid = `AC${fakeToken('', 32, '0123456789abcdef')}`;
+const twilioToken = fakeToken('', 32, '0123456789abcdef');
 
 let ca: TestCa;
 let fake: FakeProvider;
@@ -33,6 +35,10 @@ beforeAll(async () => {
     if (req.method === 'GET' && req.path === '/user' && auth === `Bearer ${livePat}`)
       return { status: 200, body: '{"login":"octocat"}' };
     if (req.method === 'GET' && req.path === '/-/whoami' && auth === `Bearer ${brokenNpm}`) return { status: 500 };
+    if (req.path === `/2010-04-01/Accounts/${twilioSid}.json`)
+      return auth === `Basic ${Buffer.from(`${twilioSid}:${twilioToken}`).toString('base64')}`
+        ? { status: 200 }
+        : { status: 401 };
     return { status: 401 };
   });
 });
@@ -75,7 +81,7 @@ async function scanInProcess(root: string, env: NodeJS.ProcessEnv, partial: Part
       },
       verifyTransport: {
         ca: ca.ca,
-        hostOverrides: { npm: fake.base, aws: fake.base },
+        hostOverrides: { npm: fake.base, aws: fake.base, twilio: fake.base },
         onRequest: () => {
           requests++;
         },
@@ -118,6 +124,19 @@ describe('tollgate scan --verify', () => {
     expect(JSON.stringify(fake.seen)).not.toContain(awsSecret);
   });
 
+  test('pairs a Twilio auth token with the nearest account SID in the same file (the SID is no finding)', async () => {
+    const { root, env } = await makeRepo(config());
+    await writeFile(
+      join(root, 'twilio.py'),
+      `TWILIO_ACCOUNT_SID = "${twilioSid}"\nTWILIO_AUTH_TOKEN = "${twilioToken}"\n`,
+    );
+    const result = await scanInProcess(root, env, { paths: ['twilio.py'] });
+    const json = JSON.parse(result.stdout);
+    expect(json.findings).toHaveLength(1);
+    expect(json.findings[0]).toMatchObject({ ruleId: 'twilio-auth-token', verification: 'live', severity: 'critical' });
+    expect(result.stdout).not.toContain(twilioToken);
+  });
+
   test('permissions.network deny sends nothing and says why', async () => {
     // Turned on by config rather than the flag.
     const { root, env } = await makeRepo(`${config('  verify: true\n')}permissions:\n  network: deny\n`);
@@ -143,5 +162,28 @@ describe('tollgate scan --verify', () => {
     const json = JSON.parse(result.stdout);
     expect(json.findings.map((f: { verification: string }) => f.verification)).toEqual(['live', 'invalid']);
     expect(result.stdout + result.stderr).not.toContain(livePat);
+  });
+
+  test('the gate (tollgate run) verifies too when secrets.verify is on: live is critical; deny sends nothing', async () => {
+    const { root, env } = await makeRepo(config('  verify: true\n'));
+    await writeFile(join(root, 'deploy.ts'), `export const token = "${livePat}";\n`);
+    const runEnv = { ...env, NODE_EXTRA_CA_CERTS: ca.caFile };
+    const before = fake.seen.length;
+    const gate = await runCli(['run', '--only', 'secrets', '--format', 'json'], { cwd: root, env: runEnv });
+    expect(gate.exitCode, gate.stderr).toBe(1);
+    const secrets = JSON.parse(gate.stdout).tools.find((tool: { name: string }) => tool.name === 'secrets');
+    const live = secrets.findings.find((f: { path: string }) => f.path === 'deploy.ts');
+    expect(live).toMatchObject({ severity: 'critical' });
+    expect(live.body).toContain('LIVE');
+    expect(fake.seen.length).toBeGreaterThan(before);
+    expect(gate.stdout + gate.stderr).not.toContain(livePat);
+
+    await writeFile(join(root, 'tollgate.config.yaml'), `${config('  verify: true\n')}permissions:\n  network: deny\n`);
+    const quiet = fake.seen.length;
+    const denied = await runCli(['run', '--only', 'secrets', '--format', 'json'], { cwd: root, env: runEnv });
+    expect(denied.exitCode).toBe(1);
+    expect(fake.seen.length).toBe(quiet);
+    const tool = JSON.parse(denied.stdout).tools.find((t: { name: string }) => t.name === 'secrets');
+    expect(tool.findings.find((f: { path: string }) => f.path === 'deploy.ts').body).toContain('Not verified');
   });
 });

@@ -30,6 +30,8 @@ export interface SweepOptions {
   analyses?: number;
   agents?: AgentName[];
   timeoutMs?: number;
+  /** Ask each secret's provider whether it is live, as evidence (`--verify`). */
+  verify?: boolean;
   json: boolean;
   stdout(text: string): void;
   stderr(text: string): void;
@@ -142,6 +144,7 @@ async function decide(
       },
       stderr: () => {},
       probe: options.probe,
+      verify: options.verify === true,
       ...(options.analyses !== undefined ? { analyses: options.analyses } : {}),
       ...(options.agents ? { agents: options.agents } : {}),
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
@@ -190,7 +193,13 @@ async function hashInputs(options: SweepOptions): Promise<string> {
   const loaded = repoRoot ? await loadConfig({ repoRoot, cwd: options.cwd, env: options.env }) : null;
   const config = (loaded ?? parseConfigText({ text: '', file: null, env: {}, registries: await lookUpRegistries() }))
     .config.alerts;
-  const inputs = { config, analyses: options.analyses, agents: options.agents, timeoutMs: options.timeoutMs };
+  const inputs = {
+    config,
+    analyses: options.analyses,
+    agents: options.agents,
+    timeoutMs: options.timeoutMs,
+    verify: options.verify === true,
+  };
   return createHash('sha256').update(JSON.stringify(inputs)).digest('hex').slice(0, 16);
 }
 

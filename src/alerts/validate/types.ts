@@ -6,6 +6,7 @@ import type { TollgateConfig } from '../../core/config/schema.js';
 import type { AlertWriter } from '../output-writer.js';
 import type { Skill } from '../skills.js';
 import type { AlertSecrets, AlertSubject } from '../types.js';
+import type { VerifyAlertInput } from './verify-alert-secret.js';
 
 export type AlertTarget =
   | { kind: 'github'; owner: string; repo: string; alertId: string }
@@ -25,6 +26,10 @@ export interface ValidateAlertOptions {
   outDir?: string;
   json: boolean;
   showUsage: boolean;
+  /** Ask the secret's provider whether it is live and give the answer to the analyses (also config `secrets.verify`). */
+  verify?: boolean;
+  /** Tests only: fake providers for `verify`. Never set from the command line or config. */
+  verifyTransport?: VerifyAlertInput['transport'];
   /** Probes each agent CLI (installed, logged in); a sweep passes one that remembers, so 2,000 alerts probe once. */
   probe?: (adapter: RegisteredAdapter) => Promise<ProbeResult>;
   stdout(text: string): void;

@@ -54,6 +54,7 @@ export async function writeOutcome(session: AlertSession, results: StageResults)
     outputDir: alertDir,
     finalReport: winnerSlot?.report ? join(alertDir, 'final-report.md') : null,
     htmlReport: join(alertDir, 'report.html'),
+    ...(subject.verification ? { verification: subject.verification } : {}),
     slots: slotSummaries,
   };
   await writer.writeJson('judge.json', {

@@ -14,6 +14,7 @@ const validateAlertFlags = z.object({
   out: z.string().min(1).optional(),
   json: z.boolean().default(false),
   showUsage: z.boolean().default(false),
+  verify: z.boolean().default(false),
   repo: z
     .string()
     .regex(/^[^/\s]+\/[^/\s]+$/, '--repo: expected OWNER/REPO')
@@ -69,6 +70,10 @@ export function registerValidateAlert(program: Command, io: () => ValidateAlertC
     .option('--out <dir>', 'root of the output tree (default: .tollgate/alerts in a repository, else ./analysis)')
     .option('--json', 'print the summary as JSON')
     .option('--show-usage', 'write diagnostics.json per workspace and print a usage table')
+    .option(
+      '--verify',
+      "ask the secret's own provider (read-only HTTPS endpoint) whether it is live and give the answer to the analyses as evidence (also config secrets.verify; off when permissions.network is deny)",
+    )
     .option('--repo <owner/repo>', 'with --open: sweep the open alerts of this repository')
     .option('--org <owner>', 'with --open: sweep the open alerts of every repository of this organization')
     .option('--open', 'decide every open alert of --repo or --org, resumably (one folder per alert, done.json last)')
@@ -118,6 +123,7 @@ Examples:
         env,
         json: flags.json,
         showUsage: flags.showUsage,
+        verify: flags.verify,
         stdout,
         stderr,
         ...(flags.analyses !== undefined ? { analyses: flags.analyses } : {}),
@@ -151,6 +157,7 @@ async function sweepCommand(flags: ValidateAlertFlags, io: ValidateAlertCommandI
     cwd: io.cwd,
     env: io.env,
     json: flags.json,
+    verify: flags.verify,
     stdout: io.stdout,
     stderr: io.stderr,
     ...(flags.analyses !== undefined ? { analyses: flags.analyses } : {}),

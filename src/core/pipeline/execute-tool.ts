@@ -234,6 +234,7 @@ async function runWithBudget(
     artifactsDir,
     concurrency: env.config.validation.concurrency,
     skipTrivial: env.config.validation.skipTrivial.includes(tool.name),
+    network: env.config.permissions.network,
     env: env.env ?? process.env,
     progress: (raw) => {
       // Progress quotes commands and output (a check's `run` line can hold a token): masked like everything else.

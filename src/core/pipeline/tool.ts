@@ -33,6 +33,11 @@ export interface ToolContext<Options, Input> {
   readonly skipTrivial: boolean;
   /** The environment for child processes (tests point PATH at fakes through it). */
   readonly env: NodeJS.ProcessEnv;
+  /**
+   * Config `permissions.network`, for a tool whose network use is optional (secret verification) and so not a
+   * declared permission that would stop the tool. Absent means deny.
+   */
+  readonly network?: 'allow' | 'deny';
   /** Human-readable progress; recorded as an ephemeral `tool.execution_progress` event. */
   progress(message: string): void;
   /** `runProcess` with the tool's AbortSignal already attached. */

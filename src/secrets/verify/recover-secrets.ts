@@ -30,7 +30,7 @@ export async function recoverSecrets(
     for (const raw of raws) {
       const fingerprint = secretFingerprint(raw.rule.id, target.path, raw.secret);
       if (!wanted.has(fingerprint) || candidates.has(fingerprint)) continue;
-      const companion = companionOf(raw, raws);
+      const companion = companionOf(raw, raws, text);
       candidates.set(fingerprint, {
         fingerprint,
         ruleId: raw.rule.id,
@@ -42,13 +42,29 @@ export async function recoverSecrets(
   return [...candidates.values()];
 }
 
-/** The nearest value (by line) of the rule the verifier pairs this one with, in the same file. */
-function companionOf(raw: RawSecret, raws: readonly RawSecret[]): string | undefined {
-  const rule = VERIFIERS.get(raw.rule.id)?.companionRule;
+/** The nearest value (by line) of the rule or shape the verifier pairs this one with, in the same file. */
+function companionOf(raw: RawSecret, raws: readonly RawSecret[], text: string): string | undefined {
+  const verifier = VERIFIERS.get(raw.rule.id);
+  if (verifier?.companionPattern) return nearestMatch(verifier.companionPattern, text, raw.line);
+  const rule = verifier?.companionRule;
   if (!rule) return undefined;
   let best: RawSecret | undefined;
   for (const other of raws)
     if (other.rule.id === rule && (!best || Math.abs(other.line - raw.line) < Math.abs(best.line - raw.line)))
       best = other;
   return best?.secret;
+}
+
+/** The match of `pattern` (its first group, else the whole match) whose line is nearest `line` (1-based). */
+function nearestMatch(pattern: RegExp, text: string, line: number): string | undefined {
+  const global = new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`);
+  let best: { value: string; distance: number } | undefined;
+  let lineOf = 1;
+  let counted = 0;
+  for (const match of text.matchAll(global)) {
+    for (; counted < match.index; counted++) if (text.charCodeAt(counted) === 10) lineOf++;
+    const distance = Math.abs(lineOf - line);
+    if (!best || distance < best.distance) best = { value: match[1] ?? match[0], distance };
+  }
+  return best?.value;
 }

@@ -1,4 +1,4 @@
-import { request as httpsRequest } from 'node:https';
+import { Agent, request as httpsRequest } from 'node:https';
 import type { VerifyRequest, VerifyResponse } from './types.js';
 
 export interface SendOptions {
@@ -6,6 +6,9 @@ export interface SendOptions {
   /** Extra CA certificates (tests); the CLI gets them from NODE_EXTRA_CA_CERTS. */
   ca?: string | Buffer;
 }
+
+/** One connection per provider reused across its findings: a TLS handshake costs as much as the answer. */
+const agent = new Agent({ keepAlive: true, maxSockets: 16 });
 
 /** Enough of a body to read a JSON verdict; more is not read. */
 const MAX_BODY = 16_384;
@@ -22,6 +25,7 @@ export function sendVerifyRequest(req: VerifyRequest, options: SendOptions): Pro
       url,
       {
         method: req.method,
+        agent,
         headers: { ...req.headers, 'user-agent': 'tollgate-verify' },
         signal: AbortSignal.timeout(options.timeoutMs),
         ...(options.ca !== undefined ? { ca: options.ca } : {}),

@@ -32,6 +32,8 @@ export type VerifyProvider =
   | 'npm'
   | 'sendgrid'
   | 'datadog'
+  | 'mailgun'
+  | 'twilio'
   | 'aws';
 
 /** What else a request may need: the paired value (an AWS key ID for its secret) and the clock (signatures). */
@@ -48,6 +50,11 @@ export interface Verifier {
   request(secret: string, base: string, context: RequestContext): VerifyRequest;
   /** The rule whose value, found in the same file, must go with this one (AWS: the access key ID). */
   companionRule?: string;
+  /**
+   * For a companion that no rule reports because it is not secret (Twilio's account SID): its shape, looked for in the
+   * same file; the nearest match by line goes with the credential.
+   */
+  companionPattern?: RegExp;
   /** Pure: why this credential cannot be verified as it is (then no request is sent). */
   cannotVerify?(context: RequestContext): string | undefined;
   /** Pure: the answer's meaning. Defaults to `classifyByStatus`. */

@@ -2,11 +2,13 @@ import aws from './aws.js';
 import datadog from './datadog.js';
 import github from './github.js';
 import gitlab from './gitlab.js';
+import mailgun from './mailgun.js';
 import modelApis from './model-apis.js';
 import npm from './npm.js';
 import sendgrid from './sendgrid.js';
 import slack from './slack.js';
 import stripe from './stripe.js';
+import twilio from './twilio.js';
 import type { Verifier } from './types.js';
 
 /** Rule id → the verifier for its provider. A rule not here is not verified (its findings say `unknown`). */
@@ -19,5 +21,7 @@ export const VERIFIERS: ReadonlyMap<string, Verifier> = new Map([
   ...npm,
   ...sendgrid,
   ...datadog,
+  ...mailgun,
+  ...twilio,
   ...aws,
 ]);

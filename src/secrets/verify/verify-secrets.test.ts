@@ -33,6 +33,11 @@ function credentialOf(req: SeenRequest): string {
   const auth = req.headers.authorization;
   const awsKeyId = typeof auth === 'string' ? /^AWS4-HMAC-SHA256 Credential=([A-Z0-9]+)\//.exec(auth)?.[1] : undefined;
   if (awsKeyId) return awsKeyId === 'AKIALIVEKEYID0000000' ? token('live-') : token('revoked-');
+  if (typeof auth === 'string' && auth.startsWith('Basic ')) {
+    // Mailgun (api:KEY) and Twilio (AccountSid:AuthToken): the password half is the credential.
+    const decoded = Buffer.from(auth.slice(6), 'base64').toString('utf8');
+    return decoded.slice(decoded.indexOf(':') + 1);
+  }
   if (typeof auth === 'string') return auth.replace(/^Bearer /, '');
   return String(req.headers['private-token'] ?? req.headers['x-api-key'] ?? '');
 }
@@ -70,6 +75,8 @@ function options(overrides: Partial<VerifyOptions> = {}): VerifyOptions & { coun
       openai: fake.base,
       anthropic: fake.base,
       npm: fake.base,
+      mailgun: fake.base,
+      twilio: fake.base,
     },
     ca: ca.ca,
     onRequest: () => {
@@ -242,6 +249,59 @@ describe('AWS STS verification', () => {
       );
       expect(JSON.stringify(req.headers)).not.toContain(CANARY);
     }
+    rmSync(repoRoot, { recursive: true, force: true });
+  });
+});
+
+describe('Mailgun and Twilio (basic auth)', () => {
+  const SID = `AC${'0123456789abcdef'.repeat(2)}`;
+
+  it('builds the documented requests: Mailgun api:KEY on /v3/domains, Twilio SID:token on the account', () => {
+    const mailgun = VERIFIERS.get('mailgun-api-key')!;
+    expect(mailgun.request('key-T', mailgun.defaultBase, { now: new Date() })).toEqual({
+      method: 'GET',
+      url: 'https://api.mailgun.net/v3/domains?limit=1',
+      headers: { authorization: `Basic ${Buffer.from('api:key-T').toString('base64')}` },
+    });
+    const twilio = VERIFIERS.get('twilio-auth-token')!;
+    expect(twilio.request('T', twilio.defaultBase, { now: new Date(), companion: SID })).toEqual({
+      method: 'GET',
+      url: `https://api.twilio.com/2010-04-01/Accounts/${SID}.json`,
+      headers: { authorization: `Basic ${Buffer.from(`${SID}:T`).toString('base64')}` },
+    });
+    expect(twilio.cannotVerify!({ now: new Date() })).toMatch(/account SID/);
+    expect(VERIFIERS.has('twilio-api-key')).toBe(false);
+  });
+
+  it('asks the fake and classifies; a Twilio token without its SID sends nothing', async () => {
+    freshRepo();
+    const opts = options();
+    const before = fake.seen.length;
+    const { results } = await verifySecrets(
+      [
+        candidate('mailgun-api-key', token('live-'), 'a'),
+        candidate('mailgun-api-key', token('revoked-'), 'b'),
+        { ...candidate('twilio-auth-token', token('live-'), 'c'), companion: SID },
+        { ...candidate('twilio-auth-token', token('limited-'), 'd'), companion: SID },
+        candidate('twilio-auth-token', token('broken-'), 'e'),
+      ],
+      opts,
+    );
+    expect(['a', 'b', 'c', 'd', 'e'].map((key) => results.get(key)?.status)).toEqual([
+      'live',
+      'invalid',
+      'live',
+      'unknown',
+      'unknown',
+    ]);
+    expect(results.get('e')?.reason).toMatch(/no account SID/);
+    const sent = fake.seen.slice(before);
+    expect(sent.map((req) => req.path).sort()).toEqual([
+      `/2010-04-01/Accounts/${SID}.json`,
+      `/2010-04-01/Accounts/${SID}.json`,
+      '/v3/domains?limit=1',
+      '/v3/domains?limit=1',
+    ]);
     rmSync(repoRoot, { recursive: true, force: true });
   });
 });

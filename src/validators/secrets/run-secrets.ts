@@ -13,9 +13,11 @@ import {
   type SkippedTarget,
   scanTargets,
 } from '../../secrets/scan-targets.js';
+import type { SecretScanner } from '../../secrets/scanner.js';
 import { listFilesUnder } from '../../secrets/sources/walk.js';
 import { formatSuppression, type GateSuppressionPolicy } from '../../secrets/suppressions.js';
 import { formatSecretLine, toFinding } from '../../secrets/to-finding.js';
+import { verifyFindings } from './verify-step.js';
 
 export interface SecretsInput {
   paths?: string[] | undefined;
@@ -70,6 +72,7 @@ export async function runSecrets(ctx: ToolContext<SecretsOptions, SecretsInput>)
     signal: ctx.signal,
     onProgress: (done, total) => ctx.progress(`scanned ${done}/${total} files for secrets`),
   });
+  const verified = await verifyIfAsked(ctx, outcome, targets, loaded.scanner);
   const scanned = new Set(targets.map((target) => target.path));
   const skipped = [
     ...changeSet.skipped
@@ -91,8 +94,32 @@ export async function runSecrets(ctx: ToolContext<SecretsOptions, SecretsInput>)
     scope: ctx.input.paths?.length ? 'paths' : options.scope,
     skipped,
     ...(loaded.notes.length > 0 ? { importNotes: loaded.notes } : {}),
+    ...(verified.notes.length > 0 ? { verifyNotes: verified.notes } : {}),
   };
-  return secretsResult(outcome, { skipped: skipped.length, unexamined, details });
+  return secretsResult({ ...outcome, findings: verified.findings }, { skipped: skipped.length, unexamined, details });
+}
+
+/**
+ * Config `secrets.verify`: the gate asks each credential's provider too (same caps, cache and endpoints as `tollgate
+ * scan --verify`), so a live one is critical and listed first. The answer never clears a finding: an invalid
+ * credential still fails the run, since it was committed and may be valid elsewhere.
+ */
+async function verifyIfAsked(
+  ctx: ToolContext<SecretsOptions, SecretsInput>,
+  outcome: ScanOutcome,
+  targets: readonly ScanTarget[],
+  scanner: SecretScanner,
+): Promise<{ findings: ScanOutcome['findings']; notes: string[] }> {
+  if (!ctx.options.verify || outcome.findings.length === 0) return { findings: outcome.findings, notes: [] };
+  ctx.progress(`asking providers whether ${outcome.findings.length} credential(s) are live`);
+  return verifyFindings({
+    repoRoot: ctx.repoRoot,
+    findings: outcome.findings,
+    targets,
+    scanner,
+    options: ctx.options,
+    network: ctx.network ?? 'deny',
+  });
 }
 
 /** Findings fail; otherwise a pass, unless a changed file could not be examined, which makes it incomplete. */
@@ -108,16 +135,20 @@ function secretsResult(
   }
   return result('failed', `${failedSummary(outcome)}${notExamined}`, outcome.findings.map(toFinding), {
     ...details,
-    secrets: outcome.findings.map(({ ruleId, path, line, column, masked, fingerprint, isNew, suppression }) => ({
-      ruleId,
-      path,
-      line,
-      column,
-      masked,
-      fingerprint,
-      isNew,
-      ...(suppression ? { suppressionRejected: suppression } : {}),
-    })),
+    secrets: outcome.findings.map(
+      ({ ruleId, path, line, column, masked, fingerprint, isNew, suppression, verification, verificationReason }) => ({
+        ruleId,
+        path,
+        line,
+        column,
+        masked,
+        fingerprint,
+        isNew,
+        ...(suppression ? { suppressionRejected: suppression } : {}),
+        ...(verification ? { verification } : {}),
+        ...(verificationReason ? { verificationReason } : {}),
+      }),
+    ),
   });
 }
 
