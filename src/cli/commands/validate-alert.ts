@@ -99,39 +99,44 @@ Examples:
         process.exitCode = await sweepCommand(flags, io());
         return;
       }
-      let target: import('../../alerts/validate-alert.js').AlertTarget;
-      if (flags.local !== undefined) {
-        if (flags.target.length > 0)
-          throw new TollgateError('usage', '--local: give either --local FINGERPRINT or OWNER/REPO ALERT_ID, not both');
-        target = { kind: 'local', fingerprint: flags.local };
-      } else {
-        const [ownerRepo, id] = flags.target;
-        const [owner, name, ...rest] = (ownerRepo ?? '').split('/');
-        if (!owner || !name || rest.length > 0 || !id) {
-          throw new TollgateError(
-            'usage',
-            'validate-alert: expected OWNER/REPO ALERT_ID (e.g. octo-org/api 42) or --local FINGERPRINT',
-          );
-        }
-        target = { kind: 'github', owner, repo: name, alertId: id };
-      }
-      const { cwd, env, stdout, stderr } = io();
-      const { runValidateAlert } = await import('../../alerts/validate-alert.js');
-      process.exitCode = await runValidateAlert({
-        target,
-        cwd,
-        env,
-        json: flags.json,
-        showUsage: flags.showUsage,
-        verify: flags.verify,
-        stdout,
-        stderr,
-        ...(flags.analyses !== undefined ? { analyses: flags.analyses } : {}),
-        ...(flags.agent ? { agents: flags.agent } : {}),
-        ...(flags.timeout !== undefined ? { timeoutMs: flags.timeout } : {}),
-        ...(flags.out ? { outDir: flags.out } : {}),
-      });
+      process.exitCode = await singleAlertCommand(flags, io());
     });
+}
+
+/** One alert: `OWNER/REPO ALERT_ID` or `--local FINGERPRINT`. */
+async function singleAlertCommand(flags: ValidateAlertFlags, commandIo: ValidateAlertCommandIo): Promise<number> {
+  let target: import('../../alerts/validate-alert.js').AlertTarget;
+  if (flags.local !== undefined) {
+    if (flags.target.length > 0)
+      throw new TollgateError('usage', '--local: give either --local FINGERPRINT or OWNER/REPO ALERT_ID, not both');
+    target = { kind: 'local', fingerprint: flags.local };
+  } else {
+    const [ownerRepo, id] = flags.target;
+    const [owner, name, ...rest] = (ownerRepo ?? '').split('/');
+    if (!owner || !name || rest.length > 0 || !id) {
+      throw new TollgateError(
+        'usage',
+        'validate-alert: expected OWNER/REPO ALERT_ID (e.g. octo-org/api 42) or --local FINGERPRINT',
+      );
+    }
+    target = { kind: 'github', owner, repo: name, alertId: id };
+  }
+  const { cwd, env, stdout, stderr } = commandIo;
+  const { runValidateAlert } = await import('../../alerts/validate-alert.js');
+  return runValidateAlert({
+    target,
+    cwd,
+    env,
+    json: flags.json,
+    showUsage: flags.showUsage,
+    verify: flags.verify,
+    stdout,
+    stderr,
+    ...(flags.analyses !== undefined ? { analyses: flags.analyses } : {}),
+    ...(flags.agent ? { agents: flags.agent } : {}),
+    ...(flags.timeout !== undefined ? { timeoutMs: flags.timeout } : {}),
+    ...(flags.out ? { outDir: flags.out } : {}),
+  });
 }
 
 type ValidateAlertFlags = z.output<typeof validateAlertFlags>;
