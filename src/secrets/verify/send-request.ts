@@ -5,6 +5,8 @@ export interface SendOptions {
   timeoutMs: number;
   /** Extra CA certificates (tests); the CLI gets them from NODE_EXTRA_CA_CERTS. */
   ca?: string | Buffer;
+  /** The run's own signal (the gate's budget): aborting it stops the request. */
+  signal?: AbortSignal;
 }
 
 /** One connection per provider reused across its findings: a TLS handshake costs as much as the answer. */
@@ -27,7 +29,9 @@ export function sendVerifyRequest(req: VerifyRequest, options: SendOptions): Pro
         method: req.method,
         agent,
         headers: { ...req.headers, 'user-agent': 'tollgate-verify' },
-        signal: AbortSignal.timeout(options.timeoutMs),
+        signal: options.signal
+          ? AbortSignal.any([AbortSignal.timeout(options.timeoutMs), options.signal])
+          : AbortSignal.timeout(options.timeoutMs),
         ...(options.ca !== undefined ? { ca: options.ca } : {}),
       },
       (response) => {
@@ -42,9 +46,13 @@ export function sendVerifyRequest(req: VerifyRequest, options: SendOptions): Pro
     );
     outgoing.on('error', (error: NodeJS.ErrnoException) => {
       const timedOut = error.name === 'AbortError' || error.name === 'TimeoutError';
-      reject(
-        new Error(timedOut ? `timed out after ${options.timeoutMs} ms` : `network error (${error.code ?? error.name})`),
-      );
+      if (options.signal?.aborted) reject(new Error('stopped: the run ran out of time or was cancelled'));
+      else
+        reject(
+          new Error(
+            timedOut ? `timed out after ${options.timeoutMs} ms` : `network error (${error.code ?? error.name})`,
+          ),
+        );
     });
     outgoing.end();
   });

@@ -205,6 +205,17 @@ describe('verifySecrets against a local HTTPS fake', () => {
     rmSync(repoRoot, { recursive: true, force: true });
   });
 
+  it("sends nothing once the run is stopped (the gate's budget), and says so", async () => {
+    freshRepo();
+    const stopped = new AbortController();
+    stopped.abort();
+    const opts = options({ signal: stopped.signal });
+    const { results } = await verifySecrets([candidate('github-pat', token('live-'), 'a')], opts);
+    expect(opts.count()).toBe(0);
+    expect(results.get('a')).toEqual({ status: 'unknown', reason: 'not asked: the run stopped' });
+    rmSync(repoRoot, { recursive: true, force: true });
+  });
+
   it('sends nothing when permissions.network is deny', async () => {
     freshRepo();
     const before = fake.seen.length;
@@ -270,6 +281,9 @@ describe('Mailgun and Twilio (basic auth)', () => {
       headers: { authorization: `Basic ${Buffer.from(`${SID}:T`).toString('base64')}` },
     });
     expect(twilio.cannotVerify!({ now: new Date() })).toMatch(/account SID/);
+    // Mailgun: 403 is "valid credentials, access denied", never proof the key is dead.
+    expect(mailgun.classify!({ status: 403, body: '' }).status).toBe('unknown');
+    expect(mailgun.classify!({ status: 401, body: '' }).status).toBe('invalid');
     expect(VERIFIERS.has('twilio-api-key')).toBe(false);
   });
 

@@ -30,6 +30,8 @@ export interface VerifyOptions {
    */
   hostOverrides?: Partial<Record<VerifyProvider, string>>;
   ca?: string | Buffer;
+  /** The run's signal (the gate's budget): once aborted, nothing more is sent. */
+  signal?: AbortSignal;
   /** Counts requests actually sent (tests). */
   onRequest?: () => void;
 }
@@ -84,6 +86,10 @@ export async function verifySecrets(
     budget--;
     pending.push(
       limit(async () => {
+        if (options.signal?.aborted) {
+          results.set(candidate.fingerprint, { status: 'unknown', reason: 'not asked: the run stopped' });
+          return;
+        }
         const result = await verifyOne(verifier, candidate.secret, context, options);
         results.set(candidate.fingerprint, result);
         if (result.status !== 'unknown') cache.set(key, result.status);
@@ -109,6 +115,7 @@ async function verifyOne(
     const response = await sendVerifyRequest(request, {
       timeoutMs: options.timeoutMs ?? 5000,
       ...(options.ca !== undefined ? { ca: options.ca } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
     });
     return (verifier.classify ?? classifyByStatus)(response);
   } catch (error) {

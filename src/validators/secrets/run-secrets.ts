@@ -119,6 +119,7 @@ async function verifyIfAsked(
     scanner,
     options: ctx.options,
     network: ctx.network ?? 'deny',
+    signal: ctx.signal,
   });
 }
 

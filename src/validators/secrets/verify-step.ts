@@ -17,6 +17,8 @@ export interface VerifyStepInput {
   options: SecretsOptions;
   network: 'allow' | 'deny';
   transport?: VerifyTransport | undefined;
+  /** The gate's budget: aborting it stops verification. */
+  signal?: AbortSignal | undefined;
 }
 
 /** `tollgate scan --verify`: the findings with their providers' answers, live first, and notes for the report. */
@@ -27,6 +29,7 @@ export async function verifyFindings(input: VerifyStepInput): Promise<{ findings
     network: input.network,
     limit: input.options.verifyLimit,
     endpoints: input.options.verifyEndpoints,
+    ...(input.signal ? { signal: input.signal } : {}),
     ...input.transport,
   });
   if (input.network === 'deny' && input.findings.length > 0)
