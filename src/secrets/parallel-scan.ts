@@ -1,16 +1,28 @@
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { type QueuedFile, scanQueue } from './disk-queue.js';
 import type { ImportedSuppressions } from './imported-suppressions.js';
 import type { SecretsOptions } from './options.js';
-import { emptyScanOutcome, mergeScanOutcome, type ScanOutcome, type ScanTarget, scanTargets } from './scan-targets.js';
+import {
+  allowedPaths,
+  emptyScanOutcome,
+  mergeScanOutcome,
+  type ScanOutcome,
+  type ScanTarget,
+  type ScanTargetsOptions,
+  skipBeforeReading,
+  sortOutcome,
+} from './scan-targets.js';
 import type { WorkerJob } from './scan-worker.js';
 import type { SecretScanner } from './scanner.js';
 
 /**
- * Large trees are scanned on every core: files are dealt to worker threads by size, each builds its own scanner, and
- * the masked outcomes are merged. Small sets, and sources that are not plain files on disk, stay on this thread.
+ * Files on disk (`tollgate scan PATHS`, `--all`) are scanned by this thread and, when there is enough work to pay for
+ * starting them, by worker threads beside it: all take files from one shared queue (see `disk-queue.ts`). Each file is
+ * scanned whole by one thread, so the findings are the same for any number of threads.
  */
 export interface DiskTarget extends ScanTarget {
   readonly absolute: string;
@@ -22,15 +34,21 @@ export interface ParallelScanOptions {
   options: SecretsOptions;
   scanner: SecretScanner;
   baseline: ReadonlySet<string>;
+  baselineLabel?: string;
   /** Applied on this thread; each worker reads the same files itself through `loadScanner`. */
   imported?: ImportedSuppressions;
-  /** Default: the number of cores. */
-  workers?: number;
-  /** Below this many bytes one thread is faster than starting workers. Default 32 MB. */
-  minBytes?: number;
-  /** Files above this size are skipped with a note (see `scanTargets`). */
+  /** Scanning threads, this one included; default: one per core, fewer for small trees. Tests and the bench set it. */
+  threads?: number;
+  /** Files above this size are scanned in windows (see `scanTargets`). */
   maxBytes?: number;
 }
+
+/**
+ * Bytes each extra thread must have to scan before it pays for itself: a worker spends about 0.1 s of CPU starting
+ * (its own module load and rule compilation), which is what one thread scans of this much text.
+ */
+const BYTES_PER_THREAD = 24_000_000;
+const MAX_THREADS = 16;
 
 const WORKER_URL = new URL('./scan-worker.js', import.meta.url);
 
@@ -38,52 +56,73 @@ export async function scanDiskTargets(
   targets: readonly DiskTarget[],
   options: ParallelScanOptions,
 ): Promise<ScanOutcome> {
-  const total = targets.reduce((sum, target) => sum + target.size, 0);
-  const workers = Math.min(options.workers ?? availableParallelism(), 16);
-  // Under a TypeScript test runner the compiled worker does not exist; scanning in-process is then the only way.
-  const canSpawn = WORKER_URL.protocol === 'file:' && existsSync(fileURLToPath(WORKER_URL));
-  if (workers < 2 || total < (options.minBytes ?? 32_000_000) || !canSpawn || targets.some((target) => target.skip)) {
-    return scanTargets(targets, {
-      scanner: options.scanner,
-      allowPaths: options.options.paths,
-      baseline: options.baseline,
-      ...(options.imported ? { imported: options.imported } : {}),
+  const scanOptions: ScanTargetsOptions = {
+    scanner: options.scanner,
+    baseline: options.baseline,
+    ...(options.baselineLabel === undefined ? {} : { baselineLabel: options.baselineLabel }),
+    ...(options.imported ? { imported: options.imported } : {}),
+    ...(options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes }),
+  };
+  const allowed = allowedPaths({ ...scanOptions, allowPaths: options.options.paths });
+  const notRead = emptyScanOutcome();
+  const queue: QueuedFile[] = [];
+  const byPath = new Map<string, DiskTarget>();
+  for (const target of targets) {
+    const skip = skipBeforeReading(target, allowed);
+    if (skip) notRead.skipped.push(skip);
+    else {
+      queue.push({ path: target.path, absolute: target.absolute, size: target.size });
+      byPath.set(target.path, target);
+    }
+  }
+  queue.sort((a, b) => b.size - a.size || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const total = queue.reduce((sum, file) => sum + file.size, 0);
+  const claim = new Int32Array(new SharedArrayBuffer(4));
+  const workers = Array.from({ length: threadCount(total, options.threads) - 1 }, () =>
+    startWorker({
+      repoRoot: options.repoRoot,
+      options: options.options,
+      files: queue,
+      claim: claim.buffer as SharedArrayBuffer,
+      baseline: [...options.baseline],
+      ...(options.baselineLabel === undefined ? {} : { baselineLabel: options.baselineLabel }),
       ...(options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes }),
-    });
-  }
-  const shares: Array<{ files: WorkerJob['files']; bytes: number }> = Array.from({ length: workers }, () => ({
-    files: [],
-    bytes: 0,
-  }));
-  for (const target of [...targets].sort((a, b) => b.size - a.size)) {
-    const lightest = shares.reduce((best, share) => (share.bytes < best.bytes ? share : best));
-    lightest.files.push({ path: target.path, absolute: target.absolute });
-    lightest.bytes += target.size;
-  }
-  const outcomes = await Promise.all(
-    shares
-      .filter((share) => share.files.length > 0)
-      .map(
-        (share) =>
-          new Promise<ScanOutcome>((resolve, reject) => {
-            const job: WorkerJob = {
-              repoRoot: options.repoRoot,
-              options: options.options,
-              files: share.files,
-              baseline: [...options.baseline],
-              ...(options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes }),
-            };
-            const worker = new Worker(WORKER_URL, { workerData: job });
-            worker.once('message', (outcome: ScanOutcome) => resolve(outcome));
-            worker.once('error', reject);
-            worker.once('exit', (code) => {
-              if (code !== 0) reject(new Error(`secret scan worker exited with code ${code}`));
-            });
-          }),
-      ),
+    }),
+  );
+  // This thread works the same queue while the workers start; it blocks its event loop until the queue is empty,
+  // which nothing else in a scan needs meanwhile.
+  const own = scanQueue(
+    queue,
+    claim,
+    scanOptions,
+    (file) => byPath.get(file.path)?.read ?? (() => readFile(file.absolute)),
   );
   const merged = emptyScanOutcome();
-  for (const outcome of outcomes) mergeScanOutcome(merged, outcome);
-  merged.findings.sort((a, b) => a.path.localeCompare(b.path) || a.line - b.line || a.column - b.column);
+  for (const outcome of [notRead, own, ...(await Promise.all(workers))]) mergeScanOutcome(merged, outcome);
+  sortOutcome(merged);
   return merged;
+}
+
+/** `threads` when given; else one per core, as many as the bytes pay for, and one where workers cannot start. */
+function threadCount(bytes: number, threads: number | undefined): number {
+  // Under a TypeScript test runner the compiled worker does not exist; scanning in-process is then the only way.
+  const canSpawn = WORKER_URL.protocol === 'file:' && existsSync(fileURLToPath(WORKER_URL));
+  if (!canSpawn) return 1;
+  if (threads !== undefined) return Math.max(1, Math.min(threads, MAX_THREADS));
+  return Math.max(1, Math.min(availableParallelism(), MAX_THREADS, Math.floor(bytes / BYTES_PER_THREAD) + 1));
+}
+
+function startWorker(job: WorkerJob): Promise<ScanOutcome> {
+  return new Promise<ScanOutcome>((resolve, reject) => {
+    const worker = new Worker(WORKER_URL, { workerData: job });
+    let outcome: ScanOutcome | undefined;
+    worker.once('message', (message: ScanOutcome) => {
+      outcome = message;
+    });
+    worker.once('error', reject);
+    worker.once('exit', (code) => {
+      if (code === 0 && outcome) resolve(outcome);
+      else reject(new Error(`secret scan worker exited with code ${code} before it finished its files`));
+    });
+  });
 }

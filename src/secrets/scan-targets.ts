@@ -104,25 +104,16 @@ export async function scanBatches(
 }
 
 export async function scanTargets(targets: readonly ScanTarget[], options: ScanTargetsOptions): Promise<ScanOutcome> {
-  const allowed =
-    options.allowPaths && options.allowPaths.length > 0 ? picomatch([...options.allowPaths], { dot: true }) : null;
-  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+  const allowed = allowedPaths(options);
   const outcome = emptyScanOutcome();
   let done = 0;
   for (const target of targets) {
     if (options.signal?.aborted) break;
     done++;
     if (done % 200 === 0) options.onProgress?.(done, targets.length);
-    if (allowed?.(target.path)) {
-      outcome.skipped.push({ path: target.path, reason: 'allowlisted', detail: 'matches secrets.paths' });
-      continue;
-    }
-    if (target.skip) {
-      outcome.skipped.push({ path: target.path, ...target.skip });
-      continue;
-    }
-    if (hasBinaryExtension(target.path)) {
-      outcome.skipped.push({ path: target.path, reason: 'binary', detail: 'binary file type' });
+    const skip = skipBeforeReading(target, allowed);
+    if (skip) {
+      outcome.skipped.push(skip);
       continue;
     }
     let content: Buffer | string | null;
@@ -136,40 +127,96 @@ export async function scanTargets(targets: readonly ScanTarget[], options: ScanT
       });
       continue;
     }
-    if (content === null) {
-      outcome.skipped.push({ path: target.path, reason: 'unreadable', detail: 'no content' });
-      continue;
-    }
-    const size = typeof content === 'string' ? content.length : content.byteLength;
-    if (size > HARD_MAX_BYTES) {
-      outcome.skipped.push({
-        path: target.path,
-        reason: 'too_large',
-        detail: `${(size / 1e6).toFixed(1)} MB over the ${(HARD_MAX_BYTES / 1e6).toFixed(0)} MB that can be scanned`,
-      });
-      continue;
-    }
-    const decoded = typeof content === 'string' ? { text: content } : decodeText(content);
-    if (decoded === null) {
-      outcome.skipped.push({ path: target.path, reason: 'binary', detail: 'not text in UTF-8, UTF-16 or Latin-1' });
-      continue;
-    }
-    const text = decoded.text;
-    if (typeof content === 'string' && text.slice(0, 8000).includes('\0')) {
-      outcome.skipped.push({ path: target.path, reason: 'binary', detail: 'contains NUL bytes' });
-      continue;
-    }
-    outcome.scannedFiles++;
-    outcome.scannedBytes += size;
-    const parts = sourceMapParts(target.path, text);
-    if (parts) {
-      // Lines of the map say nothing about lines of its sources: each embedded source is scanned whole.
-      for (const part of parts) collect({ path: part.path, read: target.read }, part.text, options, outcome);
-    } else if (size > maxBytes) collectInWindows(target, text, maxBytes, options, outcome);
-    else collect(target, text, options, outcome);
+    scanContent(target, content, options, outcome);
   }
   outcome.findings.sort((a, b) => a.path.localeCompare(b.path) || a.line - b.line || a.column - b.column);
   return outcome;
+}
+
+/** `secrets.paths` as a matcher, or null when it lists nothing. */
+export function allowedPaths(options: ScanTargetsOptions): ((path: string) => boolean) | null {
+  return options.allowPaths && options.allowPaths.length > 0 ? picomatch([...options.allowPaths], { dot: true }) : null;
+}
+
+/** Why a target is not read at all (allowlisted, known-unreadable, a binary file type), or null. */
+export function skipBeforeReading(
+  target: ScanTarget,
+  allowed: ((path: string) => boolean) | null,
+): SkippedTarget | null {
+  if (allowed?.(target.path)) return { path: target.path, reason: 'allowlisted', detail: 'matches secrets.paths' };
+  if (target.skip) return { path: target.path, ...target.skip };
+  if (hasBinaryExtension(target.path)) return { path: target.path, reason: 'binary', detail: 'binary file type' };
+  return null;
+}
+
+/**
+ * One target's content, read: skipped when it is not text or too large, else scanned (whole, per embedded source of a
+ * source map, or in windows). What every reader (async targets, the disk queue of `parallel-scan.ts`) ends in.
+ */
+export function scanContent(
+  target: ScanTarget,
+  content: Buffer | string | null,
+  options: ScanTargetsOptions,
+  outcome: ScanOutcome,
+): void {
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+  if (content === null) {
+    outcome.skipped.push({ path: target.path, reason: 'unreadable', detail: 'no content' });
+    return;
+  }
+  const size = typeof content === 'string' ? content.length : content.byteLength;
+  if (size > HARD_MAX_BYTES) {
+    outcome.skipped.push(tooLarge(target.path, size));
+    return;
+  }
+  const decoded = typeof content === 'string' ? { text: content } : decodeText(content);
+  if (decoded === null) {
+    outcome.skipped.push({ path: target.path, reason: 'binary', detail: 'not text in UTF-8, UTF-16 or Latin-1' });
+    return;
+  }
+  const text = decoded.text;
+  if (typeof content === 'string' && text.slice(0, 8000).includes('\0')) {
+    outcome.skipped.push({ path: target.path, reason: 'binary', detail: 'contains NUL bytes' });
+    return;
+  }
+  outcome.scannedFiles++;
+  outcome.scannedBytes += size;
+  const parts = sourceMapParts(target.path, text);
+  if (parts) {
+    // Lines of the map say nothing about lines of its sources: each embedded source is scanned whole.
+    for (const part of parts) collect({ path: part.path, read: target.read }, part.text, options, outcome);
+  } else if (size > maxBytes) collectInWindows(target, text, maxBytes, options, outcome);
+  else collect(target, text, options, outcome);
+}
+
+/** What a file beyond `HARD_MAX_BYTES` is listed as; it makes a gate run incomplete. */
+export function tooLarge(path: string, size: number): SkippedTarget {
+  return {
+    path,
+    reason: 'too_large',
+    detail: `${(size / 1e6).toFixed(1)} MB over the ${(HARD_MAX_BYTES / 1e6).toFixed(0)} MB that can be scanned`,
+  };
+}
+
+/** Findings in a stable order, whichever thread found them. */
+export function sortOutcome(outcome: ScanOutcome): void {
+  outcome.findings.sort(
+    (a, b) =>
+      a.path.localeCompare(b.path) ||
+      compare(a.path, b.path) ||
+      a.line - b.line ||
+      a.column - b.column ||
+      compare(a.ruleId, b.ruleId) ||
+      compare(a.fingerprint, b.fingerprint),
+  );
+  outcome.skipped.sort((a, b) => a.path.localeCompare(b.path) || compare(a.path, b.path));
+  outcome.suppressed.sort(
+    (a, b) => a.path.localeCompare(b.path) || compare(a.path, b.path) || a.line - b.line || compare(a.ruleId, b.ruleId),
+  );
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function collect(target: ScanTarget, text: string, options: ScanTargetsOptions, outcome: ScanOutcome): void {

@@ -1,31 +1,36 @@
 import { readFile } from 'node:fs/promises';
 import { parentPort, workerData } from 'node:worker_threads';
+import { type QueuedFile, scanQueue } from './disk-queue.js';
 import { loadScanner } from './load-rules.js';
 import type { SecretsOptions } from './options.js';
-import { scanTargets } from './scan-targets.js';
 
 /**
- * A worker thread of `parallel-scan.ts`: builds its own scanner (rule functions cannot cross threads), scans its share
- * of the files, and posts back the outcome, which holds masked findings only.
+ * A worker thread of `parallel-scan.ts`: builds its own scanner (rule functions cannot cross threads), then takes
+ * files from the shared queue until it is empty, and posts back one outcome, which holds masked findings only.
  */
 export interface WorkerJob {
   repoRoot: string;
   options: SecretsOptions;
-  files: Array<{ path: string; absolute: string }>;
+  files: QueuedFile[];
+  /** An Int32Array's buffer: the index of the next file to claim. */
+  claim: SharedArrayBuffer;
   baseline: string[];
+  baselineLabel?: string;
   maxBytes?: number;
 }
 
 const job = workerData as WorkerJob;
 const { scanner, imported } = await loadScanner(job.repoRoot, job.options);
-const outcome = await scanTargets(
-  job.files.map((file) => ({ path: file.path, read: () => readFile(file.absolute) })),
+const outcome = scanQueue(
+  job.files,
+  new Int32Array(job.claim),
   {
     scanner,
-    allowPaths: job.options.paths,
     baseline: new Set(job.baseline),
     imported,
+    ...(job.baselineLabel === undefined ? {} : { baselineLabel: job.baselineLabel }),
     ...(job.maxBytes === undefined ? {} : { maxBytes: job.maxBytes }),
   },
+  (file) => () => readFile(file.absolute),
 );
 parentPort?.postMessage(outcome);

@@ -66,3 +66,35 @@ describe('text in other encodings', () => {
     );
   });
 });
+
+describe('the UTF-8 fast path', () => {
+  const fatal = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+  const reference = (bytes: Uint8Array): string | null => {
+    try {
+      return fatal.decode(bytes);
+    } catch {
+      return null;
+    }
+  };
+
+  test('gives the string a fatal TextDecoder gives, for any text and any bytes (property)', () => {
+    const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 200 }), fc.boolean(), (text, withBom) => {
+        const bytes = Buffer.from(text, 'utf8');
+        const input = withBom ? Buffer.concat([bom, bytes]) : bytes;
+        if (input.includes(0)) return;
+        const decoded = decodeText(input);
+        if (decoded?.encoding === 'utf-8') expect(decoded.text).toBe(reference(input));
+      }),
+    );
+    fc.assert(
+      fc.property(fc.uint8Array({ min: 1, maxLength: 64 }), (bytes) => {
+        const decoded = decodeText(bytes);
+        const expected = reference(bytes);
+        if (decoded?.encoding === 'utf-8') expect(decoded.text).toBe(expected);
+        else if (expected !== null && decoded !== null) expect(decoded.encoding).toMatch(/^utf-16/);
+      }),
+    );
+  });
+});

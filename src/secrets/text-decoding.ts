@@ -1,3 +1,5 @@
+import { isAscii, isUtf8 } from 'node:buffer';
+
 /**
  * Text in the encodings files are really written in: UTF-8, UTF-16 (Windows tools, PowerShell and .reg exports write
  * it, often without a BOM) and Latin-1 (older configs and logs). A secret in any of them is still a secret, so only
@@ -13,7 +15,6 @@ export interface DecodedText {
 /** Bytes sniffed for NULs and for UTF-16's zero-byte pattern (git also looks at the first 8000). */
 const SNIFF_BYTES = 8000;
 
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 const utf16le = new TextDecoder('utf-16le');
 const utf16be = new TextDecoder('utf-16be');
 
@@ -29,11 +30,15 @@ export function decodeText(bytes: Uint8Array): DecodedText | null {
   if (bomless) return { text: (bomless === 'utf-16le' ? utf16le : utf16be).decode(bytes), encoding: bomless };
   const end = Math.min(bytes.length, SNIFF_BYTES);
   for (let i = 0; i < end; i++) if (bytes[i] === 0) return null;
-  try {
-    return { text: utf8.decode(bytes), encoding: 'utf-8' };
-  } catch {
-    return looksLikeLatin1(bytes) ? { text: Buffer.from(bytes).toString('latin1'), encoding: 'latin1' } : null;
+  // Most source is ASCII: checked and copied into a one-byte string by simdutf, several times faster than a fatal
+  // TextDecoder, and one-byte strings are faster for the scanner to walk. The strings are the same either way.
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (isAscii(buffer)) return { text: buffer.toString('latin1'), encoding: 'utf-8' };
+  if (isUtf8(buffer)) {
+    const bom = buffer.length >= 3 && buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf ? 3 : 0;
+    return { text: buffer.toString('utf8', bom), encoding: 'utf-8' };
   }
+  return looksLikeLatin1(bytes) ? { text: buffer.toString('latin1'), encoding: 'latin1' } : null;
 }
 
 /**

@@ -1,14 +1,24 @@
-import { lstat, readdir, readFile, realpath } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
+import pLimit from 'p-limit';
 import { runProcess } from '../../core/process.js';
 
-/** A file found on disk, with how to read it, or why it will not be read. */
+/** A file found on disk, with its size, how to read it, or why it will not be read. */
 export interface DiskFile {
   absolute: string;
+  /** Bytes when listed (of the target, for a symlink); 0 when unknown. */
+  size: number;
   read(): Promise<Buffer | null>;
   skip?: { reason: 'symlink_outside_repo' | 'unreadable'; detail: string };
 }
+
+/**
+ * File-system calls in flight at once while listing. Awaiting one `lstat` at a time left the disk and the thread pool
+ * idle between calls (0.5 s of a 3.5 s scan of 9,000 files); more than this only queues in libuv's pool.
+ */
+const LIST_CONCURRENCY = 64;
 
 /**
  * Every file under the given files and folders. Inside a git work tree, folders are listed by git (tracked plus
@@ -16,42 +26,37 @@ export interface DiskFile {
  * A file named explicitly is always included, even when ignored.
  */
 export async function listFilesUnder(repoRoot: string | null, paths: readonly string[]): Promise<DiskFile[]> {
-  const out: DiskFile[] = [];
-  const seen = new Set<string>();
-  const add = async (absolute: string) => {
-    if (seen.has(absolute)) return;
-    seen.add(absolute);
-    out.push(await diskFile(absolute, repoRoot));
-  };
+  const limit = pLimit(LIST_CONCURRENCY);
+  const found: Array<{ absolute: string; info: Stats | null }> = [];
   for (const path of paths) {
     const info = await lstat(path).catch(() => null);
     if (info === null) throw Object.assign(new Error(`${path}: no such file or directory`), { code: 'ENOENT', path });
-    if (!info.isDirectory()) {
-      await add(path);
-      continue;
-    }
-    const files = repoRoot && isInside(repoRoot, path) ? await gitListFiles(repoRoot, path) : await walkDirectory(path);
-    for (const file of files) await add(file);
+    if (!info.isDirectory()) found.push({ absolute: path, info });
+    else if (repoRoot && isInside(repoRoot, path))
+      found.push(...(await gitListEntries(repoRoot, path, undefined, limit)));
+    else found.push(...(await walkDirectory(path, limit)));
   }
-  return out;
+  const seen = new Set<string>();
+  const unique = found.filter(({ absolute }) => !seen.has(absolute) && seen.add(absolute));
+  const realRoot = repoRoot ? await realpath(repoRoot).catch(() => repoRoot) : null;
+  return Promise.all(unique.map(({ absolute, info }) => limit(() => diskFile(absolute, info, realRoot))));
 }
 
-async function diskFile(absolute: string, root: string | null): Promise<DiskFile> {
+async function diskFile(absolute: string, info: Stats | null, realRoot: string | null): Promise<DiskFile> {
   const read = async () => readFile(absolute);
-  const info = await lstat(absolute).catch(() => null);
-  if (info?.isSymbolicLink()) {
-    const target = await realpath(absolute).catch(() => null);
-    if (target === null) return { absolute, read, skip: { reason: 'unreadable', detail: 'broken symbolic link' } };
-    const realRoot = root ? await realpath(root).catch(() => root) : null;
-    if (realRoot && !isInside(realRoot, target)) {
-      return {
-        absolute,
-        read,
-        skip: { reason: 'symlink_outside_repo', detail: 'symbolic link to a file outside the repository' },
-      };
-    }
+  if (!info?.isSymbolicLink()) return { absolute, size: info?.size ?? 0, read };
+  const target = await realpath(absolute).catch(() => null);
+  if (target === null)
+    return { absolute, size: 0, read, skip: { reason: 'unreadable', detail: 'broken symbolic link' } };
+  if (realRoot && !isInside(realRoot, target)) {
+    return {
+      absolute,
+      size: 0,
+      read,
+      skip: { reason: 'symlink_outside_repo', detail: 'symbolic link to a file outside the repository' },
+    };
   }
-  return { absolute, read };
+  return { absolute, size: (await stat(absolute).catch(() => null))?.size ?? 0, read };
 }
 
 function isInside(root: string, path: string): boolean {
@@ -61,6 +66,16 @@ function isInside(root: string, path: string): boolean {
 
 /** `git ls-files` of tracked and untracked-but-not-ignored files under `dir`. */
 export async function gitListFiles(repoRoot: string, dir: string, env?: NodeJS.ProcessEnv): Promise<string[]> {
+  return (await gitListEntries(repoRoot, dir, env, pLimit(LIST_CONCURRENCY))).map((entry) => entry.absolute);
+}
+
+/** The same, with each file's `lstat`. */
+async function gitListEntries(
+  repoRoot: string,
+  dir: string,
+  env: NodeJS.ProcessEnv | undefined,
+  limit: ReturnType<typeof pLimit>,
+): Promise<Array<{ absolute: string; info: Stats }>> {
   const result = await runProcess(
     'git',
     [
@@ -77,36 +92,56 @@ export async function gitListFiles(repoRoot: string, dir: string, env?: NodeJS.P
     { cwd: repoRoot, ...(env ? { env } : {}), timeoutMs: 120_000, maxOutputBytes: 256 * 1024 * 1024 },
   );
   if (result.exitCode !== 0) throw new Error(`git ls-files failed: ${result.stderr.trim().split('\n')[0]}`);
-  const unique = new Set(result.stdout.split('\0').filter(Boolean));
-  const files: string[] = [];
-  for (const path of unique) {
-    const absolute = join(repoRoot, path);
-    // Deleted-but-tracked files are listed by --cached; they are not there to scan.
-    const info = await lstat(absolute).catch(() => null);
-    if (info && (info.isFile() || info.isSymbolicLink())) files.push(absolute);
-  }
-  return files.sort();
+  const unique = [...new Set(result.stdout.split('\0').filter(Boolean))].sort();
+  const listed = await Promise.all(
+    unique.map((path) =>
+      limit(async () => {
+        const absolute = join(repoRoot, path);
+        return { absolute, info: await lstat(absolute).catch(() => null) };
+      }),
+    ),
+  );
+  // Deleted-but-tracked files are listed by --cached; they are not there to scan.
+  return listed.filter(
+    (entry): entry is { absolute: string; info: Stats } =>
+      entry.info !== null && (entry.info.isFile() || entry.info.isSymbolicLink()),
+  );
 }
 
-/** A walk outside git: skips `.git` and honours each folder's `.gitignore`. */
-async function walkDirectory(root: string): Promise<string[]> {
-  const files: string[] = [];
-  const visit = async (dir: string, rules: Array<{ base: string; matcher: Ignore }>) => {
-    const gitignore = await readFile(join(dir, '.gitignore'), 'utf8').catch(() => null);
+/**
+ * A walk outside git: skips `.git` and honours each folder's `.gitignore`. Sibling folders are read concurrently;
+ * the result is in the order a depth-first walk in name order gives.
+ */
+async function walkDirectory(
+  root: string,
+  limit: ReturnType<typeof pLimit>,
+): Promise<Array<{ absolute: string; info: Stats | null }>> {
+  const visit = async (
+    dir: string,
+    rules: Array<{ base: string; matcher: Ignore }>,
+  ): Promise<Array<{ absolute: string; info: Stats | null }>> => {
+    const [gitignore, entries] = await limit(() =>
+      Promise.all([
+        readFile(join(dir, '.gitignore'), 'utf8').catch(() => null),
+        readdir(dir, { withFileTypes: true }).catch(() => []),
+      ]),
+    );
     const scoped = gitignore === null ? rules : [...rules, { base: dir, matcher: ignore().add(gitignore) }];
-    const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-    for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
-      if (entry.name === '.git') continue;
-      const absolute = join(dir, entry.name);
-      const ignored = scoped.some(({ base, matcher }) => {
-        const rel = relative(base, absolute).split(sep).join('/');
-        return matcher.ignores(entry.isDirectory() ? `${rel}/` : rel);
+    const parts = entries
+      .sort((a, b) => a.name.localeCompare(b.name))
+      .map(async (entry) => {
+        if (entry.name === '.git') return [];
+        const absolute = join(dir, entry.name);
+        const ignored = scoped.some(({ base, matcher }) => {
+          const rel = relative(base, absolute).split(sep).join('/');
+          return matcher.ignores(entry.isDirectory() ? `${rel}/` : rel);
+        });
+        if (ignored) return [];
+        if (entry.isDirectory()) return visit(absolute, scoped);
+        if (!entry.isFile() && !entry.isSymbolicLink()) return [];
+        return [{ absolute, info: await limit(() => lstat(absolute).catch(() => null)) }];
       });
-      if (ignored) continue;
-      if (entry.isDirectory()) await visit(absolute, scoped);
-      else if (entry.isFile() || entry.isSymbolicLink()) files.push(absolute);
-    }
+    return (await Promise.all(parts)).flat();
   };
-  await visit(root, []);
-  return files;
+  return visit(root, []);
 }

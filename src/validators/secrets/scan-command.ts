@@ -1,4 +1,3 @@
-import { stat } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { loadConfig } from '../../core/config/load.js';
 import { findRepoRoot } from '../../core/config/repo-root.js';
@@ -16,7 +15,7 @@ import {
   scanBatches,
   scanTargets,
 } from '../../secrets/scan-targets.js';
-import { historyBatches, historyTargets, stagedTargets, workTreeTargets } from '../../secrets/sources/git-sources.js';
+import { historyBatches, historyTargets, stagedTargets } from '../../secrets/sources/git-sources.js';
 import { listFilesUnder } from '../../secrets/sources/walk.js';
 import { auditBaseline, renderBaselineAudit } from './baseline-audit.js';
 import { renderScanReport, type ScanFormat, type SecretScanReport } from './report/index.js';
@@ -86,7 +85,7 @@ export async function runScanCommand(flags: ScanCommandFlags, io: ScanCommandIo 
     flags,
     { all, verifying },
     { repoRoot, root, cwd: io.cwd, env: io.env },
-    { repoRoot: root, options, scanner, baseline, imported },
+    { repoRoot: root, options, scanner, baseline, imported, ...scanThreads(io.env) },
     scanOptions,
   );
   if (flags.baselineWrite) {
@@ -161,11 +160,28 @@ async function scanChosenSource(
     const targets = await historyTargets(range);
     return { scope, outcome: await scanTargets(targets, scanOptions), targets };
   }
+  // The whole work tree is the repository root as a path: git lists it, and symlinks out of it are not followed.
   const targets = mode.all
-    ? await workTreeTargets(git)
+    ? await pathTargets(where.root, where.root, [where.root])
     : await pathTargets(where.repoRoot, where.cwd, flags.paths.length > 0 ? flags.paths : ['.']);
-  const outcome = await scanDiskTargets(await withSizes(targets), parallel);
+  const outcome = await scanDiskTargets(targets, parallel);
   return { scope: mode.all ? 'all' : 'paths', outcome, targets };
+}
+
+/**
+ * `TOLLGATE_SCAN_THREADS`: how many threads scan files on disk (1 = this one only). Unset: one per core, as many as
+ * the bytes pay for. The findings are the same for any value; the bench and the tests compare them.
+ */
+function scanThreads(env: NodeJS.ProcessEnv): { threads?: number } {
+  const raw = env.TOLLGATE_SCAN_THREADS;
+  if (raw === undefined || raw === '') return {};
+  const threads = Number(raw);
+  if (!Number.isInteger(threads) || threads < 1 || threads > 16)
+    throw new TollgateError(
+      'usage',
+      `TOLLGATE_SCAN_THREADS: expected a whole number from 1 to 16, got ${JSON.stringify(raw)}`,
+    );
+  return { threads };
 }
 
 function checkBaselineFlags(flags: ScanCommandFlags, sources: number): void {
@@ -192,18 +208,7 @@ async function loadSecretsOptions(
   return { options: secretsOptionsSchema.parse(loaded.config.secrets), network: loaded.config.permissions.network };
 }
 
-/** Sizes let large trees be dealt to worker threads evenly. */
-async function withSizes(targets: ReadonlyArray<ScanTarget & { absolute: string }>): Promise<DiskTarget[]> {
-  return Promise.all(
-    targets.map(async (target) => ({ ...target, size: (await stat(target.absolute).catch(() => null))?.size ?? 0 })),
-  );
-}
-
-async function pathTargets(
-  repoRoot: string | null,
-  cwd: string,
-  paths: readonly string[],
-): Promise<Array<ScanTarget & { absolute: string }>> {
+async function pathTargets(repoRoot: string | null, cwd: string, paths: readonly string[]): Promise<DiskTarget[]> {
   const absolute = paths.map((path) => (isAbsolute(path) ? path : resolve(cwd, path)));
   let files: Awaited<ReturnType<typeof listFilesUnder>>;
   try {
@@ -218,6 +223,12 @@ async function pathTargets(
   return files.map((file) => {
     const rel = relative(base, file.absolute);
     const path = rel.startsWith('..') ? file.absolute : rel.split(sep).join('/');
-    return { path, absolute: file.absolute, read: file.read, ...(file.skip ? { skip: file.skip } : {}) };
+    return {
+      path,
+      absolute: file.absolute,
+      size: file.size,
+      read: file.read,
+      ...(file.skip ? { skip: file.skip } : {}),
+    };
   });
 }

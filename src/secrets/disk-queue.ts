@@ -1,0 +1,38 @@
+import { ReusableFileReader } from './file-reader.js';
+import { emptyScanOutcome, type ScanOutcome, type ScanTargetsOptions, scanContent } from './scan-targets.js';
+
+/**
+ * The work loop each scanning thread runs (the main thread and every worker alike): claim the next file from a queue
+ * shared through one atomic counter, read it synchronously into a reused buffer, scan it. No message per file, and a
+ * thread that gets large files simply claims fewer. Files are listed largest first so no thread ends with a big one.
+ */
+export interface QueuedFile {
+  readonly path: string;
+  readonly absolute: string;
+  readonly size: number;
+}
+
+export function scanQueue(
+  files: readonly QueuedFile[],
+  claim: Int32Array,
+  options: ScanTargetsOptions,
+  read: (file: QueuedFile) => () => Promise<Buffer | string | null>,
+): ScanOutcome {
+  const reader = new ReusableFileReader();
+  const outcome = emptyScanOutcome();
+  for (;;) {
+    const index = Atomics.add(claim, 0, 1);
+    if (index >= files.length) break;
+    const file = files[index]!;
+    let content: Buffer;
+    try {
+      content = reader.read(file.absolute, file.size);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      outcome.skipped.push({ path: file.path, reason: 'unreadable', detail: code ?? 'read failed' });
+      continue;
+    }
+    scanContent({ path: file.path, read: read(file) }, content, options, outcome);
+  }
+  return outcome;
+}
