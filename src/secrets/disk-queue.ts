@@ -1,10 +1,12 @@
 import { ReusableFileReader } from './file-reader.js';
 import { emptyScanOutcome, type ScanOutcome, type ScanTargetsOptions, scanContent } from './scan-targets.js';
+import { STREAM_BYTES, scanFileInWindows } from './stream-file.js';
 
 /**
  * The work loop each scanning thread runs (the main thread and every worker alike): claim the next file from a queue
  * shared through one atomic counter, read it synchronously into a reused buffer, scan it. No message per file, and a
  * thread that gets large files simply claims fewer. Files are listed largest first so no thread ends with a big one.
+ * Files over `STREAM_BYTES` are scanned from disk in windows.
  */
 export interface QueuedFile {
   readonly path: string;
@@ -24,15 +26,17 @@ export function scanQueue(
     const index = Atomics.add(claim, 0, 1);
     if (index >= files.length) break;
     const file = files[index]!;
+    const target = { path: file.path, absolute: file.absolute, read: read(file) };
     let content: Buffer;
     try {
+      if (file.size > STREAM_BYTES && scanFileInWindows(target, options, outcome)) continue;
       content = reader.read(file.absolute, file.size);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       outcome.skipped.push({ path: file.path, reason: 'unreadable', detail: code ?? 'read failed' });
       continue;
     }
-    scanContent({ path: file.path, read: read(file) }, content, options, outcome);
+    scanContent(target, content, options, outcome);
   }
   return outcome;
 }

@@ -39,8 +39,6 @@ export interface ParallelScanOptions {
   imported?: ImportedSuppressions;
   /** Scanning threads, this one included; default: one per core, fewer for small trees. Tests and the bench set it. */
   threads?: number;
-  /** Files above this size are scanned in windows (see `scanTargets`). */
-  maxBytes?: number;
 }
 
 /**
@@ -61,7 +59,6 @@ export async function scanDiskTargets(
     baseline: options.baseline,
     ...(options.baselineLabel === undefined ? {} : { baselineLabel: options.baselineLabel }),
     ...(options.imported ? { imported: options.imported } : {}),
-    ...(options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes }),
   };
   const allowed = allowedPaths({ ...scanOptions, allowPaths: options.options.paths });
   const notRead = emptyScanOutcome();
@@ -86,7 +83,6 @@ export async function scanDiskTargets(
       claim: claim.buffer as SharedArrayBuffer,
       baseline: [...options.baseline],
       ...(options.baselineLabel === undefined ? {} : { baselineLabel: options.baselineLabel }),
-      ...(options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes }),
     }),
   );
   // This thread works the same queue while the workers start; it blocks its event loop until the queue is empty,

@@ -2,7 +2,7 @@ import picomatch from 'picomatch';
 import type { LineRange, SkipReason } from '../core/change-set/types.js';
 import { hasBinaryExtension } from './binary.js';
 import { type ImportedSuppressions, importedSuppressionFor } from './imported-suppressions.js';
-import type { SecretScanner } from './scanner.js';
+import type { RawSecret, ScanTextOptions, SecretScanner } from './scanner.js';
 import { sourceMapParts } from './source-map.js';
 import { type AppliedSuppression, type GateSuppressionPolicy, judgeSuppression } from './suppressions.js';
 import { decodeText } from './text-decoding.js';
@@ -57,18 +57,15 @@ export interface ScanTargetsOptions {
   imported?: ImportedSuppressions;
   /** Set in the gate: which suppressions may clear a high or critical finding. Absent: every one applies. */
   gate?: GateSuppressionPolicy;
-  /** Files above this size are scanned in windows of about this size. Default 5 MB. */
-  maxBytes?: number;
   signal?: AbortSignal;
   onProgress?: (scanned: number, total: number) => void;
 }
 
-/** Above this, a text file is scanned in windows (bounded work per scan call) rather than in one piece. */
-const DEFAULT_MAX_BYTES = 5_000_000;
-/** A file larger than this is not scanned at all: listed as skipped, which makes a gate run incomplete. */
-const HARD_MAX_BYTES = 256_000_000;
-/** Lines each window shares with its neighbours, so a secret spread over a few lines is never cut in two. */
-const WINDOW_OVERLAP_LINES = 20;
+/**
+ * A file read whole (one not streamed from disk: see `stream-file.ts`) larger than this is not scanned: listed as
+ * skipped, which makes a gate run incomplete. Streamed files have no cap.
+ */
+export const HARD_MAX_BYTES = 256_000_000;
 
 export function lineSet(ranges: readonly LineRange[]): (line: number) => boolean {
   return (line) => ranges.some((range) => line >= range.start && line <= range.end);
@@ -159,7 +156,6 @@ export function scanContent(
   options: ScanTargetsOptions,
   outcome: ScanOutcome,
 ): void {
-  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   if (content === null) {
     outcome.skipped.push({ path: target.path, reason: 'unreadable', detail: 'no content' });
     return;
@@ -185,8 +181,7 @@ export function scanContent(
   if (parts) {
     // Lines of the map say nothing about lines of its sources: each embedded source is scanned whole.
     for (const part of parts) collect({ path: part.path, read: target.read }, part.text, options, outcome);
-  } else if (size > maxBytes) collectInWindows(target, text, maxBytes, options, outcome);
-  else collect(target, text, options, outcome);
+  } else collect(target, text, options, outcome);
 }
 
 /** What a file beyond `HARD_MAX_BYTES` is listed as; it makes a gate run incomplete. */
@@ -220,14 +215,29 @@ function compare(a: string, b: string): number {
 }
 
 function collect(target: ScanTarget, text: string, options: ScanTargetsOptions, outcome: ScanOutcome): void {
+  record(target, options.scanner.scanText(text, textOptionsFor(target)), options, outcome);
+}
+
+/** How the scanner is asked about one target: its path, and only the lines it reports. */
+export function textOptionsFor(target: ScanTarget): ScanTextOptions {
   const realLine = (line: number) => target.lineMap?.[line - 1] ?? line;
   const only = target.onlyLines ? lineSet(target.onlyLines) : null;
-  const isNew = target.newLines ? lineSet(target.newLines) : () => true;
-  const raw = options.scanner.scanText(text, {
+  return {
     path: target.path,
     keepAllowed: true,
     ...(only ? { acceptLine: (line: number) => only(realLine(line)) } : {}),
-  });
+  };
+}
+
+/** The scanner's raw secrets of one target, judged against every suppression and kept only masked. */
+export function record(
+  target: ScanTarget,
+  raw: readonly RawSecret[],
+  options: ScanTargetsOptions,
+  outcome: ScanOutcome,
+): void {
+  const realLine = (line: number) => target.lineMap?.[line - 1] ?? line;
+  const isNew = target.newLines ? lineSet(target.newLines) : () => true;
   for (const item of raw) {
     const line = realLine(item.line);
     let finding = toSecretFinding({ ...item, line }, target.path, isNew(line));
@@ -274,45 +284,5 @@ function collect(target: ScanTarget, text: string, options: ScanTargetsOptions, 
     const rejected = kinds[0] && judge(kinds[0]);
     if (rejected && rejected !== 'applies') finding = { ...finding, suppression: rejected };
     outcome.findings.push(target.commit ? { ...finding, commit: target.commit } : finding);
-  }
-}
-
-/**
- * A large file in windows of about `windowChars`, cut at line ends. Each window owns a run of lines and reads
- * `WINDOW_OVERLAP_LINES` more on each side, so a match that starts in its own lines is found whole; findings are
- * kept only in the window that owns their line, so none is reported twice.
- */
-function collectInWindows(
-  target: ScanTarget,
-  text: string,
-  windowChars: number,
-  options: ScanTargetsOptions,
-  outcome: ScanOutcome,
-): void {
-  const lineStarts = [0];
-  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) lineStarts.push(at + 1);
-  const lineCount = lineStarts.length;
-  const offsetOf = (line: number) => (line > lineCount ? text.length : lineStarts[line - 1]!);
-  let ownStart = 1;
-  while (ownStart <= lineCount) {
-    let ownEnd = ownStart;
-    while (ownEnd < lineCount && offsetOf(ownEnd + 1) - offsetOf(ownStart) < windowChars) ownEnd++;
-    const first = Math.max(1, ownStart - WINDOW_OVERLAP_LINES);
-    const last = Math.min(lineCount, ownEnd + WINDOW_OVERLAP_LINES);
-    const windowText = text.slice(offsetOf(first), offsetOf(last + 1));
-    const own = { start: ownStart, end: ownEnd };
-    const onlyLines = target.onlyLines
-      ? target.onlyLines
-          .map((range) => ({ start: Math.max(range.start, own.start), end: Math.min(range.end, own.end) }))
-          .filter((range) => range.start <= range.end)
-      : [own];
-    if (onlyLines.length > 0) {
-      const lineMap = Array.from(
-        { length: last - first + 1 },
-        (_, index) => target.lineMap?.[first + index - 1] ?? first + index,
-      );
-      collect({ ...target, lineMap, onlyLines }, windowText, options, outcome);
-    }
-    ownStart = ownEnd + 1;
   }
 }

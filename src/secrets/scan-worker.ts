@@ -16,7 +16,6 @@ export interface WorkerJob {
   claim: SharedArrayBuffer;
   baseline: string[];
   baselineLabel?: string;
-  maxBytes?: number;
 }
 
 const job = workerData as WorkerJob;
@@ -29,7 +28,6 @@ const outcome = scanQueue(
     baseline: new Set(job.baseline),
     imported,
     ...(job.baselineLabel === undefined ? {} : { baselineLabel: job.baselineLabel }),
-    ...(job.maxBytes === undefined ? {} : { maxBytes: job.maxBytes }),
   },
   (file) => () => readFile(file.absolute),
 );

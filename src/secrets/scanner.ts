@@ -1,4 +1,4 @@
-import { allowMarkerAbove, allowMarkerOn } from './allow-markers.js';
+import { type AllowMarker, allowMarkerAbove, allowMarkerOn } from './allow-markers.js';
 import { shannonEntropy } from './entropy.js';
 import { decodedScanInput, kubernetesSecretValues, mayHoldKubernetesSecret } from './kubernetes-secret.js';
 import { isPlaceholder } from './placeholders.js';
@@ -48,8 +48,39 @@ interface Span {
   end: number;
 }
 
-/** A match before line numbers are known; `order` is the rule's place in the pack. */
-type Found = Omit<RawSecret, 'line' | 'column'> & { order: number };
+/** A match; `order` is the rule's place in the pack. Line, column and allow marker are set by `locate`. */
+interface Found {
+  readonly rule: SecretRule;
+  readonly secret: string;
+  readonly start: number;
+  readonly end: number;
+  readonly order: number;
+  line?: number;
+  column?: number;
+  allow?: AllowMarker | null;
+}
+
+/** What one scan of a text carries from one window to the next. */
+interface ScanState {
+  readonly syntax: FileSyntax;
+  readonly lockfile: boolean;
+  readonly documentation: boolean;
+  /** Per rule, the offset of the whole text up to which it has run (see `scanStartsFor`). */
+  readonly scannedUntil: Float64Array;
+  /** The prefilter automaton's state. */
+  state: number;
+  readonly found: Found[];
+  readonly seen: Set<string>;
+  readonly vetoed: Span[];
+}
+
+/** A text scanned as it arrives (see `SecretScanner.startStream`). */
+export interface TextStream {
+  /** The next piece of the text; pieces may end anywhere but inside a UTF-16 surrogate pair. */
+  push(piece: string): void;
+  /** The findings, as `scanText` gives them for the whole text. */
+  end(): RawSecret[];
+}
 
 interface CompiledRule {
   readonly rule: SecretRule;
@@ -62,6 +93,16 @@ interface CompiledRule {
   readonly gate: RegExp | undefined;
 }
 
+/**
+ * Characters a streamed text keeps behind the prefilter (more than any window reaches back: a line window
+ * `LINE_REACH`, a block window 64), in whole lines.
+ */
+const STREAM_BACK = 4096;
+/**
+ * The least a streamed text is scanned behind what has arrived: a line window reaches `LINE_REACH` past the hit and
+ * the next line `LINE_REACH` more; the rest is room for a gate's look-ahead.
+ */
+const STREAM_AHEAD = 65_536;
 /** How far a line window reaches either side of a hit. */
 const LINE_REACH = 1024;
 /**
@@ -88,6 +129,11 @@ export class SecretScanner {
   /** Rules with no keyword (imported ones only): run over the whole text. */
   private readonly anchorless: readonly CompiledRule[];
   private readonly allowlist: GlobalAllowlist;
+  /**
+   * How far past a keyword hit a window may reach (a line window plus the next line, a block window, a gate's look
+   * ahead): a streamed text is scanned only this far behind what has arrived.
+   */
+  private readonly reach: number;
 
   constructor(rules: readonly SecretRule[], allowlist: GlobalAllowlist = {}) {
     this.allowlist = allowlist;
@@ -100,6 +146,7 @@ export class SecretScanner {
       gate: rule.gate ? new RegExp(rule.gate.source, withFlags(rule.gate.flags.replace('g', ''), 'y')) : undefined,
     }));
     this.automaton = buildKeywordAutomaton(this.compiled.map((item) => ({ keywords: item.rule.keywords, item })));
+    this.reach = Math.max(STREAM_AHEAD, ...this.compiled.map((item) => (item.block ? item.maxLength + 64 : 0)));
     this.anchorless = this.compiled.filter(
       (item) => item.rule.keywords.length === 0 || !item.rule.keywords.every(isAutomatonKeyword),
     );
@@ -116,20 +163,93 @@ export class SecretScanner {
 
   scanText(text: string, options: ScanTextOptions): RawSecret[] {
     if (!this.acceptsPath(options.path)) return [];
-    const syntax = syntaxOf(options.path);
-    const lockfile = isLockfile(options.path);
-    const documentation = isDocumentationExample(options.path);
-    const scannedUntil = this.scanStartsFor(options.path);
-    const found: Found[] = [];
-    const seen = new Set<string>();
-    const vetoed: Span[] = [];
+    const scan = this.startScan(options.path);
+    this.advance(scan, text, 0, text.length);
+    for (const compiled of this.anchorless) {
+      if (scan.scannedUntil[compiled.index] !== -1) continue;
+      this.runRule(compiled, text, 0, text.length, scan);
+    }
+    if (mayHoldKubernetesSecret(options.path, text)) this.scanKubernetesSecretData(text, scan.found);
+    locate(scan.found, text, 0, 0);
+    return this.finishScan(scan, options);
+  }
+
+  /**
+   * A text that arrives in pieces (a large file read from disk in windows), with the same findings `scanText` gives
+   * for the whole: the prefilter's state and each rule's progress carry over, and every window a rule runs in lies
+   * inside the text held, which keeps `STREAM_BACK` characters (and whole lines) behind the prefilter and waits for
+   * `reach` characters ahead of it. Null when this path or rule set needs the whole text at once (then read it whole).
+   */
+  startStream(options: ScanTextOptions): TextStream | null {
+    if (this.anchorless.length > 0 || /\.ya?ml$/i.test(options.path)) return null;
+    if (!this.acceptsPath(options.path)) return { push: () => {}, end: () => [] };
+    const scan = this.startScan(options.path);
+    let held = '';
+    let base = 0;
+    let linesBefore = 0;
+    let done = 0;
+    let located = 0;
+    const settle = (final: boolean) => {
+      const until = final ? held.length : Math.max(done, held.length - this.reach);
+      this.advance(scan, held, done, until, base);
+      done = until;
+      locate(scan.found.slice(located), held, base, linesBefore);
+      located = scan.found.length;
+      if (final) return;
+      // Keep whole lines from the one before the line holding `done - STREAM_BACK`: every window reaches back less.
+      const from = Math.max(0, done - STREAM_BACK);
+      const lineStart = held.lastIndexOf('\n', from - 1) + 1;
+      const keep = lineStart > 0 ? held.lastIndexOf('\n', lineStart - 2) + 1 : 0;
+      if (keep === 0) return;
+      for (let at = held.indexOf('\n'); at !== -1 && at < keep; at = held.indexOf('\n', at + 1)) linesBefore++;
+      held = held.slice(keep);
+      base += keep;
+      done -= keep;
+    };
+    return {
+      push: (piece) => {
+        held += piece;
+        if (held.length - done > this.reach) settle(false);
+      },
+      end: () => {
+        settle(true);
+        return this.finishScan(scan, options);
+      },
+    };
+  }
+
+  private startScan(path: string): ScanState {
+    return {
+      syntax: syntaxOf(path),
+      lockfile: isLockfile(path),
+      documentation: isDocumentationExample(path),
+      scannedUntil: this.scanStartsFor(path),
+      state: 0,
+      found: [],
+      seen: new Set(),
+      vetoed: [],
+    };
+  }
+
+  private finishScan(scan: ScanState, options: ScanTextOptions): RawSecret[] {
+    const allowed = scan.found.filter((item) => !this.globallyAllowed(item.secret) && !isVetoed(item, scan.vetoed));
+    return finish(resolveOverlaps(allowed), options.acceptLine, options.keepAllowed ?? false);
+  }
+
+  /**
+   * Runs the prefilter over `text[from, until)` (`text` starts at offset `base` of the whole) and each triggered rule
+   * in its window. Offsets kept in `scan` are of the whole text. Unless `text` ends where the whole does, `until`
+   * stays `reach` short of its end, so no window is cut short by it.
+   */
+  private advance(scan: ScanState, text: string, from: number, until: number, base = 0): void {
+    const { syntax, lockfile, documentation, scannedUntil } = scan;
     const { delta, outputs } = this.automaton;
     const length = text.length;
     // The line around the latest hit, computed once per line however many hits it has (minified code has many).
     let lineStart = -1;
     let lineEnd = -2;
-    let state = 0;
-    for (let i = 0; i < length; i++) {
+    let state = scan.state;
+    for (let i = from; i < until; i++) {
       state = delta[(state << 7) | FOLD[text.charCodeAt(i)]!]!;
       const ended = outputs[state];
       if (ended === undefined) continue;
@@ -137,7 +257,7 @@ export class SecretScanner {
         const at = i - keyword.length + 1;
         const after = i + 1;
         for (const compiled of keyword.items) {
-          if (at < scannedUntil[compiled.index]!) continue;
+          if (base + at < scannedUntil[compiled.index]!) continue;
           const gate = compiled.gate;
           if (gate) {
             gate.lastIndex = after;
@@ -148,7 +268,7 @@ export class SecretScanner {
           if (compiled.block) {
             start = Math.max(0, at - 64);
             end = Math.min(length, at + compiled.maxLength);
-            scannedUntil[compiled.index] = end;
+            scannedUntil[compiled.index] = base + end;
           } else {
             if (at < lineStart || at > lineEnd) {
               lineStart = text.lastIndexOf('\n', at - 1) + 1;
@@ -163,31 +283,25 @@ export class SecretScanner {
               // starts at least LONG_LINE_AFTER further on: each character is scanned a bounded number of times.
               start = Math.max(lineStart, at - LONG_LINE_BEFORE);
               end = Math.min(lineEnd, at + 2 * LONG_LINE_AFTER);
-              scannedUntil[compiled.index] = at + LONG_LINE_AFTER;
-              this.runRule(compiled, text, start, end, syntax, found, seen, vetoed, end < lineEnd);
+              scannedUntil[compiled.index] = base + at + LONG_LINE_AFTER;
+              this.runRule(compiled, text, start, end, scan, end < lineEnd, base);
               continue;
             }
             start = Math.max(lineStart, at - LINE_REACH);
             end = Math.min(lineEnd, at + LINE_REACH);
             // Later hits on this line need no new window; hits on the next line do (their window reaches further).
-            scannedUntil[compiled.index] = end;
+            scannedUntil[compiled.index] = base + end;
             if (!long && end < length) {
               // The next line too: a k8s `name:` line and its `value:` line belong together.
               const next = text.indexOf('\n', end + 1);
               end = next === -1 || next > end + LINE_REACH ? Math.min(length, end + 1 + LINE_REACH) : next;
             }
           }
-          this.runRule(compiled, text, start, end, syntax, found, seen, vetoed);
+          this.runRule(compiled, text, start, end, scan, false, base);
         }
       }
     }
-    for (const compiled of this.anchorless) {
-      if (scannedUntil[compiled.index] !== -1) continue;
-      this.runRule(compiled, text, 0, text.length, syntax, found, seen, vetoed);
-    }
-    if (mayHoldKubernetesSecret(options.path, text)) this.scanKubernetesSecretData(text, found);
-    const allowed = found.filter((item) => !this.globallyAllowed(item.secret) && !isVetoed(item, vetoed));
-    return finish(text, resolveOverlaps(allowed), options.acceptLine, options.keepAllowed ?? false);
+    scan.state = state;
   }
 
   /** Secrets inside a Kubernetes Secret's base64 `data:` values, reported at the encoded value. */
@@ -209,12 +323,12 @@ export class SecretScanner {
    * Per rule, the offset up to which the text counts as scanned: -1 (nothing yet), or everything for a rule whose own
    * allowlist or path filter exempts this path.
    */
-  private scanStartsFor(path: string): Int32Array {
-    const scannedUntil = new Int32Array(this.compiled.length).fill(-1);
+  private scanStartsFor(path: string): Float64Array {
+    const scannedUntil = new Float64Array(this.compiled.length).fill(-1);
     for (const compiled of this.compiled) {
       const { allowlist, onlyPaths } = compiled.rule;
       const exempt = allowlist?.paths?.some((re) => re.test(path)) || (onlyPaths && !onlyPaths.test(path));
-      if (exempt) scannedUntil[compiled.index] = 0x7fffffff;
+      if (exempt) scannedUntil[compiled.index] = Number.POSITIVE_INFINITY;
     }
     return scannedUntil;
   }
@@ -234,11 +348,9 @@ export class SecretScanner {
     text: string,
     start: number,
     end: number,
-    syntax: FileSyntax,
-    found: Found[],
-    seen: Set<string>,
-    vetoed: Span[],
+    scan: Pick<ScanState, 'syntax' | 'found' | 'seen' | 'vetoed'>,
     cutShort = false,
+    base = 0,
   ): void {
     const { regex, rule } = compiled;
     const window = text.slice(start, end);
@@ -249,18 +361,19 @@ export class SecretScanner {
       if (cutShort && match.index + match[0].length === window.length) continue;
       const located = secretOf(match, rule.secretGroup);
       if (!located) continue;
-      const absolute = start + located.start;
+      const absolute = base + start + located.start;
       const key = `${compiled.index}:${absolute}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
+      if (scan.seen.has(key)) continue;
+      scan.seen.add(key);
       const name = match.groups?.name ?? match.groups?.envName;
-      if (!accepts(rule, located.secret, { ...(name === undefined ? {} : { name }), group: located.group, syntax })) {
+      const context = { ...(name === undefined ? {} : { name }), group: located.group, syntax: scan.syntax };
+      if (!accepts(rule, located.secret, context)) {
         // A provider rule that recognised the shape and rejected the value (wrong checksum, placeholder password)
         // has the last word: a generic rule may not report the same text.
-        if (!rule.generic) vetoed.push({ start: absolute, end: absolute + located.secret.length });
+        if (!rule.generic) scan.vetoed.push({ start: absolute, end: absolute + located.secret.length });
         continue;
       }
-      found.push({
+      scan.found.push({
         rule,
         order: compiled.index,
         secret: located.secret,
@@ -336,25 +449,35 @@ function rank(item: Found): number {
   return (item.rule.generic ? 1_000_000 : 0) + item.order;
 }
 
+/**
+ * Line, column and inline allow marker of each item, from the text that holds it: `text` starts at offset `base` of
+ * the whole, after `linesBefore` line ends, and holds the item's line and the one above it.
+ */
+function locate(items: readonly Found[], text: string, base: number, linesBefore: number): void {
+  if (items.length === 0) return;
+  const lineStarts = [0];
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
+  const lineText = (index: number) =>
+    text.slice(lineStarts[index]!, index + 1 < lineStarts.length ? lineStarts[index + 1]! : text.length);
+  for (const item of items) {
+    const lineIndex = lineIndexOf(lineStarts, item.start - base);
+    item.line = linesBefore + lineIndex + 1;
+    item.column = item.start - base - lineStarts[lineIndex]! + 1;
+    item.allow =
+      allowMarkerOn(lineText(lineIndex)) ?? (lineIndex > 0 ? allowMarkerAbove(lineText(lineIndex - 1)) : null);
+  }
+}
+
 function finish(
-  text: string,
-  found: Found[],
+  found: readonly Found[],
   acceptLine: ((line: number) => boolean) | undefined,
   keepAllowed: boolean,
 ): RawSecret[] {
-  if (found.length === 0) return [];
-  const lineStarts = [0];
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
   const out: RawSecret[] = [];
   for (const item of found) {
-    const lineIndex = lineIndexOf(lineStarts, item.start);
-    const line = lineIndex + 1;
+    const line = item.line!;
     if (acceptLine && !acceptLine(line)) continue;
-    const lineStart = lineStarts[lineIndex]!;
-    const lineText = (index: number) =>
-      text.slice(lineStarts[index]!, index + 1 < lineStarts.length ? lineStarts[index + 1]! : text.length);
-    const allow =
-      allowMarkerOn(lineText(lineIndex)) ?? (lineIndex > 0 ? allowMarkerAbove(lineText(lineIndex - 1)) : null);
+    const allow = item.allow;
     if (allow && !keepAllowed) continue;
     out.push({
       rule: item.rule,
@@ -362,7 +485,7 @@ function finish(
       start: item.start,
       end: item.end,
       line,
-      column: item.start - lineStart + 1,
+      column: item.column!,
       ...(allow
         ? {
             allowedBy: allow.marker,

@@ -13,7 +13,7 @@ export interface DecodedText {
 }
 
 /** Bytes sniffed for NULs and for UTF-16's zero-byte pattern (git also looks at the first 8000). */
-const SNIFF_BYTES = 8000;
+export const SNIFF_BYTES = 8000;
 
 const utf16le = new TextDecoder('utf-16le');
 const utf16be = new TextDecoder('utf-16be');
@@ -45,7 +45,7 @@ export function decodeText(bytes: Uint8Array): DecodedText | null {
  * ASCII-range text in UTF-16 has a zero in every other byte: in the odd positions for little-endian, the even ones
  * for big-endian. Binary formats have zeros too, but not on one side only and almost nowhere on the other.
  */
-function utf16WithoutBom(bytes: Uint8Array): 'utf-16le' | 'utf-16be' | null {
+export function utf16WithoutBom(bytes: Uint8Array): 'utf-16le' | 'utf-16be' | null {
   const end = Math.min(bytes.length, SNIFF_BYTES) & ~1;
   if (end < 4) return null;
   let evenZeros = 0;
@@ -67,7 +67,7 @@ function utf16WithoutBom(bytes: Uint8Array): 'utf-16le' | 'utf-16be' | null {
 }
 
 /** Not UTF-8, yet no control bytes that text never holds: a single-byte text encoding, read as Latin-1. */
-function looksLikeLatin1(bytes: Uint8Array): boolean {
+export function looksLikeLatin1(bytes: Uint8Array): boolean {
   const end = Math.min(bytes.length, SNIFF_BYTES);
   let high = 0;
   for (let i = 0; i < end; i++) {

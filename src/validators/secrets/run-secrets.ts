@@ -7,14 +7,20 @@ import { baselinePath, readBaseline } from '../../secrets/baseline.js';
 import { loadScanner } from '../../secrets/load-rules.js';
 import type { SecretsOptions } from '../../secrets/options.js';
 import {
+  allowedPaths,
+  emptyScanOutcome,
   lineSet,
+  mergeScanOutcome,
   type ScanOutcome,
   type ScanTarget,
+  type ScanTargetsOptions,
   type SkippedTarget,
   scanTargets,
+  skipBeforeReading,
 } from '../../secrets/scan-targets.js';
 import type { SecretScanner } from '../../secrets/scanner.js';
 import { listFilesUnder } from '../../secrets/sources/walk.js';
+import { scanFileInWindows } from '../../secrets/stream-file.js';
 import { formatSuppression, type GateSuppressionPolicy } from '../../secrets/suppressions.js';
 import { formatSecretLine, toFinding } from '../../secrets/to-finding.js';
 import { verifyFindings } from './verify-step.js';
@@ -62,7 +68,7 @@ export async function runSecrets(ctx: ToolContext<SecretsOptions, SecretsInput>)
   if (targets.length === 0 && changeSet.skipped.length === 0) {
     return result('passed', 'No changed text files to scan for secrets.');
   }
-  const outcome = await scanTargets(targets, {
+  const scanOptions: ScanTargetsOptions = {
     scanner: loaded.scanner,
     allowPaths: options.paths,
     baseline,
@@ -71,7 +77,21 @@ export async function runSecrets(ctx: ToolContext<SecretsOptions, SecretsInput>)
     gate: await gatePolicy(ctx, baseline, loaded.imported.files),
     signal: ctx.signal,
     onProgress: (done, total) => ctx.progress(`scanned ${done}/${total} files for secrets`),
+  };
+  // Files over validation.maxFileSize are streamed from disk in windows (every byte, bounded memory) when they can be.
+  const streamed = emptyScanOutcome();
+  const allowed = allowedPaths(scanOptions);
+  const rest = targets.filter((target) => {
+    if (!('absolute' in target) || skipBeforeReading(target, allowed)) return true;
+    try {
+      return !scanFileInWindows(target as ScanTarget & { absolute: string }, scanOptions, streamed);
+    } catch {
+      return true;
+    }
   });
+  const outcome = await scanTargets(rest, scanOptions);
+  mergeScanOutcome(outcome, streamed);
+  outcome.findings.sort((a, b) => a.path.localeCompare(b.path) || a.line - b.line || a.column - b.column);
   const verified = await verifyIfAsked(ctx, outcome, targets, loaded.scanner);
   const scanned = new Set(targets.map((target) => target.path));
   const skipped = [
@@ -221,10 +241,9 @@ function textTargets(
       path: file.path,
       // Over `validation.maxFileSize` the change set does not hold the content: the scanner reads it from disk
       // itself (in windows when large), since a secret at the end of a big file is still a secret.
-      read:
-        skipped.get(file.path) === 'too_large'
-          ? () => readFile(join(ctx.repoRoot, file.path))
-          : () => ctx.changeSet.readText(file.path),
+      ...(skipped.get(file.path) === 'too_large'
+        ? { absolute: join(ctx.repoRoot, file.path), read: () => readFile(join(ctx.repoRoot, file.path)) }
+        : { read: () => ctx.changeSet.readText(file.path) }),
       newLines: file.addedLines,
       ...(options.scope === 'added' ? { onlyLines: file.addedLines } : {}),
     }));
