@@ -24,7 +24,7 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { median } from './measure.mjs';
@@ -195,18 +195,24 @@ function timed(command, args, options = {}) {
   return { seconds, stdout: result.stdout, stderr: result.stderr, status: result.status, rss };
 }
 
-/** The median run of `runs`, by wall time. */
-function medianRun(once) {
-  const results = Array.from({ length: runs }, once);
-  const middle = median(results.map((result) => result.seconds));
-  return results.reduce((best, result) =>
-    Math.abs(result.seconds - middle) < Math.abs(best.seconds - middle) ? result : best,
-  );
+/**
+ * Each tool's median run of `runs`, by wall time. The tools take turns (one run of each per round), so that load
+ * from outside the bench on a shared machine falls on all of them alike.
+ */
+function medianRuns(tools) {
+  const results = tools.map(() => []);
+  for (let round = 0; round < runs; round++) tools.forEach((once, index) => results[index].push(once()));
+  return results.map((list) => {
+    const middle = median(list.map((result) => result.seconds));
+    return list.reduce((best, result) =>
+      Math.abs(result.seconds - middle) < Math.abs(best.seconds - middle) ? result : best,
+    );
+  });
 }
 
 /** `tollgate scan` as a user runs it; `args` picks what (`--all` in the repository, or a folder). */
 function runTollgate(cwd, args, threads) {
-  return medianRun(() => {
+  return () => {
     const env = { ...process.env };
     if (threads === undefined) delete env.TOLLGATE_SCAN_THREADS;
     else env.TOLLGATE_SCAN_THREADS = String(threads);
@@ -228,13 +234,13 @@ function runTollgate(cwd, args, threads) {
         fingerprint: f.fingerprint,
       })),
     };
-  });
+  };
 }
 
 function runSecretlint(dir, secretlint) {
   const rc = join(cache, 'secretlintrc.json');
   writeFileSync(rc, JSON.stringify({ rules: [{ id: '@secretlint/secretlint-rule-preset-recommend' }] }));
-  return medianRun(() => {
+  return () => {
     const result = timed(secretlint.bin, ['--format', 'json', '--secretlintrc', rc, '--no-gitignore', '**/*'], {
       cwd: dir,
       env: { ...process.env, NODE_PATH: secretlint.nodePath },
@@ -248,7 +254,7 @@ function runSecretlint(dir, secretlint) {
       files: report.length,
       findings: report.reduce((sum, file) => sum + file.messages.length, 0),
     };
-  });
+  };
 }
 
 function runGitleaks(dir) {
@@ -281,24 +287,25 @@ console.log(
   `${cores} cores, Node ${process.version}; secretlint ${secretlint.version} with preset-recommend ${secretlint.preset}` +
     (secretlint.engines ? ` (declares node ${secretlint.engines}; it runs on this Node)` : ''),
 );
-console.log(`timed runs per tool: ${runs}, median kept\n`);
+console.log(`timed runs per tool: ${runs}, taking turns, median kept; load average now ${loadavg()[0].toFixed(2)}\n`);
 for (const path of listFiles(text)) readFileSync(path); // warm the page cache (untimed)
 
 const rows = [];
 const row = (tool, scope, bytes, result) =>
   rows.push({ tool, scope, mb: bytes / 1e6, ...result, mbps: bytes / 1e6 / result.seconds });
 
-const ours = runTollgate(text, ['--all']);
+const [ours, one, walked, theirs] = medianRuns([
+  runTollgate(text, ['--all']),
+  runTollgate(text, ['--all'], 1),
+  runTollgate(outside, [text]),
+  runSecretlint(text, secretlint),
+]);
 row(`tollgate scan --all (${cores} cores, default)`, 'full', full.bytes, ours);
-const one = runTollgate(text, ['--all'], 1);
 row('tollgate scan --all (TOLLGATE_SCAN_THREADS=1)', 'full', full.bytes, one);
-const walked = runTollgate(outside, [text]);
 row('tollgate scan DIR (outside git: directory walk)', 'full', full.bytes, walked);
-const theirs = runSecretlint(text, secretlint);
 row(`secretlint ${secretlint.version} (preset-recommend)`, 'full', full.bytes, theirs);
-const oursSlice = runTollgate(slice, ['--all']);
+const [oursSlice, theirsSlice] = medianRuns([runTollgate(slice, ['--all']), runSecretlint(slice, secretlint)]);
 row('tollgate scan --all (default)', '20 MB slice', part.bytes, oursSlice);
-const theirsSlice = runSecretlint(slice, secretlint);
 row(`secretlint ${secretlint.version} (preset-recommend)`, '20 MB slice', part.bytes, theirsSlice);
 const gitleaks = skipGitleaks ? null : runGitleaks(slice);
 if (gitleaks) row('gitleaks 8.28 (WASM, 1 thread)', '20 MB slice', part.bytes, gitleaks);
@@ -356,6 +363,7 @@ if (gitleaks)
   console.log(
     `tollgate / gitleaks-WASM on the 20 MB slice: ${(rows[4].mbps / rows[6].mbps).toFixed(0)}× (a WASM build; native gitleaks is not installable here)`,
   );
+console.log(`load average at the end: ${loadavg()[0].toFixed(2)} (other work on a shared machine slows every row)`);
 console.log(`\ntollgate findings on the library code (full corpus): ${ours.list.length}`);
 for (const finding of ours.list) {
   const id = `${finding.place} ${finding.rule}`;
