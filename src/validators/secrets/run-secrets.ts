@@ -78,20 +78,7 @@ export async function runSecrets(ctx: ToolContext<SecretsOptions, SecretsInput>)
     signal: ctx.signal,
     onProgress: (done, total) => ctx.progress(`scanned ${done}/${total} files for secrets`),
   };
-  // Files over validation.maxFileSize are streamed from disk in windows (every byte, bounded memory) when they can be.
-  const streamed = emptyScanOutcome();
-  const allowed = allowedPaths(scanOptions);
-  const rest = targets.filter((target) => {
-    if (!('absolute' in target) || skipBeforeReading(target, allowed)) return true;
-    try {
-      return !scanFileInWindows(target as ScanTarget & { absolute: string }, scanOptions, streamed);
-    } catch {
-      return true;
-    }
-  });
-  const outcome = await scanTargets(rest, scanOptions);
-  mergeScanOutcome(outcome, streamed);
-  outcome.findings.sort((a, b) => a.path.localeCompare(b.path) || a.line - b.line || a.column - b.column);
+  const outcome = await scanChangedTargets(targets, scanOptions);
   const verified = await verifyIfAsked(ctx, outcome, targets, loaded.scanner);
   const scanned = new Set(targets.map((target) => target.path));
   const skipped = [
@@ -141,6 +128,27 @@ async function verifyIfAsked(
     network: ctx.network ?? 'deny',
     signal: ctx.signal,
   });
+}
+
+/** Files over validation.maxFileSize are streamed from disk in windows (every byte, bounded memory) when they can be. */
+async function scanChangedTargets(
+  targets: readonly ScanTarget[],
+  scanOptions: ScanTargetsOptions,
+): Promise<ScanOutcome> {
+  const streamed = emptyScanOutcome();
+  const allowed = allowedPaths(scanOptions);
+  const rest = targets.filter((target) => {
+    if (!('absolute' in target) || skipBeforeReading(target, allowed)) return true;
+    try {
+      return !scanFileInWindows(target as ScanTarget & { absolute: string }, scanOptions, streamed);
+    } catch {
+      return true;
+    }
+  });
+  const outcome = await scanTargets(rest, scanOptions);
+  mergeScanOutcome(outcome, streamed);
+  outcome.findings.sort((a, b) => a.path.localeCompare(b.path) || a.line - b.line || a.column - b.column);
+  return outcome;
 }
 
 /** Findings fail; otherwise a pass, unless a changed file could not be examined, which makes it incomplete. */

@@ -1,0 +1,171 @@
+import { type AllowMarker, allowMarkerAbove, allowMarkerOn } from './allow-markers.js';
+import { shannonEntropy } from './entropy.js';
+import { isPlaceholder } from './placeholders.js';
+import type { MatchContext, SecretRule } from './rule.js';
+
+/**
+ * What the scanner does with a regex match (which group is the secret, whether its value passes the rule's checks)
+ * and with its matches once a text is scanned: keep one per piece of text, place each at its line
+ * and column with the inline allow marker that covers it, and report them as `RawSecret`s.
+ */
+
+/** A secret the scanner found. */
+export interface RawSecret {
+  readonly rule: SecretRule;
+  /** Only in memory; never logged, returned from a tool or written anywhere. */
+  readonly secret: string;
+  /** 1-based. */
+  readonly line: number;
+  /** 1-based, in UTF-16 code units like every editor's column. */
+  readonly column: number;
+  /** Offsets of the secret in the scanned text. */
+  readonly start: number;
+  readonly end: number;
+  /** The inline allow marker that covers it; set only when the scan was asked to keep allowed secrets. */
+  readonly allowedBy?: string;
+  /** The marker's line (the secret's own, or the comment line above it). */
+  readonly allowedAt?: number;
+  /** What the marker says after itself (`tollgate:allow test fixture` → `test fixture`). */
+  readonly allowReason?: string;
+}
+
+export interface Span {
+  start: number;
+  end: number;
+}
+
+/** A match; `order` is the rule's place in the pack. Line, column and allow marker are set by `locate`. */
+export interface Found {
+  readonly rule: SecretRule;
+  readonly secret: string;
+  readonly start: number;
+  readonly end: number;
+  readonly order: number;
+  line?: number;
+  column?: number;
+  allow?: AllowMarker | null;
+}
+
+/**
+ * One finding per piece of text: where spans overlap, a provider rule beats a generic one, and an earlier rule in the
+ * pack beats a later one.
+ */
+export function resolveOverlaps(found: Found[]): Found[] {
+  if (found.length < 2) return found;
+  const ranked = [...found].sort((a, b) => rank(a) - rank(b) || a.start - b.start);
+  const kept: Found[] = [];
+  for (const candidate of ranked) {
+    if (kept.some((other) => candidate.start < other.end && other.start < candidate.end)) continue;
+    kept.push(candidate);
+  }
+  return kept.sort((a, b) => a.start - b.start);
+}
+
+function rank(item: Found): number {
+  return (item.rule.generic ? 1_000_000 : 0) + item.order;
+}
+
+/**
+ * Line, column and inline allow marker of each item, from the text that holds it: `text` starts at offset `base` of
+ * the whole, after `linesBefore` line ends, and holds the item's line and the one above it.
+ */
+export function locate(items: readonly Found[], text: string, base: number, linesBefore: number): void {
+  if (items.length === 0) return;
+  const lineStarts = [0];
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
+  const lineText = (index: number) =>
+    text.slice(lineStarts[index]!, index + 1 < lineStarts.length ? lineStarts[index + 1]! : text.length);
+  for (const item of items) {
+    const lineIndex = lineIndexOf(lineStarts, item.start - base);
+    item.line = linesBefore + lineIndex + 1;
+    item.column = item.start - base - lineStarts[lineIndex]! + 1;
+    item.allow =
+      allowMarkerOn(lineText(lineIndex)) ?? (lineIndex > 0 ? allowMarkerAbove(lineText(lineIndex - 1)) : null);
+  }
+}
+
+export function finish(
+  found: readonly Found[],
+  acceptLine: ((line: number) => boolean) | undefined,
+  keepAllowed: boolean,
+): RawSecret[] {
+  const out: RawSecret[] = [];
+  for (const item of found) {
+    const line = item.line!;
+    if (acceptLine && !acceptLine(line)) continue;
+    const allow = item.allow;
+    if (allow && !keepAllowed) continue;
+    out.push({
+      rule: item.rule,
+      secret: item.secret,
+      start: item.start,
+      end: item.end,
+      line,
+      column: item.column!,
+      ...(allow
+        ? {
+            allowedBy: allow.marker,
+            allowedAt: allow.above ? line - 1 : line,
+            ...(allow.reason ? { allowReason: allow.reason } : {}),
+          }
+        : {}),
+    });
+  }
+  return out;
+}
+
+function lineIndexOf(lineStarts: readonly number[], offset: number): number {
+  let low = 0;
+  let high = lineStarts.length - 1;
+  while (low < high) {
+    const mid = (low + high + 1) >> 1;
+    if (lineStarts[mid]! <= offset) low = mid;
+    else high = mid - 1;
+  }
+  return low;
+}
+
+/** A generic rule's hit inside a span a specific rule vetoed (a known non-secret there) does not count. */
+export function isVetoed(item: Found, vetoed: readonly Span[]): boolean {
+  return item.rule.generic === true && vetoed.some((span) => item.start < span.end && span.start < item.end);
+}
+
+/** The secret is the first defined group whose name starts with `secret`, else group 1, else the whole match. */
+export function secretOf(
+  match: RegExpExecArray,
+  secretGroup?: number,
+): { secret: string; start: number; group: string } | null {
+  const indices = match.indices;
+  if (!indices) return null;
+  if (secretGroup !== undefined) {
+    const span = indices[secretGroup];
+    const secret = match[secretGroup];
+    return span && secret !== undefined ? { secret, start: span[0], group: String(secretGroup) } : null;
+  }
+  if (match.groups && indices.groups) {
+    for (const [name, value] of Object.entries(match.groups)) {
+      if (!name.startsWith('secret') || value === undefined) continue;
+      const span = indices.groups[name];
+      if (span) return { secret: value, start: span[0], group: name };
+    }
+  }
+  const group = match[1] !== undefined && indices[1] ? 1 : 0;
+  const span = indices[group];
+  const secret = match[group];
+  if (!span || secret === undefined) return null;
+  return { secret, start: span[0], group: String(group) };
+}
+
+export function accepts(rule: SecretRule, secret: string, context: MatchContext): boolean {
+  if (secret.length === 0) return false;
+  if (rule.entropy !== undefined && shannonEntropy(secret) < rule.entropy) return false;
+  if (isPlaceholder(secret)) return false;
+  const allow = rule.allowlist;
+  if (allow?.regexes?.some((re) => re.test(secret))) return false;
+  if (allow?.stopwords) {
+    const lower = secret.toLowerCase();
+    if (allow.stopwords.some((word) => lower.includes(word))) return false;
+  }
+  if (rule.validate && !rule.validate(secret, context)) return false;
+  return true;
+}
