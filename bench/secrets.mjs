@@ -201,7 +201,9 @@ function timed(command, args, options = {}) {
  */
 function medianRuns(tools) {
   const results = tools.map(() => []);
-  for (let round = 0; round < runs; round++) tools.forEach((once, index) => results[index].push(once()));
+  for (let round = 0; round < runs; round++) {
+    for (const [index, once] of tools.entries()) results[index].push(once());
+  }
   return results.map((list) => {
     const middle = median(list.map((result) => result.seconds));
     return list.reduce((best, result) =>

@@ -1,6 +1,6 @@
 import { decodedScanInput, kubernetesSecretValues, mayHoldKubernetesSecret } from './kubernetes-secret.js';
 import { buildKeywordAutomaton, FOLD, isAutomatonKeyword, type KeywordAutomaton } from './prefilter.js';
-import type { MatchContext, SecretRule } from './rule.js';
+import type { SecretRule } from './rule.js';
 import {
   accepts,
   type Found,
