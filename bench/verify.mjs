@@ -53,9 +53,8 @@ try {
   // Config is read from the repository, as users have it.
   spawnSync('git', ['init', '-q'], { cwd: work });
   mkdirSync(join(work, 'src'));
-  tokens.forEach((token, i) =>
-    writeFileSync(join(work, 'src', `client-${i}.ts`), `export const token = "${token}";\n`),
-  );
+  for (const [i, token] of tokens.entries())
+    writeFileSync(join(work, 'src', `client-${i}.ts`), `export const token = "${token}";\n`);
   const config = (extra) =>
     `secrets:\n  verifyLimit: ${FINDINGS}\n  verifyEndpoints:\n    github: ${provider.base}\n${extra}`;
   const env = { ...process.env, NODE_EXTRA_CA_CERTS: ca.caFile };
