@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import type { SampleContext, SecretRule } from './rule.js';
@@ -60,6 +62,11 @@ const ignoreCases = builtinRules.flatMap((rule) =>
 describe('rule pack', () => {
   test('has at least 80 rules', () => {
     expect(builtinRules.length).toBeGreaterThanOrEqual(80);
+  });
+
+  test('docs/validators/secrets.md states the real number of rules', () => {
+    const doc = readFileSync(join(import.meta.dirname, '../../docs/validators/secrets.md'), 'utf8');
+    expect(/The rule pack has (\d+) rules/.exec(doc)?.[1]).toBe(String(builtinRules.length));
   });
 
   test('ids are unique, kebab-case and start with their provider file', () => {

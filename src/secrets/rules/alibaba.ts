@@ -7,8 +7,9 @@ export default defineRules([
     id: 'alibaba-access-key-id',
     title: 'Alibaba Cloud AccessKey ID',
     prefix: 'LTAI',
-    body: '[A-Za-z0-9]{20}',
-    match: [fakeToken('LTAI', 20)],
+    // Older IDs have 12 characters after the prefix, newer ones 20 or 21.
+    body: '[A-Za-z0-9]{12,21}',
+    match: [fakeToken('LTAI', 20), fakeToken('LTAI', 12)],
   }),
   namedValue({
     id: 'alibaba-access-key-secret',

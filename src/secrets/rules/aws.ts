@@ -1,11 +1,29 @@
 import { GATES } from '../generic-value.js';
 import { defineRules } from '../rule.js';
-import { BASE64, fakeToken } from '../sample-tokens.js';
+import { prefixedToken } from '../rule-builders.js';
+import { BASE64, fakeHex, fakeToken } from '../sample-tokens.js';
 
 const ID_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
 const SECRET_ALPHABET = BASE64;
 
 export default defineRules([
+  prefixedToken({
+    id: 'aws-bedrock-short-term-key',
+    title: 'Amazon Bedrock short-term API key',
+    prefix: 'bedrock-api-key-',
+    body: '[A-Za-z0-9+/=_-]{24,2048}',
+    severity: 'critical',
+    match: [fakeToken('bedrock-api-key-', 32)],
+  }),
+  prefixedToken({
+    id: 'aws-appsync-api-key',
+    title: 'AWS AppSync API key',
+    prefix: 'da2-',
+    body: '[a-z0-9]{26}',
+    severity: 'medium',
+    entropy: 3.5,
+    match: [fakeToken('da2-', 26, 'abcdefghijklmnopqrstuvwxyz0123456789')],
+  }),
   {
     id: 'aws-access-key-id',
     title: 'AWS access key ID (AKIA…)',

@@ -21,6 +21,31 @@ export default defineRules([
     severity: 'critical',
     match: [fakeHex(37)],
   }),
+  // Cloudflare's self-identifying formats: account and user API tokens and global API keys.
+  prefixedToken({
+    id: 'cloudflare-account-api-token',
+    title: 'Cloudflare account API token',
+    prefix: 'cfat_',
+    body: '[A-Za-z0-9]{40,64}',
+    severity: 'critical',
+    match: [fakeToken('cfat_', 48)],
+  }),
+  prefixedToken({
+    id: 'cloudflare-user-api-token',
+    title: 'Cloudflare user API token',
+    prefix: 'cfut_',
+    body: '[A-Za-z0-9]{40,64}',
+    severity: 'critical',
+    match: [fakeToken('cfut_', 48)],
+  }),
+  prefixedToken({
+    id: 'cloudflare-api-key',
+    title: 'Cloudflare global API key',
+    prefix: 'cfk_',
+    body: '[A-Za-z0-9]{40,64}',
+    severity: 'critical',
+    match: [fakeToken('cfk_', 48)],
+  }),
   prefixedToken({
     id: 'cloudflare-origin-ca-key',
     title: 'Cloudflare Origin CA key',

@@ -19,6 +19,24 @@ export default defineRules([
     },
   },
   {
+    // Without a name: the first part must decode to a Discord snowflake (the bot's 17–20 digit user id).
+    id: 'discord-bot-token-bare',
+    title: 'Discord bot token (base64 user id . timestamp . HMAC)',
+    severity: 'critical',
+    keywords: ['.'],
+    pattern: /(?<![A-Za-z0-9_.-])([MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38})(?![A-Za-z0-9_.-])/,
+    validate: (token) => /^\d{17,20}$/.test(Buffer.from(token.split('.')[0] ?? '', 'base64url').toString('latin1')),
+    entropy: 4,
+    samples: {
+      match: [
+        `${base64Of('1184420397162561536').replace(/=+$/, '')}.${fakeToken('', 6, URL_SAFE)}.${fakeToken('', 38, URL_SAFE)}`,
+      ],
+      ignore: [
+        `${base64Of('not-a-snowflake-id!').replace(/=+$/, '')}.${fakeToken('', 6, URL_SAFE)}.${fakeToken('', 38, URL_SAFE)}`,
+      ],
+    },
+  },
+  {
     id: 'discord-webhook-url',
     title: 'Discord webhook URL (discord.com/api/webhooks/…)',
     severity: 'high',

@@ -1,6 +1,6 @@
 import { defineRules } from '../rule.js';
 import { prefixedToken } from '../rule-builders.js';
-import { base64Of, fakeHumanPassword, fakeToken, URL_SAFE } from '../sample-tokens.js';
+import { base64Of, fakeHumanPassword, fakeToken, LOWER_ALPHANUMERIC, URL_SAFE } from '../sample-tokens.js';
 import { decodesToUserAndPassword } from './npm.js';
 
 /** base64 of a Docker config (`{"auths":…`) whose entries carry a decodable `auth` or a `password`. */
@@ -19,6 +19,28 @@ export default defineRules([
     body: '[A-Za-z0-9_-]{27,40}',
     severity: 'critical',
     match: [fakeToken('dckr_pat_', 27, URL_SAFE)],
+  }),
+  prefixedToken({
+    id: 'docker-hub-oat',
+    title: 'Docker Hub organization access token',
+    prefix: 'dckr_oat_',
+    body: '[A-Za-z0-9_-]{27,40}',
+    severity: 'critical',
+    match: [fakeToken('dckr_oat_', 32, URL_SAFE)],
+  }),
+  prefixedToken({
+    id: 'docker-swarm-join-token',
+    title: 'Docker Swarm join token',
+    prefix: 'SWMTKN-1-',
+    body: '[a-z0-9]{50}-[a-z0-9]{25}',
+    match: [`${fakeToken('SWMTKN-1-', 50, LOWER_ALPHANUMERIC)}-${fakeToken('', 25, LOWER_ALPHANUMERIC)}`],
+  }),
+  prefixedToken({
+    id: 'docker-swarm-unlock-key',
+    title: 'Docker Swarm unlock key',
+    prefix: 'SWMKEY-1-',
+    body: '[A-Za-z0-9+/]{43}',
+    match: [fakeToken('SWMKEY-1-', 43)],
   }),
   {
     id: 'docker-config-auth',

@@ -8,8 +8,10 @@ import atlassian from './atlassian.js';
 import aws from './aws.js';
 import azure from './azure.js';
 import basicAuth from './basic-auth.js';
+import bitbucket from './bitbucket.js';
 import brevo from './brevo.js';
 import broker from './broker.js';
+import clojars from './clojars.js';
 import cloudflare from './cloudflare.js';
 import cohere from './cohere.js';
 import contentful from './contentful.js';
@@ -18,6 +20,7 @@ import database from './database.js';
 import databricks from './databricks.js';
 import datadog from './datadog.js';
 import deepseek from './deepseek.js';
+import definedNetworking from './defined-networking.js';
 import digitalocean from './digitalocean.js';
 import discord from './discord.js';
 import docker from './docker.js';
@@ -102,6 +105,9 @@ export const PROVIDER_FILES: Record<string, readonly SecretRule[]> = {
   mailgun,
   shopify,
   discord,
+  bitbucket,
+  clojars,
+  'defined-networking': definedNetworking,
   telegram,
   digitalocean,
   heroku,
