@@ -6,10 +6,14 @@ export default defineRules([
   prefixedToken({
     id: 'heroku-api-key',
     title: 'Heroku API key',
-    prefix: 'HRKU-AA',
-    body: '[0-9a-zA-Z_-]{58}',
+    prefix: 'HRKU-',
+    // Platform API tokens: 60 characters (most begin AA), or a UUID after the prefix.
+    body: '(?:[0-9a-zA-Z_-]{60}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})',
     severity: 'critical',
-    match: [fakeToken('HRKU-AA', 58, URL_SAFE)],
+    match: [
+      fakeToken('HRKU-AA', 58, URL_SAFE),
+      `HRKU-${fakeHex(8)}-${fakeHex(4)}-4${fakeHex(3)}-9${fakeHex(3)}-${fakeHex(12)}`,
+    ],
   }),
   namedValue({
     id: 'heroku-legacy-api-key',

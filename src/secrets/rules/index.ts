@@ -42,6 +42,7 @@ import huggingface from './huggingface.js';
 import jfrog from './jfrog.js';
 import jwt from './jwt.js';
 import linear from './linear.js';
+import llama from './llama.js';
 import mailchimp from './mailchimp.js';
 import mailgun from './mailgun.js';
 import mailjet from './mailjet.js';
@@ -74,9 +75,11 @@ import shell from './shell.js';
 import shopify from './shopify.js';
 import slack from './slack.js';
 import snyk from './snyk.js';
+import sonarqube from './sonarqube.js';
 import square from './square.js';
 import stripe from './stripe.js';
 import supabase from './supabase.js';
+import tavily from './tavily.js';
 import telegram from './telegram.js';
 import together from './together.js';
 import twilio from './twilio.js';
@@ -107,6 +110,9 @@ export const PROVIDER_FILES: Record<string, readonly SecretRule[]> = {
   discord,
   bitbucket,
   clojars,
+  llama,
+  sonarqube,
+  tavily,
   'defined-networking': definedNetworking,
   telegram,
   digitalocean,

@@ -7,7 +7,7 @@ export default defineRules([
     id: 'notion-integration-token',
     title: 'Notion integration token',
     prefix: 'ntn_',
-    body: '[0-9]{11}[A-Za-z0-9]{35}',
+    body: '[0-9]{9,12}[A-Za-z0-9]{33,38}',
     match: [`ntn_${fakeToken('', 11, '0123456789')}${fakeToken('', 35)}`],
   }),
   prefixedToken({

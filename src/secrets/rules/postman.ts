@@ -1,8 +1,15 @@
 import { defineRules } from '../rule.js';
 import { prefixedToken } from '../rule-builders.js';
-import { fakeHex } from '../sample-tokens.js';
+import { fakeHex, fakeToken, UPPER_ALPHANUMERIC } from '../sample-tokens.js';
 
 export default defineRules([
+  prefixedToken({
+    id: 'postman-collection-access-token',
+    title: 'Postman collection access token',
+    prefix: 'PMAT-',
+    body: '[A-Z0-9]{26}',
+    match: [fakeToken('PMAT-', 26, UPPER_ALPHANUMERIC)],
+  }),
   prefixedToken({
     id: 'postman-api-key',
     title: 'Postman API key',

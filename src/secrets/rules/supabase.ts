@@ -7,9 +7,10 @@ export default defineRules([
     id: 'supabase-access-token',
     title: 'Supabase personal access token',
     prefix: 'sbp_',
-    body: '[a-f0-9]{40}',
+    // Newer tokens carry a version (sbp_v0_…).
+    body: '(?:v[0-9]_)?[a-f0-9]{40}',
     severity: 'critical',
-    match: [`sbp_${fakeHex(40)}`],
+    match: [`sbp_${fakeHex(40)}`, `sbp_v0_${fakeHex(40)}`],
   }),
   prefixedToken({
     id: 'supabase-secret-key',
