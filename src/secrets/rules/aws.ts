@@ -1,7 +1,7 @@
 import { GATES } from '../generic-value.js';
 import { defineRules } from '../rule.js';
 import { prefixedToken } from '../rule-builders.js';
-import { BASE64, fakeHex, fakeToken } from '../sample-tokens.js';
+import { BASE64, fakeToken } from '../sample-tokens.js';
 
 const ID_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
 const SECRET_ALPHABET = BASE64;
