@@ -67,18 +67,30 @@ export function loadPeerCorpus(args) {
   const root = fetchCredSweeper(source, args.includes('--peer-refresh'));
   const output = JSON.parse(readFileSync(join(root, 'tests/data/output.json'), 'utf8'));
   const prefix = './tests/samples/';
-  const items = output.map((credential) => {
+  // CredSweeper reports one value once per rule that matched it ("Key" and "Secret" for the same string): those are
+  // one credential, and a scanner that reports the value once has found it. Labels with the same file, lines, columns
+  // and value are merged; distinct values on one line stay distinct.
+  const seen = new Set();
+  const items = [];
+  for (const credential of output) {
     const lines = credential.line_data_list.map((data) => data.line_num);
     const file = credential.line_data_list[0].path.slice(prefix.length);
-    return {
+    const value = credential.line_data_list
+      .map((data) => `${data.line_num}:${data.value_start}:${data.value}`)
+      .join('|');
+    const label = NEUTRAL_KINDS.has(credential.rule) ? 'neutral' : 'secret';
+    const key = `${file}\0${label}\0${value}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    items.push({
       file,
       line: Math.min(...lines),
       endLine: Math.max(...lines),
       family: credential.rule,
-      label: NEUTRAL_KINDS.has(credential.rule) ? 'neutral' : 'secret',
+      label,
       what: credential.rule,
-    };
-  });
+    });
+  }
   return {
     name: 'CredSweeper tests/samples vs tests/data/output.json',
     commit: readFileSync(join(root, 'commit'), 'utf8').trim(),

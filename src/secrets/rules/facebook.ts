@@ -10,6 +10,21 @@ export default defineRules([
     body: '[0-9A-Za-z]{20,300}',
     match: [fakeToken('EAACEdEose0cBA', 120)],
   }),
+  {
+    // `APP_ID|APP_SECRET`: an app access token is the app's id and secret joined by a bar.
+    id: 'facebook-app-access-token',
+    title: 'Facebook app access token (app id|secret)',
+    severity: 'critical',
+    keywords: ['|'],
+    pattern: /(?<![0-9A-Za-z|])([0-9]{15,16}\|[A-Za-z0-9_-]{27}|[0-9]{15,16}\|[a-f0-9]{32})(?![A-Za-z0-9_|-])/,
+    entropy: 3.5,
+    samples: {
+      match: [
+        `${fakeToken('1', 15, '0123456789')}|${fakeToken('', 27, 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-')}`,
+      ],
+      ignore: [`${'1'.repeat(16)}|${'a'.repeat(27)}`],
+    },
+  },
   namedValue({
     id: 'facebook-app-secret',
     title: 'Facebook app secret',

@@ -26,6 +26,7 @@ import discord from './discord.js';
 import docker from './docker.js';
 import doppler from './doppler.js';
 import dropbox from './dropbox.js';
+import dynatrace from './dynatrace.js';
 import facebook from './facebook.js';
 import figma from './figma.js';
 import fireworks from './fireworks.js';
@@ -39,6 +40,7 @@ import groq from './groq.js';
 import hashicorp from './hashicorp.js';
 import heroku from './heroku.js';
 import huggingface from './huggingface.js';
+import instagram from './instagram.js';
 import jfrog from './jfrog.js';
 import jwt from './jwt.js';
 import linear from './linear.js';
@@ -52,6 +54,7 @@ import netlify from './netlify.js';
 import newrelic from './newrelic.js';
 import notion from './notion.js';
 import npm from './npm.js';
+import nuget from './nuget.js';
 import okta from './okta.js';
 import onepassword from './onepassword.js';
 import openai from './openai.js';
@@ -110,6 +113,9 @@ export const PROVIDER_FILES: Record<string, readonly SecretRule[]> = {
   discord,
   bitbucket,
   clojars,
+  dynatrace,
+  instagram,
+  nuget,
   llama,
   sonarqube,
   tavily,
