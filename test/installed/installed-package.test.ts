@@ -1,5 +1,5 @@
 import { readFileSync, statSync } from 'node:fs';
-import { readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -99,7 +99,7 @@ describe('the installed package', () => {
   test('every command and subcommand has --help with an example', async () => {
     const top = await commandNames([]);
     expect(top).toEqual(expect.arrayContaining(['run', 'scan', 'install', 'mcp', 'hook', 'config', 'advisories']));
-    const groups = ['hook', 'config', 'advisories'];
+    const groups = ['hook', 'config', 'advisories', 'alerts'];
     const all = [
       ...top.map((name) => [name]),
       ...(
@@ -172,6 +172,7 @@ describe('the installed package', () => {
       ['scan', '--all'],
       ['scan', '--all', '--format', 'json'],
       ['scan', '--all', '--format', 'sarif'],
+      ['scan', '--all', '--format', 'github'],
       ['scan', '--history', 'HEAD'],
       ['scan', '--all', '--report-allowed'],
       ['scan', '--baseline-audit'],
@@ -352,11 +353,38 @@ describe('the installed package', () => {
       ['fix-comments', '--payload', 'missing.json'],
       ['validate-alert', '--local', '0123456789ab'],
       ['validate-alert'],
+      ['validate-alert', '--org', 'acme', '--open', '--shard', '1/2', '--out', 'sweep'],
+      // Outside a GitHub runner the Action's step names the variable it misses.
+      ['action-step'],
     ]) {
       const result = await runProcess(bin, args, { cwd: repo.root, env: offline, timeoutMs: 60_000 });
       expectClean(result, args.join(' '));
       expect(result.exitCode, args.join(' ')).not.toBe(0);
     }
+    // A sweep shard's folder as the workflow uploads it, merged into one summary.
+    const shard = join(repo.home, 'shard-1', 'acme', 'api', '7');
+    await mkdir(shard, { recursive: true });
+    const decided = { repo: 'acme/api', number: 7, updatedAt: '2026-11-20T10:00:00Z' };
+    await writeFile(join(shard, 'done.json'), JSON.stringify({ ...decided, configHash: 'x' }));
+    await writeFile(
+      join(shard, 'result.json'),
+      JSON.stringify({
+        ...decided,
+        secretType: 'github_personal_access_token',
+        verdict: 'FALSE_POSITIVE',
+        confidence: 8,
+        confidenceLabel: 'High',
+        riskLevel: 'Low',
+        keyFinding: 'A revoked token.',
+        winner: { index: 0, agent: 'claude' },
+        decidedBy: 'single',
+        analyses: 1,
+        usage: {},
+      }),
+    );
+    const merged = await tollgate(['alerts', 'merge', join(repo.home, 'shard-1'), '--format', 'json']);
+    expectClean(merged, 'alerts merge');
+    expect(JSON.parse(merged.stdout).totals).toEqual({ FALSE_POSITIVE: 1 });
     await writeFile(join(repo.root, 'report.md'), '# Secret alert analysis\n\nnothing here\n');
     expectClean(await tollgate(['evals', 'report.md']), 'evals');
   }, 120_000);

@@ -7,7 +7,7 @@ import type { AgentName, RegisteredAdapter } from '../../agents/index.js';
 import { loadConfig, parseConfigText } from '../../core/config/load.js';
 import { lookUpRegistries } from '../../core/config/registries.js';
 import { findRepoRoot } from '../../core/config/repo-root.js';
-import { errorMessage } from '../../core/errors.js';
+import { errorMessage, TollgateError } from '../../core/errors.js';
 import { writeFileAtomic } from '../../core/state/atomic-write.js';
 import { acquireFileLock } from '../../core/state/lock.js';
 import { listAlerts } from '../github-rest.js';
@@ -56,6 +56,11 @@ export interface SweepSummary {
  * 1 when some could not be (each named; rerun to retry them).
  */
 export async function runSweep(options: SweepOptions): Promise<number> {
+  if (!options.env.GITHUB_TOKEN && !options.env.GH_TOKEN)
+    throw new TollgateError(
+      'usage',
+      'GITHUB_TOKEN: not set; listing secret-scanning alerts needs a token with "Secret scanning alerts: read"',
+    );
   const out = resolve(options.cwd, options.out);
   await mkdir(out, { recursive: true });
   const lock = await acquireFileLock(join(out, '.sweep.lock'), {
