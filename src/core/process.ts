@@ -18,6 +18,16 @@ export interface RunProcessOptions {
   onOutput?: (stream: 'stdout' | 'stderr', chunk: Buffer) => void;
   /** Grace period between SIGTERM and SIGKILL to the group. Default 2 s. */
   killGraceMs?: number;
+  /**
+   * Given at spawn: pauses and resumes reading the child's stdout, so a consumer of `onOutput` slower than the child
+   * holds the child back (the pipe fills and it waits) instead of queueing its output in memory.
+   */
+  outputControl?: (control: OutputControl) => void;
+}
+
+export interface OutputControl {
+  pause(): void;
+  resume(): void;
 }
 
 export interface ProcessResult {
@@ -105,6 +115,7 @@ class ChildRun {
   private settled = false;
   private detachedSurvivor = false;
   private lastData = 0;
+  private paused = false;
   private killTimer: NodeJS.Timeout | undefined;
   private timeoutTimer: NodeJS.Timeout | undefined;
   private drainTimer: NodeJS.Timeout | undefined;
@@ -134,6 +145,16 @@ class ChildRun {
     if (child.pid !== undefined) liveGroups.add(child.pid);
     this.capture('stdout', this.out);
     this.capture('stderr', this.err);
+    options.outputControl?.({
+      pause: () => {
+        this.paused = true;
+        child.stdout.pause();
+      },
+      resume: () => {
+        this.paused = false;
+        child.stdout.resume();
+      },
+    });
     child.on('error', (error: NodeJS.ErrnoException) =>
       this.finish({ exitCode: null, signal: null, spawnError: error }),
     );
@@ -175,6 +196,12 @@ class ChildRun {
     if (child.pid !== undefined) killGroup(child.pid, 'SIGKILL');
     let rounds = 0;
     const drain = () => {
+      // Paused by its reader: the rest of the output is waiting in the pipe, not held by a survivor.
+      if (this.paused) {
+        this.drainTimer = setTimeout(drain, PIPE_DRAIN_MS);
+        this.drainTimer.unref();
+        return;
+      }
       rounds += 1;
       if (performance.now() - this.lastData < PIPE_DRAIN_MS && rounds < PIPE_DRAIN_ROUNDS) {
         this.drainTimer = setTimeout(drain, PIPE_DRAIN_MS);
