@@ -115,7 +115,6 @@ class ChildRun {
   private settled = false;
   private detachedSurvivor = false;
   private lastData = 0;
-  private paused = false;
   private killTimer: NodeJS.Timeout | undefined;
   private timeoutTimer: NodeJS.Timeout | undefined;
   private drainTimer: NodeJS.Timeout | undefined;
@@ -146,14 +145,9 @@ class ChildRun {
     this.capture('stdout', this.out);
     this.capture('stderr', this.err);
     options.outputControl?.({
-      pause: () => {
-        this.paused = true;
-        child.stdout.pause();
-      },
-      resume: () => {
-        this.paused = false;
-        child.stdout.resume();
-      },
+      // Once the child has exited, Node resumes its output itself: what is left in the pipe (64 KiB at most) flows.
+      pause: () => child.stdout.pause(),
+      resume: () => child.stdout.resume(),
     });
     child.on('error', (error: NodeJS.ErrnoException) =>
       this.finish({ exitCode: null, signal: null, spawnError: error }),
@@ -196,12 +190,6 @@ class ChildRun {
     if (child.pid !== undefined) killGroup(child.pid, 'SIGKILL');
     let rounds = 0;
     const drain = () => {
-      // Paused by its reader: the rest of the output is waiting in the pipe, not held by a survivor.
-      if (this.paused) {
-        this.drainTimer = setTimeout(drain, PIPE_DRAIN_MS);
-        this.drainTimer.unref();
-        return;
-      }
       rounds += 1;
       if (performance.now() - this.lastData < PIPE_DRAIN_MS && rounds < PIPE_DRAIN_ROUNDS) {
         this.drainTimer = setTimeout(drain, PIPE_DRAIN_MS);

@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { TollgateError } from '../../core/errors.js';
-import { type ProcessResult, runProcess } from '../../core/process.js';
+import { runProcess } from '../../core/process.js';
 import type { ScanTarget } from '../scan-targets.js';
+import { checkGitResult } from './git-result.js';
 import { historyTargetBatches } from './history/history-source.js';
 import { parsePatch, toRanges } from './parse-patch.js';
 import { gitListFiles } from './walk.js';
@@ -26,15 +27,6 @@ async function git(options: GitSourceOptions, args: string[], what: string): Pro
   checkGitResult(result, what);
   if (result.truncated) throw new TollgateError('io', `${what}: git printed more than 1 GiB; scan a smaller range`);
   return result.stdout;
-}
-
-function checkGitResult(result: ProcessResult, what: string): void {
-  if (result.spawnError)
-    throw new TollgateError('not_a_repo', `cannot run git (${result.spawnError.code}); tollgate needs git on PATH`);
-  if (result.exitCode !== 0) {
-    const reason = result.stderr.trim().split('\n')[0] ?? `exit ${result.exitCode}`;
-    throw new TollgateError('bad_revision', `${what}: ${reason}`);
-  }
 }
 
 /**

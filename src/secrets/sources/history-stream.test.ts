@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createTempRepo, type TempRepo } from '../../../test/support/git-repo.js';
 import { builtinRules } from '../rules/index.js';
@@ -58,6 +59,36 @@ describe('scan --history streams git log', () => {
     const places = outcome.findings.map((finding) => `${finding.path}:${finding.line}`).sort();
     const expected = [...tokens.keys()].map((i) => `f${i % 5}.env:${Math.floor(i / 5) + 1}`).sort();
     expect(places).toEqual(expected);
+  });
+
+  test('a reader that stops after the first batch stops git too, at once', async () => {
+    repo = await createTempRepo();
+    const imported = spawnSync('git', ['fast-import', '--quiet'], {
+      cwd: repo.root,
+      env: repo.env,
+      input: fastImport(300).stream,
+    });
+    expect(imported.status, imported.stderr?.toString()).toBe(0);
+    const started = performance.now();
+    for await (const batch of historyBatches({ repoRoot: repo.root, env: repo.env, range: 'main' })) {
+      expect(batch.length).toBeGreaterThan(0);
+      break;
+    }
+    expect(performance.now() - started).toBeLessThan(5000);
+    // No git is left working in the repository (they are told to stop; give them a moment to go).
+    const gitsIn = (root: string) =>
+      readdirSync('/proc').filter((pid) => {
+        try {
+          return (
+            readlinkSync(`/proc/${pid}/cwd`) === root && readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'git'
+          );
+        } catch {
+          return false;
+        }
+      });
+    for (let i = 0; i < 40 && gitsIn(repo.root).length > 0; i++)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(gitsIn(repo.root)).toEqual([]);
   });
 
   test('a bad range is a one-line error naming it, after nothing was yielded', async () => {

@@ -2,6 +2,7 @@ import type { LineRange } from '../../../core/change-set/types.js';
 import { runProcess } from '../../../core/process.js';
 import type { ScanTarget } from '../../scan-targets.js';
 import { decodeText } from '../../text-decoding.js';
+import { checkGitResult } from '../git-result.js';
 import { toRanges } from '../parse-patch.js';
 import { CatFileStream } from './cat-file-stream.js';
 import { FlowQueue } from './flow-queue.js';
@@ -64,7 +65,12 @@ export async function* binaryTargets(options: BinaryBlobOptions): AsyncGenerator
       if (name === 'stdout') stream.push(chunk);
     },
   }).then(
-    () => {
+    (result) => {
+      try {
+        checkGitResult(result, '--history: reading the files git calls binary');
+      } catch (error) {
+        failure = error;
+      }
       done = true;
       queue.poke();
     },

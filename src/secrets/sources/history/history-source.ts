@@ -1,8 +1,9 @@
 import { availableParallelism } from 'node:os';
 import { TollgateError } from '../../../core/errors.js';
-import { type ProcessResult, runProcess } from '../../../core/process.js';
+import { runProcess } from '../../../core/process.js';
 import { hasBinaryExtension } from '../../binary.js';
 import type { ScanTarget } from '../../scan-targets.js';
+import { checkGitResult } from '../git-result.js';
 import { binaryTargets } from './binary-blobs.js';
 import { FlowQueue } from './flow-queue.js';
 import { type AddedPiece, type BinaryChange, PatchStream } from './patch-stream.js';
@@ -196,14 +197,4 @@ async function git(options: HistoryOptions, args: string[], what: string): Promi
   });
   checkGitResult(result, what);
   return result.stdout;
-}
-
-export function checkGitResult(result: ProcessResult, what: string): void {
-  if (result.spawnError)
-    throw new TollgateError('not_a_repo', `cannot run git (${result.spawnError.code}); tollgate needs git on PATH`);
-  if (result.aborted) return;
-  if (result.exitCode !== 0) {
-    const reason = result.stderr.trim().split('\n')[0] ?? `exit ${result.exitCode}`;
-    throw new TollgateError('bad_revision', `${what}: ${reason}`);
-  }
 }
