@@ -81,16 +81,7 @@ export async function* binaryTargets(options: BinaryBlobOptions): AsyncGenerator
     },
   );
   try {
-    for (;;) {
-      const targets = queue.shift();
-      if (targets !== undefined) {
-        yield targets;
-        continue;
-      }
-      if (failure !== null) throw failure;
-      if (done) break;
-      await queue.waitForMore();
-    }
+    yield* queue.drain(() => ({ done, failure }));
   } finally {
     queue.resumeAll();
   }

@@ -54,6 +54,24 @@ export class FlowQueue<T> {
     });
   }
 
+  /**
+   * Hands out every item as it comes, until `state` says the readers are done (and the queue is empty) or one failed
+   * (then its error is thrown).
+   */
+  async *drain(state: () => { done: boolean; failure: unknown }): AsyncGenerator<T> {
+    for (;;) {
+      const item = this.shift();
+      if (item !== undefined) {
+        yield item;
+        continue;
+      }
+      const { done, failure } = state();
+      if (failure !== null) throw failure;
+      if (done) return;
+      await this.waitForMore();
+    }
+  }
+
   /** Lets every reader run to its end (after the consumer stopped and git was told to stop). */
   resumeAll(): void {
     this.paused = false;

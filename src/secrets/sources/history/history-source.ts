@@ -41,39 +41,13 @@ export async function* historyTargetBatches(options: HistoryOptions): AsyncGener
   const what = `--history ${options.range}`;
   const count = Number((await git(options, ['rev-list', '--count', options.range, '--'], what)).trim());
   const processes = Math.max(1, Math.min(options.parallel ?? availableParallelism(), 4));
-  const slices = sliceCommits(count, processes);
-
   const queue = new FlowQueue<ScanTarget[]>();
-  let batch: ScanTarget[] = [];
-  let batchBytes = 0;
-  const binaries: BinaryChange[] = [];
+  const collector = new TargetCollector(queue);
   const stop = new AbortController();
   const onAbort = () => stop.abort();
   options.signal?.addEventListener('abort', onAbort, { once: true });
-
-  const flush = () => {
-    if (batch.length === 0) return;
-    queue.push(batch, batchBytes);
-    batch = [];
-    batchBytes = 0;
-  };
-  const sink = {
-    piece(piece: AddedPiece) {
-      if (hasBinaryExtension(piece.path)) return;
-      batch.push(pieceTarget(piece));
-      batchBytes += piece.text.length;
-      if (batchBytes >= BATCH_BYTES) flush();
-    },
-    binary(change: BinaryChange) {
-      if (!hasBinaryExtension(change.path)) binaries.push(change);
-    },
-  };
-
-  let failure: unknown = null;
-  let running = 0;
-  let next = 0;
-  const runSlice = async (slice: { skip: number; max: number }) => {
-    const stream = new PatchStream(sink);
+  const readSlice = async (slice: Slice) => {
+    const stream = new PatchStream(collector);
     const result = await runProcess('git', ['-c', 'core.quotePath=false', ...logArgs(slice), options.range, '--'], {
       cwd: options.repoRoot,
       ...(options.env ? { env: options.env } : {}),
@@ -89,50 +63,92 @@ export async function* historyTargetBatches(options: HistoryOptions): AsyncGener
     if (result.aborted) return;
     checkGitResult(result, what);
     stream.end();
-    flush();
+    collector.flush();
   };
-  const startMore = () => {
-    while (failure === null && running < processes && next < slices.length) {
-      const slice = slices[next++]!;
-      running++;
-      runSlice(slice).then(
-        () => {
-          running--;
-          startMore();
-          queue.poke();
-        },
-        (error: unknown) => {
-          running--;
-          failure ??= error;
-          stop.abort();
-          queue.resumeAll();
-          queue.poke();
-        },
-      );
-    }
-  };
-
+  const pool = new SlicePool(sliceCommits(count, processes), processes, readSlice, () => {
+    stop.abort();
+    queue.resumeAll();
+  });
+  pool.onChange = () => queue.poke();
   try {
-    startMore();
-    for (;;) {
-      const targets = queue.shift();
-      if (targets !== undefined) {
-        yield targets;
-        continue;
-      }
-      if (failure !== null) throw failure;
-      if (running === 0) break;
-      await queue.waitForMore();
-    }
+    pool.start();
+    yield* queue.drain(() => ({ done: pool.running === 0, failure: pool.failure }));
     if (options.signal?.aborted) return;
-    yield* binaryTargets({ ...options, changes: binaries, signal: stop.signal });
+    yield* binaryTargets({ ...options, changes: collector.binaries, signal: stop.signal });
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
-    if (running > 0) {
+    if (pool.running > 0) {
       // The consumer stopped early: git is told to stop, and read until it does.
       stop.abort();
       queue.resumeAll();
     }
+  }
+}
+
+interface Slice {
+  skip: number;
+  max: number;
+}
+
+/** Runs `read` over the slices, `processes` at a time; the first failure stops the rest (`onFailure`). */
+class SlicePool {
+  running = 0;
+  failure: unknown = null;
+  onChange: () => void = () => {};
+  private next = 0;
+
+  constructor(
+    private readonly slices: readonly Slice[],
+    private readonly processes: number,
+    private readonly read: (slice: Slice) => Promise<void>,
+    private readonly onFailure: () => void,
+  ) {}
+
+  start(): void {
+    while (this.failure === null && this.running < this.processes && this.next < this.slices.length) {
+      const slice = this.slices[this.next++]!;
+      this.running++;
+      this.read(slice).then(
+        () => {
+          this.running--;
+          this.start();
+          this.onChange();
+        },
+        (error: unknown) => {
+          this.running--;
+          this.failure ??= error;
+          this.onFailure();
+          this.onChange();
+        },
+      );
+    }
+  }
+}
+
+/** Added pieces into batches of about `BATCH_BYTES` for the queue; binary files noted for afterwards. */
+class TargetCollector {
+  readonly binaries: BinaryChange[] = [];
+  private batch: ScanTarget[] = [];
+  private bytes = 0;
+
+  constructor(private readonly queue: FlowQueue<ScanTarget[]>) {}
+
+  piece(piece: AddedPiece): void {
+    if (hasBinaryExtension(piece.path)) return;
+    this.batch.push(pieceTarget(piece));
+    this.bytes += piece.text.length;
+    if (this.bytes >= BATCH_BYTES) this.flush();
+  }
+
+  binary(change: BinaryChange): void {
+    if (!hasBinaryExtension(change.path)) this.binaries.push(change);
+  }
+
+  flush(): void {
+    if (this.batch.length === 0) return;
+    this.queue.push(this.batch, this.bytes);
+    this.batch = [];
+    this.bytes = 0;
   }
 }
 
@@ -161,16 +177,16 @@ function throughEventLoop(text: string): Promise<string> {
 }
 
 /** Commits per slice: one slice for short ranges, else a few per process. */
-export function sliceCommits(count: number, processes: number): Array<{ skip: number; max: number }> {
+export function sliceCommits(count: number, processes: number): Slice[] {
   if (count <= 0) return [];
   const wanted = Math.min(processes * SLICES_PER_PROCESS, Math.ceil(count / MIN_SLICE));
   const size = Math.ceil(count / Math.max(1, wanted));
-  const slices: Array<{ skip: number; max: number }> = [];
+  const slices: Slice[] = [];
   for (let skip = 0; skip < count; skip += size) slices.push({ skip, max: Math.min(size, count - skip) });
   return slices;
 }
 
-function logArgs(slice: { skip: number; max: number }): string[] {
+function logArgs(slice: Slice): string[] {
   return [
     'log',
     '-p',
