@@ -39,7 +39,11 @@ export async function* historyTargetBatches(options: HistoryOptions): AsyncGener
       `--history: expected a revision range like "main..HEAD", got ${JSON.stringify(options.range)}`,
     );
   const what = `--history ${options.range}`;
-  const count = Number((await git(options, ['rev-list', '--count', options.range, '--'], what)).trim());
+  // The range's ends as commit ids, so every slice walks the same commits even if a branch moves meanwhile.
+  const revs = (await git(options, ['rev-parse', options.range, '--'], what))
+    .split('\n')
+    .filter((line) => /^\^?[0-9a-f]{40,64}$/.test(line));
+  const count = Number((await git(options, ['rev-list', '--count', ...revs, '--'], what)).trim());
   const processes = Math.max(1, Math.min(options.parallel ?? availableParallelism(), 4));
   const queue = new FlowQueue<ScanTarget[]>();
   const collector = new TargetCollector(queue);
@@ -48,7 +52,7 @@ export async function* historyTargetBatches(options: HistoryOptions): AsyncGener
   options.signal?.addEventListener('abort', onAbort, { once: true });
   const readSlice = async (slice: Slice) => {
     const stream = new PatchStream(collector);
-    const result = await runProcess('git', ['-c', 'core.quotePath=false', ...logArgs(slice), options.range, '--'], {
+    const result = await runProcess('git', ['-c', 'core.quotePath=false', ...logArgs(slice), ...revs, '--'], {
       cwd: options.repoRoot,
       ...(options.env ? { env: options.env } : {}),
       timeoutMs: 6 * 3_600_000,
