@@ -9,7 +9,7 @@
 // Two baselines are printed: `git log -p` (what the target names) and `git log -p -U0 --no-merges` (the least git
 // itself must do to list the added lines; tollgate also asks for merges' own lines, `--cc`).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,9 +23,10 @@ const env = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTE
 const repo = process.env.BENCH_REPO ? resolve(process.env.BENCH_REPO) : join(work, 'repo');
 const range = process.env.BENCH_RANGE ?? (process.env.BENCH_REPO ? 'HEAD' : 'main');
 
-function fastImportStream() {
+/** The fast-import stream, written to a file commit by commit (a long history does not fit in one string). */
+function writeFastImport(path) {
+  const out = openSync(path, 'w');
   const files = new Map();
-  const parts = [];
   for (let i = 0; i < commits; i++) {
     const file = `src/f${i % 40}.txt`;
     const lines = files.get(file) ?? [];
@@ -33,18 +34,22 @@ function fastImportStream() {
     if (lines.length > 3) lines.shift();
     files.set(file, lines);
     const content = `${lines.join('\n')}\n`;
-    parts.push(
-      `commit refs/heads/main\ncommitter Bench <b@example.invalid> ${1_700_000_000 + i} +0000\ndata 3\nmsg\n`,
-      `M 100644 inline ${file}\ndata ${Buffer.byteLength(content)}\n${content}\n`,
+    writeSync(
+      out,
+      `commit refs/heads/main\ncommitter Bench <b@example.invalid> ${1_700_000_000 + i} +0000\ndata 3\nmsg\n` +
+        `M 100644 inline ${file}\ndata ${Buffer.byteLength(content)}\n${content}\n`,
     );
   }
-  return parts.join('');
+  closeSync(out);
 }
 
 if (!process.env.BENCH_REPO) {
   spawnSync('git', ['init', '-q', '-b', 'main', repo], { env });
-  const imported = spawnSync('git', ['fast-import', '--quiet'], { cwd: repo, env, input: fastImportStream() });
+  const stream = join(work, 'fast-import');
+  writeFastImport(stream);
+  const imported = spawnSync('sh', ['-c', 'git fast-import --quiet < "$1"', 'sh', stream], { cwd: repo, env });
   if (imported.status !== 0) throw new Error(`git fast-import: ${imported.stderr}`);
+  rmSync(stream);
 }
 
 const timeBin = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;

@@ -12,8 +12,8 @@ export class FlowQueue<T> {
   private wake: (() => void) | null = null;
 
   constructor(
-    private readonly highWater = 32 * 1024 * 1024,
-    private readonly lowWater = 8 * 1024 * 1024,
+    private readonly highWater = 8 * 1024 * 1024,
+    private readonly lowWater = 2 * 1024 * 1024,
   ) {}
 
   /** For `runProcess`'s `outputControl`. */
