@@ -4,7 +4,7 @@ import { loadScanner } from '../secrets/load-rules.js';
 import { maskSecret } from '../secrets/mask.js';
 import type { SecretsOptions } from '../secrets/options.js';
 import type { ScanTarget } from '../secrets/scan-targets.js';
-import { historyTargets, workTreeTargets } from '../secrets/sources/git-sources.js';
+import { historyBatches, workTreeTargets } from '../secrets/sources/git-sources.js';
 import type { AlertLocation, AlertSubject } from './types.js';
 
 /**
@@ -36,12 +36,13 @@ export async function findLocalFinding(options: FindLocalFindingOptions): Promis
   }
   const { scanner } = await loadScanner(options.repoRoot, options.secretsOptions);
   const git = { repoRoot: options.repoRoot, env: options.env };
-  const sources: Array<() => Promise<ScanTarget[]>> = [
-    () => workTreeTargets(git),
-    () => historyTargets({ ...git, range: 'HEAD' }),
-  ];
-  for (const source of sources) {
-    for (const target of await source()) {
+  // The history streams in batches and stops at the first match, so a long one is never held whole.
+  async function* sources(): AsyncGenerator<readonly ScanTarget[]> {
+    yield await workTreeTargets(git);
+    yield* historyBatches({ ...git, range: 'HEAD' });
+  }
+  for await (const batch of sources()) {
+    for (const target of batch) {
       const content = await target.read();
       if (content === null) continue;
       const text = typeof content === 'string' ? content : content.toString('utf8');

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { removeDir, tempDir } from '../../test/support/temp-home.js';
-import { runProcess } from './process.js';
+import { type OutputControl, runProcess } from './process.js';
 
 /** Alive and not a zombie (a killed orphan stays a zombie until PID 1 reaps it, which some containers never do). */
 function isAlive(pid: number): boolean {
@@ -134,4 +134,49 @@ describe('runProcess', () => {
     expect(result.spawnError?.code).toBe('ENOENT');
     expect(result.exitCode).toBeNull();
   });
+
+  test('a paused reader holds the child back: it waits on the full pipe, and every byte arrives once resumed', async () => {
+    let received = 0;
+    let control: OutputControl | undefined;
+    const run = runProcess('sh', ['-c', 'head -c 50000000 /dev/zero; echo done >&2'], {
+      cwd: process.cwd(),
+      maxOutputBytes: 1024,
+      outputControl: (given) => {
+        control = given;
+        given.pause();
+      },
+      onOutput: (stream, chunk) => {
+        if (stream === 'stdout') received += chunk.length;
+      },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // The pipe and one read at most: the child did not run ahead into our memory, and its exit left nothing behind.
+    expect(received).toBeLessThan(2 * 1024 * 1024);
+    control!.resume();
+    const result = await run;
+    expect(received).toBe(50_000_000);
+    expect(result).toMatchObject({ exitCode: 0, stderr: 'done\n' });
+  });
+
+  test('a child that exits while its reader is paused loses nothing it left in the pipe', async () => {
+    let received = 0;
+    let control: OutputControl | undefined;
+    const run = runProcess('sh', ['-c', 'head -c 30000 /dev/zero'], {
+      cwd: process.cwd(),
+      outputControl: (given) => {
+        control = given;
+        given.pause();
+      },
+      onOutput: (stream, chunk) => {
+        if (stream === 'stdout') received += chunk.length;
+      },
+    });
+    // Longer than the drain rounds wait for a survivor holding the pipe.
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    control!.resume();
+    const result = await run;
+    expect(received).toBe(30_000);
+    expect(result.exitCode).toBe(0);
+    expect(result.detachedSurvivor).toBeUndefined();
+  }, 15_000);
 });

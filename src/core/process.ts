@@ -18,6 +18,16 @@ export interface RunProcessOptions {
   onOutput?: (stream: 'stdout' | 'stderr', chunk: Buffer) => void;
   /** Grace period between SIGTERM and SIGKILL to the group. Default 2 s. */
   killGraceMs?: number;
+  /**
+   * Given at spawn: pauses and resumes reading the child's stdout, so a consumer of `onOutput` slower than the child
+   * holds the child back (the pipe fills and it waits) instead of queueing its output in memory.
+   */
+  outputControl?: (control: OutputControl) => void;
+}
+
+export interface OutputControl {
+  pause(): void;
+  resume(): void;
 }
 
 export interface ProcessResult {
@@ -134,6 +144,11 @@ class ChildRun {
     if (child.pid !== undefined) liveGroups.add(child.pid);
     this.capture('stdout', this.out);
     this.capture('stderr', this.err);
+    options.outputControl?.({
+      // Once the child has exited, Node resumes its output itself: what is left in the pipe (64 KiB at most) flows.
+      pause: () => child.stdout.pause(),
+      resume: () => child.stdout.resume(),
+    });
     child.on('error', (error: NodeJS.ErrnoException) =>
       this.finish({ exitCode: null, signal: null, spawnError: error }),
     );

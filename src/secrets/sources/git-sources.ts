@@ -1,8 +1,9 @@
 import { readFile } from 'node:fs/promises';
-import { StringDecoder } from 'node:string_decoder';
 import { TollgateError } from '../../core/errors.js';
-import { type ProcessResult, runProcess } from '../../core/process.js';
+import { runProcess } from '../../core/process.js';
 import type { ScanTarget } from '../scan-targets.js';
+import { checkGitResult } from './git-result.js';
+import { historyTargetBatches } from './history/history-source.js';
 import { parsePatch, toRanges } from './parse-patch.js';
 import { gitListFiles } from './walk.js';
 
@@ -26,15 +27,6 @@ async function git(options: GitSourceOptions, args: string[], what: string): Pro
   checkGitResult(result, what);
   if (result.truncated) throw new TollgateError('io', `${what}: git printed more than 1 GiB; scan a smaller range`);
   return result.stdout;
-}
-
-function checkGitResult(result: ProcessResult, what: string): void {
-  if (result.spawnError)
-    throw new TollgateError('not_a_repo', `cannot run git (${result.spawnError.code}); tollgate needs git on PATH`);
-  if (result.exitCode !== 0) {
-    const reason = result.stderr.trim().split('\n')[0] ?? `exit ${result.exitCode}`;
-    throw new TollgateError('bad_revision', `${what}: ${reason}`);
-  }
 }
 
 /**
@@ -70,82 +62,14 @@ export async function workTreeTargets(options: GitSourceOptions): Promise<Array<
   }));
 }
 
-/**
- * The lines each commit in `range` added (`git log -p -U0`), streamed: git's output is cut at each commit and handed
- * on as that commit's targets (one per file, the added lines joined and mapped back to their line numbers), so memory
- * holds one commit's patch at a time however long the history is, and nothing caps its size.
- */
-export async function* historyBatches(options: GitSourceOptions & { range: string }): AsyncGenerator<ScanTarget[]> {
-  if (options.range.startsWith('-'))
-    throw new TollgateError(
-      'usage',
-      `--history: expected a revision range like "main..HEAD", got ${JSON.stringify(options.range)}`,
-    );
-  const what = `--history ${options.range}`;
-  const ready: string[] = [];
-  let wake: (() => void) | null = null;
-  let pending = '';
-  const decoder = new StringDecoder('utf8');
-  const args = ['log', '-p', '-U0', '--no-color', '--no-ext-diff', '--no-merges', '--format=%x00commit %H'];
-  const run = runProcess('git', ['-c', 'core.quotePath=false', ...args, options.range, '--'], {
-    cwd: options.repoRoot,
-    ...(options.env ? { env: options.env } : {}),
-    timeoutMs: 3_600_000,
-    // The patch is read from the stream below; only git's error text is kept.
-    maxOutputBytes: 1024 * 1024,
-    onOutput: (stream, chunk) => {
-      if (stream !== 'stdout') return;
-      pending += decoder.write(chunk);
-      const cut = pending.lastIndexOf(COMMIT_MARK);
-      if (cut > 0) {
-        ready.push(pending.slice(0, cut));
-        pending = pending.slice(cut);
-      }
-      wake?.();
-    },
-  });
-  let finished = false;
-  void run.then(() => {
-    finished = true;
-    wake?.();
-  });
-  for (;;) {
-    const next = ready.shift();
-    if (next !== undefined) {
-      yield commitTargets(next);
-      continue;
-    }
-    if (finished) break;
-    await new Promise<void>((resolve) => {
-      wake = resolve;
-    });
-    wake = null;
-  }
-  const result = await run;
-  checkGitResult(result, what);
-  pending += decoder.end();
-  if (pending) yield commitTargets(pending);
+/** The lines each commit in `range` added, streamed in batches (see `history/history-source.ts`). */
+export function historyBatches(options: GitSourceOptions & { range: string }): AsyncGenerator<ScanTarget[]> {
+  return historyTargetBatches(options);
 }
-
-const COMMIT_MARK = '\0commit ';
 
 /** Every batch at once, for callers that want a list (small ranges). */
 export async function historyTargets(options: GitSourceOptions & { range: string }): Promise<ScanTarget[]> {
   const targets: ScanTarget[] = [];
   for await (const batch of historyBatches(options)) targets.push(...batch);
   return targets;
-}
-
-function commitTargets(patch: string): ScanTarget[] {
-  return parsePatch(patch)
-    .filter((file) => !file.binary)
-    .map((file) => {
-      const text = file.added.map((item) => item.text).join('\n');
-      return {
-        path: file.path,
-        ...(file.commit ? { commit: file.commit } : {}),
-        lineMap: file.added.map((item) => item.line),
-        read: async () => text,
-      };
-    });
 }

@@ -1,11 +1,14 @@
 import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createTempRepo, type TempRepo } from '../../../test/support/git-repo.js';
 import { builtinRules } from '../rules/index.js';
 import { fakeChecksumToken } from '../sample-tokens.js';
-import { scanBatches } from '../scan-targets.js';
+import { type ScanOutcome, scanBatches, scanTargets } from '../scan-targets.js';
 import { SecretScanner } from '../scanner.js';
 import { historyBatches } from './git-sources.js';
+import { historyTargetBatches } from './history/history-source.js';
+import { parsePatch } from './parse-patch.js';
 
 let repo: TempRepo | undefined;
 afterEach(async () => {
@@ -23,7 +26,7 @@ function fastImport(commits: number): { stream: string; tokens: Map<number, stri
     const lines = files.get(file) ?? [];
     const token = fakeChecksumToken('ghp_', `history-${i}`);
     if (i % 10 === 0) tokens.set(i, token);
-    lines.push(i % 10 === 0 ? `TOKEN_${i}=${token}` : `LINE_${i}=${'x'.repeat(2000)}`);
+    lines.push(i % 10 === 0 ? `TOKEN_${i}=${token}` : `LINE_${i}=${'x'.repeat(12_000)}`);
     files.set(file, lines);
     const content = `${lines.join('\n')}\n`;
     const message = `commit ${i}`;
@@ -48,7 +51,7 @@ describe('scan --history streams git log', () => {
       }
     }
     const outcome = await scanBatches(counted(), { scanner: new SecretScanner(builtinRules) });
-    expect(batches).toBeGreaterThan(10);
+    expect(batches).toBeGreaterThan(2);
     expect(outcome.findings).toHaveLength(tokens.size);
     const commits = new Set(outcome.findings.map((finding) => finding.commit));
     expect(commits.size).toBe(tokens.size);
@@ -58,6 +61,36 @@ describe('scan --history streams git log', () => {
     expect(places).toEqual(expected);
   });
 
+  test('a reader that stops after the first batch stops git too, at once', async () => {
+    repo = await createTempRepo();
+    const imported = spawnSync('git', ['fast-import', '--quiet'], {
+      cwd: repo.root,
+      env: repo.env,
+      input: fastImport(300).stream,
+    });
+    expect(imported.status, imported.stderr?.toString()).toBe(0);
+    const started = performance.now();
+    for await (const batch of historyBatches({ repoRoot: repo.root, env: repo.env, range: 'main' })) {
+      expect(batch.length).toBeGreaterThan(0);
+      break;
+    }
+    expect(performance.now() - started).toBeLessThan(5000);
+    // No git is left working in the repository (they are told to stop; give them a moment to go).
+    const gitsIn = (root: string) =>
+      readdirSync('/proc').filter((pid) => {
+        try {
+          return (
+            readlinkSync(`/proc/${pid}/cwd`) === root && readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'git'
+          );
+        } catch {
+          return false;
+        }
+      });
+    for (let i = 0; i < 40 && gitsIn(repo.root).length > 0; i++)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(gitsIn(repo.root)).toEqual([]);
+  });
+
   test('a bad range is a one-line error naming it, after nothing was yielded', async () => {
     repo = await createTempRepo({ files: { 'a.txt': 'x\n' } });
     const run = async () => {
@@ -65,4 +98,108 @@ describe('scan --history streams git log', () => {
     };
     await expect(run()).rejects.toThrow(/^--history nope\.\.HEAD: /);
   });
+});
+
+/**
+ * A history with most of what a real one has: edits, secrets added then removed, kept, copied to another file,
+ * renamed files, deletions, odd paths, a long file and a merge of a side branch (no resolution of its own).
+ */
+function variedHistory(commits: number): string {
+  const files = new Map<string, string[]>();
+  const marks: number[] = [];
+  let stream = '';
+  const write = (path: string, lines: string[]) => {
+    const content = `${lines.join('\n')}\n`;
+    stream += `M 100644 inline ${path}\ndata ${Buffer.byteLength(content)}\n${content}\n`;
+  };
+  for (let i = 1; i <= commits; i++) {
+    const branch = i % 50 >= 45 ? 'side' : 'main';
+    stream += `commit refs/heads/${branch}\nmark :${i}\ncommitter T <t@example.invalid> ${1_700_000_000 + i} +0000\ndata 2\nc\n`;
+    if (i === 45) stream += 'from :44\n';
+    if (i % 50 === 0) {
+      // A clean merge: it writes nothing of its own.
+      stream += `from :${marks.filter((mark) => mark % 50 < 45).pop()}\nmerge :${i - 1}\n`;
+      marks.push(i);
+      continue;
+    }
+    marks.push(i);
+    const path = [`src/app${i % 7}.ts`, `config/ü ${i % 3}.env`, `docs/"q" ${i % 2}.md`][i % 3]!;
+    const lines = files.get(path) ?? [];
+    const token = fakeChecksumToken('ghp_', `varied-${i}`);
+    if (i % 11 === 0) lines.splice(lines.length >> 1, 0, `const token${i} = "${token}";`);
+    else if (i % 13 === 0 && lines.length > 3) lines.splice(1, 2);
+    else lines.push(`line ${i} ${'y'.repeat(i % 300)}`);
+    if (i % 17 === 0) lines.push(`copy = "${fakeChecksumToken('ghp_', `varied-${i - (i % 11)}`)}"`);
+    files.set(path, lines);
+    write(path, lines);
+    if (i % 97 === 0 && files.has(`src/app${i % 7}.ts`)) {
+      stream += `R src/app${i % 7}.ts src/moved${i}.ts\n`;
+      files.set(`src/moved${i}.ts`, files.get(`src/app${i % 7}.ts`)!);
+      files.delete(`src/app${i % 7}.ts`);
+    }
+    if (i % 89 === 0) {
+      stream += `D ${path}\n`;
+      files.delete(path);
+    }
+  }
+  return stream;
+}
+
+describe('scan --history gives what the whole-patch parser gave', () => {
+  test('same findings, commits, lines and fingerprints as parsing one `git log -p` whole, with 1 to 3 git processes', async () => {
+    repo = await createTempRepo();
+    const imported = spawnSync('git', ['fast-import', '--quiet'], {
+      cwd: repo.root,
+      env: repo.env,
+      input: variedHistory(600),
+    });
+    expect(imported.status, imported.stderr?.toString()).toBe(0);
+    const scanner = new SecretScanner(builtinRules);
+    const log = spawnSync(
+      'git',
+      [
+        '-c',
+        'core.quotePath=false',
+        'log',
+        '-p',
+        '-U0',
+        '--no-color',
+        '--no-ext-diff',
+        '--no-merges',
+        '--format=%x00commit %H',
+        'main',
+        '--',
+      ],
+      { cwd: repo.root, env: repo.env, maxBuffer: 1e9 },
+    );
+    const whole = parsePatch(log.stdout.toString())
+      .filter((file) => !file.binary)
+      .map((file) => {
+        const text = file.added.map((item) => item.text).join('\n');
+        return {
+          path: file.path,
+          commit: file.commit!,
+          lineMap: file.added.map((item) => item.line),
+          read: async () => text,
+        };
+      });
+    const summary = (outcome: ScanOutcome) =>
+      outcome.findings
+        .map(
+          (finding) =>
+            `${finding.commit} ${finding.path}:${finding.line}:${finding.column} ${finding.ruleId} ${finding.fingerprint}`,
+        )
+        .sort();
+    const expected = summary(await scanTargets(whole, { scanner }));
+    expect(expected.length).toBeGreaterThan(40);
+    expect(expected.some((line) => line.includes('config/ü'))).toBe(true);
+    expect(log.stdout.toString()).toContain('rename to src/moved');
+    for (const parallel of [1, 2, 3]) {
+      const outcome = await scanBatches(
+        historyTargetBatches({ repoRoot: repo.root, env: repo.env, range: 'main', parallel }),
+        { scanner },
+      );
+      expect(summary(outcome)).toEqual(expected);
+    }
+  }, 60_000);
 });

@@ -61,3 +61,11 @@ describe('parsePatch', () => {
     ]);
   });
 });
+
+describe('parsePatch names with spaces', () => {
+  test('the tab git puts after a `+++` name with a space is not part of the path', () => {
+    const patch =
+      'diff --git a/my file.txt b/my file.txt\n--- a/my file.txt\t\n+++ b/my file.txt\t\n@@ -0,0 +1 @@\n+x\n';
+    expect(parsePatch(patch).map((file) => file.path)).toEqual(['my file.txt']);
+  });
+});

@@ -33,8 +33,8 @@ export function parsePatch(output: string): PatchFile[] {
     }
     if (!current) continue;
     if (raw.startsWith('+++ ')) {
-      const target = raw.slice(4);
-      if (target !== '/dev/null') current.path = unquote(target).replace(/^b\//, '');
+      const target = withoutNameEnd(raw.slice(4));
+      if (target !== '/dev/null') current.path = unquotePath(target).replace(/^b\//, '');
       continue;
     }
     if (raw.startsWith('Binary files ')) {
@@ -54,15 +54,20 @@ export function parsePatch(output: string): PatchFile[] {
   return files.filter((file) => file.added.length > 0 || file.binary);
 }
 
-function pathFromDiffHeader(header: string): string {
+export function pathFromDiffHeader(header: string): string {
   const rest = header.slice('diff --git '.length);
   const match = /^(?:"a\/(?:[^"\\]|\\.)*"|a\/\S+) (?:"b\/((?:[^"\\]|\\.)*)"|b\/(.+))$/.exec(rest);
   if (!match) return rest;
-  return match[1] !== undefined ? unquote(`"${match[1]}"`) : match[2]!;
+  return match[1] !== undefined ? unquotePath(`"${match[1]}"`) : match[2]!;
+}
+
+/** git ends a `---`/`+++` name that has a space in it with a tab (for patch(1)); it is not part of the name. */
+export function withoutNameEnd(name: string): string {
+  return name.endsWith('\t') ? name.slice(0, -1) : name;
 }
 
 /** git's C-style quoting of unusual paths (`"tab\there"`). */
-function unquote(path: string): string {
+export function unquotePath(path: string): string {
   if (!path.startsWith('"')) return path;
   try {
     return JSON.parse(

@@ -1,0 +1,283 @@
+import { pathFromDiffHeader, unquotePath, withoutNameEnd } from '../parse-patch.js';
+
+/**
+ * Reads `git log -p -U0 --cc --format=%x00commit %H` output as it streams, in bytes: only the lines a commit added are
+ * decoded, the removed ones (often half the output) are stepped over with `indexOf`. Inside a hunk every line starts
+ * with `+`, `-`, ` ` or `\\`, and no header does, so an added line that itself reads `++ x` is never taken for one.
+ * (A merge's combined diff has per-parent counts in its hunk headers that do not add up under -U0, so they are not
+ * used.)
+ *
+ * A file's added lines leave in pieces of about `pieceBytes` (each with the `overlapLines` around it, as the on-disk
+ * scan's windows do), so one huge file or commit never has to be held whole. Pure: fed bytes, it hands out pieces.
+ */
+export interface AddedPiece {
+  commit: string | null;
+  path: string;
+  /** The added lines joined with `\n` (UTF-8 decoded; invalid bytes become U+FFFD). */
+  text: string;
+  /** The line in the new file of each line of `text`. */
+  lineMap: number[];
+  /** Findings count only on these lines of the new file (the rest of `text` is overlap with a neighbour piece). */
+  own: { start: number; end: number };
+}
+
+/** A file git called binary: its blob is read separately (it may be UTF-16 text). */
+export interface BinaryChange {
+  commit: string | null;
+  path: string;
+  /** The path in the first parent, when the file existed there (for what was already in it). */
+  oldPath: string | null;
+}
+
+export interface PatchStreamSink {
+  piece(piece: AddedPiece): void;
+  binary(change: BinaryChange): void;
+}
+
+export interface PatchStreamOptions {
+  /** Added bytes of one file after which a piece is cut. Default 4 MB. */
+  pieceBytes?: number;
+  /** Lines each piece shares with its neighbours, so a secret over a few lines is never cut in two. Default 20. */
+  overlapLines?: number;
+}
+
+const NL = 0x0a;
+const PLUS = 0x2b;
+const MINUS = 0x2d;
+const SPACE = 0x20;
+const BACKSLASH = 0x5c;
+const AT = 0x40;
+const COMMIT_MARK = Buffer.from('\0commit ');
+const DIFF_GIT = Buffer.from('diff --git ');
+const DIFF_CC = Buffer.from('diff --cc ');
+const DIFF_COMBINED = Buffer.from('diff --combined ');
+const NEW_PATH = Buffer.from('+++ ');
+const OLD_PATH = Buffer.from('--- ');
+const BINARY = Buffer.from('Binary files ');
+const NEW_FILE = Buffer.from('new file mode');
+const HUNK = /^@@(@*) (?:-\d+(?:,\d+)? )+\+(\d+)(?:,\d+)? @@/;
+
+interface FileState {
+  path: string;
+  oldPath: string | null;
+  /** Parents of a combined (merge) diff; 1 for a plain diff. */
+  parents: number;
+  binary: boolean;
+  lines: Buffer[];
+  numbers: number[];
+  bytes: number;
+  /** Index in `lines` of the first line this file's next piece owns. */
+  ownFrom: number;
+  /** Set once `bytes` passed the piece size: the piece owns lines up to here and waits for the overlap after it. */
+  cutAt: number;
+}
+
+export class PatchStream {
+  private readonly pieceBytes: number;
+  private readonly overlap: number;
+  private carry: Buffer | null = null;
+  private commit: string | null = null;
+  private file: FileState | null = null;
+  private inHunk = false;
+  private nextLine = 0;
+
+  constructor(
+    private readonly sink: PatchStreamSink,
+    options: PatchStreamOptions = {},
+  ) {
+    this.pieceBytes = options.pieceBytes ?? 4_000_000;
+    this.overlap = options.overlapLines ?? 20;
+  }
+
+  push(chunk: Buffer): void {
+    let at = 0;
+    if (this.carry) {
+      const nl = chunk.indexOf(NL);
+      if (nl === -1) {
+        this.carry = Buffer.concat([this.carry, chunk]);
+        return;
+      }
+      this.line(Buffer.concat([this.carry, chunk.subarray(0, nl)]));
+      this.carry = null;
+      at = nl + 1;
+    }
+    for (;;) {
+      const nl = chunk.indexOf(NL, at);
+      if (nl === -1) break;
+      // The hot case, a removed line (in a merge: one its first parent had), is passed over without a view made.
+      if (!(this.inHunk && chunk[at] === MINUS)) this.line(chunk.subarray(at, nl));
+      at = nl + 1;
+    }
+    // A copy: holding a slice would keep the whole chunk alive for a few bytes.
+    if (at < chunk.length) this.carry = Buffer.from(chunk.subarray(at));
+  }
+
+  end(): void {
+    if (this.carry) this.line(this.carry);
+    this.carry = null;
+    this.closeFile();
+  }
+
+  private line(line: Buffer): void {
+    const first = line[0];
+    if (this.inHunk) {
+      if (first === PLUS || first === MINUS || first === SPACE || first === BACKSLASH) {
+        this.hunkLine(this.file!, line);
+        return;
+      }
+      this.inHunk = false;
+    }
+    if (first === 0 && startsWith(line, COMMIT_MARK)) {
+      this.closeFile();
+      this.commit = line.toString('utf8', COMMIT_MARK.length).trim();
+      return;
+    }
+    if (first === 0x64 /* d */) {
+      const header = this.fileHeader(line);
+      if (header) {
+        this.openFile(header.path, header.parents);
+        return;
+      }
+    }
+    const file = this.file;
+    if (!file) return;
+    if (first === AT) {
+      this.hunkHeader(file, line.toString('latin1', 0, Math.min(line.length, 200)));
+      return;
+    }
+    if (startsWith(line, NEW_PATH)) {
+      const target = withoutNameEnd(rest(line, NEW_PATH));
+      if (target !== '/dev/null') file.path = unquotePath(target).replace(/^b\//, '');
+      return;
+    }
+    if (startsWith(line, OLD_PATH)) {
+      const source = withoutNameEnd(rest(line, OLD_PATH));
+      file.oldPath = source === '/dev/null' ? null : unquotePath(source).replace(/^a\//, '');
+      return;
+    }
+    if (startsWith(line, NEW_FILE)) {
+      file.oldPath = null;
+      return;
+    }
+    if (startsWith(line, BINARY)) file.binary = true;
+  }
+
+  /** `diff --git a/x b/y`, or a merge's `diff --cc y` (two or more parents; the hunk header says how many). */
+  private fileHeader(line: Buffer): { path: string; parents: number } | null {
+    if (startsWith(line, DIFF_GIT))
+      return { path: pathFromDiffHeader(`diff --git ${rest(line, DIFF_GIT)}`), parents: 1 };
+    if (startsWith(line, DIFF_CC)) return { path: unquotePath(rest(line, DIFF_CC)), parents: 2 };
+    if (startsWith(line, DIFF_COMBINED)) return { path: unquotePath(rest(line, DIFF_COMBINED)), parents: 2 };
+    return null;
+  }
+
+  private openFile(path: string, parents: number): void {
+    this.closeFile();
+    // Until `---` says otherwise, a plain diff's old path is the `a/` side of its header; a merge's is unknown.
+    this.file = {
+      path,
+      oldPath: parents === 1 ? path : null,
+      parents,
+      binary: false,
+      lines: [],
+      numbers: [],
+      bytes: 0,
+      ownFrom: 0,
+      cutAt: -1,
+    };
+    this.inHunk = false;
+  }
+
+  private hunkHeader(file: FileState, header: string): void {
+    const match = HUNK.exec(header);
+    if (!match) return;
+    file.parents = match[1]!.length + 1;
+    this.nextLine = Number(match[2]);
+    this.inHunk = true;
+  }
+
+  /**
+   * One line of a hunk. A plain diff has one prefix column; a merge's combined diff one per parent: a line is in the
+   * merge's result unless some column says `-`, and is new to the merge only when every column says `+` (a line from
+   * one side was added, and scanned, in that side's own commit).
+   */
+  private hunkLine(file: FileState, line: Buffer): void {
+    const columns = file.parents;
+    if (line[0] === BACKSLASH) return; // "\ No newline at end of file"
+    let added = true;
+    for (let i = 0; i < columns; i++) {
+      const mark = line[i];
+      if (mark === MINUS) return; // only in a parent, not in the result
+      if (mark !== PLUS) added = false;
+    }
+    const number = this.nextLine++;
+    if (!added || file.binary) return;
+    this.addLine(file, line.subarray(columns), number);
+  }
+
+  private addLine(file: FileState, text: Buffer, number: number): void {
+    file.lines.push(text);
+    file.numbers.push(number);
+    file.bytes += text.length + 1;
+    if (file.cutAt === -1 && file.bytes >= this.pieceBytes) file.cutAt = file.lines.length;
+    if (file.cutAt !== -1 && file.lines.length >= file.cutAt + this.overlap) this.cutPiece(file);
+  }
+
+  /** Hands out the piece that owns lines `ownFrom..cutAt`, keeping the overlap either side for the next one. */
+  private cutPiece(file: FileState): void {
+    const end = file.cutAt;
+    this.emit(file, file.lines.length, file.ownFrom, end);
+    const keepFrom = Math.max(0, end - this.overlap);
+    file.lines = file.lines.slice(keepFrom);
+    file.numbers = file.numbers.slice(keepFrom);
+    file.bytes = file.lines.reduce((sum, line) => sum + line.length + 1, 0);
+    file.ownFrom = end - keepFrom;
+    file.cutAt = -1;
+  }
+
+  private closeFile(): void {
+    const file = this.file;
+    this.file = null;
+    this.inHunk = false;
+    if (!file) return;
+    // A merge's binary file came from one of its sides, whose own commit had it.
+    if (file.binary && file.parents === 1) {
+      this.sink.binary({ commit: this.commit, path: file.path, oldPath: file.oldPath });
+      return;
+    }
+    if (file.binary) return;
+    if (file.lines.length > file.ownFrom) this.emit(file, file.lines.length, file.ownFrom, file.lines.length);
+  }
+
+  private emit(file: FileState, count: number, ownFrom: number, ownTo: number): void {
+    this.sink.piece({
+      commit: this.commit,
+      path: file.path,
+      text: joinLines(file.lines, count),
+      lineMap: file.numbers.slice(0, count),
+      own: { start: file.numbers[ownFrom]!, end: file.numbers[ownTo - 1]! },
+    });
+  }
+}
+
+/** The first `count` lines joined with `\n`, copied once and decoded once. */
+function joinLines(lines: readonly Buffer[], count: number): string {
+  if (count === 1) return lines[0]!.toString('utf8');
+  let size = count - 1;
+  for (let i = 0; i < count; i++) size += lines[i]!.length;
+  const joined = Buffer.allocUnsafe(size);
+  let at = 0;
+  for (let i = 0; i < count; i++) {
+    if (i > 0) joined[at++] = NL;
+    at += lines[i]!.copy(joined, at);
+  }
+  return joined.toString('utf8');
+}
+
+function startsWith(line: Buffer, prefix: Buffer): boolean {
+  return line.length >= prefix.length && line.compare(prefix, 0, prefix.length, 0, prefix.length) === 0;
+}
+
+function rest(line: Buffer, prefix: Buffer): string {
+  return line.toString('utf8', prefix.length);
+}
