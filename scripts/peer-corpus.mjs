@@ -89,6 +89,8 @@ export function loadPeerCorpus(args) {
       family: credential.rule,
       label,
       what: credential.rule,
+      // `AWS Multi`, `Google Multi`: an id and its secret reported together, on top of each part's own report.
+      ...(credential.rule.endsWith(' Multi') ? { pairLines: [...new Set(lines)] } : {}),
     });
   }
   return {

@@ -48,3 +48,17 @@ export function hasValidTokenChecksum(token: string): boolean {
   if (payload.length !== 36) return false;
   return tokenChecksum(payload.slice(0, 30)) === payload.slice(30);
 }
+
+/**
+ * Cloudflare's scannable credentials (`cfk_`, `cfut_`, `cfat_`): 40 random characters, then the CRC32 of those 40 as 8
+ * lowercase hex digits (https://developers.cloudflare.com/fundamentals/api/get-started/token-formats/ documents "40
+ * characters and a checksum"; the algorithm was checked against a published token).
+ */
+export function cloudflareChecksum(body: string): string {
+  return crc32(body).toString(16).padStart(8, '0');
+}
+
+export function hasValidCloudflareChecksum(token: string): boolean {
+  const payload = token.slice(token.indexOf('_') + 1);
+  return payload.length === 48 && cloudflareChecksum(payload.slice(0, 40)) === payload.slice(40);
+}

@@ -108,8 +108,9 @@ const RELATIVE_PATH_OR_HOST =
 /** `DB_PASSWORD` as a value names another variable. */
 const CONSTANT_NAME = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/;
 
-export function judgeGenericValue(kind: GenericKind, value: string, context: MatchContext): boolean {
+export function judgeGenericValue(kind: GenericKind, raw: string, context: MatchContext): boolean {
   const name = context.name ?? '';
+  const value = context.group === 'secretEntity' ? decodeEntities(raw) : raw;
   if (name && (NAME_NOT_SECRET.test(name) || NAME_NOT_SECRET_ANYWHERE.test(name))) return false;
   // In program code an unquoted value is an expression (`password = input`), never the password itself.
   if (context.syntax === 'code' && context.group === 'secretBare') return false;
@@ -150,7 +151,16 @@ function looksLikeSecret(value: string): boolean {
   if (/^[a-z]+(?:[-_][a-z]+)+$/i.test(value)) return false; // kebab or snake words: a name, not a key
   if (/^(?:[a-z]+|[A-Z][a-z]+)(?:[A-Z][a-z]+)+$/.test(value)) return false; // `nextPageToken`, `PaginationToken`
   if (/^v?\d+(?:\.\d+){1,3}$/.test(value)) return false; // a version
+  if (/^[A-Z0-9]+(?:-[A-Z0-9]+){2,}$/.test(value) && /[A-Z]{3}/.test(value)) return false; // `AWS4-HMAC-SHA256`: an algorithm
   return shannonEntropy(value) >= 3;
+}
+
+/** `&amp;` → `&` and the other XML entities, for a value quoted with `&quot;`. */
+function decodeEntities(text: string): string {
+  return text.replace(/&(?:amp|lt|gt|quot|apos|#(\d{1,5}));/g, (entity, code: string | undefined) => {
+    if (code !== undefined) return String.fromCharCode(Number(code));
+    return { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&apos;': "'" }[entity] ?? entity;
+  });
 }
 
 /** The text inside a base64 value (k8s Secret `data:`), when it decodes to printable ASCII. */
@@ -168,7 +178,7 @@ function decodedBase64Text(value: string): string | null {
 // `pass` must end the name's word so that `pwm`, `passenger` and `compass` stay out.
 export const PASSWORD_NAME = '(?:pa?s{1,2}w(?:o?r)?s?d|pass_word|passphrase|pwd|pw(?![a-z])|pass(?![a-z]))';
 export const SECRET_NAME =
-  '(?:secret|token|api[_. -]?key|apikey|access[_. -]?key|secret key|auth(?:entication)?[_. -]?key|private[_.-]?key|signing[_.-]?key|encryption[_.-]?key|master[_.-]?key|app[_.-]?key|credentials?|client[_.-]?secret)';
+  '(?:secret|token|api[_. -]?key|apikey|access[_. -]?key|secret key|auth(?:entication)?[_. -]?key|private[_.-]?key|signing[_.-]?key|encryption[_.-]?key|master[_.-]?key|app[_.-]?key|credentials?|client[_.-]?secret|authorization)';
 
 /** A name (with optional quotes, possibly escaped in JSON-in-JSON), a separator, then a quoted or bare value. */
 export function assignmentPattern(nameCore: string, options: { comparisons?: boolean } = {}): RegExp {
@@ -181,6 +191,8 @@ export function assignmentPattern(nameCore: string, options: { comparisons?: boo
   const value =
     '(?:\\\\"(?<secretEscaped>[^"\\\\\\r\\n]{1,200})\\\\"|"(?<secretQuoted>[^"\\r\\n]{1,200})"|' +
     "'(?<secretSingle>[^'\\r\\n]{1,200})'|`(?<secretBacktick>[^`$\\r\\n]{1,200})`|" +
+    // HTML and XML attribute text writes quotes as `&quot;` (web pages, draw.io diagrams, exported settings).
+    '&quot;(?<secretEntity>[^\\s"\'<>]{1,200}?)&quot;|' +
     '(?<secretBare>[^\\s"\'`,;<>(){}\\[\\]]{1,200})(?![^\\s"\'`,;<>(){}\\[\\]]))';
   return new RegExp(name + separator + value, 'i');
 }

@@ -39,13 +39,19 @@ export function isPlaceholder(value: string): boolean {
 
 const DROPBOX_LONG_LIVED = /^[A-Za-z0-9]{11}AAAAAAAAAA[A-Za-z0-9_=-]{43}$/;
 
-/** `aaaaaaaa`, `12345678`, `abcdefgh`, `0000-0000`: a value with long runs or an ascending sequence. */
+/**
+ * `aaaaaaaa`, `12345678`, `abcdefgh`, `0000-0000`, `…9876543210`: a value with long runs or a sequence counting up or
+ * down, which people type into stand-ins and a random generator practically never produces.
+ */
 function isLowVariety(value: string): boolean {
   if (/(.)\1{5,}/.test(value)) return true;
   let ascending = 1;
+  let descending = 1;
   for (let i = 1; i < value.length; i++) {
-    ascending = value.charCodeAt(i) === value.charCodeAt(i - 1) + 1 ? ascending + 1 : 1;
-    if (ascending >= 6) return true;
+    const step = value.charCodeAt(i) - value.charCodeAt(i - 1);
+    ascending = step === 1 ? ascending + 1 : 1;
+    descending = step === -1 ? descending + 1 : 1;
+    if (ascending >= 6 || descending >= 6) return true;
   }
   return false;
 }

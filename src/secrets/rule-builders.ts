@@ -8,6 +8,12 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
 }
 
+/**
+ * Where a prefixed token may start: not inside a longer word, except right after a terminal colour code
+ * (`ESC[94m` in a coloured log line), whose final `m` is not part of the token.
+ */
+export const TOKEN_START = '(?:(?<![A-Za-z0-9_-])|(?<=\\x1b\\[[0-9;]{0,12}m))';
+
 export interface PrefixedTokenSpec {
   id: string;
   /** Without the prefix: `GitLab personal access token` becomes `GitLab personal access token (glpat-…)`. */
@@ -30,7 +36,7 @@ export function prefixedToken(spec: PrefixedTokenSpec): SecretRule {
     title: `${spec.title} (${spec.prefix}…)`,
     severity: spec.severity ?? 'high',
     keywords: [spec.prefix],
-    pattern: new RegExp(`(?<![A-Za-z0-9_-])(${prefix}${spec.body})(?![A-Za-z0-9_-])`),
+    pattern: new RegExp(`${TOKEN_START}(${prefix}${spec.body})(?![A-Za-z0-9_-])`),
     ...(spec.entropy === undefined ? { entropy: 3 } : { entropy: spec.entropy }),
     ...(spec.validate ? { validate: spec.validate } : {}),
     samples: {

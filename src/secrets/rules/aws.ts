@@ -4,6 +4,8 @@ import { prefixedToken } from '../rule-builders.js';
 import { BASE64, fakeToken } from '../sample-tokens.js';
 
 const ID_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+/** Keys issued before AWS moved to base32 ids carry any digit (`AKIAI44QH8DH…` in AWS's own docs). */
+const OLD_ID_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 const SECRET_ALPHABET = BASE64;
 
 export default defineRules([
@@ -28,11 +30,16 @@ export default defineRules([
     id: 'aws-access-key-id',
     title: 'AWS access key ID (AKIA…)',
     severity: 'high',
-    keywords: ['AKIA', 'ASIA', 'ABIA', 'ACCA'],
-    pattern: /(?<![A-Za-z0-9])((?:AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16})(?![A-Za-z0-9])/,
+    keywords: ['AKIA', 'ASIA', 'ABIA', 'ACCA', 'A3T'],
+    pattern: /(?<![A-Za-z0-9])((?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16})(?![A-Za-z0-9])/,
     samples: {
-      match: [fakeToken('AKIA', 16, ID_ALPHABET), fakeToken('ASIA', 16, ID_ALPHABET)],
-      ignore: ['AKIAIOSFODNN7EXAMPLE', 'AKIA' + 'X'.repeat(16), 'AKIA1234'],
+      match: [
+        fakeToken('AKIA', 16, ID_ALPHABET),
+        fakeToken('ASIA', 16, ID_ALPHABET),
+        fakeToken('AKIA', 16, OLD_ID_ALPHABET),
+        fakeToken('A3TX', 16, OLD_ID_ALPHABET),
+      ],
+      ignore: ['AKIAIOSFODNN7EXAMPLE', 'AKIA' + 'X'.repeat(16), 'AKIA1234', 'AKIA0123456789ABCDEF'],
     },
   },
   {

@@ -1,6 +1,26 @@
+import { cloudflareChecksum, hasValidCloudflareChecksum } from '../checksum.js';
 import { defineRules } from '../rule.js';
 import { namedValue, prefixedToken } from '../rule-builders.js';
 import { fakeHex, fakeToken, URL_SAFE } from '../sample-tokens.js';
+
+/** `prefix` + 40 random characters + their CRC32 checksum; with `wrong`, a checksum that does not match. */
+function scannableSample(prefix: string, wrong = false): string {
+  const body = fakeToken('', 40);
+  const sum = cloudflareChecksum(body);
+  return prefix + body + (wrong ? sum.slice(0, 7) + (sum[7] === '0' ? '1' : '0') : sum);
+}
+
+const scannable = (prefix: string, id: string, title: string) =>
+  prefixedToken({
+    id,
+    title,
+    prefix,
+    body: '[A-Za-z0-9]{40}[a-f0-9]{8}',
+    severity: 'critical',
+    validate: hasValidCloudflareChecksum,
+    match: [scannableSample(prefix)],
+    ignore: [scannableSample(prefix, true)],
+  });
 
 export default defineRules([
   namedValue({
@@ -21,31 +41,10 @@ export default defineRules([
     severity: 'critical',
     match: [fakeHex(37)],
   }),
-  // Cloudflare's self-identifying formats: account and user API tokens and global API keys.
-  prefixedToken({
-    id: 'cloudflare-account-api-token',
-    title: 'Cloudflare account API token',
-    prefix: 'cfat_',
-    body: '[A-Za-z0-9]{40,64}',
-    severity: 'critical',
-    match: [fakeToken('cfat_', 48)],
-  }),
-  prefixedToken({
-    id: 'cloudflare-user-api-token',
-    title: 'Cloudflare user API token',
-    prefix: 'cfut_',
-    body: '[A-Za-z0-9]{40,64}',
-    severity: 'critical',
-    match: [fakeToken('cfut_', 48)],
-  }),
-  prefixedToken({
-    id: 'cloudflare-api-key',
-    title: 'Cloudflare global API key',
-    prefix: 'cfk_',
-    body: '[A-Za-z0-9]{40,64}',
-    severity: 'critical',
-    match: [fakeToken('cfk_', 48)],
-  }),
+  // Since 2026 every new or rolled credential is prefixed and checksummed, so a wrong checksum is a look-alike.
+  scannable('cfat_', 'cloudflare-account-api-token', 'Cloudflare account API token'),
+  scannable('cfut_', 'cloudflare-user-api-token', 'Cloudflare user API token'),
+  scannable('cfk_', 'cloudflare-api-key', 'Cloudflare global API key'),
   prefixedToken({
     id: 'cloudflare-origin-ca-key',
     title: 'Cloudflare Origin CA key',

@@ -51,6 +51,7 @@ const SECRET_KEYWORDS = [
   'app-key',
   'credential',
   'bearer',
+  'authorization',
 ];
 
 const judge = (kind: GenericKind) => (value: string, context: Parameters<typeof judgeGenericValue>[2]) =>
@@ -126,7 +127,40 @@ const k8sEnv = (core: string) =>
     'i',
   );
 
+/**
+ * A literal fallback in an environment lookup, assigned to a secret-like name: `password = os.environ.get("DB_PASS") or
+ * "…"`, `const token = process.env.API_TOKEN || '…'`, `secret := getenv("X", "…")`. The fallback ships in the code.
+ * (`getenv("DB_PASSWORD", "…")` is the quoted-name form the assignment rule already reads.)
+ */
+const envDefault = (core: string) =>
+  new RegExp(
+    `(?<![A-Za-z0-9_.-])(?<name>[A-Za-z0-9_.-]{0,40}?${core}[A-Za-z0-9_.-]{0,30})["']?[ \\t]{0,4}(?::=|=|:)[ \\t]{0,4}[A-Za-z0-9_$.]{0,40}?(?:getenv|environ\\.get|environ\\[|env\\.get|ENV\\.fetch|ENV\\[|process\\.env\\.|Deno\\.env\\.get|System\\.getenv)[^\\r\\n;]{0,80}?(?:,|[ \\t]or[ \\t]|\\|\\||\\?\\?|\\?:)[ \\t]{0,4}(?:"(?<secretQuoted>[^"\\r\\n]{1,200})"|'(?<secretSingle>[^'\\r\\n]{1,200})')`,
+    'i',
+  );
+const envDefaultContexts = (name: string): SampleContext[] => [
+  { name: 'python', path: 'app/settings.py', render: (v) => `${name} = os.environ.get("APP_VALUE") or "${v}"\n` },
+  { name: 'node', path: 'src/db.js', render: (v) => `const ${name} = process.env.APP_VALUE || '${v}';\n` },
+  { name: 'go', path: 'cmd/main.go', render: (v) => `\t${name} := getenv("APP_VALUE", "${v}")\n` },
+  { name: 'ruby', path: 'config/app.rb', render: (v) => `${name} = ENV.fetch("APP_VALUE", "${v}")\n` },
+];
+
 export default defineRules([
+  generic('password', {
+    id: 'generic-password-env-default',
+    gate: GATES.assignment,
+    title: 'Password as the fallback of an environment lookup',
+    pattern: envDefault(PASSWORD_NAME),
+    key: 'db_password',
+    contexts: envDefaultContexts('db_password'),
+  }),
+  generic('secret', {
+    id: 'generic-secret-env-default',
+    gate: GATES.assignment,
+    title: 'Secret or token as the fallback of an environment lookup',
+    pattern: envDefault(SECRET_NAME),
+    key: 'api_token',
+    contexts: envDefaultContexts('api_token'),
+  }),
   generic('password', {
     id: 'generic-password-xml',
     gate: GATES.xmlElement,

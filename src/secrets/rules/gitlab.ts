@@ -63,6 +63,15 @@ export default defineRules([
     20,
   ),
   {
+    id: 'gitlab-session-cookie',
+    title: 'GitLab session cookie (_gitlab_session=…)',
+    severity: 'high',
+    keywords: ['_gitlab_session'],
+    pattern: /_gitlab_session["']?[ \t]{0,4}[=:][ \t]{0,4}["']?([0-9a-f]{32})(?![A-Za-z0-9_-])/,
+    entropy: 3,
+    samples: { key: '_gitlab_session', match: [fakeHex(32)], ignore: [`\${GITLAB_SESSION}`, '0'.repeat(32)] },
+  },
+  {
     id: 'gitlab-ci-build-token',
     title: 'GitLab CI job token (glcbt-…)',
     severity: 'high',

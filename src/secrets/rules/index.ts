@@ -2,6 +2,7 @@ import type { SecretRule } from '../rule.js';
 import adyen from './adyen.js';
 import age from './age.js';
 import airtable from './airtable.js';
+import akamai from './akamai.js';
 import alibaba from './alibaba.js';
 import anthropic from './anthropic.js';
 import atlassian from './atlassian.js';
@@ -54,6 +55,7 @@ import netlify from './netlify.js';
 import newrelic from './newrelic.js';
 import notion from './notion.js';
 import npm from './npm.js';
+import ntlm from './ntlm.js';
 import nuget from './nuget.js';
 import okta from './okta.js';
 import onepassword from './onepassword.js';
@@ -72,6 +74,7 @@ import railway from './railway.js';
 import render from './render.js';
 import replicate from './replicate.js';
 import rubygems from './rubygems.js';
+import salesforce from './salesforce.js';
 import sendgrid from './sendgrid.js';
 import sentry from './sentry.js';
 import shell from './shell.js';
@@ -86,7 +89,9 @@ import tavily from './tavily.js';
 import telegram from './telegram.js';
 import together from './together.js';
 import twilio from './twilio.js';
+import twitter from './twitter.js';
 import vercel from './vercel.js';
+import wundergraph from './wundergraph.js';
 import xai from './xai.js';
 
 /**
@@ -173,6 +178,11 @@ export const PROVIDER_FILES: Record<string, readonly SecretRule[]> = {
   snyk,
   postmark,
   mailjet,
+  akamai,
+  salesforce,
+  twitter,
+  wundergraph,
+  ntlm,
   jwt,
   'private-key': privateKey,
   docker,

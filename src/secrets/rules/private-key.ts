@@ -40,6 +40,9 @@ function pem(
   protectedKey = false,
 ): SecretRule {
   const escaped = label.replace(/ /g, ' ');
+  // Hand-assembled keys (string concatenation in code, pasted docs) sometimes close with another type's line
+  // (`BEGIN PRIVATE KEY` … `END RSA PRIVATE KEY`): still one key.
+  const end = label.endsWith('PRIVATE KEY') ? '(?:[A-Z0-9]{1,12} ){0,3}PRIVATE KEY' : escaped;
   const plain = fakePem(label);
   const encrypted = encryptedSample(label);
   return {
@@ -48,18 +51,27 @@ function pem(
     severity,
     keywords: [`BEGIN ${label}`],
     // The body may be split by real newlines or by `\n` escapes (JSON, notebooks); it never holds five dashes.
-    pattern: new RegExp(`(-----BEGIN ${escaped}-----(?:[^-]|-(?!----)){64,16000}?-----END ${escaped}-----)`),
+    pattern: new RegExp(`(-----BEGIN ${escaped}-----(?:[^-]|-(?!----)){64,16000}?-----END ${end}-----)`),
     window: 'block',
     maxLength: 17000,
     validate: (block) => hasKeyBody(block) && isPassphraseProtected(block) === protectedKey,
     samples: {
-      match: [protectedKey ? encrypted : plain],
+      match: [
+        protectedKey ? encrypted : plain,
+        ...(protectedKey || !label.endsWith('PRIVATE KEY') ? [] : [mismatchedEnd(plain, label)]),
+      ],
       ignore: [
         `-----BEGIN ${label}-----\\n...\\n-----END ${label}-----`,
         `-----BEGIN ${label}-----\n<your key here>\n-----END ${label}-----`,
       ],
     },
   };
+}
+
+/** The key closed with another type's END line, as hand-assembled keys in code sometimes are. */
+function mismatchedEnd(block: string, label: string): string {
+  const other = label === 'RSA PRIVATE KEY' ? 'PRIVATE KEY' : 'RSA PRIVATE KEY';
+  return block.replace(`-----END ${label}-----`, `-----END ${other}-----`);
 }
 
 /** The passphrase-protected form of a key type, as `ssh-keygen -N` or `openssl … -aes256` writes it. */
