@@ -23,7 +23,9 @@ export interface LoadedScanner {
  */
 export async function loadScanner(repoRoot: string, options: SecretsOptions): Promise<LoadedScanner> {
   const { imported, notes } = await loadImportedSuppressions(repoRoot, options);
-  const rules: SecretRule[] = [...builtinRules, ...options.rules.map(compileCustomRule)];
+  const builtin =
+    options.encryptedKeys === 'ignore' ? builtinRules.filter((rule) => !rule.passphraseProtected) : builtinRules;
+  const rules: SecretRule[] = [...builtin, ...options.rules.map(compileCustomRule)];
   if (!options.gitleaksConfig) return { scanner: new SecretScanner(rules), notes, imported };
   const path = isAbsolute(options.gitleaksConfig) ? options.gitleaksConfig : join(repoRoot, options.gitleaksConfig);
   let text: string;

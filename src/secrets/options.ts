@@ -68,6 +68,12 @@ export const secretsOptionsSchema = z
       .describe(
         'Known findings (by fingerprint) that no longer block; written by `tollgate scan --baseline-write`. In the gate a high or critical one is cleared only by a baseline in the repository (tracked or in the diff), not by the ignored .tollgate/.',
       ),
+    encryptedKeys: z
+      .enum(['report', 'ignore'])
+      .default('report')
+      .describe(
+        '`report`: passphrase-protected private keys (PEM with a cipher, ENCRYPTED PRIVATE KEY, PuTTY with Encryption) are findings of medium severity; `ignore`: they are not reported at all.',
+      ),
     redactAfterAttempts: z
       .union([z.literal(false), z.number().int().min(1).max(20)])
       .default(false)

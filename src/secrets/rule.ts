@@ -50,6 +50,8 @@ export interface SecretRule {
    * values in program code.
    */
   readonly generic?: boolean;
+  /** A private key that is useless without its passphrase: dropped when `secrets.encryptedKeys` is `ignore`. */
+  readonly passphraseProtected?: boolean;
   /** A format documentation shows as an example (JWTs): not reported in API documentation example files. */
   readonly commonInExamples?: boolean;
   readonly samples: RuleSamples;

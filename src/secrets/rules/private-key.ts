@@ -54,6 +54,7 @@ function pem(
     pattern: new RegExp(`(-----BEGIN ${escaped}-----(?:[^-]|-(?!----)){64,16000}?-----END ${end}-----)`),
     window: 'block',
     maxLength: 17000,
+    ...(protectedKey ? { passphraseProtected: true } : {}),
     validate: (block) => hasKeyBody(block) && isPassphraseProtected(block) === protectedKey,
     samples: {
       match: [
@@ -109,6 +110,7 @@ function puttyRule(protectedKey: boolean): SecretRule {
       : 'PuTTY private key (PuTTY-User-Key-File-…)',
     severity: protectedKey ? 'medium' : 'critical',
     keywords: ['PuTTY-User-Key-File-'],
+    ...(protectedKey ? { passphraseProtected: true } : {}),
     pattern:
       /(PuTTY-User-Key-File-\d: [^\r\n]{1,40}\r?\n(?:[^\r\n]{0,200}\r?\n){1,40}?Private-Lines: \d{1,3}\r?\n[A-Za-z0-9+/=\r\n]{64,8000})/,
     window: 'block',
@@ -118,6 +120,36 @@ function puttyRule(protectedKey: boolean): SecretRule {
       match: [protectedKey ? encrypted : plain],
       ignore: ['PuTTY-User-Key-File-3: ssh-ed25519'],
       contexts: [{ name: 'ppk file', path: 'deploy.ppk', render: (value) => `${value}\n` }],
+    },
+  };
+}
+
+/** kubeconfig `client-key-data`, k8s Secret `data:` and Helm values hold PEM keys in base64. */
+function base64Rule(protectedKey: boolean): SecretRule {
+  const encrypted = encryptedSample('RSA PRIVATE KEY');
+  return {
+    id: protectedKey ? 'private-key-base64-passphrase' : 'private-key-base64',
+    title: protectedKey
+      ? 'Base64-wrapped passphrase-protected private key (LS0tLS1CRUdJTi…)'
+      : 'Base64-wrapped private key (LS0tLS1CRUdJTi…)',
+    severity: protectedKey ? 'medium' : 'critical',
+    keywords: ['LS0tLS1CRUdJTi'],
+    pattern: /(LS0tLS1CRUdJTi[A-Za-z0-9+/]{100,24000}={0,2})/,
+    window: 'block',
+    maxLength: 25000,
+    ...(protectedKey ? { passphraseProtected: true } : {}),
+    validate: (secret) => {
+      const text = Buffer.from(secret, 'base64').toString('latin1');
+      if (!/-----BEGIN [A-Z ]{0,20}PRIVATE KEY/.test(text) || !hasKeyBody(text)) return false;
+      return (isPassphraseProtected(text) || text.includes('BEGIN ENCRYPTED PRIVATE KEY')) === protectedKey;
+    },
+    samples: {
+      match: [base64Of(protectedKey ? encrypted : fakePem('RSA PRIVATE KEY'))],
+      ignore: [
+        base64Of(fakePem('CERTIFICATE')),
+        base64Of(fakePem('PUBLIC KEY')),
+        base64Of(protectedKey ? fakePem('RSA PRIVATE KEY') : encrypted),
+      ],
     },
   };
 }
@@ -151,12 +183,15 @@ export default defineRules([
     ),
   ),
   pem('PRIVATE KEY', 'private-key-pkcs8', 'PKCS#8 private key (-----BEGIN PRIVATE KEY-----)'),
-  pem(
-    'ENCRYPTED PRIVATE KEY',
-    'private-key-encrypted',
-    'Encrypted private key (-----BEGIN ENCRYPTED PRIVATE KEY-----)',
-    'medium',
-  ),
+  {
+    ...pem(
+      'ENCRYPTED PRIVATE KEY',
+      'private-key-encrypted',
+      'Encrypted private key (-----BEGIN ENCRYPTED PRIVATE KEY-----)',
+      'medium',
+    ),
+    passphraseProtected: true,
+  },
   pem('PGP PRIVATE KEY BLOCK', 'private-key-pgp', 'PGP private key block (-----BEGIN PGP PRIVATE KEY BLOCK-----)'),
   puttyRule(false),
   puttyRule(true),
@@ -179,22 +214,6 @@ export default defineRules([
       ],
     },
   },
-  {
-    id: 'private-key-base64',
-    title: 'Base64-wrapped private key (LS0tLS1CRUdJTi…)',
-    severity: 'critical',
-    keywords: ['LS0tLS1CRUdJTi'],
-    // kubeconfig `client-key-data`, k8s Secret `data:` and Helm values hold PEM keys in base64.
-    pattern: /(LS0tLS1CRUdJTi[A-Za-z0-9+/]{100,24000}={0,2})/,
-    window: 'block',
-    maxLength: 25000,
-    validate: (secret) => {
-      const text = Buffer.from(secret, 'base64').toString('latin1');
-      return /-----BEGIN [A-Z ]{0,20}PRIVATE KEY/.test(text) && hasKeyBody(text);
-    },
-    samples: {
-      match: [base64Of(fakePem('RSA PRIVATE KEY'))],
-      ignore: [base64Of(fakePem('CERTIFICATE')), base64Of(fakePem('PUBLIC KEY'))],
-    },
-  },
+  base64Rule(false),
+  base64Rule(true),
 ]);
