@@ -145,11 +145,8 @@ function base64Rule(protectedKey: boolean): SecretRule {
     },
     samples: {
       match: [base64Of(protectedKey ? encrypted : fakePem('RSA PRIVATE KEY'))],
-      ignore: [
-        base64Of(fakePem('CERTIFICATE')),
-        base64Of(fakePem('PUBLIC KEY')),
-        base64Of(protectedKey ? fakePem('RSA PRIVATE KEY') : encrypted),
-      ],
+      // (The other form of the key is the other rule's match; load-rules.test.ts checks that each reports only its own.)
+      ignore: [base64Of(fakePem('CERTIFICATE')), base64Of(fakePem('PUBLIC KEY'))],
     },
   };
 }

@@ -38,6 +38,7 @@ describe('secrets validator', () => {
       paths: [],
       rules: [],
       baseline: '.tollgate/secrets-baseline.json',
+      encryptedKeys: 'report',
       redactAfterAttempts: false,
       verify: false,
       verifyEndpoints: {},
