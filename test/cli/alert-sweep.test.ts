@@ -123,7 +123,12 @@ const sweepArgs = (shard: string, out: string, extra: string[] = []) => [
 
 function doneCount(out: string): number {
   if (!existsSync(out)) return 0;
-  return (readdirSync(out, { recursive: true }) as string[]).filter((path) => path.endsWith('done.json')).length;
+  try {
+    return (readdirSync(out, { recursive: true }) as string[]).filter((path) => path.endsWith('done.json')).length;
+  } catch {
+    // The running sweep removes repository copies while we walk: a folder can vanish mid-walk. Look again.
+    return doneCount(out);
+  }
 }
 
 function analysisCalls(): number {
