@@ -7,6 +7,7 @@ const NO_VERIFIER_BECAUSE: Record<string, string> = {
   'pypi-upload-token': 'no read-only endpoint (PyPI takes tokens only on uploads)',
   'pypi-test-upload-token': 'no read-only endpoint (PyPI takes tokens only on uploads)',
   'twilio-api-key': "an API key's secret, not its SID, is the credential",
+  'perplexity-api-key': 'no free read-only endpoint (every call is a billed completion)',
 };
 
 /**

@@ -116,6 +116,17 @@ describe('verifier table', () => {
       headers: { 'x-api-key': 'T', 'anthropic-version': '2023-06-01' },
     });
     expect(req('huggingface-access-token').url).toBe('https://huggingface.co/api/whoami-v2');
+    expect(req('groq-api-key')).toMatchObject({
+      url: 'https://api.groq.com/openai/v1/models',
+      headers: { authorization: 'Bearer T' },
+    });
+    expect(req('mistral-api-key').url).toBe('https://api.mistral.ai/v1/models');
+    expect(req('deepseek-api-key').url).toBe('https://api.deepseek.com/models');
+    expect(req('xai-api-key').url).toBe('https://api.x.ai/v1/models');
+    expect(req('together-api-key').url).toBe('https://api.together.xyz/v1/models');
+    expect(req('fireworks-api-key').url).toBe('https://api.fireworks.ai/inference/v1/models');
+    expect(req('cohere-api-key').url).toBe('https://api.cohere.com/v1/models');
+    expect(req('replicate-api-token').url).toBe('https://api.replicate.com/v1/account');
     expect(req('npm-access-token').url).toBe('https://registry.npmjs.org/-/whoami');
     expect(req('sendgrid-api-key')).toMatchObject({
       url: 'https://api.sendgrid.com/v3/scopes',
