@@ -16,15 +16,24 @@ import { writeOutcome } from './validate/write.js';
 export type { AlertTarget, ValidateAlertOptions } from './validate/types.js';
 
 /**
+ * The config validate-alert decides with: the repository's around `cwd`, or the defaults outside one (an alert can
+ * be validated from anywhere).
+ */
+export async function loadAlertConfig(cwd: string, env: NodeJS.ProcessEnv) {
+  const repoRoot = await findRepoRoot(cwd, env).catch(() => null);
+  const loaded = repoRoot ? await loadConfig({ repoRoot, cwd, env }) : null;
+  const effective = (loaded ?? parseConfigText({ text: '', file: null, env: {}, registries: await lookUpRegistries() }))
+    .config;
+  return { repoRoot, loaded, effective };
+}
+
+/**
  * validate-alert end to end, stage by stage: gather the alert, prepare the session (output folder, agents, clone),
  * competing analyses and their evals, a challenge of each report, the judge, and the written outcome. Resolves to the
  * exit code of the winning verdict (0 false positive, 1 true positive, 4 inconclusive).
  */
 export async function runValidateAlert(options: ValidateAlertOptions): Promise<number> {
-  const repoRoot = await findRepoRoot(options.cwd, options.env).catch(() => null);
-  const loaded = repoRoot ? await loadConfig({ repoRoot, cwd: options.cwd, env: options.env }) : null;
-  const effective = (loaded ?? parseConfigText({ text: '', file: null, env: {}, registries: await lookUpRegistries() }))
-    .config;
+  const { repoRoot, loaded, effective } = await loadAlertConfig(options.cwd, options.env);
   const config = effective.alerts;
   const token = options.env.GITHUB_TOKEN || options.env.GH_TOKEN || undefined;
 

@@ -4,15 +4,12 @@ import { join, resolve } from 'node:path';
 import pLimit from 'p-limit';
 import { type ProbeResult, probeAgent } from '../../agents/health.js';
 import type { AgentName, RegisteredAdapter } from '../../agents/index.js';
-import { loadConfig, parseConfigText } from '../../core/config/load.js';
-import { lookUpRegistries } from '../../core/config/registries.js';
-import { findRepoRoot } from '../../core/config/repo-root.js';
 import { errorMessage, TollgateError } from '../../core/errors.js';
 import { writeFileAtomic } from '../../core/state/atomic-write.js';
 import { acquireFileLock } from '../../core/state/lock.js';
 import { listAlerts } from '../github-rest.js';
 import type { ValidateAlertSummary } from '../summary.js';
-import { runValidateAlert } from '../validate-alert.js';
+import { loadAlertConfig, runValidateAlert } from '../validate-alert.js';
 import type { AlertListFilters, ListedAlert } from './open-alerts-parse.js';
 import { inShard, type Shard } from './shard.js';
 import { alertResultDir, isAlertDone, markAlertDone } from './sweep-done.js';
@@ -194,12 +191,9 @@ async function dropClones(dir: string): Promise<void> {
 
 /** What decides an alert besides the alert itself: the alerts config and the flags that override it. */
 async function hashInputs(options: SweepOptions): Promise<string> {
-  const repoRoot = await findRepoRoot(options.cwd, options.env).catch(() => null);
-  const loaded = repoRoot ? await loadConfig({ repoRoot, cwd: options.cwd, env: options.env }) : null;
-  const config = (loaded ?? parseConfigText({ text: '', file: null, env: {}, registries: await lookUpRegistries() }))
-    .config.alerts;
+  const { effective } = await loadAlertConfig(options.cwd, options.env);
   const inputs = {
-    config,
+    config: effective.alerts,
     analyses: options.analyses,
     agents: options.agents,
     timeoutMs: options.timeoutMs,

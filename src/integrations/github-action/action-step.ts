@@ -5,10 +5,11 @@ import { TollgateError } from '../../core/errors.js';
 import { writeFileAtomic } from '../../core/state/atomic-write.js';
 import { type ActionEnvironment, readActionEnvironment } from './action-inputs.js';
 import { runAlertCommand } from './alert-command.js';
+import { ChildFailed } from './child-run.js';
 import type { CommandOutcome } from './command-outcome.js';
 import { upsertStickyComment } from './comment-api.js';
 import { parsePullRequestEvent } from './event.js';
-import { ChildFailed, runGateCommand } from './gate-command.js';
+import { runGateCommand } from './gate-command.js';
 import { runnerFileEntry } from './runner-files.js';
 import { runScanCommand } from './scan-command.js';
 

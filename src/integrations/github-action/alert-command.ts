@@ -5,7 +5,6 @@ import { TollgateError } from '../../core/errors.js';
 import type { ActionEnvironment } from './action-inputs.js';
 import { runTollgateChild, withoutTokens } from './child-run.js';
 import type { CommandOutcome } from './command-outcome.js';
-import { ChildFailed } from './gate-command.js';
 
 const summaryShape = z
   .object({
@@ -18,7 +17,7 @@ const summaryShape = z
   .passthrough();
 
 /** Exit codes of `validate-alert` that carry a verdict: 0 false positive, 1 true positive, 4 inconclusive. */
-const VERDICT_CODES = new Set([0, 1, 4]);
+const VERDICT_CODES = [0, 1, 4];
 
 /**
  * `command: validate-alert`: one secret-scanning alert of this repository (input `alert`; secret-scanning alerts
@@ -45,9 +44,9 @@ export async function runAlertCommand(
   const { exitCode, stdout } = await runTollgateChild(io.self, args, {
     cwd: input.GITHUB_WORKSPACE,
     env,
+    accept: VERDICT_CODES,
     stderr: io.stderr,
   });
-  if (exitCode === null || !VERDICT_CODES.has(exitCode)) throw new ChildFailed(exitCode);
   const parsed = summaryShape.safeParse(parseJson(stdout));
   if (!parsed.success) throw new TollgateError('io', 'validate-alert: its --json summary did not parse');
   const summary = parsed.data;

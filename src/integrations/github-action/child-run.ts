@@ -1,11 +1,21 @@
 import { runProcess } from '../../core/process.js';
 
-/** A tollgate subcommand run for the Action: same Node, the workspace as cwd, its stderr shown live in the step log. */
+/** The child already printed its one-line error; the step exits with its code (2 usage, 3 internal…). */
+export class ChildFailed extends Error {
+  constructor(readonly exitCode: number | null) {
+    super(`tollgate exited with ${exitCode}`);
+  }
+}
+
+/**
+ * A tollgate subcommand run for the Action: same Node, the workspace as cwd, its stderr shown live in the step log.
+ * An exit code outside `accept` (the codes that carry a result) throws `ChildFailed`.
+ */
 export async function runTollgateChild(
   self: string,
   args: readonly string[],
-  options: { cwd: string; env: NodeJS.ProcessEnv; stderr(text: string): void },
-): Promise<{ exitCode: number | null; stdout: string }> {
+  options: { cwd: string; env: NodeJS.ProcessEnv; accept: readonly number[]; stderr(text: string): void },
+): Promise<{ exitCode: number; stdout: string }> {
   const run = await runProcess(process.execPath, [self, ...args], {
     cwd: options.cwd,
     env: options.env,
@@ -14,6 +24,7 @@ export async function runTollgateChild(
       if (stream === 'stderr') options.stderr(chunk.toString('utf8'));
     },
   });
+  if (run.exitCode === null || !options.accept.includes(run.exitCode)) throw new ChildFailed(run.exitCode);
   return { exitCode: run.exitCode, stdout: run.stdout };
 }
 

@@ -26,8 +26,12 @@ export async function runGateCommand(
   for (const name of input.TOLLGATE_SKIP) args.push('--skip', name);
   const env = withoutTokens(io.env);
   if (input.TOLLGATE_CONFIG_INPUT) env.TOLLGATE_CONFIG = input.TOLLGATE_CONFIG_INPUT;
-  const { exitCode } = await runTollgateChild(io.self, args, { cwd: input.GITHUB_WORKSPACE, env, stderr: io.stderr });
-  if (exitCode !== 0 && exitCode !== 1) throw new ChildFailed(exitCode);
+  const { exitCode } = await runTollgateChild(io.self, args, {
+    cwd: input.GITHUB_WORKSPACE,
+    env,
+    accept: [0, 1],
+    stderr: io.stderr,
+  });
   const report = await readReport(reportPath);
   return {
     exitCode,
@@ -38,13 +42,6 @@ export async function runGateCommand(
     annotations: await renderReport(report, 'github'),
     ...(input.TOLLGATE_SARIF ? { sarif: await renderReport(report, 'sarif') } : {}),
   };
-}
-
-/** The child already printed its one-line error; the step exits with its code (2 usage, 3 internal…). */
-export class ChildFailed extends Error {
-  constructor(readonly exitCode: number | null) {
-    super(`tollgate exited with ${exitCode}`);
-  }
 }
 
 async function readReport(path: string): Promise<RunReport> {

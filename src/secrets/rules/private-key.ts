@@ -97,6 +97,20 @@ function encryptedSample(label: string): string {
   ].join('\n');
 }
 
+/**
+ * What differs between a key container's plain rule and its passphrase-protected one: the id, the title, and the
+ * severity (a protected key is reported lower, or not at all with `secrets.encryptedKeys: ignore`).
+ */
+function protection(
+  protectedKey: boolean,
+  plain: { id: string; title: string },
+  protectedTitle: string,
+): Pick<SecretRule, 'id' | 'title' | 'severity' | 'passphraseProtected'> {
+  return protectedKey
+    ? { id: `${plain.id}-passphrase`, title: protectedTitle, severity: 'medium', passphraseProtected: true }
+    : { ...plain, severity: 'critical' };
+}
+
 /** PuTTY keys state their protection in the clear: `Encryption: none`, or the cipher. */
 function puttyRule(protectedKey: boolean): SecretRule {
   const key = (encryption: string) =>
@@ -104,13 +118,12 @@ function puttyRule(protectedKey: boolean): SecretRule {
   const plain = key('none');
   const encrypted = key('aes256-cbc');
   return {
-    id: protectedKey ? 'private-key-putty-passphrase' : 'private-key-putty',
-    title: protectedKey
-      ? 'Passphrase-protected PuTTY private key (PuTTY-User-Key-File-… with Encryption)'
-      : 'PuTTY private key (PuTTY-User-Key-File-…)',
-    severity: protectedKey ? 'medium' : 'critical',
+    ...protection(
+      protectedKey,
+      { id: 'private-key-putty', title: 'PuTTY private key (PuTTY-User-Key-File-…)' },
+      'Passphrase-protected PuTTY private key (PuTTY-User-Key-File-… with Encryption)',
+    ),
     keywords: ['PuTTY-User-Key-File-'],
-    ...(protectedKey ? { passphraseProtected: true } : {}),
     pattern:
       /(PuTTY-User-Key-File-\d: [^\r\n]{1,40}\r?\n(?:[^\r\n]{0,200}\r?\n){1,40}?Private-Lines: \d{1,3}\r?\n[A-Za-z0-9+/=\r\n]{64,8000})/,
     window: 'block',
@@ -128,16 +141,15 @@ function puttyRule(protectedKey: boolean): SecretRule {
 function base64Rule(protectedKey: boolean): SecretRule {
   const encrypted = encryptedSample('RSA PRIVATE KEY');
   return {
-    id: protectedKey ? 'private-key-base64-passphrase' : 'private-key-base64',
-    title: protectedKey
-      ? 'Base64-wrapped passphrase-protected private key (LS0tLS1CRUdJTi…)'
-      : 'Base64-wrapped private key (LS0tLS1CRUdJTi…)',
-    severity: protectedKey ? 'medium' : 'critical',
+    ...protection(
+      protectedKey,
+      { id: 'private-key-base64', title: 'Base64-wrapped private key (LS0tLS1CRUdJTi…)' },
+      'Base64-wrapped passphrase-protected private key (LS0tLS1CRUdJTi…)',
+    ),
     keywords: ['LS0tLS1CRUdJTi'],
     pattern: /(LS0tLS1CRUdJTi[A-Za-z0-9+/]{100,24000}={0,2})/,
     window: 'block',
     maxLength: 25000,
-    ...(protectedKey ? { passphraseProtected: true } : {}),
     validate: (secret) => {
       const text = Buffer.from(secret, 'base64').toString('latin1');
       if (!/-----BEGIN [A-Z ]{0,20}PRIVATE KEY/.test(text) || !hasKeyBody(text)) return false;
