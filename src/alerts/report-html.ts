@@ -35,7 +35,11 @@ export function renderAlertPage(input: AlertPageInput): string {
       : []),
     ['Key finding', summary.keyFinding ?? '—'],
   ];
-  const notes = [...(summary.note ? [summary.note] : []), ...summary.notes];
+  const notes = [
+    ...(summary.contested ? [`Contested: ${summary.contested}`] : []),
+    ...(summary.note ? [summary.note] : []),
+    ...summary.notes,
+  ];
   const verdictClass =
     summary.verdict === 'TRUE_POSITIVE' ? 'failed' : summary.verdict === 'FALSE_POSITIVE' ? 'passed' : 'interrupted';
   const main = `<main data-analyses="${summary.slots.length}">

@@ -31,6 +31,8 @@ export interface ValidateAlertSummary {
   winner: number | null;
   decidedBy: 'judge' | 'fallback' | 'single' | 'none';
   note?: string;
+  /** Set when the winner's challenge was REFUTED and a CONFIRMED report disagrees: why the verdict is INCONCLUSIVE. */
+  contested?: string;
   notes: string[];
   outputDir: string;
   finalReport: string | null;
@@ -56,6 +58,7 @@ export function renderSummary(summary: ValidateAlertSummary, options: { json: bo
       : 'No report: the verdict is INCONCLUSIVE',
   );
   if (summary.note) lines.push(`Note: ${summary.note}`);
+  if (summary.contested) lines.push(`Contested: ${summary.contested}`);
   for (const note of summary.notes) lines.push(`Note: ${note}`);
   lines.push('', '| # | agent | status | verdict | confidence | evals | challenge |', '|---|---|---|---|---|---|---|');
   for (const slot of summary.slots) {

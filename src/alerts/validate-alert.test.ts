@@ -316,6 +316,57 @@ describe('validate-alert with three competing analyses', () => {
     expect(JSON.parse(await readFile(join(alertDir, 'challenge-0.json'), 'utf8'))).toMatchObject({ status: 'skipped' });
   }, 60_000);
 
+  test('a refuted FALSE_POSITIVE picked over a confirmed TRUE_POSITIVE is not a silent pass: INCONCLUSIVE, named', async () => {
+    const { code, stdout, alertDir } = await run(
+      [
+        {
+          when: JUDGE,
+          steps: [
+            ok(
+              JSON.stringify({
+                winner_index: 0,
+                scores: [
+                  { index: 0, score: 8, rationale: 'well written' },
+                  { index: 1, score: 6, rationale: 'terse' },
+                ],
+              }),
+            ),
+          ],
+        },
+        challenge(0, 'REFUTED', 'the cited 401 log was written by hand'),
+        challenge(1, 'CONFIRMED', 'the identity call reproduces: 200'),
+        {
+          when: 'analysis 1/2 -->',
+          steps: [
+            ok(buildReport({ verdict: 'FALSE_POSITIVE', score: '8.5/10 (High)', risk: 'None' }), {
+              'scripts/check-identity.sh': GOOD_SCRIPT,
+              'logs/check-identity.log': '401\n',
+            }),
+          ],
+        },
+        {
+          when: 'analysis 2/2 -->',
+          steps: [
+            ok(buildReport({ score: '8.5/10 (High)' }), {
+              'scripts/check-identity.sh': GOOD_SCRIPT,
+              'logs/check-identity.log': '200\n',
+            }),
+          ],
+        },
+      ],
+      { analyses: 2 },
+    );
+    expect(code).toBe(4);
+    const summary = JSON.parse(stdout);
+    expect(summary).toMatchObject({ verdict: 'INCONCLUSIVE', winner: 0, decidedBy: 'judge' });
+    expect(summary.contested).toBe(
+      'report 0 (FALSE_POSITIVE) won although its challenge was REFUTED, while report 1 (TRUE_POSITIVE) was CONFIRMED: the verdict is INCONCLUSIVE until a person reads both',
+    );
+    const judge = JSON.parse(await readFile(join(alertDir, 'judge.json'), 'utf8'));
+    expect(judge.contested).toBe(summary.contested);
+    expect(await readFile(join(alertDir, 'report.html'), 'utf8')).toContain('Contested: report 0 (FALSE_POSITIVE)');
+  }, 60_000);
+
   test('no analysis produces a report: INCONCLUSIVE, with its own exit code (not 3, which is an internal error)', async () => {
     const { code, stdout } = await run([{ when: 'analysis 1/1 -->', steps: [{ hang: true }] }], {
       analyses: 1,

@@ -9,6 +9,7 @@ import { renderAlertPage } from '../report-html.js';
 import { renderSummary, type SlotSummary, type ValidateAlertSummary } from '../summary.js';
 import { VERDICTS, type Verdict } from '../types.js';
 import { addUsage, type CallUsage } from '../usage.js';
+import { describeContest, findContest, standingVerdict } from './contested.js';
 import { diagnostics } from './diagnostics.js';
 import { compliance, type JudgeOutcome, requiredSkills } from './judge.js';
 import type { AlertSession } from './types.js';
@@ -30,9 +31,11 @@ export async function writeOutcome(session: AlertSession, results: StageResults)
   const { decision } = judged;
   const winnerSlot = 'winner' in decision ? slots[decision.winner] : undefined;
   const winnerReport = winnerSlot?.report ? parseReport(winnerSlot.report) : undefined;
-  const verdict: Verdict = (VERDICTS as readonly string[]).includes(winnerReport?.verdict ?? '')
+  const winnerVerdict: Verdict = (VERDICTS as readonly string[]).includes(winnerReport?.verdict ?? '')
     ? (winnerReport!.verdict as Verdict)
     : 'INCONCLUSIVE';
+  const contest = findContest('winner' in decision ? decision.winner : null, slots, results.challenges);
+  const verdict = standingVerdict(winnerVerdict, contest);
   if (winnerSlot?.report) await writer.write('final-report.md', winnerSlot.report);
   const required = requiredSkills(session);
   const slotSummaries = summarizeSlots(results, required, redact);
@@ -50,6 +53,7 @@ export async function writeOutcome(session: AlertSession, results: StageResults)
     winner: 'winner' in decision ? decision.winner : null,
     decidedBy: decision.source,
     ...(note ? { note: redact(note) } : {}),
+    ...(contest ? { contested: redact(describeContest(contest)) } : {}),
     notes: session.notes.map(redact),
     outputDir: alertDir,
     finalReport: winnerSlot?.report ? join(alertDir, 'final-report.md') : null,
@@ -62,6 +66,7 @@ export async function writeOutcome(session: AlertSession, results: StageResults)
     decided_by: decision.source,
     ...(decision.source === 'judge' ? { scores: decision.answer.scores } : {}),
     ...(summary.note ? { note: summary.note } : {}),
+    ...(summary.contested ? { contested: summary.contested } : {}),
     problems: decision.problems,
     agent: judged.calls.length > 0 ? judged.agent : null,
     candidates: slotSummaries.map(({ usage: _usage, ...rest }) => rest),

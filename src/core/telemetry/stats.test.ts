@@ -67,6 +67,34 @@ describe('telemetry', () => {
     );
   });
 
+  test('a validator reused from an earlier pass never makes a count negative, and zero trivial lines are left out', () => {
+    const run = (runId: string, status: ToolReport['status']) =>
+      toolTelemetry(
+        {
+          runId,
+          source: 'cli',
+          tools: [report('checks', status, 10)],
+          declarations: new Map(),
+          call: { name: 'run', status: 'passed', durationMs: 10, skipReason: null },
+        },
+        '2026-11-26T00:00:00.000Z',
+      );
+    const records = [
+      ...run('r1', 'passed'),
+      ...run('r2', 'skipped_no_changes'),
+      ...run('r3', 'skipped_no_changes'),
+      ...run('r4', 'skipped_no_changes'),
+    ];
+    const stats = summarizeTelemetry(records, 4);
+    const checks = stats.tools.find((tool) => tool.tool === 'checks');
+    expect(checks).toMatchObject({ calls: 4, ran: 1, successes: 1, passed: 1 });
+    const text = renderStats(stats);
+    expect(text).toContain('checks: 4 call(s), ran 1: passed 1, failed 0, could not finish 0 (timed out 0)');
+    expect(text).not.toMatch(/-\d/);
+    expect(text).not.toContain('declared trivial');
+    expect(text).toContain('skipped: no_changes 3');
+  });
+
   test('no runs yet', () => {
     expect(renderStats(summarizeTelemetry([], 0))).toBe(
       'No telemetry yet: run `tollgate run` or call a validation tool through `tollgate mcp`.\n',

@@ -127,9 +127,13 @@ export function summarizeTelemetry(
       stats.ran++;
       entry.durations.push(record.durationMs);
     }
-    if (record.success) stats.successes++;
-    if (record.status === 'passed') stats.passed++;
-    if (record.status === 'failed') stats.failed++;
+    // A skipped call (`skipped_no_changes` reuses an earlier pass) is recorded as a success but never ran: counting it
+    // among the successes would make "could not finish" (ran - successes) negative.
+    if (!record.skipReason) {
+      if (record.success) stats.successes++;
+      if (record.status === 'passed') stats.passed++;
+      if (record.status === 'failed') stats.failed++;
+    }
     if (record.timedOut) stats.timeouts++;
     stats.alerts += record.alertCount;
     if (record.trivialDeclared) stats.trivialDeclared++;
@@ -164,8 +168,13 @@ export function renderStats(stats: TelemetryStats): string {
     lines.push(
       `${tool.tool}: ${tool.calls} call(s), ran ${tool.ran}: passed ${tool.passed}, failed ${tool.failed}, could not finish ${tool.ran - tool.successes} (timed out ${tool.timeouts})`,
       `  duration median ${formatDuration(tool.medianMs)}, p95 ${formatDuration(tool.p95Ms)}; ${tool.alerts} finding(s)`,
-      `  declared trivial ${tool.trivialDeclared} time(s), ${tool.disagreements} of them with findings; potential savings ${formatDuration(tool.potentialSavingsMs)}`,
     );
+    // Only a tool that was declared trivial at least once has anything to say about it.
+    if (tool.trivialDeclared > 0) {
+      lines.push(
+        `  declared trivial ${tool.trivialDeclared} time(s), ${tool.disagreements} of them with findings; potential savings ${formatDuration(tool.potentialSavingsMs)}`,
+      );
+    }
     if (skips) lines.push(`  skipped: ${skips}`);
   }
   const calls = Object.entries(stats.calls);
