@@ -49,6 +49,6 @@ export function describeContest(contest: Contest): string {
 }
 
 function verdictOf(slot: AnalysisSlot | undefined): string | null {
-  if (!slot || slot.status !== 'completed' || !slot.report) return null;
+  if (slot?.status !== 'completed' || !slot.report) return null;
   return parseReport(slot.report).verdict ?? null;
 }
