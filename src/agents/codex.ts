@@ -68,6 +68,14 @@ export const codexAdapter: AgentAdapter<'codex'> = {
   ],
   rateLimitPhrases: ['rate limit exceeded', 'selected model is at capacity', 'experiencing high load'],
   notLoggedInPhrases: ['not logged in', "please run 'codex login'", 'access token could not be refreshed'],
+  toolInputsOf(stdout) {
+    // `--json` reports every shell command as an `item.completed` of type command_execution.
+    return parseJsonLines(stdout).flatMap((event) => {
+      const item = objectField(event, 'item');
+      const command = event.type === 'item.completed' ? stringField(item, 'command') : undefined;
+      return command !== undefined ? [command] : [];
+    });
+  },
   readOutput({ stdout, answerFile }) {
     // `-o` holds the last agent message; the JSONL stream is the fallback and carries the errors.
     const events = parseJsonLines(stdout);

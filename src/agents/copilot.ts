@@ -73,6 +73,15 @@ export const copilotAdapter: AgentAdapter<'copilot'> = {
     'classic personal access tokens',
     'authentication token found but could not be validated',
   ],
+  toolInputsOf(stdout) {
+    // Session events: `tool.execution_start` carries the tool's arguments (a path, a command).
+    return parseJsonLines(stdout).flatMap((event) => {
+      const data = objectField(event, 'data');
+      return event.type === 'tool.execution_start' && data?.arguments !== undefined
+        ? [JSON.stringify(data.arguments)]
+        : [];
+    });
+  },
   readOutput({ stdout }): AgentOutput {
     // --output-format json: JSONL session events, then `{"type":"result",…,"exitCode"}` (schemas/session-events.schema.json).
     const events = parseJsonLines(stdout);

@@ -133,4 +133,9 @@ export interface AgentAdapter<Name extends string = string> {
   readonly notLoggedInPhrases: readonly string[];
   /** Pure: reads the CLI's output (its structured mode where it has one). */
   readOutput(output: RawAgentOutput): AgentOutput;
+  /**
+   * Pure: the input of every tool call the CLI reported in its structured output (the command it ran, the file it
+   * read), so what an agent actually read can be observed. Absent for CLIs whose output does not report tool calls.
+   */
+  toolInputsOf?(stdout: string): string[];
 }

@@ -14,6 +14,8 @@ export interface SlotSummary {
   challenge: string | null;
   /** Percent of required skills applied, or null when no skill is required. */
   compliance: number | null;
+  /** Whether `compliance` was observed from the agent's tool calls or only self-reported in its checklist. */
+  complianceBasis: 'observed' | 'self-reported';
   usage: CallUsage;
 }
 

@@ -376,6 +376,41 @@ describe('validate-alert with three competing analyses', () => {
     expect(code).toBe(4);
   }, 60_000);
 
+  test('a project skill folder (<dir>/SKILL.md) reaches the analyses: listed in the prompt, copied into the workspace', async () => {
+    const skillDir = join(source.root, '.tollgate', 'skills', 'analysis', 'cloud-keys');
+    await mkdir(join(skillDir, 'scripts'), { recursive: true });
+    await writeFile(
+      join(skillDir, 'SKILL.md'),
+      '---\ndescription: "Cloud keys: check them with the read-only identity call."\nrequired: true\n---\nUse scripts/whoami.sh.\n',
+    );
+    await writeFile(join(skillDir, 'scripts', 'whoami.sh'), '#!/bin/sh\necho whoami\n');
+    await writeFile(
+      join(source.root, '.tollgate', 'skills', 'analysis', 'broken.md'),
+      '---\ndescription: a: b\n---\nx\n',
+    );
+    let stderr = '';
+    const { stdout, alertDir } = await run([{ when: 'analysis 1/1 -->', steps: [{ hang: true }] }], {
+      analyses: 1,
+      timeoutMs: 800,
+      cwd: source.root,
+      outDir: join(work, 'analysis'),
+      stderr: (text) => {
+        stderr += text;
+      },
+    });
+    const call = fakes!.calls().find((entry) => entry.stdin.includes('analysis 1/1 -->'))!;
+    expect(call.stdin).toContain(
+      '- `skills/cloud-keys/SKILL.md` (required): Cloud keys: check them with the read-only identity call.',
+    );
+    expect(call.stdin).toContain('- `skills/alert-context/SKILL.md` (required):');
+    const workspace = (await readdir(alertDir)).find((name) => /^[0-9a-f-]{36}$/.test(name))!;
+    expect(await readFile(join(alertDir, workspace, 'skills', 'cloud-keys', 'scripts', 'whoami.sh'), 'utf8')).toContain(
+      'whoami',
+    );
+    expect(stderr).toMatch(/warning: skill .*broken\.md: front matter is not valid YAML/);
+    expect(JSON.parse(stdout).notes.join('\n')).toMatch(/broken\.md: front matter is not valid YAML/);
+  }, 60_000);
+
   test("--verify asks the secret's provider first and hands the answer to the analyses as evidence", async () => {
     const ca = makeTestCa();
     const provider = await startFakeProvider(ca, (req) =>

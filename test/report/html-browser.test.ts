@@ -135,6 +135,7 @@ describe.skipIf(!CHROMIUM)('the HTML report in chromium', () => {
       evals: { passed: true, score: 0.9, failed: [] },
       challenge: 'CONFIRMED',
       compliance: 100,
+      complianceBasis: 'observed' as const,
       usage: { inputTokens: 1000, outputTokens: 200, costUsd: 0.0123 },
     });
     writeFileSync(

@@ -7,6 +7,7 @@ import { type AnalysisSlot, listWorkspaceFiles, runAnalysis } from '../analysis-
 import { cloneFull, copyClone } from '../clone.js';
 import { type EvalResult, evaluateReport } from '../evals.js';
 import { analysisPrompt } from '../prompts.js';
+import { ANALYSIS_SKILLS_FOLDER, copySkills } from '../skills.js';
 import type { AlertSession } from './types.js';
 
 /** Stage 3: the competing analyses, concurrently, each in a workspace of its own with its own repository copy. */
@@ -22,6 +23,7 @@ export async function runAnalyses(session: AlertSession, limit: LimitFunction): 
           ? await copyClone(session.sharedRepo, join(workspace, 'repo'), session.cloneUrl, gitOptions)
           : await cloneFull(session.cloneUrl, join(workspace, 'repo'), { ...gitOptions, commits: session.commits });
         if (!repoCopy.ok) session.notes.push(`analysis ${index}: no repository copy (${repoCopy.message})`);
+        await copySkills(session.skills.analysis, workspace, ANALYSIS_SKILLS_FOLDER);
         const prompt = analysisPrompt({
           subject,
           workspace,

@@ -5,6 +5,7 @@ import type { AnalysisSlot } from '../analysis-stage.js';
 import type { ChallengeResult } from '../challenge.js';
 import { runChallenge } from '../challenge-stage.js';
 import { challengePrompt } from '../prompts.js';
+import { CHALLENGER_SKILLS_FOLDER, copySkills } from '../skills.js';
 import { diagnostics } from './diagnostics.js';
 import type { AlertSession } from './types.js';
 
@@ -30,6 +31,7 @@ export async function runChallenges(
           return;
         }
         const adapter = pool.healthy[(slot.index + 1) % pool.healthy.length]!;
+        await copySkills(session.skills.challenger, slot.workspace, CHALLENGER_SKILLS_FOLDER);
         const { result, call } = await runChallenge({
           adapter,
           settings: session.settingsOf(adapter),
@@ -52,7 +54,7 @@ export async function runChallenges(
         challenges.set(slot.index, result);
         await writer.write(join(dir, 'stream.log'), streamLog([call]));
         await writer.writeJson(`${dir}.json`, { agent: adapter.name, ...result });
-        if (session.options.showUsage) await writer.writeJson(join(dir, 'diagnostics.json'), diagnostics([call], []));
+        if (session.options.showUsage) await writer.writeJson(join(dir, 'diagnostics.json'), diagnostics([call], null));
       }),
     ),
   );

@@ -6,6 +6,7 @@ import { type EvalResult, formatEvalResult } from '../evals.js';
 import { type JudgeDecision, runJudge } from '../judge-stage.js';
 import { type JudgeCandidate, judgePrompt } from '../prompts.js';
 import { parseReport } from '../report.js';
+import { ANALYSIS_SKILLS_FOLDER } from '../skills.js';
 import type { AlertSession } from './types.js';
 
 export interface JudgeOutcome {
@@ -30,7 +31,7 @@ export async function judgeReports(
     report: slot.status === 'completed' && slot.report !== null ? session.redact(slot.report) : null,
     ...(slot.status === 'completed' ? {} : { failure: `${slot.status}: ${slot.message ?? ''}` }),
     evals: evals.has(slot.index) ? formatEvalResult(evals.get(slot.index)!) : 'not run',
-    compliance: compliance(slot.report ?? '', required).text,
+    compliance: compliance(slot, required).text,
     challenge: describeChallenge(challenges.get(slot.index)),
   }));
   const adapter = session.pool.healthy[0]!;
@@ -68,19 +69,49 @@ function describeChallenge(result: ChallengeResult | undefined): string {
   return `${result.verdict}: ${result.reasoning}${gaps}${against}`;
 }
 
-/** Required skills the report's Methodology checklist ticks. */
+export interface Compliance {
+  percent: number | null;
+  /** The skills counted as used: read (observed), else ticked in the report's checklist (self-reported). */
+  used: string[];
+  /** `observed`: from the tool calls the CLI reported; `self-reported`: from the report's Methodology checklist. */
+  basis: 'observed' | 'self-reported';
+  text: string;
+}
+
+/**
+ * Required skills the analysis used. Where the agent's CLI reports its tool calls, what it actually read counts;
+ * elsewhere only the report's own checklist can say, and the result is marked self-reported.
+ */
 export function compliance(
-  report: string,
+  slot: Pick<AnalysisSlot, 'report' | 'adapter' | 'calls'>,
   required: readonly string[],
-): { percent: number | null; used: string[]; text: string } {
-  const used = parseReport(report).methodology;
-  if (required.length === 0) return { percent: null, used, text: 'no required skills' };
+): Compliance {
+  const read = skillsRead(slot);
+  const basis = read === null ? 'self-reported' : 'observed';
+  const used = read ?? parseReport(slot.report ?? '').methodology;
+  if (required.length === 0) return { percent: null, used, basis, text: 'no required skills' };
   const applied = required.filter((name) => used.includes(name));
   const missing = required.filter((name) => !used.includes(name));
   const percent = Math.round((applied.length / required.length) * 100);
+  const verb = basis === 'observed' ? 'read (observed from its tool calls)' : 'applied (self-reported)';
   return {
     percent,
     used,
-    text: `${percent}% of required skills applied${missing.length > 0 ? ` (missing: ${missing.join(', ')})` : ''}`,
+    basis,
+    text: `${percent}% of required skills ${verb}${missing.length > 0 ? ` (missing: ${missing.join(', ')})` : ''}`,
   };
 }
+
+/** Names of the skills whose files the agent's reported tool calls touched, or null when its CLI reports none. */
+function skillsRead(slot: Pick<AnalysisSlot, 'adapter' | 'calls'>): string[] | null {
+  const toolInputsOf = slot.adapter.toolInputsOf;
+  if (!toolInputsOf) return null;
+  const inputs = slot.calls.flatMap((call) => toolInputsOf(call.stdout));
+  const names = new Set<string>();
+  for (const input of inputs) {
+    for (const match of input.matchAll(SKILL_PATH)) names.add(match[1]!);
+  }
+  return [...names];
+}
+
+const SKILL_PATH = new RegExp(`(?:^|[^\\w-])${ANALYSIS_SKILLS_FOLDER}/([a-z0-9]+(?:-[a-z0-9]+)*)/`, 'g');

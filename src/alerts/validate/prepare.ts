@@ -58,6 +58,11 @@ export async function prepareSession(input: PrepareOptions): Promise<AlertSessio
     discoverSkills('challenger', repoRoot),
     discoverSkills('judge', repoRoot),
   ]);
+  // A skill that cannot be read is left out, never silently: the summary and stderr name it.
+  for (const warning of [...analysis.warnings, ...challenger.warnings, ...judge.warnings]) {
+    notes.push(warning);
+    options.stderr(`tollgate: warning: ${warning}\n`);
+  }
   return {
     options,
     config,
@@ -73,7 +78,7 @@ export async function prepareSession(input: PrepareOptions): Promise<AlertSessio
     gitOptions,
     commits,
     sharedRepo: shared.ok ? sharedRepo : null,
-    skills: { analysis, challenger, judge },
+    skills: { analysis: analysis.skills, challenger: challenger.skills, judge: judge.skills },
     reportTemplate: await readFile(packageFile('skills/analysis/_report-template.md'), 'utf8'),
     notes,
   };

@@ -87,7 +87,7 @@ export async function writeOutcome(session: AlertSession, results: StageResults)
     for (const slot of slots) {
       await writer.writeJson(
         join(slot.workspace, 'diagnostics.json'),
-        diagnostics(slot.calls, compliance(slot.report ?? '', required).used, evals.get(slot.index)),
+        diagnostics(slot.calls, compliance(slot, required), evals.get(slot.index)),
       );
     }
   }
@@ -125,7 +125,8 @@ function summarizeSlots(
           }
         : null,
       challenge: challenge ? challengeVerdictOf(challenge) : null,
-      compliance: compliance(slot.report ?? '', required).percent,
+      compliance: compliance(slot, required).percent,
+      complianceBasis: compliance(slot, required).basis,
       usage: slot.calls.reduce<CallUsage>((total, call) => addUsage(total, call.usage), {}),
     };
   });

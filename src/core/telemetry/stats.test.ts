@@ -72,7 +72,7 @@ describe('telemetry', () => {
       toolTelemetry(
         {
           runId,
-          source: 'cli',
+          source: 'run',
           tools: [report('checks', status, 10)],
           declarations: new Map(),
           call: { name: 'run', status: 'passed', durationMs: 10, skipReason: null },
