@@ -408,6 +408,11 @@ describe('validate-alert with three competing analyses', () => {
       'whoami',
     );
     expect(stderr).toMatch(/warning: skill .*broken\.md: front matter is not valid YAML/);
+    // Progress on stderr: the stages, and each analysis with its agent, state and elapsed time.
+    expect(stderr).toMatch(/^tollgate: analyses: 1 competing, on claude \[\d+s\]$/m);
+    expect(stderr).toMatch(/^tollgate: analysis 1\/1 \(claude\): running \[\d+s\]$/m);
+    expect(stderr).toMatch(/^tollgate: analysis 1\/1 \(claude\): timeout after \d+s \[\d+s\]$/m);
+    expect(stderr).toMatch(/^tollgate: done: INCONCLUSIVE \[\d+s\]$/m);
     expect(JSON.parse(stdout).notes.join('\n')).toMatch(/broken\.md: front matter is not valid YAML/);
   }, 60_000);
 

@@ -145,6 +145,7 @@ async function decide(
         stdout += text;
       },
       stderr: () => {},
+      progress: 'off',
       probe: options.probe,
       verify: options.verify === true,
       ...(options.analyses !== undefined ? { analyses: options.analyses } : {}),

@@ -33,6 +33,8 @@ export async function runAnalyses(session: AlertSession, limit: LimitFunction): 
           skills: session.skills.analysis,
           template: session.reportTemplate,
         });
+        const task = `analysis ${index + 1}/${analyses}`;
+        session.progress.start(task, adapter.name);
         const slot = await runAnalysis({
           index,
           count: analyses,
@@ -45,6 +47,10 @@ export async function runAnalyses(session: AlertSession, limit: LimitFunction): 
           maxContinuationAttempts: session.config.maxContinuationAttempts,
           env: session.agentEnv,
         });
+        session.progress.end(
+          task,
+          slot.continuations > 0 ? `${slot.status} (+${slot.continuations} continuation)` : slot.status,
+        );
         await session.onUsageLimit(slot);
         await writer.write(join(workspace, 'stream.log'), streamLog(slot.calls));
         return slot;

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { LimitFunction } from 'p-limit';
 import { streamLog } from '../agent-call.js';
 import type { AnalysisSlot } from '../analysis-stage.js';
-import type { ChallengeResult } from '../challenge.js';
+import { type ChallengeResult, challengeVerdictOf } from '../challenge.js';
 import { runChallenge } from '../challenge-stage.js';
 import { challengePrompt } from '../prompts.js';
 import { CHALLENGER_SKILLS_FOLDER, copySkills } from '../skills.js';
@@ -32,6 +32,7 @@ export async function runChallenges(
         }
         const adapter = pool.healthy[(slot.index + 1) % pool.healthy.length]!;
         await copySkills(session.skills.challenger, slot.workspace, CHALLENGER_SKILLS_FOLDER);
+        session.progress.start(`challenge of analysis ${slot.index + 1}`, adapter.name);
         const { result, call } = await runChallenge({
           adapter,
           settings: session.settingsOf(adapter),
@@ -51,6 +52,10 @@ export async function runChallenges(
           status: call.outcome,
           ...(call.message ? { message: call.message } : {}),
         });
+        session.progress.end(
+          `challenge of analysis ${slot.index + 1}`,
+          result.status === 'answered' ? result.verdict : `${result.status}: ${challengeVerdictOf(result) ?? 'none'}`,
+        );
         challenges.set(slot.index, result);
         await writer.write(join(dir, 'stream.log'), streamLog([call]));
         await writer.writeJson(`${dir}.json`, { agent: adapter.name, ...result });

@@ -35,6 +35,7 @@ export async function judgeReports(
     challenge: describeChallenge(challenges.get(slot.index)),
   }));
   const adapter = session.pool.healthy[0]!;
+  session.progress.start('judge', adapter.name);
   const { decision, calls } = await runJudge({
     adapter,
     settings: session.settingsOf(adapter),
@@ -49,6 +50,10 @@ export async function judgeReports(
     timeoutMs: session.config.timeouts.judge,
     env: session.agentEnv,
   });
+  session.progress.end(
+    'judge',
+    'winner' in decision ? `report ${decision.winner} (${decision.source})` : decision.source,
+  );
   if (calls.length > 0) await session.writer.write('judge.stream.log', streamLog(calls));
   return { decision, calls, agent: adapter.name };
 }

@@ -13,6 +13,7 @@ import { createRedactor } from '../mask.js';
 import { AlertWriter } from '../output-writer.js';
 import { discoverSkills } from '../skills.js';
 import type { GatheredAlert } from './gather.js';
+import type { AlertProgress } from '../progress.js';
 import type { AlertSession, ValidateAlertOptions } from './types.js';
 
 /** Variables that hold tollgate's GitHub credentials: agents never inherit them. */
@@ -24,6 +25,7 @@ export interface PrepareOptions {
   repoRoot: string | null;
   token: string | undefined;
   alert: GatheredAlert;
+  progress: AlertProgress;
 }
 
 /**
@@ -65,6 +67,7 @@ export async function prepareSession(input: PrepareOptions): Promise<AlertSessio
   }
   return {
     options,
+    progress: input.progress,
     config,
     repoRoot,
     analyses: options.analyses ?? config.analyses,

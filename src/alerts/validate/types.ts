@@ -4,6 +4,7 @@ import type { ReviewerPool } from '../../agents/reviewer-pool.js';
 import type { AgentSettings } from '../../agents/types.js';
 import type { TollgateConfig } from '../../core/config/schema.js';
 import type { AlertWriter } from '../output-writer.js';
+import type { AlertProgress, AlertProgressMode } from '../progress.js';
 import type { Skill } from '../skills.js';
 import type { AlertSecrets, AlertSubject } from '../types.js';
 import type { VerifyAlertInput } from './verify-alert-secret.js';
@@ -32,6 +33,10 @@ export interface ValidateAlertOptions {
   verifyTransport?: VerifyAlertInput['transport'];
   /** Probes each agent CLI (installed, logged in); a sweep passes one that remembers, so 2,000 alerts probe once. */
   probe?: (adapter: RegisteredAdapter) => Promise<ProbeResult>;
+  /** Progress on stderr: `lines` (default), `live` (a terminal: a line per task redrawn in place), `off`. */
+  progress?: AlertProgressMode;
+  /** Terminal width for `live` progress. */
+  columns?: number;
   stdout(text: string): void;
   stderr(text: string): void;
 }
@@ -39,6 +44,7 @@ export interface ValidateAlertOptions {
 /** Everything the stages after gathering share: the alert, its output folder, the agents and the repository copy. */
 export interface AlertSession {
   options: ValidateAlertOptions;
+  progress: AlertProgress;
   config: TollgateConfig['alerts'];
   repoRoot: string | null;
   analyses: number;

@@ -35,6 +35,9 @@ export interface ValidateAlertCommandIo {
   env: NodeJS.ProcessEnv;
   stdout(text: string): void;
   stderr(text: string): void;
+  /** Live progress lines only on a terminal; plain lines elsewhere. */
+  stderrIsTty?: boolean;
+  columns?: number;
 }
 
 const processIo = (): ValidateAlertCommandIo => ({
@@ -42,6 +45,8 @@ const processIo = (): ValidateAlertCommandIo => ({
   env: process.env,
   stdout: (text) => void process.stdout.write(text),
   stderr: (text) => void process.stderr.write(text),
+  stderrIsTty: process.stderr.isTTY === true,
+  ...(process.stderr.columns !== undefined ? { columns: process.stderr.columns } : {}),
 });
 
 export function registerValidateAlert(program: Command, io: () => ValidateAlertCommandIo = processIo): void {
@@ -132,6 +137,8 @@ async function singleAlertCommand(flags: ValidateAlertFlags, commandIo: Validate
     verify: flags.verify,
     stdout,
     stderr,
+    progress: commandIo.stderrIsTty ? 'live' : 'lines',
+    ...(commandIo.columns !== undefined ? { columns: commandIo.columns } : {}),
     ...(flags.analyses !== undefined ? { analyses: flags.analyses } : {}),
     ...(flags.agent ? { agents: flags.agent } : {}),
     ...(flags.timeout !== undefined ? { timeoutMs: flags.timeout } : {}),
