@@ -51,7 +51,7 @@ export function createAlertProgress(options: AlertProgressOptions): AlertProgres
     if (options.mode !== 'live') return;
     clear();
     const width = Math.max(20, (options.columns ?? 80) - 1);
-    const lines = [...tasks.values()].map((task) => fit(describe(task, now()), width));
+    const lines = [...tasks.values()].map((task) => truncateTo(describe(task, now()), width));
     if (lines.length > 0) options.write(`${lines.join('\n')}\n`);
     drawn = lines.length;
   };
@@ -103,6 +103,6 @@ export function elapsed(ms: number): string {
   return `${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, '0')}m`;
 }
 
-function fit(line: string, width: number): string {
+function truncateTo(line: string, width: number): string {
   return line.length > width ? `${line.slice(0, width - 1)}…` : line;
 }

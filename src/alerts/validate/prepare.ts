@@ -11,9 +11,9 @@ import { ensureTollgateDir } from '../../core/state/tollgate-dir.js';
 import { cloneFull, gitAuthEnv } from '../clone.js';
 import { createRedactor } from '../mask.js';
 import { AlertWriter } from '../output-writer.js';
+import type { AlertProgress } from '../progress.js';
 import { discoverSkills } from '../skills.js';
 import type { GatheredAlert } from './gather.js';
-import type { AlertProgress } from '../progress.js';
 import type { AlertSession, ValidateAlertOptions } from './types.js';
 
 /** Variables that hold tollgate's GitHub credentials: agents never inherit them. */
