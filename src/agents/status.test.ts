@@ -57,6 +57,18 @@ test('tollgate agents: installed or not, version, verification, cooldown, the ex
   expect(statuses.find((status) => status.name === 'codex')?.missingFlags).toEqual([]);
 });
 
+test('tollgate agents shows the command a review runs with the configured model, effort and max turns', async () => {
+  await repo.write(
+    'tollgate.config.yaml',
+    'code_review:\n  timeout: 2m\n  adapters:\n    claude:\n      model: claude-opus-4-5\n      thinkingBudget: high\n      maxTurns: 3\n',
+  );
+  const { statuses } = await describeAgentsHere({ cwd: repo.root, env: fakes.env, now: T0 });
+  const claude = statuses.find((status) => status.name === 'claude')!;
+  expect(claude.command).toContain('--model claude-opus-4-5');
+  expect(claude.command).toContain('--max-turns 3');
+  expect(claude.command).not.toContain('--max-turns 10');
+});
+
 test('the command shows the adapter env and quotes what needs it', () => {
   const command = reviewCommand(
     agentByName('opencode'),

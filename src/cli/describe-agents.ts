@@ -1,7 +1,11 @@
 import { type AgentStatus, describeAgents, renderAgents } from '../agents/status.js';
 import { findRepoRoot } from '../core/config/repo-root.js';
 import { isTollgateError } from '../core/errors.js';
-import { agentSettingsFor, codeReviewOptionsSchema } from '../validators/code-review/options.js';
+import {
+  agentSettingsFor,
+  type CodeReviewOptions,
+  codeReviewOptionsSchema,
+} from '../validators/code-review/options.js';
 
 /**
  * `tollgate agents` in a directory: inside a repository, the cooldowns come from its `.tollgate/state.json` and the
@@ -20,8 +24,9 @@ export async function describeAgentsHere(options: {
   if (repoRoot) {
     const { loadConfig } = await import('../core/config/load.js');
     const loaded = await loadConfig({ repoRoot, cwd: options.cwd, env: options.env });
-    const section = codeReviewOptionsSchema.safeParse(loaded.config.code_review);
-    if (section.success) reviewOptions = section.data;
+    // The loader already validated the section (its values are parsed: durations are milliseconds), so it is used as
+    // it is; parsing it a second time would reject those values and silently fall back to the defaults.
+    if (loaded.config.code_review !== undefined) reviewOptions = loaded.config.code_review as CodeReviewOptions;
   }
   const statuses = await describeAgents({
     repoRoot,
