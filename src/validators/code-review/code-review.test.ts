@@ -285,6 +285,27 @@ test('the prompt carries the PR text, the repository instructions and the diff',
   expect(stdin).toContain('+++ b/src/app.ts');
 });
 
+test('path-specific instructions reach the reviewer for the files they apply to, and only those', async () => {
+  await repo.write(
+    '.github/instructions/typescript.instructions.md',
+    '---\napplyTo: "src/**/*.ts, lib/**"\n---\nUse explicit return types.\n',
+  );
+  await repo.write('.github/instructions/python.instructions.md', '---\napplyTo: "**/*.py"\n---\nUse type hints.\n');
+  await repo.write('src/AGENTS.md', 'src/ code never throws strings.\n');
+  await repo.write('docs/AGENTS.md', 'Docs are British English.\n');
+  fakes = await setupFakeAgents({ gemini: fake('gemini', [answer()]) });
+  await runCodeReview(context({ cliPreference: ['gemini'] }), { env: fakes.env });
+  const stdin = fakes.calls().find((call) => call.call === 'review')!.stdin;
+  expect(stdin).toContain(
+    '## Repository instructions from .github/instructions/typescript.instructions.md\n\nThese apply to: src/app.ts.\n\nUse explicit return types.',
+  );
+  expect(stdin).toContain(
+    '## Repository instructions from src/AGENTS.md\n\nThese apply to: src/app.ts.\n\nsrc/ code never throws strings.',
+  );
+  expect(stdin).not.toContain('Use type hints.');
+  expect(stdin).not.toContain('British English');
+});
+
 describe('credentials in what reviewers receive', () => {
   const awsSecret = fakeToken('', 40, BASE64, 'review-aws-secret');
   const npmToken = fakeChecksumToken('npm_', 'review-npm');

@@ -5,6 +5,8 @@ export interface InstructionFile {
   path: string;
   text: string;
   truncated: boolean;
+  /** Set for path-specific instructions: the changed files they apply to. */
+  appliesTo?: string[];
 }
 
 const MAX_INSTRUCTION_BYTES = 16 * 1024;

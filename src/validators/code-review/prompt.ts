@@ -56,7 +56,8 @@ export function buildReviewPrompt(input: ReviewPromptInput): string {
 
   for (const file of input.instructions) {
     const note = file.truncated ? '\n\n(truncated)' : '';
-    parts.push(`## Repository instructions from ${file.path}\n\n${file.text.trim()}${note}`);
+    const scope = file.appliesTo ? `\n\nThese apply to: ${listPaths(file.appliesTo)}.` : '';
+    parts.push(`## Repository instructions from ${file.path}${scope}\n\n${file.text.trim()}${note}`);
   }
 
   const fileLines = input.files.map((file) =>
@@ -109,4 +110,10 @@ export function buildRepairPrompt(previousAnswer: string, problem: string): stri
     capped,
     '',
   ].join('\n');
+}
+
+/** At most ten paths, then a count: a prompt is no place for a file list of thousands. */
+function listPaths(paths: readonly string[]): string {
+  const shown = paths.slice(0, 10).join(', ');
+  return paths.length > 10 ? `${shown} and ${paths.length - 10} more` : shown;
 }

@@ -16,6 +16,7 @@ import { readInstructionFiles } from './instructions.js';
 import { learnChangedSecrets, maskPrompt } from './mask-secrets.js';
 import { agentSettingsFor, type CodeReviewOptions } from './options.js';
 import { parseReviewAnswer } from './parse-answer.js';
+import { readPathInstructions } from './path-instructions.js';
 import { buildRepairPrompt, buildReviewPrompt, type ReviewPromptInput } from './prompt.js';
 import { collectFindings } from './review-findings.js';
 import {
@@ -236,7 +237,10 @@ async function promptBuilder(ctx: CodeReviewContext): Promise<PromptFor> {
   const { options, changeSet, input } = ctx;
   const fallback =
     input.prTitle === undefined ? await lastCommitMessage(ctx.repoRoot, changeSet.base.commit).catch(() => null) : null;
-  const instructions = await readInstructionFiles(ctx.repoRoot, options.instructions);
+  const general = await readInstructionFiles(ctx.repoRoot, options.instructions);
+  const changedPaths = changeSet.files.filter((file) => file.status !== 'deleted').map((file) => file.path);
+  const scoped = await readPathInstructions(ctx.repoRoot, changedPaths, new Set(options.instructions));
+  const instructions = [...general, ...scoped];
   const shared: Omit<ReviewPromptInput, 'diff' | 'omitted'> = {
     title: input.prTitle ?? fallback?.title ?? '(no title given)',
     description: input.prDescription ?? fallback?.description ?? '',
