@@ -61,6 +61,21 @@ next: triage each thread against the current code into a payload (schemas/review
     expect(state.lifecycle?.phase).toBe('review_triage');
   });
 
+  test('no unresolved threads: the lifecycle says so and what is next, not "triage each thread"', async () => {
+    addThread(scenario.pr, { path: 'src/a.ts', isResolved: true, comments: [comment({ body: 'done' })] });
+    const result = await comments({ includeOutdated: true });
+    expect(result.text).toContain('lifecycle: review_triage (no unresolved threads)');
+    expect(result.text).toContain(
+      'next: no unresolved review threads: nothing to triage or fix; run `tollgate comments` again after new review comments arrive',
+    );
+    expect(result.text).not.toContain('triage each thread');
+    addThread(scenario.pr, { path: 'src/c.ts', isOutdated: true, comments: [comment({ body: 'old' })] });
+    const narrowed = await comments();
+    expect(narrowed.text).toContain(
+      'next: no unresolved thread matches the filters: run `tollgate comments` without --author/--path and with --include-outdated to check the rest',
+    );
+  });
+
   test.each([
     ['--all adds resolved threads', { all: true }, 3],
     ['--include-outdated adds outdated threads', { includeOutdated: true }, 3],

@@ -309,17 +309,24 @@ function renderCommentsSummary(input: {
   lines.push(
     `lifecycle: ${input.lifecycle.phase} (${input.lifecycle.reason})${input.dryRun ? ' [dry run: state not written]' : ''}`,
   );
-  lines.push(`next: ${nextStep(input.lifecycle, input.triage !== null)}`);
+  const unresolved = threads.filter((thread) => !thread.isResolved).length;
+  lines.push(`next: ${nextStep(input.lifecycle, input.triage !== null, unresolved)}`);
   return `${lines.join('\n')}\n`;
 }
 
-function nextStep(lifecycle: Lifecycle, triaged: boolean): string {
+function nextStep(lifecycle: Lifecycle, triaged: boolean, unresolved: number): string {
   switch (lifecycle.phase) {
     case 'blocked':
       return 'a person must decide the needs_human threads, or rerun with a higher --max-threads';
     case 'fixing_review_findings':
       return 'fix the valid findings, run `tollgate run`, commit and push, then `tollgate fix-comments --payload FILE`';
     case 'review_triage':
+      if (unresolved === 0 && !triaged) {
+        // Nothing to triage: say so, and what would change that, rather than asking for a triage of nothing.
+        return lifecycle.reason === 'no unresolved threads match the filters'
+          ? 'no unresolved thread matches the filters: run `tollgate comments` without --author/--path and with --include-outdated to check the rest'
+          : 'no unresolved review threads: nothing to triage or fix; run `tollgate comments` again after new review comments arrive';
+      }
       return triaged
         ? 'write the fix payload (schemas/review-comment-fix.schema.json) and preview it with `tollgate fix-comments --payload FILE`'
         : 'triage each thread against the current code into a payload (schemas/review-comment-triage.schema.json), then `tollgate comments --triage-payload FILE`';
