@@ -6,7 +6,7 @@ import type { FixItem } from '../payload-schemas.js';
 import { REPLY_MARKER_PATTERN } from '../reply-template.js';
 import { formatPullRequest } from '../review-thread.js';
 import { readThreadSnapshot, type ThreadSnapshot } from '../thread-snapshot.js';
-import { failureReason, resolutionFailure, withoutBody } from './failure.js';
+import { failureReason, replyFailureReason, resolutionFailure } from './failure.js';
 import type { ItemPlan } from './plan-item.js';
 import { type ItemContext, type ItemOutcome, now, type Step } from './types.js';
 
@@ -120,7 +120,7 @@ async function postReply(context: ItemContext, input: ReplyInput): Promise<Step>
     }
     return { status: 'posted', commentId: comment.id, url: comment.url };
   } catch (error) {
-    return { status: 'failed', reason: withoutBody(failureReason(error, options.redact), body) };
+    return { status: 'failed', reason: replyFailureReason(error, body, options.redact) };
   }
 }
 
