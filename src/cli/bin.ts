@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { runAbortHandlers } from '../core/abort-handlers.js';
 import { ExitCode, errorMessage } from '../core/errors.js';
 import { killAllChildren } from '../core/process.js';
 import { stopHookAgentFromArgv } from './fast-path.js';
@@ -6,10 +7,12 @@ import { stopHookAgentFromArgv } from './fast-path.js';
 function onSignal(signal: NodeJS.Signals): void {
   // Children run in their own process groups, so a Ctrl-C to us does not reach them unless we pass it on.
   killAllChildren();
+  runAbortHandlers(signal);
   process.exit(signal === 'SIGINT' ? 130 : 143);
 }
 process.on('SIGINT', onSignal);
 process.on('SIGTERM', onSignal);
+process.on('SIGHUP', onSignal);
 
 // A reader that closed early (`tollgate scan --all | head`) is not an error: stop writing and keep the exit code.
 // Anything else that breaks stdout or stderr is one line on whichever stream still works.

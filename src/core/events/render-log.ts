@@ -60,6 +60,9 @@ export function renderRunLog(runId: string, summary: RunSummary): string {
 
 function headline(summary: RunSummary): string {
   if (summary.end) return `${summary.end.verdict} in ${formatDuration(summary.end.durationMs)}${when(summary)}`;
+  if (summary.abort) {
+    return `interrupted by ${summary.abort.signal} after ${formatDuration(summary.abort.durationMs)}: the run was aborted and its checks stopped${when(summary)}`;
+  }
   return `interrupted: the log ends before the run did (killed, crashed, or still running)${when(summary)}`;
 }
 

@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import type { EventLogRead, LogProblem } from './reader.js';
-import type { RunEndData, RunStartData, TollgateEvent, WaiverRecordedData, WaiverRemovedData } from './types.js';
+import type {
+  RunAbortData,
+  RunEndData,
+  RunStartData,
+  TollgateEvent,
+  WaiverRecordedData,
+  WaiverRemovedData,
+} from './types.js';
 
 /** A finding as the log recorded it (already redacted by the pipeline before it was written). */
 export interface LoggedFinding {
@@ -57,6 +64,8 @@ export interface RunSummary {
   runId: string | null;
   start: (RunStartData & { at: string }) | null;
   end: (RunEndData & { at: string }) | null;
+  /** Set when the run recorded that a signal interrupted it. */
+  abort: (RunAbortData & { at: string }) | null;
   /** `interrupted`: the log stops before `run.end` (killed, crashed, or still running). */
   state: 'finished' | 'interrupted';
   tools: ToolCallSummary[];
@@ -98,6 +107,7 @@ export function replayRun(read: EventLogRead): RunSummary {
       runId: null,
       start: null,
       end: null,
+      abort: null,
       state: 'interrupted',
       tools: [],
       hooks: [],
@@ -137,6 +147,10 @@ function foldEvent(fold: Fold, event: TollgateEvent, at: string): void {
     case 'run.start':
       summary.start = { ...event.data, at };
       summary.runId = event.data.runId;
+      return;
+    case 'run.abort':
+      summary.abort = { ...event.data, at };
+      summary.runId ??= event.data.runId;
       return;
     case 'run.end':
       summary.end = { ...event.data, at };

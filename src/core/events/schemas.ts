@@ -28,6 +28,7 @@ export const eventDataSchemas = {
     tools: z.array(z.string()),
   }),
   'run.end': z.looseObject({ runId: z.string(), verdict: z.enum(['passed', 'failed']), durationMs: z.number() }),
+  'run.abort': z.looseObject({ runId: z.string(), signal: z.string(), durationMs: z.number() }),
   'tool.execution_start': z.looseObject({
     toolCallId: z.string(),
     toolName: z.string(),

@@ -99,9 +99,17 @@ export interface RunEndData {
   durationMs: number;
 }
 
+/** The run was interrupted by a signal before it could finish (its tools' children were killed). */
+export interface RunAbortData {
+  runId: string;
+  signal: string;
+  durationMs: number;
+}
+
 export interface EventDataByType {
   'run.start': RunStartData;
   'run.end': RunEndData;
+  'run.abort': RunAbortData;
   'tool.execution_start': ToolExecutionStartData;
   'tool.execution_progress': ToolExecutionProgressData;
   'tool.execution_partial_result': ToolExecutionPartialResultData;

@@ -146,7 +146,8 @@ describe('executeTool', () => {
       },
     });
     const execution = await executeTool({ toolName: 'echo', arguments: { message: 'original' } }, env(config));
-    expect(execution.result.summary).toBe('changed');
+    // The call succeeded, and the hook's context still reaches the agent with the result.
+    expect(execution.result.summary).toBe('changed\nAdditional context from hooks: be brief');
     expect(execution.additionalContext).toEqual(['be brief']);
     const { readFileSync } = await import('node:fs');
     expect(JSON.parse(readFileSync(seen, 'utf8'))).toMatchObject({

@@ -142,8 +142,14 @@ export async function executeTool(call: ToolCall, env: PipelineEnvironment): Pro
     if (outcome.kind === 'ok' && outcome.reply.additionalContext)
       additionalContext.push(outcome.reply.additionalContext);
   }
-  if (postType === 'postToolUseFailure' && additionalContext.length > 0) {
-    toolResult.summary = `${toolResult.summary}\nAdditional guidance from postToolUseFailure hook: ${additionalContext.join(' ')}`;
+  // What hooks add reaches the agent whatever the outcome: a preToolUse or postToolUse hook's context matters on a
+  // success as much as postToolUseFailure's guidance does on a failure.
+  if (additionalContext.length > 0) {
+    const label =
+      postType === 'postToolUseFailure'
+        ? 'Additional guidance from postToolUseFailure hook'
+        : 'Additional context from hooks';
+    toolResult.summary = `${toolResult.summary}\n${label}: ${additionalContext.join(' ')}`;
   }
   return finish(toolResult);
 }
@@ -246,8 +252,14 @@ async function runWithBudget(
       (command, args, options) =>
         runProcess(command, args, { ...options, signal: options.signal ?? controller.signal }),
       heartbeatInterval(env.env ?? process.env),
-      // Heartbeats quote output lines: masked, and never recorded as events (they would only repeat themselves).
-      (message) => env.onProgress?.(tool.name, redact(message), 'heartbeat'),
+      // Heartbeats quote output lines: masked. The output since the last beat is a partial result: an ephemeral event
+      // (persisted only with --verbose) that a live display or an MCP client can show while a long check runs.
+      (message, partialOutput) => {
+        env.onProgress?.(tool.name, redact(message), 'heartbeat');
+        if (partialOutput !== '') {
+          env.events.emit('tool.execution_partial_result', { toolCallId, partialOutput: redact(partialOutput) });
+        }
+      },
     ),
   };
 

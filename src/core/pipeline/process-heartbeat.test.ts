@@ -19,6 +19,19 @@ describe('withHeartbeat', () => {
     expect(beats.length).toBe(count);
   });
 
+  test('each beat carries what the child printed since the last one, as a partial result', async () => {
+    const partials: string[] = [];
+    const run = withHeartbeat(runProcess, 150, (_message, partial) => partials.push(partial));
+    await run('sh', ['-c', 'echo one; sleep 0.25; echo "\u001b[31mtwo\u001b[0m"; sleep 0.3'], {
+      cwd: process.cwd(),
+      timeoutMs: 10_000,
+    });
+    const said = partials.filter((partial) => partial !== '');
+    expect(said[0]).toBe('one\n');
+    expect(said).toContain('two\n');
+    expect(partials.join('')).toBe('one\ntwo\n');
+  });
+
   test('a quick child gets no heartbeat; the interval comes from TOLLGATE_HEARTBEAT_MS when valid', async () => {
     const beats: string[] = [];
     await withHeartbeat(runProcess, 5_000, (message) => beats.push(message))('true', [], { cwd: process.cwd() });

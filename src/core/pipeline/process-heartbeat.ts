@@ -3,6 +3,8 @@ import { stripAnsi } from '../terminal-text.js';
 
 /** How often a long-running child process is reported as still running (TOLLGATE_HEARTBEAT_MS overrides, for tests). */
 const HEARTBEAT_MS = 10_000;
+/** The most of a child's recent output one partial result carries. */
+const PARTIAL_OUTPUT_CHARS = 4096;
 
 export type RunProcessFn = (
   command: string,
@@ -18,16 +20,19 @@ export type RunProcessFn = (
 export function withHeartbeat(
   run: RunProcessFn,
   intervalMs: number,
-  beat: (message: string) => void,
+  beat: (message: string, partialOutput: string) => void,
   now: () => number = Date.now,
 ): RunProcessFn {
   return async (command, args, options) => {
     const started = now();
     let lastLine = '';
+    // What the child printed since the last beat (its tail, bounded): a long check's partial result.
+    let recent = '';
     const timer = setInterval(() => {
       const elapsed = Math.round((now() - started) / 1000);
       const output = lastLine === '' ? 'no output yet' : `last output: ${lastLine}`;
-      beat(`still running \`${labelOf(command, args)}\` after ${elapsed}s; ${output}`);
+      beat(`still running \`${labelOf(command, args)}\` after ${elapsed}s; ${output}`, recent);
+      recent = '';
     }, intervalMs);
     timer.unref();
     try {
@@ -36,6 +41,7 @@ export function withHeartbeat(
         onOutput: (stream, chunk) => {
           const line = lastNonEmptyLine(chunk);
           if (line !== null) lastLine = line;
+          recent = `${recent}${stripAnsi(chunk.toString('utf8'))}`.slice(-PARTIAL_OUTPUT_CHARS);
           options.onOutput?.(stream, chunk);
         },
       });

@@ -1,3 +1,4 @@
+import { onAbort } from '../abort-handlers.js';
 import type { RepoChangeSet } from '../change-set/types.js';
 import type { TollgateConfig } from '../config/schema.js';
 import { errorMessage, isWriteFailure } from '../errors.js';
@@ -79,6 +80,7 @@ export async function runLifecycle(options: RunLifecycleOptions): Promise<RunLif
     const events = createEventLog(runDir, { verbose: options.verbose ?? false });
     let outcome: RunLifecycleOutcome;
     let closeFailure: unknown;
+    let removeAbortRecord = () => {};
     try {
       events.emit('run.start', {
         runId,
@@ -89,6 +91,11 @@ export async function runLifecycle(options: RunLifecycleOptions): Promise<RunLif
         configHash: options.configHash,
         tools: options.calls.map((call) => call.tool.name),
       });
+      // Ctrl-C or a kill ends the process at once: the log records that, rather than merely stopping.
+      removeAbortRecord = onAbort((signal) => {
+        events.emit('run.abort', { runId, signal, durationMs: Date.now() - started });
+        events.close();
+      });
       const answered = options.shortcut?.(changeSet) ?? null;
       const stored = answered ? { ...answered } : await executeAndStore(options, { changeSet, runId, runDir, events });
       const durationMs = Date.now() - started;
@@ -97,6 +104,7 @@ export async function runLifecycle(options: RunLifecycleOptions): Promise<RunLif
       const { notStored: _notStored, ...finished } = outcome;
       await recordRunTelemetry(runDir, { runId, tools: outcome.tools, ...options.telemetry(finished) });
     } finally {
+      removeAbortRecord();
       try {
         events.close();
       } catch (error) {
