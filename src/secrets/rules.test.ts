@@ -64,9 +64,11 @@ describe('rule pack', () => {
     expect(builtinRules.length).toBeGreaterThanOrEqual(80);
   });
 
-  test('docs/validators/secrets.md states the real number of rules', () => {
+  test('docs/validators/secrets.md and the README state the real number of rules', () => {
     const doc = readFileSync(join(import.meta.dirname, '../../docs/validators/secrets.md'), 'utf8');
     expect(/The rule pack has (\d+) rules/.exec(doc)?.[1]).toBe(String(builtinRules.length));
+    const readme = readFileSync(join(import.meta.dirname, '../../README.md'), 'utf8');
+    expect(/credentials the change adds: (\d+) provider rules/.exec(readme)?.[1]).toBe(String(builtinRules.length));
   });
 
   test('ids are unique, kebab-case and start with their provider file', () => {

@@ -24,6 +24,7 @@ let work: string;
 let bin: string;
 let repo: TempRepo;
 let env: NodeJS.ProcessEnv;
+let tarballBytes = 0;
 
 beforeAll(async () => {
   work = await tempDir('tollgate-installed-');
@@ -33,6 +34,7 @@ beforeAll(async () => {
   });
   expect(packed.exitCode, packed.stderr).toBe(0);
   const tarball = join(work, packed.stdout.trim().split('\n').at(-1)!);
+  tarballBytes = statSync(tarball).size;
   const prefix = join(work, 'prefix');
   const installed = await runProcess(
     'npm',
@@ -94,6 +96,24 @@ describe('the installed package', () => {
       'tollgate.cjs',
     ]);
     expect(statSync(join(packageDir, 'bin', 'tollgate.cjs')).mode & 0o111).not.toBe(0);
+  });
+
+  test("the README's package sizes are what npm pack and the install really give (within 20%)", async () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const stated = /about (\d+) kB packed and ([\d.]+) MB installed/.exec(readme);
+    expect(stated, 'README: "about N kB packed and M MB installed"').not.toBeNull();
+    const packageDir = join(dirname(dirname(bin)), 'lib', 'node_modules', 'tollgate');
+    const installedBytes = await directoryBytes(packageDir);
+    const packedKb = tarballBytes / 1000;
+    const installedMb = installedBytes / 1e6;
+    const near = (actual: number, documented: number) => Math.abs(actual - documented) / documented <= 0.2;
+    expect(near(packedKb, Number(stated![1])), `packed ${packedKb.toFixed(0)} kB, README says ${stated![1]} kB`).toBe(
+      true,
+    );
+    expect(
+      near(installedMb, Number(stated![2])),
+      `installed ${installedMb.toFixed(2)} MB, README says ${stated![2]} MB`,
+    ).toBe(true);
   });
 
   test('every command and subcommand has --help with an example', async () => {
@@ -418,3 +438,13 @@ describe('the installed package', () => {
     expect(stderr.join('')).not.toMatch(/tollgate: internal error/i);
   }, 60_000);
 });
+
+async function directoryBytes(dir: string): Promise<number> {
+  let total = 0;
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) total += await directoryBytes(path);
+    else if (entry.isFile()) total += statSync(path).size;
+  }
+  return total;
+}
