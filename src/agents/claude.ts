@@ -61,7 +61,8 @@ export const claudeAdapter: AgentAdapter<'claude'> = {
   // continuation prompt lands in the same conversation. Sessions must persist for that: no --no-session-persistence.
   analysisSession: 'resume',
   analysisArgs(options: AnalysisArgsOptions): string[] {
-    const args = ['-p', '--output-format', 'json', '--tools', ANALYSIS_TOOLS, '--allowedTools', ANALYSIS_TOOLS];
+    const tools = options.tools?.join(',') ?? ANALYSIS_TOOLS;
+    const args = ['-p', '--output-format', 'json', '--tools', tools, '--allowedTools', tools];
     args.push('--permission-mode', 'dontAsk', '--max-turns', String(options.maxTurns));
     if (options.model) args.push('--model', options.model);
     if (options.thinkingBudget !== 'off') args.push('--effort', options.thinkingBudget);

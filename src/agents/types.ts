@@ -25,6 +25,8 @@ export interface AgentSettings {
   allowToolUse: boolean;
   /** Agentic turn cap, where the CLI has one (Claude). */
   maxTurns: number;
+  /** Tool names for an analysis, where the CLI takes a list (Claude `--tools`); absent: the adapter's own list. */
+  tools?: readonly string[];
 }
 
 /** What `reviewArgs` needs. Paths point into run-agent's private temp dir; nothing points into the repository. */

@@ -388,6 +388,12 @@ describe('validate-alert with three competing analyses', () => {
       join(source.root, '.tollgate', 'skills', 'analysis', 'broken.md'),
       '---\ndescription: a: b\n---\nx\n',
     );
+    // The repository's own definition of the analysis role: its model, turn cap and instructions reach the call.
+    await mkdir(join(source.root, '.tollgate', 'agents'));
+    await writeFile(
+      join(source.root, '.tollgate', 'agents', 'analysis.md'),
+      '---\nmodel: { claude: claude-opus-4-5 }\nmaxTurns: 7\n---\nOur own rule: GitHub tokens are checked with GET /user only.\n',
+    );
     let stderr = '';
     const { stdout, alertDir } = await run([{ when: 'analysis 1/1 -->', steps: [{ hang: true }] }], {
       analyses: 1,
@@ -403,6 +409,11 @@ describe('validate-alert with three competing analyses', () => {
       '- `skills/cloud-keys/SKILL.md` (required): Cloud keys: check them with the read-only identity call.',
     );
     expect(call.stdin).toContain('- `skills/alert-context/SKILL.md` (required):');
+    expect(call.stdin).toContain(
+      'You are analysis 1 of 1 competing analyses of one secret-scanning alert.\nOur own rule: GitHub tokens are checked with GET /user only.',
+    );
+    expect(call.argv.join(' ')).toContain('--max-turns 7');
+    expect(call.argv.join(' ')).toContain('--model claude-opus-4-5');
     const workspace = (await readdir(alertDir)).find((name) => /^[0-9a-f-]{36}$/.test(name))!;
     expect(await readFile(join(alertDir, workspace, 'skills', 'cloud-keys', 'scripts', 'whoami.sh'), 'utf8')).toContain(
       'whoami',

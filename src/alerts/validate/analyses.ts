@@ -32,6 +32,7 @@ export async function runAnalyses(session: AlertSession, limit: LimitFunction): 
           hasRepo: repoCopy.ok,
           skills: session.skills.analysis,
           template: session.reportTemplate,
+          role: session.definitions.analysis.instructions,
         });
         const task = `analysis ${index + 1}/${analyses}`;
         session.progress.start(task, adapter.name);
@@ -39,7 +40,7 @@ export async function runAnalyses(session: AlertSession, limit: LimitFunction): 
           index,
           count: analyses,
           adapter,
-          settings: session.settingsOf(adapter),
+          settings: session.settingsOf(adapter, 'analysis'),
           workspace,
           prompt,
           timeoutMs: session.options.timeoutMs ?? session.config.timeouts.analysis,

@@ -35,7 +35,7 @@ export async function runChallenges(
         session.progress.start(`challenge of analysis ${slot.index + 1}`, adapter.name);
         const { result, call } = await runChallenge({
           adapter,
-          settings: session.settingsOf(adapter),
+          settings: session.settingsOf(adapter, 'challenger'),
           workspace: slot.workspace,
           prompt: challengePrompt({
             subject: session.subject,
@@ -43,6 +43,7 @@ export async function runChallenges(
             workspace: slot.workspace,
             report: session.redact(slot.report),
             skills: session.skills.challenger,
+            role: session.definitions.challenger.instructions,
           }),
           timeoutMs: session.config.timeouts.challenge,
           env: session.agentEnv,

@@ -38,9 +38,9 @@ export async function judgeReports(
   session.progress.start('judge', adapter.name);
   const { decision, calls } = await runJudge({
     adapter,
-    settings: session.settingsOf(adapter),
+    settings: session.settingsOf(adapter, 'judge'),
     cwd: session.alertDir,
-    prompt: judgePrompt(session.subject, judgeCandidates, session.skills.judge),
+    prompt: judgePrompt(session.subject, judgeCandidates, session.skills.judge, session.definitions.judge.instructions),
     candidates: candidates.map((slot) => ({
       index: slot.index,
       evalScore: evals.get(slot.index)?.score ?? 0,

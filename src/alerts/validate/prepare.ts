@@ -8,6 +8,7 @@ import type { TollgateConfig } from '../../core/config/schema.js';
 import { TollgateError } from '../../core/errors.js';
 import { packageFile } from '../../core/package-files.js';
 import { ensureTollgateDir } from '../../core/state/tollgate-dir.js';
+import { type AgentDefinition, type AgentRole, loadAgentDefinitions, modelFor } from '../agent-definitions.js';
 import { cloneFull, gitAuthEnv } from '../clone.js';
 import { createRedactor } from '../mask.js';
 import { AlertWriter } from '../output-writer.js';
@@ -45,7 +46,9 @@ export async function prepareSession(input: PrepareOptions): Promise<AlertSessio
   await writer.remove(alertDir);
   await mkdir(alertDir, { recursive: true, mode: 0o700 });
 
-  const agents = await chooseAgents(input);
+  // A definition that cannot be used is a usage error now, before any clone or agent call.
+  const definitions = await loadAgentDefinitions(repoRoot);
+  const agents = await chooseAgents(input, definitions);
 
   // One full-history clone, then a fast copy per analysis (or per-analysis clones if it failed).
   const gitOptions = { env: gitAuthEnv(options.env, input.token), redact, timeoutMs: 600_000 };
@@ -90,7 +93,8 @@ export async function prepareSession(input: PrepareOptions): Promise<AlertSessio
 /** The healthy agent CLIs in preference order, their settings, and an environment without tollgate's credentials. */
 async function chooseAgents(
   input: PrepareOptions,
-): Promise<Pick<AlertSession, 'pool' | 'settingsOf' | 'agentEnv' | 'onUsageLimit'>> {
+  definitions: Record<AgentRole, AgentDefinition>,
+): Promise<Pick<AlertSession, 'pool' | 'settingsOf' | 'definitions' | 'agentEnv' | 'onUsageLimit'>> {
   const { options, config, repoRoot } = input;
   const preference = options.agents ?? agentNamesOf(config.agents);
   const pool = await buildReviewerPool({
@@ -112,13 +116,16 @@ async function chooseAgents(
       why,
     );
   }
-  const settingsOf = (adapter: RegisteredAdapter): AgentSettings => {
+  const settingsOf = (adapter: RegisteredAdapter, role: AgentRole): AgentSettings => {
     const own = config.adapters[adapter.name];
+    const definition = definitions[role];
+    const model = modelFor(definition, adapter.name) ?? own?.model;
     return {
-      thinkingBudget: own?.thinkingBudget ?? 'medium',
+      thinkingBudget: definition.effort ?? own?.thinkingBudget ?? 'medium',
       allowToolUse: true,
-      maxTurns: config.maxTurns,
-      ...(own?.model ? { model: own.model } : {}),
+      maxTurns: definition.maxTurns ?? config.maxTurns,
+      ...(model ? { model } : {}),
+      ...(definition.tools ? { tools: definition.tools } : {}),
     };
   };
   const agentEnv: NodeJS.ProcessEnv = { ...options.env };
@@ -131,5 +138,5 @@ async function chooseAgents(
     }
   };
 
-  return { pool, settingsOf, agentEnv, onUsageLimit };
+  return { pool, settingsOf, definitions, agentEnv, onUsageLimit };
 }

@@ -3,6 +3,7 @@ import type { AgentName, RegisteredAdapter } from '../../agents/index.js';
 import type { ReviewerPool } from '../../agents/reviewer-pool.js';
 import type { AgentSettings } from '../../agents/types.js';
 import type { TollgateConfig } from '../../core/config/schema.js';
+import type { AgentDefinition, AgentRole } from '../agent-definitions.js';
 import type { AlertWriter } from '../output-writer.js';
 import type { AlertProgress, AlertProgressMode } from '../progress.js';
 import type { Skill } from '../skills.js';
@@ -54,7 +55,10 @@ export interface AlertSession {
   alertDir: string;
   writer: AlertWriter;
   pool: ReviewerPool;
-  settingsOf(adapter: RegisteredAdapter): AgentSettings;
+  /** An adapter's settings for one role: the role's definition over `alerts.adapters`, over the defaults. */
+  settingsOf(adapter: RegisteredAdapter, role: AgentRole): AgentSettings;
+  /** What each role is told (`agents/<role>.md`, or the repository's `.tollgate/agents/<role>.md`). */
+  definitions: Record<AgentRole, AgentDefinition>;
   /** The agents' environment: tollgate's GitHub credentials removed. */
   agentEnv: NodeJS.ProcessEnv;
   /** Marks an adapter that hit its usage limit, so later runs skip it while it cools down. */
