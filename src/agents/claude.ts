@@ -1,4 +1,4 @@
-import { isJsonObject, parseJsonObject, stringField } from './json-output.js';
+import { compactUsage, isJsonObject, numberField, parseJsonObject, stringField } from './json-output.js';
 import type { AgentAdapter, AgentSettings, AnalysisArgsOptions, ReviewArgsOptions } from './types.js';
 
 /** The built-ins a read-only reviewer gets. `--tools` sets which tools exist; `--allowedTools` only pre-approves. */
@@ -96,6 +96,17 @@ export const claudeAdapter: AgentAdapter<'claude'> = {
     'failed to authenticate',
     'run claude auth login',
   ],
+  usageOf(stdout) {
+    // --output-format json: the result object carries usage, cost and turns.
+    const result = parseJsonObject(stdout);
+    const usage = (result?.usage ?? {}) as Record<string, unknown>;
+    return compactUsage({
+      inputTokens: numberField(usage.input_tokens),
+      outputTokens: numberField(usage.output_tokens),
+      costUsd: numberField(result?.total_cost_usd),
+      turns: numberField(result?.num_turns),
+    });
+  },
   readOutput({ stdout }) {
     // `--output-format json`: one result object (fixture not-logged-in.stdout).
     const resultObject = parseJsonObject(stdout);

@@ -1,4 +1,4 @@
-import { objectField, parseJsonLines, stringField } from './json-output.js';
+import { compactUsage, numberField, objectField, parseJsonLines, stringField } from './json-output.js';
 import type { AgentAdapter, AgentSettings, AnalysisArgsOptions, ReviewArgsOptions } from './types.js';
 
 /**
@@ -68,6 +68,20 @@ export const codexAdapter: AgentAdapter<'codex'> = {
   ],
   rateLimitPhrases: ['rate limit exceeded', 'selected model is at capacity', 'experiencing high load'],
   notLoggedInPhrases: ['not logged in', "please run 'codex login'", 'access token could not be refreshed'],
+  usageOf(stdout) {
+    // --json: shell commands are command_execution items; the last turn.completed carries the tokens.
+    const events = parseJsonLines(stdout);
+    const tools = events.filter(
+      (event) => event.type === 'item.completed' && objectField(event, 'item')?.type === 'command_execution',
+    ).length;
+    const done = events.findLast((event) => event.type === 'turn.completed');
+    const usage = (done?.usage ?? {}) as Record<string, unknown>;
+    return compactUsage({
+      inputTokens: numberField(usage.input_tokens),
+      outputTokens: numberField(usage.output_tokens),
+      toolCalls: tools,
+    });
+  },
   toolInputsOf(stdout) {
     // `--json` reports every shell command as an `item.completed` of type command_execution.
     return parseJsonLines(stdout).flatMap((event) => {

@@ -1,4 +1,4 @@
-import { objectField, parseJsonLines, stringField } from './json-output.js';
+import { compactUsage, objectField, parseJsonLines, stringField } from './json-output.js';
 import type { AgentAdapter, AgentOutput, AgentSettings, AnalysisArgsOptions, ReviewArgsOptions } from './types.js';
 
 const READ_ONLY_TOOLS = 'view,grep,glob';
@@ -73,6 +73,12 @@ export const copilotAdapter: AgentAdapter<'copilot'> = {
     'classic personal access tokens',
     'authentication token found but could not be validated',
   ],
+  usageOf(stdout) {
+    // Session events: one tool.execution_start per tool call; tokens are not in the events.
+    return compactUsage({
+      toolCalls: parseJsonLines(stdout).filter((event) => event.type === 'tool.execution_start').length,
+    });
+  },
   toolInputsOf(stdout) {
     // Session events: `tool.execution_start` carries the tool's arguments (a path, a command).
     return parseJsonLines(stdout).flatMap((event) => {

@@ -50,6 +50,10 @@ export const cursorAdapter: AgentAdapter<'cursor'> = {
   usageLimitPhrases: [],
   rateLimitPhrases: [],
   notLoggedInPhrases: ['authentication required', "please run 'agent login'"],
+  usageOf() {
+    // The documented result object carries no usage (its flags were never run here): nothing to report.
+    return {};
+  },
   readOutput({ stdout }) {
     // --output-format json: one result object, `{type:"result", subtype, is_error, result}` (documented, unverified).
     const resultObject = parseJsonObject(stdout);

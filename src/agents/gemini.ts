@@ -1,4 +1,4 @@
-import { findJsonObject, objectField, parseJsonObject, stringField } from './json-output.js';
+import { compactUsage, findJsonObject, numberField, objectField, parseJsonObject, stringField } from './json-output.js';
 import type { AgentAdapter, AgentSettings, AnalysisArgsOptions, ReviewArgsOptions } from './types.js';
 
 /**
@@ -58,6 +58,12 @@ export const geminiAdapter: AgentAdapter<'gemini'> = {
   ],
   rateLimitPhrases: ['rate limit exceeded', 'retryablequotaerror', 'model_capacity_exhausted', 'capacity exceeded'],
   notLoggedInPhrases: ['please set an auth method'],
+  usageOf(stdout) {
+    // -o json: `stats.tools.totalCalls`.
+    const stats = (parseJsonObject(stdout)?.stats ?? {}) as Record<string, unknown>;
+    const tools = (stats.tools ?? {}) as Record<string, unknown>;
+    return compactUsage({ toolCalls: numberField(tools.totalCalls) });
+  },
   readOutput({ stdout, stderr }) {
     // -o json: `{session_id, response, stats}` on stdout; errors go to stderr as `{session_id, error:{type,message,code}}`.
     const success = parseJsonObject(stdout);

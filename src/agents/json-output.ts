@@ -52,3 +52,13 @@ export function objectField(object: JsonObject | null | undefined, key: string):
   const value = object?.[key];
   return isJsonObject(value) ? value : undefined;
 }
+
+/** A finite number, or undefined (for usage fields a CLI may leave out or garble). */
+export function numberField(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+
+/** The usage without the fields that are undefined. */
+export function compactUsage<T extends object>(usage: T): T {
+  return Object.fromEntries(Object.entries(usage).filter(([, value]) => value !== undefined)) as T;
+}

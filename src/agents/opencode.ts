@@ -1,4 +1,4 @@
-import { objectField, parseJsonLines, stringField } from './json-output.js';
+import { compactUsage, numberField, objectField, parseJsonLines, stringField } from './json-output.js';
 import type { AgentAdapter, AgentSettings, AnalysisArgsOptions, ReviewArgsOptions } from './types.js';
 
 /** Merged last into every agent's permissions: the plan agent alone still allows bash. */
@@ -50,6 +50,23 @@ export const opencodeAdapter: AgentAdapter<'opencode'> = {
   usageLimitPhrases: ['free limit reached', 'usage limit reached', 'insufficient_quota', 'exceeded your current quota'],
   rateLimitPhrases: ['rate limit exceeded'],
   notLoggedInPhrases: [],
+  usageOf(stdout) {
+    // --format json: step-finish parts carry the tokens and cost of each step.
+    let inputTokens: number | undefined;
+    let outputTokens: number | undefined;
+    let costUsd: number | undefined;
+    for (const event of parseJsonLines(stdout)) {
+      const part = objectField(event, 'part');
+      if (part?.type !== 'step-finish') continue;
+      const tokens = objectField(part, 'tokens');
+      const add = (total: number | undefined, value: unknown) =>
+        numberField(value) === undefined ? total : (total ?? 0) + (numberField(value) as number);
+      inputTokens = add(inputTokens, tokens?.input);
+      outputTokens = add(outputTokens, tokens?.output);
+      costUsd = add(costUsd, part.cost);
+    }
+    return compactUsage({ inputTokens, outputTokens, costUsd });
+  },
   readOutput({ stdout }) {
     const events = parseJsonLines(stdout);
     if (events.length === 0) return { kind: 'unreadable', message: 'no JSON events on stdout (--format json)' };

@@ -29,6 +29,15 @@ export interface AgentSettings {
   tools?: readonly string[];
 }
 
+/** What a CLI reported about one call: tokens, cost, turns and tool calls, where it reports them (else absent). */
+export interface CallUsage {
+  inputTokens?: number;
+  outputTokens?: number;
+  costUsd?: number;
+  turns?: number;
+  toolCalls?: number;
+}
+
 /** What `reviewArgs` needs. Paths point into run-agent's private temp dir; nothing points into the repository. */
 export interface ReviewArgsOptions extends AgentSettings {
   repoRoot: string;
@@ -135,6 +144,11 @@ export interface AgentAdapter<Name extends string = string> {
   readonly notLoggedInPhrases: readonly string[];
   /** Pure: reads the CLI's output (its structured mode where it has one). */
   readOutput(output: RawAgentOutput): AgentOutput;
+  /**
+   * Pure: tokens, cost, turns and tool calls of one call, from the CLI's structured output, where it reports them
+   * (`{}` for a CLI that reports none: say so in a comment, so that the omission is a decision).
+   */
+  usageOf(stdout: string): CallUsage;
   /**
    * Pure: the input of every tool call the CLI reported in its structured output (the command it ran, the file it
    * read), so what an agent actually read can be observed. Absent for CLIs whose output does not report tool calls.

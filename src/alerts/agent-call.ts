@@ -54,7 +54,7 @@ export async function callAgent(
     outcome: outcome.kind,
     ...(outcome.kind === 'answer' ? {} : { message: outcome.message }),
     durationMs: outcome.raw.durationMs,
-    usage: readUsage(options.adapter.name, outcome.raw.stdout),
+    usage: readUsage(options.adapter, outcome.raw.stdout),
     stdout: outcome.raw.stdout,
     stderr: outcome.raw.stderr,
   };

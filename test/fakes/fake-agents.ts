@@ -1,21 +1,38 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { delimiter, join, resolve } from 'node:path';
+import { agentAdapters } from '../../src/agents/index.js';
+import type { AgentAdapter } from '../../src/agents/types.js';
 import { removeDir, tempDir } from '../support/temp-home.js';
 
 /** The fake CLIs (`test/fakes/bin/<bin>`), all backed by `fake-agent.mjs`. */
 export const FAKE_BIN_DIR = resolve(import.meta.dirname, 'bin');
 export const AGENT_FIXTURES = resolve(import.meta.dirname, '../fixtures/agents');
 
-/** Where an adapter's recorded outputs live. */
-export const FIXTURE_DIRS: Record<string, string> = {
-  claude: 'claude/2.1.330',
-  codex: 'codex/0.169.0',
-  gemini: 'gemini/0.61.0',
-  copilot: 'copilot/1.0.102',
-  cursor: 'cursor/docs',
-  opencode: 'opencode/1.18.33',
-};
+/**
+ * Where an adapter's recorded outputs live, derived from the adapter registry: `<name>/<first verified version>/`, or
+ * `<name>/docs/` for an adapter whose flags come from documentation only. A new adapter needs no line here: only its
+ * folder, which `fixtureDirOf` names when it is missing.
+ */
+export function fixtureDirOf(adapter: Pick<AgentAdapter, 'name' | 'verified' | 'verifiedVersions'>): string {
+  const version = adapter.verified ? adapter.verifiedVersions[0] : 'docs';
+  if (version === undefined) {
+    throw new Error(
+      `${adapter.name}: a verified adapter must list the version its fixtures were recorded from (verifiedVersions)`,
+    );
+  }
+  const dir = `${adapter.name}/${version}`;
+  if (!existsSync(join(AGENT_FIXTURES, dir, 'help.txt'))) {
+    throw new Error(
+      `test/fixtures/agents/${dir}/ is missing: record ${adapter.name}'s outputs there (help.txt, pass, findings, …; see test/fixtures/agents/README.md)`,
+    );
+  }
+  return dir;
+}
+
+export const FIXTURE_DIRS: Record<string, string> = Object.fromEntries(
+  agentAdapters.map((adapter) => [adapter.name, fixtureDirOf(adapter)]),
+);
 
 export interface FakeReviewStep {
   expectArgv?: string[];
