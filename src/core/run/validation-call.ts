@@ -74,6 +74,9 @@ export async function runValidationCall(options: ValidationCallOptions): Promise
   const allTrivial =
     options.calls.length > 0 &&
     options.calls.every((call) => maySkipAsTrivial(call.tool, skipTrivial, options.declarations));
+  // A call narrowed to explicit paths or packages checks exactly those, whatever the change set holds (a clean tree,
+  // or one a full run already passed): it is never answered "no changes" nor from an earlier result.
+  const scoped = isScopedCall(options.calls);
   const skipped: SkipState = { message: undefined, reason: null };
   const statusOf = (tools: readonly ToolReport[], verdict: Verdict) => callStatus(tools, verdict, skipped.reason);
   const run = await runLifecycle({
@@ -87,7 +90,8 @@ export async function runValidationCall(options: ValidationCallOptions): Promise
     deadline: started + remainingMs,
     complete: options.complete,
     required: requiredValidators(options.registry, config),
-    shortcut: (changeSet) => shortcutFor(changeSet.isEmpty, allTrivial, skipped),
+    shortcut: (changeSet) => shortcutFor(changeSet.isEmpty && !scoped, allTrivial, skipped),
+    ...(scoped ? { force: true } : {}),
     skipBefore: (tool) => declaredTrivial(tool, skipTrivial, options.declarations),
     ...(options.mcpServerName ? { mcpServerName: options.mcpServerName } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
@@ -130,6 +134,14 @@ export async function runValidationCall(options: ValidationCallOptions): Promise
     timedOut: outcome.tools.some((tool) => tool.status === 'timeout'),
   });
   return outcome;
+}
+
+/** Whether any call's input narrows what its validator examines (`secret_scanning` paths, advisory packages). */
+function isScopedCall(calls: readonly SelectedCall[]): boolean {
+  return calls.some((call) => {
+    const parsed = call.tool.inputSchema.safeParse(call.arguments ?? {});
+    return parsed.success && (call.tool.scopeOf?.(parsed.data) ?? null) !== null;
+  });
 }
 
 /** Why a call ran nothing, or only some validators, and what it tells the agent about it. */
