@@ -13,9 +13,9 @@ import { maySkipAsTrivial } from './trivial-declarations.js';
 import { renderValidationResults } from './validation-results.js';
 
 /** Below this much session budget a call does not start validators that would likely time out (30 s). */
-const MIN_REMAINING_BUDGET_MS = 30_000;
+export const MIN_REMAINING_BUDGET_MS = 30_000;
 /** Consecutive timed-out calls after which the circuit breaker refuses further calls in the session (2). */
-const CIRCUIT_BREAKER_TIMEOUTS = 2;
+export const CIRCUIT_BREAKER_TIMEOUTS = 2;
 
 export interface ValidationCallOptions {
   /** The MCP tool the agent called: `parallel_validation`, or a single validator's tool. */
@@ -37,6 +37,8 @@ export interface ValidationCallOptions {
   signal?: AbortSignal;
   env?: NodeJS.ProcessEnv;
   onProgress?: (toolName: string, message: string) => void;
+  /** Called as each validator settles (ran, skipped or failed), so a heartbeat can name only those still running. */
+  onToolDone?: (toolName: string) => void;
 }
 
 export interface ValidationCallOutcome {
@@ -97,12 +99,14 @@ export async function runValidationCall(options: ValidationCallOptions): Promise
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.env ? { env: options.env } : {}),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    ...(options.onToolDone ? { onToolDone: options.onToolDone } : {}),
     telemetry: (finished) => ({
       source: 'mcp',
       declarations: options.declarations,
       call: {
         name: callName,
-        status: statusOf(finished.tools, finished.verdict),
+        // A cancelled call decided nothing, whatever its interrupted validators said.
+        status: options.signal?.aborted ? 'incomplete' : statusOf(finished.tools, finished.verdict),
         durationMs: finished.durationMs,
         skipReason: skipped.reason,
       },
