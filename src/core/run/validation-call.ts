@@ -77,8 +77,9 @@ export async function runValidationCall(options: ValidationCallOptions): Promise
     options.calls.length > 0 &&
     options.calls.every((call) => maySkipAsTrivial(call.tool, skipTrivial, options.declarations));
   // A call narrowed to explicit paths or packages checks exactly those, whatever the change set holds (a clean tree,
-  // or one a full run already passed): it is never answered "no changes" nor from an earlier result.
-  const scoped = isScopedCall(options.calls);
+  // or one a full run already passed): it is never answered "no changes" nor from an earlier result. Nor is a call
+  // whose input is wrong: the agent must hear what to fix, not that there was nothing to do.
+  const mustRun = mustRunWhateverChanged(options.calls);
   const skipped: SkipState = { message: undefined, reason: null };
   const statusOf = (tools: readonly ToolReport[], verdict: Verdict) => callStatus(tools, verdict, skipped.reason);
   const run = await runLifecycle({
@@ -92,8 +93,8 @@ export async function runValidationCall(options: ValidationCallOptions): Promise
     deadline: started + remainingMs,
     complete: options.complete,
     required: requiredValidators(options.registry, config),
-    shortcut: (changeSet) => shortcutFor(changeSet.isEmpty && !scoped, allTrivial, skipped),
-    ...(scoped ? { force: true } : {}),
+    shortcut: (changeSet) => shortcutFor(changeSet.isEmpty && !mustRun, allTrivial, skipped),
+    ...(mustRun ? { force: true } : {}),
     skipBefore: (tool) => declaredTrivial(tool, skipTrivial, options.declarations),
     ...(options.mcpServerName ? { mcpServerName: options.mcpServerName } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
@@ -140,11 +141,14 @@ export async function runValidationCall(options: ValidationCallOptions): Promise
   return outcome;
 }
 
-/** Whether any call's input narrows what its validator examines (`secret_scanning` paths, advisory packages). */
-function isScopedCall(calls: readonly SelectedCall[]): boolean {
+/**
+ * Whether any call's input narrows what its validator examines (`secret_scanning` paths, advisory packages), or is
+ * invalid (the pipeline then answers `invalid_input` naming the field).
+ */
+function mustRunWhateverChanged(calls: readonly SelectedCall[]): boolean {
   return calls.some((call) => {
     const parsed = call.tool.inputSchema.safeParse(call.arguments ?? {});
-    return parsed.success && (call.tool.scopeOf?.(parsed.data) ?? null) !== null;
+    return !parsed.success || (call.tool.scopeOf?.(parsed.data) ?? null) !== null;
   });
 }
 

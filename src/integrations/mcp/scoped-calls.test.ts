@@ -110,6 +110,14 @@ describe('scoped calls check what they were asked about, whatever the change set
     await client.close();
   }, 30_000);
 
+  test('on a clean tree, bad input is still invalid input, never "no changes"', async () => {
+    const client = await connect(await cleanRepo(osv.url));
+    const answer = await client.callTool({ name: 'secret_scanning', arguments: { paths: 'committed.txt' } });
+    expect(answer.isError).toBe(true);
+    expect(answer.structuredContent).toMatchObject({ status: 'invalid_input' });
+    await client.close();
+  }, 30_000);
+
   test('secret_scanning {paths} refuses a path outside the repository', async () => {
     const client = await connect(await cleanRepo(osv.url));
     const answer = await client.callTool({ name: 'secret_scanning', arguments: { paths: ['../elsewhere.txt'] } });
