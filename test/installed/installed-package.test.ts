@@ -424,7 +424,20 @@ describe('the installed package', () => {
     try {
       const tools = (await client.listTools()).tools;
       const names = tools.map((tool) => tool.name);
-      expect(names).toEqual(expect.arrayContaining(['validation_status', 'secret_scanning']));
+      // One tool per validator, besides parallel_validation and validation_status.
+      expect(names).toEqual(
+        expect.arrayContaining([
+          'parallel_validation',
+          'checks',
+          'static_analysis',
+          'secret_scanning',
+          'dependency_advisories',
+          'validation_status',
+        ]),
+      );
+      expect(tools.find((tool) => tool.name === 'parallel_validation')?.annotations?.readOnlyHint).toBe(false);
+      const unknown = await client.callTool({ name: 'nope', arguments: {} }).catch((error) => error);
+      expect((unknown as { code?: number }).code).toBe(-32602);
       // The arguments a tool's description asks for are in its advertised schema.
       const secretScanning = tools.find((tool) => tool.name === 'secret_scanning')!;
       expect(Object.keys(secretScanning.inputSchema.properties ?? {})).toContain('paths');

@@ -12,7 +12,7 @@ export function registerMcp(program: Command, io: () => CommandIo = processIo): 
     .command('mcp')
     .summary('serve the validators to an agent over MCP (stdio)')
     .description(
-      "Runs a Model Context Protocol server on stdin/stdout until the client disconnects. Tools: `parallel_validation` (every active validator at once; with one active validator, that validator's own tool instead), `secret_scanning` and `dependency_advisories` when those validators are on, and `validation_status`. Results are persisted like `tollgate run`'s, so the stop hook sees them. stdout carries JSON-RPC only; diagnostics go to stderr. Register it with `tollgate install <agent>`.",
+      "Runs a Model Context Protocol server on stdin/stdout until the client disconnects. Tools: `parallel_validation` (every active validator at once; with one active validator, that validator's own tool instead), one tool per active validator (`checks`, `code_review`, `static_analysis`, `secret_scanning`, `dependency_advisories`), and `validation_status`; the list follows the config (tools/list_changed). Results are persisted like `tollgate run`'s, so the stop hook sees them. stdout carries JSON-RPC only; diagnostics go to stderr. Register it with `tollgate install <agent>`.",
     )
     .option(
       '--repo <dir>',

@@ -268,14 +268,20 @@ async function runWithBudget(
       'timeout',
       `timed out after ${formatDuration(budgetMs)} (validation.timeout); do not rerun: split the change or raise \`validation.timeout\``,
     );
+  // The caller stopped the run (an MCP client's cancellation): whatever the tool made of its abort, it did not finish,
+  // so nothing was decided. Never `timeout` (no budget ran out) nor a pass the tool reported on its way out.
+  const cancelledResult = () =>
+    result('incomplete', `Interrupted: the call was cancelled before ${tool.name} finished; nothing was decided.`);
   try {
     const running = tool.run(ctx);
     const outcome = await Promise.race([running, abortedAfterGrace(controller.signal)]);
     if (timedOut) return timeoutResult();
+    if (env.signal?.aborted) return cancelledResult();
     if (outcome === ABANDONED) return result('error', 'the run was interrupted before the tool finished');
     return outcome;
   } catch (error) {
     if (timedOut) return timeoutResult();
+    if (env.signal?.aborted) return cancelledResult();
     if (isTollgateError(error)) return result('error', error.message);
     return result('error', `internal error in ${tool.name}: ${errorMessage(error).split('\n')[0]}`);
   } finally {

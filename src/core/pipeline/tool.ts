@@ -74,6 +74,11 @@ export interface ToolDefinition<
    * of that scope. Such a result never stands in for a run over the whole change set. Absent or null: the whole change.
    */
   scopeOf?(input: z.output<InputSchema>): string | null;
+  /**
+   * For a tool whose network use is optional (secret verification), whether these options make it reach the network
+   * when `permissions.network` allows. Told to MCP clients (`openWorldHint`); tools that declare `network` need none.
+   */
+  mayUseNetwork?(options: z.output<OptionsSchema>): boolean;
   run(ctx: ToolContext<z.output<OptionsSchema>, z.output<InputSchema>>): Promise<ToolResult>;
 }
 

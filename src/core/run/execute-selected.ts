@@ -32,6 +32,8 @@ export interface ExecuteSelectedOptions {
   signal?: AbortSignal;
   env?: NodeJS.ProcessEnv;
   onProgress?: (toolName: string, message: string) => void;
+  /** Called as each validator settles (ran, skipped or failed), so a heartbeat can name only those still running. */
+  onToolDone?: (toolName: string) => void;
 }
 
 /**
@@ -65,8 +67,8 @@ export async function executeSelected(
   const limit = pLimit(options.config.validation.concurrency);
   return Promise.all(
     calls.map((call) =>
-      limit(() =>
-        executeTool(
+      limit(async () => {
+        const execution = await executeTool(
           {
             toolName: call.tool.name,
             arguments: call.arguments,
@@ -85,8 +87,10 @@ export async function executeSelected(
             ...(options.env ? { env: options.env } : {}),
             ...(options.onProgress ? { onProgress: options.onProgress } : {}),
           },
-        ),
-      ),
+        );
+        options.onToolDone?.(call.tool.name);
+        return execution;
+      }),
     ),
   );
 }

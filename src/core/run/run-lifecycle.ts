@@ -43,6 +43,8 @@ export interface RunLifecycleOptions {
   signal?: AbortSignal;
   env?: NodeJS.ProcessEnv;
   onProgress?: (toolName: string, message: string) => void;
+  /** Called as each validator settles (ran, skipped or failed), so a heartbeat can name only those still running. */
+  onToolDone?: (toolName: string) => void;
   /**
    * Answers without running anything (the MCP call's "no changes" shortcut); null: run the calls. Nothing is stored
    * for such an answer.
@@ -142,6 +144,7 @@ async function executeAndStore(
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.env ? { env: options.env } : {}),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    ...(options.onToolDone ? { onToolDone: options.onToolDone } : {}),
   });
   const { executions } = await recheckTree(repoRoot, config, run.changeSet, ran, options.base);
   try {

@@ -13,9 +13,9 @@ import { maySkipAsTrivial } from './trivial-declarations.js';
 import { renderValidationResults } from './validation-results.js';
 
 /** Below this much session budget a call does not start validators that would likely time out (30 s). */
-const MIN_REMAINING_BUDGET_MS = 30_000;
+export const MIN_REMAINING_BUDGET_MS = 30_000;
 /** Consecutive timed-out calls after which the circuit breaker refuses further calls in the session (2). */
-const CIRCUIT_BREAKER_TIMEOUTS = 2;
+export const CIRCUIT_BREAKER_TIMEOUTS = 2;
 
 export interface ValidationCallOptions {
   /** The MCP tool the agent called: `parallel_validation`, or a single validator's tool. */
@@ -37,6 +37,8 @@ export interface ValidationCallOptions {
   signal?: AbortSignal;
   env?: NodeJS.ProcessEnv;
   onProgress?: (toolName: string, message: string) => void;
+  /** Called as each validator settles (ran, skipped or failed), so a heartbeat can name only those still running. */
+  onToolDone?: (toolName: string) => void;
 }
 
 export interface ValidationCallOutcome {
@@ -74,6 +76,10 @@ export async function runValidationCall(options: ValidationCallOptions): Promise
   const allTrivial =
     options.calls.length > 0 &&
     options.calls.every((call) => maySkipAsTrivial(call.tool, skipTrivial, options.declarations));
+  // A call narrowed to explicit paths or packages checks exactly those, whatever the change set holds (a clean tree,
+  // or one a full run already passed): it is never answered "no changes" nor from an earlier result. Nor is a call
+  // whose input is wrong: the agent must hear what to fix, not that there was nothing to do.
+  const mustRun = mustRunWhateverChanged(options.calls);
   const skipped: SkipState = { message: undefined, reason: null };
   const statusOf = (tools: readonly ToolReport[], verdict: Verdict) => callStatus(tools, verdict, skipped.reason);
   const run = await runLifecycle({
@@ -87,18 +93,21 @@ export async function runValidationCall(options: ValidationCallOptions): Promise
     deadline: started + remainingMs,
     complete: options.complete,
     required: requiredValidators(options.registry, config),
-    shortcut: (changeSet) => shortcutFor(changeSet.isEmpty, allTrivial, skipped),
+    shortcut: (changeSet) => shortcutFor(changeSet.isEmpty && !mustRun, allTrivial, skipped),
+    ...(mustRun ? { force: true } : {}),
     skipBefore: (tool) => declaredTrivial(tool, skipTrivial, options.declarations),
     ...(options.mcpServerName ? { mcpServerName: options.mcpServerName } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.env ? { env: options.env } : {}),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    ...(options.onToolDone ? { onToolDone: options.onToolDone } : {}),
     telemetry: (finished) => ({
       source: 'mcp',
       declarations: options.declarations,
       call: {
         name: callName,
-        status: statusOf(finished.tools, finished.verdict),
+        // A cancelled call decided nothing, whatever its interrupted validators said.
+        status: options.signal?.aborted ? 'incomplete' : statusOf(finished.tools, finished.verdict),
         durationMs: finished.durationMs,
         skipReason: skipped.reason,
       },
@@ -130,6 +139,17 @@ export async function runValidationCall(options: ValidationCallOptions): Promise
     timedOut: outcome.tools.some((tool) => tool.status === 'timeout'),
   });
   return outcome;
+}
+
+/**
+ * Whether any call's input narrows what its validator examines (`secret_scanning` paths, advisory packages), or is
+ * invalid (the pipeline then answers `invalid_input` naming the field).
+ */
+function mustRunWhateverChanged(calls: readonly SelectedCall[]): boolean {
+  return calls.some((call) => {
+    const parsed = call.tool.inputSchema.safeParse(call.arguments ?? {});
+    return !parsed.success || (call.tool.scopeOf?.(parsed.data) ?? null) !== null;
+  });
 }
 
 /** Why a call ran nothing, or only some validators, and what it tells the agent about it. */

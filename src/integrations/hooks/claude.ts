@@ -2,6 +2,16 @@ import { join } from 'node:path';
 import { allowWithSystemMessage, blockWithDecision, type HookAgent, readSnakeCasePayload } from './hook-agent.js';
 
 /**
+ * Claude Code starts a project's `.mcp.json` servers only once the user approved them (until then `/mcp` lists them
+ * as "Pending approval", and `claude -p` leaves them out): the agent would have no tollgate tool while the stop hook
+ * blocks it. Approval is the user's own, per checkout, in the personal (git-ignored) settings file.
+ */
+const PENDING_APPROVAL =
+  'Claude Code starts project .mcp.json servers as "Pending approval": run `claude` and approve the tollgate server, ' +
+  'or add it to .claude/settings.local.json: {"enabledMcpjsonServers": ["tollgate"]}. Until then the agent has no ' +
+  'tollgate tools, and the stop hook still blocks it.';
+
+/**
  * Claude Code. Stop payload: `session_id, transcript_path, cwd, hook_event_name: "Stop", stop_hook_active`; block
  * with `{"decision":"block","reason":…}`; it ends the turn itself after `CLAUDE_CODE_STOP_HOOK_BLOCK_CAP` (8) blocks
  * in a row. Checked against the 2.1.330 binary and code.claude.com/docs/en/hooks.
@@ -36,7 +46,7 @@ export const claudeHooks: HookAgent<'claude'> = {
           value: { type: 'stdio', command: commands.mcpCommand, args: commands.mcpArgs },
         },
       ],
-      notes: [],
+      notes: scope === 'project' ? [PENDING_APPROVAL] : [],
     };
   },
 };

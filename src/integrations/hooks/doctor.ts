@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { findRepoRoot } from '../../core/config/repo-root.js';
 import { errorMessage } from '../../core/errors.js';
+import { listCodexHooks } from './codex-trust.js';
 import { displayPath, readTextOrEmpty } from './config-files.js';
 import type { ConfigEdit, InstallScope, ScopeRoots } from './hook-agent.js';
 import { hookAgents } from './index.js';
@@ -13,7 +14,8 @@ export interface DoctorRow {
   scope: InstallScope;
   file: string;
   what: 'stop hook' | 'MCP server' | 'hook trust';
-  state: 'installed' | 'missing' | 'no file' | 'unreadable';
+  /** `not trusted`: a Codex hook that Codex skips, because its current hash is not the trusted one. */
+  state: 'installed' | 'missing' | 'no file' | 'unreadable' | 'not trusted';
   detail?: string;
 }
 
@@ -22,6 +24,8 @@ export interface DoctorOptions {
   env: NodeJS.ProcessEnv;
   home: string;
   bin?: string;
+  /** How long to wait for `codex app-server` when asking whether a Codex hook is trusted. */
+  codexTimeoutMs?: number;
 }
 
 /** `tollgate doctor`: what is installed where, read from the agents' own files. */
@@ -36,7 +40,7 @@ export async function diagnoseInstalls(options: DoctorOptions): Promise<DoctorRo
       for (const edit of agent.configEdits(scope, roots, commands).edits) {
         rows.push(await inspect(agent.name, scope, edit, roots, commands.hookCommand));
         if (agent.name === 'codex' && edit.kind === 'hook')
-          rows.push(await inspectCodexTrust(scope, edit, roots, commands.hookCommand));
+          rows.push(await inspectCodexTrust({ scope, hook: edit, roots, hookCommand: commands.hookCommand, options }));
       }
     }
   }
@@ -69,29 +73,50 @@ async function inspect(
   }
 }
 
-async function inspectCodexTrust(
-  scope: InstallScope,
-  hook: ConfigEdit & { kind: 'hook' },
-  roots: ScopeRoots,
-  hookCommand: string,
-): Promise<DoctorRow> {
+/**
+ * Whether Codex runs the installed hook: asked of `codex app-server` (it knows the hook's current hash, so a trust
+ * recorded before the entry changed counts for nothing); without codex, read from `[hooks.state]` in config.toml.
+ */
+async function inspectCodexTrust(input: {
+  scope: InstallScope;
+  hook: ConfigEdit & { kind: 'hook' };
+  roots: ScopeRoots;
+  hookCommand: string;
+  options: DoctorOptions;
+}): Promise<DoctorRow> {
+  const { scope, hook, roots, hookCommand, options } = input;
   const configFile = join(roots.home, '.codex', 'config.toml');
   const row = { agent: 'codex', scope, file: displayPath(configFile, roots), what: 'hook trust' } as const;
   const hooks = await readTextOrEmpty(hook.file);
   const position = hooks.existed ? hookPosition(hooks.text, hook, hookCommand, hook.file) : null;
   if (!position) return { ...row, state: 'missing', detail: 'no hook to trust' };
-  const config = await readTextOrEmpty(configFile);
-  if (!config.existed) return { ...row, state: 'no file' };
   const key = `${hook.file}:stop:${position.group}:${position.handler}`;
+  const listed = await listCodexHooks({
+    cwd: roots.repoRoot ?? roots.home,
+    env: options.env,
+    ...(options.codexTimeoutMs ? { timeoutMs: options.codexTimeoutMs } : {}),
+  });
+  const entry = listed.kind === 'ok' ? listed.hooks.find((candidate) => candidate.key === key) : undefined;
+  if (entry) return { ...row, state: entry.trustStatus === 'trusted' ? 'installed' : 'not trusted', detail: key };
+  const config = await readTextOrEmpty(configFile);
+  if (!config.existed) return { ...row, state: 'not trusted', detail: key };
   try {
     return {
       ...row,
-      state: hasTable(config.text, ['hooks', 'state', key], row.file) ? 'installed' : 'missing',
+      state: hasTable(config.text, ['hooks', 'state', key], row.file) ? 'installed' : 'not trusted',
       detail: key,
     };
   } catch (error) {
     return { ...row, state: 'unreadable', detail: errorMessage(error) };
   }
+}
+
+/** What a state means for the user, where the bare word would not say it. */
+function stateText(row: DoctorRow): string {
+  if (row.state === 'not trusted') {
+    return 'NOT TRUSTED: Codex ignores this hook (rerun `tollgate install codex`, or trust it in codex /hooks)';
+  }
+  return row.state.padEnd(9);
 }
 
 export function renderDoctor(rows: readonly DoctorRow[]): string {
@@ -100,7 +125,7 @@ export function renderDoctor(rows: readonly DoctorRow[]): string {
     lines.push(agent);
     for (const row of rows.filter((candidate) => candidate.agent === agent)) {
       const detail = row.state === 'unreadable' && row.detail ? `: ${row.detail}` : '';
-      lines.push(`  ${row.scope.padEnd(7)} ${row.what.padEnd(10)} ${row.state.padEnd(9)} ${row.file}${detail}`);
+      lines.push(`  ${row.scope.padEnd(7)} ${row.what.padEnd(10)} ${stateText(row)} ${row.file}${detail}`);
     }
   }
   const missing = rows.every((row) => row.state !== 'installed');

@@ -2,6 +2,15 @@ import { join } from 'node:path';
 import { allowWithSystemMessage, blockWithDecision, type HookAgent, readSnakeCasePayload } from './hook-agent.js';
 
 /**
+ * Gemini CLI starts no MCP server in an untrusted folder, user-level ones included, while user hooks still run there:
+ * the agent would be blocked with no tool to validate.
+ */
+const UNTRUSTED_USER =
+  'Gemini CLI disables MCP servers in untrusted folders, this user-level one included, while the stop hook still ' +
+  'runs: trust each project folder when Gemini CLI asks (headless: --skip-trust or GEMINI_CLI_TRUST_WORKSPACE=true), ' +
+  'or the agent can only validate with `tollgate run`.';
+
+/**
  * Gemini CLI. Its stop hook is `AfterAgent` (settings.json `hooks`, `timeout` in milliseconds; project hooks load
  * only in trusted folders). Payload: `session_id, transcript_path, cwd, hook_event_name: "AfterAgent", timestamp,
  * prompt, prompt_response, stop_hook_active`; `{"decision":"block","reason":…}` sends the reason as a new user turn.
@@ -38,7 +47,7 @@ export const geminiHooks: HookAgent<'gemini'> = {
           value: { command: commands.mcpCommand, args: commands.mcpArgs, timeout: 900_000 },
         },
       ],
-      notes: scope === 'project' ? ['Gemini CLI loads project hooks only in a trusted folder.'] : [],
+      notes: scope === 'project' ? ['Gemini CLI loads project hooks only in a trusted folder.'] : [UNTRUSTED_USER],
     };
   },
 };

@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { createTempRepo, type TempRepo } from '../../../test/support/git-repo.js';
-import { diagnoseInstalls } from './doctor.js';
+import { diagnoseInstalls, renderDoctor } from './doctor.js';
 import { installAgent, uninstallAgent } from './install.js';
 
 let repo: TempRepo;
@@ -39,6 +39,10 @@ const options = (
 
 const read = (path: string) => readFile(path, 'utf8');
 
+/** Claude Code leaves a project's MCP servers out until the user approves them: install says so, and how. */
+const CLAUDE_APPROVAL =
+  'claude (project): note: Claude Code starts project .mcp.json servers as "Pending approval": run `claude` and approve the tollgate server, or add it to .claude/settings.local.json: {"enabledMcpjsonServers": ["tollgate"]}. Until then the agent has no tollgate tools, and the stop hook still blocks it.';
+
 const CLAUDE_SETTINGS = `{
   // team settings: keep this comment
   "permissions": { "allow": ["Bash(npm test)"] },
@@ -61,6 +65,7 @@ describe('tollgate install / uninstall', () => {
       ),
       'claude (project): added the Stop hook `tollgate hook stop --agent claude` to .claude/settings.json',
       'claude (project): added the tollgate MCP server to .mcp.json',
+      CLAUDE_APPROVAL,
     ]);
     const settings = await read(join(repo.root, '.claude/settings.json'));
     expect(settings).toContain('// team settings: keep this comment');
@@ -73,6 +78,7 @@ describe('tollgate install / uninstall', () => {
     expect(await installAgent(options('claude'))).toEqual([
       'claude (project): .claude/settings.json already runs `tollgate hook stop --agent claude`; left as is',
       'claude (project): .mcp.json already has an MCP server named "tollgate"; left as is',
+      CLAUDE_APPROVAL,
     ]);
     expect(
       (await diagnoseInstalls({ cwd: repo.root, env: env(), home: repo.home })).filter(
@@ -126,7 +132,10 @@ describe('tollgate install / uninstall', () => {
   test('gemini --user: hook (timeout in ms) and MCP server in one settings.json, round trip', async () => {
     const original = '{\n\t"theme": "GitHub",\n\t"mcpServers": {\n\t\t"other": { "command": "other-mcp" }\n\t}\n}\n';
     await repo.write('../' + repo.home.split('/').at(-1) + '/.gemini/settings.json', original);
-    await installAgent(options('gemini', 'user'));
+    const lines = await installAgent(options('gemini', 'user'));
+    expect(lines.at(-1)).toBe(
+      'gemini (user): note: Gemini CLI disables MCP servers in untrusted folders, this user-level one included, while the stop hook still runs: trust each project folder when Gemini CLI asks (headless: --skip-trust or GEMINI_CLI_TRUST_WORKSPACE=true), or the agent can only validate with `tollgate run`.',
+    );
     const settings = JSON.parse(await read(join(repo.home, '.gemini/settings.json')));
     expect(settings.hooks).toEqual({
       AfterAgent: [
@@ -218,6 +227,31 @@ describe('tollgate install / uninstall', () => {
     await uninstallAgent(options('codex', 'user', true));
     expect(await read(join(repo.home, '.codex/config.toml'))).toBe(config);
     expect(existsSync(join(repo.home, '.codex/hooks.json'))).toBe(false);
+  });
+
+  test('doctor: a Codex hook that Codex does not trust is NOT TRUSTED, asked of codex app-server', async () => {
+    await installAgent(options('codex', 'user'));
+    const trustRow = async (withCodex: boolean) =>
+      (await diagnoseInstalls({ cwd: repo.root, env: env(withCodex), home: repo.home, codexTimeoutMs: 5000 })).find(
+        (row) => row.agent === 'codex' && row.scope === 'user' && row.what === 'hook trust',
+      );
+    // Installed without codex on PATH: nothing trusted it.
+    expect((await trustRow(false))?.state).toBe('not trusted');
+    expect((await trustRow(true))?.state).toBe('not trusted');
+    const rendered = renderDoctor(
+      await diagnoseInstalls({ cwd: repo.root, env: env(true), home: repo.home, codexTimeoutMs: 5000 }),
+    );
+    expect(rendered).toMatch(
+      / {2}user {4}hook trust NOT TRUSTED: Codex ignores this hook \(rerun `tollgate install codex`/,
+    );
+    // Trusted by install (with codex on PATH): installed.
+    await installAgent(options('codex', 'user', true));
+    expect((await trustRow(true))?.state).toBe('installed');
+    // A recorded trust whose hash is no longer the hook's: the table is there, but codex says it is not trusted.
+    const configFile = join(repo.home, '.codex/config.toml');
+    await writeFile(configFile, (await read(configFile)).replace(/sha256:[0-9a-f]{64}/, `sha256:${'0'.repeat(64)}`));
+    expect((await trustRow(false))?.state).toBe('installed');
+    expect((await trustRow(true))?.state).toBe('not trusted');
   });
 
   test('codex without codex on PATH: installs, and says how to trust the hook by hand', async () => {

@@ -19,7 +19,10 @@ function standaloneNote(tool: AnyToolDefinition): string {
   if (tool.name === 'advisories') {
     return 'Check every dependency before you add or upgrade it (name, version, ecosystem), not only at the end.';
   }
-  return 'Use it on files you are about to commit or hand over; parallel_validation still has to pass before "done".';
+  if (tool.name === 'secrets') {
+    return 'Use it with paths on files you are about to commit or hand over; parallel_validation still has to pass before "done".';
+  }
+  return 'It runs this validator alone over the whole change (to recheck after fixing its findings); parallel_validation still has to pass before "done".';
 }
 
 export const VALIDATION_STATUS_DESCRIPTION =

@@ -7,14 +7,15 @@ export type McpCallExtra = RequestHandlerExtra<ServerRequest, ServerNotification
 
 export interface ProgressReporter {
   send: (source: string, message: string) => void;
-  heartbeat: (intervalMs: number, tools: readonly string[]) => () => void;
+  /** Repeats which validators are still running (`running()` is asked each time) until the returned stop is called. */
+  heartbeat: (intervalMs: number, running: () => readonly string[]) => () => void;
   flush: () => Promise<void>;
 }
 
 /**
  * Progress notifications, only when the client sent a progress token; `progress` increases with every message.
  * Sends are chained so they arrive in order, and failures are dropped (progress is advisory). While validators run, a
- * heartbeat repeats which are running and for how long, so a client that resets its timeout on progress does not
+ * heartbeat repeats which are still running and for how long, so a client that resets its timeout on progress does not
  * give up on a slow but healthy validator.
  */
 export function progressReporter(extra: McpCallExtra): ProgressReporter {
@@ -29,11 +30,18 @@ export function progressReporter(extra: McpCallExtra): ProgressReporter {
   };
   return {
     send,
-    heartbeat: (intervalMs, tools) => {
+    heartbeat: (intervalMs, running) => {
       if (token === undefined) return () => {};
       const started = Date.now();
       const timer = setInterval(() => {
-        send('tollgate', `still running ${tools.join(', ')} (${formatDuration(Date.now() - started)} elapsed)`);
+        const names = running();
+        const elapsed = `(${formatDuration(Date.now() - started)} elapsed)`;
+        send(
+          'tollgate',
+          names.length > 0
+            ? `still running ${names.join(', ')} ${elapsed}`
+            : `every validator is done; storing the results ${elapsed}`,
+        );
       }, intervalMs);
       return () => clearInterval(timer);
     },

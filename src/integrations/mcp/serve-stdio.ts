@@ -9,7 +9,7 @@ export async function serveStdio(options: TollgateMcpServerOptions): Promise<voi
   const server = await createTollgateMcpServer(options);
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {
-    server.server.onclose = () => resolve();
+    server.onclose = () => resolve();
     process.stdin.once('end', () => resolve());
   });
   await server.connect(transport);

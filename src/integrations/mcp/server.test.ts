@@ -53,10 +53,10 @@ async function allEvents(): Promise<Array<{ type: string; data: Record<string, u
 }
 
 describe('tollgate mcp', () => {
-  test('lists parallel_validation with per-tool trivial declarations, and validation_status', async () => {
+  test('lists parallel_validation with per-tool trivial declarations, one tool per validator, and validation_status', async () => {
     const { client, close } = await connect();
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(['parallel_validation', 'validation_status']);
+    expect(tools.map((tool) => tool.name)).toEqual(['parallel_validation', 'code_review', 'lint', 'validation_status']);
     const parallel = tools[0]!;
     const declaration = (parallel.inputSchema.properties as Record<string, { properties: Record<string, unknown> }>)
       .trivialChangeDeclaration!;
@@ -167,7 +167,7 @@ describe('tollgate mcp', () => {
     expect((answer.content as Array<{ text: string }>)[0]!.text).toMatch(
       /^parallel_validation: .* is not inside a git work tree; run tollgate from your repository/,
     );
-    expect((await client.listTools()).tools.length).toBe(2);
+    expect((await client.listTools()).tools.length).toBe(4);
     await close();
     await removeDir(outside);
   });
@@ -199,18 +199,21 @@ function advertised(tool: { inputSchema: Record<string, unknown> }): Record<stri
 }
 
 describe('tollgate mcp with the real validators', () => {
-  test("every tool's advertised input schema is its zod schema's (secret_scanning lists paths)", async () => {
+  test("one tool per validator; every tool's advertised input schema is its zod schema's", async () => {
     const { client, close } = await connect({ registry: validators, env: useOnly() });
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual([
       'parallel_validation',
       'dependency_advisories',
+      'checks',
+      'code_review',
       'secret_scanning',
+      'static_analysis',
       'validation_status',
     ]);
     const byName = new Map(tools.map((tool) => [tool.name, tool]));
     expect(advertised(byName.get('parallel_validation')!)).toEqual(expectedJsonSchema(parallelInputSchema(validators)));
-    for (const validator of validators.filter((tool) => tool.name === 'secrets' || tool.name === 'advisories')) {
+    for (const validator of validators) {
       expect(advertised(byName.get(mcpNameOf(validator))!), validator.name).toEqual(
         expectedJsonSchema(validator.inputSchema),
       );

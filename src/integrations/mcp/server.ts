@@ -1,24 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { loadConfig, parseConfigText } from '../../core/config/load.js';
 import { lookUpRegistries } from '../../core/config/registries.js';
 import { findRepoRoot } from '../../core/config/repo-root.js';
+import type { TollgateConfig } from '../../core/config/schema.js';
 import type { AnyToolDefinition } from '../../core/pipeline/tool.js';
-import { runParallelValidation } from '../../core/run/parallel-validation.js';
-import { parallelInputSchema, trivialDeclarationSchema } from '../../core/run/trivial-declarations.js';
-import { runValidationCall } from '../../core/run/validation-call.js';
-import type { TrivialDeclaration } from '../../core/telemetry/index.js';
-import { describeValidationTool } from './descriptions.js';
-import { type McpCallExtra, type ProgressReporter, progressReporter } from './progress.js';
-import { errorResult, validationOutputShape, validationResult } from './result-content.js';
-import { registerStatusTool } from './status-tool.js';
-import { configLoader, guardedCall, type LoadedRepo, type ToolContext } from './tool-context.js';
-import { planValidationTools, type ValidationToolPlan } from './tool-plan.js';
+import { statusEntry } from './status-tool.js';
+import { ToolCatalog, type ToolEntry } from './tool-catalog.js';
+import { configLoader, guardedCall, type ToolContext } from './tool-context.js';
+import { planValidationTools } from './tool-plan.js';
+import { MCP_SERVER_NAME, validationEntry } from './validation-tool.js';
 
-/** The name agents know this server by (`mcp__tollgate__parallel_validation`), and the events' `mcpServerName`. */
-export const MCP_SERVER_NAME = 'tollgate';
+export { MCP_SERVER_NAME } from './validation-tool.js';
 
 export interface TollgateMcpServerOptions {
   /** Where the server was started; its repository is the one validated (unless `repoRoot` is given). */
@@ -44,20 +39,34 @@ export interface TollgateMcpServerOptions {
 const DEFAULT_HEARTBEAT_MS = 5_000;
 
 /**
- * The MCP server: one tool per validation plan (see `planValidationTools`) plus `validation_status`. Every call runs
- * through the tool pipeline with `mcpServerName` provenance, and every failure comes back as a result, never as a
- * crashed server.
+ * `tools/call` as the transport layer accepts it: only the method. The SDK's server then checks the params against
+ * the MCP schema, so a call whose `arguments` is not an object is a JSON-RPC invalid-params error (-32602), not an
+ * internal error.
  */
-export async function createTollgateMcpServer(options: TollgateMcpServerOptions): Promise<McpServer> {
+const anyToolCall = z.object({ method: z.literal('tools/call'), params: z.unknown() });
+
+/**
+ * The MCP server: one tool per validation plan (see `planValidationTools`) plus `validation_status`, following the
+ * config as it changes (`notifications/tools/list_changed`). Every call runs through the tool pipeline with
+ * `mcpServerName` provenance, and every failure of a call comes back as a result, never as a crashed server. A name
+ * this server never offered is a JSON-RPC error (-32602), as the MCP spec asks.
+ */
+export async function createTollgateMcpServer(options: TollgateMcpServerOptions): Promise<Server> {
   const registry = options.registry ?? (await import('../../validators/index.js')).validators;
   const sessionId = options.sessionId ?? options.env.TOLLGATE_SESSION_ID ?? `${Date.now()}-${randomUUID().slice(0, 8)}`;
   const log = options.log ?? ((line: string) => void process.stderr.write(`tollgate mcp: ${line}\n`));
-  const server = new McpServer(
+  const server = new Server(
     { name: MCP_SERVER_NAME, version: options.version },
-    { capabilities: { tools: {} }, instructions: 'Validate changes with these tools before declaring work done.' },
+    {
+      capabilities: { tools: { listChanged: true } },
+      instructions: 'Validate changes with these tools before declaring work done.',
+    },
   );
-  skipSdkInputValidation(server);
-
+  const catalog = new ToolCatalog(() => {
+    // Only a connected, initialised client can be told; one that is not will list the tools anyway.
+    if (server.getClientCapabilities()) server.sendToolListChanged().catch(() => {});
+  });
+  const loadFor = configLoader({ server, cwd: options.cwd, env: options.env, registry, repoRoot: options.repoRoot });
   const context: ToolContext = {
     server,
     cwd: options.cwd,
@@ -66,115 +75,45 @@ export async function createTollgateMcpServer(options: TollgateMcpServerOptions)
     registry,
     sessionId,
     heartbeatMs: options.heartbeatMs ?? heartbeatFromEnv(options.env),
-    loadFor: configLoader({ server, cwd: options.cwd, env: options.env, registry, repoRoot: options.repoRoot }),
+    loadFor,
     guarded: guardedCall({ log, env: options.env }),
+    refresh: (config) => catalog.replace(entriesFor(context, config)),
   };
-  for (const plan of await startupPlans(options, registry)) registerValidationTool(context, plan);
-  registerStatusTool(context);
+  context.refresh(await startupConfig(options, registry));
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    try {
+      context.refresh((await loadFor()).loaded.config);
+    } catch {
+      // No repository or a broken config right now: keep offering what was offered; a call reports the problem.
+    }
+    return { tools: catalog.list() };
+  });
+  server.setRequestHandler(anyToolCall, async (request, extra) => {
+    const { name, arguments: args } = CallToolRequestSchema.parse(request).params;
+    const entry = catalog.find(name);
+    if (!entry) {
+      throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}. Tools: ${catalog.names().join(', ')}`);
+    }
+    return entry.call(args ?? {}, extra);
+  });
   return server;
 }
 
-/**
- * Input is validated inside the tool pipeline instead of by the SDK, so a bad field becomes an `invalid_input` result
- * with the field's path, a `tool.execution_complete` event and telemetry, like any other call. The schemas registered
- * with the tools are still the ones `tools/list` advertises.
- */
-function skipSdkInputValidation(server: McpServer): void {
-  (server as unknown as { validateToolInput: (tool: unknown, args: unknown) => Promise<unknown> }).validateToolInput =
-    async (_tool, args) => args ?? {};
+/** The tools one config gives: its validation plans, then `validation_status`. */
+function entriesFor(context: ToolContext, config: TollgateConfig): ToolEntry[] {
+  const plans = planValidationTools(context.registry, config);
+  return [...plans.map((plan) => validationEntry(context, plan, config)), statusEntry(context)];
 }
 
-function registerValidationTool(context: ToolContext, plan: ValidationToolPlan): void {
-  const inputSchema = plan.kind === 'parallel' ? parallelInputSchema(plan.tools) : plan.tool.inputSchema;
-  context.server.registerTool(
-    plan.name,
-    {
-      title: plan.kind === 'parallel' ? 'Parallel validation' : plan.tool.title,
-      description: describeValidationTool(plan),
-      inputSchema: advertisedObject(inputSchema, plan.name),
-      outputSchema: validationOutputShape,
-      annotations: { readOnlyHint: true, openWorldHint: false },
-    },
-    ((args: unknown, extra: McpCallExtra) =>
-      context.guarded(plan.name, () => validationCall({ context, name: plan.name, args, extra }))) as never,
-  );
-}
-
-interface ValidationCallOptions {
-  context: ToolContext;
-  name: string;
-  args: unknown;
-  extra: McpCallExtra;
-}
-
-/** One call of a validation tool, against the plan the current config gives it (the config may have changed). */
-async function validationCall(options: ValidationCallOptions): Promise<CallToolResult> {
-  const { context, name, args, extra } = options;
-  const { repoRoot, loaded } = await context.loadFor();
-  const current = planValidationTools(context.registry, loaded.config).find((candidate) => candidate.name === name);
-  if (!current) {
-    return errorResult(
-      `${name} is no longer active: the config changed since the server started (enable it again with \`validation.<name>.enabled\`, or restart the agent)`,
-    );
-  }
-  const progress = progressReporter(extra);
-  progress.send('tollgate', `starting ${name}`);
-  const running = current.kind === 'parallel' ? current.tools.map((tool) => tool.name) : [current.tool.name];
-  const stopHeartbeat = progress.heartbeat(context.heartbeatMs, running);
-  let outcome: ValidationOutcome;
-  try {
-    outcome = await runPlan({ context, plan: current, args, repoRoot, loaded, signal: extra.signal, progress });
-  } finally {
-    stopHeartbeat();
-  }
-  await progress.flush();
-  return validationResult(name, outcome);
-}
-
-type ValidationOutcome = Awaited<ReturnType<typeof runValidationCall>>;
-
-interface RunPlanOptions extends LoadedRepo {
-  context: ToolContext;
-  plan: ValidationToolPlan;
-  args: unknown;
-  signal: AbortSignal;
-  progress: ProgressReporter;
-}
-
-/** Runs the plan's validators through the tool pipeline, with this server's provenance. */
-function runPlan(options: RunPlanOptions): Promise<ValidationOutcome> {
-  const { context, plan, args, loaded } = options;
-  const common = {
-    repoRoot: options.repoRoot,
-    config: loaded.config,
-    configHash: loaded.hash,
-    registry: context.registry,
-    sessionId: context.sessionId,
-    mcpServerName: MCP_SERVER_NAME,
-    version: context.version,
-    signal: options.signal,
-    env: context.env,
-    onProgress: options.progress.send,
-  };
-  if (plan.kind === 'parallel') return runParallelValidation({ ...common, active: plan.tools, input: args });
-  return runValidationCall({
-    ...common,
-    callName: plan.name,
-    calls: [{ tool: plan.tool, arguments: args ?? {} }],
-    declarations: declarationOf(plan.tool, args),
-    complete: plan.coversAll,
-  });
-}
-
-/** The plans `tools/list` offers: from the repository's config at startup, or the defaults outside a repository. */
-async function startupPlans(
+/** The config the first `tools/list` follows: the repository's, or the defaults outside a repository. */
+async function startupConfig(
   options: TollgateMcpServerOptions,
   registry: readonly AnyToolDefinition[],
-): Promise<ValidationToolPlan[]> {
+): Promise<TollgateConfig> {
   try {
     const repoRoot = options.repoRoot ?? (await findRepoRoot(options.cwd, options.env));
-    const loaded = await loadConfig({ repoRoot, cwd: options.cwd, env: options.env, tools: registry });
-    return planValidationTools(registry, loaded.config);
+    return (await loadConfig({ repoRoot, cwd: options.cwd, env: options.env, tools: registry })).config;
   } catch {
     // No repository or a broken config yet: offer the defaults; each call reports the real problem.
     const loaded = parseConfigText({
@@ -183,32 +122,8 @@ async function startupPlans(
       env: options.env,
       registries: { ...(await lookUpRegistries()), tools: registry },
     });
-    return planValidationTools(registry, loaded.config);
+    return loaded.config;
   }
-}
-
-/** A single validator's own declaration, when its input carries one, for telemetry. */
-function declarationOf(tool: AnyToolDefinition, args: unknown): Map<string, TrivialDeclaration> {
-  const raw = (args as { trivialChangeDeclaration?: unknown } | undefined)?.trivialChangeDeclaration;
-  const parsed = trivialDeclarationSchema.safeParse(raw);
-  return parsed.success ? new Map([[tool.name, parsed.data]]) : new Map();
-}
-
-/**
- * The object schema `tools/list` advertises for a tool's input. The SDK converts only a bare object schema and
- * advertises `{}` for anything wrapped (`.prefault({})`, `.default()`, `.optional()`, a pipe), which would hide every
- * argument; the wrapped schema still parses the call, in the tool pipeline.
- */
-function advertisedObject(schema: unknown, name: string): z.ZodObject {
-  let current = schema as z.ZodType;
-  for (let depth = 0; depth < 10; depth++) {
-    if (current instanceof z.ZodObject) return current;
-    const def = (current as { _zod: { def: { type: string; innerType?: z.ZodType; in?: z.ZodType } } })._zod.def;
-    const inner = def.type === 'pipe' ? def.in : def.innerType;
-    if (!inner) break;
-    current = inner;
-  }
-  throw new Error(`${name}: its input schema is not an object schema, so MCP clients could not be told its arguments`);
 }
 
 function heartbeatFromEnv(env: NodeJS.ProcessEnv): number {

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTempRepo, type TempRepo } from '../../../test/support/git-repo.js';
 import { CLI_PATH } from '../../../test/support/run-cli.js';
 import { readSession } from '../../core/run/session-store.js';
+import { readState } from '../../core/state/results-store.js';
 
 /**
  * The built server over real stdio, driven by the SDK's own client, against a real repository and the real
@@ -133,6 +134,8 @@ describe.skipIf(!built)('tollgate mcp over stdio: slow validators', () => {
       expect(readSession(slow.root, `mcp-${sessionId}`).updatedAt).not.toBe(before);
     }
     expect(readSession(slow.root, `mcp-${sessionId}`).consecutiveTimeouts).toBe(0);
+    // Recorded as incomplete: cancelled, not timed out, not failed.
+    expect((await readState(slow.root)).tools.checks?.lastRun?.status).toBe('incomplete');
     await slow.remove('sleep-for');
     await slow.write('src/b.ts', 'export const b = 2;\n');
     const answer = await client.callTool({ name: 'checks', arguments: {} });

@@ -1,8 +1,9 @@
 import { fileURLToPath } from 'node:url';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { type LoadedConfig, loadConfig } from '../../core/config/load.js';
 import { findRepoRoot } from '../../core/config/repo-root.js';
+import type { TollgateConfig } from '../../core/config/schema.js';
 import { errorMessage, isTollgateError } from '../../core/errors.js';
 import type { AnyToolDefinition } from '../../core/pipeline/tool.js';
 import { errorResult } from './result-content.js';
@@ -14,7 +15,7 @@ export interface LoadedRepo {
 
 /** What every tool handler of one server shares. */
 export interface ToolContext {
-  server: McpServer;
+  server: Server;
   cwd: string;
   env: NodeJS.ProcessEnv;
   version: string;
@@ -25,10 +26,12 @@ export interface ToolContext {
   loadFor: () => Promise<LoadedRepo>;
   /** Runs a handler so that any failure comes back as a result, never as a crashed server. */
   guarded: (name: string, run: () => Promise<CallToolResult>) => Promise<CallToolResult>;
+  /** Offers the tools this config gives (a call read it anyway); the client is told when the list changed. */
+  refresh: (config: TollgateConfig) => void;
 }
 
 export interface ConfigLoaderOptions {
-  server: McpServer;
+  server: Server;
   cwd: string;
   env: NodeJS.ProcessEnv;
   registry: readonly AnyToolDefinition[];
@@ -64,10 +67,10 @@ function repoRootResolver(options: ConfigLoaderOptions): () => Promise<string> {
   };
 }
 
-async function repoFromClientRoots(server: McpServer, env: NodeJS.ProcessEnv): Promise<string | null> {
-  if (!server.server.getClientCapabilities()?.roots) return null;
+async function repoFromClientRoots(server: Server, env: NodeJS.ProcessEnv): Promise<string | null> {
+  if (!server.getClientCapabilities()?.roots) return null;
   try {
-    const { roots } = await server.server.listRoots();
+    const { roots } = await server.listRoots();
     for (const root of roots) {
       if (!root.uri.startsWith('file:')) continue;
       try {

@@ -1,7 +1,7 @@
-import { writeFile } from 'node:fs/promises';
+import { symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { createTempRepo, type TempRepo } from '../../../test/support/git-repo.js';
+import { createTempRepo, removeDir, type TempRepo, tempDir } from '../../../test/support/git-repo.js';
 import { changeSetFromRepo, secretsContext } from '../../../test/support/secrets-context.js';
 import { fakeChecksumToken, fakeHumanPassword, fakeToken, wrongChecksumToken } from '../../secrets/sample-tokens.js';
 import { secretsTool } from './index.js';
@@ -265,5 +265,24 @@ describe('secrets validator', () => {
     const result = await run({}, { paths });
     expect(result.status).toBe('invalid_input');
     expect(result.summary).toContain(message);
+  });
+
+  test('an explicit path through a symbolic link to a folder outside the repository is invalid input', async () => {
+    await change({ 'a.txt': 'x\n' });
+    const outside = await tempDir('tollgate-outside-');
+    await writeFile(join(outside, 'secret.txt'), `token: ${newToken}\n`);
+    await symlink(outside, join(repo!.root, 'link'));
+    const result = await run({}, { paths: ['link/secret.txt'] });
+    expect(result.status).toBe('invalid_input');
+    expect(result.summary).toContain('paths: "link/secret.txt" is outside the repository');
+    await removeDir(outside);
+  });
+
+  test('explicit paths scan a committed, unchanged file', async () => {
+    await change({ 'a.txt': 'x\n' });
+    await repo!.write('committed.txt', `token: ${newToken}\n`);
+    await repo!.commit('add committed.txt');
+    const result = await run({}, { paths: ['committed.txt'] });
+    expect(result.findings.map((f) => [f.ruleId, f.path])).toEqual([['github-pat', 'committed.txt']]);
   });
 });

@@ -13,6 +13,7 @@ export const secretsTool = defineTool({
   inputSchema: secretsInputSchema,
   permissions: [],
   enabledByDefault: true,
+  mayUseNetwork: (options) => options.verify === true,
   scopeOf: (input) => (input.paths?.length ? `paths ${input.paths.join(', ')}` : null),
   run: async (ctx) => (await import('./run-secrets.js')).runSecrets(ctx),
 });

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, realpath } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { errorMessage, isTollgateError } from '../../core/errors.js';
 import type { ToolContext } from '../../core/pipeline/tool.js';
@@ -48,9 +48,7 @@ export async function runSecrets(ctx: ToolContext<SecretsOptions, SecretsInput>)
     );
   }
 
-  const outside = (ctx.input.paths ?? []).filter((path) =>
-    relative(ctx.repoRoot, resolve(ctx.repoRoot, path)).startsWith('..'),
-  );
+  const outside = await pathsOutside(ctx.repoRoot, ctx.input.paths ?? []);
   if (outside.length > 0) {
     const list = outside.map((path) => JSON.stringify(path)).join(', ');
     return result('invalid_input', `paths: ${list} is outside the repository; pass paths inside ${ctx.repoRoot}.`);
@@ -255,6 +253,26 @@ function textTargets(
       newLines: file.addedLines,
       ...(options.scope === 'added' ? { onlyLines: file.addedLines } : {}),
     }));
+}
+
+/**
+ * Explicit paths that lead outside the repository: by name (`../x`, an absolute path elsewhere), or through a
+ * symbolic link on the way (`link/file` where `link` points out). Paths that do not exist are reported later.
+ */
+async function pathsOutside(repoRoot: string, paths: readonly string[]): Promise<string[]> {
+  const realRoot = await realpath(repoRoot).catch(() => repoRoot);
+  const outside: string[] = [];
+  for (const path of paths) {
+    const absolute = resolve(repoRoot, path);
+    const real = await realpath(absolute).catch(() => null);
+    if (!isInsideDir(repoRoot, absolute) || (real !== null && !isInsideDir(realRoot, real))) outside.push(path);
+  }
+  return outside;
+}
+
+function isInsideDir(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 }
 
 async function explicitTargets(repoRoot: string, paths: readonly string[]): Promise<ScanTarget[]> {
