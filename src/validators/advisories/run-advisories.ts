@@ -13,7 +13,7 @@ export async function runAdvisories(ctx: ToolContext<AdvisoriesOptions, Advisori
     repoRoot: ctx.repoRoot,
     cacheDir: ensureTollgateDir(ctx.repoRoot).cacheDir,
     signal: ctx.signal,
-    env: process.env,
+    env: ctx.env,
   };
   if (ctx.input.packages && ctx.input.packages.length > 0) {
     const parsed = ctx.input.packages.map(parsePackageSpec);

@@ -99,7 +99,7 @@ async function runOneCheck(
   ctx.progress(`${check.name}: running \`${check.run}\``);
   const outcome = await ctx.runProcess('sh', ['-c', check.run], {
     cwd,
-    env: { ...process.env, ...check.env, TOLLGATE_CHECK: check.name },
+    env: { ...ctx.env, ...check.env, TOLLGATE_CHECK: check.name },
     timeoutMs,
     maxOutputBytes: 256 * 1024,
     onOutput: (from, chunk) => {

@@ -50,7 +50,7 @@ export async function runCodeReview(
   ctx: CodeReviewContext,
   overrides: Partial<CodeReviewDeps> = {},
 ): Promise<ToolResult> {
-  const deps: CodeReviewDeps = { now: Date.now, env: process.env, snapshotTree: snapshotWorkTree, ...overrides };
+  const deps: CodeReviewDeps = { now: Date.now, env: ctx.env, snapshotTree: snapshotWorkTree, ...overrides };
   const { options, changeSet } = ctx;
   const recorded = { trivialChangeDeclaration: ctx.input.trivialChangeDeclaration ?? null };
   const skipped = skipWithoutReview(ctx, recorded);

@@ -44,7 +44,7 @@ export async function runConfiguredAnalyzer(
   const outcome = await ctx.runProcess('sh', ['-c', analyzer.run], {
     cwd: ctx.repoRoot,
     env: {
-      ...process.env,
+      ...ctx.env,
       TOLLGATE_SARIF: sarif,
       TOLLGATE_CHANGED_FILES: changedList,
       TOLLGATE_BASE: ctx.changeSet.base.commit ?? '',
