@@ -17,6 +17,7 @@ import {
 } from '../../secrets/scan-targets.js';
 import { historyBatches, historyTargets, stagedTargets } from '../../secrets/sources/git-sources.js';
 import { listFilesUnder } from '../../secrets/sources/walk.js';
+import { ADDED_LINES_POLICY } from '../../secrets/suppressions.js';
 import { auditBaseline, renderBaselineAudit } from './baseline-audit.js';
 import { renderScanReport, type ScanFormat, type SecretScanReport } from './report/index.js';
 import { type VerifyTransport, verifyFindings } from './verify-step.js';
@@ -79,7 +80,16 @@ export async function runScanCommand(flags: ScanCommandFlags, io: ScanCommandIo 
   const entries = flags.baselineWrite ? [] : await readBaselineEntries(baselineFile, options.baseline);
   const baseline = new Set(entries.map((entry) => entry.fingerprint));
 
-  const scanOptions = { scanner, allowPaths: options.paths, baseline, imported };
+  // Staged changes and history commits are changes: an allow marker they add does not clear their own high or
+  // critical secret (paths and --all scan files as they are, with every suppression).
+  const changeScan = flags.staged || flags.history !== undefined;
+  const scanOptions = {
+    scanner,
+    allowPaths: options.paths,
+    baseline,
+    imported,
+    ...(changeScan ? { gate: ADDED_LINES_POLICY } : {}),
+  };
   const verifying = flags.verify === true || options.verify;
   const { scope, outcome, targets } = await scanChosenSource(
     flags,
