@@ -80,16 +80,7 @@ export async function runScanCommand(flags: ScanCommandFlags, io: ScanCommandIo 
   const entries = flags.baselineWrite ? [] : await readBaselineEntries(baselineFile, options.baseline);
   const baseline = new Set(entries.map((entry) => entry.fingerprint));
 
-  // Staged changes and history commits are changes: an allow marker they add does not clear their own high or
-  // critical secret (paths and --all scan files as they are, with every suppression).
-  const changeScan = flags.staged || flags.history !== undefined;
-  const scanOptions = {
-    scanner,
-    allowPaths: options.paths,
-    baseline,
-    imported,
-    ...(changeScan ? { gate: ADDED_LINES_POLICY } : {}),
-  };
+  const scanOptions = scanOptionsFor(flags, { scanner, allowPaths: options.paths, baseline, imported });
   const verifying = flags.verify === true || options.verify;
   const { scope, outcome, targets } = await scanChosenSource(
     flags,
@@ -145,6 +136,15 @@ export async function runScanCommand(flags: ScanCommandFlags, io: ScanCommandIo 
   if (flags.output) await writeFileAtomic(resolve(io.cwd, flags.output), text);
   else io.stdout(text);
   return outcome.findings.length > 0 ? 1 : 0;
+}
+
+/**
+ * Staged changes and history commits are changes: an allow marker they add does not clear their own high or critical
+ * secret. Paths and `--all` scan files as they are, with every suppression.
+ */
+function scanOptionsFor(flags: ScanCommandFlags, options: ScanTargetsOptions): ScanTargetsOptions {
+  const changeScan = flags.staged || flags.history !== undefined;
+  return changeScan ? { ...options, gate: ADDED_LINES_POLICY } : options;
 }
 
 /**
