@@ -2,6 +2,8 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { createTempRepo, type TempRepo } from '../../test/support/git-repo.js';
+import { signObject } from '../core/state/signed-json.js';
+import { loadStateKey } from '../core/state/state-key.js';
 import { ensureTollgateDir } from '../core/state/tollgate-dir.js';
 import {
   COOLDOWN_MS,
@@ -25,16 +27,17 @@ const T0 = Date.parse('2026-11-23T12:00:00Z');
 test('marks and clears only its own key, keeping every other key of state.json', async () => {
   ensureTollgateDir(repo.root);
   const other = { version: 1, tools: { checks: { note: 'kept' } }, runs: [], someone_elses: { a: 1 } };
-  await writeFile(statePath(), JSON.stringify(other));
+  await writeFile(statePath(), JSON.stringify(signObject('state', other, await loadStateKey())));
   await markAdapterUnhealthy(repo.root, 'codex', 'usage limit', new Date(T0));
-  const marked = JSON.parse(await readFile(statePath(), 'utf8'));
+  const { mac: _mac, ...marked } = JSON.parse(await readFile(statePath(), 'utf8'));
   expect(marked).toEqual({
     ...other,
     unhealthy_adapters: { codex: { marked_at: '2026-11-23T12:00:00.000Z', reason: 'usage limit' } },
   });
   expect(await readUnhealthyAdapters(repo.root)).toEqual(marked.unhealthy_adapters);
   await clearAdapterHealth(repo.root, 'codex');
-  expect(JSON.parse(await readFile(statePath(), 'utf8'))).toEqual(other);
+  const { mac: _cleared, ...cleared } = JSON.parse(await readFile(statePath(), 'utf8'));
+  expect(cleared).toEqual(other);
 });
 
 test('entries it cannot read are ignored, not fatal', async () => {

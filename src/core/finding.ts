@@ -17,6 +17,8 @@ export interface Waiver {
   reason: string;
   by: string;
   at: string;
+  /** How it was made ("made at a terminal", "committed in tollgate.waivers.yaml"): not proof of a person. */
+  how?: string;
 }
 
 export interface Finding {

@@ -48,7 +48,8 @@ function renderTool(tool: ToolReport, maxOutputLines: number): string[] {
 function renderFinding(finding: Finding, maxOutputLines: number): string[] {
   const position = finding.line ? `:${finding.line}${finding.column ? `:${finding.column}` : ''}` : '';
   const where = finding.path ? ` \`${finding.path}${position}\`` : '';
-  const waived = finding.waiver ? ` — waived by ${finding.waiver.by}: ${finding.waiver.reason}` : '';
+  const how = finding.waiver?.how ? ` (${finding.waiver.how})` : '';
+  const waived = finding.waiver ? ` — waived by ${finding.waiver.by}${how}: ${finding.waiver.reason}` : '';
   const sources = finding.sources.length > 1 ? ` (found by ${finding.sources.join(', ')})` : '';
   const lines = [`- **${finding.severity}**${where} ${finding.title}${sources} · id \`${finding.id}\`${waived}`];
   if (finding.body) {

@@ -35,6 +35,17 @@ export interface AppliedSuppression {
 
 const PERSON_REQUIRED: ReadonlySet<Severity> = new Set(['critical', 'high']);
 
+/**
+ * For scans that report only the lines a change adds (`tollgate scan --staged`, the pre-commit hook, `scan --history`
+ * commit by commit): every reported line, and so any allow marker on it, is the change's own. A marker there does not
+ * clear a high or critical secret; the baseline and imported files keep the effect they have outside the gate.
+ */
+export const ADDED_LINES_POLICY: GateSuppressionPolicy = {
+  addedLine: () => true,
+  baselineCommitted: true,
+  importsCommitted: true,
+};
+
 /** What a suppression does to a finding: clear it, or leave it blocking and say why. */
 export function judgeSuppression(
   kind: AppliedSuppression['kind'],

@@ -11,8 +11,11 @@ export default function setup(): () => void {
   const root = mkdtempSync(join(tmpdir(), 'tollgate-test-run-'));
   const previous = process.env.TMPDIR;
   process.env.TMPDIR = root;
+  // tollgate signs its state with a per-user key kept under HOME: the tests' own key, never the developer's.
+  const previousKey = process.env.TOLLGATE_STATE_KEY_FILE;
+  process.env.TOLLGATE_STATE_KEY_FILE = join(root, 'state-key', 'state.key');
   return () => {
-    const left = readdirSync(root).filter((name) => !name.startsWith('tollgate-code-cache-'));
+    const left = readdirSync(root).filter((name) => !name.startsWith('tollgate-code-cache-') && name !== 'state-key');
     if (left.length > 0) {
       process.stderr.write(
         `tests left ${left.length} temp entr(ies) behind (removed now): ${left.slice(0, 10).join(', ')}\n`,
@@ -21,5 +24,7 @@ export default function setup(): () => void {
     rmSync(root, { recursive: true, force: true });
     if (previous === undefined) delete process.env.TMPDIR;
     else process.env.TMPDIR = previous;
+    if (previousKey === undefined) delete process.env.TOLLGATE_STATE_KEY_FILE;
+    else process.env.TOLLGATE_STATE_KEY_FILE = previousKey;
   };
 }

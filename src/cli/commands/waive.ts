@@ -40,7 +40,7 @@ export function registerWaive(program: Command, io: () => CommandIo = processIo)
     )
     .option(
       '--commit',
-      'write the waiver to tollgate.waivers.yaml, shared with the team: it applies once that file is committed',
+      'write the waiver to tollgate.waivers.yaml, shared with the team: it applies once that file is committed, and that commit needs review like any policy change',
     )
     .option('--list', 'list the recorded waivers')
     .option('--remove <id>', 'remove the waiver of this finding id')
@@ -64,10 +64,15 @@ Examples:
       const { isExpired, listWaivers, removeWaiver } = await import('../../core/state/waivers.js');
       switch (action.kind) {
         case 'list': {
-          const waivers = await listWaivers(repoRoot);
-          if (flags.json) write(`${JSON.stringify(waivers, null, 2)}\n`);
-          else if (waivers.length === 0) write('no waivers\n');
-          else for (const waiver of waivers) write(renderWaiver(waiver, isExpired(waiver)));
+          const { currentHead, describeOrigin, lapsedAt } = await import('../../core/state/waiver-scope.js');
+          const [waivers, head] = await Promise.all([listWaivers(repoRoot), currentHead(repoRoot, env)]);
+          const shown = waivers.map((waiver) => {
+            const lapsed = lapsedAt(waiver, head);
+            return { ...waiver, how: describeOrigin(waiver), ...(lapsed ? { lapsed } : {}) };
+          });
+          if (flags.json) write(`${JSON.stringify(shown, null, 2)}\n`);
+          else if (shown.length === 0) write('no waivers\n');
+          else for (const waiver of shown) write(renderWaiver(waiver, isExpired(waiver)));
           return;
         }
         case 'remove': {
@@ -91,9 +96,10 @@ async function recordWaiver(input: {
   action: Extract<WaiveAction, { kind: 'waive' }>;
 }): Promise<string> {
   const { repoRoot, cwd, env, flags, action } = input;
-  const [{ loadConfig }, { waiveFinding }] = await Promise.all([
+  const [{ loadConfig }, { waiveFinding }, { waiverOrigin }] = await Promise.all([
     import('../../core/config/load.js'),
     import('../../core/state/waivers.js'),
+    import('../../core/state/waiver-scope.js'),
   ]);
   const { config } = await loadConfig({ repoRoot, cwd, env });
   if (flags.human) refuseUnlessPerson(env);
@@ -107,12 +113,14 @@ async function recordWaiver(input: {
     ...(expiresInMs !== undefined ? { expiresInMs } : {}),
     confirm: confirmOnTerminal,
     commit: flags.commit,
+    madeBy: waiverOrigin(env, Boolean(process.stdin.isTTY)),
   });
   if (waiver.committed) {
-    return `wrote the waiver of ${waiver.findingId} (${describeWaived(waiver)}) to tollgate.waivers.yaml: it applies once that file is committed, where reviewers see it\n`;
+    return `wrote the waiver of ${waiver.findingId} (${describeWaived(waiver)}) to tollgate.waivers.yaml: it applies once that file is committed, and that commit needs a reviewer like any policy change\n`;
   }
   const until = waiver.expiresAt ? ` until ${waiver.expiresAt}` : '';
-  return `waived ${waiver.findingId} (${describeWaived(waiver)}) by ${waiver.by}${until}: ${waiver.reason}\n`;
+  const scope = waiver.head !== undefined ? ' (on this machine, until the change is committed)' : '';
+  return `waived ${waiver.findingId} (${describeWaived(waiver)}) by ${waiver.by}${until}${scope}: ${waiver.reason}\n`;
 }
 
 type WaiveAction =
@@ -153,6 +161,8 @@ interface ShownWaiver {
   title?: string;
   expiresAt?: string;
   committed?: boolean;
+  how?: string;
+  lapsed?: string;
 }
 
 /**
@@ -207,5 +217,7 @@ function renderWaiver(waiver: ShownWaiver, expired = false): string {
       : ` (until ${waiver.expiresAt})`
     : '';
   const where = waiver.committed ? ' [tollgate.waivers.yaml]' : '';
-  return `${waiver.findingId}  ${describeWaived(waiver)}${expiry}${where}\n    by ${waiver.by} at ${waiver.at}: ${waiver.reason}\n`;
+  const lapsed = waiver.lapsed ? ` (LAPSED: ${waiver.lapsed})` : '';
+  const how = waiver.how ? `, ${waiver.how}` : '';
+  return `${waiver.findingId}  ${describeWaived(waiver)}${expiry}${lapsed}${where}\n    by ${waiver.by} at ${waiver.at}${how}: ${waiver.reason}\n`;
 }

@@ -1,6 +1,6 @@
 import type { Finding } from '../finding.js';
 import type { ToolExecution } from '../pipeline/execute-tool.js';
-import { applyWaivers, listWaivers, recordRun } from '../state/index.js';
+import { applyWaivers, recordRun, type WaiverRecord, waiversInForce } from '../state/index.js';
 import { type ToolReport, toolReport, type Verdict, verdictOf } from './run-report.js';
 
 export interface PersistRunOptions {
@@ -25,7 +25,7 @@ export interface PersistedRun {
  * baseline of later `skipped_no_changes` answers and what the stop hook decides from.
  */
 export async function persistRun(options: PersistRunOptions): Promise<PersistedRun> {
-  const waivers = await listWaivers(options.repoRoot);
+  const waivers = await waiversInForce(options.repoRoot);
   const required = new Set(options.required ?? []);
   const tools = options.executions.map((execution) => {
     const report = toolReport(withWaivers(execution, waivers));
@@ -61,7 +61,7 @@ export async function persistRun(options: PersistRunOptions): Promise<PersistedR
 }
 
 /** A failed tool whose every finding is waived passes: a waiver is an accepted risk, still shown in the report. */
-function withWaivers(execution: ToolExecution, waivers: Awaited<ReturnType<typeof listWaivers>>): ToolExecution {
+function withWaivers(execution: ToolExecution, waivers: readonly WaiverRecord[]): ToolExecution {
   const findings: Finding[] = applyWaivers(execution.result.findings, waivers);
   const waived = findings.filter((finding) => finding.waiver).length;
   if (waived === 0) return execution;

@@ -50,4 +50,5 @@ export {
   type WaiveRequest,
   type WaiverRecord,
   waiveFinding,
+  waiversInForce,
 } from './waivers.js';

@@ -16,6 +16,8 @@ import {
   type TollgateState,
   type ToolResultRecord,
 } from './results-store.js';
+import { signObject } from './signed-json.js';
+import { loadStateKey } from './state-key.js';
 import { ensureTollgateDir } from './tollgate-dir.js';
 
 let repo: string;
@@ -179,15 +181,13 @@ describe('state.json on disk', () => {
 
   test('keeps top-level and per-tool keys it does not know', async () => {
     ensureTollgateDir(repo);
-    await writeFile(
-      statePath(),
-      JSON.stringify({
-        version: 1,
-        tools: { checks: { note: 'kept' } },
-        runs: [],
-        unhealthy_adapters: { claude: { until: 'later' } },
-      }),
-    );
+    const written = {
+      version: 1,
+      tools: { checks: { note: 'kept' } },
+      runs: [],
+      unhealthy_adapters: { claude: { until: 'later' } },
+    };
+    await writeFile(statePath(), JSON.stringify(signObject('state', written, await loadStateKey())));
     await recordResult(repo, record());
     const state = JSON.parse(await readFile(statePath(), 'utf8'));
     expect(state.unhealthy_adapters).toEqual({ claude: { until: 'later' } });

@@ -3,15 +3,17 @@ import { z } from 'zod';
 import { TollgateError } from '../errors.js';
 import { SEVERITIES, type Severity } from '../finding.js';
 import { isSuccessfulRun, type ToolStatus } from '../result.js';
-import { readJsonFileResult, writeFileAtomic } from './atomic-write.js';
+import { readJsonFileResult } from './atomic-write.js';
 import { withStateLock } from './lock.js';
+import { forgedFileMessage, readSignedJsonFile, writeSignedJsonFile } from './signed-json-file.js';
 import { ensureTollgateDir, TOLLGATE_DIR, tollgatePaths } from './tollgate-dir.js';
 
 /**
  * `.tollgate/state.json`: per validator, its last run, its last *successful* run (the only baseline a
  * `skipped_no_changes` may stand on) and its last findings (for `tollgate waive`); and the verdicts of recent runs
  * (for the stop hook). Versioned; top-level keys this version does not know (`unhealthy_adapters`, …) are kept as
- * they are when the file is rewritten.
+ * they are when the file is rewritten. Signed with the user's state key (`signed-json.ts`): a file edited outside
+ * tollgate is not trusted, and one from before signatures reads as absent (everything is validated again).
  */
 const STATE_VERSION = 1;
 const STATE_LABEL = `${TOLLGATE_DIR}/state.json`;
@@ -73,13 +75,24 @@ export type StateWarning = (message: string) => void;
 
 const warnOnStderr: StateWarning = (message) => process.stderr.write(`tollgate: warning: ${message}\n`);
 
+/** A refused state file is named once per process, not at each of the many reads of one run. */
+const warnedForged = new Set<string>();
+
 /**
- * Reads `state.json`. A missing or corrupt file reads as empty: everything that depends on the state then fails
- * closed (validators rerun instead of skipping, the stop hook asks for a run), so starting fresh is the safe
- * recovery. A file from a newer tollgate is an error, since rewriting it would destroy what that version keeps.
+ * Reads `state.json`. A missing, corrupt, unsigned (older tollgate) or forged file reads as empty: everything that
+ * depends on the state then fails closed (validators rerun instead of skipping, the stop hook asks for a run), so
+ * starting fresh is the safe recovery. A file from a newer tollgate is an error, since rewriting it would destroy
+ * what that version keeps.
  */
-export async function readState(repoRoot: string): Promise<TollgateState> {
+export async function readState(repoRoot: string, options: { onWarning?: StateWarning } = {}): Promise<TollgateState> {
   const read = await readStateFile(repoRoot);
+  if (read.kind === 'forged') {
+    const path = tollgatePaths(repoRoot).statePath;
+    if (!warnedForged.has(path)) {
+      warnedForged.add(path);
+      (options.onWarning ?? warnOnStderr)(forgedFileMessage(STATE_LABEL, 'ignored it: every validator runs again'));
+    }
+  }
   return read.kind === 'ok' ? read.value : emptyState();
 }
 
@@ -92,12 +105,13 @@ async function readStateFile(repoRoot: string) {
       `${STATE_LABEL}: written by a newer tollgate (state version ${version.value.version}, this one reads ${STATE_VERSION}); upgrade tollgate, or delete the file to start fresh`,
     );
   }
-  return readJsonFileResult(path, stateSchema);
+  return readSignedJsonFile(path, stateSchema, 'state');
 }
 
 /**
- * Read-modify-write of `state.json` under `.tollgate/state.lock`, written atomically. A corrupt file is moved to
- * `.tollgate/state.json.corrupt` (kept for a look) and the update starts from an empty state.
+ * Read-modify-write of `state.json` under `.tollgate/state.lock`, written atomically and signed. A corrupt file is
+ * moved to `.tollgate/state.json.corrupt` and a forged one to `.tollgate/state.json.rejected` (kept for a look); the
+ * update then starts from an empty state, as it does over an unsigned file from an older tollgate.
  */
 export async function updateState(
   repoRoot: string,
@@ -110,16 +124,20 @@ export async function updateState(
     let state: TollgateState;
     if (read.kind === 'ok') state = read.value;
     else {
+      const warn = options.onWarning ?? warnOnStderr;
       if (read.kind === 'corrupt') {
         await rename(paths.statePath, `${paths.statePath}.corrupt`);
-        (options.onWarning ?? warnOnStderr)(
+        warn(
           `${STATE_LABEL}: ${read.problem}; moved it to ${STATE_LABEL}.corrupt and started fresh (validators rerun instead of skipping)`,
         );
+      } else if (read.kind === 'forged') {
+        await rename(paths.statePath, `${paths.statePath}.rejected`);
+        warn(forgedFileMessage(STATE_LABEL, `moved it to ${STATE_LABEL}.rejected and started fresh`));
       }
       state = emptyState();
     }
     mutate(state);
-    await writeFileAtomic(paths.statePath, `${JSON.stringify(state, null, 2)}\n`, { label: STATE_LABEL });
+    await writeSignedJsonFile(paths.statePath, 'state', state, { label: STATE_LABEL });
     return state;
   });
 }

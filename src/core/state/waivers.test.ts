@@ -190,7 +190,13 @@ test('applyWaivers marks waived findings on copies and leaves the rest as they a
   const output = applyWaivers(input, waivers);
   expect(output[0]).toEqual({
     ...findings.low,
-    waiver: { findingId: findings.low.id, reason: 'ok', by: 'alice', at: '2026-11-23T11:00:00.000Z' },
+    waiver: {
+      findingId: findings.low.id,
+      reason: 'ok',
+      by: 'alice',
+      at: '2026-11-23T11:00:00.000Z',
+      how: 'made by an unknown route',
+    },
   });
   expect(output[1]).toBe(findings.high);
   expect(input[0]!.waiver).toBeUndefined();

@@ -1,50 +1,36 @@
 import { existsSync } from 'node:fs';
-import { z } from 'zod';
 import { TollgateError } from '../errors.js';
 import { lastDurableId, readEventLog } from '../events/reader.js';
 import type { EventDataByType } from '../events/types.js';
 import { openEventLog } from '../events/writer.js';
 import type { Finding, Severity } from '../finding.js';
 import { runProcess } from '../process.js';
-import { readJsonFile, writeFileAtomic } from './atomic-write.js';
 import { readCommittedWaivers, writeCommittedWaiver } from './committed-waivers.js';
+import { readLocalWaivers, type WaiversFile, writeLocalWaivers } from './local-waivers-file.js';
 import { withStateLock } from './lock.js';
 import { type LastFinding, lastFindings, updateState } from './results-store.js';
-import { ensureTollgateDir, TOLLGATE_DIR, tollgatePaths } from './tollgate-dir.js';
-import { type WaiverRecord, waiverRecordSchema } from './waiver-record.js';
+import { ensureTollgateDir } from './tollgate-dir.js';
+import type { WaiverOrigin, WaiverRecord } from './waiver-record.js';
+import { currentHead, describeOrigin, isHeadBound, lapsedAt } from './waiver-scope.js';
 
 /**
- * `.tollgate/waivers.json`: accepted risks, by finding id. A waived finding still appears in every report, marked.
- * Each change is also an event in `.tollgate/waivers.events.jsonl`, an audit log of its own: waivers outlive the
- * run they were made after, and a run's log stays a record of that run alone.
+ * Accepted risks, by finding id: this clone's `.tollgate/waivers.json` (signed, `local-waivers-file.ts`) and the
+ * committed `tollgate.waivers.yaml`. A waived finding still appears in every report, marked. Each change is also an
+ * event in `.tollgate/waivers.events.jsonl`, an audit log of its own: waivers outlive the run they were made after,
+ * and a run's log stays a record of that run alone.
  */
-const WAIVERS_LABEL = `${TOLLGATE_DIR}/waivers.json`;
-const WAIVERS_VERSION = 1;
-
 export type { WaiverRecord };
-
-const waiversFileSchema = z.looseObject({
-  version: z.literal(WAIVERS_VERSION),
-  waivers: z.array(waiverRecordSchema),
-});
-type WaiversFile = z.output<typeof waiversFileSchema>;
-
-/**
- * Unlike `state.json`, a corrupt waivers file is an error, not a fresh start: it holds people's decisions and
- * reasons, and the next write would destroy them.
- */
-async function readWaiversFile(repoRoot: string): Promise<WaiversFile> {
-  const file = await readJsonFile(tollgatePaths(repoRoot).waiversPath, waiversFileSchema, {
-    label: WAIVERS_LABEL,
-    remedy: 'fix it, or delete it to drop every waiver',
-  });
-  return file ?? { version: WAIVERS_VERSION, waivers: [] };
-}
 
 /** This clone's waivers, then the committed ones (which win for the same finding: a team's reviewed decision). */
 export async function listWaivers(repoRoot: string): Promise<WaiverRecord[]> {
-  const [local, committed] = await Promise.all([readWaiversFile(repoRoot), readCommittedWaivers(repoRoot)]);
-  return [...local.waivers, ...committed.map((waiver) => ({ ...waiver, committed: true }))];
+  const [local, committed] = await Promise.all([readLocalWaivers(repoRoot), readCommittedWaivers(repoRoot)]);
+  return [...local.file.waivers, ...committed.map((waiver) => ({ ...waiver, committed: true }))];
+}
+
+/** The waivers that apply now: a local high/critical one only on the commit it was made on (`waiver-scope.ts`). */
+export async function waiversInForce(repoRoot: string): Promise<WaiverRecord[]> {
+  const [waivers, head] = await Promise.all([listWaivers(repoRoot), currentHead(repoRoot)]);
+  return waivers.filter((waiver) => lapsedAt(waiver, head) === null);
 }
 
 /** Whether a waiver has expired by `now` (one without an expiry never does). */
@@ -62,7 +48,8 @@ export function applyWaivers(
   return findings.map((finding) => {
     const waiver = byId.get(finding.id);
     if (!waiver) return finding;
-    return { ...finding, waiver: { findingId: waiver.findingId, reason: waiver.reason, by: waiver.by, at: waiver.at } };
+    const { findingId, reason, by, at } = waiver;
+    return { ...finding, waiver: { findingId, reason, by, at, how: describeOrigin(waiver) } };
   });
 }
 
@@ -83,6 +70,8 @@ export interface WaiveRequest {
    * waiver is then not recorded.
    */
   confirm?: (finding: LastFinding) => Promise<boolean>;
+  /** How the waiver is being made (`waiverOrigin`), recorded with it. */
+  madeBy?: WaiverOrigin;
   /** Environment for `git config user.name` and `$USER`. Default `process.env`. */
   env?: NodeJS.ProcessEnv;
   now?: Date;
@@ -123,7 +112,9 @@ export async function waiveFinding(repoRoot: string, request: WaiveRequest): Pro
     ...(request.expiresInMs !== undefined
       ? { expiresAt: new Date(now.getTime() + request.expiresInMs).toISOString() }
       : {}),
+    ...(request.madeBy ? { madeBy: request.madeBy } : {}),
   };
+  if (!request.commit && isHeadBound(record)) record.head = await currentHead(repoRoot, request.env);
   const data = { findingId: record.findingId, reason, by, severity: finding.severity, automatic: !request.human };
   if (request.commit) {
     await writeCommittedWaiver(repoRoot, record);
@@ -178,9 +169,9 @@ type WaiverEvent =
 async function updateWaivers(repoRoot: string, change: (file: WaiversFile) => WaiverEvent[]): Promise<void> {
   const paths = ensureTollgateDir(repoRoot);
   await withStateLock(repoRoot, async () => {
-    const file = await readWaiversFile(repoRoot);
+    const { file, untrusted } = await readLocalWaivers(repoRoot);
     const events = change(file);
-    await writeFileAtomic(paths.waiversPath, `${JSON.stringify(file, null, 2)}\n`, { label: WAIVERS_LABEL });
+    await writeLocalWaivers(repoRoot, file, untrusted);
     const previous = existsSync(paths.waiverEventsPath) ? await readEventLog(paths.waiverEventsPath) : null;
     const log = openEventLog(paths.waiverEventsPath, {
       verbose: false,

@@ -3,6 +3,8 @@ import { createHash } from 'node:crypto';
 import { lstat, readFile } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import { writeFileAtomic } from '../../core/state/atomic-write.js';
+import { checkSignature, signObject } from '../../core/state/signed-json.js';
+import { loadStateKey, readStateKeyIfPresent } from '../../core/state/state-key.js';
 import { TOLLGATE_DIR } from '../../core/state/tollgate-dir.js';
 
 /**
@@ -80,15 +82,22 @@ export async function stampOf(cwd: string, env: NodeJS.ProcessEnv, version: stri
   return { repoRoot, value: hash.digest('hex'), racy };
 }
 
-/** True when the saved stamp matches and the state still holds that passing verdict. */
+/**
+ * True when the saved stamp matches and the state still holds that passing verdict. Both files must carry a valid
+ * signature (the user's state key, outside the repository): a forged stamp or verdict sends the hook down the full
+ * path, which re-decides from the tree. Checking an HMAC of two small files costs microseconds and spawns nothing.
+ */
 export async function validatedByStamp(stamp: Stamp): Promise<boolean> {
   try {
+    const key = await readStateKeyIfPresent();
+    if (!key) return false;
     const cache = JSON.parse(await readFile(join(stamp.repoRoot, TOLLGATE_DIR, CACHE_FILE), 'utf8')) as StopCache;
-    if (cache.stamp !== stamp.value) return false;
+    if (checkSignature('stop-cache', cache, key) !== 'valid' || cache.stamp !== stamp.value) return false;
     if (cache.fingerprint === '') return true; // nothing had changed
     const state = JSON.parse(await readFile(join(stamp.repoRoot, TOLLGATE_DIR, 'state.json'), 'utf8')) as {
       runs?: { fingerprint: string; configHash: string; verdict: string; complete: boolean }[];
     };
+    if (checkSignature('state', state, key) !== 'valid') return false;
     const runs = (state.runs ?? []).filter(
       (run) => run.fingerprint === cache.fingerprint && run.configHash === cache.configHash && run.complete,
     );
@@ -113,5 +122,10 @@ export async function blocksSoFar(counterFile: string): Promise<number> {
 export async function saveStamp(stamp: Stamp, fingerprint: string, configHash: string): Promise<void> {
   if (stamp.racy) return;
   const cache: StopCache = { stamp: stamp.value, fingerprint, configHash };
-  await writeFileAtomic(join(stamp.repoRoot, TOLLGATE_DIR, CACHE_FILE), `${JSON.stringify(cache)}\n`).catch(() => {});
+  try {
+    const signed = signObject('stop-cache', cache, await loadStateKey());
+    await writeFileAtomic(join(stamp.repoRoot, TOLLGATE_DIR, CACHE_FILE), `${JSON.stringify(signed)}\n`);
+  } catch {
+    // No stamp: the next stop takes the full path.
+  }
 }

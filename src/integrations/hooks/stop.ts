@@ -1,5 +1,6 @@
 import { errorMessage } from '../../core/errors.js';
 import { sessionPath } from '../../core/run/session-path.js';
+import { ensureTollgateDir } from '../../core/state/tollgate-dir.js';
 import { detectAgent, fallbackHookAgent, hookAgent } from './index.js';
 import { parsePayload, readStdin } from './read-stdin.js';
 import {
@@ -10,7 +11,8 @@ import {
   type StopHookContext,
   type StopHookOptions,
 } from './stop-context.js';
-import { blocksSoFar, stampOf, validatedByStamp } from './stop-fast-path.js';
+import { blocksSoFar, type Stamp, stampOf, validatedByStamp } from './stop-fast-path.js';
+import { environmentWarnings, payloadCwdWarning, withWarnings } from './stop-warnings.js';
 
 export type { StopHookAnswer, StopHookOptions } from './stop-context.js';
 
@@ -26,7 +28,12 @@ const RUN_GRACE_MS = 10_000;
 export async function runStopHook(options: StopHookOptions): Promise<StopHookAnswer> {
   const warn = options.warn ?? ((line: string) => void process.stderr.write(`${line}\n`));
   const fallback = options.agent ? hookAgent(options.agent) : fallbackHookAgent;
-  if (options.env[REVIEWER_FLAG] === '1') return answerWith(fallback, fallback.allow(), 'allow');
+  if (options.env[REVIEWER_FLAG] === '1') {
+    // A reviewer tollgate started: never gated. Said every time, since anyone can set the variable.
+    const warnings = environmentWarnings(options.env);
+    for (const line of warnings) warn(`tollgate: stop hook: warning: ${line}`);
+    return withWarnings(fallback, answerWith(fallback, fallback.allow(), 'allow'), warnings);
+  }
 
   const read = await readStdin(options.stdin, options.stdinTimeoutMs ?? 5000);
   const parsed = read.kind === 'tty' ? parsePayload('') : parsePayload(read.text);
@@ -77,9 +84,27 @@ async function withDeadline(ctx: StopHookContext, baseDeadlineMs: number): Promi
   }
 }
 
+/** The decision, with a warning for whatever in the environment or payload changed what it checks. */
 async function decide(ctx: StopHookContext): Promise<StopHookAnswer> {
   const { agent, options } = ctx;
   const stamp = await stampOf(ctx.payload.cwd ?? options.cwd, options.env, options.version ?? 'dev');
+  const warnings = environmentWarnings(options.env);
+  const outside = await payloadCwdWarning({
+    payloadCwd: ctx.payload.cwd,
+    hookCwd: options.cwd,
+    checkedRoot: stamp?.repoRoot ?? null,
+    env: options.env,
+  });
+  if (outside) warnings.push(outside.warning);
+  const answer = await decideFor(ctx, stamp);
+  const logRoot = stamp?.repoRoot ?? outside?.hookRoot ?? null;
+  if (warnings.length > 0 && logRoot) ensureLogDir(logRoot);
+  for (const line of warnings) logWarning(logRoot, `tollgate: stop hook: warning: ${line}`, ctx.warn);
+  return withWarnings(agent, answer, warnings);
+}
+
+async function decideFor(ctx: StopHookContext, stamp: Stamp | null): Promise<StopHookAnswer> {
+  const { agent } = ctx;
   if (!stamp) return answerWith(agent, agent.allow(), 'allow'); // Not a repository: nothing for tollgate to gate.
   ctx.repoRoot = stamp.repoRoot;
   const counterKey = `stop-${agent.name}-${ctx.payload.sessionId ?? 'unknown'}`;
@@ -90,6 +115,15 @@ async function decide(ctx: StopHookContext): Promise<StopHookAnswer> {
   // Full path, imported only here so that the fast path stays small.
   const { decideFromState } = await import('./stop-full-path.js');
   return decideFromState(ctx, stamp, counterKey);
+}
+
+/** `.tollgate/`, so that hooks.log can hold the warning (agents often hide a hook's stderr). */
+function ensureLogDir(repoRoot: string): void {
+  try {
+    ensureTollgateDir(repoRoot);
+  } catch {
+    // A `.tollgate` that is no directory, a read-only tree: stderr still has the warning.
+  }
 }
 
 async function failOpen(ctx: StopHookContext, why: string): Promise<StopHookAnswer> {

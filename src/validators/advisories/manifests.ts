@@ -18,9 +18,9 @@ export type ManifestParser = (text: string) => ManifestEntry[];
 
 /** The lockfiles that pin a manifest's ecosystem, by the manifest's name: with one of them beside it, it wins. */
 export const LOCKFILES_FOR: Record<string, readonly string[]> = {
-  'package.json': ['package-lock.json', 'npm-shrinkwrap.json', 'yarn.lock', 'pnpm-lock.yaml'],
-  'pyproject.toml': ['poetry.lock', 'Pipfile.lock'],
-  'requirements.txt': ['poetry.lock', 'Pipfile.lock'],
+  'package.json': ['package-lock.json', 'npm-shrinkwrap.json', 'yarn.lock', 'pnpm-lock.yaml', 'bun.lock', 'deno.lock'],
+  'pyproject.toml': ['poetry.lock', 'uv.lock', 'Pipfile.lock'],
+  'requirements.txt': ['poetry.lock', 'uv.lock', 'Pipfile.lock'],
   'Cargo.toml': ['Cargo.lock'],
   Gemfile: ['Gemfile.lock'],
 };

@@ -303,7 +303,7 @@ function failedSummary(outcome: ScanOutcome): string {
     rejected > 0
       ? ` ${rejected} of them carr${rejected === 1 ? 'ies' : 'y'} a suppression this gate does not accept (added by this change, or in an unreviewed baseline): a person must waive ${rejected === 1 ? 'it' : 'them'}.`
       : '';
-  return `${outcome.findings.length} secret${outcome.findings.length === 1 ? '' : 's'} found${more}: ${shown.join('; ')}. Remove each one, rotate it, and read it from the environment instead; if one is not a secret, a medium or low one takes \`tollgate:allow\` on its line, and a high or critical one needs a person to accept it, or a committed baseline.${rejectedNote}${suppressionList(outcome)}`;
+  return `${outcome.findings.length} secret${outcome.findings.length === 1 ? '' : 's'} found${more}: ${shown.join('; ')}. Remove each one, rotate it, and read it from the environment instead; whether one is not a secret is for a person to decide.${rejectedNote}${suppressionList(outcome)}`;
 }
 
 /** Every suppression that cleared a finding, listed so a reviewer of the report sees what was let through. */

@@ -17,6 +17,7 @@ import {
 } from '../../secrets/scan-targets.js';
 import { historyBatches, historyTargets, stagedTargets } from '../../secrets/sources/git-sources.js';
 import { listFilesUnder } from '../../secrets/sources/walk.js';
+import { ADDED_LINES_POLICY } from '../../secrets/suppressions.js';
 import { auditBaseline, renderBaselineAudit } from './baseline-audit.js';
 import { renderScanReport, type ScanFormat, type SecretScanReport } from './report/index.js';
 import { type VerifyTransport, verifyFindings } from './verify-step.js';
@@ -79,7 +80,7 @@ export async function runScanCommand(flags: ScanCommandFlags, io: ScanCommandIo 
   const entries = flags.baselineWrite ? [] : await readBaselineEntries(baselineFile, options.baseline);
   const baseline = new Set(entries.map((entry) => entry.fingerprint));
 
-  const scanOptions = { scanner, allowPaths: options.paths, baseline, imported };
+  const scanOptions = scanOptionsFor(flags, { scanner, allowPaths: options.paths, baseline, imported });
   const verifying = flags.verify === true || options.verify;
   const { scope, outcome, targets } = await scanChosenSource(
     flags,
@@ -135,6 +136,15 @@ export async function runScanCommand(flags: ScanCommandFlags, io: ScanCommandIo 
   if (flags.output) await writeFileAtomic(resolve(io.cwd, flags.output), text);
   else io.stdout(text);
   return outcome.findings.length > 0 ? 1 : 0;
+}
+
+/**
+ * Staged changes and history commits are changes: an allow marker they add does not clear their own high or critical
+ * secret. Paths and `--all` scan files as they are, with every suppression.
+ */
+function scanOptionsFor(flags: ScanCommandFlags, options: ScanTargetsOptions): ScanTargetsOptions {
+  const changeScan = flags.staged || flags.history !== undefined;
+  return changeScan ? { ...options, gate: ADDED_LINES_POLICY } : options;
 }
 
 /**

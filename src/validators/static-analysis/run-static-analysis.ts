@@ -56,6 +56,7 @@ export async function runStaticAnalysis(ctx: Context): Promise<ToolResult> {
 
   const issues: SarifIssue[] = [];
   const problems: string[] = [];
+  const unexamined: string[] = [];
   const reports: ProducerReport[] = [];
   for (const outcome of outcomes) {
     if (outcome.state !== 'ran') {
@@ -91,6 +92,7 @@ export async function runStaticAnalysis(ctx: Context): Promise<ToolResult> {
       kept += outcome.reused.length;
     }
     if (outcome.failure?.state === 'failed') problems.push(outcome.failure.reason);
+    unexamined.push(...(outcome.unexamined ?? []));
     const timedOut = outcome.failure?.state === 'timed_out';
     reports.push({
       producer: outcome.producer,
@@ -101,16 +103,18 @@ export async function runStaticAnalysis(ctx: Context): Promise<ToolResult> {
     });
   }
   const findings = mergeFindings(await issuesToFindings(dedupeIssues(issues), (path) => ctx.changeSet.readText(path)));
-  return summarize({ ctx, reports, problems, findings });
+  return summarize({ ctx, reports, problems, unexamined, findings });
 }
 
 function summarize(options: {
   ctx: Context;
   reports: ProducerReport[];
   problems: string[];
+  /** Parts of the change no analyzer examined although one applies. */
+  unexamined: string[];
   findings: Finding[];
 }): ToolResult {
-  const { ctx, reports, problems, findings } = options;
+  const { ctx, reports, problems, unexamined, findings } = options;
   const failOn = ctx.options.failOn;
   const blocking = findings.filter((finding) => atLeast(finding.severity, failOn));
   const ran = reports.filter((report) => report.state === 'ran' || report.state === 'timed_out');
@@ -138,6 +142,14 @@ function summarize(options: {
     return result(
       'timeout',
       `${timedOut.map((report) => report.detail).join('; ')}; do not rerun: raise the timeout or narrow the analysis`,
+      findings,
+      details,
+    );
+  }
+  if (unexamined.length > 0) {
+    return result(
+      'incomplete',
+      `${unexamined.join('; ')}; the change is not validated until it is analyzed`,
       findings,
       details,
     );

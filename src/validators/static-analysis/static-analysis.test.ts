@@ -215,14 +215,17 @@ describe('static_analysis with a fake codeql on PATH', () => {
     expect(creates.map((call) => call.argv[3])).toEqual(['--language=javascript-typescript', '--language=python']);
   });
 
-  test('skips a language whose source is over codeql.maxRepoSizeBytes, without building a database', async () => {
+  test('a language over codeql.maxRepoSizeBytes is not analyzed, and that is incomplete, never a pass', async () => {
     const outcome = await h.run({
       changed: { 'src/db.js': [{ start: 3, end: 5 }] },
       options: { ...onlyCodeql, codeql: { maxRepoSizeBytes: 100 } },
       env,
     });
     expect(codeqlCalls(log).map((call) => call.argv.slice(0, 2).join(' '))).toEqual(['resolve languages']);
-    expect(outcome.status).toBe('passed');
+    expect(outcome.status).toBe('incomplete');
+    expect(outcome.summary).toBe(
+      'codeql did not analyze javascript-typescript: over 100 of javascript-typescript source (codeql.maxRepoSizeBytes); raise it to analyze; the change is not validated until it is analyzed',
+    );
     expect(JSON.stringify(outcome.details)).toContain(
       '"javascript-typescript":{"status":"skipped_too_large","detail":"over 100 of javascript-typescript source (codeql.maxRepoSizeBytes); raise it to analyze"}',
     );

@@ -1,8 +1,9 @@
 import type { PackageVersion } from '../ecosystems.js';
+import { parseBunLock, parseDenoLock } from './js-runtimes.js';
 import { parseNpmLock } from './npm.js';
 import { parseCargoLock, parseComposerLock, parseGemfileLock, parseGoMod, parseGoSum } from './other.js';
 import { parsePnpmLock } from './pnpm.js';
-import { parsePipfileLock, parsePoetryLock, parseRequirements } from './python.js';
+import { parsePipfileLock, parsePoetryLock, parseRequirements, parseUvLock } from './python.js';
 import { parseYarnLock } from './yarn.js';
 
 export { LockfileError } from './lockfile-error.js';
@@ -15,7 +16,10 @@ const BY_NAME: Record<string, LockfileParser> = {
   'npm-shrinkwrap.json': parseNpmLock,
   'yarn.lock': parseYarnLock,
   'pnpm-lock.yaml': parsePnpmLock,
+  'bun.lock': parseBunLock,
+  'deno.lock': parseDenoLock,
   'poetry.lock': parsePoetryLock,
+  'uv.lock': parseUvLock,
   'Pipfile.lock': parsePipfileLock,
   'go.mod': parseGoMod,
   'go.sum': parseGoSum,

@@ -5,8 +5,8 @@ import { tomlPackageTables } from './toml-packages.js';
 
 /** Cargo.lock: crates with a `source` (crates.io, git); the workspace's own crates have none and are left out. */
 export function parseCargoLock(text: string): PackageVersion[] {
-  return tomlPackageTables(text)
-    .filter((table) => table.source?.startsWith('registry+'))
+  return tomlPackageTables(text, 'Cargo.lock')
+    .filter((table) => typeof table.source === 'string' && table.source.startsWith('registry+'))
     .map((table) => ({ ecosystem: 'crates.io' as const, name: table.name, version: table.version }));
 }
 

@@ -26,11 +26,22 @@ export function parseRequirements(text: string): PackageVersion[] {
 
 /** poetry.lock: `[[package]]` tables with `name` and `version`. */
 export function parsePoetryLock(text: string): PackageVersion[] {
-  return tomlPackageTables(text).map((table) => ({
+  return tomlPackageTables(text, 'poetry.lock').map((table) => ({
     ecosystem: 'PyPI' as const,
     name: table.name,
     version: table.version,
   }));
+}
+
+/**
+ * uv.lock: `[[package]]` tables; those from a package index (`source = { registry = "…" }`) are dependencies, the
+ * project's own (`editable`, `virtual`, `directory`, `path`) and git ones (no PyPI version to look up) are left out.
+ * https://docs.astral.sh/uv/concepts/projects/layout/#the-lockfile
+ */
+export function parseUvLock(text: string): PackageVersion[] {
+  return tomlPackageTables(text, 'uv.lock')
+    .filter((table) => typeof table.source === 'object' && 'registry' in table.source)
+    .map((table) => ({ ecosystem: 'PyPI' as const, name: table.name, version: table.version }));
 }
 
 /** Pipfile.lock: `default` and `develop` map names to `{ "version": "==1.2.3" }`. */

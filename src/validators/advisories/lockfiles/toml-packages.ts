@@ -1,40 +1,45 @@
+import { parse as parseToml } from 'smol-toml';
+import { z } from 'zod';
 import { LockfileError } from './lockfile-error.js';
 
 export interface TomlPackage {
   name: string;
   version: string;
-  /** Cargo.lock: where the crate comes from; absent for the workspace's own crates. */
-  source?: string;
+  /**
+   * Where it comes from: a string in Cargo.lock (`registry+https://…`, absent for the workspace's own crates), a table
+   * in uv.lock (`{ registry = "…" }`, `{ editable = "." }`).
+   */
+  source?: string | Record<string, unknown>;
 }
 
-const STRING_FIELD = /^(name|version|source)\s*=\s*"((?:[^"\\]|\\.)*)"\s*$/;
+const packageSchema = z.looseObject({
+  name: z.string().min(1),
+  version: z.string().min(1),
+  source: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
+});
+const lockSchema = z.looseObject({ package: z.array(packageSchema).optional() });
 
 /**
- * The `[[package]]` tables of poetry.lock and Cargo.lock: both write one `key = "value"` per line, so the three
- * string fields we need are read line by line rather than with a full TOML parser. Sub-tables
- * (`[package.dependencies]`) end a package's own fields.
+ * The `[[package]]` tables of poetry.lock, Cargo.lock and uv.lock, read with a real TOML parser: any valid spelling
+ * (`[[ package ]]`, inline arrays of tables, comments, literal strings) gives the same packages, and anything else is
+ * a `LockfileError`, never an empty list that would read as "no dependency was added".
  */
-export function tomlPackageTables(text: string): TomlPackage[] {
-  const found: TomlPackage[] = [];
-  let current: Partial<TomlPackage> | null = null;
-  const flush = () => {
-    if (!current) return;
-    if (!current.name || !current.version) throw new LockfileError('a [[package]] table without name or version');
-    found.push(current as TomlPackage);
-    current = null;
-  };
-  for (const raw of text.split('\n')) {
-    const line = raw.trim();
-    if (line.startsWith('[')) {
-      // Any table header ends the current package's own fields (`[package.dependencies]` is a sub-table).
-      flush();
-      if (line === '[[package]]') current = {};
-      continue;
-    }
-    if (!current) continue;
-    const match = STRING_FIELD.exec(line);
-    if (match) (current as Record<string, string>)[match[1]!] = JSON.parse(`"${match[2]!}"`) as string;
+export function tomlPackageTables(text: string, kind: string): TomlPackage[] {
+  let toml: unknown;
+  try {
+    toml = parseToml(text);
+  } catch (error) {
+    throw new LockfileError(`not valid TOML (${(error as Error).message.split('\n')[0]})`);
   }
-  flush();
-  return found;
+  const parsed = lockSchema.safeParse(toml);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue && issue.path.length > 0 ? issue.path.map(String).join('.') : 'package';
+    throw new LockfileError(`not a ${kind}: ${where}: ${issue?.message ?? 'invalid'}`);
+  }
+  return (parsed.data.package ?? []).map(({ name, version, source }) => ({
+    name,
+    version,
+    ...(source === undefined ? {} : { source }),
+  }));
 }

@@ -12,7 +12,11 @@ import type { AdvisorySource } from './source.js';
  * https://osv-vulnerabilities.storage.googleapis.com/<Ecosystem>/all.zip (the layout osv-scanner's offline cache
  * uses), or the same archive unpacked into `<dir>/<Ecosystem>/*.json`. Nothing is sent anywhere; matching is ours.
  */
-type Loaded = { kind: 'ok'; records: OsvRecord[] } | { kind: 'error'; message: string };
+type Loaded =
+  | { kind: 'ok'; records: OsvRecord[] }
+  | { kind: 'error'; message: string }
+  /** The database has no export for this ecosystem: its packages were not checked (never "no advisory"). */
+  | { kind: 'unavailable'; message: string };
 
 async function exists(path: string): Promise<boolean> {
   return stat(path).then(
@@ -67,9 +71,14 @@ async function loadEcosystem(dir: string, ecosystem: Ecosystem, names: ReadonlyS
       }
       return { kind: 'ok', records };
     }
-    if (!(await exists(folder))) return { kind: 'ok', records };
-    for (const name of (await readdir(folder)).sort()) {
-      if (!name.endsWith('.json')) continue;
+    const files = (await exists(folder)) ? (await readdir(folder)).filter((name) => name.endsWith('.json')) : [];
+    if (files.length === 0) {
+      return {
+        kind: 'unavailable',
+        message: `offline: no ${ecosystem} export in ${dir} (expected ${ecosystem}/all.zip or ${ecosystem}/*.json from https://osv-vulnerabilities.storage.googleapis.com/${encodeURIComponent(ecosystem)}/all.zip); ${ecosystem} packages were not checked`,
+      };
+    }
+    for (const name of files.sort()) {
       const problem = keepRelevant(
         await readFile(join(folder, name), 'utf8'),
         names,
@@ -105,7 +114,7 @@ export function createOfflineSource(options: { dir: string }): AdvisorySource {
       const records = new Map<Ecosystem, OsvRecord[]>();
       for (const [ecosystem, names] of byEcosystem) {
         const loaded = await loadEcosystem(options.dir, ecosystem, names);
-        if (loaded.kind === 'error') return loaded;
+        if (loaded.kind !== 'ok') return loaded;
         records.set(ecosystem, loaded.records);
       }
       return {

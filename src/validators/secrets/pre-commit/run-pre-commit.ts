@@ -5,6 +5,7 @@ import { loadScanner } from '../../../secrets/load-rules.js';
 import { type SecretsOptions, secretsOptionsSchema } from '../../../secrets/options.js';
 import { lineSet, scanTargets } from '../../../secrets/scan-targets.js';
 import { stagedTargets } from '../../../secrets/sources/git-sources.js';
+import { ADDED_LINES_POLICY } from '../../../secrets/suppressions.js';
 import { formatSecretLine } from '../../../secrets/to-finding.js';
 import { clearAttempts, countAttempt } from './attempts.js';
 import { gitPath } from './git-paths.js';
@@ -21,6 +22,8 @@ export interface PreCommitResult {
 }
 
 const SHOWN = 5;
+/** Said of a finding whose allow marker this commit adds. No remedy an agent could type: a person decides. */
+const SELF_ALLOWED = 'its allow marker is new in this commit, which does not clear a high or critical secret';
 
 export async function runPreCommit(options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<PreCommitResult> {
   const { repoRoot, loaded } = await openProject({ cwd: options.cwd, env: options.env, configCwd: 'repoRoot' });
@@ -29,7 +32,14 @@ export async function runPreCommit(options: { cwd: string; env: NodeJS.ProcessEn
   const { scanner, imported } = await loadScanner(repoRoot, secrets);
   const baseline = await readBaseline(baselinePath(repoRoot, secrets.baseline), secrets.baseline);
   const targets = await stagedTargets({ repoRoot, env: options.env });
-  const outcome = await scanTargets(targets, { scanner, allowPaths: secrets.paths, baseline, imported });
+  // Every scanned line is one this commit adds: its allow markers do not clear a high or critical secret.
+  const outcome = await scanTargets(targets, {
+    scanner,
+    allowPaths: secrets.paths,
+    baseline,
+    imported,
+    gate: ADDED_LINES_POLICY,
+  });
   const attemptsFile = await gitPath(repoRoot, 'tollgate/pre-commit-attempts.json', options.env);
   if (outcome.findings.length === 0) {
     await clearAttempts(attemptsFile);
@@ -40,7 +50,9 @@ export async function runPreCommit(options: { cwd: string; env: NodeJS.ProcessEn
     outcome.findings.map((finding) => finding.fingerprint),
   );
   const limit = secrets.redactAfterAttempts;
-  const lines = outcome.findings.slice(0, SHOWN).map((finding) => `  ${formatSecretLine(finding)}`);
+  const lines = outcome.findings
+    .slice(0, SHOWN)
+    .map((finding) => `  ${formatSecretLine(finding)}${finding.suppression ? ` (${SELF_ALLOWED})` : ''}`);
   if (outcome.findings.length > SHOWN)
     lines.push(`  … and ${outcome.findings.length - SHOWN} more (tollgate scan --staged)`);
 
@@ -72,7 +84,7 @@ export async function runPreCommit(options: { cwd: string; env: NodeJS.ProcessEn
     message: [
       `tollgate: commit blocked: ${outcome.findings.length} secret${outcome.findings.length === 1 ? '' : 's'} in staged changes (attempt ${attempt}):`,
       ...lines,
-      `tollgate: remove them from the staged files (git add again), load them from the environment, and rotate any that were real. A false positive: add "tollgate:allow" on the line.${hint}`,
+      `tollgate: remove them from the staged files (git add again), load them from the environment, and rotate any that were real. If one is not a secret, that is for a person to decide.${hint}`,
     ].join('\n'),
   };
 }

@@ -22,5 +22,6 @@ export interface SecretScanReport {
 
 export function nextStepFor(report: SecretScanReport): string {
   if (report.findings.length === 0) return 'No secrets found.';
-  return 'Remove each secret, rotate it (it may already be copied elsewhere), and load it from the environment or a secret manager. For a false positive, add `tollgate:allow` on the line, or accept all current findings with `tollgate scan --all --baseline-write`.';
+  // No suppression to add: whoever reads this (often an agent) must not clear its own finding; a person decides.
+  return 'Remove each secret, rotate it (it may already be copied elsewhere), and load it from the environment or a secret manager. Whether a finding is not a secret is for a person to decide (docs/validators/secrets.md).';
 }

@@ -30,6 +30,8 @@ export type ProducerOutcome =
       note?: string;
       /** Part of the work failed (one CodeQL language) while the rest produced logs. */
       failure?: { state: 'failed' | 'timed_out'; reason: string };
+      /** Part of the change was not analyzed (a CodeQL language over its size cap): the result cannot be a pass. */
+      unexamined?: string[];
       details?: Record<string, unknown>;
     }
   | { producer: string; state: 'not_applicable'; reason: string; details?: Record<string, unknown> }

@@ -219,12 +219,17 @@ function ranOutcome(
     pending.set(outcome.analyzed.output, { language: outcome.language, fingerprint: outcome.analyzed.fingerprint });
   }
   const languages = Object.fromEntries(outcomes.map(({ language, status, detail }) => [language, { status, detail }]));
+  // A language skipped for size was not analyzed at all: its changed files are unexamined, never passed.
+  const unexamined = outcomes
+    .filter((outcome) => outcome.status === 'skipped_too_large')
+    .map((outcome) => `codeql did not analyze ${outcome.language}: ${outcome.detail}`);
   return {
     producer: PRODUCER,
     state: 'ran',
     logs,
     reused,
     ...(failure ? { failure } : {}),
+    ...(unexamined.length > 0 ? { unexamined } : {}),
     details: { languages },
     note: outcomes.map(({ language, status }) => `${language} ${status.replace(/_/g, ' ')}`).join(', '),
     onIssues: async (log, issues) => {

@@ -1,0 +1,60 @@
+import { readFile } from 'node:fs/promises';
+import type { z } from 'zod';
+import { errorMessage, TollgateError } from '../errors.js';
+import { type WriteFileAtomicOptions, writeFileAtomic } from './atomic-write.js';
+import { checkSignature, type SignedKind, signObject, unsigned } from './signed-json.js';
+import { loadStateKey, readStateKeyIfPresent } from './state-key.js';
+
+export type SignedJsonRead<T> =
+  | { kind: 'missing' }
+  | { kind: 'ok'; value: T }
+  /** Not JSON, or not the expected shape. */
+  | { kind: 'corrupt'; problem: string }
+  /** Written by a tollgate from before signatures: treated as absent, not as an error. */
+  | { kind: 'unsigned' }
+  /** Its signature does not match: edited outside tollgate (or signed with another user's key). Never trusted. */
+  | { kind: 'forged' };
+
+/** Reads a file written by `writeSignedJsonFile`, checking its signature before its shape. */
+export async function readSignedJsonFile<Schema extends z.ZodType>(
+  path: string,
+  schema: Schema,
+  kind: SignedKind,
+): Promise<SignedJsonRead<z.output<Schema>>> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' };
+    throw new TollgateError('io', `${path}: could not read: ${errorMessage(error)}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    return { kind: 'corrupt', problem: `not valid JSON (${errorMessage(error)})` };
+  }
+  const signature = checkSignature(kind, json, await readStateKeyIfPresent());
+  if (signature !== 'valid') return { kind: signature };
+  const parsed = schema.safeParse(unsigned(json));
+  if (parsed.success) return { kind: 'ok', value: parsed.data };
+  const issue = parsed.error.issues[0];
+  const where = issue && issue.path.length > 0 ? ` at ${issue.path.map(String).join('.')}` : '';
+  return { kind: 'corrupt', problem: `unexpected content${where}: ${issue?.message ?? 'invalid'}` };
+}
+
+/** Signs `value` with the user's state key (creating the key on first use) and writes it atomically. */
+export async function writeSignedJsonFile(
+  path: string,
+  kind: SignedKind,
+  value: object,
+  options: WriteFileAtomicOptions & { indent?: number } = {},
+): Promise<void> {
+  const signed = signObject(kind, value, await loadStateKey());
+  await writeFileAtomic(path, `${JSON.stringify(signed, null, options.indent ?? 2)}\n`, options);
+}
+
+/** The one line a refused file gets: what was found and what tollgate does instead. */
+export function forgedFileMessage(label: string, consequence: string): string {
+  return `${label}: its signature does not match (edited outside tollgate, or made under another user's key), so it is not trusted; ${consequence}`;
+}
