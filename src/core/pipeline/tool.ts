@@ -74,6 +74,11 @@ export interface ToolDefinition<
    * of that scope. Such a result never stands in for a run over the whole change set. Absent or null: the whole change.
    */
   scopeOf?(input: z.output<InputSchema>): string | null;
+  /**
+   * The tool examines the commits since the base, not only the tree (secrets): it runs when commits exist even if no
+   * file differs, and its pass stands in for a later run only at the same HEAD.
+   */
+  readonly readsHistory?: boolean;
   run(ctx: ToolContext<z.output<OptionsSchema>, z.output<InputSchema>>): Promise<ToolResult>;
 }
 

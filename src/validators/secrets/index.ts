@@ -14,5 +14,6 @@ export const secretsTool = defineTool({
   permissions: [],
   enabledByDefault: true,
   scopeOf: (input) => (input.paths?.length ? `paths ${input.paths.join(', ')}` : null),
+  readsHistory: true,
   run: async (ctx) => (await import('./run-secrets.js')).runSecrets(ctx),
 });
