@@ -110,7 +110,7 @@ async function takeSnapshot(
       verifyCommit(git, 'HEAD'),
       index.staged,
     ]);
-    const base = await pinBase(git, { resolved, head, trusted: options.trustedCommits });
+    const base = await pinBase(git, { root: repo.root, resolved, head, trusted: options.trustedCommits });
     const from = base.commit ?? emptyTreeOf(repo.objectFormat);
     const listed = await listChanges(git, { from, env: index.env });
     return { repo, base, head, from, ...listed, unreadable };

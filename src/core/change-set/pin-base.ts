@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import type { GitRunner } from './git.js';
 import type { ChangeSetBase } from './types.js';
 
@@ -12,6 +14,8 @@ import type { ChangeSetBase } from './types.js';
  * run in, and a base ref without a fetch in its reflog) the resolved base is trusted as it is.
  */
 export interface PinBaseInput {
+  /** The work tree root (git's paths are relative to it). */
+  root: string;
   resolved: ChangeSetBase;
   /** HEAD's commit, or null in a repository without commits. */
   head: string | null;
@@ -21,6 +25,7 @@ export interface PinBaseInput {
 
 /** Reflog subjects git writes when a ref takes what a remote sent. */
 const FETCHED = /^(fetch|pull|clone)\b/;
+const COMMIT_ID = /^[0-9a-f]{40,64}$/;
 /** How far back the base ref's reflog is read for its last fetch. */
 const REFLOG_DEPTH = 50;
 
@@ -28,7 +33,7 @@ export async function pinBase(git: GitRunner, input: PinBaseInput): Promise<Chan
   const { resolved, head, trusted } = input;
   if (trusted === undefined || resolved.source === 'flag' || resolved.commit === null || head === null) return resolved;
   if (trusted.includes(resolved.commit)) return resolved;
-  const fetched = resolved.refName ? await lastFetched(git, resolved.refName) : null;
+  const fetched = resolved.refName ? await lastFetched(git, input.root, resolved.refName) : null;
   const points = fetched ? [...trusted, fetched] : [...trusted];
   // Nothing to hold the base to yet: the first run trusts what it resolved (documented in docs/gate.md).
   if (points.length === 0) return resolved;
@@ -43,15 +48,24 @@ export async function pinBase(git: GitRunner, input: PinBaseInput): Promise<Chan
   return { ref: pinnedAt.slice(0, 12), commit: pinnedAt, source: 'pinned', pinned };
 }
 
-/** The newest value of `ref` that git wrote while fetching, pulling or cloning; null when its reflog has none. */
-async function lastFetched(git: GitRunner, ref: string): Promise<string | null> {
-  const result = await git.run(['reflog', 'show', `-n${REFLOG_DEPTH}`, '--format=%H%x00%gs', '--end-of-options', ref]);
-  if (result.exitCode !== 0) return null;
-  for (const line of result.stdout.split('\n')) {
-    const [commit, subject] = line.split('\0');
-    if (commit && subject !== undefined && FETCHED.test(subject)) return commit;
+/**
+ * The newest value of `ref` that git wrote while fetching, pulling or cloning, else the value it had before its
+ * oldest logged update (what `git clone` left: it does not log the remote-tracking refs it writes); null when its
+ * reflog has neither. The log file is read as git writes it (`old new ident time zone<TAB>subject`): `git reflog show`
+ * stops at an entry without a subject, which is exactly what `git update-ref` leaves.
+ */
+async function lastFetched(git: GitRunner, root: string, ref: string): Promise<string | null> {
+  const where = await git.run(['rev-parse', '--git-path', `logs/${ref}`]);
+  if (where.exitCode !== 0) return null;
+  const text = await readFile(resolve(root, where.stdout.trim()), 'utf8').catch(() => '');
+  const lines = text.split('\n').filter(Boolean);
+  for (const line of lines.slice(-REFLOG_DEPTH).reverse()) {
+    const tab = line.indexOf('\t');
+    const commit = line.split(' ')[1];
+    if (tab > 0 && commit && COMMIT_ID.test(commit) && FETCHED.test(line.slice(tab + 1))) return commit;
   }
-  return null;
+  const before = lines.length > 0 && lines.length <= REFLOG_DEPTH ? lines[0]!.split(' ')[0] : undefined;
+  return before && COMMIT_ID.test(before) && !/^0+$/.test(before) ? before : null;
 }
 
 /** True when every commit reachable from `commit` is reachable from one of `points`. */
