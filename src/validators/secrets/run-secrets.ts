@@ -85,21 +85,7 @@ export async function runSecrets(ctx: ToolContext<SecretsOptions, SecretsInput>)
   const inTree = new Set(outcome.findings.map((finding) => finding.fingerprint));
   const history = readsHistory ? await scanCommitsSinceBase(ctx, scanOptions, inTree) : null;
   const verified = await verifyIfAsked(ctx, outcome, targets, loaded.scanner);
-  const scanned = new Set(targets.map((target) => target.path));
-  const skipped = [
-    ...changeSet.skipped
-      .filter((file) => !scanned.has(file.path))
-      .map((file) => ({ path: file.path, reason: file.reason, detail: file.detail })),
-    ...outcome.skipped,
-  ];
-  // A changed file the scanner could not read (vanished, unreadable, beyond what can be scanned) was not examined:
-  // the result cannot be a pass. Generated assets are excluded by `secrets.paths`, and then listed as allowlisted.
-  const unexamined = [
-    ...(ctx.input.paths?.length ? outcome.skipped : skipped).filter(
-      (file) => file.reason === 'unreadable' || file.reason === 'too_large',
-    ),
-    ...(history?.unexamined ?? []),
-  ];
+  const { skipped, unexamined } = notScanned(ctx, targets, outcome, history);
   const details = {
     scannedFiles: outcome.scannedFiles,
     scannedBytes: outcome.scannedBytes,
@@ -116,6 +102,33 @@ export async function runSecrets(ctx: ToolContext<SecretsOptions, SecretsInput>)
     { ...outcome, findings: verified.findings },
     { skipped: skipped.length, unexamined, details, history, base: changeSet.base.commit },
   );
+}
+
+/**
+ * What was not scanned, and of that what was not examined: a changed file the scanner could not read (vanished,
+ * unreadable, beyond what can be scanned) or a commit's blob too large means the result cannot be a pass. Generated
+ * assets are excluded by `secrets.paths`, and then listed as allowlisted.
+ */
+function notScanned(
+  ctx: ToolContext<SecretsOptions, SecretsInput>,
+  targets: readonly ScanTarget[],
+  outcome: ScanOutcome,
+  history: HistoryScan | null,
+): { skipped: SkippedTarget[]; unexamined: SkippedTarget[] } {
+  const scanned = new Set(targets.map((target) => target.path));
+  const skipped = [
+    ...ctx.changeSet.skipped
+      .filter((file) => !scanned.has(file.path))
+      .map((file) => ({ path: file.path, reason: file.reason, detail: file.detail })),
+    ...outcome.skipped,
+  ];
+  const unexamined = [
+    ...(ctx.input.paths?.length ? outcome.skipped : skipped).filter(
+      (file) => file.reason === 'unreadable' || file.reason === 'too_large',
+    ),
+    ...(history?.unexamined ?? []),
+  ];
+  return { skipped, unexamined };
 }
 
 /** What the report and tests see of the commit scan: how many commits, how many this run scanned (the rest cached). */
