@@ -146,6 +146,32 @@ describe('secrets in any commit since the base', () => {
   }, 120_000);
 });
 
+describe('the GitHub Action', () => {
+  test('`command: run` fails on a secret in any commit of the pull request', async () => {
+    const repo = await repoWithConfig();
+    const base = (await repo.git('rev-parse', 'HEAD')).trim();
+    await repo.git('checkout', '--quiet', '-b', 'feature');
+    await addAndRemoveSecret(repo, 'd');
+    const runner = join(repo.home, 'runner');
+    await mkdir(runner, { recursive: true });
+    const env = {
+      ...repo.env,
+      TOLLGATE_COMMAND: 'run',
+      TOLLGATE_BASE: base,
+      GITHUB_WORKSPACE: repo.root,
+      GITHUB_OUTPUT: join(runner, 'output'),
+      GITHUB_STEP_SUMMARY: join(runner, 'summary.md'),
+      RUNNER_TEMP: runner,
+    };
+    const step = await runCli(['action-step'], { cwd: repo.root, env });
+    expect(step.exitCode).toBe(1);
+    const summary = readFileSync(join(runner, 'summary.md'), 'utf8');
+    expect(summary).toContain('in a commit since the base');
+    expect(summary).not.toContain(token('d'));
+    expect(readFileSync(join(runner, 'output'), 'utf8')).toContain('failed');
+  }, 120_000);
+});
+
 describe('the base is pinned', () => {
   test('moving origin/main onto the branch with update-ref does not empty the change', async () => {
     const origin = await repoWithConfig();
