@@ -10,10 +10,21 @@ export function renderMarkdown(report: RunReport): string {
   lines.push(`# tollgate: ${verdict}`, '');
   const base = report.base.ref
     ? `\`${report.base.ref}\`${report.base.commit ? ` (${report.base.commit.slice(0, 10)})` : ''}`
-    : 'an empty repository';
+    : report.base.source === 'pinned'
+      ? 'no base (nothing in this history was validated: all of it is the change)'
+      : 'an empty repository';
   lines.push(
     `${report.changedFiles} changed file(s) against ${base} · ${formatDuration(report.durationMs)} · run \`${report.runId}\`${report.partial ? ' · partial run (--only/--skip)' : ''}`,
   );
+  const { pinned } = report.base;
+  if (pinned) {
+    const resolved = `${pinned.resolvedRef ?? 'the resolved base'} (${pinned.resolvedCommit.slice(0, 10)})`;
+    const at = report.base.commit ? `\`${report.base.commit.slice(0, 10)}\`` : 'the first commit';
+    lines.push(
+      '',
+      `Base pinned at ${at}: ${pinned.unvalidated} commit(s) up to ${resolved} were never validated by a passing run nor fetched, so they are part of the change.`,
+    );
+  }
   if (report.off && report.off.length > 0) {
     lines.push('', `Off (config \`validation.<name>.enabled\` or \`TOLLGATE_USE_<NAME>=0\`): ${report.off.join(', ')}`);
   }

@@ -35,6 +35,8 @@ export async function changeSetFromRepo(root: string, env: NodeJS.ProcessEnv): P
     skipped: [],
     fingerprint: 'test',
     isEmpty: files.length === 0,
+    head: null,
+    hasCommits: false,
     readText: async (path) => (await read(path))?.toString('utf8') ?? null,
     readBytes: read,
     diff: async () => diff.stdout,

@@ -29,6 +29,8 @@ export function staticChangeSet(
     skipped: [],
     fingerprint: `static-${Object.keys(files).join(',')}`,
     isEmpty: changed.length === 0,
+    head: null,
+    hasCommits: false,
     readText: async (path) => files[path] ?? null,
     readBytes: async (path) => (files[path] === undefined ? null : Buffer.from(files[path]!)),
     diff: async () => '',

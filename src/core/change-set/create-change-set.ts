@@ -6,7 +6,8 @@ import { createIgnoreFilter } from './ignore-filter.js';
 import { inspectFiles } from './inspect-files.js';
 import { listChanges } from './list-changes.js';
 import { guessRepo, locateRepo, type RepoLocation, sameLocation } from './locate-repo.js';
-import { resolveBase } from './resolve-base.js';
+import { pinBase } from './pin-base.js';
+import { resolveBase, verifyCommit } from './resolve-base.js';
 import { reviewDiff } from './review-diff.js';
 import { STATE_DIR, withTempIndex } from './temp-index.js';
 import type { ChangedFile, ChangeSetOptions, RepoChangeSet } from './types.js';
@@ -78,6 +79,8 @@ export async function createChangeSet(options: ChangeSetOptions): Promise<RepoCh
     skipped,
     fingerprint,
     isEmpty: files.length === 0,
+    head: snapshot.head,
+    hasCommits: snapshot.head !== null && snapshot.head !== snapshot.base.commit,
     readText: (path) => content.readText(path),
     readBytes: (path) => content.readBytes(path),
     diff: async (paths) => {
@@ -102,13 +105,15 @@ async function takeSnapshot(
     const repo = await located;
     if (!sameLocation(where, repo)) return null;
     // Resolving the base does not need the index: it runs while `git add` works.
-    const [base, unreadable] = await Promise.all([
+    const [resolved, head, unreadable] = await Promise.all([
       resolveBase(git, { flag: options.base, config: options.configBase }),
+      verifyCommit(git, 'HEAD'),
       index.staged,
     ]);
+    const base = await pinBase(git, { root: repo.root, resolved, head, trusted: options.trustedCommits });
     const from = base.commit ?? emptyTreeOf(repo.objectFormat);
     const listed = await listChanges(git, { from, env: index.env });
-    return { repo, base, from, ...listed, unreadable };
+    return { repo, base, head, from, ...listed, unreadable };
   });
 }
 

@@ -43,7 +43,12 @@ describe('which base the change set is measured against', () => {
     await clone.git('checkout', '--quiet', '-b', 'feature', 'origin/main');
     await clone.git('commit', '--quiet', '--allow-empty', '-m', 'work');
     const changeSet = await createChangeSet({ cwd: clone.root });
-    expect(changeSet.base).toEqual({ ref: 'origin/main', commit: forked, source: 'upstream' });
+    expect(changeSet.base).toEqual({
+      ref: 'origin/main',
+      commit: forked,
+      source: 'upstream',
+      refName: 'refs/remotes/origin/main',
+    });
   });
 
   test('or with origin/HEAD when the branch has no upstream', async () => {
@@ -53,7 +58,12 @@ describe('which base the change set is measured against', () => {
     await clone.git('checkout', '--quiet', '--no-track', '-b', 'topic', 'origin/main');
     await clone.git('commit', '--quiet', '--allow-empty', '-m', 'work');
     const changeSet = await createChangeSet({ cwd: clone.root });
-    expect(changeSet.base).toEqual({ ref: 'origin/main', commit: forked, source: 'default-branch' });
+    expect(changeSet.base).toEqual({
+      ref: 'origin/main',
+      commit: forked,
+      source: 'default-branch',
+      refName: 'refs/remotes/origin/main',
+    });
   });
 
   test.each(['main', 'master'])('or with a local %s branch', async (branch) => {
@@ -64,7 +74,12 @@ describe('which base the change set is measured against', () => {
     await repo.write('a.txt', '2\n');
     await repo.commit('work');
     const changeSet = await createChangeSet({ cwd: repo.root });
-    expect(changeSet.base).toEqual({ ref: branch, commit: forked, source: 'default-branch' });
+    expect(changeSet.base).toEqual({
+      ref: branch,
+      commit: forked,
+      source: 'default-branch',
+      refName: `refs/heads/${branch}`,
+    });
     expect(changeSet.files.map((f) => f.path)).toEqual(['a.txt']);
   });
 
@@ -72,7 +87,12 @@ describe('which base the change set is measured against', () => {
     const repo = await repoWith({ 'a.txt': '1\n' });
     await repo.write('b.txt', 'b\n');
     const changeSet = await createChangeSet({ cwd: repo.root });
-    expect(changeSet.base).toEqual({ ref: 'main', commit: await head(repo), source: 'default-branch' });
+    expect(changeSet.base).toEqual({
+      ref: 'main',
+      commit: await head(repo),
+      source: 'default-branch',
+      refName: 'refs/heads/main',
+    });
     expect(changeSet.files.map((f) => f.path)).toEqual(['b.txt']);
   });
 

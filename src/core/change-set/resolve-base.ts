@@ -27,7 +27,7 @@ export async function resolveBase(git: GitRunner, options: ResolveBaseOptions): 
   }
   for (const candidate of await baseCandidates(git)) {
     const commit = await mergeBase(git, candidate.rev);
-    if (commit !== null) return { ref: candidate.name, commit, source: candidate.source };
+    if (commit !== null) return { ref: candidate.name, commit, source: candidate.source, refName: candidate.rev };
   }
   const head = await verifyCommit(git, 'HEAD');
   if (head === null) return { ref: null, commit: null, source: 'empty' };
@@ -91,7 +91,7 @@ async function verifyNamed(git: GitRunner, rev: string, where: string): Promise<
 }
 
 /** The commit a revision names, or null. `--end-of-options` keeps a revision like `-x` from being read as an option. */
-async function verifyCommit(git: GitRunner, rev: string): Promise<string | null> {
+export async function verifyCommit(git: GitRunner, rev: string): Promise<string | null> {
   const result = await git.run(['rev-parse', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`]);
   const commit = result.stdout.trim();
   return result.exitCode === 0 && commit !== '' ? commit : null;

@@ -29,7 +29,7 @@ export interface ChangedFile {
   size: number;
 }
 
-export type BaseSource = 'flag' | 'config' | 'upstream' | 'default-branch' | 'head' | 'empty';
+export type BaseSource = 'flag' | 'config' | 'upstream' | 'default-branch' | 'head' | 'empty' | 'pinned';
 
 export interface ChangeSetBase {
   /** What was asked for or found (`origin/main`, `HEAD~2`), or null for an empty repository. */
@@ -37,6 +37,13 @@ export interface ChangeSetBase {
   /** The resolved commit, or null when the repository has no commits. */
   commit: string | null;
   source: BaseSource;
+  /** The full ref the base was found on (`refs/remotes/origin/main`), when it came from one. */
+  refName?: string;
+  /**
+   * Set when the resolved base was not trusted (pin-base.ts): `commit` is then the newest trusted commit under HEAD
+   * (null: none, the whole history is the change), and this says what resolution had picked.
+   */
+  pinned?: { resolvedRef: string | null; resolvedCommit: string; unvalidated: number };
 }
 
 export type SkipReason = 'too_large' | 'binary' | 'unreadable' | 'symlink_outside_repo';
@@ -63,8 +70,12 @@ export interface RepoChangeSet {
    * temporary index) + the ignore patterns. Equal fingerprints mean equal change sets.
    */
   readonly fingerprint: string;
-  /** True when nothing changed relative to the base. */
+  /** True when no file differs from the base (commits since the base may still exist: see `hasCommits`). */
   readonly isEmpty: boolean;
+  /** HEAD's commit when the change set was built; null in a repository without commits. */
+  readonly head: string | null;
+  /** HEAD is not the base: commits since the base are part of the change (their history is scanned for secrets). */
+  readonly hasCommits: boolean;
   /** Content of the new version, read once and cached; null for deletions, binaries and skipped files. */
   readText(path: string): Promise<string | null>;
   /**
@@ -87,4 +98,11 @@ export interface ChangeSetOptions {
   ignore?: readonly string[];
   /** Files larger than this are listed in `skipped` and their content is not read. */
   maxFileSize?: number;
+  /** Commits tollgate trusts (validated HEADs, earlier bases): the base is pinned to them (pin-base.ts). */
+  trustedCommits?: readonly string[];
+}
+
+/** Nothing at all to validate: no file differs from the base and HEAD is the base. */
+export function isUnchanged(changeSet: Pick<RepoChangeSet, 'isEmpty' | 'hasCommits'>): boolean {
+  return changeSet.isEmpty && !changeSet.hasCommits;
 }

@@ -79,6 +79,11 @@ export interface ToolDefinition<
    * when `permissions.network` allows. Told to MCP clients (`openWorldHint`); tools that declare `network` need none.
    */
   mayUseNetwork?(options: z.output<OptionsSchema>): boolean;
+  /**
+   * The tool examines the commits since the base, not only the tree (secrets): it runs when commits exist even if no
+   * file differs, and its pass stands in for a later run only at the same HEAD.
+   */
+  readonly readsHistory?: boolean;
   run(ctx: ToolContext<z.output<OptionsSchema>, z.output<InputSchema>>): Promise<ToolResult>;
 }
 

@@ -1,5 +1,5 @@
 import pLimit from 'p-limit';
-import type { RepoChangeSet } from '../change-set/types.js';
+import { isUnchanged, type RepoChangeSet } from '../change-set/types.js';
 import type { TollgateConfig } from '../config/schema.js';
 import type { EventSink } from '../pipeline/event-sink.js';
 import { executeTool, type ToolExecution } from '../pipeline/execute-tool.js';
@@ -50,13 +50,15 @@ export async function executeSelected(
     const early = options.skipBefore?.(tool);
     if (early) return early;
     if (options.force) return null;
-    if (options.changeSet.isEmpty) {
+    const { changeSet } = options;
+    if (tool.readsHistory ? isUnchanged(changeSet) : changeSet.isEmpty) {
       return result('skipped_no_changes', 'No changes detected against the base. Skipping validation.');
     }
     const previous = await canSkipNoChanges(options.repoRoot, {
       tool: tool.name,
-      fingerprint: options.changeSet.fingerprint,
+      fingerprint: changeSet.fingerprint,
       configHash: options.configHash,
+      ...(tool.readsHistory ? { head: changeSet.head } : {}),
     });
     if (!previous.skip) return null;
     return result(

@@ -1,4 +1,4 @@
-import type { RepoChangeSet } from '../change-set/types.js';
+import { isUnchanged, type RepoChangeSet } from '../change-set/types.js';
 import { isToolEnabled, type TollgateConfig } from '../config/schema.js';
 import type { AnyToolDefinition } from '../pipeline/tool.js';
 import { findVerdict, type RunVerdictRecord, readState } from '../state/results-store.js';
@@ -36,7 +36,11 @@ export async function readGateStatus(options: GateStatusOptions): Promise<GateSt
   const changeSet = options.changeSet ?? (await changeSetForRun(options.repoRoot, options.config));
   const enabledTools = options.tools.filter((tool) => isToolEnabled(options.config, tool)).map((tool) => tool.name);
   const state = await readState(options.repoRoot);
-  const verdict = findVerdict(state, changeSet.fingerprint, { configHash: options.configHash, tools: enabledTools });
+  const verdict = findVerdict(state, changeSet.fingerprint, {
+    configHash: options.configHash,
+    tools: enabledTools,
+    head: changeSet.head,
+  });
   // Only findings of runs over this very change count: a validator's last run on another tree says nothing of it.
   const unresolvedFindings = enabledTools.reduce((sum, name) => {
     const entry = state.tools[name];
@@ -45,7 +49,7 @@ export async function readGateStatus(options: GateStatusOptions): Promise<GateSt
     return sum + (current ? (entry.lastFindings?.findings.length ?? 0) : 0);
   }, 0);
   const base = { fingerprint: changeSet.fingerprint, changedFiles: changeSet.files.length, enabledTools, verdict };
-  if (changeSet.isEmpty || enabledTools.length === 0 || verdict?.verdict === 'passed') {
+  if (isUnchanged(changeSet) || enabledTools.length === 0 || verdict?.verdict === 'passed') {
     return { ...base, state: 'validated', unresolvedFindings: verdict?.verdict === 'passed' ? 0 : unresolvedFindings };
   }
   if (verdict) return { ...base, state: 'failed', unresolvedFindings };

@@ -29,7 +29,15 @@ const failed: ToolExecution = {
   scope: null,
 };
 const persist = (runId: string) =>
-  persistRun({ repoRoot: root, runId, fingerprint: 'fp', configHash: 'cfg', executions: [failed], complete: true });
+  persistRun({
+    repoRoot: root,
+    runId,
+    fingerprint: 'fp',
+    configHash: 'cfg',
+    head: null,
+    executions: [failed],
+    complete: true,
+  });
 
 test('a failure whose findings are all waived passes the run, but never becomes the skip baseline', async () => {
   expect((await persist('20261123T000000Z-aaaaaa')).verdict).toBe('failed');

@@ -8,6 +8,8 @@ export interface PersistRunOptions {
   runId: string;
   fingerprint: string;
   configHash: string;
+  /** HEAD's commit at the run: keys the verdict and the results of validators that read the commits. */
+  head: string | null;
   executions: readonly ToolExecution[];
   /** Every enabled validator ran and the run reached its end: only such a run may satisfy the stop hook. */
   complete: boolean;
@@ -18,6 +20,8 @@ export interface PersistRunOptions {
 export interface PersistedRun {
   tools: ToolReport[];
   verdict: Verdict;
+  /** The stored verdict may satisfy the gate (every enabled validator, the whole change, run to its end). */
+  complete: boolean;
 }
 
 /**
@@ -33,6 +37,8 @@ export async function persistRun(options: PersistRunOptions): Promise<PersistedR
   });
   const verdict = verdictOf(tools);
   const at = new Date().toISOString();
+  // A call narrowed to some paths or packages examined less than the change: it never satisfies the gate.
+  const complete = options.complete && options.executions.every((execution) => execution.scope === null);
   await recordRun(options.repoRoot, {
     results: tools.map((tool, index) => ({
       tool: tool.name,
@@ -44,6 +50,7 @@ export async function persistRun(options: PersistRunOptions): Promise<PersistedR
       scoped: options.executions[index]!.scope !== null,
       runId: options.runId,
       at,
+      head: options.head,
       findings: tool.findings.map(({ id, severity, title, path, line }) => ({ id, severity, title, path, line })),
     })),
     verdict: {
@@ -52,12 +59,12 @@ export async function persistRun(options: PersistRunOptions): Promise<PersistedR
       configHash: options.configHash,
       tools: tools.map((tool) => tool.name),
       verdict,
-      // A call narrowed to some paths or packages examined less than the change: it never satisfies the gate.
-      complete: options.complete && options.executions.every((execution) => execution.scope === null),
+      complete,
+      head: options.head,
       at,
     },
   });
-  return { tools, verdict };
+  return { tools, verdict, complete };
 }
 
 /** A failed tool whose every finding is waived passes: a waiver is an accepted risk, still shown in the report. */

@@ -1,4 +1,4 @@
-import type { RepoChangeSet } from '../change-set/types.js';
+import { isUnchanged, type RepoChangeSet } from '../change-set/types.js';
 import type { TollgateConfig } from '../config/schema.js';
 import type { ToolExecution } from '../pipeline/execute-tool.js';
 import { isPassingStatus, result } from '../result.js';
@@ -18,14 +18,20 @@ export async function recheckTree(
 ): Promise<{ executions: ToolExecution[]; changed: string[] | null }> {
   // Nothing looked at the tree (every answer came from an earlier run of it): nothing to vouch for, and the unchanged
   // tree's run and stop hook stay as fast as they are.
-  if (before.isEmpty || executions.every((execution) => execution.result.status.startsWith('skipped_'))) {
+  if (isUnchanged(before) || executions.every((execution) => execution.result.status.startsWith('skipped_'))) {
     return { executions: [...executions], changed: null };
   }
   const after = await changeSetForRun(repoRoot, config, base);
-  if (after.fingerprint === before.fingerprint) return { executions: [...executions], changed: null };
+  if (after.fingerprint === before.fingerprint && after.head === before.head) {
+    return { executions: [...executions], changed: null };
+  }
   const changed = changedPaths(before, after);
   const list =
-    changed.length > 0 ? changed.slice(0, 10).join(', ') + (changed.length > 10 ? ', …' : '') : 'file contents';
+    changed.length > 0
+      ? changed.slice(0, 10).join(', ') + (changed.length > 10 ? ', …' : '')
+      : after.head !== before.head
+        ? 'HEAD moved'
+        : 'file contents';
   const summary = `the files changed while tollgate ran (${list}), so this result is not of the tree as it is now; run again once nothing else writes to the tree (if a check writes these files, list them in .gitignore or the config's \`ignore\`)`;
   return {
     changed,

@@ -5,6 +5,7 @@ import { errorMessage, isWriteFailure } from '../errors.js';
 import { createEventLog, newRunId } from '../events/index.js';
 import type { AnyToolDefinition } from '../pipeline/tool.js';
 import type { ToolResult } from '../result.js';
+import { recordRunHistory } from '../state/history-store.js';
 import { acquireLock, ensureTollgateDir, runDirFor } from '../state/index.js';
 import { type RunTelemetryInput, recordRunTelemetry } from '../telemetry/index.js';
 import { changeSetForRun } from './change-set-for-run.js';
@@ -148,19 +149,34 @@ async function executeAndStore(
   });
   const { executions } = await recheckTree(repoRoot, config, run.changeSet, ran, options.base);
   try {
-    return await persistRun({
+    const persisted = await persistRun({
       repoRoot,
       runId: run.runId,
       fingerprint: run.changeSet.fingerprint,
       configHash: options.configHash,
+      head: run.changeSet.head,
       executions,
       complete: options.complete && !options.signal?.aborted,
       required: options.required,
     });
+    await rememberCommits(repoRoot, run.changeSet, persisted.verdict === 'passed' && persisted.complete);
+    return { tools: persisted.tools, verdict: persisted.verdict };
   } catch (error) {
     // A full or read-only disk must not cost the user the report of a run that did happen; nothing was stored, so
     // the gate stays closed, and the caller reports the write error.
     if (!isWriteFailure(error)) throw error;
     return { tools: executions.map(toolReport), verdict: 'failed', notStored: errorMessage(error) };
+  }
+}
+
+/**
+ * The run's base becomes trusted, and a complete pass makes its HEAD validated: what a later run's base is held to
+ * (pin-base.ts). Not remembering only makes a later change larger, so a disk that refuses the write costs nothing more.
+ */
+async function rememberCommits(repoRoot: string, changeSet: RepoChangeSet, passed: boolean): Promise<void> {
+  try {
+    await recordRunHistory(repoRoot, { base: changeSet.base, head: changeSet.head, passed });
+  } catch (error) {
+    if (!isWriteFailure(error)) throw error;
   }
 }

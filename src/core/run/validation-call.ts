@@ -1,3 +1,4 @@
+import { isUnchanged } from '../change-set/types.js';
 import { formatDuration } from '../config/duration.js';
 import type { TollgateConfig } from '../config/schema.js';
 import type { AnyToolDefinition } from '../pipeline/tool.js';
@@ -93,7 +94,7 @@ export async function runValidationCall(options: ValidationCallOptions): Promise
     deadline: started + remainingMs,
     complete: options.complete,
     required: requiredValidators(options.registry, config),
-    shortcut: (changeSet) => shortcutFor(changeSet.isEmpty && !mustRun, allTrivial, skipped),
+    shortcut: (changeSet) => shortcutFor(isUnchanged(changeSet) && !mustRun, allTrivial, skipped),
     ...(mustRun ? { force: true } : {}),
     skipBefore: (tool) => declaredTrivial(tool, skipTrivial, options.declarations),
     ...(options.mcpServerName ? { mcpServerName: options.mcpServerName } : {}),

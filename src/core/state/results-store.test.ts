@@ -9,6 +9,7 @@ import {
   findVerdict,
   lastFindings,
   lastVerdictFor,
+  type RunVerdictRecord,
   readState,
   recordResult,
   recordRunVerdict,
@@ -286,7 +287,12 @@ describe('last findings (what `tollgate waive` looks up)', () => {
 });
 
 describe('run verdicts: a run of some validators never stands in for a run of all', () => {
-  const verdict = (runId: string, tools: string[], complete: boolean, v: 'passed' | 'failed' = 'passed') => ({
+  const verdict = (
+    runId: string,
+    tools: string[],
+    complete: boolean,
+    v: 'passed' | 'failed' = 'passed',
+  ): RunVerdictRecord => ({
     runId,
     fingerprint: 'fp',
     configHash: 'c1',
@@ -318,6 +324,14 @@ describe('run verdicts: a run of some validators never stands in for a run of al
       'r1',
     ],
     ['the config changed since', [verdict('r1', ['checks'], true)], { configHash: 'c2' }, null],
+    [
+      'HEAD moved since (other commits, same tree)',
+      [{ ...verdict('r1', ['checks'], true), head: 'h1' }],
+      { head: 'h2' },
+      null,
+    ],
+    ['the same HEAD', [{ ...verdict('r1', ['checks'], true), head: 'h1' }], { head: 'h1' }, 'r1'],
+    ['a verdict stored without a HEAD never matches one', [verdict('r1', ['checks'], true)], { head: 'h1' }, null],
     [
       'two complete runs: the latest counts',
       [verdict('r1', ['checks'], true, 'failed'), verdict('r2', ['checks'], true)],
@@ -354,4 +368,21 @@ describe('run verdicts: a run of some validators never stands in for a run of al
     });
     expect(await lastVerdictFor(repo, 'other')).toBeNull();
   });
+});
+
+test('a validator that reads the commits skips only at the same HEAD', () => {
+  const state: TollgateState = { version: 1, tools: {}, runs: [] };
+  applyResult(state, {
+    tool: 'secrets',
+    fingerprint: 'fp',
+    configHash: 'H1',
+    status: 'passed',
+    runId: 'r1',
+    at: 'a',
+    head: 'h1',
+  });
+  const query = { tool: 'secrets', fingerprint: 'fp', configHash: 'H1' };
+  expect(skipDecision(state, { ...query, head: 'h1' }).skip).toBe(true);
+  expect(skipDecision(state, { ...query, head: 'h2' }).skip).toBe(false);
+  expect(skipDecision(state, query).skip).toBe(true);
 });

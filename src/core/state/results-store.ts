@@ -36,6 +36,8 @@ const toolRunSchema = runRefSchema.extend({
   configHash: z.string(),
   // A plain string: a status added by a newer tollgate must not make the whole file unreadable.
   status: z.string(),
+  /** HEAD's commit at the run: what keys a result over the commits since the base (absent in older files). */
+  head: z.string().nullable().optional(),
 });
 
 const toolStateSchema = z.looseObject({
@@ -54,6 +56,8 @@ const runVerdictSchema = runRefSchema.extend({
   verdict: z.enum(['passed', 'failed']),
   /** Every enabled validator ran and the run reached its end. */
   complete: z.boolean(),
+  /** HEAD's commit at the run: a pass of the same tree with other commits under it is another change. */
+  head: z.string().nullable().optional(),
 });
 export type RunVerdictRecord = z.output<typeof runVerdictSchema>;
 
@@ -158,6 +162,8 @@ export interface ToolResultRecord {
   findings?: readonly FindingSummaryInput[];
   /** The call examined only part of the change (explicit paths or packages): it can never become the baseline. */
   scoped?: boolean;
+  /** HEAD's commit at the run (null without commits). */
+  head?: string | null;
 }
 
 export interface FindingSummaryInput {
@@ -190,6 +196,7 @@ export function applyResult(state: TollgateState, record: ToolResultRecord): voi
     fingerprint: record.fingerprint,
     configHash: record.configHash,
     status: record.status,
+    ...(record.head !== undefined ? { head: record.head } : {}),
   };
   const findings = (record.findings ?? []).map(summarizeFinding);
   entry.lastRun = { ...run, findingIds: [...(record.findingIds ?? findings.map((finding) => finding.id))] };
@@ -226,6 +233,8 @@ export interface SkipQuery {
   tool: string;
   fingerprint: string;
   configHash: string;
+  /** Set for a validator that reads the commits since the base: its pass stands only for the same HEAD. */
+  head?: string | null;
 }
 
 /**
@@ -241,6 +250,7 @@ export function skipDecision(state: TollgateState, query: SkipQuery): SkipDecisi
   if (!baseline || baseline.fingerprint !== query.fingerprint || baseline.configHash !== query.configHash) {
     return { skip: false };
   }
+  if (query.head !== undefined && baseline.head !== query.head) return { skip: false };
   return { skip: true, since: { runId: baseline.runId, at: baseline.at } };
 }
 
@@ -253,6 +263,8 @@ export interface RunVerdictInput {
   verdict: 'passed' | 'failed';
   /** False for `--only`/`--skip` runs and runs cut short. */
   complete: boolean;
+  /** HEAD's commit at the run (null without commits). */
+  head?: string | null;
   /** ISO timestamp; default now. */
   at?: string;
 }
@@ -298,6 +310,8 @@ export interface VerdictQuery {
   tools?: readonly string[];
   /** Let a partial run (`--only`, cut short) count. Default false. */
   includePartial?: boolean;
+  /** Only a run at this HEAD counts (a run recorded without one never matches). */
+  head?: string | null;
 }
 
 /** The most recent run verdict for this change set, or null. By default only complete runs count. */
@@ -320,6 +334,7 @@ export function findVerdict(
     if (!run.complete && !query.includePartial) continue;
     if (query.configHash !== undefined && run.configHash !== query.configHash) continue;
     if (query.tools && !query.tools.every((tool) => run.tools.includes(tool))) continue;
+    if (query.head !== undefined && run.head !== query.head) continue;
     return run;
   }
   return null;

@@ -60,7 +60,7 @@ function blockReason(status: GateStatus, mcpToolName: string | null, ran: StopRu
     case 'failed':
       return `tollgate: validation failed on the current changes (${findings}). Fix them, then ${lowerFirst(call)} again before finishing.`;
     case 'stale':
-      return `tollgate: the files changed since the last validation${status.unresolvedFindings > 0 ? ` (${findings} from it)` : ''}. ${call} on the current changes, fix what it reports, then finish.`;
+      return `tollgate: the files or commits changed since the last validation${status.unresolvedFindings > 0 ? ` (${findings} from it)` : ''}. ${call} on the current changes, fix what it reports, then finish.`;
     case 'never':
       return `tollgate: the current changes have not been validated. ${call}, fix what it reports, then finish.`;
     case 'validated':

@@ -95,7 +95,7 @@ describe('tollgate hook stop: golden payloads', () => {
     await repo.write('src/a.ts', 'changed\n');
     const answer = await hook(await payload('gemini/stop.json'));
     expect(JSON.parse(answer.stdout).reason).toBe(
-      'tollgate: the files changed since the last validation. Call the `parallel_validation` tool (tollgate MCP server) or run `tollgate run` on the current changes, fix what it reports, then finish.',
+      'tollgate: the files or commits changed since the last validation. Call the `parallel_validation` tool (tollgate MCP server) or run `tollgate run` on the current changes, fix what it reports, then finish.',
     );
   });
 

@@ -3,7 +3,7 @@ import { TollgateError } from '../../core/errors.js';
 import { runProcess } from '../../core/process.js';
 import type { ScanTarget } from '../scan-targets.js';
 import { checkGitResult } from './git-result.js';
-import { historyTargetBatches } from './history/history-source.js';
+import { type HistoryOptions, historyTargetBatches } from './history/history-source.js';
 import { parsePatch, toRanges } from './parse-patch.js';
 import { gitListFiles } from './walk.js';
 
@@ -63,7 +63,7 @@ export async function workTreeTargets(options: GitSourceOptions): Promise<Array<
 }
 
 /** The lines each commit in `range` added, streamed in batches (see `history/history-source.ts`). */
-export function historyBatches(options: GitSourceOptions & { range: string }): AsyncGenerator<ScanTarget[]> {
+export function historyBatches(options: HistoryOptions): AsyncGenerator<ScanTarget[]> {
   return historyTargetBatches(options);
 }
 

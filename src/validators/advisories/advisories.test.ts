@@ -152,6 +152,8 @@ async function run({
     skipped: [],
     fingerprint: 'test',
     isEmpty: files.length === 0,
+    head: null,
+    hasCommits: false,
     readText: read ?? (async () => null),
     readBytes: async () => null,
     diff: async () => '',

@@ -15,5 +15,6 @@ export const secretsTool = defineTool({
   enabledByDefault: true,
   mayUseNetwork: (options) => options.verify === true,
   scopeOf: (input) => (input.paths?.length ? `paths ${input.paths.join(', ')}` : null),
+  readsHistory: true,
   run: async (ctx) => (await import('./run-secrets.js')).runSecrets(ctx),
 });

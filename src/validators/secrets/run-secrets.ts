@@ -23,6 +23,7 @@ import { listFilesUnder } from '../../secrets/sources/walk.js';
 import { scanFileInWindows } from '../../secrets/stream-file.js';
 import { formatSuppression, type GateSuppressionPolicy } from '../../secrets/suppressions.js';
 import { formatSecretLine, toFinding } from '../../secrets/to-finding.js';
+import { formatHistoryLine, type HistoryScan, historyFinding, scanCommitsSinceBase } from './history-scan.js';
 import { verifyFindings } from './verify-step.js';
 
 export interface SecretsInput {
@@ -63,7 +64,9 @@ export async function runSecrets(ctx: ToolContext<SecretsOptions, SecretsInput>)
     if (code !== 'ENOENT') throw error;
     return result('invalid_input', `paths: ${JSON.stringify(relative(ctx.repoRoot, path ?? ''))} does not exist.`);
   }
-  if (targets.length === 0 && changeSet.skipped.length === 0) {
+  // The commits since the base are part of the change (a call with explicit paths looks at those files only).
+  const readsHistory = !ctx.input.paths?.length && changeSet.hasCommits;
+  if (targets.length === 0 && changeSet.skipped.length === 0 && !readsHistory) {
     return result('passed', 'No changed text files to scan for secrets.');
   }
   const scanOptions: ScanTargetsOptions = {
@@ -77,19 +80,10 @@ export async function runSecrets(ctx: ToolContext<SecretsOptions, SecretsInput>)
     onProgress: (done, total) => ctx.progress(`scanned ${done}/${total} files for secrets`),
   };
   const outcome = await scanChangedTargets(targets, scanOptions);
+  const inTree = new Set(outcome.findings.map((finding) => finding.fingerprint));
+  const history = readsHistory ? await scanCommitsSinceBase(ctx, scanOptions, inTree) : null;
   const verified = await verifyIfAsked(ctx, outcome, targets, loaded.scanner);
-  const scanned = new Set(targets.map((target) => target.path));
-  const skipped = [
-    ...changeSet.skipped
-      .filter((file) => !scanned.has(file.path))
-      .map((file) => ({ path: file.path, reason: file.reason, detail: file.detail })),
-    ...outcome.skipped,
-  ];
-  // A changed file the scanner could not read (vanished, unreadable, beyond what can be scanned) was not examined:
-  // the result cannot be a pass. Generated assets are excluded by `secrets.paths`, and then listed as allowlisted.
-  const unexamined = ctx.input.paths?.length
-    ? outcome.skipped.filter((file) => file.reason === 'unreadable' || file.reason === 'too_large')
-    : skipped.filter((file) => file.reason === 'unreadable' || file.reason === 'too_large');
+  const { skipped, unexamined } = notScanned(ctx, targets, outcome, history);
   const details = {
     scannedFiles: outcome.scannedFiles,
     scannedBytes: outcome.scannedBytes,
@@ -100,8 +94,56 @@ export async function runSecrets(ctx: ToolContext<SecretsOptions, SecretsInput>)
     skipped,
     ...(loaded.notes.length > 0 ? { importNotes: loaded.notes } : {}),
     ...(verified.notes.length > 0 ? { verifyNotes: verified.notes } : {}),
+    ...(history ? { history: historyDetails(history) } : {}),
   };
-  return secretsResult({ ...outcome, findings: verified.findings }, { skipped: skipped.length, unexamined, details });
+  return secretsResult(
+    { ...outcome, findings: verified.findings },
+    { skipped: skipped.length, unexamined, details, history, base: changeSet.base.commit },
+  );
+}
+
+/**
+ * What was not scanned, and of that what was not examined: a changed file the scanner could not read (vanished,
+ * unreadable, beyond what can be scanned) or a commit's blob too large means the result cannot be a pass. Generated
+ * assets are excluded by `secrets.paths`, and then listed as allowlisted.
+ */
+function notScanned(
+  ctx: ToolContext<SecretsOptions, SecretsInput>,
+  targets: readonly ScanTarget[],
+  outcome: ScanOutcome,
+  history: HistoryScan | null,
+): { skipped: SkippedTarget[]; unexamined: SkippedTarget[] } {
+  const scanned = new Set(targets.map((target) => target.path));
+  const skipped = [
+    ...ctx.changeSet.skipped
+      .filter((file) => !scanned.has(file.path))
+      .map((file) => ({ path: file.path, reason: file.reason, detail: file.detail })),
+    ...outcome.skipped,
+  ];
+  const unexamined = [
+    ...(ctx.input.paths?.length ? outcome.skipped : skipped).filter(
+      (file) => file.reason === 'unreadable' || file.reason === 'too_large',
+    ),
+    ...(history?.unexamined ?? []),
+  ];
+  return { skipped, unexamined };
+}
+
+/** What the report and tests see of the commit scan: how many commits, how many this run scanned (the rest cached). */
+function historyDetails(history: HistoryScan) {
+  return {
+    commits: history.commits,
+    scanned: history.scanned,
+    cached: history.commits - history.scanned,
+    secrets: history.secrets.map(({ ruleId, path, line, masked, fingerprint, commits }) => ({
+      ruleId,
+      path,
+      line,
+      masked,
+      fingerprint,
+      commits,
+    })),
+  };
 }
 
 /**
@@ -152,15 +194,31 @@ async function scanChangedTargets(
 /** Findings fail; otherwise a pass, unless a changed file could not be examined, which makes it incomplete. */
 function secretsResult(
   outcome: ScanOutcome,
-  input: { skipped: number; unexamined: readonly SkippedTarget[]; details: Record<string, unknown> },
+  input: {
+    skipped: number;
+    unexamined: readonly SkippedTarget[];
+    details: Record<string, unknown>;
+    history: HistoryScan | null;
+    base: string | null;
+  },
 ): ToolResult {
   const { unexamined, details } = input;
   const notExamined = unexamined.length > 0 ? ` ${describeUnexamined(unexamined)}` : '';
-  if (outcome.findings.length === 0) {
-    const summary = `${passedSummary(outcome, input.skipped)}${notExamined}`;
+  const inHistory = input.history?.secrets ?? [];
+  const commitsNote = input.history ? ` ${input.history.commits} commit(s) since the base scanned.` : '';
+  if (outcome.findings.length === 0 && inHistory.length === 0) {
+    const summary = `${passedSummary(outcome, input.skipped)}${commitsNote}${notExamined}`;
     return result(unexamined.length > 0 ? 'incomplete' : 'passed', summary, [], details);
   }
-  return result('failed', `${failedSummary(outcome)}${notExamined}`, outcome.findings.map(toFinding), {
+  const summary = [
+    outcome.findings.length > 0 ? failedSummary(outcome) : '',
+    inHistory.length > 0 ? historySummary(inHistory) : '',
+  ].filter(Boolean);
+  const findings = [
+    ...outcome.findings.map(toFinding),
+    ...inHistory.map((secret) => historyFinding(secret, input.base)),
+  ];
+  return result('failed', `${summary.join(' ')}${notExamined}`, findings, {
     ...details,
     secrets: outcome.findings.map(
       ({ ruleId, path, line, column, masked, fingerprint, isNew, suppression, verification, verificationReason }) => ({
@@ -293,6 +351,12 @@ function passedSummary(outcome: ScanOutcome, skipped: number): string {
     parts.push(`${outcome.baselined} baselined finding${outcome.baselined === 1 ? '' : 's'} ignored`);
   if (skipped > 0) parts.push(`${skipped} file${skipped === 1 ? '' : 's'} skipped (see details.skipped)`);
   return `${parts.join('; ')}.${suppressionList(outcome)}`;
+}
+
+function historySummary(secrets: ReadonlyArray<Parameters<typeof formatHistoryLine>[0]>): string {
+  const shown = secrets.slice(0, 5).map(formatHistoryLine);
+  const more = secrets.length > 5 ? ` (and ${secrets.length - 5} more)` : '';
+  return `${secrets.length} secret${secrets.length === 1 ? '' : 's'} in commits since the base, no longer in the tree but pushed with the branch${more}: ${shown.join('; ')}. Rewrite ${secrets.length === 1 ? 'that commit' : 'those commits'} before pushing (each finding says how), and rotate any secret that left this machine.`;
 }
 
 function failedSummary(outcome: ScanOutcome): string {

@@ -72,6 +72,8 @@ async function harness(files: Record<string, string>): Promise<Harness> {
         skipped: [],
         fingerprint: 'test',
         isEmpty: changedFiles.length === 0,
+        head: null,
+        hasCommits: false,
         readText: async (path) => (await read(path))?.toString('utf8') ?? null,
         readBytes: read,
         diff: async () => '',

@@ -20,6 +20,11 @@ export interface HistoryOptions {
   repoRoot: string;
   env?: NodeJS.ProcessEnv;
   range: string;
+  /**
+   * These commits only, each against its parents (`range` is then not read): the gate scans the commits its cache
+   * has not seen. Read from stdin with `--no-walk`, in slices of at most `MAX_LISTED` per process.
+   */
+  commits?: readonly string[];
   /** git processes at once. Default: the number of cores, at most 4. */
   parallel?: number;
   signal?: AbortSignal;
@@ -39,12 +44,10 @@ export async function* historyTargetBatches(options: HistoryOptions): AsyncGener
       `--history: expected a revision range like "main..HEAD", got ${JSON.stringify(options.range)}`,
     );
   const what = `--history ${options.range}`;
-  // The range's ends as commit ids, so every slice walks the same commits even if a branch moves meanwhile.
-  const revs = (await git(options, ['rev-parse', options.range, '--'], what))
-    .split('\n')
-    .filter((line) => /^\^?[0-9a-f]{40,64}$/.test(line));
-  const count = Number((await git(options, ['rev-list', '--count', ...revs, '--'], what)).trim());
   const processes = Math.max(1, Math.min(options.parallel ?? availableParallelism(), 4));
+  const { revs, slices } = options.commits
+    ? { revs: [], slices: listedSlices(options.commits, processes) }
+    : await rangeSlices(options, what, processes);
   const queue = new FlowQueue<ScanTarget[]>();
   const collector = new TargetCollector(queue);
   const stop = new AbortController();
@@ -52,8 +55,10 @@ export async function* historyTargetBatches(options: HistoryOptions): AsyncGener
   options.signal?.addEventListener('abort', onAbort, { once: true });
   const readSlice = async (slice: Slice) => {
     const stream = new PatchStream(collector);
-    const result = await runProcess('git', ['-c', 'core.quotePath=false', ...logArgs(slice), ...revs, '--'], {
+    const revArgs = slice.commits ? ['--no-walk', '--stdin'] : revs;
+    const result = await runProcess('git', ['-c', 'core.quotePath=false', ...logArgs(slice), ...revArgs, '--'], {
       cwd: options.repoRoot,
+      ...(slice.commits ? { input: `${slice.commits.join('\n')}\n` } : {}),
       ...(options.env ? { env: options.env } : {}),
       timeoutMs: 6 * 3_600_000,
       signal: stop.signal,
@@ -69,7 +74,7 @@ export async function* historyTargetBatches(options: HistoryOptions): AsyncGener
     stream.end();
     collector.flush();
   };
-  const pool = new SlicePool(sliceCommits(count, processes), processes, readSlice, () => {
+  const pool = new SlicePool(slices, processes, readSlice, () => {
     stop.abort();
     queue.resumeAll();
   });
@@ -92,6 +97,30 @@ export async function* historyTargetBatches(options: HistoryOptions): AsyncGener
 interface Slice {
   skip: number;
   max: number;
+  /** Listed commits (`--no-walk --stdin`) instead of a window of the range. */
+  commits?: readonly string[];
+}
+
+/** At most this many listed commits per `git log --no-walk`. */
+const MAX_LISTED = 500;
+
+/** The range's ends as commit ids, so every slice walks the same commits even if a branch moves meanwhile. */
+async function rangeSlices(options: HistoryOptions, what: string, processes: number) {
+  const revs = (await git(options, ['rev-parse', options.range, '--'], what))
+    .split('\n')
+    .filter((line) => /^\^?[0-9a-f]{40,64}$/.test(line));
+  const count = Number((await git(options, ['rev-list', '--count', ...revs, '--'], what)).trim());
+  return { revs, slices: sliceCommits(count, processes) };
+}
+
+function listedSlices(commits: readonly string[], processes: number): Slice[] {
+  const size = Math.min(MAX_LISTED, Math.max(MIN_SLICE, Math.ceil(commits.length / (processes * SLICES_PER_PROCESS))));
+  const slices: Slice[] = [];
+  for (let start = 0; start < commits.length; start += size) {
+    const part = commits.slice(start, start + size);
+    slices.push({ skip: 0, max: part.length, commits: part });
+  }
+  return slices;
 }
 
 /** Runs `read` over the slices, `processes` at a time; the first failure stops the rest (`onFailure`). */

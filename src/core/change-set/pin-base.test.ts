@@ -1,0 +1,56 @@
+import { describe, expect, test } from 'vitest';
+import type { TempRepo } from '../../../test/support/git-repo.js';
+import { useIsolatedRepos } from '../../../test/support/isolated-repos.js';
+import { createChangeSet } from './index.js';
+
+const { repoWith } = useIsolatedRepos();
+
+const head = async (repo: TempRepo) => (await repo.git('rev-parse', 'HEAD')).trim();
+
+describe('the base is held to trusted commits', () => {
+  test('without trusted commits (no pinning asked, or a first run) the resolved base stands', async () => {
+    const repo = await repoWith({ 'a.txt': '1\n' });
+    await repo.write('a.txt', '2\n');
+    const tip = await repo.commit('second');
+    expect((await createChangeSet({ cwd: repo.root })).base).toMatchObject({ commit: tip, source: 'default-branch' });
+    expect((await createChangeSet({ cwd: repo.root, trustedCommits: [] })).base.source).toBe('default-branch');
+  });
+
+  test('commits on main after the last trusted commit are the change; a trusted HEAD leaves nothing', async () => {
+    const repo = await repoWith({ 'a.txt': '1\n' });
+    const first = await head(repo);
+    await repo.write('b.txt', 'b\n');
+    const second = await repo.commit('b');
+    const changeSet = await createChangeSet({ cwd: repo.root, trustedCommits: [first] });
+    expect(changeSet.base).toMatchObject({ commit: first, source: 'pinned', pinned: { resolvedCommit: second } });
+    expect(changeSet.base.pinned?.unvalidated).toBe(1);
+    expect(changeSet.files.map((file) => file.path)).toEqual(['b.txt']);
+    expect(changeSet.hasCommits).toBe(true);
+    const validated = await createChangeSet({ cwd: repo.root, trustedCommits: [first, second] });
+    expect(validated.base).toMatchObject({ commit: second, source: 'default-branch' });
+    expect(validated.hasCommits).toBe(false);
+  });
+
+  test('--base is honoured as given; a trusted commit git no longer has is ignored', async () => {
+    const repo = await repoWith({ 'a.txt': '1\n' });
+    const first = await head(repo);
+    await repo.write('b.txt', 'b\n');
+    await repo.commit('b');
+    const flagged = await createChangeSet({ cwd: repo.root, base: 'HEAD', trustedCommits: [first] });
+    expect(flagged.base.source).toBe('flag');
+    const gone = '1'.repeat(40);
+    const pinned = await createChangeSet({ cwd: repo.root, trustedCommits: [gone, first] });
+    expect(pinned.base).toMatchObject({ commit: first, source: 'pinned' });
+  });
+
+  test('a history that shares nothing with the trusted commits is all change', async () => {
+    const repo = await repoWith({ 'a.txt': '1\n' });
+    const first = await head(repo);
+    await repo.git('checkout', '--quiet', '--orphan', 'other');
+    await repo.write('c.txt', 'c\n');
+    await repo.commit('unrelated');
+    const changeSet = await createChangeSet({ cwd: repo.root, trustedCommits: [first] });
+    expect(changeSet.base).toMatchObject({ ref: null, commit: null, source: 'pinned' });
+    expect(changeSet.files.map((file) => file.path).sort()).toEqual(['a.txt', 'c.txt']);
+  });
+});
