@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { z } from 'zod';
-import { readJsonFileResult, writeFileAtomic } from './atomic-write.js';
 import { withStateLock } from './lock.js';
+import { readSignedJsonFile, writeSignedJsonFile } from './signed-json-file.js';
 import { ensureTollgateDir, TOLLGATE_DIR, tollgatePaths } from './tollgate-dir.js';
 
 /**
@@ -37,7 +37,8 @@ function historyPath(repoRoot: string): string {
  * resolves, as a first run does.
  */
 export async function readTrustedCommits(repoRoot: string): Promise<string[]> {
-  const read = await readJsonFileResult(historyPath(repoRoot), historySchema).catch(() => null);
+  // Signed like the rest of the state: a hand-written list of "validated" commits trusts nothing.
+  const read = await readSignedJsonFile(historyPath(repoRoot), historySchema, 'history').catch(() => null);
   if (read?.kind !== 'ok') return [];
   const newestFirst = [...read.value.validated, ...read.value.bases].sort((a, b) => (a.at < b.at ? 1 : -1));
   return [...new Set(newestFirst.map((entry) => entry.commit))];
@@ -56,7 +57,7 @@ export async function recordRunHistory(repoRoot: string, record: RunHistoryRecor
   ensureTollgateDir(repoRoot);
   const path = historyPath(repoRoot);
   await withStateLock(repoRoot, async () => {
-    const read = await readJsonFileResult(path, historySchema).catch(() => null);
+    const read = await readSignedJsonFile(path, historySchema, 'history').catch(() => null);
     const state: HistoryState =
       read?.kind === 'ok' ? read.value : { version: HISTORY_VERSION, bases: [], flagBases: [], validated: [] };
     const at = new Date().toISOString();
@@ -68,7 +69,7 @@ export async function recordRunHistory(repoRoot: string, record: RunHistoryRecor
     if (record.passed && !flag && record.head !== null) {
       state.validated = withEntry(state.validated, { commit: record.head, at });
     }
-    await writeFileAtomic(path, `${JSON.stringify(state, null, 2)}\n`, { label: `${TOLLGATE_DIR}/${HISTORY_FILE}` });
+    await writeSignedJsonFile(path, 'history', state, { label: `${TOLLGATE_DIR}/${HISTORY_FILE}` });
   });
 }
 

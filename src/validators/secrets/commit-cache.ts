@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { z } from 'zod';
 import { SEVERITIES } from '../../core/finding.js';
-import { readJsonFileResult, writeFileAtomic } from '../../core/state/atomic-write.js';
+import { readSignedJsonFile, writeSignedJsonFile } from '../../core/state/signed-json-file.js';
 import { ensureTollgateDir, TOLLGATE_DIR, tollgatePaths } from '../../core/state/tollgate-dir.js';
 
 /**
@@ -39,7 +39,8 @@ function cachePath(repoRoot: string): string {
 
 /** The cached scans under `key`; empty when there are none, the key differs or the file is unreadable. */
 export async function readCommitScans(repoRoot: string, key: string): Promise<Map<string, CachedSecret[]>> {
-  const read = await readJsonFileResult(cachePath(repoRoot), cacheSchema).catch(() => null);
+  // Signed: a forged entry saying a commit holds no secret must not skip its scan.
+  const read = await readSignedJsonFile(cachePath(repoRoot), cacheSchema, 'commit-scans').catch(() => null);
   if (read?.kind !== 'ok' || read.value.key !== key) return new Map();
   return new Map(Object.entries(read.value.commits));
 }
@@ -53,7 +54,10 @@ export async function writeCommitScans(
   ensureTollgateDir(repoRoot);
   const entries = [...scans.entries()].slice(-MAX_COMMITS);
   const file = { version: CACHE_VERSION, key, commits: Object.fromEntries(entries) };
-  await writeFileAtomic(cachePath(repoRoot), `${JSON.stringify(file)}\n`, { label: `${TOLLGATE_DIR}/${CACHE_FILE}` });
+  await writeSignedJsonFile(cachePath(repoRoot), 'commit-scans', file, {
+    label: `${TOLLGATE_DIR}/${CACHE_FILE}`,
+    indent: 0,
+  });
 }
 
 export function toCachedSecret(secret: CachedSecret): CachedSecret {
