@@ -1,3 +1,4 @@
+import { BlobReader } from './blob-reader.js';
 import { ContentCache } from './content-cache.js';
 import type { DescribedEntry } from './describe-diff.js';
 import { fingerprintOf } from './fingerprint.js';
@@ -6,9 +7,10 @@ import { createIgnoreFilter } from './ignore-filter.js';
 import { inspectFiles } from './inspect-files.js';
 import { listChanges } from './list-changes.js';
 import { guessRepo, locateRepo, type RepoLocation, sameLocation } from './locate-repo.js';
+import { filterDrivers, keepRawBytes } from './raw-filters.js';
 import { resolveBase } from './resolve-base.js';
 import { reviewDiff } from './review-diff.js';
-import { STATE_DIR, withTempIndex } from './temp-index.js';
+import { withTempIndex } from './temp-index.js';
 import type { ChangedFile, ChangeSetOptions, RepoChangeSet } from './types.js';
 
 /** Default of `validation.maxFileSize`: larger files are listed in `skipped` and never read. */
@@ -24,7 +26,8 @@ const EMPTY_TREE: Record<string, string> = {
  * Builds the change set: the working tree (committed since the base, staged, unstaged and untracked files, as one
  * view) against the base.
  *
- * How: a temporary index receives `git add -A` (temp-index.ts), then `git diff-index --cached` of the base against it
+ * How: a temporary index receives `git add -A` (temp-index.ts) with the index flags that hide edits cleared and the
+ * bytes on disk in place of any clean filter's output (raw-filters.ts), then `git diff-index --cached` of the base against it
  * lists every change with its hunks (list-changes.ts). The user's index, stash and working tree are never written.
  */
 export async function createChangeSet(options: ChangeSetOptions): Promise<RepoChangeSet> {
@@ -46,11 +49,10 @@ export async function createChangeSet(options: ChangeSetOptions): Promise<RepoCh
   const kept: DescribedEntry[] = [];
   const ignored: string[] = [];
   for (const entry of snapshot.entries) {
-    if (isStateDirPath(entry.path)) continue;
     if (isIgnored(entry.path)) ignored.push(entry.path);
     else kept.push(entry);
   }
-  const content = new ContentCache(repo.root);
+  const content = new ContentCache({ root: repo.root, objectFormat: repo.objectFormat, blobs: new BlobReader(git) });
   const { files, skipped } = await inspectFiles({ root: repo.root, entries: kept, maxFileSize, content });
   for (const path of snapshot.unreadable) {
     if (isIgnored(path)) ignored.push(path);
@@ -67,7 +69,7 @@ export async function createChangeSet(options: ChangeSetOptions): Promise<RepoCh
 
   const fingerprint = fingerprintOf({
     baseCommit: snapshot.base.commit,
-    changes: snapshot.paths.filter((entry) => !isStateDirPath(entry.path)),
+    changes: snapshot.paths,
     ignore: ignorePatterns,
   });
   return {
@@ -101,11 +103,15 @@ async function takeSnapshot(
   return withTempIndex(git, where.indexPath, async (index) => {
     const repo = await located;
     if (!sameLocation(where, repo)) return null;
-    // Resolving the base does not need the index: it runs while `git add` works.
-    const [base, unreadable] = await Promise.all([
+    // Resolving the base and reading the filter config do not need the index: they run while `git add` works.
+    const [base, unreadable, drivers] = await Promise.all([
       resolveBase(git, { flag: options.base, config: options.configBase }),
       index.staged,
+      filterDrivers(git),
     ]);
+    if (drivers !== null) {
+      await keepRawBytes(git, { env: index.env, drivers, objectFormat: repo.objectFormat, baseCommit: base.commit });
+    }
     const from = base.commit ?? emptyTreeOf(repo.objectFormat);
     const listed = await listChanges(git, { from, env: index.env });
     return { repo, base, from, ...listed, unreadable };
@@ -125,10 +131,6 @@ function emptyTreeOf(objectFormat: string): string {
   const tree = EMPTY_TREE[objectFormat];
   if (!tree) throw new Error(`unsupported git object format ${JSON.stringify(objectFormat)}`);
   return tree;
-}
-
-function isStateDirPath(path: string): boolean {
-  return path === STATE_DIR || path.startsWith(`${STATE_DIR}/`);
 }
 
 /** Code-unit order: the same on every machine and locale. */
