@@ -2,9 +2,13 @@ import { readFile, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { blobIdOf } from './blob-id.js';
 import type { BlobReader } from './blob-reader.js';
+import type { LargeSnapshotFile } from './types.js';
 
-/** How the new version of a path may be read. `none`: deletions, submodules, skipped files. */
-export type ContentSource = 'file' | 'symlink' | 'binary' | 'none';
+/**
+ * How the new version of a path may be read. `large`: skipped as too large, read only through `largeFile`. `none`:
+ * deletions, submodules, unreadable files.
+ */
+export type ContentSource = 'file' | 'symlink' | 'binary' | 'large' | 'none';
 
 export interface ContentCacheOptions {
   root: string;
@@ -34,6 +38,17 @@ export class ContentCache {
     this.sources.set(path, { source, id });
   }
 
+  /** A file skipped as too large: its snapshot blob id, and a whole read of it (not cached: it is large). */
+  largeFile(path: string): LargeSnapshotFile | null {
+    const registered = this.sources.get(path);
+    if (registered?.source !== 'large' || registered.id === '') return null;
+    return {
+      blobId: registered.id,
+      objectFormat: this.options.objectFormat,
+      readWhole: () => this.load(path, true),
+    };
+  }
+
   readBytes(path: string): Promise<Buffer | null> {
     let cached = this.bytes.get(path);
     if (!cached) {
@@ -56,9 +71,10 @@ export class ContentCache {
     return cached;
   }
 
-  private async load(path: string): Promise<Buffer | null> {
+  private async load(path: string, large = false): Promise<Buffer | null> {
     const registered = this.sources.get(path);
     if (!registered || registered.source === 'none' || registered.id === '') return null;
+    if (registered.source === 'large' && !large) return null;
     const absolute = join(this.options.root, path);
     const live = await (registered.source === 'symlink'
       ? readlink(absolute, { encoding: 'buffer' })

@@ -82,6 +82,7 @@ export async function createChangeSet(options: ChangeSetOptions): Promise<RepoCh
     isEmpty: files.length === 0,
     readText: (path) => content.readText(path),
     readBytes: (path) => content.readBytes(path),
+    largeFile: (path) => content.largeFile(path),
     diff: async (paths) => {
       const pathspec = pathspecFor(files, paths);
       if (pathspec !== null && pathspec.length === 0) return '';

@@ -61,7 +61,7 @@ export async function inspectFiles(options: InspectFilesOptions): Promise<Inspec
     if (entry.kind === 'symlink') {
       symlinks.push({ file, id: entry.id });
     } else if (stats.size > options.maxFileSize) {
-      content.register(entry.path, 'none');
+      content.register(entry.path, 'large', entry.id);
       skipped.push({
         path: entry.path,
         reason: 'too_large',

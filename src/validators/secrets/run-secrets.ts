@@ -100,6 +100,7 @@ export async function runSecrets(ctx: ToolContext<SecretsOptions, SecretsInput>)
     rules: loaded.scanner.rules.length,
     scope: ctx.input.paths?.length ? 'paths' : options.scope,
     skipped,
+    ...(outcome.binaryRuns.length > 0 ? { scannedAsBinary: outcome.binaryRuns } : {}),
     ...(loaded.notes.length > 0 ? { importNotes: loaded.notes } : {}),
     ...(verified.notes.length > 0 ? { verifyNotes: verified.notes } : {}),
   };
@@ -250,11 +251,26 @@ function textTargets(
       // Over `validation.maxFileSize` the change set does not hold the content: the scanner reads it from disk
       // itself (in windows when large), since a secret at the end of a big file is still a secret.
       ...(skipped.get(file.path) === 'too_large'
-        ? { absolute: join(ctx.repoRoot, file.path), read: () => readFile(join(ctx.repoRoot, file.path)) }
+        ? largeTarget(ctx, file.path)
         : { read: () => ctx.changeSet.readText(file.path) }),
       newLines: file.addedLines,
       ...(options.scope === 'added' ? { onlyLines: file.addedLines } : {}),
     }));
+}
+
+/**
+ * A file over `validation.maxFileSize`, streamed from disk. The snapshot's blob id checks the streamed bytes: when the
+ * file changed since the snapshot was taken, the snapshot's blob is read whole instead.
+ */
+function largeTarget(ctx: ToolContext<SecretsOptions, SecretsInput>, path: string) {
+  const absolute = join(ctx.repoRoot, path);
+  const snapshot = ctx.changeSet.largeFile?.(path) ?? null;
+  if (snapshot === null) return { absolute, read: () => readFile(absolute) };
+  return {
+    absolute,
+    expectedBlob: { id: snapshot.blobId, objectFormat: snapshot.objectFormat },
+    read: () => snapshot.readWhole(),
+  };
 }
 
 async function explicitTargets(repoRoot: string, paths: readonly string[]): Promise<ScanTarget[]> {
@@ -274,6 +290,11 @@ function passedSummary(outcome: ScanOutcome, skipped: number): string {
   if (outcome.baselined > 0)
     parts.push(`${outcome.baselined} baselined finding${outcome.baselined === 1 ? '' : 's'} ignored`);
   if (skipped > 0) parts.push(`${skipped} file${skipped === 1 ? '' : 's'} skipped (see details.skipped)`);
+  const binary = outcome.binaryRuns.length;
+  if (binary > 0)
+    parts.push(
+      `${binary} binary file${binary === 1 ? '' : 's'} scanned for printable text only (details.scannedAsBinary)`,
+    );
   return `${parts.join('; ')}.${suppressionList(outcome)}`;
 }
 
