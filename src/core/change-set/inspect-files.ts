@@ -4,6 +4,7 @@ import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { ContentCache } from './content-cache.js';
 import type { DescribedEntry } from './describe-diff.js';
 import { mergeRanges } from './patch-hunks.js';
+import { MODE_GITLINK, MODE_TYPE_MASK } from './raw-diff.js';
 import type { ChangedFile, LineRange, SkippedFile } from './types.js';
 
 export interface InspectFilesOptions {
@@ -41,6 +42,7 @@ export async function inspectFiles(options: InspectFilesOptions): Promise<Inspec
       size: 0,
     };
     files.push(file);
+    if (entry.status === 'submodule') file.submodule = submodulePointers(entry);
     if (entry.kind === 'deleted' || entry.kind === 'submodule') {
       file.changedLines = [];
       content.register(entry.path, 'none');
@@ -87,6 +89,15 @@ export async function inspectFiles(options: InspectFilesOptions): Promise<Inspec
   }
   await Promise.all(later);
   return { files, skipped };
+}
+
+/** The commits a submodule pointer moved between; a side that is no gitlink (added, removed, type change) is null. */
+function submodulePointers(entry: DescribedEntry): { from: string | null; to: string | null } {
+  const gitlink = (mode: number) => (mode & MODE_TYPE_MASK) === MODE_GITLINK;
+  return {
+    from: gitlink(entry.srcMode) ? entry.srcId : null,
+    to: gitlink(entry.mode) ? entry.id : null,
+  };
 }
 
 /** A symlink's content is its target text; one that leads out of the repository is not read at all. */

@@ -27,6 +27,8 @@ export interface ChangedFile {
   changedLines: LineRange[];
   /** Size in bytes of the new version (0 for a deletion). */
   size: number;
+  /** For status `submodule`: the commit the pointer had at the base and has now (null where there is none). */
+  submodule?: { from: string | null; to: string | null };
 }
 
 export type BaseSource = 'flag' | 'config' | 'upstream' | 'default-branch' | 'head' | 'empty';

@@ -23,6 +23,7 @@ import { listFilesUnder } from '../../secrets/sources/walk.js';
 import { scanFileInWindows } from '../../secrets/stream-file.js';
 import { formatSuppression, type GateSuppressionPolicy } from '../../secrets/suppressions.js';
 import { formatSecretLine, toFinding } from '../../secrets/to-finding.js';
+import { scanSubmodules } from './submodule-history.js';
 import { verifyFindings } from './verify-step.js';
 
 export interface SecretsInput {
@@ -65,7 +66,8 @@ export async function runSecrets(ctx: ToolContext<SecretsOptions, SecretsInput>)
     if (code !== 'ENOENT') throw error;
     return result('invalid_input', `paths: ${JSON.stringify(relative(ctx.repoRoot, path ?? ''))} does not exist.`);
   }
-  if (targets.length === 0 && changeSet.skipped.length === 0) {
+  const explicit = Boolean(ctx.input.paths?.length);
+  if (targets.length === 0 && changeSet.skipped.length === 0 && (explicit || !movesSubmodule(ctx))) {
     return result('passed', 'No changed text files to scan for secrets.');
   }
   const scanOptions: ScanTargetsOptions = {
@@ -79,6 +81,7 @@ export async function runSecrets(ctx: ToolContext<SecretsOptions, SecretsInput>)
     onProgress: (done, total) => ctx.progress(`scanned ${done}/${total} files for secrets`),
   };
   const outcome = await scanChangedTargets(targets, scanOptions);
+  if (!explicit) mergeScanOutcome(outcome, await scanSubmodules(ctx, scanOptions));
   const verified = await verifyIfAsked(ctx, outcome, targets, loaded.scanner);
   const scanned = new Set(targets.map((target) => target.path));
   const skipped = [
@@ -89,7 +92,7 @@ export async function runSecrets(ctx: ToolContext<SecretsOptions, SecretsInput>)
   ];
   // A changed file the scanner could not read (vanished, unreadable, beyond what can be scanned) was not examined:
   // the result cannot be a pass. Generated assets are excluded by `secrets.paths`, and then listed as allowlisted.
-  const unexamined = ctx.input.paths?.length
+  const unexamined = explicit
     ? outcome.skipped.filter((file) => file.reason === 'unreadable' || file.reason === 'too_large')
     : skipped.filter((file) => file.reason === 'unreadable' || file.reason === 'too_large');
   const details = {
@@ -98,7 +101,7 @@ export async function runSecrets(ctx: ToolContext<SecretsOptions, SecretsInput>)
     baselined: outcome.baselined,
     suppressions: outcome.suppressed,
     rules: loaded.scanner.rules.length,
-    scope: ctx.input.paths?.length ? 'paths' : options.scope,
+    scope: explicit ? 'paths' : options.scope,
     skipped,
     ...(outcome.binaryRuns.length > 0 ? { scannedAsBinary: outcome.binaryRuns } : {}),
     ...(loaded.notes.length > 0 ? { importNotes: loaded.notes } : {}),
@@ -223,6 +226,10 @@ async function inRepository(ctx: ToolContext<SecretsOptions, SecretsInput>, abso
     timeoutMs: 10_000,
   });
   return tracked.exitCode === 0;
+}
+
+function movesSubmodule(ctx: ToolContext<SecretsOptions, SecretsInput>): boolean {
+  return ctx.changeSet.files.some((file) => file.submodule?.to);
 }
 
 function changeSetTargets(ctx: ToolContext<SecretsOptions, SecretsInput>, options: SecretsOptions): ScanTarget[] {
