@@ -81,7 +81,10 @@ export async function runSecrets(ctx: ToolContext<SecretsOptions, SecretsInput>)
     onProgress: (done, total) => ctx.progress(`scanned ${done}/${total} files for secrets`),
   };
   const outcome = await scanChangedTargets(targets, scanOptions);
-  if (!explicit) mergeScanOutcome(outcome, await scanSubmodules(ctx, scanOptions));
+  if (!explicit && movesSubmodule(ctx)) {
+    mergeScanOutcome(outcome, await scanSubmodules(ctx, scanOptions));
+    outcome.findings.sort((a, b) => a.path.localeCompare(b.path) || a.line - b.line || a.column - b.column);
+  }
   const verified = await verifyIfAsked(ctx, outcome, targets, loaded.scanner);
   const scanned = new Set(targets.map((target) => target.path));
   const skipped = [
