@@ -1,7 +1,7 @@
 import picomatch from 'picomatch';
 import type { LineRange, SkipReason } from '../core/change-set/types.js';
-import { hasBinaryExtension } from './binary.js';
 import { type ImportedSuppressions, importedSuppressionFor } from './imported-suppressions.js';
+import { printableRuns } from './printable-runs.js';
 import type { RawSecret, ScanTextOptions, SecretScanner } from './scanner.js';
 import { sourceMapParts } from './source-map.js';
 import { type AppliedSuppression, type GateSuppressionPolicy, judgeSuppression } from './suppressions.js';
@@ -25,6 +25,11 @@ export interface ScanTarget {
   readonly lineMap?: readonly number[];
   /** Attached to findings (history scans). */
   readonly commit?: string;
+  /**
+   * The blob id the bytes must have (a changed file of the gate's snapshot that is streamed from disk): bytes that do
+   * not match were changed since the snapshot, and the target is read whole through `read` instead.
+   */
+  readonly expectedBlob?: { readonly id: string; readonly objectFormat: string };
   /** Known before reading: not to be scanned, and why (a symlink out of the repository). */
   readonly skip?: { reason: SkipReason; detail: string };
 }
@@ -42,6 +47,8 @@ export interface ScanOutcome {
   /** Every inline allow and baseline entry that cleared a finding. */
   suppressed: AppliedSuppression[];
   skipped: SkippedTarget[];
+  /** Files that are no text encoding, scanned for their printable runs only (see `printable-runs.ts`). */
+  binaryRuns: string[];
   scannedFiles: number;
   scannedBytes: number;
 }
@@ -73,13 +80,14 @@ export function lineSet(ranges: readonly LineRange[]): (line: number) => boolean
 
 /** An outcome with nothing in it yet: what a scan starts from, and what merged worker outcomes add up into. */
 export function emptyScanOutcome(): ScanOutcome {
-  return { findings: [], baselined: 0, suppressed: [], skipped: [], scannedFiles: 0, scannedBytes: 0 };
+  return { findings: [], baselined: 0, suppressed: [], skipped: [], binaryRuns: [], scannedFiles: 0, scannedBytes: 0 };
 }
 
 /** Adds one outcome into another (worker shares, history batches). */
 export function mergeScanOutcome(into: ScanOutcome, from: ScanOutcome): void {
   into.findings.push(...from.findings);
   into.skipped.push(...from.skipped);
+  into.binaryRuns.push(...(from.binaryRuns ?? []));
   into.baselined += from.baselined;
   into.suppressed.push(...from.suppressed);
   into.scannedFiles += from.scannedFiles;
@@ -135,14 +143,16 @@ export function allowedPaths(options: ScanTargetsOptions): ((path: string) => bo
   return options.allowPaths && options.allowPaths.length > 0 ? picomatch([...options.allowPaths], { dot: true }) : null;
 }
 
-/** Why a target is not read at all (allowlisted, known-unreadable, a binary file type), or null. */
+/**
+ * Why a target is not read at all (allowlisted, known-unreadable), or null. A binary file type is read like any other:
+ * a name is no reason to trust the bytes.
+ */
 export function skipBeforeReading(
   target: ScanTarget,
   allowed: ((path: string) => boolean) | null,
 ): SkippedTarget | null {
   if (allowed?.(target.path)) return { path: target.path, reason: 'allowlisted', detail: 'matches secrets.paths' };
   if (target.skip) return { path: target.path, ...target.skip };
-  if (hasBinaryExtension(target.path)) return { path: target.path, reason: 'binary', detail: 'binary file type' };
   return null;
 }
 
@@ -167,14 +177,10 @@ export function scanContent(
   }
   const decoded = typeof content === 'string' ? { text: content } : decodeText(content);
   if (decoded === null) {
-    outcome.skipped.push({ path: target.path, reason: 'binary', detail: 'not text in UTF-8, UTF-16 or Latin-1' });
+    scanPrintableRuns(target, content as Buffer, options, outcome);
     return;
   }
   const text = decoded.text;
-  if (typeof content === 'string' && text.slice(0, 8000).includes('\0')) {
-    outcome.skipped.push({ path: target.path, reason: 'binary', detail: 'contains NUL bytes' });
-    return;
-  }
   outcome.scannedFiles++;
   outcome.scannedBytes += size;
   const parts = sourceMapParts(target.path, text);
@@ -182,6 +188,17 @@ export function scanContent(
     // Lines of the map say nothing about lines of its sources: each embedded source is scanned whole.
     for (const part of parts) collect({ path: part.path, read: target.read }, part.text, options, outcome);
   } else collect(target, text, options, outcome);
+}
+
+/** Content that is no text encoding: its printable runs are scanned, each reported on the file line it starts on. */
+function scanPrintableRuns(target: ScanTarget, bytes: Buffer, options: ScanTargetsOptions, outcome: ScanOutcome) {
+  const runs = printableRuns(bytes);
+  outcome.scannedFiles++;
+  outcome.scannedBytes += bytes.byteLength;
+  outcome.binaryRuns.push(target.path);
+  if (runs.runs === 0) return;
+  const lineMap = target.lineMap ? runs.lineMap.map((line) => target.lineMap![line - 1] ?? line) : runs.lineMap;
+  collect({ ...target, lineMap }, runs.text, options, outcome);
 }
 
 /** What a file beyond `HARD_MAX_BYTES` is listed as; it makes a gate run incomplete. */

@@ -22,6 +22,37 @@ async function findings(bytes: Buffer) {
   return { outcome, places: outcome.findings.map((f) => `${f.line}:${f.column} ${f.ruleId}`) };
 }
 
+describe('binary is not a hiding place', () => {
+  test('one NUL byte: the secret in a printable run is found on its line (ASCII and UTF-16 runs)', async () => {
+    const ascii = Buffer.concat([Buffer.from('header\n\0\x01\x02\nline three\n'), Buffer.from(`key: ${token}\n`)]);
+    expect((await findings(ascii)).places).toEqual(['4:6 github-pat']);
+    const noise = Buffer.from(Array.from({ length: 600 }, (_, i) => (i * 7919 + 13) % 256));
+    const wide = Buffer.concat([noise, Buffer.from(`token=${token}`, 'utf16le'), noise]);
+    expect(decodeText(wide)).toBeNull();
+    const newlinesBefore = noise.filter((byte) => byte === 0x0a).length;
+    expect((await findings(wide)).places.map((place) => place.split(':')[0])).toEqual([`${newlinesBefore + 1}`]);
+  });
+
+  test.each([
+    ['utf-32le', true],
+    ['utf-32le', false],
+    ['utf-32be', true],
+    ['utf-32be', false],
+  ] as const)('UTF-32 text (%s, BOM %s) is decoded as text', async (encoding, bom) => {
+    const text = `first line\nkey: ${token}\n`;
+    const units = [...(bom ? [0xfeff] : []), ...[...text].map((char) => char.codePointAt(0)!)];
+    const bytes = Buffer.alloc(units.length * 4);
+    units.forEach((unit, i) => {
+      if (encoding === 'utf-32le') bytes.writeUInt32LE(unit, i * 4);
+      else bytes.writeUInt32BE(unit, i * 4);
+    });
+    expect(decodeText(bytes)).toEqual({ text, encoding });
+    const { places, outcome } = await findings(bytes);
+    expect(places).toEqual(['2:6 github-pat']);
+    expect(outcome.binaryRuns).toEqual([]);
+  });
+});
+
 describe('text in other encodings', () => {
   test.each([
     ['utf-16le', true],
@@ -36,12 +67,14 @@ describe('text in other encodings', () => {
     expect(outcome.skipped).toEqual([]);
   });
 
-  test('real binary content stays skipped as binary', async () => {
+  test('real binary content is scanned for its printable runs only, and listed so', async () => {
     const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52]);
     const random = Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919 + 13) % 256));
     for (const bytes of [png, random]) {
-      const { outcome } = await findings(bytes);
-      expect(outcome.skipped).toMatchObject([{ reason: 'binary' }]);
+      const { outcome, places } = await findings(bytes);
+      expect(outcome.skipped).toEqual([]);
+      expect(outcome.binaryRuns).toEqual(['settings.txt']);
+      expect(places).toEqual([]);
     }
     expect(decodeText(Buffer.from('plain ascii'))).toEqual({ text: 'plain ascii', encoding: 'utf-8' });
   });

@@ -5,7 +5,7 @@ import { isAscii, isUtf8 } from 'node:buffer';
  * it, often without a BOM) and Latin-1 (older configs and logs). A secret in any of them is still a secret, so only
  * content that is none of these counts as binary. Lines and columns are then in decoded characters.
  */
-export type TextEncoding = 'utf-8' | 'utf-16le' | 'utf-16be' | 'latin1';
+export type TextEncoding = 'utf-8' | 'utf-16le' | 'utf-16be' | 'utf-32le' | 'utf-32be' | 'latin1';
 
 export interface DecodedText {
   text: string;
@@ -20,6 +20,8 @@ const utf16be = new TextDecoder('utf-16be');
 
 /** The text, or null when the bytes are binary in every encoding we read. */
 export function decodeText(bytes: Uint8Array): DecodedText | null {
+  const utf32 = utf32Of(bytes);
+  if (utf32) return { text: decodeUtf32(bytes.subarray(utf32.skip), utf32.encoding), encoding: utf32.encoding };
   if (bytes.length >= 2) {
     if (bytes[0] === 0xff && bytes[1] === 0xfe)
       return { text: utf16le.decode(bytes.subarray(2)), encoding: 'utf-16le' };
@@ -39,6 +41,49 @@ export function decodeText(bytes: Uint8Array): DecodedText | null {
     return { text: buffer.toString('utf8', bom), encoding: 'utf-8' };
   }
   return looksLikeLatin1(bytes) ? { text: buffer.toString('latin1'), encoding: 'latin1' } : null;
+}
+
+/**
+ * UTF-32 by its BOM, or by its zero pattern: ASCII-range text in UTF-32 has three zero bytes in every four-byte unit
+ * (the last three for little-endian, the first three for big-endian). Binary formats almost never keep it up.
+ */
+export function utf32Of(bytes: Uint8Array): { encoding: 'utf-32le' | 'utf-32be'; skip: number } | null {
+  if (bytes.length >= 4) {
+    if (bytes[0] === 0xff && bytes[1] === 0xfe && bytes[2] === 0 && bytes[3] === 0)
+      return { encoding: 'utf-32le', skip: 4 };
+    if (bytes[0] === 0 && bytes[1] === 0 && bytes[2] === 0xfe && bytes[3] === 0xff)
+      return { encoding: 'utf-32be', skip: 4 };
+  }
+  const end = Math.min(bytes.length, SNIFF_BYTES) & ~3;
+  if (end < 8 || bytes.length % 4 !== 0) return null;
+  let le = 0;
+  let be = 0;
+  for (let i = 0; i < end; i += 4) {
+    const [a, b, c, d] = [bytes[i]!, bytes[i + 1]!, bytes[i + 2]!, bytes[i + 3]!];
+    if (a !== 0 && b === 0 && c === 0 && d === 0) le++;
+    if (a === 0 && b === 0 && c === 0 && d !== 0) be++;
+  }
+  const units = end / 4;
+  if (le >= units * 0.7) return { encoding: 'utf-32le', skip: 0 };
+  if (be >= units * 0.7) return { encoding: 'utf-32be', skip: 0 };
+  return null;
+}
+
+/** UTF-32 code units to a string; a unit that is no code point becomes U+FFFD, as TextDecoder does for UTF-16. */
+function decodeUtf32(bytes: Uint8Array, encoding: 'utf-32le' | 'utf-32be'): string {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const parts: string[] = [];
+  let chunk: number[] = [];
+  for (let i = 0; i + 3 < bytes.length; i += 4) {
+    const unit = view.getUint32(i, encoding === 'utf-32le');
+    chunk.push(unit > 0x10ffff || (unit >= 0xd800 && unit <= 0xdfff) ? 0xfffd : unit);
+    if (chunk.length === 4096) {
+      parts.push(String.fromCodePoint(...chunk));
+      chunk = [];
+    }
+  }
+  parts.push(String.fromCodePoint(...chunk));
+  return parts.join('');
 }
 
 /**

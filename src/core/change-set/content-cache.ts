@@ -1,23 +1,52 @@
 import { readFile, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
-
-/** How the new version of a path may be read. `none`: deletions, submodules, skipped files. */
-export type ContentSource = 'file' | 'symlink' | 'binary' | 'none';
+import { blobIdOf } from './blob-id.js';
+import type { BlobReader } from './blob-reader.js';
+import type { LargeSnapshotFile } from './types.js';
 
 /**
- * Reads the new version of each changed path at most once, on first request. A symlink's content is its target text
- * (what git stores), never the file it points to. Read failures give null: the change set already lists unreadable
- * files in `skipped`, and a validator cannot do better with an exception.
+ * How the new version of a path may be read. `large`: skipped as too large, read only through `largeFile`. `none`:
+ * deletions, submodules, unreadable files.
+ */
+export type ContentSource = 'file' | 'symlink' | 'binary' | 'large' | 'none';
+
+export interface ContentCacheOptions {
+  root: string;
+  /** The repository's object format (`sha1`, `sha256`), to hash what is read from disk. */
+  objectFormat: string;
+  /** Reads blobs of the snapshot from the object store. */
+  blobs: BlobReader;
+}
+
+/**
+ * Reads the new version of each changed path at most once, on first request, as the snapshot holds it: the blob that
+ * `git add` wrote into the temporary index when the change set was built, never whatever the file holds later. The
+ * file on disk is read first and used when its blob id is the snapshot's (the common case: no git process); when it
+ * differs (the file was edited since, or git converted its line ends) the blob comes from the object store. A symlink's
+ * content is its target text (what git stores), never the file it points to. Read failures give null: the change set
+ * already lists unreadable files in `skipped`, and a validator cannot do better with an exception.
  */
 export class ContentCache {
-  private readonly sources = new Map<string, ContentSource>();
+  private readonly sources = new Map<string, { source: ContentSource; id: string }>();
   private readonly bytes = new Map<string, Promise<Buffer | null>>();
   private readonly texts = new Map<string, Promise<string | null>>();
 
-  constructor(private readonly root: string) {}
+  constructor(private readonly options: ContentCacheOptions) {}
 
-  register(path: string, source: ContentSource): void {
-    this.sources.set(path, source);
+  /** `id`: the blob id of the path's new version in the snapshot. */
+  register(path: string, source: ContentSource, id = ''): void {
+    this.sources.set(path, { source, id });
+  }
+
+  /** A file skipped as too large: its snapshot blob id, and a whole read of it (not cached: it is large). */
+  largeFile(path: string): LargeSnapshotFile | null {
+    const registered = this.sources.get(path);
+    if (registered?.source !== 'large' || registered.id === '') return null;
+    return {
+      blobId: registered.id,
+      objectFormat: this.options.objectFormat,
+      readWhole: () => this.load(path, true),
+    };
   }
 
   readBytes(path: string): Promise<Buffer | null> {
@@ -32,7 +61,7 @@ export class ContentCache {
   readText(path: string): Promise<string | null> {
     let cached = this.texts.get(path);
     if (!cached) {
-      const source = this.sources.get(path);
+      const source = this.sources.get(path)?.source;
       cached =
         source === 'file' || source === 'symlink'
           ? this.readBytes(path).then((bytes) => (bytes === null ? null : bytes.toString('utf8')))
@@ -42,15 +71,16 @@ export class ContentCache {
     return cached;
   }
 
-  private async load(path: string): Promise<Buffer | null> {
-    const source = this.sources.get(path);
-    const absolute = join(this.root, path);
-    try {
-      if (source === 'file' || source === 'binary') return await readFile(absolute);
-      if (source === 'symlink') return await readlink(absolute, { encoding: 'buffer' });
-      return null;
-    } catch {
-      return null;
-    }
+  private async load(path: string, large = false): Promise<Buffer | null> {
+    const registered = this.sources.get(path);
+    if (!registered || registered.source === 'none' || registered.id === '') return null;
+    if (registered.source === 'large' && !large) return null;
+    const absolute = join(this.options.root, path);
+    const live = await (registered.source === 'symlink'
+      ? readlink(absolute, { encoding: 'buffer' })
+      : readFile(absolute)
+    ).catch(() => null);
+    if (live !== null && blobIdOf(live, this.options.objectFormat) === registered.id) return live;
+    return this.options.blobs.read(registered.id);
   }
 }

@@ -289,13 +289,22 @@ describe('what the change set lists', () => {
     ]);
     expect(await added.readBytes('vendor/lib')).toBeNull();
 
-    await repo.commit('add submodule');
+    const first = await repo.commit('add submodule');
+    const v1 = (await repo.git('rev-parse', `${first}:vendor/lib`)).trim();
     await library.write('lib.txt', 'v2\n');
-    await library.commit('v2');
+    const v2 = await library.commit('v2');
     await repo.git('-C', 'vendor/lib', 'pull', '--quiet', 'origin', 'main');
     const moved = await createChangeSet({ cwd: repo.root });
     expect(moved.files).toEqual([
-      { path: 'vendor/lib', status: 'submodule', binary: false, addedLines: [], changedLines: [], size: 0 },
+      {
+        path: 'vendor/lib',
+        status: 'submodule',
+        binary: false,
+        addedLines: [],
+        changedLines: [],
+        size: 0,
+        submodule: { from: v1, to: v2 },
+      },
     ]);
   });
 

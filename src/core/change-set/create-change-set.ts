@@ -1,3 +1,4 @@
+import { BlobReader } from './blob-reader.js';
 import { ContentCache } from './content-cache.js';
 import type { DescribedEntry } from './describe-diff.js';
 import { fingerprintOf } from './fingerprint.js';
@@ -7,9 +8,10 @@ import { inspectFiles } from './inspect-files.js';
 import { listChanges } from './list-changes.js';
 import { guessRepo, locateRepo, type RepoLocation, sameLocation } from './locate-repo.js';
 import { pinBase } from './pin-base.js';
+import { filterDrivers, keepRawBytes } from './raw-filters.js';
 import { resolveBase, verifyCommit } from './resolve-base.js';
 import { reviewDiff } from './review-diff.js';
-import { STATE_DIR, withTempIndex } from './temp-index.js';
+import { withTempIndex } from './temp-index.js';
 import type { ChangedFile, ChangeSetOptions, RepoChangeSet } from './types.js';
 
 /** Default of `validation.maxFileSize`: larger files are listed in `skipped` and never read. */
@@ -25,7 +27,8 @@ const EMPTY_TREE: Record<string, string> = {
  * Builds the change set: the working tree (committed since the base, staged, unstaged and untracked files, as one
  * view) against the base.
  *
- * How: a temporary index receives `git add -A` (temp-index.ts), then `git diff-index --cached` of the base against it
+ * How: a temporary index receives `git add -A` (temp-index.ts) with the index flags that hide edits cleared and the
+ * bytes on disk in place of any clean filter's output (raw-filters.ts), then `git diff-index --cached` of the base against it
  * lists every change with its hunks (list-changes.ts). The user's index, stash and working tree are never written.
  */
 export async function createChangeSet(options: ChangeSetOptions): Promise<RepoChangeSet> {
@@ -47,11 +50,10 @@ export async function createChangeSet(options: ChangeSetOptions): Promise<RepoCh
   const kept: DescribedEntry[] = [];
   const ignored: string[] = [];
   for (const entry of snapshot.entries) {
-    if (isStateDirPath(entry.path)) continue;
     if (isIgnored(entry.path)) ignored.push(entry.path);
     else kept.push(entry);
   }
-  const content = new ContentCache(repo.root);
+  const content = new ContentCache({ root: repo.root, objectFormat: repo.objectFormat, blobs: new BlobReader(git) });
   const { files, skipped } = await inspectFiles({ root: repo.root, entries: kept, maxFileSize, content });
   for (const path of snapshot.unreadable) {
     if (isIgnored(path)) ignored.push(path);
@@ -68,7 +70,7 @@ export async function createChangeSet(options: ChangeSetOptions): Promise<RepoCh
 
   const fingerprint = fingerprintOf({
     baseCommit: snapshot.base.commit,
-    changes: snapshot.paths.filter((entry) => !isStateDirPath(entry.path)),
+    changes: snapshot.paths,
     ignore: ignorePatterns,
   });
   return {
@@ -83,6 +85,7 @@ export async function createChangeSet(options: ChangeSetOptions): Promise<RepoCh
     hasCommits: snapshot.head !== null && snapshot.head !== snapshot.base.commit,
     readText: (path) => content.readText(path),
     readBytes: (path) => content.readBytes(path),
+    largeFile: (path) => content.largeFile(path),
     diff: async (paths) => {
       const pathspec = pathspecFor(files, paths);
       if (pathspec !== null && pathspec.length === 0) return '';
@@ -104,13 +107,17 @@ async function takeSnapshot(
   return withTempIndex(git, where.indexPath, async (index) => {
     const repo = await located;
     if (!sameLocation(where, repo)) return null;
-    // Resolving the base does not need the index: it runs while `git add` works.
-    const [resolved, head, unreadable] = await Promise.all([
+    // Resolving the base and reading the filter config do not need the index: they run while `git add` works.
+    const [resolved, head, unreadable, drivers] = await Promise.all([
       resolveBase(git, { flag: options.base, config: options.configBase }),
       verifyCommit(git, 'HEAD'),
       index.staged,
+      filterDrivers(git),
     ]);
     const base = await pinBase(git, { root: repo.root, resolved, head, trusted: options.trustedCommits });
+    if (drivers !== null) {
+      await keepRawBytes(git, { env: index.env, drivers, objectFormat: repo.objectFormat, baseCommit: base.commit });
+    }
     const from = base.commit ?? emptyTreeOf(repo.objectFormat);
     const listed = await listChanges(git, { from, env: index.env });
     return { repo, base, head, from, ...listed, unreadable };
@@ -130,10 +137,6 @@ function emptyTreeOf(objectFormat: string): string {
   const tree = EMPTY_TREE[objectFormat];
   if (!tree) throw new Error(`unsupported git object format ${JSON.stringify(objectFormat)}`);
   return tree;
-}
-
-function isStateDirPath(path: string): boolean {
-  return path === STATE_DIR || path.startsWith(`${STATE_DIR}/`);
 }
 
 /** Code-unit order: the same on every machine and locale. */

@@ -22,6 +22,9 @@ export interface DescribedEntry {
   /** Mode and object id of the new version (0 and the null id for a deletion), as the temporary index holds it. */
   mode: number;
   id: string;
+  /** Mode and object id at the base (0 and the null id for an addition). */
+  srcMode: number;
+  srcId: string;
   binary: boolean;
   added: LineRange[];
   /** See `PatchSection.deletedAfter`. */
@@ -63,6 +66,8 @@ function describeEntry(entry: RawEntry, section: PatchSection): DescribedEntry {
     kind,
     mode: entry.dstMode,
     id: entry.dstId,
+    srcMode: entry.srcMode,
+    srcId: entry.srcId,
     binary: kind === 'file' && section.binary,
     added: hasLines ? section.added : [],
     deletedAfter: hasLines ? section.deletedAfter : [],

@@ -20,7 +20,7 @@ export interface FingerprintInput {
  */
 export function fingerprintOf(input: FingerprintInput): string {
   const hash = createHash('sha256')
-    .update('tollgate-change-set-v1\0')
+    .update('tollgate-change-set-v2\0')
     .update(`base ${input.baseCommit ?? 'none'}\0`)
     .update(`ignore ${JSON.stringify(input.ignore)}\0`);
   const changes = [...input.changes].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

@@ -4,6 +4,7 @@ import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { ContentCache } from './content-cache.js';
 import type { DescribedEntry } from './describe-diff.js';
 import { mergeRanges } from './patch-hunks.js';
+import { MODE_GITLINK, MODE_TYPE_MASK } from './raw-diff.js';
 import type { ChangedFile, LineRange, SkippedFile } from './types.js';
 
 export interface InspectFilesOptions {
@@ -28,7 +29,7 @@ export async function inspectFiles(options: InspectFilesOptions): Promise<Inspec
   const { content } = options;
   const files: ChangedFile[] = [];
   const skipped: SkippedFile[] = [];
-  const symlinks: ChangedFile[] = [];
+  const symlinks: Array<{ file: ChangedFile; id: string }> = [];
   const later: Array<Promise<void>> = [];
   for (const entry of options.entries) {
     const file: ChangedFile = {
@@ -41,6 +42,7 @@ export async function inspectFiles(options: InspectFilesOptions): Promise<Inspec
       size: 0,
     };
     files.push(file);
+    if (entry.status === 'submodule') file.submodule = submodulePointers(entry);
     if (entry.kind === 'deleted' || entry.kind === 'submodule') {
       file.changedLines = [];
       content.register(entry.path, 'none');
@@ -59,19 +61,19 @@ export async function inspectFiles(options: InspectFilesOptions): Promise<Inspec
     }
     file.size = stats.size;
     if (entry.kind === 'symlink') {
-      symlinks.push(file);
+      symlinks.push({ file, id: entry.id });
     } else if (stats.size > options.maxFileSize) {
-      content.register(entry.path, 'none');
+      content.register(entry.path, 'large', entry.id);
       skipped.push({
         path: entry.path,
         reason: 'too_large',
         detail: `${formatBytes(stats.size)} over the ${formatBytes(options.maxFileSize)} cap (validation.maxFileSize)`,
       });
     } else if (entry.binary) {
-      content.register(entry.path, 'binary');
+      content.register(entry.path, 'binary', entry.id);
       skipped.push({ path: entry.path, reason: 'binary', detail: 'binary file: validators get its bytes but no text' });
     } else {
-      content.register(entry.path, 'file');
+      content.register(entry.path, 'file', entry.id);
       if (entry.deletedAfter.length > 0) {
         later.push(
           changedLinesOf(entry, () => content.readBytes(entry.path)).then((lines) => {
@@ -83,15 +85,25 @@ export async function inspectFiles(options: InspectFilesOptions): Promise<Inspec
   }
   if (symlinks.length > 0) {
     const realRoot = await realpath(options.root).catch(() => options.root);
-    for (const file of symlinks) later.push(checkSymlink(file, options, realRoot, skipped));
+    for (const { file, id } of symlinks) later.push(checkSymlink(file, id, options, realRoot, skipped));
   }
   await Promise.all(later);
   return { files, skipped };
 }
 
+/** The commits a submodule pointer moved between; a side that is no gitlink (added, removed, type change) is null. */
+function submodulePointers(entry: DescribedEntry): { from: string | null; to: string | null } {
+  const gitlink = (mode: number) => (mode & MODE_TYPE_MASK) === MODE_GITLINK;
+  return {
+    from: gitlink(entry.srcMode) ? entry.srcId : null,
+    to: gitlink(entry.mode) ? entry.id : null,
+  };
+}
+
 /** A symlink's content is its target text; one that leads out of the repository is not read at all. */
 async function checkSymlink(
   file: ChangedFile,
+  id: string,
   options: InspectFilesOptions,
   realRoot: string,
   skipped: SkippedFile[],
@@ -99,7 +111,7 @@ async function checkSymlink(
   const absolute = join(options.root, file.path);
   const target = await readlink(absolute).catch(() => null);
   if (target !== null && !(await pointsOutside(absolute, target, options.root, realRoot))) {
-    options.content.register(file.path, 'symlink');
+    options.content.register(file.path, 'symlink', id);
     return;
   }
   options.content.register(file.path, 'none');

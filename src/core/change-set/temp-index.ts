@@ -2,8 +2,12 @@ import { chmodSync, copyFileSync, statSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { withPrivateTempDir } from '../private-temp.js';
 import type { GitRunner } from './git.js';
+import { parseHiddenEntries, revealHiddenEntries } from './hidden-entries.js';
 
-/** Never staged, so tollgate's own state cannot change the change set or its fingerprint. */
+/**
+ * Tollgate's state folder: its untracked files are never staged, so tollgate's own state cannot change the change set
+ * or its fingerprint. Files tracked under it (force-added) are part of the change like any other.
+ */
 export const STATE_DIR = '.tollgate';
 
 export interface TempIndex {
@@ -44,7 +48,7 @@ export async function withTempIndex<T>(
         if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
       }
       const env = { GIT_INDEX_FILE: indexFile };
-      staged = addAll(git, env);
+      staged = stageWorkTree(git, env);
       // `work` may await something else first; a failed `git add` must not count as unhandled meanwhile.
       staged.catch(() => undefined);
       return await work({ env, staged });
@@ -56,28 +60,38 @@ export async function withTempIndex<T>(
 }
 
 /**
- * `git add -A` into the temporary index. `--ignore-errors` keeps going past a file git cannot read; such files are
+ * `git add -A` into the temporary index, then again for the entries whose index flags kept git from reading the file
+ * (assume-unchanged, skip-worktree on a file that is on disk) and for tracked files under the state folder: the bytes
+ * on disk decide, never the index's say-so. The flags are read from the copy while the first add runs.
+ */
+async function stageWorkTree(git: GitRunner, env: Record<string, string>): Promise<string[]> {
+  const listing = git.output(['ls-files', '-v', '-z'], { env });
+  listing.catch(() => undefined); // awaited below
+  const unreadable = await addAll(git, env, null);
+  const hidden = parseHiddenEntries(await listing, STATE_DIR);
+  const restage = await revealHiddenEntries(git, env, git.cwd, hidden);
+  if (restage.length === 0) return unreadable;
+  return [...unreadable, ...(await addAll(git, env, restage))];
+}
+
+/**
+ * `git add -A` into the temporary index: the whole tree but the state folder, or the given paths (read literally). `--ignore-errors` keeps going past a file git cannot read; such files are
  * named on stderr and come back as unreadable rather than vanishing. `core.splitIndex=false` keeps git from writing a
  * shared index file into the user's .git directory.
  */
-async function addAll(git: GitRunner, env: Record<string, string>): Promise<string[]> {
-  const result = await git.run(
-    // No untracked cache: its directory-mtime shortcuts can miss a file created in the same tick as its folder.
-    [
-      '-c',
-      'core.splitIndex=false',
-      '-c',
-      'core.untrackedCache=false',
-      'add',
-      '--all',
-      '--ignore-errors',
-      '--',
-      '.',
-      `:(top,exclude)${STATE_DIR}`,
-    ],
-    // The pathspec magic above must stay magic even if the user exports GIT_LITERAL_PATHSPECS.
-    { env: { ...env, GIT_LITERAL_PATHSPECS: '0' } },
-  );
+async function addAll(git: GitRunner, env: Record<string, string>, paths: readonly string[] | null): Promise<string[]> {
+  // No untracked cache, split index or fsmonitor: the runner forces those off (SNAPSHOT_GIT_CONFIG).
+  const result =
+    paths === null
+      ? await git.run(
+          ['add', '--all', '--ignore-errors', '--', '.', `:(top,exclude)${STATE_DIR}`],
+          // The pathspec magic above must stay magic even if the user exports GIT_LITERAL_PATHSPECS.
+          { env: { ...env, GIT_LITERAL_PATHSPECS: '0' } },
+        )
+      : await git.run(['add', '--all', '--ignore-errors', '--pathspec-from-file=-', '--pathspec-file-nul'], {
+          env: { ...env, GIT_LITERAL_PATHSPECS: '1' },
+          input: `${paths.join('\0')}\0`,
+        });
   if (result.exitCode === 0) return [];
   const stderr = withoutIgnoredStateDir(result.stderr);
   const unreadable = parseAddErrors(stderr);

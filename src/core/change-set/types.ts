@@ -27,6 +27,8 @@ export interface ChangedFile {
   changedLines: LineRange[];
   /** Size in bytes of the new version (0 for a deletion). */
   size: number;
+  /** For status `submodule`: the commit the pointer had at the base and has now (null where there is none). */
+  submodule?: { from: string | null; to: string | null };
 }
 
 export type BaseSource = 'flag' | 'config' | 'upstream' | 'default-branch' | 'head' | 'empty' | 'pinned';
@@ -83,8 +85,22 @@ export interface RepoChangeSet {
    * too_large / unreadable / symlink_outside_repo (binary files do return their bytes).
    */
   readBytes(path: string): Promise<Buffer | null>;
+  /**
+   * The snapshot of a changed file skipped as too_large, which the secrets scanner streams from disk: its blob id (to
+   * check the streamed bytes against) and a reader of the blob, whole. Null for other paths; absent in change sets
+   * given as data.
+   */
+  largeFile?(path: string): LargeSnapshotFile | null;
   /** The unified diff (`git diff` format) of the change set, for reviewers; paths limited when given. */
   diff(paths?: readonly string[]): Promise<string>;
+}
+
+export interface LargeSnapshotFile {
+  blobId: string;
+  /** `sha1` or `sha256`. */
+  objectFormat: string;
+  /** The snapshot's bytes, whole (from disk when they still match, else from the object store). */
+  readWhole(): Promise<Buffer | null>;
 }
 
 export interface ChangeSetOptions {

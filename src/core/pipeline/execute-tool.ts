@@ -220,7 +220,9 @@ async function runWithBudget(
   const redact = await loadRedactor();
   const controller = new AbortController();
   const onOuterAbort = () => controller.abort(env.signal?.reason);
-  env.signal?.addEventListener('abort', onOuterAbort, { once: true });
+  // A signal aborted before this point never fires its event again: pass that abort on at once.
+  if (env.signal?.aborted) onOuterAbort();
+  else env.signal?.addEventListener('abort', onOuterAbort, { once: true });
   let timedOut = false;
   const deadlineTimer = setTimeout(() => {
     timedOut = true;

@@ -1,3 +1,6 @@
+import { appendFile, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
@@ -13,8 +16,9 @@ import { runValidationCall } from './validation-call.js';
 
 /**
  * The gate's one promise, as a property: whatever sequence of edits, scoped calls (explicit paths), partial runs
- * (`--only`) and full runs an agent makes, the gate says "validated" only when the last full run of every enabled
- * validator on the tree as it is now passed.
+ * (`--only`), full runs, index flags (`--skip-worktree`, `--assume-unchanged`), a lying clean filter and A-B-A swaps
+ * during a run an agent makes, the gate says "validated" only when the last full run of every enabled validator on
+ * the tree as it is now (its bytes on disk) passed.
  */
 
 /** Flags files containing "SECRET"; with `paths`, looks only at those (a scoped call). */
@@ -66,12 +70,39 @@ const lintTool = defineTool({
   },
 });
 
-const tools = [scanTool, lintTool];
+/** The file the next full run's `swap` check swaps for a clean one while the others read, then restores (A-B-A). */
+let swapDuringRun: string | null = null;
+
+/** Stands for a project check that moves a file away, writes a clean one and puts the original back. */
+const swapTool = defineTool({
+  name: 'swap',
+  title: 'Swap',
+  description: 'test A-B-A check',
+  configKey: 'swap',
+  optionsSchema: z.object({}).strict().prefault({}),
+  inputSchema: z.object({}).strict(),
+  permissions: [],
+  enabledByDefault: true,
+  run: async () => {
+    const file = swapDuringRun;
+    if (file === null) return result('passed', 'nothing swapped');
+    const original = await readFile(join(repo.root, file));
+    await writeFile(join(repo.root, file), 'fine\n');
+    await sleep(150);
+    await writeFile(join(repo.root, file), original);
+    return result('passed', `swapped ${file} and back`);
+  },
+});
+
+const tools = [swapTool, scanTool, lintTool];
 const FILES = ['a.txt', 'b.txt', 'c.txt'];
 const CONTENTS = ['fine\n', 'SECRET=1\n', 'TODO\n', 'other\n'];
 
 type Step =
   | { kind: 'edit'; file: string; content: string }
+  | { kind: 'flag'; file: string; flag: '--skip-worktree' | '--assume-unchanged' }
+  | { kind: 'filter'; file: string }
+  | { kind: 'aba'; file: string }
   | { kind: 'scoped'; file: string }
   | { kind: 'full' }
   | { kind: 'only'; tool: 'scan' | 'lint' };
@@ -82,6 +113,13 @@ const step: fc.Arbitrary<Step> = fc.oneof(
     file: fc.constantFrom(...FILES),
     content: fc.constantFrom(...CONTENTS),
   }),
+  fc.record({
+    kind: fc.constant('flag' as const),
+    file: fc.constantFrom(...FILES),
+    flag: fc.constantFrom('--skip-worktree' as const, '--assume-unchanged' as const),
+  }),
+  fc.record({ kind: fc.constant('filter' as const), file: fc.constantFrom(...FILES) }),
+  fc.record({ kind: fc.constant('aba' as const), file: fc.constantFrom(...FILES) }),
   fc.record({ kind: fc.constant('scoped' as const), file: fc.constantFrom(...FILES) }),
   fc.record({ kind: fc.constant('full' as const) }),
   fc.record({ kind: fc.constant('only' as const), tool: fc.constantFrom('scan' as const, 'lint' as const) }),
@@ -90,7 +128,19 @@ const step: fc.Arbitrary<Step> = fc.oneof(
 let repo: TempRepo;
 beforeAll(async () => {
   repo = await createTempRepo({ files: { 'README.md': '# x\n' } });
+  // A clean filter that stores every file it is given as the clean "fine": git itself would see no SECRET or TODO.
+  await repo.git('config', 'filter.hide.clean', 'printf "fine\\n"');
 });
+
+/** Index flags and filters: the agent's ways to make git look away from a file's bytes. */
+async function hide(current: Extract<Step, { kind: 'flag' | 'filter' }>, content: ReadonlyMap<string, string>) {
+  if (current.kind === 'filter') {
+    await appendFile(join(repo.root, '.git', 'info', 'attributes'), `${current.file} filter=hide\n`);
+  } else if (content.has(current.file)) {
+    await repo.git('add', '--', current.file);
+    await repo.git('update-index', current.flag, '--', current.file);
+  }
+}
 afterAll(() => repo.cleanup());
 
 describe('the gate invariant', () => {
@@ -101,6 +151,9 @@ describe('the gate invariant', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 6 }), async (steps) => {
         await repo.remove('.tollgate');
+        await repo.git('rm', '-r', '-q', '--cached', '--ignore-unmatch', '--', ...FILES);
+        await writeFile(join(repo.root, '.git', 'info', 'attributes'), '');
+        swapDuringRun = null;
         for (const file of FILES) await repo.remove(file);
         const content = new Map<string, string>();
         /** The model: the clean trees (by content) that a full run looked at. */
@@ -110,6 +163,10 @@ describe('the gate invariant', () => {
           if (current.kind === 'edit') {
             content.set(current.file, current.content);
             await repo.write(current.file, current.content);
+          } else if (current.kind === 'flag' || current.kind === 'filter') {
+            await hide(current, content);
+          } else if (current.kind === 'aba') {
+            if (content.has(current.file)) swapDuringRun = current.file;
           } else if (current.kind === 'scoped') {
             session += 1;
             await runValidationCall({
@@ -133,6 +190,7 @@ describe('the gate invariant', () => {
             if (current.kind === 'full' && clean) passedTrees.add(treeKey());
             if (current.kind === 'full')
               expect(report.verdict, JSON.stringify(steps)).toBe(clean ? 'passed' : 'failed');
+            swapDuringRun = null;
           }
           const status = await readGateStatus({ ...base, tools });
           const treeIsEmpty = [...content.values()].length === 0;

@@ -29,27 +29,49 @@ async function git(options: GitSourceOptions, args: string[], what: string): Pro
   return result.stdout;
 }
 
+/** The bytes git prints (a blob that may be binary, UTF-16 or UTF-32). */
+async function gitBytes(options: GitSourceOptions, args: string[], what: string): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  const result = await runProcess('git', args, {
+    cwd: options.repoRoot,
+    ...(options.env ? { env: options.env } : {}),
+    timeoutMs: 600_000,
+    // stdout is collected below; the capture keeps stderr for error messages.
+    maxOutputBytes: 64 * 1024,
+    onOutput: (stream, chunk) => {
+      if (stream === 'stdout') chunks.push(chunk);
+    },
+  });
+  checkGitResult(result, what);
+  return Buffer.concat(chunks);
+}
+
 /**
- * The staged content (the index, not the working tree) of every staged text file, reporting only the lines the
- * staged diff adds.
+ * The staged content (the index, not the working tree) of every staged file, reporting only the lines the staged diff
+ * adds. A file git calls binary has no lines: its staged bytes are scanned whole (decoded if they are UTF-16/32 text,
+ * else for their printable runs). No textconv driver may stand in for the staged bytes.
  */
 export async function stagedTargets(options: GitSourceOptions): Promise<ScanTarget[]> {
   const patch = await git(
     options,
-    ['diff', '--cached', '-U0', '--no-color', '--no-ext-diff', '--diff-filter=ACMRT', '--find-renames'],
+    [
+      'diff',
+      '--cached',
+      '-U0',
+      '--no-color',
+      '--no-ext-diff',
+      '--no-textconv',
+      '--diff-filter=ACMRT',
+      '--find-renames',
+    ],
     '--staged',
   );
-  return parsePatch(patch)
-    .filter((file) => !file.binary)
-    .map((file) => {
-      const lines = toRanges(file.added.map((item) => item.line));
-      return {
-        path: file.path,
-        onlyLines: lines,
-        newLines: lines,
-        read: async () => git(options, ['show', `:${file.path}`], `staged ${file.path}`),
-      };
-    });
+  return parsePatch(patch).map((file) => {
+    const read = async () => gitBytes(options, ['cat-file', 'blob', `:${file.path}`], `staged ${file.path}`);
+    if (file.binary) return { path: file.path, read };
+    const lines = toRanges(file.added.map((item) => item.line));
+    return { path: file.path, onlyLines: lines, newLines: lines, read };
+  });
 }
 
 /** Every tracked and untracked-not-ignored file of the work tree, read from disk. */

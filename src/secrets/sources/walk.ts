@@ -39,10 +39,15 @@ export async function listFilesUnder(repoRoot: string | null, paths: readonly st
   const seen = new Set<string>();
   const unique = found.filter(({ absolute }) => !seen.has(absolute) && seen.add(absolute));
   const realRoot = repoRoot ? await realpath(repoRoot).catch(() => repoRoot) : null;
-  return Promise.all(unique.map(({ absolute, info }) => limit(() => diskFile(absolute, info, realRoot))));
+  const files = await Promise.all(unique.map(({ absolute, info }) => limit(() => diskFile(absolute, info, realRoot))));
+  return files.filter((file): file is DiskFile => file !== null);
 }
 
-async function diskFile(absolute: string, info: Stats | null, realRoot: string | null): Promise<DiskFile> {
+/**
+ * How one listed path is read. Null for a symbolic link to a folder inside the repository: a link, not a file, whose
+ * folder's files are listed under their own paths.
+ */
+async function diskFile(absolute: string, info: Stats | null, realRoot: string | null): Promise<DiskFile | null> {
   const read = async () => readFile(absolute);
   if (!info?.isSymbolicLink()) return { absolute, size: info?.size ?? 0, read };
   const target = await realpath(absolute).catch(() => null);
@@ -56,7 +61,9 @@ async function diskFile(absolute: string, info: Stats | null, realRoot: string |
       skip: { reason: 'symlink_outside_repo', detail: 'symbolic link to a file outside the repository' },
     };
   }
-  return { absolute, size: (await stat(absolute).catch(() => null))?.size ?? 0, read };
+  const targetInfo = await stat(absolute).catch(() => null);
+  if (targetInfo?.isDirectory()) return null;
+  return { absolute, size: targetInfo?.size ?? 0, read };
 }
 
 function isInside(root: string, path: string): boolean {

@@ -233,7 +233,7 @@ describe('secrets validator', () => {
     expect(result.summary).toContain('.gitleaksignore:1: not a gitleaks fingerprint');
   });
 
-  test('a UTF-16 file (binary to git) that the change adds is decoded and scanned whole; a real binary is skipped', async () => {
+  test('a UTF-16 file (binary to git) that the change adds is decoded and scanned whole; a real binary for its printable runs', async () => {
     await change({});
     const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(`$token = "${newToken}"\r\n`, 'utf16le')]);
     await writeFile(join(repo!.root, 'deploy.ps1'), utf16);
@@ -241,7 +241,8 @@ describe('secrets validator', () => {
     const result = await run();
     expect(result.status).toBe('failed');
     expect(result.findings.map((finding) => `${finding.path}:${finding.line}`)).toEqual(['deploy.ps1:1']);
-    expect(result.details?.skipped).toMatchObject([{ path: 'blob.dat', reason: 'binary' }]);
+    expect(result.details?.skipped).toEqual([]);
+    expect(result.details?.scannedAsBinary).toEqual(['blob.dat']);
   });
 
   test('an unreadable gitleaks config is an error result with the reason, not a crash', async () => {

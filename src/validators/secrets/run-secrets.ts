@@ -23,7 +23,9 @@ import { listFilesUnder } from '../../secrets/sources/walk.js';
 import { scanFileInWindows } from '../../secrets/stream-file.js';
 import { formatSuppression, type GateSuppressionPolicy } from '../../secrets/suppressions.js';
 import { formatSecretLine, toFinding } from '../../secrets/to-finding.js';
+import { explicitTargets, pathsOutside } from './explicit-paths.js';
 import { formatHistoryLine, type HistoryScan, historyFinding, scanCommitsSinceBase } from './history-scan.js';
+import { scanSubmodules } from './submodule-history.js';
 import { verifyFindings } from './verify-step.js';
 
 export interface SecretsInput {
@@ -64,9 +66,10 @@ export async function runSecrets(ctx: ToolContext<SecretsOptions, SecretsInput>)
     if (code !== 'ENOENT') throw error;
     return result('invalid_input', `paths: ${JSON.stringify(relative(ctx.repoRoot, path ?? ''))} does not exist.`);
   }
+  const explicit = Boolean(ctx.input.paths?.length);
   // The commits since the base are part of the change (a call with explicit paths looks at those files only).
-  const readsHistory = !ctx.input.paths?.length && changeSet.hasCommits;
-  if (targets.length === 0 && changeSet.skipped.length === 0 && !readsHistory) {
+  const readsHistory = !explicit && changeSet.hasCommits;
+  if (targets.length === 0 && changeSet.skipped.length === 0 && !readsHistory && (explicit || !movesSubmodule(ctx))) {
     return result('passed', 'No changed text files to scan for secrets.');
   }
   const scanOptions: ScanTargetsOptions = {
@@ -80,6 +83,10 @@ export async function runSecrets(ctx: ToolContext<SecretsOptions, SecretsInput>)
     onProgress: (done, total) => ctx.progress(`scanned ${done}/${total} files for secrets`),
   };
   const outcome = await scanChangedTargets(targets, scanOptions);
+  if (!explicit && movesSubmodule(ctx)) {
+    mergeScanOutcome(outcome, await scanSubmodules(ctx, scanOptions));
+    outcome.findings.sort((a, b) => a.path.localeCompare(b.path) || a.line - b.line || a.column - b.column);
+  }
   const inTree = new Set(outcome.findings.map((finding) => finding.fingerprint));
   const history = readsHistory ? await scanCommitsSinceBase(ctx, scanOptions, inTree) : null;
   const verified = await verifyIfAsked(ctx, outcome, targets, loaded.scanner);
@@ -90,8 +97,9 @@ export async function runSecrets(ctx: ToolContext<SecretsOptions, SecretsInput>)
     baselined: outcome.baselined,
     suppressions: outcome.suppressed,
     rules: loaded.scanner.rules.length,
-    scope: ctx.input.paths?.length ? 'paths' : options.scope,
+    scope: explicit ? 'paths' : options.scope,
     skipped,
+    ...(outcome.binaryRuns.length > 0 ? { scannedAsBinary: outcome.binaryRuns } : {}),
     ...(loaded.notes.length > 0 ? { importNotes: loaded.notes } : {}),
     ...(verified.notes.length > 0 ? { verifyNotes: verified.notes } : {}),
     ...(history ? { history: historyDetails(history) } : {}),
@@ -280,6 +288,10 @@ async function inRepository(ctx: ToolContext<SecretsOptions, SecretsInput>, abso
   return tracked.exitCode === 0;
 }
 
+function movesSubmodule(ctx: ToolContext<SecretsOptions, SecretsInput>): boolean {
+  return ctx.changeSet.files.some((file) => file.submodule?.to);
+}
+
 function changeSetTargets(ctx: ToolContext<SecretsOptions, SecretsInput>, options: SecretsOptions): ScanTarget[] {
   const skipped = new Map(ctx.changeSet.skipped.map((file) => [file.path, file.reason]));
   const live = ctx.changeSet.files.filter((file) => file.status !== 'deleted' && file.status !== 'submodule');
@@ -306,7 +318,7 @@ function textTargets(
       // Over `validation.maxFileSize` the change set does not hold the content: the scanner reads it from disk
       // itself (in windows when large), since a secret at the end of a big file is still a secret.
       ...(skipped.get(file.path) === 'too_large'
-        ? { absolute: join(ctx.repoRoot, file.path), read: () => readFile(join(ctx.repoRoot, file.path)) }
+        ? largeTarget(ctx, file.path)
         : { read: () => ctx.changeSet.readText(file.path) }),
       newLines: file.addedLines,
       ...(options.scope === 'added' ? { onlyLines: file.addedLines } : {}),
@@ -314,35 +326,18 @@ function textTargets(
 }
 
 /**
- * Explicit paths that lead outside the repository: by name (`../x`, an absolute path elsewhere), or through a
- * symbolic link on the way (`link/file` where `link` points out). Paths that do not exist are reported later.
+ * A file over `validation.maxFileSize`, streamed from disk. The snapshot's blob id checks the streamed bytes: when the
+ * file changed since the snapshot was taken, the snapshot's blob is read whole instead.
  */
-async function pathsOutside(repoRoot: string, paths: readonly string[]): Promise<string[]> {
-  const realRoot = await realpath(repoRoot).catch(() => repoRoot);
-  const outside: string[] = [];
-  for (const path of paths) {
-    const absolute = resolve(repoRoot, path);
-    const real = await realpath(absolute).catch(() => null);
-    if (!isInsideDir(repoRoot, absolute) || (real !== null && !isInsideDir(realRoot, real))) outside.push(path);
-  }
-  return outside;
-}
-
-function isInsideDir(root: string, path: string): boolean {
-  const rel = relative(root, path);
-  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
-}
-
-async function explicitTargets(repoRoot: string, paths: readonly string[]): Promise<ScanTarget[]> {
-  const files = await listFilesUnder(
-    repoRoot,
-    paths.map((path) => (isAbsolute(path) ? path : resolve(repoRoot, path))),
-  );
-  return files.map((file) => ({
-    path: relative(repoRoot, file.absolute) || file.absolute,
-    read: file.read,
-    ...(file.skip ? { skip: file.skip } : {}),
-  }));
+function largeTarget(ctx: ToolContext<SecretsOptions, SecretsInput>, path: string) {
+  const absolute = join(ctx.repoRoot, path);
+  const snapshot = ctx.changeSet.largeFile?.(path) ?? null;
+  if (snapshot === null) return { absolute, read: () => readFile(absolute) };
+  return {
+    absolute,
+    expectedBlob: { id: snapshot.blobId, objectFormat: snapshot.objectFormat },
+    read: () => snapshot.readWhole(),
+  };
 }
 
 function passedSummary(outcome: ScanOutcome, skipped: number): string {
@@ -350,6 +345,11 @@ function passedSummary(outcome: ScanOutcome, skipped: number): string {
   if (outcome.baselined > 0)
     parts.push(`${outcome.baselined} baselined finding${outcome.baselined === 1 ? '' : 's'} ignored`);
   if (skipped > 0) parts.push(`${skipped} file${skipped === 1 ? '' : 's'} skipped (see details.skipped)`);
+  const binary = outcome.binaryRuns.length;
+  if (binary > 0)
+    parts.push(
+      `${binary} binary file${binary === 1 ? '' : 's'} scanned for printable text only (details.scannedAsBinary)`,
+    );
   return `${parts.join('; ')}.${suppressionList(outcome)}`;
 }
 
