@@ -1,5 +1,6 @@
 import { formatDuration } from '../config/duration.js';
 import { isPassingStatus, type ToolStatus } from '../result.js';
+import { failureExcerpt } from './failure-excerpt.js';
 import { blockingFindings, statusLabel, type ToolReport, toolPasses } from './run-report.js';
 
 /** What an agent reads back from a validation call: one section per tool, and a footer with the next action. */
@@ -30,9 +31,11 @@ export function renderValidationResults(view: ValidationResultsView): string {
         const waiver = finding.waiver ? ` (waived: ${finding.waiver.reason})` : '';
         lines.push(`- **${finding.severity}**${where} ${finding.title} · id \`${finding.id}\`${waiver}`);
         if (finding.body && !finding.waiver) {
-          const body = finding.body.split('\n');
-          const kept = body.length > view.maxOutputLines ? body.slice(-view.maxOutputLines) : body;
-          lines.push(...kept.map((line) => `  > ${line}`));
+          lines.push(
+            ...failureExcerpt(finding.body, view.maxOutputLines)
+              .split('\n')
+              .map((line) => `  > ${line}`),
+          );
         }
       }
     }
