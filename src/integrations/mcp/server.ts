@@ -11,6 +11,7 @@ import { parallelInputSchema, trivialDeclarationSchema } from '../../core/run/tr
 import { runValidationCall } from '../../core/run/validation-call.js';
 import type { TrivialDeclaration } from '../../core/telemetry/index.js';
 import { describeValidationTool } from './descriptions.js';
+import { answerBadArgumentsAsInvalidParams } from './invalid-params.js';
 import { type McpCallExtra, type ProgressReporter, progressReporter } from './progress.js';
 import { errorResult, validationOutputShape, validationResult } from './result-content.js';
 import { registerStatusTool } from './status-tool.js';
@@ -71,6 +72,7 @@ export async function createTollgateMcpServer(options: TollgateMcpServerOptions)
   };
   for (const plan of await startupPlans(options, registry)) registerValidationTool(context, plan);
   registerStatusTool(context);
+  answerBadArgumentsAsInvalidParams(server);
   return server;
 }
 
