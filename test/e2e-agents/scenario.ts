@@ -52,7 +52,7 @@ export type Step = 'bug' | 'validate' | 'done' | 'fix' | 'revalidate' | 'finish'
 export function nextStep(conversation: string, hasResult: (id: string) => boolean): Step {
   if (hasResult('call_revalidate')) return 'finish';
   if (hasResult('call_fix')) return 'revalidate';
-  if (conversation.includes(STOP_BLOCKED) && !conversation.includes('call_fix')) return 'fix';
+  if (conversation.includes(STOP_BLOCKED)) return 'fix';
   if (hasResult('call_validate')) return 'done';
   if (hasResult('call_bug')) return 'validate';
   return 'bug';
