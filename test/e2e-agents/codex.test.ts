@@ -24,10 +24,11 @@ import {
  */
 const CODEX = agentCliPath('codex');
 /**
- * Opt-in (TOLLGATE_E2E_CODEX=1) until it passes: with the pinned Codex 0.169.0 and this custom Responses provider the
- * model is offered no MCP tool (its tools are exec_command, write_stdin, list_mcp_resources, … and a call of
- * parallel_validation fails "unsupported call"), although `codex mcp list` shows tollgate enabled and nothing in
- * Codex's log says the server was started. The research run that saw MCP results used Codex 0.171.0.
+ * Opt-in (TOLLGATE_E2E_CODEX=1) until it passes: Codex 0.169.0 starts the tollgate server (its log shows the binding
+ * catalog with 4 tools) but defers MCP tools behind its `tool_search` tool (feature
+ * `tool_search_always_defer_mcp_tools`, on by default), so a direct call of `parallel_validation` or
+ * `mcp__tollgate__parallel_validation` answers "unsupported call"; turning the feature off by `-c` did not change
+ * that. The scripted model would have to call `tool_search` first, whose Responses item shape is not known here.
  */
 const OPTED_IN = process.env.TOLLGATE_E2E_CODEX === '1';
 const installed = existsSync(CODEX) && OPTED_IN;
@@ -35,7 +36,7 @@ if (!existsSync(CODEX))
   console.warn(`skipped: Codex is not installed at ${CODEX}; run test/agents/install-real-clis.sh`);
 else if (!OPTED_IN) {
   console.warn(
-    'skipped: the Codex end-to-end test is opt-in (TOLLGATE_E2E_CODEX=1): Codex 0.169.0 offers its model no MCP tool with a custom Responses provider (see codex.test.ts)',
+    'skipped: the Codex end-to-end test is opt-in (TOLLGATE_E2E_CODEX=1): Codex 0.169.0 defers MCP tools behind tool_search (see codex.test.ts)',
   );
 }
 
@@ -59,7 +60,8 @@ function shellCall(request: ResponsesRequest, callId: string, command: string): 
 }
 
 function validateCall(request: ResponsesRequest, callId: string): ResponsesTurn {
-  const name = toolNames(request).find((each) => each.endsWith('parallel_validation')) ?? 'parallel_validation';
+  const name =
+    toolNames(request).find((each) => each.endsWith('parallel_validation')) ?? 'mcp__tollgate__parallel_validation';
   return { kind: 'tool', callId, name, arguments: {} };
 }
 
@@ -145,6 +147,9 @@ describe.skipIf(!installed)('Codex end to end', () => {
         CODEX,
         [
           'exec',
+          // Codex 0.169 defers MCP tools behind tool_search, which is off: offer them to the model directly.
+          '-c',
+          'features.tool_search_always_defer_mcp_tools=false',
           '--dangerously-bypass-approvals-and-sandbox',
           '--skip-git-repo-check',
           'Change math.js, then validate.',
