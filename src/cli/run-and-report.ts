@@ -1,7 +1,8 @@
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { openProject } from '../core/config/open-project.js';
 import { ExitCode, errorMessage, TollgateError } from '../core/errors.js';
+import { configLocations } from '../core/run/config-locations.js';
 import { runGate } from '../core/run/run-gate.js';
 import { writeFileAtomic } from '../core/state/index.js';
 import { TOLLGATE_VERSION } from '../core/version.js';
@@ -10,21 +11,6 @@ import { validators } from '../validators/index.js';
 import { withCodeContext } from './code-context.js';
 import { createProgressDisplay } from './progress-display.js';
 import type { RunFlags } from './run-flags.js';
-
-/** The config file and the line that defines each check (`name: …` in `checks:`), for findings that have no file. */
-async function configLocations(
-  repoRoot: string,
-  file: string,
-): Promise<{ configFile: string; configLines: Record<string, number> }> {
-  const configLines: Record<string, number> = {};
-  const text = await readFile(resolve(repoRoot, file), 'utf8').catch(() => '');
-  text.split('\n').forEach((line, index) => {
-    const match = /^\s*-?\s*name:\s*(?:"([^"]*)"|'([^']*)'|(.+?))\s*(?:#.*)?$/.exec(line);
-    const name = match?.[1] ?? match?.[2] ?? match?.[3];
-    if (name !== undefined && configLines[name] === undefined) configLines[name] = index + 1;
-  });
-  return { configFile: file, configLines };
-}
 
 /** `tollgate run`: glue between flags, the gate and the report. Returns the exit code. */
 export async function runAndReport(flags: RunFlags): Promise<number> {

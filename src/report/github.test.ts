@@ -146,4 +146,24 @@ describe('--format github', () => {
       'notice tollgate: partial run',
     ]);
   });
+  test('a failed check annotates the failing line of a long output, not its passing head', () => {
+    const output = [
+      ...Array.from({ length: 300 }, (_, index) => `ok ${index + 1} - passes ${index}`),
+      'not ok 301 - add is broken: expected 3',
+      '# fail 1',
+      '— `node test.js` exited 1; full log: .tollgate/runs/r1/checks/unit.log',
+    ].join('\n');
+    const check = makeFinding({
+      validator: 'checks',
+      ruleId: 'unit',
+      severity: 'high',
+      title: 'check "unit" failed (exit 1)',
+      body: output,
+    });
+    const [annotation] = commands(renderGithub(reportWith([toolWith('checks', [check])])));
+    expect(annotation?.properties).toMatchObject({ file: 'tollgate.config.yaml', line: '3' });
+    expect(annotation?.message).toContain('not ok 301 - add is broken: expected 3');
+    expect(annotation?.message).toContain('full log: .tollgate/runs/r1/checks/unit.log');
+    expect(annotation?.message).not.toContain('ok 1 - passes 0');
+  });
 });

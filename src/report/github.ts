@@ -1,4 +1,5 @@
 import type { Finding, Severity } from '../core/finding.js';
+import { failureExcerpt } from '../core/run/failure-excerpt.js';
 import {
   blockingFindings,
   configPlaceOf,
@@ -28,7 +29,7 @@ export const KIND_OF: Record<Severity, Kind> = {
   info: 'notice',
 };
 
-/** A message's lines kept in an annotation; the log and the other formats have the rest. */
+/** A message's lines kept in an annotation (the failure lines and the tail); the log and the other formats have the rest. */
 const MESSAGE_LINES = 20;
 
 export interface Annotation {
@@ -120,10 +121,7 @@ function place(finding: Finding, report: RunReport): Pick<Annotation, 'file' | '
 function messageOf(finding: Finding, maxOutputLines: number): string {
   const body = finding.body?.trim();
   if (!body) return `${finding.title} (${finding.severity}, ${finding.id})`;
-  const bodyLines = body.split('\n');
-  const keep = Math.min(MESSAGE_LINES, maxOutputLines);
-  const kept = bodyLines.length > keep ? [...bodyLines.slice(0, keep), '…'] : bodyLines;
-  return `${kept.join('\n')}\n(${finding.severity}, ${finding.id})`;
+  return `${failureExcerpt(body, Math.min(MESSAGE_LINES, maxOutputLines))}\n(${finding.severity}, ${finding.id})`;
 }
 
 /** A validator that did not pass and has no finding of its own still fails the run: it gets an annotation too. */

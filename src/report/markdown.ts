@@ -1,5 +1,6 @@
 import { formatDuration } from '../core/config/duration.js';
 import type { Finding } from '../core/finding.js';
+import { failureExcerpt } from '../core/run/failure-excerpt.js';
 import { blockingFindings, type RunReport, statusLabel, type ToolReport } from '../core/run/run-report.js';
 import { nextStep } from './next-step.js';
 
@@ -64,20 +65,11 @@ function renderFinding(finding: Finding, maxOutputLines: number): string[] {
   const sources = finding.sources.length > 1 ? ` (found by ${finding.sources.join(', ')})` : '';
   const lines = [`- **${finding.severity}**${where} ${finding.title}${sources} · id \`${finding.id}\`${waived}`];
   if (finding.body) {
-    const body = cutLines(finding.body, maxOutputLines);
+    const body = failureExcerpt(finding.body, maxOutputLines);
     const fence = body.includes('```') ? '~~~~' : '```';
     lines.push(`  ${fence}`, ...body.split('\n').map((line) => `  ${line}`), `  ${fence}`);
   }
   return lines;
-}
-
-/** Keeps the last lines: for command output the end is where the error is. */
-function cutLines(text: string, max: number): string {
-  const lines = text.split('\n');
-  if (lines.length <= max) return text;
-  return [lines[0]!, `… ${lines.length - max} line(s) cut (output.maxOutputLines)`, ...lines.slice(-(max - 1))].join(
-    '\n',
-  );
 }
 
 function listPaths(paths: readonly string[]): string {

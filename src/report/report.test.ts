@@ -55,13 +55,22 @@ describe('reports', () => {
     expect(await renderReport(report, 'markdown')).toMatchSnapshot();
   });
 
-  test('long output is cut to output.maxOutputLines, keeping the end', async () => {
+  test('long output is cut to output.maxOutputLines: the failure lines, then the end', async () => {
     const body = Array.from({ length: 100 }, (_, index) => `line ${index + 1}`).join('\n');
     const report = runReportWith([{ ...tool('failed'), findings: [{ ...failingCheck, body }] }], { maxOutputLines: 5 });
     const text = await renderReport(report, 'markdown');
-    expect(text).toContain('… 95 line(s) cut (output.maxOutputLines)');
+    expect(text).toContain('… 96 line(s) omitted');
     expect(text).toContain('line 100');
     expect(text).not.toContain('line 50\n');
+    const failing = body.replace('line 20\n', 'AssertionError: line 20 broke\n');
+    const withCause = runReportWith([{ ...tool('failed'), findings: [{ ...failingCheck, body: failing }] }], {
+      maxOutputLines: 5,
+    });
+    const shown = await renderReport(withCause, 'markdown');
+    expect(shown).toContain('AssertionError: line 20 broke');
+    expect(shown).toContain('line 100');
+    const json = JSON.parse(await renderReport(withCause, 'json'));
+    expect(json.tools[0].findings[0].excerpt).toMatch(/^… 19 line\(s\) omitted\nAssertionError: line 20 broke\n/);
   });
 
   test('json carries the whole report and the next step', async () => {

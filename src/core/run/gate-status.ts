@@ -21,6 +21,12 @@ export interface GateStatus {
   state: 'validated' | 'failed' | 'stale' | 'never';
   /** Findings of the enabled validators' last runs over the current change set (its fingerprint and config). */
   unresolvedFindings: number;
+  /** Why a `stale` tree is stale: other files, another config (or its TOLLGATE_* environment), or fewer validators. */
+  staleBecause?: 'files' | 'config' | 'validators';
+  /** The runs whose findings are about the current change set (the failed run first): where the findings are. */
+  findingRuns: string[];
+  /** The latest run recorded, whatever it examined: a run of another change set does not count for this one. */
+  latest: RunVerdictRecord | null;
 }
 
 export interface GateStatusOptions {
@@ -48,10 +54,48 @@ export async function readGateStatus(options: GateStatusOptions): Promise<GateSt
       entry?.lastRun?.fingerprint === changeSet.fingerprint && entry.lastRun.configHash === options.configHash;
     return sum + (current ? (entry.lastFindings?.findings.length ?? 0) : 0);
   }, 0);
-  const base = { fingerprint: changeSet.fingerprint, changedFiles: changeSet.files.length, enabledTools, verdict };
+  const findingRuns = new Set<string>(verdict?.verdict === 'failed' ? [verdict.runId] : []);
+  for (const name of enabledTools) {
+    const entry = state.tools[name];
+    const current =
+      entry?.lastRun?.fingerprint === changeSet.fingerprint && entry.lastRun.configHash === options.configHash;
+    if (current && entry.lastFindings && entry.lastFindings.findings.length > 0)
+      findingRuns.add(entry.lastFindings.runId);
+  }
+  const base = {
+    fingerprint: changeSet.fingerprint,
+    changedFiles: changeSet.files.length,
+    enabledTools,
+    verdict,
+    findingRuns: [...findingRuns],
+    latest: state.runs.at(-1) ?? null,
+  };
   if (isUnchanged(changeSet) || enabledTools.length === 0 || verdict?.verdict === 'passed') {
-    return { ...base, state: 'validated', unresolvedFindings: verdict?.verdict === 'passed' ? 0 : unresolvedFindings };
+    return {
+      ...base,
+      state: 'validated',
+      unresolvedFindings: verdict?.verdict === 'passed' ? 0 : unresolvedFindings,
+      findingRuns: [],
+    };
   }
   if (verdict) return { ...base, state: 'failed', unresolvedFindings };
-  return { ...base, state: state.runs.length > 0 ? 'stale' : 'never', unresolvedFindings };
+  if (state.runs.length === 0) return { ...base, state: 'never', unresolvedFindings };
+  return {
+    ...base,
+    state: 'stale',
+    unresolvedFindings,
+    staleBecause: staleReason(state.runs, changeSet.fingerprint, options.configHash),
+  };
+}
+
+/** Why no complete run counts for this change: a run of these very files under another config, or with fewer validators. */
+function staleReason(
+  runs: readonly RunVerdictRecord[],
+  fingerprint: string,
+  configHash: string,
+): NonNullable<GateStatus['staleBecause']> {
+  const sameFiles = runs.filter((run) => run.fingerprint === fingerprint && run.complete);
+  if (sameFiles.some((run) => run.configHash === configHash)) return 'validators';
+  if (sameFiles.length > 0) return 'config';
+  return 'files';
 }

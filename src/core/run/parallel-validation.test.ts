@@ -53,9 +53,11 @@ describe('parallel_validation', () => {
     ]);
     expect(outcome.tools[0]!.summary).toBe('reviewed "Add a"');
     expect(outcome.text).toContain('### Lint (`lint`): FAILED');
-    expect(outcome.text).toMatch(/- \*\*low\*\* `src\/a\.ts:1` TODO marker left in the change · id `[0-9a-f]+`/);
-    expect(outcome.text.trimEnd().split('\n').at(-1)).toBe(
-      'Address the issues above, then call `parallel_validation` again after your changes. To accept a low-risk finding instead, run `tollgate waive ID --reason "…"`.',
+    expect(outcome.text).toMatch(
+      /- \*\*low\*\* `src\/a\.ts:1` TODO marker left in the change · `lint` · id `[0-9a-f]+`/,
+    );
+    expect(outcome.text.trimEnd().split('\n').at(-1)).toMatch(
+      /^Fix 1 finding\(s\): `[0-9a-f]{16}` \(TODO marker left in the change at src\/a\.ts:1\)\. Then call `parallel_validation` again after your changes\. To accept a low-risk finding instead, run `tollgate waive ID --reason "…"`\.$/,
     );
     // Persisted for the stop hook.
     const loaded = parseConfigText({ text: '', file: null, env: {}, registries: registriesWith(fakeRegistry) });

@@ -5,13 +5,15 @@ import type { AnyToolDefinition } from '../pipeline/tool.js';
 import { result, type ToolResult, type ToolStatus } from '../result.js';
 import { ensureTollgateDir } from '../state/index.js';
 import { recordRunTelemetry, type SkipReason, type TrivialDeclaration } from '../telemetry/index.js';
+import type { AgentFindingList } from './agent-findings.js';
+import { repoConfigLocations } from './config-locations.js';
 import type { SelectedCall } from './execute-selected.js';
 import { runLifecycle } from './run-lifecycle.js';
 import type { ToolReport, Verdict } from './run-report.js';
 import { requiredValidators } from './select-tools.js';
 import { readSession, updateSession } from './session-store.js';
 import { maySkipAsTrivial } from './trivial-declarations.js';
-import { renderValidationResults } from './validation-results.js';
+import { findingsOfView, renderValidationResults } from './validation-results.js';
 
 /** Below this much session budget a call does not start validators that would likely time out (30 s). */
 export const MIN_REMAINING_BUDGET_MS = 30_000;
@@ -52,6 +54,8 @@ export interface ValidationCallOutcome {
   tools: ToolReport[];
   /** `## Validation Results` Markdown for the agent. */
   text: string;
+  /** The findings as the agent is told them (most severe first, bounded); absent when nothing ran. */
+  findings?: AgentFindingList;
 }
 
 /** The session key of an MCP server's session in `.tollgate/sessions/`. */
@@ -116,19 +120,23 @@ export async function runValidationCall(options: ValidationCallOptions): Promise
   });
   const status = statusOf(run.tools, run.verdict);
   const { message } = skipped;
+  const view = {
+    callName,
+    status,
+    ...(message ? { message: `${message}\n` } : {}),
+    tools: run.tools,
+    maxOutputLines: config.output.maxOutputLines,
+    runId: run.runId,
+    places: await repoConfigLocations(repoRoot, options.env ?? process.env),
+  };
   let outcome: ValidationCallOutcome = {
     status,
     summary: message ?? summaryOf(run.tools, status),
     runId: run.runId,
     fingerprint: run.changeSet.fingerprint,
     tools: run.tools,
-    text: renderValidationResults({
-      callName,
-      status,
-      ...(message ? { message: `${message}\n` } : {}),
-      tools: run.tools,
-      maxOutputLines: config.output.maxOutputLines,
-    }),
+    text: renderValidationResults(view),
+    findings: findingsOfView(view),
   };
   // A call the client cancelled (or gave up on: its timeout sends the same cancellation) stopped its validators, which
   // then report `timeout`; only the server's own budget running out may count towards the circuit breaker.
@@ -219,14 +227,9 @@ function cancelledOutcome(
       ? { ...tool, status: 'incomplete' as const, summary: 'Interrupted: the client cancelled the call.' }
       : tool,
   );
-  const text = renderValidationResults({
-    callName,
-    status: 'incomplete',
-    message: `${summary}\n`,
-    tools,
-    maxOutputLines,
-  });
-  return { ...outcome, status: 'incomplete', summary, tools, text };
+  const view = { callName, status: 'incomplete' as const, message: `${summary}\n`, tools, maxOutputLines };
+  const text = renderValidationResults({ ...view, runId: outcome.runId });
+  return { ...outcome, status: 'incomplete', summary, tools, text, findings: findingsOfView(view) };
 }
 
 interface Refusal {

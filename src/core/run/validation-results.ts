@@ -1,8 +1,10 @@
 import { formatDuration } from '../config/duration.js';
 import { isPassingStatus, type ToolStatus } from '../result.js';
+import { type AgentFinding, type AgentFindingList, agentFindings, nameFindings } from './agent-findings.js';
+import type { ConfigLocations } from './config-locations.js';
 import { blockingFindings, statusLabel, type ToolReport, toolPasses } from './run-report.js';
 
-/** What an agent reads back from a validation call: one section per tool, and a footer with the next action. */
+/** What an agent reads back from a validation call: one section per tool, the findings, and the next action. */
 export interface ValidationResultsView {
   /** The MCP tool the agent called (`parallel_validation`, `code_review`), named in the footer. */
   callName: string;
@@ -10,52 +12,86 @@ export interface ValidationResultsView {
   /** Set when the call ended before running anything (no changes, trivial, budget, circuit breaker). */
   message?: string;
   tools: readonly ToolReport[];
-  /** Lines of a finding's body kept (config `output.maxOutputLines`). */
+  /** Lines of a failed check's excerpt (config `output.maxOutputLines`). */
   maxOutputLines: number;
+  /** The run, for `tollgate log RUN`. */
+  runId?: string | null;
+  /** Where findings without a file point (the config line of a check). */
+  places?: ConfigLocations | null;
 }
 
-/** Markdown for the agent. Pure. */
+/** The bounded, most-severe-first findings of a call: what both the Markdown and `structuredContent` list. */
+export function findingsOfView(view: Pick<ValidationResultsView, 'tools' | 'maxOutputLines' | 'places'>) {
+  return agentFindings(view.tools, { places: view.places ?? null, excerptLines: view.maxOutputLines });
+}
+
+/** Markdown for the agent: the same facts as the structured content. Pure. */
 export function renderValidationResults(view: ValidationResultsView): string {
+  const list = findingsOfView(view);
   const lines = ['## Validation Results', ''];
   if (view.message) lines.push(view.message);
   for (const tool of view.tools) {
     lines.push(`### ${tool.title} (\`${tool.name}\`): ${statusLabel(tool)} · ${formatDuration(tool.durationMs)}`);
     lines.push('', tool.summary);
-    const blocking = blockingFindings(tool);
+    const blocking = blockingFindings(tool).length;
+    const waived = tool.findings.length - blocking;
     if (tool.findings.length > 0) {
-      const waived = tool.findings.length - blocking.length;
-      lines.push('', `Findings: ${blocking.length} to address${waived > 0 ? `, ${waived} waived` : ''}`);
-      for (const finding of tool.findings) {
-        const where = finding.path ? ` \`${finding.path}${finding.line ? `:${finding.line}` : ''}\`` : '';
-        const waiver = finding.waiver ? ` (waived: ${finding.waiver.reason})` : '';
-        lines.push(`- **${finding.severity}**${where} ${finding.title} · id \`${finding.id}\`${waiver}`);
-        if (finding.body && !finding.waiver) {
-          const body = finding.body.split('\n');
-          const kept = body.length > view.maxOutputLines ? body.slice(-view.maxOutputLines) : body;
-          lines.push(...kept.map((line) => `  > ${line}`));
-        }
-      }
+      lines.push('', `Findings: ${blocking} to address${waived > 0 ? `, ${waived} waived` : ''}`);
     }
     lines.push('');
   }
-  lines.push('---', validationFooter(view), '');
+  if (list.findings.length > 0) {
+    lines.push('### Findings, most severe first', '');
+    for (const finding of list.findings) lines.push(...renderFinding(finding));
+    if (list.omitted > 0) lines.push(`- … ${list.omitted} more not shown: ${seeAll(view.runId)}`);
+    lines.push('');
+  }
+  lines.push('---', validationFooter({ ...view, findings: list }), '');
   return lines.join('\n');
 }
 
-/** The next action, from how the call ended. */
-export function validationFooter(view: Pick<ValidationResultsView, 'callName' | 'status' | 'tools'>): string {
+function renderFinding(finding: AgentFinding): string[] {
+  const where = finding.location ? ` \`${finding.location}\`` : '';
+  const waiver = finding.waived ? ` (waived: ${finding.waived})` : '';
+  const lines = [
+    `- **${finding.severity}**${where} ${finding.title} · \`${finding.validator}\` · id \`${finding.id}\`${waiver}`,
+  ];
+  if (finding.waived) return lines;
+  if (finding.message !== finding.title) lines.push(...quoted(finding.message));
+  if (finding.help) lines.push(`  Help: ${finding.help}`);
+  if (finding.excerpt) lines.push('  Output (failure lines, then the end):', ...quoted(finding.excerpt));
+  return lines;
+}
+
+function quoted(text: string): string[] {
+  return text.split('\n').map((line) => `  > ${line}`);
+}
+
+function seeAll(runId: string | null | undefined): string {
+  return runId ? `\`tollgate log ${runId}\` lists them all` : '`tollgate log` lists them all';
+}
+
+export interface FooterView extends Pick<ValidationResultsView, 'callName' | 'status' | 'tools' | 'runId'> {
+  /** The call's findings as listed (default: listed from `tools`). */
+  findings?: AgentFindingList;
+}
+
+/** The next action, from how the call ended; names the findings to fix, never "above" (it may be read alone). */
+export function validationFooter(view: FooterView): string {
   const statuses = new Set<ToolStatus>([view.status, ...view.tools.map((tool) => tool.status)]);
   if (statuses.has('timeout') || statuses.has('budget_exhausted')) {
     return `Validation ran out of time. Do not call \`${view.callName}\` again for this change: split the change, or raise \`validation.timeout\` and start a new session.`;
   }
-  if (view.status === 'invalid_input') return `Fix the input named above and call \`${view.callName}\` again.`;
+  if (view.status === 'invalid_input') {
+    return `Fix the input the summary names and call \`${view.callName}\` again.`;
+  }
   if (statuses.has('rate_limited')) {
     return `A validator was rate limited. Wait a few minutes, then call \`${view.callName}\` again.`;
   }
   // Only a passing call may say "passed": an `incomplete` or `error` validator without findings has still not passed.
   const failing = view.tools.filter((tool) => !toolPasses(tool) || blockingFindings(tool).length > 0);
   if (failing.length > 0 || !isPassingStatus(view.status)) {
-    return `Address the issues above, then call \`${view.callName}\` again after your changes. To accept a low-risk finding instead, run \`tollgate waive ID --reason "…"\`.`;
+    return failingFooter(view, failing);
   }
   const scoped = view.tools.filter((tool) => tool.scope);
   if (scoped.length > 0) {
@@ -63,4 +99,18 @@ export function validationFooter(view: Pick<ValidationResultsView, 'callName' | 
     return `Passed on part of the change only (${what}). This does not validate the change: before declaring it done, validate the whole change (call the validation tool without paths or packages).`;
   }
   return 'Validation passed. The change may be declared done.';
+}
+
+function failingFooter(view: FooterView, failing: readonly ToolReport[]): string {
+  const list = view.findings ?? agentFindings(view.tools, { excerptLines: 1 });
+  const again = `call \`${view.callName}\` again after your changes`;
+  const withoutFindings = failing.filter((tool) => blockingFindings(tool).length === 0);
+  const broken =
+    withoutFindings.length > 0
+      ? ` ${withoutFindings.map((tool) => `${tool.name} (${tool.status})`).join(', ')} did not pass without a finding: fix the cause its summary names (config, input or environment).`
+      : '';
+  if (list.blocking === 0) {
+    return `${broken.trim() || 'Validation did not pass.'} Then ${again}.`;
+  }
+  return `Fix ${list.blocking} finding(s): ${nameFindings(list)}.${broken} Then ${again}. To accept a low-risk finding instead, run \`tollgate waive ID --reason "…"\`.`;
 }

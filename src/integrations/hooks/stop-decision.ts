@@ -1,5 +1,7 @@
 import type { GateStatus } from '../../core/run/gate-status.js';
 import type { HookAgent, StopPayload } from './hook-agent.js';
+import type { StopFindings } from './stop-findings.js';
+import { blockReason } from './stop-reason.js';
 import type { StopRunSummary } from './stop-run.js';
 
 /** Blocks in a row after which we let the agent stop, whatever its own cap (Codex and Gemini have none). */
@@ -24,6 +26,8 @@ export interface StopDecisionInput {
   mcpToolName: string | null;
   /** What the hook's own run of `hooks.stop.validators` did, when it ran them. */
   ran?: StopRunSummary | null;
+  /** The top findings of the current change, named in the reason. */
+  findings?: StopFindings | null;
 }
 
 /** Pure: allow when the current change passed; otherwise block, unless this session has been blocked enough. */
@@ -41,33 +45,13 @@ export function decideStop(input: StopDecisionInput): StopDecision {
       note: `tollgate: allowed the stop after ${blocks} blocks in a row; validation has NOT passed on the current changes (run \`tollgate run\` to see why).`,
     };
   }
-  return { kind: 'block', reason: blockReason(status, input.mcpToolName, input.ran ?? null) };
-}
-
-/** Short and imperative: what is wrong and what to call. */
-function blockReason(status: GateStatus, mcpToolName: string | null, ran: StopRunSummary | null = null): string {
-  const call = mcpToolName
-    ? `Call the \`${mcpToolName}\` tool (tollgate MCP server) or run \`tollgate run\``
-    : 'Run `tollgate run`';
-  if (ran && ran.failing.length > 0) {
-    return `tollgate: the stop hook ran ${ran.ran.join(', ')} on the current changes: ${ran.failing.join(', ')} did not pass (${ran.findings} finding(s)). Fix them, then ${lowerFirst(call)} again before finishing.`;
-  }
-  if (ran && ran.missing.length > 0) {
-    return `tollgate: the stop hook ran ${ran.ran.join(', ')} on the current changes and they passed, but ${ran.missing.join(', ')} still need a run. ${call}, fix what it reports, then finish.`;
-  }
-  const findings = `${status.unresolvedFindings} unresolved finding(s)`;
-  switch (status.state) {
-    case 'failed':
-      return `tollgate: validation failed on the current changes (${findings}). Fix them, then ${lowerFirst(call)} again before finishing.`;
-    case 'stale':
-      return `tollgate: the files or commits changed since the last validation${status.unresolvedFindings > 0 ? ` (${findings} from it)` : ''}. ${call} on the current changes, fix what it reports, then finish.`;
-    case 'never':
-      return `tollgate: the current changes have not been validated. ${call}, fix what it reports, then finish.`;
-    case 'validated':
-      return '';
-  }
-}
-
-function lowerFirst(text: string): string {
-  return text.charAt(0).toLowerCase() + text.slice(1);
+  return {
+    kind: 'block',
+    reason: blockReason({
+      status,
+      mcpToolName: input.mcpToolName,
+      ran: input.ran ?? null,
+      findings: input.findings ?? null,
+    }),
+  };
 }

@@ -23,7 +23,7 @@ export async function decideFromState(ctx: StopHookContext, stamp: Stamp, counte
     readGateStatus({ repoRoot: root, config: loaded.config, configHash: loaded.hash, tools: registry });
   const counter = readSession(root, counterKey);
   const fresh = counter.updatedAt !== '' && Date.now() - Date.parse(counter.updatedAt) < COUNTER_EXPIRY_MS;
-  const input: StopDecisionInput = {
+  let input: StopDecisionInput = {
     agent,
     payload: ctx.payload,
     status: await gateStatus(),
@@ -53,8 +53,14 @@ export async function decideFromState(ctx: StopHookContext, stamp: Stamp, counte
     });
     if (ran) {
       status = await gateStatus();
-      decision = decideStop({ ...input, status, ran });
+      input = { ...input, status, ran };
+      decision = decideStop(input);
     }
+  }
+  if (decision.kind === 'block' && status.findingRuns.length > 0) {
+    // Name what to fix, so an agent in a fresh context need not rerun everything to learn it.
+    const { stopFindings } = await import('./stop-findings.js');
+    decision = decideStop({ ...input, findings: await stopFindings(root, status, options.env) });
   }
   return settle(ctx, { stamp, counterKey, counter, fresh, decision, status, configHash: loaded.hash });
 }

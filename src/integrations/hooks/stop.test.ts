@@ -78,14 +78,19 @@ describe('tollgate hook stop: golden payloads', () => {
     expect(allowed.stdout).toBe((await fixture(`${agent}/allow.expected.json`)).toString());
   });
 
-  test('a failed run: the reason counts the unresolved findings', async () => {
+  test('a failed run: the reason names the finding, its place and where to see the run', async () => {
     await repo.write('src/a.ts', 'TODO\n');
-    await validate();
+    const { runId } = await validate();
     const answer = await hook(await payload('codex/stop.json'));
     expect(JSON.parse(answer.stdout)).toEqual({
       decision: 'block',
-      reason:
-        'tollgate: validation failed on the current changes (1 unresolved finding(s)). Fix them, then call the `parallel_validation` tool (tollgate MCP server) or run `tollgate run` again before finishing.',
+      reason: [
+        `tollgate: validation failed on the current changes (run ${runId}).`,
+        'To fix:',
+        '1. TODO marker left in the change at src/a.ts:1 (id b1723bfe17d7860c)',
+        `(\`tollgate log ${runId}\` shows the whole run.)`,
+        'Fix them, then call the `parallel_validation` tool (tollgate MCP server) or run `tollgate run` again before finishing.',
+      ].join('\n'),
     });
   });
 

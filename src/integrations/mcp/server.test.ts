@@ -263,7 +263,7 @@ describe('tollgate mcp with the real validators', () => {
       if (name !== 'validation_status') {
         expect(answer.structuredContent, name).toMatchObject({ status: 'invalid_input' });
         expect((answer.structuredContent as { next: string }).next, name).toBe(
-          `Fix the input named above and call \`${name}\` again.`,
+          `Fix the input the summary names and call \`${name}\` again.`,
         );
       }
     }

@@ -1,5 +1,6 @@
 import type { RunSummary } from '../../core/events/replay.js';
 import { type Finding, SEVERITIES, type Severity } from '../../core/finding.js';
+import { failureExcerpt } from '../../core/run/failure-excerpt.js';
 import { type CodeContext, type RunReport, statusLabel, toolPasses } from '../../core/run/run-report.js';
 
 /**
@@ -34,6 +35,8 @@ export interface HtmlFinding {
   severity: Severity;
   title: string;
   body?: string;
+  /** The lines of `body` that show the failure, then its tail (see failureExcerpt): shown open. */
+  excerpt?: string;
   ruleId?: string;
   /** `path:line`, or the path alone. */
   location?: string;
@@ -78,7 +81,7 @@ export function pageOfReport(report: RunReport): HtmlPage {
           id: finding.id,
           severity: finding.severity,
           title: finding.title,
-          ...(finding.body ? { body: finding.body } : {}),
+          ...(finding.body ? { body: finding.body, excerpt: failureExcerpt(finding.body, report.maxOutputLines) } : {}),
           ...(finding.ruleId ? { ruleId: finding.ruleId } : {}),
           ...locationOf(finding),
           ...(finding.waiver ? { waived: `${finding.waiver.by}: ${finding.waiver.reason}` } : {}),

@@ -112,9 +112,13 @@ function toolSection(tool: HtmlTool): string {
 }
 
 function findingRow(validator: string, finding: HtmlFinding): string {
-  const body = finding.body
-    ? `<details><summary>details</summary><pre>${escapeHtml(finding.body)}</pre></details>`
-    : '';
+  // The excerpt (failure lines, then the tail) shows at once; the whole body folds out below it when it is longer.
+  const excerpt = finding.excerpt ?? finding.body;
+  const whole =
+    finding.body && excerpt !== finding.body
+      ? `<details><summary>all ${finding.body.split('\n').length} lines</summary><pre>${escapeHtml(finding.body)}</pre></details>`
+      : '';
+  const body = excerpt ? `<pre class="excerpt">${escapeHtml(excerpt)}</pre>${whole}` : '';
   const code = finding.context ? codeBlock(finding.context) : '';
   const waived = finding.waived ? `<span class="waived">waived (${escapeHtml(finding.waived)})</span>` : '';
   return `<tr class="finding${finding.waived ? ' is-waived' : ''}" data-v="${validator}" data-s="${finding.severity}" data-id="${escapeHtml(finding.id)}"><td class="sev ${finding.severity}">${finding.severity}</td><td class="where">${escapeHtml(finding.location ?? '')}</td><td>${escapeHtml(finding.title)}${waived}${code}${body}</td><td class="rule">${escapeHtml(finding.ruleId ?? '')}</td></tr>`;

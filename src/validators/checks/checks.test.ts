@@ -73,7 +73,9 @@ describe('checks validator', () => {
     const execution = await runWith([{ name: 'node tests', run: script }]);
     const [finding] = execution.result.findings;
     expect(finding?.body).toContain('not ok 2 - subtracts');
-    expect(finding?.body).toMatch(/ok 7999 - some passing test name here padded out\n# fail 1$/);
+    expect(finding?.body).toMatch(
+      /ok 7999 - some passing test name here padded out\n# fail 1\n— `echo .*` exited 1; full log: \S+node_tests\.log$/,
+    );
     expect(readFileSync(join(dir, '.tollgate/runs/r1/checks/node_tests.log'), 'utf8')).toContain('# fail 1');
   });
 

@@ -1,3 +1,4 @@
+import { isFailureLine } from '../../core/run/failure-excerpt.js';
 import { stripAnsi } from '../../core/terminal-text.js';
 
 /**
@@ -5,10 +6,6 @@ import { stripAnsi } from '../../core/terminal-text.js';
  * name a failure, which a long passing tail would otherwise bury. Fed chunk by chunk, in arrival order, so memory stays
  * bounded whatever the output's size; the full output goes to the run folder's log separately.
  */
-
-/** Lines that announce a failure in the common test runners and compilers: TAP, Jest/Vitest, mocha, tsc, pytest, go. */
-const FAILURE_LINE =
-  /^\s*(?:not ok\b|FAIL(?:ED)?\b|[✗✖×]\s|--- FAIL:|[A-Za-z]*Error:|error(?:\[[A-Z]?\d+\])?:|.*\berror TS\d+:)/;
 
 /** Longest line kept as is; a longer one is cut (minified output, JSON blobs). */
 const MAX_LINE_CHARS = 2_000;
@@ -95,7 +92,7 @@ export class OutputTail {
   private addLine(raw: string): void {
     const line = clip(stripAnsi(raw).replace(/\r$/, ''));
     this.total += 1;
-    if (FAILURE_LINE.test(line)) {
+    if (isFailureLine(line)) {
       this.failuresSeen += 1;
       if (this.failures.length < this.options.failureLines) this.failures.push(line);
     }

@@ -203,13 +203,14 @@ function findingFor(outcome: CheckOutcome, check: Check): Finding | null {
         // A waiver of this failure must not cover the next, different one: the id follows what failed.
         anchor: `${check.name}\n${outcome.signature}`,
         title: `check "${check.name}" failed (${outcome.exitCode === null ? `signal ${outcome.signal}` : `exit ${outcome.exitCode}`})`,
-        body: `\`${check.run}\` — last lines of output (full log: ${outcome.log}):\n${outcome.tail}`,
+        // The pointer goes last: every excerpt keeps the last line (see failureExcerpt).
+        body: `${outcome.tail}\n— \`${check.run}\` exited ${outcome.exitCode ?? `on signal ${outcome.signal}`}; full log: ${outcome.log}`,
       });
     case 'timed_out':
       return makeFinding({
         ...base,
         title: `check "${check.name}" timed out after ${formatDuration(outcome.timeoutMs)}`,
-        body: `\`${check.run}\` was killed with its process group (full log: ${outcome.log}); raise checks[].timeout if it is just slow.\n${outcome.tail}`,
+        body: `${outcome.tail}\n— \`${check.run}\` was killed with its process group; raise checks[].timeout if it is just slow. Full log: ${outcome.log}`,
       });
     case 'not_started':
       return makeFinding({ ...base, title: `check "${check.name}" could not start`, body: outcome.reason });
