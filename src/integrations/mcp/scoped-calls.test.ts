@@ -61,7 +61,8 @@ async function connect(root: TempRepo) {
 interface Structured {
   status: string;
   next: string;
-  tools: Array<{ name: string; status: string; findings: Array<{ title: string; path?: string }> }>;
+  tools: Array<{ name: string; status: string }>;
+  findings: Array<{ title: string; path?: string }>;
 }
 
 describe('scoped calls check what they were asked about, whatever the change set', () => {
@@ -72,7 +73,7 @@ describe('scoped calls check what they were asked about, whatever the change set
     const first = (await ask()).structuredContent as Structured;
     expect(osv.queries).toContain('npm/lodash@4.17.15');
     expect(first.status).toBe('failed');
-    expect(first.tools[0]!.findings.map((finding) => finding.title).join('\n')).toContain('lodash');
+    expect(first.findings.map((finding) => finding.title).join('\n')).toContain('lodash');
     expect(first.next).not.toContain('may be declared done');
 
     // A full run on the clean tree, then the same question: asked again, not answered from the full run.
@@ -102,7 +103,7 @@ describe('scoped calls check what they were asked about, whatever the change set
     const answer = await client.callTool({ name: 'secret_scanning', arguments: { paths: ['committed.txt'] } });
     const structured = answer.structuredContent as Structured;
     expect(structured.status).toBe('failed');
-    expect(structured.tools[0]!.findings.map((finding) => finding.path)).toEqual(['committed.txt']);
+    expect(structured.findings.map((finding) => finding.path)).toEqual(['committed.txt']);
     expect(JSON.stringify(answer)).not.toContain(token);
     const status = await client.callTool({ name: 'validation_status', arguments: {} });
     // The tree is clean: nothing to validate; the scoped finding does not make the change fail.

@@ -103,10 +103,10 @@ describe.skipIf(!built)('tollgate mcp over stdio: what real clients see', () => 
     const secrets = await client.callTool({ name: 'secret_scanning', arguments: { paths: ['committed.txt'] } });
     const structured = secrets.structuredContent as {
       status: string;
-      tools: Array<{ findings: Array<{ path?: string }> }>;
+      findings: Array<{ path?: string }>;
     };
     expect(structured.status).toBe('failed');
-    expect(structured.tools[0]!.findings.map((finding) => finding.path)).toEqual(['committed.txt']);
+    expect(structured.findings.map((finding) => finding.path)).toEqual(['committed.txt']);
     expect(JSON.stringify(secrets)).not.toContain(token);
     await client.close();
   }, 60_000);
