@@ -2,6 +2,7 @@ import { type AllowMarker, allowMarkerAbove, allowMarkerOn } from './allow-marke
 import { shannonEntropy } from './entropy.js';
 import { isPlaceholder } from './placeholders.js';
 import type { MatchContext, SecretRule } from './rule.js';
+import { fixedSpanSet, GrowingSpanSet, type Span } from './span-index.js';
 
 /**
  * What the scanner does with a regex match (which group is the secret, whether its value passes the rule's checks)
@@ -29,10 +30,7 @@ export interface RawSecret {
   readonly allowReason?: string;
 }
 
-export interface Span {
-  start: number;
-  end: number;
-}
+export type { Span } from './span-index.js';
 
 /** A match; `order` is the rule's place in the pack. Line, column and allow marker are set by `locate`. */
 export interface Found {
@@ -48,14 +46,16 @@ export interface Found {
 
 /**
  * One finding per piece of text: where spans overlap, a provider rule beats a generic one, and an earlier rule in the
- * pack beats a later one.
+ * pack beats a later one. Candidates are taken best first; each is kept unless a kept one overlaps it.
  */
 export function resolveOverlaps(found: Found[]): Found[] {
   if (found.length < 2) return found;
   const ranked = [...found].sort((a, b) => rank(a) - rank(b) || a.start - b.start);
   const kept: Found[] = [];
+  const taken = new GrowingSpanSet(found);
   for (const candidate of ranked) {
-    if (kept.some((other) => candidate.start < other.end && other.start < candidate.end)) continue;
+    if (taken.overlaps(candidate)) continue;
+    taken.add(candidate);
     kept.push(candidate);
   }
   return kept.sort((a, b) => a.start - b.start);
@@ -125,9 +125,13 @@ function lineIndexOf(lineStarts: readonly number[], offset: number): number {
   return low;
 }
 
-/** A generic rule's hit inside a span a specific rule vetoed (a known non-secret there) does not count. */
-export function isVetoed(item: Found, vetoed: readonly Span[]): boolean {
-  return item.rule.generic === true && vetoed.some((span) => item.start < span.end && span.start < item.end);
+/**
+ * A generic rule's hit inside a span a specific rule vetoed (a known non-secret there) does not count. Returns the test
+ * for one hit, built once per text.
+ */
+export function vetoTest(vetoed: readonly Span[]): (item: Found) => boolean {
+  const overlapsVeto = fixedSpanSet(vetoed);
+  return (item) => item.rule.generic === true && overlapsVeto(item);
 }
 
 /** The secret is the first defined group whose name starts with `secret`, else group 1, else the whole match. */

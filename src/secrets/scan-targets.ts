@@ -1,4 +1,5 @@
 import picomatch from 'picomatch';
+import { appendAll } from '../core/append-all.js';
 import type { LineRange, SkipReason } from '../core/change-set/types.js';
 import { hasBinaryExtension } from './binary.js';
 import { type ImportedSuppressions, importedSuppressionFor } from './imported-suppressions.js';
@@ -78,10 +79,10 @@ export function emptyScanOutcome(): ScanOutcome {
 
 /** Adds one outcome into another (worker shares, history batches). */
 export function mergeScanOutcome(into: ScanOutcome, from: ScanOutcome): void {
-  into.findings.push(...from.findings);
-  into.skipped.push(...from.skipped);
+  appendAll(into.findings, from.findings);
+  appendAll(into.skipped, from.skipped);
   into.baselined += from.baselined;
-  into.suppressed.push(...from.suppressed);
+  appendAll(into.suppressed, from.suppressed);
   into.scannedFiles += from.scannedFiles;
   into.scannedBytes += from.scannedBytes;
 }

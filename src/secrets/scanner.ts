@@ -5,12 +5,12 @@ import {
   accepts,
   type Found,
   finish,
-  isVetoed,
   locate,
   type RawSecret,
   resolveOverlaps,
   type Span,
   secretOf,
+  vetoTest,
 } from './scan-results.js';
 import { type FileSyntax, isDocumentationExample, isLockfile, syntaxOf } from './syntax.js';
 
@@ -206,7 +206,8 @@ export class SecretScanner {
   }
 
   private finishScan(scan: ScanState, options: ScanTextOptions): RawSecret[] {
-    const allowed = scan.found.filter((item) => !this.globallyAllowed(item.secret) && !isVetoed(item, scan.vetoed));
+    const vetoed = vetoTest(scan.vetoed);
+    const allowed = scan.found.filter((item) => !this.globallyAllowed(item.secret) && !vetoed(item));
     return finish(resolveOverlaps(allowed), options.acceptLine, options.keepAllowed ?? false);
   }
 
