@@ -134,10 +134,21 @@ export function vetoTest(vetoed: readonly Span[]): (item: Found) => boolean {
   return (item) => item.rule.generic === true && overlapsVeto(item);
 }
 
-/** The secret is the first defined group whose name starts with `secret`, else group 1, else the whole match. */
+/** The named groups of `pattern` whose names start with `secret`, in the order the pattern defines them. */
+export function secretGroupNames(pattern: RegExp): string[] {
+  // An empty match lists every named group: the one way to read them from a compiled pattern.
+  const groups = new RegExp(`${pattern.source}|`, pattern.flags.replace(/[gy]/g, '')).exec('')?.groups;
+  return groups ? Object.keys(groups).filter((name) => name.startsWith('secret')) : [];
+}
+
+/**
+ * The secret is the first defined group whose name starts with `secret`, else group 1, else the whole match.
+ * `secretGroups` (from `secretGroupNames`, computed once per rule) saves listing the match's groups every time.
+ */
 export function secretOf(
   match: RegExpExecArray,
   secretGroup?: number,
+  secretGroups?: readonly string[],
 ): { secret: string; start: number; group: string } | null {
   const indices = match.indices;
   if (!indices) return null;
@@ -146,9 +157,11 @@ export function secretOf(
     const secret = match[secretGroup];
     return span && secret !== undefined ? { secret, start: span[0], group: String(secretGroup) } : null;
   }
-  if (match.groups && indices.groups) {
-    for (const [name, value] of Object.entries(match.groups)) {
-      if (!name.startsWith('secret') || value === undefined) continue;
+  const groups = match.groups;
+  if (groups && indices.groups) {
+    for (const name of secretGroups ?? Object.keys(groups)) {
+      const value = groups[name];
+      if (value === undefined || !name.startsWith('secret')) continue;
       const span = indices.groups[name];
       if (span) return { secret: value, start: span[0], group: name };
     }
@@ -158,6 +171,28 @@ export function secretOf(
   const secret = match[group];
   if (!span || secret === undefined) return null;
   return { secret, start: span[0], group: String(group) };
+}
+
+/** The same choice of group as `secretOf`, from a match without offsets: the secret's value and its group. */
+export function secretValueOf(
+  match: RegExpExecArray,
+  secretGroup: number | undefined,
+  secretGroups: readonly string[],
+): { secret: string; group: string } | null {
+  if (secretGroup !== undefined) {
+    const secret = match[secretGroup];
+    return secret === undefined ? null : { secret, group: String(secretGroup) };
+  }
+  const groups = match.groups;
+  if (groups) {
+    for (const name of secretGroups) {
+      const secret = groups[name];
+      if (secret !== undefined) return { secret, group: name };
+    }
+  }
+  const group = match[1] !== undefined ? 1 : 0;
+  const secret = match[group];
+  return secret === undefined ? null : { secret, group: String(group) };
 }
 
 export function accepts(rule: SecretRule, secret: string, context: MatchContext): boolean {
