@@ -68,6 +68,19 @@ export interface ScanTargetsOptions {
  */
 export const HARD_MAX_BYTES = 256_000_000;
 
+/** The detail of a symbolic link to nothing: there is no content to scan, so its skip is no gap in a scan. */
+export const BROKEN_LINK = 'broken symbolic link';
+
+/**
+ * Skipped files whose content was there but not examined (too large to hold, unreadable): they make a scan
+ * incomplete, never a pass. Binary, allowlisted and out-of-repository files are skipped by design.
+ */
+export function unexaminedFiles(skipped: readonly SkippedTarget[]): SkippedTarget[] {
+  return skipped.filter(
+    (file) => file.reason === 'too_large' || (file.reason === 'unreadable' && file.detail !== BROKEN_LINK),
+  );
+}
+
 export function lineSet(ranges: readonly LineRange[]): (line: number) => boolean {
   return (line) => ranges.some((range) => line >= range.start && line <= range.end);
 }

@@ -16,12 +16,19 @@ import { looksLikeLatin1, SNIFF_BYTES, utf16WithoutBom } from './text-decoding.j
 export const STREAM_BYTES = 16_000_000;
 /** Bytes read per window. */
 const WINDOW_BYTES = 4_000_000;
+/**
+ * The longest line held whole (the scanner keeps whole lines). Past it the text of one line could not even be held as
+ * a string (V8 stops at about 512 MiB, after a peak of over 1 GiB): the file is listed as too large, which makes the
+ * scan incomplete, rather than failing on the way.
+ */
+export const MAX_LINE_BYTES = 256_000_000;
 
 /** Scans `target` from disk into `outcome`; false when it must be read whole instead. */
 export function scanFileInWindows(
   target: ScanTarget & { readonly absolute: string },
   options: ScanTargetsOptions,
   outcome: ScanOutcome,
+  maxLineBytes = MAX_LINE_BYTES,
 ): boolean {
   if (target.path.endsWith('.map')) return false;
   const textOptions = textOptionsFor(target);
@@ -39,8 +46,17 @@ export function scanFileInWindows(
       return true;
     }
     // As `decodeText` decides for a whole file: UTF-8 when every byte of it is, else Latin-1 if its start looks so.
-    let found = streamPass(fd, 'utf8', options, textOptions);
-    if (found === 'not-utf8' && looksLikeLatin1(sniffed)) found = streamPass(fd, 'latin1', options, textOptions);
+    let found = streamPass(fd, 'utf8', options, textOptions, maxLineBytes);
+    if (found === 'not-utf8' && looksLikeLatin1(sniffed))
+      found = streamPass(fd, 'latin1', options, textOptions, maxLineBytes);
+    if (typeof found === 'object' && 'longLine' in found) {
+      outcome.skipped.push({
+        path: target.path,
+        reason: 'too_large',
+        detail: `a line of over ${(maxLineBytes / 1e6).toFixed(0)} MB (from byte ${found.longLine}) cannot be held to scan`,
+      });
+      return true;
+    }
     if (found === 'not-utf8') {
       outcome.skipped.push({ path: target.path, reason: 'binary', detail: 'not text in UTF-8, UTF-16 or Latin-1' });
       return true;
@@ -59,7 +75,8 @@ function streamPass(
   encoding: 'utf8' | 'latin1',
   options: ScanTargetsOptions,
   textOptions: ReturnType<typeof textOptionsFor>,
-): { raw: RawSecret[]; bytes: number } | 'not-utf8' {
+  maxLineBytes: number,
+): { raw: RawSecret[]; bytes: number } | { longLine: number } | 'not-utf8' {
   const stream = options.scanner.startStream(textOptions)!;
   let buffer = Buffer.allocUnsafe(WINDOW_BYTES);
   let held = 0;
@@ -75,8 +92,9 @@ function streamPass(
   for (;;) {
     if (options.signal?.aborted) break;
     if (held === buffer.length) {
+      if (held >= maxLineBytes) return { longLine: position - held };
       // One line longer than the buffer: grow it until the line fits (the scanner holds whole lines).
-      const larger = Buffer.allocUnsafe(buffer.length * 2);
+      const larger = Buffer.allocUnsafe(Math.min(buffer.length * 2, Math.max(maxLineBytes, buffer.length + 1)));
       buffer.copy(larger, 0, 0, held);
       buffer = larger;
     }

@@ -5,6 +5,7 @@ import ignore, { type Ignore } from 'ignore';
 import pLimit from 'p-limit';
 import { appendAll } from '../../core/append-all.js';
 import { runProcess } from '../../core/process.js';
+import { BROKEN_LINK } from '../scan-targets.js';
 
 /** A file found on disk, with its size, how to read it, or why it will not be read. */
 export interface DiskFile {
@@ -47,8 +48,7 @@ async function diskFile(absolute: string, info: Stats | null, realRoot: string |
   const read = async () => readFile(absolute);
   if (!info?.isSymbolicLink()) return { absolute, size: info?.size ?? 0, read };
   const target = await realpath(absolute).catch(() => null);
-  if (target === null)
-    return { absolute, size: 0, read, skip: { reason: 'unreadable', detail: 'broken symbolic link' } };
+  if (target === null) return { absolute, size: 0, read, skip: { reason: 'unreadable', detail: BROKEN_LINK } };
   if (realRoot && !isInside(realRoot, target)) {
     return {
       absolute,
