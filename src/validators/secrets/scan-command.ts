@@ -136,6 +136,16 @@ export async function runScanCommand(flags: ScanCommandFlags, io: ScanCommandIo 
     notes: [...notes, ...verified.notes],
     ...(flags.reportAllowed ? { allowed: outcome.suppressed } : {}),
   };
+  return writeReport(report, outcome, flags, io);
+}
+
+/** Renders the report where the flags say; the exit code counts findings and files that could not be scanned. */
+async function writeReport(
+  report: SecretScanReport,
+  outcome: ScanOutcome,
+  flags: ScanCommandFlags,
+  io: ScanCommandIo,
+): Promise<number> {
   const text = renderScanReport(report, flags.format);
   if (flags.output) await writeFileAtomic(resolve(io.cwd, flags.output), text);
   else io.stdout(text);
