@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { appendAll } from '../core/append-all.js';
 import { errorMessage, TollgateError } from '../core/errors.js';
 import type { Redact } from './mask.js';
 import {
@@ -141,7 +142,7 @@ export async function listAlerts(
   let url: string | undefined = `${api}${path}?${alertListQuery(filters)}`;
   while (url) {
     const page = await getPage(url, options, what);
-    alerts.push(...parseAlertListPage(page.body, what, 'repo' in scope ? scope.repo : undefined));
+    appendAll(alerts, parseAlertListPage(page.body, what, 'repo' in scope ? scope.repo : undefined));
     url = nextPageUrl(page.link);
     if (url && new URL(url).origin !== new URL(api).origin)
       throw new TollgateError(

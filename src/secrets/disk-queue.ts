@@ -1,5 +1,13 @@
 import { ReusableFileReader } from './file-reader.js';
-import { emptyScanOutcome, type ScanOutcome, type ScanTargetsOptions, scanContent } from './scan-targets.js';
+import {
+  emptyScanOutcome,
+  HARD_MAX_BYTES,
+  type ScanOutcome,
+  type ScanTargetsOptions,
+  type SkippedTarget,
+  scanContent,
+  tooLarge,
+} from './scan-targets.js';
 import { STREAM_BYTES, scanFileInWindows } from './stream-file.js';
 
 /**
@@ -30,13 +38,24 @@ export function scanQueue(
     let content: Buffer;
     try {
       if (file.size > STREAM_BYTES && scanFileInWindows(target, options, outcome)) continue;
+      // Read whole, a file past the cap would only be skipped after filling memory with it.
+      if (file.size > HARD_MAX_BYTES) {
+        outcome.skipped.push(tooLarge(file.path, file.size));
+        continue;
+      }
       content = reader.read(file.absolute, file.size);
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      outcome.skipped.push({ path: file.path, reason: 'unreadable', detail: code ?? 'read failed' });
+      outcome.skipped.push(notRead(file, error));
       continue;
     }
     scanContent(target, content, options, outcome);
   }
   return outcome;
+}
+
+/** Why a file could not be read: a text too long for one string is more than can be held, not unreadable. */
+function notRead(file: QueuedFile, error: unknown): SkippedTarget {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ERR_STRING_TOO_LONG') return tooLarge(file.path, file.size);
+  return { path: file.path, reason: 'unreadable', detail: code ?? 'read failed' };
 }

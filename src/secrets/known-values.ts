@@ -1,4 +1,5 @@
 import { shannonEntropy } from './entropy.js';
+import { ValueMatcher } from './value-matcher.js';
 
 /**
  * Secrets known by value rather than by shape, masked wherever they appear in output even with no keyword around
@@ -58,49 +59,52 @@ export function credentialEnvValues(env: NodeJS.ProcessEnv): string[] {
 
 const found = new Set<string>();
 let envValues: string[] | undefined;
-let compiled: { size: number; regex: RegExp | null; kinds: Map<string, KnownKind> } | undefined;
+/** Every written form of every known value, and why each is known (the first reason wins). */
+let known: { matcher: ValueMatcher; kinds: Map<string, KnownKind>; filed: number } | undefined;
 
 /** Called with every raw secret the scanner reports, so output later in the run masks it wherever it shows up. */
 export function rememberFoundSecret(secret: string): void {
   if (secret.length < MIN_KNOWN_LENGTH || found.has(secret)) return;
   found.add(secret);
-  compiled = undefined;
 }
 
 /** Tests only: forget found secrets and re-read the environment. */
 export function resetKnownValues(): void {
   found.clear();
   envValues = undefined;
-  compiled = undefined;
+  known = undefined;
 }
 
-function knownRegex(): { regex: RegExp | null; kinds: Map<string, KnownKind> } {
-  // Read once: the environment of a run does not change, and reading process.env is slow on a hot path.
-  envValues ??= credentialEnvValues(process.env);
-  if (compiled && compiled.size === found.size) return compiled;
-  const kinds = new Map<string, KnownKind>();
-  const add = (value: string, kind: KnownKind) => {
-    for (const form of writtenForms(value)) if (!kinds.has(form)) kinds.set(form, kind);
-  };
-  for (const value of envValues) add(value, 'env-credential');
-  for (const value of found) add(value, 'found-secret');
-  // Longest first, so a value is not half-replaced by a shorter one it contains.
-  const values = [...kinds.keys()].sort((a, b) => b.length - a.length);
-  const regex = values.length === 0 ? null : new RegExp(values.map(escapeRegex).join('|'), 'g');
-  compiled = { size: found.size, regex, kinds };
-  return compiled;
+function knownMatcher(): { matcher: ValueMatcher; kinds: Map<string, KnownKind> } {
+  if (known === undefined) {
+    // Read once: the environment of a run does not change, and reading process.env is slow on a hot path.
+    envValues ??= credentialEnvValues(process.env);
+    known = { matcher: new ValueMatcher(), kinds: new Map(), filed: 0 };
+    for (const value of envValues) fileValue(known, value, 'env-credential');
+  }
+  // Found secrets are filed as they come (a Set iterates in insertion order): nothing is rebuilt.
+  if (known.filed < found.size) {
+    let index = 0;
+    for (const value of found) if (index++ >= known.filed) fileValue(known, value, 'found-secret');
+    known.filed = found.size;
+  }
+  return known;
+}
+
+function fileValue(into: { matcher: ValueMatcher; kinds: Map<string, KnownKind> }, value: string, kind: KnownKind) {
+  for (const form of writtenForms(value)) {
+    if (into.kinds.has(form)) continue;
+    into.kinds.set(form, kind);
+    into.matcher.add(form);
+  }
 }
 
 /** Where known values occur in the text, and why each is known. */
 export function knownValueSpans(text: string): Array<{ start: number; end: number; kind: KnownKind }> {
-  const { regex, kinds } = knownRegex();
-  if (regex === null) return [];
-  const spans: Array<{ start: number; end: number; kind: KnownKind }> = [];
-  regex.lastIndex = 0;
-  for (let match = regex.exec(text); match !== null; match = regex.exec(text)) {
-    spans.push({ start: match.index, end: match.index + match[0].length, kind: kinds.get(match[0]) ?? 'found-secret' });
-  }
-  return spans;
+  const { matcher, kinds } = knownMatcher();
+  return matcher
+    .find(text)
+    .map((match) => ({ start: match.start, end: match.end, kind: kinds.get(match.value) ?? 'found-secret' }));
 }
 
 /** Rules whose match is a key's public half: its private half is often printed right next to it, with no keyword. */
@@ -150,8 +154,4 @@ function writtenForms(value: string): string[] {
     // A lone surrogate cannot be percent-encoded; then no URL holds it that way either.
   }
   return [...forms];
-}
-
-function escapeRegex(value: string): string {
-  return value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -2,6 +2,7 @@ import { type AllowMarker, allowMarkerAbove, allowMarkerOn } from './allow-marke
 import { shannonEntropy } from './entropy.js';
 import { isPlaceholder } from './placeholders.js';
 import type { MatchContext, SecretRule } from './rule.js';
+import { fixedSpanSet, GrowingSpanSet, type Span } from './span-index.js';
 
 /**
  * What the scanner does with a regex match (which group is the secret, whether its value passes the rule's checks)
@@ -29,10 +30,7 @@ export interface RawSecret {
   readonly allowReason?: string;
 }
 
-export interface Span {
-  start: number;
-  end: number;
-}
+export type { Span } from './span-index.js';
 
 /** A match; `order` is the rule's place in the pack. Line, column and allow marker are set by `locate`. */
 export interface Found {
@@ -48,14 +46,16 @@ export interface Found {
 
 /**
  * One finding per piece of text: where spans overlap, a provider rule beats a generic one, and an earlier rule in the
- * pack beats a later one.
+ * pack beats a later one. Candidates are taken best first; each is kept unless a kept one overlaps it.
  */
 export function resolveOverlaps(found: Found[]): Found[] {
   if (found.length < 2) return found;
   const ranked = [...found].sort((a, b) => rank(a) - rank(b) || a.start - b.start);
   const kept: Found[] = [];
+  const taken = new GrowingSpanSet(found);
   for (const candidate of ranked) {
-    if (kept.some((other) => candidate.start < other.end && other.start < candidate.end)) continue;
+    if (taken.overlaps(candidate)) continue;
+    taken.add(candidate);
     kept.push(candidate);
   }
   return kept.sort((a, b) => a.start - b.start);
@@ -125,15 +125,30 @@ function lineIndexOf(lineStarts: readonly number[], offset: number): number {
   return low;
 }
 
-/** A generic rule's hit inside a span a specific rule vetoed (a known non-secret there) does not count. */
-export function isVetoed(item: Found, vetoed: readonly Span[]): boolean {
-  return item.rule.generic === true && vetoed.some((span) => item.start < span.end && span.start < item.end);
+/**
+ * A generic rule's hit inside a span a specific rule vetoed (a known non-secret there) does not count. Returns the test
+ * for one hit, built once per text.
+ */
+export function vetoTest(vetoed: readonly Span[]): (item: Found) => boolean {
+  const overlapsVeto = fixedSpanSet(vetoed);
+  return (item) => item.rule.generic === true && overlapsVeto(item);
 }
 
-/** The secret is the first defined group whose name starts with `secret`, else group 1, else the whole match. */
+/** The named groups of `pattern` whose names start with `secret`, in the order the pattern defines them. */
+export function secretGroupNames(pattern: RegExp): string[] {
+  // An empty match lists every named group: the one way to read them from a compiled pattern.
+  const groups = new RegExp(`${pattern.source}|`, pattern.flags.replace(/[gy]/g, '')).exec('')?.groups;
+  return groups ? Object.keys(groups).filter((name) => name.startsWith('secret')) : [];
+}
+
+/**
+ * The secret is the first defined group whose name starts with `secret`, else group 1, else the whole match.
+ * `secretGroups` (from `secretGroupNames`, computed once per rule) saves listing the match's groups every time.
+ */
 export function secretOf(
   match: RegExpExecArray,
   secretGroup?: number,
+  secretGroups?: readonly string[],
 ): { secret: string; start: number; group: string } | null {
   const indices = match.indices;
   if (!indices) return null;
@@ -142,9 +157,11 @@ export function secretOf(
     const secret = match[secretGroup];
     return span && secret !== undefined ? { secret, start: span[0], group: String(secretGroup) } : null;
   }
-  if (match.groups && indices.groups) {
-    for (const [name, value] of Object.entries(match.groups)) {
-      if (!name.startsWith('secret') || value === undefined) continue;
+  const groups = match.groups;
+  if (groups && indices.groups) {
+    for (const name of secretGroups ?? Object.keys(groups)) {
+      const value = groups[name];
+      if (value === undefined || !name.startsWith('secret')) continue;
       const span = indices.groups[name];
       if (span) return { secret: value, start: span[0], group: name };
     }
@@ -154,6 +171,28 @@ export function secretOf(
   const secret = match[group];
   if (!span || secret === undefined) return null;
   return { secret, start: span[0], group: String(group) };
+}
+
+/** The same choice of group as `secretOf`, from a match without offsets: the secret's value and its group. */
+export function secretValueOf(
+  match: RegExpExecArray,
+  secretGroup: number | undefined,
+  secretGroups: readonly string[],
+): { secret: string; group: string } | null {
+  if (secretGroup !== undefined) {
+    const secret = match[secretGroup];
+    return secret === undefined ? null : { secret, group: String(secretGroup) };
+  }
+  const groups = match.groups;
+  if (groups) {
+    for (const name of secretGroups) {
+      const secret = groups[name];
+      if (secret !== undefined) return { secret, group: name };
+    }
+  }
+  const group = match[1] !== undefined ? 1 : 0;
+  const secret = match[group];
+  return secret === undefined ? null : { secret, group: String(group) };
 }
 
 export function accepts(rule: SecretRule, secret: string, context: MatchContext): boolean {

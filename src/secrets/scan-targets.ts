@@ -1,4 +1,5 @@
 import picomatch from 'picomatch';
+import { appendAll } from '../core/append-all.js';
 import type { LineRange, SkipReason } from '../core/change-set/types.js';
 import { type ImportedSuppressions, importedSuppressionFor } from './imported-suppressions.js';
 import { printableRuns } from './printable-runs.js';
@@ -74,6 +75,19 @@ export interface ScanTargetsOptions {
  */
 export const HARD_MAX_BYTES = 256_000_000;
 
+/** The detail of a symbolic link to nothing: there is no content to scan, so its skip is no gap in a scan. */
+export const BROKEN_LINK = 'broken symbolic link';
+
+/**
+ * Skipped files whose content was there but not examined (too large to hold, unreadable): they make a scan
+ * incomplete, never a pass. Binary, allowlisted and out-of-repository files are skipped by design.
+ */
+export function unexaminedFiles(skipped: readonly SkippedTarget[]): SkippedTarget[] {
+  return skipped.filter(
+    (file) => file.reason === 'too_large' || (file.reason === 'unreadable' && file.detail !== BROKEN_LINK),
+  );
+}
+
 export function lineSet(ranges: readonly LineRange[]): (line: number) => boolean {
   return (line) => ranges.some((range) => line >= range.start && line <= range.end);
 }
@@ -85,11 +99,11 @@ export function emptyScanOutcome(): ScanOutcome {
 
 /** Adds one outcome into another (worker shares, history batches). */
 export function mergeScanOutcome(into: ScanOutcome, from: ScanOutcome): void {
-  into.findings.push(...from.findings);
-  into.skipped.push(...from.skipped);
-  into.binaryRuns.push(...(from.binaryRuns ?? []));
+  appendAll(into.findings, from.findings);
+  appendAll(into.skipped, from.skipped);
+  appendAll(into.binaryRuns, from.binaryRuns ?? []);
   into.baselined += from.baselined;
-  into.suppressed.push(...from.suppressed);
+  appendAll(into.suppressed, from.suppressed);
   into.scannedFiles += from.scannedFiles;
   into.scannedBytes += from.scannedBytes;
 }

@@ -1,17 +1,21 @@
 import { decodedScanInput, kubernetesSecretValues, mayHoldKubernetesSecret } from './kubernetes-secret.js';
+import { PendingWindows } from './pending-windows.js';
 import { buildKeywordAutomaton, FOLD, isAutomatonKeyword, type KeywordAutomaton } from './prefilter.js';
 import type { SecretRule } from './rule.js';
 import {
   accepts,
   type Found,
   finish,
-  isVetoed,
   locate,
   type RawSecret,
   resolveOverlaps,
   type Span,
+  secretGroupNames,
   secretOf,
+  secretValueOf,
+  vetoTest,
 } from './scan-results.js';
+import { SeenMatches } from './seen-matches.js';
 import { type FileSyntax, isDocumentationExample, isLockfile, syntaxOf } from './syntax.js';
 
 /**
@@ -44,7 +48,7 @@ interface ScanState {
   /** The prefilter automaton's state. */
   state: number;
   readonly found: Found[];
-  readonly seen: Set<string>;
+  readonly seen: SeenMatches;
   readonly vetoed: Span[];
 }
 
@@ -59,12 +63,16 @@ export interface TextStream {
 interface CompiledRule {
   readonly rule: SecretRule;
   readonly index: number;
-  /** The rule's pattern with `g` (exec loop in the window) and `d` (group offsets). */
+  /** The rule's pattern with `g`, for the exec loop in a window. */
   readonly regex: RegExp;
+  /** The same with `y` and `d`: run at a match's start, it gives the same match with its groups' offsets. */
+  readonly locate: RegExp;
   readonly block: boolean;
   readonly maxLength: number;
   /** The rule's `gate`, sticky, tested right after a keyword hit before any window is cut. */
   readonly gate: RegExp | undefined;
+  /** The pattern's named groups that may hold the secret (`secret…`), in pattern order. */
+  readonly secretGroups: readonly string[];
 }
 
 /**
@@ -114,10 +122,12 @@ export class SecretScanner {
     this.compiled = rules.map((rule, index) => ({
       rule,
       index,
-      regex: new RegExp(rule.pattern.source, withFlags(rule.pattern.flags, 'gd')),
+      regex: new RegExp(rule.pattern.source, withFlags(rule.pattern.flags.replace(/[dy]/g, ''), 'g')),
+      locate: new RegExp(rule.pattern.source, withFlags(rule.pattern.flags.replace('g', ''), 'dy')),
       block: rule.window === 'block',
       maxLength: rule.maxLength ?? 512,
       gate: rule.gate ? new RegExp(rule.gate.source, withFlags(rule.gate.flags.replace('g', ''), 'y')) : undefined,
+      secretGroups: secretGroupNames(rule.pattern),
     }));
     this.automaton = buildKeywordAutomaton(this.compiled.map((item) => ({ keywords: item.rule.keywords, item })));
     this.reach = Math.max(STREAM_AHEAD, ...this.compiled.map((item) => (item.block ? item.maxLength + 64 : 0)));
@@ -200,13 +210,14 @@ export class SecretScanner {
       scannedUntil: this.scanStartsFor(path),
       state: 0,
       found: [],
-      seen: new Set(),
+      seen: new SeenMatches(this.compiled.length),
       vetoed: [],
     };
   }
 
   private finishScan(scan: ScanState, options: ScanTextOptions): RawSecret[] {
-    const allowed = scan.found.filter((item) => !this.globallyAllowed(item.secret) && !isVetoed(item, scan.vetoed));
+    const vetoed = vetoTest(scan.vetoed);
+    const allowed = scan.found.filter((item) => !this.globallyAllowed(item.secret) && !vetoed(item));
     return finish(resolveOverlaps(allowed), options.acceptLine, options.keepAllowed ?? false);
   }
 
@@ -223,6 +234,9 @@ export class SecretScanner {
     let lineStart = -1;
     let lineEnd = -2;
     let state = scan.state;
+    const pending = new PendingWindows(this.compiled.length, (index, start, end, cutShort) =>
+      this.runRule(this.compiled[index]!, text, start, end, scan, cutShort, base),
+    );
     for (let i = from; i < until; i++) {
       state = delta[(state << 7) | FOLD[text.charCodeAt(i)]!]!;
       const ended = outputs[state];
@@ -258,7 +272,7 @@ export class SecretScanner {
               start = Math.max(lineStart, at - LONG_LINE_BEFORE);
               end = Math.min(lineEnd, at + 2 * LONG_LINE_AFTER);
               scannedUntil[compiled.index] = base + at + LONG_LINE_AFTER;
-              this.runRule(compiled, text, start, end, scan, end < lineEnd, base);
+              pending.add(compiled.index, start, end, end < lineEnd);
               continue;
             }
             start = Math.max(lineStart, at - LINE_REACH);
@@ -271,10 +285,12 @@ export class SecretScanner {
               end = next === -1 || next > end + LINE_REACH ? Math.min(length, end + 1 + LINE_REACH) : next;
             }
           }
-          this.runRule(compiled, text, start, end, scan, false, base);
+          if (compiled.block) this.runRule(compiled, text, start, end, scan, false, base);
+          else pending.add(compiled.index, start, end);
         }
       }
     }
+    pending.flushAll();
     scan.state = state;
   }
 
@@ -328,23 +344,29 @@ export class SecretScanner {
   ): void {
     const { regex, rule } = compiled;
     const window = text.slice(start, end);
+    scan.seen.enterWindow(compiled.index, base + start, base + end);
     regex.lastIndex = 0;
     for (let match = regex.exec(window); match !== null; match = regex.exec(window)) {
       if (match[0].length === 0) regex.lastIndex++;
       // A match that runs into a window cut inside the line may be a truncated value; the next window sees it whole.
       if (cutShort && match.index + match[0].length === window.length) continue;
-      const located = secretOf(match, rule.secretGroup);
+      const value = secretValueOf(match, rule.secretGroup, compiled.secretGroups);
+      if (!value) continue;
+      if (!scan.seen.firstTime(compiled.index, base + start + match.index, match[0].length)) continue;
+      const name = match.groups?.name ?? match.groups?.envName;
+      const context = { ...(name === undefined ? {} : { name }), group: value.group, syntax: scan.syntax };
+      const accepted = accepts(rule, value.secret, context);
+      // Most matches in keyword-dense text are rejected generic values: where a secret sits is worked out (a second,
+      // sticky run with group offsets) only for those that count.
+      if (!accepted && rule.generic) continue;
+      compiled.locate.lastIndex = match.index;
+      const located = secretOf(compiled.locate.exec(window)!, rule.secretGroup, compiled.secretGroups);
       if (!located) continue;
       const absolute = base + start + located.start;
-      const key = `${compiled.index}:${absolute}`;
-      if (scan.seen.has(key)) continue;
-      scan.seen.add(key);
-      const name = match.groups?.name ?? match.groups?.envName;
-      const context = { ...(name === undefined ? {} : { name }), group: located.group, syntax: scan.syntax };
-      if (!accepts(rule, located.secret, context)) {
+      if (!accepted) {
         // A provider rule that recognised the shape and rejected the value (wrong checksum, placeholder password)
         // has the last word: a generic rule may not report the same text.
-        if (!rule.generic) scan.vetoed.push({ start: absolute, end: absolute + located.secret.length });
+        scan.vetoed.push({ start: absolute, end: absolute + located.secret.length });
         continue;
       }
       scan.found.push({

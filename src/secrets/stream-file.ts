@@ -19,6 +19,17 @@ import { looksLikeLatin1, SNIFF_BYTES, utf16WithoutBom, utf32Of } from './text-d
 export const STREAM_BYTES = 16_000_000;
 /** Bytes read per window. */
 const WINDOW_BYTES = 4_000_000;
+/**
+ * The longest line held whole (the scanner keeps whole lines). Past it the text of one line could not even be held as
+ * a string (V8 stops at about 512 MiB, after a peak of over 1 GiB): the file is listed as too large, which makes the
+ * scan incomplete, rather than failing on the way.
+ */
+export const MAX_LINE_BYTES = 256_000_000;
+
+/** A line (or printable run) longer than the limit, from this byte on. */
+interface LongLine {
+  longLine: number;
+}
 
 interface Pass {
   raw: RawSecret[];
@@ -32,6 +43,7 @@ export function scanFileInWindows(
   target: ScanTarget & { readonly absolute: string },
   options: ScanTargetsOptions,
   outcome: ScanOutcome,
+  maxLineBytes = MAX_LINE_BYTES,
 ): boolean {
   if (target.path.endsWith('.map')) return false;
   const textOptions = textOptionsFor(target);
@@ -46,16 +58,25 @@ export function scanFileInWindows(
       ((sniffed[0] === 0xff && sniffed[1] === 0xfe) || (sniffed[0] === 0xfe && sniffed[1] === 0xff));
     if (bom || utf16WithoutBom(sniffed) || utf32Of(sniffed)) return false;
     const hash = () => (target.expectedBlob ? blobHash(target.expectedBlob.objectFormat, size) : null);
-    let found: Pass | 'not-utf8' = 'not-utf8';
+    let found: Pass | LongLine | 'not-utf8' = 'not-utf8';
     if (!sniffed.includes(0)) {
       // As `decodeText` decides for a whole file: UTF-8 when every byte of it is, else Latin-1 if its start looks so.
-      found = textPass(fd, 'utf8', options, textOptions, hash());
+      found = textPass(fd, 'utf8', options, textOptions, hash(), maxLineBytes);
       if (found === 'not-utf8' && looksLikeLatin1(sniffed))
-        found = textPass(fd, 'latin1', options, textOptions, hash());
+        found = textPass(fd, 'latin1', options, textOptions, hash(), maxLineBytes);
     }
     const lineMap: number[] = [];
     const binary = found === 'not-utf8';
-    if (found === 'not-utf8') found = binaryPass(fd, options.scanner.startStream(textOptions)!, hash(), lineMap);
+    if (found === 'not-utf8')
+      found = binaryPass(fd, options.scanner.startStream(textOptions)!, hash(), lineMap, maxLineBytes);
+    if ('longLine' in found) {
+      outcome.skipped.push({
+        path: target.path,
+        reason: 'too_large',
+        detail: `a line of over ${(maxLineBytes / 1e6).toFixed(0)} MB (from byte ${found.longLine}) cannot be held to scan`,
+      });
+      return true;
+    }
     if (target.expectedBlob && (found.bytes !== size || found.blobId !== target.expectedBlob.id)) return false;
     outcome.scannedFiles++;
     outcome.scannedBytes += found.bytes;
@@ -80,14 +101,16 @@ function readWindows(
   hash: Hash | null,
   cutOf: (window: Buffer) => number,
   take: (bytes: Buffer) => boolean,
-): { bytes: number; ok: boolean } {
+  maxLineBytes: number,
+): { bytes: number; ok: boolean } | LongLine {
   let buffer = Buffer.allocUnsafe(WINDOW_BYTES);
   let held = 0;
   let position = 0;
   for (;;) {
     if (held === buffer.length) {
-      // One line (or run) longer than the buffer: grow it until it fits.
-      const larger = Buffer.allocUnsafe(buffer.length * 2);
+      if (held >= maxLineBytes) return { longLine: position - held };
+      // One line (or run) longer than the buffer: grow it until it fits, up to the limit.
+      const larger = Buffer.allocUnsafe(Math.min(buffer.length * 2, Math.max(maxLineBytes, buffer.length + 1)));
       buffer.copy(larger, 0, 0, held);
       buffer = larger;
     }
@@ -113,7 +136,8 @@ function textPass(
   options: ScanTargetsOptions,
   textOptions: ReturnType<typeof textOptionsFor>,
   hash: Hash | null,
-): Pass | 'not-utf8' {
+  maxLineBytes: number,
+): Pass | LongLine | 'not-utf8' {
   const stream = options.scanner.startStream(textOptions)!;
   let first = true;
   const read = readWindows(
@@ -128,13 +152,21 @@ function textPass(
       stream.push(bytes.toString(encoding, bom));
       return true;
     },
+    maxLineBytes,
   );
+  if ('longLine' in read) return read;
   if (!read.ok) return 'not-utf8';
   return { raw: stream.end(), bytes: read.bytes, blobId: hash?.digest('hex') ?? null };
 }
 
 /** The printable runs of a binary file, window by window; `lineMap` receives the file line of each text line. */
-function binaryPass(fd: number, stream: TextStream, hash: Hash | null, lineMap: number[]): Pass {
+function binaryPass(
+  fd: number,
+  stream: TextStream,
+  hash: Hash | null,
+  lineMap: number[],
+  maxLineBytes: number,
+): Pass | LongLine {
   let line = 1;
   lineMap.length = 0;
   const read = readWindows(
@@ -148,6 +180,8 @@ function binaryPass(fd: number, stream: TextStream, hash: Hash | null, lineMap: 
       stream.push(runs.text);
       return true;
     },
+    maxLineBytes,
   );
+  if ('longLine' in read) return read;
   return { raw: stream.end(), bytes: read.bytes, blobId: hash?.digest('hex') ?? null };
 }

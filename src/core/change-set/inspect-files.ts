@@ -1,6 +1,7 @@
 import { lstatSync, type Stats } from 'node:fs';
 import { readlink, realpath } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { maxOf } from '../append-all.js';
 import type { ContentCache } from './content-cache.js';
 import type { DescribedEntry } from './describe-diff.js';
 import { mergeRanges } from './patch-hunks.js';
@@ -128,7 +129,7 @@ async function checkSymlink(
  */
 async function changedLinesOf(entry: DescribedEntry, read: () => Promise<Buffer | null>): Promise<LineRange[]> {
   const lastAdded = entry.added[entry.added.length - 1]?.end ?? 0;
-  const lastDeletion = Math.max(...entry.deletedAfter);
+  const lastDeletion = maxOf(entry.deletedAfter);
   // Only a deletion after every added line can be at the end of the file; only then is the line count needed.
   const lineCount = lastDeletion >= lastAdded ? countLines(await read()) : Number.POSITIVE_INFINITY;
   const points = entry.deletedAfter.map((after) => {

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { appendAll } from '../append-all.js';
 import { withPrivateTempDir } from '../private-temp.js';
 import type { DescribedEntry } from './describe-diff.js';
 import type { GitRunner } from './git.js';
@@ -66,7 +67,7 @@ function chunkPaths(groups: ReadonlyArray<readonly string[]>): string[][] {
       current = [];
       bytes = 0;
     }
-    current.push(...group);
+    appendAll(current, group);
     bytes += size;
   }
   if (current.length > 0) chunks.push(current);

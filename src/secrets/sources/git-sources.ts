@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { appendAll } from '../../core/append-all.js';
 import { TollgateError } from '../../core/errors.js';
 import { runProcess } from '../../core/process.js';
 import type { ScanTarget } from '../scan-targets.js';
@@ -92,6 +93,6 @@ export function historyBatches(options: HistoryOptions): AsyncGenerator<ScanTarg
 /** Every batch at once, for callers that want a list (small ranges). */
 export async function historyTargets(options: GitSourceOptions & { range: string }): Promise<ScanTarget[]> {
   const targets: ScanTarget[] = [];
-  for await (const batch of historyBatches(options)) targets.push(...batch);
+  for await (const batch of historyBatches(options)) appendAll(targets, batch);
   return targets;
 }

@@ -3,7 +3,9 @@ import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import pLimit from 'p-limit';
+import { appendAll } from '../../core/append-all.js';
 import { runProcess } from '../../core/process.js';
+import { BROKEN_LINK } from '../scan-targets.js';
 
 /** A file found on disk, with its size, how to read it, or why it will not be read. */
 export interface DiskFile {
@@ -33,8 +35,8 @@ export async function listFilesUnder(repoRoot: string | null, paths: readonly st
     if (info === null) throw Object.assign(new Error(`${path}: no such file or directory`), { code: 'ENOENT', path });
     if (!info.isDirectory()) found.push({ absolute: path, info });
     else if (repoRoot && isInside(repoRoot, path))
-      found.push(...(await gitListEntries(repoRoot, path, undefined, limit)));
-    else found.push(...(await walkDirectory(path, limit)));
+      appendAll(found, await gitListEntries(repoRoot, path, undefined, limit));
+    else appendAll(found, await walkDirectory(path, limit));
   }
   const seen = new Set<string>();
   const unique = found.filter(({ absolute }) => !seen.has(absolute) && seen.add(absolute));
@@ -51,8 +53,7 @@ async function diskFile(absolute: string, info: Stats | null, realRoot: string |
   const read = async () => readFile(absolute);
   if (!info?.isSymbolicLink()) return { absolute, size: info?.size ?? 0, read };
   const target = await realpath(absolute).catch(() => null);
-  if (target === null)
-    return { absolute, size: 0, read, skip: { reason: 'unreadable', detail: 'broken symbolic link' } };
+  if (target === null) return { absolute, size: 0, read, skip: { reason: 'unreadable', detail: BROKEN_LINK } };
   if (realRoot && !isInside(realRoot, target)) {
     return {
       absolute,

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { appendAll } from '../../core/append-all.js';
 import type { RepoChangeSet } from '../../core/change-set/types.js';
 import type { ToolContext } from '../../core/pipeline/tool.js';
 import { normalizePackageName, type PackageVersion } from './ecosystems.js';
@@ -129,7 +130,7 @@ export async function changedDependencies(ctx: Context, options: { all: boolean 
     const old = file.status === 'added' ? null : await baseText(ctx, file.oldPath ?? file.path);
     const before = old === null ? null : parseOrProblem(file.path, old, problems, 'base');
     lockfiles.push(file.path);
-    dependencies.push(...diffLockedPackages(file.path, before, after, options));
+    appendAll(dependencies, diffLockedPackages(file.path, before, after, options));
   }
   if (options.all) {
     const done = new Set(changed.map((file) => file.path));
@@ -141,12 +142,12 @@ export async function changedDependencies(ctx: Context, options: { all: boolean 
       const parsed = parseOrProblem(path, content, problems, 'new');
       if (!parsed) continue;
       lockfiles.push(path);
-      dependencies.push(...diffLockedPackages(path, parsed, parsed, { all: true }));
+      appendAll(dependencies, diffLockedPackages(path, parsed, parsed, { all: true }));
     }
   }
   const manifests = await changedManifests(ctx, problems);
-  dependencies.push(...manifests.dependencies);
-  lockfiles.push(...manifests.read);
+  appendAll(dependencies, manifests.dependencies);
+  appendAll(lockfiles, manifests.read);
   return { dependencies, lockfiles, problems, unresolved: manifests.unresolved };
 }
 

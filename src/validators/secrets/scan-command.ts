@@ -12,8 +12,10 @@ import {
   type ScanOutcome,
   type ScanTarget,
   type ScanTargetsOptions,
+  type SkippedTarget,
   scanBatches,
   scanTargets,
+  unexaminedFiles,
 } from '../../secrets/scan-targets.js';
 import { historyBatches, historyTargets, stagedTargets } from '../../secrets/sources/git-sources.js';
 import { listFilesUnder } from '../../secrets/sources/walk.js';
@@ -57,7 +59,10 @@ const defaultIo = (): ScanCommandIo => ({
   stderr: (text) => process.stderr.write(text),
 });
 
-/** Runs a scan and renders it. Resolves to the exit code: 0 clean, 1 secrets found; usage problems throw (exit 2). */
+/**
+ * Runs a scan and renders it. Resolves to the exit code: 0 clean, 1 secrets found or a file that could not be scanned
+ * (too large to hold, unreadable); usage problems throw (exit 2).
+ */
 export async function runScanCommand(flags: ScanCommandFlags, io: ScanCommandIo = defaultIo()): Promise<number> {
   const started = performance.now();
   const sources = [flags.paths.length > 0, flags.staged, flags.all, flags.history !== undefined].filter(Boolean).length;
@@ -132,10 +137,31 @@ export async function runScanCommand(flags: ScanCommandFlags, io: ScanCommandIo 
     notes: [...notes, ...verified.notes],
     ...(flags.reportAllowed ? { allowed: outcome.suppressed } : {}),
   };
+  return writeReport(report, outcome, flags, io);
+}
+
+/** Renders the report where the flags say; the exit code counts findings and files that could not be scanned. */
+async function writeReport(
+  report: SecretScanReport,
+  outcome: ScanOutcome,
+  flags: ScanCommandFlags,
+  io: ScanCommandIo,
+): Promise<number> {
   const text = renderScanReport(report, flags.format);
   if (flags.output) await writeFileAtomic(resolve(io.cwd, flags.output), text);
   else io.stdout(text);
-  return outcome.findings.length > 0 ? 1 : 0;
+  const unexamined = unexaminedFiles(outcome.skipped);
+  if (unexamined.length > 0) io.stderr(incompleteNotice(unexamined));
+  return outcome.findings.length > 0 || unexamined.length > 0 ? 1 : 0;
+}
+
+/** A scan that could not examine a file is incomplete, never clean: it says which files, and exits 1. */
+function incompleteNotice(unexamined: readonly SkippedTarget[]): string {
+  const listed = unexamined.slice(0, 10).map((file) => `  ${file.path}: ${file.detail}\n`);
+  const more =
+    unexamined.length > 10 ? [`  … and ${unexamined.length - 10} more (see the report's skipped list)\n`] : [];
+  const count = `${unexamined.length} file${unexamined.length === 1 ? '' : 's'}`;
+  return [`tollgate: scan incomplete: ${count} could not be scanned\n`, ...listed, ...more].join('');
 }
 
 /**

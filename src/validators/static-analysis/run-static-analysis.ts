@@ -1,5 +1,6 @@
 import { relative } from 'node:path';
 import pLimit from 'p-limit';
+import { appendAll } from '../../core/append-all.js';
 import type { LineRange } from '../../core/change-set/types.js';
 import { atLeast, type Finding, mergeFindings } from '../../core/finding.js';
 import type { ToolContext } from '../../core/pipeline/tool.js';
@@ -84,11 +85,11 @@ export async function runStaticAnalysis(ctx: Context): Promise<ToolResult> {
         continue;
       }
       await outcome.onIssues?.(log, read.issues);
-      issues.push(...read.issues);
+      appendAll(issues, read.issues);
       kept += read.issues.length;
     }
     if (outcome.reused) {
-      issues.push(...outcome.reused);
+      appendAll(issues, outcome.reused);
       kept += outcome.reused.length;
     }
     if (outcome.failure?.state === 'failed') problems.push(outcome.failure.reason);

@@ -1,3 +1,4 @@
+import { appendAll } from '../../../core/append-all.js';
 import { TollgateError } from '../../../core/errors.js';
 import { applyPlan } from './fix/apply-item.js';
 import { isPlan, planItem } from './fix/plan-item.js';
@@ -200,9 +201,9 @@ interface AppliedSummary {
 async function recordApplied(context: ItemContext, summary: AppliedSummary): Promise<void> {
   const { options, pr, ledger } = context;
   await updateReviewState(options.repoRoot, (next) => {
-    next.replies.push(...ledger.replies);
-    next.resolutions.push(...ledger.resolutions);
-    next.history.push(...summary.records);
+    appendAll(next.replies, ledger.replies);
+    appendAll(next.resolutions, ledger.resolutions);
+    appendAll(next.history, summary.records);
     const resolvedNow = new Set(ledger.resolutions.map((r) => r.threadId));
     if (next.lastScan && samePr(next.lastScan.pr, pr)) {
       for (const thread of next.lastScan.threads) if (resolvedNow.has(thread.threadId)) thread.isResolved = true;

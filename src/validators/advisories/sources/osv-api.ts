@@ -1,5 +1,6 @@
 import pLimit from 'p-limit';
 import { z } from 'zod';
+import { appendAll } from '../../../core/append-all.js';
 import { type PackageVersion, packageKey } from '../ecosystems.js';
 import { type OsvRecord, osvRecordSchema } from '../osv/osv-record.js';
 import { fetchJson } from './http-json.js';
@@ -75,7 +76,7 @@ async function queryBatchPage(options: {
   const next: PendingQuery[] = [];
   parsed.data.results.forEach((found, position) => {
     const { index } = pending[position]!;
-    ids[index]!.push(...found.vulns);
+    appendAll(ids[index]!, found.vulns);
     if (found.next_page_token) next.push({ index, pageToken: found.next_page_token });
   });
   return next;

@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { appendAll } from '../../../../core/append-all.js';
 import type { ChangedFile } from '../../../../core/change-set/types.js';
 import { formatDuration, formatSize } from '../../../../core/config/duration.js';
 import type { ProcessResult } from '../../../../core/process.js';
@@ -210,7 +211,7 @@ function ranOutcome(
   const pending = new Map<string, { language: CodeqlLanguage; fingerprint: string }>();
   let failure: Failure | undefined;
   for (const outcome of outcomes) {
-    reused.push(...(outcome.reused ?? []));
+    appendAll(reused, outcome.reused ?? []);
     // A time-out replaces an earlier failure; otherwise the first failure stands.
     if (outcome.failure)
       failure = outcome.failure.state === 'timed_out' ? outcome.failure : (failure ?? outcome.failure);

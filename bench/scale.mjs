@@ -1,0 +1,180 @@
+#!/usr/bin/env node
+// Cliffs a review found (issue 32), each timed as a whole process and printed as a ratio against a baseline measured
+// in the same run, with the load average and the size of what was scanned:
+//   files      `tollgate scan DIR` of 150,000 tiny files, per file against 15,000 (linear: 1.0x; it once crashed)
+//   findings   one file with 32,000 findings against 8,000 (target < 4x: overlap resolution was quadratic)
+//   dense      a 12 MB keyword-dense JSON document against secretlint (`--format compact`) on the same file (≤ 1x)
+//   run        `tollgate run` with 10,000 findings against 2,000, per finding (masking was quadratic)
+//   startup    `tollgate --version` against `node -e 0` (target ≤ 1.5x; `run-no-changes.mjs` and `stop-hook.mjs`
+//              time the no-change run and the stop hook the same way)
+//
+//   npm run build && node bench/scale.mjs [files|findings|dense|run|startup ...] [--runs N]
+//
+// A report: it prints the figures and exits 0 either way. Everything is generated under os.tmpdir() and removed.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { median } from './measure.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const cli = join(root, 'bin/tollgate.cjs');
+const args = process.argv.slice(2);
+const runsFlag = args.indexOf('--runs');
+const runs = runsFlag === -1 ? 3 : Number(args[runsFlag + 1]);
+const wanted = args.filter((arg, index) => !arg.startsWith('-') && args[index - 1] !== '--runs');
+const only = (name) => wanted.length === 0 || wanted.includes(name);
+const work = mkdtempSync(join(tmpdir(), 'tollgate-bench-scale-'));
+const hasTime = existsSync('/usr/bin/time');
+
+/** Wall and CPU seconds and peak RSS (MB) of one process. */
+function timed(command, commandArgs, options = {}) {
+  const argv = hasTime ? ['/usr/bin/time', ['-f', '%U %S %M', command, ...commandArgs]] : [command, commandArgs];
+  const started = performance.now();
+  const result = spawnSync(argv[0], argv[1], { encoding: 'utf8', maxBuffer: 1 << 30, ...options });
+  const wall = (performance.now() - started) / 1000;
+  const [user, system, rss] = hasTime ? result.stderr.trim().split('\n').pop().split(' ').map(Number) : [];
+  return { wall, cpu: hasTime ? user + system : Number.NaN, rss: hasTime ? rss / 1024 : Number.NaN, result };
+}
+
+/** Median of `runs` runs of each, taking turns so that outside load falls on both alike. */
+function paired(a, b) {
+  const results = [[], []];
+  for (let round = 0; round < runs; round++) {
+    results[0].push(a());
+    results[1].push(b());
+  }
+  return results.map((list) => ({
+    wall: median(list.map((r) => r.wall)),
+    cpu: median(list.map((r) => r.cpu)),
+    rss: Math.max(...list.map((r) => r.rss)),
+    result: list[0].result,
+  }));
+}
+
+const load = () => `load ${loadavg()[0].toFixed(2)}`;
+const fmt = (r) => `${r.wall.toFixed(2)} s wall, ${r.cpu.toFixed(2)} s CPU, ${r.rss.toFixed(0)} MB peak`;
+
+function scanOf(dir, target) {
+  return () => {
+    const run = timed(process.execPath, [cli, 'scan', target, '--format', 'json'], { cwd: dir });
+    if (run.result.status !== 0 && run.result.status !== 1)
+      throw new Error(`tollgate scan exited ${run.result.status}: ${run.result.stderr.slice(0, 400)}`);
+    return run;
+  };
+}
+
+function tinyFiles(dir, count) {
+  for (let d = 0; d * 1000 < count; d++) {
+    mkdirSync(join(dir, `d${d}`), { recursive: true });
+    for (let f = 0; f < 1000 && d * 1000 + f < count; f++) writeFileSync(join(dir, `d${d}`, `f${f}.txt`), 'x = 1\n');
+  }
+}
+
+if (only('files')) {
+  const small = join(work, 'files-15k');
+  const large = join(work, 'files-150k');
+  tinyFiles(small, 15_000);
+  tinyFiles(large, 150_000);
+  const [big, base] = paired(scanOf(large, '.'), scanOf(small, '.'));
+  const report = JSON.parse(big.result.stdout);
+  console.log(
+    `files: scan DIR of 150,000 files (${report.scannedFiles} scanned, 0.9 MB): ${fmt(big)}; 15,000 files: ${fmt(base)}; ` +
+      `per file ${(big.wall / 10 / base.wall).toFixed(2)}x (wall), ${(big.cpu / 10 / base.cpu).toFixed(2)}x (CPU) (${load()})`,
+  );
+}
+
+/** A text with `count` distinct generic findings, several rules overlapping on each. */
+function findingsFile(path, count) {
+  const lines = [];
+  for (let i = 0; i < count; i++)
+    lines.push(`api_secret_${i} = "Zq${(i * 7919).toString(36)}Xk${i.toString(36)}Wm8pLr4T"`);
+  writeFileSync(path, `${lines.join('\n')}\n`);
+}
+
+if (only('findings')) {
+  const dir = join(work, 'findings');
+  mkdirSync(dir);
+  findingsFile(join(dir, 'f8k.env'), 8000);
+  findingsFile(join(dir, 'f32k.env'), 32_000);
+  const [big, base] = paired(scanOf(dir, 'f32k.env'), scanOf(dir, 'f8k.env'));
+  const found = JSON.parse(big.result.stdout).findings.length;
+  console.log(
+    `findings: one file with ${found} findings: ${fmt(big)}; with 8,000: ${fmt(base)}; ` +
+      `${(big.wall / base.wall).toFixed(2)}x (target < 4x) (${load()})`,
+  );
+}
+
+function denseJson(path, bytes) {
+  const keys = ['password', 'api_key', 'token', 'secret', 'client_secret', 'auth_token', 'access_key', 'private_key'];
+  const parts = [];
+  let size = 0;
+  for (let i = 0; size < bytes; i++) {
+    const part = `"${keys[i % keys.length]}_${i}": "value ${i % 97}",`;
+    parts.push(part);
+    size += part.length;
+  }
+  writeFileSync(path, `{\n${parts.map((part) => `  ${part}`).join('\n')}\n"end": 1}\n`);
+}
+
+if (only('dense')) {
+  const dir = join(work, 'dense');
+  mkdirSync(dir);
+  denseJson(join(dir, 'dense.json'), 12_000_000);
+  const rc = join(dir, '.secretlintrc.json');
+  writeFileSync(rc, JSON.stringify({ rules: [{ id: '@secretlint/secretlint-rule-preset-recommend' }] }));
+  const secretlint = join(root, 'node_modules/.bin/secretlint');
+  const version = JSON.parse(
+    spawnSync(process.execPath, ['-p', 'JSON.stringify(require("secretlint/package.json"))'], {
+      cwd: root,
+      encoding: 'utf8',
+    }).stdout,
+  ).version;
+  const [ours, theirs] = paired(scanOf(dir, 'dense.json'), () =>
+    timed(secretlint, ['--format', 'compact', '--secretlintrc', rc, 'dense.json'], { cwd: dir }),
+  );
+  console.log(
+    `dense: 13.2 MB keyword-dense JSON (a credential-named key every ~30 bytes, no secret): tollgate ${fmt(ours)}; ` +
+      `secretlint ${version} --format compact ${fmt(theirs)}; ${(ours.wall / theirs.wall).toFixed(2)}x wall, ` +
+      `${(ours.cpu / theirs.cpu).toFixed(2)}x CPU (target ≤ 1x) (${load()})`,
+  );
+}
+
+/** A repository whose one change adds `count` findings, validated by `tollgate run` with only the secret scan. */
+function runRepo(dir, count) {
+  mkdirSync(dir);
+  const home = join(dir, '.home');
+  mkdirSync(home);
+  writeFileSync(join(home, '.gitconfig'), '[user]\n\tname = Bench\n\temail = bench@tollgate.invalid\n');
+  const env = { ...process.env, HOME: home, GIT_CONFIG_GLOBAL: join(home, '.gitconfig'), GIT_CONFIG_NOSYSTEM: '1' };
+  const git = (...gitArgs) => spawnSync('git', gitArgs, { cwd: dir, env, encoding: 'utf8' });
+  git('init', '-q', '-b', 'main');
+  writeFileSync(join(dir, '.gitignore'), '.home/\n');
+  writeFileSync(join(dir, 'tollgate.config.yaml'), 'validation:\n  advisories: { enabled: false }\n');
+  git('add', '-A');
+  git('commit', '-q', '-m', 'base');
+  findingsFile(join(dir, 'leaked.env'), count);
+  return () => timed(process.execPath, [cli, 'run', '--format', 'json'], { cwd: dir, env });
+}
+
+if (only('run')) {
+  const [big, base] = paired(runRepo(join(work, 'run-10k'), 10_000), runRepo(join(work, 'run-2k'), 2000));
+  console.log(
+    `run: tollgate run with 10,000 findings: ${fmt(big)}; with 2,000: ${fmt(base)}; ` +
+      `per finding ${(big.wall / 5 / base.wall).toFixed(2)}x (linear: ≤ 1x) (${load()})`,
+  );
+}
+
+if (only('startup')) {
+  const [ours, node] = paired(
+    () => timed(process.execPath, [cli, '--version']),
+    () => timed(process.execPath, ['-e', '0']),
+  );
+  console.log(
+    `startup: tollgate --version ${(ours.wall * 1000).toFixed(0)} ms vs node -e 0 ${(node.wall * 1000).toFixed(0)} ms: ` +
+      `${(ours.wall / node.wall).toFixed(2)}x (target ≤ 1.5x; see run-no-changes.mjs and stop-hook.mjs) (${load()})`,
+  );
+}
+
+rmSync(work, { recursive: true, force: true });
