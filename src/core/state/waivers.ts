@@ -5,6 +5,7 @@ import { lastDurableId, readEventLog } from '../events/reader.js';
 import type { EventDataByType } from '../events/types.js';
 import { openEventLog } from '../events/writer.js';
 import type { Finding, Severity } from '../finding.js';
+import type { EffectivePolicy } from '../policy/effective-policy.js';
 import { runProcess } from '../process.js';
 import { readJsonFile, writeFileAtomic } from './atomic-write.js';
 import { readCommittedWaivers, writeCommittedWaiver } from './committed-waivers.js';
@@ -42,8 +43,11 @@ async function readWaiversFile(repoRoot: string): Promise<WaiversFile> {
 }
 
 /** This clone's waivers, then the committed ones (which win for the same finding: a team's reviewed decision). */
-export async function listWaivers(repoRoot: string): Promise<WaiverRecord[]> {
-  const [local, committed] = await Promise.all([readWaiversFile(repoRoot), readCommittedWaivers(repoRoot)]);
+export async function listWaivers(repoRoot: string, policy?: EffectivePolicy): Promise<WaiverRecord[]> {
+  const [local, committed] = await Promise.all([
+    readWaiversFile(repoRoot),
+    readCommittedWaivers(repoRoot, undefined, policy),
+  ]);
   return [...local.waivers, ...committed.map((waiver) => ({ ...waiver, committed: true }))];
 }
 
