@@ -205,7 +205,7 @@ describe('tollgate hook stop: fails open', () => {
     await repo.write('src/a.ts', 'fine\n');
     await repo.write('tollgate.config.yaml', 'hooks:\n  stop:\n    onError: block\n');
     await repo.git('add', 'tollgate.config.yaml');
-    await repo.git('commit', '--quiet', '-m', 'config: the policy is the base commit\'s (docs/policy.md)');
+    await repo.git('commit', '--quiet', '-m', "config: the policy is the base commit's (docs/policy.md)");
     // State written by a newer tollgate: this one cannot read it, after the config was read.
     await repo.write('.tollgate/state.json', '{"version": 999}\n');
     const answer = await hook(await payload('claude/stop.json'));
