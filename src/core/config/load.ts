@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { TollgateError } from '../errors.js';
 import type { AnyToolDefinition } from '../pipeline/tool.js';
-import type { EffectivePolicy } from '../policy/effective-policy.js';
 import { configHashFor } from './config-hash.js';
 import { describeValue } from './describe-value.js';
 import { type Env, readEnvSwitches } from './env-overrides.js';
+import type { ConfigSource, LoadedConfig } from './loaded-config.js';
 import { type ConfigFileLocation, locateConfigFile } from './locate-file.js';
 import { hashWithPolicy, withBasePolicy } from './policy-config.js';
 import { lookUpRegistries, type Registries } from './registries.js';
@@ -13,23 +13,7 @@ import { configLeaves, isPlainObject } from './schema-walk.js';
 import { byPosition, parseYamlSource } from './yaml-source.js';
 import { issueProblems } from './zod-issues.js';
 
-/** Where an effective value came from, most specific last: a flag beats env, env beats the file. */
-export type ConfigSource = 'default' | 'file' | 'env' | 'flag';
-
-export interface LoadedConfig {
-  config: TollgateConfig;
-  /** The file read (repo-relative when inside the repository, else absolute), or null when there is none. */
-  file: string | null;
-  /** sha256 of the canonical effective config; see `configHashFor`. */
-  hash: string;
-  /** Every setting's dotted path (`validation.checks.enabled`, `checks`) → where its value came from. */
-  sources: Map<string, ConfigSource>;
-  /**
-   * The policy the config came from (docs/policy.md): the base's, or an edit a person accepted; which policy edits
-   * are pending; how validators read their suppression files. Absent for text parsed without a repository.
-   */
-  policy?: EffectivePolicy;
-}
+export type { ConfigSource, LoadedConfig } from './loaded-config.js';
 
 export interface LoadConfigOptions {
   repoRoot: string;

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { COMMITTED_WAIVERS_FILE } from '../policy/committed-waivers-file.js';
 import { PolicyResolver } from '../policy/effective-policy.js';
 import type { Env } from './env-overrides.js';
-import type { LoadedConfig } from './load.js';
+import type { LoadedConfig } from './loaded-config.js';
 import { CONFIG_FILE_NAMES, type ConfigFileLocation } from './locate-file.js';
 import type { Registries } from './registries.js';
 import { toolOptions } from './schema.js';

@@ -91,13 +91,7 @@ export async function runScanCommand(flags: ScanCommandFlags, io: ScanCommandIo 
   );
   if (flags.baselineWrite) {
     await writeBaseline(baselineFile, outcome.findings);
-    // A baseline in the repository is policy: the gate reads it as the base has it until a person accepts the edit.
-    const policy = options.baseline.startsWith('.tollgate/')
-      ? 'they no longer block'
-      : 'the gate applies it once a person accepts this edit or it is merged into the base (docs/policy.md)';
-    io.stderr(
-      `tollgate: wrote ${outcome.findings.length} finding fingerprint${outcome.findings.length === 1 ? '' : 's'} to ${options.baseline}; ${policy}\n`,
-    );
+    io.stderr(baselineWritten(outcome.findings.length, options.baseline));
     return 0;
   }
   if (audit) {
@@ -219,6 +213,14 @@ async function loadSecretsOptions(
     network: loaded.config.permissions.network,
     read: loaded.policy?.read,
   };
+}
+
+/** A baseline in the repository is policy: the gate reads it as the base has it until a person accepts the edit. */
+function baselineWritten(count: number, baseline: string): string {
+  const effect = baseline.startsWith('.tollgate/')
+    ? 'they no longer block'
+    : 'the gate applies it once a person accepts this edit or it is merged into the base (docs/policy.md)';
+  return `tollgate: wrote ${count} finding fingerprint${count === 1 ? '' : 's'} to ${baseline}; ${effect}\n`;
 }
 
 /** `--history A..B` (or `A...B`) scans what B adds to A: the policy is A's. */
