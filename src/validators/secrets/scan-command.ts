@@ -1,7 +1,7 @@
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { loadConfig } from '../../core/config/load.js';
 import { findRepoRoot } from '../../core/config/repo-root.js';
-import { TollgateError } from '../../core/errors.js';
+import { isTollgateError, TollgateError } from '../../core/errors.js';
 import { writeFileAtomic } from '../../core/state/atomic-write.js';
 import { TOLLGATE_VERSION } from '../../core/version.js';
 import { baselinePath, readBaselineEntries, writeBaseline } from '../../secrets/baseline.js';
@@ -207,7 +207,11 @@ async function loadSecretsOptions(
   env: NodeJS.ProcessEnv,
   base: string | undefined,
 ): Promise<{ options: SecretsOptions; network: 'allow' | 'deny'; read: PolicyFileReader | undefined }> {
-  const loaded = await loadConfig({ repoRoot, cwd: repoRoot, env, base });
+  // A range git does not know is reported by the history scan itself, naming `--history`.
+  const loaded = await loadConfig({ repoRoot, cwd: repoRoot, env, base }).catch((error: unknown) => {
+    if (base === undefined || !isTollgateError(error) || error.code !== 'bad_revision') throw error;
+    return loadConfig({ repoRoot, cwd: repoRoot, env });
+  });
   return {
     options: secretsOptionsSchema.parse(loaded.config.secrets),
     network: loaded.config.permissions.network,
