@@ -15,7 +15,7 @@ import type { RunFlags } from './run-flags.js';
 /** `tollgate run`: glue between flags, the gate and the report. Returns the exit code. */
 export async function runAndReport(flags: RunFlags): Promise<number> {
   const cwd = process.cwd();
-  const { repoRoot, loaded } = await openProject({ cwd, env: process.env });
+  const { repoRoot, loaded } = await openProject({ cwd, env: process.env, base: flags.base });
   const { config } = loaded;
   const display = createProgressDisplay(process.stderr, { heartbeats: flags.progress });
   let report: Awaited<ReturnType<typeof runGate>>;
@@ -24,6 +24,7 @@ export async function runAndReport(flags: RunFlags): Promise<number> {
       repoRoot,
       config,
       configHash: loaded.hash,
+      ...(loaded.policy ? { policy: loaded.policy } : {}),
       tools: validators,
       ...(flags.base ? { base: flags.base } : {}),
       only: flags.only,

@@ -1,8 +1,9 @@
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { dirname, isAbsolute, join } from 'node:path';
 import { z } from 'zod';
 import { TollgateError } from '../core/errors.js';
 import { writeFileAtomic } from '../core/state/atomic-write.js';
+import { type PolicyFileReader, readFromDisk } from './imported-suppressions.js';
 import type { SecretFinding } from './to-finding.js';
 
 /**
@@ -27,17 +28,26 @@ export function baselinePath(repoRoot: string, configured: string): string {
 }
 
 /** The fingerprints in the baseline; an absent file is an empty baseline, a malformed one an error naming it. */
-export async function readBaseline(path: string, label: string): Promise<Set<string>> {
-  return new Set((await readBaselineEntries(path, label)).map((entry) => entry.fingerprint));
+export async function readBaseline(
+  path: string,
+  label: string,
+  read: PolicyFileReader = readFromDisk,
+): Promise<Set<string>> {
+  return new Set((await readBaselineEntries(path, label, read)).map((entry) => entry.fingerprint));
 }
 
 /** The baseline's entries, as written: fingerprint, rule, and where the finding was when it was recorded. */
-export async function readBaselineEntries(path: string, label: string): Promise<SecretsBaseline['findings']> {
+export async function readBaselineEntries(
+  path: string,
+  label: string,
+  read: PolicyFileReader = readFromDisk,
+): Promise<SecretsBaseline['findings']> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    const bytes = await read(path);
+    if (bytes === null) return [];
+    text = bytes.toString('utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw new TollgateError(
       'io',
       `${label}: cannot read the secrets baseline (${(error as NodeJS.ErrnoException).code})`,

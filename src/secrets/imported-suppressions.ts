@@ -42,9 +42,24 @@ export interface ImportedMatch {
   reason: string;
 }
 
+/**
+ * Reads a file's bytes, null when there is none. The gate passes the policy's reader (docs/policy.md), so a file the
+ * change edited is read as the base has it; without one, the file on disk.
+ */
+export type PolicyFileReader = (absolute: string) => Promise<Buffer | null>;
+
+export const readFromDisk: PolicyFileReader = async (absolute) => {
+  try {
+    return await readFile(absolute);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+};
+
 export const NO_IMPORTED_SUPPRESSIONS: ImportedSuppressions = { places: new Map(), allows: [], files: [] };
 
-const SECRETLINT_FILES = ['.secretlintrc.json', '.secretlintrc', '.secretlintrc.yaml', '.secretlintrc.yml'];
+export const SECRETLINT_FILES = ['.secretlintrc.json', '.secretlintrc', '.secretlintrc.yaml', '.secretlintrc.yml'];
 const SECRETLINT_SCRIPTS = ['.secretlintrc.js', '.secretlintrc.cjs', '.secretlintrc.mjs'];
 
 export interface ImportSettings {
@@ -58,12 +73,18 @@ export interface ImportSettings {
 export async function loadImportedSuppressions(
   repoRoot: string,
   settings: ImportSettings,
+  read: PolicyFileReader = readFromDisk,
 ): Promise<{ imported: ImportedSuppressions; notes: string[] }> {
   const notes: string[] = [];
   const places = new Map<string, IgnoredPlace[]>();
   const allows: AllowPattern[] = [];
   const files: string[] = [];
-  const gitleaks = await readChosen(repoRoot, settings.gitleaksIgnore, ['.gitleaksignore'], 'secrets.gitleaksIgnore');
+  const gitleaks = await readChosen(
+    { repoRoot, read },
+    settings.gitleaksIgnore,
+    ['.gitleaksignore'],
+    'secrets.gitleaksIgnore',
+  );
   if (gitleaks) {
     files.push(gitleaks.file);
     for (const place of parseGitleaksIgnore(gitleaks.text, gitleaks.file)) {
@@ -73,7 +94,7 @@ export async function loadImportedSuppressions(
     }
   }
   const secretlint = await readChosen(
-    repoRoot,
+    { repoRoot, read },
     settings.secretlintConfig,
     SECRETLINT_FILES,
     'secrets.secretlintConfig',
@@ -82,7 +103,7 @@ export async function loadImportedSuppressions(
     files.push(secretlint.file);
     allows.push(...parseSecretlintAllows(secretlint.text, secretlint.file, notes));
   } else if (settings.secretlintConfig === undefined) {
-    const script = await firstExisting(repoRoot, SECRETLINT_SCRIPTS);
+    const script = await firstExisting({ repoRoot, read: readFromDisk }, SECRETLINT_SCRIPTS);
     if (script) notes.push(`${script.file}: secretlint JavaScript configs are not read; its allows are not imported`);
   }
   return { imported: { places, allows, files }, notes };
@@ -206,30 +227,35 @@ function parseConfigText(text: string, label: string): unknown {
   return value;
 }
 
+interface ReadFrom {
+  repoRoot: string;
+  read: PolicyFileReader;
+}
+
 async function readChosen(
-  repoRoot: string,
+  from: ReadFrom,
   chosen: string | false | undefined,
   defaults: readonly string[],
   field: string,
 ): Promise<{ file: string; text: string } | null> {
   if (chosen === false) return null;
-  if (chosen === undefined) return firstExisting(repoRoot, defaults);
-  const absolute = isAbsolute(chosen) ? chosen : join(repoRoot, chosen);
+  if (chosen === undefined) return firstExisting(from, defaults);
+  const absolute = isAbsolute(chosen) ? chosen : join(from.repoRoot, chosen);
+  let bytes: Buffer | null;
   try {
-    return { file: repoRelative(repoRoot, absolute), text: await readFile(absolute, 'utf8') };
+    bytes = await from.read(absolute);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'error';
     throw new TollgateError('config', `${field}: cannot read ${JSON.stringify(chosen)} (${code})`);
   }
+  if (bytes === null) throw new TollgateError('config', `${field}: cannot read ${JSON.stringify(chosen)} (ENOENT)`);
+  return { file: repoRelative(from.repoRoot, absolute), text: bytes.toString('utf8') };
 }
 
-async function firstExisting(
-  repoRoot: string,
-  names: readonly string[],
-): Promise<{ file: string; text: string } | null> {
+async function firstExisting(from: ReadFrom, names: readonly string[]): Promise<{ file: string; text: string } | null> {
   for (const name of names) {
-    const text = await readFile(join(repoRoot, name), 'utf8').catch(() => null);
-    if (text !== null) return { file: name, text };
+    const bytes = await from.read(join(from.repoRoot, name)).catch(() => null);
+    if (bytes !== null) return { file: name, text: bytes.toString('utf8') };
   }
   return null;
 }

@@ -1,9 +1,13 @@
-import { readFile } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import { TollgateError } from '../core/errors.js';
 import { compileCustomRule } from './custom-rules.js';
 import { importGitleaksConfig } from './gitleaks-config.js';
-import { type ImportedSuppressions, loadImportedSuppressions } from './imported-suppressions.js';
+import {
+  type ImportedSuppressions,
+  loadImportedSuppressions,
+  type PolicyFileReader,
+  readFromDisk,
+} from './imported-suppressions.js';
 import type { SecretsOptions } from './options.js';
 import type { SecretRule } from './rule.js';
 import { builtinRules } from './rules/index.js';
@@ -21,22 +25,25 @@ export interface LoadedScanner {
  * Built-in rules, then config `secrets.rules`, then an imported gitleaks config; and the suppressions other scanners'
  * files hold.
  */
-export async function loadScanner(repoRoot: string, options: SecretsOptions): Promise<LoadedScanner> {
-  const { imported, notes } = await loadImportedSuppressions(repoRoot, options);
+export async function loadScanner(
+  repoRoot: string,
+  options: SecretsOptions,
+  read: PolicyFileReader = readFromDisk,
+): Promise<LoadedScanner> {
+  const { imported, notes } = await loadImportedSuppressions(repoRoot, options, read);
   const builtin =
     options.encryptedKeys === 'ignore' ? builtinRules.filter((rule) => !rule.passphraseProtected) : builtinRules;
   const rules: SecretRule[] = [...builtin, ...options.rules.map(compileCustomRule)];
   if (!options.gitleaksConfig) return { scanner: new SecretScanner(rules), notes, imported };
   const path = isAbsolute(options.gitleaksConfig) ? options.gitleaksConfig : join(repoRoot, options.gitleaksConfig);
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
+  const bytes = await read(path).catch((error: NodeJS.ErrnoException) => error.code ?? 'error');
+  if (bytes === null || typeof bytes === 'string') {
     throw new TollgateError(
       'config',
-      `secrets.gitleaksConfig: cannot read ${JSON.stringify(options.gitleaksConfig)} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+      `secrets.gitleaksConfig: cannot read ${JSON.stringify(options.gitleaksConfig)} (${bytes ?? 'ENOENT'})`,
     );
   }
+  const text = bytes.toString('utf8');
   const gitleaks = importGitleaksConfig(text, options.gitleaksConfig);
   return {
     scanner: new SecretScanner([...rules, ...gitleaks.rules], gitleaks.allowlist),

@@ -26,7 +26,9 @@ describe('tollgate.waivers.yaml', () => {
       cwd: repo.root,
       env: repo.env,
     });
-    expect(waived.stdout).toContain('to tollgate.waivers.yaml: it applies once that file is committed');
+    expect(waived.stdout).toContain(
+      'to tollgate.waivers.yaml: the file is policy, so it applies once the edit is merged into the base',
+    );
     expect(waived.exitCode).toBe(0);
     const uncommitted = await runCli(['run', '--only', 'checks'], { cwd: repo.root, env: repo.env });
     expect(uncommitted.exitCode).toBe(1);

@@ -57,6 +57,8 @@ describe('tollgate init and config', () => {
 
   test('config show reads the repository config from a subfolder, with env switches', async () => {
     await repo.write('tollgate.config.yaml', 'validation:\n  timeout: 2m\n');
+    await repo.git('add', 'tollgate.config.yaml');
+    await repo.git('commit', '--quiet', '-m', "config: the policy is the base commit's (docs/policy.md)");
     await repo.write('src/index.ts', '\n');
     const json = JSON.parse(
       await tollgate(['config', 'show', '--json'], { cwd: join(repo.root, 'src'), env: { TOLLGATE_USE_CHECKS: '0' } }),

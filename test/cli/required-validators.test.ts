@@ -80,6 +80,8 @@ describe('required validators', () => {
     expect(all.stdout).not.toContain('skipped (no changes)');
     expect(all.exitCode).toBe(1);
     await repo.write('tollgate.config.yaml', `advisories:\n  osv: { url: "${UNREACHABLE}" }\n  timeout: 2s\n`);
+    await repo.git('add', 'tollgate.config.yaml');
+    await repo.git('commit', '--quiet', '-m', "config: the policy is the base commit's (docs/policy.md)");
     const unreachable = await runCli(['advisories', 'check', 'npm:lodash@4.17.21'], { cwd: repo.root, env: repo.env });
     expect(unreachable.exitCode).toBe(1);
     const unreachableChange = await runCli(['advisories', 'check', '--all'], { cwd: repo.root, env: repo.env });

@@ -16,6 +16,12 @@ const CONFIG = `checks:
 
 describe('tollgate run (built CLI, real repository)', () => {
   let repo: TempRepo;
+  /** The config is policy (docs/policy.md): an edit applies once it is in the base, here a commit on `main`. */
+  async function commitConfig(text: string): Promise<void> {
+    await repo.write('tollgate.config.yaml', text);
+    await repo.git('add', 'tollgate.config.yaml');
+    await repo.git('commit', '--quiet', '-m', 'config');
+  }
   beforeEach(async () => {
     repo = await createTempRepo({
       files: {
@@ -69,7 +75,7 @@ describe('tollgate run (built CLI, real repository)', () => {
   });
 
   test('--progress prints a heartbeat while a check runs long, with its last output line; off without it', async () => {
-    await repo.write('tollgate.config.yaml', 'checks:\n  - name: slow\n    run: "echo compiling; sleep 1"\n');
+    await commitConfig('checks:\n  - name: slow\n    run: "echo compiling; sleep 1"\n');
     await repo.write('value.txt', 'changed\n');
     const env = { ...repo.env, TOLLGATE_HEARTBEAT_MS: '200' };
     const withFlag = await runCli(['run', '--progress'], { cwd: repo.root, env });
@@ -123,7 +129,8 @@ describe('tollgate run (built CLI, real repository)', () => {
   });
 
   test('a second run waits on the lock, or fails at once with --no-wait', async () => {
-    await repo.write('tollgate.config.yaml', 'checks:\n  - name: slow\n    run: sleep 3\n');
+    await commitConfig('checks:\n  - name: slow\n    run: sleep 3\n');
+    await repo.write('value.txt', 'changed\n');
     const first = run();
     // Give the first run time to take the lock.
     const lockPath = join(repo.root, '.tollgate', 'run.lock');
@@ -139,7 +146,8 @@ describe('tollgate run (built CLI, real repository)', () => {
 
   test('a run killed mid-way leaves a readable log with the unfinished call flagged, and no orphaned check', async () => {
     const pidFile = join(repo.root, 'check.pid');
-    await repo.write('tollgate.config.yaml', `checks:\n  - name: hang\n    run: "echo $$ > '${pidFile}'; sleep 60"\n`);
+    await commitConfig(`checks:\n  - name: hang\n    run: "echo $$ > '${pidFile}'; sleep 60"\n`);
+    await repo.write('value.txt', 'changed\n');
     const child = runProcess(process.execPath, [CLI_PATH, 'run'], { cwd: repo.root, env: repo.env, timeoutMs: 30_000 });
     for (let waited = 0; waited < 10_000 && !existsSync(pidFile); waited += 50)
       await new Promise((done) => setTimeout(done, 50));
@@ -160,6 +168,7 @@ describe('tollgate run (built CLI, real repository)', () => {
     expect(log.stdout).toMatch(/orphaned|never completed/);
     // The next run is not blocked by the dead run's lock.
     await repo.write('tollgate.config.yaml', CONFIG);
+    await repo.commit('config back');
     expect((await run('--no-wait')).exitCode).toBe(0);
   });
 });

@@ -179,6 +179,9 @@ describe('tollgate scan --verify', () => {
     expect(gate.stdout + gate.stderr).not.toContain(livePat);
 
     await writeFile(join(root, 'tollgate.config.yaml'), `${config('  verify: true\n')}permissions:\n  network: deny\n`);
+    // The config is policy (docs/policy.md): the edit applies once in the base, here a commit on main.
+    await repo!.git('add', 'tollgate.config.yaml');
+    await repo!.git('commit', '--quiet', '-m', 'network: deny');
     const quiet = fake.seen.length;
     const denied = await runCli(['run', '--only', 'secrets', '--format', 'json'], { cwd: root, env: runEnv });
     expect(denied.exitCode).toBe(1);

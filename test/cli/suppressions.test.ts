@@ -44,10 +44,21 @@ describe('suppressions in tollgate run', () => {
     expect(result.stdout).toContain('Baseline outside the reviewed repository');
   });
 
-  test('a baseline in the repository clears it, and the report lists the suppression', async () => {
+  test('a baseline the change writes to a repository path is pending policy; in the base it clears, and is listed', async () => {
     await setup({}, 'secrets:\n  baseline: security/secrets-baseline.json\n');
     await repo.write('app.env', `GITHUB_TOKEN=${token}\n`);
-    await runCli(['scan', '--all', '--baseline-write'], { cwd: repo.root, env: repo.env });
+    const write = await runCli(['scan', '--all', '--baseline-write'], { cwd: repo.root, env: repo.env });
+    expect(write.stderr).toContain('the gate applies it once a person accepts this edit or it is merged into the base');
+    const pending = await gate('json');
+    expect(pending.exitCode).toBe(1);
+    const tools = JSON.parse(pending.stdout).tools as Array<{ name: string; status: string; findings: unknown[] }>;
+    expect(tools.find((tool) => tool.name === 'secrets')?.status).toBe('failed');
+    expect(tools.find((tool) => tool.name === 'policy')?.findings).toMatchObject([
+      { severity: 'high', path: 'security/secrets-baseline.json' },
+    ]);
+    // Merged into the base (here: committed on main, which has no upstream), it is the base's policy.
+    await repo.git('add', 'security/secrets-baseline.json');
+    await repo.git('commit', '--quiet', '-m', 'baseline reviewed');
     const result = await gate('json');
     expect(result.exitCode).toBe(0);
     const secrets = JSON.parse(result.stdout).tools.find((tool: { name: string }) => tool.name === 'secrets');

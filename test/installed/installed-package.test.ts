@@ -119,7 +119,7 @@ describe('the installed package', () => {
   test('every command and subcommand has --help with an example', async () => {
     const top = await commandNames([]);
     expect(top).toEqual(expect.arrayContaining(['run', 'scan', 'install', 'mcp', 'hook', 'config', 'advisories']));
-    const groups = ['hook', 'config', 'advisories', 'alerts'];
+    const groups = ['hook', 'config', 'advisories', 'alerts', 'policy'];
     const all = [
       ...top.map((name) => [name]),
       ...(
@@ -184,6 +184,31 @@ describe('the installed package', () => {
     const passed = await tollgate(['run', '--no-wait']);
     expectClean(passed, 'run after the fix');
   }, 120_000);
+
+  test('policy: an edit of the config is pending, listed by status; accept needs a person at a terminal', async () => {
+    const config = readFileSync(join(repo.root, 'tollgate.config.yaml'), 'utf8');
+    await writeFile(join(repo.root, 'tollgate.config.yaml'), `${config}ignore: ["**"]\n`);
+    try {
+      const status = await tollgate(['policy', 'status']);
+      expectClean(status, 'policy status');
+      expect(status.stdout).toMatch(/tollgate\.config\.yaml +edited: PENDING a person's review/);
+      const json = await tollgate(['policy', 'status', '--json']);
+      expectClean(json, 'policy status --json');
+      expect(JSON.parse(json.stdout).files).toContainEqual(
+        expect.objectContaining({ path: 'tollgate.config.yaml', status: 'changed' }),
+      );
+      const accept = await tollgate(['policy', 'accept']);
+      expectClean(accept, 'policy accept');
+      expect(accept.exitCode).toBe(2);
+      expect(accept.stderr).toContain('policy accept: refused');
+      const run = await tollgate(['run', '--format', 'json']);
+      expectClean(run, 'run with a pending policy edit');
+      expect(run.exitCode).toBe(1);
+      expect(JSON.parse(run.stdout).tools.map((tool: { name: string }) => tool.name)).toContain('policy');
+    } finally {
+      await writeFile(join(repo.root, 'tollgate.config.yaml'), config);
+    }
+  }, 60_000);
 
   test('scan in every mode, and the pre-commit hook through a real git commit', async () => {
     await writeFile(join(repo.root, 'src/settings.js'), `export const token = '${TOKEN}';\n`);

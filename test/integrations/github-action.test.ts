@@ -209,7 +209,11 @@ describe('the GitHub Action, run step by step as the runner runs it', () => {
   let event: string;
   beforeAll(async () => {
     repo = await createTempRepo({
-      files: { 'README.md': '# shop\n' },
+      // A config the workflow names (input `config`) is policy: the base commit's copy applies.
+      files: {
+        'README.md': '# shop\n',
+        'ci/tollgate.yaml': 'checks:\n  - name: always fails\n    run: node -e "process.exit(3)"\n',
+      },
     });
     const base = (await repo.git('rev-parse', 'HEAD')).trim();
     await repo.git('checkout', '-q', '-b', 'agent/payments');
@@ -261,7 +265,6 @@ describe('the GitHub Action, run step by step as the runner runs it', () => {
   }, 120_000);
 
   test('fail-on never reports without failing the step; config points the gate at another file', async () => {
-    await repo.write('ci/tollgate.yaml', 'checks:\n  - name: always fails\n    run: node -e "process.exit(3)"\n');
     const run = await runAction(repo, { 'fail-on': 'never', config: 'ci/tollgate.yaml' }, event);
     expect(run.exitCode, run.stderr).toBe(0);
     expect(run.outputs.verdict).toBe('failed');
@@ -273,6 +276,53 @@ describe('the GitHub Action, run step by step as the runner runs it', () => {
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr.trim()).toMatch(/^tollgate: comment: expected true or false, got "yes please"$/m);
   }, 60_000);
+
+  test('policy from the base: a PR that ignores, waives or switches off the check of its own secret still fails', async () => {
+    const pr = await createTempRepo({
+      files: { 'README.md': '# shop\n', 'tollgate.config.yaml': 'validation:\n  advisories: { enabled: false }\n' },
+    });
+    try {
+      const base = (await pr.git('rev-parse', 'HEAD')).trim();
+      await pr.git('checkout', '-q', '-b', 'agent/keys');
+      await pr.write('config/dev.env', `GITHUB_TOKEN=${canary}\n`);
+      await pr.write('.gitleaksignore', 'config/dev.env:github-pat:1\n');
+      await pr.commit('dev config, ignored');
+      const ignored = await runAction(pr, { base }, '');
+      expect(ignored.exitCode, ignored.stderr).toBe(1);
+      expect(ignored.summary).toContain('.gitleaksignore');
+      const scanIgnored = await runAction(pr, { command: 'scan', base }, '');
+      expect(scanIgnored.exitCode, scanIgnored.stderr).toBe(1);
+      expect(scanIgnored.outputs).toMatchObject({ verdict: 'failed', findings: '1' });
+
+      const report = JSON.parse(readFileSync(ignored.outputs['report-path']!, 'utf8'));
+      const secretId = report.tools.find((tool: { name: string }) => tool.name === 'secrets').findings[0].id;
+      await pr.write(
+        'tollgate.waivers.yaml',
+        `waivers:\n  - finding: ${secretId}\n    reason: fixture\n    by: agent\n    at: 2026-11-26T10:00:00Z\n`,
+      );
+      await pr.write(
+        'tollgate.config.yaml',
+        'validation:\n  advisories: { enabled: false }\n  secrets: { enabled: false }\n',
+      );
+      await pr.commit('waive it and switch secret scanning off');
+      const relaxed = await runAction(pr, { base }, '');
+      expect(relaxed.exitCode, relaxed.stderr).toBe(1);
+      expect(relaxed.outputs.verdict).toBe('failed');
+      const tools = JSON.parse(readFileSync(relaxed.outputs['report-path']!, 'utf8')).tools as Array<{
+        name: string;
+        status: string;
+        findings: Array<{ path?: string; waiver?: unknown }>;
+      }>;
+      const secrets = tools.find((tool) => tool.name === 'secrets');
+      expect(secrets?.status).toBe('failed');
+      expect(secrets?.findings[0]?.waiver).toBeUndefined();
+      const pending = tools.find((tool) => tool.name === 'policy')?.findings.map((finding) => finding.path);
+      expect(pending?.sort()).toEqual(['.gitleaksignore', 'tollgate.config.yaml', 'tollgate.waivers.yaml']);
+      for (const text of [relaxed.stdout, relaxed.stderr, relaxed.summary]) expect(text).not.toContain(canary);
+    } finally {
+      await pr.cleanup();
+    }
+  }, 120_000);
 
   test('command scan: a secret added and removed inside the PR still fails, annotated on its line, masked', async () => {
     const history = await createTempRepo({ files: { 'README.md': '# shop\n' } });

@@ -46,6 +46,12 @@ Examples:
       ]);
       const registries = await lookUpRegistries();
       const { loaded } = await openProject({ cwd, env, registries });
+      const pending = loaded.policy?.pending().map((file) => file.path) ?? [];
+      if (pending.length > 0) {
+        process.stderr.write(
+          `tollgate: shown is the policy at the base commit; edits pending a person's review: ${pending.join(', ')} (tollgate policy status)\n`,
+        );
+      }
       write(flags.json ? renderConfigJson(loaded, registries) : renderConfigText(loaded, registries));
     });
 

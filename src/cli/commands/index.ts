@@ -13,6 +13,7 @@ import { registerInit } from './init.js';
 import { registerInstall } from './install.js';
 import { registerLog } from './log.js';
 import { registerMcp } from './mcp.js';
+import { registerPolicy } from './policy.js';
 import { registerRun } from './run.js';
 import { registerHookPreCommit, registerScan } from './scan.js';
 import { registerStats } from './stats.js';
@@ -30,6 +31,7 @@ export const commands: readonly RegisterCommand[] = [
   registerRun,
   registerLog,
   registerWaive,
+  registerPolicy,
   registerScan,
   registerActionStep,
   registerAgents,

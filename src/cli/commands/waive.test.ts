@@ -59,13 +59,27 @@ test('waives, lists and removes', async () => {
 
 test('waivers.allow in the config decides what an agent may waive', async () => {
   await repo.write('tollgate.config.yaml', 'waivers:\n  allow: [low]\n');
+  // The config is policy (docs/policy.md): the edit applies once in the base, here a commit on main.
+  await repo.git('add', 'tollgate.config.yaml');
+  await repo.git('commit', '--quiet', '-m', 'waivers.allow: [low]');
   await expect(tollgate('waive', medium.id, '--reason', 'fine')).rejects.toThrow(
     /lets an agent waive low, so fix it: only a person at their own terminal can accept this risk$/,
   );
 });
 
+test('waivers.allow edited by the change (not in the base) does not apply', async () => {
+  await repo.write('tollgate.config.yaml', 'waivers:\n  allow: [low]\n');
+  await repo.git('add', 'tollgate.config.yaml');
+  await repo.git('commit', '--quiet', '-m', 'waivers.allow: [low]');
+  await repo.write('tollgate.config.yaml', 'waivers:\n  allow: [low, medium, high, critical]\n');
+  await expect(tollgate('waive', medium.id, '--reason', 'fine')).rejects.toThrow(/lets an agent waive low, so fix it/);
+});
+
 test('no message an agent reads names a way around the gate', async () => {
   await repo.write('tollgate.config.yaml', 'waivers:\n  allow: [low]\n');
+  // The config is policy (docs/policy.md): the edit applies once in the base, here a commit on main.
+  await repo.git('add', 'tollgate.config.yaml');
+  await repo.git('commit', '--quiet', '-m', 'waivers.allow: [low]');
   const refusal = await tollgate('waive', medium.id, '--reason', 'fine').catch((error: Error) => error.message);
   expect(refusal).not.toMatch(/--human|tollgate waive/);
 });

@@ -40,7 +40,7 @@ export function registerWaive(program: Command, io: () => CommandIo = processIo)
     )
     .option(
       '--commit',
-      'write the waiver to tollgate.waivers.yaml, shared with the team: it applies once that file is committed, and that commit needs review like any policy change',
+      'write the waiver to tollgate.waivers.yaml, shared with the team: it applies once the edit is merged into the base (docs/policy.md)',
     )
     .option('--list', 'list the recorded waivers')
     .option('--remove <id>', 'remove the waiver of this finding id')
@@ -116,7 +116,7 @@ async function recordWaiver(input: {
     madeBy: waiverOrigin(env, Boolean(process.stdin.isTTY)),
   });
   if (waiver.committed) {
-    return `wrote the waiver of ${waiver.findingId} (${describeWaived(waiver)}) to tollgate.waivers.yaml: it applies once that file is committed, and that commit needs a reviewer like any policy change\n`;
+    return `wrote the waiver of ${waiver.findingId} (${describeWaived(waiver)}) to tollgate.waivers.yaml: the file is policy, so it applies once the edit is merged into the base, where reviewers see it, or a person accepts it (docs/policy.md)\n`;
   }
   const until = waiver.expiresAt ? ` until ${waiver.expiresAt}` : '';
   const scope = waiver.head !== undefined ? ' (on this machine, until the change is committed)' : '';

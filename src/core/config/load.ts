@@ -4,25 +4,16 @@ import type { AnyToolDefinition } from '../pipeline/tool.js';
 import { configHashFor } from './config-hash.js';
 import { describeValue } from './describe-value.js';
 import { type Env, readEnvSwitches } from './env-overrides.js';
+import type { ConfigSource, LoadedConfig } from './loaded-config.js';
 import { type ConfigFileLocation, locateConfigFile } from './locate-file.js';
+import { hashWithPolicy, withBasePolicy } from './policy-config.js';
 import { lookUpRegistries, type Registries } from './registries.js';
 import { buildConfigSchema, type TollgateConfig } from './schema.js';
 import { configLeaves, isPlainObject } from './schema-walk.js';
 import { byPosition, parseYamlSource } from './yaml-source.js';
 import { issueProblems } from './zod-issues.js';
 
-/** Where an effective value came from, most specific last: a flag beats env, env beats the file. */
-export type ConfigSource = 'default' | 'file' | 'env' | 'flag';
-
-export interface LoadedConfig {
-  config: TollgateConfig;
-  /** The file read (repo-relative when inside the repository, else absolute), or null when there is none. */
-  file: string | null;
-  /** sha256 of the canonical effective config; see `configHashFor`. */
-  hash: string;
-  /** Every setting's dotted path (`validation.checks.enabled`, `checks`) → where its value came from. */
-  sources: Map<string, ConfigSource>;
-}
+export type { ConfigSource, LoadedConfig } from './loaded-config.js';
 
 export interface LoadConfigOptions {
   repoRoot: string;
@@ -33,11 +24,15 @@ export interface LoadConfigOptions {
   tools?: readonly AnyToolDefinition[];
   /** Every registry the schema reads. Default: looked up (`lookUpRegistries`), with `tools` in place of the validators. */
   registries?: Registries;
+  /** The base the user named (`--base`, `scan --history A..B`): the policy is read there. */
+  base?: string | undefined;
 }
 
 /**
  * Reads, validates and resolves the config: the file (if any), then `TOLLGATE_USE_<NAME>` switches. Every problem
- * is reported at once in one TollgateError('config'), each line naming `file:line:col` and the field path.
+ * is reported at once in one TollgateError('config'), each line naming `file:line:col` and the field path. In a
+ * repository, the policy at the base decides (`withBasePolicy`): an edit of the config that no person accepted is
+ * reported by the run, not applied.
  */
 export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConfig> {
   const location = await locateConfigFile({
@@ -46,12 +41,17 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
     env: options.env,
   });
   const text = location ? await readConfigText(location) : '';
-  const registries = options.registries ?? (await lookUpRegistries());
-  return parseConfigText({
-    text,
-    file: location?.label ?? null,
+  const found = options.registries ?? (await lookUpRegistries());
+  const registries = options.tools ? { ...found, tools: options.tools } : found;
+  const parse = (source: string, file: string | null) =>
+    parseConfigText({ text: source, file, env: options.env, registries });
+  return withBasePolicy(parse(text, location?.label ?? null), {
+    repoRoot: options.repoRoot,
     env: options.env,
-    registries: options.tools ? { ...registries, tools: options.tools } : registries,
+    location,
+    registries,
+    base: options.base,
+    parse,
   });
 }
 
@@ -124,7 +124,8 @@ export function applyFlagOverrides(loaded: LoadedConfig, overrides: Readonly<Rec
     setPath(config, key.split('.'), value);
     for (const setting of settings) sources.set(setting, 'flag');
   }
-  return { config, file: loaded.file, hash: configHashFor(config), sources };
+  const hash = hashWithPolicy(configHashFor(config), loaded.policy?.digest() ?? '');
+  return { config, file: loaded.file, hash, sources, ...(loaded.policy ? { policy: loaded.policy } : {}) };
 }
 
 async function readConfigText(location: ConfigFileLocation): Promise<string> {

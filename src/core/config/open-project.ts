@@ -18,6 +18,8 @@ export interface OpenProjectOptions {
   registries?: Registries;
   /** Where relative config paths resolve (default: `cwd`). */
   configCwd?: 'cwd' | 'repoRoot';
+  /** The base the user named (`--base`): the policy is read there (docs/policy.md). */
+  base?: string | undefined;
 }
 
 /** The repository around `cwd` and its config; a usage error (not a repository, a bad config) says which. */
@@ -27,6 +29,7 @@ export async function openProject(options: OpenProjectOptions): Promise<Project>
     repoRoot,
     cwd: options.configCwd === 'repoRoot' ? repoRoot : options.cwd,
     env: options.env,
+    base: options.base,
     ...(options.tools ? { tools: options.tools } : {}),
     ...(options.registries ? { registries: options.registries } : {}),
   });

@@ -6,6 +6,7 @@ import type { RepoChangeSet } from '../change-set/types.js';
 import { formatDuration } from '../config/duration.js';
 import type { TollgateConfig } from '../config/schema.js';
 import { errorMessage, isTollgateError } from '../errors.js';
+import type { EffectivePolicy } from '../policy/effective-policy.js';
 import { runProcess } from '../process.js';
 import { FAILURE_STATUSES, result, type ToolResult } from '../result.js';
 import type { EventSink } from './event-sink.js';
@@ -36,6 +37,8 @@ export interface PipelineEnvironment {
   runDir: string;
   /** Epoch ms by which every tool must be done (`validation.timeout` from the start of the run). */
   deadline: number;
+  /** The policy the run judges by (the config's `policy`); tools read suppression files through it. */
+  policy?: EffectivePolicy;
   signal?: AbortSignal;
   env?: NodeJS.ProcessEnv;
   /** Decides, before running, whether the call may be answered without running (e.g. `skipped_no_changes`). */
@@ -244,6 +247,7 @@ async function runWithBudget(
     skipTrivial: env.config.validation.skipTrivial.includes(tool.name),
     network: env.config.permissions.network,
     env: env.env ?? process.env,
+    ...(env.policy ? { policy: env.policy } : {}),
     progress: (raw) => {
       // Progress quotes commands and output (a check's `run` line can hold a token): masked like everything else.
       const message = redact(raw);

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { RepoChangeSet } from '../change-set/types.js';
+import type { EffectivePolicy } from '../policy/effective-policy.js';
 import type { ProcessResult, RunProcessOptions } from '../process.js';
 import type { ToolResult } from '../result.js';
 
@@ -38,6 +39,12 @@ export interface ToolContext<Options, Input> {
    * declared permission that would stop the tool. Absent means deny.
    */
   readonly network?: 'allow' | 'deny';
+  /**
+   * The policy the run judges by (docs/policy.md): read suppression files and baselines through `policy.read`, so a
+   * change cannot clear its own findings by editing them. Absent only where no run built one (unit tests): then the
+   * files are read as they are.
+   */
+  readonly policy?: EffectivePolicy;
   /** Human-readable progress; recorded as an ephemeral `tool.execution_progress` event. */
   progress(message: string): void;
   /** `runProcess` with the tool's AbortSignal already attached. */
@@ -84,6 +91,11 @@ export interface ToolDefinition<
    * file differs, and its pass stands in for a later run only at the same HEAD.
    */
   readonly readsHistory?: boolean;
+  /**
+   * Files whose content decides what this tool lets through (suppression lists, baselines), given its options:
+   * repository-relative or absolute. Part of the policy that a change may not edit for itself (docs/policy.md).
+   */
+  policyFiles?(options: z.output<OptionsSchema>): readonly string[];
   run(ctx: ToolContext<z.output<OptionsSchema>, z.output<InputSchema>>): Promise<ToolResult>;
 }
 

@@ -4,6 +4,7 @@ import type { TollgateConfig } from '../config/schema.js';
 import type { EventSink } from '../pipeline/event-sink.js';
 import { executeTool, type ToolExecution } from '../pipeline/execute-tool.js';
 import type { AnyToolDefinition } from '../pipeline/tool.js';
+import type { EffectivePolicy } from '../policy/effective-policy.js';
 import { result, type ToolResult } from '../result.js';
 import { canSkipNoChanges } from '../state/index.js';
 
@@ -23,6 +24,8 @@ export interface ExecuteSelectedOptions {
   events: EventSink;
   runDir: string;
   deadline: number;
+  /** The policy the run judges by; validators read their suppression files through it. */
+  policy?: EffectivePolicy;
   /** Set when the calls came through the MCP server: recorded on every `tool.execution_start` event. */
   mcpServerName?: string;
   /** Run even when nothing changed or an earlier pass would stand in (`advisories check --all`). */
@@ -85,6 +88,7 @@ export async function executeSelected(
             runDir: options.runDir,
             deadline: options.deadline,
             preflight,
+            ...(options.policy ? { policy: options.policy } : {}),
             ...(options.signal ? { signal: options.signal } : {}),
             ...(options.env ? { env: options.env } : {}),
             ...(options.onProgress ? { onProgress: options.onProgress } : {}),

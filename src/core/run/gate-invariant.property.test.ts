@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { createTempRepo, type TempRepo } from '../../../test/support/git-repo.js';
 import { registriesWith } from '../../../test/support/registries.js';
-import { parseConfigText } from '../config/load.js';
+import { loadConfig } from '../config/load.js';
 import { findingId } from '../finding.js';
 import { defineTool } from '../pipeline/tool.js';
 import { result } from '../result.js';
@@ -15,11 +15,15 @@ import { runGate } from './run-gate.js';
 import { runValidationCall } from './validation-call.js';
 
 /**
- * The gate's one promise, as a property: whatever sequence of edits, scoped calls (explicit paths), partial runs
- * (`--only`), full runs, index flags (`--skip-worktree`, `--assume-unchanged`), a lying clean filter and A-B-A swaps
- * during a run an agent makes, the gate says "validated" only when the last full run of every enabled validator on
- * the tree as it is now (its bytes on disk) passed.
+ * The gate's one promise, as a property: whatever sequence of edits, policy edits (a config that switches a validator
+ * off or ignores files, an ignore list), scoped calls (explicit paths), partial runs (`--only`), full runs, index flags
+ * (`--skip-worktree`, `--assume-unchanged`), a lying clean filter and A-B-A swaps during a run an agent makes, the
+ * gate says "validated" only when the last full run of every enabled validator, under the policy at the base, on the
+ * tree as it is now (its bytes on disk) passed; a policy edit never makes a run pass.
  */
+
+/** The scan tool's suppression list, like `.gitleaksignore`: one path per line. It is policy (`policyFiles`). */
+const IGNORE_LIST = '.scanignore';
 
 /** Flags files containing "SECRET"; with `paths`, looks only at those (a scoped call). */
 const scanTool = defineTool({
@@ -32,8 +36,12 @@ const scanTool = defineTool({
   permissions: [],
   enabledByDefault: true,
   scopeOf: (input) => (input.paths?.length ? `paths ${input.paths.join(', ')}` : null),
+  policyFiles: () => [IGNORE_LIST],
   run: async (ctx) => {
-    const files = ctx.changeSet.files.filter((file) => !ctx.input.paths?.length || ctx.input.paths.includes(file.path));
+    const listed = (await ctx.policy?.read(`${ctx.repoRoot}/${IGNORE_LIST}`))?.toString('utf8').split('\n') ?? [];
+    const files = ctx.changeSet.files
+      .filter((file) => !ctx.input.paths?.length || ctx.input.paths.includes(file.path))
+      .filter((file) => !listed.includes(file.path));
     const findings = [];
     for (const file of files) {
       if ((await ctx.changeSet.readText(file.path))?.includes('SECRET')) {
@@ -98,11 +106,20 @@ const tools = [swapTool, scanTool, lintTool];
 const FILES = ['a.txt', 'b.txt', 'c.txt'];
 const CONTENTS = ['fine\n', 'SECRET=1\n', 'TODO\n', 'other\n'];
 
+/** Edits of the policy by the change itself; the base has neither file. */
+const POLICY_EDITS = {
+  'switch scan off': ['tollgate.config.yaml', 'validation:\n  scan: { enabled: false }\n'],
+  'ignore every file': ['tollgate.config.yaml', 'ignore: ["*.txt"]\n'],
+  'ignore list': [IGNORE_LIST, `${FILES.join('\n')}\n`],
+} as const;
+const POLICY_FILES = ['tollgate.config.yaml', IGNORE_LIST];
+
 type Step =
   | { kind: 'edit'; file: string; content: string }
   | { kind: 'flag'; file: string; flag: '--skip-worktree' | '--assume-unchanged' }
   | { kind: 'filter'; file: string }
   | { kind: 'aba'; file: string }
+  | { kind: 'policy'; edit: keyof typeof POLICY_EDITS | 'revert' }
   | { kind: 'scoped'; file: string }
   | { kind: 'full' }
   | { kind: 'only'; tool: 'scan' | 'lint' };
@@ -120,6 +137,15 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   }),
   fc.record({ kind: fc.constant('filter' as const), file: fc.constantFrom(...FILES) }),
   fc.record({ kind: fc.constant('aba' as const), file: fc.constantFrom(...FILES) }),
+  fc.record({
+    kind: fc.constant('policy' as const),
+    edit: fc.constantFrom(
+      'switch scan off' as const,
+      'ignore every file' as const,
+      'ignore list' as const,
+      'revert' as const,
+    ),
+  }),
   fc.record({ kind: fc.constant('scoped' as const), file: fc.constantFrom(...FILES) }),
   fc.record({ kind: fc.constant('full' as const) }),
   fc.record({ kind: fc.constant('only' as const), tool: fc.constantFrom('scan' as const, 'lint' as const) }),
@@ -145,8 +171,13 @@ afterAll(() => repo.cleanup());
 
 describe('the gate invariant', () => {
   test('validated only after a full passing run of every enabled validator on the current tree', async () => {
-    const loaded = parseConfigText({ text: '', file: null, env: {}, registries: registriesWith(tools) });
-    const base = { repoRoot: repo.root, config: loaded.config, configHash: loaded.hash, version: 'test' };
+    const registries = registriesWith(tools);
+    /** The config as the gate loads it: the base's policy, the pending edits listed. */
+    const gateConfig = async () => {
+      const loaded = await loadConfig({ repoRoot: repo.root, cwd: repo.root, env: {}, tools, registries });
+      const { config, hash: configHash, policy } = loaded;
+      return { repoRoot: repo.root, config, configHash, version: 'test', ...(policy ? { policy } : {}) };
+    };
     let session = 0;
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 6 }), async (steps) => {
@@ -154,12 +185,14 @@ describe('the gate invariant', () => {
         await repo.git('rm', '-r', '-q', '--cached', '--ignore-unmatch', '--', ...FILES);
         await writeFile(join(repo.root, '.git', 'info', 'attributes'), '');
         swapDuringRun = null;
-        for (const file of FILES) await repo.remove(file);
+        for (const file of [...FILES, ...POLICY_FILES]) await repo.remove(file);
         const content = new Map<string, string>();
+        const policyEdits = new Map<string, string>();
         /** The model: the clean trees (by content) that a full run looked at. */
         const passedTrees = new Set<string>();
-        const treeKey = () => JSON.stringify([...content.entries()].sort());
+        const treeKey = () => JSON.stringify([...content.entries(), ...policyEdits.entries()].sort());
         for (const current of steps) {
+          const base = await gateConfig();
           if (current.kind === 'edit') {
             content.set(current.file, current.content);
             await repo.write(current.file, current.content);
@@ -167,6 +200,15 @@ describe('the gate invariant', () => {
             await hide(current, content);
           } else if (current.kind === 'aba') {
             if (content.has(current.file)) swapDuringRun = current.file;
+          } else if (current.kind === 'policy') {
+            if (current.edit === 'revert') {
+              for (const file of POLICY_FILES) await repo.remove(file);
+              policyEdits.clear();
+            } else {
+              const [file, text] = POLICY_EDITS[current.edit];
+              policyEdits.set(file, text);
+              await repo.write(file, text);
+            }
           } else if (current.kind === 'scoped') {
             session += 1;
             await runValidationCall({
@@ -185,15 +227,18 @@ describe('the gate invariant', () => {
               command: 'test',
               ...(current.kind === 'only' ? { only: [current.tool] } : {}),
             });
-            // Only the model decides what passes: a clean tree (no SECRET, no TODO) after a full run over it.
-            const clean = [...content.values()].every((text) => !text.includes('SECRET') && !text.includes('TODO'));
+            // Only the model decides what passes: a clean tree (no SECRET, no TODO) after a full run over it, with the
+            // policy as the base has it (no edit pending).
+            const clean =
+              policyEdits.size === 0 &&
+              [...content.values()].every((text) => !text.includes('SECRET') && !text.includes('TODO'));
             if (current.kind === 'full' && clean) passedTrees.add(treeKey());
             if (current.kind === 'full')
               expect(report.verdict, JSON.stringify(steps)).toBe(clean ? 'passed' : 'failed');
             swapDuringRun = null;
           }
-          const status = await readGateStatus({ ...base, tools });
-          const treeIsEmpty = [...content.values()].length === 0;
+          const status = await readGateStatus({ ...(await gateConfig()), tools });
+          const treeIsEmpty = content.size === 0 && policyEdits.size === 0;
           if (status.state === 'validated' && !treeIsEmpty) {
             expect(passedTrees.has(treeKey()), JSON.stringify(steps)).toBe(true);
           }

@@ -1,5 +1,6 @@
 import type { Finding } from '../finding.js';
 import type { ToolExecution } from '../pipeline/execute-tool.js';
+import type { EffectivePolicy } from '../policy/effective-policy.js';
 import { applyWaivers, recordRun, type WaiverRecord, waiversInForce } from '../state/index.js';
 import { type ToolReport, toolReport, type Verdict, verdictOf } from './run-report.js';
 
@@ -10,6 +11,8 @@ export interface PersistRunOptions {
   configHash: string;
   /** HEAD's commit at the run: keys the verdict and the results of validators that read the commits. */
   head: string | null;
+  /** Where the committed waivers are read (docs/policy.md); default: HEAD. */
+  policy?: EffectivePolicy;
   executions: readonly ToolExecution[];
   /** Every enabled validator ran and the run reached its end: only such a run may satisfy the stop hook. */
   complete: boolean;
@@ -29,7 +32,7 @@ export interface PersistedRun {
  * baseline of later `skipped_no_changes` answers and what the stop hook decides from.
  */
 export async function persistRun(options: PersistRunOptions): Promise<PersistedRun> {
-  const waivers = await waiversInForce(options.repoRoot);
+  const waivers = await waiversInForce(options.repoRoot, options.policy);
   const required = new Set(options.required ?? []);
   const tools = options.executions.map((execution) => {
     const report = toolReport(withWaivers(execution, waivers));

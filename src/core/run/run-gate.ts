@@ -1,5 +1,6 @@
 import type { TollgateConfig } from '../config/schema.js';
 import type { AnyToolDefinition } from '../pipeline/tool.js';
+import type { EffectivePolicy } from '../policy/effective-policy.js';
 import { runLifecycle } from './run-lifecycle.js';
 import type { RunReport } from './run-report.js';
 import { offValidators, requiredValidators, selectTools } from './select-tools.js';
@@ -8,6 +9,8 @@ export interface RunGateOptions {
   repoRoot: string;
   config: TollgateConfig;
   configHash: string;
+  /** `LoadedConfig.policy`: what suppressions are read from, and the policy edits that block (docs/policy.md). */
+  policy?: EffectivePolicy;
   tools: readonly AnyToolDefinition[];
   base?: string;
   only?: readonly string[];
@@ -42,6 +45,7 @@ export async function runGate(options: RunGateOptions): Promise<RunReport> {
     repoRoot,
     config,
     configHash: options.configHash,
+    ...(options.policy ? { policy: options.policy } : {}),
     registry: options.tools,
     calls: selection.tools.map((tool) => ({ tool, arguments: options.inputs?.[tool.name] ?? {} })),
     command: options.command,

@@ -4,12 +4,14 @@ import type { TollgateConfig } from '../config/schema.js';
 import { errorMessage, isWriteFailure } from '../errors.js';
 import { createEventLog, newRunId } from '../events/index.js';
 import type { AnyToolDefinition } from '../pipeline/tool.js';
+import type { EffectivePolicy } from '../policy/effective-policy.js';
 import type { ToolResult } from '../result.js';
 import { recordRunHistory } from '../state/history-store.js';
 import { acquireLock, ensureTollgateDir, runDirFor } from '../state/index.js';
 import { type RunTelemetryInput, recordRunTelemetry } from '../telemetry/index.js';
 import { changeSetForRun } from './change-set-for-run.js';
 import { executeSelected, type SelectedCall } from './execute-selected.js';
+import { pendingPolicyExecution } from './pending-policy.js';
 import { persistRun } from './persist-run.js';
 import { recheckTree } from './recheck-tree.js';
 import { type ToolReport, toolReport, type Verdict } from './run-report.js';
@@ -23,6 +25,11 @@ export interface RunLifecycleOptions {
   repoRoot: string;
   config: TollgateConfig;
   configHash: string;
+  /**
+   * The policy the config came from (`LoadedConfig.policy`): validators read suppression files through it, and an
+   * edit of it that no person accepted is a finding of the run.
+   */
+  policy?: EffectivePolicy;
   /** Every registered validator (the pipeline looks calls up here). */
   registry: readonly AnyToolDefinition[];
   calls: readonly SelectedCall[];
@@ -139,6 +146,7 @@ async function executeAndStore(
     events: run.events,
     runDir: run.runDir,
     deadline: options.deadline,
+    ...(options.policy ? { policy: options.policy } : {}),
     ...(options.force ? { force: true } : {}),
     ...(options.skipBefore ? { skipBefore: options.skipBefore } : {}),
     ...(options.mcpServerName ? { mcpServerName: options.mcpServerName } : {}),
@@ -147,7 +155,9 @@ async function executeAndStore(
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     ...(options.onToolDone ? { onToolDone: options.onToolDone } : {}),
   });
-  const { executions } = await recheckTree(repoRoot, config, run.changeSet, ran, options.base);
+  const { executions: rechecked } = await recheckTree(repoRoot, config, run.changeSet, ran, options.base);
+  const pending = options.policy ? pendingPolicyExecution(options.policy) : null;
+  const executions = pending ? [...rechecked, pending] : rechecked;
   try {
     const persisted = await persistRun({
       repoRoot,
@@ -155,6 +165,7 @@ async function executeAndStore(
       fingerprint: run.changeSet.fingerprint,
       configHash: options.configHash,
       head: run.changeSet.head,
+      ...(options.policy ? { policy: options.policy } : {}),
       executions,
       complete: options.complete && !options.signal?.aborted,
       required: options.required,

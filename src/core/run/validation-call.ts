@@ -2,6 +2,7 @@ import { isUnchanged } from '../change-set/types.js';
 import { formatDuration } from '../config/duration.js';
 import type { TollgateConfig } from '../config/schema.js';
 import type { AnyToolDefinition } from '../pipeline/tool.js';
+import type { EffectivePolicy } from '../policy/effective-policy.js';
 import { result, type ToolResult, type ToolStatus } from '../result.js';
 import { ensureTollgateDir } from '../state/index.js';
 import { recordRunTelemetry, type SkipReason, type TrivialDeclaration } from '../telemetry/index.js';
@@ -26,6 +27,8 @@ export interface ValidationCallOptions {
   repoRoot: string;
   config: TollgateConfig;
   configHash: string;
+  /** `LoadedConfig.policy` (docs/policy.md). */
+  policy?: EffectivePolicy;
   /** Every registered validator. */
   registry: readonly AnyToolDefinition[];
   calls: readonly SelectedCall[];
@@ -91,6 +94,7 @@ export async function runValidationCall(options: ValidationCallOptions): Promise
     repoRoot,
     config,
     configHash: options.configHash,
+    ...(options.policy ? { policy: options.policy } : {}),
     registry: options.registry,
     calls: options.calls,
     command: `tollgate mcp ${callName}`,

@@ -6,16 +6,17 @@ import { parseYamlSource } from '../config/yaml-source.js';
 import { issueProblems } from '../config/zod-issues.js';
 import { TollgateError } from '../errors.js';
 import { SEVERITIES } from '../finding.js';
+import { COMMITTED_WAIVERS_FILE } from '../policy/committed-waivers-file.js';
+import type { EffectivePolicy } from '../policy/effective-policy.js';
 import { runProcess } from '../process.js';
 import { writeFileAtomic } from './atomic-write.js';
 import type { WaiverRecord } from './waiver-record.js';
 
 /**
- * `tollgate.waivers.yaml` at the repository root: waivers a team reviews and shares with the code. An entry counts
- * only as it is in the last commit (`HEAD`), where reviewers saw it in a diff; what is edited in the working tree
- * and not committed yet waives nothing, so nobody (no agent either) can approve their own change by writing the file.
+ * `tollgate.waivers.yaml` at the repository root: waivers a team reviews and shares with the code. It is policy
+ * (docs/policy.md): an entry counts as the base commit has it, or once a person accepted the edit, so nobody (no agent
+ * either) can approve their own change by writing or committing the file.
  */
-const COMMITTED_WAIVERS_FILE = 'tollgate.waivers.yaml';
 
 const entrySchema = z
   .object({
@@ -74,8 +75,20 @@ export function parseCommittedWaivers(text: string, label = COMMITTED_WAIVERS_FI
   throw new TollgateError('config', lines[0]!, lines.slice(1));
 }
 
-/** The committed waivers: the file as it is in HEAD (none without a commit or without the file). */
-export async function readCommittedWaivers(repoRoot: string, env?: NodeJS.ProcessEnv): Promise<WaiverRecord[]> {
+/**
+ * The committed waivers: the file as the policy has it (docs/policy.md: as in the base commit, or an edit a person
+ * accepted); without a policy, as it is in HEAD. None without a commit or without the file.
+ */
+export async function readCommittedWaivers(
+  repoRoot: string,
+  env?: NodeJS.ProcessEnv,
+  policy?: EffectivePolicy,
+): Promise<WaiverRecord[]> {
+  if (policy && policy.mode !== 'unversioned') {
+    const bytes = await policy.read(join(repoRoot, COMMITTED_WAIVERS_FILE));
+    const from = policy.baseCommit ? `base ${policy.baseCommit.slice(0, 12)}` : 'no base';
+    return bytes === null ? [] : parseCommittedWaivers(bytes.toString('utf8'), `${COMMITTED_WAIVERS_FILE} (${from})`);
+  }
   const shown = await runProcess('git', ['show', `HEAD:${COMMITTED_WAIVERS_FILE}`], {
     cwd: repoRoot,
     ...(env ? { env } : {}),

@@ -4,6 +4,7 @@ import { lastDurableId, readEventLog } from '../events/reader.js';
 import type { EventDataByType } from '../events/types.js';
 import { openEventLog } from '../events/writer.js';
 import type { Finding, Severity } from '../finding.js';
+import type { EffectivePolicy } from '../policy/effective-policy.js';
 import { runProcess } from '../process.js';
 import { readCommittedWaivers, writeCommittedWaiver } from './committed-waivers.js';
 import { readLocalWaivers, type WaiversFile, writeLocalWaivers } from './local-waivers-file.js';
@@ -22,14 +23,17 @@ import { currentHead, describeOrigin, isHeadBound, lapsedAt } from './waiver-sco
 export type { WaiverRecord };
 
 /** This clone's waivers, then the committed ones (which win for the same finding: a team's reviewed decision). */
-export async function listWaivers(repoRoot: string): Promise<WaiverRecord[]> {
-  const [local, committed] = await Promise.all([readLocalWaivers(repoRoot), readCommittedWaivers(repoRoot)]);
+export async function listWaivers(repoRoot: string, policy?: EffectivePolicy): Promise<WaiverRecord[]> {
+  const [local, committed] = await Promise.all([
+    readLocalWaivers(repoRoot),
+    readCommittedWaivers(repoRoot, undefined, policy),
+  ]);
   return [...local.file.waivers, ...committed.map((waiver) => ({ ...waiver, committed: true }))];
 }
 
 /** The waivers that apply now: a local high/critical one only on the commit it was made on (`waiver-scope.ts`). */
-export async function waiversInForce(repoRoot: string): Promise<WaiverRecord[]> {
-  const [waivers, head] = await Promise.all([listWaivers(repoRoot), currentHead(repoRoot)]);
+export async function waiversInForce(repoRoot: string, policy?: EffectivePolicy): Promise<WaiverRecord[]> {
+  const [waivers, head] = await Promise.all([listWaivers(repoRoot, policy), currentHead(repoRoot)]);
   return waivers.filter((waiver) => lapsedAt(waiver, head) === null);
 }
 

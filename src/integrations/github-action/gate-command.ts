@@ -24,7 +24,8 @@ export async function runGateCommand(
   if (base) args.push('--base', base);
   for (const name of input.TOLLGATE_ONLY) args.push('--only', name);
   for (const name of input.TOLLGATE_SKIP) args.push('--skip', name);
-  const env = withoutTokens(io.env);
+  // In CI the policy is the base commit's, with no way to accept an edit: the pull request cannot relax its own gate.
+  const env: NodeJS.ProcessEnv = { ...withoutTokens(io.env), TOLLGATE_POLICY: 'base' };
   if (input.TOLLGATE_CONFIG_INPUT) env.TOLLGATE_CONFIG = input.TOLLGATE_CONFIG_INPUT;
   const { exitCode } = await runTollgateChild(io.self, args, {
     cwd: input.GITHUB_WORKSPACE,

@@ -35,7 +35,8 @@ export async function runScanCommand(
     );
   const reportPath = join(dir, 'secrets.json');
   const scope = base ? ['--history', `${base}..HEAD`] : ['--all'];
-  const env = withoutTokens(io.env);
+  // In CI the policy is the base commit's, with no way to accept an edit: the pull request cannot relax its own gate.
+  const env: NodeJS.ProcessEnv = { ...withoutTokens(io.env), TOLLGATE_POLICY: 'base' };
   if (input.TOLLGATE_CONFIG_INPUT) env.TOLLGATE_CONFIG = input.TOLLGATE_CONFIG_INPUT;
   await runTollgateChild(io.self, ['scan', ...scope, '--format', 'json', '--output', reportPath], {
     cwd: input.GITHUB_WORKSPACE,

@@ -46,6 +46,7 @@ export async function decideFromState(ctx: StopHookContext, stamp: Stamp, counte
       repoRoot: root,
       config: loaded.config,
       configHash: loaded.hash,
+      ...(loaded.policy ? { policy: loaded.policy } : {}),
       registry,
       env: options.env,
       version: options.version ?? 'dev',

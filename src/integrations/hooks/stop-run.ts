@@ -2,6 +2,7 @@ import { isToolEnabled, type TollgateConfig } from '../../core/config/schema.js'
 import { isTollgateError } from '../../core/errors.js';
 import { normalizeToolName } from '../../core/pipeline/execute-tool.js';
 import type { AnyToolDefinition } from '../../core/pipeline/tool.js';
+import type { EffectivePolicy } from '../../core/policy/effective-policy.js';
 import { isPassingStatus } from '../../core/result.js';
 import { runGate } from '../../core/run/run-gate.js';
 
@@ -27,6 +28,8 @@ export interface StopRunOptions {
   repoRoot: string;
   config: TollgateConfig;
   configHash: string;
+  /** The loaded config's policy (docs/policy.md). */
+  policy?: EffectivePolicy;
   registry: readonly AnyToolDefinition[];
   env: NodeJS.ProcessEnv;
   version: string;
@@ -82,6 +85,7 @@ export async function runStopValidators(options: StopRunOptions): Promise<StopRu
       repoRoot: options.repoRoot,
       config: bounded,
       configHash: options.configHash,
+      ...(options.policy ? { policy: options.policy } : {}),
       tools: options.registry,
       only: selected.map((tool) => tool.name),
       wait: false, // another run is validating: the hook must not queue behind it

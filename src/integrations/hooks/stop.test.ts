@@ -210,6 +210,8 @@ describe('tollgate hook stop: fails open', () => {
   test('hooks.stop.onError: block refuses the stop when the hook fails after reading the config', async () => {
     await repo.write('src/a.ts', 'fine\n');
     await repo.write('tollgate.config.yaml', 'hooks:\n  stop:\n    onError: block\n');
+    await repo.git('add', 'tollgate.config.yaml');
+    await repo.git('commit', '--quiet', '-m', "config: the policy is the base commit's (docs/policy.md)");
     // State written by a newer tollgate: this one cannot read it, after the config was read.
     await repo.write('.tollgate/state.json', '{"version": 999}\n');
     const answer = await hook(await payload('claude/stop.json'));

@@ -68,6 +68,7 @@ describe('tollgate mcp', () => {
 
   test('one active validator: that tool alone, with its own input schema', async () => {
     await repo.write('tollgate.config.yaml', 'validation:\n  lint:\n    enabled: false\n');
+    await repo.commit("config: the policy is the base commit's (docs/policy.md)");
     const { client, close } = await connect();
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual(['code_review', 'validation_status']);

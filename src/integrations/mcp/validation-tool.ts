@@ -118,6 +118,7 @@ function runPlan(options: RunPlanOptions): Promise<ValidationOutcome> {
     repoRoot: options.repoRoot,
     config: loaded.config,
     configHash: loaded.hash,
+    ...(loaded.policy ? { policy: loaded.policy } : {}),
     registry: context.registry,
     sessionId: context.sessionId,
     mcpServerName: MCP_SERVER_NAME,

@@ -82,14 +82,18 @@ async function checkChangeSet(repoRoot: string, flags: AdvisoriesCheckFlags): Pr
   const { validators: tools } = await import('../index.js');
   // --source and --offline-dir count here too; as flag overrides they also change the config hash, so a result got
   // with them is never the baseline a later `tollgate run` skips on.
-  const loaded = applyFlagOverrides(await loadConfig({ repoRoot, cwd: process.cwd(), env: process.env }), {
-    'advisories.sources': flags.source.length > 0 ? flags.source : undefined,
-    'advisories.offline.dir': flags.offlineDir,
-  });
+  const loaded = applyFlagOverrides(
+    await loadConfig({ repoRoot, cwd: process.cwd(), env: process.env, base: flags.base }),
+    {
+      'advisories.sources': flags.source.length > 0 ? flags.source : undefined,
+      'advisories.offline.dir': flags.offlineDir,
+    },
+  );
   const report = await runGate({
     repoRoot,
     config: loaded.config,
     configHash: loaded.hash,
+    ...(loaded.policy ? { policy: loaded.policy } : {}),
     tools,
     ...(flags.base ? { base: flags.base } : {}),
     only: [advisoriesTool.name],

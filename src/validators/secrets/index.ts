@@ -1,5 +1,6 @@
 import { defineTool } from '../../core/pipeline/tool.js';
-import { secretsInputSchema, secretsOptionsSchema } from '../../secrets/options.js';
+import { SECRETLINT_FILES } from '../../secrets/imported-suppressions.js';
+import { type SecretsOptions, secretsInputSchema, secretsOptionsSchema } from '../../secrets/options.js';
 
 export const secretsTool = defineTool({
   name: 'secrets',
@@ -16,5 +17,20 @@ export const secretsTool = defineTool({
   mayUseNetwork: (options) => options.verify === true,
   scopeOf: (input) => (input.paths?.length ? `paths ${input.paths.join(', ')}` : null),
   readsHistory: true,
+  policyFiles: suppressionFiles,
   run: async (ctx) => (await import('./run-secrets.js')).runSecrets(ctx),
 });
+
+/**
+ * What decides which secrets do not block: the baseline (unless in tollgate's own local `.tollgate/`), the gitleaks
+ * config and ignore list, the secretlint config. Each is policy: the gate reads it as the base has it.
+ */
+function suppressionFiles(options: SecretsOptions): string[] {
+  const files: string[] = [];
+  if (!options.baseline.startsWith('.tollgate/')) files.push(options.baseline);
+  if (options.gitleaksConfig) files.push(options.gitleaksConfig);
+  if (options.gitleaksIgnore !== false) files.push(options.gitleaksIgnore ?? '.gitleaksignore');
+  if (options.secretlintConfig !== false)
+    files.push(...(options.secretlintConfig ? [options.secretlintConfig] : SECRETLINT_FILES));
+  return files;
+}

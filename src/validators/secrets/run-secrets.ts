@@ -41,8 +41,8 @@ export async function runSecrets(ctx: ToolContext<SecretsOptions, SecretsInput>)
   let loaded: Awaited<ReturnType<typeof loadScanner>>;
   let baseline: Set<string>;
   try {
-    loaded = await loadScanner(ctx.repoRoot, options);
-    baseline = await readBaseline(baselinePath(ctx.repoRoot, options.baseline), options.baseline);
+    loaded = await loadScanner(ctx.repoRoot, options, ctx.policy?.read);
+    baseline = await readBaseline(baselinePath(ctx.repoRoot, options.baseline), options.baseline, ctx.policy?.read);
   } catch (error) {
     const reason = isTollgateError(error) ? error.message : errorMessage(error);
     return result(

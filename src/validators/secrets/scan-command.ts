@@ -1,10 +1,11 @@
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { loadConfig } from '../../core/config/load.js';
 import { findRepoRoot } from '../../core/config/repo-root.js';
-import { TollgateError } from '../../core/errors.js';
+import { isTollgateError, TollgateError } from '../../core/errors.js';
 import { writeFileAtomic } from '../../core/state/atomic-write.js';
 import { TOLLGATE_VERSION } from '../../core/version.js';
 import { baselinePath, readBaselineEntries, writeBaseline } from '../../secrets/baseline.js';
+import type { PolicyFileReader } from '../../secrets/imported-suppressions.js';
 import { loadScanner } from '../../secrets/load-rules.js';
 import { type SecretsOptions, secretsOptionsSchema } from '../../secrets/options.js';
 import { type DiskTarget, type ParallelScanOptions, scanDiskTargets } from '../../secrets/parallel-scan.js';
@@ -76,13 +77,13 @@ export async function runScanCommand(flags: ScanCommandFlags, io: ScanCommandIo 
     if (needsGit) throw error;
     return null;
   });
-  const { options, network } = repoRoot
-    ? await loadSecretsOptions(repoRoot, io.env)
-    : { options: secretsOptionsSchema.parse(undefined), network: 'allow' as const };
+  const { options, network, read } = repoRoot
+    ? await loadSecretsOptions(repoRoot, io.env, historyBase(flags.history))
+    : { options: secretsOptionsSchema.parse(undefined), network: 'allow' as const, read: undefined };
   const root = repoRoot ?? io.cwd;
-  const { scanner, notes, imported } = await loadScanner(root, options);
+  const { scanner, notes, imported } = await loadScanner(root, options, read);
   const baselineFile = baselinePath(root, options.baseline);
-  const entries = flags.baselineWrite ? [] : await readBaselineEntries(baselineFile, options.baseline);
+  const entries = flags.baselineWrite ? [] : await readBaselineEntries(baselineFile, options.baseline, read);
   const baseline = new Set(entries.map((entry) => entry.fingerprint));
 
   const scanOptions = scanOptionsFor(flags, { scanner, allowPaths: options.paths, baseline, imported });
@@ -96,9 +97,7 @@ export async function runScanCommand(flags: ScanCommandFlags, io: ScanCommandIo 
   );
   if (flags.baselineWrite) {
     await writeBaseline(baselineFile, outcome.findings);
-    io.stderr(
-      `tollgate: wrote ${outcome.findings.length} finding fingerprint${outcome.findings.length === 1 ? '' : 's'} to ${options.baseline}; they no longer block\n`,
-    );
+    io.stderr(baselineWritten(outcome.findings.length, options.baseline));
     return 0;
   }
   if (audit) {
@@ -235,13 +234,39 @@ function checkBaselineFlags(flags: ScanCommandFlags, sources: number): void {
     throw new TollgateError('usage', '--format: --baseline-audit reports as markdown or json');
 }
 
-/** The `secrets` section through the shared loader, so `tollgate scan` and `tollgate run` read the same config. */
+/**
+ * The `secrets` section through the shared loader, so `tollgate scan` and `tollgate run` read the same config, and
+ * the suppression files as the policy has them (docs/policy.md).
+ */
 async function loadSecretsOptions(
   repoRoot: string,
   env: NodeJS.ProcessEnv,
-): Promise<{ options: SecretsOptions; network: 'allow' | 'deny' }> {
-  const loaded = await loadConfig({ repoRoot, cwd: repoRoot, env });
-  return { options: secretsOptionsSchema.parse(loaded.config.secrets), network: loaded.config.permissions.network };
+  base: string | undefined,
+): Promise<{ options: SecretsOptions; network: 'allow' | 'deny'; read: PolicyFileReader | undefined }> {
+  // A range git does not know is reported by the history scan itself, naming `--history`.
+  const loaded = await loadConfig({ repoRoot, cwd: repoRoot, env, base }).catch((error: unknown) => {
+    if (base === undefined || !isTollgateError(error) || error.code !== 'bad_revision') throw error;
+    return loadConfig({ repoRoot, cwd: repoRoot, env });
+  });
+  return {
+    options: secretsOptionsSchema.parse(loaded.config.secrets),
+    network: loaded.config.permissions.network,
+    read: loaded.policy?.read,
+  };
+}
+
+/** A baseline in the repository is policy: the gate reads it as the base has it until a person accepts the edit. */
+function baselineWritten(count: number, baseline: string): string {
+  const effect = baseline.startsWith('.tollgate/')
+    ? 'they no longer block'
+    : 'the gate applies it once a person accepts this edit or it is merged into the base (docs/policy.md)';
+  return `tollgate: wrote ${count} finding fingerprint${count === 1 ? '' : 's'} to ${baseline}; ${effect}\n`;
+}
+
+/** `--history A..B` (or `A...B`) scans what B adds to A: the policy is A's. */
+function historyBase(range: string | undefined): string | undefined {
+  const match = range === undefined ? null : /^(.+?)\.{2,3}.+$/.exec(range);
+  return match?.[1];
 }
 
 async function pathTargets(repoRoot: string | null, cwd: string, paths: readonly string[]): Promise<DiskTarget[]> {

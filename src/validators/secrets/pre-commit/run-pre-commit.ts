@@ -29,8 +29,10 @@ export async function runPreCommit(options: { cwd: string; env: NodeJS.ProcessEn
   const { repoRoot, loaded } = await openProject({ cwd: options.cwd, env: options.env, configCwd: 'repoRoot' });
   const secrets: SecretsOptions = secretsOptionsSchema.parse(loaded.config.secrets);
   const writeFiles = loaded.config.permissions.writeFiles === 'allow';
-  const { scanner, imported } = await loadScanner(repoRoot, secrets);
-  const baseline = await readBaseline(baselinePath(repoRoot, secrets.baseline), secrets.baseline);
+  // Suppression files as the policy has them (docs/policy.md): a commit cannot clear its own secret by adding one.
+  const read = loaded.policy?.read;
+  const { scanner, imported } = await loadScanner(repoRoot, secrets, read);
+  const baseline = await readBaseline(baselinePath(repoRoot, secrets.baseline), secrets.baseline, read);
   const targets = await stagedTargets({ repoRoot, env: options.env });
   // Every scanned line is one this commit adds: its allow markers do not clear a high or critical secret.
   const outcome = await scanTargets(targets, {

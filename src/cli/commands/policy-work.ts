@@ -1,0 +1,86 @@
+import { openProject } from '../../core/config/open-project.js';
+import { TollgateError } from '../../core/errors.js';
+import { loadRedactor } from '../../core/pipeline/redact-result.js';
+import { type PolicyAcceptance, recordAcceptances } from '../../core/policy/acceptances.js';
+import type { EffectivePolicy, PolicyFile } from '../../core/policy/effective-policy.js';
+import { describePolicyEdit } from '../../core/policy/policy-diff.js';
+import { refuseUnlessPerson, typedOnTerminal } from '../person-at-terminal.js';
+
+/** Each accept round can reveal files the accepted config names; a few rounds cover any real config. */
+const MAX_ROUNDS = 5;
+
+export interface LoadedPolicy {
+  repoRoot: string;
+  policy: EffectivePolicy;
+}
+
+export async function loadPolicy(cwd: string, env: NodeJS.ProcessEnv): Promise<LoadedPolicy> {
+  const { repoRoot, loaded } = await openProject({ cwd, env });
+  if (!loaded.policy || loaded.policy.mode === 'unversioned') {
+    throw new TollgateError('usage', 'tollgate policy: not a git repository; the policy comes from its base commit');
+  }
+  return { repoRoot, policy: loaded.policy };
+}
+
+const STATUS_TEXT: Record<PolicyFile['status'], string> = {
+  unchanged: 'as in the base',
+  changed: "edited: PENDING a person's review (the base's version applies)",
+  accepted: 'edited: accepted on this machine',
+};
+
+/** Every policy file that exists on either side, with what the gate makes of it. */
+export function renderPolicyStatus({ policy }: LoadedPolicy, json: boolean): string {
+  const files = [...policy.files.values()].filter((file) => file.base !== null || file.working !== null);
+  if (json) {
+    const shown = files.map(({ path, status, base, working }) => ({ path, status, base, working }));
+    return `${JSON.stringify({ base: policy.baseCommit, mode: policy.mode, files: shown }, null, 2)}\n`;
+  }
+  const base = policy.baseCommit ? `the base commit ${policy.baseCommit.slice(0, 12)}` : 'no commit yet (defaults)';
+  const mode = policy.mode === 'base' ? ' (TOLLGATE_POLICY=base: edits cannot be accepted)' : '';
+  const width = Math.max(0, ...files.map((file) => file.path.length));
+  const lines = files.map((file) => `  ${file.path.padEnd(width)}  ${STATUS_TEXT[file.status]}`);
+  const pending = policy.pending().length;
+  return `policy from ${base}${mode}\n${lines.length > 0 ? lines.join('\n') : '  (no policy files)'}\n${
+    pending > 0
+      ? `${pending} edit${pending === 1 ? '' : 's'} pending: runs fail until a person accepts or reverts ${pending === 1 ? 'it' : 'them'}\n`
+      : ''
+  }`;
+}
+
+/** `tollgate policy accept`: show, confirm, record; again for files an accepted config newly names. */
+export async function acceptPendingPolicy(cwd: string, env: NodeJS.ProcessEnv): Promise<string> {
+  let accepted = 0;
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    const { repoRoot, policy } = await loadPolicy(cwd, env);
+    const pending = policy.pending();
+    if (pending.length === 0) break;
+    if (policy.mode === 'base') {
+      throw new TollgateError(
+        'usage',
+        'policy accept: refused: TOLLGATE_POLICY=base reads the policy from the base only (as in CI)',
+      );
+    }
+    refuseUnlessPerson('policy accept', env);
+    const redact = await loadRedactor();
+    for (const file of pending) process.stderr.write(`${redact(describePolicyEdit(file).join('\n'))}\n\n`);
+    const confirmed = await typedOnTerminal(
+      `Accept ${pending.length} policy edit${pending.length === 1 ? '' : 's'} on this machine? Type "accept" to confirm: `,
+      'accept',
+    );
+    if (!confirmed) throw new TollgateError('usage', 'policy accept: not confirmed; nothing was accepted');
+    const at = new Date().toISOString();
+    const by = env.USER || env.USERNAME || 'unknown';
+    const steps: PolicyAcceptance[] = pending.map((file) => ({
+      path: file.path,
+      from: file.base,
+      to: file.working,
+      by,
+      at,
+    }));
+    await recordAcceptances(repoRoot, steps);
+    accepted += steps.length;
+  }
+  if (accepted === 0)
+    return "no policy edit is pending: the working copy holds the base's policy (or edits already accepted)\n";
+  return `accepted ${accepted} policy edit${accepted === 1 ? '' : 's'} on this machine; commit ${accepted === 1 ? 'it' : 'them'} so reviewers see ${accepted === 1 ? 'it' : 'them'}, and in CI the base's policy still applies until merged\n`;
+}

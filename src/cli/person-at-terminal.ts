@@ -1,0 +1,35 @@
+import { createInterface } from 'node:readline/promises';
+import { agentMarkers } from '../core/agent-environment.js';
+import { TollgateError } from '../core/errors.js';
+
+/**
+ * A decision only a person may take (`policy accept`; the same rule as `waive --human`, docs/waivers.md): refused
+ * when an agent's marker is in the environment or stdin is no terminal. No local check proves a person; this keeps
+ * an agent that follows its instructions from taking the decision by accident. The message names what was seen and
+ * nothing an agent could type to get past it.
+ */
+export function refuseUnlessPerson(what: string, env: NodeJS.ProcessEnv): void {
+  const markers = agentMarkers(env);
+  if (markers.length > 0) {
+    throw new TollgateError(
+      'usage',
+      `${what}: refused: this runs under a coding agent (${markers.join(', ')} is set); a person decides this in their own terminal`,
+    );
+  }
+  if (!process.stdin.isTTY) {
+    throw new TollgateError(
+      'usage',
+      `${what}: refused: standard input is not a terminal; a person decides this interactively`,
+    );
+  }
+}
+
+/** Asks on the terminal; true when the person typed exactly `expected`. */
+export async function typedOnTerminal(question: string, expected: string): Promise<boolean> {
+  const prompt = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
+  try {
+    return (await prompt.question(question)).trim() === expected;
+  } finally {
+    prompt.close();
+  }
+}

@@ -1,0 +1,74 @@
+import { createHash } from 'node:crypto';
+import type { GitRunner } from '../change-set/git.js';
+
+/**
+ * The policy files as they are in the base commit, read without a work tree: one `git ls-tree` for their blob ids, and
+ * one `git cat-file --batch` for the contents, only of the files whose working copy differs.
+ */
+export interface BaseTree {
+  /** The base commit, or null when there is none (a repository without commits). */
+  readonly commit: string | null;
+  /** Blob id of each path in the base commit; a path missing from the map is absent there. */
+  blobIds(paths: readonly string[]): Promise<ReadonlyMap<string, string>>;
+  /** Contents of these blobs, by blob id. */
+  contents(blobIds: readonly string[]): Promise<ReadonlyMap<string, Buffer>>;
+  /** The blob id git would give these bytes, in this repository's object format. */
+  blobIdOf(bytes: Buffer): string;
+}
+
+export function baseTree(git: GitRunner, commit: string | null): BaseTree {
+  const known = new Map<string, string | null>();
+  // A 64-digit commit id is a SHA-256 repository; without a commit, blob ids are only compared with each other.
+  const algorithm = commit?.length === 64 ? 'sha256' : 'sha1';
+  return {
+    commit,
+    async blobIds(paths) {
+      const missing = paths.filter((path) => !known.has(path));
+      if (commit !== null && missing.length > 0) {
+        for (const path of missing) known.set(path, null);
+        const listed = await git.output(['ls-tree', '-z', '--full-tree', commit, '--', ...missing.map(literal)]);
+        for (const record of listed.split('\0')) {
+          const match = /^\d+ blob ([0-9a-f]+)\t(.*)$/s.exec(record);
+          if (match) known.set(match[2]!, match[1]!);
+        }
+      }
+      const found = new Map<string, string>();
+      for (const path of paths) {
+        const id = known.get(path);
+        if (id) found.set(path, id);
+      }
+      return found;
+    },
+    async contents(blobIds) {
+      const unique = [...new Set(blobIds)];
+      if (unique.length === 0) return new Map();
+      const output = await git.outputBytes(['cat-file', '--batch'], { input: `${unique.join('\n')}\n` });
+      return parseBatch(output);
+    },
+    blobIdOf(bytes) {
+      return createHash(algorithm).update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
+    },
+  };
+}
+
+/** A pathspec that matches only this path (no globbing, no magic). */
+function literal(path: string): string {
+  return `:(literal)${path}`;
+}
+
+/** `<id> <type> <size>\n<bytes>\n` records, in order. */
+function parseBatch(output: Buffer): Map<string, Buffer> {
+  const blobs = new Map<string, Buffer>();
+  let at = 0;
+  while (at < output.length) {
+    const end = output.indexOf(0x0a, at);
+    if (end < 0) break;
+    const [id, type, size] = output.subarray(at, end).toString('utf8').split(' ');
+    at = end + 1;
+    if (type === 'missing' || size === undefined) continue;
+    const length = Number(size);
+    blobs.set(id!, output.subarray(at, at + length));
+    at += length + 1;
+  }
+  return blobs;
+}
