@@ -1,8 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { TollgateError } from '../errors.js';
-import { writeFileAtomic } from '../state/atomic-write.js';
+import { forgedFileMessage, readSignedJsonFile, writeSignedJsonFile } from '../state/signed-json-file.js';
 import { ensureTollgateDir, TOLLGATE_DIR } from '../state/tollgate-dir.js';
 
 /**
@@ -11,6 +9,7 @@ import { ensureTollgateDir, TOLLGATE_DIR } from '../state/tollgate-dir.js';
  * Any other edit of the file, or a base that moved to other content, is a new, pending change.
  */
 const POLICY_ACCEPTED_FILE = 'policy-accepted.json';
+const LABEL = `${TOLLGATE_DIR}/${POLICY_ACCEPTED_FILE}`;
 
 const blobId = z
   .string()
@@ -32,32 +31,20 @@ export function acceptancesPath(repoRoot: string): string {
   return join(repoRoot, TOLLGATE_DIR, POLICY_ACCEPTED_FILE);
 }
 
-/** The recorded acceptances; none when the file is absent. A file that is not ours is an error naming it. */
-export async function readAcceptances(repoRoot: string): Promise<PolicyAcceptance[]> {
-  const path = acceptancesPath(repoRoot);
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw new TollgateError(
-      'io',
-      `${TOLLGATE_DIR}/${POLICY_ACCEPTED_FILE}: cannot read (${(error as NodeJS.ErrnoException).code})`,
-    );
-  }
-  let parsed: ReturnType<typeof fileSchema.safeParse>;
-  try {
-    parsed = fileSchema.safeParse(JSON.parse(text));
-  } catch {
-    parsed = { success: false } as ReturnType<typeof fileSchema.safeParse>;
-  }
-  if (!parsed.success) {
-    throw new TollgateError(
-      'config',
-      `${TOLLGATE_DIR}/${POLICY_ACCEPTED_FILE}: not a record of accepted policy changes; delete it and accept again with \`tollgate policy accept\``,
-    );
-  }
-  return parsed.data.accepted;
+/**
+ * The recorded acceptances; none when the file is absent. The file is signed with the user's state key like the rest
+ * of the state: an acceptance written by hand (or by an agent) is not a person's, so a forged, unsigned or unreadable
+ * file accepts nothing, and the pending edits stay findings.
+ */
+export async function readAcceptances(
+  repoRoot: string,
+  onWarning?: (message: string) => void,
+): Promise<PolicyAcceptance[]> {
+  const read = await readSignedJsonFile(acceptancesPath(repoRoot), fileSchema, 'policy-accepted');
+  if (read.kind === 'ok') return read.value.accepted;
+  if (read.kind === 'forged') onWarning?.(forgedFileMessage(LABEL, 'no policy edit counts as accepted'));
+  if (read.kind === 'corrupt') onWarning?.(`${LABEL}: ${read.problem}; no policy edit counts as accepted`);
+  return [];
 }
 
 export function isAccepted(
@@ -73,5 +60,5 @@ export async function recordAcceptances(repoRoot: string, steps: readonly Policy
   const paths = new Set(steps.map((step) => step.path));
   const kept = (await readAcceptances(repoRoot)).filter((entry) => !paths.has(entry.path));
   const file = { version: 1 as const, accepted: [...kept, ...steps] };
-  await writeFileAtomic(acceptancesPath(repoRoot), `${JSON.stringify(file, null, 2)}\n`);
+  await writeSignedJsonFile(acceptancesPath(repoRoot), 'policy-accepted', file, { label: LABEL });
 }
