@@ -2,7 +2,7 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { loadConfig } from '../../core/config/load.js';
 import { findRepoRoot } from '../../core/config/repo-root.js';
 import { TollgateError } from '../../core/errors.js';
-import { writeFileAtomic } from '../../core/state/atomic-write.js';
+import { checkOutputWritable, writeOutput } from '../../core/state/output-file.js';
 import { TOLLGATE_VERSION } from '../../core/version.js';
 import { baselinePath, readBaselineEntries, writeBaseline } from '../../secrets/baseline.js';
 import { loadScanner } from '../../secrets/load-rules.js';
@@ -63,6 +63,7 @@ export async function runScanCommand(flags: ScanCommandFlags, io: ScanCommandIo 
   if (sources > 1)
     throw new TollgateError('usage', 'paths, --staged, --all and --history each pick what to scan: give only one');
   checkBaselineFlags(flags, sources);
+  if (flags.output) await checkOutputWritable(flags.output, io.cwd);
   const audit = flags.baselineAudit === true;
   const all = flags.all || audit;
   const needsGit = flags.staged || all || flags.history !== undefined;
@@ -103,8 +104,7 @@ export async function runScanCommand(flags: ScanCommandFlags, io: ScanCommandIo 
       { baseline: options.baseline, entries: entries.length, stale, pruned },
       flags.format === 'json' ? 'json' : 'markdown',
     );
-    if (flags.output) await writeFileAtomic(resolve(io.cwd, flags.output), text);
-    else io.stdout(text);
+    await writeOutput(flags.output ?? '-', text, { cwd: io.cwd, stdout: io.stdout });
     return stale.length > 0 && !pruned ? 1 : 0;
   }
   const verified = verifying
@@ -132,8 +132,7 @@ export async function runScanCommand(flags: ScanCommandFlags, io: ScanCommandIo 
     ...(flags.reportAllowed ? { allowed: outcome.suppressed } : {}),
   };
   const text = renderScanReport(report, flags.format);
-  if (flags.output) await writeFileAtomic(resolve(io.cwd, flags.output), text);
-  else io.stdout(text);
+  await writeOutput(flags.output ?? '-', text, { cwd: io.cwd, stdout: io.stdout });
   return outcome.findings.length > 0 ? 1 : 0;
 }
 
