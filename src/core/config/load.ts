@@ -9,6 +9,7 @@ import { lookUpRegistries, type Registries } from './registries.js';
 import { buildConfigSchema, type TollgateConfig } from './schema.js';
 import { configLeaves, isPlainObject } from './schema-walk.js';
 import { byPosition, parseYamlSource } from './yaml-source.js';
+import { applyUserOnlySettings } from './user-only-settings.js';
 import { issueProblems } from './zod-issues.js';
 
 /** Where an effective value came from, most specific last: a flag beats env, env beats the file. */
@@ -47,12 +48,14 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
   });
   const text = location ? await readConfigText(location) : '';
   const registries = options.registries ?? (await lookUpRegistries());
-  return parseConfigText({
+  const loaded = parseConfigText({
     text,
     file: location?.label ?? null,
     env: options.env,
     registries: options.tools ? { ...registries, tools: options.tools } : registries,
   });
+  // A repo-relative label means the file lies inside the repository: committed by whoever wrote the change.
+  return applyUserOnlySettings(loaded, location !== null && location.label !== location.path, options.env);
 }
 
 export interface ParseConfigTextOptions {
