@@ -209,7 +209,9 @@ describe('tollgate scan --verify', () => {
       });
       const scanned = await runCli(['scan', 'b.ts', '--format', 'json'], { cwd: repo.root, env: repo.env });
       expect(scanned.exitCode).toBe(2);
-      expect(scanned.stderr).toMatch(/tollgate\.config\.yaml: secrets\.verify cannot be set in the repository's config/);
+      expect(scanned.stderr).toMatch(
+        /tollgate\.config\.yaml: secrets\.verify cannot be set in the repository's config/,
+      );
       const verified = await runCli(['scan', 'b.ts', '--verify'], { cwd: repo.root, env: repo.env });
       expect(verified.exitCode).toBe(2);
       const gate = await runCli(['run', '--only', 'secrets'], { cwd: repo.root, env: repo.env });

@@ -8,8 +8,8 @@ import { type ConfigFileLocation, locateConfigFile } from './locate-file.js';
 import { lookUpRegistries, type Registries } from './registries.js';
 import { buildConfigSchema, type TollgateConfig } from './schema.js';
 import { configLeaves, isPlainObject } from './schema-walk.js';
-import { byPosition, parseYamlSource } from './yaml-source.js';
 import { applyUserOnlySettings } from './user-only-settings.js';
+import { byPosition, parseYamlSource } from './yaml-source.js';
 import { issueProblems } from './zod-issues.js';
 
 /** Where an effective value came from, most specific last: a flag beats env, env beats the file. */
