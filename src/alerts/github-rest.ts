@@ -121,10 +121,15 @@ async function getJson(path: string, options: GithubRestOptions, what: string): 
   return (await getPage(`${options.apiUrl.replace(/\/+$/, '')}${path}`, options, what)).body;
 }
 
+/** A listing longer than this many pages is a misbehaving API, not an organization (100 alerts a page). */
+export const MAX_ALERT_PAGES = 5_000;
+
 /**
  * Every open alert of a repository or an organization (`state`, `secret_type`, `validity` filters as the API's own
- * query parameters), following the Link header page by page. A next page on another origin than the API is refused:
- * the token goes nowhere else.
+ * query parameters), following the Link header page by page with cursors (`after`), so an alert closed or opened
+ * while the listing runs does not shift another one off a page. The API is not trusted: a next page on another
+ * origin is refused (the token goes nowhere else), a next link seen before or more than `MAX_ALERT_PAGES` pages end
+ * the listing with an error, and an alert listed twice is kept once (its latest `updated_at`).
  */
 export async function listAlerts(
   scope: { repo: string } | { org: string },
@@ -137,19 +142,30 @@ export async function listAlerts(
       ? `/repos/${scope.repo.split('/').map(encodeURIComponent).join('/')}/secret-scanning/alerts`
       : `/orgs/${encodeURIComponent(scope.org)}/secret-scanning/alerts`;
   const what = 'repo' in scope ? `alerts of ${scope.repo}` : `alerts of organization ${scope.org}`;
-  const alerts: ListedAlert[] = [];
-  let url: string | undefined = `${api}${path}?${alertListQuery(filters)}`;
+  const alerts = new Map<string, ListedAlert>();
+  const seen = new Set<string>();
+  let url: string | undefined = `${api}${path}?${alertListQuery(filters)}&after=`;
   while (url) {
+    if (seen.has(url))
+      throw new TollgateError('io', options.redact(`GitHub API ${what}: the next page repeats ${url}`));
+    if (seen.size >= MAX_ALERT_PAGES)
+      throw new TollgateError('io', `GitHub API ${what}: more than ${MAX_ALERT_PAGES} pages; stopped listing`);
+    seen.add(url);
     const page = await getPage(url, options, what);
-    alerts.push(...parseAlertListPage(page.body, what, 'repo' in scope ? scope.repo : undefined));
+    // One at a time: spreading a huge page into push() overflows the call stack.
+    for (const alert of parseAlertListPage(page.body, what, 'repo' in scope ? scope.repo : undefined)) {
+      const key = `${alert.repo.toLowerCase()}#${alert.number}`;
+      const known = alerts.get(key);
+      if (!known || known.updatedAt < alert.updatedAt) alerts.set(key, alert);
+    }
     url = nextPageUrl(page.link);
-    if (url && new URL(url).origin !== new URL(api).origin)
+    if (url && new URL(url, api).origin !== new URL(api).origin)
       throw new TollgateError(
         'io',
-        `GitHub API ${what}: the next page points at another host (${new URL(url).origin})`,
+        `GitHub API ${what}: the next page points at another host (${new URL(url, api).origin})`,
       );
   }
-  return alerts;
+  return [...alerts.values()];
 }
 
 async function getPage(
