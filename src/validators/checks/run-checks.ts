@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import pLimit from 'p-limit';
 import picomatch from 'picomatch';
 import { formatDuration } from '../../core/config/duration.js';
+import { errorMessage, TollgateError } from '../../core/errors.js';
 import { type Finding, makeFinding } from '../../core/finding.js';
 import type { ToolContext } from '../../core/pipeline/tool.js';
 import { result, type ToolResult } from '../../core/result.js';
@@ -94,6 +95,11 @@ async function runOneCheck(
   }
   const log = join(ctx.artifactsDir, `${safeFileName(check.name)}.log`);
   const stream = createWriteStream(log, { mode: 0o600 });
+  // A full disk must not crash the run (an unhandled 'error' event would): the check finishes, then it is reported.
+  let logError: Error | undefined;
+  stream.on('error', (error) => {
+    logError ??= error;
+  });
   const excerpt = new OutputTail(TAIL);
   const timeoutMs = Math.min(check.timeout, Math.max(1, ctx.budget.remainingMs()));
   ctx.progress(`${check.name}: running \`${check.run}\``);
@@ -107,7 +113,16 @@ async function runOneCheck(
       excerpt.push(chunk, from);
     },
   });
-  await new Promise<void>((done) => stream.end(done));
+  await new Promise<void>((done) => {
+    if (stream.destroyed) done();
+    else stream.end(() => done()).once('close', () => done());
+  });
+  if (logError) {
+    throw new TollgateError(
+      'io',
+      `${check.name}: could not write its log ${log.slice(ctx.repoRoot.length + 1)}: ${errorMessage(logError)}`,
+    );
+  }
   // The full log stays in the run folder: mask anything in it that looks like a credential, as in every other output.
   await redactFileInPlace(log);
   const tail = excerpt.render();
