@@ -119,6 +119,12 @@ async function singleAlertCommand(flags: ValidateAlertFlags, commandIo: Validate
         'validate-alert: expected OWNER/REPO ALERT_ID (e.g. octo-org/api 42) or --local FINGERPRINT',
       );
     }
+    // Alert numbers start at 1; anything else would be sent to the API as a path segment.
+    if (!/^[1-9]\d{0,9}$/.test(id))
+      throw new TollgateError(
+        'usage',
+        `validate-alert: ALERT_ID: expected an alert number (1 or more), got ${JSON.stringify(id)}`,
+      );
     target = { kind: 'github', owner, repo: name, alertId: id };
   }
   const { cwd, env, stdout, stderr } = commandIo;
