@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { errorMessage, TollgateError } from '../core/errors.js';
+import { MAX_WAIT_MS, rateLimitWait } from '../core/http/github-rate-limit.js';
 import type { Redact } from './mask.js';
 import {
   type AlertListFilters,
@@ -51,6 +52,8 @@ export interface GithubRestOptions {
   redact: Redact;
   timeoutMs?: number;
   fetch?: typeof fetch;
+  /** Where "waiting for the rate limit" is said; default stderr. */
+  onWait?: (text: string) => void;
 }
 
 export interface FetchedAlert {
@@ -179,18 +182,7 @@ async function getPage(
     'user-agent': 'tollgate',
   };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
-  let response: Response;
-  try {
-    response = await (options.fetch ?? fetch)(url, {
-      headers,
-      signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
-    });
-  } catch (error) {
-    throw new TollgateError(
-      'io',
-      options.redact(`GitHub API ${what}: request to ${url} failed (${errorMessage(error)})`),
-    );
-  }
+  const response = await fetchWithRateLimits(url, headers, options, what);
   if (response.status === 401) {
     throw new TollgateError(
       'usage',
@@ -213,5 +205,46 @@ async function getPage(
     return { body: await response.json(), link: response.headers.get('link') };
   } catch {
     throw new TollgateError('io', `GitHub API ${what}: the response is not JSON`);
+  }
+}
+
+/** Retries on a rate limit, as many times as it takes within the bounded waits (see `github-rate-limit.ts`). */
+const MAX_RATE_LIMIT_RETRIES = 5;
+
+async function fetchWithRateLimits(
+  url: string,
+  headers: Record<string, string>,
+  options: GithubRestOptions,
+  what: string,
+): Promise<Response> {
+  for (let attempt = 0; ; attempt++) {
+    let response: Response;
+    try {
+      response = await (options.fetch ?? fetch)(url, {
+        headers,
+        signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
+      });
+    } catch (error) {
+      throw new TollgateError(
+        'io',
+        options.redact(`GitHub API ${what}: request to ${url} failed (${errorMessage(error)})`),
+      );
+    }
+    if (response.status !== 403 && response.status !== 429) return response;
+    const body = await response
+      .clone()
+      .text()
+      .catch(() => '');
+    const wait = rateLimitWait(response.status, (name) => response.headers.get(name), body);
+    if (!wait) return response;
+    if (wait.waitMs > MAX_WAIT_MS || attempt >= MAX_RATE_LIMIT_RETRIES)
+      throw new TollgateError(
+        'io',
+        `GitHub API ${what}: ${wait.why}; not waiting ${Math.ceil(wait.waitMs / 1000)} s more: rerun later`,
+      );
+    (options.onWait ?? ((text: string) => process.stderr.write(text)))(
+      `tollgate: GitHub API ${what}: ${wait.why}; waiting ${Math.ceil(wait.waitMs / 1000)} s\n`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, wait.waitMs));
   }
 }
