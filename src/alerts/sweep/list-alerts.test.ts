@@ -2,6 +2,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import {
   type FakeAlert,
   type FakeGithubRest,
+  type FakeReply,
   type FakeRestWorld,
   startFakeGithubRest,
 } from '../../../test/fakes/github-rest/server.js';
@@ -82,7 +83,7 @@ describe('listAlerts against a hostile API', () => {
   test('a rate limit (403, remaining 0, reset in 2 s) waits, says so, and completes; 429 honours retry-after', async () => {
     let limited = 0;
     const world: Omit<FakeRestWorld, 'token'> = { repos: { 'acme/web': { clone_url: '', alerts: alertsOf(150) } } };
-    world.intercept = (url) => {
+    world.intercept = (url): FakeReply | undefined => {
       if (!url.pathname.endsWith('/secret-scanning/alerts') || limited >= 2) return undefined;
       limited++;
       if (limited === 1)
