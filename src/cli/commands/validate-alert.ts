@@ -95,11 +95,14 @@ Examples:
     )
     .action(async (repo: string | undefined, alertId: string | undefined, rawFlags: Record<string, unknown>) => {
       const flags = parseFlags(validateAlertFlags, { ...rawFlags, target: [repo, alertId].filter(Boolean) });
+      const { withTokenFromFile } = await import('../../alerts/token-file.js');
+      const commandIo = io();
+      const tokenIo = { ...commandIo, env: withTokenFromFile(commandIo.env) };
       if (flags.open || flags.repo !== undefined || flags.org !== undefined || flags.shard !== undefined) {
-        process.exitCode = await sweepCommand(flags, io());
+        process.exitCode = await sweepCommand(flags, tokenIo);
         return;
       }
-      process.exitCode = await singleAlertCommand(flags, io());
+      process.exitCode = await singleAlertCommand(flags, tokenIo);
     });
 }
 
