@@ -1,7 +1,6 @@
 import { TollgateError } from '../errors.js';
 import { configHashFor } from './config-hash.js';
 import type { Env } from './env-overrides.js';
-import type { LoadedConfig } from './load.js';
 import { isPlainObject } from './schema-walk.js';
 
 /**
@@ -26,7 +25,19 @@ const TRUE_VALUES = new Set(['1', 'true', 'yes']);
  * Refuses user-only settings in a repository's config file (exit 2, naming the field and where to set it instead),
  * and applies `TOLLGATE_VERIFY=1`. `fromRepository`: the config file read lies inside the repository.
  */
-export function applyUserOnlySettings(loaded: LoadedConfig, fromRepository: boolean, env: Env): LoadedConfig {
+/** What `loadConfig` returns, as far as this needs it (spelled out here: load.ts imports this module). */
+interface LoadedShape {
+  config: object;
+  file: string | null;
+  hash: string;
+  sources: Map<string, 'default' | 'file' | 'env' | 'flag'>;
+}
+
+export function applyUserOnlySettings<Loaded extends LoadedShape>(
+  loaded: Loaded,
+  fromRepository: boolean,
+  env: Env,
+): Loaded {
   const problems: string[] = [];
   if (fromRepository) {
     for (const setting of USER_ONLY) {
@@ -47,8 +58,13 @@ export function applyUserOnlySettings(loaded: LoadedConfig, fromRepository: bool
   config.secrets = { ...secrets, verify: true };
   const sources = new Map(loaded.sources);
   sources.set('secrets.verify', 'env');
-  const effective = config as unknown as LoadedConfig['config'];
-  return { ...loaded, config: effective, sources, hash: configHashFor(effective) };
+  const effective = config as unknown as Loaded['config'];
+  return {
+    ...loaded,
+    config: effective,
+    sources,
+    hash: configHashFor(effective),
+  };
 }
 
 function valueAt(config: unknown, key: string): unknown {

@@ -94,12 +94,7 @@ async function runOneCheck(
     return { name: check.name, state: 'not_started', reason: `cwd ${JSON.stringify(check.cwd)} is not a directory` };
   }
   const log = join(ctx.artifactsDir, `${safeFileName(check.name)}.log`);
-  const stream = createWriteStream(log, { mode: 0o600 });
-  // A full disk must not crash the run (an unhandled 'error' event would): the check finishes, then it is reported.
-  let logError: Error | undefined;
-  stream.on('error', (error) => {
-    logError ??= error;
-  });
+  const checkLog = openCheckLog(log, `${check.name}: could not write its log ${log.slice(ctx.repoRoot.length + 1)}`);
   const excerpt = new OutputTail(TAIL);
   const timeoutMs = Math.min(check.timeout, Math.max(1, ctx.budget.remainingMs()));
   ctx.progress(`${check.name}: running \`${check.run}\``);
@@ -109,20 +104,11 @@ async function runOneCheck(
     timeoutMs,
     maxOutputBytes: 256 * 1024,
     onOutput: (from, chunk) => {
-      stream.write(chunk);
+      checkLog.write(chunk);
       excerpt.push(chunk, from);
     },
   });
-  await new Promise<void>((done) => {
-    if (stream.destroyed) done();
-    else stream.end(() => done()).once('close', () => done());
-  });
-  if (logError) {
-    throw new TollgateError(
-      'io',
-      `${check.name}: could not write its log ${log.slice(ctx.repoRoot.length + 1)}: ${errorMessage(logError)}`,
-    );
-  }
+  await checkLog.close();
   // The full log stays in the run folder: mask anything in it that looks like a credential, as in every other output.
   await redactFileInPlace(log);
   const tail = excerpt.render();
@@ -167,6 +153,30 @@ async function runOneCheck(
     log: relativeLog,
     tail,
     signature: excerpt.signature(),
+  };
+}
+
+/**
+ * A check's log file. A full disk must not crash the run (an unhandled 'error' event would): the check runs to its
+ * end, and `close` then throws one io error naming the log.
+ */
+function openCheckLog(path: string, what: string): { write(chunk: Buffer): void; close(): Promise<void> } {
+  const stream = createWriteStream(path, { mode: 0o600 });
+  let failure: Error | undefined;
+  stream.on('error', (error) => {
+    failure ??= error;
+  });
+  return {
+    write: (chunk) => {
+      if (!failure) stream.write(chunk);
+    },
+    close: async () => {
+      await new Promise<void>((done) => {
+        if (stream.destroyed) done();
+        else stream.end(() => done()).once('close', () => done());
+      });
+      if (failure) throw new TollgateError('io', `${what}: ${errorMessage(failure)}`);
+    },
   };
 }
 
