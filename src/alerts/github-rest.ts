@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { appendAll } from '../core/append-all.js';
 import { errorMessage, TollgateError } from '../core/errors.js';
+import { MAX_WAIT_MS, rateLimitWait } from '../core/http/github-rate-limit.js';
 import type { Redact } from './mask.js';
 import {
   type AlertListFilters,
@@ -52,6 +53,8 @@ export interface GithubRestOptions {
   redact: Redact;
   timeoutMs?: number;
   fetch?: typeof fetch;
+  /** Where "waiting for the rate limit" is said; default stderr. */
+  onWait?: (text: string) => void;
 }
 
 export interface FetchedAlert {
@@ -122,10 +125,15 @@ async function getJson(path: string, options: GithubRestOptions, what: string): 
   return (await getPage(`${options.apiUrl.replace(/\/+$/, '')}${path}`, options, what)).body;
 }
 
+/** A listing longer than this many pages is a misbehaving API, not an organization (100 alerts a page). */
+export const MAX_ALERT_PAGES = 5_000;
+
 /**
  * Every open alert of a repository or an organization (`state`, `secret_type`, `validity` filters as the API's own
- * query parameters), following the Link header page by page. A next page on another origin than the API is refused:
- * the token goes nowhere else.
+ * query parameters), following the Link header page by page with cursors (`after`), so an alert closed or opened
+ * while the listing runs does not shift another one off a page. The API is not trusted: a next page on another
+ * origin is refused (the token goes nowhere else), a next link seen before or more than `MAX_ALERT_PAGES` pages end
+ * the listing with an error, and an alert listed twice is kept once (its latest `updated_at`).
  */
 export async function listAlerts(
   scope: { repo: string } | { org: string },
@@ -138,19 +146,30 @@ export async function listAlerts(
       ? `/repos/${scope.repo.split('/').map(encodeURIComponent).join('/')}/secret-scanning/alerts`
       : `/orgs/${encodeURIComponent(scope.org)}/secret-scanning/alerts`;
   const what = 'repo' in scope ? `alerts of ${scope.repo}` : `alerts of organization ${scope.org}`;
-  const alerts: ListedAlert[] = [];
-  let url: string | undefined = `${api}${path}?${alertListQuery(filters)}`;
+  const alerts = new Map<string, ListedAlert>();
+  const seen = new Set<string>();
+  let url: string | undefined = `${api}${path}?${alertListQuery(filters)}&after=`;
   while (url) {
+    if (seen.has(url))
+      throw new TollgateError('io', options.redact(`GitHub API ${what}: the next page repeats ${url}`));
+    if (seen.size >= MAX_ALERT_PAGES)
+      throw new TollgateError('io', `GitHub API ${what}: more than ${MAX_ALERT_PAGES} pages; stopped listing`);
+    seen.add(url);
     const page = await getPage(url, options, what);
-    appendAll(alerts, parseAlertListPage(page.body, what, 'repo' in scope ? scope.repo : undefined));
+    // One at a time: spreading a huge page into push() overflows the call stack.
+    for (const alert of parseAlertListPage(page.body, what, 'repo' in scope ? scope.repo : undefined)) {
+      const key = `${alert.repo.toLowerCase()}#${alert.number}`;
+      const known = alerts.get(key);
+      if (!known || known.updatedAt < alert.updatedAt) alerts.set(key, alert);
+    }
     url = nextPageUrl(page.link);
-    if (url && new URL(url).origin !== new URL(api).origin)
+    if (url && new URL(url, api).origin !== new URL(api).origin)
       throw new TollgateError(
         'io',
-        `GitHub API ${what}: the next page points at another host (${new URL(url).origin})`,
+        `GitHub API ${what}: the next page points at another host (${new URL(url, api).origin})`,
       );
   }
-  return alerts;
+  return [...alerts.values()];
 }
 
 async function getPage(
@@ -164,18 +183,7 @@ async function getPage(
     'user-agent': 'tollgate',
   };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
-  let response: Response;
-  try {
-    response = await (options.fetch ?? fetch)(url, {
-      headers,
-      signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
-    });
-  } catch (error) {
-    throw new TollgateError(
-      'io',
-      options.redact(`GitHub API ${what}: request to ${url} failed (${errorMessage(error)})`),
-    );
-  }
+  const response = await fetchWithRateLimits(url, headers, options, what);
   if (response.status === 401) {
     throw new TollgateError(
       'usage',
@@ -198,5 +206,46 @@ async function getPage(
     return { body: await response.json(), link: response.headers.get('link') };
   } catch {
     throw new TollgateError('io', `GitHub API ${what}: the response is not JSON`);
+  }
+}
+
+/** Retries on a rate limit, as many times as it takes within the bounded waits (see `github-rate-limit.ts`). */
+const MAX_RATE_LIMIT_RETRIES = 5;
+
+async function fetchWithRateLimits(
+  url: string,
+  headers: Record<string, string>,
+  options: GithubRestOptions,
+  what: string,
+): Promise<Response> {
+  for (let attempt = 0; ; attempt++) {
+    let response: Response;
+    try {
+      response = await (options.fetch ?? fetch)(url, {
+        headers,
+        signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
+      });
+    } catch (error) {
+      throw new TollgateError(
+        'io',
+        options.redact(`GitHub API ${what}: request to ${url} failed (${errorMessage(error)})`),
+      );
+    }
+    if (response.status !== 403 && response.status !== 429) return response;
+    const body = await response
+      .clone()
+      .text()
+      .catch(() => '');
+    const wait = rateLimitWait(response.status, (name) => response.headers.get(name), body);
+    if (!wait) return response;
+    if (wait.waitMs > MAX_WAIT_MS || attempt >= MAX_RATE_LIMIT_RETRIES)
+      throw new TollgateError(
+        'io',
+        `GitHub API ${what}: ${wait.why}; not waiting ${Math.ceil(wait.waitMs / 1000)} s more: rerun later`,
+      );
+    (options.onWait ?? ((text: string) => process.stderr.write(text)))(
+      `tollgate: GitHub API ${what}: ${wait.why}; waiting ${Math.ceil(wait.waitMs / 1000)} s\n`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, wait.waitMs));
   }
 }

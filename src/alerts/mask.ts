@@ -18,9 +18,20 @@ export type { Redact };
 
 const HIDDEN = '***';
 
+/**
+ * A credential shorter than this, or a word, is not masked by value: `GITHUB_TOKEN=t` would otherwise turn every `t`
+ * of the output into `***`. Real tokens are far longer; the scanner's rules still mask any that look like secrets.
+ */
+const MIN_CREDENTIAL_LENGTH = 8;
+const NOT_A_SECRET = /^(?:[a-z]+|\d+|true|false|null|none|undefined|changeme|placeholder)$/i;
+
+function couldBeSecret(value: string): boolean {
+  return value.length >= MIN_CREDENTIAL_LENGTH && !NOT_A_SECRET.test(value);
+}
+
 export function createRedactor(secrets: AlertSecrets, scanner: SecretTextScanner = sharedSecretScanner()): Redact {
   const replacements: Array<[string, string]> = [];
-  for (const credential of secrets.credentials) {
+  for (const credential of secrets.credentials.filter(couldBeSecret)) {
     for (const form of encodedForms(credential)) replacements.push([form, HIDDEN]);
   }
   if (secrets.alertSecret) {

@@ -1,10 +1,9 @@
-import { mkdir } from 'node:fs/promises';
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { isAbsolute } from 'node:path';
 import { openProject } from '../core/config/open-project.js';
-import { ExitCode, errorMessage, TollgateError } from '../core/errors.js';
+import { ExitCode } from '../core/errors.js';
 import { configLocations } from '../core/run/config-locations.js';
 import { runGate } from '../core/run/run-gate.js';
-import { writeFileAtomic } from '../core/state/index.js';
+import { checkOutputWritable, writeOutput } from '../core/state/output-file.js';
 import { TOLLGATE_VERSION } from '../core/version.js';
 import { renderReport, reportFormatOf } from '../report/index.js';
 import { validators } from '../validators/index.js';
@@ -17,6 +16,9 @@ export async function runAndReport(flags: RunFlags): Promise<number> {
   const cwd = process.cwd();
   const { repoRoot, loaded } = await openProject({ cwd, env: process.env, base: flags.base });
   const { config } = loaded;
+  const outputFile = flags.output ?? config.output.file;
+  // A report that cannot be delivered fails now, not after every validator ran.
+  if (outputFile) await checkOutputWritable(outputFile, cwd);
   const display = createProgressDisplay(process.stderr, { heartbeats: flags.progress });
   let report: Awaited<ReturnType<typeof runGate>>;
   try {
@@ -45,16 +47,13 @@ export async function runAndReport(flags: RunFlags): Promise<number> {
     loaded.file && !isAbsolute(loaded.file) ? { ...report, ...(await configLocations(repoRoot, loaded.file)) } : report;
   // Only the HTML page shows code around findings; other formats are not worth the file reads.
   const text = await renderReport(format === 'html' ? await withCodeContext(located) : located, format);
-  const outputFile = flags.output ?? config.output.file;
-  if (outputFile) {
-    const target = isAbsolute(outputFile) ? outputFile : resolve(cwd, outputFile);
+  if (outputFile && outputFile !== '-') {
     try {
-      await mkdir(dirname(target), { recursive: true });
-      await writeFileAtomic(target, text);
+      await writeOutput(outputFile, text, { cwd, stdout: (chunk) => process.stdout.write(chunk) });
     } catch (error) {
       // The report still goes somewhere: stdout, since the file could not take it.
       process.stdout.write(text);
-      throw new TollgateError('io', `--output: cannot write ${JSON.stringify(outputFile)}: ${errorMessage(error)}`);
+      throw error;
     }
     process.stderr.write(`tollgate: ${report.verdict}; report written to ${outputFile}\n`);
   } else {

@@ -34,7 +34,7 @@ export function renderMarkdown(report: RunReport): string {
   }
   if (report.skippedFiles.length > 0) {
     lines.push('', `Not scanned (${report.skippedFiles.length}):`);
-    for (const skipped of report.skippedFiles.slice(0, 20)) lines.push(`- \`${skipped.path}\`: ${skipped.detail}`);
+    for (const skipped of report.skippedFiles.slice(0, 20)) lines.push(`- ${code(skipped.path)}: ${skipped.detail}`);
     if (report.skippedFiles.length > 20) lines.push(`- … and ${report.skippedFiles.length - 20} more`);
   }
   for (const tool of report.tools) lines.push('', ...renderTool(tool, report.maxOutputLines));
@@ -59,7 +59,7 @@ function renderTool(tool: ToolReport, maxOutputLines: number): string[] {
 
 function renderFinding(finding: Finding, maxOutputLines: number): string[] {
   const position = finding.line ? `:${finding.line}${finding.column ? `:${finding.column}` : ''}` : '';
-  const where = finding.path ? ` \`${finding.path}${position}\`` : '';
+  const where = finding.path ? ` ${code(`${finding.path}${position}`)}` : '';
   const how = finding.waiver?.how ? ` (${finding.waiver.how})` : '';
   const waived = finding.waiver ? ` — waived by ${finding.waiver.by}${how}: ${finding.waiver.reason}` : '';
   const sources = finding.sources.length > 1 ? ` (found by ${finding.sources.join(', ')})` : '';
@@ -73,6 +73,18 @@ function renderFinding(finding: Finding, maxOutputLines: number): string[] {
 }
 
 function listPaths(paths: readonly string[]): string {
-  const shown = paths.slice(0, 10).map((path) => `\`${path}\``);
+  const shown = paths.slice(0, 10).map(code);
   return paths.length > 10 ? `${shown.join(', ')} and ${paths.length - 10} more` : shown.join(', ');
+}
+
+/**
+ * A file name as inline code on one line. Git allows any byte but NUL in a name: a newline or a backtick in it
+ * must not end the list item or the code span, so control characters are shown escaped (`a\nb`) and a name with
+ * backticks gets a longer fence.
+ */
+function code(text: string): string {
+  const oneLine = text.replace(/[\u0000-\u001f\u007f]/g, (char) => JSON.stringify(char).slice(1, -1));
+  const longest = Math.max(0, ...(oneLine.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(longest + 1);
+  return longest === 0 ? `${fence}${oneLine}${fence}` : `${fence} ${oneLine} ${fence}`;
 }

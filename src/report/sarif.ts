@@ -26,11 +26,11 @@ function ruleIdOf(finding: Finding): string {
 const SECURITY_VALIDATORS = new Set(['secrets', 'advisories']);
 
 /** GitHub code scanning's limit of results per run; past it the most severe are kept and the rest counted. */
-const MAX_RESULTS_PER_RUN = 25_000;
+export const MAX_RESULTS_PER_RUN = 25_000;
 /** GitHub's limit of locations per result. */
 const MAX_LOCATIONS = 1_000;
 
-const SEVERITY_ORDER: Record<Severity, number> = { critical: 0, high: 1, medium: 2, low: 3, info: 4 };
+export const SEVERITY_ORDER: Record<Severity, number> = { critical: 0, high: 1, medium: 2, low: 3, info: 4 };
 
 /**
  * A repo-relative path as a URI reference: each segment percent-encoded, so `src/we ird#1.js` stays one file

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { writeFileAtomic } from '../core/state/atomic-write.js';
+import { controlCodesIn, controlFreeView } from './control-free-view.js';
 import { companionSpans, knownValueSpans, rememberFoundSecret } from './known-values.js';
 import { maskSecret } from './mask.js';
 import { builtinRules } from './rules/index.js';
@@ -42,21 +43,26 @@ export function sharedSecretScanner(): SecretScanner {
 export function redactSecrets(text: string, options: RedactOptions = {}): string {
   if (text.length === 0) return text;
   const replace = options.replace ?? ((secret: string) => maskSecret(secret));
+  // Judged as a terminal shows it: a colour code or `\r` inside a token must not split it in two.
+  const view = controlFreeView(text);
+  const shown = view?.text ?? text;
   // Inline allow markers let a developer keep a known fixture in code; they must not let a secret into output.
-  const judged = text.replace(/(tollgate|gitleaks):allow/gi, (marker) => marker.replace(':', '_'));
+  const judged = shown.replace(/(tollgate|gitleaks):allow/gi, (marker) => marker.replace(':', '_'));
   const matches = (options.scanner ?? sharedSecretScanner()).scanText(judged, { path: options.path ?? 'output.log' });
   const spans: Span[] = matches.map((match) => ({ start: match.start, end: match.end, ruleId: match.rule.id }));
   for (const match of matches) rememberFoundSecret(match.secret);
   for (const span of companionSpans(judged, matches)) spans.push({ ...span, ruleId: 'key-companion-secret' });
-  for (const span of knownValueSpans(text)) spans.push({ start: span.start, end: span.end, ruleId: span.kind });
+  for (const span of knownValueSpans(shown)) spans.push({ start: span.start, end: span.end, ruleId: span.kind });
   let out = '';
   let at = 0;
   for (const span of mergeOverlaps(spans)) {
-    const secret = text.slice(span.start, span.end);
+    const secret = shown.slice(span.start, span.end);
     // An environment credential shows nothing of itself by default: nothing in the change made it recognisable.
     const masked = span.ruleId === 'env-credential' && !options.replace ? HIDDEN : replace(secret, span.ruleId);
-    out += text.slice(at, span.start) + masked;
-    at = span.end;
+    const start = view ? view.startAt(span.start) : span.start;
+    const end = view ? view.endAt(span.end) : span.end;
+    out += text.slice(at, start) + masked + (view ? controlCodesIn(text.slice(start, end)) : '');
+    at = end;
   }
   return maskAuthorizationHeaders(maskUrlCredentials(out + text.slice(at)));
 }

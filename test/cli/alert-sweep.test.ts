@@ -223,6 +223,21 @@ describe('alert sweep over 200 open alerts in 4 shards', () => {
     expect(rerunResults).toEqual(JSON.parse((await merge([join(work, 'shard-2')])).stdout).results);
   }, 300_000);
 
+  test('a sweep stopped by SIGTERM leaves no repository clone in --out (the workflow uploads --out)', async () => {
+    const out = join(work, 'terminated');
+    const child = spawn(process.execPath, [CLI_PATH, ...sweepArgs('3/4', out)], { cwd: work, env, stdio: 'ignore' });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    while (doneCount(out) < 2) await new Promise((resolve) => setTimeout(resolve, 50));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(143);
+    // Agents killed with the sweep may still be exiting: give the file system a moment, then look.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const clones = (readdirSync(out, { recursive: true }) as string[]).filter((path) =>
+      /(^|\/)(repo|_shared_repo)$/.test(path),
+    );
+    expect(clones).toEqual([]);
+  }, 120_000);
+
   test('an alert in two shard folders is an error naming it; a bad folder is one line', async () => {
     const duplicate = await merge([join(work, 'shard-2'), join(work, 'killed')]);
     expect(duplicate.exitCode).toBe(2);

@@ -7,6 +7,7 @@ import { registerInit } from '../../src/cli/commands/init.js';
 import type { CommandIo } from '../../src/cli/io.js';
 import { readConfigTemplate } from '../../src/core/config/template.js';
 import { TollgateError } from '../../src/core/errors.js';
+import { fakeChecksumToken } from '../../src/secrets/sample-tokens.js';
 import { createTempRepo, type TempRepo } from '../support/git-repo.js';
 
 let repo: TempRepo;
@@ -66,6 +67,19 @@ describe('tollgate init and config', () => {
     expect(json['validation.timeout']).toEqual({ value: '2m', source: 'file' });
     expect(json['validation.checks.enabled']).toEqual({ value: false, source: 'env' });
     expect(await tollgate(['config', 'show'])).toContain('\nvalidation:\n  timeout: 2m  # from file\n');
+  });
+
+  test("config show masks a token written in a check's run: line, in text and JSON", async () => {
+    const token = fakeChecksumToken('ghp_', 'config-show-run-line');
+    await repo.write(
+      'tollgate.config.yaml',
+      `checks:\n  - name: api smoke\n    run: 'curl -H "Authorization: Bearer ${token}" https://example.test'\n`,
+    );
+    const text = await tollgate(['config', 'show']);
+    const json = await tollgate(['config', 'show', '--json']);
+    expect(text).toContain('api smoke');
+    for (const shown of [text, json]) expect(shown).not.toContain(token.slice(4));
+    await repo.remove('tollgate.config.yaml');
   });
 
   test('config show reports a bad config as a config error', async () => {

@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { BASE64, fakeChecksumToken, fakeToken } from '../../src/secrets/sample-tokens.js';
@@ -53,14 +55,17 @@ afterEach(async () => {
 
 const config = (extra = '') => `secrets:\n  verifyEndpoints:\n    github: ${fake.base}\n${extra}`;
 
+/** Verification settings are the user's: the config lives outside the repository, named by TOLLGATE_CONFIG. */
 async function makeRepo(configText: string) {
   repo = await createTempRepo({
     files: {
-      'tollgate.config.yaml': configText,
       'a.env': `NPM_TOKEN=${brokenNpm}\n`,
       'b.ts': `const old = "${revokedPat}";\nconst gh = "${livePat}";\n`,
     },
   });
+  const userConfig = join(repo.home, 'tollgate.yaml');
+  await writeFile(userConfig, configText);
+  repo.env = { ...repo.env, TOLLGATE_CONFIG: userConfig };
   return repo;
 }
 
@@ -178,15 +183,51 @@ describe('tollgate scan --verify', () => {
     expect(fake.seen.length).toBeGreaterThan(before);
     expect(gate.stdout + gate.stderr).not.toContain(livePat);
 
-    await writeFile(join(root, 'tollgate.config.yaml'), `${config('  verify: true\n')}permissions:\n  network: deny\n`);
-    // The config is policy (docs/policy.md): the edit applies once in the base, here a commit on main.
-    await repo!.git('add', 'tollgate.config.yaml');
-    await repo!.git('commit', '--quiet', '-m', 'network: deny');
+    await writeFile(env.TOLLGATE_CONFIG!, `${config('  verify: true\n')}permissions:\n  network: deny\n`);
     const quiet = fake.seen.length;
     const denied = await runCli(['run', '--only', 'secrets', '--format', 'json'], { cwd: root, env: runEnv });
     expect(denied.exitCode).toBe(1);
     expect(fake.seen.length).toBe(quiet);
     const tool = JSON.parse(denied.stdout).tools.find((t: { name: string }) => t.name === 'secrets');
     expect(tool.findings.find((f: { path: string }) => f.path === 'deploy.ts').body).toContain('Not verified');
+  });
+
+  test("a repository's config cannot turn verification on or name an endpoint: exit 2, nothing sent", async () => {
+    const listener = createServer((_req, res) => {
+      received++;
+      res.end('{}');
+    });
+    let received = 0;
+    await new Promise<void>((done) => listener.listen(0, '127.0.0.1', done));
+    const port = (listener.address() as AddressInfo).port;
+    try {
+      repo = await createTempRepo({
+        files: {
+          'tollgate.config.yaml': `secrets:\n  verify: true\n  verifyEndpoints:\n    github: https://127.0.0.1:${port}\n`,
+          'b.ts': `const gh = "${livePat}";\n`,
+        },
+      });
+      const scanned = await runCli(['scan', 'b.ts', '--format', 'json'], { cwd: repo.root, env: repo.env });
+      expect(scanned.exitCode).toBe(2);
+      expect(scanned.stderr).toMatch(
+        /tollgate\.config\.yaml: secrets\.verify cannot be set in the repository's config/,
+      );
+      const verified = await runCli(['scan', 'b.ts', '--verify'], { cwd: repo.root, env: repo.env });
+      expect(verified.exitCode).toBe(2);
+      const gate = await runCli(['run', '--only', 'secrets'], { cwd: repo.root, env: repo.env });
+      expect(gate.exitCode).toBe(2);
+      expect(received).toBe(0);
+      // `verify: false` in a repository says only what the default says: allowed.
+      await repo.write('tollgate.config.yaml', 'secrets:\n  verify: false\n');
+      expect((await runCli(['scan', 'b.ts'], { cwd: repo.root, env: repo.env })).exitCode).toBe(1);
+    } finally {
+      listener.close();
+    }
+  });
+
+  test('TOLLGATE_VERIFY=1 turns verification on from the environment', async () => {
+    const { root, env } = await makeRepo(config());
+    const result = await scanInProcess(root, { ...env, TOLLGATE_VERIFY: '1' }, { verify: false });
+    expect(result.requests).toBeGreaterThan(0);
   });
 });

@@ -171,6 +171,8 @@ describe('the installed package', () => {
       ['log'],
       ['log', '--list'],
       ['log', '--json'],
+      ['log', '--json', '--output', '-'],
+      ['log', '--format', 'html', '--output', 'out/run.html'],
       ['stats'],
       ['stats', '--json'],
       ['waive', '--list'],

@@ -6,6 +6,12 @@
 import { z } from 'zod';
 import { TollgateError } from '../../core/errors.js';
 
+/**
+ * GitHub's names: an owner is letters, digits and single hyphens (at most 39); a repository is letters, digits, `.`,
+ * `_`, `-` (at most 100), never `.` or `..`. The name becomes folders under `--out`: `../..` must not.
+ */
+export const FULL_NAME = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})\/(?!\.{1,2}$)[A-Za-z0-9._-]{1,100}$/;
+
 const listedAlertSchema = z.object({
   number: z.number().int().positive(),
   state: z.string(),
@@ -13,7 +19,9 @@ const listedAlertSchema = z.object({
   validity: z.string().nullish(),
   updated_at: z.string().nullish(),
   created_at: z.string(),
-  repository: z.object({ full_name: z.string().regex(/^[^/\s]+\/[^/\s]+$/) }).optional(),
+  repository: z
+    .object({ full_name: z.string().regex(FULL_NAME, "expected owner/repo in GitHub's characters") })
+    .optional(),
 });
 
 export interface ListedAlert {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import pLimit from 'p-limit';
 import { type ProbeResult, probeAgent } from '../../agents/health.js';
@@ -10,6 +10,7 @@ import { acquireFileLock } from '../../core/state/lock.js';
 import { listAlerts } from '../github-rest.js';
 import type { ValidateAlertSummary } from '../summary.js';
 import { loadAlertConfig, runValidateAlert } from '../validate-alert.js';
+import { withCloneCleanup } from './clone-cleanup.js';
 import type { AlertListFilters, ListedAlert } from './open-alerts-parse.js';
 import { inShard, type Shard } from './shard.js';
 import { alertResultDir, isAlertDone, markAlertDone } from './sweep-done.js';
@@ -104,14 +105,14 @@ async function sweep(options: SweepOptions, out: string): Promise<number> {
           summary.alreadyDone += 1;
           return;
         }
-        const decided = await decide(alert, out, { ...options, probe }, redact);
+        const decided = await withCloneCleanup(dir, () => decide(alert, out, { ...options, probe }, redact));
         if ('message' in decided) {
           summary.failed.push({ repo: alert.repo, number: alert.number, message: decided.message });
           options.stderr(`tollgate: ${alert.repo}#${alert.number}: not decided: ${decided.message}\n`);
           return;
         }
         await writeFileAtomic(join(dir, RESULT_FILE), `${JSON.stringify(resultOf(decided, alert), null, 2)}\n`);
-        await dropClones(dir);
+        await rm(join(dir, ERROR_FILE), { force: true });
         await markAlertDone(dir, key);
         summary.decided += 1;
         summary.verdicts[decided.verdict] = (summary.verdicts[decided.verdict] ?? 0) + 1;
@@ -179,15 +180,6 @@ function rememberingProbe(options: SweepOptions): (adapter: RegisteredAdapter) =
     if (result.kind === 'ok') passed.set(adapter.name, result);
     return result;
   };
-}
-
-/** The repository copies are large and can be cloned again; the reports, scripts and logs stay as evidence. */
-async function dropClones(dir: string): Promise<void> {
-  await rm(join(dir, '_shared_repo'), { recursive: true, force: true });
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    if (entry.isDirectory()) await rm(join(dir, entry.name, 'repo'), { recursive: true, force: true });
-  }
-  await rm(join(dir, ERROR_FILE), { force: true });
 }
 
 /** What decides an alert besides the alert itself: the alerts config and the flags that override it. */

@@ -6,7 +6,9 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { TollgateError } from '../../core/errors.js';
 import { readJsonFileResult, writeFileAtomic } from '../../core/state/atomic-write.js';
+import { FULL_NAME } from './open-alerts-parse.js';
 
 export const DONE_FILE = 'done.json';
 
@@ -21,7 +23,14 @@ export type DoneMarker = z.output<typeof doneSchema>;
 /** `<out>/<owner>/<repo>/<number>`: one directory per alert, the folder `validate-alert --out <out>` writes. */
 export function alertResultDir(out: string, repo: string, number: number): string {
   const [owner = '', name = ''] = repo.split('/');
-  return join(out, owner, name, String(number));
+  const dir = join(out, owner, name, String(number));
+  // Names are checked where the API's answer is parsed; this is the last guard before anything is written.
+  if (!FULL_NAME.test(repo) || !dir.startsWith(join(out, '/')))
+    throw new TollgateError(
+      'io',
+      `${JSON.stringify(repo)}: not a GitHub repository name; refusing to write outside ${out}`,
+    );
+  return dir;
 }
 
 /** True when this alert was already decided on the same inputs. */

@@ -18,7 +18,13 @@ import type { GatheredAlert } from './gather.js';
 import type { AlertSession, ValidateAlertOptions } from './types.js';
 
 /** Variables that hold tollgate's GitHub credentials: agents never inherit them. */
-const CREDENTIAL_ENV = ['GITHUB_TOKEN', 'GH_TOKEN', 'GH_ENTERPRISE_TOKEN', 'GITHUB_ENTERPRISE_TOKEN'];
+const CREDENTIAL_ENV = [
+  'GITHUB_TOKEN',
+  'GH_TOKEN',
+  'GH_ENTERPRISE_TOKEN',
+  'GITHUB_ENTERPRISE_TOKEN',
+  'GITHUB_TOKEN_FILE',
+];
 
 export interface PrepareOptions {
   options: ValidateAlertOptions;

@@ -48,11 +48,14 @@ Examples:
     .action(async (dirs: string[], rawFlags: Record<string, unknown>) => {
       const flags = parseFlags(mergeFlags, { ...rawFlags, dirs });
       const { cwd, write } = io();
-      const [{ mergeSweeps }, { renderMerged }, { writeFileAtomic }] = await Promise.all([
-        import('../../alerts/sweep/merge.js'),
-        import('../../alerts/sweep/merge-render.js'),
-        import('../../core/state/atomic-write.js'),
-      ]);
+      const [{ mergeSweeps }, { renderMerged }, { writeFileAtomic }, { checkOutputWritable, writeOutput }] =
+        await Promise.all([
+          import('../../alerts/sweep/merge.js'),
+          import('../../alerts/sweep/merge-render.js'),
+          import('../../core/state/atomic-write.js'),
+          import('../../core/state/output-file.js'),
+        ]);
+      if (flags.output) await checkOutputWritable(flags.output, cwd);
       const merged = await mergeSweeps(flags.dirs, cwd);
       if (flags.outDir) {
         const dir = resolve(cwd, flags.outDir);
@@ -65,8 +68,7 @@ Examples:
           await writeFileAtomic(join(dir, name), renderMerged(merged, format));
       }
       const text = renderMerged(merged, flags.format);
-      if (flags.output) await writeFileAtomic(resolve(cwd, flags.output), text);
-      else write(text);
+      await writeOutput(flags.output ?? '-', text, { cwd, stdout: write });
       process.exitCode = merged.errors.length + merged.unfinished.length > 0 ? 1 : 0;
     });
 }

@@ -40,10 +40,12 @@ Examples:
     .action(async (rawFlags: unknown) => {
       const flags = parseFlags(showFlags, rawFlags);
       const { cwd, env, write } = io();
-      const [{ renderConfigJson, renderConfigText, lookUpRegistries }, { openProject }] = await Promise.all([
-        import('../../core/config/index.js'),
-        import('../../core/config/open-project.js'),
-      ]);
+      const [{ renderConfigJson, renderConfigText, lookUpRegistries }, { openProject }, { redactSecrets }] =
+        await Promise.all([
+          import('../../core/config/index.js'),
+          import('../../core/config/open-project.js'),
+          import('../../secrets/redact.js'),
+        ]);
       const registries = await lookUpRegistries();
       const { loaded } = await openProject({ cwd, env, registries });
       const pending = loaded.policy?.pending().map((file) => file.path) ?? [];
@@ -52,7 +54,10 @@ Examples:
           `tollgate: shown is the policy at the base commit; edits pending a person's review: ${pending.join(', ')} (tollgate policy status)\n`,
         );
       }
-      write(flags.json ? renderConfigJson(loaded, registries) : renderConfigText(loaded, registries));
+      const text = flags.json ? renderConfigJson(loaded, registries) : renderConfigText(loaded, registries);
+      // Values under credential-named keys are already `<redacted>`; a token written inline (a check's `run:`
+      // line) is masked by the secret scanner, as in every other output.
+      write(redactSecrets(text, { path: flags.json ? 'config-show.json' : 'config-show.yaml' }));
     });
 
   config

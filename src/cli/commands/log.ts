@@ -9,6 +9,7 @@ const logFlags = z.object({
   json: z.boolean().default(false),
   format: z.enum(['text', 'json', 'html']).optional(),
   limit: z.coerce.number().int().min(1).default(20),
+  output: z.string().min(1).optional(),
 });
 
 export function registerLog(program: Command, io: () => CommandIo = processIo): void {
@@ -23,6 +24,7 @@ export function registerLog(program: Command, io: () => CommandIo = processIo): 
     .option('--limit <n>', 'with --list: how many runs to show (default 20)')
     .option('--json', 'print JSON instead of text (the replayed summary, or with --list the run list)')
     .option('--format <format>', 'text (default), json (as --json) or html (one self-contained page with a timeline)')
+    .option('-o, --output <file>', 'write to this file (or device, FIFO, `-` for stdout) instead of stdout')
     .addHelpText(
       'after',
       `
@@ -30,7 +32,7 @@ Examples:
   $ tollgate log
   $ tollgate log --list
   $ tollgate log 20261123T105600Z-ab12cd --json
-  $ tollgate log --format html > run.html`,
+  $ tollgate log --format html --output run.html`,
     )
     .action(async (runId: string | undefined, rawFlags: unknown) => {
       const flags = parseFlags(logFlags, rawFlags);
@@ -38,22 +40,25 @@ Examples:
       if (flags.list && format === 'html') {
         throw new TollgateError('usage', '--format html shows one run; drop --list, or use --list --json');
       }
-      const { cwd, env, write } = io();
+      const { cwd, env, write: print } = io();
+      const { checkOutputWritable, writeOutput } = await import('../../core/state/output-file.js');
+      if (flags.output) await checkOutputWritable(flags.output, cwd);
+      const write = (text: string) => writeOutput(flags.output ?? '-', text, { cwd, stdout: print });
       const { findRepoRoot } = await import('../../core/config/repo-root.js');
       const repoRoot = await findRepoRoot(cwd, env);
       const { listRuns, loadRun } = await import('../../core/events/run-history.js');
       const { renderRunList, renderRunLog } = await import('../../core/events/render-log.js');
       if (flags.list) {
         const runs = await listRuns(repoRoot, { limit: flags.limit });
-        write(format === 'json' ? `${JSON.stringify(runs, null, 2)}\n` : renderRunList(runs));
+        await write(format === 'json' ? `${JSON.stringify(runs, null, 2)}\n` : renderRunList(runs));
         return;
       }
       const { runId: id, summary } = await loadRun(repoRoot, runId);
       if (format === 'html') {
         const { pageOfSummary, renderHtmlPage } = await import('../../report/html/index.js');
-        write(renderHtmlPage(pageOfSummary(id, summary)));
+        await write(renderHtmlPage(pageOfSummary(id, summary)));
       } else {
-        write(
+        await write(
           format === 'json' ? `${JSON.stringify({ ...summary, runId: id }, null, 2)}\n` : renderRunLog(id, summary),
         );
       }

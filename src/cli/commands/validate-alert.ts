@@ -100,11 +100,14 @@ Examples:
     )
     .action(async (repo: string | undefined, alertId: string | undefined, rawFlags: Record<string, unknown>) => {
       const flags = parseFlags(validateAlertFlags, { ...rawFlags, target: [repo, alertId].filter(Boolean) });
+      const { withTokenFromFile } = await import('../../alerts/token-file.js');
+      const commandIo = io();
+      const tokenIo = { ...commandIo, env: withTokenFromFile(commandIo.env) };
       if (flags.open || flags.repo !== undefined || flags.org !== undefined || flags.shard !== undefined) {
-        process.exitCode = await sweepCommand(flags, io());
+        process.exitCode = await sweepCommand(flags, tokenIo);
         return;
       }
-      process.exitCode = await singleAlertCommand(flags, io());
+      process.exitCode = await singleAlertCommand(flags, tokenIo);
     });
 }
 
@@ -124,6 +127,12 @@ async function singleAlertCommand(flags: ValidateAlertFlags, commandIo: Validate
         'validate-alert: expected OWNER/REPO ALERT_ID (e.g. octo-org/api 42) or --local FINGERPRINT',
       );
     }
+    // Alert numbers start at 1; anything else would be sent to the API as a path segment.
+    if (!/^[1-9]\d{0,9}$/.test(id))
+      throw new TollgateError(
+        'usage',
+        `validate-alert: ALERT_ID: expected an alert number (1 or more), got ${JSON.stringify(id)}`,
+      );
     target = { kind: 'github', owner, repo: name, alertId: id };
   }
   const { cwd, env, stdout, stderr } = commandIo;

@@ -10,6 +10,7 @@ import { hashWithPolicy, withBasePolicy } from './policy-config.js';
 import { lookUpRegistries, type Registries } from './registries.js';
 import { buildConfigSchema, type TollgateConfig } from './schema.js';
 import { configLeaves, isPlainObject } from './schema-walk.js';
+import { applyUserOnlySettings } from './user-only-settings.js';
 import { byPosition, parseYamlSource } from './yaml-source.js';
 import { issueProblems } from './zod-issues.js';
 
@@ -45,7 +46,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
   const registries = options.tools ? { ...found, tools: options.tools } : found;
   const parse = (source: string, file: string | null) =>
     parseConfigText({ text: source, file, env: options.env, registries });
-  return withBasePolicy(parse(text, location?.label ?? null), {
+  const loaded = await withBasePolicy(parse(text, location?.label ?? null), {
     repoRoot: options.repoRoot,
     env: options.env,
     location,
@@ -53,6 +54,8 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
     base: options.base,
     parse,
   });
+  // A repo-relative label means the file lies inside the repository: committed by whoever wrote the change.
+  return applyUserOnlySettings(loaded, location !== null && location.label !== location.path, options.env);
 }
 
 export interface ParseConfigTextOptions {

@@ -34,7 +34,10 @@ export function issueProblems(
         },
       ];
     }
-    const message = path.some(isSensitiveKey) ? describeHiddenIssue(issue) : describeIssue(issue);
+    // The key the value sits under decides (`checks[0].env.NPM_TOKEN`), not a section's name: `secrets.rules[0]
+    // .pattern` is a pattern, and hiding it would leave "invalid a string" with nothing to fix.
+    const key = path.filter((part) => typeof part === 'string').at(-1);
+    const message = key !== undefined && isSensitiveKey(key) ? describeHiddenIssue(issue) : describeIssue(issue);
     return [{ ...source.locate(path), message: withPath(path, message) }];
   });
 }
@@ -89,8 +92,26 @@ function describeHiddenIssue(issue: z.core.$ZodIssue): string {
   if (issue.code === 'custom' && (issue.input === undefined || !issue.message.includes(String(issue.input)))) {
     return issue.message;
   }
-  if (issue.code === 'invalid_type') return `expected ${expectedNoun(issue.expected)}, got ${kind} (value not shown)`;
-  return `invalid ${kind} (value not shown: the key looks like a credential)`;
+  const hidden = '(value not shown: the key looks like a credential)';
+  switch (issue.code) {
+    case 'invalid_type':
+      return `expected ${expectedNoun(issue.expected)}, got ${kind} (value not shown)`;
+    case 'invalid_value':
+      return `expected ${issue.values.length === 1 ? quote(issue.values[0]) : `one of ${issue.values.map(quote).join(', ')}`}, got ${kind} ${hidden}`;
+    case 'too_small':
+    case 'too_big':
+    case 'not_multiple_of':
+      // The bound and the length say what is wrong; neither gives the value away.
+      return `${describeIssue(issue).replace(/, got .*$/, '')}, got ${issue.code === 'not_multiple_of' ? kind : size(issue.origin, issue.input)} ${hidden}`;
+    case 'invalid_format':
+      return `expected a string ${issue.pattern ? `matching /${issue.pattern}/` : `in ${issue.format} format`}, got another ${hidden}`;
+    default: {
+      // A schema's own message (a regular expression that does not compile) with the value cut out of it.
+      const value = typeof issue.input === 'string' && issue.input.length > 0 ? issue.input : undefined;
+      const message = value ? issue.message.split(value).join('…') : issue.message;
+      return message === 'Invalid input' ? `invalid ${kind} ${hidden}` : `${message} ${hidden}`;
+    }
+  }
 }
 
 function kindOf(value: unknown): string {

@@ -1,4 +1,5 @@
 import { runProcess } from '../../core/process.js';
+import { runWithoutTokenAncestors } from './tokenless-run.js';
 
 /** The child already printed its one-line error; the step exits with its code (2 usage, 3 internal…). */
 export class ChildFailed extends Error {
@@ -14,16 +15,29 @@ export class ChildFailed extends Error {
 export async function runTollgateChild(
   self: string,
   args: readonly string[],
-  options: { cwd: string; env: NodeJS.ProcessEnv; accept: readonly number[]; stderr(text: string): void },
+  options: {
+    cwd: string;
+    env: NodeJS.ProcessEnv;
+    accept: readonly number[];
+    stderr(text: string): void;
+    /** Runs a pull request's code: start it where no ancestor holds the token (see `tokenless-run.ts`). */
+    untrusted?: boolean;
+  },
 ): Promise<{ exitCode: number; stdout: string }> {
-  const run = await runProcess(process.execPath, [self, ...args], {
-    cwd: options.cwd,
-    env: options.env,
-    timeoutMs: 6 * 3600_000,
-    onOutput: (stream, chunk) => {
-      if (stream === 'stderr') options.stderr(chunk.toString('utf8'));
-    },
-  });
+  const run = options.untrusted
+    ? await runWithoutTokenAncestors(process.execPath, [self, ...args], {
+        cwd: options.cwd,
+        env: options.env,
+        onStderr: options.stderr,
+      })
+    : await runProcess(process.execPath, [self, ...args], {
+        cwd: options.cwd,
+        env: options.env,
+        timeoutMs: 6 * 3600_000,
+        onOutput: (stream, chunk) => {
+          if (stream === 'stderr') options.stderr(chunk.toString('utf8'));
+        },
+      });
   if (run.exitCode === null || !options.accept.includes(run.exitCode)) throw new ChildFailed(run.exitCode);
   return { exitCode: run.exitCode, stdout: run.stdout };
 }

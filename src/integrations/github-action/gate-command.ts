@@ -32,6 +32,7 @@ export async function runGateCommand(
     env,
     accept: [0, 1],
     stderr: io.stderr,
+    untrusted: true,
   });
   const report = await readReport(reportPath);
   return {

@@ -43,6 +43,7 @@ export async function runScanCommand(
     env,
     accept: [0, 1],
     stderr: io.stderr,
+    untrusted: true,
   });
   const report = await readScanReport(reportPath);
   const unread = report.skipped.filter((skipped) => skipped.reason !== 'allowlisted');

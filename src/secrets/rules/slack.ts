@@ -64,9 +64,10 @@ export default defineRules([
     severity: 'high',
     keywords: ['hooks.slack.com'],
     pattern:
-      /(https?:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/T[A-Z0-9]{8,12}\/[AB][A-Z0-9]{8,12}\/[A-Za-z0-9]{18,48})/,
+      /((?:https?:\/\/)?(?<![\w.-])hooks\.slack\.com\/(?:services|workflows|triggers)\/T[A-Z0-9]{8,12}\/[AB][A-Z0-9]{8,12}\/[A-Za-z0-9]{18,48})/,
     samples: {
-      match: [`https://hooks.slack.com/services/${webhookPath()}`],
+      // Without the scheme too: a log line or a config value often carries only host and path.
+      match: [`https://hooks.slack.com/services/${webhookPath()}`, `hooks.slack.com/services/${webhookPath()}`],
       ignore: [
         'https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX',
         'https://hooks.slack.com/',

@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import pLimit from 'p-limit';
 import picomatch from 'picomatch';
 import { formatDuration } from '../../core/config/duration.js';
+import { errorMessage, TollgateError } from '../../core/errors.js';
 import { type Finding, makeFinding } from '../../core/finding.js';
 import type { ToolContext } from '../../core/pipeline/tool.js';
 import { result, type ToolResult } from '../../core/result.js';
@@ -93,7 +94,7 @@ async function runOneCheck(
     return { name: check.name, state: 'not_started', reason: `cwd ${JSON.stringify(check.cwd)} is not a directory` };
   }
   const log = join(ctx.artifactsDir, `${safeFileName(check.name)}.log`);
-  const stream = createWriteStream(log, { mode: 0o600 });
+  const checkLog = openCheckLog(log, `${check.name}: could not write its log ${log.slice(ctx.repoRoot.length + 1)}`);
   const excerpt = new OutputTail(TAIL);
   const timeoutMs = Math.min(check.timeout, Math.max(1, ctx.budget.remainingMs()));
   ctx.progress(`${check.name}: running \`${check.run}\``);
@@ -103,11 +104,11 @@ async function runOneCheck(
     timeoutMs,
     maxOutputBytes: 256 * 1024,
     onOutput: (from, chunk) => {
-      stream.write(chunk);
+      checkLog.write(chunk);
       excerpt.push(chunk, from);
     },
   });
-  await new Promise<void>((done) => stream.end(done));
+  await checkLog.close();
   // The full log stays in the run folder: mask anything in it that looks like a credential, as in every other output.
   await redactFileInPlace(log);
   const tail = excerpt.render();
@@ -152,6 +153,30 @@ async function runOneCheck(
     log: relativeLog,
     tail,
     signature: excerpt.signature(),
+  };
+}
+
+/**
+ * A check's log file. A full disk must not crash the run (an unhandled 'error' event would): the check runs to its
+ * end, and `close` then throws one io error naming the log.
+ */
+function openCheckLog(path: string, what: string): { write(chunk: Buffer): void; close(): Promise<void> } {
+  const stream = createWriteStream(path, { mode: 0o600 });
+  let failure: Error | undefined;
+  stream.on('error', (error) => {
+    failure ??= error;
+  });
+  return {
+    write: (chunk) => {
+      if (!failure) stream.write(chunk);
+    },
+    close: async () => {
+      await new Promise<void>((done) => {
+        if (stream.destroyed) done();
+        else stream.end(() => done()).once('close', () => done());
+      });
+      if (failure) throw new TollgateError('io', `${what}: ${errorMessage(failure)}`);
+    },
   };
 }
 

@@ -2,7 +2,7 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { loadConfig } from '../../core/config/load.js';
 import { findRepoRoot } from '../../core/config/repo-root.js';
 import { isTollgateError, TollgateError } from '../../core/errors.js';
-import { writeFileAtomic } from '../../core/state/atomic-write.js';
+import { checkOutputWritable, writeOutput } from '../../core/state/output-file.js';
 import { TOLLGATE_VERSION } from '../../core/version.js';
 import { baselinePath, readBaselineEntries, writeBaseline } from '../../secrets/baseline.js';
 import type { PolicyFileReader } from '../../secrets/imported-suppressions.js';
@@ -70,6 +70,7 @@ export async function runScanCommand(flags: ScanCommandFlags, io: ScanCommandIo 
   if (sources > 1)
     throw new TollgateError('usage', 'paths, --staged, --all and --history each pick what to scan: give only one');
   checkBaselineFlags(flags, sources);
+  if (flags.output) await checkOutputWritable(flags.output, io.cwd);
   const audit = flags.baselineAudit === true;
   const all = flags.all || audit;
   const needsGit = flags.staged || all || flags.history !== undefined;
@@ -108,8 +109,7 @@ export async function runScanCommand(flags: ScanCommandFlags, io: ScanCommandIo 
       { baseline: options.baseline, entries: entries.length, stale, pruned },
       flags.format === 'json' ? 'json' : 'markdown',
     );
-    if (flags.output) await writeFileAtomic(resolve(io.cwd, flags.output), text);
-    else io.stdout(text);
+    await writeOutput(flags.output ?? '-', text, { cwd: io.cwd, stdout: io.stdout });
     return stale.length > 0 && !pruned ? 1 : 0;
   }
   const verified = verifying
@@ -147,8 +147,7 @@ async function writeReport(
   io: ScanCommandIo,
 ): Promise<number> {
   const text = renderScanReport(report, flags.format);
-  if (flags.output) await writeFileAtomic(resolve(io.cwd, flags.output), text);
-  else io.stdout(text);
+  await writeOutput(flags.output ?? '-', text, { cwd: io.cwd, stdout: io.stdout });
   const unexamined = unexaminedFiles(outcome.skipped);
   if (unexamined.length > 0) io.stderr(incompleteNotice(unexamined));
   return outcome.findings.length > 0 || unexamined.length > 0 ? 1 : 0;

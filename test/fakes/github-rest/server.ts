@@ -25,6 +25,18 @@ export interface FakeAlert {
 export interface FakeRestWorld {
   token: string;
   repos: Record<string, { clone_url: string; alerts: Record<number, FakeAlert> }>;
+  /**
+   * A hostile or changing API: called for every authorized request before the world answers. Return a reply to send
+   * it instead (a looping Link header, a rate limit, a forged `full_name`), or undefined to answer from the world
+   * (which the hook may have changed: an alert closed between two pages).
+   */
+  intercept?: (url: URL, port: number) => FakeReply | undefined;
+}
+
+export interface FakeReply {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
 }
 
 export interface FakeRestRequest {
@@ -52,6 +64,11 @@ export async function startFakeGithubRest(world: FakeRestWorld): Promise<FakeGit
       response.end(JSON.stringify(body));
     };
     if (!authorized) return send(401, { message: 'Bad credentials' });
+    const reply = world.intercept?.(url, port);
+    if (reply) {
+      for (const [name, value] of Object.entries(reply.headers ?? {})) response.setHeader(name, value);
+      return send(reply.status, reply.body);
+    }
     const listing = /^\/(?:repos\/([^/]+\/[^/]+)|orgs\/([^/]+))\/secret-scanning\/alerts$/.exec(url.pathname);
     if (listing) {
       const names = Object.keys(world.repos).filter((name) =>
@@ -69,6 +86,7 @@ export async function startFakeGithubRest(world: FakeRestWorld): Promise<FakeGit
           })),
       );
       const perPage = Number(url.searchParams.get('per_page') ?? 30);
+      if (url.searchParams.has('after')) return sendCursorPage(items, perPage);
       const page = Number(url.searchParams.get('page') ?? 1);
       if (page * perPage < items.length) {
         const next = new URL(url.toString());
@@ -76,6 +94,21 @@ export async function startFakeGithubRest(world: FakeRestWorld): Promise<FakeGit
         response.setHeader('link', `<http://127.0.0.1:${port}${next.pathname}${next.search}>; rel="next"`);
       }
       return send(200, items.slice((page - 1) * perPage, page * perPage));
+    }
+    function sendCursorPage(items: Array<{ number: number; repository?: { full_name: string } }>, perPage: number) {
+      // Cursor paging as GitHub's `after`: the page starts after the alert the cursor names, wherever it now is.
+      const keyOf = (item: (typeof items)[number]) => `${item.repository?.full_name ?? ''}#${item.number}`;
+      items.sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : 1));
+      const after = url.searchParams.get('after') ?? '';
+      const start = after === '' ? 0 : items.findIndex((item) => keyOf(item) > after);
+      const served = start === -1 ? [] : items.slice(start, start + perPage);
+      const last = served.at(-1);
+      if (last && start + perPage < items.length) {
+        const next = new URL(url.toString());
+        next.searchParams.set('after', keyOf(last));
+        response.setHeader('link', `<http://127.0.0.1:${port}${next.pathname}${next.search}>; rel="next"`);
+      }
+      return send(200, served);
     }
     const match = /^\/repos\/([^/]+)\/([^/]+)(?:\/secret-scanning\/alerts\/(\d+)(\/locations)?)?$/.exec(url.pathname);
     const repo = match ? world.repos[`${match[1]}/${match[2]}`] : undefined;

@@ -1,8 +1,16 @@
-import { SARIF_LEVEL, sarifDocument, sarifLocation, sarifRule } from '../../../report/sarif.js';
+import {
+  MAX_RESULTS_PER_RUN,
+  SARIF_LEVEL,
+  SEVERITY_ORDER,
+  sarifDocument,
+  sarifLocation,
+  sarifRule,
+} from '../../../report/sarif.js';
 import type { SecretScanReport } from './scan-report.js';
 
 /** SARIF 2.1.0, one result per finding; the fingerprint (never the secret) is the partial fingerprint. */
-export function renderScanSarif(report: SecretScanReport): string {
+export function renderScanSarif(full: SecretScanReport): string {
+  const report = capped(full);
   const rules = new Map<string, ReturnType<typeof sarifRule>>();
   const allowed = report.allowed ?? [];
   for (const finding of [...report.findings, ...allowed.map((entry) => ({ ...entry, title: entry.ruleId }))]) {
@@ -63,6 +71,27 @@ export function renderScanSarif(report: SecretScanReport): string {
         },
       ],
       results: [...findingResults, ...allowedResults],
+      ...(report.dropped > 0
+        ? {
+            properties: {
+              droppedResults: report.dropped,
+              note: `${report.dropped} less severe result(s) left out: GitHub accepts ${MAX_RESULTS_PER_RUN} per run`,
+            },
+          }
+        : {}),
     },
   });
+}
+
+/** GitHub rejects a run of more than 25,000 results: the most severe findings are kept, then allowed ones. */
+function capped(report: SecretScanReport): SecretScanReport & { dropped: number } {
+  const allowed = report.allowed ?? [];
+  if (report.findings.length + allowed.length <= MAX_RESULTS_PER_RUN) return { ...report, dropped: 0 };
+  const findings = [...report.findings]
+    .sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity])
+    .slice(0, MAX_RESULTS_PER_RUN);
+  const room = MAX_RESULTS_PER_RUN - findings.length;
+  const kept = allowed.slice(0, room);
+  const dropped = report.findings.length - findings.length + allowed.length - kept.length;
+  return { ...report, findings, ...(report.allowed ? { allowed: kept } : {}), dropped };
 }

@@ -1,0 +1,42 @@
+import { type Dirent, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * Full-history clones of private repositories are the one thing a sweep must never leave in `--out`: the reusable
+ * workflow uploads `--out` as an artifact, even after a failure. They go when an alert is decided, when it fails,
+ * and when the sweep is stopped (SIGINT/SIGTERM end in `process.exit`, where `finally` blocks never run, so an
+ * `exit` listener removes the clones of the alerts still in flight).
+ */
+const inFlight = new Set<string>();
+let exitHookInstalled = false;
+
+/** `_shared_repo/` and each analysis's `repo/` under an alert folder; reports, scripts and logs stay as evidence. */
+export function dropClones(dir: string): void {
+  rmSync(join(dir, '_shared_repo'), { recursive: true, force: true });
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return; // Nothing was written for this alert.
+  }
+  for (const entry of entries) {
+    if (entry.isDirectory()) rmSync(join(dir, entry.name, 'repo'), { recursive: true, force: true });
+  }
+}
+
+/** Runs `work` for the alert folder `dir` and removes its clones afterwards, whatever happens, signals included. */
+export async function withCloneCleanup<T>(dir: string, work: () => Promise<T>): Promise<T> {
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.on('exit', () => {
+      for (const pending of inFlight) dropClones(pending);
+    });
+  }
+  inFlight.add(dir);
+  try {
+    return await work();
+  } finally {
+    inFlight.delete(dir);
+    dropClones(dir);
+  }
+}
