@@ -62,6 +62,8 @@ test('tollgate agents shows the command a review runs with the configured model,
     'tollgate.config.yaml',
     'code_review:\n  timeout: 2m\n  adapters:\n    claude:\n      model: claude-opus-4-5\n      thinkingBudget: high\n      maxTurns: 3\n',
   );
+  await repo.git('add', 'tollgate.config.yaml');
+  await repo.commit('review settings');
   const { statuses } = await describeAgentsHere({ cwd: repo.root, env: fakes.env, now: T0 });
   const claude = statuses.find((status) => status.name === 'claude')!;
   expect(claude.command).toContain('--model claude-opus-4-5');

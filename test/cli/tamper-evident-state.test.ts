@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { runProcess } from '../../src/core/process.js';
@@ -80,6 +80,9 @@ describe('tamper-evident state', () => {
   test('a forged stop-hook stamp does not let the fast path allow', async () => {
     await repo.remove('src/config.ts');
     await repo.write('src/ok.ts', 'export const ok = 1;\n');
+    // The hook saves no stamp for a file written in the last 2 s (racy): make the edit an older one.
+    const past = new Date(Date.now() - 60_000);
+    for (const file of ['src/ok.ts', 'tollgate.config.yaml']) await utimes(join(repo.root, file), past, past);
     expect((await runCli(['run'], { cwd: repo.root, env })).exitCode).toBe(0);
     expect((await stopHook()).decision).toBe('allow');
     // The agent adds the secret back, computes the stamp of the new tree as the hook does, and claims "nothing

@@ -232,42 +232,7 @@ async function runWithBudget(
     controller.abort(new Error('timeout'));
   }, budgetMs);
 
-  const artifactsDir = join(env.runDir, tool.name);
-  mkdirSync(artifactsDir, { recursive: true, mode: 0o700 });
-  const budget: Budget = { deadline: env.deadline, remainingMs: () => Math.max(0, env.deadline - Date.now()) };
-  const ctx: ToolContext<unknown, unknown> = {
-    repoRoot: env.repoRoot,
-    changeSet: env.changeSet,
-    options: env.config[tool.configKey],
-    input,
-    signal: controller.signal,
-    budget,
-    artifactsDir,
-    concurrency: env.config.validation.concurrency,
-    skipTrivial: env.config.validation.skipTrivial.includes(tool.name),
-    network: env.config.permissions.network,
-    env: env.env ?? process.env,
-    ...(env.policy ? { policy: env.policy } : {}),
-    progress: (raw) => {
-      // Progress quotes commands and output (a check's `run` line can hold a token): masked like everything else.
-      const message = redact(raw);
-      env.events.emit('tool.execution_progress', { toolCallId, progressMessage: message }, { ephemeral: true });
-      env.onProgress?.(tool.name, message);
-    },
-    runProcess: withHeartbeat(
-      (command, args, options) =>
-        runProcess(command, args, { ...options, signal: options.signal ?? controller.signal }),
-      heartbeatInterval(env.env ?? process.env),
-      // Heartbeats quote output lines: masked. The output since the last beat is a partial result: an ephemeral event
-      // (persisted only with --verbose) that a live display or an MCP client can show while a long check runs.
-      (message, partialOutput) => {
-        env.onProgress?.(tool.name, redact(message), 'heartbeat');
-        if (partialOutput !== '') {
-          env.events.emit('tool.execution_partial_result', { toolCallId, partialOutput: redact(partialOutput) });
-        }
-      },
-    ),
-  };
+  const ctx = toolContextFor(tool, input, { toolCallId, env, signal: controller.signal, redact });
 
   const timeoutResult = () =>
     result(
@@ -294,6 +259,50 @@ async function runWithBudget(
     clearTimeout(deadlineTimer);
     env.signal?.removeEventListener('abort', onOuterAbort);
   }
+}
+
+/** What a tool's `run` gets: the shared change set, its options and input, its signal, budget, and masked progress. */
+function toolContextFor(
+  tool: AnyToolDefinition,
+  input: unknown,
+  call: { toolCallId: string; env: PipelineEnvironment; signal: AbortSignal; redact: (text: string) => string },
+): ToolContext<unknown, unknown> {
+  const { toolCallId, env, redact } = call;
+  const artifactsDir = join(env.runDir, tool.name);
+  mkdirSync(artifactsDir, { recursive: true, mode: 0o700 });
+  const budget: Budget = { deadline: env.deadline, remainingMs: () => Math.max(0, env.deadline - Date.now()) };
+  return {
+    repoRoot: env.repoRoot,
+    changeSet: env.changeSet,
+    options: env.config[tool.configKey],
+    input,
+    signal: call.signal,
+    budget,
+    artifactsDir,
+    concurrency: env.config.validation.concurrency,
+    skipTrivial: env.config.validation.skipTrivial.includes(tool.name),
+    network: env.config.permissions.network,
+    env: env.env ?? process.env,
+    ...(env.policy ? { policy: env.policy } : {}),
+    progress: (raw) => {
+      // Progress quotes commands and output (a check's `run` line can hold a token): masked like everything else.
+      const message = redact(raw);
+      env.events.emit('tool.execution_progress', { toolCallId, progressMessage: message }, { ephemeral: true });
+      env.onProgress?.(tool.name, message);
+    },
+    runProcess: withHeartbeat(
+      (command, args, options) => runProcess(command, args, { ...options, signal: options.signal ?? call.signal }),
+      heartbeatInterval(env.env ?? process.env),
+      // Heartbeats quote output lines: masked. The output since the last beat is a partial result: an ephemeral event
+      // (persisted only with --verbose) that a live display or an MCP client can show while a long check runs.
+      (message, partialOutput) => {
+        env.onProgress?.(tool.name, redact(message), 'heartbeat');
+        if (partialOutput !== '') {
+          env.events.emit('tool.execution_partial_result', { toolCallId, partialOutput: redact(partialOutput) });
+        }
+      },
+    ),
+  };
 }
 
 const ABANDONED = Symbol('abandoned');

@@ -9,7 +9,7 @@ import { recordRunTelemetry, type SkipReason, type TrivialDeclaration } from '..
 import type { AgentFindingList } from './agent-findings.js';
 import { repoConfigLocations } from './config-locations.js';
 import type { SelectedCall } from './execute-selected.js';
-import { runLifecycle } from './run-lifecycle.js';
+import { type RunLifecycleOutcome, runLifecycle } from './run-lifecycle.js';
 import type { ToolReport, Verdict } from './run-report.js';
 import { requiredValidators } from './select-tools.js';
 import { readSession, updateSession } from './session-store.js';
@@ -122,26 +122,7 @@ export async function runValidationCall(options: ValidationCallOptions): Promise
       },
     }),
   });
-  const status = statusOf(run.tools, run.verdict);
-  const { message } = skipped;
-  const view = {
-    callName,
-    status,
-    ...(message ? { message: `${message}\n` } : {}),
-    tools: run.tools,
-    maxOutputLines: config.output.maxOutputLines,
-    runId: run.runId,
-    places: await repoConfigLocations(repoRoot, options.env ?? process.env),
-  };
-  let outcome: ValidationCallOutcome = {
-    status,
-    summary: message ?? summaryOf(run.tools, status),
-    runId: run.runId,
-    fingerprint: run.changeSet.fingerprint,
-    tools: run.tools,
-    text: renderValidationResults(view),
-    findings: findingsOfView(view),
-  };
+  let outcome = await callOutcome(options, run, statusOf(run.tools, run.verdict), skipped.message);
   // A call the client cancelled (or gave up on: its timeout sends the same cancellation) stopped its validators, which
   // then report `timeout`; only the server's own budget running out may count towards the circuit breaker.
   const cancelled = options.signal?.aborted === true;
@@ -152,6 +133,34 @@ export async function runValidationCall(options: ValidationCallOptions): Promise
     timedOut: outcome.tools.some((tool) => tool.status === 'timeout'),
   });
   return outcome;
+}
+
+/** What the agent is told of a finished call: the status, the rendered results and the bounded list of findings. */
+async function callOutcome(
+  options: ValidationCallOptions,
+  run: RunLifecycleOutcome,
+  status: ReturnType<typeof callStatus>,
+  message: string | undefined,
+): Promise<ValidationCallOutcome> {
+  const { config, repoRoot, callName } = options;
+  const view = {
+    callName,
+    status,
+    ...(message ? { message: `${message}\n` } : {}),
+    tools: run.tools,
+    maxOutputLines: config.output.maxOutputLines,
+    runId: run.runId,
+    places: await repoConfigLocations(repoRoot, options.env ?? process.env),
+  };
+  return {
+    status,
+    summary: message ?? summaryOf(run.tools, status),
+    runId: run.runId,
+    fingerprint: run.changeSet.fingerprint,
+    tools: run.tools,
+    text: renderValidationResults(view),
+    findings: findingsOfView(view),
+  };
 }
 
 /**

@@ -62,8 +62,8 @@ describe('MCP conformance with what real clients do', () => {
     await client.close();
 
     // Secret verification asks providers: then secret scanning reaches the network too.
-    await repo.write('tollgate.config.yaml', 'secrets:\n  verify: true\n');
-    const verifying = await connect({ registry: validators, env: ALL_ON });
+    // Verification is the user's to turn on (a repository's config may not): the environment does it here.
+    const verifying = await connect({ registry: validators, env: { ...ALL_ON, TOLLGATE_VERIFY: '1' } });
     const secrets = (await verifying.listTools()).tools.find((tool) => tool.name === 'secret_scanning');
     expect(secrets?.annotations).toEqual({ readOnlyHint: true, openWorldHint: true });
     await verifying.close();
@@ -96,7 +96,10 @@ describe('MCP conformance with what real clients do', () => {
     await client.callTool({ name: 'validation_status', arguments: {} });
     expect(announced).toBe(0);
 
+    // The config is policy (docs/policy.md): an edit applies once it is in the base, here a commit on main.
     await repo.write('tollgate.config.yaml', 'validation:\n  lint:\n    enabled: false\n');
+    await repo.git('add', 'tollgate.config.yaml');
+    await repo.git('commit', '-q', '-m', 'switch lint off', '--', 'tollgate.config.yaml');
     await client.callTool({ name: 'validation_status', arguments: {} });
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(announced).toBe(1);

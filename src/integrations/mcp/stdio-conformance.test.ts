@@ -128,12 +128,13 @@ describe.skipIf(!built)('tollgate mcp over stdio: what real clients see', () => 
     client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
       announced++;
     });
-    await repo.write('tollgate.config.yaml', configText('validation:\n  code_review: { enabled: true }\n'));
+    // The config is policy (docs/policy.md): an edit applies once it is in the base, here a commit on main.
+    await commitConfig(configText('validation:\n  code_review: { enabled: true }\n'));
     expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('code_review');
     // code_review is off by default, so that listing was itself a change, announced before its answer.
     expect(announced).toBe(1);
     announced = 0;
-    await repo.write('tollgate.config.yaml', configText('validation:\n  code_review: { enabled: false }\n'));
+    await commitConfig(configText('validation:\n  code_review: { enabled: false }\n'));
     const status = await client.callTool({ name: 'validation_status', arguments: {} });
     expect(status.structuredContent).toMatchObject({ circuitBreakerTripped: true });
     expect((status.structuredContent as { next: string }).next).toContain('circuit breaker has tripped');
@@ -142,6 +143,12 @@ describe.skipIf(!built)('tollgate mcp over stdio: what real clients see', () => 
     const names = (await client.listTools()).tools.map((tool) => tool.name);
     expect(names).not.toContain('code_review');
     await client.close();
-    await repo.git('checkout', '--', 'tollgate.config.yaml');
+    await commitConfig(configText());
   }, 60_000);
 });
+
+async function commitConfig(text: string): Promise<void> {
+  await repo.write('tollgate.config.yaml', text);
+  await repo.git('add', 'tollgate.config.yaml');
+  await repo.commit('config');
+}
