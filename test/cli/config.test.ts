@@ -75,11 +75,14 @@ describe('tollgate init and config', () => {
       'tollgate.config.yaml',
       `checks:\n  - name: api smoke\n    run: 'curl -H "Authorization: Bearer ${token}" https://example.test'\n`,
     );
+    // The config is policy: `config show` shows the base's, so the edit is committed first.
+    await repo.commit('a check with a token');
     const text = await tollgate(['config', 'show']);
     const json = await tollgate(['config', 'show', '--json']);
     expect(text).toContain('api smoke');
     for (const shown of [text, json]) expect(shown).not.toContain(token.slice(4));
     await repo.remove('tollgate.config.yaml');
+    await repo.commit('no config');
   });
 
   test('config show reports a bad config as a config error', async () => {

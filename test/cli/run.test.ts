@@ -153,9 +153,8 @@ describe('tollgate run (built CLI, real repository)', () => {
       await new Promise((done) => setTimeout(done, 50));
     const checkPid = Number(readFileSync(pidFile, 'utf8'));
     // SIGTERM: tollgate kills its children's process groups on the way out.
-    const tollgatePid = Number(
-      (await runProcess('pgrep', ['-f', `${CLI_PATH} run`], { cwd: repo.root })).stdout.trim().split('\n')[0],
-    );
+    // This run's own pid, from its lock: `pgrep -f` would also match tollgate runs of other test files.
+    const tollgatePid = Number(JSON.parse(readFileSync(join(repo.root, '.tollgate', 'run.lock'), 'utf8')).pid);
     process.kill(tollgatePid, 'SIGTERM');
     const result = await child;
     expect(result.exitCode).toBe(143);

@@ -218,7 +218,9 @@ describe('tollgate scan --verify', () => {
       expect(gate.exitCode).toBe(2);
       expect(received).toBe(0);
       // `verify: false` in a repository says only what the default says: allowed.
+      // (The config is policy: the edit counts once it is in the base, here a commit on main.)
       await repo.write('tollgate.config.yaml', 'secrets:\n  verify: false\n');
+      await repo.commit('verify: false');
       expect((await runCli(['scan', 'b.ts'], { cwd: repo.root, env: repo.env })).exitCode).toBe(1);
     } finally {
       listener.close();

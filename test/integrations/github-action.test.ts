@@ -267,31 +267,44 @@ describe('the GitHub Action, run step by step as the runner runs it', () => {
   test("no ancestor of a PR's check holds the token in its environment (/proc/<pid>/environ)", async () => {
     const out = join(repo.home, 'ancestors.json');
     // Walks up from the check's parent to init, noting each ancestor and whether its initial environment has a token.
-    await repo.write(
-      'ci/ancestors.cjs',
-      [
-        "const fs = require('node:fs');",
-        'const found = [];',
-        'let pid = process.ppid;',
-        'while (pid > 1) {',
-        "  let environ = '';",
-        "  try { environ = fs.readFileSync('/proc/' + pid + '/environ', 'latin1'); } catch {}",
-        "  found.push({ pid, token: environ.split('\\0').some((v) => /^(TOLLGATE_TOKEN|GITHUB_TOKEN|GH_TOKEN|INPUT_TOKEN)=./.test(v) || v.includes(process.argv[3])) });",
-        "  const stat = fs.readFileSync('/proc/' + pid + '/stat', 'utf8');",
-        "  pid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);",
-        '}',
-        'fs.writeFileSync(process.argv[2], JSON.stringify(found));',
-      ].join('\n'),
-    );
-    await repo.write(
-      'ci/ancestors.yaml',
-      `checks:\n  - name: ancestors\n    run: node ci/ancestors.cjs ${out} ${token.slice(0, 16)}\n`,
-    );
-    const run = await runAction(repo, { 'fail-on': 'never', config: 'ci/ancestors.yaml', comment: 'true' }, event);
-    expect(run.exitCode, run.stderr).toBe(0);
-    const ancestors = JSON.parse(readFileSync(out, 'utf8')) as Array<{ pid: number; token: boolean }>;
-    expect(ancestors.length).toBeGreaterThan(0);
-    expect(ancestors.filter((ancestor) => ancestor.token)).toEqual([]);
+    const walker = [
+      "const fs = require('node:fs');",
+      'const found = [];',
+      'let pid = process.ppid;',
+      'while (pid > 1) {',
+      "  let environ = '';",
+      "  try { environ = fs.readFileSync('/proc/' + pid + '/environ', 'latin1'); } catch {}",
+      "  found.push({ pid, token: environ.split('\\0').some((v) => /^(TOLLGATE_TOKEN|GITHUB_TOKEN|GH_TOKEN|INPUT_TOKEN)=./.test(v) || v.includes(process.argv[3])) });",
+      "  const stat = fs.readFileSync('/proc/' + pid + '/stat', 'utf8');",
+      "  pid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);",
+      '}',
+      'fs.writeFileSync(process.argv[2], JSON.stringify(found));',
+    ].join('\n');
+    // The config the workflow names is policy: it must be in the base commit to apply.
+    const pr = await createTempRepo({
+      files: {
+        'README.md': '# shop\n',
+        'ci/ancestors.cjs': walker,
+        'ci/ancestors.yaml': `checks:\n  - name: ancestors\n    run: node ci/ancestors.cjs ${out} ${token.slice(0, 16)}\n`,
+      },
+    });
+    try {
+      const base = (await pr.git('rev-parse', 'HEAD')).trim();
+      await pr.git('checkout', '-q', '-b', 'agent/change');
+      await pr.write('src/a.js', 'export const a = 1;\n');
+      await pr.commit('a change');
+      const head = (await pr.git('rev-parse', 'HEAD')).trim();
+      const prEvent = join(pr.home, 'event.json');
+      const payload = readFileSync(join(root, 'test/fixtures/github-action/pull_request.json'), 'utf8');
+      writeFileSync(prEvent, payload.replace('BASE_SHA', base).replace('HEAD_SHA', head));
+      const run = await runAction(pr, { 'fail-on': 'never', config: 'ci/ancestors.yaml', comment: 'true' }, prEvent);
+      expect(run.exitCode, run.stderr).toBe(0);
+      const ancestors = JSON.parse(readFileSync(out, 'utf8')) as Array<{ pid: number; token: boolean }>;
+      expect(ancestors.length).toBeGreaterThan(0);
+      expect(ancestors.filter((ancestor) => ancestor.token)).toEqual([]);
+    } finally {
+      await pr.cleanup();
+    }
   }, 60_000);
 
   test('fail-on never reports without failing the step; config points the gate at another file', async () => {
