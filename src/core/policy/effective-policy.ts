@@ -2,8 +2,10 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { createGitRunner } from '../change-set/git.js';
-import { resolveBase } from '../change-set/resolve-base.js';
+import { pinBase } from '../change-set/pin-base.js';
+import { resolveBase, verifyCommit } from '../change-set/resolve-base.js';
 import { TollgateError } from '../errors.js';
+import { readTrustedCommits } from '../state/history-store.js';
 import { isAccepted, type PolicyAcceptance, readAcceptances } from './acceptances.js';
 import { type BaseTree, baseTree } from './base-tree.js';
 
@@ -73,7 +75,7 @@ export class PolicyResolver {
   static async open(options: PolicyResolverOptions): Promise<PolicyResolver> {
     const mode = policyModeOf(options.env);
     const git = createGitRunner(options.repoRoot);
-    const commit = await baseCommitOf(git, options.base);
+    const commit = await baseCommitOf(git, options.repoRoot, options.base);
     if (commit === undefined) return new PolicyResolver(options.repoRoot, 'unversioned', null, []);
     const accepted = mode === 'base' ? [] : await readAcceptances(options.repoRoot);
     return new PolicyResolver(options.repoRoot, mode, baseTree(git, commit), accepted);
@@ -82,7 +84,7 @@ export class PolicyResolver {
   /** The same resolver, reading the base at another revision (the base config's own `base:`). */
   async rebased(base: string, env: NodeJS.ProcessEnv): Promise<PolicyResolver> {
     const git = createGitRunner(this.repoRoot);
-    const commit = await baseCommitOf(git, base);
+    const commit = await baseCommitOf(git, this.repoRoot, base);
     if (commit === undefined || commit === this.tree?.commit) return this;
     return new PolicyResolver(this.repoRoot, policyModeOf(env), baseTree(git, commit), this.accepted);
   }
@@ -202,12 +204,21 @@ function policyDigest(files: Iterable<PolicyFile>): string {
  * The base commit: the named revision, else the change set's default (upstream or default-branch merge-base, else
  * HEAD); null without commits; undefined when this is not a git repository at all.
  */
+/**
+ * The commit whose policy applies: the base the change set uses, pinned as it pins it (pin-base.ts), so that moving a
+ * ref to commits the agent made cannot turn the agent's committed policy edit into "the base's policy". A base a
+ * person names (`--base`, the config's `base:`) is taken as named.
+ */
 async function baseCommitOf(
   git: ReturnType<typeof createGitRunner>,
+  repoRoot: string,
   named: string | undefined,
 ): Promise<string | null | undefined> {
   try {
-    return (await resolveBase(git, named ? { flag: named } : {})).commit;
+    const resolved = await resolveBase(git, named ? { flag: named } : {});
+    if (named !== undefined || resolved.commit === null) return resolved.commit;
+    const [head, trusted] = await Promise.all([verifyCommit(git, 'HEAD'), readTrustedCommits(repoRoot)]);
+    return (await pinBase(git, { root: repoRoot, resolved, head, trusted })).commit;
   } catch (error) {
     const inside = await git.run(['rev-parse', '--is-inside-work-tree']);
     if (inside.exitCode !== 0) return undefined;

@@ -9,6 +9,7 @@ import { registriesWith } from '../../../test/support/registries.js';
 import { loadConfig } from '../config/load.js';
 import { findingId } from '../finding.js';
 import { defineTool } from '../pipeline/tool.js';
+import { runProcess } from '../process.js';
 import { result } from '../result.js';
 import { readGateStatus } from './gate-status.js';
 import { runGate } from './run-gate.js';
@@ -17,7 +18,8 @@ import { runValidationCall } from './validation-call.js';
 /**
  * The gate's one promise, as a property: whatever sequence of edits, policy edits (a config that switches a validator
  * off or ignores files, an ignore list), scoped calls (explicit paths), partial runs (`--only`), full runs, index flags
- * (`--skip-worktree`, `--assume-unchanged`), a lying clean filter and A-B-A swaps during a run an agent makes, the
+ * (`--skip-worktree`, `--assume-unchanged`), a lying clean filter, A-B-A swaps during a run, and commits under a base
+ * ref moved onto them (`update-ref refs/remotes/origin/main HEAD`) an agent makes, the
  * gate says "validated" only when the last full run of every enabled validator, under the policy at the base, on the
  * tree as it is now (its bytes on disk) passed; a policy edit never makes a run pass.
  */
@@ -120,6 +122,7 @@ type Step =
   | { kind: 'filter'; file: string }
   | { kind: 'aba'; file: string }
   | { kind: 'policy'; edit: keyof typeof POLICY_EDITS | 'revert' }
+  | { kind: 'move' }
   | { kind: 'scoped'; file: string }
   | { kind: 'full' }
   | { kind: 'only'; tool: 'scan' | 'lint' };
@@ -146,17 +149,50 @@ const step: fc.Arbitrary<Step> = fc.oneof(
       'revert' as const,
     ),
   }),
+  fc.record({ kind: fc.constant('move' as const) }),
   fc.record({ kind: fc.constant('scoped' as const), file: fc.constantFrom(...FILES) }),
   fc.record({ kind: fc.constant('full' as const) }),
   fc.record({ kind: fc.constant('only' as const), tool: fc.constantFrom('scan' as const, 'lint' as const) }),
 );
 
 let repo: TempRepo;
+/** The base every case starts from: what `origin/main` was when it was fetched. */
+let initial: string;
 beforeAll(async () => {
   repo = await createTempRepo({ files: { 'README.md': '# x\n' } });
   // A clean filter that stores every file it is given as the clean "fine": git itself would see no SECRET or TODO.
   await repo.git('config', 'filter.hide.clean', 'printf "fine\\n"');
+  // An upstream, fetched once: the base is the merge-base with origin/main, and its reflog remembers the fetch.
+  const remote = join(repo.root, '.git', 'origin.git');
+  await repo.git('clone', '-q', '--bare', repo.root, remote);
+  await repo.git('remote', 'add', 'origin', remote);
+  await repo.git('fetch', '-q', 'origin');
+  await repo.git('branch', '-q', '--set-upstream-to=origin/main');
+  initial = (await repo.git('rev-parse', 'HEAD')).trim();
 });
+
+/**
+ * The agent commits the files as they are on disk (bytes, whatever its flags and filters) and moves the base ref onto
+ * that commit (`git update-ref refs/remotes/origin/main HEAD`): the change must stay what it was.
+ */
+async function commitAndMoveBase(): Promise<void> {
+  const env = { ...repo.env, GIT_INDEX_FILE: join(repo.root, '.git', 'move-index') };
+  const git = async (...args: string[]) => {
+    const run = await runProcess('git', args, { cwd: repo.root, env });
+    if (run.exitCode !== 0) throw new Error(`git ${args.join(' ')}: ${run.stderr}`);
+    return run.stdout.trim();
+  };
+  await git('read-tree', 'HEAD');
+  for (const file of FILES) {
+    const bytes = await readFile(join(repo.root, file)).catch(() => null);
+    if (bytes === null) continue;
+    const id = await git('hash-object', '-w', '--no-filters', '--', file);
+    await git('update-index', '--add', '--cacheinfo', `100644,${id},${file}`);
+  }
+  const commit = await git('commit-tree', await git('write-tree'), '-p', 'HEAD', '-m', 'move the base');
+  await git('update-ref', 'HEAD', commit);
+  await git('update-ref', 'refs/remotes/origin/main', commit);
+}
 
 /** Index flags and filters: the agent's ways to make git look away from a file's bytes. */
 async function hide(current: Extract<Step, { kind: 'flag' | 'filter' }>, content: ReadonlyMap<string, string>) {
@@ -182,6 +218,8 @@ describe('the gate invariant', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 6 }), async (steps) => {
         await repo.remove('.tollgate');
+        await repo.git('reset', '-q', '--soft', initial);
+        await repo.git('update-ref', 'refs/remotes/origin/main', initial);
         await repo.git('rm', '-r', '-q', '--cached', '--ignore-unmatch', '--', ...FILES);
         await writeFile(join(repo.root, '.git', 'info', 'attributes'), '');
         swapDuringRun = null;
@@ -200,6 +238,8 @@ describe('the gate invariant', () => {
             await hide(current, content);
           } else if (current.kind === 'aba') {
             if (content.has(current.file)) swapDuringRun = current.file;
+          } else if (current.kind === 'move') {
+            await commitAndMoveBase();
           } else if (current.kind === 'policy') {
             if (current.edit === 'revert') {
               for (const file of POLICY_FILES) await repo.remove(file);
