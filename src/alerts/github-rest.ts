@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { appendAll } from '../core/append-all.js';
 import { errorMessage, TollgateError } from '../core/errors.js';
 import { MAX_WAIT_MS, rateLimitWait } from '../core/http/github-rate-limit.js';
 import type { Redact } from './mask.js';

@@ -1,11 +1,10 @@
-import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { agentMarkers } from '../../core/agent-environment.js';
 import { lifetimeSchema } from '../../core/config/duration.js';
 import { TollgateError } from '../../core/errors.js';
 import { parseFlags } from '../flags.js';
 import { type CommandIo, processIo } from '../io.js';
+import { refuseUnlessPerson, typedOnTerminal } from '../person-at-terminal.js';
 
 const waiveFlags = z.object({
   reason: z.string().optional(),
@@ -102,7 +101,8 @@ async function recordWaiver(input: {
     import('../../core/state/waiver-scope.js'),
   ]);
   const { config } = await loadConfig({ repoRoot, cwd, env });
-  if (flags.human) refuseUnlessPerson(env);
+  // `--human` is a claim that a person is at the keyboard.
+  if (flags.human) refuseUnlessPerson('--human', env);
   const expiresInMs = flags.expires === undefined ? config.waivers.expires : parseExpires(flags.expires);
   const waiver = await waiveFinding(repoRoot, {
     findingId: action.findingId,
@@ -165,37 +165,12 @@ interface ShownWaiver {
   lapsed?: string;
 }
 
-/**
- * `--human` is a claim that a person is at the keyboard: refused when an agent's marker is in the environment or
- * stdin is no terminal. The message names what was seen and nothing an agent could type to get past it.
- */
-function refuseUnlessPerson(env: NodeJS.ProcessEnv): void {
-  const markers = agentMarkers(env);
-  if (markers.length > 0) {
-    throw new TollgateError(
-      'usage',
-      `--human: refused: this runs under a coding agent (${markers.join(', ')} is set); waivers that need a person are recorded by that person, in their own terminal`,
-    );
-  }
-  if (!process.stdin.isTTY) {
-    throw new TollgateError(
-      'usage',
-      '--human: refused: standard input is not a terminal; a person records this waiver interactively',
-    );
-  }
-}
-
 /** Asks the person to type the finding's full id, on the terminal. */
-async function confirmOnTerminal(finding: { id: string; severity: string; title: string }): Promise<boolean> {
-  const prompt = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
-  try {
-    const typed = await prompt.question(
-      `Waiving ${finding.severity} finding "${finding.title}". Type its id (${finding.id}) to confirm: `,
-    );
-    return typed.trim() === finding.id;
-  } finally {
-    prompt.close();
-  }
+function confirmOnTerminal(finding: { id: string; severity: string; title: string }): Promise<boolean> {
+  return typedOnTerminal(
+    `Waiving ${finding.severity} finding "${finding.title}". Type its id (${finding.id}) to confirm: `,
+    finding.id,
+  );
 }
 
 function parseExpires(text: string): number {

@@ -1,4 +1,4 @@
-import { readFile, realpath } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { errorMessage, isTollgateError } from '../../core/errors.js';
 import type { ToolContext } from '../../core/pipeline/tool.js';
@@ -19,7 +19,6 @@ import {
   skipBeforeReading,
 } from '../../secrets/scan-targets.js';
 import type { SecretScanner } from '../../secrets/scanner.js';
-import { listFilesUnder } from '../../secrets/sources/walk.js';
 import { scanFileInWindows } from '../../secrets/stream-file.js';
 import { formatSuppression, type GateSuppressionPolicy } from '../../secrets/suppressions.js';
 import { formatSecretLine, toFinding } from '../../secrets/to-finding.js';
