@@ -34,6 +34,8 @@ describe('tollgate.waivers.yaml', () => {
     expect(uncommitted.exitCode).toBe(1);
     await repo.git('add', 'tollgate.waivers.yaml');
     await repo.git('commit', '-qm', 'waive the style check failure');
+    // Merged into the base: then, and only then, it applies.
+    await repo.publish();
     const committed = await runCli(['run', '--only', 'checks'], { cwd: repo.root, env: repo.env });
     expect(committed.exitCode).toBe(0);
     expect(committed.stdout).toContain('waived');

@@ -82,6 +82,7 @@ describe('required validators', () => {
     await repo.write('tollgate.config.yaml', `advisories:\n  osv: { url: "${UNREACHABLE}" }\n  timeout: 2s\n`);
     await repo.git('add', 'tollgate.config.yaml');
     await repo.git('commit', '--quiet', '-m', "config: the policy is the base commit's (docs/policy.md)");
+    await repo.publish();
     const unreachable = await runCli(['advisories', 'check', 'npm:lodash@4.17.21'], { cwd: repo.root, env: repo.env });
     expect(unreachable.exitCode).toBe(1);
     const unreachableChange = await runCli(['advisories', 'check', '--all'], { cwd: repo.root, env: repo.env });

@@ -56,9 +56,10 @@ describe('suppressions in tollgate run', () => {
     expect(tools.find((tool) => tool.name === 'policy')?.findings).toMatchObject([
       { severity: 'high', path: 'security/secrets-baseline.json' },
     ]);
-    // Merged into the base (here: committed on main, which has no upstream), it is the base's policy.
+    // Merged into the base (pushed upstream and fetched), it is the base's policy.
     await repo.git('add', 'security/secrets-baseline.json');
     await repo.git('commit', '--quiet', '-m', 'baseline reviewed');
+    await repo.publish();
     const result = await gate('json');
     expect(result.exitCode).toBe(0);
     const secrets = JSON.parse(result.stdout).tools.find((tool: { name: string }) => tool.name === 'secrets');

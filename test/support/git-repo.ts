@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { runProcess } from '../../src/core/process.js';
@@ -29,6 +30,12 @@ export interface TempRepo {
   remove(path: string): Promise<void>;
   /** `git add -A` then `git commit` (allowed to be empty); resolves to the new HEAD commit id. */
   commit(message: string): Promise<string>;
+  /**
+   * Makes HEAD the base the way a merged change becomes it: pushed to an upstream (a bare repository beside the work
+   * tree, made on first use) and fetched back, so `origin/main` is HEAD and its reflog says so. A commit on `main` alone
+   * is not the base (tollgate pins the base to what was validated or fetched: docs/gate.md).
+   */
+  publish(): Promise<void>;
   /** Removes the repository and the private HOME. */
   cleanup(): Promise<void>;
 }
@@ -79,6 +86,18 @@ export async function createTempRepo(options: CreateTempRepoOptions = {}): Promi
   for (const [path, content] of files) await write(path, content);
   if (files.length > 0 && options.commit !== false) await commit('initial');
 
+  const publish = async (): Promise<void> => {
+    const remote = join(tempHome.home, 'origin.git');
+    if (!existsSync(remote)) {
+      await git('init', '--quiet', '--bare', remote);
+      await git('remote', 'add', 'origin', remote);
+    }
+    // The upstream takes HEAD by fetching it (a push would also move origin/main here, logged as a push, not a fetch).
+    await git('--git-dir', remote, 'fetch', '--quiet', root, '+HEAD:refs/heads/main');
+    await git('fetch', '--quiet', 'origin');
+    await git('branch', '--quiet', '--set-upstream-to=origin/main');
+  };
+
   return {
     root,
     home: tempHome.home,
@@ -87,6 +106,7 @@ export async function createTempRepo(options: CreateTempRepoOptions = {}): Promi
     write,
     remove,
     commit,
+    publish,
     cleanup: async () => {
       await removeDir(root);
       await tempHome.cleanup();

@@ -113,6 +113,8 @@ describe.skipIf(!built)('tollgate mcp over stdio: what real clients see', () => 
 
   test('the tool list follows the config, announced with list_changed; validation_status tells a tripped breaker', async () => {
     const sessionId = 'stdio-conformance';
+    // A change that is not validated yet, so validation_status has something to say besides "passed".
+    await repo.write('pending.txt', 'a change\n');
     await updateSession(repo.root, `mcp-${sessionId}`, (session) => {
       session.consecutiveTimeouts = 2;
     });
@@ -144,11 +146,13 @@ describe.skipIf(!built)('tollgate mcp over stdio: what real clients see', () => 
     expect(names).not.toContain('code_review');
     await client.close();
     await commitConfig(configText());
+    await repo.remove('pending.txt');
   }, 60_000);
 });
 
 async function commitConfig(text: string): Promise<void> {
   await repo.write('tollgate.config.yaml', text);
   await repo.git('add', 'tollgate.config.yaml');
-  await repo.commit('config');
+  await repo.git('commit', '-q', '-m', 'config', '--', 'tollgate.config.yaml');
+  await repo.publish();
 }
