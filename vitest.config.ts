@@ -1,8 +1,13 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * `npm test`: everything but the end-to-end runs of the real agent CLIs, which take a minute or more and run as their
+ * own step (`npm run test:e2e`, vitest.e2e.config.ts) in `.ci/run`.
+ */
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    exclude: ['**/node_modules/**', 'test/e2e-agents/**'],
     globalSetup: ['test/support/global-temp-root.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
