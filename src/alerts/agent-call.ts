@@ -2,7 +2,7 @@ import type { RegisteredAdapter } from '../agents/index.js';
 import type { AgentRunOutcome } from '../agents/run-agent.js';
 import { runAgent } from '../agents/run-agent.js';
 import type { AgentSettings } from '../agents/types.js';
-import { type CallUsage, readUsage } from './usage.js';
+import type { CallUsage } from './usage.js';
 
 /** One call to an agent CLI in a validate-alert stage, and what it leaves for the stream log and diagnostics. */
 export interface AgentCallRecord {
@@ -54,7 +54,7 @@ export async function callAgent(
     outcome: outcome.kind,
     ...(outcome.kind === 'answer' ? {} : { message: outcome.message }),
     durationMs: outcome.raw.durationMs,
-    usage: readUsage(options.adapter, outcome.raw.stdout),
+    usage: options.adapter.usageOf(outcome.raw.stdout),
     stdout: outcome.raw.stdout,
     stderr: outcome.raw.stderr,
   };

@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { AGENT_NAMES, type AgentName } from '../agents/index.js';
 import { THINKING_BUDGETS, type ThinkingBudget } from '../agents/types.js';
 import { TollgateError } from '../core/errors.js';
+import { parseFrontMatter, splitFrontMatter } from '../core/front-matter.js';
 import { packageFile } from '../core/package-files.js';
 import { TOLLGATE_DIR } from '../core/state/tollgate-dir.js';
 
@@ -45,17 +45,15 @@ const frontMatterSchema = z
 
 /** Pure: a definition file's front matter and body; a problem is a usage error naming the file and the field. */
 export function parseAgentDefinition(text: string, role: AgentRole, source: string): AgentDefinition {
-  const match = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/.exec(text);
-  let front: unknown = {};
-  if (match) {
-    try {
-      front = parseYaml(match[1]!) ?? {};
-    } catch (error) {
-      throw new TollgateError(
-        'config',
-        `${source}: front matter is not valid YAML (${(error as Error).message.split('\n')[0]})`,
-      );
-    }
+  const { yaml, body } = splitFrontMatter(text);
+  let front: unknown;
+  try {
+    front = parseFrontMatter(yaml);
+  } catch (error) {
+    throw new TollgateError(
+      'config',
+      `${source}: front matter is not valid YAML (${(error as Error).message.split('\n')[0]})`,
+    );
   }
   const parsed = frontMatterSchema.safeParse(front);
   if (!parsed.success) {
@@ -66,7 +64,7 @@ export function parseAgentDefinition(text: string, role: AgentRole, source: stri
       `${source}: ${field}: ${issue.message} (allowed: description, model, effort ${THINKING_BUDGETS.join('|')}, maxTurns, tools)`,
     );
   }
-  const instructions = (match ? match[2]! : text).trim();
+  const instructions = body.trim();
   if (instructions === '') throw new TollgateError('config', `${source}: the body (the role's instructions) is empty`);
   const { description: _description, ...settings } = parsed.data;
   return { role, instructions, source, ...settings };

@@ -1,7 +1,7 @@
 import { cp, readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { parseFrontMatter, splitFrontMatter } from '../core/front-matter.js';
 import { packageFile } from '../core/package-files.js';
 import { TOLLGATE_DIR } from '../core/state/tollgate-dir.js';
 
@@ -61,18 +61,18 @@ export function parseSkill(
   source: Skill['source'],
   origin: Skill['origin'],
 ): Skill {
-  const match = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/.exec(text);
-  if (!match) {
-    return { name: fallbackName, description: '', required: false, body: text.trim(), source, origin };
+  const { yaml, body } = splitFrontMatter(text);
+  if (yaml === null) {
+    return { name: fallbackName, description: '', required: false, body: body.trim(), source, origin };
   }
   let data: unknown;
   try {
-    data = parseYaml(match[1]!);
+    data = parseFrontMatter(yaml);
   } catch (error) {
     const first = (error as Error).message.split('\n')[0];
     throw new SkillFormatError(`front matter is not valid YAML (${first}); quote a value that contains ": "`);
   }
-  const parsed = frontMatterSchema.safeParse(data ?? {});
+  const parsed = frontMatterSchema.safeParse(data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new SkillFormatError(`front matter field ${issue.path.join('.') || '(root)'}: ${issue.message}`);
@@ -81,7 +81,7 @@ export function parseSkill(
     name: parsed.data.name ?? fallbackName,
     description: parsed.data.description,
     required: parsed.data.required,
-    body: match[2]!.trim(),
+    body: body.trim(),
     source,
     origin,
   };

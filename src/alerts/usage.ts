@@ -1,13 +1,7 @@
-import type { RegisteredAdapter } from '../agents/index.js';
 import { compactUsage } from '../agents/json-output.js';
 import type { CallUsage } from '../agents/types.js';
 
 export type { CallUsage } from '../agents/types.js';
-
-/** What the adapter's CLI reported about one call: each adapter reads its own structured output. */
-export function readUsage(adapter: RegisteredAdapter, stdout: string): CallUsage {
-  return adapter.usageOf(stdout);
-}
 
 export function addUsage(total: CallUsage, more: CallUsage): CallUsage {
   const sum = (a?: number, b?: number) => (a === undefined && b === undefined ? undefined : (a ?? 0) + (b ?? 0));

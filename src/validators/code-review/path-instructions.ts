@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import { posix } from 'node:path';
 import picomatch from 'picomatch';
-import { parse as parseYaml } from 'yaml';
+import { parseFrontMatter, splitFrontMatter } from '../../core/front-matter.js';
 import { type InstructionFile, readInstructionFiles } from './instructions.js';
 
 /** Copilot's path-specific instructions: `applyTo` globs in the front matter say which files they are for. */
@@ -86,16 +86,16 @@ function folderInstructionFiles(changedPaths: readonly string[]): string[] {
 
 /** Pure: the `applyTo` globs of a path-specific instructions file (a comma-separated string or a list) and its body. */
 export function splitApplyTo(text: string): { globs: string[]; body: string } {
-  const match = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/.exec(text);
-  if (!match) return { globs: [], body: text };
+  const { yaml, body } = splitFrontMatter(text);
+  if (yaml === null) return { globs: [], body };
   let front: unknown;
   try {
-    front = parseYaml(match[1]!);
+    front = parseFrontMatter(yaml);
   } catch {
-    return { globs: [], body: match[2]! };
+    return { globs: [], body };
   }
   const applyTo = (front as { applyTo?: unknown } | null)?.applyTo;
   const raw = typeof applyTo === 'string' ? applyTo.split(',') : Array.isArray(applyTo) ? applyTo : [];
   const globs = raw.filter((glob): glob is string => typeof glob === 'string').map((glob) => glob.trim());
-  return { globs: globs.filter((glob) => glob !== ''), body: match[2]! };
+  return { globs: globs.filter((glob) => glob !== ''), body };
 }
