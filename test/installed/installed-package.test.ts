@@ -398,6 +398,7 @@ describe('the installed package', () => {
     for (const args of [
       ['comments', '--pr', '1'],
       ['fix-comments', '--payload', 'missing.json'],
+      ['fix-comments', '--payload', 'missing.json', '--evidence', 'remote', '--wait-checks', '1m'],
       ['validate-alert', '--local', '0123456789ab'],
       ['validate-alert'],
       ['validate-alert', '--org', 'acme', '--open', '--shard', '1/2', '--out', 'sweep'],

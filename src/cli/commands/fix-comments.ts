@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
+import { durationSchema } from '../../core/config/duration.js';
 import type { ReviewCommandIo } from '../../integrations/github/review-threads/command-glue.js';
 import { parseFlags } from '../flags.js';
 import { processIo } from '../io.js';
@@ -15,6 +16,8 @@ const fixCommentsFlags = z.object({
   detached: z.boolean().default(false),
   unresolve: z.string().min(1).optional(),
   json: z.boolean().default(false),
+  evidence: z.enum(['local', 'remote', 'either']).optional(),
+  waitChecks: durationSchema.optional(),
 });
 
 function defaultIo(): ReviewCommandIo {
@@ -37,6 +40,8 @@ export function registerFixComments(program: Command, io: () => ReviewCommandIo 
     .option('--dry-run', 'only print the plan (the default without --apply*)')
     .option('--detached', 'act without a stored scan: every thread is read from GitHub and must belong to --pr')
     .option('--unresolve <thread>', 'reopen a thread resolved by mistake (PRRT_… id)')
+    .option('--evidence <source>', 'passing checks come from: local (tollgate run), remote (GitHub checks) or either')
+    .option('--wait-checks <duration>', 'wait up to this long for running GitHub checks, e.g. 15m')
     .option('--json', 'print JSON')
     .addHelpText(
       'after',
@@ -45,6 +50,7 @@ Examples:
   $ tollgate fix-comments --payload .tollgate/review-comment-fix.json
   $ tollgate fix-comments --payload .tollgate/review-comment-fix.json --apply-replies
   $ tollgate fix-comments --payload .tollgate/review-comment-fix.json --apply --pr 123
+  $ tollgate fix-comments --payload fix.json --apply --evidence remote --wait-checks 15m
   $ tollgate fix-comments --unresolve PRRT_kwDOexample --pr 123`,
     )
     .action(async (rawFlags: unknown) => {

@@ -125,7 +125,22 @@ const reviewCommentsSection = z
     requireChecksBeforeResolve: z
       .boolean()
       .default(true)
-      .describe('Resolve only when the last complete `tollgate run` on the pushed commit passed.'),
+      .describe('Resolve only when the checks on the pushed commit passed (see checkEvidence).'),
+    checkEvidence: z
+      .enum(['local', 'remote', 'either'])
+      .default('local')
+      .describe(
+        'What counts as passing checks: the last local `tollgate run` on the pushed commit, its GitHub check runs and statuses (`remote`), or either (`--evidence`).',
+      ),
+    requiredChecks: z
+      .array(z.string().min(1))
+      .default([])
+      .describe('GitHub checks that must pass for remote evidence; empty: every reported check must pass.'),
+    waitForChecks: durationSchema
+      .optional()
+      .describe(
+        'How long fix-comments waits for running GitHub checks, e.g. "15m" (`--wait-checks`); default: no wait.',
+      ),
     rateLimitFloor: z
       .number()
       .int()

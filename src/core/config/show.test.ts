@@ -64,6 +64,9 @@ reviewComments:
   autoResolve: false  # default
   autoResolveClassifications: []  # default
   requireChecksBeforeResolve: true  # default
+  checkEvidence: local  # default
+  requiredChecks: []  # default
+  waitForChecks:  # default (not set)
   rateLimitFloor: 100  # default
   requestTimeout: 30s  # default
   replyTemplate:  # default (not set)

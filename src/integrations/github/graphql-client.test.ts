@@ -135,7 +135,8 @@ describe('the GraphQL client', () => {
     try {
       const client = createGraphqlClient({
         transport: createHttpsTransport({ url: server.url, token: 't' }),
-        timeoutMs: 5000,
+        // The fake builds GitHub's whole schema on its first request: seconds on a loaded machine.
+        timeoutMs: 60_000,
         rateLimitFloor: 0,
       });
       await expect(client.request('query Bad { viewer { bogusField } }', {}, viewerSchema)).rejects.toThrow(

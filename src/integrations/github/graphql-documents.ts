@@ -132,6 +132,32 @@ export const PULL_REQUEST_FOR_BRANCH_QUERY = `query TollgatePullRequestForBranch
 }`;
 
 /**
+ * The CI results GitHub holds for one commit: check runs (GitHub Actions and other apps) and commit statuses, one
+ * page of the rollup's contexts at a time. Evidence for resolving a thread when a team's tests run only in CI.
+ */
+export const COMMIT_CHECKS_QUERY = `query TollgateCommitChecks($owner: String!, $name: String!, $oid: GitObjectID!, $contextsCursor: String) {
+  ${RATE_LIMIT_FIELDS}
+  repository(owner: $owner, name: $name) {
+    object(oid: $oid) {
+      __typename
+      ... on Commit {
+        oid
+        statusCheckRollup {
+          contexts(first: 100, after: $contextsCursor) {
+            pageInfo { hasNextPage endCursor }
+            nodes {
+              __typename
+              ... on CheckRun { name status conclusion completedAt detailsUrl }
+              ... on StatusContext { context state createdAt targetUrl }
+            }
+          }
+        }
+      }
+    }
+  }
+}`;
+
+/**
  * No `pullRequestReviewId`: the reply must not join a pending review. The comment's `state` tells us whether it
  * was published (SUBMITTED) or swallowed by one (PENDING).
  */
@@ -159,6 +185,7 @@ export const GRAPHQL_DOCUMENTS = {
   THREAD_COMMENTS_QUERY,
   THREAD_SNAPSHOT_QUERY,
   PULL_REQUEST_FOR_BRANCH_QUERY,
+  COMMIT_CHECKS_QUERY,
   ADD_THREAD_REPLY_MUTATION,
   RESOLVE_THREAD_MUTATION,
   UNRESOLVE_THREAD_MUTATION,

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { schema as githubSchema } from '@octokit/graphql-schema';
 import { buildSchema, GraphQLError, type GraphQLSchema, graphql, parse } from 'graphql';
-import type { FakeComment, FakePullRequest, FakeThread, FakeWorld } from './world.js';
+import type { FakeCheck, FakeComment, FakePullRequest, FakeThread, FakeWorld } from './world.js';
 
 /**
  * A GitHub GraphQL endpoint on 127.0.0.1 that executes requests against GitHub's real schema
@@ -114,6 +114,25 @@ function connection<T, R>(
   };
 }
 
+function checkObject(check: FakeCheck) {
+  return check.kind === 'check_run'
+    ? {
+        __typename: 'CheckRun',
+        name: check.name,
+        status: check.status,
+        conclusion: check.conclusion,
+        completedAt: check.completedAt ?? (check.status === 'COMPLETED' ? '2026-06-01T00:00:00Z' : null),
+        detailsUrl: null,
+      }
+    : {
+        __typename: 'StatusContext',
+        context: check.context,
+        state: check.state,
+        createdAt: check.createdAt ?? '2026-06-01T00:00:00Z',
+        targetUrl: null,
+      };
+}
+
 function root(world: FakeWorld) {
   const findThread = (id: unknown) => {
     for (const pr of world.pullRequests) {
@@ -195,6 +214,18 @@ function root(world: FakeWorld) {
         pullRequests: ({ headRefName }: { headRefName?: string }) => ({
           nodes: prs.filter((pr) => pr.headRefName === headRefName).map(prObject),
         }),
+        object: ({ oid }: { oid: string }) => {
+          const checks = world.checks[oid];
+          if (!checks) return null;
+          return {
+            __typename: 'Commit',
+            oid,
+            statusCheckRollup:
+              checks.length === 0
+                ? null
+                : { contexts: (args: { first?: number; after?: string }) => connection(checks, args, checkObject) },
+          };
+        },
       };
     },
     node: ({ id }: { id: string }) => {

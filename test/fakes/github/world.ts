@@ -39,6 +39,11 @@ export interface FakePullRequest {
   threads: FakeThread[];
 }
 
+/** A CI result on a commit: a check run (status/conclusion as GitHub spells them) or a commit status. */
+export type FakeCheck =
+  | { kind: 'check_run'; name: string; status: string; conclusion: string | null; completedAt?: string }
+  | { kind: 'status'; context: string; state: string; createdAt?: string };
+
 export type MutationAnswer = 'ok' | 'fail' | 'forbidden' | 'already_resolved' | 'stays_unresolved';
 
 export interface FakeWorld {
@@ -49,6 +54,8 @@ export interface FakeWorld {
   answers: { reply: MutationAnswer; resolve: MutationAnswer; unresolve: MutationAnswer };
   /** The next N requests get a secondary rate limit (HTTP 403 + retry-after). */
   secondaryLimitResponses: number;
+  /** Check runs and statuses by commit id (`object(oid:)` answers a Commit only for the ids listed here). */
+  checks: Record<string, FakeCheck[]>;
   /** Every operation the server executed, in order. */
   operations: Array<{ name: string; kind: 'query' | 'mutation'; variables: Record<string, unknown> }>;
   /** Run just before a mutation executes (a reviewer comments, someone resolves the thread…). */
@@ -64,6 +71,7 @@ export function createWorld(partial: Partial<FakeWorld> = {}): FakeWorld {
     rateLimit: { remaining: 5000, resetAt: '2030-01-01T00:00:00Z' },
     answers: { reply: 'ok', resolve: 'ok', unresolve: 'ok' },
     secondaryLimitResponses: 0,
+    checks: {},
     operations: [],
     ...partial,
   };

@@ -4,8 +4,10 @@ import type { GraphqlClient } from '../graphql-client.js';
 import { defaultRedactor, type Redact } from '../redaction.js';
 import type { GithubRepository } from '../repository.js';
 import { createRunEvidence, type EvidenceSource } from './check-evidence.js';
+import { createRemoteEvidence, eitherEvidence } from './remote-evidence.js';
 import { type CommentsOptions, type ReviewCommentsConfig, runComments } from './run-comments.js';
 import { type FixCommentsOptions, runFixComments } from './run-fix-comments.js';
+import { resolveRepository } from './target.js';
 
 /** What the CLI commands hand over; tests replace the GitHub connection, the clock or the redactor. */
 export interface ReviewCommandIo {
@@ -63,16 +65,34 @@ export async function commentsCommand(
   return result.exitCode;
 }
 
+/** `--evidence` and `--wait-checks` override `reviewComments.checkEvidence` and `waitForChecks`. */
+export interface EvidenceFlags {
+  evidence?: 'local' | 'remote' | 'either' | undefined;
+  waitChecks?: number | undefined;
+}
+
 export async function fixCommentsCommand(
-  flags: Omit<FixCommentsOptions, Shared | 'evidence' | 'now'>,
+  flags: Omit<FixCommentsOptions, Shared | 'evidence' | 'now'> & EvidenceFlags,
   io: ReviewCommandIo,
 ): Promise<number> {
   const { loaded, shared } = await setUp(io);
-  const result = await runFixComments({
-    ...flags,
-    ...shared,
-    evidence: io.evidence ?? createRunEvidence({ repoRoot: shared.repoRoot, config: loaded.config, env: io.env }),
-  });
+  const { evidence: evidenceFlag, waitChecks, ...fixFlags } = flags;
+  const local = createRunEvidence({ repoRoot: shared.repoRoot, config: loaded.config, env: io.env });
+  const kind = evidenceFlag ?? shared.config.checkEvidence;
+  const remote = () =>
+    createRemoteEvidence({
+      connect: async () => shared.connect(await resolveRepository({ ...shared, repo: flags.repo })),
+      repository: () => resolveRepository({ ...shared, repo: flags.repo }),
+      requiredChecks: shared.config.requiredChecks,
+      waitMs: waitChecks ?? shared.config.waitForChecks ?? 0,
+      sleep: io.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
+      now: () => (io.now ? io.now().getTime() : Date.now()),
+      onWait: (line) => process.stderr.write(`${line}\n`),
+      commitInHead: local.commitInHead,
+    });
+  const evidence =
+    io.evidence ?? (kind === 'local' ? local : kind === 'remote' ? remote() : eitherEvidence(local, remote()));
+  const result = await runFixComments({ ...fixFlags, ...shared, evidence });
   io.write(result.text);
   return result.exitCode;
 }

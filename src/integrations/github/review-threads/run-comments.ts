@@ -23,6 +23,9 @@ export interface ReviewCommentsConfig {
   autoResolve: boolean;
   autoResolveClassifications: Array<'valid' | 'invalid' | 'stale' | 'already_fixed'>;
   requireChecksBeforeResolve: boolean;
+  checkEvidence: 'local' | 'remote' | 'either';
+  requiredChecks: string[];
+  waitForChecks?: number | undefined;
   rateLimitFloor: number;
   requestTimeout: number;
   replyTemplate?: string | undefined;
