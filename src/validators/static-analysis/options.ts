@@ -30,6 +30,12 @@ const codeqlSchema = z
       .default(180_000)
       .describe('Budget for all CodeQL languages together, within validation.timeout.'),
     threads: z.number().int().min(0).default(0).describe('--threads for CodeQL; 0 = one per core.'),
+    overlay: z
+      .boolean()
+      .default(true)
+      .describe(
+        "Build the base commit's database once and extract only the changed files over it (CodeQL 2.23.9+, build mode none).",
+      ),
   })
   .strict();
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -41,10 +42,10 @@ interface Harness {
 async function harness(files: Record<string, string>): Promise<Harness> {
   const repo = await createTempRepo({ files: { 'README.md': '# demo\n' } });
   for (const [path, text] of Object.entries(files)) await repo.write(path, text);
-  const base = (await repo.git('rev-parse', 'HEAD')).trim();
   return {
     repo,
     async run({ changed, options = {}, env = {}, deleted = [] }) {
+      const base = (await repo.git('rev-parse', 'HEAD')).trim();
       const changedFiles: ChangedFile[] = [
         ...Object.entries(changed).map(([path, ranges]) => ({
           path,
@@ -136,6 +137,7 @@ describe('static_analysis with a fake codeql on PATH', () => {
     const calls = codeqlCalls(log);
     expect(calls.map((call) => call.argv)).toEqual([
       ['resolve', 'languages', '--format=json'],
+      ['version', '--format=json'],
       [
         'database',
         'create',
@@ -159,7 +161,7 @@ describe('static_analysis with a fake codeql on PATH', () => {
         '--extension-packs=tollgate/pr-diff-range',
       ],
     ]);
-    expect(calls[2]?.diffRange).toBe(renderDiffRangeData([[join(h.repo.root, 'src/db.js'), 3, 5]]));
+    expect(calls[3]?.diffRange).toBe(renderDiffRangeData([[join(h.repo.root, 'src/db.js'), 3, 5]]));
     expect(outcome.status).toBe('failed');
     expect(outcome.summary).toBe(
       '1 result(s) at high or above on the change from codeql; fix them and run tollgate again',
@@ -223,7 +225,10 @@ describe('static_analysis with a fake codeql on PATH', () => {
       options: { ...onlyCodeql, codeql: { maxRepoSizeBytes: 100 } },
       env,
     });
-    expect(codeqlCalls(log).map((call) => call.argv.slice(0, 2).join(' '))).toEqual(['resolve languages']);
+    expect(codeqlCalls(log).map((call) => call.argv.slice(0, 2).join(' '))).toEqual([
+      'resolve languages',
+      'version --format=json',
+    ]);
     expect(outcome.status).toBe('incomplete');
     expect(outcome.summary).toBe(
       'codeql did not analyze javascript-typescript: over 100 of javascript-typescript source (codeql.maxRepoSizeBytes); raise it to analyze; the change is not validated until it is analyzed',
@@ -266,6 +271,119 @@ describe('static_analysis with a fake codeql on PATH', () => {
       summary:
         'no analyzer could run: codeql: `codeql` is not on PATH; install the CodeQL CLI bundle (https://github.com/github/codeql-action/releases) and put `codeql` on PATH',
     });
+  });
+});
+
+describe('CodeQL overlay databases: the base built once per base commit, only the change extracted over it', () => {
+  let h: Harness;
+  let log: string;
+  let env: NodeJS.ProcessEnv;
+  let home: string;
+  beforeEach(async () => {
+    h = await harness({ 'src/db.js': DB_JS, 'src/util.js': 'exports.u = 1;\n', 'app/main.py': 'print(1)\n' });
+    await h.repo.git('add', '-A');
+    await h.repo.git('commit', '-q', '-m', 'base');
+    log = join(h.repo.home, 'codeql.log');
+    const cache = join(h.repo.home, 'xdg-cache');
+    env = {
+      FAKE_CODEQL_LOG: log,
+      FAKE_CODEQL_SARIF_DIR: join(FIXTURES, 'codeql/2.21'),
+      FAKE_CODEQL_VERSION: '2.24.0',
+      XDG_CACHE_HOME: cache,
+    };
+    const repoKey = createHash('sha256').update(h.repo.root).digest('hex').slice(0, 16);
+    home = join(cache, 'tollgate', 'codeql', repoKey, 'javascript-typescript');
+  });
+  afterEach(() => h.repo.cleanup());
+
+  test('first run: base from the base commit, overlay of the changed file, alerts on the changed lines', async () => {
+    await h.repo.write('src/db.js', `${DB_JS}// edited\n`);
+    const outcome = await h.run({ changed: { 'src/db.js': [{ start: 3, end: 5 }] }, options: onlyCodeql, env });
+    const source = join(home, 'source');
+    const baseDb = join(home, 'base-db');
+    const database = join(h.repo.root, '.tollgate/cache/codeql/databases/javascript-typescript');
+    const calls = codeqlCalls(log);
+    expect(calls.map((call) => call.argv.slice(0, 2).join(' '))).toEqual([
+      'resolve languages',
+      'version --format=json',
+      'database init',
+      'database trace-command',
+      'database finalize',
+      'database cleanup',
+      'database init',
+      'database trace-command',
+      'database finalize',
+      'database analyze',
+    ]);
+    expect(calls[2]?.argv).toEqual([
+      'database',
+      'init',
+      baseDb,
+      '--force-overwrite',
+      '--language=javascript-typescript',
+      `--source-root=${source}`,
+      '--build-mode=none',
+      '--overlay-base',
+    ]);
+    expect(calls[6]?.argv.slice(0, 3)).toEqual(['database', 'init', database]);
+    expect(calls[6]?.changes).toEqual(['src/db.js']);
+    // CodeQL read the snapshot written over the base tree; the diff range names files where CodeQL read them.
+    expect(readFileSync(join(source, 'src/db.js'), 'utf8')).toBe(`${DB_JS}// edited\n`);
+    expect(readFileSync(join(source, 'src/util.js'), 'utf8')).toBe('exports.u = 1;\n');
+    expect(calls[9]?.diffRange).toBe(renderDiffRangeData([[join(source, 'src/db.js'), 3, 5]]));
+    expect(outcome.status).toBe('failed');
+    expect(outcome.findings.map((finding) => `${finding.path}:${finding.line}`)).toEqual(['src/db.js:4']);
+  });
+
+  test('the next change on the same base reuses the base and puts back what the last overlay wrote', async () => {
+    await h.repo.write('src/db.js', `${DB_JS}// edited\n`);
+    await h.run({ changed: { 'src/db.js': [{ start: 3, end: 5 }] }, options: onlyCodeql, env });
+    await h.repo.write('src/db.js', DB_JS);
+    await h.repo.write('src/util.js', 'exports.u = 2;\n');
+    await h.run({ changed: { 'src/util.js': [{ start: 1, end: 1 }] }, options: onlyCodeql, env });
+    const inits = codeqlCalls(log).filter((call) => call.argv[1] === 'init');
+    expect(inits.map((call) => call.argv.includes('--overlay-base'))).toEqual([true, false, false]);
+    expect(inits[2]?.changes).toEqual(['src/util.js']);
+    expect(readFileSync(join(home, 'source/src/db.js'), 'utf8')).toBe(DB_JS);
+    expect(readFileSync(join(home, 'source/src/util.js'), 'utf8')).toBe('exports.u = 2;\n');
+  });
+
+  test('a new base commit builds a new base; codeql.overlay: false and older CLIs build the full database', async () => {
+    await h.repo.write('src/db.js', `${DB_JS}// edited\n`);
+    await h.run({ changed: { 'src/db.js': [{ start: 3, end: 5 }] }, options: onlyCodeql, env });
+    await h.repo.git('commit', '-q', '-am', 'next base');
+    await h.repo.write('src/util.js', 'exports.u = 3;\n');
+    await h.run({ changed: { 'src/util.js': [{ start: 1, end: 1 }] }, options: onlyCodeql, env });
+    const bases = codeqlCalls(log).filter((call) => call.argv.includes('--overlay-base'));
+    expect(bases).toHaveLength(2);
+
+    await h.repo.write('src/util.js', 'exports.u = 4;\n');
+    await h.run({
+      changed: { 'src/util.js': [{ start: 1, end: 1 }] },
+      options: { ...onlyCodeql, codeql: { overlay: false } },
+      env,
+    });
+    await h.repo.write('src/util.js', 'exports.u = 5;\n');
+    await h.run({
+      changed: { 'src/util.js': [{ start: 1, end: 1 }] },
+      options: onlyCodeql,
+      env: { ...env, FAKE_CODEQL_VERSION: '2.23.0' },
+    });
+    expect(codeqlCalls(log).filter((call) => call.argv[1] === 'create')).toHaveLength(2);
+  });
+
+  test('a failing overlay base is an error naming the step, and no half-built base is kept', async () => {
+    await h.repo.write('src/db.js', `${DB_JS}// edited\n`);
+    const outcome = await h.run({
+      changed: { 'src/db.js': [{ start: 3, end: 5 }] },
+      options: onlyCodeql,
+      env: { ...env, FAKE_CODEQL_FAIL: 'init' },
+    });
+    expect(outcome).toMatchObject({
+      status: 'error',
+      summary: 'codeql (javascript-typescript): database init exited 1: A fatal error occurred: fake init failure',
+    });
+    expect(existsSync(home)).toBe(false);
   });
 });
 

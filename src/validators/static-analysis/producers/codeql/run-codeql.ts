@@ -4,7 +4,6 @@ import { z } from 'zod';
 import { appendAll } from '../../../../core/append-all.js';
 import type { ChangedFile } from '../../../../core/change-set/types.js';
 import { formatDuration, formatSize } from '../../../../core/config/duration.js';
-import type { ProcessResult } from '../../../../core/process.js';
 import { ensureTollgateDir } from '../../../../core/state/tollgate-dir.js';
 import { dedupeIssues } from '../../issues-to-findings.js';
 import type { StaticAnalysisOptions } from '../../options.js';
@@ -14,13 +13,15 @@ import { analysisMemoryPath, recallLanguage, rememberLanguage } from './analysis
 import { databaseAnalyzeArgs, databaseCreateArgs, resolveLanguagesArgs } from './codeql-argv.js';
 import { diffRangeRows, writeDiffRangePack } from './diff-range-pack.js';
 import { languageFingerprint } from './language-fingerprint.js';
+import { type Failure, type LanguageOutcome, stepFailure } from './language-outcome.js';
 import { sourceSizes } from './language-size.js';
 import { CODEQL_LANGUAGES, type CodeqlLanguage, codeqlLanguageOf, querySpecFor } from './languages.js';
+import { createOverlayDatabase, readCliVersion, supportsOverlay } from './overlay-database.js';
 
 const CODEQL_INSTALL =
   'install the CodeQL CLI bundle (https://github.com/github/codeql-action/releases) and put `codeql` on PATH';
 
-export type LanguageStatus = 'analyzed' | 'skipped_no_changes' | 'skipped_too_large' | 'failed';
+export type { LanguageStatus } from './language-outcome.js';
 
 const resolvedLanguagesSchema = z.record(z.string(), z.unknown());
 
@@ -37,19 +38,6 @@ function groupByLanguage(files: readonly ChangedFile[], only: readonly CodeqlLan
 const PRODUCER = 'codeql';
 
 type CodeqlOptions = StaticAnalysisOptions['codeql'];
-type Failure = { state: 'failed' | 'timed_out'; reason: string };
-
-/** What one language came to. */
-interface LanguageOutcome {
-  status: LanguageStatus;
-  detail: string;
-  failure?: Failure;
-  /** Issues of an earlier analysis that still stands. */
-  reused?: SarifIssue[];
-  /** The SARIF log written, and the fingerprint to remember its issues under. */
-  analyzed?: { output: string; fingerprint: string };
-}
-
 /** What every language's analysis shares. */
 interface CodeqlRun {
   input: ProducerInput;
@@ -61,6 +49,8 @@ interface CodeqlRun {
   memoryPath: string;
   sizes: Awaited<ReturnType<typeof sourceSizes>>;
   settings: string;
+  /** The CLI's version when it said; overlays need a recent one. */
+  cliVersion: string | null;
 }
 
 /** The extractors the installed CodeQL has, or why CodeQL cannot run at all. */
@@ -141,13 +131,14 @@ async function createDatabase(
 /** Analyzes the database with alerts restricted to the changed lines (a diff-range pack) into a SARIF log. */
 async function analyzeDatabase(
   run: CodeqlRun,
-  options: { language: CodeqlLanguage; database: string; fingerprint: string },
+  options: { language: CodeqlLanguage; database: string; sourceRoot: string; fingerprint: string },
 ): Promise<LanguageOutcome> {
   const { ctx, scope } = run.input;
   const { language, database, fingerprint } = options;
   const withFiles = run.present.get(language) ?? [];
   const packDir = join(ctx.artifactsDir, 'codeql-packs', language);
-  await writeDiffRangePack(packDir, diffRangeRows(withFiles, { repoRoot: ctx.repoRoot, scope: scope.mode }));
+  // The diff range names files where CodeQL read them: the repository, or an overlay's source tree.
+  await writeDiffRangePack(packDir, diffRangeRows(withFiles, { repoRoot: options.sourceRoot, scope: scope.mode }));
   const output = join(ctx.artifactsDir, `codeql-${language}.sarif`);
   ctx.progress(`codeql: analyzing ${language}`);
   const analyzed = await ctx.runProcess(
@@ -196,9 +187,36 @@ async function analyzeLanguage(
       },
     };
   }
-  const database = await createDatabase(run, { language, remainingMs });
-  if (typeof database !== 'string') return database;
-  return analyzeDatabase(run, { language, database, fingerprint });
+  const built = await buildDatabase(run, { language, remainingMs });
+  if ('status' in built) return built;
+  return analyzeDatabase(run, { language, ...built, fingerprint });
+}
+
+/** An overlay on the cached base database where this CodeQL supports it for the language, else a full database. */
+async function buildDatabase(
+  run: CodeqlRun,
+  options: { language: CodeqlLanguage; remainingMs: number },
+): Promise<{ database: string; sourceRoot: string } | LanguageOutcome> {
+  const { ctx } = run.input;
+  const { language } = options;
+  const database = join(run.cacheDir, 'codeql', 'databases', language);
+  if (
+    run.options.overlay &&
+    run.cliVersion !== null &&
+    ctx.changeSet.base.commit !== null &&
+    supportsOverlay(language, run.cliVersion)
+  ) {
+    return createOverlayDatabase({
+      input: run.input,
+      language,
+      cliVersion: run.cliVersion,
+      threads: run.options.threads,
+      database,
+      deadline: Date.now() + options.remainingMs,
+    });
+  }
+  const full = await createDatabase(run, options);
+  return typeof full === 'string' ? { database: full, sourceRoot: ctx.repoRoot } : full;
 }
 
 /** Gathers the languages' outcomes into the producer's, remembering each analyzed language's issues once read. */
@@ -267,27 +285,21 @@ export async function runCodeql(input: ProducerInput): Promise<ProducerOutcome> 
   const memoryPath = analysisMemoryPath(cacheDir);
   const sizes = await sourceSizes(ctx, [...changed.keys()], options.maxRepoSizeBytes);
   const settings = JSON.stringify({ queries: options.queries, scope: input.scope.mode });
-  const run: CodeqlRun = { input, options, extractors, present, deadline, cacheDir, memoryPath, sizes, settings };
+  const cliVersion = options.overlay ? await readCliVersion(input) : null;
+  const run: CodeqlRun = {
+    input,
+    options,
+    extractors,
+    present,
+    deadline,
+    cacheDir,
+    memoryPath,
+    sizes,
+    settings,
+    cliVersion,
+  };
   const outcomes: (LanguageOutcome & { language: CodeqlLanguage })[] = [];
   for (const [language, files] of changed)
     outcomes.push({ language, ...(await analyzeLanguage(run, { language, files })) });
   return ranOutcome(memoryPath, outcomes);
-}
-
-/** How a `codeql` step that timed out, was aborted or exited non-zero failed the language; null when it succeeded. */
-function stepFailure(
-  language: CodeqlLanguage,
-  names: { step: string; command: string },
-  result: ProcessResult,
-): LanguageOutcome | null {
-  if (result.timedOut || result.aborted) {
-    return {
-      status: 'failed',
-      detail: `${names.step} timed out after ${formatDuration(result.durationMs)}`,
-      failure: { state: 'timed_out', reason: `codeql: ${language} ${names.step} ran out of time (codeql.timeout)` },
-    };
-  }
-  if (result.exitCode === 0) return null;
-  const reason = `${names.command} exited ${result.exitCode}: ${firstOutputLine(result.stderr, result.stdout)}`;
-  return { status: 'failed', detail: reason, failure: { state: 'failed', reason: `codeql (${language}): ${reason}` } };
 }
