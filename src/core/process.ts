@@ -1,4 +1,5 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import type { ProcessLedger } from './process-ledger.js';
 
 /**
  * The one way tollgate runs a child process: argv only (the user's own `checks[].run` is the single place a shell is
@@ -23,6 +24,8 @@ export interface RunProcessOptions {
    * holds the child back (the pipe fills and it waits) instead of queueing its output in memory.
    */
   outputControl?: (control: OutputControl) => void;
+  /** Records the child's process group while it runs, so a killed tollgate's next run can stop it. */
+  ledger?: { record: ProcessLedger; label: string };
 }
 
 export interface OutputControl {
@@ -141,7 +144,10 @@ class ChildRun {
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     this.child = child;
-    if (child.pid !== undefined) liveGroups.add(child.pid);
+    if (child.pid !== undefined) {
+      liveGroups.add(child.pid);
+      options.ledger?.record.started(child.pid, options.ledger.label);
+    }
     this.capture('stdout', this.out);
     this.capture('stderr', this.err);
     options.outputControl?.({
@@ -225,6 +231,7 @@ class ChildRun {
       // The leader is gone; make sure nothing it started outlives it.
       killGroup(pid, 'SIGKILL');
       liveGroups.delete(pid);
+      this.options.ledger?.record.ended(pid);
     }
     this.resolve({
       ...ending,

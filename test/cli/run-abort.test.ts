@@ -1,7 +1,10 @@
 import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { createTempRepo, type TempRepo } from '../support/git-repo.js';
 import { assertBuilt, CLI_PATH, runCli } from '../support/run-cli.js';
+import { removeDir, tempDir } from '../support/temp-home.js';
 
 let repo: TempRepo;
 beforeEach(async () => {
@@ -49,3 +52,52 @@ test.each(['SIGINT', 'SIGTERM'] as const)(
   },
   60_000,
 );
+
+test('a run killed with SIGKILL leaves its check running; the next run stops that process group first', async () => {
+  assertBuilt();
+  const marks = await tempDir('tollgate-marks-');
+  try {
+    // The first time, the check records its process group and starts a grandchild that would outlive it; after
+    // that it passes at once.
+    await repo.write(
+      'tollgate.config.yaml',
+      [
+        'checks:',
+        '  - name: server',
+        '    run: if [ -f "$MARKS/done" ]; then exit 0; fi; touch "$MARKS/done"; sleep 300 & echo $$ > "$MARKS/pgid"; wait',
+        '',
+      ].join('\n'),
+    );
+    await repo.git('add', '-A');
+    await repo.git('commit', '-q', '-m', 'config');
+    await repo.write('a.txt', 'two\n');
+    const env = { ...repo.env, TOLLGATE_DEBUG: '', MARKS: marks };
+    const child = spawn(process.execPath, [CLI_PATH, 'run'], { cwd: repo.root, env, stdio: 'ignore' });
+    const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+    const pgidFile = join(marks, 'pgid');
+    for (let waited = 0; !existsSync(pgidFile); waited += 100) {
+      if (waited > 30_000) throw new Error('the check never started');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const pgid = Number(readFileSync(pgidFile, 'utf8').trim());
+    child.kill('SIGKILL');
+    await exited;
+    expect(groupAlive(pgid)).toBe(true);
+
+    const next = await runCli(['run'], { cwd: repo.root, env });
+    expect(next.stderr).toContain(`tollgate: stopped checks: sh (process group ${pgid}, pid ${child.pid} was killed)`);
+    expect(groupAlive(pgid)).toBe(false);
+    expect(next.exitCode).toBe(0);
+  } finally {
+    await removeDir(marks);
+  }
+}, 90_000);
+
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { z } from 'zod';
 import type { RepoChangeSet } from '../change-set/types.js';
 import { formatDuration } from '../config/duration.js';
@@ -8,6 +8,7 @@ import type { TollgateConfig } from '../config/schema.js';
 import { errorMessage, isTollgateError } from '../errors.js';
 import type { EffectivePolicy } from '../policy/effective-policy.js';
 import { runProcess } from '../process.js';
+import { ledgerFor } from '../process-ledger.js';
 import { FAILURE_STATUSES, result, type ToolResult } from '../result.js';
 import type { EventSink } from './event-sink.js';
 import { type HookRunContext, type HookType, hookMatches, runHook } from './hooks.js';
@@ -291,7 +292,13 @@ function toolContextFor(
       env.onProgress?.(tool.name, message);
     },
     runProcess: withHeartbeat(
-      (command, args, options) => runProcess(command, args, { ...options, signal: options.signal ?? call.signal }),
+      (command, args, options) =>
+        runProcess(command, args, {
+          ...options,
+          signal: options.signal ?? call.signal,
+          // Only the program's name: a check's command line can hold a token.
+          ledger: { record: ledgerFor(env.repoRoot), label: `${tool.name}: ${basename(command)}` },
+        }),
       heartbeatInterval(env.env ?? process.env),
       // Heartbeats quote output lines: masked. The output since the last beat is a partial result: an ephemeral event
       // (persisted only with --verbose) that a live display or an MCP client can show while a long check runs.

@@ -5,6 +5,7 @@ import { errorMessage, isWriteFailure } from '../errors.js';
 import { createEventLog, newRunId } from '../events/index.js';
 import type { AnyToolDefinition } from '../pipeline/tool.js';
 import type { EffectivePolicy } from '../policy/effective-policy.js';
+import { reapLeftoverGroups } from '../process-ledger.js';
 import type { ToolResult } from '../result.js';
 import { recordRunHistory } from '../state/history-store.js';
 import { acquireLock, ensureTollgateDir, runDirFor } from '../state/index.js';
@@ -84,6 +85,7 @@ export async function runLifecycle(options: RunLifecycleOptions): Promise<RunLif
     ...(options.lock.onWait ? { onWait: options.lock.onWait } : {}),
   });
   try {
+    await stopLeftovers(repoRoot);
     const changeSet = await changeSetForRun(repoRoot, config, options.base);
     const runId = newRunId();
     const runDir = runDirFor(repoRoot, runId);
@@ -129,6 +131,17 @@ export async function runLifecycle(options: RunLifecycleOptions): Promise<RunLif
     return outcome;
   } finally {
     await lock.release();
+  }
+}
+
+/** Checks and analyzers that a run killed with SIGKILL left running: stopped before this run starts its own. */
+async function stopLeftovers(repoRoot: string): Promise<void> {
+  const { stopped, unsure } = await reapLeftoverGroups(repoRoot);
+  for (const line of stopped) process.stderr.write(`tollgate: stopped ${line}, left running by an earlier run\n`);
+  for (const line of unsure) {
+    process.stderr.write(
+      `tollgate: an earlier run may have left ${line} running; it could not be confirmed, so it was left alone\n`,
+    );
   }
 }
 

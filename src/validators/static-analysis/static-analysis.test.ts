@@ -110,7 +110,7 @@ async function harness(files: Record<string, string>): Promise<Harness> {
 
 const onlyCodeql = { semgrep: { enabled: false }, eslint: { enabled: false } };
 
-function codeqlCalls(log: string): { argv: string[]; diffRange?: string }[] {
+function codeqlCalls(log: string): { argv: string[]; diffRange?: string; changes?: string[] }[] {
   if (!existsSync(log)) return [];
   return readFileSync(log, 'utf8')
     .trim()
