@@ -32,8 +32,9 @@ import {
  * with `parallel_validation` in it, and calls it as a `function_call` with `namespace: "mcp__tollgate"` and `name:
  * "parallel_validation"`. A call of `mcp__tollgate__parallel_validation` is answered "unsupported call".
  *
- * Codex starts MCP servers with only HOME, PATH, TMPDIR and a few more variables, so the test run's
- * TOLLGATE_STATE_KEY_FILE would reach the stop hook and not the MCP server: `agentEnv` leaves it out.
+ * Codex starts MCP servers with only HOME, PATH, TMPDIR and a few more variables of its environment, plus those the
+ * server's `env_vars` names; its hooks get all of it. The agent runs with XDG_STATE_HOME set, so the MCP server signs
+ * its runs with the key the stop hook checks only because `tollgate install codex` forwards the variable.
  */
 const CODEX = agentCliPath('codex');
 const installed = existsSync(CODEX);
@@ -170,6 +171,9 @@ describe.skipIf(!installed)('Codex end to end', () => {
       PATH: `${bin}:${dirname(CODEX)}:${repo.env.PATH ?? ''}`,
       CODEX_HOME: codexHome,
       MOCK_API_KEY: 'test',
+      // tollgate's state key lives under XDG_STATE_HOME: Codex passes it to the MCP server only because `tollgate
+      // install codex` lists it in the server's `env_vars`.
+      XDG_STATE_HOME: join(work, 'state'),
     };
     await mkdir(join(work, 'tmp'), { recursive: true });
     await writeCodexConfig(codexHome, model.url);
@@ -213,6 +217,7 @@ describe.skipIf(!installed)('Codex end to end', () => {
       expect(JSON.stringify(outputOf(model.requests, 'call_revalidate').item)).toContain('passed');
       expect(run.stdout + run.stderr).not.toContain('blocks in a row');
       expect(run.exitCode, diagnostics).toBe(0);
+      expect(existsSync(join(work, 'state/tollgate/state.key'))).toBe(true);
       expect(await readFile(join(repo.root, 'math.js'), 'utf8')).toContain('a + b');
     } finally {
       await model.close();
