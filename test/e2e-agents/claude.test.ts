@@ -13,6 +13,7 @@ import {
   FAILING_LINE,
   FINDING_PLACE,
   FIX_COMMAND,
+  lastHookReason,
   nextStep,
   STOP_BLOCKED,
   type Step,
@@ -115,7 +116,7 @@ describe.skipIf(!installed)('Claude Code end to end', () => {
         },
       );
       const steps = model.requests.map(stepOf);
-      const diagnostics = `exit ${run.exitCode}; steps ${steps.join(' → ')}\n${run.stdout.slice(-3000)}\n${run.stderr.slice(-2000)}`;
+      const diagnostics = `exit ${run.exitCode}; steps ${steps.join(' → ')}\nlast hook reason: ${lastHookReason(model.requests.map((request) => request.messages))}\n${run.stdout.slice(-3000)}\n${run.stderr.slice(-2000)}`;
       expect(steps, diagnostics).toEqual(['bug', 'validate', 'done', 'fix', 'revalidate', 'finish']);
       // What the model got back from the failing validation (the structuredContent, as the request carried it): the
       // failing line and the finding's place.

@@ -13,6 +13,7 @@ import {
   FAILING_LINE,
   FINDING_PLACE,
   FIX_COMMAND,
+  lastHookReason,
   nextStep,
   STOP_BLOCKED,
   type Step,
@@ -194,7 +195,7 @@ describe.skipIf(!installed)('Codex end to end', () => {
         ],
         { cwd: repo.root, env, timeoutMs: 120_000 },
       );
-      const diagnostics = `exit ${run.exitCode}; moves ${moves.join(' → ')}\n${run.stdout.slice(-3000)}\n${run.stderr.slice(-3000)}`;
+      const diagnostics = `exit ${run.exitCode}; moves ${moves.join(' → ')}\nlast hook reason: ${lastHookReason(model.requests.map((request) => request.input))}\n${run.stdout.slice(-3000)}\n${run.stderr.slice(-3000)}`;
       expect(
         moves.filter((move) => move !== 'wait'),
         diagnostics,

@@ -13,6 +13,7 @@ import {
   FAILING_LINE,
   FINDING_PLACE,
   FIX_COMMAND,
+  lastHookReason,
   nextStep,
   STOP_BLOCKED,
   type Step,
@@ -113,7 +114,7 @@ describe.skipIf(!installed)('Gemini CLI end to end', () => {
         },
       );
       const steps = model.requests.map(stepOf);
-      const diagnostics = `exit ${run.exitCode}; steps ${steps.join(' → ')}\n${run.stdout.slice(-3000)}\n${run.stderr.slice(-3000)}`;
+      const diagnostics = `exit ${run.exitCode}; steps ${steps.join(' → ')}\nlast hook reason: ${lastHookReason(model.requests.map((request) => request.contents))}\n${run.stdout.slice(-3000)}\n${run.stderr.slice(-3000)}`;
       expect(steps, diagnostics).toEqual(['bug', 'validate', 'done', 'fix', 'revalidate', 'finish']);
       // The function response to the failing validation, as the request carried it: the failing line and its place.
       expect(model.bodies[2], diagnostics).toContain(FAILING_LINE);

@@ -92,3 +92,9 @@ export function nextStep(conversation: string, hasResult: (id: string) => boolea
   if (hasResult('call_bug')) return 'validate';
   return 'bug';
 }
+
+/** The last text from tollgate's stop hook the model was shown (for a failure's message: what it said instead). */
+export function lastHookReason(conversations: unknown[]): string {
+  const texts = conversations.flatMap(stringsIn).filter((text) => text.includes('tollgate: '));
+  return texts.at(-1)?.slice(0, 600) ?? '(none)';
+}
