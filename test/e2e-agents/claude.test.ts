@@ -7,14 +7,18 @@ import { type MessagesRequest, type ScriptedTurn, startAnthropicModel } from '..
 import { removeDir, type TempRepo, tempDir } from '../support/git-repo.js';
 import { agentCliPath, installTollgate } from '../support/installed-tollgate.js';
 import {
+  agentEnv,
+  BLOCK_NAMES_FINDING,
   BUG_COMMAND,
   FAILING_LINE,
   FINDING_PLACE,
   FIX_COMMAND,
+  lastHookReason,
   nextStep,
   STOP_BLOCKED,
   type Step,
   scenarioRepo,
+  textWith,
 } from './scenario.js';
 
 /**
@@ -44,9 +48,16 @@ function turnFor(step: Step): ScriptedTurn {
   }
 }
 
-function script(request: MessagesRequest): ScriptedTurn {
+function stepOf(request: MessagesRequest): Step {
   const text = JSON.stringify(request.messages);
-  return turnFor(nextStep(text, (id) => text.includes(`"tool_use_id":"${id}"`)));
+  return nextStep(text, (id) => text.includes(`"tool_use_id":"${id}"`));
+}
+
+/** The `tool_result` block answering a call, as the model got it. */
+function toolResult(request: MessagesRequest, id: string): unknown {
+  return request.messages
+    .flatMap((message) => (Array.isArray(message.content) ? (message.content as Array<Record<string, unknown>>) : []))
+    .find((block) => block.type === 'tool_result' && block.tool_use_id === id);
 }
 
 let work: string;
@@ -65,7 +76,8 @@ afterAll(async () => {
 
 describe.skipIf(!installed)('Claude Code end to end', () => {
   test('sees the failing line, is blocked, fixes, passes and may stop', async () => {
-    const env = { ...repo.env, PATH: `${bin}:${repo.env.PATH ?? ''}` };
+    const env = agentEnv(repo, bin, join(work, 'tmp'));
+    await mkdir(join(work, 'tmp'), { recursive: true });
     const install = await runProcess(join(bin, 'tollgate'), ['install', 'claude'], {
       cwd: repo.root,
       env,
@@ -77,8 +89,7 @@ describe.skipIf(!installed)('Claude Code end to end', () => {
       join(repo.root, '.claude/settings.local.json'),
       JSON.stringify({ enabledMcpjsonServers: ['tollgate'] }),
     );
-    await mkdir(join(work, 'tmp'), { recursive: true });
-    const model = await startAnthropicModel(script);
+    const model = await startAnthropicModel((request) => turnFor(stepOf(request)));
     try {
       const run = await runProcess(
         CLAUDE,
@@ -100,27 +111,26 @@ describe.skipIf(!installed)('Claude Code end to end', () => {
             CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
             DISABLE_AUTOUPDATER: '1',
             DISABLE_TELEMETRY: '1',
-            TMPDIR: join(work, 'tmp'), // Claude's sockets and caches go with the rest of the test's files
           },
           timeoutMs: 90_000,
         },
       );
-      const steps = model.requests.map((request) => {
-        const text = JSON.stringify(request.messages);
-        return nextStep(text, (id) => text.includes(`"tool_use_id":"${id}"`));
-      });
-      const diagnostics = `exit ${run.exitCode}; steps ${steps.join(' → ')}\n${run.stdout.slice(-3000)}\n${run.stderr.slice(-2000)}`;
+      const steps = model.requests.map(stepOf);
+      const diagnostics = `exit ${run.exitCode}; steps ${steps.join(' → ')}\nlast hook reason: ${lastHookReason(model.requests.map((request) => request.messages))}\n${run.stdout.slice(-3000)}\n${run.stderr.slice(-2000)}`;
       expect(steps, diagnostics).toEqual(['bug', 'validate', 'done', 'fix', 'revalidate', 'finish']);
-      // What the model got back from the failing validation: the failing line and the finding's place.
-      const afterValidation = JSON.stringify(model.requests[2]!.messages.at(-1));
+      // What the model got back from the failing validation (the structuredContent, as the request carried it): the
+      // failing line and the finding's place.
+      expect(model.bodies[2], diagnostics).toContain(FAILING_LINE);
+      const afterValidation = JSON.stringify(toolResult(model.requests[2]!, 'call_validate'));
       expect(afterValidation).toContain(FAILING_LINE);
       expect(afterValidation).toContain(FINDING_PLACE);
-      // The stop hook blocked, naming the failing check.
-      const afterDone = JSON.stringify(model.requests[3]!.messages);
-      expect(afterDone).toContain(STOP_BLOCKED);
-      expect(afterDone).toContain('check \\"unit tests\\" failed');
-      // After the fix, validation passed and the stop was allowed: the run ended there.
-      expect(JSON.stringify(model.requests[5]!.messages.at(-1))).toContain('passed');
+      // The stop hook blocked, naming the failing check, its place and its failing line.
+      const reason = textWith(model.requests[3]!.messages, STOP_BLOCKED);
+      expect(reason, diagnostics).toContain(BLOCK_NAMES_FINDING);
+      expect(reason).toContain(FAILING_LINE);
+      // After the fix, validation passed and the stop was allowed (no loop-limit note): the run ended there.
+      expect(JSON.stringify(toolResult(model.requests[5]!, 'call_revalidate'))).toContain('passed');
+      expect(run.stdout + run.stderr).not.toContain('blocks in a row');
       expect(run.exitCode, diagnostics).toBe(0);
       expect(await readFile(join(repo.root, 'math.js'), 'utf8')).toContain('a + b');
     } finally {

@@ -7,40 +7,44 @@ import { type GeminiRequest, type GeminiTurn, startGeminiModel } from '../fakes/
 import { removeDir, type TempRepo, tempDir } from '../support/git-repo.js';
 import { agentCliPath, installTollgate } from '../support/installed-tollgate.js';
 import {
+  agentEnv,
+  BLOCK_NAMES_FINDING,
   BUG_COMMAND,
   FAILING_LINE,
   FINDING_PLACE,
   FIX_COMMAND,
+  lastHookReason,
   nextStep,
   STOP_BLOCKED,
   type Step,
   scenarioRepo,
+  textWith,
 } from './scenario.js';
 
 /**
  * Gemini CLI (the pinned CLI) against a scripted Gemini API on 127.0.0.1, with the installed tollgate
  * (`tollgate install gemini`). Gemini hands its model the text content of an MCP result.
+ *
+ * Gemini CLI starts MCP servers with every variable whose name contains KEY, TOKEN, SECRET, AUTH… removed (always,
+ * whatever its `security.environmentVariableRedaction` settings), while its hooks get the whole environment. The
+ * test run's TOLLGATE_STATE_KEY_FILE therefore reached the stop hook and not the MCP server, which signed its run
+ * with another key: the hook then found no run it could trust and blocked with "the current changes have not been
+ * validated". `agentEnv` leaves the variable out, as a user's environment does.
  */
 const GEMINI = agentCliPath('gemini');
-// Opt-in for now: after the trust-boundary merges the stop hook no longer tells Gemini CLI "validation failed" in
-// this scenario (it blocks with another reason), so the scripted model never fixes. To be looked into; see the
-// session's closing note.
-const optedIn = process.env.TOLLGATE_E2E_GEMINI === '1';
-const installed = existsSync(GEMINI) && optedIn;
-if (!existsSync(GEMINI)) {
-  console.warn(`skipped: Gemini CLI is not installed at ${GEMINI}; run test/agents/install-real-clis.sh`);
-} else if (!optedIn) {
-  console.warn(
-    'skipped: the Gemini CLI end-to-end test is opt-in (TOLLGATE_E2E_GEMINI=1) until its block reason is fixed',
-  );
-}
+const installed = existsSync(GEMINI);
+if (!installed) console.warn(`skipped: Gemini CLI is not installed at ${GEMINI}; run test/agents/install-real-clis.sh`);
 
 /** The calls answered so far, in order: Gemini's function responses carry the tool's name, not our call id. */
 const CALL_ORDER = ['call_bug', 'call_validate', 'call_fix', 'call_revalidate'];
 
+function functionResponses(request: GeminiRequest): Array<Record<string, unknown>> {
+  return request.contents.flatMap((content) => content.parts ?? []).filter((part) => part.functionResponse);
+}
+
 function stepOf(request: GeminiRequest): Step {
-  const responses = request.contents.flatMap((content) => content.parts ?? []).filter((part) => part.functionResponse);
-  return nextStep(JSON.stringify(request.contents), (id) => CALL_ORDER.indexOf(id) < responses.length);
+  const answered = functionResponses(request).length;
+  return nextStep(JSON.stringify(request.contents), (id) => CALL_ORDER.indexOf(id) < answered);
 }
 
 function toolName(request: GeminiRequest, suffix: string): string {
@@ -84,12 +88,7 @@ afterAll(async () => {
 
 describe.skipIf(!installed)('Gemini CLI end to end', () => {
   test('sees the failing line, is blocked, fixes, passes and may stop', async () => {
-    const env = {
-      ...repo.env,
-      PATH: `${bin}:${repo.env.PATH ?? ''}`,
-      TMPDIR: join(work, 'tmp'),
-      GEMINI_CLI_TRUST_WORKSPACE: 'true',
-    };
+    const env = { ...agentEnv(repo, bin, join(work, 'tmp')), GEMINI_CLI_TRUST_WORKSPACE: 'true' };
     await mkdir(join(work, 'tmp'), { recursive: true });
     // Headless Gemini needs an auth method chosen: the API key, which the scripted server ignores.
     await mkdir(join(repo.home, '.gemini'), { recursive: true });
@@ -115,14 +114,20 @@ describe.skipIf(!installed)('Gemini CLI end to end', () => {
         },
       );
       const steps = model.requests.map(stepOf);
-      const diagnostics = `exit ${run.exitCode}; steps ${steps.join(' → ')}\n${run.stdout.slice(-3000)}\n${run.stderr.slice(-3000)}`;
+      const diagnostics = `exit ${run.exitCode}; steps ${steps.join(' → ')}\nlast hook reason: ${lastHookReason(model.requests.map((request) => request.contents))}\n${run.stdout.slice(-3000)}\n${run.stderr.slice(-3000)}`;
       expect(steps, diagnostics).toEqual(['bug', 'validate', 'done', 'fix', 'revalidate', 'finish']);
-      const afterValidation = JSON.stringify(model.requests[2]!.contents.at(-1));
-      expect(afterValidation, diagnostics).toContain(FAILING_LINE);
+      // The function response to the failing validation, as the request carried it: the failing line and its place.
+      expect(model.bodies[2], diagnostics).toContain(FAILING_LINE);
+      const afterValidation = JSON.stringify(functionResponses(model.requests[2]!).at(-1));
+      expect(afterValidation).toContain(FAILING_LINE);
       expect(afterValidation).toContain(FINDING_PLACE);
-      const afterDone = JSON.stringify(model.requests[3]!.contents);
-      expect(afterDone).toContain(STOP_BLOCKED);
-      expect(afterDone).toContain('check \\"unit tests\\" failed');
+      // The AfterAgent hook blocked, naming the failing check, its place and its failing line.
+      const reason = textWith(model.requests[3]!.contents, STOP_BLOCKED);
+      expect(reason, diagnostics).toContain(BLOCK_NAMES_FINDING);
+      expect(reason).toContain(FAILING_LINE);
+      // After the fix, validation passed and the stop was allowed with no loop-limit warning.
+      expect(JSON.stringify(functionResponses(model.requests[5]!).at(-1))).toContain('passed');
+      expect(run.stdout + run.stderr).not.toContain('blocks in a row');
       expect(run.exitCode, diagnostics).toBe(0);
       expect(await readFile(join(repo.root, 'math.js'), 'utf8')).toContain('a + b');
     } finally {

@@ -1,5 +1,4 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { sendJson, sendSse, startModelServer } from './scripted-model-server.js';
 
 /**
  * A scripted Gemini API (`…:streamGenerateContent?alt=sse`, `…:generateContent`, `…:countTokens`) on 127.0.0.1 for
@@ -15,22 +14,24 @@ export interface GeminiRequest {
 
 export interface GeminiModel {
   url: string;
+  /** Every agent turn's request, in order, as received. */
   requests: GeminiRequest[];
+  /** The same requests' raw bodies. */
+  bodies: string[];
   close(): Promise<void>;
 }
 
 export async function startGeminiModel(script: (request: GeminiRequest) => GeminiTurn): Promise<GeminiModel> {
   const requests: GeminiRequest[] = [];
-  const server: Server = createServer(async (req, res) => {
-    const body = await readBody(req);
-    const url = req.url ?? '';
-    if (url.includes(':countTokens')) {
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{"totalTokens":10}');
-      return;
-    }
+  const bodies: string[] = [];
+  const server = await startModelServer(({ url, body }, res) => {
+    if (url.includes(':countTokens')) return sendJson(res, 200, { totalTokens: 10 });
     const request = JSON.parse(body || '{}') as GeminiRequest;
     const main = (request.tools ?? []).some((tool) => (tool.functionDeclarations ?? []).length > 0);
-    if (main) requests.push(request);
+    if (main) {
+      requests.push(request);
+      bodies.push(body);
+    }
     const turn: GeminiTurn = main
       ? script(request)
       : { kind: 'text', text: '{"next_speaker":"user","reasoning":"done"}' };
@@ -40,26 +41,8 @@ export async function startGeminiModel(script: (request: GeminiRequest) => Gemin
       usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 },
       modelVersion: 'gemini-2.5-pro',
     };
-    if (url.includes(':streamGenerateContent')) {
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.end(`data: ${JSON.stringify(chunk)}\r\n\r\n`);
-    } else {
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(chunk));
-    }
+    if (url.includes(':streamGenerateContent')) sendSse(res, [{ data: chunk }], '\r\n\r\n');
+    else sendJson(res, 200, chunk);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-  });
+  return { url: server.origin, requests, bodies, close: server.close };
 }

@@ -1,23 +1,37 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { sendJson, sendSse, startModelServer } from './scripted-model-server.js';
 
 /**
  * A scripted OpenAI Responses API on 127.0.0.1 for driving the real Codex CLI offline (a custom model provider with
  * `wire_api = "responses"`). Every `POST …/responses` is answered by `script` as Responses SSE.
+ *
+ * Codex (0.169+) defers MCP tools: its request offers a `tool_search` tool (`execution: "client"`), and the MCP
+ * tools reach the model only in the `tool_search_output` Codex sends back for a `tool_search_call`, grouped in a
+ * namespace (`mcp__<server>`). A call of such a tool names the namespace apart from the tool.
  */
 export type ResponsesTurn =
-  | { kind: 'tool'; callId: string; name: string; arguments: Record<string, unknown> }
+  | { kind: 'tool'; callId: string; name: string; namespace?: string; arguments: Record<string, unknown> }
+  | { kind: 'tool_search'; callId: string; query: string }
   | { kind: 'text'; text: string };
 
 export interface ResponsesRequest {
   model?: string;
   tools?: Array<{ type?: string; name?: string }>;
-  input: Array<{ type?: string; role?: string; call_id?: string; output?: unknown; content?: unknown }>;
+  input: Array<{
+    type?: string;
+    role?: string;
+    call_id?: string;
+    output?: unknown;
+    content?: unknown;
+    tools?: unknown;
+  }>;
 }
 
 export interface ResponsesModel {
   url: string;
+  /** Every request, in order, as received. */
   requests: ResponsesRequest[];
+  /** The same requests' raw bodies. */
+  bodies: string[];
   close(): Promise<void>;
 }
 
@@ -25,72 +39,66 @@ export async function startResponsesModel(
   script: (request: ResponsesRequest) => ResponsesTurn,
 ): Promise<ResponsesModel> {
   const requests: ResponsesRequest[] = [];
-  let counter = 0;
-  const server: Server = createServer(async (req, res) => {
-    const body = await readBody(req);
-    if (req.method !== 'POST' || !req.url?.endsWith('/responses')) {
-      res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"message":"not found"}}');
-      return;
+  const bodies: string[] = [];
+  const server = await startModelServer(({ method, url, body }, res) => {
+    if (method !== 'POST' || !url.endsWith('/responses')) {
+      return sendJson(res, 404, { error: { message: 'not found' } });
     }
     const request = JSON.parse(body || '{}') as ResponsesRequest;
     requests.push(request);
-    const turn = script(request);
-    counter += 1;
+    bodies.push(body);
+    const counter = requests.length;
     const id = `resp_${counter}`;
-    const item =
-      turn.kind === 'tool'
-        ? {
-            type: 'function_call',
-            id: `fc_${counter}`,
-            call_id: turn.callId,
-            name: turn.name,
-            arguments: JSON.stringify(turn.arguments),
-            status: 'completed',
-          }
-        : {
-            type: 'message',
-            id: `msg_${counter}`,
-            role: 'assistant',
-            status: 'completed',
-            content: [{ type: 'output_text', text: turn.text, annotations: [] }],
-          };
+    const item = outputItem(script(request), counter);
+    const usage = {
+      input_tokens: 10,
+      input_tokens_details: { cached_tokens: 0 },
+      output_tokens: 5,
+      output_tokens_details: { reasoning_tokens: 0 },
+      total_tokens: 15,
+    };
     const events: Array<Record<string, unknown>> = [
       { type: 'response.created', response: { id, status: 'in_progress', output: [] } },
       { type: 'response.output_item.added', output_index: 0, item },
       { type: 'response.output_item.done', output_index: 0, item },
-      {
-        type: 'response.completed',
-        response: {
-          id,
-          status: 'completed',
-          output: [item],
-          usage: {
-            input_tokens: 10,
-            input_tokens_details: { cached_tokens: 0 },
-            output_tokens: 5,
-            output_tokens_details: { reasoning_tokens: 0 },
-            total_tokens: 15,
-          },
-        },
-      },
+      { type: 'response.completed', response: { id, status: 'completed', output: [item], usage } },
     ];
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-    for (const event of events) res.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
-    res.end();
+    sendSse(
+      res,
+      events.map((data) => ({ event: data.type as string, data })),
+    );
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/v1`,
-    requests,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
+  return { url: `${server.origin}/v1`, requests, bodies, close: server.close };
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-  });
+function outputItem(turn: ResponsesTurn, counter: number): Record<string, unknown> {
+  switch (turn.kind) {
+    case 'tool':
+      return {
+        type: 'function_call',
+        id: `fc_${counter}`,
+        call_id: turn.callId,
+        name: turn.name,
+        ...(turn.namespace ? { namespace: turn.namespace } : {}),
+        arguments: JSON.stringify(turn.arguments),
+        status: 'completed',
+      };
+    case 'tool_search':
+      return {
+        type: 'tool_search_call',
+        id: `ts_${counter}`,
+        call_id: turn.callId,
+        execution: 'client',
+        status: 'completed',
+        arguments: { query: turn.query },
+      };
+    case 'text':
+      return {
+        type: 'message',
+        id: `msg_${counter}`,
+        role: 'assistant',
+        status: 'completed',
+        content: [{ type: 'output_text', text: turn.text, annotations: [] }],
+      };
+  }
 }

@@ -100,6 +100,14 @@ export async function readState(repoRoot: string, options: { onWarning?: StateWa
   return read.kind === 'ok' ? read.value : emptyState();
 }
 
+/**
+ * `state.json` is there but refused: its signature does not match this process's state key (edited outside tollgate,
+ * or written by a tollgate that signs with another key). The stop hook says so rather than "never validated".
+ */
+export async function isStateFileRefused(repoRoot: string): Promise<boolean> {
+  return (await readStateFile(repoRoot)).kind === 'forged';
+}
+
 async function readStateFile(repoRoot: string) {
   const path = tollgatePaths(repoRoot).statePath;
   const version = await readJsonFileResult(path, versionOnlySchema);

@@ -1,5 +1,14 @@
 import { join } from 'node:path';
+import { STATE_KEY_FILE_ENV } from '../../core/state/state-key.js';
 import { allowWithSystemMessage, blockWithDecision, type HookAgent, readSnakeCasePayload } from './hook-agent.js';
+
+/**
+ * Codex starts an MCP server with only a few variables of its own environment (HOME, PATH, TMPDIR, locale…), while
+ * its hooks get all of it. These decide which state key tollgate signs with and which config it reads: were they to
+ * reach the stop hook and not the MCP server, the server's runs would be signed with another key (or judged by
+ * another config) and the hook would never accept them. Codex forwards the ones listed in `env_vars` when they are set.
+ */
+const FORWARDED_ENV = ['XDG_STATE_HOME', STATE_KEY_FILE_ENV, 'TOLLGATE_CONFIG', 'TOLLGATE_POLICY'];
 
 /**
  * OpenAI Codex CLI. Stop payload (strict schema in the 0.169 binary): `cwd, hook_event_name: "Stop",
@@ -35,7 +44,12 @@ export const codexHooks: HookAgent<'codex'> = {
           file: join(base, 'config.toml'),
           table: ['mcp_servers', 'tollgate'],
           // Validation can take minutes: Codex's default tool timeout is 60 s.
-          values: { command: commands.mcpCommand, args: commands.mcpArgs, tool_timeout_sec: 900 },
+          values: {
+            command: commands.mcpCommand,
+            args: commands.mcpArgs,
+            env_vars: FORWARDED_ENV,
+            tool_timeout_sec: 900,
+          },
         },
       ],
       notes:

@@ -215,7 +215,9 @@ describe('tollgate install / uninstall', () => {
     ]);
     const toml = await read(join(repo.home, '.codex/config.toml'));
     expect(toml.startsWith(config)).toBe(true);
-    expect(toml).toContain('[mcp_servers.tollgate]\ncommand = "tollgate"\nargs = ["mcp"]\ntool_timeout_sec = 900\n');
+    expect(toml).toContain(
+      '[mcp_servers.tollgate]\ncommand = "tollgate"\nargs = ["mcp"]\nenv_vars = ["XDG_STATE_HOME", "TOLLGATE_STATE_KEY_FILE", "TOLLGATE_CONFIG", "TOLLGATE_POLICY"]\ntool_timeout_sec = 900\n',
+    );
     expect(toml).toMatch(
       new RegExp(
         `\\[hooks\\.state\\."${join(repo.home, '.codex/hooks.json').replaceAll('.', '\\.')}:stop:0:0"\\]\\ntrusted_hash = "sha256:[0-9a-f]{64}"\\n`,

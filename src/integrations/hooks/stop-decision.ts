@@ -28,6 +28,8 @@ export interface StopDecisionInput {
   ran?: StopRunSummary | null;
   /** The top findings of the current change, named in the reason. */
   findings?: StopFindings | null;
+  /** `.tollgate/state.json` is there but signed with another key than this hook's: its runs do not count. */
+  stateRefused?: boolean;
 }
 
 /** Pure: allow when the current change passed; otherwise block, unless this session has been blocked enough. */
@@ -52,6 +54,7 @@ export function decideStop(input: StopDecisionInput): StopDecision {
       mcpToolName: input.mcpToolName,
       ran: input.ran ?? null,
       findings: input.findings ?? null,
+      stateRefused: input.stateRefused ?? false,
     }),
   };
 }

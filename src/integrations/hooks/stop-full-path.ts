@@ -1,6 +1,7 @@
 import { loadConfig } from '../../core/config/load.js';
 import { type GateStatus, readGateStatus } from '../../core/run/gate-status.js';
 import { readSession, type SessionState, updateSession } from '../../core/run/session-store.js';
+import { isStateFileRefused } from '../../core/state/results-store.js';
 import { planValidationTools } from '../mcp/tool-plan.js';
 import { answerWith, logWarning, REVIEWER_FLAG, type StopHookAnswer, type StopHookContext } from './stop-context.js';
 import { decideStop, type StopDecision, type StopDecisionInput } from './stop-decision.js';
@@ -23,10 +24,13 @@ export async function decideFromState(ctx: StopHookContext, stamp: Stamp, counte
     readGateStatus({ repoRoot: root, config: loaded.config, configHash: loaded.hash, tools: registry });
   const counter = readSession(root, counterKey);
   const fresh = counter.updatedAt !== '' && Date.now() - Date.parse(counter.updatedAt) < COUNTER_EXPIRY_MS;
+  const firstStatus = await gateStatus();
   let input: StopDecisionInput = {
     agent,
     payload: ctx.payload,
-    status: await gateStatus(),
+    status: firstStatus,
+    // Rare: only a tree with no trusted run at all pays for the second read.
+    stateRefused: firstStatus.state === 'never' && (await isStateFileRefused(root)),
     consecutiveBlocks: fresh ? counter.consecutiveBlocks : 0,
     mcpToolName: planValidationTools(registry, loaded.config)[0]?.name ?? null,
   };

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { createTempRepo, type TempRepo } from '../../../test/support/git-repo.js';
@@ -98,6 +98,22 @@ describe('the stop hook names what to fix', () => {
     expect(reason).not.toMatch(/0 unresolved/);
     expect(reason).toContain('not ok 301 - add is broken');
     expect(reason).toContain(`The latest run (${passed.runId}, passed) examined another change set`);
+  });
+
+  test('a state file signed with another key: says its runs do not count, not "never validated"', async () => {
+    await repo.write('math.js', 'exports.add = (a, b) => a - b;\n');
+    expect((await run()).verdict).toBe('failed');
+    // What an MCP server that signs with another key leaves: a well-formed file whose signature this hook refuses.
+    const statePath = `${repo.root}/.tollgate/state.json`;
+    const state = JSON.parse(await readFile(statePath, 'utf8')) as { mac: string };
+    const otherMac = `${state.mac.startsWith('0') ? '1' : '0'}${state.mac.slice(1)}`;
+    await writeFile(statePath, JSON.stringify({ ...state, mac: otherMac }));
+    const reason = await stopReason('codex');
+    expect(reason).toMatch(
+      /^tollgate: no recorded validation counts: \.tollgate\/state\.json is not signed with this stop hook's state key/,
+    );
+    expect(reason).toContain('XDG_STATE_HOME');
+    expect(reason).not.toContain('have not been validated');
   });
 
   test('a change of environment only: says the config changed, not the files', async () => {

@@ -11,7 +11,18 @@ export interface BlockReasonInput {
   ran: StopRunSummary | null;
   /** The findings of the runs of the current change, read back from their logs. */
   findings: StopFindings | null;
+  /** `.tollgate/state.json` is there but not signed with this hook's state key. */
+  stateRefused?: boolean;
 }
+
+/**
+ * Why recorded runs do not count when the state file's signature does not match: most often not an edit but two
+ * tollgate processes with different keys, e.g. an MCP server started without the hook's XDG_STATE_HOME.
+ */
+const STATE_REFUSED =
+  "tollgate: no recorded validation counts: .tollgate/state.json is not signed with this stop hook's state key " +
+  '(it was edited outside tollgate, or written by a tollgate process that uses another key: an MCP server that does ' +
+  'not get the XDG_STATE_HOME or TOLLGATE_STATE_KEY_FILE the hook sees; docs/integrations.md).';
 
 /** Short and imperative: what is wrong (the top findings by name and place), what to call, how to see the rest. */
 export function blockReason(input: BlockReasonInput): string {
@@ -41,6 +52,7 @@ export function blockReason(input: BlockReasonInput): string {
         `${call} on the current changes, fix what it reports, then finish.`,
       );
     case 'never':
+      if (input.stateRefused) return `${STATE_REFUSED} ${call}, fix what it reports, then finish.`;
       return `tollgate: the current changes have not been validated. ${call}, fix what it reports, then finish.`;
     case 'validated':
       return '';
