@@ -5,7 +5,9 @@
 // machine whose speed drifts moves both. Target: at most 1.5x `node -e 0` for each. Prints the load average too:
 // on a shared machine the ratios hold better than the milliseconds.
 //
-//   npm run build && node bench/startup.mjs [--json] [--runs N]
+//   npm run build && node bench/startup.mjs [--json] [--runs N] [--against OTHER/bin/tollgate.cjs]
+//
+// --against also times another build of tollgate (an older checkout) in the same pairs, for a before/after figure.
 //
 // It is a report: it prints the figures and exits 0 either way. The repositories are small real ones under
 // os.tmpdir(), with a private HOME and git config.
@@ -21,6 +23,8 @@ const bin = join(dirname(fileURLToPath(import.meta.url)), '..', 'bin', 'tollgate
 const args = process.argv.slice(2);
 const runsFlag = args.indexOf('--runs');
 const runs = runsFlag === -1 ? 15 : Number(args[runsFlag + 1]);
+const againstFlag = args.indexOf('--against');
+const against = againstFlag === -1 ? null : args[againstFlag + 1];
 
 const sandbox = mkdtempSync(join(tmpdir(), 'tollgate-bench-startup-'));
 const home = join(sandbox, 'home');
@@ -87,22 +91,32 @@ const commands = [
 const loadBefore = loadavg()[0];
 const values = { runs, targetRatio: TARGET_RATIO };
 for (const command of commands) {
+  const other = against ? [against, ...command.argv.slice(1)] : null;
   time(process.execPath, command.argv, command.cwd, command.input); // warm the file cache and the code cache
+  if (other) time(process.execPath, other, command.cwd, command.input);
   const node = [];
   const ours = [];
   const ratios = [];
+  const otherRatios = [];
   for (let index = 0; index < runs; index++) {
     const floor = time(process.execPath, ['-e', '0'], command.cwd).ms;
     const measured = time(process.execPath, command.argv, command.cwd, command.input).ms;
     node.push(floor);
     ours.push(measured);
     ratios.push(measured / floor);
+    if (other) otherRatios.push(time(process.execPath, other, command.cwd, command.input).ms / floor);
   }
   const ratio = median(ratios);
+  const otherText = other ? `; --against: ${median(otherRatios).toFixed(2)}x` : '';
   console.log(
-    `${command.label}: ${median(ours).toFixed(1)} ms, ${ratio.toFixed(2)}x node -e 0 (${median(node).toFixed(1)} ms; median of ${runs} pairs; target <= ${TARGET_RATIO}x ${ratio <= TARGET_RATIO ? 'met' : 'NOT met'})`,
+    `${command.label}: ${median(ours).toFixed(1)} ms, ${ratio.toFixed(2)}x node -e 0 (${median(node).toFixed(1)} ms; median of ${runs} pairs; target <= ${TARGET_RATIO}x ${ratio <= TARGET_RATIO ? 'met' : 'NOT met'})${otherText}`,
   );
-  values[command.name] = { ms: median(ours), nodeMs: median(node), ratio };
+  values[command.name] = {
+    ms: median(ours),
+    nodeMs: median(node),
+    ratio,
+    ...(other ? { againstRatio: median(otherRatios) } : {}),
+  };
 }
 const loadAfter = loadavg()[0];
 values.load = [loadBefore, loadAfter];

@@ -9,11 +9,17 @@ function onSignal(signal: NodeJS.Signals): void {
   process.exit(signal === 'SIGINT' ? 130 : 143);
 }
 
-/** Signals end the run's children and abort handlers first; installed once, by the CLI that runs the command. */
-export function installSignalHandlers(): void {
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  process.on('SIGHUP', onSignal);
+const SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
+/**
+ * Signals end the run's children and abort handlers first, then exit 130 or 143. Returns the way to take them off
+ * again: the stop hook's small bundle does before it hands a stop to the whole CLI, which installs its own.
+ */
+export function installSignalHandlers(): () => void {
+  for (const signal of SIGNALS) process.on(signal, onSignal);
+  return () => {
+    for (const signal of SIGNALS) process.off(signal, onSignal);
+  };
 }
 
 /**

@@ -3,7 +3,7 @@ import { readStdin } from '../integrations/hooks/read-stdin.js';
 import type { StopHandoff } from '../integrations/hooks/stop-entry.js';
 import { fastStopAnswer } from '../integrations/hooks/stop-fast-answer.js';
 import { stopHookAgentFromArgv } from './fast-path.js';
-import { installStreamErrorHandlers } from './process-handlers.js';
+import { installSignalHandlers, installStreamErrorHandlers } from './process-handlers.js';
 
 /** The stop hook's deadline (runStopHook's default): the full path gets what the fast one left of it. */
 const DEADLINE_MS = 20_000;
@@ -17,9 +17,13 @@ const DEADLINE_MS = 20_000;
 export async function stopHookFast(argv: readonly string[]): Promise<StopHandoff | null> {
   const stop = stopHookAgentFromArgv(argv.slice(2));
   if (!stop) return {};
+  const removeSignalHandlers = installSignalHandlers();
   const read = await readStdin(process.stdin, 5000);
   const started = Date.now();
-  const handoff = (): StopHandoff => ({ read, deadlineMs: Math.max(1000, DEADLINE_MS - (Date.now() - started)) });
+  const handoff = (): StopHandoff => {
+    removeSignalHandlers();
+    return { read, deadlineMs: Math.max(1000, DEADLINE_MS - (Date.now() - started)) };
+  };
   try {
     const answer = await fastStopAnswer({
       version: TOLLGATE_VERSION,
