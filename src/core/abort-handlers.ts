@@ -1,7 +1,7 @@
 /**
  * What must still happen, synchronously, when tollgate is interrupted (SIGINT, SIGTERM, SIGHUP) and exits at once:
  * a run in progress records that it was aborted, so its log says so rather than merely stopping. Handlers must be
- * quick and must not throw; the signal handler in `cli/bin.ts` runs them before it exits.
+ * quick and must not throw; the signal handler in `cli/process-handlers.ts` runs them before it exits.
  */
 type AbortHandler = (signal: NodeJS.Signals) => void;
 

@@ -93,6 +93,7 @@ describe('the installed package', () => {
     expect(await readdir(join(packageDir, 'dist'))).toEqual(['bundle']);
     expect((await readdir(join(packageDir, 'dist', 'bundle', 'cli'))).sort()).toEqual([
       'scan-worker.js',
+      'stop-hook.cjs',
       'tollgate.cjs',
     ]);
     expect(statSync(join(packageDir, 'bin', 'tollgate.cjs')).mode & 0o111).not.toBe(0);

@@ -5,6 +5,7 @@ import type { AnyToolDefinition } from '../../core/pipeline/tool.js';
 import { TOLLGATE_DIR } from '../../core/state/tollgate-dir.js';
 import type { StopPayload } from './hook-agent.js';
 import type { HookAgentName, RegisteredHookAgent } from './index.js';
+import type { StdinRead } from './read-stdin.js';
 
 /**
  * Set in the environment of every agent CLI tollgate spawns (`src/agents/run-agent.ts`, REVIEWER_ENV_FLAG): a
@@ -19,6 +20,8 @@ export interface StopHookOptions {
   env: NodeJS.ProcessEnv;
   /** Where the hook was started; the payload's `cwd` wins. */
   cwd: string;
+  /** The payload already read from `stdin` (by the fast path in bin/tollgate.cjs, which handed the stop over). */
+  read?: StdinRead;
   /** How long to wait for the payload. */
   stdinTimeoutMs?: number;
   /**

@@ -11,6 +11,7 @@ import {
   type StopHookContext,
   type StopHookOptions,
 } from './stop-context.js';
+import { stopCounterKey } from './stop-fast-answer.js';
 import { blocksSoFar, type Stamp, stampOf, validatedByStamp } from './stop-fast-path.js';
 import { environmentWarnings, payloadCwdWarning, withWarnings } from './stop-warnings.js';
 
@@ -35,7 +36,7 @@ export async function runStopHook(options: StopHookOptions): Promise<StopHookAns
     return withWarnings(fallback, answerWith(fallback, fallback.allow(), 'allow'), warnings);
   }
 
-  const read = await readStdin(options.stdin, options.stdinTimeoutMs ?? 5000);
+  const read = options.read ?? (await readStdin(options.stdin, options.stdinTimeoutMs ?? 5000));
   const parsed = read.kind === 'tty' ? parsePayload('') : parsePayload(read.text);
   if (!parsed.ok) {
     const why = `hook stdin: ${parsed.problem}`;
@@ -107,7 +108,7 @@ async function decideFor(ctx: StopHookContext, stamp: Stamp | null): Promise<Sto
   const { agent } = ctx;
   if (!stamp) return answerWith(agent, agent.allow(), 'allow'); // Not a repository: nothing for tollgate to gate.
   ctx.repoRoot = stamp.repoRoot;
-  const counterKey = `stop-${agent.name}-${ctx.payload.sessionId ?? 'unknown'}`;
+  const counterKey = stopCounterKey(agent.name, ctx.payload.sessionId);
   // Fast path: nothing that could change the answer changed since the tree was found validated.
   if ((await validatedByStamp(stamp)) && (await blocksSoFar(sessionPath(stamp.repoRoot, counterKey))) === 0) {
     return answerWith(agent, agent.allow(), 'allow');

@@ -1,0 +1,128 @@
+#!/usr/bin/env node
+// Start-up per command (GitHub issue 32): `tollgate --version`, the stop hook on a validated, unchanged tree, and
+// `tollgate run` on a repository with no changes, each as a whole process through bin/tollgate.cjs, against
+// `node -e 0` (Node's own start-up) measured in the same run, pair by pair: node, then the command, in turn, so a
+// machine whose speed drifts moves both. Target: at most 1.5x `node -e 0` for each. Prints the load average too:
+// on a shared machine the ratios hold better than the milliseconds.
+//
+//   npm run build && node bench/startup.mjs [--json] [--runs N] [--against OTHER/bin/tollgate.cjs]
+//
+// --against also times another build of tollgate (an older checkout) in the same pairs, for a before/after figure.
+//
+// It is a report: it prints the figures and exits 0 either way. The repositories are small real ones under
+// os.tmpdir(), with a private HOME and git config.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { median, printResult } from './measure.mjs';
+
+const TARGET_RATIO = 1.5;
+const bin = join(dirname(fileURLToPath(import.meta.url)), '..', 'bin', 'tollgate.cjs');
+const args = process.argv.slice(2);
+const runsFlag = args.indexOf('--runs');
+const runs = runsFlag === -1 ? 15 : Number(args[runsFlag + 1]);
+const againstFlag = args.indexOf('--against');
+const against = againstFlag === -1 ? null : args[againstFlag + 1];
+
+const sandbox = mkdtempSync(join(tmpdir(), 'tollgate-bench-startup-'));
+const home = join(sandbox, 'home');
+mkdirSync(home);
+writeFileSync(join(home, '.gitconfig'), '[user]\n\tname = Bench\n\temail = bench@tollgate.invalid\n');
+const env = { ...process.env, HOME: home, GIT_CONFIG_GLOBAL: join(home, '.gitconfig'), GIT_CONFIG_NOSYSTEM: '1' };
+for (const key of Object.keys(env))
+  if (key.startsWith('GIT_') && !['GIT_CONFIG_GLOBAL', 'GIT_CONFIG_NOSYSTEM'].includes(key)) delete env[key];
+delete env.TOLLGATE_ACTIVE;
+
+/** A committed repository of 200 small files and a one-check config; `changed` files edited after the commit. */
+function makeRepo(name, changed) {
+  const repo = join(sandbox, name);
+  mkdirSync(repo);
+  const git = (...gitArgs) => spawnSync('git', gitArgs, { cwd: repo, env, encoding: 'utf8' });
+  git('init', '-q', '-b', 'main');
+  for (let index = 0; index < 200; index++) {
+    mkdirSync(join(repo, 'src', `m${index % 10}`), { recursive: true });
+    writeFileSync(join(repo, 'src', `m${index % 10}`, `f${index}.ts`), `export const v${index} = ${index};\n`);
+  }
+  writeFileSync(join(repo, 'tollgate.config.yaml'), 'checks:\n  - name: ok\n    run: "true"\n');
+  git('add', '-A');
+  git('commit', '-q', '-m', 'initial');
+  for (let index = 0; index < changed; index++)
+    writeFileSync(join(repo, 'src', 'm0', `f${index * 10}.ts`), `export const changed = ${index};\n`);
+  return repo;
+}
+
+function time(command, commandArgs, cwd, input) {
+  const started = process.hrtime.bigint();
+  const result = spawnSync(command, commandArgs, { cwd, env, input, encoding: 'utf8' });
+  return { ms: Number(process.hrtime.bigint() - started) / 1e6, result };
+}
+
+function mustPass(what, { result }, expectStdout) {
+  const ok = result.status === 0 && (expectStdout === undefined || result.stdout.trim() === expectStdout);
+  if (!ok) {
+    console.log(`${what}: exit ${result.status}, stdout ${JSON.stringify(result.stdout.slice(0, 200))}`);
+    console.log(result.stderr.trim());
+    process.exit(0);
+  }
+}
+
+const clean = makeRepo('clean', 0);
+const edited = makeRepo('edited', 5);
+mustPass('tollgate run (no changes)', time(process.execPath, [bin, 'run'], clean));
+mustPass('tollgate run (5 changed files)', time(process.execPath, [bin, 'run'], edited));
+// Past git's racy-clean window, so that the first answer saves the fast path's stamp.
+await new Promise((resolveSleep) => setTimeout(resolveSleep, 2100));
+const payload = JSON.stringify({ session_id: 'bench', cwd: edited, hook_event_name: 'Stop', stop_hook_active: false });
+mustPass('tollgate hook stop', time(process.execPath, [bin, 'hook', 'stop'], edited, payload), '{}');
+
+const commands = [
+  { name: 'version', label: 'tollgate --version', argv: [bin, '--version'], cwd: clean },
+  {
+    name: 'stopHook',
+    label: 'tollgate hook stop (validated, unchanged)',
+    argv: [bin, 'hook', 'stop'],
+    cwd: edited,
+    input: payload,
+  },
+  { name: 'runNoChanges', label: 'tollgate run (no changes)', argv: [bin, 'run'], cwd: clean },
+];
+const loadBefore = loadavg()[0];
+const values = { runs, targetRatio: TARGET_RATIO };
+for (const command of commands) {
+  const other = against ? [against, ...command.argv.slice(1)] : null;
+  time(process.execPath, command.argv, command.cwd, command.input); // warm the file cache and the code cache
+  if (other) time(process.execPath, other, command.cwd, command.input);
+  const node = [];
+  const ours = [];
+  const ratios = [];
+  const otherRatios = [];
+  for (let index = 0; index < runs; index++) {
+    const floor = time(process.execPath, ['-e', '0'], command.cwd).ms;
+    const measured = time(process.execPath, command.argv, command.cwd, command.input).ms;
+    node.push(floor);
+    ours.push(measured);
+    ratios.push(measured / floor);
+    if (other) otherRatios.push(time(process.execPath, other, command.cwd, command.input).ms / floor);
+  }
+  const ratio = median(ratios);
+  const otherText = other ? `; --against: ${median(otherRatios).toFixed(2)}x` : '';
+  console.log(
+    `${command.label}: ${median(ours).toFixed(1)} ms, ${ratio.toFixed(2)}x node -e 0 (${median(node).toFixed(1)} ms; median of ${runs} pairs; target <= ${TARGET_RATIO}x ${ratio <= TARGET_RATIO ? 'met' : 'NOT met'})${otherText}`,
+  );
+  values[command.name] = {
+    ms: median(ours),
+    nodeMs: median(node),
+    ratio,
+    ...(other ? { againstRatio: median(otherRatios) } : {}),
+  };
+}
+const loadAfter = loadavg()[0];
+values.load = [loadBefore, loadAfter];
+printResult({
+  name: 'startup',
+  line: `load average (1 min) ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after, on ${process.platform} with Node ${process.version}`,
+  values,
+});
+rmSync(sandbox, { recursive: true, force: true });

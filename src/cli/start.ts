@@ -1,0 +1,34 @@
+import { ExitCode, errorMessage } from '../core/errors.js';
+import type { StopHandoff } from '../integrations/hooks/stop-entry.js';
+import { stopHookAgentFromArgv } from './fast-path.js';
+import { installSignalHandlers, installStreamErrorHandlers } from './process-handlers.js';
+
+async function start(argv: readonly string[], handoff: StopHandoff): Promise<number> {
+  // Agents run the stop hook after every turn; loading every command (commander, zod, all flags) would cost more
+  // than the hook's whole decision, so a plain `hook stop` goes straight to its entry point.
+  const stop = stopHookAgentFromArgv(argv.slice(2));
+  if (stop) {
+    const { stopHookMain } = await import('../integrations/hooks/stop-entry.js');
+    return stopHookMain(stop.agent, handoff);
+  }
+  const { main } = await import('./main.js');
+  return main(argv);
+}
+
+/**
+ * The whole CLI: one command from `argv`, its exit code in `process.exitCode`. `handoff` carries what the stop
+ * hook's small bundle already read when it could not answer alone (bin/tollgate.cjs).
+ */
+export function runCli(argv: readonly string[], handoff: StopHandoff = {}): void {
+  installSignalHandlers();
+  installStreamErrorHandlers();
+  start(argv, handoff).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      process.stderr.write(`tollgate: internal error: ${errorMessage(error)}\n`);
+      process.exitCode = ExitCode.internal;
+    },
+  );
+}

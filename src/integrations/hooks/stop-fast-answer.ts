@@ -1,0 +1,39 @@
+import { sessionPath } from '../../core/run/session-path.js';
+import { detectAgent, hookAgent } from './index.js';
+import { parsePayload, type StdinRead } from './read-stdin.js';
+import { answerWith, REVIEWER_FLAG, type StopHookAnswer, type StopHookOptions } from './stop-context.js';
+import { blocksSoFar, stampOf, validatedByStamp } from './stop-fast-path.js';
+import { environmentWarnings, payloadCwdWarning } from './stop-warnings.js';
+
+/**
+ * The answer `runStopHook` gives when its fast path allows the stop with nothing to warn about, or null for every
+ * other case (the caller then runs `runStopHook` with the same `read`). It takes exactly the fast path's checks: the
+ * signed stamp and verdict, the block counter, and no warning from the environment or the payload's `cwd`; it spawns
+ * the same two git processes and loads nothing else, so a small bundle of it answers most stops (bin/tollgate.cjs).
+ */
+export async function fastStopAnswer(options: StopHookOptions & { read: StdinRead }): Promise<StopHookAnswer | null> {
+  const { env, read } = options;
+  if (env[REVIEWER_FLAG] === '1' || environmentWarnings(env).length > 0) return null;
+  const parsed = read.kind === 'tty' ? parsePayload('') : parsePayload(read.text);
+  if (!parsed.ok) return null;
+  const agent = options.agent ? hookAgent(options.agent) : detectAgent(parsed.payload);
+  const payload = agent.readPayload(parsed.payload);
+  const stamp = await stampOf(payload.cwd ?? options.cwd, env, options.version ?? 'dev');
+  if (!stamp) return null;
+  const outside = await payloadCwdWarning({
+    payloadCwd: payload.cwd,
+    hookCwd: options.cwd,
+    checkedRoot: stamp.repoRoot,
+    env,
+  });
+  if (outside) return null;
+  const counterKey = stopCounterKey(agent.name, payload.sessionId);
+  if (!(await validatedByStamp(stamp)) || (await blocksSoFar(sessionPath(stamp.repoRoot, counterKey))) !== 0)
+    return null;
+  return answerWith(agent, agent.allow(), 'allow');
+}
+
+/** The session file counting this agent session's consecutive blocks (the loop guard). */
+export function stopCounterKey(agentName: string, sessionId: string | null | undefined): string {
+  return `stop-${agentName}-${sessionId ?? 'unknown'}`;
+}
