@@ -3,57 +3,12 @@
 // code cache: one file compiled from cache starts several times faster than hundreds of ESM modules, and agents run
 // tollgate after every turn (the stop hook and `tollgate run` on an unchanged tree have millisecond budgets). `tsc`
 // still type-checks and emits dist/ for the tests.
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { join } from 'node:path';
+import { bundleCli, root } from './bundle-lib.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const outdir = join(root, 'dist/bundle/cli');
-const common = {
-  bundle: true,
-  platform: 'node',
-  target: 'node20',
-  minify: true,
-  sourcemap: 'linked',
-  legalComments: 'none',
-  logLevel: 'warning',
-  // ESM entry points first: some packages' `main` is a UMD build whose dynamic requires esbuild cannot follow
-  // (jsonc-parser's `require('./impl/format')` failed at run time only, in the bundle).
-  mainFields: ['module', 'main'],
-};
-
-await build({
-  ...common,
-  entryPoints: [join(root, 'src/cli/bin.ts')],
-  outfile: join(outdir, 'tollgate.cjs'),
-  format: 'cjs',
-  // CommonJS has no import.meta: give the code its module URL back (package-files.ts walks up from it).
-  define: { 'import.meta.url': '__tollgateModuleUrl', 'import.meta.dirname': '__dirname' },
-  banner: { js: "var __tollgateModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
-});
-
-// Worker threads load their script by URL next to the code that starts them, so each worker is a file of its own.
-const worker = join(root, 'src/secrets/scan-worker.ts');
-if (existsSync(worker)) {
-  await build({
-    ...common,
-    entryPoints: [worker],
-    outfile: join(outdir, 'scan-worker.js'),
-    format: 'esm',
-    banner: {
-      js: "import { createRequire as __tollgateRequire } from 'node:module'; const require = __tollgateRequire(import.meta.url);",
-    },
-  });
-}
-
-// A dynamic import() left in the CommonJS bundle (only builtins stay unbundled) would fail at run time under the
-// code-cache loader: catch it here, at build time.
-const { readFileSync } = await import('node:fs');
-const leftover = readFileSync(join(outdir, 'tollgate.cjs'), 'utf8').match(/\bimport\("[^"]*"\)/g);
-if (leftover) {
-  console.error(
-    `scripts/bundle.mjs: dynamic import() left in the CommonJS bundle: ${[...new Set(leftover)].join(', ')}; import it statically`,
-  );
+try {
+  await bundleCli(join(root, 'dist/bundle/cli'), { sourcemap: true });
+} catch (error) {
+  console.error(`scripts/bundle.mjs: ${error.message}`);
   process.exit(1);
 }
