@@ -3,24 +3,22 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { parse as parseYaml } from 'yaml';
-import { runProcess } from '../../src/core/process.js';
 import { fakeChecksumToken } from '../../src/secrets/sample-tokens.js';
 import { helpFileOf, setupFakeAgents } from '../fakes/fake-agents.js';
 import { startFakeGithubRest } from '../fakes/github-rest/server.js';
 import { buildReport, claudeResult } from '../fixtures/alerts/build-report.js';
-import { createTempRepo, removeDir, type TempRepo, tempDir } from '../support/git-repo.js';
+import {
+  actionYml,
+  createRunnerFiles,
+  parseOutputs,
+  repoRoot,
+  runActionMain,
+  runnerEnvironment,
+} from '../support/action-runner.js';
+import { createTempRepo, removeDir, type TempRepo } from '../support/git-repo.js';
 
-/**
- * Runs the Action the way the runner runs a JavaScript action: `node <runs.main>` from the action's folder, each input
- * as `INPUT_<NAME>` with action.yml's defaults filled in (`${{ github.token }}` too), and the runner's files and
- * variables set. It runs the committed bundle (action/dist), which action-bundle.test.ts keeps equal to a fresh build.
- */
-const root = join(import.meta.dirname, '../..');
-const action = parseYaml(readFileSync(join(root, 'action.yml'), 'utf8')) as {
-  inputs: Record<string, { default?: string }>;
-  runs: { using: string; main: string };
-};
+const root = repoRoot;
+const action = actionYml;
 const canary = fakeChecksumToken('ghp_', 'action-canary');
 const token = 'ghs_fakeRunnerToken0123456789abcdefABCDEF';
 const runtimeToken = 'fake-actions-runtime-token-0123456789';
@@ -79,77 +77,26 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-/** The runner's INPUT_* for the workflow's `with:`, action.yml's defaults for the rest. */
-function inputEnvironment(inputs: Record<string, string>): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [name, spec] of Object.entries(action.inputs)) {
-    const given = inputs[name] ?? (spec.default ?? '').replace(/^\$\{\{\s*github\.token\s*\}\}$/, token);
-    if (given.includes('${{')) throw new Error(`action.yml: input ${name} has a default the harness does not know`);
-    env[`INPUT_${name.toUpperCase()}`] = given;
-  }
-  for (const name of Object.keys(inputs))
-    if (!(name in action.inputs)) throw new Error(`the test sets input ${name}, which action.yml does not declare`);
-  return env;
-}
-
 async function runAction(repo: TempRepo, inputs: Record<string, string>, event: string, extra: NodeJS.ProcessEnv = {}) {
-  const work = await tempDir('tollgate-runner-');
-  runnerDirs.push(work);
-  const files = {
-    output: join(work, 'output'),
-    summary: join(work, 'summary'),
-    env: join(work, 'env'),
-    path: join(work, 'path'),
-  };
-  for (const file of Object.values(files)) writeFileSync(file, '');
-  const runner = {
+  const files = await createRunnerFiles();
+  runnerDirs.push(files.dir);
+  const env = {
     ...repo.env,
-    GITHUB_ACTIONS: 'true',
-    GITHUB_WORKSPACE: repo.root,
+    ...runnerEnvironment(files, repo.root),
     // A JavaScript action's process also gets the runner's own service token; the gate must not pass it on.
     ACTIONS_RUNTIME_TOKEN: runtimeToken,
     GITHUB_EVENT_PATH: event,
     GITHUB_EVENT_NAME: 'pull_request',
     GITHUB_API_URL: apiUrl,
-    GITHUB_OUTPUT: files.output,
-    GITHUB_STEP_SUMMARY: files.summary,
-    GITHUB_ENV: files.env,
-    GITHUB_PATH: files.path,
     GITHUB_REPOSITORY: 'acme/shop',
-    RUNNER_TEMP: work,
     ...extra,
   };
-  const result = await runProcess(process.execPath, [join(root, action.runs.main)], {
-    cwd: repo.root,
-    env: { ...runner, ...inputEnvironment(inputs) },
-    timeoutMs: 120_000,
-  });
-  const outputs = parseOutputs(readFileSync(files.output, 'utf8'));
+  const result = await runActionMain(repo.root, env, inputs, token);
   return {
-    exitCode: result.exitCode,
-    stdout: result.stdout,
-    stderr: result.stderr,
-    outputs,
+    ...result,
+    outputs: parseOutputs(readFileSync(files.output, 'utf8')),
     summary: readFileSync(files.summary, 'utf8'),
   };
-}
-
-/** The runner's reading of GITHUB_OUTPUT: `name=value` lines and `name<<DELIM` … `DELIM` blocks. */
-function parseOutputs(text: string): Record<string, string> {
-  const outputs: Record<string, string> = {};
-  const lines = text.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const heredoc = /^([\w-]+)<<(.+)$/.exec(lines[i]!);
-    if (heredoc) {
-      const end = lines.indexOf(heredoc[2]!, i + 1);
-      outputs[heredoc[1]!] = lines.slice(i + 1, end).join('\n');
-      i = end;
-    } else if (lines[i]!.includes('=')) {
-      const [name, ...rest] = lines[i]!.split('=');
-      outputs[name!] = rest.join('=');
-    }
-  }
-  return outputs;
 }
 
 test("action.yml is a JavaScript action on the runner's Node, its main the committed bundle", () => {
