@@ -3,36 +3,25 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { parse as parseYaml } from 'yaml';
-import { runProcess } from '../../src/core/process.js';
 import { fakeChecksumToken } from '../../src/secrets/sample-tokens.js';
 import { helpFileOf, setupFakeAgents } from '../fakes/fake-agents.js';
 import { startFakeGithubRest } from '../fakes/github-rest/server.js';
 import { buildReport, claudeResult } from '../fixtures/alerts/build-report.js';
-import { createTempRepo, removeDir, type TempRepo, tempDir } from '../support/git-repo.js';
+import {
+  actionYml,
+  createRunnerFiles,
+  parseOutputs,
+  repoRoot,
+  runActionMain,
+  runnerEnvironment,
+} from '../support/action-runner.js';
+import { createTempRepo, removeDir, type TempRepo } from '../support/git-repo.js';
 
-/**
- * Runs action.yml's steps the way the runner does: `uses:` steps are recorded, not run; each `run:` step goes to bash
- * with its `env:` after the `${{ }}` expressions it uses are filled in, and the runner's files and variables set. The
- * install step is replaced by the package this test suite already built (npm test builds first).
- */
-const root = join(import.meta.dirname, '../..');
-const action = parseYaml(readFileSync(join(root, 'action.yml'), 'utf8')) as {
-  inputs: Record<string, { default?: string }>;
-  runs: {
-    steps: Array<{
-      id?: string;
-      name?: string;
-      if?: string;
-      uses?: string;
-      run?: string;
-      env?: Record<string, string>;
-      with?: Record<string, unknown>;
-    }>;
-  };
-};
+const root = repoRoot;
+const action = actionYml;
 const canary = fakeChecksumToken('ghp_', 'action-canary');
 const token = 'ghs_fakeRunnerToken0123456789abcdefABCDEF';
+const runtimeToken = 'fake-actions-runtime-token-0123456789';
 
 interface Comment {
   id: number;
@@ -88,123 +77,34 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-/** The few expressions action.yml uses; anything else is a test failure, not a silent blank. */
-function value(expression: string, inputs: Record<string, string>, outputs: Record<string, string>): string {
-  const input = /^inputs\.([a-z-]+)$/.exec(expression);
-  // A default may itself be an expression (`${{ github.token }}`), which the runner fills in too.
-  if (input) return inputs[input[1]!] ?? evaluate(action.inputs[input[1]!]?.default ?? '', inputs, outputs);
-  const output = /^steps\.gate\.outputs\.([a-z-]+)$/.exec(expression);
-  if (output) return outputs[output[1]!] ?? '';
-  if (expression === 'github.token') return token;
-  const literal = /^'(.*)'$/.exec(expression);
-  if (literal) return literal[1]!;
-  throw new Error(`action.yml uses an expression the harness does not know: ${expression}`);
-}
-
-function evaluate(template: string, inputs: Record<string, string>, outputs: Record<string, string> = {}): string {
-  return template.replace(/\$\{\{\s*([^}]+?)\s*\}\}/g, (_, expression: string) => value(expression, inputs, outputs));
-}
-
-/** A step's `if:`: `always()` and `a == b` / `a != b` joined by `&&`; without `always()`, only after success. */
-function runs(
-  condition: string | undefined,
-  failed: boolean,
-  inputs: Record<string, string>,
-  outputs: Record<string, string>,
-): boolean {
-  if (!condition) return !failed;
-  const parts = condition
-    .replace(/^\$\{\{\s*|\s*\}\}$/g, '')
-    .split('&&')
-    .map((part) => part.trim());
-  if (failed && !parts.includes('always()')) return false;
-  return parts.every((part) => {
-    if (part === 'always()') return true;
-    const compare = /^(.+?)\s*(==|!=)\s*(.+)$/.exec(part);
-    if (!compare) throw new Error(`action.yml uses a condition the harness does not know: ${part}`);
-    const equal = value(compare[1]!, inputs, outputs) === value(compare[3]!, inputs, outputs);
-    return compare[2] === '==' ? equal : !equal;
-  });
-}
-
 async function runAction(repo: TempRepo, inputs: Record<string, string>, event: string, extra: NodeJS.ProcessEnv = {}) {
-  const work = await tempDir('tollgate-runner-');
-  runnerDirs.push(work);
-  const files = {
-    output: join(work, 'output'),
-    summary: join(work, 'summary'),
-    env: join(work, 'env'),
-    path: join(work, 'path'),
-  };
-  for (const file of Object.values(files)) writeFileSync(file, '');
-  const runner = {
+  const files = await createRunnerFiles();
+  runnerDirs.push(files.dir);
+  const env = {
     ...repo.env,
-    GITHUB_ACTIONS: 'true',
-    GITHUB_WORKSPACE: repo.root,
-    GITHUB_ACTION_PATH: root,
+    ...runnerEnvironment(files, repo.root),
+    // A JavaScript action's process also gets the runner's own service token; the gate must not pass it on.
+    ACTIONS_RUNTIME_TOKEN: runtimeToken,
     GITHUB_EVENT_PATH: event,
     GITHUB_EVENT_NAME: 'pull_request',
     GITHUB_API_URL: apiUrl,
-    GITHUB_OUTPUT: files.output,
-    GITHUB_STEP_SUMMARY: files.summary,
-    GITHUB_ENV: files.env,
-    GITHUB_PATH: files.path,
     GITHUB_REPOSITORY: 'acme/shop',
-    RUNNER_TEMP: work,
     ...extra,
   };
-  const uses: Array<{ uses: string; with: Record<string, string> }> = [];
-  let stdout = '';
-  let stderr = '';
-  let exitCode: number | null = 0;
-  for (const step of action.runs.steps) {
-    const outputs = parseOutputs(readFileSync(files.output, 'utf8'));
-    if (!runs(step.if, exitCode !== 0, inputs, outputs)) continue;
-    if (step.uses) {
-      const resolved = Object.fromEntries(
-        Object.entries(step.with ?? {}).map(([k, v]) => [k, evaluate(String(v), inputs, outputs)]),
-      );
-      uses.push({ uses: step.uses, with: resolved });
-      continue;
-    }
-    if (step.name === 'Install tollgate') {
-      expect(step.run).toContain('npm ci');
-      expect(step.run).toContain('npm run build');
-      continue;
-    }
-    const env = Object.fromEntries(Object.entries(step.env ?? {}).map(([k, v]) => [k, evaluate(v, inputs)]));
-    const result = await runProcess('bash', ['-e', '-c', evaluate(step.run ?? '', inputs)], {
-      cwd: repo.root,
-      env: { ...runner, ...env },
-      timeoutMs: 120_000,
-    });
-    stdout += result.stdout;
-    stderr += result.stderr;
-    exitCode = result.exitCode;
-  }
-  const outputs = parseOutputs(readFileSync(files.output, 'utf8'));
-  return { exitCode, stdout, stderr, outputs, summary: readFileSync(files.summary, 'utf8'), uses };
+  const result = await runActionMain(repo.root, env, inputs, token);
+  return {
+    ...result,
+    outputs: parseOutputs(readFileSync(files.output, 'utf8')),
+    summary: readFileSync(files.summary, 'utf8'),
+  };
 }
 
-/** The runner's reading of GITHUB_OUTPUT: `name=value` lines and `name<<DELIM` … `DELIM` blocks. */
-function parseOutputs(text: string): Record<string, string> {
-  const outputs: Record<string, string> = {};
-  const lines = text.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const heredoc = /^([\w-]+)<<(.+)$/.exec(lines[i]!);
-    if (heredoc) {
-      const end = lines.indexOf(heredoc[2]!, i + 1);
-      outputs[heredoc[1]!] = lines.slice(i + 1, end).join('\n');
-      i = end;
-    } else if (lines[i]!.includes('=')) {
-      const [name, ...rest] = lines[i]!.split('=');
-      outputs[name!] = rest.join('=');
-    }
-  }
-  return outputs;
-}
+test("action.yml is a JavaScript action on the runner's Node, its main the committed bundle", () => {
+  expect(action.runs).toEqual({ using: 'node24', main: 'action/dist/index.cjs' });
+  expect(readFileSync(join(root, action.runs.main), 'utf8')).toContain('tollgate.cjs');
+});
 
-describe('the GitHub Action, run step by step as the runner runs it', () => {
+describe('the GitHub Action, run as the runner runs a JavaScript action', () => {
   let repo: TempRepo;
   let event: string;
   beforeAll(async () => {
@@ -235,8 +135,6 @@ describe('the GitHub Action, run step by step as the runner runs it', () => {
     expect(JSON.parse(readFileSync(first.outputs['sarif-path']!, 'utf8')).version).toBe('2.1.0');
     expect(first.summary).toContain('secrets');
     expect(first.stdout).toMatch(/^::error file=src\/pay\.js,line=1/m);
-    expect(first.uses.map((u) => u.uses)).toEqual(['actions/setup-node@v4', 'github/codeql-action/upload-sarif@v3']);
-    expect(first.uses[1]!.with).toEqual({ sarif_file: first.outputs['sarif-path'], category: 'tollgate' });
     expect(comments.filter((c) => c.body.includes('tollgate:sticky-comment'))).toHaveLength(1);
     expect(requests.filter((r) => r.startsWith('POST'))).toHaveLength(1);
 
@@ -247,7 +145,6 @@ describe('the GitHub Action, run step by step as the runner runs it', () => {
     expect(comments.filter((c) => c.body.includes('tollgate:sticky-comment'))).toHaveLength(1);
     expect(requests.filter((r) => !r.endsWith(' auth'))).toEqual([]);
     expect(second.outputs['sarif-path']).toBe('');
-    expect(second.uses.map((u) => u.uses)).toEqual(['actions/setup-node@v4']);
 
     for (const run of [first, second]) {
       const everything = [
@@ -274,11 +171,12 @@ describe('the GitHub Action, run step by step as the runner runs it', () => {
       'while (pid > 1) {',
       "  let environ = '';",
       "  try { environ = fs.readFileSync('/proc/' + pid + '/environ', 'latin1'); } catch {}",
-      "  found.push({ pid, token: environ.split('\\0').some((v) => /^(TOLLGATE_TOKEN|GITHUB_TOKEN|GH_TOKEN|INPUT_TOKEN)=./.test(v) || v.includes(process.argv[3])) });",
+      "  found.push({ pid, token: environ.split('\\0').some((v) => /^(TOLLGATE_TOKEN|GITHUB_TOKEN|GH_TOKEN|INPUT_TOKEN|ACTIONS_RUNTIME_TOKEN)=./.test(v) || v.includes(process.argv[3])) });",
       "  const stat = fs.readFileSync('/proc/' + pid + '/stat', 'utf8');",
       "  pid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);",
       '}',
-      'fs.writeFileSync(process.argv[2], JSON.stringify(found));',
+      'const own = Object.keys(process.env).filter((name) => /^(INPUT_|ACTIONS_RUNTIME_TOKEN|ACTIONS_ID_TOKEN)/.test(name));',
+      'fs.writeFileSync(process.argv[2], JSON.stringify({ found, own }));',
     ].join('\n');
     // The config the workflow names is policy: it must be in the base commit to apply.
     const pr = await createTempRepo({
@@ -299,7 +197,11 @@ describe('the GitHub Action, run step by step as the runner runs it', () => {
       writeFileSync(prEvent, payload.replace('BASE_SHA', base).replace('HEAD_SHA', head));
       const run = await runAction(pr, { 'fail-on': 'never', config: 'ci/ancestors.yaml', comment: 'true' }, prEvent);
       expect(run.exitCode, run.stderr).toBe(0);
-      const ancestors = JSON.parse(readFileSync(out, 'utf8')) as Array<{ pid: number; token: boolean }>;
+      const { found: ancestors, own } = JSON.parse(readFileSync(out, 'utf8')) as {
+        found: Array<{ pid: number; token: boolean }>;
+        own: string[];
+      };
+      expect(own).toEqual([]);
       expect(ancestors.length).toBeGreaterThan(0);
       expect(ancestors.filter((ancestor) => ancestor.token)).toEqual([]);
     } finally {

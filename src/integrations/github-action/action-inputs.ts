@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { TollgateError } from '../../core/errors.js';
 
 /**
- * What `action.yml` hands the step, as environment variables (composite actions do not export inputs themselves).
- * Booleans are the strings the workflow wrote.
+ * What the step reads, as environment variables: `TOLLGATE_*` (set from the runner's `INPUT_*` by the Action's
+ * `main`, or by hand for `tollgate action-step`). Booleans are the strings the workflow wrote.
  */
 const flag = (name: string) =>
   z

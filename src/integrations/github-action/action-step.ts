@@ -7,7 +7,7 @@ import { type ActionEnvironment, readActionEnvironment } from './action-inputs.j
 import { runAlertCommand } from './alert-command.js';
 import { ChildFailed } from './child-run.js';
 import type { CommandOutcome } from './command-outcome.js';
-import { upsertStickyComment } from './comment-api.js';
+import { CommentNotAllowed, upsertStickyComment } from './comment-api.js';
 import { parsePullRequestEvent } from './event.js';
 import { runGateCommand } from './gate-command.js';
 import { runnerFileEntry } from './runner-files.js';
@@ -80,8 +80,16 @@ async function comment(
   }
   if (!input.TOLLGATE_TOKEN) throw new TollgateError('usage', 'token: empty; the sticky comment needs a token');
   const target = { apiUrl: input.GITHUB_API_URL, token: input.TOLLGATE_TOKEN, ...pr };
-  const done = await upsertStickyComment(target, markdown);
-  io.stderr(`tollgate: sticky comment ${done.action} on #${pr.number}\n`);
+  try {
+    const done = await upsertStickyComment(target, markdown);
+    io.stderr(`tollgate: sticky comment ${done.action} on #${pr.number}\n`);
+  } catch (error) {
+    // A fork's pull request runs with a read-only token: the gate's result stands, the report is in the summary.
+    if (!(error instanceof CommentNotAllowed)) throw error;
+    const why = `tollgate: no comment on #${pr.number}: the token cannot write to the pull request (a fork's pull request gets a read-only token); the report is in the step summary`;
+    io.stdout(`::notice title=tollgate comment::${why}\n`);
+    await appendFile(input.GITHUB_STEP_SUMMARY, `\n> ${why}.\n`);
+  }
 }
 
 async function readEvent(path: string): Promise<unknown> {

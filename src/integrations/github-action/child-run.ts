@@ -42,8 +42,22 @@ export async function runTollgateChild(
   return { exitCode: run.exitCode, stdout: run.stdout };
 }
 
-/** The environment a gate or scan child gets: the Action's token never reaches it, nor the checks it runs. */
+/**
+ * The environment a gate or scan child gets: the Action's token never reaches it, nor the checks it runs. A
+ * JavaScript action's process also holds every input as `INPUT_*` (the token among them) and the runner's own
+ * tokens (cache and artifact service, OIDC), which a pull request's code could use to poison caches or mint tokens.
+ */
+const RUNNER_TOKENS = new Set([
+  'TOLLGATE_TOKEN',
+  'GITHUB_TOKEN',
+  'GH_TOKEN',
+  'ACTIONS_RUNTIME_TOKEN',
+  'ACTIONS_ID_TOKEN_REQUEST_TOKEN',
+  'ACTIONS_ID_TOKEN_REQUEST_URL',
+]);
+
 export function withoutTokens(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const { TOLLGATE_TOKEN: _token, GITHUB_TOKEN: _github, GH_TOKEN: _gh, ...rest } = env;
-  return rest;
+  return Object.fromEntries(
+    Object.entries(env).filter(([name]) => !RUNNER_TOKENS.has(name) && !name.startsWith('INPUT_')),
+  );
 }

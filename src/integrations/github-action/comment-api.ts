@@ -14,6 +14,16 @@ export interface CommentTarget {
   number: number;
 }
 
+/**
+ * The token may not write to the pull request: the read-only token GitHub gives a fork's pull request (403 "Resource
+ * not accessible by integration"), or a workflow without `pull-requests: write`. Not a failure of the gate.
+ */
+export class CommentNotAllowed extends TollgateError {
+  constructor(readonly request: string) {
+    super('io', `${request}: HTTP 403, the token cannot write pull-request comments`);
+  }
+}
+
 const commentPage = z.array(z.object({ id: z.number(), body: z.string().nullable().optional() }));
 
 export async function upsertStickyComment(
@@ -63,6 +73,9 @@ async function call(target: CommentTarget, method: string, url: string, json?: u
   } catch (error) {
     throw new TollgateError('io', `${method} ${redactUrl(url)}: ${(error as Error).message}`);
   }
+  // A rate limit is a 403 too; it is not a refusal (and has its own handling), so it stays an error here.
+  if (response.status === 403 && response.headers.get('x-ratelimit-remaining') !== '0')
+    throw new CommentNotAllowed(`${method} ${redactUrl(url)}`);
   if (!response.ok) {
     const hint = response.status === 403 || response.status === 404 ? ' (the token needs pull-requests: write)' : '';
     throw new TollgateError('io', `${method} ${redactUrl(url)}: HTTP ${response.status}${hint}`);

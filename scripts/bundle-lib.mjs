@@ -1,0 +1,105 @@
+// The one esbuild set-up behind both bundles: the CLI's (scripts/bundle.mjs, dist/bundle/cli/, git-ignored) and the
+// GitHub Action's (scripts/build-action.mjs, action/dist/, committed). Same options, so the Action runs the CLI users run.
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  minify: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+  // Paths as the project spells them (`node_modules/…`), not where a symlinked node_modules really lives: the
+  // committed Action bundle must be byte-equal whoever builds it.
+  preserveSymlinks: true,
+  absWorkingDir: root,
+  // ESM entry points first: some packages' `main` is a UMD build whose dynamic requires esbuild cannot follow
+  // (jsonc-parser's `require('./impl/format')` failed at run time only, in the bundle).
+  mainFields: ['module', 'main'],
+};
+
+// CommonJS has no import.meta: give the code its module URL back (package-files.ts walks up from it).
+const cjsImportMeta = {
+  define: { 'import.meta.url': '__tollgateModuleUrl', 'import.meta.dirname': '__dirname' },
+  banner: { js: "var __tollgateModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+};
+
+const STOP_HOOK_BUNDLE_LIMIT = 64 * 1024;
+
+/**
+ * tollgate.cjs and scan-worker.js into `outdir`; `sourcemap` only where nothing is committed. The CLI's bundle is
+ * `src/cli/start.ts`, which exports `runCli` for bin/tollgate.cjs to call after loading it through the code cache,
+ * plus the stop hook's small fast path (stop-hook.cjs); the Action's (`selfStarting`) is `src/cli/bin.ts`, which
+ * starts itself when required.
+ */
+export async function bundleCli(outdir, { sourcemap, selfStarting = false }) {
+  const maps = sourcemap ? { sourcemap: 'linked' } : {};
+  await build({
+    ...common,
+    ...maps,
+    ...cjsImportMeta,
+    entryPoints: [join(root, selfStarting ? 'src/cli/bin.ts' : 'src/cli/start.ts')],
+    outfile: join(outdir, 'tollgate.cjs'),
+    format: 'cjs',
+  });
+  const bundles = ['tollgate.cjs'];
+  if (!selfStarting) {
+    // The stop hook's fast path alone (a few dozen kB): most stops are answered without reading the whole CLI.
+    const { metafile } = await build({
+      ...common,
+      ...maps,
+      ...cjsImportMeta,
+      entryPoints: [join(root, 'src/cli/stop-hook-fast.ts')],
+      outfile: join(outdir, 'stop-hook.cjs'),
+      format: 'cjs',
+      metafile: true,
+    });
+    const bytes = Object.values(metafile.outputs).find((output) => output.entryPoint)?.bytes ?? 0;
+    // A stray import (the full path, zod, a validator) would quietly make every stop pay for it again.
+    if (bytes > STOP_HOOK_BUNDLE_LIMIT) {
+      throw new Error(
+        `stop-hook.cjs is ${bytes} bytes, over ${STOP_HOOK_BUNDLE_LIMIT}: its entry (src/cli/stop-hook-fast.ts) imports more than the fast path`,
+      );
+    }
+    bundles.push('stop-hook.cjs');
+  }
+  // Worker threads load their script by URL next to the code that starts them, so each worker is a file of its own.
+  const worker = join(root, 'src/secrets/scan-worker.ts');
+  if (existsSync(worker)) {
+    await build({
+      ...common,
+      ...maps,
+      entryPoints: [worker],
+      outfile: join(outdir, 'scan-worker.js'),
+      format: 'esm',
+      banner: {
+        js: "import { createRequire as __tollgateRequire } from 'node:module'; const require = __tollgateRequire(import.meta.url);",
+      },
+    });
+  }
+  // A dynamic import() left in a CommonJS bundle (only builtins stay unbundled) would fail at run time under the
+  // code-cache loader: catch it here, at build time.
+  for (const file of bundles) {
+    const leftover = readFileSync(join(outdir, file), 'utf8').match(/\bimport\("[^"]*"\)/g);
+    if (leftover) {
+      throw new Error(`dynamic import() left in ${file}: ${[...new Set(leftover)].join(', ')}; import it statically`);
+    }
+  }
+}
+
+/** The Action's `main`: maps the runner's INPUT_* to the step's settings and hands over to tollgate.cjs beside it. */
+export async function bundleActionMain(outdir) {
+  await build({
+    ...common,
+    ...cjsImportMeta,
+    entryPoints: [join(root, 'src/integrations/github-action/action-main.ts')],
+    outfile: join(outdir, 'index.cjs'),
+    format: 'cjs',
+    external: ['./tollgate.cjs'],
+  });
+}
