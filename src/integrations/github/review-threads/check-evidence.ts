@@ -10,6 +10,27 @@ export interface EvidenceSource {
   commitInHead(commitSha: string, headSha: string): Promise<CommitInHead>;
 }
 
+/** `lookUp` asked once per head; an error it throws is `unknown` evidence that says `what` failed, never a pass. */
+export function oncePerHead(
+  lookUp: (headSha: string) => Promise<CheckEvidence>,
+  what: string,
+): (headSha: string) => Promise<CheckEvidence> {
+  const cache = new Map<string, Promise<CheckEvidence>>();
+  return (headSha) => {
+    let pending = cache.get(headSha);
+    if (!pending) {
+      pending = lookUp(headSha).catch(
+        (error: unknown): CheckEvidence => ({
+          status: 'unknown',
+          detail: `${what}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
+        }),
+      );
+      cache.set(headSha, pending);
+    }
+    return pending;
+  };
+}
+
 /**
  * Evidence from the last `tollgate run` on the pushed commit. The store keys runs by change-set fingerprint (not
  * by commit), so the run is found by rebuilding the change set here: this only vouches for the PR head when the
@@ -22,7 +43,6 @@ export function createRunEvidence(options: {
 }): EvidenceSource {
   const { repoRoot, config, env } = options;
   const git = (...args: string[]) => runProcess('git', args, { cwd: repoRoot, env, timeoutMs: 60_000 });
-  const cache = new Map<string, Promise<CheckEvidence>>();
 
   const lookUp = async (headSha: string): Promise<CheckEvidence> => {
     const head = await git('rev-parse', 'HEAD');
@@ -65,19 +85,7 @@ export function createRunEvidence(options: {
   };
 
   return {
-    forHead(headSha) {
-      let pending = cache.get(headSha);
-      if (!pending) {
-        pending = lookUp(headSha).catch(
-          (error: unknown): CheckEvidence => ({
-            status: 'unknown',
-            detail: `could not look up the last run: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
-          }),
-        );
-        cache.set(headSha, pending);
-      }
-      return pending;
-    },
+    forHead: oncePerHead(lookUp, 'could not look up the last run'),
     async commitInHead(commitSha, headSha) {
       const result = await git('merge-base', '--is-ancestor', commitSha, headSha);
       if (result.exitCode === 0) return 'yes';

@@ -1,6 +1,6 @@
 import type { GraphqlClient } from '../graphql-client.js';
 import type { GithubRepository } from '../repository.js';
-import type { EvidenceSource } from './check-evidence.js';
+import { type EvidenceSource, oncePerHead } from './check-evidence.js';
 import { type CiCheck, judgeChecks, readCommitChecks } from './ci-checks.js';
 import type { CheckEvidence } from './fix-policy.js';
 
@@ -26,17 +26,12 @@ const DEFAULT_POLL_MS = 15_000;
 const listed = (names: readonly string[]) =>
   names.length <= 5 ? names.join(', ') : `${names.slice(0, 5).join(', ')} and ${names.length - 5} more`;
 
-function firstLine(error: unknown): string {
-  return error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
-}
-
 /**
  * Evidence from the pushed head's GitHub check runs and commit statuses, for teams whose tests run only in CI.
  * Waits for running checks up to `waitMs`, polling; a failed check answers at once.
  */
 export function createRemoteEvidence(options: RemoteEvidenceOptions): EvidenceSource {
   const pollMs = options.pollMs ?? DEFAULT_POLL_MS;
-  const cache = new Map<string, Promise<CheckEvidence>>();
 
   const lookUp = async (headSha: string): Promise<CheckEvidence> => {
     const short = headSha.slice(0, 12);
@@ -80,19 +75,7 @@ export function createRemoteEvidence(options: RemoteEvidenceOptions): EvidenceSo
   };
 
   return {
-    forHead(headSha) {
-      let pending = cache.get(headSha);
-      if (!pending) {
-        pending = lookUp(headSha).catch(
-          (error: unknown): CheckEvidence => ({
-            status: 'unknown',
-            detail: `could not read the GitHub checks: ${firstLine(error)}`,
-          }),
-        );
-        cache.set(headSha, pending);
-      }
-      return pending;
-    },
+    forHead: oncePerHead(lookUp, 'could not read the GitHub checks'),
     commitInHead: options.commitInHead,
   };
 }

@@ -120,6 +120,36 @@ async function runSteps(
   return null;
 }
 
+/** init, extract, finalize: the base (`--overlay-base`) or an overlay of the changes on a copy of it. */
+function buildSteps(
+  run: OverlayRun,
+  target: {
+    database: string;
+    sourceRoot: string;
+    overlay: { kind: 'base' } | { kind: 'changes'; changesFile: string };
+  },
+) {
+  const name = target.overlay.kind === 'base' ? 'overlay base' : 'overlay';
+  const { database, sourceRoot } = target;
+  return [
+    {
+      step: `${name} creation`,
+      command: 'database init',
+      args: databaseInitArgs({ database, language: run.language, sourceRoot, overlay: target.overlay }),
+    },
+    {
+      step: `${name} extraction`,
+      command: 'database trace-command',
+      args: traceCommandArgs({ database, sourceRoot }),
+    },
+    {
+      step: `${name} finalization`,
+      command: 'database finalize',
+      args: finalizeArgs({ database, threads: run.threads }),
+    },
+  ];
+}
+
 /** The base database for the change's base commit: reused when this CLI built it for that commit, else built now. */
 async function ensureBase(run: OverlayRun, paths: OverlayPaths, baseCommit: string): Promise<LanguageOutcome | null> {
   const { ctx } = run.input;
@@ -140,26 +170,7 @@ async function ensureBase(run: OverlayRun, paths: OverlayPaths, baseCommit: stri
   await mkdir(paths.home, { recursive: true, mode: 0o700 });
   await exportTree({ repoRoot: ctx.repoRoot, commit: baseCommit, dir: paths.source });
   const failed = await runSteps(run, [
-    {
-      step: 'overlay base creation',
-      command: 'database init',
-      args: databaseInitArgs({
-        database: paths.base,
-        language: run.language,
-        sourceRoot: paths.source,
-        overlay: { kind: 'base' },
-      }),
-    },
-    {
-      step: 'overlay base extraction',
-      command: 'database trace-command',
-      args: traceCommandArgs({ database: paths.base, sourceRoot: paths.source }),
-    },
-    {
-      step: 'overlay base finalization',
-      command: 'database finalize',
-      args: finalizeArgs({ database: paths.base, threads: run.threads }),
-    },
+    ...buildSteps(run, { database: paths.base, sourceRoot: paths.source, overlay: { kind: 'base' } }),
     { step: 'overlay base cleanup', command: 'database cleanup', args: overlayCleanupArgs(paths.base) },
   ]);
   if (failed) {
@@ -218,28 +229,10 @@ export async function createOverlayDatabase(
   await rm(run.database, { recursive: true, force: true });
   await mkdir(dirname(run.database), { recursive: true, mode: 0o700 });
   await cp(paths.base, run.database, { recursive: true });
-  const failed = await runSteps(run, [
-    {
-      step: 'overlay creation',
-      command: 'database init',
-      args: databaseInitArgs({
-        database: run.database,
-        language: run.language,
-        sourceRoot: paths.source,
-        overlay: { kind: 'changes', changesFile },
-      }),
-    },
-    {
-      step: 'overlay extraction',
-      command: 'database trace-command',
-      args: traceCommandArgs({ database: run.database, sourceRoot: paths.source }),
-    },
-    {
-      step: 'overlay finalization',
-      command: 'database finalize',
-      args: finalizeArgs({ database: run.database, threads: run.threads }),
-    },
-  ]);
+  const failed = await runSteps(
+    run,
+    buildSteps(run, { database: run.database, sourceRoot: paths.source, overlay: { kind: 'changes', changesFile } }),
+  );
   return failed ?? { database: run.database, sourceRoot: paths.source };
 }
 
