@@ -8,7 +8,7 @@ import { runProcess } from '../../src/core/process.js';
 import { fakeChecksumToken } from '../../src/secrets/sample-tokens.js';
 import { helpFileOf, setupFakeAgents } from '../fakes/fake-agents.js';
 import { startFakeGithubRest } from '../fakes/github-rest/server.js';
-import { buildReport, claudeResult } from '../fixtures/alerts/build-report.js';
+import { buildReport, claudeResult } from '../support/build-report.js';
 import { createTempRepo, removeDir, type TempRepo, tempDir } from '../support/git-repo.js';
 
 /**
