@@ -50,6 +50,12 @@ describe('judgeSuppression', () => {
     expect(judgeSuppression('inline', { ...at('high', 10), path: 'other.env' }, policy([10]))).toBe('applies');
   });
 
+  test('without a marker line of its own, only the finding’s line is asked about', () => {
+    const allButTen: GateSuppressionPolicy = { addedLine: (_path, line) => line !== 10, baselineCommitted: true };
+    expect(judgeSuppression('inline', at('high', 10), allButTen)).toBe('applies');
+    expect(judgeSuppression('inline', at('high', 10), allButTen, 9)).toBe('inline-added');
+  });
+
   test('a baseline clears a high secret only when it is committed', () => {
     expect(judgeSuppression('baseline', at('high'), policy([10], true))).toBe('applies');
     expect(judgeSuppression('baseline', at('high'), policy([], false))).toBe('baseline-uncommitted');

@@ -97,6 +97,26 @@ describe('finding id prefixes', () => {
     expect((await waive({ findingId: 'ef01' })).findingId).toBe(ids.c);
   });
 
+  test('a whole id wins over a longer id it begins, and a short whole id needs no 4 characters', async () => {
+    await recordResult(repo.root, {
+      tool: 'lint',
+      fingerprint: 'fp',
+      configHash: 'c',
+      status: 'failed',
+      runId: 'r2',
+      at: '2026-11-26T11:30:00.000Z',
+      findings: [
+        { id: 'abcd1111', severity: 'low', title: 'short' },
+        { id: 'ab', severity: 'low', title: 'shortest' },
+      ],
+    });
+    expect((await waive({ findingId: 'abcd1111' })).title).toBe('short');
+    expect((await waive({ findingId: 'ab' })).title).toBe('shortest');
+    await waive({ findingId: ids.a });
+    expect((await removeWaiver(repo.root, 'abcd1111', { human: true, env: repo.env })).findingId).toBe('abcd1111');
+    expect((await listWaivers(repo.root)).map((waiver) => waiver.findingId)).toEqual(['ab', ids.a]);
+  });
+
   test('removing by an ambiguous prefix removes nothing', async () => {
     await waive({ findingId: ids.a });
     await waive({ findingId: ids.b });
