@@ -1,6 +1,6 @@
-import { createChangeSet } from '../../../core/change-set/index.js';
 import type { TollgateConfig } from '../../../core/config/schema.js';
 import { runProcess } from '../../../core/process.js';
+import { changeSetForRun } from '../../../core/run/change-set-for-run.js';
 import { lastVerdictFor } from '../../../core/state/results-store.js';
 import type { CheckEvidence, CommitInHead } from './fix-policy.js';
 
@@ -43,12 +43,8 @@ export function createRunEvidence(options: {
         detail: `the work tree has uncommitted changes, so no run vouches for the pushed commit ${short} alone; commit and push, then run \`tollgate run\``,
       };
     }
-    const changeSet = await createChangeSet({
-      cwd: repoRoot,
-      ...(config.base ? { configBase: config.base } : {}),
-      ignore: config.ignore,
-      maxFileSize: config.validation.maxFileSize,
-    });
+    // Built as every run builds it, so that the fingerprint is the one a run stored.
+    const changeSet = await changeSetForRun(repoRoot, config);
     const verdict = await lastVerdictFor(repoRoot, changeSet.fingerprint, { includePartial: true });
     if (!verdict) {
       return { status: 'missing', detail: `no \`tollgate run\` is recorded for the pushed commit ${short}; run it` };
