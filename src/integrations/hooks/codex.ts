@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { trustCodexHook } from './codex-install.js';
 import { allowWithSystemMessage, blockWithDecision, type HookAgent, readSnakeCasePayload } from './hook-agent.js';
 
 /**
@@ -18,6 +19,7 @@ export const codexHooks: HookAgent<'codex'> = {
   readPayload: readSnakeCasePayload,
   block: blockWithDecision,
   allow: allowWithSystemMessage,
+  afterInstall: trustCodexHook,
   configEdits: (scope, roots, commands) => {
     const base = scope === 'user' ? join(roots.home, '.codex') : join(roots.repoRoot!, '.codex');
     return {
