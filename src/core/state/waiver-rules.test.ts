@@ -257,10 +257,13 @@ test('--commit writes the committed file, not .tollgate/: no commit pin, applies
 
 describe('removing a waiver', () => {
   test('an agent may remove one (it only makes the gate stricter), and is named as an agent', async () => {
-    await waive({ findingId: ids.a });
+    await waive({ findingId: ids.a, human: true });
     await removeWaiver(repo.root, ids.a, { human: false, env: repo.env });
-    const log = await readFile(join(repo.root, '.tollgate', 'waivers.events.jsonl'), 'utf8');
-    expect(log).toContain('"by":"Tollgate Test (agent)"');
+    const log = (await readFile(join(repo.root, '.tollgate', 'waivers.events.jsonl'), 'utf8')).trim().split('\n');
+    expect(log).toHaveLength(2);
+    expect(log[0]).toContain('"by":"Tollgate Test"');
+    expect(log[1]).toContain('"type":"waiver.removed"');
+    expect(log[1]).toContain('"by":"Tollgate Test (agent)"');
   });
 
   test('an ambiguous prefix says so; a unique prefix of 4 removes', async () => {
