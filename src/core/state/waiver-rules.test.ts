@@ -143,14 +143,14 @@ test('recording or removing one waiver keeps the others', async () => {
 
 describe('how a waiver was made, and where it counts', () => {
   test('the origin is recorded: terminal, agent markers, or neither', async () => {
-    expect(waiverOrigin({}, true)).toEqual({ kind: 'terminal', tty: true, agentMarkers: [] });
-    expect(waiverOrigin({ CLAUDECODE: '1' }, true)).toEqual({
+    expect(waiverOrigin([], true)).toEqual({ kind: 'terminal', tty: true, agentMarkers: [] });
+    expect(waiverOrigin(['CLAUDECODE'], true)).toEqual({
       kind: 'agent-env',
       tty: true,
       agentMarkers: ['CLAUDECODE'],
     });
-    expect(waiverOrigin({}, false)).toEqual({ kind: 'no-terminal', tty: false, agentMarkers: [] });
-    const recorded = await waive({ madeBy: waiverOrigin({ GEMINI_CLI: '1' }, false) });
+    expect(waiverOrigin([], false)).toEqual({ kind: 'no-terminal', tty: false, agentMarkers: [] });
+    const recorded = await waive({ madeBy: waiverOrigin(['GEMINI_CLI'], false) });
     expect((await listWaivers(repo.root))[0]!.madeBy).toEqual(recorded.madeBy);
     const finding = { ...makeFinding({ validator: 'checks', severity: 'medium', title: 'c' }), id: ids.c };
     expect(applyWaivers([finding], await listWaivers(repo.root), NOW)[0]!.waiver?.how).toBe(
@@ -160,7 +160,7 @@ describe('how a waiver was made, and where it counts', () => {
 
   test('a local high waiver holds on the commit it was made on, and lapses once the change is committed', async () => {
     const head = (await repo.git('rev-parse', 'HEAD')).trim();
-    const high = await waive({ findingId: ids.high, human: true, madeBy: waiverOrigin({}, true) });
+    const high = await waive({ findingId: ids.high, human: true, madeBy: waiverOrigin([], true) });
     expect(high.head).toBe(head);
     const low = await waive({ findingId: ids.a });
     expect(low.head).toBeUndefined();
