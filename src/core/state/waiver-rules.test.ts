@@ -42,6 +42,18 @@ beforeEach(async () => {
 });
 afterEach(() => repo.cleanup());
 
+/** A later run of another validator, `lint`, with these findings. */
+const recordLint = (findings: Parameters<typeof recordResult>[1]['findings']) =>
+  recordResult(repo.root, {
+    tool: 'lint',
+    fingerprint: 'fp',
+    configHash: 'c',
+    status: 'failed',
+    runId: 'r2',
+    at: '2026-11-26T11:30:00.000Z',
+    findings,
+  });
+
 const waive = (overrides: Partial<WaiveRequest>) =>
   waiveFinding(repo.root, {
     findingId: ids.c,
@@ -98,18 +110,10 @@ describe('finding id prefixes', () => {
   });
 
   test('a whole id wins over a longer id it begins, and a short whole id needs no 4 characters', async () => {
-    await recordResult(repo.root, {
-      tool: 'lint',
-      fingerprint: 'fp',
-      configHash: 'c',
-      status: 'failed',
-      runId: 'r2',
-      at: '2026-11-26T11:30:00.000Z',
-      findings: [
-        { id: 'abcd1111', severity: 'low', title: 'short' },
-        { id: 'ab', severity: 'low', title: 'shortest' },
-      ],
-    });
+    await recordLint([
+      { id: 'abcd1111', severity: 'low', title: 'short' },
+      { id: 'ab', severity: 'low', title: 'shortest' },
+    ]);
     expect((await waive({ findingId: 'abcd1111' })).title).toBe('short');
     expect((await waive({ findingId: 'ab' })).title).toBe('shortest');
     await waive({ findingId: ids.a });
@@ -189,28 +193,12 @@ describe('who may waive, and what the refusal names', () => {
   });
 
   test('a finding with a file but no line is named at the file', async () => {
-    await recordResult(repo.root, {
-      tool: 'lint',
-      fingerprint: 'fp',
-      configHash: 'c',
-      status: 'failed',
-      runId: 'r2',
-      at: '2026-11-26T11:30:00.000Z',
-      findings: [{ id: '5555666677778888', severity: 'high', title: 'bad file', path: 'src/x.ts' }],
-    });
+    await recordLint([{ id: '5555666677778888', severity: 'high', title: 'bad file', path: 'src/x.ts' }]);
     await expect(waive({ findingId: '5555666677778888' })).rejects.toThrow('(lint: bad file at src/x.ts);');
   });
 
   test('the same id in two validators’ last runs is one finding: the most recent one', async () => {
-    await recordResult(repo.root, {
-      tool: 'lint',
-      fingerprint: 'fp',
-      configHash: 'c',
-      status: 'failed',
-      runId: 'r2',
-      at: '2026-11-26T11:30:00.000Z',
-      findings: [{ id: ids.a, severity: 'medium', title: 'a, again' }],
-    });
+    await recordLint([{ id: ids.a, severity: 'medium', title: 'a, again' }]);
     expect(await waive({ findingId: ids.a })).toMatchObject({ findingId: ids.a, tool: 'lint', severity: 'medium' });
     expect(await waive({ findingId: 'abcd1' })).toMatchObject({ findingId: ids.a, tool: 'lint' });
   });
