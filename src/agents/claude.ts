@@ -18,6 +18,7 @@ const ANALYSIS_TOOLS = 'Read,Grep,Glob,Write,Edit,Bash';
 export const claudeAdapter: AgentAdapter<'claude'> = {
   name: 'claude',
   title: 'Claude Code',
+  environmentMarkers: ['CLAUDECODE'],
   bin: 'claude',
   npmPackage: '@anthropic-ai/claude-code',
   // Without @latest, npm on Node 20 silently resolves the last release whose engines allow Node 20 (2.1.197).

@@ -10,6 +10,7 @@ import type { AgentAdapter, AgentSettings, AnalysisArgsOptions, ReviewArgsOption
 export const codexAdapter: AgentAdapter<'codex'> = {
   name: 'codex',
   title: 'Codex CLI',
+  environmentMarkers: ['CODEX_SANDBOX', 'CODEX_SANDBOX_NETWORK_DISABLED'],
   bin: 'codex',
   npmPackage: '@openai/codex',
   installCommand: 'npm install -g @openai/codex',

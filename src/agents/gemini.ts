@@ -10,6 +10,7 @@ import type { AgentAdapter, AgentSettings, AnalysisArgsOptions, ReviewArgsOption
 export const geminiAdapter: AgentAdapter<'gemini'> = {
   name: 'gemini',
   title: 'Gemini CLI',
+  environmentMarkers: ['GEMINI_CLI'],
   bin: 'gemini',
   npmPackage: '@google/gemini-cli',
   installCommand: 'npm install -g @google/gemini-cli',

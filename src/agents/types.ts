@@ -93,6 +93,11 @@ export interface AgentAdapter<Name extends string = string> {
   readonly name: Name;
   /** Product name for messages ("Claude Code"). */
   readonly title: string;
+  /**
+   * Variables the CLI sets in the environment of the commands it runs (`CLAUDECODE=1`), so that a command can tell no
+   * person typed it (`agent-environment.ts`).
+   */
+  readonly environmentMarkers?: readonly string[];
   /** Executable looked up on PATH. */
   readonly bin: string;
   /** npm package that installs it, or null when it is not on npm (Cursor). */

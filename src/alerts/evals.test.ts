@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { buildReport } from '../../test/fixtures/alerts/build-report.js';
+import { buildReport } from '../../test/support/build-report.js';
 import { confidenceLabel } from './confidence.js';
 import { evaluateReport } from './evals.js';
 import { parseReport } from './report.js';

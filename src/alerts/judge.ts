@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { answerJsonSchema } from '../agents/answer-json-schema.js';
 import { extractJsonObject } from './answer-json.js';
 import type { ChallengeVerdict } from './types.js';
 
@@ -15,28 +16,8 @@ const judgeAnswerSchema = z
   .strict();
 export type JudgeAnswer = z.output<typeof judgeAnswerSchema>;
 
-export const JUDGE_JSON_SCHEMA = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['winner_index', 'scores'],
-  properties: {
-    winner_index: { type: 'integer', minimum: 0 },
-    scores: {
-      type: 'array',
-      minItems: 1,
-      items: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['index', 'score', 'rationale'],
-        properties: {
-          index: { type: 'integer', minimum: 0 },
-          score: { type: 'number', minimum: 0, maximum: 10 },
-          rationale: { type: 'string' },
-        },
-      },
-    },
-  },
-} as const;
+/** The same shape as a JSON Schema, derived (`answerJsonSchema`). */
+export const JUDGE_JSON_SCHEMA = answerJsonSchema(judgeAnswerSchema);
 
 export type JudgeParse = { ok: true; answer: JudgeAnswer } | { ok: false; problem: string };
 

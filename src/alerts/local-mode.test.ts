@@ -2,7 +2,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import { type FakeAgents, helpFileOf, setupFakeAgents } from '../../test/fakes/fake-agents.js';
-import { buildReport, claudeResult } from '../../test/fixtures/alerts/build-report.js';
+import { buildReport, claudeResult } from '../../test/support/build-report.js';
 import { createTempRepo, type TempRepo } from '../../test/support/git-repo.js';
 import { secretFingerprint } from '../secrets/fingerprint.js';
 import { fakeChecksumToken } from '../secrets/sample-tokens.js';

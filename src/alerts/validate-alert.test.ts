@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { type FakeAgents, type FakeReviewStep, helpFileOf, setupFakeAgents } from '../../test/fakes/fake-agents.js';
 import { type FakeGithubRest, startFakeGithubRest } from '../../test/fakes/github-rest/server.js';
 import { makeTestCa, removeTestCa, startFakeProvider } from '../../test/fakes/https-provider/fake-provider.js';
-import { buildReport, claudeResult } from '../../test/fixtures/alerts/build-report.js';
+import { buildReport, claudeResult } from '../../test/support/build-report.js';
 import { createTempRepo, removeDir, type TempRepo, tempDir } from '../../test/support/git-repo.js';
 import { maskSecret } from '../secrets/mask.js';
 import { fakeChecksumToken } from '../secrets/sample-tokens.js';

@@ -1,5 +1,5 @@
 import { createInterface } from 'node:readline/promises';
-import { agentMarkers } from '../core/agent-environment.js';
+import { agentMarkers } from '../agents/agent-environment.js';
 import { TollgateError } from '../core/errors.js';
 
 /**

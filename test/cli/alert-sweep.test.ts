@@ -6,7 +6,7 @@ import { inShard } from '../../src/alerts/sweep/shard.js';
 import { fakeChecksumToken } from '../../src/secrets/sample-tokens.js';
 import { type FakeAgents, helpFileOf, setupFakeAgents } from '../fakes/fake-agents.js';
 import { type FakeAlert, type FakeGithubRest, startFakeGithubRest } from '../fakes/github-rest/server.js';
-import { buildReport, claudeResult } from '../fixtures/alerts/build-report.js';
+import { buildReport, claudeResult } from '../support/build-report.js';
 import { createTempRepo, removeDir, type TempRepo, tempDir } from '../support/git-repo.js';
 import { CLI_PATH, runCli } from '../support/run-cli.js';
 

@@ -1,14 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { registerConfig } from '../../src/cli/commands/config.js';
 import { registerInit } from '../../src/cli/commands/init.js';
-import type { CommandIo } from '../../src/cli/io.js';
 import { readConfigTemplate } from '../../src/core/config/template.js';
 import { TollgateError } from '../../src/core/errors.js';
 import { fakeChecksumToken } from '../../src/secrets/sample-tokens.js';
 import { createTempRepo, type TempRepo } from '../support/git-repo.js';
+import { runInProcess } from '../support/in-process-cli.js';
 
 let repo: TempRepo;
 beforeAll(async () => {
@@ -20,26 +19,12 @@ afterAll(async () => {
 
 /** Runs `tollgate <args>` in-process with its own cwd, env and stdout; resolves to what it printed. */
 async function tollgate(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<string> {
-  let output = '';
-  const io = (): CommandIo => ({
+  const run = await runInProcess(args, {
+    register: [registerConfig, registerInit],
     cwd: options.cwd ?? repo.root,
     env: { ...repo.env, ...options.env },
-    write: (text) => {
-      output += text;
-    },
   });
-  const program = new Command('tollgate')
-    .exitOverride()
-    .configureOutput({ writeOut: (text) => (output += text), writeErr: (text) => (output += text) });
-  registerConfig(program, io);
-  registerInit(program, io);
-  try {
-    await program.parseAsync(args, { from: 'user' });
-  } catch (error) {
-    // --help ends in a CommanderError with exit code 0.
-    if (!(error instanceof Error && 'exitCode' in error && error.exitCode === 0)) throw error;
-  }
-  return output;
+  return run.output;
 }
 
 describe('tollgate init and config', () => {

@@ -6,7 +6,6 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { fakeChecksumToken } from '../../src/secrets/sample-tokens.js';
 import { helpFileOf, setupFakeAgents } from '../fakes/fake-agents.js';
 import { startFakeGithubRest } from '../fakes/github-rest/server.js';
-import { buildReport, claudeResult } from '../fixtures/alerts/build-report.js';
 import {
   actionYml,
   createRunnerFiles,
@@ -15,6 +14,7 @@ import {
   runActionMain,
   runnerEnvironment,
 } from '../support/action-runner.js';
+import { buildReport, claudeResult } from '../support/build-report.js';
 import { createTempRepo, removeDir, type TempRepo } from '../support/git-repo.js';
 
 const root = repoRoot;

@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RepoChangeSet } from '../../src/core/change-set/types.js';
 import type { ToolContext } from '../../src/core/pipeline/tool.js';
@@ -6,6 +5,7 @@ import { runProcess } from '../../src/core/process.js';
 import { type SecretsOptions, secretsOptionsSchema } from '../../src/secrets/options.js';
 import { parsePatch, toRanges } from '../../src/secrets/sources/parse-patch.js';
 import type { SecretsInput } from '../../src/validators/secrets/run-secrets.js';
+import { toolContext } from './tool-context.js';
 
 /**
  * Test support for the secrets validator's tests: a change set read from a real repository's `git diff -U0 HEAD` (tracked changes plus
@@ -49,22 +49,11 @@ export function secretsContext(
   options: unknown = {},
   input: SecretsInput = {},
 ): ToolContext<SecretsOptions, SecretsInput> & { progressLines: string[] } {
-  const progressLines: string[] = [];
-  const artifactsDir = join(root, '.tollgate', 'runs', 'r1', 'secrets');
-  mkdirSync(artifactsDir, { recursive: true });
-  return {
+  return toolContext({
     repoRoot: root,
     changeSet,
     options: secretsOptionsSchema.parse(options),
     input,
-    signal: new AbortController().signal,
-    budget: { deadline: Date.now() + 60_000, remainingMs: () => 60_000 },
-    artifactsDir,
-    concurrency: 2,
-    skipTrivial: false,
-    env: process.env,
-    progress: (message) => progressLines.push(message),
-    runProcess: (command, args, processOptions) => runProcess(command, args, processOptions),
-    progressLines,
-  };
+    artifactsDir: join(root, '.tollgate', 'runs', 'r1', 'secrets'),
+  });
 }

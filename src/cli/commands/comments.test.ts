@@ -1,10 +1,10 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Command } from 'commander';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { createScenario, type Scenario } from '../../../test/fakes/github/scenario.js';
 import { addThread, comment, mutationsOf } from '../../../test/fakes/github/world.js';
+import { runInProcess } from '../../../test/support/in-process-cli.js';
 import { removeDir, tempDir } from '../../../test/support/temp-home.js';
 import { registerComments } from './comments.js';
 import { registerFixComments } from './fix-comments.js';
@@ -28,7 +28,6 @@ afterEach(async () => {
 });
 
 async function tollgate(...argv: string[]): Promise<number> {
-  const program = new Command('tollgate').exitOverride();
   const env = {
     ...scenario.repo.env,
     PATH: `${fakeGhDir}${delimiter}${scenario.repo.env.PATH ?? ''}`,
@@ -37,18 +36,13 @@ async function tollgate(...argv: string[]): Promise<number> {
     GH_TOKEN: '',
     GITHUB_TOKEN: '',
   };
-  const io = () => ({
+  const run = await runInProcess(argv, {
+    register: [registerComments, registerFixComments],
     cwd: scenario.repo.root,
     env,
-    write: (text: string) => {
-      output += text;
-    },
   });
-  registerComments(program, io);
-  registerFixComments(program, io);
-  process.exitCode = undefined;
-  await program.parseAsync(argv, { from: 'user' });
-  return Number(process.exitCode ?? 0);
+  output += run.output;
+  return run.exitCode;
 }
 
 describe('tollgate comments and fix-comments through a fake gh on PATH', () => {

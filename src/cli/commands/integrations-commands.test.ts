@@ -1,8 +1,8 @@
 import { dirname } from 'node:path';
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTempRepo, type TempRepo } from '../../../test/support/git-repo.js';
-import type { CommandIo } from '../io.js';
+import { programWith } from '../../../test/support/in-process-cli.js';
 import { registerDoctor } from './doctor.js';
 import { hookGroup, registerHookStop } from './hook.js';
 import { registerInstall, registerUninstall } from './install.js';
@@ -18,24 +18,16 @@ afterAll(async () => {
 });
 
 function program(output: string[]): Command {
-  const io = (): CommandIo => ({
-    cwd: repo.root,
-    // No agent CLI on PATH (codex trust is then a printed manual step).
-    env: { ...repo.env, PATH: `${dirname(process.execPath)}:/usr/bin:/bin` },
-    write: (text) => void output.push(text),
-  });
-  const root = new Command('tollgate').exitOverride().configureOutput({ writeOut: () => {}, writeErr: () => {} });
-  for (const register of [
-    registerInstall,
-    registerUninstall,
-    registerDoctor,
-    registerStats,
-    registerMcp,
-    registerHookStop,
-  ]) {
-    register(root, io);
-  }
-  return root;
+  const root = programWith(
+    {
+      register: [registerInstall, registerUninstall, registerDoctor, registerStats, registerMcp, registerHookStop],
+      cwd: repo.root,
+      // No agent CLI on PATH (codex trust is then a printed manual step).
+      env: { ...repo.env, PATH: `${dirname(process.execPath)}:/usr/bin:/bin` },
+    },
+    (text) => void output.push(text),
+  );
+  return root.configureOutput({ writeOut: () => {}, writeErr: () => {} });
 }
 
 /** Every `$ tollgate …` line of a command's help. */

@@ -1,6 +1,6 @@
-import { Command } from 'commander';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { createTempRepo, type TempRepo } from '../../../test/support/git-repo.js';
+import { runInProcess } from '../../../test/support/in-process-cli.js';
 import { createEventLog } from '../../core/events/writer.js';
 import { runDirFor } from '../../core/state/tollgate-dir.js';
 import { registerLog } from './log.js';
@@ -15,14 +15,7 @@ afterEach(async () => {
 });
 
 async function tollgate(...args: string[]): Promise<string> {
-  const program = new Command('tollgate').exitOverride();
-  let output = '';
-  const write = (text: string) => {
-    output += text;
-  };
-  registerLog(program, () => ({ cwd: repo.root, env: repo.env, write }));
-  await program.parseAsync(args, { from: 'user' });
-  return output;
+  return (await runInProcess(args, { register: [registerLog], cwd: repo.root, env: repo.env })).output;
 }
 
 function recordRun(runId: string, verdict: 'passed' | 'failed' | null): void {

@@ -1,6 +1,6 @@
-import { Command } from 'commander';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { createTempRepo, type TempRepo } from '../../../test/support/git-repo.js';
+import { runInProcess } from '../../../test/support/in-process-cli.js';
 import { makeFinding } from '../../core/finding.js';
 import { recordResult } from '../../core/state/results-store.js';
 import { registerWaive } from './waive.js';
@@ -31,14 +31,7 @@ afterEach(async () => {
 });
 
 async function tollgate(...args: string[]): Promise<string> {
-  const program = new Command('tollgate').exitOverride();
-  let output = '';
-  const write = (text: string) => {
-    output += text;
-  };
-  registerWaive(program, () => ({ cwd: repo.root, env: repo.env, write }));
-  await program.parseAsync(args, { from: 'user' });
-  return output;
+  return (await runInProcess(args, { register: [registerWaive], cwd: repo.root, env: repo.env })).output;
 }
 
 test('waives, lists and removes', async () => {
@@ -90,10 +83,12 @@ test.each([
   ['TOLLGATE_ACTIVE', '1'],
   ['CODEX_SANDBOX_NETWORK_DISABLED', '1'],
 ])('--human is refused under an agent (%s=%s)', async (name, value) => {
-  const program = new Command('tollgate').exitOverride();
-  registerWaive(program, () => ({ cwd: repo.root, env: { ...repo.env, [name]: value }, write: () => {} }));
   await expect(
-    program.parseAsync(['waive', medium.id, '--reason', 'fine', '--human'], { from: 'user' }),
+    runInProcess(['waive', medium.id, '--reason', 'fine', '--human'], {
+      register: [registerWaive],
+      cwd: repo.root,
+      env: { ...repo.env, [name]: value },
+    }),
   ).rejects.toThrow(`--human: refused: this runs under a coding agent (${name} is set)`);
 });
 
@@ -101,10 +96,12 @@ test('--human is refused when stdin is not a terminal', async () => {
   const env = { ...repo.env };
   for (const name of ['CLAUDECODE', 'GEMINI_CLI', 'TOLLGATE_ACTIVE', 'CODEX_SANDBOX', 'CODEX_SANDBOX_NETWORK_DISABLED'])
     delete env[name];
-  const program = new Command('tollgate').exitOverride();
-  registerWaive(program, () => ({ cwd: repo.root, env, write: () => {} }));
   await expect(
-    program.parseAsync(['waive', medium.id, '--reason', 'fine', '--human'], { from: 'user' }),
+    runInProcess(['waive', medium.id, '--reason', 'fine', '--human'], {
+      register: [registerWaive],
+      cwd: repo.root,
+      env,
+    }),
   ).rejects.toThrow('--human: refused: standard input is not a terminal');
 });
 

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
+import { agentMarkers } from '../../agents/agent-environment.js';
 import { lifetimeSchema } from '../../core/config/duration.js';
 import { TollgateError } from '../../core/errors.js';
 import { parseFlags } from '../flags.js';
@@ -113,7 +114,7 @@ async function recordWaiver(input: {
     ...(expiresInMs !== undefined ? { expiresInMs } : {}),
     confirm: confirmOnTerminal,
     commit: flags.commit,
-    madeBy: waiverOrigin(env, Boolean(process.stdin.isTTY)),
+    madeBy: waiverOrigin(agentMarkers(env), Boolean(process.stdin.isTTY)),
   });
   if (waiver.committed) {
     return `wrote the waiver of ${waiver.findingId} (${describeWaived(waiver)}) to tollgate.waivers.yaml: the file is policy, so it applies once the edit is merged into the base, where reviewers see it, or a person accepts it (docs/policy.md)\n`;

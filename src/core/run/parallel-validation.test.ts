@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { fakeRegistry, lintTool, reviewTool } from '../../../test/fixtures/hooks/fake-validators.js';
+import { fakeRegistry, lintTool, reviewTool } from '../../../test/fakes/fake-validators.js';
 import { createTempRepo, type TempRepo } from '../../../test/support/git-repo.js';
 import { registriesWith } from '../../../test/support/registries.js';
 import { parseConfigText } from '../config/load.js';

@@ -1,8 +1,11 @@
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { existsSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { createTempRepo, type TempRepo } from '../../../test/support/git-repo.js';
 import { lifetimeSchema } from '../config/duration.js';
 import { makeFinding } from '../finding.js';
-import { recordResult } from './results-store.js';
+import { readState, recordResult, recordRunVerdict } from './results-store.js';
 import type { WaiverRecord } from './waiver-record.js';
 import { lapsedAt, waiverOrigin } from './waiver-scope.js';
 import {
@@ -38,6 +41,18 @@ beforeEach(async () => {
   });
 });
 afterEach(() => repo.cleanup());
+
+/** A later run of another validator, `lint`, with these findings. */
+const recordLint = (findings: Parameters<typeof recordResult>[1]['findings']) =>
+  recordResult(repo.root, {
+    tool: 'lint',
+    fingerprint: 'fp',
+    configHash: 'c',
+    status: 'failed',
+    runId: 'r2',
+    at: '2026-11-26T11:30:00.000Z',
+    findings,
+  });
 
 const waive = (overrides: Partial<WaiveRequest>) =>
   waiveFinding(repo.root, {
@@ -94,6 +109,18 @@ describe('finding id prefixes', () => {
     expect((await waive({ findingId: 'ef01' })).findingId).toBe(ids.c);
   });
 
+  test('a whole id wins over a longer id it begins, and a short whole id needs no 4 characters', async () => {
+    await recordLint([
+      { id: 'abcd1111', severity: 'low', title: 'short' },
+      { id: 'ab', severity: 'low', title: 'shortest' },
+    ]);
+    expect((await waive({ findingId: 'abcd1111' })).title).toBe('short');
+    expect((await waive({ findingId: 'ab' })).title).toBe('shortest');
+    await waive({ findingId: ids.a });
+    expect((await removeWaiver(repo.root, 'abcd1111', { human: true, env: repo.env })).findingId).toBe('abcd1111');
+    expect((await listWaivers(repo.root)).map((waiver) => waiver.findingId)).toEqual(['ab', ids.a]);
+  });
+
   test('removing by an ambiguous prefix removes nothing', async () => {
     await waive({ findingId: ids.a });
     await waive({ findingId: ids.b });
@@ -120,14 +147,14 @@ test('recording or removing one waiver keeps the others', async () => {
 
 describe('how a waiver was made, and where it counts', () => {
   test('the origin is recorded: terminal, agent markers, or neither', async () => {
-    expect(waiverOrigin({}, true)).toEqual({ kind: 'terminal', tty: true, agentMarkers: [] });
-    expect(waiverOrigin({ CLAUDECODE: '1' }, true)).toEqual({
+    expect(waiverOrigin([], true)).toEqual({ kind: 'terminal', tty: true, agentMarkers: [] });
+    expect(waiverOrigin(['CLAUDECODE'], true)).toEqual({
       kind: 'agent-env',
       tty: true,
       agentMarkers: ['CLAUDECODE'],
     });
-    expect(waiverOrigin({}, false)).toEqual({ kind: 'no-terminal', tty: false, agentMarkers: [] });
-    const recorded = await waive({ madeBy: waiverOrigin({ GEMINI_CLI: '1' }, false) });
+    expect(waiverOrigin([], false)).toEqual({ kind: 'no-terminal', tty: false, agentMarkers: [] });
+    const recorded = await waive({ madeBy: waiverOrigin(['GEMINI_CLI'], false) });
     expect((await listWaivers(repo.root))[0]!.madeBy).toEqual(recorded.madeBy);
     const finding = { ...makeFinding({ validator: 'checks', severity: 'medium', title: 'c' }), id: ids.c };
     expect(applyWaivers([finding], await listWaivers(repo.root), NOW)[0]!.waiver?.how).toBe(
@@ -137,7 +164,7 @@ describe('how a waiver was made, and where it counts', () => {
 
   test('a local high waiver holds on the commit it was made on, and lapses once the change is committed', async () => {
     const head = (await repo.git('rev-parse', 'HEAD')).trim();
-    const high = await waive({ findingId: ids.high, human: true, madeBy: waiverOrigin({}, true) });
+    const high = await waive({ findingId: ids.high, human: true, madeBy: waiverOrigin([], true) });
     expect(high.head).toBe(head);
     const low = await waive({ findingId: ids.a });
     expect(low.head).toBeUndefined();
@@ -155,4 +182,105 @@ describe('how a waiver was made, and where it counts', () => {
     expect(lapsedAt(waiver, 'abc')).toBe('a local high/critical waiver without the commit it was made on');
     expect(lapsedAt({ ...waiver, committed: true }, 'abc')).toBeNull();
   });
+});
+
+describe('who may waive, and what the refusal names', () => {
+  test('with nothing in waivers.allow an agent may waive nothing; a finding without a place is named by tool and title', async () => {
+    await expect(waive({ allow: [] })).rejects.toMatchObject({
+      code: 'usage',
+      message: `finding "${ids.c}" is medium (checks: c); waivers.allow lets an agent waive nothing, so fix it: only a person at their own terminal can accept this risk`,
+    });
+  });
+
+  test('a finding with a file but no line is named at the file', async () => {
+    await recordLint([{ id: '5555666677778888', severity: 'high', title: 'bad file', path: 'src/x.ts' }]);
+    await expect(waive({ findingId: '5555666677778888' })).rejects.toThrow('(lint: bad file at src/x.ts);');
+  });
+
+  test('the same id in two validators’ last runs is one finding: the most recent one', async () => {
+    await recordLint([{ id: ids.a, severity: 'medium', title: 'a, again' }]);
+    expect(await waive({ findingId: ids.a })).toMatchObject({ findingId: ids.a, tool: 'lint', severity: 'medium' });
+    expect(await waive({ findingId: 'abcd1' })).toMatchObject({ findingId: ids.a, tool: 'lint' });
+  });
+});
+
+describe('a person confirming', () => {
+  test('a finding the person did not confirm is not waived; one they did is', async () => {
+    const refuse = vi.fn(async () => false);
+    await expect(waive({ findingId: ids.high, human: true, confirm: refuse })).rejects.toMatchObject({
+      code: 'usage',
+      message: '--human: the finding id was not confirmed; nothing was waived',
+    });
+    expect(refuse).toHaveBeenCalledWith(expect.objectContaining({ id: ids.high, severity: 'high' }));
+    expect(await listWaivers(repo.root)).toEqual([]);
+    const accept = vi.fn(async () => true);
+    expect(await waive({ findingId: ids.high, human: true, confirm: accept })).toMatchObject({ findingId: ids.high });
+  });
+
+  test('an agent is not asked to confirm', async () => {
+    const confirm = vi.fn(async () => false);
+    expect(await waive({ confirm })).toMatchObject({ findingId: ids.c });
+    expect(confirm).not.toHaveBeenCalled();
+  });
+});
+
+test('--commit writes the committed file, not .tollgate/: no commit pin, applies once committed, and is logged', async () => {
+  const recorded = await waive({ findingId: ids.high, human: true, commit: true, reason: 'reviewed' });
+  expect(recorded).toMatchObject({ findingId: ids.high, committed: true, reason: 'reviewed' });
+  expect(recorded.head).toBeUndefined();
+  expect(existsSync(join(repo.root, 'tollgate.waivers.yaml'))).toBe(true);
+  expect(await readFile(join(repo.root, 'tollgate.waivers.yaml'), 'utf8')).toContain(ids.high);
+  // It applies once committed.
+  expect(await listWaivers(repo.root)).toEqual([]);
+  await repo.commit('waive the failing test, reviewed');
+  expect(await listWaivers(repo.root)).toEqual([expect.objectContaining({ findingId: ids.high, committed: true })]);
+  const log = await readFile(join(repo.root, '.tollgate', 'waivers.events.jsonl'), 'utf8');
+  expect(log).toContain('"waiver.recorded"');
+  await waive({ findingId: ids.c, reason: 'local' });
+  expect((await listWaivers(repo.root)).map((waiver) => [waiver.findingId, waiver.committed === true])).toEqual([
+    [ids.c, false],
+    [ids.high, true],
+  ]);
+});
+
+describe('removing a waiver', () => {
+  test('an agent may remove one (it only makes the gate stricter), and is named as an agent', async () => {
+    await waive({ findingId: ids.a, human: true });
+    await removeWaiver(repo.root, ids.a, { human: false, env: repo.env });
+    const log = (await readFile(join(repo.root, '.tollgate', 'waivers.events.jsonl'), 'utf8')).trim().split('\n');
+    expect(log).toHaveLength(2);
+    expect(log[0]).toContain('"by":"Tollgate Test"');
+    expect(log[1]).toContain('"type":"waiver.removed"');
+    expect(log[1]).toContain('"by":"Tollgate Test (agent)"');
+  });
+
+  test('an ambiguous prefix says so; a unique prefix of 4 removes', async () => {
+    await waive({ findingId: ids.a });
+    await waive({ findingId: ids.b });
+    await expect(removeWaiver(repo.root, 'abcd', { human: true, env: repo.env })).rejects.toMatchObject({
+      message: 'more than one waiver matches finding id "abcd" (tollgate waive --list shows them)',
+    });
+    await expect(removeWaiver(repo.root, 'abc', { human: true, env: repo.env })).rejects.toMatchObject({
+      message: 'no waiver for finding id "abc" (tollgate waive --list shows them)',
+    });
+    expect((await removeWaiver(repo.root, 'abcd2', { human: true, env: repo.env })).findingId).toBe(ids.b);
+    expect((await listWaivers(repo.root)).map((waiver) => waiver.findingId)).toEqual([ids.a]);
+  });
+
+  test('passing verdicts are forgotten (one may have stood on the waiver); failed ones stay', async () => {
+    await waive({ findingId: ids.a });
+    const verdict = { fingerprint: 'fp', configHash: 'c', tools: ['checks'], complete: true };
+    await recordRunVerdict(repo.root, { ...verdict, runId: 'ok', verdict: 'passed' });
+    await recordRunVerdict(repo.root, { ...verdict, runId: 'bad', verdict: 'failed' });
+    await removeWaiver(repo.root, ids.a, { human: true, env: repo.env });
+    expect((await readState(repo.root)).runs.map((run) => run.runId)).toEqual(['bad']);
+  });
+});
+
+test('who waives: git user.name, else $USER, else $USERNAME, else "unknown"', async () => {
+  await writeFile(repo.env.GIT_CONFIG_GLOBAL!, '');
+  const env = { ...repo.env, USER: '', USERNAME: '' };
+  expect((await waive({ env: { ...env, USERNAME: 'bob' } })).by).toBe('bob (agent)');
+  expect((await waive({ env })).by).toBe('unknown (agent)');
+  expect((await waive({ env: { ...env, USER: 'alice', USERNAME: 'bob' }, human: true })).by).toBe('alice');
 });

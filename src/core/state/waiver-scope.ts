@@ -1,4 +1,3 @@
-import { agentMarkers } from '../agent-environment.js';
 import type { Severity } from '../finding.js';
 import { runProcess } from '../process.js';
 import type { WaiverOrigin, WaiverRecord } from './waiver-record.js';
@@ -11,11 +10,13 @@ import type { WaiverOrigin, WaiverRecord } from './waiver-record.js';
  */
 const HEAD_BOUND: readonly Severity[] = ['critical', 'high'];
 
-/** How a waiver is being made, from what this process can see. */
-export function waiverOrigin(env: NodeJS.ProcessEnv, tty: boolean): WaiverOrigin {
-  const markers = agentMarkers(env);
+/**
+ * How a waiver is being made, from what this process can see: the agent markers set in its environment (`agentMarkers`
+ * of src/agents/agent-environment.ts, which knows the agents) and whether stdin is a terminal.
+ */
+export function waiverOrigin(markers: readonly string[], tty: boolean): WaiverOrigin {
   const kind = markers.length > 0 ? 'agent-env' : tty ? 'terminal' : 'no-terminal';
-  return { kind, tty, agentMarkers: markers };
+  return { kind, tty, agentMarkers: [...markers] };
 }
 
 /** A few words for reports and `waive --list`: "at a terminal", "under an agent (CLAUDECODE)", … */

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { STATE_KEY_FILE_ENV } from '../../core/state/state-key.js';
+import { trustCodexHook } from './codex-install.js';
 import { allowWithSystemMessage, blockWithDecision, type HookAgent, readSnakeCasePayload } from './hook-agent.js';
 
 /**
@@ -27,6 +28,7 @@ export const codexHooks: HookAgent<'codex'> = {
   readPayload: readSnakeCasePayload,
   block: blockWithDecision,
   allow: allowWithSystemMessage,
+  afterInstall: trustCodexHook,
   configEdits: (scope, roots, commands) => {
     const base = scope === 'user' ? join(roots.home, '.codex') : join(roots.repoRoot!, '.codex');
     return {

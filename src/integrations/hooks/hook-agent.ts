@@ -1,3 +1,5 @@
+import type { InstallRecord } from './install-manifest.js';
+
 /**
  * What tollgate knows about one agent's hooks: how its stop payload looks, what it must get back, and where its
  * config files are. One file per agent (`claude.ts`, …); `index.ts` lists them.
@@ -92,6 +94,30 @@ export interface HookAgent<Name extends string = string> {
     roots: ScopeRoots,
     commands: InstallCommands,
   ): { edits: ConfigEdit[]; notes: string[] };
+  /** A step of this agent's own once its config files are written (Codex trusts the hook it was given). */
+  afterInstall?(step: InstallStep): Promise<void>;
+}
+
+/** What an agent's `afterInstall` gets: what `install` wrote, how to write more, and where to say what it did. */
+export interface InstallStep {
+  scope: InstallScope;
+  roots: ScopeRoots;
+  commands: InstallCommands;
+  /** The edits of `configEdits`, already written. */
+  edits: readonly ConfigEdit[];
+  env: NodeJS.ProcessEnv;
+  /** The home whose user-level files are edited. */
+  home: string;
+  /** How long to wait for the agent's own CLI, when the step asks it something. */
+  timeoutMs?: number;
+  /** A path as the report shows it. */
+  show(path: string): string;
+  /** Writes a config file, backing it up before its first change. */
+  write(path: string, text: string, existed: boolean): Promise<void>;
+  /** A line of the command's report (the agent and scope are put in front). */
+  report(line: string): void;
+  /** What `uninstall` undoes: add a record for each addition. */
+  manifest: InstallRecord[];
 }
 
 export function stringField(payload: Record<string, unknown>, ...keys: string[]): string | null {

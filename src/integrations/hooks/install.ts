@@ -1,7 +1,6 @@
 import { join } from 'node:path';
 import { findRepoRoot } from '../../core/config/repo-root.js';
 import { TollgateError } from '../../core/errors.js';
-import { listCodexHooks } from './codex-trust.js';
 import {
   backUp,
   displayPath,
@@ -11,12 +10,12 @@ import {
   removeEmptyDirs,
   writeConfigFile,
 } from './config-files.js';
-import type { HookEdit, InstallCommands, InstallScope, ScopeRoots } from './hook-agent.js';
+import type { InstallCommands, InstallScope, InstallStep, ScopeRoots } from './hook-agent.js';
 import type { HookAgentName } from './index.js';
 import { hookAgent } from './index.js';
 import { type InstallRecord, readManifest, tollgateHome, writeManifest } from './install-manifest.js';
-import { addHook, addJsonEntry, hookPosition, readJsonText, removeHook, removeJsonEntry } from './json-config-file.js';
-import { appendBlock, hasTable, readToml, removeBlock, replaceInBlock, tomlBlock } from './toml-config-file.js';
+import { addHook, addJsonEntry, readJsonText, removeHook, removeJsonEntry } from './json-config-file.js';
+import { appendBlock, hasTable, readToml, removeBlock, tomlBlock } from './toml-config-file.js';
 
 export interface InstallOptions {
   agent: HookAgentName;
@@ -150,87 +149,28 @@ export async function installAgent(options: InstallOptions): Promise<string[]> {
       }
     }
   }
-  if (agent.name === 'codex') {
-    const hook = edits.find((edit): edit is HookEdit => edit.kind === 'hook');
-    if (hook) await trustCodexHook({ hook, commands, options, writer, manifest, prefix });
-  }
+  await agent.afterInstall?.(installStep(options, writer, prefix, { roots, commands, edits, manifest }));
   await writeManifest(options.env, options.home, manifest);
   return [...writer.lines, ...notes.map((note) => `${prefix}: note: ${note}`)];
 }
 
-/**
- * A Codex hook runs only once trusted: ask `codex app-server` for the hook's current hash and record it as
- * `[hooks.state."<key>"] trusted_hash` in ~/.codex/config.toml.
- */
-async function trustCodexHook(context: {
-  hook: HookEdit;
-  commands: InstallCommands;
-  options: InstallOptions;
-  writer: FileWriter;
-  manifest: InstallRecord[];
-  prefix: string;
-}): Promise<void> {
-  const { hook, commands, options, writer, manifest, prefix } = context;
-  const manual = `Codex ignores the hook until it is trusted: start \`codex\`, open /hooks and trust \`${commands.hookCommand}\` (or rerun \`tollgate install codex\` once codex is on PATH).`;
-  const { text: hooksText } = await readTextOrEmpty(hook.file);
-  const position = hookPosition(hooksText, hook, commands.hookCommand, writer.show(hook.file));
-  if (!position) return;
-  const key = `${hook.file}:stop:${position.group}:${position.handler}`;
-  const listed = await listCodexHooks({
-    cwd: writer.roots.repoRoot ?? options.home,
+/** What an agent's own step after install gets (`HookAgent.afterInstall`). */
+function installStep(
+  options: InstallOptions,
+  writer: FileWriter,
+  prefix: string,
+  written: Pick<InstallStep, 'roots' | 'commands' | 'edits' | 'manifest'>,
+): InstallStep {
+  return {
+    ...written,
+    scope: options.scope,
     env: options.env,
+    home: options.home,
     ...(options.codexTimeoutMs ? { timeoutMs: options.codexTimeoutMs } : {}),
-  });
-  if (listed.kind === 'missing') {
-    writer.lines.push(`${prefix}: codex is not on PATH, so the hook could not be trusted. ${manual}`);
-    return;
-  }
-  if (listed.kind === 'failed') {
-    writer.lines.push(`${prefix}: could not ask codex for the hook's hash (${listed.message}). ${manual}`);
-    return;
-  }
-  const entry = listed.hooks.find((candidate) => candidate.key === key);
-  if (!entry) {
-    writer.lines.push(`${prefix}: codex app-server does not list the hook ${key}. ${manual}`);
-    return;
-  }
-  if (entry.trustStatus === 'trusted') {
-    writer.lines.push(`${prefix}: Codex already trusts the Stop hook`);
-    return;
-  }
-  const configFile = join(options.home, '.codex', 'config.toml');
-  const label = writer.show(configFile);
-  const { text, existed } = await readTextOrEmpty(configFile);
-  const table = ['hooks', 'state', key];
-  const block = tomlBlock(table, { trusted_hash: entry.currentHash });
-  const previous = manifest.find(
-    (record) =>
-      record.kind === 'toml-block' && record.file === configFile && record.block.includes(JSON.stringify(key)),
-  );
-  let next: string | null = null;
-  if (previous && previous.kind === 'toml-block') {
-    next = replaceInBlock(text, previous.block, block, label);
-    if (next !== null) previous.block = block;
-  }
-  if (next === null) {
-    if (hasTable(text, table, label)) {
-      writer.lines.push(`${prefix}: ${label} has its own [hooks.state] entry for the hook; left as is. ${manual}`);
-      return;
-    }
-    next = appendBlock(text, block, label);
-    manifest.push({
-      agent: 'codex',
-      scope: options.scope,
-      file: configFile,
-      createdFile: !existed,
-      createdDirs: missingDirs(configFile, options.home),
-      kind: 'toml-block',
-      what: 'trust of the Stop hook',
-      block,
-    });
-  }
-  await writer.write(configFile, next, existed);
-  writer.lines.push(`${prefix}: trusted the Stop hook in ${label} (hash from codex app-server)`);
+    show: (path) => writer.show(path),
+    write: (path, text, existed) => writer.write(path, text, existed),
+    report: (line) => void writer.lines.push(`${prefix}: ${line}`),
+  };
 }
 
 /** `tollgate uninstall <agent>`: removes exactly what `install` recorded for this agent and scope. */

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { fakeRegistry } from '../../../test/fixtures/hooks/fake-validators.js';
+import { fakeRegistry } from '../../../test/fakes/fake-validators.js';
 import { createTempRepo, removeDir, type TempRepo, tempDir } from '../../../test/support/git-repo.js';
 import type { HookAgentName } from './index.js';
 import { runStopHook } from './stop.js';

@@ -3,7 +3,7 @@ import { readFile, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { fakeRegistry } from '../../../test/fixtures/hooks/fake-validators.js';
+import { fakeRegistry } from '../../../test/fakes/fake-validators.js';
 import { createTempRepo, type TempRepo } from '../../../test/support/git-repo.js';
 import { registriesWith } from '../../../test/support/registries.js';
 import { parseConfigText } from '../../core/config/load.js';

@@ -7,7 +7,7 @@ import {
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { fakeRegistry } from '../../../test/fixtures/hooks/fake-validators.js';
+import { fakeRegistry } from '../../../test/fakes/fake-validators.js';
 import { createTempRepo, type TempRepo } from '../../../test/support/git-repo.js';
 import type { AnyToolDefinition } from '../../core/pipeline/tool.js';
 import { updateSession } from '../../core/run/session-store.js';

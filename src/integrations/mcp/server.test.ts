@@ -4,7 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { fakeRegistry } from '../../../test/fixtures/hooks/fake-validators.js';
+import { fakeRegistry } from '../../../test/fakes/fake-validators.js';
 import { createTempRepo, removeDir, type TempRepo, tempDir } from '../../../test/support/git-repo.js';
 import type { AnyToolDefinition } from '../../core/pipeline/tool.js';
 import { parallelInputSchema } from '../../core/run/trivial-declarations.js';

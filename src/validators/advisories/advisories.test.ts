@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { createTempRepo, type TempRepo } from '../../../test/support/git-repo.js';
 import { removeDir, tempDir } from '../../../test/support/temp-home.js';
+import { toolContext } from '../../../test/support/tool-context.js';
 import type { ChangedFile, RepoChangeSet } from '../../core/change-set/types.js';
-import type { ToolContext } from '../../core/pipeline/tool.js';
 import { runProcess } from '../../core/process.js';
 import type { ToolResult } from '../../core/result.js';
 import { advisoriesTool } from './index.js';
@@ -159,7 +159,7 @@ async function run({
     diff: async () => '',
   };
   const controller = new AbortController();
-  const ctx: ToolContext<AdvisoriesOptions, AdvisoriesInput> = {
+  const ctx = toolContext<AdvisoriesOptions, AdvisoriesInput>({
     repoRoot: root,
     changeSet,
     options: advisoriesTool.optionsSchema.parse({
@@ -169,15 +169,11 @@ async function run({
     }),
     input: advisoriesTool.inputSchema.parse(input),
     signal: controller.signal,
-    budget: { deadline: Date.now() + 60_000, remainingMs: () => 60_000 },
     artifactsDir: root,
-    concurrency: 2,
-    skipTrivial: false,
     env: { ...process.env, ...env },
-    progress: () => {},
     runProcess: (command, args, processOptions) =>
       runProcess(command, args, { ...processOptions, env: { ...process.env, ...env } }),
-  };
+  });
   const saved = { ...process.env };
   Object.assign(process.env, env);
   try {

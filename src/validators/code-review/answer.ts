@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { answerJsonSchema } from '../../agents/answer-json-schema.js';
 
 /** What each reviewer must answer. Extra keys are ignored; the listed ones are checked. */
 export const REVIEW_SEVERITIES = ['critical', 'high', 'medium', 'low'] as const;
@@ -26,60 +27,57 @@ const optionalText = z
   .nullish()
   .transform((text) => (text === null || text === undefined || text.trim() === '' ? undefined : text));
 
+/**
+ * What each reviewer is asked to answer, declared once: the JSON Schema handed to CLIs that constrain their answer
+ * (Claude `--json-schema`, Codex `--output-schema`) is derived from it. OpenAI's strict mode wants every property
+ * required and no extra ones, so optional fields are nullable instead.
+ */
+const requestedFindingSchema = z
+  .object({
+    path: z.string().describe('Repository-relative path of the file.'),
+    line: z.number().int().nullable().describe('Line in the new version of the file; null for the whole file.'),
+    severity: z.enum(REVIEW_SEVERITIES),
+    title: z.string().describe('One line: what is wrong.'),
+    body: z.string().describe('Why it is wrong and what breaks.'),
+    suggestion: z.string().nullable().describe('How to fix it, or null.'),
+    exclusionReason: z
+      .string()
+      .nullable()
+      .describe('Null, or why this finding should not block the change (pre-existing, out of scope).'),
+  })
+  .strict();
+
+export const requestedReviewAnswerSchema = z
+  .object({ status: z.enum(['pass', 'fail']), findings: z.array(requestedFindingSchema) })
+  .strict();
+
+export const reviewAnswerJsonSchema = answerJsonSchema(requestedReviewAnswerSchema);
+
+/**
+ * What is accepted: the requested keys, read leniently (models quote numbers, vary case, leave optional keys out or
+ * add their own). Every key is the requested one's; only how it is read differs.
+ */
 const answerFindingSchema = z.object({
-  path: z.string().trim().min(1),
-  line: lineSchema,
-  severity: severitySchema,
-  title: z.string().trim().min(1),
-  body: z.string().default(''),
-  suggestion: optionalText,
-  /** Set by the reviewer for a finding it noticed but judged out of scope: dropped and counted. */
-  exclusionReason: optionalText,
+  ...requestedFindingSchema.shape,
+  ...({
+    path: z.string().trim().min(1),
+    line: lineSchema,
+    severity: severitySchema,
+    title: z.string().trim().min(1),
+    body: z.string().default(''),
+    suggestion: optionalText,
+    /** Set by the reviewer for a finding it noticed but judged out of scope: dropped and counted. */
+    exclusionReason: optionalText,
+  } satisfies Partial<Record<keyof typeof requestedFindingSchema.shape, z.ZodType>>),
 });
 export type AnswerFinding = z.output<typeof answerFindingSchema>;
 
 export const reviewAnswerSchema = z.object({
+  ...requestedReviewAnswerSchema.shape,
   status: z.preprocess(
     (value) => (typeof value === 'string' ? value.trim().toLowerCase() : value),
-    z.enum(['pass', 'fail']),
+    requestedReviewAnswerSchema.shape.status,
   ),
   findings: z.array(answerFindingSchema),
 });
 export type ReviewAnswer = z.output<typeof reviewAnswerSchema>;
-
-/**
- * The same shape as a JSON Schema, for CLIs that constrain their answer with one (Claude `--json-schema`, Codex
- * `--output-schema`). OpenAI's strict mode wants every property required and no extra ones, so optional fields are
- * nullable instead.
- */
-export const reviewAnswerJsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['status', 'findings'],
-  properties: {
-    status: { type: 'string', enum: ['pass', 'fail'] },
-    findings: {
-      type: 'array',
-      items: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['path', 'line', 'severity', 'title', 'body', 'suggestion', 'exclusionReason'],
-        properties: {
-          path: { type: 'string', description: 'Repository-relative path of the file.' },
-          line: {
-            type: ['integer', 'null'],
-            description: 'Line in the new version of the file; null for the whole file.',
-          },
-          severity: { type: 'string', enum: [...REVIEW_SEVERITIES] },
-          title: { type: 'string', description: 'One line: what is wrong.' },
-          body: { type: 'string', description: 'Why it is wrong and what breaks.' },
-          suggestion: { type: ['string', 'null'], description: 'How to fix it, or null.' },
-          exclusionReason: {
-            type: ['string', 'null'],
-            description: 'Null, or why this finding should not block the change (pre-existing, out of scope).',
-          },
-        },
-      },
-    },
-  },
-} as const;

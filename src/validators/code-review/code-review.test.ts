@@ -11,7 +11,7 @@ import {
 } from '../../../test/fakes/fake-agents.js';
 import { createTempRepo, type TempRepo } from '../../../test/support/git-repo.js';
 import { staticChangeSet } from '../../../test/support/static-change-set.js';
-import { runProcess } from '../../core/process.js';
+import { toolContext } from '../../../test/support/tool-context.js';
 import { BASE64, fakeChecksumToken, fakeToken } from '../../secrets/sample-tokens.js';
 import { codeReviewTool } from './index.js';
 import { codeReviewInputSchema } from './input.js';
@@ -62,21 +62,16 @@ function context(
     diff: async () =>
       `diff --git a/src/app.ts b/src/app.ts\nnew file mode 100644\n--- /dev/null\n+++ b/src/app.ts\n@@ -0,0 +1,2 @@\n+${APP.split('\n')[0]}\n+${APP.split('\n')[1]}\n`,
   };
-  return {
+  return toolContext({
     repoRoot: repo.root,
     changeSet,
     options: codeReviewOptionsSchema.parse(options),
     input: codeReviewInputSchema.parse(input),
-    signal: new AbortController().signal,
     budget: { deadline: Date.now() + 600_000, remainingMs: () => 600_000 },
     artifactsDir: join(repo.root, '.tollgate', 'runs', 'r1', 'code_review'),
     concurrency: 4,
-    skipTrivial: false,
-    env: process.env,
-    progress: () => {},
-    runProcess: (command, args, options) => runProcess(command, args, options),
     ...extra,
-  };
+  });
 }
 
 async function unhealthy(): Promise<unknown> {

@@ -4,8 +4,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { createTempRepo, type TempRepo } from '../../../test/support/git-repo.js';
+import { toolContext } from '../../../test/support/tool-context.js';
 import type { ChangedFile, RepoChangeSet } from '../../core/change-set/types.js';
-import type { ToolContext } from '../../core/pipeline/tool.js';
 import { runProcess } from '../../core/process.js';
 import { staticAnalysisTool } from './index.js';
 import type { StaticAnalysisOptions } from './options.js';
@@ -79,31 +79,24 @@ async function harness(files: Record<string, string>): Promise<Harness> {
         readBytes: read,
         diff: async () => '',
       };
-      const artifactsDir = join(repo.root, '.tollgate', 'runs', 'r1', 'static_analysis');
-      mkdirSync(artifactsDir, { recursive: true });
       const controller = new AbortController();
-      const progress: string[] = [];
       const testEnv = { ...repo.env, PATH: FAKE_PATH, ...env };
-      const ctx: ToolContext<StaticAnalysisOptions, unknown> = {
+      const ctx = toolContext<StaticAnalysisOptions, unknown>({
         repoRoot: repo.root,
         changeSet,
         options: staticAnalysisTool.optionsSchema.parse(options),
         input: {},
         signal: controller.signal,
-        budget: { deadline: Date.now() + 60_000, remainingMs: () => 60_000 },
-        artifactsDir,
-        concurrency: 2,
-        skipTrivial: false,
+        artifactsDir: join(repo.root, '.tollgate', 'runs', 'r1', 'static_analysis'),
         env: testEnv,
-        progress: (message) => progress.push(message),
         runProcess: (command, args, processOptions) =>
           runProcess(command, args, {
             ...processOptions,
             env: { ...(processOptions.env ?? {}), ...testEnv },
             signal: controller.signal,
           }),
-      };
-      return { ...(await runStaticAnalysis(ctx)), progress };
+      });
+      return { ...(await runStaticAnalysis(ctx)), progress: ctx.progressLines };
     },
   } as Harness;
 }

@@ -1,8 +1,12 @@
 import { afterEach, describe, expect, test } from 'vitest';
+import { z } from 'zod';
 import { createTempRepo, type TempRepo } from '../../../../test/support/git-repo.js';
 import { registriesWith } from '../../../../test/support/registries.js';
-import { createChangeSet } from '../../../core/change-set/index.js';
 import { parseConfigText } from '../../../core/config/load.js';
+import { defineTool } from '../../../core/pipeline/tool.js';
+import { result } from '../../../core/result.js';
+import { changeSetForRun } from '../../../core/run/change-set-for-run.js';
+import { runGate } from '../../../core/run/run-gate.js';
 import { recordRunVerdict } from '../../../core/state/results-store.js';
 import { createRunEvidence } from './check-evidence.js';
 
@@ -14,7 +18,7 @@ afterEach(async () => {
 const config = parseConfigText({ text: '', file: null, env: {}, registries: registriesWith([]) }).config;
 
 async function record(verdict: 'passed' | 'failed', complete = true) {
-  const changeSet = await createChangeSet({ cwd: repo.root });
+  const changeSet = await changeSetForRun(repo.root, config);
   await recordRunVerdict(repo.root, {
     runId: `run-${verdict}`,
     fingerprint: changeSet.fingerprint,
@@ -53,5 +57,39 @@ describe('check evidence from the last tollgate run on the pushed commit', () =>
     expect(await evidence().commitInHead(first, second)).toBe('yes');
     expect(await evidence().commitInHead(second, first)).toBe('no');
     expect(await evidence().commitInHead('0123456789abcdef', second)).toBe('unknown');
+  });
+
+  test('a real run of the pushed commit is found: the evidence builds its change set as runs do', async () => {
+    repo = await createTempRepo({ files: { 'a.txt': 'a\n' } });
+    const tools = [
+      defineTool({
+        name: 'ok',
+        title: 'OK',
+        description: 'test',
+        configKey: 'ok',
+        optionsSchema: z.object({}).prefault({}),
+        inputSchema: z.object({}).strict(),
+        permissions: [],
+        enabledByDefault: true,
+        readsHistory: true,
+        run: async () => result('passed', 'fine'),
+      }),
+    ];
+    const loaded = parseConfigText({ text: '', file: null, env: {}, registries: registriesWith(tools) });
+    const run = () =>
+      runGate({
+        repoRoot: repo.root,
+        config: loaded.config,
+        configHash: loaded.hash,
+        tools,
+        command: 'test',
+        version: 'test',
+        force: true,
+      });
+    const head = (await repo.git('rev-parse', 'HEAD')).trim();
+    const report = await run();
+    expect(report.verdict).toBe('passed');
+    const evidence = createRunEvidence({ repoRoot: repo.root, config: loaded.config, env: repo.env });
+    expect(await evidence.forHead(head)).toMatchObject({ status: 'passed', runId: report.runId });
   });
 });
