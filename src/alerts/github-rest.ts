@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { errorMessage, TollgateError } from '../core/errors.js';
+import { httpFetch } from '../core/http/http-fetch.js';
 import { MAX_WAIT_MS, rateLimitWait } from '../core/http/github-rate-limit.js';
 import type { Redact } from './mask.js';
 import {
@@ -220,7 +221,7 @@ async function fetchWithRateLimits(
   for (let attempt = 0; ; attempt++) {
     let response: Response;
     try {
-      response = await (options.fetch ?? fetch)(url, {
+      response = await (options.fetch ?? httpFetch)(url, {
         headers,
         signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
       });
