@@ -19,6 +19,9 @@ export function proxyAuthorization(proxy: URL): Record<string, string> {
   return { 'proxy-authorization': `Basic ${Buffer.from(credentials).toString('base64')}` };
 }
 
+/** The proxy itself could not be reached, as opposed to a proxy that hung up. */
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
+
 function reason(error: NodeJS.ErrnoException): string {
   return error.code ?? error.message.split('\n')[0]!;
 }
@@ -53,7 +56,9 @@ export function openTunnel(proxy: URL, host: string, port: string, signal?: Abor
     });
     connect.once('error', (error: NodeJS.ErrnoException) => {
       if (signal?.aborted) reject(signal.reason);
-      else reject(networkFailure(`cannot reach proxy ${via} (${reason(error)})`));
+      else if (UNREACHABLE.has(error.code ?? ''))
+        reject(networkFailure(`cannot reach proxy ${via} (${reason(error)})`));
+      else reject(networkFailure(`proxy ${via} dropped the tunnel to ${target} (${reason(error)})`));
     });
     connect.end();
   });
