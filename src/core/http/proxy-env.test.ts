@@ -11,6 +11,7 @@ describe('proxyFor', () => {
     expect(at('https://api.osv.dev/', { HTTPS_PROXY: 'http://upper:1' })).toBe('http://upper:1/');
     expect(at('https://api.osv.dev/', { HTTP_PROXY: 'http://plain:3' })).toBeNull();
     expect(at('https://api.osv.dev/', {})).toBeNull();
+    expect(at('https://api.osv.dev/', { https_proxy: '', HTTPS_PROXY: 'http://upper:1' })).toBe('http://upper:1/');
   });
 
   test('a proxy without a scheme is http://; other schemes are refused naming the variable, not the value', () => {

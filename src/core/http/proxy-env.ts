@@ -6,9 +6,11 @@
  */
 export type ProxyEnv = Readonly<Record<string, string | undefined>>;
 
+/** An empty variable counts as unset, so `http_proxy=` does not hide `HTTP_PROXY`. */
 function read(env: ProxyEnv, name: string): string | undefined {
-  const value = env[name.toLowerCase()] ?? env[name.toUpperCase()];
-  return value === undefined || value.trim() === '' ? undefined : value.trim();
+  for (const value of [env[name.toLowerCase()], env[name.toUpperCase()]])
+    if (value !== undefined && value.trim() !== '') return value.trim();
+  return undefined;
 }
 
 function defaultPort(protocol: string): string {
