@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { errorMessage, TollgateError } from '../core/errors.js';
-import { MAX_WAIT_MS, rateLimitWait } from '../core/http/github-rate-limit.js';
+import { MAX_WAIT_MS, rateLimitWait, waitingLine } from '../core/http/github-rate-limit.js';
+import { httpFetch } from '../core/http/http-fetch.js';
 import type { Redact } from './mask.js';
 import {
   type AlertListFilters,
@@ -220,7 +221,7 @@ async function fetchWithRateLimits(
   for (let attempt = 0; ; attempt++) {
     let response: Response;
     try {
-      response = await (options.fetch ?? fetch)(url, {
+      response = await (options.fetch ?? httpFetch)(url, {
         headers,
         signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
       });
@@ -235,16 +236,14 @@ async function fetchWithRateLimits(
       .clone()
       .text()
       .catch(() => '');
-    const wait = rateLimitWait(response.status, (name) => response.headers.get(name), body);
+    const wait = rateLimitWait(response.status, (name) => response.headers.get(name), body, Date.now(), attempt);
     if (!wait) return response;
     if (wait.waitMs > MAX_WAIT_MS || attempt >= MAX_RATE_LIMIT_RETRIES)
       throw new TollgateError(
         'io',
         `GitHub API ${what}: ${wait.why}; not waiting ${Math.ceil(wait.waitMs / 1000)} s more: rerun later`,
       );
-    (options.onWait ?? ((text: string) => process.stderr.write(text)))(
-      `tollgate: GitHub API ${what}: ${wait.why}; waiting ${Math.ceil(wait.waitMs / 1000)} s\n`,
-    );
+    (options.onWait ?? ((text: string) => process.stderr.write(text)))(waitingLine(`GitHub API ${what}`, wait));
     await new Promise((resolve) => setTimeout(resolve, wait.waitMs));
   }
 }

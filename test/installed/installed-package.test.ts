@@ -86,6 +86,14 @@ async function commandNames(args: string[]): Promise<string[]> {
 }
 
 describe('the installed package', () => {
+  test('runs on the Node that runs the suite (test/node-versions/run.sh picks it by PATH)', async () => {
+    const onPath = await runProcess('node', ['-p', 'process.version'], { cwd: repo.root, env });
+    expect(onPath.stdout.trim()).toBe(process.version);
+    const expected = process.env.TOLLGATE_EXPECT_NODE;
+    if (expected) expect(process.version).toBe(expected);
+    expectClean(await tollgate(['--version']), '--version');
+  });
+
   test('ships the bundle and its loader, not the unbundled build or a source map, and needs no dependencies', async () => {
     const packageDir = join(dirname(dirname(bin)), 'lib', 'node_modules', 'tollgate');
     const manifest = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8'));

@@ -2,7 +2,9 @@
  * GitHub's rate limits, one policy for every REST and GraphQL call (docs.github.com, "Rate limits for the REST API"):
  * - primary: 403 or 429 with `x-ratelimit-remaining: 0` lasts until `x-ratelimit-reset` (epoch seconds);
  * - secondary: 403 or 429 with `retry-after` (seconds), or GitHub's "secondary rate limit" text without it: at least
- *   a minute.
+ *   a minute, doubling with each retry.
+ * The REST client (src/alerts/github-rest.ts) and the GraphQL client (src/integrations/github/graphql-client.ts) both
+ * decide with `rateLimitWait`, sleep through waits up to `MAX_WAIT_MS` and say each wait on stderr (`waitingLine`).
  * A wait longer than `MAX_WAIT_MS` is not sat through: it is reported, so a sweep of thousands of alerts does not
  * hang for an hour without a word.
  */
@@ -22,6 +24,7 @@ export function rateLimitWait(
   header: (name: string) => string | null,
   body: string,
   now = Date.now(),
+  attempt = 0,
 ): RateLimitWait | null {
   if (status !== 403 && status !== 429) return null;
   const retryAfter = Number(header('retry-after'));
@@ -36,7 +39,12 @@ export function rateLimitWait(
       why: `primary rate limit, resets at ${at.toISOString()}`,
     };
   }
-  if (status === 429 || /secondary rate limit/i.test(body))
-    return { waitMs: SECONDARY_DEFAULT_MS, why: 'secondary rate limit' };
+  if (status === 429 || /secondary rate limit|abuse detection/i.test(body))
+    return { waitMs: SECONDARY_DEFAULT_MS * 2 ** attempt, why: 'secondary rate limit' };
   return null;
+}
+
+/** What is said on stderr before a wait: `tollgate: GitHub API alert 3 of acme/web: primary rate limit, …; waiting 2 s`. */
+export function waitingLine(what: string, wait: RateLimitWait): string {
+  return `tollgate: ${what}: ${wait.why}; waiting ${Math.ceil(wait.waitMs / 1000)} s\n`;
 }

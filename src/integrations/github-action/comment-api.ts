@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { TollgateError } from '../../core/errors.js';
+import { httpFetch } from '../../core/http/http-fetch.js';
 import { findStickyComment, stickyCommentBody } from './sticky-comment.js';
 
 /**
@@ -59,7 +60,7 @@ function nextPage(link: string | null): string | null {
 async function call(target: CommentTarget, method: string, url: string, json?: unknown): Promise<Response> {
   let response: Response;
   try {
-    response = await fetch(url, {
+    response = await httpFetch(url, {
       method,
       headers: {
         authorization: `Bearer ${target.token}`,

@@ -67,6 +67,65 @@ describe('the GraphQL client', () => {
     expect(sleeps).toEqual([60_000, 120_000]);
   });
 
+  test('the primary limit (403, remaining 0, reset in 2 s) waits over real HTTP, says so, and completes', async () => {
+    let calls = 0;
+    const server = createServer((_request, response) => {
+      calls++;
+      if (calls === 1) {
+        const reset = String(Math.ceil(Date.now() / 1000) + 2);
+        response.writeHead(403, {
+          'content-type': 'application/json',
+          'x-ratelimit-remaining': '0',
+          'x-ratelimit-reset': reset,
+        });
+        response.end('{"message":"API rate limit exceeded"}');
+        return;
+      }
+      response.writeHead(200, { 'content-type': 'application/json' }).end(ok().body);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const said: string[] = [];
+      const client = createGraphqlClient({
+        transport: createHttpsTransport({
+          url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+          token: 't',
+        }),
+        timeoutMs: 5000,
+        rateLimitFloor: 0,
+        onBackoff: (_waitMs, reason) => said.push(reason),
+      });
+      const started = Date.now();
+      await expect(client.request(VIEWER, {}, viewerSchema)).resolves.toMatchObject({ viewer: { login: 'me' } });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(2000);
+      expect(calls).toBe(2);
+      expect(said).toEqual([expect.stringMatching(/^primary rate limit, resets at \d{4}-.*Z$/)]);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  }, 20_000);
+
+  test('a GraphQL RATE_LIMITED answer waits for the reset when it is near, and is reported when it is not', async () => {
+    const limited = (resetInS: number): GraphqlHttpResponse => ({
+      status: 200,
+      headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(1_000_000 + resetInS) },
+      body: JSON.stringify({ errors: [{ type: 'RATE_LIMITED', message: 'API rate limit exceeded' }] }),
+    });
+    const sleeps: number[] = [];
+    const options = {
+      timeoutMs: 1000,
+      rateLimitFloor: 0,
+      now: () => 1_000_000_000,
+      sleep: async (ms: number) => void sleeps.push(ms),
+    };
+    const near = createGraphqlClient({ ...options, transport: scripted([limited(30), ok()]) });
+    await expect(near.request(VIEWER, {}, viewerSchema)).resolves.toMatchObject({ viewer: { login: 'me' } });
+    expect(sleeps).toEqual([31_000]);
+    const far = createGraphqlClient({ ...options, transport: scripted([limited(3600), ok()]) });
+    await expect(far.request(VIEWER, {}, viewerSchema)).rejects.toMatchObject({ kind: 'rate_limited' });
+    expect(sleeps).toEqual([31_000]);
+  });
+
   test('stops before the rate-limit floor instead of running dry', async () => {
     const transport = scripted([ok(40)]);
     const client = createGraphqlClient({ transport, timeoutMs: 1000, rateLimitFloor: 100 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_WAIT_MS, rateLimitWait } from '../../core/http/github-rate-limit.js';
 import { GithubError, type GithubFailure } from './github-error.js';
 import type { GraphqlHttpResponse, GraphqlTransport } from './transport.js';
 
@@ -17,7 +18,7 @@ export interface GraphqlClientOptions {
   timeoutMs: number;
   /** Refuse to send when fewer points than this are left (config `reviewComments.rateLimitFloor`). */
   rateLimitFloor: number;
-  /** Retries after a secondary rate limit or a 502/503/504. Default 3. */
+  /** Retries after a rate limit (within core/http/github-rate-limit.ts's bound) or a 502/503/504. Default 3. */
   maxRetries?: number;
   /** Injectable so tests never really wait. */
   sleep?: (ms: number) => Promise<void>;
@@ -39,11 +40,7 @@ export interface GraphqlClient {
   readonly mutationsSent: number;
 }
 
-/** GitHub's advice for a secondary limit without `retry-after`: wait at least a minute. */
-const SECONDARY_DEFAULT_WAIT_MS = 60_000;
 const SERVER_ERROR_WAIT_MS = 1000;
-/** Never sleep longer than this on one retry-after: a longer wait is better reported than sat through. */
-const MAX_BACKOFF_MS = 5 * 60_000;
 
 const envelopeSchema = z.object({
   data: z.unknown().optional(),
@@ -145,9 +142,10 @@ function withoutUndefined(variables: Record<string, unknown>): Record<string, un
 }
 
 /**
- * A secondary rate limit (403/429 with `retry-after`, or GitHub's "secondary rate limit" text) and a passing server
- * error are retried after a wait; the primary limit is not (it lasts until the hourly reset) and is reported.
- * https://docs.github.com/rest/using-the-rest-api/best-practices-for-using-the-rest-api#handle-rate-limit-errors-appropriately
+ * GitHub's rate limits, read as the REST client reads them (core/http/github-rate-limit.ts): a secondary limit waits
+ * `retry-after` (or a minute, doubling); the primary limit (403 with no points left, or GraphQL's `RATE_LIMITED`)
+ * waits until `x-ratelimit-reset` when that is within `MAX_WAIT_MS`, and is reported otherwise. A passing server error
+ * is retried after a short wait. https://docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api
  */
 function retryDelay(
   response: GraphqlHttpResponse,
@@ -156,19 +154,28 @@ function retryDelay(
   nowMs: number,
 ): { waitMs: number; reason: string } | null {
   const { status, headers } = response;
-  if (isSecondaryLimit(response)) {
+  const header = (name: string) => headers[name] ?? null;
+  const primary = isPrimaryLimit(response);
+  const wait = rateLimitWait(primary && status === 200 ? 403 : status, header, response.body, nowMs, attempt);
+  if (wait && primary) {
+    // Without a reset time there is nothing to wait for: readData reports it with what GitHub said.
+    if (!header('x-ratelimit-reset') || wait.waitMs > MAX_WAIT_MS || attempt >= maxRetries) return null;
+    return { waitMs: wait.waitMs, reason: wait.why };
+  }
+  if (wait) {
     if (attempt >= maxRetries) {
       throw new GithubError(
         'secondary_rate_limited',
         `GitHub secondary rate limit: still limited after ${maxRetries} retries; wait a few minutes before rerunning`,
       );
     }
-    const retryAfter = Number(headers['retry-after']);
-    const reset = Number(headers['x-ratelimit-reset']);
-    let waitMs = SECONDARY_DEFAULT_WAIT_MS * 2 ** attempt;
-    if (Number.isFinite(retryAfter) && headers['retry-after'] !== undefined) waitMs = retryAfter * 1000;
-    else if (headers['x-ratelimit-remaining'] === '0' && Number.isFinite(reset)) waitMs = reset * 1000 - nowMs;
-    return { waitMs: Math.min(Math.max(waitMs, 1000), MAX_BACKOFF_MS), reason: 'secondary rate limit' };
+    if (wait.waitMs > MAX_WAIT_MS) {
+      throw new GithubError(
+        'secondary_rate_limited',
+        `GitHub ${wait.why}; not waiting ${Math.ceil(wait.waitMs / 1000)} s: rerun later`,
+      );
+    }
+    return { waitMs: Math.max(wait.waitMs, 1000), reason: wait.why };
   }
   if (status === 502 || status === 503 || status === 504) {
     if (attempt >= maxRetries) {
@@ -179,12 +186,13 @@ function retryDelay(
   return null;
 }
 
-function isSecondaryLimit(response: GraphqlHttpResponse): boolean {
-  if (response.status !== 403 && response.status !== 429) return false;
-  if (response.headers['retry-after'] !== undefined) return true;
-  if (/secondary rate limit|abuse detection/i.test(response.body)) return true;
-  // A 429 is always a limit; a 403 with no points left is the primary limit, handled by readData.
-  return response.status === 429 && response.headers['x-ratelimit-remaining'] !== '0';
+/** No points left: HTTP 403 with `x-ratelimit-remaining: 0`, or a GraphQL answer whose errors say `RATE_LIMITED`. */
+function isPrimaryLimit(response: GraphqlHttpResponse): boolean {
+  if (response.headers['retry-after'] !== undefined) return false;
+  if (response.status === 403 && response.headers['x-ratelimit-remaining'] === '0') return true;
+  return (
+    response.status === 200 && response.headers['x-ratelimit-remaining'] === '0' && /"RATE_LIMITED"/.test(response.body)
+  );
 }
 
 function readData(response: GraphqlHttpResponse, operation: string): unknown {

@@ -1,3 +1,4 @@
+import { httpFetch } from '../../core/http/http-fetch.js';
 import { GithubError } from './github-error.js';
 import {
   type GraphqlHttpResponse,
@@ -14,7 +15,7 @@ export interface HttpsTransportOptions {
   url: string;
   /** Never appears in a message, a log or an error. */
   token: string;
-  /** Injectable for tests; default the global `fetch` of Node 20. */
+  /** Injectable for tests; default the shared `httpFetch` (proxy-aware). */
   fetch?: typeof fetch;
 }
 
@@ -23,7 +24,7 @@ export interface HttpsTransportOptions {
  * memory, not by a capture cap (the reference failed on a 1.5 MB page behind a 1 MiB `maxBuffer`).
  */
 export function createHttpsTransport(options: HttpsTransportOptions): GraphqlTransport {
-  const doFetch = options.fetch ?? fetch;
+  const doFetch = options.fetch ?? httpFetch;
   return {
     description: options.url,
     async send(request: GraphqlRequest, sendOptions: SendOptions): Promise<GraphqlHttpResponse> {

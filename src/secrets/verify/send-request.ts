@@ -1,4 +1,7 @@
 import { Agent, request as httpsRequest } from 'node:https';
+import type { Socket } from 'node:net';
+import { proxyFor } from '../../core/http/proxy-env.js';
+import { openTunnel, tlsOverTunnel } from '../../core/http/proxy-tunnel.js';
 import type { VerifyRequest, VerifyResponse } from './types.js';
 
 export interface SendOptions {
@@ -19,19 +22,23 @@ const MAX_BODY = 16_384;
  * Sends one verification request over HTTPS only (a credential never crosses the network in clear), no redirects
  * followed. Rejects on timeout or network error with a message that names neither the URL's credential nor headers.
  */
-export function sendVerifyRequest(req: VerifyRequest, options: SendOptions): Promise<VerifyResponse> {
+export async function sendVerifyRequest(req: VerifyRequest, options: SendOptions): Promise<VerifyResponse> {
   const url = new URL(req.url);
-  if (url.protocol !== 'https:') return Promise.reject(new Error('refused: not an https URL'));
+  if (url.protocol !== 'https:') throw new Error('refused: not an https URL');
+  const signal = options.signal
+    ? AbortSignal.any([AbortSignal.timeout(options.timeoutMs), options.signal])
+    : AbortSignal.timeout(options.timeoutMs);
+  const tunnel = await tunnelIfProxied(url, signal, options);
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   return new Promise((resolve, reject) => {
     const outgoing = httpsRequest(
       url,
       {
         method: req.method,
-        agent,
+        // Through a proxy: TLS over the proxy's CONNECT tunnel, one per request; direct: the pooled agent.
+        ...(tunnel ? { createConnection: () => tlsOverTunnel(tunnel, host, options.ca) } : { agent }),
         headers: { ...req.headers, 'user-agent': 'tollgate-verify' },
-        signal: options.signal
-          ? AbortSignal.any([AbortSignal.timeout(options.timeoutMs), options.signal])
-          : AbortSignal.timeout(options.timeoutMs),
+        signal,
         ...(options.ca !== undefined ? { ca: options.ca } : {}),
       },
       (response) => {
@@ -56,4 +63,23 @@ export function sendVerifyRequest(req: VerifyRequest, options: SendOptions): Pro
     });
     outgoing.end();
   });
+}
+
+/** The CONNECT tunnel when HTTPS_PROXY applies to `url` (see core/http/proxy-env.ts), else null. */
+async function tunnelIfProxied(url: URL, signal: AbortSignal, options: SendOptions): Promise<Socket | null> {
+  let proxy: URL | null;
+  try {
+    proxy = proxyFor(url, process.env);
+  } catch (error) {
+    throw new Error((error as Error).message);
+  }
+  if (!proxy) return null;
+  try {
+    return await openTunnel(proxy, url.hostname.replace(/^\[(.*)\]$/, '$1'), url.port || '443', signal);
+  } catch (error) {
+    if (options.signal?.aborted) throw new Error('stopped: the run ran out of time or was cancelled');
+    if (signal.aborted) throw new Error(`timed out after ${options.timeoutMs} ms`);
+    const cause = (error as { cause?: { message?: string } }).cause;
+    throw new Error(cause?.message ?? 'network error (proxy)');
+  }
 }

@@ -1,4 +1,5 @@
 import { openProject } from '../../../core/config/open-project.js';
+import { waitingLine } from '../../../core/http/github-rate-limit.js';
 import { connectGithub } from '../connect.js';
 import type { GraphqlClient } from '../graphql-client.js';
 import { defaultRedactor, type Redact } from '../redaction.js';
@@ -38,10 +39,7 @@ async function setUp(io: ReviewCommandIo) {
             timeoutMs: config.requestTimeout,
             rateLimitFloor: config.rateLimitFloor,
             ...(io.sleep ? { sleep: io.sleep } : {}),
-            onBackoff: (waitMs, reason) =>
-              process.stderr.write(
-                `tollgate: GitHub ${reason}; waiting ${Math.ceil(waitMs / 1000)} s before retrying\n`,
-              ),
+            onBackoff: (waitMs, why) => process.stderr.write(waitingLine('GitHub GraphQL API', { waitMs, why })),
           });
   const shared = {
     repoRoot,

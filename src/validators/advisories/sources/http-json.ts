@@ -1,5 +1,6 @@
 import { formatDuration } from '../../../core/config/duration.js';
 import { errorMessage } from '../../../core/errors.js';
+import { httpFetch } from '../../../core/http/http-fetch.js';
 
 export type HttpOutcome =
   | { kind: 'ok'; json: unknown }
@@ -43,7 +44,7 @@ export async function fetchJson(request: HttpRequest): Promise<HttpOutcome> {
   const target = where(request.url);
   let response: Response;
   try {
-    response = await fetch(request.url, {
+    response = await httpFetch(request.url, {
       method: request.method ?? 'GET',
       headers: {
         accept: 'application/json',
