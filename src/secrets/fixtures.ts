@@ -80,3 +80,40 @@ export function fixturesNote(fixtures: number, ignored: number, where: string): 
     return `${ignored} finding${ignored === 1 ? '' : 's'} classified as test fixture${ignored === 1 ? '' : 's'} and not shown (secrets.fixtures: ignore).`;
   return '';
 }
+
+interface Placed {
+  readonly ruleId: string;
+  readonly path: string;
+  readonly line: number;
+  readonly masked: string;
+  readonly fingerprint: string;
+  readonly fixture?: boolean;
+}
+
+/**
+ * The gate's view: which of the work tree's and the history's findings fail the run, what `details.fixtures` lists
+ * (place, rule and masked value only) and the summary's count.
+ */
+export function gateFixtures<T extends Placed, H extends Placed>(
+  tree: readonly T[],
+  history: readonly H[],
+  mode: FixtureMode,
+): { tree: T[]; history: H[]; details: { fixtures?: object }; note: string } {
+  const now = applyFixtureMode(tree, mode);
+  const past = applyFixtureMode(history, mode);
+  const listed = mode === 'block' ? [] : [...now.fixtures, ...past.fixtures];
+  const ignored = now.ignored + past.ignored;
+  const list = listed.map(({ ruleId, path, line, masked, fingerprint }) => ({
+    ruleId,
+    path,
+    line,
+    masked,
+    fingerprint,
+  }));
+  return {
+    tree: now.blocking,
+    history: past.blocking,
+    details: listed.length + ignored > 0 ? { fixtures: { mode, count: listed.length + ignored, list } } : {},
+    note: fixturesNote(listed.length, ignored, 'details.fixtures'),
+  };
+}

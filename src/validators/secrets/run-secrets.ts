@@ -4,7 +4,7 @@ import { errorMessage, isTollgateError } from '../../core/errors.js';
 import type { ToolContext } from '../../core/pipeline/tool.js';
 import { result, type ToolResult } from '../../core/result.js';
 import { baselinePath, readBaseline } from '../../secrets/baseline.js';
-import { applyFixtureMode, type FixtureMode, fixturesNote } from '../../secrets/fixtures.js';
+import { type FixtureMode, gateFixtures } from '../../secrets/fixtures.js';
 import { loadScanner } from '../../secrets/load-rules.js';
 import type { SecretsOptions } from '../../secrets/options.js';
 import {
@@ -214,19 +214,11 @@ function secretsResult(
   const { unexamined } = input;
   const notExamined = unexamined.length > 0 ? ` ${describeUnexamined(unexamined)}` : '';
   // Test fixtures (secrets.fixtures: report) are listed in details.fixtures and counted in the summary, never blocking.
-  const tree = applyFixtureMode(scanned.findings, input.mode);
-  const past = applyFixtureMode(input.history?.secrets ?? [], input.mode);
-  const fixtures = [...(input.mode === 'block' ? [] : tree.fixtures), ...(input.mode === 'block' ? [] : past.fixtures)];
-  const ignored = tree.ignored + past.ignored;
-  const fixtureNote = fixturesNote(fixtures.length, ignored, 'details.fixtures');
-  const details = {
-    ...input.details,
-    ...(fixtures.length > 0 || ignored > 0
-      ? { fixtures: { mode: input.mode, count: fixtures.length + ignored, list: fixtures.map(fixtureEntry) } }
-      : {}),
-  };
-  const outcome = { ...scanned, findings: tree.blocking };
-  const inHistory = past.blocking;
+  const gate = gateFixtures(scanned.findings, input.history?.secrets ?? [], input.mode);
+  const fixtureNote = gate.note;
+  const details = { ...input.details, ...gate.details };
+  const outcome = { ...scanned, findings: gate.tree };
+  const inHistory = gate.history;
   const commitsNote = input.history ? ` ${input.history.commits} commit(s) since the base scanned.` : '';
   if (outcome.findings.length === 0 && inHistory.length === 0) {
     const summary = `${passedSummary(outcome, input.skipped)}${commitsNote}${fixtureNote ? ` ${fixtureNote}` : ''}${notExamined}`;
@@ -258,12 +250,6 @@ function secretsResult(
       }),
     ),
   });
-}
-
-/** A fixture as details list it: place, rule and masked value only. */
-function fixtureEntry(finding: { ruleId: string; path: string; line: number; masked: string; fingerprint: string }) {
-  const { ruleId, path, line, masked, fingerprint } = finding;
-  return { ruleId, path, line, masked, fingerprint };
 }
 
 function describeUnexamined(files: readonly SkippedTarget[]): string {
