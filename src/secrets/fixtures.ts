@@ -27,6 +27,13 @@ export function isTestOrDocsPath(path: string): boolean {
 const FIXTURE_WORDS =
   /test|fake|dummy|mock|fixture|sample|example|secret|passw|pass123|changeme|letmein|qwerty|hunter2|admin|invalid|wrong|bogus|stub|foo|bar|baz|abc|xyz|123|000|lorem|demo|my[-_]?(?:key|token|pass)|default|insecure|dev|local/i;
 
+/**
+ * Rules that judge a password by its syntax, not a provider format (URL credentials, Basic auth, DSNs, command-line
+ * and SQL passwords, config entries, framework keys of a test app): in a test path they are as made up as a generic
+ * match.
+ */
+const FORMATLESS_RULES = /^(?:generic|config-array|framework|basic-auth|database|broker|curl|shell|powershell)-/;
+
 /** Rules whose values prove their own format (CRC32 checksums): such a token is real wherever it is found. */
 const CHECKSUM_RULES = /^(?:github|npm)-/;
 
@@ -41,8 +48,8 @@ export interface FixtureInput {
 /** A finding whose place and value both say "test fixture". */
 export function isFixture(input: FixtureInput): boolean {
   if (!isTestOrDocsPath(input.path) || CHECKSUM_RULES.test(input.ruleId)) return false;
-  if (input.generic) return true;
-  return looksMadeUp(input.secret);
+  if (input.generic || FORMATLESS_RULES.test(input.ruleId)) return true;
+  return looksMadeUp(input.secret) || looksMadeUp(decodedBase64(input.secret) ?? '');
 }
 
 /**
@@ -50,9 +57,17 @@ export function isFixture(input: FixtureInput): boolean {
  * too little variety for its length. Key blocks (long) are judged by variety only: random base64 contains any word.
  */
 export function looksMadeUp(secret: string): boolean {
+  if (secret.length === 0) return false;
   if (/(.)\1{3,}/.test(secret)) return true;
   if (secret.length <= 100 && FIXTURE_WORDS.test(secret)) return true;
   return shannonEntropy(secret) < (secret.length >= 20 ? 3.3 : 2.5);
+}
+
+/** The text inside a base64 value (a Basic auth header, a k8s Secret field), when it is printable. */
+function decodedBase64(value: string): string | null {
+  if (value.length < 8 || value.length % 4 !== 0 || !/^[A-Za-z0-9+/]+={0,2}$/.test(value)) return null;
+  const text = Buffer.from(value, 'base64').toString('latin1');
+  return /^[\x20-\x7e]+$/.test(text) ? text : null;
 }
 
 /** A fixture's severity: low, so reports sort it after real findings and SARIF shows it as a note. */

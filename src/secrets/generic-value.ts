@@ -55,6 +55,24 @@ const NOT_A_VALUE = new Set([
   'secretstr',
   'masked',
   'sensitive',
+  'digest',
+  'always',
+  'never',
+  'auto',
+  'prompt',
+  'ask',
+  'random',
+  'generate',
+  'generated',
+  'plain',
+  'plaintext',
+  'encrypted',
+  'hashed',
+  'wrong',
+  'invalid',
+  'disabled',
+  'locked',
+  'expired',
 ]);
 
 /** Well-known defaults and the passwords from every tutorial: a finding on these helps no one. */
@@ -173,10 +191,17 @@ export function judgeGenericValue(kind: GenericKind, raw: string, context: Match
   if (kind === 'secret' ? /token|secret/i.test(value) : /p[a@4][s$5z3]{1,2}w(?:[o0]r)?d/i.test(value)) return false;
   // Request and idempotency tokens are UUIDs; a UUID is a credential only under a name that says so.
   if (shape === 'uuid' && !/api[_.-]?key|secret|passw|auth/i.test(name)) return false;
-  return kind === 'password' ? looksLikePassword(value) : looksLikeSecret(value);
+  return kind === 'password' ? looksLikePassword(value, context) : looksLikeSecret(value);
 }
 
-function looksLikePassword(value: string): boolean {
+function looksLikePassword(value: string, context: MatchContext): boolean {
+  // A short lowercase word is a password only where it cannot be an expression (quoted, or a config file) and does
+  // not name one (`sshpass`, `becomepass`, `username`).
+  if (/^[a-z]{4,11}$/.test(value)) {
+    const quoted = context.group !== 'secretBare' && context.group !== 'secretFlag';
+    if (!quoted && context.syntax === 'code') return false;
+    if (/pass|pwd|user|name|word|key|login/.test(value)) return false;
+  }
   // People do use short lowercase passwords (`kestrel`, `mq4u`); next to a password name, four characters count.
   if (value.length < 4 || value.length > 128) return false;
   if (/^(?:[a-z]+|[A-Z][a-z]+)(?:[A-Z][a-z]+)+$/.test(value)) return false; // `overEvery`: an identifier
@@ -226,11 +251,12 @@ export const SECRET_NAME =
 /** A name (with optional quotes, possibly escaped in JSON-in-JSON), a separator, then a quoted or bare value. */
 export function assignmentPattern(nameCore: string, options: { comparisons?: boolean } = {}): RegExp {
   const name = `(?<![A-Za-z0-9_.-])(?<name>[A-Za-z0-9_.-]{0,80}?${nameCore}[A-Za-z0-9_.-]{0,40})`;
-  // `define('DB_PASSWORD', '…')` (PHP) and `Map.of("token", "…")`: a quoted name, a comma, a quoted value.
+  // `define('DB_PASSWORD', '…')` (PHP) and `Map.of("token", "…")`: a quoted name, a comma, a quoted value, as the
+  // arguments of a call that sets a named value (not a list such as `['password', 'seen']`).
   // A type annotation may sit between name and `=` (`password: str = `, `val pw: String = `). Comparisons
   // (`if pw == "…"`) only where asked: code compares tokens with token kinds (`token === "Punctuator"`).
   const compare = options.comparisons ? '===?|!==?|' : '';
-  const separator = `(?:(?:\\\\?["'])?[ \\t]{0,8}(?:${compare}=>|:=|\\?=|=|:[ \\t]{0,4}[A-Za-z_][\\w.]{0,30}\\??[ \\t]{0,4}=|:)[ \\t]{0,8}|(?<=["'][A-Za-z0-9_.-]{1,130})["'][ \\t]{0,4},[ \\t]{0,16}(?=["']))`;
+  const separator = `(?:(?:\\\\?["'])?[ \\t]{0,8}(?:${compare}=>|:=|\\?=|=|:[ \\t]{0,4}[A-Za-z_][\\w.]{0,30}\\??[ \\t]{0,4}=|:)[ \\t]{0,8}|(?<=(?:define|\\.of|put|putenv|setenv|set|setdefault|setProperty|setItem|env|getenv|get|fetch)\\([ \\t]{0,4}["'][A-Za-z0-9_.-]{1,130})["'][ \\t]{0,4},[ \\t]{0,16}(?=["']))`;
   const value =
     '(?:\\\\"(?<secretEscaped>[^"\\\\\\r\\n]{1,200})\\\\"|"(?<secretQuoted>[^"\\r\\n]{1,200})"|' +
     "'(?<secretSingle>[^'\\r\\n]{1,200})'|`(?<secretBacktick>[^`$\\r\\n]{1,200})`|" +
