@@ -12,7 +12,7 @@ export type GenericKind = 'password' | 'secret';
 
 /** Names that contain a secret word but hold something else (`token_type`, `password_min_length`, `secretName`). */
 const NAME_NOT_SECRET =
-  /(?:type|name|field|label|length|len|min|max|policy|regex|pattern|prompt|placeholder|hint|url|uri|endpoint|path|file|dir|env|var|header|format|count|size|ttl|expiry|expires|expiration|expire|mode|enabled|enable|required|reset|confirm|confirmation|validation|strength|hash|hashed|digest|salt|id|ids|ref|policy|rotation|manager|provider|store|service|resolver|generator|encoder|input|changed|algorithm|limit|used|index|prefix|suffix|version|lifetime|timeout|location|source|template|class|kind|style|icon|visible|visibility|error|message|msg|title|text|description|desc|key_name|key_ref|keyref|secretref|selector|refresh_interval|display|status|method|auth_method|scope|scopes|audience|issuer|storage|backend|schema|test|spec|mock)s?$/i;
+  /(?:type|name|field|label|length|len|min|max|policy|regex|pattern|prompt|placeholder|hint|url|uri|endpoint|path|file|dir|env|var|header|format|count|size|ttl|expiry|expires|expiration|expire|mode|enabled|enable|required|reset|confirm|confirmation|validation|strength|hash|hashed|digest|salt|id|ids|ref|policy|rotation|manager|mgr|provider|store|service|resolver|generator|encoder|input|changed|algorithm|limit|used|index|prefix|suffix|version|lifetime|timeout|location|source|template|class|kind|style|icon|visible|visibility|error|message|msg|title|text|description|desc|key_name|key_ref|keyref|secretref|selector|refresh_interval|display|status|method|auth_method|scope|scopes|audience|issuer|storage|backend|schema|test|spec|mock)s?$/i;
 const NAME_NOT_SECRET_ANYWHERE =
   /public|publishable|keyboard|bypass|compass|passport|passthrough|passive|passenger|passage|tokeniz|max_?tokens|tokens?_?(?:count|used|limit)|page_?token|next_?token|csrf|xsrf|_?pass(?:ed|es|ing)\b|surpass|encompass|pass_?through|secret_?key_?ref|pwd_?dir|cwd|old_?pwd|oldpwd|(?:input|output|page|next|start|starting|continuation|request|idempotency|sync|cancel|lifecycle_?action|pagination|resume|marker|cursor|client)_?token/i;
 
@@ -55,6 +55,24 @@ const NOT_A_VALUE = new Set([
   'secretstr',
   'masked',
   'sensitive',
+  'digest',
+  'always',
+  'never',
+  'auto',
+  'prompt',
+  'ask',
+  'random',
+  'generate',
+  'generated',
+  'plain',
+  'plaintext',
+  'encrypted',
+  'hashed',
+  'wrong',
+  'invalid',
+  'disabled',
+  'locked',
+  'expired',
 ]);
 
 /** Well-known defaults and the passwords from every tutorial: a finding on these helps no one. */
@@ -95,7 +113,49 @@ const TRIVIAL_PASSWORDS = new Set([
   'bar',
   'baz',
   'foobared',
+  'hunter2',
+  'abc123',
+  'abcd',
+  'asdf',
+  'qwer',
+  'iloveyou',
+  'pass',
+  'passwd',
+  'mypass',
+  'mysecret',
+  'sekret',
+  'secure',
+  'private',
+  'hidden',
+  'nopass',
+  'nopassword',
+  'blank',
+  'master',
+  'superuser',
+  'dbpass',
+  'dbuser',
+  'testpass',
+  'testuser',
+  'none',
 ]);
+
+/**
+ * Commands and shell words: `PGPASSWORD= psql …` and `--password= list` leave the value empty, and the next word is a
+ * command, not a password.
+ */
+const COMMAND_WORDS = new Set(
+  'psql mysql mysqldump pg_dump pg_restore redis-cli mongo mongosh sqlcmd list ping echo exec sudo env node bash sh zsh curl wget make docker kubectl helm npm npx yarn pnpm python python3 ruby java then else done do fi esac cat grep sed awk login logout status start stop run test info help'.split(
+    ' ',
+  ),
+);
+
+/** `admin123`, `Secret1!`, `Password2024`: a tutorial default with digits or a symbol added. */
+function isTrivialPassword(value: string): boolean {
+  const lower = value.toLowerCase();
+  if (TRIVIAL_PASSWORDS.has(lower)) return true;
+  const stem = lower.replace(/[\d!@#$%^&*?._-]+$/, '');
+  return stem !== lower && (stem.length === 0 || TRIVIAL_PASSWORDS.has(stem));
+}
 
 /** `config.db.password`, `this.token`, `getSecret()`, `args[0]`: a reference in code, not a literal. */
 const CODE_REFERENCE = /^(?:[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+|[A-Za-z_$][\w$.]*\(.*|[A-Za-z_$][\w$.]*\[.*)$/;
@@ -126,23 +186,31 @@ export function judgeGenericValue(kind: GenericKind, raw: string, context: Match
   const shape = isIdentifierOrDigest(value);
   if (shape === 'integrity' || shape === 'data-uri' || shape === 'password-hash') return false;
   const decoded = decodedBase64Text(value);
-  if (decoded !== null && (isPlaceholder(decoded) || TRIVIAL_PASSWORDS.has(decoded.toLowerCase()))) return false;
+  if (decoded !== null && (isPlaceholder(decoded) || isTrivialPassword(decoded))) return false;
   // A value that names what it is (`term-token-3f9a…`, `SomeKindOfPassword1`) is an example, not a credential.
-  if (kind === 'secret' ? /token|secret/i.test(value) : /passw(?:or)?d/i.test(value)) return false;
+  if (kind === 'secret' ? /token|secret/i.test(value) : /p[a@4][s$5z3]{1,2}w(?:[o0]r)?d/i.test(value)) return false;
   // Request and idempotency tokens are UUIDs; a UUID is a credential only under a name that says so.
   if (shape === 'uuid' && !/api[_.-]?key|secret|passw|auth/i.test(name)) return false;
-  return kind === 'password' ? looksLikePassword(value) : looksLikeSecret(value);
+  return kind === 'password' ? looksLikePassword(value, context) : looksLikeSecret(value);
 }
 
-function looksLikePassword(value: string): boolean {
-  if (value.length < 6 || value.length > 128) return false;
+function looksLikePassword(value: string, context: MatchContext): boolean {
+  // A short lowercase word is a password only where it cannot be an expression (quoted, or a config file) and does
+  // not name one (`sshpass`, `becomepass`, `username`).
+  if (/^[a-z]{4,11}$/.test(value)) {
+    const quoted = context.group !== 'secretBare' && context.group !== 'secretFlag';
+    if (!quoted && context.syntax === 'code') return false;
+    if (/pass|pwd|user|name|word|key|login/.test(value)) return false;
+  }
+  // People do use short lowercase passwords (`kestrel`, `mq4u`); next to a password name, four characters count.
+  if (value.length < 4 || value.length > 128) return false;
   if (/^(?:[a-z]+|[A-Z][a-z]+)(?:[A-Z][a-z]+)+$/.test(value)) return false; // `overEvery`: an identifier
   if (/^[a-z]+(?:[-_][a-z]+)+$/i.test(value)) return false; // `admin-password`, `Read-Host`: names, not passwords
-  if (TRIVIAL_PASSWORDS.has(value.toLowerCase())) return false;
+  if (isTrivialPassword(value) || COMMAND_WORDS.has(value)) return false;
   if (/^\d+$/.test(value)) return false; // a port, a count, a PIN-length number: not worth a block
   if (/^0x[0-9a-f]+$/i.test(value)) return false; // a hex number literal (`pass_mask = 0x31c45018`): a constant
-  const classes = [/[a-z]/, /[A-Z]/, /[0-9]/, /[^A-Za-z0-9]/].filter((re) => re.test(value)).length;
-  return classes >= 2 || value.length >= 12;
+  if (/^[A-Z][a-z]+$/.test(value) || /^[A-Z]+$/.test(value)) return false; // `Hidden`, `NONE`: words and constants
+  return !/^(.)\1+$/.test(value);
 }
 
 function looksLikeSecret(value: string): boolean {
@@ -183,11 +251,12 @@ export const SECRET_NAME =
 /** A name (with optional quotes, possibly escaped in JSON-in-JSON), a separator, then a quoted or bare value. */
 export function assignmentPattern(nameCore: string, options: { comparisons?: boolean } = {}): RegExp {
   const name = `(?<![A-Za-z0-9_.-])(?<name>[A-Za-z0-9_.-]{0,80}?${nameCore}[A-Za-z0-9_.-]{0,40})`;
-  // `define('DB_PASSWORD', '…')` (PHP) and `Map.of("token", "…")`: a quoted name, a comma, a quoted value.
+  // `define('DB_PASSWORD', '…')` (PHP) and `Map.of("token", "…")`: a quoted name, a comma, a quoted value, as the
+  // arguments of a call that sets a named value (not a list such as `['password', 'seen']`).
   // A type annotation may sit between name and `=` (`password: str = `, `val pw: String = `). Comparisons
   // (`if pw == "…"`) only where asked: code compares tokens with token kinds (`token === "Punctuator"`).
   const compare = options.comparisons ? '===?|!==?|' : '';
-  const separator = `(?:(?:\\\\?["'])?[ \\t]{0,8}(?:${compare}=>|:=|\\?=|=|:[ \\t]{0,4}[A-Za-z_][\\w.]{0,30}\\??[ \\t]{0,4}=|:)[ \\t]{0,8}|(?<=["'][A-Za-z0-9_.-]{1,130})["'][ \\t]{0,4},[ \\t]{0,4}(?=["']))`;
+  const separator = `(?:(?:\\\\?["'])?[ \\t]{0,8}(?:${compare}=>|:=|\\?=|=|:[ \\t]{0,4}[A-Za-z_][\\w.]{0,30}\\??[ \\t]{0,4}=|:)[ \\t]{0,8}|(?<=(?:define|\\.of|put|putenv|setenv|set|setdefault|setProperty|setItem|env|getenv|get|fetch)\\([ \\t]{0,4}["'][A-Za-z0-9_.-]{1,130})["'][ \\t]{0,4},[ \\t]{0,16}(?=["']))`;
   const value =
     '(?:\\\\"(?<secretEscaped>[^"\\\\\\r\\n]{1,200})\\\\"|"(?<secretQuoted>[^"\\r\\n]{1,200})"|' +
     "'(?<secretSingle>[^'\\r\\n]{1,200})'|`(?<secretBacktick>[^`$\\r\\n]{1,200})`|" +

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SEVERITIES } from '../core/finding.js';
+import { FIXTURE_MODES } from './fixtures.js';
 import { superLinearReason } from './redos.js';
 
 const regexSource = z
@@ -73,6 +74,12 @@ export const secretsOptionsSchema = z
       .default('report')
       .describe(
         '`report`: passphrase-protected private keys (PEM with a cipher, ENCRYPTED PRIVATE KEY, PuTTY with Encryption) are findings of medium severity; `ignore`: they are not reported at all.',
+      ),
+    fixtures: z
+      .enum(FIXTURE_MODES)
+      .default('report')
+      .describe(
+        '`report`: a finding in a test, fixture, example or docs path whose value looks made up (or a generic-rule match there) is shown and counted with low severity and `fixture: true`, but does not block; `block`: it blocks like any finding; `ignore`: it is not shown (only counted). A checksum-valid provider token is never a fixture.',
       ),
     redactAfterAttempts: z
       .union([z.literal(false), z.number().int().min(1).max(20)])

@@ -41,6 +41,19 @@ const SYNTAXES: ReadonlyArray<readonly [name: string, path: string, line: string
   ['single-dash flag', 'scripts/run.sh', 'tool -password "V" -host db.internal'],
   ['sshpass -p', 'scripts/deploy.sh', "sshpass -p 'V' ssh deploy@app.internal"],
   ['net use', 'scripts/map.bat', 'net use Z: \\\\files.internal\\builds V /user:CORP\\builder'],
+  ['PGPASSWORD before psql', 'scripts/restore.sh', 'PGPASSWORD=V psql -h db.internal -U app app'],
+  ['--password flag', 'Makefile', '\tpgcli --password V -h db.internal'],
+  ['--password= flag', '.gitlab-ci.yml', '    - rabbitmqadmin --password=V list queues'],
+  [
+    'echo into --password-stdin',
+    '.github/workflows/ci.yml',
+    "      - run: echo 'V' | docker login -u ci --password-stdin",
+  ],
+  ['docker login -p', 'scripts/push.sh', 'docker login -u ci -p V registry.internal'],
+  ['redis-cli -a', 'scripts/cache.sh', 'redis-cli -h cache.internal -a V ping'],
+  ['PHP define, aligned', 'wp-config.php', "define( 'DB_PASSWORD',        'V' );"],
+  ['PHP config array', 'application/config/database.php', "$db['default']['password'] = 'V';"],
+  ['Flask config', 'app/__init__.py', "app.config['MAIL_PASSWORD'] = 'V'"],
 ];
 
 /** Stand-ins a reader must never be warned about. */
@@ -99,6 +112,35 @@ describe('passwords in every syntax', () => {
   test('SQL keywords after PASSWORD are not passwords', () => {
     const text = "ALTER USER 'app'@'%' PASSWORD EXPIRE INTERVAL 90 DAY;\nALTER USER 'app'@'%' PASSWORD HISTORY 5;\n";
     expect(scanner.scanText(text, { path: 'db/policy.sql' })).toEqual([]);
+  });
+});
+
+describe('short passwords next to a password name', () => {
+  test.each([
+    ['.env', 'DB_PASSWORD=kestrel'],
+    ['config/app.yaml', 'password: mq4u'],
+    ['app/settings.py', 'password = "lynx"'],
+    ['scripts/restore.sh', 'PGPASSWORD=kestrel psql -h db.internal'],
+  ])('finds %s: %s', (path, line) => {
+    expect(scanner.scanText(`${line}\n`, { path }).map((item) => item.rule.id)).toHaveLength(1);
+  });
+
+  test.each([
+    ['.env', 'DB_PASSWORD=abc'],
+    ['.env', 'DB_PASSWORD=admin123'],
+    ['.env', 'SA_PASSWORD=Admin12345'],
+    ['.env', 'DB_PASSWORD=secret123'],
+    ['app/settings.py', 'password = "hunter2"'],
+    ['app/settings.py', 'password = "MySekretPa$$word"'],
+    ['config.ini', 'password = %(db_pass)s'],
+    ['config/app.yaml', 'password: "{{ vault_db_password }}"'],
+    ['config/database.yml', 'password: <%= ENV["DB_PASSWORD"] %>'],
+    ['config/app.yaml', 'password: Hidden'],
+    ['lib/six.py', 'MovedAttribute("HTTPPasswordMgr", "urllib2", "urllib.request"),'],
+    ['config/app.yaml', 'url: mysql2://myuser:mypass@localhost/app'],
+    ['scripts/push.sh', 'echo "$REGISTRY_PASSWORD" | docker login -u ci --password-stdin'],
+  ])('ignores %s: %s', (path, line) => {
+    expect(scanner.scanText(`${line}\n`, { path }).map((item) => `${item.rule.id}:${item.secret}`)).toEqual([]);
   });
 });
 

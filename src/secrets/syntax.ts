@@ -54,8 +54,24 @@ const CODE_EXTENSIONS = new Set([
   'psm1',
 ]);
 
+/** Program files named without an extension (Ruby's build and dependency files, Jenkins pipelines). */
+const CODE_FILE_NAMES = new Set([
+  'rakefile',
+  'gemfile',
+  'guardfile',
+  'capfile',
+  'vagrantfile',
+  'podfile',
+  'fastfile',
+  'appfile',
+  'dangerfile',
+  'brewfile',
+  'jenkinsfile',
+]);
+
 export function syntaxOf(path: string): FileSyntax {
   const base = path.slice(path.lastIndexOf('/') + 1).toLowerCase();
+  if (CODE_FILE_NAMES.has(base)) return 'code';
   const dot = base.lastIndexOf('.');
   if (dot <= 0) return 'config';
   return CODE_EXTENSIONS.has(base.slice(dot + 1)) ? 'code' : 'config';

@@ -1,5 +1,6 @@
 import { type Finding, makeFinding, type Severity } from '../core/finding.js';
 import { secretFingerprint } from './fingerprint.js';
+import { fixtureSeverity, isFixture } from './fixtures.js';
 import { rememberFoundSecret } from './known-values.js';
 import { maskSecret } from './mask.js';
 import type { RawSecret } from './scanner.js';
@@ -19,6 +20,11 @@ export interface SecretFinding {
   readonly fingerprint: string;
   /** The line was added by the change set (always true outside a change set, e.g. `tollgate scan FILE`). */
   readonly isNew: boolean;
+  /**
+   * A made-up value in a test, fixture, example or docs path (`fixtures.ts`): its severity is lowered to low, and by
+   * default (`secrets.fixtures: report`) it is shown and counted but does not block.
+   */
+  readonly fixture?: true;
   /** The commit that added it (`tollgate scan --history`). */
   readonly commit?: string;
   /** It had a suppression that the gate did not accept, and why. */
@@ -33,16 +39,18 @@ export function toSecretFinding(raw: RawSecret, path: string, isNew: boolean): S
   // The raw value is dropped here, but output later in this process (a check echoing it, a reviewer quoting it)
   // must still mask it where it appears without the context that made it recognisable.
   rememberFoundSecret(raw.secret);
+  const fixture = isFixture({ ruleId: raw.rule.id, generic: raw.rule.generic === true, path, secret: raw.secret });
   return {
     ruleId: raw.rule.id,
     title: raw.rule.title,
-    severity: raw.rule.severity,
+    severity: fixture ? fixtureSeverity(raw.rule.severity) : raw.rule.severity,
     path,
     line: raw.line,
     column: raw.column,
     masked: maskSecret(raw.secret),
     fingerprint: secretFingerprint(raw.rule.id, path, raw.secret),
     isNew,
+    ...(fixture ? { fixture: true as const } : {}),
   };
 }
 
@@ -55,6 +63,7 @@ export function toFinding(secret: SecretFinding): Finding {
     title: secret.title,
     body: [
       `Found ${secret.masked} (${secret.ruleId}).`,
+      secret.fixture ? 'Classified as a test fixture (test or docs path, made-up value).' : '',
       secret.verification ? verificationNote(secret) : '',
       secret.suppression ? blockedSuppressionNote(secret.suppression) : '',
     ]

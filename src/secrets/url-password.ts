@@ -47,5 +47,7 @@ export function isUsablePassword(password: string): boolean {
   if (decoded.length < 3) return false;
   if (NOT_A_PASSWORD.has(decoded.toLowerCase())) return false;
   if (/^[$%#{<*]|^\$|^x+$|^\*+$/i.test(decoded)) return false;
+  // `myuser:mypass@`, `cacheuser:cachepass@`: a word and "pass" is the tutorial's stand-in.
+  if (/^(?:my|your|the|some)[a-z]*$|^[a-z]*pass(?:word|wd)?$/i.test(decoded)) return false;
   return !isPlaceholder(decoded);
 }

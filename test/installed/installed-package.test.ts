@@ -236,6 +236,14 @@ describe('the installed package', () => {
       expectClean(await tollgate(args), args.join(' '));
     }
     expect((await tollgate(['scan', '--all'])).exitCode).toBe(1);
+    // A made-up password in a test folder is reported as a fixture: not blocking unless asked.
+    await mkdir(join(repo.root, 'fixture-tests'), { recursive: true });
+    await writeFile(join(repo.root, 'fixture-tests/test_db.py'), 'db_password = "Kestrel42!"\n');
+    const fixture = await tollgate(['scan', 'fixture-tests/test_db.py', '--format', 'json']);
+    expectClean(fixture, 'scan a test fixture');
+    expect([fixture.exitCode, JSON.parse(fixture.stdout).fixtures.count]).toEqual([0, 1]);
+    expect((await tollgate(['scan', 'fixture-tests/test_db.py', '--fixtures', 'block'])).exitCode).toBe(1);
+    await removeDir(join(repo.root, 'fixture-tests'));
     expect(sarifProblems((await tollgate(['scan', '--all', '--format', 'sarif'])).stdout)).toEqual([]);
     expectClean(await tollgate(['hook', 'install', 'pre-commit']), 'hook install pre-commit');
     await repo.git('add', 'src/settings.js');

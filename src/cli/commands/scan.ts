@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { z } from 'zod';
+import { FIXTURE_MODES } from '../../secrets/fixtures.js';
 import { SCAN_FORMATS } from '../../validators/secrets/report/scan-formats.js';
 import { parseFlags } from '../flags.js';
 import { hookGroup } from './hook.js';
@@ -17,6 +18,7 @@ const scanFlags = z.object({
   baselinePrune: z.boolean().default(false),
   reportAllowed: z.boolean().default(false),
   verify: z.boolean().default(false),
+  fixtures: z.enum(FIXTURE_MODES).optional(),
 });
 
 export function registerScan(program: Command): void {
@@ -25,7 +27,7 @@ export function registerScan(program: Command): void {
     .argument('[paths...]', 'files or folders to scan (folders honour .gitignore); default: the current folder')
     .summary('scan files, the index, the work tree or history for secrets')
     .description(
-      'Finds credentials with the same rules as the `secrets` validator and prints them masked (at most 4 characters). Exit code: 0 no secrets, 1 secrets found, 2 bad usage or config.',
+      'Finds credentials with the same rules as the `secrets` validator and prints them masked (at most 4 characters). Exit code: 0 no secrets (or only test fixtures, which do not block by default), 1 secrets found, 2 bad usage or config.',
     )
     .option('--staged', 'scan the lines the staged changes add, as they are in the index (what a commit would record)')
     .option('--all', 'scan every tracked and untracked-not-ignored file of the work tree')
@@ -39,6 +41,10 @@ export function registerScan(program: Command): void {
     .option(
       '--verify',
       "ask each credential's own provider (read-only HTTPS endpoint) whether it is live; live ones become critical and come first (also config secrets.verify; off when permissions.network is deny)",
+    )
+    .option(
+      '--fixtures <mode>',
+      'findings classified as test fixtures (test/docs path, made-up value): report (shown, not blocking), block, or ignore (default: config secrets.fixtures, else report)',
     )
     .option(
       '--baseline-write',
@@ -60,6 +66,7 @@ Examples:
   $ tollgate scan --all --baseline-write
   $ tollgate scan --all --report-allowed
   $ tollgate scan --all --verify
+  $ tollgate scan --all --fixtures block
   $ tollgate scan --baseline-audit --baseline-prune`,
     )
     .action(async (paths: string[], rawFlags: Record<string, unknown>) => {

@@ -15,6 +15,7 @@ import broker from './broker.js';
 import clojars from './clojars.js';
 import cloudflare from './cloudflare.js';
 import cohere from './cohere.js';
+import configArray from './config-array.js';
 import contentful from './contentful.js';
 import curl from './curl.js';
 import database from './database.js';
@@ -32,6 +33,7 @@ import facebook from './facebook.js';
 import figma from './figma.js';
 import fireworks from './fireworks.js';
 import flyio from './flyio.js';
+import framework from './framework.js';
 import generic from './generic.js';
 import github from './github.js';
 import gitlab from './gitlab.js';
@@ -192,6 +194,8 @@ export const PROVIDER_FILES: Record<string, readonly SecretRule[]> = {
   shell,
   broker,
   'basic-auth': basicAuth,
+  framework,
+  'config-array': configArray,
   generic,
 };
 

@@ -3,13 +3,32 @@ import { defineRules } from '../rule.js';
 import { fakeHumanPassword, fakeToken } from '../sample-tokens.js';
 
 /**
- * Command lines whose syntax, not a variable name, says which word is the password: `sshpass -p …` and Windows
- * `net use \\server\share PASSWORD /user:…`. `*` (prompt), variables and `-e`/`-f` (password from env or file) never match.
+ * Command lines whose syntax, not a variable name, says which word is the password: `sshpass -p …`, Windows
+ * `net use \\server\share PASSWORD /user:…`, a literal piped into `--password-stdin`, `docker login -p …`, and the
+ * clients whose short flag is the password (`redis-cli -a`, `mongosh -p`, `sqlcmd -P`, `ldapsearch -w`). `*`
+ * (prompt), variables and `-e`/`-f` (password from env or file) never match.
  */
 
 /** A quoted or bare shell word; a bare one must not be another flag, a variable or a prompt marker. */
 const WORD =
   '(?:\'(?<secretSingle>[^\'\\r\\n]{1,200})\'|"(?<secretQuoted>[^"\\r\\n]{1,200})"|(?<secretBare>[^\\s\'"`$%/*|;&<>-][^\\s\'"`|;&<>]{0,199}))';
+
+/** Where a command line ends: a pipe, a list separator or a redirection. */
+const SAME_COMMAND = '[^\\r\\n|;&]{0,200}?';
+
+/** Renders a command line in a script, a Makefile recipe, a Dockerfile RUN and a CI step. */
+const commandContexts = (line: (v: string) => string) => [
+  { name: 'shell script', path: 'scripts/deploy.sh', render: (v: string) => `#!/bin/sh\nset -e\n${line(v)}\n` },
+  { name: 'Makefile', path: 'Makefile', render: (v: string) => `push:\n\t${line(v)}\n` },
+  { name: 'Dockerfile', path: 'Dockerfile', render: (v: string) => `FROM alpine:3.20\nRUN ${line(v)}\n` },
+  {
+    name: 'CI step',
+    path: '.github/workflows/release.yml',
+    render: (v: string) => `jobs:\n  push:\n    steps:\n      - run: ${line(v)}\n`,
+  },
+];
+
+const commandIgnores = ['$REGISTRY_PASSWORD', `\${REGISTRY_PASSWORD}`, `\${{ secrets.REGISTRY_PASSWORD }}`, 'changeme'];
 
 export default defineRules([
   {
@@ -66,6 +85,75 @@ export default defineRules([
           name: 'PowerShell, /user first',
           path: 'scripts/map.ps1',
           render: (v) => `net use \\\\files.internal\\ipc$ /user:builder '${v}'\n`,
+        },
+      ],
+    },
+  },
+  {
+    id: 'shell-password-stdin',
+    title: 'Literal password piped into --password-stdin (echo … | docker login)',
+    severity: 'high',
+    keywords: ['password-stdin'],
+    pattern: new RegExp(
+      `(?<![\\w.-])(?:echo|printf)[ \\t]+(?:-[neE]{1,3}[ \\t]+)?${WORD}[ \\t]*\\|${SAME_COMMAND}--password-stdin\\b`,
+    ),
+    validate: judgeStatementPassword,
+    samples: {
+      match: [fakeHumanPassword('password-stdin-1'), fakeToken('', 24, undefined, 'password-stdin-2')],
+      ignore: ['"$REGISTRY_PASSWORD"', '$CR_PAT', `"\${{ secrets.GITHUB_TOKEN }}"`, 'changeme'],
+      contexts: commandContexts((v) => `echo '${v}' | docker login -u deploy --password-stdin registry.acme.dev`),
+    },
+  },
+  {
+    id: 'shell-registry-login-password',
+    title: 'Password on a registry login command line (docker login -p …)',
+    severity: 'high',
+    keywords: ['docker login', 'podman login', 'buildah login', 'nerdctl login', 'registry login', 'skopeo login'],
+    pattern: new RegExp(
+      `(?<![\\w.-])(?:docker|podman|buildah|nerdctl|skopeo|helm[ \\t]+registry)[ \\t]+login\\b${SAME_COMMAND}[ \\t]-p[ \\t]+${WORD}`,
+    ),
+    validate: judgeStatementPassword,
+    samples: {
+      match: [fakeHumanPassword('registry-login-1'), fakeToken('', 20, undefined, 'registry-login-2')],
+      ignore: commandIgnores,
+      contexts: commandContexts((v) => `docker login -u deploy -p ${v} registry.acme.dev`),
+    },
+  },
+  {
+    id: 'shell-client-password-flag',
+    title:
+      'Password on a database or directory client command line (redis-cli -a, mongosh -p, sqlcmd -P, ldapsearch -w)',
+    severity: 'high',
+    keywords: [
+      'redis-cli',
+      'mongo',
+      'sqlcmd',
+      'bcp ',
+      'ldapsearch',
+      'ldapadd',
+      'ldapmodify',
+      'ldapdelete',
+      'ldappasswd',
+    ],
+    pattern: new RegExp(
+      `(?<![\\w.-])(?:(?:redis-cli${SAME_COMMAND}[ \\t](?:-a|--pass))|(?:mongo(?:sh|dump|restore|export|import)?${SAME_COMMAND}[ \\t]-p)|(?:(?:sqlcmd|bcp)${SAME_COMMAND}[ \\t]-P)|(?:ldap(?:search|add|modify|delete|passwd)${SAME_COMMAND}[ \\t]-w))[ \\t]+${WORD}`,
+    ),
+    validate: judgeStatementPassword,
+    samples: {
+      match: [fakeHumanPassword('client-flag-1'), fakeToken('', 18, undefined, 'client-flag-2')],
+      ignore: commandIgnores,
+      contexts: [
+        ...commandContexts((v) => `redis-cli -h cache.internal -a '${v}' ping`),
+        { name: 'mongosh', path: 'scripts/db.sh', render: (v) => `mongosh --host db.internal -u admin -p ${v}\n` },
+        {
+          name: 'sqlcmd',
+          path: 'scripts/db.ps1',
+          render: (v) => `sqlcmd -S sql.internal -U sa -P "${v}" -Q "select 1"\n`,
+        },
+        {
+          name: 'ldapsearch',
+          path: 'scripts/ldap.sh',
+          render: (v) => `ldapsearch -x -D cn=admin -w '${v}' -b dc=acme\n`,
         },
       ],
     },

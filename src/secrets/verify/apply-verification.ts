@@ -26,8 +26,10 @@ export function applyVerification(
         ? 'value not re-read for verification'
         : (NO_VERIFIER_BECAUSE[finding.ruleId] ?? 'no verifier for this rule'),
     };
+    // A live credential is no fixture, wherever it sits: it blocks.
+    const { fixture: _fixture, ...unclassified } = finding;
     return {
-      ...finding,
+      ...(result.status === 'live' ? unclassified : finding),
       ...(result.status === 'live' ? { severity: 'critical' as const } : {}),
       verification: result.status,
       // An unknown always says why: without a reason it would read like a quiet pass.

@@ -24,6 +24,7 @@ const cachedSecretSchema = z.object({
   column: z.number().int(),
   masked: z.string(),
   fingerprint: z.string(),
+  fixture: z.literal(true).optional(),
 });
 export type CachedSecret = z.output<typeof cachedSecretSchema>;
 
@@ -61,6 +62,6 @@ export async function writeCommitScans(
 }
 
 export function toCachedSecret(secret: CachedSecret): CachedSecret {
-  const { ruleId, title, severity, path, line, column, masked, fingerprint } = secret;
-  return { ruleId, title, severity, path, line, column, masked, fingerprint };
+  const { ruleId, title, severity, path, line, column, masked, fingerprint, fixture } = secret;
+  return { ruleId, title, severity, path, line, column, masked, fingerprint, ...(fixture ? { fixture } : {}) };
 }

@@ -39,6 +39,7 @@ describe('secrets validator', () => {
       rules: [],
       baseline: '.tollgate/secrets-baseline.json',
       encryptedKeys: 'report',
+      fixtures: 'report',
       redactAfterAttempts: false,
       verify: false,
       verifyEndpoints: {},
@@ -60,6 +61,21 @@ describe('secrets validator', () => {
     expect(result.summary).toContain('config/app.env:3:11 secrets/github-pat');
     const text = JSON.stringify(result);
     for (const secret of [oldToken, newToken, password]) expect(text).not.toContain(secret);
+  });
+
+  test('a test fixture passes with a count; a real token in a test folder and secrets.fixtures: block still fail', async () => {
+    await change({ 'tests/test_db.py': `db_password = "${password}"\n` });
+    const passed = await run();
+    expect(passed.status).toBe('passed');
+    expect(passed.findings).toEqual([]);
+    expect(passed.summary).toContain('1 finding classified as test fixture (not blocking');
+    expect(passed.details?.fixtures).toMatchObject({ mode: 'report', count: 1, list: [{ path: 'tests/test_db.py' }] });
+    expect((await run({ fixtures: 'block' })).status).toBe('failed');
+    expect((await run({ fixtures: 'ignore' })).summary).toContain('not shown (secrets.fixtures: ignore)');
+
+    await repo?.cleanup();
+    await change({ 'tests/test_api.py': `token = "${newToken}"\n` });
+    expect((await run()).status).toBe('failed');
   });
 
   test('scope "files" also reports secrets already in changed files, marked not new', async () => {

@@ -4,6 +4,7 @@ import { errorMessage, isTollgateError } from '../../core/errors.js';
 import type { ToolContext } from '../../core/pipeline/tool.js';
 import { result, type ToolResult } from '../../core/result.js';
 import { baselinePath, readBaseline } from '../../secrets/baseline.js';
+import { type FixtureMode, gateFixtures } from '../../secrets/fixtures.js';
 import { loadScanner } from '../../secrets/load-rules.js';
 import type { SecretsOptions } from '../../secrets/options.js';
 import {
@@ -105,7 +106,7 @@ export async function runSecrets(ctx: ToolContext<SecretsOptions, SecretsInput>)
   };
   return secretsResult(
     { ...outcome, findings: verified.findings },
-    { skipped: skipped.length, unexamined, details, history, base: changeSet.base.commit },
+    { skipped: skipped.length, unexamined, details, history, base: changeSet.base.commit, mode: options.fixtures },
   );
 }
 
@@ -200,21 +201,27 @@ async function scanChangedTargets(
 
 /** Findings fail; otherwise a pass, unless a changed file could not be examined, which makes it incomplete. */
 function secretsResult(
-  outcome: ScanOutcome,
+  scanned: ScanOutcome,
   input: {
     skipped: number;
     unexamined: readonly SkippedTarget[];
     details: Record<string, unknown>;
     history: HistoryScan | null;
     base: string | null;
+    mode: FixtureMode;
   },
 ): ToolResult {
-  const { unexamined, details } = input;
+  const { unexamined } = input;
   const notExamined = unexamined.length > 0 ? ` ${describeUnexamined(unexamined)}` : '';
-  const inHistory = input.history?.secrets ?? [];
+  // Test fixtures (secrets.fixtures: report) are listed in details.fixtures and counted in the summary, never blocking.
+  const gate = gateFixtures(scanned.findings, input.history?.secrets ?? [], input.mode);
+  const fixtureNote = gate.note;
+  const details = { ...input.details, ...gate.details };
+  const outcome = { ...scanned, findings: gate.tree };
+  const inHistory = gate.history;
   const commitsNote = input.history ? ` ${input.history.commits} commit(s) since the base scanned.` : '';
   if (outcome.findings.length === 0 && inHistory.length === 0) {
-    const summary = `${passedSummary(outcome, input.skipped)}${commitsNote}${notExamined}`;
+    const summary = `${passedSummary(outcome, input.skipped)}${commitsNote}${fixtureNote ? ` ${fixtureNote}` : ''}${notExamined}`;
     return result(unexamined.length > 0 ? 'incomplete' : 'passed', summary, [], details);
   }
   const summary = [
@@ -225,6 +232,7 @@ function secretsResult(
     ...outcome.findings.map(toFinding),
     ...inHistory.map((secret) => historyFinding(secret, input.base)),
   ];
+  if (fixtureNote) summary.push(fixtureNote);
   return result('failed', `${summary.join(' ')}${notExamined}`, findings, {
     ...details,
     secrets: outcome.findings.map(

@@ -224,6 +224,29 @@ describe('tollgate scan', () => {
     expect(sarif.runs[0].results[0].ruleId).toBe('secrets/github-pat');
     expect(sarif.runs[0].results[0].locations[0].physicalLocation.region).toEqual({ startLine: 1, startColumn: 3 });
   });
+
+  test('test fixtures are listed, counted and marked in every format but do not make the scan exit 1', async () => {
+    const fixturePassword = fakeHumanPassword('scan-fixture');
+    repo = await createTempRepo({ files: { 'tests/test_db.py': `db_password = "${fixturePassword}"\n` } });
+    const { code, json } = await scan({ paths: ['.'] });
+    expect(code).toBe(0);
+    expect(json.findings).toMatchObject([{ path: 'tests/test_db.py', severity: 'low', fixture: true }]);
+    expect(json).toMatchObject({ blocking: 0, fixtures: { mode: 'report', count: 1, shown: 1 } });
+    expect(json.notes.join(' ')).toContain('1 finding classified as test fixture (not blocking');
+    const markdown = await scan({ paths: ['.'], format: 'markdown' });
+    expect(markdown.stdout).toContain('1 secret found (1 classified as test fixture, not blocking)');
+    const sarif = JSON.parse((await scan({ paths: ['.'], format: 'sarif' })).stdout);
+    expect(sarif.runs[0].results[0]).toMatchObject({ level: 'note', properties: { fixture: true } });
+    expect((await scan({ paths: ['.'], fixtures: 'block' })).code).toBe(1);
+    const ignored = await scan({ paths: ['.'], fixtures: 'ignore' });
+    expect([ignored.code, ignored.json.findings, ignored.json.fixtures.count]).toEqual([0, [], 1]);
+    await repo.write('tollgate.config.yaml', 'secrets:\n  fixtures: block\n');
+    await repo.commit('fixtures block');
+    expect((await scan({ paths: ['.'] })).code).toBe(1);
+    await repo.write('tollgate.config.yaml', 'secrets:\n  fixtures: maybe\n');
+    await repo.commit('bad fixtures mode');
+    await expect(scan({ paths: ['.'] })).rejects.toThrow(/secrets\.fixtures/);
+  });
 });
 
 describe('command line', () => {
@@ -236,6 +259,7 @@ describe('command line', () => {
     ],
     [['scan', '--history', 'origin/main..HEAD', '--format', 'json'], { history: 'origin/main..HEAD', format: 'json' }],
     [['scan', '--all', '--baseline-write'], { all: true, baselineWrite: true }],
+    [['scan', '--all', '--fixtures', 'block'], { all: true, fixtures: 'block' }],
   ])('%j parses (each --help example)', async (argv, expected) => {
     const program = new Command().exitOverride();
     let parsed: unknown;

@@ -5,6 +5,7 @@ import { isTollgateError, TollgateError } from '../../core/errors.js';
 import { checkOutputWritable, writeOutput } from '../../core/state/output-file.js';
 import { TOLLGATE_VERSION } from '../../core/version.js';
 import { baselinePath, readBaselineEntries, writeBaseline } from '../../secrets/baseline.js';
+import { applyFixtureMode, type FixtureMode, fixturesNote } from '../../secrets/fixtures.js';
 import type { PolicyFileReader } from '../../secrets/imported-suppressions.js';
 import { loadScanner } from '../../secrets/load-rules.js';
 import { type SecretsOptions, secretsOptionsSchema } from '../../secrets/options.js';
@@ -42,6 +43,8 @@ export interface ScanCommandFlags {
   reportAllowed?: boolean;
   /** Ask each credential's provider whether it is live (also config `secrets.verify`). */
   verify?: boolean;
+  /** Overrides config `secrets.fixtures`: whether findings classified as test fixtures block (exit 1). */
+  fixtures?: FixtureMode | undefined;
 }
 
 export interface ScanCommandIo {
@@ -123,23 +126,28 @@ export async function runScanCommand(flags: ScanCommandFlags, io: ScanCommandIo 
         transport: io.verifyTransport,
       })
     : { findings: outcome.findings, notes: [] };
+  const mode = flags.fixtures ?? options.fixtures;
+  const { shown, blocking, fixtures, ignored } = applyFixtureMode(verified.findings, mode);
+  const fixtureNote = fixturesNote(mode === 'block' ? 0 : fixtures.length, ignored, 'the findings marked fixture');
   const report: SecretScanReport = {
     tool: 'tollgate',
     version: TOLLGATE_VERSION,
     scope,
-    findings: verified.findings,
+    findings: shown,
+    blocking: blocking.length,
+    fixtures: { mode, count: fixtures.length + ignored, shown: mode === 'ignore' ? 0 : fixtures.length },
     skipped: outcome.skipped,
     baselined: outcome.baselined,
     scannedFiles: outcome.scannedFiles,
     scannedBytes: outcome.scannedBytes,
     durationMs: Math.round(performance.now() - started),
-    notes: [...notes, ...verified.notes],
+    notes: [...notes, ...verified.notes, ...(fixtureNote ? [fixtureNote] : [])],
     ...(flags.reportAllowed ? { allowed: outcome.suppressed } : {}),
   };
   return writeReport(report, outcome, flags, io);
 }
 
-/** Renders the report where the flags say; the exit code counts findings and files that could not be scanned. */
+/** Renders the report where the flags say; the exit code counts blocking findings and files that could not be scanned. */
 async function writeReport(
   report: SecretScanReport,
   outcome: ScanOutcome,
@@ -150,7 +158,8 @@ async function writeReport(
   await writeOutput(flags.output ?? '-', text, { cwd: io.cwd, stdout: io.stdout });
   const unexamined = unexaminedFiles(outcome.skipped);
   if (unexamined.length > 0) io.stderr(incompleteNotice(unexamined));
-  return outcome.findings.length > 0 || unexamined.length > 0 ? 1 : 0;
+  // Findings classified as test fixtures block only with `secrets.fixtures: block` (or `--fixtures block`).
+  return report.blocking > 0 || unexamined.length > 0 ? 1 : 0;
 }
 
 /** A scan that could not examine a file is incomplete, never clean: it says which files, and exits 1. */

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { openProject } from '../../../core/config/open-project.js';
 import { baselinePath, readBaseline } from '../../../secrets/baseline.js';
+import { applyFixtureMode, fixturesNote, isFixture } from '../../../secrets/fixtures.js';
 import { loadScanner } from '../../../secrets/load-rules.js';
 import { type SecretsOptions, secretsOptionsSchema } from '../../../secrets/options.js';
 import { lineSet, scanTargets } from '../../../secrets/scan-targets.js';
@@ -43,9 +44,13 @@ export async function runPreCommit(options: { cwd: string; env: NodeJS.ProcessEn
     gate: ADDED_LINES_POLICY,
   });
   const attemptsFile = await gitPath(repoRoot, 'tollgate/pre-commit-attempts.json', options.env);
+  // Test fixtures (secrets.fixtures: report) are named but do not block the commit, nor are they ever redacted.
+  const { blocking, fixtures } = applyFixtureMode(outcome.findings, secrets.fixtures);
+  outcome.findings = blocking;
   if (outcome.findings.length === 0) {
     await clearAttempts(attemptsFile);
-    return { exitCode: 0, message: '' };
+    const note = secrets.fixtures === 'report' ? fixturesNote(fixtures.length, 0, 'tollgate scan --staged') : '';
+    return { exitCode: 0, message: note ? `tollgate: ${note}` : '' };
   }
   const attempt = await countAttempt(
     attemptsFile,
@@ -91,6 +96,10 @@ export async function runPreCommit(options: { cwd: string; env: NodeJS.ProcessEn
   };
 }
 
+function isFixtureSecret(item: { rule: { id: string; generic?: boolean }; secret: string }, path: string): boolean {
+  return isFixture({ ruleId: item.rule.id, generic: item.rule.generic === true, path, secret: item.secret });
+}
+
 /** The raw secrets again, for redaction only: they stay in this function's memory. */
 async function rawSecretsOf(
   targets: Awaited<ReturnType<typeof stagedTargets>>,
@@ -110,7 +119,8 @@ async function rawSecretsOf(
     const only = target.onlyLines ? lineSet(target.onlyLines) : null;
     const raw = scanner
       .scanText(text, { path: target.path, ...(only ? { acceptLine: only } : {}) })
-      .filter((item) => !baseline.has(secretFingerprint(item.rule.id, target.path, item.secret)));
+      .filter((item) => !baseline.has(secretFingerprint(item.rule.id, target.path, item.secret)))
+      .filter((item) => secrets.fixtures === 'block' || !isFixtureSecret(item, target.path));
     if (raw.length > 0) files.push({ path: target.path, stagedText: text, secrets: raw });
   }
   return files;

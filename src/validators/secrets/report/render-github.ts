@@ -7,13 +7,14 @@ import type { SecretScanReport } from './scan-report.js';
  */
 export function renderScanGithub(report: SecretScanReport): string {
   const count = report.findings.length;
-  const headline = `tollgate scan: ${count === 0 ? 'no secrets' : `${count} secret(s) found`} in ${report.scannedFiles} file(s) (${report.scope})`;
+  const fixtures = count - report.blocking;
+  const headline = `tollgate scan: ${count === 0 ? 'no secrets' : `${count} secret(s) found`}${fixtures > 0 ? ` (${fixtures} test fixture(s), not blocking)` : ''} in ${report.scannedFiles} file(s) (${report.scope})`;
   const found: Annotation[] = report.findings.map((finding) => ({
     kind: KIND_OF[finding.severity],
     file: finding.path,
     line: finding.line,
     col: finding.column,
-    title: `secrets/${finding.ruleId}: ${finding.title}`,
+    title: `secrets/${finding.ruleId}: ${finding.title}${finding.fixture && report.fixtures.mode !== 'block' ? ' (test fixture, not blocking)' : ''}`,
     message: [
       `${finding.title} (${finding.masked})${finding.commit ? ` added in ${finding.commit.slice(0, 12)}` : ''}.`,
       finding.verification

@@ -17,7 +17,12 @@ export function renderScanMarkdown(report: SecretScanReport): string {
   const lines: string[] = [];
   const count = report.findings.length;
   const size = `${(report.scannedBytes / 1e6).toFixed(1)} MB`;
-  lines.push(`## tollgate scan: ${count === 0 ? 'no secrets' : `${count} secret${count === 1 ? '' : 's'} found`}`);
+  const fixtures = report.fixtures.mode === 'block' ? 0 : report.fixtures.shown;
+  const fixtureNote =
+    fixtures > 0 ? ` (${fixtures} classified as test fixture${fixtures === 1 ? '' : 's'}, not blocking)` : '';
+  lines.push(
+    `## tollgate scan: ${count === 0 ? 'no secrets' : `${count} secret${count === 1 ? '' : 's'} found${fixtureNote}`}`,
+  );
   lines.push('');
   lines.push(
     `Scanned ${report.scannedFiles} file${report.scannedFiles === 1 ? '' : 's'} (${size}, ${report.scope}) in ${report.durationMs} ms.`,
@@ -35,7 +40,7 @@ export function renderScanMarkdown(report: SecretScanReport): string {
       const where = `${finding.path}:${finding.line}:${finding.column}${finding.commit ? ` (${finding.commit.slice(0, 12)})` : ''}`;
       const verification = verified ? ` ${cell(verificationCell(finding))} |` : '';
       lines.push(
-        `| \`${cell(where)}\` | \`secrets/${finding.ruleId}\` | ${cell(finding.title)} | \`${cell(finding.masked)}\` |${verification}`,
+        `| \`${cell(where)}\` | \`secrets/${finding.ruleId}\` | ${cell(finding.title)}${finding.fixture ? ' (test fixture)' : ''} | \`${cell(finding.masked)}\` |${verification}`,
       );
     }
   }

@@ -23,6 +23,8 @@ describe('scan SARIF', () => {
         version: '0.1.0',
         scope: 'history main..HEAD',
         findings,
+        blocking: findings.length,
+        fixtures: { mode: 'report', count: 0, shown: 0 },
         skipped: [],
         baselined: 0,
         scannedFiles: 26_000,

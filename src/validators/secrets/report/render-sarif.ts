@@ -39,6 +39,7 @@ export function renderScanSarif(full: SecretScanReport): string {
     properties: {
       severity: finding.severity,
       isNew: finding.isNew,
+      ...(finding.fixture ? { fixture: true } : {}),
       ...(finding.commit ? { commit: finding.commit } : {}),
       ...(finding.verification ? { verification: finding.verification } : {}),
       ...(finding.verificationReason ? { verificationReason: finding.verificationReason } : {}),

@@ -1,0 +1,106 @@
+import { describe, expect, test } from 'vitest';
+import { applyFixtureMode, fixturesNote, isFixture, isTestOrDocsPath, looksMadeUp } from './fixtures.js';
+import { builtinRules } from './rules/index.js';
+import { fakeChecksumToken, fakeToken } from './sample-tokens.js';
+import { scanTargets } from './scan-targets.js';
+import { SecretScanner } from './scanner.js';
+
+const scanner = new SecretScanner(builtinRules);
+
+async function scan(path: string, text: string) {
+  const outcome = await scanTargets([{ path, read: async () => Buffer.from(text) }], { scanner });
+  return outcome.findings.map((finding) => ({
+    rule: finding.ruleId,
+    severity: finding.severity,
+    fixture: finding.fixture ?? false,
+  }));
+}
+
+describe('test and docs paths', () => {
+  test.each([
+    'test/db.py',
+    'tests/unit/config.yml',
+    'src/__tests__/api.ts',
+    'spec/models/user_spec.rb',
+    'lib/fixtures/users.yml',
+    'pkg/parser/testdata/input.txt',
+    'pkg/db/conn_test.go',
+    'src/api.spec.ts',
+    'src/api.test.js',
+    'app/test_settings.py',
+    'examples/quickstart.sh',
+    'docs/setup.md',
+    'README.md',
+    'src/test/java/app/DbTest.java',
+  ])('%s is a test or docs path', (path) => {
+    expect(isTestOrDocsPath(path)).toBe(true);
+  });
+
+  test.each([
+    'src/db.ts',
+    'config/database.yml',
+    '.env',
+    'deploy/values.yaml',
+    'src/contest/entry.py',
+    'latest/app.js',
+  ])('%s is not', (path) => {
+    expect(isTestOrDocsPath(path)).toBe(false);
+  });
+});
+
+describe('made-up values', () => {
+  test.each(['secret123', 'changeme1', 'aaaa1111', 'sk_test_fakefakefakefake', 'hunter2!', 'my-test-token-9'])(
+    '%s looks made up',
+    (value) => {
+      expect(looksMadeUp(value)).toBe(true);
+    },
+  );
+
+  test('a generated token does not', () => {
+    expect(looksMadeUp(fakeToken('', 40, undefined, 'fixtures-real'))).toBe(false);
+  });
+
+  test('a checksum-valid GitHub or npm token is never a fixture, even in a test folder', () => {
+    const token = fakeChecksumToken('ghp_', 'fixture-test');
+    expect(isFixture({ ruleId: 'github-pat', generic: false, path: 'test/fixtures/auth.json', secret: token })).toBe(
+      false,
+    );
+  });
+});
+
+describe('classification in a scan', () => {
+  test('a generic password in a test folder is a low-severity fixture; the same line in src is high and blocks', async () => {
+    const line = 'db_password = "Kx9mz2pQ-7"\n';
+    expect(await scan('tests/settings.py', line)).toEqual([
+      { rule: 'generic-password', severity: 'low', fixture: true },
+    ]);
+    expect(await scan('app/settings.py', line)).toEqual([
+      { rule: 'generic-password', severity: 'high', fixture: false },
+    ]);
+  });
+
+  test('a random-looking provider key in a test folder still blocks', async () => {
+    const token = fakeChecksumToken('ghp_', 'fixture-scan');
+    expect(await scan('spec/fixtures/config.yml', `github_token: ${token}\n`)).toEqual([
+      { rule: 'github-pat', severity: 'critical', fixture: false },
+    ]);
+  });
+});
+
+describe('modes', () => {
+  const findings = [{ fixture: true as const }, {}, { fixture: true as const }];
+  test('report shows all, blocks on the rest; block blocks all; ignore drops fixtures but counts them', () => {
+    expect(applyFixtureMode(findings, 'report')).toMatchObject({ ignored: 0 });
+    expect(applyFixtureMode(findings, 'report').blocking).toHaveLength(1);
+    expect(applyFixtureMode(findings, 'report').shown).toHaveLength(3);
+    expect(applyFixtureMode(findings, 'block').blocking).toHaveLength(3);
+    expect(applyFixtureMode(findings, 'ignore')).toMatchObject({ shown: [{}], ignored: 2 });
+  });
+
+  test('the note counts them', () => {
+    expect(fixturesNote(3, 0, 'details.fixtures')).toBe(
+      '3 findings classified as test fixtures (not blocking; secrets.fixtures: report): see details.fixtures.',
+    );
+    expect(fixturesNote(0, 0, 'x')).toBe('');
+  });
+});
