@@ -1,8 +1,9 @@
+import { hasHandedBase, takeHandedBase } from './base-handoff.js';
 import { BlobReader } from './blob-reader.js';
 import { ContentCache } from './content-cache.js';
 import type { DescribedEntry } from './describe-diff.js';
 import { fingerprintOf } from './fingerprint.js';
-import { createGitRunner } from './git.js';
+import { createGitRunner, type GitRunner } from './git.js';
 import { createIgnoreFilter } from './ignore-filter.js';
 import { inspectFiles } from './inspect-files.js';
 import { listChanges } from './list-changes.js';
@@ -108,13 +109,11 @@ async function takeSnapshot(
     const repo = await located;
     if (!sameLocation(where, repo)) return null;
     // Resolving the base and reading the filter config do not need the index: they run while `git add` works.
-    const [resolved, head, unreadable, drivers] = await Promise.all([
-      resolveBase(git, { flag: options.base, config: options.configBase }),
-      verifyCommit(git, 'HEAD'),
+    const [{ base, head }, unreadable, drivers] = await Promise.all([
+      baseAndHead(git, repo.root, options),
       index.staged,
       filterDrivers(git),
     ]);
-    const base = await pinBase(git, { root: repo.root, resolved, head, trusted: options.trustedCommits });
     if (drivers !== null) {
       await keepRawBytes(git, { env: index.env, drivers, objectFormat: repo.objectFormat, baseCommit: base.commit });
     }
@@ -122,6 +121,26 @@ async function takeSnapshot(
     const listed = await listChanges(git, { from, env: index.env });
     return { repo, base, head, from, ...listed, unreadable };
   });
+}
+
+/**
+ * The pinned base and HEAD. Without a named base, the answer the policy reading just resolved at this same HEAD is
+ * taken when there is one (base-handoff.ts); otherwise resolving runs beside `git rev-parse HEAD`.
+ */
+async function baseAndHead(git: GitRunner, root: string, options: ChangeSetOptions) {
+  const trusted = options.trustedCommits;
+  if (options.base === undefined && options.configBase === undefined && hasHandedBase(root)) {
+    const head = await verifyCommit(git, 'HEAD');
+    const handed = takeHandedBase(root, head, trusted);
+    if (handed) return { base: handed, head };
+    const resolved = await resolveBase(git, {});
+    return { base: await pinBase(git, { root, resolved, head, trusted }), head };
+  }
+  const [resolved, head] = await Promise.all([
+    resolveBase(git, { flag: options.base, config: options.configBase }),
+    verifyCommit(git, 'HEAD'),
+  ]);
+  return { base: await pinBase(git, { root, resolved, head, trusted }), head };
 }
 
 /** All files (null), or the groups of paths asked for that are in the change set (a rename with its old path). */
