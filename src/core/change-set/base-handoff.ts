@@ -5,7 +5,7 @@ import type { ChangeSetBase } from './types.js';
  * The default base (no `--base`, no config `base:`) that reading the policy resolved and pinned, handed to the run's
  * change set so that both use one answer and the run spawns `for-each-ref` and `merge-base` once, not twice.
  *
- * Taken at most once, and only when the work tree, HEAD (read again by the taker) and the trusted commits are the
+ * Taken at most once (by the first change set, whatever base it names), and used only when the work tree, HEAD (read again by the taker) and the trusted commits are the
  * ones it was resolved at: the later change sets of the same process (the tree recheck after the validators, gate
  * status) resolve the base from git again.
  */
@@ -25,11 +25,6 @@ export function handOffBase(
 ) {
   if (head === null) return;
   handed.set(resolve(root), { head, trusted: trustedKey(trusted), base });
-}
-
-/** Whether a base is waiting for this work tree (the taker then reads HEAD first). */
-export function hasHandedBase(root: string): boolean {
-  return handed.has(resolve(root));
 }
 
 /** The handed base when it was resolved at this HEAD with these trusted commits; null otherwise. Forgets it either way. */
