@@ -3,7 +3,8 @@
 // `tollgate run` on a repository with no changes, each as a whole process through bin/tollgate.cjs, against
 // `node -e 0` (Node's own start-up) measured in the same run, pair by pair: node, then the command, in turn, so a
 // machine whose speed drifts moves both. Target: at most 1.5x `node -e 0` for each. Prints the load average too:
-// on a shared machine the ratios hold better than the milliseconds.
+// on a shared machine the ratios hold better than the milliseconds. Last, the whole-process change set (`tollgate run`
+// with every validator off, 5 changed files) against `git status --porcelain && git diff HEAD --stat`, also in pairs.
 //
 //   npm run build && node bench/startup.mjs [--json] [--runs N] [--against OTHER/bin/tollgate.cjs]
 //
@@ -117,6 +118,37 @@ for (const command of commands) {
     ratio,
     ...(other ? { againstRatio: median(otherRatios) } : {}),
   };
+}
+// The whole process of building a change set (validators switched off) against git's own look at the same tree, pair by
+// pair: what a user waits for beyond git itself.
+const validatorsOff = Object.fromEntries(
+  ['CHECKS', 'SECRETS', 'ADVISORIES', 'STATIC_ANALYSIS', 'CODE_REVIEW'].map((name) => [`TOLLGATE_USE_${name}`, '0']),
+);
+const gitLook = ['-c', 'git status --porcelain >/dev/null && git diff HEAD --stat >/dev/null'];
+{
+  const changeSetEnv = { ...env, ...validatorsOff };
+  const timeChangeSet = () => {
+    const started = process.hrtime.bigint();
+    const result = spawnSync(process.execPath, [bin, 'run'], { cwd: edited, env: changeSetEnv, encoding: 'utf8' });
+    if (result.status !== 0) console.log(`tollgate run (validators off): exit ${result.status}`);
+    return Number(process.hrtime.bigint() - started) / 1e6;
+  };
+  timeChangeSet();
+  const ratios = [];
+  const ours = [];
+  const gits = [];
+  for (let index = 0; index < runs; index++) {
+    const gitMs = time('sh', gitLook, edited).ms;
+    const ms = timeChangeSet();
+    gits.push(gitMs);
+    ours.push(ms);
+    ratios.push(ms / gitMs);
+  }
+  const ratio = median(ratios);
+  console.log(
+    `tollgate run, validators off (5 changed files, whole process): ${median(ours).toFixed(1)} ms, ${ratio.toFixed(2)}x \`git status --porcelain && git diff HEAD --stat\` (${median(gits).toFixed(1)} ms; median of ${runs} pairs)`,
+  );
+  values.changeSetWholeProcess = { ms: median(ours), gitMs: median(gits), ratio };
 }
 const loadAfter = loadavg()[0];
 values.load = [loadBefore, loadAfter];

@@ -1,15 +1,16 @@
+import { takeHandedBase } from './base-handoff.js';
 import { BlobReader } from './blob-reader.js';
 import { ContentCache } from './content-cache.js';
 import type { DescribedEntry } from './describe-diff.js';
 import { fingerprintOf } from './fingerprint.js';
-import { createGitRunner } from './git.js';
+import { createGitRunner, type GitRunner } from './git.js';
 import { createIgnoreFilter } from './ignore-filter.js';
 import { inspectFiles } from './inspect-files.js';
 import { listChanges } from './list-changes.js';
 import { guessRepo, locateRepo, type RepoLocation, sameLocation } from './locate-repo.js';
 import { pinBase } from './pin-base.js';
 import { filterDrivers, keepRawBytes } from './raw-filters.js';
-import { resolveBase, verifyCommit } from './resolve-base.js';
+import { resolveBase } from './resolve-base.js';
 import { reviewDiff } from './review-diff.js';
 import { withTempIndex } from './temp-index.js';
 import type { ChangedFile, ChangeSetOptions, RepoChangeSet } from './types.js';
@@ -108,20 +109,33 @@ async function takeSnapshot(
     const repo = await located;
     if (!sameLocation(where, repo)) return null;
     // Resolving the base and reading the filter config do not need the index: they run while `git add` works.
-    const [resolved, head, unreadable, drivers] = await Promise.all([
-      resolveBase(git, { flag: options.base, config: options.configBase }),
-      verifyCommit(git, 'HEAD'),
+    const [base, unreadable, drivers] = await Promise.all([
+      baseAt(git, repo, options),
       index.staged,
       filterDrivers(git),
     ]);
-    const base = await pinBase(git, { root: repo.root, resolved, head, trusted: options.trustedCommits });
     if (drivers !== null) {
       await keepRawBytes(git, { env: index.env, drivers, objectFormat: repo.objectFormat, baseCommit: base.commit });
     }
     const from = base.commit ?? emptyTreeOf(repo.objectFormat);
     const listed = await listChanges(git, { from, env: index.env });
-    return { repo, base, head, from, ...listed, unreadable };
+    return { repo, base, head: repo.head, from, ...listed, unreadable };
   });
+}
+
+/**
+ * The pinned base at the HEAD `locateRepo` read. Without a named base, the answer the policy reading just resolved at
+ * this same HEAD is taken when there is one (base-handoff.ts).
+ */
+async function baseAt(git: GitRunner, repo: RepoLocation, options: ChangeSetOptions) {
+  const { root, head } = repo;
+  const trusted = options.trustedCommits;
+  const named = options.base !== undefined || options.configBase !== undefined;
+  // Taken (and so forgotten) either way: only the first change set after the policy reading may use it.
+  const handed = takeHandedBase(root, head, trusted);
+  if (handed && !named) return handed;
+  const resolved = await resolveBase(git, { flag: options.base, config: options.configBase });
+  return pinBase(git, { root, resolved, head, trusted });
 }
 
 /** All files (null), or the groups of paths asked for that are in the change set (a rename with its old path). */

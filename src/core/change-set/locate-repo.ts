@@ -11,6 +11,8 @@ export interface RepoLocation {
   indexPath: string;
   /** `sha1` or `sha256`: decides the empty tree id. */
   objectFormat: string;
+  /** HEAD's commit when the repository was located; null before the first commit. */
+  head: string | null;
 }
 
 function notARepo(cwd: string): TollgateError {
@@ -34,12 +36,22 @@ export async function locateRepo(cwd: string): Promise<RepoLocation> {
     '--git-path',
     'index',
     '--show-object-format',
+    // HEAD in the same process; it alone fails (exit 1, after the lines above) before the first commit.
+    '--verify',
+    '--quiet',
+    '--end-of-options',
+    'HEAD^{commit}',
   ]);
-  // Outside a repository, in a bare one or inside .git, rev-parse fails or prints no top level.
-  const [root, indexPath, objectFormat] = result.stdout.split('\n');
-  if (result.exitCode !== 0 || !root || !indexPath) throw notARepo(dir);
-  // `--git-path` answers relative to the directory git ran in.
-  return { root, indexPath: resolve(dir, indexPath), objectFormat: objectFormat || 'sha1' };
+  // Outside a repository, in a bare one or inside .git, rev-parse fails before printing a top level.
+  const [root, indexPath, objectFormat, head] = result.stdout.split('\n');
+  if (!root || !indexPath || !objectFormat || (result.exitCode !== 0 && head)) throw notARepo(dir);
+  return {
+    root,
+    // `--git-path` answers relative to the directory git ran in.
+    indexPath: resolve(dir, indexPath),
+    objectFormat,
+    head: result.exitCode === 0 && head ? head : null,
+  };
 }
 
 /** Variables that move the repository, the work tree or the index away from where a `.git` folder says they are. */

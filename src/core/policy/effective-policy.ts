@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { handOffBase } from '../change-set/base-handoff.js';
 import { createGitRunner } from '../change-set/git.js';
 import { pinBase } from '../change-set/pin-base.js';
 import { resolveBase, verifyCommit } from '../change-set/resolve-base.js';
@@ -218,7 +219,9 @@ async function baseCommitOf(
     const resolved = await resolveBase(git, named ? { flag: named } : {});
     if (named !== undefined || resolved.commit === null) return resolved.commit;
     const [head, trusted] = await Promise.all([verifyCommit(git, 'HEAD'), readTrustedCommits(repoRoot)]);
-    return (await pinBase(git, { root: repoRoot, resolved, head, trusted })).commit;
+    const pinned = await pinBase(git, { root: repoRoot, resolved, head, trusted });
+    handOffBase(repoRoot, head, trusted, pinned);
+    return pinned.commit;
   } catch (error) {
     const inside = await git.run(['rev-parse', '--is-inside-work-tree']);
     if (inside.exitCode !== 0) return undefined;
