@@ -149,9 +149,13 @@ function outputSection(reportFormats: readonly string[]) {
       format: namesEnum(reportFormats).default('markdown'),
       file: z.string().optional().describe('Write the report here instead of stdout.'),
       maxOutputLines: z.number().int().min(1).default(40).describe('Lines of a failing check kept in the report.'),
+      sarifChecks: z
+        .boolean()
+        .default(false)
+        .describe('SARIF reports failed project checks as code scanning alerts too (default: annotations only).'),
     })
     .strict()
-    .default({ format: 'markdown', maxOutputLines: 40 });
+    .default({ format: 'markdown', maxOutputLines: 40, sarifChecks: false });
 }
 
 /** `tollgate validate-alert`; the agents are the agent CLI registry's names. */

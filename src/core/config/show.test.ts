@@ -51,6 +51,7 @@ output:
   format: markdown  # default
   file:  # default (not set)
   maxOutputLines: 40  # default
+  sarifChecks: false  # default
 waivers:
   allow: [ high ]  # from file
   expires:  # default (not set)
