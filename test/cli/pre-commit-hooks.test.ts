@@ -43,7 +43,7 @@ describe('.pre-commit-hooks.yaml (the pre-commit framework adds tollgate with re
   test.each(['tollgate-secrets', 'tollgate-run'])('the %s entry is a command the built CLI knows', async (id) => {
     const hook = hooks.find((entry) => entry.id === id)!;
     const args = hook.entry.split(' ').slice(1);
-    const help = await runCli([...args, '--help'], { cwd: ROOT });
+    const help = await runCli([...args, '--help'], { cwd: ROOT, env: { PATH: process.env.PATH ?? '' } });
     expect(help.exitCode, help.stderr).toBe(0);
     expect(help.stdout).toMatch(/Usage: tollgate /);
   });

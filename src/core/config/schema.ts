@@ -153,9 +153,17 @@ function outputSection(reportFormats: readonly string[]) {
         .boolean()
         .default(false)
         .describe('SARIF reports failed project checks as code scanning alerts too (default: annotations only).'),
+      keepRuns: z
+        .number()
+        .int()
+        .min(1)
+        .default(50)
+        .describe(
+          'Run folders kept in .tollgate/runs/ (event logs, check logs); older ones are removed after each run, except those the state refers to.',
+        ),
     })
     .strict()
-    .default({ format: 'markdown', maxOutputLines: 40, sarifChecks: false });
+    .default({ format: 'markdown', maxOutputLines: 40, sarifChecks: false, keepRuns: 50 });
 }
 
 /** `tollgate validate-alert`; the agents are the agent CLI registry's names. */

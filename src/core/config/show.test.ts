@@ -52,6 +52,7 @@ output:
   file:  # default (not set)
   maxOutputLines: 40  # default
   sarifChecks: false  # default
+  keepRuns: 50  # default
 waivers:
   allow: [ high ]  # from file
   expires:  # default (not set)
