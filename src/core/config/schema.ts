@@ -15,8 +15,12 @@ export type HookCommand = z.output<typeof hookCommandSchema>;
 
 const decisionSchema = z.enum(['allow', 'deny']);
 
-/** The validators fast enough for the stop hook to run within its time limit. */
-const STOP_HOOK_VALIDATORS = ['checks', 'secrets'] as const;
+/**
+ * The validators the stop hook runs itself by default: every one enabled by default, since only a run of every enabled
+ * validator passes the gate (with `checks` and `secrets` alone, advisories and static analysis were always still
+ * missing, and `run: true` blocked every stop). An agent review is slow and off by default: not in the list.
+ */
+const STOP_HOOK_VALIDATORS = ['checks', 'secrets', 'advisories', 'static_analysis'] as const;
 
 /**
  * The names a config may use that other layers own. Each list is declared once, by the registry that owns it, and

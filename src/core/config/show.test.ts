@@ -39,7 +39,7 @@ hooks:
   postToolUseFailure: []  # default
   stop:
     run: false  # default
-    validators: [ checks, secrets ]  # default
+    validators: [ checks, secrets, advisories, static_analysis ]  # default
     timeout: 1m  # default
     onError: allow  # default
 permissions:
