@@ -39,6 +39,22 @@ export interface Finding {
   sources: string[];
   /** Present when the finding has been waived; the finding still appears in reports, marked. */
   waiver?: Waiver;
+  /** Set when the finding came from another analyzer's SARIF: SARIF output shows it as that analyzer did. */
+  imported?: ImportedSarif;
+}
+
+/**
+ * What code scanning needs to show an imported result as its own analyzer did (CodeQL, Semgrep): the analyzer's
+ * driver, the rule as it described it, and the result's message, related locations and code flows, every location
+ * already repo-relative. Plain SARIF 2.1.0 objects.
+ */
+export interface ImportedSarif {
+  driver: { name: string; version?: string; semanticVersion?: string; informationUri?: string };
+  rule: Record<string, unknown> & { id: string };
+  message: { text: string; markdown?: string };
+  relatedLocations?: Array<Record<string, unknown>>;
+  codeFlows?: Array<Record<string, unknown>>;
+  partialFingerprints?: Record<string, string>;
 }
 
 export interface FindingIdInput {

@@ -81,7 +81,10 @@ describe('reports', () => {
 
   test('sarif is 2.1.0 with repo-relative URIs, stable rule ids and fingerprints', async () => {
     const sarif = JSON.parse(
-      await renderReport(runReportWith([{ ...tool('failed'), findings: [failingCheck, onLine] }]), 'sarif'),
+      await renderReport(
+        runReportWith([{ ...tool('failed'), findings: [failingCheck, onLine] }], { sarifChecks: true }),
+        'sarif',
+      ),
     );
     expect(sarif.version).toBe('2.1.0');
     const [run] = sarif.runs;
@@ -138,6 +141,7 @@ describe('SARIF that GitHub code scanning accepts', () => {
     const report = runReportWith([{ ...tool('failed'), findings: [failingCheck, onLine, odd] }], {
       configFile: 'tollgate.config.yaml',
       configLines: { 'unit tests': 7 },
+      sarifChecks: true,
     });
     const text = await renderReport(report, 'sarif');
     expect(sarifProblems(text)).toEqual([]);
@@ -150,11 +154,39 @@ describe('SARIF that GitHub code scanning accepts', () => {
     expect(text).not.toContain('/work/repo');
     const rules = JSON.parse(text).runs[0].tool.driver.rules;
     const secretRule = rules.find((rule: { id: string }) => rule.id === 'secrets/github-pat');
-    expect(secretRule).toMatchObject({ properties: { tags: ['security', 'secrets'], 'security-severity': '9.5' } });
+    expect(secretRule).toMatchObject({
+      properties: { tags: ['security', 'secrets', 'external/cwe/cwe-798'], 'security-severity': '9.5' },
+    });
     expect(secretRule.fullDescription.text).toBeTruthy();
-    expect(secretRule.help).toMatchObject({ text: expect.any(String), markdown: expect.any(String) });
+    expect(secretRule.help).toMatchObject({ text: expect.stringContaining('rotate'), markdown: expect.any(String) });
+    // Self-contained: the alert's reader has the repository, not our run directory.
+    expect(JSON.stringify(secretRule.help)).not.toMatch(/run-|tollgate log/);
     const checkRule = rules.find((rule: { id: string }) => rule.id === 'checks/unit tests');
     expect(checkRule.properties).toEqual({ tags: ['checks'] });
+  });
+
+  test('failed project checks are annotations, not code scanning alerts, unless output.sarifChecks', async () => {
+    const text = await renderReport(runReportWith([{ ...tool('failed'), findings: [failingCheck, onLine] }]), 'sarif');
+    const [run] = JSON.parse(text).runs;
+    expect(run.results.map((result: { ruleId: string }) => result.ruleId)).toEqual(['secrets/github-pat']);
+    expect(run.invocations[0].executionSuccessful).toBe(true);
+  });
+
+  test('a validator that could not finish makes the invocation unsuccessful, saying why', async () => {
+    const { sarifProblems } = await import('../../test/support/sarif-checks.js');
+    const secrets: ToolReport = {
+      name: 'secrets',
+      title: 'Secrets',
+      status: 'incomplete',
+      summary: '2 file(s) could not be read',
+      durationMs: 5,
+      findings: [],
+    };
+    const text = await renderReport(runReportWith([tool('passed'), secrets]), 'sarif');
+    expect(sarifProblems(text)).toEqual([]);
+    const [invocation] = JSON.parse(text).runs[0].invocations;
+    expect(invocation.executionSuccessful).toBe(false);
+    expect(invocation.toolExecutionNotifications[0].message.text).toBe('secrets: 2 file(s) could not be read');
   });
 
   test('past 25,000 results the most severe are kept, and the report says how many were left out', async () => {

@@ -134,8 +134,11 @@ describe('manifests without a lockfile', () => {
     const rangeResult = JSON.parse(ranged.stdout).tools.find((tool: { name: string }) => tool.name === 'advisories');
     expect(rangeResult.status).toBe('failed');
     expect(rangeResult.findings[0].title).toMatch(
-      /^lodash@\^4\.17\.0 \(npm\): the range admits versions with \d+ known vulnerabilit/,
+      /^lodash@\^4\.17\.0 \(npm\): the range admits versions with \d+ known vulnerabilit\w+; require 4\.17\.\d+ or later, or commit a lockfile$/,
     );
+    // Each advisory names the fixed version it has, never "no fixed version yet" next to "pin a fixed version".
+    expect(rangeResult.findings[0].body).toMatch(/; fixed in 4\.17\.\d+\./);
+    expect(rangeResult.findings[0].body).not.toContain('no fixed version yet');
     expect(ranged.exitCode).toBe(1);
 
     // A range past every fix admits none.

@@ -95,7 +95,11 @@ describe('tollgate run (built CLI, real repository)', () => {
     expect(result.exitCode).toBe(1);
     expect(result.stdout).toBe('');
     const sarif = JSON.parse(readFileSync(join(repo.root, 'out/report.sarif'), 'utf8'));
-    expect(sarif.runs[0].results[0].ruleId).toBe('checks/unit');
+    // A failed check is an annotation, not a code scanning alert (unless output.sarifChecks).
+    expect(sarif.runs[0].results).toEqual([]);
+    expect(sarif.runs[0].invocations[0].properties.validators).toContainEqual(
+      expect.objectContaining({ name: 'checks', status: 'failed' }),
+    );
   });
 
   test.each([

@@ -45,7 +45,7 @@ beforeAll(async () => {
   bin = join(prefix, 'bin', 'tollgate');
   repo = await createTempRepo({
     files: {
-      'tollgate.config.yaml': `checks:\n  - name: unit\n    run: node check.mjs\nadvisories:\n  sources: [offline]\n  offline: { dir: ${JSON.stringify(OFFLINE_OSV)} }\n`,
+      'tollgate.config.yaml': `checks:\n  - name: unit\n    run: node check.mjs\nadvisories:\n  sources: [offline]\n  offline: { dir: ${JSON.stringify(OFFLINE_OSV)} }\noutput: { sarifChecks: true }\n`,
       'check.mjs':
         "import { readFileSync } from 'node:fs';\nif (readFileSync('value.txt', 'utf8').trim() !== 'good') process.exit(1);\n",
       'value.txt': 'good\n',

@@ -39,8 +39,10 @@ export function sarifProblems(text: string): string[] {
   if (/"file:\/\//.test(text) || /"\/(?:home|tmp|root|Users|var)\//.test(text)) {
     problems.push('github: an absolute local path is in the file');
   }
+  const categories = new Set<string>();
   runs.forEach((run, index) => {
     const results = (run.results ?? []) as SarifResult[];
+    problems.push(...runProblems(run, index, categories));
     const rules = ((run.tool as { driver?: { rules?: unknown[] } } | undefined)?.driver?.rules ?? []) as unknown[];
     if (results.length > GITHUB_LIMITS.resultsPerRun) {
       problems.push(`github: runs[${index}] has ${results.length} results (at most ${GITHUB_LIMITS.resultsPerRun})`);
@@ -63,5 +65,46 @@ export function sarifProblems(text: string): string[] {
       }
     });
   });
+  return problems;
+}
+
+interface SarifRule {
+  id?: string;
+  help?: { text?: string; markdown?: string };
+  properties?: { tags?: string[]; 'security-severity'?: unknown };
+}
+
+/**
+ * What makes code scanning treat a run as security results and keep runs apart: a category of its own per run,
+ * `security-severity` (a number 0–10 written as a string) and help text on every rule tagged `security`, and an
+ * unsuccessful invocation that says why.
+ */
+function runProblems(run: Record<string, unknown>, index: number, categories: Set<string>): string[] {
+  const problems: string[] = [];
+  const where = `github: runs[${index}]`;
+  const id = (run.automationDetails as { id?: string } | undefined)?.id;
+  if (!id) problems.push(`${where}: no automationDetails.id (uploads of two runs would replace each other)`);
+  else {
+    const category = id.slice(0, id.lastIndexOf('/') + 1) || id;
+    if (categories.has(category)) problems.push(`${where}: category ${category} is used by another run`);
+    categories.add(category);
+  }
+  const rules = ((run.tool as { driver?: { rules?: SarifRule[] } } | undefined)?.driver?.rules ?? []) as SarifRule[];
+  for (const rule of rules) {
+    const tags = rule.properties?.tags ?? [];
+    if (tags.length > 20) problems.push(`${where}: rule ${rule.id} has ${tags.length} tags (at most 20)`);
+    if (!tags.includes('security')) continue;
+    const score = rule.properties?.['security-severity'];
+    if (typeof score !== 'string' || !/^\d+(\.\d+)?$/.test(score) || Number(score) > 10) {
+      problems.push(`${where}: security rule ${rule.id} has no security-severity string 0-10 (got ${String(score)})`);
+    }
+    if (!rule.help?.text) problems.push(`${where}: security rule ${rule.id} has no help text`);
+  }
+  for (const invocation of (run.invocations ?? []) as Array<Record<string, unknown>>) {
+    const notes = (invocation.toolExecutionNotifications ?? []) as unknown[];
+    if (invocation.executionSuccessful === false && notes.length === 0) {
+      problems.push(`${where}: an unsuccessful invocation does not say why (toolExecutionNotifications)`);
+    }
+  }
   return problems;
 }

@@ -15,8 +15,12 @@ export type HookCommand = z.output<typeof hookCommandSchema>;
 
 const decisionSchema = z.enum(['allow', 'deny']);
 
-/** The validators fast enough for the stop hook to run within its time limit. */
-const STOP_HOOK_VALIDATORS = ['checks', 'secrets'] as const;
+/**
+ * The validators the stop hook runs itself by default: every one enabled by default, since only a run of every enabled
+ * validator passes the gate (with `checks` and `secrets` alone, advisories and static analysis were always still
+ * missing, and `run: true` blocked every stop). An agent review is slow and off by default: not in the list.
+ */
+const STOP_HOOK_VALIDATORS = ['checks', 'secrets', 'advisories', 'static_analysis'] as const;
 
 /**
  * The names a config may use that other layers own. Each list is declared once, by the registry that owns it, and
@@ -164,9 +168,21 @@ function outputSection(reportFormats: readonly string[]) {
       format: namesEnum(reportFormats).default('markdown'),
       file: z.string().optional().describe('Write the report here instead of stdout.'),
       maxOutputLines: z.number().int().min(1).default(40).describe('Lines of a failing check kept in the report.'),
+      sarifChecks: z
+        .boolean()
+        .default(false)
+        .describe('SARIF reports failed project checks as code scanning alerts too (default: annotations only).'),
+      keepRuns: z
+        .number()
+        .int()
+        .min(1)
+        .default(50)
+        .describe(
+          'Run folders kept in .tollgate/runs/ (event logs, check logs); older ones are removed after each run, except those the state refers to.',
+        ),
     })
     .strict()
-    .default({ format: 'markdown', maxOutputLines: 40 });
+    .default({ format: 'markdown', maxOutputLines: 40, sarifChecks: false, keepRuns: 50 });
 }
 
 /** `tollgate validate-alert`; the agents are the agent CLI registry's names. */

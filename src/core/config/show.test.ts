@@ -39,7 +39,7 @@ hooks:
   postToolUseFailure: []  # default
   stop:
     run: false  # default
-    validators: [ checks, secrets ]  # default
+    validators: [ checks, secrets, advisories, static_analysis ]  # default
     timeout: 1m  # default
     onError: allow  # default
 permissions:
@@ -51,6 +51,8 @@ output:
   format: markdown  # default
   file:  # default (not set)
   maxOutputLines: 40  # default
+  sarifChecks: false  # default
+  keepRuns: 50  # default
 waivers:
   allow: [ high ]  # from file
   expires:  # default (not set)

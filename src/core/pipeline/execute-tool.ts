@@ -49,6 +49,8 @@ export interface PipelineEnvironment {
    * process, which displays may leave out.
    */
   onProgress?: (toolName: string, message: string, kind?: ProgressKind) => void;
+  /** Resolves once every other validator of the run has settled (see `ToolContext.whenAlone`). */
+  whenAlone?: (toolName: string) => Promise<void>;
 }
 
 export interface ToolExecution {
@@ -285,6 +287,7 @@ function toolContextFor(
     network: env.config.permissions.network,
     env: env.env ?? process.env,
     ...(env.policy ? { policy: env.policy } : {}),
+    whenAlone: () => env.whenAlone?.(tool.name) ?? Promise.resolve(),
     progress: (raw) => {
       // Progress quotes commands and output (a check's `run` line can hold a token): masked like everything else.
       const message = redact(raw);

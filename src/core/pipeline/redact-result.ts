@@ -42,11 +42,17 @@ export async function redactResult(result: ToolResult): Promise<ToolResult> {
   return {
     ...result,
     summary: redact(result.summary),
-    findings: result.findings.map((finding) => ({
-      ...finding,
-      title: redact(finding.title),
-      ...(finding.body !== undefined ? { body: redact(finding.body) } : {}),
-    })),
+    findings: result.findings.map((finding) => {
+      const { imported, ...rest } = finding;
+      // An imported result whose SARIF held a secret that cut through its JSON loses its SARIF, never the finding.
+      const masked = imported === undefined ? undefined : redactJson(imported, redact);
+      return {
+        ...rest,
+        title: redact(finding.title),
+        ...(finding.body !== undefined ? { body: redact(finding.body) } : {}),
+        ...(masked && !('redacted' in masked) ? { imported: masked } : {}),
+      };
+    }),
     ...(details !== undefined ? { details: details as Record<string, unknown> } : {}),
   };
 }

@@ -45,6 +45,11 @@ export interface ToolContext<Options, Input> {
    * files are read as they are.
    */
   readonly policy?: EffectivePolicy;
+  /**
+   * Resolves once every other validator of the run has settled, so the tool runs alone (a check marked `exclusive`
+   * for a timing-sensitive suite). Absent outside a run of several validators: then the tool is alone already.
+   */
+  whenAlone?(): Promise<void>;
   /** Human-readable progress; recorded as an ephemeral `tool.execution_progress` event. */
   progress(message: string): void;
   /** `runProcess` with the tool's AbortSignal already attached. */
@@ -91,6 +96,8 @@ export interface ToolDefinition<
    * file differs, and its pass stands in for a later run only at the same HEAD.
    */
   readonly readsHistory?: boolean;
+  /** With these options the tool waits, at some point, to run alone (`ToolContext.whenAlone`): it is started last. */
+  mayWaitAlone?(options: z.output<OptionsSchema>): boolean;
   /**
    * Files whose content decides what this tool lets through (suppression lists, baselines), given its options:
    * repository-relative or absolute. Part of the policy that a change may not edit for itself (docs/policy.md).

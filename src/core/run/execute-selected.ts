@@ -70,8 +70,13 @@ export async function executeSelected(
     );
   };
   const limit = pLimit(options.config.validation.concurrency);
-  return Promise.all(
-    calls.map((call) =>
+  const alone = aloneTracker(calls);
+  // A tool that waits to run alone goes last, so that with one slot it does not hold the slot the others wait for.
+  const waitsAlone = (call: SelectedCall) =>
+    Number(call.tool.mayWaitAlone?.(options.config[call.tool.configKey] as never) === true);
+  const ordered = [...calls].sort((a, b) => waitsAlone(a) - waitsAlone(b));
+  const executions = await Promise.all(
+    ordered.map((call) =>
       limit(async () => {
         const execution = await executeTool(
           {
@@ -92,11 +97,38 @@ export async function executeSelected(
             ...(options.signal ? { signal: options.signal } : {}),
             ...(options.env ? { env: options.env } : {}),
             ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+            whenAlone: alone.whenAlone,
           },
-        );
+        ).finally(() => alone.settled(call.tool.name));
         options.onToolDone?.(call.tool.name);
         return execution;
       }),
     ),
   );
+  return calls.map((call) => executions[ordered.indexOf(call)]!);
+}
+
+/** Which calls have not settled yet, and a promise per tool for when it is the only one left. */
+function aloneTracker(calls: readonly SelectedCall[]) {
+  const pending = new Set(calls.map((call) => call.tool.name));
+  const waiters: Array<{ tool: string; done: () => void }> = [];
+  const wake = () => {
+    for (const waiter of [...waiters]) {
+      if ([...pending].every((name) => name === waiter.tool)) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.done();
+      }
+    }
+  };
+  return {
+    whenAlone: (tool: string) =>
+      new Promise<void>((done) => {
+        waiters.push({ tool, done });
+        wake();
+      }),
+    settled: (tool: string) => {
+      pending.delete(tool);
+      wake();
+    },
+  };
 }

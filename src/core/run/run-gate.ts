@@ -79,6 +79,7 @@ export async function runGate(options: RunGateOptions): Promise<RunReport> {
     partial: selection.partial,
     tools: run.tools,
     maxOutputLines: config.output.maxOutputLines,
+    ...(config.output.sarifChecks ? { sarifChecks: true } : {}),
     ...(run.notStored ? { notStored: run.notStored } : {}),
     off: offValidators(options.tools, config),
   };

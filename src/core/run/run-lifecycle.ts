@@ -9,6 +9,7 @@ import { reapLeftoverGroups } from '../process-ledger.js';
 import type { ToolResult } from '../result.js';
 import { recordRunHistory } from '../state/history-store.js';
 import { acquireLock, ensureTollgateDir, runDirFor } from '../state/index.js';
+import { pruneRuns } from '../state/prune-runs.js';
 import { type RunTelemetryInput, recordRunTelemetry } from '../telemetry/index.js';
 import { changeSetForRun } from './change-set-for-run.js';
 import { executeSelected, type SelectedCall } from './execute-selected.js';
@@ -128,6 +129,8 @@ export async function runLifecycle(options: RunLifecycleOptions): Promise<RunLif
       if (!isWriteFailure(closeFailure)) throw closeFailure;
       if (!outcome.notStored) outcome = { ...outcome, verdict: 'failed', notStored: errorMessage(closeFailure) };
     }
+    // Retention (`output.keepRuns`): best effort, a prune that fails leaves folders, never fails the run.
+    await pruneRuns(repoRoot, { keep: config.output.keepRuns, current: runId }).catch(() => []);
     return outcome;
   } finally {
     await lock.release();

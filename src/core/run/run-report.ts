@@ -47,6 +47,8 @@ export interface RunReport {
   tools: ToolReport[];
   /** Config limits the renderers honour. */
   maxOutputLines: number;
+  /** Failed project checks are code scanning alerts in SARIF too (`output.sarifChecks`); else annotations only. */
+  sarifChecks?: boolean;
   /** Set when the results could not be stored (a full or read-only disk): the run counts for nothing. */
   notStored?: string;
   /** Validators switched off by config or `TOLLGATE_USE_<NAME>=0`: never silently absent from a verdict. */

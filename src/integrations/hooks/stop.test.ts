@@ -282,7 +282,12 @@ describe('tollgate hook stop: hooks.stop.run', () => {
   });
 
   test('a partial selection that passes still blocks, naming the validators left', async () => {
-    await repo.write('tollgate.config.yaml', config('true').replace('  static_analysis: { enabled: false }\n', ''));
+    await repo.write(
+      'tollgate.config.yaml',
+      config('true')
+        .replace('  static_analysis: { enabled: false }\n', '')
+        .replace('stop: { run: true,', 'stop: { run: true, validators: [checks, secrets],'),
+    );
     await repo.commit('config');
     await repo.write('src/a.ts', 'fine\n');
     const answer = await realHook();

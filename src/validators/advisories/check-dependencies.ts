@@ -74,9 +74,9 @@ function toFinding(dependency: CheckedDependency, advisories: AdvisoryMatch[]): 
   const label = `${dependency.name}@${dependency.version} (${dependency.ecosystem})`;
   const known = plural(sorted.length, 'known vulnerability', 'known vulnerabilities');
   // A manifest range: which version gets installed is not known, only that some admitted ones are vulnerable.
-  const upgrade = dependency.range ? undefined : versionFixingAll(dependency, sorted);
+  const upgrade = versionFixingAll(dependency, sorted);
   const title = dependency.range
-    ? `${label}: the range admits versions with ${known}; pin a fixed version or commit a lockfile`
+    ? `${label}: the range admits versions with ${known}; ${upgrade ? `require ${upgrade} or later` : 'pin a version outside the affected ranges'}, or commit a lockfile`
     : `${label}: ${known}; ${upgrade ? `upgrade to ${upgrade}` : 'no version fixes all of them yet'}`;
   const rangeNote = dependency.range
     ? [

@@ -13,5 +13,6 @@ export const checksTool = defineTool({
   inputSchema: z.object({}).strict(),
   permissions: ['runCommands'],
   enabledByDefault: true,
+  mayWaitAlone: (checks) => checks.some((check) => check.exclusive),
   run: async (ctx) => (await import('./run-checks.js')).runChecks(ctx),
 });

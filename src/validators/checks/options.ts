@@ -12,6 +12,12 @@ const checkSchema = z
     timeout: durationSchema.default(300_000).describe('Kill the whole process group after this long, e.g. "90s".'),
     env: z.record(z.string(), z.string()).default({}).describe('Extra environment variables.'),
     cwd: z.string().default('.').describe('Working directory, relative to the repository root.'),
+    exclusive: z
+      .boolean()
+      .optional()
+      .describe(
+        'Run alone: after every other check and validator of the run has finished, one exclusive check at a time (timing-sensitive suites).',
+      ),
   })
   .strict();
 

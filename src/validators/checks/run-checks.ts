@@ -1,4 +1,5 @@
 import { createWriteStream, existsSync, statSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import pLimit from 'p-limit';
 import picomatch from 'picomatch';
@@ -65,13 +66,26 @@ export async function runChecks(ctx: ToolContext<ChecksOptions, unknown>): Promi
   const { run, skipped } = selectChecks(checks, changedPaths);
   const limit = pLimit(ctx.concurrency);
   const survivors = new Set<string>();
+  const change = await changeEnvironment(ctx);
+  const shared = await Promise.all(
+    run.filter((check) => !check.exclusive).map((check) => limit(() => runOneCheck(check, ctx, change, survivors))),
+  );
+  // An exclusive check runs alone: after the other checks, once every other validator has settled, one at a time.
+  const exclusive: CheckOutcome[] = [];
+  const alone = run.filter((check) => check.exclusive);
+  if (alone.length > 0) {
+    ctx.progress(`waiting to run ${alone.map((check) => check.name).join(', ')} alone (exclusive)`);
+    await ctx.whenAlone?.();
+  }
+  for (const check of alone) exclusive.push(await runOneCheck(check, ctx, change, survivors));
   const outcomes: CheckOutcome[] = [
     ...skipped.map((check) => ({
       name: check.name,
       state: 'not_applicable' as const,
       reason: 'no changed file matches `paths`',
     })),
-    ...(await Promise.all(run.map((check) => limit(() => runOneCheck(check, ctx, survivors))))),
+    ...shared,
+    ...exclusive,
   ];
   const summary = summarize(outcomes, checks);
   if (survivors.size === 0) return summary;
@@ -82,9 +96,22 @@ export async function runChecks(ctx: ToolContext<ChecksOptions, unknown>): Promi
   };
 }
 
+/**
+ * What every check learns about the change: `TOLLGATE_BASE` (the base commit, empty in a repository without commits)
+ * and `TOLLGATE_CHANGED_FILES`, the path of a file listing the changed paths that exist in the change's tree
+ * (deletions left out), each ended by a NUL byte, as `git diff -z` and `xargs -0` read them; a list of any length fits.
+ */
+async function changeEnvironment(ctx: ToolContext<ChecksOptions, unknown>): Promise<Record<string, string>> {
+  const list = join(ctx.artifactsDir, 'changed-files.nul');
+  const paths = ctx.changeSet.files.filter((file) => file.status !== 'deleted').map((file) => `${file.path}\0`);
+  await writeFile(list, paths.join(''), { mode: 0o600 });
+  return { TOLLGATE_BASE: ctx.changeSet.base.commit ?? '', TOLLGATE_CHANGED_FILES: list };
+}
+
 async function runOneCheck(
   check: Check,
   ctx: ToolContext<ChecksOptions, unknown>,
+  change: Record<string, string>,
   survivors: Set<string>,
 ): Promise<CheckOutcome> {
   if (ctx.signal.aborted)
@@ -100,7 +127,7 @@ async function runOneCheck(
   ctx.progress(`${check.name}: running \`${check.run}\``);
   const outcome = await ctx.runProcess('sh', ['-c', check.run], {
     cwd,
-    env: { ...ctx.env, ...check.env, TOLLGATE_CHECK: check.name },
+    env: { ...ctx.env, ...change, ...check.env, TOLLGATE_CHECK: check.name },
     timeoutMs,
     maxOutputBytes: 256 * 1024,
     onOutput: (from, chunk) => {

@@ -93,6 +93,7 @@ export async function issuesToFindings(
         ...(issue.startColumn ? { column: issue.startColumn } : {}),
         ...(anchor !== undefined ? { anchor } : {}),
         source: issue.producer,
+        ...(issue.imported ? { imported: issue.imported } : {}),
       }),
     );
   }

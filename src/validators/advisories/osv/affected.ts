@@ -129,6 +129,22 @@ export function describeKnownMatch(record: OsvRecord, pkg: PackageVersion): Affe
 }
 
 /** For a manifest range: the first affected range (or listed version) that shares a version with what it admits. */
+/**
+ * The fix to ask for when only a manifest range is known: the highest `fixed` the range still admits (the spec needs
+ * only a tighter lower bound), else the highest `fixed` of the advisory's range.
+ */
+function fixForSpec(
+  range: OsvRange,
+  admitted: Parameters<typeof overlaps>[1],
+  compare: VersionComparator,
+): string | undefined {
+  const fixes = range.events
+    .flatMap((event) => ('fixed' in event ? [event.fixed] : []))
+    .sort((a, b) => compare(a, b) ?? 0);
+  const point = (version: string) => [{ low: { version, inclusive: true }, high: { version, inclusive: true } }];
+  return fixes.filter((fix) => overlaps(point(fix), admitted, compare)).at(-1) ?? fixes.at(-1);
+}
+
 function matchRange(record: OsvRecord, pkg: PackageVersion): AffectedMatch | null {
   const ecosystemCompare = comparatorFor(pkg.ecosystem);
   const admitted = specIntervals(pkg.ecosystem, pkg.version, ecosystemCompare);
@@ -138,11 +154,18 @@ function matchRange(record: OsvRecord, pkg: PackageVersion): AffectedMatch | nul
     const listed = affected.versions.filter((version) =>
       overlaps([{ low: { version, inclusive: true }, high: { version, inclusive: true } }], admitted, ecosystemCompare),
     );
-    if (listed.length > 0) return { range: `versions: ${listed.slice(0, 5).join(', ')}` };
+    if (listed.length > 0) {
+      const range = affected.ranges.find((candidate) => candidate.type !== 'GIT');
+      const fixed = range ? fixForSpec(range, admitted, ecosystemCompare) : undefined;
+      return { range: `versions: ${listed.slice(0, 5).join(', ')}`, ...(fixed ? { fixed } : {}) };
+    }
     for (const range of affected.ranges) {
       if (range.type === 'GIT') continue;
       const compare = range.type === 'SEMVER' ? compareSemver : ecosystemCompare;
-      if (overlaps(osvIntervals(range, compare), admitted, compare)) return { range: describeRange(range) };
+      if (overlaps(osvIntervals(range, compare), admitted, compare)) {
+        const fixed = fixForSpec(range, admitted, compare);
+        return { range: describeRange(range), ...(fixed ? { fixed } : {}) };
+      }
     }
   }
   return null;

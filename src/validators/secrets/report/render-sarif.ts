@@ -1,11 +1,15 @@
 import {
+  droppedNote,
   MAX_RESULTS_PER_RUN,
   SARIF_LEVEL,
   SEVERITY_ORDER,
   sarifDocument,
+  sarifInvocation,
   sarifLocation,
   sarifRule,
+  tollgateDriver,
 } from '../../../report/sarif.js';
+import { unexaminedFiles } from '../../../secrets/scan-targets.js';
 import type { SecretScanReport } from './scan-report.js';
 
 /** SARIF 2.1.0, one result per finding; the fingerprint (never the secret) is the partial fingerprint. */
@@ -23,7 +27,7 @@ export function renderScanSarif(full: SecretScanReport): string {
           title: finding.title,
           validator: 'secrets',
           severity: finding.severity,
-          help: 'Remove the credential, rotate it at its provider, and load it from the environment or a secret manager.',
+          ruleId: finding.ruleId,
         }),
       );
     }
@@ -61,27 +65,37 @@ export function renderScanSarif(full: SecretScanReport): string {
     ],
     properties: { severity: entry.severity },
   }));
-  return sarifDocument({
-    version: report.version,
-    rules: [...rules.values()],
-    run: {
+  const unexamined = unexaminedFiles(report.skipped);
+  return sarifDocument([
+    {
+      tool: { driver: tollgateDriver(report.version, [...rules.values()]) },
+      // Its own category: a scan's upload never replaces a gate run's alerts, nor a scan of another scope.
+      automationDetails: { id: `tollgate/scan/${scopeCategory(report.scope)}/` },
       invocations: [
-        {
-          executionSuccessful: true,
-          properties: { scope: report.scope, scannedFiles: report.scannedFiles, skipped: report.skipped.length },
-        },
+        sarifInvocation(
+          unexamined.length > 0
+            ? [
+                {
+                  tool: 'secrets',
+                  text: `${unexamined.length} file(s) could not be scanned: ${unexamined
+                    .slice(0, 5)
+                    .map((file) => `${file.path} (${file.detail})`)
+                    .join(', ')}`,
+                },
+              ]
+            : [],
+          { scope: report.scope, scannedFiles: report.scannedFiles, skipped: report.skipped.length },
+        ),
       ],
       results: [...findingResults, ...allowedResults],
-      ...(report.dropped > 0
-        ? {
-            properties: {
-              droppedResults: report.dropped,
-              note: `${report.dropped} less severe result(s) left out: GitHub accepts ${MAX_RESULTS_PER_RUN} per run`,
-            },
-          }
-        : {}),
+      ...droppedNote(report.dropped),
     },
-  });
+  ]);
+}
+
+/** `history main..HEAD` → `history`: the kind of scan, not its moving range, names the category. */
+function scopeCategory(scope: string): string {
+  return scope.split(/\s/, 1)[0]!.replace(/[^A-Za-z0-9_-]+/g, '-') || 'scan';
 }
 
 /** GitHub rejects a run of more than 25,000 results: the most severe findings are kept, then allowed ones. */

@@ -2,6 +2,8 @@ import { createReadStream } from 'node:fs';
 import type { z } from 'zod';
 import type { LineRange } from '../../../core/change-set/types.js';
 import { errorMessage } from '../../../core/errors.js';
+import type { ImportedSarif } from '../../../core/finding.js';
+import { importedSarifOf } from './imported-sarif.js';
 import { type JsonPath, JsonSplitter, JsonSyntaxError, type ValueDecision } from './json-splitter.js';
 import { repoPathOf, type UriContext } from './map-uri.js';
 import { baseName, fillArguments, isSuppressed, locationsOf, overlaps, securitySeverityOf } from './result-facts.js';
@@ -68,6 +70,8 @@ export interface SarifIssue {
   tags?: string[];
   /** The first thread flow of the first code flow (source → sink), when the producer recorded one. */
   flow?: FlowStep[];
+  /** The result as its analyzer described it, for the SARIF tollgate writes. */
+  imported?: ImportedSarif;
 }
 
 export type ReadSarifOutcome =
@@ -307,6 +311,13 @@ class SarifReader {
       level: result.level ?? rule?.defaultConfiguration?.level ?? 'warning',
       message,
       path: primary.path!,
+      imported: importedSarifOf({
+        result,
+        ruleId: id,
+        rule,
+        tool: run.tool!,
+        pathOf: (location) => this.pathOf(location, run, context),
+      }),
     };
     if (securitySeverity !== undefined) issue.securitySeverity = securitySeverity;
     if (region?.startLine) {

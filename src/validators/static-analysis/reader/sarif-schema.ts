@@ -31,6 +31,8 @@ const regionSchema = z.object({
 });
 
 const locationSchema = z.object({
+  // A result's message links to its related locations by id (`[user-provided value](1)`).
+  id: z.number().int().min(-1).optional(),
   physicalLocation: z
     .object({
       artifactLocation: artifactLocationSchema.optional(),
@@ -88,6 +90,8 @@ const ruleSchema = z.object({
       // GitHub reads it as a string ("8.8"); some producers write a number.
       'security-severity': z.union([z.string(), z.number()]).optional(),
       precision: z.string().optional(),
+      'problem.severity': z.string().optional(),
+      kind: z.string().optional(),
     })
     .optional(),
 });
@@ -98,6 +102,7 @@ export const toolSchema = z.object({
     name: z.string().min(1),
     version: z.string().optional(),
     semanticVersion: z.string().optional(),
+    informationUri: z.string().optional(),
     rules: z.array(ruleSchema).optional(),
   }),
   extensions: z.array(z.object({ name: z.string(), rules: z.array(ruleSchema).optional() })).optional(),
