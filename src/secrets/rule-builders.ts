@@ -108,6 +108,33 @@ export function shapeClass(shape: ValueShape): string {
   return `[${base}${escapeRegExp(shape.symbols ?? '')}]`;
 }
 
+/** The name group of a provider-named assignment: a provider alias at the start of the name or after a separator. */
+function providerName(aliases: readonly string[]): string {
+  return (
+    '(?<![A-Za-z0-9_.-])(?<name>(?:[A-Za-z0-9_.-]{0,30}?[_.-])?' +
+    `(?<alias>${aliases.map(escapeRegExp).join('|')})[A-Za-z0-9_.-]{0,30}?(?:key|token|secret|pass|auth)[A-Za-z0-9_.-]{0,20})`
+  );
+}
+
+/**
+ * Whether one of the aliases is a word of the name of its own: `toggl_api_key`, `TOGGL_TOKEN`, `togglApiKey`, not
+ * `toggle_key` or `TOGGLE_KEY` (an alias that starts a longer word). Judged on the name's own case, which the
+ * pattern ignores: after a lower-case alias no lower-case letter may follow, after an upper-case one no upper-case.
+ */
+export function aliasIsWord(name: string, aliases: readonly string[]): boolean {
+  const lower = name.toLowerCase();
+  return aliases.some((alias) => {
+    for (let at = lower.indexOf(alias); at !== -1; at = lower.indexOf(alias, at + 1)) {
+      if (at > 0 && !/[_.-]/.test(name[at - 1]!)) continue;
+      const next = name[at + alias.length] ?? '';
+      const last = name[at + alias.length - 1]!;
+      const after = last === last.toUpperCase() && last !== last.toLowerCase() ? /[A-Z]/ : /[a-z]/;
+      if (!after.test(next)) return true;
+    }
+    return false;
+  });
+}
+
 /**
  * The provider-named assignment: a value with no prefix of its own (`DOPPLER_TOKEN=…`, `abyssale_api_key: …`) that
  * is reported under its provider because the name holds one of the provider's words, at the start of the name or
@@ -115,10 +142,6 @@ export function shapeClass(shape: ValueShape): string {
  * so the rule costs nothing where the provider is never named.
  */
 export function providerNamedAssignment(spec: ProviderNamedSpec): SecretRule {
-  const aliases = spec.aliases.map(escapeRegExp).join('|');
-  const name =
-    '(?<![A-Za-z0-9_.-])(?<name>(?:[A-Za-z0-9_.-]{0,30}?[_.-])?' +
-    `(?:${aliases})[A-Za-z0-9_.-]{0,30}?(?:key|token|secret|pass|auth)[A-Za-z0-9_.-]{0,20})`;
   const value = `${shapeClass(spec.shape)}{${spec.shape.min},${spec.shape.max}}`;
   const key = `${spec.aliases[0]!.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_API_KEY`;
   const alphabet = spec.shape.charset === 'hex' ? '0123456789abcdef' : 'abcdefghijklmnopqrstuvwxyz0123456789';
@@ -131,11 +154,12 @@ export function providerNamedAssignment(spec: ProviderNamedSpec): SecretRule {
     keywords: spec.aliases,
     gate: GATES.namedValue,
     pattern: new RegExp(
-      `${name}(?:\\\\?["'])?[ \\t]{0,4}(?:=|:=|:|=>)[ \\t]{0,4}(?:\\\\?["'\`])?(?<secret>${value})(?![A-Za-z0-9_-])`,
+      `${providerName(spec.aliases)}(?:\\\\?["'])?[ \\t]{0,4}(?:=|:=|:|=>)[ \\t]{0,4}(?:\\\\?["'\`])?(?<secret>${value})(?![A-Za-z0-9_-])`,
       'i',
     ),
     entropy: 3,
-    validate: (secret) => /[0-9]/.test(secret) && /[a-z]/i.test(secret),
+    validate: (secret, context) =>
+      /[0-9]/.test(secret) && /[a-z]/i.test(secret) && aliasIsWord(context.name ?? '', spec.aliases),
     samples: {
       key,
       match: [sample],

@@ -366,6 +366,7 @@ const PROVIDERS: Record<string, LongTailProvider> = {
       prefix: 'API-',
       body: '[A-Z0-9]{26,32}',
       entropy: 3.5,
+      validate: (secret) => /[0-9]/.test(secret.slice(4)) && /[A-Z]/.test(secret.slice(4)),
       match: [fakeToken('API-', 27, UPPER_ALPHANUMERIC)],
       ignore: ['API-ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'API-VERSION-DEPRECATED-IN-FAVOUR'],
     }),
