@@ -21,7 +21,7 @@ describe('provider-named assignments', () => {
   });
 
   test('placeholders and references are not reported', () => {
-    expect(ids('TOGGL_API_TOKEN=${TOGGL_API_TOKEN}\n')).toEqual([]);
+    expect(ids('TOGGL_API_TOKEN=$' + '{TOGGL_API_TOKEN}\n')).toEqual([]);
     expect(ids('TOGGL_API_TOKEN=your-toggl-api-token-goes-here\n')).toEqual([]);
   });
 
