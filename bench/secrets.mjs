@@ -5,6 +5,9 @@
  *
  *   npm run bench:secrets                 (--runs N: timed runs per tool, median kept, default 3; --no-gitleaks)
  *
+ * Beside today's build it times the CLI as it was at BASELINE_COMMIT (253 rules, before the long tail of providers),
+ * bundled once into bench/.cache/baseline-<commit>, so the cost of the rule count shows on the same files and load.
+ *
  * The corpus is real library code: the pinned npm packages below, installed once into bench/.cache/corpus
  * (gitignored, `npm install --ignore-scripts`), copied without binaries to bench/.cache/text (not named
  * node_modules, which scanners skip) and committed there as a git repository of its own, so that
@@ -22,6 +25,7 @@ import {
   readFileSync,
   rmSync,
   statSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -46,6 +50,8 @@ const BINARY = /\.(wasm|bcmap|pfb|png|jpe?g|gif|ttf|woff2?|ico|icc|node|gz|zip|t
 const CORPUS_FORMAT = 2;
 const SECRETLINT = ['secretlint@13', '@secretlint/secretlint-rule-preset-recommend@13'];
 const SLICE_BYTES = 20_000_000;
+/** The last commit with the old rule count (253 rules, 86 providers): its CLI is timed beside today's. */
+const BASELINE_COMMIT = '5cb731a563308d787ba3189f43760544b9a85ba5';
 
 /**
  * Every finding tollgate reports on this library code, reviewed by hand: `path:line rule` → why it is reported.
@@ -172,6 +178,30 @@ function ensureSecretlint() {
   };
 }
 
+/** The CLI at BASELINE_COMMIT, bundled from that commit's sources with today's node_modules (once). */
+function ensureBaselineCli() {
+  const dir = join(cache, `baseline-${BASELINE_COMMIT.slice(0, 12)}`);
+  const bin = join(dir, 'bin/tollgate.cjs');
+  if (existsSync(join(dir, 'dist/bundle/cli/tollgate.cjs'))) return bin;
+  console.log(
+    `bundling the CLI at ${BASELINE_COMMIT.slice(0, 12)} (the old rule count) into ${relative(root, dir)} (once)…`,
+  );
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const archive = spawnSync(
+    'git',
+    ['-C', root, 'archive', '--format=tar', BASELINE_COMMIT, 'bin', 'src', 'scripts', 'package.json'],
+    {
+      maxBuffer: 256 * 1024 * 1024,
+    },
+  );
+  if (archive.status !== 0) throw new Error(`git archive ${BASELINE_COMMIT} failed: ${archive.stderr}`);
+  run('tar', ['-x', '-C', dir], { input: archive.stdout, encoding: 'buffer' });
+  symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'));
+  run(process.execPath, [join(dir, 'scripts/bundle.mjs')], { cwd: dir });
+  return bin;
+}
+
 function sizeOf(dir) {
   let bytes = 0;
   let files = 0;
@@ -213,12 +243,12 @@ function medianRuns(tools) {
 }
 
 /** `tollgate scan` as a user runs it; `args` picks what (`--all` in the repository, or a folder). */
-function runTollgate(cwd, args, threads) {
+function runTollgate(cwd, args, threads, bin = cli) {
   return () => {
     const env = { ...process.env };
     if (threads === undefined) delete env.TOLLGATE_SCAN_THREADS;
     else env.TOLLGATE_SCAN_THREADS = String(threads);
-    const result = timed(process.execPath, [cli, 'scan', ...args, '--format', 'json'], { cwd, env });
+    const result = timed(process.execPath, [bin, 'scan', ...args, '--format', 'json'], { cwd, env });
     if (result.status !== 0 && result.status !== 1)
       throw new Error(`tollgate scan exited ${result.status}: ${result.stderr.slice(0, 500)}`);
     const report = JSON.parse(result.stdout);
@@ -294,6 +324,7 @@ function runGitleaks(dir) {
 const text = ensureCorpus();
 const slice = ensureSlice(text);
 const secretlint = ensureSecretlint();
+const baselineCli = ensureBaselineCli();
 const full = sizeOf(text);
 const part = sizeOf(slice);
 const cores = availableParallelism();
@@ -310,21 +341,24 @@ const rows = [];
 const row = (tool, scope, bytes, result) =>
   rows.push({ tool, scope, mb: bytes / 1e6, ...result, mbps: bytes / 1e6 / result.seconds });
 
-const [ours, one, walked, theirs] = medianRuns([
+const [ours, one, walked, theirs, old] = medianRuns([
   runTollgate(text, ['--all']),
   runTollgate(text, ['--all'], 1),
   runTollgate(outside, [text]),
   runSecretlint(text, secretlint),
+  runTollgate(text, ['--all'], undefined, baselineCli),
 ]);
 row(`tollgate scan --all (${cores} cores, default)`, 'full', full.bytes, ours);
 row('tollgate scan --all (TOLLGATE_SCAN_THREADS=1)', 'full', full.bytes, one);
 row('tollgate scan DIR (outside git: directory walk)', 'full', full.bytes, walked);
 row(`secretlint ${secretlint.version} (preset-recommend)`, 'full', full.bytes, theirs);
+row(`tollgate scan --all at ${BASELINE_COMMIT.slice(0, 7)} (old rule count)`, 'full', full.bytes, old);
 const [oursSlice, theirsSlice] = medianRuns([runTollgate(slice, ['--all']), runSecretlint(slice, secretlint)]);
 row('tollgate scan --all (default)', '20 MB slice', part.bytes, oursSlice);
 row(`secretlint ${secretlint.version} (preset-recommend)`, '20 MB slice', part.bytes, theirsSlice);
 const gitleaks = skipGitleaks ? null : runGitleaks(slice);
 if (gitleaks) row('gitleaks 8.28 (WASM, 1 thread)', '20 MB slice', part.bytes, gitleaks);
+const ruleCounts = (await import(join(root, 'dist/secrets/rule-docs.js'))).ruleCounts();
 rmSync(outside, { recursive: true, force: true });
 
 const header = ['tool', 'corpus', 'MB', 'seconds', 'MB/s', 'peak RSS', 'files', 'findings'];
@@ -365,8 +399,15 @@ if (key(ours.list) !== key(one.list))
   problems.push('tollgate found different things with one thread than with several');
 
 const ratio = rows[0].mbps / rows[3].mbps;
+const oldRow = rows[4];
 console.log(
-  `\ntollgate scan --all, full corpus: ${rows[0].mbps.toFixed(1)} MB/s on ${cores} cores (target ≥ 120), ` +
+  `\nrule count: ${ruleCounts.rules} rules (${ruleCounts.providers} providers) at ${rows[0].mbps.toFixed(1)} MB/s; ` +
+    `253 rules at ${BASELINE_COMMIT.slice(0, 7)}: ${oldRow.mbps.toFixed(1)} MB/s ` +
+    `(${(rows[0].mbps / oldRow.mbps).toFixed(2)}× the old throughput; ${(oldRow.mbps / rows[3].mbps).toFixed(2)}× and ` +
+    `${ratio.toFixed(2)}× secretlint on the same files and load)`,
+);
+console.log(
+  `tollgate scan --all, full corpus: ${rows[0].mbps.toFixed(1)} MB/s on ${cores} cores (target ≥ 120), ` +
     `${ratio.toFixed(2)}× secretlint ${secretlint.version} on the same files (target ≥ 3×)`,
 );
 console.log(
@@ -374,11 +415,11 @@ console.log(
     `(${(rows[1].seconds / rows[0].seconds).toFixed(2)}× faster with workers)`,
 );
 console.log(
-  `tollgate / secretlint on the 20 MB slice: ${(rows[4].mbps / rows[5].mbps).toFixed(2)}× (start-up included)`,
+  `tollgate / secretlint on the 20 MB slice: ${(rows[5].mbps / rows[6].mbps).toFixed(2)}× (start-up included)`,
 );
 if (gitleaks)
   console.log(
-    `tollgate / gitleaks-WASM on the 20 MB slice: ${(rows[4].mbps / rows[6].mbps).toFixed(0)}× (a WASM build; native gitleaks is not installable here)`,
+    `tollgate / gitleaks-WASM on the 20 MB slice: ${(rows[5].mbps / rows[7].mbps).toFixed(0)}× (a WASM build; native gitleaks is not installable here)`,
   );
 console.log(
   `corpus: ${(full.bytes / 1e6).toFixed(1)} MB, ${full.files} files; secretlint timed with --format compact; ` +

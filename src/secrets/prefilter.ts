@@ -14,8 +14,11 @@ export interface KeywordOutput<T> {
 }
 
 export interface KeywordAutomaton<T> {
-  /** Transition table: `delta[(state << 7) | foldedChar]`. */
-  readonly delta: Int32Array;
+  /**
+   * Transition table: `delta[(state << 7) | foldedChar]`. 16-bit while the states fit, so the table's hot rows stay
+   * in cache as keywords are added (each keyword adds states, and the scan's per-byte step reads this table).
+   */
+  readonly delta: Uint16Array | Int32Array;
   /** Per state, the keywords that end there (including those that end in a suffix of it); empty for most states. */
   readonly outputs: ReadonlyArray<ReadonlyArray<KeywordOutput<T>> | undefined>;
 }
@@ -85,7 +88,8 @@ export function buildKeywordAutomaton<T>(
       queue.push(next);
     }
   }
-  const delta = new Int32Array(goto.length * ALPHABET);
+  const delta =
+    goto.length <= 0xffff ? new Uint16Array(goto.length * ALPHABET) : new Int32Array(goto.length * ALPHABET);
   goto.forEach((row, state) => {
     delta.set(row, state * ALPHABET);
   });

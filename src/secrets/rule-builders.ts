@@ -1,6 +1,7 @@
 import type { Severity } from '../core/finding.js';
 import { GATES } from './generic-value.js';
 import type { SecretRule } from './rule.js';
+import { randomString } from './sample-tokens.js';
 
 /** Shapes most provider rules share, so that a provider file reads as a list of formats. */
 
@@ -80,5 +81,89 @@ export function namedValue(spec: NamedValueSpec): SecretRule {
     ),
     entropy: spec.entropy ?? 3,
     samples: { key: spec.key, match: spec.match, ignore: [...(spec.ignore ?? []), '${' + spec.key + '}'] },
+  };
+}
+
+/** What a prefix-less key looks like: its alphabet (matched case-insensitively) and length range. */
+export interface ValueShape {
+  /** `hex`: 0-9a-f; `alnum`: letters and digits; either plus the `symbols` listed. */
+  readonly charset: 'hex' | 'alnum';
+  readonly symbols?: string;
+  readonly min: number;
+  readonly max: number;
+}
+
+export interface ProviderNamedSpec {
+  /** The provider file key and id stem: `abyssale` gives the rule `abyssale-named-key`. */
+  readonly slug: string;
+  readonly provider: string;
+  /** Lower-case words that name the provider in a variable name (`abyssale`); each is a keyword. */
+  readonly aliases: readonly string[];
+  readonly shape: ValueShape;
+}
+
+/** The regex class of a shape (the rule's `i` flag covers upper case). */
+export function shapeClass(shape: ValueShape): string {
+  const base = shape.charset === 'hex' ? '0-9a-f' : '0-9a-z';
+  return `[${base}${escapeRegExp(shape.symbols ?? '')}]`;
+}
+
+/** The name group of a provider-named assignment: a provider alias at the start of the name or after a separator. */
+function providerName(aliases: readonly string[]): string {
+  return (
+    '(?<![A-Za-z0-9_.-])(?<name>(?:[A-Za-z0-9_.-]{0,30}?[_.-])?' +
+    `(?<alias>${aliases.map(escapeRegExp).join('|')})[A-Za-z0-9_.-]{0,30}?(?:key|token|secret|pass|auth)[A-Za-z0-9_.-]{0,20})`
+  );
+}
+
+/**
+ * Whether one of the aliases is a word of the name of its own: `toggl_api_key`, `TOGGL_TOKEN`, `togglApiKey`, not
+ * `toggle_key` or `TOGGLE_KEY` (an alias that starts a longer word). Judged on the name's own case, which the
+ * pattern ignores: after a lower-case alias no lower-case letter may follow, after an upper-case one no upper-case.
+ */
+export function aliasIsWord(name: string, aliases: readonly string[]): boolean {
+  const lower = name.toLowerCase();
+  return aliases.some((alias) => {
+    for (let at = lower.indexOf(alias); at !== -1; at = lower.indexOf(alias, at + 1)) {
+      if (at > 0 && !/[_.-]/.test(name[at - 1]!)) continue;
+      const next = name[at + alias.length] ?? '';
+      const last = name[at + alias.length - 1]!;
+      const after = last === last.toUpperCase() && last !== last.toLowerCase() ? /[A-Z]/ : /[a-z]/;
+      if (!after.test(next)) return true;
+    }
+    return false;
+  });
+}
+
+/**
+ * The provider-named assignment: a value with no prefix of its own (`DOPPLER_TOKEN=…`, `abyssale_api_key: …`) that
+ * is reported under its provider because the name holds one of the provider's words, at the start of the name or
+ * after a separator, and a secret word. One rule per provider, built from a table row: the aliases are the keywords,
+ * so the rule costs nothing where the provider is never named.
+ */
+export function providerNamedAssignment(spec: ProviderNamedSpec): SecretRule {
+  const value = `${shapeClass(spec.shape)}{${spec.shape.min},${spec.shape.max}}`;
+  const key = `${spec.aliases[0]!.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_API_KEY`;
+  const alphabet = spec.shape.charset === 'hex' ? '0123456789abcdef' : 'abcdefghijklmnopqrstuvwxyz0123456789';
+  const sample = randomString(spec.shape.max, alphabet, spec.slug);
+  return {
+    id: `${spec.slug}-named-key`,
+    title: `${spec.provider} API key or token (named)`,
+    provider: spec.provider,
+    severity: 'high',
+    keywords: spec.aliases,
+    gate: GATES.namedValue,
+    pattern: new RegExp(
+      `${providerName(spec.aliases)}(?:\\\\?["'])?[ \\t]{0,4}(?:=|:=|:|=>)[ \\t]{0,4}(?:\\\\?["'\`])?(?<secret>${value})(?![A-Za-z0-9_-])`,
+      'i',
+    ),
+    entropy: 3,
+    validate: (secret, context) =>
+      /[0-9]/.test(secret) && /[a-z]/i.test(secret) && aliasIsWord(context.name ?? '', spec.aliases),
+    samples: {
+      key,
+      match: [sample],
+      ignore: [`\${${key}}`, 'your-api-key-here', 'x'.repeat(spec.shape.max), '1234567890'.repeat(4)],
+    },
   };
 }

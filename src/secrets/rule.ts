@@ -10,6 +10,14 @@ export interface SecretRule {
   readonly id: string;
   /** Human title shown in findings, with the token's visible prefix when it has one: `GitHub personal access token (ghp_…)`. */
   readonly title: string;
+  /**
+   * Who issues the credential, as its users name it (`GitHub`, `Doppler`), or the format's family for rules that are
+   * not a vendor's (`Private key`, `Password assignment`). Built-in rules get it from their file's entry in
+   * `rules/providers.ts` unless they set their own; the rules test fails on a built-in rule without one.
+   */
+  readonly provider?: string;
+  /** Where the format is documented (the provider's docs, or GitHub's list of supported secret-scanning patterns). */
+  readonly reference?: string;
   readonly severity: Severity;
   /**
    * Case-insensitive literals; the rule runs only in a window around a hit of one of them. Each must occur in every

@@ -1,9 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import type { SampleContext, SecretRule } from './rule.js';
-import { builtinRules, PROVIDER_FILES } from './rules/index.js';
+import { builtinRules, PROVIDER_FILES, providerCount } from './rules/index.js';
 import { SecretScanner } from './scanner.js';
 import { toSecretFinding } from './to-finding.js';
 
@@ -64,11 +62,21 @@ describe('rule pack', () => {
     expect(builtinRules.length).toBeGreaterThanOrEqual(80);
   });
 
-  test('docs/validators/secrets.md and the README state the real number of rules', () => {
-    const doc = readFileSync(join(import.meta.dirname, '../../docs/validators/secrets.md'), 'utf8');
-    expect(/The rule pack has (\d+) rules/.exec(doc)?.[1]).toBe(String(builtinRules.length));
-    const readme = readFileSync(join(import.meta.dirname, '../../README.md'), 'utf8');
-    expect(/credentials the change adds: (\d+) provider rules/.exec(readme)?.[1]).toBe(String(builtinRules.length));
+  test('every rule declares its provider, a format reference and samples to match and to ignore', () => {
+    const lacking = builtinRules
+      .filter(
+        (rule) =>
+          !rule.provider ||
+          !/^https:\/\/[^\s)]+$/.test(rule.reference ?? '') ||
+          rule.samples.match.length === 0 ||
+          rule.samples.ignore.length === 0,
+      )
+      .map((rule) => rule.id);
+    expect(lacking).toEqual([]);
+  });
+
+  test('knows at least 500 providers', () => {
+    expect(providerCount()).toBeGreaterThanOrEqual(500);
   });
 
   test('ids are unique, kebab-case and start with their provider file', () => {
@@ -158,11 +166,15 @@ describe('linear time', () => {
     ({ rule }) => {
       const regex = new RegExp(rule.pattern.source, `${rule.pattern.flags.replace('g', '')}g`);
       const small = timeRule(regex, adversarialInputs(rule, 4_000));
-      const large = timeRule(regex, adversarialInputs(rule, 32_000));
+      const bigInputs = adversarialInputs(rule, 32_000);
       // 8× the input: a linear pattern takes about 8× the time; a quadratic one 64×. Allow noise on tiny timings.
-      expect(large, `${rule.id}: ${small.toFixed(1)} ms → ${large.toFixed(1)} ms`).toBeLessThan(
-        Math.max(small * 24, 60),
-      );
+      const limit = Math.max(small * 24, 60);
+      // A loaded machine (the whole suite on two cores) can stall one timing; the fastest of three attempts is what
+      // the pattern costs. A quadratic pattern is slow every time.
+      let large = timeRule(regex, bigInputs);
+      for (let attempt = 1; attempt < 3 && large >= limit; attempt++)
+        large = Math.min(large, timeRule(regex, bigInputs));
+      expect(large, `${rule.id}: ${small.toFixed(1)} ms → ${large.toFixed(1)} ms`).toBeLessThan(limit);
     },
   );
 

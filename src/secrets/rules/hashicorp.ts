@@ -1,5 +1,5 @@
 import { defineRules, type SecretRule } from '../rule.js';
-import { prefixedToken } from '../rule-builders.js';
+import { namedValue, prefixedToken } from '../rule-builders.js';
 import { fakeToken, LOWER_ALPHANUMERIC, URL_SAFE } from '../sample-tokens.js';
 import { mixesDigitsAndCases } from '../token-shape.js';
 
@@ -38,6 +38,45 @@ export default defineRules([
     }),
     'hvb\\.',
     '[A-Za-z0-9_-]{100,300}',
+  ),
+  wholeToken(
+    prefixedToken({
+      id: 'hashicorp-vault-recovery-token',
+      title: 'HashiCorp Vault recovery token',
+      prefix: 'hvr.',
+      body: '[A-Za-z0-9_-]{24,250}',
+      severity: 'critical',
+      match: [fakeToken('hvr.', 95, URL_SAFE)],
+    }),
+    'hvr\\.',
+    '[A-Za-z0-9_-]{24,250}',
+  ),
+  // Before Vault 1.10 (2022) service tokens were `s.` + 24 characters and batch tokens `b.AAAAAQ…`; many are still
+  // in long-lived configs. `s.` alone is everywhere in code, so the old service token needs a Vault-named key.
+  {
+    ...namedValue({
+      id: 'hashicorp-vault-legacy-service-token',
+      title: 'HashiCorp Vault service token, pre-1.10 format (s.…)',
+      provider: 'vault',
+      body: 's\\.[A-Za-z0-9]{24}',
+      severity: 'critical',
+      key: 'VAULT_TOKEN',
+      match: [fakeToken('s.', 24)],
+      ignore: ['s.xxxxxxxxxxxxxxxxxxxxxxxx', 's.AAAAAAAAAAAAAAAAAAAAAAAA'],
+    }),
+    validate: (secret: string) => mixesDigitsAndCases(secret.slice(2)),
+  },
+  wholeToken(
+    prefixedToken({
+      id: 'hashicorp-vault-legacy-batch-token',
+      title: 'HashiCorp Vault batch token, pre-1.10 format',
+      prefix: 'b.AAAAAQ',
+      body: '[A-Za-z0-9_-]{80,300}',
+      severity: 'critical',
+      match: [fakeToken('b.AAAAAQ', 130, URL_SAFE)],
+    }),
+    'b\\.AAAAAQ',
+    '[A-Za-z0-9_-]{80,300}',
   ),
   {
     id: 'hashicorp-terraform-cloud-token',

@@ -48,11 +48,13 @@ import jfrog from './jfrog.js';
 import jwt from './jwt.js';
 import linear from './linear.js';
 import llama from './llama.js';
+import { LONG_TAIL_INFO, LONG_TAIL_RULES } from './long-tail.js';
 import mailchimp from './mailchimp.js';
 import mailgun from './mailgun.js';
 import mailjet from './mailjet.js';
 import mapbox from './mapbox.js';
 import mistral from './mistral.js';
+import { NAMED_PROVIDER_INFO, NAMED_PROVIDER_RULES } from './named-providers.js';
 import netlify from './netlify.js';
 import newrelic from './newrelic.js';
 import notion from './notion.js';
@@ -70,6 +72,7 @@ import postman from './postman.js';
 import postmark from './postmark.js';
 import powershell from './powershell.js';
 import privateKey from './private-key.js';
+import { PROVIDER_INFO, type ProviderInfo } from './providers.js';
 import pulumi from './pulumi.js';
 import pypi from './pypi.js';
 import railway from './railway.js';
@@ -98,9 +101,10 @@ import xai from './xai.js';
 
 /**
  * Every built-in rule, in priority order: where two rules match the same text, the earlier wins. Provider formats
- * come first, URLs and wrapped keys next, generic assignments last. A new provider file is one import and one entry.
+ * come first, then the long tail (prefixed tokens, then provider-named assignments), URLs and wrapped keys next,
+ * generic assignments last. A new provider file is one import, one entry here and one in `providers.ts`.
  */
-export const PROVIDER_FILES: Record<string, readonly SecretRule[]> = {
+const RULE_FILES: Record<string, readonly SecretRule[]> = {
   github,
   gitlab,
   npm,
@@ -184,6 +188,7 @@ export const PROVIDER_FILES: Record<string, readonly SecretRule[]> = {
   salesforce,
   twitter,
   wundergraph,
+  ...mergeRuleFiles(LONG_TAIL_RULES, NAMED_PROVIDER_RULES),
   ntlm,
   jwt,
   'private-key': privateKey,
@@ -199,4 +204,45 @@ export const PROVIDER_FILES: Record<string, readonly SecretRule[]> = {
   generic,
 };
 
+/** Two tables of provider files as one: a provider in both keeps its prefixed formats first, then its named rule. */
+function mergeRuleFiles(
+  ...tables: ReadonlyArray<Readonly<Record<string, readonly SecretRule[]>>>
+): Record<string, readonly SecretRule[]> {
+  const merged: Record<string, readonly SecretRule[]> = {};
+  for (const table of tables) {
+    for (const [file, rules] of Object.entries(table)) merged[file] = [...(merged[file] ?? []), ...rules];
+  }
+  return merged;
+}
+
+const INFO: Readonly<Record<string, ProviderInfo>> = { ...NAMED_PROVIDER_INFO, ...LONG_TAIL_INFO, ...PROVIDER_INFO };
+
+/** The rules of each provider file, each carrying its provider's name and format reference. */
+export const PROVIDER_FILES: Readonly<Record<string, readonly SecretRule[]>> = Object.fromEntries(
+  Object.entries(RULE_FILES).map(([file, rules]) => {
+    const info = INFO[file];
+    return [
+      file,
+      rules.map((rule) => ({
+        ...rule,
+        provider: rule.provider ?? info?.name,
+        reference: rule.reference ?? info?.reference,
+      })),
+    ];
+  }),
+);
+
 export const builtinRules: readonly SecretRule[] = Object.values(PROVIDER_FILES).flat();
+
+/** Provider files whose rules find a kind of credential (private keys, passwords), not one vendor's tokens. */
+export function isFormatFile(file: string): boolean {
+  return INFO[file]?.format === true;
+}
+
+/** How many distinct vendors the built-in rules know (format families left out). */
+export function providerCount(): number {
+  const names = Object.entries(PROVIDER_FILES)
+    .filter(([file]) => !isFormatFile(file))
+    .flatMap(([, rules]) => rules.map((rule) => rule.provider));
+  return new Set(names).size;
+}
