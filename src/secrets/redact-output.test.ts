@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from 'vitest';
-import { createRedactor } from '../alerts/mask.js';
+import { createRedactor } from '../integrations/alerts/mask.js';
 import { resetKnownValues } from './known-values.js';
 import { redactSecrets } from './redact.js';
 import { fakeChecksumToken, fakeToken } from './sample-tokens.js';

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { inShard } from '../../src/alerts/sweep/shard.js';
+import { inShard } from '../../src/integrations/alerts/sweep/shard.js';
 import { fakeChecksumToken } from '../../src/secrets/sample-tokens.js';
 import { type FakeAgents, helpFileOf, setupFakeAgents } from '../fakes/fake-agents.js';
 import { type FakeAlert, type FakeGithubRest, startFakeGithubRest } from '../fakes/github-rest/server.js';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { z } from 'zod';
-import { listAlerts } from '../../src/alerts/github-rest.js';
+import { listAlerts } from '../../src/integrations/alerts/github-rest.js';
 import { createGraphqlClient } from '../../src/integrations/github/graphql-client.js';
 import { createHttpsTransport } from '../../src/integrations/github/https-transport.js';
 import { upsertStickyComment } from '../../src/integrations/github-action/comment-api.js';

@@ -50,8 +50,8 @@ Examples:
       const { cwd, write } = io();
       const [{ mergeSweeps }, { renderMerged }, { writeFileAtomic }, { checkOutputWritable, writeOutput }] =
         await Promise.all([
-          import('../../alerts/sweep/merge.js'),
-          import('../../alerts/sweep/merge-render.js'),
+          import('../../integrations/alerts/sweep/merge.js'),
+          import('../../integrations/alerts/sweep/merge-render.js'),
           import('../../core/state/atomic-write.js'),
           import('../../core/state/output-file.js'),
         ]);

@@ -34,7 +34,7 @@ Examples:
     )
     .action(async (report: string, rawFlags: Record<string, unknown>) => {
       const flags = parseFlags(evalsFlags, { ...rawFlags, report });
-      const { runEvalsCommand } = await import('../../alerts/evals-command.js');
+      const { runEvalsCommand } = await import('../../integrations/alerts/evals-command.js');
       process.exitCode = await runEvalsCommand({
         report: flags.report,
         json: flags.json,

@@ -100,7 +100,7 @@ Examples:
     )
     .action(async (repo: string | undefined, alertId: string | undefined, rawFlags: Record<string, unknown>) => {
       const flags = parseFlags(validateAlertFlags, { ...rawFlags, target: [repo, alertId].filter(Boolean) });
-      const { withTokenFromFile } = await import('../../alerts/token-file.js');
+      const { withTokenFromFile } = await import('../../integrations/alerts/token-file.js');
       const commandIo = io();
       const tokenIo = { ...commandIo, env: withTokenFromFile(commandIo.env) };
       if (flags.open || flags.repo !== undefined || flags.org !== undefined || flags.shard !== undefined) {
@@ -113,7 +113,7 @@ Examples:
 
 /** One alert: `OWNER/REPO ALERT_ID` or `--local FINGERPRINT`. */
 async function singleAlertCommand(flags: ValidateAlertFlags, commandIo: ValidateAlertCommandIo): Promise<number> {
-  let target: import('../../alerts/validate-alert.js').AlertTarget;
+  let target: import('../../integrations/alerts/validate-alert.js').AlertTarget;
   if (flags.local !== undefined) {
     if (flags.target.length > 0)
       throw new TollgateError('usage', '--local: give either --local FINGERPRINT or OWNER/REPO ALERT_ID, not both');
@@ -136,7 +136,7 @@ async function singleAlertCommand(flags: ValidateAlertFlags, commandIo: Validate
     target = { kind: 'github', owner, repo: name, alertId: id };
   }
   const { cwd, env, stdout, stderr } = commandIo;
-  const { runValidateAlert } = await import('../../alerts/validate-alert.js');
+  const { runValidateAlert } = await import('../../integrations/alerts/validate-alert.js');
   return runValidateAlert({
     target,
     cwd,
@@ -164,8 +164,8 @@ async function sweepCommand(flags: ValidateAlertFlags, io: ValidateAlertCommandI
     throw new TollgateError('usage', '--open: give exactly one of --repo OWNER/REPO or --org OWNER');
   if (flags.target.length > 0 || flags.local !== undefined)
     throw new TollgateError('usage', '--open: decides every open alert; drop OWNER/REPO ALERT_ID and --local');
-  const { parseShard } = await import('../../alerts/sweep/shard.js');
-  const { runSweep } = await import('../../alerts/sweep/run-sweep.js');
+  const { parseShard } = await import('../../integrations/alerts/sweep/shard.js');
+  const { runSweep } = await import('../../integrations/alerts/sweep/run-sweep.js');
   return runSweep({
     scope: flags.repo !== undefined ? { repo: flags.repo } : { org: flags.org ?? '' },
     filters: {

@@ -3,7 +3,7 @@
  * - primary: 403 or 429 with `x-ratelimit-remaining: 0` lasts until `x-ratelimit-reset` (epoch seconds);
  * - secondary: 403 or 429 with `retry-after` (seconds), or GitHub's "secondary rate limit" text without it: at least
  *   a minute, doubling with each retry.
- * The REST client (src/alerts/github-rest.ts) and the GraphQL client (src/integrations/github/graphql-client.ts) both
+ * The REST client (src/integrations/alerts/github-rest.ts) and the GraphQL client (src/integrations/github/graphql-client.ts) both
  * decide with `rateLimitWait`, sleep through waits up to `MAX_WAIT_MS` and say each wait on stderr (`waitingLine`).
  * A wait longer than `MAX_WAIT_MS` is not sat through: it is reported, so a sweep of thousands of alerts does not
  * hang for an hour without a word.
