@@ -1,3 +1,4 @@
+import { addTestJs, FAILING_CHECK_CONFIG, MATH_JS } from '../support/failing-check.js';
 import { createTempRepo, type TempRepo } from '../support/git-repo.js';
 
 /**
@@ -13,23 +14,8 @@ export const STOP_BLOCKED = 'tollgate: validation failed on the current changes'
 /** How the block reason names the failed check's finding: its title and place (issue 30, item 3). */
 export const BLOCK_NAMES_FINDING = `check "unit tests" failed (exit 1) at ${FINDING_PLACE}`;
 
-const CONFIG = [
-  'checks:',
-  '  - name: unit tests',
-  '    run: node test.js',
-  'validation:',
-  '  code_review: { enabled: false }',
-  '  static_analysis: { enabled: false }',
-  '  advisories: { enabled: false }',
-  '',
-].join('\n');
-
-const TEST_JS = [
-  "const { add } = require('./math.js');",
-  "for (let i = 1; i <= 300; i++) console.log('ok ' + i + ' - adds ' + i + ' and 0');",
-  "if (add(1, 2) !== 3) { console.log('not ok 301 - add is broken: expected 3, got ' + add(1, 2)); process.exitCode = 1; }",
-  '',
-].join('\n');
+const CONFIG = FAILING_CHECK_CONFIG;
+const TEST_JS = addTestJs();
 
 export const BUG_COMMAND = "sed -i 's/a + b/a - b/' math.js";
 export const FIX_COMMAND = "sed -i 's/a - b/a + b/' math.js";
@@ -43,7 +29,7 @@ export async function scenarioRepo(): Promise<TempRepo> {
     files: {
       'tollgate.config.yaml': CONFIG,
       'test.js': TEST_JS,
-      'math.js': 'exports.add = (a, b) => a + b;\n',
+      'math.js': MATH_JS,
       '.gitignore': '.tollgate/\n',
     },
   });

@@ -1,6 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { addTestJs, FAILING_CHECK_CONFIG, MATH_JS } from '../../../test/support/failing-check.js';
 import { createTempRepo, type TempRepo } from '../../../test/support/git-repo.js';
 import { loadConfig } from '../../core/config/load.js';
 import { runGate } from '../../core/run/run-gate.js';
@@ -12,28 +13,13 @@ import { runStopHook } from './stop.js';
  * What the stop hook's reason tells an agent in a fresh context, with the real validators: the failing check by
  * name, its place and failing line, how to see the rest; and, when it blocks for another cause, that cause.
  */
-const CONFIG = [
-  'checks:',
-  '  - name: unit tests',
-  '    run: node test.js',
-  'validation:',
-  '  code_review: { enabled: false }',
-  '  static_analysis: { enabled: false }',
-  '  advisories: { enabled: false }',
-  '',
-].join('\n');
-
-const TEST_JS = [
-  "const { add } = require('./math.js');",
-  "for (let i = 1; i <= 300; i++) console.log('ok ' + i + ' - adds ' + i + ' and 0');",
-  "if (add(1, 2) !== 3) { console.log('not ok 301 - add is broken: expected 3, got ' + add(1, 2)); process.exitCode = 1; }",
-  '',
-].join('\n');
+const CONFIG = FAILING_CHECK_CONFIG;
+const TEST_JS = addTestJs();
 
 let repo: TempRepo;
 beforeEach(async () => {
   repo = await createTempRepo({
-    files: { 'tollgate.config.yaml': CONFIG, 'test.js': TEST_JS, 'math.js': 'exports.add = (a, b) => a + b;\n' },
+    files: { 'tollgate.config.yaml': CONFIG, 'test.js': TEST_JS, 'math.js': MATH_JS },
   });
 });
 afterEach(async () => {

@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { addTestJs, FAILING_CHECK_CONFIG, MATH_JS } from '../../../test/support/failing-check.js';
 import { createTempRepo, type TempRepo } from '../../../test/support/git-repo.js';
 import { validators } from '../../validators/index.js';
 import { createTollgateMcpServer } from './server.js';
@@ -9,29 +10,13 @@ import { createTollgateMcpServer } from './server.js';
  * What a model behind Claude Code or Codex sees of a validation call: `structuredContent` alone. The SDK's client
  * checks it against the tool's advertised `outputSchema` on every call.
  */
-const CONFIG = [
-  'checks:',
-  '  - name: unit tests',
-  '    run: node test.js',
-  'validation:',
-  '  code_review: { enabled: false }',
-  '  static_analysis: { enabled: false }',
-  '  advisories: { enabled: false }',
-  '',
-].join('\n');
-
-const TEST_JS = [
-  "const { add } = require('./math.js');",
-  "for (let i = 1; i <= 300; i++) console.log('ok ' + i + ' - adds ' + i + ' and 0');",
-  "if (add(1, 2) !== 3) { console.log('not ok 301 - add is broken: expected 3, got ' + add(1, 2)); process.exitCode = 1; } else {",
-  "console.log('ok 301 - add'); }",
-  '',
-].join('\n');
+const CONFIG = FAILING_CHECK_CONFIG;
+const TEST_JS = addTestJs({ reportPass: true });
 
 let repo: TempRepo;
 beforeEach(async () => {
   repo = await createTempRepo({
-    files: { 'tollgate.config.yaml': CONFIG, 'test.js': TEST_JS, 'math.js': 'exports.add = (a, b) => a + b;\n' },
+    files: { 'tollgate.config.yaml': CONFIG, 'test.js': TEST_JS, 'math.js': MATH_JS },
   });
 });
 afterEach(async () => {
