@@ -11,12 +11,13 @@ import { createTempRepo, removeDir, type TempRepo, tempDir } from '../support/gi
 import { CLI_PATH, runCli } from '../support/run-cli.js';
 
 /**
- * The alert sweep through the built CLI: 200 open alerts over 5 repositories behind the fake GitHub REST server (the
- * listing paged by Link headers), decided by the fake `claude`, in 4 concurrent shard processes, then merged; the
- * same 200 in one process; a shard killed mid-way and rerun; duplicates across shard folders refused.
+ * The alert sweep through the built CLI: 60 open alerts over 5 repositories behind the fake GitHub REST server (the
+ * listing paged by Link headers, 25 a page), decided by the fake `claude`, in 4 concurrent shard processes, then merged; the
+ * same 60 in one process; a shard killed mid-way and rerun; duplicates across shard folders refused.
  */
 const REPOS = ['acme/billing', 'acme/web', 'acme/infra', 'acme/mobile', 'acme/data'];
-const PER_REPO = 40;
+const PER_REPO = 12;
+const ALERTS = REPOS.length * PER_REPO;
 const TOKEN = fakeChecksumToken('ghp_', 'sweep-api-credential');
 const VERDICT_OF: Record<string, string> = {
   'acme/billing': 'TRUE_POSITIVE',
@@ -60,7 +61,7 @@ beforeAll(async () => {
     alerts[PER_REPO + 1] = { ...alerts[1]!, number: PER_REPO + 1, state: 'resolved' };
     repos[name] = { clone_url: `file://${bare}`, alerts };
   }
-  server = await startFakeGithubRest({ token: TOKEN, repos });
+  server = await startFakeGithubRest({ token: TOKEN, repos, maxPerPage: 25 });
   const analysis = (name: string) => ({
     when: `${name}`,
     steps: [
@@ -139,7 +140,7 @@ async function merge(dirs: string[], extra: string[] = []) {
   return runCli(['alerts', 'merge', ...dirs, '--format', 'json', ...extra], { cwd: work, env, timeoutMs: 60_000 });
 }
 
-describe('alert sweep over 200 open alerts in 4 shards', () => {
+describe('alert sweep over 60 open alerts in 4 shards', () => {
   test('4 concurrent shards merge to the single-process result, every alert once, no token anywhere', async () => {
     const shards = await Promise.all(
       [1, 2, 3, 4].map((index) =>
@@ -148,8 +149,8 @@ describe('alert sweep over 200 open alerts in 4 shards', () => {
     );
     for (const shard of shards) expect(shard.exitCode, shard.stderr).toBe(0);
     const perShard = shards.map((shard) => JSON.parse(shard.stdout));
-    expect(perShard.map((summary) => summary.listed)).toEqual([200, 200, 200, 200]);
-    expect(perShard.reduce((sum, summary) => sum + summary.inShard, 0)).toBe(200);
+    expect(perShard.map((summary) => summary.listed)).toEqual([ALERTS, ALERTS, ALERTS, ALERTS]);
+    expect(perShard.reduce((sum, summary) => sum + summary.inShard, 0)).toBe(ALERTS);
 
     const single = await runCli(sweepArgs('1/1', join(work, 'single'), ['--concurrency', '4']), {
       cwd: work,
@@ -165,13 +166,19 @@ describe('alert sweep over 200 open alerts in 4 shards', () => {
     expect(merged.exitCode, merged.stderr).toBe(0);
     const alone = await merge([join(work, 'single')]);
     const shardResults = JSON.parse(merged.stdout).results;
-    expect(shardResults).toHaveLength(200);
-    expect(new Set(shardResults.map((r: { repo: string; number: number }) => `${r.repo}#${r.number}`)).size).toBe(200);
+    expect(shardResults).toHaveLength(ALERTS);
+    expect(new Set(shardResults.map((r: { repo: string; number: number }) => `${r.repo}#${r.number}`)).size).toBe(
+      ALERTS,
+    );
     expect(shardResults).toEqual(JSON.parse(alone.stdout).results);
-    expect(JSON.parse(merged.stdout).totals).toEqual({ TRUE_POSITIVE: 80, FALSE_POSITIVE: 80, INCONCLUSIVE: 40 });
+    expect(JSON.parse(merged.stdout).totals).toEqual({
+      TRUE_POSITIVE: 2 * PER_REPO,
+      FALSE_POSITIVE: 2 * PER_REPO,
+      INCONCLUSIVE: PER_REPO,
+    });
     expect(shardResults[0]).toMatchObject({ secretType: 'github_personal_access_token', winner: { agent: 'claude' } });
     expect(readFileSync(join(work, 'summary', 'summary.md'), 'utf8')).toContain('| acme/billing#1 |');
-    expect(readFileSync(join(work, 'summary', 'summary.html'), 'utf8')).toContain('data-decided="200"');
+    expect(readFileSync(join(work, 'summary', 'summary.html'), 'utf8')).toContain(`data-decided="${ALERTS}"`);
 
     // Never the API token, never a planted secret in clear, in any file or output.
     const outputs = [...shards, single, merged].flatMap((run) => [run.stdout, run.stderr]);

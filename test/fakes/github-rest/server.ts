@@ -31,6 +31,8 @@ export interface FakeRestWorld {
    * (which the hook may have changed: an alert closed between two pages).
    */
   intercept?: (url: URL, port: number) => FakeReply | undefined;
+  /** The largest page served, whatever `per_page` asks (GitHub's is 100): a few alerts then still span pages. */
+  maxPerPage?: number;
 }
 
 export interface FakeReply {
@@ -85,7 +87,7 @@ export async function startFakeGithubRest(world: FakeRestWorld): Promise<FakeGit
             ...(listing[2] ? { repository: { full_name: name } } : {}),
           })),
       );
-      const perPage = Number(url.searchParams.get('per_page') ?? 30);
+      const perPage = Math.min(Number(url.searchParams.get('per_page') ?? 30), world.maxPerPage ?? 100);
       if (url.searchParams.has('after')) return sendCursorPage(items, perPage);
       const page = Number(url.searchParams.get('page') ?? 1);
       if (page * perPage < items.length) {
