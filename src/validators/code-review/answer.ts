@@ -51,7 +51,13 @@ export const requestedReviewAnswerSchema = z
   .object({ status: z.enum(['pass', 'fail']), findings: z.array(requestedFindingSchema) })
   .strict();
 
-export const reviewAnswerJsonSchema = answerJsonSchema(requestedReviewAnswerSchema);
+let requestedJsonSchema: Record<string, unknown> | null = null;
+
+/** The requested answer as a JSON Schema; derived when a review first needs it, not by every command that loads this. */
+export function reviewAnswerJsonSchema(): Record<string, unknown> {
+  requestedJsonSchema ??= answerJsonSchema(requestedReviewAnswerSchema);
+  return requestedJsonSchema;
+}
 
 /**
  * What is accepted: the requested keys, read leniently (models quote numbers, vary case, leave optional keys out or
