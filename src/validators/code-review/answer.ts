@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { answerJsonSchema } from '../../agents/answer-json-schema.js';
+import { REVIEW_SEVERITIES } from './severities.js';
+
+export { REVIEW_SEVERITIES };
 
 /** What each reviewer must answer. Extra keys are ignored; the listed ones are checked. */
-export const REVIEW_SEVERITIES = ['critical', 'high', 'medium', 'low'] as const;
-
 const lineSchema = z
   .union([
     z.number().int().min(0),
