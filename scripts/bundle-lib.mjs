@@ -85,7 +85,17 @@ export async function bundleCli(outdir, { sourcemap, selfStarting = false }) {
   // A dynamic import() left in a CommonJS bundle (only builtins stay unbundled) would fail at run time under the
   // code-cache loader: catch it here, at build time.
   for (const file of bundles) {
-    const leftover = readFileSync(join(outdir, file), 'utf8').match(/\bimport\("[^"]*"\)/g);
+    const text = readFileSync(join(outdir, file), 'utf8');
+    // bin/tollgate.cjs reads the CLI's bundle as Latin-1 (the cheapest decoding): it must be ASCII. esbuild escapes
+    // non-ASCII characters in strings, not in regular expression literals.
+    const nonAscii = /[^\x00-\x7f]/.exec(text);
+    if (nonAscii && file === 'tollgate.cjs') {
+      const around = text.slice(Math.max(0, nonAscii.index - 40), nonAscii.index + 10);
+      throw new Error(
+        `${file} has a non-ASCII character near ${JSON.stringify(around)}; write it as \\u${nonAscii[0].charCodeAt(0).toString(16).padStart(4, '0')} in the source`,
+      );
+    }
+    const leftover = text.match(/\bimport\("[^"]*"\)/g);
     if (leftover) {
       throw new Error(`dynamic import() left in ${file}: ${[...new Set(leftover)].join(', ')}; import it statically`);
     }

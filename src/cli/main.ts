@@ -2,7 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { ExitCode, errorMessage, isTollgateError } from '../core/errors.js';
 import { loadRedactor } from '../core/pipeline/redact-result.js';
 import { TOLLGATE_VERSION } from '../core/version.js';
-import { commands } from './commands/index.js';
+import { registrationsFor } from './commands/by-name.js';
 import { asksForHelp, loadHelpNames } from './help-names.js';
 
 /** Parse argv, run one command, and turn whatever it throws into one line and a documented exit code. */
@@ -14,7 +14,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     .exitOverride()
     .configureOutput({ outputError: (text, write) => write(text) });
   if (asksForHelp(argv.slice(2))) await loadHelpNames();
-  for (const register of commands) register(program);
+  for (const register of await registrationsFor(argv.slice(2))) register(program);
   try {
     await program.parseAsync(argv as string[], { from: 'node' });
     return process.exitCode === undefined ? ExitCode.passed : Number(process.exitCode);

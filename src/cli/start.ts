@@ -1,15 +1,18 @@
 import { ExitCode, errorMessage } from '../core/errors.js';
 import type { StopHandoff } from '../integrations/hooks/stop-entry.js';
-import { stopHookAgentFromArgv } from './fast-path.js';
 import { installSignalHandlers, installStreamErrorHandlers } from './process-handlers.js';
 
 async function start(argv: readonly string[], handoff: StopHandoff): Promise<number> {
   // Agents run the stop hook after every turn; loading every command (commander, zod, all flags) would cost more
   // than the hook's whole decision, so a plain `hook stop` goes straight to its entry point.
-  const stop = stopHookAgentFromArgv(argv.slice(2));
-  if (stop) {
-    const { stopHookMain } = await import('../integrations/hooks/stop-entry.js');
-    return stopHookMain(stop.agent, handoff);
+  // Every other command skips even the hook agents' table (their install code reads JSON, TOML, child processes).
+  if (argv[2] === 'hook' && argv[3] === 'stop') {
+    const { stopHookAgentFromArgv } = await import('./fast-path.js');
+    const stop = stopHookAgentFromArgv(argv.slice(2));
+    if (stop) {
+      const { stopHookMain } = await import('../integrations/hooks/stop-entry.js');
+      return stopHookMain(stop.agent, handoff);
+    }
   }
   const { main } = await import('./main.js');
   return main(argv);

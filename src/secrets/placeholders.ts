@@ -8,7 +8,7 @@
  * `<…>`: generated salts (WordPress) hold `<`, `>` and `{` at random. ERB and PHP tags are templates.
  */
 const PLACEHOLDER_WORDS =
-  /example|placeholder|changeme|change[_-]me|replace[_-]?me|your[_-]?(?:own[_-]?)?(?:api|secret|token|key|pass|access|client|app|db|auth|password)|dummy|redacted|insert[_-]|xxxx|\*\*\*|\.\.\.|…|sample[_-]?(?:key|token|secret)|fake[_-]?(?:key|token|secret|pass)|notreal|not[_-]a[_-]real|todo|fixme|<[A-Za-z_][\w .:-]*>|<%|%>|<\?|\?>/i;
+  /example|placeholder|changeme|change[_-]me|replace[_-]?me|your[_-]?(?:own[_-]?)?(?:api|secret|token|key|pass|access|client|app|db|auth|password)|dummy|redacted|insert[_-]|xxxx|\*\*\*|\.\.\.|\u2026|sample[_-]?(?:key|token|secret)|fake[_-]?(?:key|token|secret|pass)|notreal|not[_-]a[_-]real|todo|fixme|<[A-Za-z_][\w .:-]*>|<%|%>|<\?|\?>/i;
 
 /** References to the real value somewhere else: templates, env lookups, secret managers. */
 const REFERENCE =

@@ -86,7 +86,7 @@ export function parseConfigText(options: ParseConfigTextOptions): LoadedConfig {
     }
   }
 
-  const parsed = fileProblems.length === 0 ? schema.safeParse(raw, { reportInput: true }) : null;
+  const parsed = fileProblems.length === 0 ? schema.safeParse(raw, { reportInput: true, jitless: true }) : null;
   if (parsed && !parsed.success) fileProblems.push(...issueProblems(parsed.error.issues, schema, source));
 
   const lines = [

@@ -40,13 +40,18 @@ export async function withBasePolicy(working: LoadedConfig, input: BasePolicyInp
       loaded = await effectiveConfig(resolver, working, input);
     }
   }
+  await resolver.resolve(policyPaths(resolver, loaded, input));
+  const policy = resolver.policy();
+  return { ...loaded, policy, hash: hashWithPolicy(loaded.hash, policy.digest()) };
+}
+
+/** The policy files a config names (committed waivers, each validator's `policyFiles`), as repository paths. */
+function policyPaths(resolver: PolicyResolver, loaded: LoadedConfig, input: BasePolicyInput): string[] {
   const named = [COMMITTED_WAIVERS_FILE];
   for (const tool of input.registries.tools) {
     if (tool.policyFiles) named.push(...tool.policyFiles(toolOptions(loaded.config, tool)));
   }
-  await resolver.resolve(named.map((file) => resolver.pathOf(file)).filter((path) => path !== null));
-  const policy = resolver.policy();
-  return { ...loaded, policy, hash: hashWithPolicy(loaded.hash, policy.digest()) };
+  return named.map((file) => resolver.pathOf(file)).filter((path) => path !== null);
 }
 
 /** The config hash, extended by the policy digest when an edit is pending or accepted (else unchanged). */
@@ -64,7 +69,8 @@ async function effectiveConfig(
   const named = location ? resolver.pathOf(location.path) : null;
   if (location && named === null) return working;
   const candidates = named !== null && !isDefaultName(named) ? [named] : [...CONFIG_FILE_NAMES];
-  const files = await resolver.resolve(candidates);
+  // The working copy's config names the policy files the base's usually names too: one `git ls-tree` for both steps.
+  const files = await resolver.resolve(candidates, policyPaths(resolver, working, input));
   if (files.every((file) => file.status !== 'changed')) return working;
   const chosen = files.find((file) => file.effective !== null);
   if (!chosen) return input.parse('', null);

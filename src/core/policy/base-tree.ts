@@ -8,8 +8,11 @@ import type { GitRunner } from '../change-set/git.js';
 export interface BaseTree {
   /** The base commit, or null when there is none (a repository without commits). */
   readonly commit: string | null;
-  /** Blob id of each path in the base commit; a path missing from the map is absent there. */
-  blobIds(paths: readonly string[]): Promise<ReadonlyMap<string, string>>;
+  /**
+   * Blob id of each path in the base commit; a path missing from the map is absent there. `ahead` are paths a later
+   * call will ask for: listed by the same `git ls-tree`, so that call spawns nothing.
+   */
+  blobIds(paths: readonly string[], ahead?: readonly string[]): Promise<ReadonlyMap<string, string>>;
   /** Contents of these blobs, by blob id. */
   contents(blobIds: readonly string[]): Promise<ReadonlyMap<string, Buffer>>;
   /** The blob id git would give these bytes, in this repository's object format. */
@@ -22,8 +25,9 @@ export function baseTree(git: GitRunner, commit: string | null): BaseTree {
   const algorithm = commit?.length === 64 ? 'sha256' : 'sha1';
   return {
     commit,
-    async blobIds(paths) {
+    async blobIds(paths, ahead = []) {
       const missing = paths.filter((path) => !known.has(path));
+      if (missing.length > 0) missing.push(...ahead.filter((path) => !known.has(path) && !missing.includes(path)));
       if (commit !== null && missing.length > 0) {
         for (const path of missing) known.set(path, null);
         const listed = await git.output(['ls-tree', '-z', '--full-tree', commit, '--', ...missing.map(literal)]);

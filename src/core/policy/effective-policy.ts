@@ -101,8 +101,11 @@ export class PolicyResolver {
     return rel.split(sep).join('/');
   }
 
-  /** Decides these repository paths (once each) and returns their states. */
-  async resolve(paths: readonly string[]): Promise<PolicyFile[]> {
+  /**
+   * Decides these repository paths (once each) and returns their states. `ahead`: paths a later call will likely
+   * decide, whose base blob ids are listed now by the same git process.
+   */
+  async resolve(paths: readonly string[], ahead: readonly string[] = []): Promise<PolicyFile[]> {
     const fresh = [...new Set(paths)].filter((path) => !this.files.has(path));
     const working = await Promise.all(fresh.map((path) => readOrNull(resolve(this.repoRoot, path))));
     if (!this.tree) {
@@ -113,7 +116,7 @@ export class PolicyResolver {
       return paths.map((path) => this.files.get(path)!);
     }
     const tree = this.tree;
-    const baseIds = await tree.blobIds(fresh);
+    const baseIds = await tree.blobIds(fresh, ahead);
     const differing = fresh.filter((path, index) => {
       const bytes = working[index] ?? null;
       return (bytes === null ? null : tree.blobIdOf(bytes)) !== (baseIds.get(path) ?? null);

@@ -14,9 +14,9 @@ export const FAILURE_LINE = new RegExp(
   [
     /^\s*not ok \d+/, // TAP, node:test
     /^\s*FAIL(?:ED)?\b/, // jest, vitest, pytest `FAILED tests/…::test`, go `FAIL\tpkg`
-    /^\s*(?:[✗✖✕×✘]|\[fail\])\s/, // vitest, ava, mocha (spec reporter variants)
+    /^\s*(?:[\u2717\u2716\u2715\u00d7\u2718]|\[fail\])\s/, // vitest, ava, mocha: ✗ ✖ ✕ × ✘ (spec reporter variants)
     /^\s*--- FAIL:/, // go test
-    /^\s*● /, // jest: `● suite › test`
+    /^\s*\u25cf /, // jest: `● suite › test`
     /^\s+\d+\) \S/, // mocha: `  1) suite`
     /^E\s{2,}\S/, // pytest assertion detail
     /^_{3,} \S.* _{3,}$/, // pytest: `_____ test_name _____`

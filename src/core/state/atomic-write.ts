@@ -5,6 +5,12 @@ import { basename, dirname, join } from 'node:path';
 import type { z } from 'zod';
 import { errorMessage, TollgateError } from '../errors.js';
 
+/**
+ * A state file is parsed once per process: zod's compiled fast path (generated code, compiled by V8) costs more than
+ * it saves on a single parse, and every command pays it on its way to work.
+ */
+export const ONE_SHOT = { jitless: true } as const;
+
 export interface WriteFileAtomicOptions {
   /** Mode of the final file. Default 0600: state may name files and findings, so only the owner reads it. */
   mode?: number;
@@ -132,7 +138,7 @@ function parseJsonText<Schema extends z.ZodType>(text: string, schema: Schema): 
   } catch (error) {
     return { kind: 'corrupt', problem: `not valid JSON (${errorMessage(error)})` };
   }
-  const parsed = schema.safeParse(json);
+  const parsed = schema.safeParse(json, ONE_SHOT);
   if (parsed.success) return { kind: 'ok', value: parsed.data };
   const issue = parsed.error.issues[0];
   const where = issue && issue.path.length > 0 ? ` at ${issue.path.map(String).join('.')}` : '';

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { z } from 'zod';
 import { errorMessage, TollgateError } from '../errors.js';
-import { type WriteFileAtomicOptions, writeFileAtomic } from './atomic-write.js';
+import { ONE_SHOT, type WriteFileAtomicOptions, writeFileAtomic } from './atomic-write.js';
 import { checkSignature, type SignedKind, signObject, unsigned } from './signed-json.js';
 import { loadStateKey, readStateKeyIfPresent } from './state-key.js';
 
@@ -36,7 +36,7 @@ export async function readSignedJsonFile<Schema extends z.ZodType>(
   }
   const signature = checkSignature(kind, json, await readStateKeyIfPresent());
   if (signature !== 'valid') return { kind: signature };
-  const parsed = schema.safeParse(unsigned(json));
+  const parsed = schema.safeParse(unsigned(json), ONE_SHOT);
   if (parsed.success) return { kind: 'ok', value: parsed.data };
   const issue = parsed.error.issues[0];
   const where = issue && issue.path.length > 0 ? ` at ${issue.path.map(String).join('.')}` : '';

@@ -33,7 +33,10 @@ export async function listWaivers(repoRoot: string, policy?: EffectivePolicy): P
 
 /** The waivers that apply now: a local high/critical one only on the commit it was made on (`waiver-scope.ts`). */
 export async function waiversInForce(repoRoot: string, policy?: EffectivePolicy): Promise<WaiverRecord[]> {
-  const [waivers, head] = await Promise.all([listWaivers(repoRoot, policy), currentHead(repoRoot)]);
+  const waivers = await listWaivers(repoRoot, policy);
+  // Only a head-bound waiver can lapse: without one, HEAD is not worth a git process (every run asks).
+  if (!waivers.some(isHeadBound)) return waivers;
+  const head = await currentHead(repoRoot);
   return waivers.filter((waiver) => lapsedAt(waiver, head) === null);
 }
 

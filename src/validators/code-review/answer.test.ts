@@ -14,7 +14,7 @@ import {
  */
 const require = createRequire(import.meta.url);
 const Ajv = require('ajv') as typeof import('ajv').default;
-const validate = new Ajv({ strict: true, allErrors: true }).compile(reviewAnswerJsonSchema);
+const validate = new Ajv({ strict: true, allErrors: true }).compile(reviewAnswerJsonSchema());
 
 const text = fc.string({ maxLength: 20 });
 const requestedAnswer = fc.record({
@@ -35,7 +35,7 @@ const requestedAnswer = fc.record({
 
 describe('the review answer schema', () => {
   test('the JSON Schema is the one the CLIs were given (strict mode: every key required, optional ones nullable)', () => {
-    expect(reviewAnswerJsonSchema).toEqual({
+    expect(reviewAnswerJsonSchema()).toEqual({
       type: 'object',
       additionalProperties: false,
       required: ['status', 'findings'],

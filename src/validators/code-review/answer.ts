@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { answerJsonSchema } from '../../agents/answer-json-schema.js';
+import { REVIEW_SEVERITIES } from './severities.js';
+
+export { REVIEW_SEVERITIES };
 
 /** What each reviewer must answer. Extra keys are ignored; the listed ones are checked. */
-export const REVIEW_SEVERITIES = ['critical', 'high', 'medium', 'low'] as const;
-
 const lineSchema = z
   .union([
     z.number().int().min(0),
@@ -51,7 +52,13 @@ export const requestedReviewAnswerSchema = z
   .object({ status: z.enum(['pass', 'fail']), findings: z.array(requestedFindingSchema) })
   .strict();
 
-export const reviewAnswerJsonSchema = answerJsonSchema(requestedReviewAnswerSchema);
+let requestedJsonSchema: Record<string, unknown> | null = null;
+
+/** The requested answer as a JSON Schema; derived when a review first needs it, not by every command that loads this. */
+export function reviewAnswerJsonSchema(): Record<string, unknown> {
+  requestedJsonSchema ??= answerJsonSchema(requestedReviewAnswerSchema);
+  return requestedJsonSchema;
+}
 
 /**
  * What is accepted: the requested keys, read leniently (models quote numbers, vary case, leave optional keys out or

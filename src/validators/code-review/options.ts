@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AGENT_NAMES } from '../../agents/index.js';
 import { type AgentSettings, THINKING_BUDGETS } from '../../agents/types.js';
 import { durationSchema, sizeSchema } from '../../core/config/duration.js';
-import { REVIEW_SEVERITIES } from './answer.js';
+import { REVIEW_SEVERITIES } from './severities.js';
 
 const DEFAULT_INSTRUCTION_FILES = [
   '.tollgate/review.md',

@@ -89,7 +89,7 @@ export function buildReviewPrompt(input: ReviewPromptInput): string {
       'or null for the whole file. "severity" is one of critical, high, medium, low. With no findings, answer',
       '{"status": "pass", "findings": []}.',
       '',
-      `JSON Schema of the answer: ${JSON.stringify(reviewAnswerJsonSchema)}`,
+      `JSON Schema of the answer: ${JSON.stringify(reviewAnswerJsonSchema())}`,
     ].join('\n'),
   );
   return `${parts.join('\n\n')}\n`;
@@ -103,7 +103,7 @@ export function buildRepairPrompt(previousAnswer: string, problem: string): stri
     'Rewrite it as exactly one JSON object in the format below, keeping every finding it reports, and output nothing',
     'else: no prose, no code fence. Do not use any tool.',
     '',
-    `JSON Schema: ${JSON.stringify(reviewAnswerJsonSchema)}`,
+    `JSON Schema: ${JSON.stringify(reviewAnswerJsonSchema())}`,
     '',
     'The answer to rewrite:',
     '',

@@ -148,7 +148,7 @@ async function runSlot(
     runAgent({
       adapter,
       prompt: text,
-      answerSchema: reviewAnswerJsonSchema,
+      answerSchema: reviewAnswerJsonSchema(),
       repoRoot: ctx.repoRoot,
       settings,
       timeoutMs,
