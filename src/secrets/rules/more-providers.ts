@@ -69,6 +69,17 @@ const PROVIDERS: Record<string, Provider> = {
       },
     },
   ]),
+  apify: vendor('Apify', 'https://docs.apify.com/platform/integrations/api#api-token', [
+    prefixedToken({
+      id: 'apify-api-token',
+      title: 'Apify API token',
+      prefix: 'apify_api_',
+      body: '[A-Za-z0-9]{36}',
+      entropy: 3.5,
+      validate: mixesDigitsAndLetters,
+      match: [fakeToken('apify_api_', 36)],
+    }),
+  ]),
   'dependency-track': vendor('OWASP Dependency-Track', 'https://docs.dependencytrack.org/integrations/rest-api/', [
     prefixedToken({
       id: 'dependency-track-api-key',
