@@ -1,6 +1,6 @@
 import type { SecretRule } from '../rule.js';
 import { prefixedToken, TOKEN_START } from '../rule-builders.js';
-import { fakeHex, fakeToken, URL_SAFE } from '../sample-tokens.js';
+import { BASE64, fakeHex, fakeToken, UPPER_ALPHANUMERIC, URL_SAFE } from '../sample-tokens.js';
 import type { ProviderInfo } from './providers.js';
 
 /**
@@ -78,6 +78,60 @@ const PROVIDERS: Record<string, Provider> = {
       entropy: 3.5,
       validate: mixesDigitsAndLetters,
       match: [fakeToken('apify_api_', 36)],
+    }),
+  ]),
+  wireguard: vendor('WireGuard', 'https://www.wireguard.com/quickstart/', [
+    // A WireGuard private or preshared key is 32 bytes in base64 (43 characters and `=`); the public key is not secret.
+    {
+      id: 'wireguard-private-key',
+      title: 'WireGuard private or preshared key (PrivateKey = …)',
+      severity: 'critical',
+      keywords: ['privatekey', 'presharedkey'],
+      pattern:
+        /(?<![A-Za-z0-9_])(?:Private|Preshared)Key[ \t]{0,4}=[ \t]{0,4}([A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=)(?![A-Za-z0-9+/=])/,
+      entropy: 4,
+      samples: {
+        match: [`${fakeToken('', 42, BASE64, 'wg-private')}A=`],
+        ignore: ["<server's private key>", '$(cat /etc/wireguard/private.key)'],
+        contexts: [
+          {
+            name: 'wg-quick config',
+            path: 'deploy/wg0.conf',
+            render: (v) => `[Interface]\nPrivateKey = ${v}\nAddress = 10.8.0.2/24\n`,
+          },
+          {
+            name: 'preshared key',
+            path: 'deploy/wg0.conf',
+            render: (v) => `[Peer]\nPublicKey = peer\nPresharedKey = ${v}\nAllowedIPs = 0.0.0.0/0\n`,
+          },
+        ],
+      },
+    },
+  ]),
+  stackhawk: vendor('StackHawk', 'https://docs.stackhawk.com/apidocs.html#section/Authentication', [
+    {
+      id: 'stackhawk-api-key',
+      title: 'StackHawk API key (hawk.….…)',
+      severity: 'high',
+      keywords: ['hawk.'],
+      pattern: /(?<![A-Za-z0-9_.-])(hawk\.[A-Za-z0-9_-]{20}\.[A-Za-z0-9_-]{20})(?![A-Za-z0-9_.-])/,
+      entropy: 3.5,
+      validate: (secret) => mixesDigitsAndLetters(secret.slice(5)),
+      samples: {
+        match: [`hawk.${fakeToken('', 20, undefined, 'hawk-id')}.${fakeToken('', 20, undefined, 'hawk-secret')}`],
+        ignore: ['hawk.xxxxxxxxxxxxxxxxxxxx.xxxxxxxxxxxxxxxxxxxx'],
+      },
+    },
+  ]),
+  courier: vendor('Courier', 'https://www.courier.com/docs/reference/auth/intro/', [
+    prefixedToken({
+      id: 'courier-auth-token',
+      title: 'Courier auth token',
+      prefix: 'pk_prod_',
+      body: '[A-Z0-9]{28}',
+      entropy: 3.5,
+      validate: (secret) => mixesDigitsAndLetters(secret.slice(8)),
+      match: [fakeToken('pk_prod_', 28, UPPER_ALPHANUMERIC)],
     }),
   ]),
   'dependency-track': vendor('OWASP Dependency-Track', 'https://docs.dependencytrack.org/integrations/rest-api/', [
