@@ -119,8 +119,11 @@ function providerName(aliases: readonly string[]): string {
 /**
  * Whether one of the aliases is a word of the name of its own: `toggl_api_key`, `TOGGL_TOKEN`, `togglApiKey`, not
  * `toggle_key` or `TOGGLE_KEY` (an alias that starts a longer word). Judged on the name's own case, which the
- * pattern ignores: after a lower-case alias no lower-case letter may follow, after an upper-case one no upper-case.
+ * pattern ignores: after a lower-case alias no lower-case letter may follow, after an upper-case one no upper-case,
+ * unless the alias is long and a secret word follows (`openweatherapikey`; `toggleapikey` stays out, `toggl` is short).
  */
+const SECRET_WORD_START = /^(?:api|key|token|secret|access|auth|pass)/;
+
 export function aliasIsWord(name: string, aliases: readonly string[]): boolean {
   const lower = name.toLowerCase();
   return aliases.some((alias) => {
@@ -130,6 +133,8 @@ export function aliasIsWord(name: string, aliases: readonly string[]): boolean {
       const last = name[at + alias.length - 1]!;
       const after = last === last.toUpperCase() && last !== last.toLowerCase() ? /[A-Z]/ : /[a-z]/;
       if (!after.test(next)) return true;
+      // All one case (`openweatherapikey`, `MAILGUNAPIKEY`): a long alias is a word when a secret word follows it.
+      if (alias.length >= 5 && SECRET_WORD_START.test(lower.slice(at + alias.length))) return true;
     }
     return false;
   });

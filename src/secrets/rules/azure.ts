@@ -22,6 +22,25 @@ export default defineRules([
       ],
     },
   },
+  // The same 64-byte key outside a connection string: a storage, Cosmos DB or account key held in a variable or a
+  // settings entry (`storageAccountKey = "…"`, `{ "AccountKey", "…" }`, `COSMOS_KEY: …`). 86 base64 + `==` is the key.
+  {
+    id: 'azure-storage-account-key-named',
+    title: 'Azure storage or Cosmos DB account key (under a storage-, account- or Cosmos-named key)',
+    severity: 'critical',
+    keywords: ['storage', 'account', 'cosmos', 'azure'],
+    pattern:
+      /(?<![A-Za-z0-9_.-])(?<name>[A-Za-z0-9_.-]{0,40}?(?:storage|account|cosmos|azure)[A-Za-z0-9_.-]{0,30}?key[A-Za-z0-9_.-]{0,10})["']?[ \t]{0,4}(?:=|:=|:|=>|,|\{)[ \t]{0,4}["'`]?(?<secret>[A-Za-z0-9+/]{86}==)(?![A-Za-z0-9+/=])/i,
+    entropy: 4,
+    samples: {
+      key: 'AZURE_STORAGE_KEY',
+      match: [accountKey()],
+      ignore: [
+        'Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==',
+        `\${STORAGE_ACCOUNT_KEY}`,
+      ],
+    },
+  },
   {
     id: 'azure-shared-access-key',
     title: 'Azure Service Bus / Event Hubs shared access key (SharedAccessKey=…)',

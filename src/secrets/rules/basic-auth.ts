@@ -4,29 +4,69 @@ import { base64Of, fakeHumanPassword, fakeToken } from '../sample-tokens.js';
 import { isUsablePassword } from '../url-password.js';
 import { decodesToUserAndPassword } from './npm.js';
 
+/**
+ * Schemes whose URLs may carry `user:password@` (databases and brokers have rules of their own): web, file transfer,
+ * mail, directory, proxies, media streams, version control, remote shells and shares.
+ */
+const URL_SCHEMES = [
+  'http',
+  'https',
+  'ftp',
+  'ftps',
+  'ftpes',
+  'sftp',
+  'tftp',
+  'scp',
+  'smtp',
+  'smtps',
+  'imap',
+  'imaps',
+  'pop3',
+  'pop3s',
+  'ldap',
+  'ldaps',
+  'ssh',
+  'ws',
+  'wss',
+  'socks4',
+  'socks4a',
+  'socks5',
+  'socks5h',
+  'rtsp',
+  'rtsps',
+  'rtmp',
+  'rtmps',
+  'rtmpe',
+  'rtmpt',
+  'svn',
+  'telnet',
+  'smb',
+  'cifs',
+  'rsync',
+  'vnc',
+  'rdp',
+  'sip',
+  'xmpp',
+  'irc',
+  'nntp',
+  'dav',
+  'davs',
+  'webdav',
+  'webdavs',
+  'hdfs',
+];
+
 export default defineRules([
   {
     id: 'basic-auth-url',
     title: 'URL with embedded credentials (https://user:password@…)',
     severity: 'high',
-    keywords: [
-      'http://',
-      'https://',
-      'ftp://',
-      'ftps://',
-      'sftp://',
-      'smtp://',
-      'smtps://',
-      'ldap://',
-      'ldaps://',
-      'ssh://',
-      'wss://',
-      'ws://',
-      'git+https://',
-    ],
+    keywords: URL_SCHEMES.map((scheme) => `${scheme}://`),
     gate: GATES.urlUser,
-    pattern:
-      /(?:git\+)?(?:https?|ftps?|sftp|smtps?|ldaps?|ssh|wss?):\/\/[^\s:/@'"`<>]{1,100}:([^\s@'"`<>/]{1,200})@(?!(?:[\w-]+\.)*example\.(?:com|org|net)\b)[A-Za-z0-9[]/i,
+    pattern: new RegExp(
+      `(?:git\\+|svn\\+)?(?:${URL_SCHEMES.join('|')}):\\/\\/[^\\s:/@'"\`<>]{1,100}:([^\\s@'"\`<>/]{1,200})@(?!(?:[\\w-]+\\.)*example\\.(?:com|org|net)\\b)[A-Za-z0-9[]`,
+      'i',
+    ),
     validate: isUsablePassword,
     samples: {
       match: [
@@ -58,10 +98,19 @@ export default defineRules([
     title: 'curl credentials (curl -u user:password)',
     severity: 'high',
     keywords: ['curl '],
-    pattern: /curl[ \t][^\r\n]{0,200}?[ \t](?:-u|--user)[ \t=]{1,2}["']?[^\s:'"]{1,60}:([^\s'"()]{1,100})/,
+    // Options may come before `-u` on the same line or on lines continued with `\`; the user may be empty (`-u :pw`).
+    window: 'block',
+    maxLength: 600,
+    pattern:
+      /curl(?:[ \t](?:[^\r\n\\]|\\(?:\r?\n)?){0,300}?)?[ \t](?:-u|--user|--proxy-user|-U)[ \t=]{1,2}\\?["']?[^\s:'"\\]{0,60}:([^\s'"()\\]{1,100})/,
     validate: isUsablePassword,
     samples: {
-      match: [`curl -sS -u admin:${fakeHumanPassword()} https://api.acme.internal/v1`],
+      match: [
+        `curl -sS -u admin:${fakeHumanPassword()} https://api.acme.internal/v1`,
+        `curl -u deploy:${fakeToken('', 16, undefined, 'curl-user')} https://api.acme.internal/v1`,
+        `curl -k -X POST https://api.acme.internal/v1 \\\n  -H 'Accept: text/plain' \\\n  -u deploy:${fakeHumanPassword('curl-continued')}`,
+        `curl --user ":${fakeToken('', 14, undefined, 'curl-empty-user')}" https://search.acme.internal:9200`,
+      ],
       ignore: ['curl -u admin:$ADMIN_PASSWORD https://api.acme.internal', 'curl -u "$USER:$PASS" https://host'],
     },
   },

@@ -8,6 +8,7 @@ import {
 } from '../generic-value.js';
 import { defineRules, type SampleContext, type SecretRule } from '../rule.js';
 import { BASE64, fakeHex, fakeHumanPassword, fakeToken, URL_SAFE } from '../sample-tokens.js';
+import { mixesDigitsAndCases } from '../token-shape.js';
 
 /**
  * Secrets that no provider format announces: a value assigned to a password- or secret-like name, in any syntax.
@@ -320,6 +321,60 @@ export default defineRules([
         name: 'k8s env entry',
         path: 'k8s/deployment.yaml',
         render: (v) => `env:\n  - name: API_TOKEN\n    value: ${v}\n`,
+      },
+    ],
+  }),
+  // A bare `key` (`key = "…"`, `"key": "…"`, `Using Key=…` in a log) says nothing by itself, so only a value that
+  // looks issued counts: 20+ characters mixing digits and both cases (not a word, a digest or an identifier).
+  {
+    id: 'generic-secret-bare-key',
+    title: 'Random token assigned to a bare key name (key = …)',
+    severity: 'medium',
+    generic: true,
+    keywords: ['key'],
+    gate: /\\?["']?[ \t]{0,4}[=:][ \t]{0,4}\\?["'`]?[A-Za-z0-9+/_=.-]{20}/,
+    pattern:
+      /(?<![A-Za-z0-9_.$-])(?<name>key)\\?["']?[ \t]{0,4}[=:][ \t]{0,4}(?:\\?["'`](?<secretQuoted>[A-Za-z0-9+/_=.-]{20,200})\\?["'`]|(?<secretBare>[A-Za-z0-9+/_=.-]{20,200})(?![^\s,;)}\]]))/i,
+    entropy: 3.5,
+    validate: (value, context) => mixesDigitsAndCases(value) && judge('secret')(value, context),
+    samples: {
+      key: 'key',
+      match: [fakeToken('', 32, undefined, 'bare-key-1'), fakeToken('', 40, URL_SAFE, 'bare-key-2')],
+      ignore: [
+        ...secretIgnores,
+        fakeHex(40, 'bare-key-digest'),
+        'user-profile-settings-cache-v2',
+        'SomeCamelCaseKeyName',
+      ],
+    },
+  },
+  // Android builds put keys into the app as `buildConfigField "String", "MAPS_API_KEY", "\"…\""` (or `'"…"'` in
+  // Groovy) and `resValue "string", "maps_api_key", "…"`: the field name says what the value is.
+  generic('secret', {
+    id: 'generic-secret-gradle-field',
+    title: 'Secret in an Android Gradle build field (buildConfigField, resValue)',
+    pattern: new RegExp(
+      `(?:buildConfigField[ \\t]*\\(?[ \\t]*["']String["']|resValue[ \\t]*\\(?[ \\t]*["']string["'])[ \\t]*,[ \\t]*["'](?<name>[A-Za-z0-9_.]{0,40}?(?:${SECRET_NAME}|${PASSWORD_NAME})[A-Za-z0-9_.]{0,30})["'][ \\t]*,[ \\t]*(?:'"|"\\\\"|["'])(?<secretQuoted>[^"'\\\\\\s]{1,200})`,
+      'i',
+    ),
+    key: 'MAPS_API_KEY',
+    contexts: [
+      {
+        name: 'Groovy build.gradle',
+        path: 'app/build.gradle',
+        render: (v) =>
+          `android {\n  defaultConfig {\n    buildConfigField 'String', 'MAPS_API_KEY', '"${v}"'\n  }\n}\n`,
+      },
+      {
+        name: 'Kotlin build.gradle.kts',
+        path: 'app/build.gradle.kts',
+        render: (v) =>
+          `android {\n  defaultConfig {\n    buildConfigField("String", "MAPS_API_KEY", "\\"${v}\\"")\n  }\n}\n`,
+      },
+      {
+        name: 'resValue',
+        path: 'app/build.gradle',
+        render: (v) => `android {\n  defaultConfig {\n    resValue "string", "maps_api_key", "${v}"\n  }\n}\n`,
       },
     ],
   }),

@@ -66,6 +66,23 @@ export default defineRules([
     }),
     validate: (secret: string) => mixesDigitsAndCases(secret.slice(2)),
   },
+  // The same old service, batch and recovery tokens under any token-named key (`token: s.…`, `X_VAULT_TOKEN`,
+  // `-vaultToken`): `s.` + exactly 24 characters mixing digits and both cases is the old format and little else.
+  // Tokens issued in an HCP or Enterprise namespace before 1.10 were longer: `s.` + a protobuf in base64 (`s.CAES…`).
+  {
+    id: 'hashicorp-vault-legacy-token-named',
+    title: 'HashiCorp Vault token, pre-1.10 format (s./b./r.…, under a token-named key)',
+    severity: 'critical',
+    keywords: ['token'],
+    pattern:
+      /(?<![A-Za-z0-9_.-])(?<name>-{0,2}[A-Za-z0-9_.-]{0,30}?token[A-Za-z0-9_.-]{0,20})["']?[ \t]{0,4}(?:=|:=|:|=>|,|[ \t])[ \t]{0,4}["'`]?(?<secret>[sbr]\.(?:[A-Za-z0-9]{24}|CAES[A-Za-z0-9_-]{60,200}))(?![A-Za-z0-9_.-])/i,
+    validate: (secret: string) => mixesDigitsAndCases(secret.slice(2)),
+    samples: {
+      key: 'token',
+      match: [fakeToken('s.', 24, undefined, 'vault-old-1'), fakeToken('r.', 24, undefined, 'vault-old-2')],
+      ignore: ['s.xxxxxxxxxxxxxxxxxxxxxxxx', 's.abcdefghijklmnopqrstuvwx', 's.toString', `\${VAULT_TOKEN}`],
+    },
+  },
   wholeToken(
     prefixedToken({
       id: 'hashicorp-vault-legacy-batch-token',

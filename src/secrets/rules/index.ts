@@ -54,6 +54,7 @@ import mailgun from './mailgun.js';
 import mailjet from './mailjet.js';
 import mapbox from './mapbox.js';
 import mistral from './mistral.js';
+import { MORE_PROVIDER_INFO, MORE_PROVIDER_RULES } from './more-providers.js';
 import { NAMED_PROVIDER_INFO, NAMED_PROVIDER_RULES } from './named-providers.js';
 import netlify from './netlify.js';
 import newrelic from './newrelic.js';
@@ -188,7 +189,7 @@ const RULE_FILES: Record<string, readonly SecretRule[]> = {
   salesforce,
   twitter,
   wundergraph,
-  ...mergeRuleFiles(LONG_TAIL_RULES, NAMED_PROVIDER_RULES),
+  ...mergeRuleFiles(LONG_TAIL_RULES, MORE_PROVIDER_RULES, NAMED_PROVIDER_RULES),
   ntlm,
   jwt,
   'private-key': privateKey,
@@ -215,7 +216,12 @@ function mergeRuleFiles(
   return merged;
 }
 
-const INFO: Readonly<Record<string, ProviderInfo>> = { ...NAMED_PROVIDER_INFO, ...LONG_TAIL_INFO, ...PROVIDER_INFO };
+const INFO: Readonly<Record<string, ProviderInfo>> = {
+  ...NAMED_PROVIDER_INFO,
+  ...MORE_PROVIDER_INFO,
+  ...LONG_TAIL_INFO,
+  ...PROVIDER_INFO,
+};
 
 /** The rules of each provider file, each carrying its provider's name and format reference. */
 export const PROVIDER_FILES: Readonly<Record<string, readonly SecretRule[]>> = Object.fromEntries(

@@ -36,4 +36,14 @@ describe('provider-named assignments', () => {
   ])('aliasIsWord(%j) is %s', (name, expected) => {
     expect(aliasIsWord(name, ['toggl'])).toBe(expected);
   });
+
+  test.each([
+    ['openweatherapikey', true],
+    ['OPENWEATHERAPIKEY', true],
+    ['openweathertoken', true],
+    ['openweathermap_key', false],
+    ['openweathermapapikey', false],
+  ])('aliasIsWord(%j) for a long alias run into a secret word is %s', (name, expected) => {
+    expect(aliasIsWord(name, ['openweather'])).toBe(expected);
+  });
 });

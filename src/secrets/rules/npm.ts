@@ -1,8 +1,22 @@
 import { hasValidTokenChecksum } from '../checksum.js';
 import { defineRules } from '../rule.js';
+import { namedValue } from '../rule-builders.js';
 import { base64Of, fakeChecksumToken, fakeHex, fakeHumanPassword, wrongChecksumToken } from '../sample-tokens.js';
 
+const uuid = (seed: string) => [8, 4, 4, 4, 12].map((length, index) => fakeHex(length, `${seed}${index}`)).join('-');
+
 export default defineRules([
+  // npm tokens were UUIDs until 2021 (`npm_…` since); old ones still sit in CI settings as NPM_TOKEN.
+  namedValue({
+    id: 'npm-legacy-token-named',
+    title: 'npm access token, pre-2021 format (UUID, under an npm-named key)',
+    provider: 'npm',
+    body: '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}',
+    severity: 'critical',
+    key: 'NPM_TOKEN',
+    match: [uuid('npm-legacy')],
+    ignore: ['00000000-0000-0000-0000-000000000000'],
+  }),
   {
     id: 'npm-access-token',
     title: 'npm access token (npm_…)',

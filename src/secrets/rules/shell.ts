@@ -158,4 +158,41 @@ export default defineRules([
       ],
     },
   },
+  {
+    id: 'shell-remote-exec-password',
+    title: 'Password on a Windows remote-execution command line (psexec/paexec -p …)',
+    severity: 'high',
+    keywords: ['psexec', 'paexec'],
+    pattern: new RegExp(`(?<![\\w.-])(?:ps|pa)exec(?:64)?(?:\\.exe)?${SAME_COMMAND}[ \\t]-p[ \\t]+${WORD}`, 'i'),
+    validate: judgeStatementPassword,
+    samples: {
+      match: [fakeHumanPassword('psexec-1'), fakeToken('', 16, undefined, 'psexec-2')],
+      ignore: [...commandIgnores, '%ADMIN_PASSWORD%'],
+      contexts: [
+        {
+          name: 'batch file',
+          path: 'deploy/run.cmd',
+          render: (v) => `PsExec.exe \\\\build01 -u ACME\\deploy -p ${v} -accepteula cmd /c ver\n`,
+        },
+        {
+          name: 'PowerShell',
+          path: 'deploy/run.ps1',
+          render: (v) => `& psexec \\\\10.0.4.12 -u Administrator -p "${v}" -i -d hostname\n`,
+        },
+      ],
+    },
+  },
+  {
+    id: 'shell-wget-password',
+    title: 'Password on a wget command line (--password=, --http-password=, --ftp-password=)',
+    severity: 'high',
+    keywords: ['wget'],
+    pattern: new RegExp(`(?<![\\w.-])wget${SAME_COMMAND}[ \\t]--(?:http-|ftp-|proxy-)?password[= \\t]${WORD}`),
+    validate: judgeStatementPassword,
+    samples: {
+      match: [fakeHumanPassword('wget-1'), fakeToken('', 16, undefined, 'wget-2')],
+      ignore: commandIgnores,
+      contexts: commandContexts((v) => `wget --user=deploy --password=${v} https://files.acme.internal/build.tgz`),
+    },
+  },
 ]);

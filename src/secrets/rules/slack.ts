@@ -41,6 +41,24 @@ export default defineRules([
       ignore: ['xapp-1-A000-000-abc'],
     },
   },
+  // Bot tokens issued before 2018 had one number, not two: `xoxb-<bot user id>-<24 characters>`. Still found in old
+  // Hubot and bot configs; the part after the number must mix digits and letters, so `xoxb-1234-something` is not one.
+  {
+    id: 'slack-legacy-bot-token',
+    title: 'Slack bot token, pre-2018 format (xoxb-<id>-…)',
+    severity: 'high',
+    keywords: ['xoxb-'],
+    pattern: /(?<![A-Za-z0-9])(xoxb-[0-9]{8,13}-[A-Za-z0-9]{24})(?![A-Za-z0-9-])/,
+    entropy: 3.5,
+    validate: (secret: string) => {
+      const tail = secret.slice(secret.lastIndexOf('-') + 1);
+      return /[0-9]/.test(tail) && /[A-Za-z]/.test(tail);
+    },
+    samples: {
+      match: [`xoxb-${fakeToken('', 11, DIGITS, 'slack-old-bot')}-${fakeToken('', 24, undefined, 'slack-old-bot')}`],
+      ignore: ['xoxb-00000000000-xxxxxxxxxxxxxxxxxxxxxxxx', 'xoxb-12345678-abcdefghijklmnopqrstuvwx'],
+    },
+  },
   {
     id: 'slack-legacy-token',
     title: 'Slack legacy or workspace token (xoxa-/xoxr-/xoxs-…)',

@@ -32,4 +32,31 @@ export default defineRules([
     match: [fakeHex(40)],
     ignore: ['0'.repeat(40)],
   }),
+  // Before tokens, SonarScanner took the token as `sonar.login` (`-Dsonar.login=…`, `sonar.login=` in
+  // sonar-project.properties, `sonarLogin` in build scripts); a 40-hex value there is a pre-9.5 token.
+  {
+    id: 'sonarqube-legacy-login-token',
+    title: 'SonarQube token, pre-9.5 format (40 hex, as sonar.login)',
+    severity: 'high',
+    keywords: ['sonar.login', 'sonarlogin', 'sonar_login'],
+    pattern:
+      /(?<![A-Za-z0-9_])(?:-D)?sonar[._]?login["']?[ \t]{0,4}(?:=|:|=>|,)[ \t]{0,4}["']?([a-f0-9]{40})(?![A-Za-z0-9_])/i,
+    entropy: 3,
+    samples: {
+      match: [`-Dsonar.login=${fakeHex(40, 'sonar-login-1')}`, `sonarLogin = "${fakeHex(40, 'sonar-login-2')}"`],
+      ignore: ['-Dsonar.login=$SONAR_TOKEN', `sonar.login=${'0'.repeat(40)}`],
+      contexts: [
+        {
+          name: 'properties',
+          path: 'sonar-project.properties',
+          render: (v) => `sonar.projectKey=acme\n${v.replace(/^-D/, '')}\n`,
+        },
+        {
+          name: 'Maven command',
+          path: 'ci/build.sh',
+          render: (v) => `mvn -B verify sonar:sonar ${v.replace(/ = /, '=').replace(/"/g, '')}\n`,
+        },
+      ],
+    },
+  },
 ]);
