@@ -116,6 +116,10 @@ export class SecretScanner {
    * ahead): a streamed text is scanned only this far behind what has arrived.
    */
   private readonly reach: number;
+  /** Every rule not yet run (-1), except those whose own path filter or allowlist may exempt a path: `pathFiltered`. */
+  private readonly unscanned: Float64Array;
+  private readonly pathFiltered: readonly CompiledRule[];
+  private readonly idleWindows: PendingWindows[] = [];
 
   constructor(rules: readonly SecretRule[], allowlist: GlobalAllowlist = {}) {
     this.allowlist = allowlist;
@@ -131,6 +135,8 @@ export class SecretScanner {
     }));
     this.automaton = buildKeywordAutomaton(this.compiled.map((item) => ({ keywords: item.rule.keywords, item })));
     this.reach = Math.max(STREAM_AHEAD, ...this.compiled.map((item) => (item.block ? item.maxLength + 64 : 0)));
+    this.unscanned = new Float64Array(this.compiled.length).fill(-1);
+    this.pathFiltered = this.compiled.filter((item) => item.rule.onlyPaths || item.rule.allowlist?.paths?.length);
     this.anchorless = this.compiled.filter(
       (item) => item.rule.keywords.length === 0 || !item.rule.keywords.every(isAutomatonKeyword),
     );
@@ -210,7 +216,7 @@ export class SecretScanner {
       scannedUntil: this.scanStartsFor(path),
       state: 0,
       found: [],
-      seen: new SeenMatches(this.compiled.length),
+      seen: new SeenMatches(),
       vetoed: [],
     };
   }
@@ -234,9 +240,10 @@ export class SecretScanner {
     let lineStart = -1;
     let lineEnd = -2;
     let state = scan.state;
-    const pending = new PendingWindows(this.compiled.length, (index, start, end, cutShort) =>
-      this.runRule(this.compiled[index]!, text, start, end, scan, cutShort, base),
-    );
+    // Lent for this call (a nested scan, of a Kubernetes Secret's decoded value, takes another).
+    const pending = this.idleWindows.pop() ?? new PendingWindows(this.compiled.length);
+    pending.run = (index, start, end, cutShort) =>
+      this.runRule(this.compiled[index]!, text, start, end, scan, cutShort, base);
     for (let i = from; i < until; i++) {
       state = delta[(state << 7) | FOLD[text.charCodeAt(i)]!]!;
       const ended = outputs[state];
@@ -291,6 +298,7 @@ export class SecretScanner {
       }
     }
     pending.flushAll();
+    this.idleWindows.push(pending);
     scan.state = state;
   }
 
@@ -314,8 +322,8 @@ export class SecretScanner {
    * allowlist or path filter exempts this path.
    */
   private scanStartsFor(path: string): Float64Array {
-    const scannedUntil = new Float64Array(this.compiled.length).fill(-1);
-    for (const compiled of this.compiled) {
+    const scannedUntil = this.unscanned.slice();
+    for (const compiled of this.pathFiltered) {
       const { allowlist, onlyPaths } = compiled.rule;
       const exempt = allowlist?.paths?.some((re) => re.test(path)) || (onlyPaths && !onlyPaths.test(path));
       if (exempt) scannedUntil[compiled.index] = Number.POSITIVE_INFINITY;
