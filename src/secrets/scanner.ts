@@ -1,3 +1,4 @@
+import { type CompiledRule, compileRule, locateRegex, searchRegex } from './compiled-rule.js';
 import { decodedScanInput, kubernetesSecretValues, mayHoldKubernetesSecret } from './kubernetes-secret.js';
 import { PendingWindows } from './pending-windows.js';
 import { buildKeywordAutomaton, FOLD, isAutomatonKeyword, type KeywordAutomaton } from './prefilter.js';
@@ -10,7 +11,6 @@ import {
   type RawSecret,
   resolveOverlaps,
   type Span,
-  secretGroupNames,
   secretOf,
   secretValueOf,
   vetoTest,
@@ -58,21 +58,6 @@ export interface TextStream {
   push(piece: string): void;
   /** The findings, as `scanText` gives them for the whole text. */
   end(): RawSecret[];
-}
-
-interface CompiledRule {
-  readonly rule: SecretRule;
-  readonly index: number;
-  /** The rule's pattern with `g`, for the exec loop in a window. */
-  readonly regex: RegExp;
-  /** The same with `y` and `d`: run at a match's start, it gives the same match with its groups' offsets. */
-  readonly locate: RegExp;
-  readonly block: boolean;
-  readonly maxLength: number;
-  /** The rule's `gate`, sticky, tested right after a keyword hit before any window is cut. */
-  readonly gate: RegExp | undefined;
-  /** The pattern's named groups that may hold the secret (`secret…`), in pattern order. */
-  readonly secretGroups: readonly string[];
 }
 
 /**
@@ -123,16 +108,7 @@ export class SecretScanner {
 
   constructor(rules: readonly SecretRule[], allowlist: GlobalAllowlist = {}) {
     this.allowlist = allowlist;
-    this.compiled = rules.map((rule, index) => ({
-      rule,
-      index,
-      regex: new RegExp(rule.pattern.source, withFlags(rule.pattern.flags.replace(/[dy]/g, ''), 'g')),
-      locate: new RegExp(rule.pattern.source, withFlags(rule.pattern.flags.replace('g', ''), 'dy')),
-      block: rule.window === 'block',
-      maxLength: rule.maxLength ?? 512,
-      gate: rule.gate ? new RegExp(rule.gate.source, withFlags(rule.gate.flags.replace('g', ''), 'y')) : undefined,
-      secretGroups: secretGroupNames(rule.pattern),
-    }));
+    this.compiled = rules.map(compileRule);
     this.automaton = buildKeywordAutomaton(this.compiled.map((item) => ({ keywords: item.rule.keywords, item })));
     this.reach = Math.max(STREAM_AHEAD, ...this.compiled.map((item) => (item.block ? item.maxLength + 64 : 0)));
     this.unscanned = new Float64Array(this.compiled.length).fill(-1);
@@ -350,7 +326,8 @@ export class SecretScanner {
     cutShort = false,
     base = 0,
   ): void {
-    const { regex, rule } = compiled;
+    const { rule } = compiled;
+    const regex = searchRegex(compiled);
     const window = text.slice(start, end);
     scan.seen.enterWindow(compiled.index, base + start, base + end);
     regex.lastIndex = 0;
@@ -367,8 +344,9 @@ export class SecretScanner {
       // Most matches in keyword-dense text are rejected generic values: where a secret sits is worked out (a second,
       // sticky run with group offsets) only for those that count.
       if (!accepted && rule.generic) continue;
-      compiled.locate.lastIndex = match.index;
-      const located = secretOf(compiled.locate.exec(window)!, rule.secretGroup, compiled.secretGroups);
+      const locate = locateRegex(compiled);
+      locate.lastIndex = match.index;
+      const located = secretOf(locate.exec(window)!, rule.secretGroup, compiled.secretGroups);
       if (!located) continue;
       const absolute = base + start + located.start;
       if (!accepted) {
@@ -386,10 +364,4 @@ export class SecretScanner {
       });
     }
   }
-}
-
-function withFlags(flags: string, extra: string): string {
-  let out = flags;
-  for (const flag of extra) if (!out.includes(flag)) out += flag;
-  return out;
 }
