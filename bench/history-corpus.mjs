@@ -35,7 +35,8 @@ function fileData(path, lines) {
 /**
  * A merge-heavy history, shaped like a project that merges pull requests: `files` source files of `lines` lines;
  * `features` branches of `perFeature` commits each, every one started from main a few merges back (so main has moved
- * by the time it merges, and files changed on both sides get a combined diff), each merged with a merge commit.
+ * by the time it merges, and files changed on both sides get a combined diff) and written up to 4 merges before its
+ * own, each merged with a merge commit.
  * Every fifth merge also writes lines of its own (an evil merge): the last line of each file the feature changed, and
  * the first of one it did not. Default size: 2,400 commits, 600 of them merges.
  */
@@ -43,13 +44,13 @@ export function writeMergeHeavy(path, { files = 60, lines = 400, features = 600,
   const out = openSync(path, 'w');
   const next = seeded(32);
   let mark = 0;
-  let time = 1_700_000_000;
+  const time = 1_700_000_000;
   // main's content, and the marks and contents main had after each merge (a feature starts from one of those).
   const main = Array.from({ length: files }, () => Array.from({ length: lines }, () => codeLine(next)));
   const pathOf = (file) => `src/module${String(file).padStart(3, '0')}/file${file}.ts`;
 
   mark++;
-  let stream = commitHeader('refs/heads/main', mark, time++, 'initial');
+  let stream = commitHeader('refs/heads/main', mark, time, 'initial');
   for (let file = 0; file < files; file++) stream += fileData(pathOf(file), main[file]);
   writeSync(out, stream);
   const history = [{ mark, content: main.map((file) => [...file]) }];
@@ -59,9 +60,12 @@ export function writeMergeHeavy(path, { files = 60, lines = 400, features = 600,
     const branch = start.content.map((file) => [...file]);
     const changed = new Map(); // file -> Set of line indices this feature changed
     let parent = start.mark;
+    // Written over the last few merges' time, as work in flight is: in `git log` a branch's commits sit among other
+    // branches' commits and merges, not next to their own merge.
+    const begun = time + 1000 * (feature + 1) - 100 * (1 + Math.floor(next() * 40));
     for (let c = 0; c < perFeature; c++) {
       mark++;
-      stream = commitHeader(`refs/heads/feature${feature}`, mark, time++, `feature ${feature} part ${c}`);
+      stream = commitHeader(`refs/heads/feature${feature}`, mark, begun + c, `feature ${feature} part ${c}`);
       stream += `from :${parent}\n`;
       for (let k = 0; k < 1 + Math.floor(next() * 3); k++) {
         const file = Math.floor(next() * files);
@@ -79,7 +83,7 @@ export function writeMergeHeavy(path, { files = 60, lines = 400, features = 600,
     // The merge: main's content with the feature's changed lines (the feature's version wins where both changed one).
     const mainMark = history[history.length - 1].mark;
     mark++;
-    stream = commitHeader('refs/heads/main', mark, time++, `Merge feature ${feature}`);
+    stream = commitHeader('refs/heads/main', mark, time + 1000 * (feature + 1), `Merge feature ${feature}`);
     stream += `from :${mainMark}\nmerge :${parent}\n`;
     const evil = feature % 5 === 4;
     for (const [file, indices] of changed) {
