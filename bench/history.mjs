@@ -1,104 +1,118 @@
 #!/usr/bin/env node
-// `tollgate scan --history` against `git log -p > /dev/null` on the same repository, interleaved, with each run's peak
-// memory. Targets: ≤ 1.0× the time of git log -p, ≤ 256 MiB.
+// `tollgate scan --history` against `git log -p > /dev/null` on the same history, interleaved: CPU (user + system of
+// the whole process tree: tollgate's git processes included), wall time and peak memory. Target (issue 32): ≤ 1.2× the
+// CPU of git log -p, ≤ 256 MiB.
 //
-// By default the repository is generated (5,000 commits, about 360 MB of patch: long lines, so git's diffs dominate).
+// BENCH_CORPUS picks the generated history (both deterministic, built with git fast-import, see history-corpus.mjs):
+//   merges (default): 2,401 commits, 600 of them merges of feature branches (every fifth one writes lines of its own);
+//   long: 5,000 commits (BENCH_COMMITS) of 36 KB lines, about 360 MB of patch, where git's diffs dominate.
 // BENCH_REPO=<path> times a real repository instead (its HEAD; BENCH_RANGE=<range> for another range).
-// BENCH_COMMITS sets the generated repository's commits, BENCH_ROUNDS the rounds (default 5).
+// BENCH_OTHER=<path to another checkout's bin/tollgate.cjs> times that build too, in the same rounds (before/after).
+// BENCH_ROUNDS sets the rounds (default 5). The load average is printed: on a busy machine CPU time rises too.
 //
-// Two baselines are printed: `git log -p` (what the target names) and `git log -p -U0 --no-merges` (the least git
-// itself must do to list the added lines; tollgate also asks for merges' own lines, `--cc`).
+// Baselines: `git log -p` (what the target names) and `git log -p -U0 --cc` (what git itself must do to list every
+// commit's added lines, merges' own lines included).
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeLongLines, writeMergeHeavy } from './history-corpus.mjs';
 import { median, printResult } from './measure.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const commits = Number(process.env.BENCH_COMMITS ?? 5000);
+const corpus = process.env.BENCH_CORPUS ?? 'merges';
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 const work = mkdtempSync(join(tmpdir(), 'tollgate-bench-history-'));
 const env = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', HOME: work };
 const repo = process.env.BENCH_REPO ? resolve(process.env.BENCH_REPO) : join(work, 'repo');
 const range = process.env.BENCH_RANGE ?? (process.env.BENCH_REPO ? 'HEAD' : 'main');
 
-/** The fast-import stream, written to a file commit by commit (a long history does not fit in one string). */
-function writeFastImport(path) {
-  const out = openSync(path, 'w');
-  const files = new Map();
-  for (let i = 0; i < commits; i++) {
-    const file = `src/f${i % 40}.txt`;
-    const lines = files.get(file) ?? [];
-    lines.push(`${`line ${i} `.repeat(4000).slice(0, 36_000)}`);
-    if (lines.length > 3) lines.shift();
-    files.set(file, lines);
-    const content = `${lines.join('\n')}\n`;
-    writeSync(
-      out,
-      `commit refs/heads/main\ncommitter Bench <b@example.invalid> ${1_700_000_000 + i} +0000\ndata 3\nmsg\n` +
-        `M 100644 inline ${file}\ndata ${Buffer.byteLength(content)}\n${content}\n`,
-    );
-  }
-  closeSync(out);
-}
-
 if (!process.env.BENCH_REPO) {
+  if (!['merges', 'long'].includes(corpus)) throw new Error(`BENCH_CORPUS: expected merges or long, got ${corpus}`);
   spawnSync('git', ['init', '-q', '-b', 'main', repo], { env });
   const stream = join(work, 'fast-import');
-  writeFastImport(stream);
+  if (corpus === 'merges') writeMergeHeavy(stream);
+  else writeLongLines(stream, Number(process.env.BENCH_COMMITS ?? 5000));
   const imported = spawnSync('sh', ['-c', 'git fast-import --quiet < "$1"', 'sh', stream], { cwd: repo, env });
   if (imported.status !== 0) throw new Error(`git fast-import: ${imported.stderr}`);
   rmSync(stream);
+  // A work tree to run tollgate in; the files themselves are not read by --history.
+  spawnSync('git', ['checkout', '-q', 'main'], { cwd: repo, env });
 }
 
 const timeBin = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
-/** Wall time and peak RSS of one run, its output to /dev/null. */
+if (!timeBin) throw new Error('bench/history.mjs needs /usr/bin/time (GNU time) for the process tree CPU');
+/** Wall time, CPU (user + system, children waited for included) and peak RSS of one run, its output to /dev/null. */
 function measure(command, args) {
   const started = performance.now();
-  const result = timeBin
-    ? spawnSync(timeBin, ['-f', '%M', command, ...args], { cwd: repo, env, stdio: ['ignore', 'ignore', 'pipe'] })
-    : spawnSync(command, args, { cwd: repo, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const result = spawnSync(timeBin, ['-f', '%U %S %M', command, ...args], {
+    cwd: repo,
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   const seconds = (performance.now() - started) / 1000;
-  const rssKb = timeBin ? Number(result.stderr.toString().trim().split('\n').pop()) : Number.NaN;
-  return { seconds, rssMb: rssKb / 1024 };
+  const [user, system, rssKb] = result.stderr.toString().trim().split('\n').pop().split(' ').map(Number);
+  return { seconds, cpu: user + system, rssMb: rssKb / 1024 };
 }
 
+const loads = [];
 const gitPlain = [];
-const gitAdded = [];
+const gitCc = [];
 const tollgate = [];
+const other = [];
+const scan = (bin) => measure(process.execPath, [bin, 'scan', '--history', range, '--format', 'json']);
 for (let round = 0; round < rounds; round++) {
+  loads.push(loadavg()[0]);
   gitPlain.push(measure('git', ['log', '-p', range]));
-  tollgate.push(
-    measure(process.execPath, [join(root, 'bin/tollgate.cjs'), 'scan', '--history', range, '--format', 'json']),
-  );
-  gitAdded.push(measure('git', ['log', '-p', '-U0', '--no-color', '--no-merges', range]));
+  tollgate.push(scan(join(root, 'bin/tollgate.cjs')));
+  if (process.env.BENCH_OTHER) other.push(scan(resolve(process.env.BENCH_OTHER)));
+  gitCc.push(measure('git', ['log', '-p', '-U0', '--cc', '--no-color', range]));
 }
-const plainSeconds = median(gitPlain.map((run) => run.seconds));
-const addedSeconds = median(gitAdded.map((run) => run.seconds));
-const ourSeconds = median(tollgate.map((run) => run.seconds));
+const med = (runs, key) => median(runs.map((run) => run[key]));
+const ours = { cpu: med(tollgate, 'cpu'), seconds: med(tollgate, 'seconds') };
+const plain = { cpu: med(gitPlain, 'cpu'), seconds: med(gitPlain, 'seconds') };
+const cc = { cpu: med(gitCc, 'cpu'), seconds: med(gitCc, 'seconds') };
 const peak = Math.max(...tollgate.map((run) => run.rssMb));
-const count = Number(spawnSync('git', ['rev-list', '--count', range], { cwd: repo, env }).stdout);
-const patchMb = spawnSync('sh', ['-c', `git log -p -U0 ${range} | wc -c`], { cwd: repo, env }).stdout / 1e6;
-const name = process.env.BENCH_REPO ? `${repo} ${range}` : 'generated';
+const git = (args) => spawnSync('git', args, { cwd: repo, env, maxBuffer: 1 << 30 }).stdout;
+const count = Number(git(['rev-list', '--count', range]));
+const merges = Number(git(['rev-list', '--count', '--merges', range]));
+const patchMb = git(['log', '-p', '-U0', '--cc', range]).length / 1e6;
+const name = process.env.BENCH_REPO
+  ? `${repo} ${range} (${git(['rev-parse', '--short', 'HEAD']).toString().trim()})`
+  : `generated (${corpus})`;
+const load = `${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}`;
 printResult({
   name: 'history',
   line: [
-    `scan --history, ${name}: ${count} commits, ${patchMb.toFixed(0)} MB of -U0 patch (median of ${rounds}, load ${loadavg()[0].toFixed(1)})`,
-    `  tollgate ${ourSeconds.toFixed(2)} s vs git log -p ${plainSeconds.toFixed(2)} s = ${(ourSeconds / plainSeconds).toFixed(2)}× (target ≤ 1.0×)`,
-    `  vs git log -p -U0 --no-merges ${addedSeconds.toFixed(2)} s = ${(ourSeconds / addedSeconds).toFixed(2)}×`,
+    `scan --history, ${name}: ${count} commits (${merges} merges), ${patchMb.toFixed(1)} MB of -U0 --cc patch ` +
+      `(median of ${rounds}, load ${load})`,
+    `  CPU: tollgate ${ours.cpu.toFixed(2)} s vs git log -p ${plain.cpu.toFixed(2)} s = ${(ours.cpu / plain.cpu).toFixed(2)}× (target ≤ 1.2×)`,
+    `       vs git log -p -U0 --cc ${cc.cpu.toFixed(2)} s = ${(ours.cpu / cc.cpu).toFixed(2)}× (git alone: ${(cc.cpu / plain.cpu).toFixed(2)}× git log -p)`,
+    `  wall: tollgate ${ours.seconds.toFixed(2)} s vs git log -p ${plain.seconds.toFixed(2)} s = ${(ours.seconds / plain.seconds).toFixed(2)}×`,
     `  peak RSS ${peak.toFixed(0)} MiB (target ≤ 256 MiB)`,
+    ...(other.length > 0
+      ? [
+          `  ${process.env.BENCH_OTHER}: CPU ${med(other, 'cpu').toFixed(2)} s = ` +
+            `${(med(other, 'cpu') / plain.cpu).toFixed(2)}× git log -p, wall ${med(other, 'seconds').toFixed(2)} s`,
+        ]
+      : []),
   ].join('\n'),
   values: {
     repo: name,
     commits: count,
+    merges,
     patchMb,
-    seconds: ourSeconds,
-    gitSeconds: plainSeconds,
-    gitAddedSeconds: addedSeconds,
-    ratio: ourSeconds / plainSeconds,
-    ratioAdded: ourSeconds / addedSeconds,
+    load: loads,
+    cpuSeconds: ours.cpu,
+    gitCpuSeconds: plain.cpu,
+    gitCcCpuSeconds: cc.cpu,
+    cpuRatio: ours.cpu / plain.cpu,
+    seconds: ours.seconds,
+    gitSeconds: plain.seconds,
+    ratio: ours.seconds / plain.seconds,
     peakRssMb: peak,
+    ...(other.length > 0 ? { otherCpuSeconds: med(other, 'cpu'), otherCpuRatio: med(other, 'cpu') / plain.cpu } : {}),
   },
 });
 rmSync(work, { recursive: true, force: true });

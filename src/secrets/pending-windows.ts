@@ -13,17 +13,22 @@ export type RunWindow = (rule: number, start: number, end: number, cutShort: boo
  */
 const MAX_MERGED = 1 << 20;
 
+const NO_RUN: RunWindow = () => {};
+
+/**
+ * Made once per scanner and lent to one `advance` at a time (every window is run and the state cleared by `flushAll`
+ * at its end): arrays sized by the rule count cost more to make than a short text costs to scan.
+ */
 export class PendingWindows {
   private readonly start: Float64Array;
   private readonly end: Float64Array;
   /** Whether the pending window ends inside its line, cutting a match that runs into its end (long lines). */
   private readonly cut: Uint8Array;
   private readonly due: number[] = [];
+  /** What runs a window, for the `advance` that holds this now. */
+  run: RunWindow = NO_RUN;
 
-  constructor(
-    rules: number,
-    private readonly run: RunWindow,
-  ) {
+  constructor(rules: number) {
     this.start = new Float64Array(rules).fill(-1);
     this.end = new Float64Array(rules).fill(-1);
     this.cut = new Uint8Array(rules);
@@ -55,12 +60,13 @@ export class PendingWindows {
     this.run(rule, start, end, this.cut[rule] === 1);
   }
 
-  /** Runs every pending window. */
+  /** Runs every pending window, and lets go of `run` (which holds the text). */
   flushAll(): void {
     for (const rule of this.due) {
       this.flush(rule);
       this.start[rule] = -1;
     }
     this.due.length = 0;
+    this.run = NO_RUN;
   }
 }

@@ -1,3 +1,4 @@
+import { type CompiledRule, compileRule, locateRegex, searchRegex } from './compiled-rule.js';
 import { decodedScanInput, kubernetesSecretValues, mayHoldKubernetesSecret } from './kubernetes-secret.js';
 import { PendingWindows } from './pending-windows.js';
 import { buildKeywordAutomaton, FOLD, isAutomatonKeyword, type KeywordAutomaton } from './prefilter.js';
@@ -10,7 +11,6 @@ import {
   type RawSecret,
   resolveOverlaps,
   type Span,
-  secretGroupNames,
   secretOf,
   secretValueOf,
   vetoTest,
@@ -60,21 +60,6 @@ export interface TextStream {
   end(): RawSecret[];
 }
 
-interface CompiledRule {
-  readonly rule: SecretRule;
-  readonly index: number;
-  /** The rule's pattern with `g`, for the exec loop in a window. */
-  readonly regex: RegExp;
-  /** The same with `y` and `d`: run at a match's start, it gives the same match with its groups' offsets. */
-  readonly locate: RegExp;
-  readonly block: boolean;
-  readonly maxLength: number;
-  /** The rule's `gate`, sticky, tested right after a keyword hit before any window is cut. */
-  readonly gate: RegExp | undefined;
-  /** The pattern's named groups that may hold the secret (`secret…`), in pattern order. */
-  readonly secretGroups: readonly string[];
-}
-
 /**
  * Characters a streamed text keeps behind the prefilter (more than any window reaches back: a line window
  * `LINE_REACH`, a block window 64), in whole lines.
@@ -116,21 +101,18 @@ export class SecretScanner {
    * ahead): a streamed text is scanned only this far behind what has arrived.
    */
   private readonly reach: number;
+  /** Every rule not yet run (-1), except those whose own path filter or allowlist may exempt a path: `pathFiltered`. */
+  private readonly unscanned: Float64Array;
+  private readonly pathFiltered: readonly CompiledRule[];
+  private readonly idleWindows: PendingWindows[] = [];
 
   constructor(rules: readonly SecretRule[], allowlist: GlobalAllowlist = {}) {
     this.allowlist = allowlist;
-    this.compiled = rules.map((rule, index) => ({
-      rule,
-      index,
-      regex: new RegExp(rule.pattern.source, withFlags(rule.pattern.flags.replace(/[dy]/g, ''), 'g')),
-      locate: new RegExp(rule.pattern.source, withFlags(rule.pattern.flags.replace('g', ''), 'dy')),
-      block: rule.window === 'block',
-      maxLength: rule.maxLength ?? 512,
-      gate: rule.gate ? new RegExp(rule.gate.source, withFlags(rule.gate.flags.replace('g', ''), 'y')) : undefined,
-      secretGroups: secretGroupNames(rule.pattern),
-    }));
+    this.compiled = rules.map(compileRule);
     this.automaton = buildKeywordAutomaton(this.compiled.map((item) => ({ keywords: item.rule.keywords, item })));
     this.reach = Math.max(STREAM_AHEAD, ...this.compiled.map((item) => (item.block ? item.maxLength + 64 : 0)));
+    this.unscanned = new Float64Array(this.compiled.length).fill(-1);
+    this.pathFiltered = this.compiled.filter((item) => item.rule.onlyPaths || item.rule.allowlist?.paths?.length);
     this.anchorless = this.compiled.filter(
       (item) => item.rule.keywords.length === 0 || !item.rule.keywords.every(isAutomatonKeyword),
     );
@@ -210,7 +192,7 @@ export class SecretScanner {
       scannedUntil: this.scanStartsFor(path),
       state: 0,
       found: [],
-      seen: new SeenMatches(this.compiled.length),
+      seen: new SeenMatches(),
       vetoed: [],
     };
   }
@@ -234,9 +216,10 @@ export class SecretScanner {
     let lineStart = -1;
     let lineEnd = -2;
     let state = scan.state;
-    const pending = new PendingWindows(this.compiled.length, (index, start, end, cutShort) =>
-      this.runRule(this.compiled[index]!, text, start, end, scan, cutShort, base),
-    );
+    // Lent for this call (a nested scan, of a Kubernetes Secret's decoded value, takes another).
+    const pending = this.idleWindows.pop() ?? new PendingWindows(this.compiled.length);
+    pending.run = (index, start, end, cutShort) =>
+      this.runRule(this.compiled[index]!, text, start, end, scan, cutShort, base);
     for (let i = from; i < until; i++) {
       state = delta[(state << 7) | FOLD[text.charCodeAt(i)]!]!;
       const ended = outputs[state];
@@ -291,6 +274,7 @@ export class SecretScanner {
       }
     }
     pending.flushAll();
+    this.idleWindows.push(pending);
     scan.state = state;
   }
 
@@ -314,8 +298,8 @@ export class SecretScanner {
    * allowlist or path filter exempts this path.
    */
   private scanStartsFor(path: string): Float64Array {
-    const scannedUntil = new Float64Array(this.compiled.length).fill(-1);
-    for (const compiled of this.compiled) {
+    const scannedUntil = this.unscanned.slice();
+    for (const compiled of this.pathFiltered) {
       const { allowlist, onlyPaths } = compiled.rule;
       const exempt = allowlist?.paths?.some((re) => re.test(path)) || (onlyPaths && !onlyPaths.test(path));
       if (exempt) scannedUntil[compiled.index] = Number.POSITIVE_INFINITY;
@@ -342,7 +326,8 @@ export class SecretScanner {
     cutShort = false,
     base = 0,
   ): void {
-    const { regex, rule } = compiled;
+    const { rule } = compiled;
+    const regex = searchRegex(compiled);
     const window = text.slice(start, end);
     scan.seen.enterWindow(compiled.index, base + start, base + end);
     regex.lastIndex = 0;
@@ -359,8 +344,9 @@ export class SecretScanner {
       // Most matches in keyword-dense text are rejected generic values: where a secret sits is worked out (a second,
       // sticky run with group offsets) only for those that count.
       if (!accepted && rule.generic) continue;
-      compiled.locate.lastIndex = match.index;
-      const located = secretOf(compiled.locate.exec(window)!, rule.secretGroup, compiled.secretGroups);
+      const locate = locateRegex(compiled);
+      locate.lastIndex = match.index;
+      const located = secretOf(locate.exec(window)!, rule.secretGroup, compiled.secretGroups);
       if (!located) continue;
       const absolute = base + start + located.start;
       if (!accepted) {
@@ -378,10 +364,4 @@ export class SecretScanner {
       });
     }
   }
-}
-
-function withFlags(flags: string, extra: string): string {
-  let out = flags;
-  for (const flag of extra) if (!out.includes(flag)) out += flag;
-  return out;
 }

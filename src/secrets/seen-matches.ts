@@ -17,46 +17,52 @@ const OVERLAP = 8192;
  * match of the whole line).
  */
 export class SeenMatches {
-  private readonly keys: Array<Set<number> | undefined>;
-  private readonly windowStart: Float64Array;
-  private readonly windowEnd: Float64Array;
-  /** Where this rule's earlier windows ended: a match starting there or later was not met before. */
-  private readonly earlierEnd: Float64Array;
-
-  constructor(rules: number) {
-    this.keys = new Array(rules);
-    this.windowStart = new Float64Array(rules).fill(Number.NEGATIVE_INFINITY);
-    this.windowEnd = new Float64Array(rules).fill(Number.NEGATIVE_INFINITY);
-    this.earlierEnd = new Float64Array(rules).fill(Number.NEGATIVE_INFINITY);
-  }
+  /**
+   * Only the rules that ran a window have an entry: a scan of a short text (one commit's lines of one file) triggers a
+   * few of the hundreds of rules, and arrays sized by the rule count cost more to make than the scan itself.
+   */
+  private readonly rules = new Map<number, RuleWindows>();
 
   /** Rule `rule` is about to run in the window `[start, end)` (offsets of the whole text). */
   enterWindow(rule: number, start: number, end: number): void {
-    if (this.windowEnd[rule]! > this.earlierEnd[rule]!) this.earlierEnd[rule] = this.windowEnd[rule]!;
-    this.windowEnd[rule] = end;
-    if (start <= this.windowStart[rule]!) return;
-    this.windowStart[rule] = start;
-    const keys = this.keys[rule];
+    const windows = this.rules.get(rule);
+    if (windows === undefined) {
+      this.rules.set(rule, { keys: undefined, start, end, earlierEnd: Number.NEGATIVE_INFINITY });
+      return;
+    }
+    if (windows.end > windows.earlierEnd) windows.earlierEnd = windows.end;
+    windows.end = end;
+    if (start <= windows.start) return;
+    windows.start = start;
+    const keys = windows.keys;
     if (keys === undefined || keys.size === 0) return;
     const below = start * LENGTHS;
     for (const key of keys) if (key < below) keys.delete(key);
   }
 
   /**
-   * True the first time rule `rule` matches `length` characters at `offset`; false after. The same match found again
-   * in an overlapping window is the same secret judged the same way.
+   * True the first time rule `rule` matches `length` characters at `offset` (inside the window it entered last); false
+   * after. The same match found again in an overlapping window is the same secret judged the same way.
    */
   firstTime(rule: number, offset: number, length: number): boolean {
-    const met = offset < this.earlierEnd[rule]!;
-    if (!met && offset < this.windowEnd[rule]! - OVERLAP) return true;
+    const windows = this.rules.get(rule);
+    if (windows === undefined) return true;
+    const met = offset < windows.earlierEnd;
+    if (!met && offset < windows.end - OVERLAP) return true;
     const key = offset * LENGTHS + Math.min(length, LENGTHS - 1);
-    let keys = this.keys[rule];
-    if (keys === undefined) {
-      keys = new Set();
-      this.keys[rule] = keys;
-    }
-    if (keys.has(key)) return false;
-    keys.add(key);
+    windows.keys ??= new Set();
+    if (windows.keys.has(key)) return false;
+    windows.keys.add(key);
     return true;
   }
+}
+
+/** One rule's windows so far. */
+interface RuleWindows {
+  keys: Set<number> | undefined;
+  /** Where its latest window starts and ends. */
+  start: number;
+  end: number;
+  /** Where its earlier windows ended: a match starting there or later was not met before. */
+  earlierEnd: number;
 }

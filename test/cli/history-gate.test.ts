@@ -110,6 +110,26 @@ describe('secrets in any commit since the base', () => {
     expect(await stopDecision(repo)).toBe('allow');
   }, 120_000);
 
+  test('an evil merge: a key only the merge commit wrote, deleted after, fails the run at the merge', async () => {
+    const repo = await repoWithConfig();
+    await repo.git('checkout', '--quiet', '-b', 'feature');
+    await repo.git('checkout', '--quiet', '-b', 'side');
+    await repo.write('src/side.py', 'SIDE = 1\n');
+    await repo.commit('side');
+    await repo.git('checkout', '--quiet', 'feature');
+    await repo.write('src/app.py', 'print("hi")\n');
+    await repo.commit('app');
+    await repo.git('merge', '--quiet', '--no-commit', '--no-ff', 'side');
+    await repo.write('src/side.py', `SIDE = 1\nTOKEN = "${token('evil')}"\n`);
+    const merge = await repo.commit('merge side, with a line of its own');
+    await repo.write('src/side.py', 'SIDE = 1\n');
+    await repo.commit('remove it');
+    const failed = await run(repo);
+    expect(failed.exitCode).toBe(1);
+    expect(failed.secrets.summary).toContain(`in commit ${merge.slice(0, 12)}`);
+    expect(failed.stdout).not.toContain(token('evil'));
+  }, 120_000);
+
   test('a pass is not reused for another history with the same tree', async () => {
     const repo = await repoWithConfig();
     await repo.git('checkout', '--quiet', '-b', 'feature');

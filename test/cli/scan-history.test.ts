@@ -124,6 +124,32 @@ describe('tollgate scan --history', () => {
     expect(places).toEqual([`${short(merge)} app.env:2`, `${short(side)} app.env:2`].sort());
   });
 
+  test('an evil merge: what a clean merge wrote that neither parent had is found at the merge, whatever the sides did to the file', async () => {
+    repo = await createTempRepo({ files: { 'side.env': 'S=1\n', 'old/moved.env': 'M=1\n', 'main.env': 'A=1\n' } });
+    await repo.git('checkout', '-q', '-b', 'side');
+    await repo.write('side.env', 'S=1\nS2=2\n');
+    await repo.write('new/moved.env', 'M=1\n');
+    await repo.git('rm', '-q', 'old/moved.env');
+    await repo.commit('side: edit one file, rename another');
+    await repo.git('checkout', '-q', 'main');
+    await repo.write('main.env', 'A=1\nA2=2\n');
+    await repo.commit('main change');
+    await repo.git('merge', '-q', '--no-commit', '--no-ff', 'side');
+    // Merged cleanly; then the merge adds lines of its own: to a file only the side changed, to the file the side
+    // renamed, to one neither touched, and a file of its own.
+    await repo.write('side.env', `S=1\nS2=2\nEVIL1=${token('evil-side')}\n`);
+    await repo.write('new/moved.env', `M=1\nEVIL2=${token('evil-renamed')}\n`);
+    await repo.write('main.env', `A=1\nA2=2\nEVIL3=${token('evil-untouched')}\n`);
+    await repo.write('evil.env', `EVIL4=${token('evil-new')}\n`);
+    await repo.git('add', '-A');
+    await repo.git('commit', '-q', '--no-edit');
+    const merge = short((await repo.git('rev-parse', 'HEAD')).trim());
+    const { places } = await scanHistory('HEAD');
+    expect(places).toEqual(
+      [`${merge} evil.env:1`, `${merge} main.env:3`, `${merge} new/moved.env:2`, `${merge} side.env:3`].sort(),
+    );
+  });
+
   test('fingerprints are stable: a baseline written from history silences the same scan', async () => {
     repo = await createTempRepo({ files: { 'README.md': '# app\n' } });
     await repo.write('my config.env', `TOKEN=${token('baseline')}\n`);

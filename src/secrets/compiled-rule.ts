@@ -1,0 +1,55 @@
+import type { SecretRule } from './rule.js';
+import { secretGroupNames } from './scan-results.js';
+
+/**
+ * A rule as the scanner runs it. Its two regular expressions are made the first time the rule runs: a scan triggers a
+ * few of the hundreds of rules, and making every one up front was most of a short scan's set-up.
+ */
+export interface CompiledRule {
+  readonly rule: SecretRule;
+  readonly index: number;
+  readonly block: boolean;
+  readonly maxLength: number;
+  /** The rule's `gate`, sticky, tested right after a keyword hit before any window is cut. */
+  readonly gate: RegExp | undefined;
+  /** The pattern's named groups that may hold the secret (`secret…`), in pattern order; with the search regex. */
+  secretGroups: readonly string[];
+  /** See `searchRegex` and `locateRegex`. */
+  search: RegExp | undefined;
+  locate: RegExp | undefined;
+}
+
+export function compileRule(rule: SecretRule, index: number): CompiledRule {
+  return {
+    rule,
+    index,
+    block: rule.window === 'block',
+    maxLength: rule.maxLength ?? 512,
+    gate: rule.gate ? new RegExp(rule.gate.source, withFlags(rule.gate.flags.replace('g', ''), 'y')) : undefined,
+    secretGroups: [],
+    search: undefined,
+    locate: undefined,
+  };
+}
+
+/** The rule's pattern with `g`, for the exec loop in a window. */
+export function searchRegex(compiled: CompiledRule): RegExp {
+  if (compiled.search) return compiled.search;
+  const pattern = compiled.rule.pattern;
+  compiled.secretGroups = secretGroupNames(pattern);
+  compiled.search = new RegExp(pattern.source, withFlags(pattern.flags.replace(/[dy]/g, ''), 'g'));
+  return compiled.search;
+}
+
+/** The same with `y` and `d`: run at a match's start, it gives the same match with its groups' offsets. */
+export function locateRegex(compiled: CompiledRule): RegExp {
+  const pattern = compiled.rule.pattern;
+  compiled.locate ??= new RegExp(pattern.source, withFlags(pattern.flags.replace('g', ''), 'dy'));
+  return compiled.locate;
+}
+
+function withFlags(flags: string, extra: string): string {
+  let out = flags;
+  for (const flag of extra) if (!out.includes(flag)) out += flag;
+  return out;
+}
