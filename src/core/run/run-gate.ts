@@ -4,6 +4,7 @@ import type { EffectivePolicy } from '../policy/effective-policy.js';
 import { runLifecycle } from './run-lifecycle.js';
 import type { RunReport } from './run-report.js';
 import { offValidators, requiredValidators, selectTools } from './select-tools.js';
+import { storeRunReport } from './stored-report.js';
 
 export interface RunGateOptions {
   repoRoot: string;
@@ -62,7 +63,7 @@ export async function runGate(options: RunGateOptions): Promise<RunReport> {
     telemetry: () => ({ source: 'run' }),
   });
   const { changeSet } = run;
-  return {
+  const report: RunReport = {
     tool: 'tollgate',
     version: options.version,
     runId: run.runId,
@@ -83,4 +84,7 @@ export async function runGate(options: RunGateOptions): Promise<RunReport> {
     ...(run.notStored ? { notStored: run.notStored } : {}),
     off: offValidators(options.tools, config),
   };
+  // What `run --format html` and `log --format html` draw: not worth trying on a disk that refused the results.
+  if (!run.notStored) await storeRunReport(report);
+  return report;
 }
