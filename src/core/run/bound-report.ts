@@ -58,7 +58,7 @@ function maskFinding(finding: Finding, redact: Redact): Finding {
 /**
  * The report cut to STORED_LIMITS, saying in `left` what it left out: long bodies keep their failure lines and tail,
  * the file list its first names; when the whole is still too large, code context goes, then bodies shrink to what
- * the reports show, then the last findings go. Pure.
+ * the reports show, then the validators' details, then the last findings. Pure.
  */
 export function boundReport(report: RunReport): RunReport {
   const left: string[] = [...(report.left ?? [])];
@@ -79,6 +79,10 @@ export function boundReport(report: RunReport): RunReport {
     left.push('every output beyond its excerpt');
   }
   if (sizeOf(bounded) > STORED_LIMITS.bytes) {
+    bounded = { ...bounded, tools: bounded.tools.map(withoutDetails) };
+    left.push("the validators' details");
+  }
+  if (sizeOf(bounded) > STORED_LIMITS.bytes) {
     const { tools, dropped } = dropLastFindings(bounded.tools, STORED_LIMITS.bytes - sizeOf({ ...bounded, tools: [] }));
     bounded = { ...bounded, tools };
     left.push(`${dropped} finding(s) at the end of the list (the JSON report has them all)`);
@@ -93,6 +97,13 @@ function cutBodies(tool: ToolReport, lines: number, limit: number = STORED_LIMIT
       : finding,
   );
   return { ...tool, findings };
+}
+
+/** A tool without its details, but for the checks' names and states, which the page lists. */
+function withoutDetails(tool: ToolReport): ToolReport {
+  const { details, ...rest } = tool;
+  const checks = Array.isArray(details?.checks) ? (details.checks as Array<{ name?: unknown; state?: unknown }>) : null;
+  return checks ? { ...rest, details: { checks: checks.map(({ name, state }) => ({ name, state })) } } : rest;
 }
 
 function countChanged(before: readonly ToolReport[], after: readonly ToolReport[]): number {
