@@ -56,7 +56,10 @@ export function pageOfSummary(runId: string, summary: RunSummary, note?: string)
         verdict === 'passed'
           ? 'This run passed. Run `tollgate run` for a full report of the change as it is now.'
           : 'Fix what the validators below report, then run `tollgate run` again; it shows each failure with its output. To accept a low-risk finding instead, `tollgate waive ID --reason "…"`.',
-      passed: tools.filter((tool) => tool.passed).map((tool) => tool.name),
+      passed: tools.filter((tool) => tool.passed && tool.status === 'passed').map((tool) => tool.name),
+      notRun: tools
+        .filter((tool) => tool.passed && tool.status !== 'passed')
+        .map((tool) => `${tool.name} (${tool.label})`),
     },
     tools,
   };

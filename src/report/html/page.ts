@@ -37,6 +37,8 @@ export interface HtmlSummary {
   next: string;
   /** Validators that passed, and the project checks that passed (`checks: lint`). */
   passed: string[];
+  /** Validators that did not block but did not pass either (skipped, unavailable), with how their status reads. */
+  notRun: string[];
 }
 
 export interface HtmlTool {
@@ -99,6 +101,9 @@ export function pageOfReport(report: RunReport): HtmlPage {
         .map((tool) => ({ name: tool.name, label: statusLabel(tool), findings: blockingFindings(tool).length })),
       next: nextStep(report, 'below'),
       passed: report.tools.flatMap(passedNames),
+      notRun: report.tools
+        .filter((tool) => toolPasses(tool) && tool.status !== 'passed')
+        .map((tool) => `${tool.name} (${statusLabel(tool)})`),
     },
     ...(report.files ? { changedFiles: { files: [...report.files], total: report.changedFiles } } : {}),
     tools: report.tools.map((tool) => ({
@@ -128,9 +133,9 @@ export function pageOfReport(report: RunReport): HtmlPage {
 /** The project checks a `checks` result lists in its details; other validators have none. */
 const checkOutcomes = z.array(z.looseObject({ name: z.string(), state: z.string() }));
 
-/** A passing validator by name (with its status when it did not simply pass), and every check that passed. */
+/** A validator that passed, by name, and every check that passed, even in a run of checks that failed. */
 function passedNames(tool: ToolReport): string[] {
-  const own = toolPasses(tool) ? [tool.status === 'passed' ? tool.name : `${tool.name} (${statusLabel(tool)})`] : [];
+  const own = tool.status === 'passed' ? [tool.name] : [];
   const checks = checkOutcomes.safeParse(tool.details?.checks);
   const passedChecks = checks.success
     ? checks.data.filter((check) => check.state === 'passed').map((check) => `${tool.name}: ${check.name}`)

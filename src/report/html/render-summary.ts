@@ -19,10 +19,14 @@ export function summarySection(summary: HtmlSummary): string {
     summary.passed.length === 0
       ? '<p class="passed">Nothing passed.</p>'
       : `<p class="passed">Passed: ${summary.passed.map((name) => `<span class="name">${escapeHtml(name)}</span>`).join(', ')}.</p>`;
+  const notRun =
+    summary.notRun.length === 0
+      ? ''
+      : `<p class="not-run">Did not block, did not pass: ${summary.notRun.map((name) => `<span class="name">${escapeHtml(name)}</span>`).join(', ')}.</p>`;
   const waiving = summary.blocking.some((tool) => tool.findings > 0)
     ? '<p class="hint">Each finding below shows its id and the command that waives it. An agent may waive only the severities in <code>waivers.allow</code> (default low, medium); a person waives the others at a terminal with <code>--human</code>.</p>'
     : '';
-  return `<section class="summary" id="summary"><h2>Summary</h2>${blocking}<p class="next"><strong>Next:</strong> ${escapeWithCode(summary.next)}</p>${waiving}${passed}</section>`;
+  return `<section class="summary" id="summary"><h2>Summary</h2>${blocking}<p class="next"><strong>Next:</strong> ${escapeWithCode(summary.next)}</p>${waiving}${passed}${notRun}</section>`;
 }
 
 /** The change's files with their status; names escaped and on one line each. */
