@@ -67,7 +67,7 @@ Examples:
 
 /**
  * The run's page as `run --format html` drew it, from the report the run stored; a run without one (an older
- * tollgate, an MCP call) gets the page its event log allows, saying what it lacks.
+ * tollgate) gets the page its event log allows, saying what it lacks.
  */
 async function runPage(repoRoot: string, runId: string, summary: RunSummary): Promise<string> {
   const { readStoredReport } = await import('../../core/run/stored-report.js');
@@ -76,7 +76,7 @@ async function runPage(repoRoot: string, runId: string, summary: RunSummary): Pr
   if (stored.kind === 'ok') return renderHtml(stored.report);
   const why =
     stored.kind === 'missing'
-      ? 'This run has no stored report (an older tollgate or an MCP call recorded it)'
+      ? 'This run has no stored report (an older tollgate recorded it, or its disk refused the report)'
       : `The stored report of this run is unreadable (${stored.problem})`;
   return renderHtmlPage(
     pageOfSummary(runId, summary, `${why}: this page is rebuilt from its event log, without outputs or changed files.`),

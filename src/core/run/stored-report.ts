@@ -101,7 +101,7 @@ export async function storeRunReport(report: RunReport): Promise<boolean> {
   }
 }
 
-/** The stored report of a run; `missing` for a run that has none (an older tollgate, an MCP call). */
+/** The stored report of a run; `missing` for a run that has none (an older tollgate, a full disk). */
 export async function readStoredReport(repoRoot: string, runId: string): Promise<StoredReportRead> {
   const path = join(tollgatePaths(repoRoot).runDir(runId), STORED_REPORT_FILE);
   const read = await readJsonFileResult(path, storedSchema);
