@@ -1,13 +1,15 @@
 import { isAbsolute } from 'node:path';
 import { openProject } from '../core/config/open-project.js';
 import { ExitCode } from '../core/errors.js';
+import { withCodeContext } from '../core/run/code-context.js';
 import { configLocations } from '../core/run/config-locations.js';
 import { runGate } from '../core/run/run-gate.js';
+import type { RunReport } from '../core/run/run-report.js';
+import { readStoredReport } from '../core/run/stored-report.js';
 import { checkOutputWritable, writeOutput } from '../core/state/output-file.js';
 import { TOLLGATE_VERSION } from '../core/version.js';
 import { renderReport, reportFormatOf } from '../report/index.js';
 import { validators } from '../validators/index.js';
-import { withCodeContext } from './code-context.js';
 import { createProgressDisplay } from './progress-display.js';
 import type { RunFlags } from './run-flags.js';
 
@@ -45,8 +47,7 @@ export async function runAndReport(flags: RunFlags): Promise<number> {
   const format = flags.format ?? reportFormatOf(config.output.format);
   const located =
     loaded.file && !isAbsolute(loaded.file) ? { ...report, ...(await configLocations(repoRoot, loaded.file)) } : report;
-  // Only the HTML page shows code around findings; other formats are not worth the file reads.
-  const text = await renderReport(format === 'html' ? await withCodeContext(located) : located, format);
+  const text = await renderReport(format === 'html' ? await htmlModel(repoRoot, located) : located, format);
   if (outputFile && outputFile !== '-') {
     try {
       await writeOutput(outputFile, text, { cwd, stdout: (chunk) => process.stdout.write(chunk) });
@@ -64,4 +65,13 @@ export async function runAndReport(flags: RunFlags): Promise<number> {
     return ExitCode.internal;
   }
   return report.verdict === 'passed' ? ExitCode.passed : ExitCode.failed;
+}
+
+/**
+ * The page is drawn from the run's stored report, as `log --format html` draws it later, so both are the same page;
+ * from the report in memory, with code read now, only when it could not be stored.
+ */
+async function htmlModel(repoRoot: string, report: RunReport): Promise<RunReport> {
+  const stored = await readStoredReport(repoRoot, report.runId);
+  return stored.kind === 'ok' ? stored.report : withCodeContext(report);
 }

@@ -1,14 +1,17 @@
 import { blockingFindings, type RunReport, toolPasses } from '../core/run/run-report.js';
 
-/** What an agent should do next, given how the run ended. Shared by every renderer. */
-export function nextStep(report: RunReport): string {
+/**
+ * What an agent should do next, given how the run ended. Shared by every renderer; `where` says where the details
+ * are in relation to the sentence (after it on the HTML page, before it everywhere else).
+ */
+export function nextStep(report: RunReport, where: 'above' | 'below' = 'above'): string {
   const statuses = new Set(report.tools.map((tool) => tool.status));
   if (statuses.has('timeout') || statuses.has('budget_exhausted')) {
     return 'Validation ran out of time. Do not rerun it as is: split the change, give slow checks `paths`, or raise `validation.timeout`.';
   }
   if (report.verdict === 'passed') {
     const warnings = report.tools.filter((tool) => tool.status === 'tool_unavailable').map((tool) => tool.name);
-    const note = warnings.length > 0 ? ` (${warnings.join(', ')} could not run here: see above)` : '';
+    const note = warnings.length > 0 ? ` (${warnings.join(', ')} could not run here: see ${where})` : '';
     const scoped = report.tools.filter((tool) => tool.scope);
     if (scoped.length > 0) {
       const what = scoped.map((tool) => `${tool.name} (${tool.scope})`).join(', ');
@@ -23,8 +26,8 @@ export function nextStep(report: RunReport): string {
   }
   const hasFindings = report.tools.some((tool) => blockingFindings(tool).length > 0);
   if (hasFindings) {
-    return 'Fix the findings above, then run `tollgate run` again. To accept a low-risk finding instead, `tollgate waive ID --reason "…"`.';
+    return `Fix the findings ${where}, then run \`tollgate run\` again. To accept a low-risk finding instead, \`tollgate waive ID --reason "…"\`.`;
   }
   const broken = report.tools.filter((tool) => !toolPasses(tool)).map((tool) => tool.name);
-  return `${broken.join(', ')} could not finish: read the summary above, fix the cause (config, input or environment), then run \`tollgate run\` again.`;
+  return `${broken.join(', ')} could not finish: read the summary ${where}, fix the cause (config, input or environment), then run \`tollgate run\` again.`;
 }

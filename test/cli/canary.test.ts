@@ -146,7 +146,7 @@ describe('no secret leaves tollgate unmasked', () => {
       record(args.join(' '), result.stdout, result.stderr);
     }
 
-    for (const args of [['log'], ['log', '--json'], ['log', '--list']]) {
+    for (const args of [['log'], ['log', '--json'], ['log', '--list'], ['log', '--format', 'html']]) {
       const result = await runCli(args, { cwd: repo.root, env });
       record(args.join(' '), result.stdout, result.stderr);
     }

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { withCodeContext } from '../../src/cli/code-context.js';
 import { makeFinding } from '../../src/core/finding.js';
+import { withCodeContext } from '../../src/core/run/code-context.js';
 import type { RunReport } from '../../src/core/run/run-report.js';
 import { fakeChecksumToken } from '../../src/secrets/sample-tokens.js';
 

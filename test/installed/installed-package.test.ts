@@ -170,6 +170,9 @@ describe('the installed package', () => {
     const github = await tollgate(['run', '--format', 'github']);
     expectClean(github, 'run --format github');
     expect(github.stdout).toMatch(/^::error file=tollgate\.config\.yaml,line=2,title=checks%3A /m);
+    const html = await tollgate(['run', '--format', 'html', '--output', 'out/report.html']);
+    expectClean(html, 'run --format html --output');
+    expect(html.exitCode).toBe(1);
     expect(sarifProblems(sarifText)).toEqual([]);
     // The failed check points at the config line that defines it.
     expect(JSON.parse(sarifText).runs[0].results[0].locations[0].physicalLocation).toEqual({
@@ -188,6 +191,10 @@ describe('the installed package', () => {
     ]) {
       expectClean(await tollgate(args), args.join(' '));
     }
+    // The latest run is the HTML one: `log` draws the page it drew, from the report it stored.
+    const runPage = readFileSync(join(repo.root, 'out/report.html'), 'utf8');
+    expect(runPage).toContain('<section class="summary"');
+    expect(readFileSync(join(repo.root, 'out/run.html'), 'utf8')).toBe(runPage);
     const finding = report.tools.flatMap((tool: { findings: Array<{ id: string }> }) => tool.findings)[0];
     expect(finding).toBeDefined();
     expectClean(await tollgate(['waive', finding.id, '--reason', 'known flaky on CI']), 'waive');

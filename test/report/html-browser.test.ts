@@ -173,8 +173,15 @@ describe.skipIf(!CHROMIUM)('the HTML report in chromium', () => {
     await page.close();
   }, 60_000);
 
-  test('tollgate log --format html opens cleanly too', async () => {
+  test('tollgate log --format html draws the same page, and its copy buttons raise no error', async () => {
+    expect(readFileSync(join(outDir, 'log.html'), 'utf8')).toBe(readFileSync(join(outDir, 'run.html'), 'utf8'));
     const { page, problems } = await open(join(outDir, 'log.html'));
+    expect(await page.$eval('.summary .next', (element) => element.textContent)).toMatch(
+      /^Next: Fix the findings below/,
+    );
+    const command = await page.$eval('.waive code.cmd', (element) => element.textContent);
+    expect(command).toMatch(/^tollgate waive [0-9a-f]+ --reason "…"$/);
+    await page.click('button.copy');
     expect(problems).toEqual([]);
     expect(await page.$eval('h1', (element) => element.textContent)).toMatch(/^tollgate run \S+ (PASSED|FAILED)/);
     expect(await page.$$eval('svg.timeline rect', (rects) => rects.length)).toBeGreaterThan(0);

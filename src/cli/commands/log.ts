@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { TollgateError } from '../../core/errors.js';
+import type { RunSummary } from '../../core/events/replay.js';
 import { parseFlags } from '../flags.js';
 import { type CommandIo, processIo } from '../io.js';
 
@@ -55,12 +56,29 @@ Examples:
       }
       const { runId: id, summary } = await loadRun(repoRoot, runId);
       if (format === 'html') {
-        const { pageOfSummary, renderHtmlPage } = await import('../../report/html/index.js');
-        await write(renderHtmlPage(pageOfSummary(id, summary)));
+        await write(await runPage(repoRoot, id, summary));
       } else {
         await write(
           format === 'json' ? `${JSON.stringify({ ...summary, runId: id }, null, 2)}\n` : renderRunLog(id, summary),
         );
       }
     });
+}
+
+/**
+ * The run's page as `run --format html` drew it, from the report the run stored; a run without one (an older
+ * tollgate) gets the page its event log allows, saying what it lacks.
+ */
+async function runPage(repoRoot: string, runId: string, summary: RunSummary): Promise<string> {
+  const { readStoredReport } = await import('../../core/run/stored-report.js');
+  const { pageOfSummary, renderHtml, renderHtmlPage } = await import('../../report/html/index.js');
+  const stored = await readStoredReport(repoRoot, runId);
+  if (stored.kind === 'ok') return renderHtml(stored.report);
+  const why =
+    stored.kind === 'missing'
+      ? 'This run has no stored report (an older tollgate recorded it, or its disk refused the report)'
+      : `The stored report of this run is unreadable (${stored.problem})`;
+  return renderHtmlPage(
+    pageOfSummary(runId, summary, `${why}: this page is rebuilt from its event log, without outputs or changed files.`),
+  );
 }

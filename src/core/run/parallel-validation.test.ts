@@ -9,6 +9,7 @@ import { readState } from '../state/index.js';
 import { readGateStatus } from './gate-status.js';
 import { runParallelValidation } from './parallel-validation.js';
 import { readSession, updateSession } from './session-store.js';
+import { readStoredReport } from './stored-report.js';
 
 let repo: TempRepo;
 beforeEach(async () => {
@@ -180,6 +181,17 @@ describe('parallel_validation', () => {
     expect(cancelled.text).not.toContain('Validation passed');
     // Neither counted as a timeout nor as a call that finished in time.
     expect(readSession(repo.root, 'mcp-s1').consecutiveTimeouts).toBe(1);
+  });
+
+  test("stores the call's report, which `log --format html` draws", async () => {
+    await repo.write('src/a.ts', 'fine\n');
+    const outcome = await validate({});
+    const stored = await readStoredReport(repo.root, outcome.runId!);
+    expect(stored.kind).toBe('ok');
+    if (stored.kind !== 'ok') return;
+    expect(stored.report.runId).toBe(outcome.runId);
+    expect(stored.report.files).toEqual([{ path: 'src/a.ts', status: 'added' }]);
+    expect(stored.report.tools.map((tool) => tool.name).sort()).toEqual(fakeRegistry.map((tool) => tool.name).sort());
   });
 
   test('a crashing tool is its own error; the others still report', async () => {

@@ -1,9 +1,10 @@
 import type { TollgateConfig } from '../config/schema.js';
 import type { AnyToolDefinition } from '../pipeline/tool.js';
 import type { EffectivePolicy } from '../policy/effective-policy.js';
-import { runLifecycle } from './run-lifecycle.js';
+import { type RunLifecycleOutcome, runLifecycle } from './run-lifecycle.js';
 import type { RunReport } from './run-report.js';
 import { offValidators, requiredValidators, selectTools } from './select-tools.js';
+import { storeRunReport } from './stored-report.js';
 
 export interface RunGateOptions {
   repoRoot: string;
@@ -61,26 +62,50 @@ export async function runGate(options: RunGateOptions): Promise<RunReport> {
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     telemetry: () => ({ source: 'run' }),
   });
+  const report = reportOfRun(run, {
+    repoRoot,
+    config,
+    tools: options.tools,
+    partial: selection.partial,
+    version: options.version,
+  });
+  // What `run --format html` and `log --format html` draw: not worth trying on a disk that refused the results.
+  if (!run.notStored) await storeRunReport(report);
+  return report;
+}
+
+/** The report of a finished run: what every renderer draws and what the run stores (`stored-report.ts`). */
+export function reportOfRun(
+  run: RunLifecycleOutcome,
+  facts: {
+    repoRoot: string;
+    config: TollgateConfig;
+    tools: readonly AnyToolDefinition[];
+    partial: boolean;
+    version: string;
+  },
+): RunReport {
   const { changeSet } = run;
+  const { config } = facts;
   return {
     tool: 'tollgate',
-    version: options.version,
+    version: facts.version,
     runId: run.runId,
     startedAt: new Date(run.startedAt).toISOString(),
     durationMs: run.durationMs,
     verdict: run.verdict,
-    repoRoot,
+    repoRoot: facts.repoRoot,
     base: changeSet.base,
     fingerprint: changeSet.fingerprint,
     changedFiles: changeSet.files.length,
     files: changeSet.files.map((file) => ({ path: file.path, status: file.status })),
     ignored: changeSet.ignored,
     skippedFiles: changeSet.skipped,
-    partial: selection.partial,
+    partial: facts.partial,
     tools: run.tools,
     maxOutputLines: config.output.maxOutputLines,
     ...(config.output.sarifChecks ? { sarifChecks: true } : {}),
     ...(run.notStored ? { notStored: run.notStored } : {}),
-    off: offValidators(options.tools, config),
+    off: offValidators(facts.tools, config),
   };
 }

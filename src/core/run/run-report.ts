@@ -59,6 +59,8 @@ export interface RunReport {
   configLines?: Record<string, number>;
   /** A few masked lines of code around findings, by finding id (HTML report only). */
   codeContext?: Record<string, CodeContext>;
+  /** What a stored report (`stored-report.ts`) left out to stay small, in words; shown on the HTML page. */
+  left?: string[];
 }
 
 export interface CodeContext {

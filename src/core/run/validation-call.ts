@@ -9,10 +9,12 @@ import { recordRunTelemetry, type SkipReason, type TrivialDeclaration } from '..
 import type { AgentFindingList } from './agent-findings.js';
 import { repoConfigLocations } from './config-locations.js';
 import type { SelectedCall } from './execute-selected.js';
+import { reportOfRun } from './run-gate.js';
 import { type RunLifecycleOutcome, runLifecycle } from './run-lifecycle.js';
 import type { ToolReport, Verdict } from './run-report.js';
 import { requiredValidators } from './select-tools.js';
 import { readSession, updateSession } from './session-store.js';
+import { storeRunReport } from './stored-report.js';
 import { maySkipAsTrivial } from './trivial-declarations.js';
 import { findingsOfView, renderValidationResults } from './validation-results.js';
 
@@ -122,6 +124,11 @@ export async function runValidationCall(options: ValidationCallOptions): Promise
       },
     }),
   });
+  // The page `log --format html` draws of this call, as of a `tollgate run`.
+  if (!run.notStored) {
+    const facts = { repoRoot, config, tools: options.registry, partial: !options.complete, version: options.version };
+    await storeRunReport(reportOfRun(run, facts));
+  }
   let outcome = await callOutcome(options, run, statusOf(run.tools, run.verdict), skipped.message);
   // A call the client cancelled (or gave up on: its timeout sends the same cancellation) stopped its validators, which
   // then report `timeout`; only the server's own budget running out may count towards the circuit breaker.

@@ -33,6 +33,11 @@ pre{white-space:pre-wrap;word-break:break-word;background:var(--head);padding:8p
 .timeline{width:100%;max-height:400px}.timeline text{fill:var(--fg);font-size:12px}.timeline rect.ok{fill:var(--ok)}.timeline rect.bad{fill:var(--bad)}.timeline rect.warn{fill:var(--warn)}
 fieldset{display:inline-block;border:1px solid var(--line);margin:0 8px 8px 0}label{margin-right:12px;white-space:nowrap}
 .shown{color:var(--muted)}
+.summary{border:1px solid var(--line);padding:4px 16px 8px;margin:16px 0}.summary ul.blocks{margin:0 0 8px}.summary .name{font-family:ui-monospace,monospace}
+.next{font-size:15px}.hint{color:var(--muted)}code{font-family:ui-monospace,monospace;font-size:12px}
+.fid{font-size:12px;color:var(--muted);margin-top:4px}.waive{margin:4px 0}.waive code.cmd{user-select:all;background:var(--head);padding:2px 6px;border:1px solid var(--line)}
+button.copy{font-size:12px;padding:0 6px;cursor:pointer}
+ul.files{list-style:none;padding-left:0;margin:0}ul.files code{word-break:break-all}.fstatus{display:inline-block;min-width:90px;color:var(--muted);font-size:12px}
 pre.code{white-space:pre;overflow-x:auto}pre.code .hit{background:rgba(207,34,46,.15);display:inline-block;min-width:100%}
 `;
 
@@ -60,5 +65,15 @@ export const PAGE_SCRIPT = `
     });
   }
   update();
+  // The waive commands: a click copies one where the page may use the clipboard; the text is selectable anyway.
+  var buttons = document.querySelectorAll('button.copy');
+  for (var j = 0; j < buttons.length; j++) {
+    buttons[j].addEventListener('click', function (event) {
+      var button = event.target;
+      var text = button.getAttribute('data-copy');
+      if (!navigator.clipboard) return;
+      navigator.clipboard.writeText(text).then(function () { button.textContent = 'Copied'; }, function () {});
+    });
+  }
 })();
 `;

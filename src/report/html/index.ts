@@ -3,7 +3,8 @@ import { pageOfReport } from './page.js';
 import { renderHtmlPage } from './render.js';
 
 export { pageStyle } from './assets.js';
-export { type HtmlPage, pageOfReport, pageOfSummary } from './page.js';
+export { type HtmlPage, pageOfReport } from './page.js';
+export { pageOfSummary } from './page-of-summary.js';
 export { escapeHtml, htmlDocument, renderHtmlPage } from './render.js';
 
 /** `--format html`: the run as one self-contained page. */

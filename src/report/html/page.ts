@@ -1,7 +1,15 @@
-import type { RunSummary } from '../../core/events/replay.js';
+import { z } from 'zod';
 import { type Finding, SEVERITIES, type Severity } from '../../core/finding.js';
 import { failureExcerpt } from '../../core/run/failure-excerpt.js';
-import { type CodeContext, type RunReport, statusLabel, toolPasses } from '../../core/run/run-report.js';
+import {
+  blockingFindings,
+  type CodeContext,
+  type RunReport,
+  statusLabel,
+  type ToolReport,
+  toolPasses,
+} from '../../core/run/run-report.js';
+import { nextStep } from '../next-step.js';
 
 /**
  * What an HTML page shows, whatever it was built from (a run's report, or a run replayed from its event log): the
@@ -14,7 +22,23 @@ export interface HtmlPage {
   facts: Array<[string, string]>;
   /** Things a reader must not miss (a partial run, files not examined, results not stored). */
   notes: string[];
+  /** The top of the page: what blocks, what to do next, what passed. */
+  summary: HtmlSummary;
+  /** The change's files; absent when the run's record does not name them. */
+  changedFiles?: { files: Array<{ path: string; status: string }>; total: number };
+  /** Validators in the order they ran; the page shows the ones that failed first. */
   tools: HtmlTool[];
+}
+
+export interface HtmlSummary {
+  /** Validators that fail the run, with how their status reads and their blocking findings. */
+  blocking: Array<{ name: string; label: string; findings: number }>;
+  /** The next step, with `code` in backticks. */
+  next: string;
+  /** Validators that passed, and the project checks that passed (`checks: lint`). */
+  passed: string[];
+  /** Validators that did not block but did not pass either (skipped, unavailable), with how their status reads. */
+  notRun: string[];
 }
 
 export interface HtmlTool {
@@ -42,6 +66,8 @@ export interface HtmlFinding {
   location?: string;
   /** `by: reason` when a person or policy waived it. */
   waived?: string;
+  /** The command that waives it, for a finding that blocks. */
+  waive?: string;
   /** Lines of code around it, masked; `mark` are the finding's own line numbers. */
   context?: { startLine: number; lines: string[]; mark: [number, number] };
 }
@@ -55,6 +81,7 @@ export function pageOfReport(report: RunReport): HtmlPage {
     ...(report.partial ? ['Only some validators ran (--only/--skip): this run does not stand in for a full one.'] : []),
     ...(report.off && report.off.length > 0 ? [`Switched off by config: ${report.off.join(', ')}.`] : []),
     ...report.skippedFiles.map((file) => `Not examined: ${file.path} (${file.detail}).`),
+    ...(report.left && report.left.length > 0 ? [`Left out of the stored report: ${report.left.join('; ')}.`] : []),
   ];
   return {
     title: `tollgate run ${report.runId}`,
@@ -68,6 +95,17 @@ export function pageOfReport(report: RunReport): HtmlPage {
       ['tollgate', report.version],
     ],
     notes,
+    summary: {
+      blocking: report.tools
+        .filter((tool) => !toolPasses(tool))
+        .map((tool) => ({ name: tool.name, label: statusLabel(tool), findings: blockingFindings(tool).length })),
+      next: nextStep(report, 'below'),
+      passed: report.tools.flatMap(passedNames),
+      notRun: report.tools
+        .filter((tool) => toolPasses(tool) && tool.status !== 'passed')
+        .map((tool) => `${tool.name} (${statusLabel(tool)})`),
+    },
+    ...(report.files ? { changedFiles: { files: [...report.files], total: report.changedFiles } } : {}),
     tools: report.tools.map((tool) => ({
       name: tool.name,
       status: tool.status,
@@ -84,12 +122,40 @@ export function pageOfReport(report: RunReport): HtmlPage {
           ...(finding.body ? { body: finding.body, excerpt: failureExcerpt(finding.body, report.maxOutputLines) } : {}),
           ...(finding.ruleId ? { ruleId: finding.ruleId } : {}),
           ...locationOf(finding),
-          ...(finding.waiver ? { waived: `${finding.waiver.by}: ${finding.waiver.reason}` } : {}),
+          ...waiverOf(finding),
           ...contextOf(finding, report.codeContext?.[finding.id]),
         })),
       ),
     })),
   };
+}
+
+/** The project checks a `checks` result lists in its details; other validators have none. */
+const checkOutcomes = z.array(z.looseObject({ name: z.string(), state: z.string() }));
+
+/** A validator that passed, by name, and every check that passed, even in a run of checks that failed. */
+function passedNames(tool: ToolReport): string[] {
+  const own = tool.status === 'passed' ? [tool.name] : [];
+  const checks = checkOutcomes.safeParse(tool.details?.checks);
+  const passedChecks = checks.success
+    ? checks.data.filter((check) => check.state === 'passed').map((check) => `${tool.name}: ${check.name}`)
+    : [];
+  return [...own, ...passedChecks];
+}
+
+/** A waived finding says by whom and why; one that blocks carries the command that would waive it. */
+export function waiverOf(finding: {
+  id?: string;
+  waiver?: { by: string; reason: string };
+}): Pick<HtmlFinding, 'waived' | 'waive'> {
+  if (finding.waiver) return { waived: `${finding.waiver.by}: ${finding.waiver.reason}` };
+  return finding.id ? { waive: waiveCommand(finding.id) } : {};
+}
+
+/** `tollgate waive ID --reason "…"`, the id quoted for a shell unless it is plain (ids are hex digests). */
+export function waiveCommand(id: string): string {
+  const quoted = /^[A-Za-z0-9._-]+$/.test(id) ? id : `'${id.replace(/'/g, `'\\''`)}'`;
+  return `tollgate waive ${quoted} --reason "…"`;
 }
 
 function contextOf(finding: Finding, context: CodeContext | undefined): Pick<HtmlFinding, 'context'> {
@@ -98,7 +164,7 @@ function contextOf(finding: Finding, context: CodeContext | undefined): Pick<Htm
 }
 
 /** `path:line`, the path alone, or nothing for a finding without a file. */
-function locationOf(finding: { path?: string; line?: number }): Pick<HtmlFinding, 'location'> {
+export function locationOf(finding: { path?: string; line?: number }): Pick<HtmlFinding, 'location'> {
   if (!finding.path) return {};
   return { location: finding.line ? `${finding.path}:${finding.line}` : finding.path };
 }
@@ -106,48 +172,4 @@ function locationOf(finding: { path?: string; line?: number }): Pick<HtmlFinding
 /** Most severe first; a stable sort keeps the validator's own order within a severity. */
 export function bySeverity<T extends { severity: Severity }>(findings: T[]): T[] {
   return [...findings].sort((a, b) => SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity));
-}
-
-/** A run replayed from its event log (`tollgate log --format html`): the timeline comes from the events' times. */
-export function pageOfSummary(runId: string, summary: RunSummary): HtmlPage {
-  const started = Date.parse(summary.start?.at ?? summary.firstAt ?? '') || 0;
-  const orphaned = summary.tools.filter((call) => call.state === 'orphaned').map((call) => call.toolName);
-  return {
-    title: `tollgate run ${runId}`,
-    verdict: summary.end?.verdict ?? 'interrupted',
-    facts: [
-      ['Run', runId],
-      ['Command', summary.start?.command ?? '(unknown)'],
-      ['Started', summary.start?.at ?? summary.firstAt ?? '(unknown)'],
-      ['Duration', summary.end ? `${(summary.end.durationMs / 1000).toFixed(1)} s` : '(did not finish)'],
-      ['Base', `${summary.start?.base.ref ?? '(none)'} ${summary.start?.base.commit?.slice(0, 12) ?? ''}`.trim()],
-    ],
-    notes: [
-      ...(summary.end ? [] : ['The log stops before the run ended: it was killed, crashed, or is still running.']),
-      ...(orphaned.length > 0 ? [`Started but never completed: ${orphaned.join(', ')}.`] : []),
-      ...(summary.unknownEvents > 0 ? [`${summary.unknownEvents} event(s) of a newer tollgate were not read.`] : []),
-    ],
-    tools: summary.tools.map((call) => ({
-      name: call.toolName,
-      status: call.status ?? call.state,
-      label: call.state === 'orphaned' ? 'NEVER COMPLETED' : (call.status ?? 'unknown'),
-      passed: call.success === true,
-      durationMs: call.durationMs,
-      startMs: call.startedAt ? Math.max(0, Date.parse(call.startedAt) - started) : null,
-      summary: call.summary ?? call.error?.message ?? '',
-      findings: bySeverity(
-        call.findings.map((finding) => ({
-          id: finding.id ?? '',
-          severity: isSeverity(finding.severity) ? finding.severity : 'info',
-          title: finding.title,
-          ...locationOf(finding),
-          ...(finding.waiver ? { waived: `${finding.waiver.by}: ${finding.waiver.reason}` } : {}),
-        })),
-      ),
-    })),
-  };
-}
-
-function isSeverity(value: string | undefined): value is Severity {
-  return (SEVERITIES as readonly string[]).includes(value ?? '');
 }

@@ -2,9 +2,10 @@ import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { runReportWith } from '../../../test/support/run-report.js';
+import type { RunSummary } from '../../core/events/replay.js';
 import { makeFinding } from '../../core/finding.js';
 import type { RunReport, ToolReport } from '../../core/run/run-report.js';
-import { renderHtml } from './index.js';
+import { pageOfSummary, renderHtml, renderHtmlPage } from './index.js';
 import { escapeHtml } from './render.js';
 
 const unescapeHtml = (text: string) =>
@@ -87,5 +88,78 @@ describe('--format html', () => {
     const html = renderHtml(reportWith([{ ...tool, findings: [waived] }]));
     expect(html).toContain('<main data-findings="1" data-blocking="0">');
     expect(html).toContain('waived (ana: false positive)');
+  });
+
+  test('the summary: what blocks, the next step, and the validators and checks that passed', () => {
+    const checks: ToolReport = {
+      name: 'checks',
+      title: 'Checks',
+      status: 'passed',
+      summary: '2 check(s) passed',
+      durationMs: 10,
+      findings: [],
+      details: {
+        checks: [
+          { name: 'lint <fast>', state: 'passed' },
+          { name: 'docs', state: 'not_applicable' },
+        ],
+      },
+    };
+    const html = renderHtml(reportWith([tool, checks]));
+    const summary = html.slice(html.indexOf('<section class="summary"'), html.indexOf('<section class="filters"'));
+    expect(summary).toContain(
+      '<li><a href="#tool-code_review">code_review</a> <span class="status bad">FAILED</span>: 1 blocking finding</li>',
+    );
+    expect(summary).toContain('Fix the findings below, then run <code>tollgate run</code> again.');
+    expect(summary).toContain(
+      'Passed: <span class="name">checks</span>, <span class="name">checks: lint &lt;fast&gt;</span>.',
+    );
+    expect(html.indexOf('id="tool-code_review"')).toBeLessThan(html.indexOf('id="tool-checks"'));
+  });
+
+  test('a blocking finding carries its waive command; a waived one does not', () => {
+    const waived = {
+      ...hostile,
+      id: 'feedbeef',
+      waiver: { findingId: 'feedbeef', by: 'ana', reason: 'ok', at: 'now' },
+    };
+    const html = renderHtml(reportWith([{ ...tool, findings: [hostile, waived] }]));
+    expect(html).toContain(`<code class="cmd">tollgate waive ${hostile.id} --reason &quot;…&quot;</code>`);
+    expect(html).not.toContain('tollgate waive feedbeef');
+    expect(html).toContain('<div class="fid">id <code>feedbeef</code></div>');
+  });
+
+  test('changed file names are escaped and stay on one line', () => {
+    const files = [{ path: 'a<b>&c\nd\t"e".ts', status: 'added' }];
+    const html = renderHtml(reportWith([tool], { files, changedFiles: 1 }));
+    expect(html).toContain('<code>a&lt;b&gt;&amp;c\\nd\\t&quot;e&quot;.ts</code>');
+    expect(html).toContain('<h2>Changed files (1)</h2>');
+  });
+
+  test('the page of a run without a stored report says so and still gives the summary', () => {
+    const page = renderHtmlPage(
+      pageOfSummary(
+        'r1',
+        {
+          runId: 'r1',
+          start: null,
+          end: null,
+          abort: null,
+          state: 'interrupted',
+          tools: [],
+          hooks: [],
+          permissions: [],
+          waivers: [],
+          unknownEvents: 0,
+          problems: [],
+          truncatedLastLine: false,
+          firstAt: null,
+          lastAt: null,
+        } satisfies RunSummary,
+        'no stored report',
+      ),
+    );
+    expect(page).toContain('<li>no stored report</li>');
+    expect(page).toContain('<section class="summary"');
   });
 });

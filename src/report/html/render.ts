@@ -1,7 +1,11 @@
 import { createHash } from 'node:crypto';
 import { SEVERITIES } from '../../core/finding.js';
 import { PAGE_SCRIPT, pageStyle } from './assets.js';
+import { className, escapeHtml, escapeName } from './escape.js';
 import type { HtmlFinding, HtmlPage, HtmlTool } from './page.js';
+import { changedFilesSection, summarySection, waiveLine } from './render-summary.js';
+
+export { escapeHtml };
 
 /**
  * One self-contained HTML file: inline CSS and JS allowed by hash in a strict Content-Security-Policy, no request to
@@ -23,13 +27,20 @@ export function renderHtmlPage(page: HtmlPage): string {
 <p class="counts">${plural(blocking, 'blocking finding')}, ${total - blocking} waived, in ${plural(page.tools.length, 'validator')}.</p>
 ${page.notes.length > 0 ? `<ul class="notes">${page.notes.map((note) => `<li>${escapeHtml(note)}</li>`).join('')}</ul>` : ''}
 </header>
+${summarySection(page.summary)}
+${filters(validators)}
+${failedFirst(page.tools).map(toolSection).join('\n')}
+${changedFilesSection(page.changedFiles)}
 ${overview(page.tools)}
 ${timeline(page.tools)}
-${filters(validators)}
-${page.tools.map(toolSection).join('\n')}
 <p class="shown" id="shown" aria-live="polite"></p>
 </main>`,
   });
+}
+
+/** The validators that fail the run first, each group in run order. */
+function failedFirst(tools: readonly HtmlTool[]): HtmlTool[] {
+  return [...tools.filter((tool) => !tool.passed), ...tools.filter((tool) => tool.passed)];
 }
 
 /** Green for a pass, amber for what does not block but was not a full pass (unavailable, skipped), red otherwise. */
@@ -121,7 +132,9 @@ function findingRow(validator: string, finding: HtmlFinding): string {
   const body = excerpt ? `<pre class="excerpt">${escapeHtml(excerpt)}</pre>${whole}` : '';
   const code = finding.context ? codeBlock(finding.context) : '';
   const waived = finding.waived ? `<span class="waived">waived (${escapeHtml(finding.waived)})</span>` : '';
-  return `<tr class="finding${finding.waived ? ' is-waived' : ''}" data-v="${validator}" data-s="${finding.severity}" data-id="${escapeHtml(finding.id)}"><td class="sev ${finding.severity}">${finding.severity}</td><td class="where">${escapeHtml(finding.location ?? '')}</td><td>${escapeHtml(finding.title)}${waived}${code}${body}</td><td class="rule">${escapeHtml(finding.ruleId ?? '')}</td></tr>`;
+  const id = finding.id ? `<div class="fid">id <code>${escapeHtml(finding.id)}</code></div>` : '';
+  const waive = finding.waive ? waiveLine(finding.waive) : '';
+  return `<tr class="finding${finding.waived ? ' is-waived' : ''}" data-v="${validator}" data-s="${finding.severity}" data-id="${escapeHtml(finding.id)}"><td class="sev ${finding.severity}">${finding.severity}</td><td class="where">${escapeName(finding.location ?? '')}</td><td>${escapeHtml(finding.title)}${waived}${id}${waive}${code}${body}</td><td class="rule">${escapeHtml(finding.ruleId ?? '')}</td></tr>`;
 }
 
 function codeBlock(context: NonNullable<HtmlFinding['context']>): string {
@@ -131,20 +144,6 @@ function codeBlock(context: NonNullable<HtmlFinding['context']>): string {
     return `<span class="ln${marked ? ' hit' : ''}">${String(number).padStart(5)}  ${escapeHtml(line)}</span>`;
   });
   return `<pre class="code">${lines.join('\n')}</pre>`;
-}
-
-/** Validator names become class names: only `[a-z0-9_-]` survive. */
-function className(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9_-]/g, '-');
-}
-
-export function escapeHtml(text: string): string {
-  return text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
 }
 
 function sha256(text: string): string {

@@ -1,11 +1,11 @@
 import { createWriteStream, existsSync, statSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import pLimit from 'p-limit';
 import picomatch from 'picomatch';
 import { formatDuration } from '../../core/config/duration.js';
 import { errorMessage, TollgateError } from '../../core/errors.js';
 import { type Finding, makeFinding } from '../../core/finding.js';
+import { type ChangeEnvironment, changeEnvironment } from '../../core/pipeline/change-environment.js';
 import type { ToolContext } from '../../core/pipeline/tool.js';
 import { result, type ToolResult } from '../../core/result.js';
 import { redactFileInPlace } from '../../secrets/redact.js';
@@ -66,7 +66,7 @@ export async function runChecks(ctx: ToolContext<ChecksOptions, unknown>): Promi
   const { run, skipped } = selectChecks(checks, changedPaths);
   const limit = pLimit(ctx.concurrency);
   const survivors = new Set<string>();
-  const change = await changeEnvironment(ctx);
+  const change = await checkEnvironment(ctx);
   const shared = await Promise.all(
     run.filter((check) => !check.exclusive).map((check) => limit(() => runOneCheck(check, ctx, change, survivors))),
   );
@@ -101,17 +101,15 @@ export async function runChecks(ctx: ToolContext<ChecksOptions, unknown>): Promi
  * and `TOLLGATE_CHANGED_FILES`, the path of a file listing the changed paths that exist in the change's tree
  * (deletions left out), each ended by a NUL byte, as `git diff -z` and `xargs -0` read them; a list of any length fits.
  */
-async function changeEnvironment(ctx: ToolContext<ChecksOptions, unknown>): Promise<Record<string, string>> {
-  const list = join(ctx.artifactsDir, 'changed-files.nul');
-  const paths = ctx.changeSet.files.filter((file) => file.status !== 'deleted').map((file) => `${file.path}\0`);
-  await writeFile(list, paths.join(''), { mode: 0o600 });
-  return { TOLLGATE_BASE: ctx.changeSet.base.commit ?? '', TOLLGATE_CHANGED_FILES: list };
+function checkEnvironment(ctx: ToolContext<ChecksOptions, unknown>): Promise<ChangeEnvironment> {
+  const paths = ctx.changeSet.files.filter((file) => file.status !== 'deleted').map((file) => file.path);
+  return changeEnvironment(join(ctx.artifactsDir, 'changed-files.nul'), ctx.changeSet.base.commit, paths);
 }
 
 async function runOneCheck(
   check: Check,
   ctx: ToolContext<ChecksOptions, unknown>,
-  change: Record<string, string>,
+  change: ChangeEnvironment,
   survivors: Set<string>,
 ): Promise<CheckOutcome> {
   if (ctx.signal.aborted)

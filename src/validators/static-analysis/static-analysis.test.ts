@@ -410,7 +410,8 @@ describe('static_analysis with configured analyzers, Semgrep and ESLint', () => 
     expect(outcome.findings.map((finding) => [finding.ruleId, finding.line, finding.sources])).toEqual([
       ['js/sql-injection', 4, ['custom']],
     ]);
-    expect(readFileSync(join(h.repo.root, '.tollgate/seen.txt'), 'utf8')).toBe('src/db.js\n');
+    // The same NUL-separated list a check gets.
+    expect(readFileSync(join(h.repo.root, '.tollgate/seen.txt'), 'utf8')).toBe('src/db.js\0');
   });
 
   test.each([

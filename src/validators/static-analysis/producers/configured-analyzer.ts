@@ -1,7 +1,8 @@
-import { stat, writeFile } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import picomatch from 'picomatch';
 import { formatDuration } from '../../../core/config/duration.js';
+import { changeEnvironment } from '../../../core/pipeline/change-environment.js';
 import type { AnalyzerConfig } from '../options.js';
 import { firstOutputLine, type ProducerInput, type ProducerOutcome } from './producer.js';
 
@@ -36,8 +37,11 @@ export async function runConfiguredAnalyzer(
     }
   }
   const sarif = resolve(ctx.repoRoot, analyzer.sarif);
-  const changedList = join(ctx.artifactsDir, `${safeFileName(analyzer.name)}.changed-files.txt`);
-  await writeFile(changedList, input.files.map((file) => `${file.path}\n`).join(''), { mode: 0o600 });
+  const change = await changeEnvironment(
+    join(ctx.artifactsDir, `${safeFileName(analyzer.name)}.changed-files.nul`),
+    ctx.changeSet.base.commit,
+    input.files.map((file) => file.path),
+  );
   const before = await fileStamp(sarif);
   const timeoutMs = Math.max(1, Math.min(analyzer.timeout, ctx.budget.remainingMs()));
   ctx.progress(`${producer}: running \`${analyzer.run}\``);
@@ -46,8 +50,7 @@ export async function runConfiguredAnalyzer(
     env: {
       ...ctx.env,
       TOLLGATE_SARIF: sarif,
-      TOLLGATE_CHANGED_FILES: changedList,
-      TOLLGATE_BASE: ctx.changeSet.base.commit ?? '',
+      ...change,
     },
     timeoutMs,
     maxOutputBytes: 256 * 1024,

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
-import { loadRedactor } from '../core/pipeline/redact-result.js';
-import type { CodeContext, RunReport } from '../core/run/run-report.js';
+import { loadRedactor } from '../pipeline/redact-result.js';
+import type { CodeContext, RunReport } from './run-report.js';
 
 /** Lines shown before and after a finding's own. */
 const AROUND = 2;
@@ -9,6 +9,8 @@ const MAX_LINES = 12;
 const MAX_LINE_LENGTH = 300;
 /** Larger files are not read for context (a minified bundle's "line" can be megabytes). */
 const MAX_FILE_BYTES = 2_000_000;
+/** Findings given context: the stored report keeps it, so it stays small whatever the number of findings. */
+const MAX_CONTEXTS = 500;
 
 /**
  * The report with a few lines of code around each finding that has a file and a line, read from the working tree
@@ -29,6 +31,7 @@ export async function withCodeContext(report: RunReport): Promise<RunReport> {
   const codeContext: Record<string, CodeContext> = {};
   for (const tool of report.tools) {
     for (const finding of tool.findings) {
+      if (Object.keys(codeContext).length >= MAX_CONTEXTS) break;
       if (tool.name === 'secrets' || !finding.path || !finding.line) continue;
       const lines = await linesOf(finding.path);
       if (!lines || finding.line > lines.length) continue;
