@@ -105,7 +105,8 @@ async function takeSnapshot(
   options: ChangeSetOptions,
 ) {
   const git = createGitRunner(where.root);
-  return withTempIndex(git, where.indexPath, async (index) => {
+  const objectFormat = located.then((repo) => repo.objectFormat);
+  return withTempIndex(git, { path: where.indexPath, objectFormat }, async (index) => {
     const repo = await located;
     if (!sameLocation(where, repo)) return null;
     // Resolving the base and reading the filter config do not need the index: they run while `git add` works.
