@@ -2,6 +2,7 @@ import { takeHandedBase } from './base-handoff.js';
 import { BlobReader } from './blob-reader.js';
 import { ContentCache } from './content-cache.js';
 import type { DescribedEntry } from './describe-diff.js';
+import { FileStats } from './file-stats.js';
 import { fingerprintOf } from './fingerprint.js';
 import { createGitRunner, type GitRunner } from './git.js';
 import { createIgnoreFilter } from './ignore-filter.js';
@@ -9,6 +10,7 @@ import { inspectFiles } from './inspect-files.js';
 import { listChanges } from './list-changes.js';
 import { guessRepo, locateRepo, type RepoLocation, sameLocation } from './locate-repo.js';
 import { pinBase } from './pin-base.js';
+import type { RawEntry } from './raw-diff.js';
 import { filterDrivers, keepRawBytes } from './raw-filters.js';
 import { resolveBase } from './resolve-base.js';
 import { reviewDiff } from './review-diff.js';
@@ -55,7 +57,14 @@ export async function createChangeSet(options: ChangeSetOptions): Promise<RepoCh
     else kept.push(entry);
   }
   const content = new ContentCache({ root: repo.root, objectFormat: repo.objectFormat, blobs: new BlobReader(git) });
-  const { files, skipped } = await inspectFiles({ root: repo.root, entries: kept, maxFileSize, content });
+  await snapshot.stats.ready();
+  const { files, skipped } = await inspectFiles({
+    root: repo.root,
+    entries: kept,
+    maxFileSize,
+    content,
+    stats: snapshot.stats,
+  });
   for (const path of snapshot.unreadable) {
     if (isIgnored(path)) ignored.push(path);
     else
@@ -119,8 +128,12 @@ async function takeSnapshot(
       await keepRawBytes(git, { env: index.env, drivers, objectFormat: repo.objectFormat, baseCommit: base.commit });
     }
     const from = base.commit ?? emptyTreeOf(repo.objectFormat);
-    const listed = await listChanges(git, { from, env: index.env });
-    return { repo, base, head: repo.head, from, ...listed, unreadable };
+    // The sizes and kinds of the changed files are looked up while git writes their patches.
+    const stats = new FileStats(repo.root);
+    const onListed = (entries: readonly RawEntry[]) =>
+      stats.prefetch(entries.filter((entry) => entry.dstMode !== 0).map((entry) => entry.path));
+    const listed = await listChanges(git, { from, env: index.env, onListed });
+    return { repo, base, head: repo.head, from, ...listed, unreadable, stats };
   });
 }
 

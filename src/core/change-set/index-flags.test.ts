@@ -60,10 +60,26 @@ describe.each([2, 3, 4])('index version %i', (version) => {
   });
 
   test('a tracked file under the state folder, even after a path it shares no prefix with', async () => {
-    const repo = await repoAtVersion({ ...FILES, '.tollgate/creds.py': 'x\n', '.tollgatex': 'y\n' });
+    const repo = await repoAtVersion({
+      ...FILES,
+      '.tollgate.yaml': 'c\n',
+      '.tollgate/creds.py': 'x\n',
+      '.tollgatex': 'y\n',
+    });
     expect(await mayHide(repo)).toBe(true);
     const other = await repoAtVersion({ ...FILES, '.tollgatex': 'y\n', '.tollgate.yaml': 'z\n' });
     expect(await mayHide(other)).toBe(false);
+  });
+
+  test('a path longer than the flags can count (4095 bytes and up) is read past', async () => {
+    const repo = await repoAtVersion();
+    const blob = (await repo.git('hash-object', '-w', 'a.txt')).trim();
+    const long = `l/${'x'.repeat(5000)}`;
+    await repo.git('update-index', '--add', '--cacheinfo', `100644,${blob},${long}`);
+    await repo.git('update-index', '--add', '--cacheinfo', `100644,${blob},m.txt`);
+    expect(await mayHide(repo)).toBe(false);
+    await repo.git('update-index', '--assume-unchanged', 'm.txt');
+    expect(await mayHide(repo)).toBe(true);
   });
 
   test('the wrong object format, a cut file or a foreign one: cannot tell, so look', async () => {

@@ -12,6 +12,8 @@ const SIGNATURE = 0x44495243; // "DIRC"
 const ASSUME_VALID = 0x8000;
 const EXTENDED = 0x4000;
 const SKIP_WORKTREE = 0x4000; // in the extended flags (version 3 and later)
+/** The low 12 bits of the flags: the path's length, or all ones for a path at least that long. */
+const NAME_LENGTH = 0x0fff;
 /** ctime, mtime (seconds and nanoseconds each), dev, ino, mode, uid, gid, size: ten 32-bit fields. */
 const STAT_BYTES = 40;
 
@@ -29,36 +31,42 @@ export function indexMayHideEntries(index: Buffer, objectFormat: string, stateDi
   const entries = index.readUInt32BE(8);
   const end = index.length - hashBytes; // the trailing checksum
   const prefix = Buffer.from(`${stateDir}/`);
-  const path = new PathBuilder();
+  // Version 4 paths are the previous path less some bytes, plus a suffix: only how many leading bytes match the state
+  // folder's prefix is carried from one to the next, so no path is ever built.
+  let previousLength = 0;
+  let previousMatch = 0;
   let at = 12;
   for (let entry = 0; entry < entries; entry += 1) {
     const flagsAt = at + STAT_BYTES + hashBytes;
     if (flagsAt + 2 > end) return true;
-    const flags = index.readUInt16BE(flagsAt);
+    const flags = (index[flagsAt]! << 8) | index[flagsAt + 1]!;
     if ((flags & ASSUME_VALID) !== 0) return true;
     let nameAt = flagsAt + 2;
     if ((flags & EXTENDED) !== 0) {
       if (version < 3 || nameAt + 2 > end) return true;
-      if ((index.readUInt16BE(nameAt) & SKIP_WORKTREE) !== 0) return true;
+      if (((index[nameAt]! << 8) & SKIP_WORKTREE) !== 0) return true;
       nameAt += 2;
     }
+    const nameLength = flags & NAME_LENGTH;
     if (version === 4) {
-      // The path is the previous one less `strip` bytes, then a NUL-terminated suffix; no padding.
       const strip = readVarint(index, nameAt, end);
-      if (strip === null) return true;
-      const nul = index.indexOf(0, strip.next);
-      if (nul === -1 || nul >= end || !path.replaceTail(strip.value, index, strip.next, nul)) return true;
-      if (path.startsWith(prefix)) return true;
+      if (strip === null || strip.value > previousLength) return true;
+      const kept = previousLength - strip.value;
+      const suffixAt = strip.next;
+      // A long path's length is not in the flags: find its end.
+      const nul = nameLength < NAME_LENGTH ? suffixAt + nameLength - kept : index.indexOf(0, suffixAt);
+      if (nul < suffixAt || nul >= end || index[nul] !== 0) return true;
+      let match = Math.min(previousMatch, kept);
+      if (match === kept) match += matchingBytes(index, suffixAt, nul, prefix, match);
+      if (match >= prefix.length) return true;
+      previousLength = kept + (nul - suffixAt);
+      previousMatch = match;
       at = nul + 1;
     } else {
       // A NUL-terminated path, padded with NULs to a multiple of eight bytes for the whole entry.
-      const nul = index.indexOf(0, nameAt);
-      if (nul === -1 || nul >= end) return true;
-      if (
-        nul - nameAt >= prefix.length &&
-        index.compare(prefix, 0, prefix.length, nameAt, nameAt + prefix.length) === 0
-      )
-        return true;
+      const nul = nameLength < NAME_LENGTH ? nameAt + nameLength : index.indexOf(0, nameAt);
+      if (nul < nameAt || nul >= end || index[nul] !== 0) return true;
+      if (matchingBytes(index, nameAt, nul, prefix, 0) >= prefix.length) return true;
       at += (nul - at + 8) & ~7;
     }
   }
@@ -70,6 +78,14 @@ export function indexMayHideEntries(index: Buffer, objectFormat: string, stateDi
     at += 8 + index.readUInt32BE(at + 4);
   }
   return at !== end;
+}
+
+/** How many bytes of `bytes[from, to)` equal `prefix` from its position `offset` on. */
+function matchingBytes(bytes: Buffer, from: number, to: number, prefix: Buffer, offset: number): number {
+  let count = 0;
+  while (offset + count < prefix.length && from + count < to && bytes[from + count] === prefix[offset + count])
+    count += 1;
+  return count;
 }
 
 /** git's offset varint (varint.c): seven bits a byte, most significant first, each continuation adding one. */
@@ -85,29 +101,4 @@ function readVarint(bytes: Buffer, at: number, end: number): { value: number; ne
     value = (value + 1) * 128 + (byte & 0x7f);
   }
   return { value, next };
-}
-
-/** The current path of a version 4 index, rebuilt in place from the previous one. */
-class PathBuilder {
-  private bytes = Buffer.alloc(256);
-  private length = 0;
-
-  /** Drops `strip` bytes from the end, then appends `source[from, to)`; false when `strip` is longer than the path. */
-  replaceTail(strip: number, source: Buffer, from: number, to: number): boolean {
-    if (strip > this.length) return false;
-    const kept = this.length - strip;
-    const length = kept + (to - from);
-    if (length > this.bytes.length) {
-      const grown = Buffer.alloc(Math.max(length, this.bytes.length * 2));
-      this.bytes.copy(grown, 0, 0, kept);
-      this.bytes = grown;
-    }
-    source.copy(this.bytes, kept, from, to);
-    this.length = length;
-    return true;
-  }
-
-  startsWith(prefix: Buffer): boolean {
-    return this.length >= prefix.length && this.bytes.compare(prefix, 0, prefix.length, 0, prefix.length) === 0;
-  }
 }
