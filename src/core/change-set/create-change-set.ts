@@ -10,7 +10,7 @@ import { inspectFiles } from './inspect-files.js';
 import { listChanges } from './list-changes.js';
 import { guessRepo, locateRepo, type RepoLocation, sameLocation } from './locate-repo.js';
 import { pinBase } from './pin-base.js';
-import type { RawEntry } from './raw-diff.js';
+import { MODE_GITLINK, MODE_TYPE_MASK, type RawEntry } from './raw-diff.js';
 import { filterDrivers, keepRawBytes } from './raw-filters.js';
 import { resolveBase } from './resolve-base.js';
 import { reviewDiff } from './review-diff.js';
@@ -131,7 +131,7 @@ async function takeSnapshot(
     // The sizes and kinds of the changed files are looked up while git writes their patches.
     const stats = new FileStats(repo.root);
     const onListed = (entries: readonly RawEntry[]) =>
-      stats.prefetch(entries.filter((entry) => entry.dstMode !== 0).map((entry) => entry.path));
+      stats.prefetch(entries.filter((entry) => hasFile(entry.dstMode)).map((entry) => entry.path));
     const listed = await listChanges(git, { from, env: index.env, onListed });
     return { repo, base, head: repo.head, from, ...listed, unreadable, stats };
   });
@@ -159,6 +159,11 @@ function pathspecFor(files: readonly ChangedFile[], paths: readonly string[] | u
   return files
     .filter((file) => wanted.has(file.path) || (file.oldPath !== undefined && wanted.has(file.oldPath)))
     .map((file) => (file.oldPath !== undefined ? [file.path, file.oldPath] : [file.path]));
+}
+
+/** Whether the new version of a changed path is something on disk to look at (not a deletion, not a submodule). */
+function hasFile(mode: number): boolean {
+  return mode !== 0 && (mode & MODE_TYPE_MASK) !== MODE_GITLINK;
 }
 
 function emptyTreeOf(objectFormat: string): string {

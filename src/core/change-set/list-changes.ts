@@ -49,10 +49,12 @@ export async function listChanges(git: GitRunner, options: ListChangesOptions): 
     renamePass = git.outputBytes([...DIFF_INDEX, '-M', from], { env });
     renamePass.catch(() => undefined); // awaited below, after the patch
   };
+  // Parsed once, as soon as it is complete, and reused for the patch.
+  let rawEntries: RawEntry[] | undefined;
   const listed = (raw: string) => {
-    const entries = parseRawDiff(raw);
-    options.onListed?.(entries);
-    if (mayHoldRenames(entries)) startRenamePass();
+    rawEntries = parseRawDiff(raw);
+    options.onListed?.(rawEntries);
+    if (mayHoldRenames(rawEntries)) startRenamePass();
   };
   const patchOutput = await git.outputBytes([...DIFF_INDEX, '-p', '-U0', '--no-renames', from], {
     env,
@@ -61,7 +63,7 @@ export async function listChanges(git: GitRunner, options: ListChangesOptions): 
     },
   });
   if (!watcher.complete) listed(splitDiffOutput(patchOutput).raw);
-  const paths = describeDiff(patchOutput);
+  const paths = describeDiff(patchOutput, rawEntries);
   if (renamePass === null) return { entries: paths, paths };
 
   const renamedPaths = new Set<string>();
