@@ -1,46 +1,56 @@
-// Speed target of the change set (GitHub issue "Foundation"): on a generated repository of 20,000 files with 2,000
-// changed (modified, staged, deleted and untracked), building the change set must take at most 1.3x the time of
-// `git status --porcelain` + `git diff` on the same repository, measured in the same run.
+// Whole-process change set (GitHub issue 32): `tollgate run` with every validator off, as a whole process through
+// bin/tollgate.cjs, against `sh -c 'git status --porcelain && git diff HEAD --stat'` on the same repository, pair by
+// pair (git, then tollgate, in turn, so a machine whose speed drifts moves both), in wall time and in CPU time. Two generated repositories: 100,000
+// files with 5,000 changed and 20,000 files with 2,000 changed (modified, staged, deleted and untracked). Target: at most
+// 1.3x for the whole process. Prints the load average before and after: on a shared machine compare figures taken at a
+// similar load.
 //
-//   npm run build && node bench/change-set.mjs [--json] [--runs N]
+//   npm run build && node bench/change-set.mjs [--json] [--runs N] [--only 20k|100k] [--against OTHER/bin/tollgate.cjs]
 //
-// It is a report: it prints the figure and exits 0 either way. The repository is generated once under os.tmpdir() and
-// reused while GENERATOR_VERSION stays the same. The change set runs several git processes side by side, so on a busy
-// machine (see `loadAverage` in the --json line) its ratio rises: compare figures taken at a similar load.
-import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdir, readFile, rm, unlink, writeFile } from 'node:fs/promises';
+// --against also times another build of tollgate (an older checkout) in the same pairs, for a before/after figure.
+//
+// It is a report: it prints the figures and exits 0 either way. The repositories are generated once under os.tmpdir()
+// and reused while GENERATOR_VERSION stays the same; every process runs with a private HOME and git config.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { createChangeSet } from '../dist/core/change-set/index.js';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { median, printResult } from './measure.mjs';
 
-const GENERATOR_VERSION = 'v1';
-const TOTAL_FILES = 20_000;
+const GENERATOR_VERSION = 'v2';
 const FILES_PER_DIR = 100;
-const CHANGES = { unstaged: 1_300, staged: 200, deleted: 100, untracked: 400 }; // 2,000 in all
 const TARGET = 1.3;
+const SIZES = [
+  { name: '100k', files: 100_000, changes: { unstaged: 3_250, staged: 500, deleted: 250, untracked: 1_000 } },
+  { name: '20k', files: 20_000, changes: { unstaged: 1_300, staged: 200, deleted: 100, untracked: 400 } },
+];
 
-const run = promisify(execFile);
+const bin = join(dirname(fileURLToPath(import.meta.url)), '..', 'bin', 'tollgate.cjs');
 const args = process.argv.slice(2);
-const json = args.includes('--json');
-const runsFlag = args.indexOf('--runs');
-const runs = runsFlag === -1 ? 5 : Number(args[runsFlag + 1]);
+const flag = (name) => (args.indexOf(name) === -1 ? null : args[args.indexOf(name) + 1]);
+const runs = Number(flag('--runs') ?? 7);
+const against = flag('--against');
+const only = flag('--only');
 
 const dir = join(tmpdir(), `tollgate-bench-change-set-${GENERATOR_VERSION}`);
-const repo = join(dir, 'repo');
-// A private git config for everything this process runs (the change set included): the result must not depend on the
-// developer's settings, and the bench must not read or write them.
-process.env.GIT_CONFIG_NOSYSTEM = '1';
-process.env.GIT_CONFIG_GLOBAL = join(dir, 'gitconfig');
-for (const key of ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE']) delete process.env[key];
-
-function git(...gitArgs) {
-  return run('git', gitArgs, { cwd: repo, maxBuffer: 1024 * 1024 * 1024 });
-}
+const home = join(dir, 'home');
+mkdirSync(home, { recursive: true });
+writeFileSync(join(home, '.gitconfig'), '[user]\n\tname = Bench\n\temail = bench@tollgate.invalid\n');
+const env = { ...process.env, HOME: home, GIT_CONFIG_GLOBAL: join(home, '.gitconfig'), GIT_CONFIG_NOSYSTEM: '1' };
+for (const key of Object.keys(env))
+  if (key.startsWith('GIT_') && !['GIT_CONFIG_GLOBAL', 'GIT_CONFIG_NOSYSTEM'].includes(key)) delete env[key];
+delete env.TOLLGATE_ACTIVE;
+// Every validator off: what is left is start-up, the policy reading, the change set and the report.
+const runEnv = {
+  ...env,
+  ...Object.fromEntries(
+    ['CHECKS', 'SECRETS', 'ADVISORIES', 'STATIC_ANALYSIS', 'CODE_REVIEW'].map((name) => [`TOLLGATE_USE_${name}`, '0']),
+  ),
+};
 
 function fileName(i) {
-  return `src/d${String(Math.floor(i / FILES_PER_DIR)).padStart(3, '0')}/file${String(i).padStart(5, '0')}.ts`;
+  return `src/d${String(Math.floor(i / FILES_PER_DIR)).padStart(4, '0')}/file${String(i).padStart(6, '0')}.ts`;
 }
 
 function fileContent(i, variant = '') {
@@ -50,104 +60,150 @@ function fileContent(i, variant = '') {
   return `${lines.join('\n')}\n`;
 }
 
-async function generate() {
-  await rm(dir, { recursive: true, force: true });
-  await mkdir(repo, { recursive: true });
-  await writeFile(process.env.GIT_CONFIG_GLOBAL, '[user]\n\tname = Bench\n\temail = bench@tollgate.invalid\n');
-  await git('init', '--quiet', '-b', 'main');
-  for (let i = 0; i < TOTAL_FILES; i += 1) {
-    if (i % FILES_PER_DIR === 0) await mkdir(join(repo, fileName(i), '..'), { recursive: true });
-    await writeFile(join(repo, fileName(i)), fileContent(i));
+function git(repo, ...gitArgs) {
+  const result = spawnSync('git', gitArgs, { cwd: repo, env, encoding: 'utf8', maxBuffer: 1024 * 1024 * 1024 });
+  if (result.status !== 0) throw new Error(`git ${gitArgs[0]} failed: ${result.stderr}`);
+  return result.stdout;
+}
+
+/** A committed tree of `files` files, then changes spread over it: every tenth file in turn unstaged, staged, deleted. */
+function generate(repo, { files, changes }) {
+  rmSync(repo, { recursive: true, force: true });
+  mkdirSync(repo, { recursive: true });
+  git(repo, 'init', '--quiet', '-b', 'main');
+  for (let i = 0; i < files; i += 1) {
+    if (i % FILES_PER_DIR === 0) mkdirSync(join(repo, fileName(i), '..'), { recursive: true });
+    writeFileSync(join(repo, fileName(i)), fileContent(i));
   }
-  await git('add', '-A');
-  await git('commit', '--quiet', '-m', 'generated');
-  // Spread the changes over the tree: every tenth file, in turn unstaged, staged, deleted.
+  writeFileSync(join(repo, 'tollgate.config.yaml'), 'checks:\n  - name: ok\n    run: "true"\n');
+  git(repo, 'add', '-A');
+  git(repo, 'commit', '--quiet', '-m', 'generated');
   let next = 0;
-  const pick = () => {
-    const i = (next * 10 + 3) % TOTAL_FILES;
-    next += 1;
-    return i;
-  };
+  const pick = () => (next++ * 10 + 3) % files;
   const modify = (i) => {
     const lines = fileContent(i).split('\n');
     lines[5] = `export const changed${i} = true;`;
     lines.splice(20, 2, 'export const inserted = 1;', 'export const inserted2 = 2;', 'export const inserted3 = 3;');
-    return writeFile(join(repo, fileName(i)), lines.join('\n'));
+    writeFileSync(join(repo, fileName(i)), lines.join('\n'));
   };
-  for (let k = 0; k < CHANGES.unstaged; k += 1) await modify(pick());
+  for (let k = 0; k < changes.unstaged; k += 1) modify(pick());
   const staged = [];
-  for (let k = 0; k < CHANGES.staged; k += 1) {
+  for (let k = 0; k < changes.staged; k += 1) {
     const i = pick();
-    await modify(i);
+    modify(i);
     staged.push(fileName(i));
   }
-  await git('add', '--', ...staged);
-  for (let k = 0; k < CHANGES.deleted; k += 1) await unlink(join(repo, fileName(pick())));
-  for (let k = 0; k < CHANGES.untracked; k += 1) {
-    const i = TOTAL_FILES + k;
-    await mkdir(join(repo, fileName(i), '..'), { recursive: true });
-    await writeFile(join(repo, fileName(i)), fileContent(i, 'new'));
+  spawnSync('git', ['add', '--pathspec-from-file=-'], { cwd: repo, env, input: staged.join('\n') });
+  for (let k = 0; k < changes.deleted; k += 1) unlinkSync(join(repo, fileName(pick())));
+  for (let k = 0; k < changes.untracked; k += 1) {
+    const i = files + k;
+    mkdirSync(join(repo, fileName(i), '..'), { recursive: true });
+    writeFileSync(join(repo, fileName(i)), fileContent(i, 'new'));
   }
-  await writeFile(join(dir, 'ready'), GENERATOR_VERSION);
 }
 
-async function timed(fn) {
+function prepare(size) {
+  const repo = join(dir, `repo-${size.name}`);
+  const stamp = join(dir, `ready-${size.name}`);
+  if (existsSync(stamp) && readFileSync(stamp, 'utf8') === GENERATOR_VERSION) return repo;
   const started = performance.now();
-  await fn();
-  return performance.now() - started;
+  generate(repo, size);
+  writeFileSync(stamp, GENERATOR_VERSION);
+  console.error(`generated ${repo} in ${Math.round(performance.now() - started)} ms`);
+  return repo;
 }
 
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+// CPU time (user + system, children included) through GNU time when it is installed: on a loaded machine wall time
+// is mostly waiting for a core, and the CPU ratio says more about the work each side does.
+const gnuTime = ['/usr/bin/time', '/bin/time'].find((path) => existsSync(path)) ?? null;
+const cpuFile = join(dir, 'cpu.txt');
+
+function time(command, commandArgs, cwd, commandEnv) {
+  const argv = gnuTime ? ['-f', '%U %S', '-o', cpuFile, command, ...commandArgs] : commandArgs;
+  const started = process.hrtime.bigint();
+  const result = spawnSync(gnuTime ?? command, argv, {
+    cwd,
+    env: commandEnv,
+    encoding: 'utf8',
+    maxBuffer: 1024 * 1024 * 1024,
+  });
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  if (result.status !== 0)
+    throw new Error(`${command} ${commandArgs.join(' ')}: exit ${result.status}: ${result.stderr}`);
+  const cpuMs = gnuTime
+    ? readFileSync(cpuFile, 'utf8')
+        .trim()
+        .split('\n')
+        .pop()
+        .split(' ')
+        .reduce((sum, seconds) => sum + Number(seconds) * 1000, 0)
+    : Number.NaN;
+  return { ms, cpuMs, stdout: result.stdout };
 }
 
-const ready = existsSync(join(dir, 'ready')) && (await readFile(join(dir, 'ready'), 'utf8')) === GENERATOR_VERSION;
-if (!ready) {
-  const started = performance.now();
-  await generate();
-  if (!json) console.error(`generated ${repo} in ${Math.round(performance.now() - started)} ms`);
-}
+const gitLook = ['-c', 'git status --porcelain && git diff HEAD --stat'];
+const expectedChanged = (size) => Object.values(size.changes).reduce((sum, count) => sum + count, 0);
 
-const gitSide = async () => {
-  await git('status', '--porcelain');
-  await git('diff');
-};
-const changeSetSide = async () => {
-  const changeSet = await createChangeSet({ cwd: repo });
-  if (changeSet.files.length !== 2_000) throw new Error(`expected 2000 changed files, got ${changeSet.files.length}`);
-};
-
-// One warm-up each (page cache, git's own index refresh), then alternate so both sides see the same machine load.
-await gitSide();
-await changeSetSide();
-const gitTimes = [];
-const changeSetTimes = [];
-for (let i = 0; i < runs; i += 1) {
-  gitTimes.push(await timed(gitSide));
-  changeSetTimes.push(await timed(changeSetSide));
-}
-const changeSetMs = Math.round(median(changeSetTimes));
-const gitMs = Math.round(median(gitTimes));
-const ratio = changeSetMs / gitMs;
-console.log(
-  `change-set: ${changeSetMs} ms vs git status+diff ${gitMs} ms = ${ratio.toFixed(2)}x (target <= ${TARGET.toFixed(2)}x)`,
-);
-if (json) {
+function measure(size) {
+  const repo = prepare(size);
+  const tollgate = (binary) => time(process.execPath, [binary, 'run', '--format', 'json'], repo, runEnv);
+  const checked = (binary) => {
+    const { ms, cpuMs, stdout } = tollgate(binary);
+    const count = JSON.parse(stdout).files?.length;
+    if (count !== expectedChanged(size))
+      throw new Error(`${binary}: expected ${expectedChanged(size)} changed files, got ${count}`);
+    return { ms, cpuMs };
+  };
+  // One warm-up each: page cache, git's index refresh, V8's code cache.
+  time('sh', gitLook, repo, env);
+  checked(bin);
+  if (against) checked(against);
+  const gits = [];
+  const ours = [];
+  const ratios = [];
+  const cpuRatios = [];
+  const otherRatios = [];
+  const otherCpuRatios = [];
+  for (let i = 0; i < runs; i += 1) {
+    const git = time('sh', gitLook, repo, env);
+    const tollgateRun = checked(bin);
+    gits.push(git.ms);
+    ours.push(tollgateRun.ms);
+    ratios.push(tollgateRun.ms / git.ms);
+    cpuRatios.push(tollgateRun.cpuMs / git.cpuMs);
+    if (against) {
+      const other = checked(against);
+      otherRatios.push(other.ms / git.ms);
+      otherCpuRatios.push(other.cpuMs / git.cpuMs);
+    }
+  }
+  const ratio = median(ratios);
+  const cpuRatio = median(cpuRatios);
+  const otherText = against
+    ? `; --against: ${median(otherRatios).toFixed(2)}x wall, ${median(otherCpuRatios).toFixed(2)}x CPU`
+    : '';
   console.log(
-    JSON.stringify({
-      bench: 'change-set',
-      files: TOTAL_FILES,
-      changed: 2_000,
-      runs,
-      changeSetMs,
-      gitMs,
-      ratio: Number(ratio.toFixed(3)),
-      target: TARGET,
-      met: ratio <= TARGET,
-      loadAverage: Number(loadavg()[0].toFixed(2)),
-      samples: { changeSet: changeSetTimes.map(Math.round), git: gitTimes.map(Math.round) },
-    }),
+    `${size.files / 1000}k files / ${expectedChanged(size) / 1000}k changed: tollgate run (validators off) ${median(ours).toFixed(0)} ms, ${ratio.toFixed(2)}x \`git status --porcelain && git diff HEAD --stat\` (${median(gits).toFixed(0)} ms; median of ${runs} pairs; target <= ${TARGET}x ${ratio <= TARGET ? 'met' : 'NOT met'}); CPU ${cpuRatio.toFixed(2)}x${otherText}`,
   );
+  return {
+    files: size.files,
+    changed: expectedChanged(size),
+    ms: median(ours),
+    gitMs: median(gits),
+    ratio,
+    cpuRatio,
+    met: ratio <= TARGET,
+    ...(against ? { againstRatio: median(otherRatios), againstCpuRatio: median(otherCpuRatios) } : {}),
+  };
 }
+
+const loadBefore = loadavg()[0];
+const values = { runs, target: TARGET };
+for (const size of SIZES) if (only === null || only === size.name) values[size.name] = measure(size);
+const loadAfter = loadavg()[0];
+values.load = [loadBefore, loadAfter];
+printResult({
+  name: 'change-set',
+  line: `load average (1 min) ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after, on ${process.platform} with Node ${process.version}`,
+  values,
+});

@@ -2,6 +2,7 @@ import { takeHandedBase } from './base-handoff.js';
 import { BlobReader } from './blob-reader.js';
 import { ContentCache } from './content-cache.js';
 import type { DescribedEntry } from './describe-diff.js';
+import { FileStats } from './file-stats.js';
 import { fingerprintOf } from './fingerprint.js';
 import { createGitRunner, type GitRunner } from './git.js';
 import { createIgnoreFilter } from './ignore-filter.js';
@@ -9,6 +10,7 @@ import { inspectFiles } from './inspect-files.js';
 import { listChanges } from './list-changes.js';
 import { guessRepo, locateRepo, type RepoLocation, sameLocation } from './locate-repo.js';
 import { pinBase } from './pin-base.js';
+import { MODE_GITLINK, MODE_TYPE_MASK, type RawEntry } from './raw-diff.js';
 import { filterDrivers, keepRawBytes } from './raw-filters.js';
 import { resolveBase } from './resolve-base.js';
 import { reviewDiff } from './review-diff.js';
@@ -55,7 +57,14 @@ export async function createChangeSet(options: ChangeSetOptions): Promise<RepoCh
     else kept.push(entry);
   }
   const content = new ContentCache({ root: repo.root, objectFormat: repo.objectFormat, blobs: new BlobReader(git) });
-  const { files, skipped } = await inspectFiles({ root: repo.root, entries: kept, maxFileSize, content });
+  await snapshot.stats.ready();
+  const { files, skipped } = await inspectFiles({
+    root: repo.root,
+    entries: kept,
+    maxFileSize,
+    content,
+    stats: snapshot.stats,
+  });
   for (const path of snapshot.unreadable) {
     if (isIgnored(path)) ignored.push(path);
     else
@@ -105,7 +114,8 @@ async function takeSnapshot(
   options: ChangeSetOptions,
 ) {
   const git = createGitRunner(where.root);
-  return withTempIndex(git, where.indexPath, async (index) => {
+  const objectFormat = located.then((repo) => repo.objectFormat);
+  return withTempIndex(git, { path: where.indexPath, objectFormat }, async (index) => {
     const repo = await located;
     if (!sameLocation(where, repo)) return null;
     // Resolving the base and reading the filter config do not need the index: they run while `git add` works.
@@ -118,8 +128,12 @@ async function takeSnapshot(
       await keepRawBytes(git, { env: index.env, drivers, objectFormat: repo.objectFormat, baseCommit: base.commit });
     }
     const from = base.commit ?? emptyTreeOf(repo.objectFormat);
-    const listed = await listChanges(git, { from, env: index.env });
-    return { repo, base, head: repo.head, from, ...listed, unreadable };
+    // The sizes and kinds of the changed files are looked up while git writes their patches.
+    const stats = new FileStats(repo.root);
+    const onListed = (entries: readonly RawEntry[]) =>
+      stats.prefetch(entries.filter((entry) => hasFile(entry.dstMode)).map((entry) => entry.path));
+    const listed = await listChanges(git, { from, env: index.env, onListed });
+    return { repo, base, head: repo.head, from, ...listed, unreadable, stats };
   });
 }
 
@@ -145,6 +159,11 @@ function pathspecFor(files: readonly ChangedFile[], paths: readonly string[] | u
   return files
     .filter((file) => wanted.has(file.path) || (file.oldPath !== undefined && wanted.has(file.oldPath)))
     .map((file) => (file.oldPath !== undefined ? [file.path, file.oldPath] : [file.path]));
+}
+
+/** Whether the new version of a changed path is something on disk to look at (not a deletion, not a submodule). */
+function hasFile(mode: number): boolean {
+  return mode !== 0 && (mode & MODE_TYPE_MASK) !== MODE_GITLINK;
 }
 
 function emptyTreeOf(objectFormat: string): string {

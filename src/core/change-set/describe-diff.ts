@@ -36,10 +36,11 @@ const NO_PATCH: PatchSection = { binary: false, added: [], deletedAfter: [] };
 /**
  * Turns the output of `git diff-index -z --raw -p -U0 -M` into entries. The raw records and the patch sections come in
  * the same order, so they are paired by position: paths in patch headers are quoted and cannot be matched reliably.
+ * `parsed`: the raw records of this very output, when the caller already parsed them.
  */
-export function describeDiff(output: Buffer): DescribedEntry[] {
-  const { raw, patch } = splitDiffOutput(output);
-  const entries = parseRawDiff(raw);
+export function describeDiff(output: Buffer, parsed?: RawEntry[]): DescribedEntry[] {
+  const { raw, patch } = splitDiffOutput(output, parsed === undefined);
+  const entries = parsed ?? parseRawDiff(raw);
   const sections = parsePatch(patch);
   const expected = entries.reduce((sum, entry) => sum + patchCountOf(entry), 0);
   if (sections.length !== expected) {

@@ -1,12 +1,17 @@
 import { type DescribedEntry, describeDiff } from './describe-diff.js';
 import type { GitRunner } from './git.js';
-import { MODE_GITLINK, MODE_TYPE_MASK, parseRawDiff, splitDiffOutput } from './raw-diff.js';
+import { MODE_GITLINK, MODE_TYPE_MASK, parseRawDiff, type RawEntry, splitDiffOutput } from './raw-diff.js';
 
 export interface ListChangesOptions {
   /** The base commit, or the empty tree. */
   from: string;
   /** Points git at the temporary index that holds the working tree. */
   env: Record<string, string>;
+  /**
+   * Told the changed paths as soon as git has listed them, before their patches: file-system work on them can then
+   * run while git still writes the patches. Called once.
+   */
+  onListed?: (entries: readonly RawEntry[]) => void;
 }
 
 export interface ListedChanges {
@@ -44,14 +49,21 @@ export async function listChanges(git: GitRunner, options: ListChangesOptions): 
     renamePass = git.outputBytes([...DIFF_INDEX, '-M', from], { env });
     renamePass.catch(() => undefined); // awaited below, after the patch
   };
+  // Parsed once, as soon as it is complete, and reused for the patch.
+  let rawEntries: RawEntry[] | undefined;
+  const listed = (raw: string) => {
+    rawEntries = parseRawDiff(raw);
+    options.onListed?.(rawEntries);
+    if (mayHoldRenames(rawEntries)) startRenamePass();
+  };
   const patchOutput = await git.outputBytes([...DIFF_INDEX, '-p', '-U0', '--no-renames', from], {
     env,
     onStdout: (chunk) => {
-      if (watcher.push(chunk) && mayHoldRenames(watcher.raw())) startRenamePass();
+      if (watcher.push(chunk)) listed(watcher.raw());
     },
   });
-  if (!watcher.complete && mayHoldRenames(splitDiffOutput(patchOutput).raw)) startRenamePass();
-  const paths = describeDiff(patchOutput);
+  if (!watcher.complete) listed(splitDiffOutput(patchOutput).raw);
+  const paths = describeDiff(patchOutput, rawEntries);
   if (renamePass === null) return { entries: paths, paths };
 
   const renamedPaths = new Set<string>();
@@ -71,10 +83,10 @@ export async function listChanges(git: GitRunner, options: ListChangesOptions): 
 }
 
 /** Renames need a deleted file and an added one (submodules are never paired). */
-function mayHoldRenames(raw: string): boolean {
+function mayHoldRenames(entries: readonly RawEntry[]): boolean {
   let deleted = false;
   let added = false;
-  for (const entry of parseRawDiff(raw)) {
+  for (const entry of entries) {
     if ((entry.srcMode & MODE_TYPE_MASK) === MODE_GITLINK || (entry.dstMode & MODE_TYPE_MASK) === MODE_GITLINK)
       continue;
     if (entry.status === 'D') deleted = true;

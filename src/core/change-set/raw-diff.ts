@@ -28,12 +28,15 @@ export interface SplitDiffOutput {
 
 /**
  * Splits the output of `--raw -z -p` at the separator NUL. Records never hold an empty field, so the first pair of NULs
- * is the separator.
+ * is the separator. `decodeRaw: false` leaves `raw` empty, for a caller that parsed the raw records already.
  */
-export function splitDiffOutput(output: Buffer): SplitDiffOutput {
+export function splitDiffOutput(output: Buffer, decodeRaw = true): SplitDiffOutput {
   const separator = output.indexOf('\0\0');
-  if (separator === -1) return { raw: output.toString('utf8'), patch: '' };
-  return { raw: output.toString('utf8', 0, separator + 1), patch: output.toString('latin1', separator + 2) };
+  if (separator === -1) return { raw: decodeRaw ? output.toString('utf8') : '', patch: '' };
+  return {
+    raw: decodeRaw ? output.toString('utf8', 0, separator + 1) : '',
+    patch: output.toString('latin1', separator + 2),
+  };
 }
 
 export function parseRawDiff(raw: string): RawEntry[] {

@@ -61,13 +61,39 @@ export async function keepRawBytes(git: GitRunner, options: KeepRawBytesOptions)
   }
   if (differing.length === 0) return;
   const honest = await unchangedLfsPointers(git, differing, options.baseCommit);
-  const records: string[] = [];
-  for (const file of differing) {
-    if (honest.has(file.path)) continue;
-    const id = (await git.output(['hash-object', '-w', '--no-filters', '--', file.path])).trim();
-    records.push(`${file.mode} ${id}\t${file.path}\0`);
+  const raw = differing.filter((file) => !honest.has(file.path));
+  if (raw.length === 0) return;
+  const ids = await hashRawBytes(
+    git,
+    raw.map((file) => file.path),
+  );
+  const records = raw.map((file, index) => `${file.mode} ${ids[index]}\t${file.path}\0`);
+  await git.output(['update-index', '-z', '--index-info'], { env, input: records.join('') });
+}
+
+/**
+ * Writes each file's bytes on disk, unfiltered, as a blob; the ids in the order of `paths`. One `hash-object` reads
+ * every path given a line each; a path it would read differently from a line (a newline in it, a leading quote, which
+ * git takes for C-style quoting) gets a process of its own.
+ */
+async function hashRawBytes(git: GitRunner, paths: readonly string[]): Promise<string[]> {
+  const byLine = paths.filter((path) => !path.includes('\n') && !path.startsWith('"'));
+  const ids = new Map<string, string>();
+  if (byLine.length > 0) {
+    const output = await git.output(['hash-object', '-w', '--no-filters', '--stdin-paths'], {
+      input: `${byLine.join('\n')}\n`,
+    });
+    const lines = output.split('\n');
+    for (const [index, path] of byLine.entries()) ids.set(path, lines[index]?.trim() ?? '');
   }
-  if (records.length > 0) await git.output(['update-index', '-z', '--index-info'], { env, input: records.join('') });
+  for (const path of paths) {
+    if (!ids.has(path)) ids.set(path, (await git.output(['hash-object', '-w', '--no-filters', '--', path])).trim());
+  }
+  return paths.map((path) => {
+    const id = ids.get(path);
+    if (!id || !/^[0-9a-f]{40,64}$/.test(id)) throw new Error(`git hash-object gave no blob id for ${path}`);
+    return id;
+  });
 }
 
 /** Paths whose staged blob is the base's and an LFS pointer to a file with the SHA-256 found on disk. */

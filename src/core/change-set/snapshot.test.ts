@@ -76,6 +76,18 @@ describe('clean filters do not decide what is scanned', () => {
     expect(await changeSet.diff()).toContain('+key = "secret"');
   });
 
+  test('many filtered files, odd names among them, are each read as their own bytes on disk', async () => {
+    const repo = await repoWith({ 'README.md': '# x\n' });
+    await repo.git('config', 'filter.ptr.clean', 'printf "version https://example/spec\\noid x\\nsize 1\\n"');
+    await writeFile(join(repo.root, '.git', 'info', 'attributes'), '*.dat filter=ptr\n');
+    const names = ['a.dat', 'sub/b.dat', '"quoted.dat', 'new\nline.dat', 'space d.dat'];
+    for (const [index, name] of names.entries()) await repo.write(name, `file ${index}\nkey = "secret ${index}"\n`);
+    const changeSet = await createChangeSet({ cwd: repo.root });
+    expect(paths(changeSet).sort()).toEqual(names.map((name) => `added ${name}`).sort());
+    for (const [index, name] of names.entries())
+      expect(await changeSet.readText(name)).toBe(`file ${index}\nkey = "secret ${index}"\n`);
+  });
+
   test('an unchanged file under a filter that keeps its bytes stays unchanged', async () => {
     const repo = await repoWith({ 'README.md': '# x\n' });
     await repo.git('config', 'filter.same.clean', 'cat');

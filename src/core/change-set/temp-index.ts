@@ -1,8 +1,9 @@
-import { chmodSync, copyFileSync, statSync, utimesSync } from 'node:fs';
+import { readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { withPrivateTempDir } from '../private-temp.js';
 import type { GitRunner } from './git.js';
 import { parseHiddenEntries, revealHiddenEntries } from './hidden-entries.js';
+import { indexMayHideEntries } from './index-flags.js';
 
 /**
  * Tollgate's state folder: its untracked files are never staged, so tollgate's own state cannot change the change set
@@ -20,6 +21,16 @@ export interface TempIndex {
   staged: Promise<string[]>;
 }
 
+export interface UserIndex {
+  /** The index git uses for the work tree. */
+  path: string;
+  /**
+   * The repository's object format, when the caller knows it or soon will: then the copy's own bytes can say that no
+   * entry is flagged, which saves listing the whole index with git. Without it the entries are always listed.
+   */
+  objectFormat?: Promise<string> | string;
+}
+
 /**
  * Runs `work` with a private index that holds the whole working tree (tracked, staged, unstaged and untracked files
  * that .gitignore does not exclude), without touching the user's index, stash or working tree.
@@ -29,26 +40,25 @@ export interface TempIndex {
  */
 export async function withTempIndex<T>(
   git: GitRunner,
-  userIndexPath: string,
+  userIndex: UserIndex,
   work: (index: TempIndex) => Promise<T>,
 ): Promise<T> {
+  const { path: userIndexPath, objectFormat } = userIndex;
   return withPrivateTempDir('tollgate-index-', async (dir) => {
     let staged: Promise<string[]> | undefined;
     try {
       const indexFile = join(dir, 'index');
-      try {
-        copyFileSync(userIndexPath, indexFile);
-        chmodSync(indexFile, 0o600);
-        // Keep the original's mtime: git's racy-clean check compares entries against the index file's own mtime, and
-        // a copy stamped "now" would make a file edited in the same second as the last index write look unchanged.
-        const original = statSync(userIndexPath);
-        utimesSync(indexFile, original.atime, original.mtime);
-      } catch (error) {
-        // No index yet (a fresh repository with nothing staged): git starts an empty one.
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      }
+      const copied = copyIndex(userIndexPath, indexFile);
       const env = { GIT_INDEX_FILE: indexFile };
-      staged = stageWorkTree(git, env);
+      // Read from the very bytes `git add` starts from, before it rewrites them.
+      const mayHide =
+        copied === null || objectFormat === undefined
+          ? Promise.resolve(copied !== null)
+          : Promise.resolve(objectFormat).then(
+              (format) => indexMayHideEntries(copied, format, STATE_DIR),
+              () => true, // the caller fails on its own; meanwhile, stage as if the index were unknown
+            );
+      staged = stageWorkTree(git, env, mayHide, userIndexPath);
       // `work` may await something else first; a failed `git add` must not count as unhandled meanwhile.
       staged.catch(() => undefined);
       return await work({ env, staged });
@@ -60,14 +70,46 @@ export async function withTempIndex<T>(
 }
 
 /**
+ * Copies the user's index to `indexFile` (0600) and returns its bytes; null when there is no index yet (a fresh
+ * repository with nothing staged: git starts an empty one).
+ */
+function copyIndex(userIndexPath: string, indexFile: string): Buffer | null {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(userIndexPath);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+  writeFileSync(indexFile, bytes, { mode: 0o600, flag: 'wx' });
+  // Keep the original's mtime: git's racy-clean check compares entries against the index file's own mtime, and a copy
+  // stamped "now" would make a file edited in the same second as the last index write look unchanged.
+  const original = statSync(userIndexPath);
+  utimesSync(indexFile, original.atime, original.mtime);
+  return bytes;
+}
+
+/**
  * `git add -A` into the temporary index, then again for the entries whose index flags kept git from reading the file
  * (assume-unchanged, skip-worktree on a file that is on disk) and for tracked files under the state folder: the bytes
- * on disk decide, never the index's say-so. The flags are read from the copy while the first add runs.
+ * on disk decide, never the index's say-so. When the copy may hold such entries (`mayHide`), git lists them from the
+ * user's index (which `ls-files` only reads) while the first add rewrites the copy; an index with none (the usual case)
+ * is not listed at all.
  */
-async function stageWorkTree(git: GitRunner, env: Record<string, string>): Promise<string[]> {
-  const listing = git.output(['ls-files', '-v', '-z'], { env });
-  listing.catch(() => undefined); // awaited below
-  const unreadable = await addAll(git, env, null);
+async function stageWorkTree(
+  git: GitRunner,
+  env: Record<string, string>,
+  mayHide: Promise<boolean>,
+  userIndexPath: string,
+): Promise<string[]> {
+  const adding = addAll(git, env, null);
+  adding.catch(() => undefined); // awaited below
+  const listing = (await mayHide)
+    ? git.output(['ls-files', '-v', '-z'], { env: { GIT_INDEX_FILE: userIndexPath } })
+    : null;
+  listing?.catch(() => undefined); // awaited below
+  const unreadable = await adding;
+  if (listing === null) return unreadable;
   const hidden = parseHiddenEntries(await listing, STATE_DIR);
   const restage = await revealHiddenEntries(git, env, git.cwd, hidden);
   if (restage.length === 0) return unreadable;

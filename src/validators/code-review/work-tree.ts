@@ -12,7 +12,8 @@ export async function snapshotWorkTree(repoRoot: string): Promise<string> {
   const location = await locateRepo(repoRoot);
   const git = createGitRunner(location.root);
   const head = await git.run(['rev-parse', '--verify', '--quiet', 'HEAD']);
-  return withTempIndex(git, location.indexPath, async ({ env, staged }) => {
+  const userIndex = { path: location.indexPath, objectFormat: location.objectFormat };
+  return withTempIndex(git, userIndex, async ({ env, staged }) => {
     // The listing must wait for `git add -A` to finish filling the index (and to release its lock).
     await staged;
     const entries = await git.output(['ls-files', '--stage', '-z'], { env });
