@@ -109,6 +109,8 @@ export class SecretScanner {
   /** Rules with no keyword (imported ones only): run over the whole text. */
   private readonly anchorless: readonly CompiledRule[];
   private readonly allowlist: GlobalAllowlist;
+  /** Rules that some paths exempt (their allowlist's paths, `onlyPaths`): judged once per file, the rest never. */
+  private readonly pathScoped: readonly CompiledRule[];
   /**
    * How far past a keyword hit a window may reach (a line window plus the next line, a block window, a gate's look
    * ahead): a streamed text is scanned only this far behind what has arrived.
@@ -136,6 +138,9 @@ export class SecretScanner {
     );
     this.nameKeywords = new NameKeywords(named.map((item) => ({ keywords: item.rule.keywords, item })));
     this.reach = Math.max(STREAM_AHEAD, ...this.compiled.map((item) => (item.block ? item.maxLength + 64 : 0)));
+    this.pathScoped = this.compiled.filter(
+      (item) => item.rule.onlyPaths !== undefined || (item.rule.allowlist?.paths?.length ?? 0) > 0,
+    );
     this.anchorless = this.compiled.filter(
       (item) => item.rule.keywords.length === 0 || !item.rule.keywords.every(isAutomatonKeyword),
     );
@@ -310,7 +315,7 @@ export class SecretScanner {
    */
   private scanStartsFor(path: string): Float64Array {
     const scannedUntil = new Float64Array(this.compiled.length).fill(-1);
-    for (const compiled of this.compiled) {
+    for (const compiled of this.pathScoped) {
       const { allowlist, onlyPaths } = compiled.rule;
       const exempt = allowlist?.paths?.some((re) => re.test(path)) || (onlyPaths && !onlyPaths.test(path));
       if (exempt) scannedUntil[compiled.index] = Number.POSITIVE_INFINITY;
