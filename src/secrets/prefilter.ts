@@ -11,6 +11,8 @@
 export interface KeywordOutput<T> {
   readonly length: number;
   readonly items: readonly T[];
+  /** A name word (see `SecretRule.nameWords`): the name before it is to be searched for the keywords of such rules. */
+  readonly nameWord: boolean;
 }
 
 export interface KeywordAutomaton<T> {
@@ -39,8 +41,11 @@ export function isAutomatonKeyword(keyword: string): boolean {
 
 export function buildKeywordAutomaton<T>(
   entries: ReadonlyArray<{ keywords: readonly string[]; item: T }>,
+  nameWords: readonly string[] = [],
 ): KeywordAutomaton<T> {
   const itemsByKeyword = new Map<string, T[]>();
+  const names = new Set(nameWords.filter(isAutomatonKeyword).map((word) => word.toLowerCase()));
+  for (const word of names) itemsByKeyword.set(word, []);
   for (const { keywords, item } of entries) {
     for (const keyword of keywords) {
       if (!isAutomatonKeyword(keyword)) continue;
@@ -65,7 +70,7 @@ export function buildKeywordAutomaton<T>(
       }
       state = next;
     }
-    ending[state]!.push({ length: keyword.length, items });
+    ending[state]!.push({ length: keyword.length, items, nameWord: names.has(keyword) });
   }
   // Breadth-first: failure links, completed transitions, and outputs inherited from the failure state.
   const failure = new Int32Array(goto.length);

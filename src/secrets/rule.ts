@@ -26,6 +26,14 @@ export interface SecretRule {
    */
   readonly keywords: readonly string[];
   /**
+   * For a rule whose every match names it in an assignment: one of `keywords` starting a word of the name (at its
+   * start or after `_`, `.` or `-`), and one of these words later in the same name (`toggl_api_key`). The prefilter
+   * looks for these few words, which many such rules share, and at each hit finds the `keywords` in the name before
+   * it: hundreds of provider names then cost nothing per character of text (each keyword in the prefilter's automaton
+   * adds states that ordinary words walk through). A keyword must start within `NAME_REACH` characters of the word.
+   */
+  readonly nameWords?: readonly string[];
+  /**
    * The shape. The secret is the named group `secret` when present, else group 1, else the whole match. Must stay
    * linear: no nested or overlapping unbounded quantifiers (checked on adversarial input by the rules test).
    */

@@ -1,5 +1,7 @@
 import { type CompiledRule, compileRule, locateRegex, searchRegex } from './compiled-rule.js';
 import { decodedScanInput, kubernetesSecretValues, mayHoldKubernetesSecret } from './kubernetes-secret.js';
+import { type LineHits, queueLineWindow } from './line-windows.js';
+import { NameKeywords } from './name-keywords.js';
 import { PendingWindows } from './pending-windows.js';
 import { buildKeywordAutomaton, FOLD, isAutomatonKeyword, type KeywordAutomaton } from './prefilter.js';
 import type { SecretRule } from './rule.js';
@@ -52,6 +54,11 @@ interface ScanState {
   readonly vetoed: Span[];
 }
 
+/** What `advance` carries from one keyword hit to the next. */
+interface Hits extends LineHits {
+  readonly scan: ScanState;
+}
+
 /** A text scanned as it arrives (see `SecretScanner.startStream`). */
 export interface TextStream {
   /** The next piece of the text; pieces may end anywhere but inside a UTF-16 surrogate pair. */
@@ -70,17 +77,6 @@ const STREAM_BACK = 4096;
  * the next line `LINE_REACH` more; the rest is room for a gate's look-ahead.
  */
 const STREAM_AHEAD = 65_536;
-/** How far a line window reaches either side of a hit. */
-const LINE_REACH = 1024;
-/**
- * Lines longer than this are minified code or one-line data (minified JSON configs). Generic rules skip them in code
- * (a bundle's `token="…"` is library output) and, elsewhere, look only in a bounded window around each keyword hit.
- */
-const LONG_LINE = 1000;
-/** A long-line window for generic rules: the name may start this far before the keyword… */
-const LONG_LINE_BEFORE = 160;
-/** …and name rest, separator and value (≤ 200) end within this far after it. Windows are twice this long. */
-const LONG_LINE_AFTER = 400;
 /** Inline suppression markers (ours, and gitleaks' so that existing annotations keep working). */
 
 /** Applies to every rule (an imported gitleaks `[allowlist]`). */
@@ -93,26 +89,38 @@ export interface GlobalAllowlist {
 export class SecretScanner {
   private readonly compiled: readonly CompiledRule[];
   private readonly automaton: KeywordAutomaton<CompiledRule>;
+  /** The keywords of rules with `nameWords`, looked up in the name before each name word's hit. */
+  private readonly nameKeywords: NameKeywords<CompiledRule>;
   /** Rules with no keyword (imported ones only): run over the whole text. */
   private readonly anchorless: readonly CompiledRule[];
   private readonly allowlist: GlobalAllowlist;
+  /** Every rule not yet run (-1), except those whose own path filter or allowlist may exempt a path: `pathFiltered`. */
+  private readonly unscanned: Float64Array;
+  /** Rules that some paths exempt (their allowlist's paths, `onlyPaths`): judged once per file, the rest never. */
+  private readonly pathFiltered: readonly CompiledRule[];
+  private readonly idleWindows: PendingWindows[] = [];
   /**
    * How far past a keyword hit a window may reach (a line window plus the next line, a block window, a gate's look
    * ahead): a streamed text is scanned only this far behind what has arrived.
    */
   private readonly reach: number;
-  /** Every rule not yet run (-1), except those whose own path filter or allowlist may exempt a path: `pathFiltered`. */
-  private readonly unscanned: Float64Array;
-  private readonly pathFiltered: readonly CompiledRule[];
-  private readonly idleWindows: PendingWindows[] = [];
 
   constructor(rules: readonly SecretRule[], allowlist: GlobalAllowlist = {}) {
     this.allowlist = allowlist;
     this.compiled = rules.map(compileRule);
-    this.automaton = buildKeywordAutomaton(this.compiled.map((item) => ({ keywords: item.rule.keywords, item })));
+    const named = this.compiled.filter((item) => item.rule.nameWords !== undefined);
+    this.automaton = buildKeywordAutomaton(
+      this.compiled
+        .filter((item) => item.rule.nameWords === undefined)
+        .map((item) => ({ keywords: item.rule.keywords, item })),
+      named.flatMap((item) => item.rule.nameWords ?? []),
+    );
+    this.nameKeywords = new NameKeywords(named.map((item) => ({ keywords: item.rule.keywords, item })));
     this.reach = Math.max(STREAM_AHEAD, ...this.compiled.map((item) => (item.block ? item.maxLength + 64 : 0)));
     this.unscanned = new Float64Array(this.compiled.length).fill(-1);
-    this.pathFiltered = this.compiled.filter((item) => item.rule.onlyPaths || item.rule.allowlist?.paths?.length);
+    this.pathFiltered = this.compiled.filter(
+      (item) => item.rule.onlyPaths !== undefined || (item.rule.allowlist?.paths?.length ?? 0) > 0,
+    );
     this.anchorless = this.compiled.filter(
       (item) => item.rule.keywords.length === 0 || !item.rule.keywords.every(isAutomatonKeyword),
     );
@@ -209,73 +217,63 @@ export class SecretScanner {
    * stays `reach` short of its end, so no window is cut short by it.
    */
   private advance(scan: ScanState, text: string, from: number, until: number, base = 0): void {
-    const { syntax, lockfile, documentation, scannedUntil } = scan;
+    const { scannedUntil } = scan;
     const { delta, outputs } = this.automaton;
-    const length = text.length;
-    // The line around the latest hit, computed once per line however many hits it has (minified code has many).
-    let lineStart = -1;
-    let lineEnd = -2;
     let state = scan.state;
     // Lent for this call (a nested scan, of a Kubernetes Secret's decoded value, takes another).
     const pending = this.idleWindows.pop() ?? new PendingWindows(this.compiled.length);
     pending.run = (index, start, end, cutShort) =>
       this.runRule(this.compiled[index]!, text, start, end, scan, cutShort, base);
+    const { syntax, lockfile, documentation } = scan;
+    const hits: Hits = {
+      scan,
+      syntax,
+      lockfile,
+      documentation,
+      scannedUntil,
+      text,
+      base,
+      pending,
+      lineStart: -1,
+      lineEnd: -2,
+    };
+    const walk = this.nameKeywords.startWalk(text);
+    const named = (compiled: CompiledRule, at: number, after: number) => {
+      if (base + at >= scannedUntil[compiled.index]!) this.openWindow(compiled, at, after, hits);
+    };
     for (let i = from; i < until; i++) {
       state = delta[(state << 7) | FOLD[text.charCodeAt(i)]!]!;
       const ended = outputs[state];
       if (ended === undefined) continue;
       for (const keyword of ended) {
         const at = i - keyword.length + 1;
-        const after = i + 1;
+        if (keyword.nameWord) this.nameKeywords.forEachBefore(walk, at, named);
         for (const compiled of keyword.items) {
-          if (base + at < scannedUntil[compiled.index]!) continue;
-          const gate = compiled.gate;
-          if (gate) {
-            gate.lastIndex = after;
-            if (!gate.test(text)) continue;
-          }
-          let start: number;
-          let end: number;
-          if (compiled.block) {
-            start = Math.max(0, at - 64);
-            end = Math.min(length, at + compiled.maxLength);
-            scannedUntil[compiled.index] = base + end;
-          } else {
-            if (at < lineStart || at > lineEnd) {
-              lineStart = text.lastIndexOf('\n', at - 1) + 1;
-              lineEnd = text.indexOf('\n', at);
-              if (lineEnd === -1) lineEnd = length;
-            }
-            const long = lineEnd - lineStart > LONG_LINE;
-            if (compiled.rule.generic && (lockfile || (long && syntax === 'code'))) continue;
-            if (documentation && (compiled.rule.generic || compiled.rule.commonInExamples)) continue;
-            if (compiled.rule.generic && long) {
-              // Every hit before `at + LONG_LINE_AFTER` has its whole match inside this window, so the next window
-              // starts at least LONG_LINE_AFTER further on: each character is scanned a bounded number of times.
-              start = Math.max(lineStart, at - LONG_LINE_BEFORE);
-              end = Math.min(lineEnd, at + 2 * LONG_LINE_AFTER);
-              scannedUntil[compiled.index] = base + at + LONG_LINE_AFTER;
-              pending.add(compiled.index, start, end, end < lineEnd);
-              continue;
-            }
-            start = Math.max(lineStart, at - LINE_REACH);
-            end = Math.min(lineEnd, at + LINE_REACH);
-            // Later hits on this line need no new window; hits on the next line do (their window reaches further).
-            scannedUntil[compiled.index] = base + end;
-            if (!long && end < length) {
-              // The next line too: a k8s `name:` line and its `value:` line belong together.
-              const next = text.indexOf('\n', end + 1);
-              end = next === -1 || next > end + LINE_REACH ? Math.min(length, end + 1 + LINE_REACH) : next;
-            }
-          }
-          if (compiled.block) this.runRule(compiled, text, start, end, scan, false, base);
-          else pending.add(compiled.index, start, end);
+          if (base + at >= scannedUntil[compiled.index]!) this.openWindow(compiled, at, i + 1, hits);
         }
       }
     }
     pending.flushAll();
     this.idleWindows.push(pending);
     scan.state = state;
+  }
+
+  /** A hit of one of `compiled`'s keywords at `text[at, after)`: cuts the rule's window and runs it or queues it. */
+  private openWindow(compiled: CompiledRule, at: number, after: number, hits: Hits): void {
+    const { text, base } = hits;
+    const gate = compiled.gate;
+    if (gate) {
+      gate.lastIndex = after;
+      if (!gate.test(text)) return;
+    }
+    if (!compiled.block) {
+      queueLineWindow(hits, compiled.index, compiled.rule, at);
+      return;
+    }
+    const start = Math.max(0, at - 64);
+    const end = Math.min(text.length, at + compiled.maxLength);
+    hits.scannedUntil[compiled.index] = base + end;
+    this.runRule(compiled, text, start, end, hits.scan, false, base);
   }
 
   /** Secrets inside a Kubernetes Secret's base64 `data:` values, reported at the encoded value. */

@@ -1,0 +1,66 @@
+import type { PendingWindows } from './pending-windows.js';
+import type { SecretRule } from './rule.js';
+import type { FileSyntax } from './syntax.js';
+
+/** Where a line rule runs around a keyword hit: its line, within reach of the hit, and the next line. */
+
+/** How far a line window reaches either side of a hit. */
+export const LINE_REACH = 1024;
+/**
+ * Lines longer than this are minified code or one-line data (minified JSON configs). Generic rules skip them in code
+ * (a bundle's `token="…"` is library output) and, elsewhere, look only in a bounded window around each keyword hit.
+ */
+const LONG_LINE = 1000;
+/** A long-line window for generic rules: the name may start this far before the keyword… */
+const LONG_LINE_BEFORE = 160;
+/** …and name rest, separator and value (≤ 200) end within this far after it. Windows are twice this long. */
+const LONG_LINE_AFTER = 400;
+
+/** What the scan of one text carries from one keyword hit to the next. */
+export interface LineHits {
+  readonly syntax: FileSyntax;
+  readonly lockfile: boolean;
+  readonly documentation: boolean;
+  /** Per rule, the offset of the whole text up to which it has run. */
+  readonly scannedUntil: Float64Array;
+  /** The text held, which starts at offset `base` of the whole. */
+  readonly text: string;
+  readonly base: number;
+  readonly pending: PendingWindows;
+  /** The line around the latest hit, computed once per line however many hits it has (minified code has many). */
+  lineStart: number;
+  lineEnd: number;
+}
+
+/** Queues the window of rule `index` (a line rule) for its keyword hit at `at`, or nothing where it does not apply. */
+export function queueLineWindow(hits: LineHits, index: number, rule: SecretRule, at: number): void {
+  const { text, base, pending, scannedUntil } = hits;
+  const length = text.length;
+  if (at < hits.lineStart || at > hits.lineEnd) {
+    hits.lineStart = text.lastIndexOf('\n', at - 1) + 1;
+    const lineEnd = text.indexOf('\n', at);
+    hits.lineEnd = lineEnd === -1 ? length : lineEnd;
+  }
+  const { lineStart, lineEnd } = hits;
+  const long = lineEnd - lineStart > LONG_LINE;
+  if (rule.generic && (hits.lockfile || (long && hits.syntax === 'code'))) return;
+  if (hits.documentation && (rule.generic || rule.commonInExamples)) return;
+  if (rule.generic && long) {
+    // Every hit before `at + LONG_LINE_AFTER` has its whole match inside this window, so the next window starts at
+    // least LONG_LINE_AFTER further on: each character is scanned a bounded number of times.
+    const end = Math.min(lineEnd, at + 2 * LONG_LINE_AFTER);
+    scannedUntil[index] = base + at + LONG_LINE_AFTER;
+    pending.add(index, Math.max(lineStart, at - LONG_LINE_BEFORE), end, end < lineEnd);
+    return;
+  }
+  const start = Math.max(lineStart, at - LINE_REACH);
+  let end = Math.min(lineEnd, at + LINE_REACH);
+  // Later hits on this line need no new window; hits on the next line do (their window reaches further).
+  scannedUntil[index] = base + end;
+  if (!long && end < length) {
+    // The next line too: a k8s `name:` line and its `value:` line belong together.
+    const next = text.indexOf('\n', end + 1);
+    end = next === -1 || next > end + LINE_REACH ? Math.min(length, end + 1 + LINE_REACH) : next;
+  }
+  pending.add(index, start, end);
+}
