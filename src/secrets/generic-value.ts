@@ -169,17 +169,18 @@ const RELATIVE_PATH_OR_HOST =
 const CONSTANT_NAME = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/;
 
 export function judgeGenericValue(kind: GenericKind, raw: string, context: MatchContext): boolean {
-  const name = context.name ?? '';
-  const value = context.group === 'secretEntity' ? decodeEntities(raw) : raw;
-  if (name && (NAME_NOT_SECRET.test(name) || NAME_NOT_SECRET_ANYWHERE.test(name))) return false;
+  // Every check rejects, so their order changes no verdict: the cheap ones on the value come first, since keyword-dense
+  // text (a JSON document of credential-named keys) brings a match per line and nearly all are rejected.
   // In program code an unquoted value is an expression (`password = input`), never the password itself.
   if (context.syntax === 'code' && context.group === 'secretBare') return false;
-  const lower = value.toLowerCase();
-  if (NOT_A_VALUE.has(lower) || lower === name.toLowerCase()) return false;
-  if (/\s/.test(value)) return false;
-  // Translations, format strings and prose: credentials are printable ASCII.
+  const value = context.group === 'secretEntity' ? decodeEntities(raw) : raw;
+  // Whitespace, translations, format strings and prose: credentials are printable ASCII.
   if (/[^\x21-\x7e]/.test(value) || /\{\d+\}/.test(value)) return false;
   if (/^[-*&!@#|>[{(%=:?]/.test(value)) return false; // YAML anchors, tags, block scalars; markdown; flow maps
+  const name = context.name ?? '';
+  const lower = value.toLowerCase();
+  if (NOT_A_VALUE.has(lower) || lower === name.toLowerCase()) return false;
+  if (name && (NAME_NOT_SECRET.test(name) || NAME_NOT_SECRET_ANYWHERE.test(name))) return false;
   if (CODE_REFERENCE.test(value) || PATH_OR_URL.test(value) || CONSTANT_NAME.test(value)) return false;
   if (RELATIVE_PATH_OR_HOST.test(value)) return false;
   if (isPlaceholder(value)) return false;
@@ -273,7 +274,8 @@ export const GATES = {
   /** A provider word early in a longer name: `twilio_auth_token =`. */
   namedValue: /[A-Za-z0-9_.-]{0,80}\\?["']?[ \t]{0,4}[=:]/,
   xmlElement: /[A-Za-z0-9_.:-]{0,30}>/,
-  xmlAttribute: /[^"\r\n]{0,30}"/,
+  /** The rest of the quoted name, then the `value="` attribute or the element's text (`name="api_key">`). */
+  xmlAttribute: /[^"\r\n]{0,40}"(?:[ \t]+value[ \t]*=|[^<>\r\n]{0,80}>)/i,
   cliFlag: /[A-Za-z0-9_.-]{0,40}[ \t=]/,
   defineMacro: /[A-Za-z0-9_.-]{0,30}[ \t]/,
   k8sEnv: /[A-Za-z0-9_.-]{0,40}["']?[ \t]*\r?\n/,

@@ -197,6 +197,8 @@ export function secretValueOf(
 
 export function accepts(rule: SecretRule, secret: string, context: MatchContext): boolean {
   if (secret.length === 0) return false;
+  // A generic rule's own judgement rejects most of what it matches (and checks placeholders itself), cheaply: first.
+  if (rule.generic && rule.validate && !rule.validate(secret, context)) return false;
   if (rule.entropy !== undefined && shannonEntropy(secret) < rule.entropy) return false;
   if (isPlaceholder(secret)) return false;
   const allow = rule.allowlist;
@@ -205,6 +207,6 @@ export function accepts(rule: SecretRule, secret: string, context: MatchContext)
     const lower = secret.toLowerCase();
     if (allow.stopwords.some((word) => lower.includes(word))) return false;
   }
-  if (rule.validate && !rule.validate(secret, context)) return false;
+  if (!rule.generic && rule.validate && !rule.validate(secret, context)) return false;
   return true;
 }

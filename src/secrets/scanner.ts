@@ -1,7 +1,7 @@
 import { decodedScanInput, kubernetesSecretValues, mayHoldKubernetesSecret } from './kubernetes-secret.js';
 import { PendingWindows } from './pending-windows.js';
 import { buildKeywordAutomaton, FOLD, isAutomatonKeyword, type KeywordAutomaton } from './prefilter.js';
-import type { SecretRule } from './rule.js';
+import type { MatchContext, SecretRule } from './rule.js';
 import {
   accepts,
   type Found,
@@ -353,8 +353,14 @@ export class SecretScanner {
       const value = secretValueOf(match, rule.secretGroup, compiled.secretGroups);
       if (!value) continue;
       if (!scan.seen.firstTime(compiled.index, base + start + match.index, match[0].length)) continue;
-      const name = match.groups?.name ?? match.groups?.envName;
-      const context = { ...(name === undefined ? {} : { name }), group: value.group, syntax: scan.syntax };
+      const groups = match.groups;
+      // One object shape for every match: a spread with a conditional `name` built objects of many shapes, which made
+      // every check that reads the context slow (most of the time spent on keyword-dense text).
+      const context: MatchContext = {
+        name: groups === undefined ? undefined : (groups.name ?? groups.envName),
+        group: value.group,
+        syntax: scan.syntax,
+      };
       const accepted = accepts(rule, value.secret, context);
       // Most matches in keyword-dense text are rejected generic values: where a secret sits is worked out (a second,
       // sticky run with group offsets) only for those that count.
