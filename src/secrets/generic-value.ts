@@ -1,4 +1,5 @@
 import { shannonEntropy } from './entropy.js';
+import { nameGate } from './name-gate.js';
 import { isIdentifierOrDigest, isPlaceholder } from './placeholders.js';
 import type { MatchContext } from './rule.js';
 import { isUsablePassword } from './url-password.js';
@@ -270,15 +271,16 @@ export function assignmentPattern(nameCore: string, options: { comparisons?: boo
 /** Gates (see `SecretRule.gate`): what must follow a keyword hit for each generic shape to be possible at all. */
 export const GATES = {
   /** `_PASSWORD=`, `": "`, `\\": \\"`, `', '` (PHP define), `?=` (make). */
-  assignment: /[A-Za-z0-9_.-]{0,40}\\?["']?[ \t]{0,8}[=:,?!]/,
+  assignment: nameGate({ run: 40, at: 'separator', chars: '=:,?!' }, String.raw`\\?["']?[ \t]{0,8}[=:,?!]`),
   /** A provider word early in a longer name: `twilio_auth_token =`. */
-  namedValue: /[A-Za-z0-9_.-]{0,80}\\?["']?[ \t]{0,4}[=:]/,
-  xmlElement: /[A-Za-z0-9_.:-]{0,30}>/,
+  namedValue: nameGate({ run: 80, at: 'separator', chars: '=:' }, String.raw`\\?["']?[ \t]{0,4}[=:]`),
+  /** The rest of the element name (which may hold a namespace `:`), then `>`. */
+  xmlElement: nameGate({ run: 30, at: 'end', chars: ':>' }, '', '', '[A-Za-z0-9_.:-]{0,30}>'),
   /** The rest of the quoted name, then the `value="` attribute or the element's text (`name="api_key">`). */
   xmlAttribute: /[^"\r\n]{0,40}"(?:[ \t]+value[ \t]*=|[^<>\r\n]{0,80}>)/i,
-  cliFlag: /[A-Za-z0-9_.-]{0,40}[ \t=]/,
-  defineMacro: /[A-Za-z0-9_.-]{0,30}[ \t]/,
-  k8sEnv: /[A-Za-z0-9_.-]{0,40}["']?[ \t]*\r?\n/,
+  cliFlag: nameGate({ run: 40, at: 'end', chars: ' \t=' }, '[ \\t=]'),
+  defineMacro: nameGate({ run: 30, at: 'end', chars: ' \t' }, '[ \\t]'),
+  k8sEnv: nameGate({ run: 40, at: 'separator', chars: '\r\n' }, String.raw`["']?[ \t]*\r?\n`),
   netrc: /[a-z]{0,4}[ \t]/,
   /** `scheme://user:` */
   urlUser: /[^\s:/@'"`<>]{0,100}:/,

@@ -1,4 +1,5 @@
 import { decodedScanInput, kubernetesSecretValues, mayHoldKubernetesSecret } from './kubernetes-secret.js';
+import { GateCheck, type NameGateShape, nameGateShape } from './name-gate.js';
 import { PendingWindows } from './pending-windows.js';
 import { buildKeywordAutomaton, FOLD, isAutomatonKeyword, type KeywordAutomaton } from './prefilter.js';
 import type { MatchContext, SecretRule } from './rule.js';
@@ -71,6 +72,8 @@ interface CompiledRule {
   readonly maxLength: number;
   /** The rule's `gate`, sticky, tested right after a keyword hit before any window is cut. */
   readonly gate: RegExp | undefined;
+  /** What the gate needs after the rest of the name, checked on the hit's shared parse first (`name-gate.ts`). */
+  readonly gateShape: NameGateShape | undefined;
   /** The pattern's named groups that may hold the secret (`secret…`), in pattern order. */
   readonly secretGroups: readonly string[];
 }
@@ -127,6 +130,7 @@ export class SecretScanner {
       block: rule.window === 'block',
       maxLength: rule.maxLength ?? 512,
       gate: rule.gate ? new RegExp(rule.gate.source, withFlags(rule.gate.flags.replace('g', ''), 'y')) : undefined,
+      gateShape: nameGateShape(rule.gate),
       secretGroups: secretGroupNames(rule.pattern),
     }));
     this.automaton = buildKeywordAutomaton(this.compiled.map((item) => ({ keywords: item.rule.keywords, item })));
@@ -234,6 +238,7 @@ export class SecretScanner {
     let lineStart = -1;
     let lineEnd = -2;
     let state = scan.state;
+    const gates = new GateCheck(text);
     const pending = new PendingWindows(this.compiled.length, (index, start, end, cutShort) =>
       this.runRule(this.compiled[index]!, text, start, end, scan, cutShort, base),
     );
@@ -246,11 +251,7 @@ export class SecretScanner {
         const after = i + 1;
         for (const compiled of keyword.items) {
           if (base + at < scannedUntil[compiled.index]!) continue;
-          const gate = compiled.gate;
-          if (gate) {
-            gate.lastIndex = after;
-            if (!gate.test(text)) continue;
-          }
+          if (compiled.gate && !gates.passes(compiled.gate, compiled.gateShape, after)) continue;
           let start: number;
           let end: number;
           if (compiled.block) {

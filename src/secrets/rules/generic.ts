@@ -6,6 +6,7 @@ import {
   PASSWORD_NAME,
   SECRET_NAME,
 } from '../generic-value.js';
+import { ALNUM, nameGate } from '../name-gate.js';
 import { defineRules, type SampleContext, type SecretRule } from '../rule.js';
 import { BASE64, fakeHex, fakeHumanPassword, fakeToken, URL_SAFE } from '../sample-tokens.js';
 
@@ -144,7 +145,11 @@ const envDefault = (core: string) =>
  * start of an environment lookup. Every credential-named assignment passes the plain assignment gate; only those with
  * a lookup can hold this rule's match.
  */
-const ENV_DEFAULT_GATE = new RegExp(`[A-Za-z0-9_.-]{0,40}["']?[ \\t]{0,4}(?::=|=|:)${ENV_LOOKUP}`, 'i');
+const ENV_DEFAULT_GATE = nameGate(
+  { run: 40, at: 'separator', chars: ':=', value: `${ALNUM}_$.` },
+  `["']?[ \\t]{0,4}(?::=|=|:)${ENV_LOOKUP}`,
+  'i',
+);
 const envDefaultContexts = (name: string): SampleContext[] => [
   { name: 'python', path: 'app/settings.py', render: (v) => `${name} = os.environ.get("APP_VALUE") or "${v}"\n` },
   { name: 'node', path: 'src/db.js', render: (v) => `const ${name} = process.env.APP_VALUE || '${v}';\n` },
