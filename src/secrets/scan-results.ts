@@ -75,12 +75,18 @@ export function locate(items: readonly Found[], text: string, base: number, line
   for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
   const lineText = (index: number) =>
     text.slice(lineStarts[index]!, index + 1 < lineStarts.length ? lineStarts[index + 1]! : text.length);
+  // Per line, not per item: a one-line data file with thousands of findings was read for a marker once per finding.
+  const markers = new Map<number, AllowMarker | null>();
   for (const item of items) {
     const lineIndex = lineIndexOf(lineStarts, item.start - base);
     item.line = linesBefore + lineIndex + 1;
     item.column = item.start - base - lineStarts[lineIndex]! + 1;
-    item.allow =
-      allowMarkerOn(lineText(lineIndex)) ?? (lineIndex > 0 ? allowMarkerAbove(lineText(lineIndex - 1)) : null);
+    let allow = markers.get(lineIndex);
+    if (allow === undefined) {
+      allow = allowMarkerOn(lineText(lineIndex)) ?? (lineIndex > 0 ? allowMarkerAbove(lineText(lineIndex - 1)) : null);
+      markers.set(lineIndex, allow);
+    }
+    item.allow = allow;
   }
 }
 
