@@ -1,3 +1,4 @@
+import { type NameGateShape, nameGateShape } from './name-gate.js';
 import type { SecretRule } from './rule.js';
 import { secretGroupNames } from './scan-results.js';
 
@@ -12,6 +13,8 @@ export interface CompiledRule {
   readonly maxLength: number;
   /** The rule's `gate`, sticky, tested right after a keyword hit before any window is cut. */
   readonly gate: RegExp | undefined;
+  /** What the gate needs after the rest of the name, checked on the hit's shared parse first (`name-gate.ts`). */
+  readonly gateShape: NameGateShape | undefined;
   /** The pattern's named groups that may hold the secret (`secret…`), in pattern order; with the search regex. */
   secretGroups: readonly string[];
   /** See `searchRegex` and `locateRegex`. */
@@ -26,6 +29,7 @@ export function compileRule(rule: SecretRule, index: number): CompiledRule {
     block: rule.window === 'block',
     maxLength: rule.maxLength ?? 512,
     gate: rule.gate ? new RegExp(rule.gate.source, withFlags(rule.gate.flags.replace('g', ''), 'y')) : undefined,
+    gateShape: nameGateShape(rule.gate),
     secretGroups: [],
     search: undefined,
     locate: undefined,

@@ -1,4 +1,5 @@
 import { shannonEntropy } from './entropy.js';
+import { nameGate } from './name-gate.js';
 import { isIdentifierOrDigest, isPlaceholder } from './placeholders.js';
 import type { MatchContext } from './rule.js';
 import { isUsablePassword } from './url-password.js';
@@ -169,17 +170,18 @@ const RELATIVE_PATH_OR_HOST =
 const CONSTANT_NAME = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/;
 
 export function judgeGenericValue(kind: GenericKind, raw: string, context: MatchContext): boolean {
-  const name = context.name ?? '';
-  const value = context.group === 'secretEntity' ? decodeEntities(raw) : raw;
-  if (name && (NAME_NOT_SECRET.test(name) || NAME_NOT_SECRET_ANYWHERE.test(name))) return false;
+  // Every check rejects, so their order changes no verdict: the cheap ones on the value come first, since keyword-dense
+  // text (a JSON document of credential-named keys) brings a match per line and nearly all are rejected.
   // In program code an unquoted value is an expression (`password = input`), never the password itself.
   if (context.syntax === 'code' && context.group === 'secretBare') return false;
-  const lower = value.toLowerCase();
-  if (NOT_A_VALUE.has(lower) || lower === name.toLowerCase()) return false;
-  if (/\s/.test(value)) return false;
-  // Translations, format strings and prose: credentials are printable ASCII.
+  const value = context.group === 'secretEntity' ? decodeEntities(raw) : raw;
+  // Whitespace, translations, format strings and prose: credentials are printable ASCII.
   if (/[^\x21-\x7e]/.test(value) || /\{\d+\}/.test(value)) return false;
   if (/^[-*&!@#|>[{(%=:?]/.test(value)) return false; // YAML anchors, tags, block scalars; markdown; flow maps
+  const name = context.name ?? '';
+  const lower = value.toLowerCase();
+  if (NOT_A_VALUE.has(lower) || lower === name.toLowerCase()) return false;
+  if (name && (NAME_NOT_SECRET.test(name) || NAME_NOT_SECRET_ANYWHERE.test(name))) return false;
   if (CODE_REFERENCE.test(value) || PATH_OR_URL.test(value) || CONSTANT_NAME.test(value)) return false;
   if (RELATIVE_PATH_OR_HOST.test(value)) return false;
   if (isPlaceholder(value)) return false;
@@ -269,14 +271,16 @@ export function assignmentPattern(nameCore: string, options: { comparisons?: boo
 /** Gates (see `SecretRule.gate`): what must follow a keyword hit for each generic shape to be possible at all. */
 export const GATES = {
   /** `_PASSWORD=`, `": "`, `\\": \\"`, `', '` (PHP define), `?=` (make). */
-  assignment: /[A-Za-z0-9_.-]{0,40}\\?["']?[ \t]{0,8}[=:,?!]/,
+  assignment: nameGate({ run: 40, at: 'separator', chars: '=:,?!' }, String.raw`\\?["']?[ \t]{0,8}[=:,?!]`),
   /** A provider word early in a longer name: `twilio_auth_token =`. */
-  namedValue: /[A-Za-z0-9_.-]{0,80}\\?["']?[ \t]{0,4}[=:]/,
-  xmlElement: /[A-Za-z0-9_.:-]{0,30}>/,
-  xmlAttribute: /[^"\r\n]{0,30}"/,
-  cliFlag: /[A-Za-z0-9_.-]{0,40}[ \t=]/,
-  defineMacro: /[A-Za-z0-9_.-]{0,30}[ \t]/,
-  k8sEnv: /[A-Za-z0-9_.-]{0,40}["']?[ \t]*\r?\n/,
+  namedValue: nameGate({ run: 80, at: 'separator', chars: '=:' }, String.raw`\\?["']?[ \t]{0,4}[=:]`),
+  /** The rest of the element name (which may hold a namespace `:`), then `>`. */
+  xmlElement: nameGate({ run: 30, at: 'end', chars: ':>' }, '', '', '[A-Za-z0-9_.:-]{0,30}>'),
+  /** The rest of the quoted name, then the `value="` attribute or the element's text (`name="api_key">`). */
+  xmlAttribute: /[^"\r\n]{0,40}"(?:[ \t]+value[ \t]*=|[^<>\r\n]{0,80}>)/i,
+  cliFlag: nameGate({ run: 40, at: 'end', chars: ' \t=' }, '[ \\t=]'),
+  defineMacro: nameGate({ run: 30, at: 'end', chars: ' \t' }, '[ \\t]'),
+  k8sEnv: nameGate({ run: 40, at: 'separator', chars: '\r\n' }, String.raw`["']?[ \t]*\r?\n`),
   netrc: /[a-z]{0,4}[ \t]/,
   /** `scheme://user:` */
   urlUser: /[^\s:/@'"`<>]{0,100}:/,

@@ -37,6 +37,8 @@ export function prefixedToken(spec: PrefixedTokenSpec): SecretRule {
     title: `${spec.title} (${spec.prefix}…)`,
     severity: spec.severity ?? 'high',
     keywords: [spec.prefix],
+    // The keyword is the prefix, so what must follow a hit is the body: no window for `client_secret_id` (`secret_`).
+    gate: new RegExp(`(?:${spec.body})(?![A-Za-z0-9_-])`),
     pattern: new RegExp(`${TOKEN_START}(${prefix}${spec.body})(?![A-Za-z0-9_-])`),
     ...(spec.entropy === undefined ? { entropy: 3 } : { entropy: spec.entropy }),
     ...(spec.validate ? { validate: spec.validate } : {}),

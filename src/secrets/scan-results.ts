@@ -75,12 +75,18 @@ export function locate(items: readonly Found[], text: string, base: number, line
   for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
   const lineText = (index: number) =>
     text.slice(lineStarts[index]!, index + 1 < lineStarts.length ? lineStarts[index + 1]! : text.length);
+  // Per line, not per item: a one-line data file with thousands of findings was read for a marker once per finding.
+  const markers = new Map<number, AllowMarker | null>();
   for (const item of items) {
     const lineIndex = lineIndexOf(lineStarts, item.start - base);
     item.line = linesBefore + lineIndex + 1;
     item.column = item.start - base - lineStarts[lineIndex]! + 1;
-    item.allow =
-      allowMarkerOn(lineText(lineIndex)) ?? (lineIndex > 0 ? allowMarkerAbove(lineText(lineIndex - 1)) : null);
+    let allow = markers.get(lineIndex);
+    if (allow === undefined) {
+      allow = allowMarkerOn(lineText(lineIndex)) ?? (lineIndex > 0 ? allowMarkerAbove(lineText(lineIndex - 1)) : null);
+      markers.set(lineIndex, allow);
+    }
+    item.allow = allow;
   }
 }
 
@@ -210,6 +216,8 @@ export function secretValueOf(
 
 export function accepts(rule: SecretRule, secret: string, context: MatchContext): boolean {
   if (secret.length === 0) return false;
+  // A generic rule's own judgement rejects most of what it matches (and checks placeholders itself), cheaply: first.
+  if (rule.generic && rule.validate && !rule.validate(secret, context)) return false;
   if (rule.entropy !== undefined && shannonEntropy(secret) < rule.entropy) return false;
   if (isPlaceholder(secret)) return false;
   const allow = rule.allowlist;
@@ -218,6 +226,6 @@ export function accepts(rule: SecretRule, secret: string, context: MatchContext)
     const lower = secret.toLowerCase();
     if (allow.stopwords.some((word) => lower.includes(word))) return false;
   }
-  if (rule.validate && !rule.validate(secret, context)) return false;
+  if (!rule.generic && rule.validate && !rule.validate(secret, context)) return false;
   return true;
 }

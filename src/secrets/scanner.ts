@@ -1,10 +1,11 @@
 import { type CompiledRule, compileRule, locateRegex, searchRegex } from './compiled-rule.js';
 import { decodedScanInput, kubernetesSecretValues, mayHoldKubernetesSecret } from './kubernetes-secret.js';
 import { type LineHits, queueLineWindow } from './line-windows.js';
+import { GateCheck } from './name-gate.js';
 import { NameKeywords } from './name-keywords.js';
 import { PendingWindows } from './pending-windows.js';
 import { buildKeywordAutomaton, FOLD, isAutomatonKeyword, type KeywordAutomaton } from './prefilter.js';
-import type { SecretRule } from './rule.js';
+import type { MatchContext, SecretRule } from './rule.js';
 import {
   accepts,
   type Found,
@@ -57,6 +58,8 @@ interface ScanState {
 /** What `advance` carries from one keyword hit to the next. */
 interface Hits extends LineHits {
   readonly scan: ScanState;
+  /** The shared parse of what follows each hit, which rules' gates check before their own regex. */
+  readonly gates: GateCheck;
 }
 
 /** A text scanned as it arrives (see `SecretScanner.startStream`). */
@@ -236,6 +239,7 @@ export class SecretScanner {
       pending,
       lineStart: -1,
       lineEnd: -2,
+      gates: new GateCheck(text),
     };
     const walk = this.nameKeywords.startWalk(text);
     const named = (compiled: CompiledRule, at: number, after: number) => {
@@ -261,11 +265,7 @@ export class SecretScanner {
   /** A hit of one of `compiled`'s keywords at `text[at, after)`: cuts the rule's window and runs it or queues it. */
   private openWindow(compiled: CompiledRule, at: number, after: number, hits: Hits): void {
     const { text, base } = hits;
-    const gate = compiled.gate;
-    if (gate) {
-      gate.lastIndex = after;
-      if (!gate.test(text)) return;
-    }
+    if (compiled.gate && !hits.gates.passes(compiled.gate, compiled.gateShape, after)) return;
     if (!compiled.block) {
       queueLineWindow(hits, compiled.index, compiled.rule, at);
       return;
@@ -336,8 +336,13 @@ export class SecretScanner {
       const value = secretValueOf(match, rule.secretGroup, compiled.secretGroups);
       if (!value) continue;
       if (!scan.seen.firstTime(compiled.index, base + start + match.index, match[0].length)) continue;
-      const name = match.groups?.name ?? match.groups?.envName;
-      const context = { ...(name === undefined ? {} : { name }), group: value.group, syntax: scan.syntax };
+      const groups = match.groups;
+      // One object shape for every match: a conditional spread made each check that reads it slow (keyword-dense text).
+      const context: MatchContext = {
+        name: groups === undefined ? undefined : (groups.name ?? groups.envName),
+        group: value.group,
+        syntax: scan.syntax,
+      };
       const accepted = accepts(rule, value.secret, context);
       // Most matches in keyword-dense text are rejected generic values: where a secret sits is worked out (a second,
       // sticky run with group offsets) only for those that count.

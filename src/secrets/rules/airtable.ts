@@ -12,5 +12,6 @@ const airtable = prefixedToken({
 
 export default defineRules([
   // `pat` alone would wake the rule on every `path` and `pattern`: the provider's name is the anchor instead.
-  { ...airtable, keywords: ['airtable'], samples: { ...airtable.samples, key: 'AIRTABLE_TOKEN' } },
+  // The builder's gate reads what follows the prefix keyword; with the provider's name as keyword it does not apply.
+  { ...airtable, keywords: ['airtable'], gate: undefined, samples: { ...airtable.samples, key: 'AIRTABLE_TOKEN' } },
 ]);

@@ -1,4 +1,4 @@
-import { GATES } from '../generic-value.js';
+import { ALNUM, nameGate } from '../name-gate.js';
 import { defineRules } from '../rule.js';
 import { prefixedToken } from '../rule-builders.js';
 import { BASE64, fakeToken } from '../sample-tokens.js';
@@ -49,7 +49,11 @@ export default defineRules([
     // Forty base64 characters are everywhere; only a name that says "AWS secret" makes them one. `secret` is the
     // keyword (not `aws`, which is on every other line of the AWS SDK).
     keywords: ['secret'],
-    gate: GATES.namedValue,
+    // The rest of the name, the separator and the forty characters: `secret` names many values that are not AWS keys.
+    gate: nameGate(
+      { run: 40, at: 'separator', chars: '=:', value: `"'${ALNUM}/+` },
+      String.raw`["']?[ \t]{0,4}(?:=|:=|:|=>)[ \t]{0,4}["']?[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])`,
+    ),
     pattern:
       /(?:aws[A-Za-z0-9_.-]{0,20}?secret[A-Za-z0-9_.-]{0,20}|secret[_-]?access[_-]?key)["']?[ \t]{0,4}(?:=|:=|:|=>)[ \t]{0,4}["']?([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/i,
     entropy: 4,

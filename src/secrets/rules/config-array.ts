@@ -1,4 +1,5 @@
 import { type GenericKind, judgeGenericValue, PASSWORD_NAME, SECRET_NAME } from '../generic-value.js';
+import { nameGate } from '../name-gate.js';
 import { defineRules, type MatchContext, type SampleContext, type SecretRule } from '../rule.js';
 import { fakeHumanPassword, fakeToken, URL_SAFE } from '../sample-tokens.js';
 
@@ -16,7 +17,7 @@ const entry = (core: string) =>
   );
 
 /** After the keyword: the rest of the subscript name, its closing quote and bracket. */
-const GATE = /[A-Za-z0-9_.-]{0,30}["'][ \t]*\]/;
+const GATE = nameGate({ run: 30, at: 'separator', chars: ']' }, String.raw`["'][ \t]*\]`);
 
 const judge = (kind: GenericKind) => (value: string, context: MatchContext) =>
   judgeGenericValue(kind, value, { ...context, syntax: 'code' });

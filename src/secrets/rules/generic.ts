@@ -6,6 +6,7 @@ import {
   PASSWORD_NAME,
   SECRET_NAME,
 } from '../generic-value.js';
+import { ALNUM, nameGate } from '../name-gate.js';
 import { defineRules, type SampleContext, type SecretRule } from '../rule.js';
 import { BASE64, fakeHex, fakeHumanPassword, fakeToken, URL_SAFE } from '../sample-tokens.js';
 import { mixesDigitsAndCases } from '../token-shape.js';
@@ -133,11 +134,23 @@ const k8sEnv = (core: string) =>
  * "…"`, `const token = process.env.API_TOKEN || '…'`, `secret := getenv("X", "…")`. The fallback ships in the code.
  * (`getenv("DB_PASSWORD", "…")` is the quoted-name form the assignment rule already reads.)
  */
+const ENV_LOOKUP =
+  '[ \\t]{0,4}[A-Za-z0-9_$.]{0,40}?(?:getenv|environ\\.get|environ\\[|env\\.get|ENV\\.fetch|ENV\\[|process\\.env\\.|Deno\\.env\\.get|System\\.getenv)';
 const envDefault = (core: string) =>
   new RegExp(
-    `(?<![A-Za-z0-9_.-])(?<name>[A-Za-z0-9_.-]{0,40}?${core}[A-Za-z0-9_.-]{0,30})["']?[ \\t]{0,4}(?::=|=|:)[ \\t]{0,4}[A-Za-z0-9_$.]{0,40}?(?:getenv|environ\\.get|environ\\[|env\\.get|ENV\\.fetch|ENV\\[|process\\.env\\.|Deno\\.env\\.get|System\\.getenv)[^\\r\\n;]{0,80}?(?:,|[ \\t]or[ \\t]|\\|\\||\\?\\?|\\?:)[ \\t]{0,4}(?:"(?<secretQuoted>[^"\\r\\n]{1,200})"|'(?<secretSingle>[^'\\r\\n]{1,200})')`,
+    `(?<![A-Za-z0-9_.-])(?<name>[A-Za-z0-9_.-]{0,40}?${core}[A-Za-z0-9_.-]{0,30})["']?[ \\t]{0,4}(?::=|=|:)${ENV_LOOKUP}[^\\r\\n;]{0,80}?(?:,|[ \\t]or[ \\t]|\\|\\||\\?\\?|\\?:)[ \\t]{0,4}(?:"(?<secretQuoted>[^"\\r\\n]{1,200})"|'(?<secretSingle>[^'\\r\\n]{1,200})')`,
     'i',
   );
+/**
+ * After the keyword: the rest of the name (a password keyword may end 36 characters before it), the separator and the
+ * start of an environment lookup. Every credential-named assignment passes the plain assignment gate; only those with
+ * a lookup can hold this rule's match.
+ */
+const ENV_DEFAULT_GATE = nameGate(
+  { run: 40, at: 'separator', chars: ':=', value: `${ALNUM}_$.` },
+  `["']?[ \\t]{0,4}(?::=|=|:)${ENV_LOOKUP}`,
+  'i',
+);
 const envDefaultContexts = (name: string): SampleContext[] => [
   { name: 'python', path: 'app/settings.py', render: (v) => `${name} = os.environ.get("APP_VALUE") or "${v}"\n` },
   { name: 'node', path: 'src/db.js', render: (v) => `const ${name} = process.env.APP_VALUE || '${v}';\n` },
@@ -148,7 +161,7 @@ const envDefaultContexts = (name: string): SampleContext[] => [
 export default defineRules([
   generic('password', {
     id: 'generic-password-env-default',
-    gate: GATES.assignment,
+    gate: ENV_DEFAULT_GATE,
     title: 'Password as the fallback of an environment lookup',
     pattern: envDefault(PASSWORD_NAME),
     key: 'db_password',
@@ -156,7 +169,7 @@ export default defineRules([
   }),
   generic('secret', {
     id: 'generic-secret-env-default',
-    gate: GATES.assignment,
+    gate: ENV_DEFAULT_GATE,
     title: 'Secret or token as the fallback of an environment lookup',
     pattern: envDefault(SECRET_NAME),
     key: 'api_token',

@@ -1,0 +1,144 @@
+/**
+ * Gates that read the rest of a credential name after a keyword hit and then what must come next (`=`, `: `, a quote
+ * and `]`). In keyword-dense text (a JSON document with a credential-named key on every line) one hit wakes a dozen
+ * rules, each with its own gate: the scanner parses what follows the hit once (where the name ends, which separator
+ * comes next) and each rule checks that parse, a table look-up, before running its gate's regex.
+ */
+
+/** What a name gate needs, from the parse of what follows a hit. */
+export interface NameGateShape {
+  /** Longest rest of the name (`[A-Za-z0-9_.-]`) the gate allows after the keyword. */
+  readonly run: number;
+  /**
+   * Where the character the gate needs is read: right where the name ends, or at the separator (past one optional
+   * backslash, one optional quote and any blanks).
+   */
+  readonly at: 'end' | 'separator';
+  /** Per ASCII code, 1 where the gate allows that character there. */
+  readonly allowed: Uint8Array;
+  /**
+   * When set, per ASCII code, 1 where the gate allows the value to start: past the separator's `:`, `=` and `>`
+   * and any blanks after it.
+   */
+  readonly value: Uint8Array | undefined;
+}
+
+/** The longest `run` of any name gate: the parse reads at most one character more. */
+export const MAX_NAME_RUN = 80;
+
+/** Letters and digits, for the character lists of `NameGateSpec`. */
+export const ALNUM = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+
+const shapes = new WeakMap<RegExp, NameGateShape>();
+
+function charTable(chars: string): Uint8Array {
+  const table = new Uint8Array(128);
+  for (const char of chars) table[char.charCodeAt(0)] = 1;
+  return table;
+}
+
+/** What `nameGate` needs besides the regex: where the name may end and which characters may come next. */
+export interface NameGateSpec {
+  readonly run: number;
+  readonly at: NameGateShape['at'];
+  /** The characters allowed where `at` says. */
+  readonly chars: string;
+  /** The characters a value may start with (see `NameGateShape.value`), when the gate reads that far. */
+  readonly value?: string;
+}
+
+/**
+ * A gate of the form `[A-Za-z0-9_.-]{0,run}` then `rest`, whose first character is one of `chars` (read where `at`
+ * says). `rest` must not start with a name character, nor, for `separator`, with a backslash, quote or blank it may
+ * not also skip: the parse and the regex then agree on where the name ends (the gate tests prove it on random text).
+ * `source` replaces the whole regex when its name part is not the plain `[A-Za-z0-9_.-]{0,run}`.
+ */
+export function nameGate(spec: NameGateSpec, rest: string, flags = '', source?: string): RegExp {
+  if (spec.run > MAX_NAME_RUN) throw new Error(`name gate run ${spec.run} exceeds ${MAX_NAME_RUN}`);
+  const gate = new RegExp(source ?? `[A-Za-z0-9_.-]{0,${spec.run}}${rest}`, flags);
+  const value = spec.value === undefined ? undefined : charTable(spec.value);
+  shapes.set(gate, { run: spec.run, at: spec.at, allowed: charTable(spec.chars), value });
+  return gate;
+}
+
+/** The shape of a gate built by `nameGate` (by identity: the rule's own gate object). */
+export function nameGateShape(gate: RegExp | undefined): NameGateShape | undefined {
+  return gate === undefined ? undefined : shapes.get(gate);
+}
+
+const NAME_CHAR = charTable(`${ALNUM}_.-`);
+
+/** Where the run of name characters from `from` ends, reading at most `MAX_NAME_RUN + 1` of them. */
+export function nameRunEnd(text: string, from: number): number {
+  const limit = Math.min(text.length, from + MAX_NAME_RUN + 1);
+  let at = from;
+  while (at < limit) {
+    const code = text.charCodeAt(at);
+    if (code >= 128 || NAME_CHAR[code] === 0) break;
+    at++;
+  }
+  return at;
+}
+
+/** The separator's offset after a name that ends at `end`: past one backslash, one quote and any blanks. */
+export function separatorAt(text: string, end: number): number {
+  let at = end;
+  if (text.charCodeAt(at) === 92) at++; // `\"` in JSON inside JSON
+  const quote = text.charCodeAt(at);
+  if (quote === 34 || quote === 39) at++;
+  for (let code = text.charCodeAt(at); code === 32 || code === 9; code = text.charCodeAt(at)) at++;
+  return at;
+}
+
+/**
+ * False when the gate cannot match after a hit ending at `after`, whose name ends at `runEnd` with its separator at
+ * `separator` (from `nameRunEnd` and `separatorAt`); true when only the gate's regex can tell.
+ */
+export function shapeAllows(
+  shape: NameGateShape,
+  text: string,
+  after: number,
+  runEnd: number,
+  separator: number,
+): boolean {
+  if (runEnd - after > shape.run) return false;
+  const code = text.charCodeAt(shape.at === 'end' ? runEnd : separator);
+  if (!(code < 128 && shape.allowed[code] === 1)) return false;
+  if (shape.value === undefined) return true;
+  const start = text.charCodeAt(valueAt(text, separator));
+  return start < 128 && shape.value[start] === 1;
+}
+
+/** Where a value starts after the separator at `separator`: past its `:`, `=` and `>`, then past any blanks. */
+export function valueAt(text: string, separator: number): number {
+  let at = separator;
+  for (let code = text.charCodeAt(at); code === 58 || code === 61 || code === 62; code = text.charCodeAt(at)) at++;
+  for (let code = text.charCodeAt(at); code === 32 || code === 9; code = text.charCodeAt(at)) at++;
+  return at;
+}
+
+/**
+ * The gate checks of one text: the parse of what follows a hit is made once for all the rules that hit wakes (they
+ * come one after another, for the same hit end).
+ */
+export class GateCheck {
+  private after = -1;
+  private runEnd = -1;
+  private separator = -1;
+
+  constructor(private readonly text: string) {}
+
+  /** Whether `gate` (sticky; `shape` its name-gate shape, if any) matches right after a hit ending at `after`. */
+  passes(gate: RegExp, shape: NameGateShape | undefined, after: number): boolean {
+    if (shape !== undefined) {
+      if (after !== this.after) {
+        this.after = after;
+        this.runEnd = nameRunEnd(this.text, after);
+        this.separator = separatorAt(this.text, this.runEnd);
+      }
+      if (!shapeAllows(shape, this.text, after, this.runEnd, this.separator)) return false;
+    }
+    gate.lastIndex = after;
+    return gate.test(this.text);
+  }
+}
