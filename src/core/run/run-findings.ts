@@ -7,7 +7,7 @@ import { runDirFor } from '../state/tollgate-dir.js';
 import type { ToolReport } from './run-report.js';
 
 /** A finding as the event log holds it (redacted before it was written); read leniently, never trusted blindly. */
-const loggedFinding = z.looseObject({
+export const loggedFinding = z.looseObject({
   id: z.string(),
   validator: z.string(),
   ruleId: z.string().optional(),

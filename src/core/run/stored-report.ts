@@ -1,12 +1,12 @@
 import { join } from 'node:path';
 import { z } from 'zod';
-import { SEVERITIES } from '../finding.js';
 import { loadRedactor } from '../pipeline/redact-result.js';
 import { TOOL_STATUSES } from '../result.js';
 import { readJsonFileResult, writeFileAtomic } from '../state/atomic-write.js';
 import { tollgatePaths } from '../state/tollgate-dir.js';
 import { boundReport, maskReport } from './bound-report.js';
 import { withCodeContext } from './code-context.js';
+import { loggedFinding } from './run-findings.js';
 import type { RunReport } from './run-report.js';
 
 /**
@@ -17,17 +17,9 @@ import type { RunReport } from './run-report.js';
 export const STORED_REPORT_FILE = 'report.json';
 const FORMAT_VERSION = 1;
 
-const findingSchema = z.looseObject({
-  id: z.string(),
-  validator: z.string(),
-  ruleId: z.string().optional(),
-  severity: z.enum(SEVERITIES),
-  title: z.string(),
-  body: z.string().optional(),
-  path: z.string().optional(),
-  line: z.number().optional(),
+/** A finding as the event log holds it, with what only the stored report keeps. */
+const findingSchema = loggedFinding.extend({
   endLine: z.number().optional(),
-  column: z.number().optional(),
   sources: z.array(z.string()).default([]),
   waiver: z
     .looseObject({
