@@ -44,6 +44,20 @@ describe.each(Object.entries(redactors))('the %s redactor', (_name, redact) => {
     }
   });
 
+  test.each(Object.entries(canaries))(
+    'removes a %s every time it appears, in one body and in the next',
+    (_k, secret) => {
+      const core = secret
+        .replace(/^Authorization: Bearer /, '')
+        .split('\n')
+        .find((line) => line.length > 20 && !line.startsWith('-----'))!;
+      // Quoted, in a code block, in a URL (where the value can be one) and again: every place a reply repeats it.
+      const inUrl = /^[\w.~-]+$/.test(core) ? `https://x:${core}@example.com ` : '';
+      const body = `First: ${secret}\n\n> ${secret}\n\n\`\`\`\n${secret}\n\`\`\`\n${inUrl}${secret}`;
+      for (const out of [redact(body), redact(body), redact(`again ${secret}`)]) expect(out).not.toContain(core);
+    },
+  );
+
   test('leaves ordinary review text alone', () => {
     const text = 'Use `Array.prototype.at(-1)` here; see src/index.ts:42.';
     expect(redact(text)).toBe(text);
