@@ -81,8 +81,9 @@ export type StoredReportRead =
  */
 export async function storeRunReport(report: RunReport): Promise<boolean> {
   try {
-    const redact = await loadRedactor();
-    const stored = boundReport(maskReport(await withCodeContext(report), redact));
+    const stored = boundReport(
+      onlyOwnText(report) ? report : maskReport(await withCodeContext(report), await loadRedactor()),
+    );
     const path = join(tollgatePaths(report.repoRoot).runDir(report.runId), STORED_REPORT_FILE);
     await writeFileAtomic(path, `${JSON.stringify({ storedReport: FORMAT_VERSION, report: stored })}\n`, {
       label: `.tollgate/runs/${report.runId}/${STORED_REPORT_FILE}`,
@@ -100,4 +101,17 @@ export async function readStoredReport(repoRoot: string, runId: string): Promise
   if (read.kind !== 'ok') return read;
   // The schema checked every field a renderer reads; the rest of the shape is what storeRunReport wrote.
   return { kind: 'ok', report: read.value.report as unknown as RunReport };
+}
+
+/**
+ * A run with no change and every validator skipped for it holds only tollgate's own words: nothing to mask, and
+ * building the secret scanner to mask them would be most of a no-change run's cost (issue 32's start-up target).
+ */
+function onlyOwnText(report: RunReport): boolean {
+  return (
+    report.changedFiles === 0 &&
+    (report.files?.length ?? 0) === 0 &&
+    report.skippedFiles.length === 0 &&
+    report.tools.every((tool) => tool.status === 'skipped_no_changes' && tool.findings.length === 0 && !tool.details)
+  );
 }
