@@ -111,12 +111,15 @@ test('appending to an existing log keeps what was there', async () => {
   expect((await readBack(runDir)).events).toHaveLength(2);
 });
 
-test('run ids sort by time and are unique within a second', () => {
+test('run ids sort by time, to the millisecond, and are unique within a second', () => {
   const at = new Date('2026-11-23T10:56:00.789Z');
-  const ids = Array.from({ length: 50 }, () => newRunId(at));
+  // Runs of one repository take its lock before their id: within a second, each starts at a later millisecond.
+  const ids = Array.from({ length: 50 }, (_, i) => newRunId(new Date(Date.parse('2026-11-23T10:56:00Z') + i * 20)));
   for (const id of ids) expect(id).toMatch(RUN_ID_PATTERN);
   expect(ids[0]!.startsWith('20261123T105600Z-')).toBe(true);
   expect(new Set(ids).size).toBe(ids.length);
+  expect([...ids].sort()).toEqual(ids);
+  expect(newRunId(at) > newRunId(new Date('2026-11-23T10:56:00.788Z'))).toBe(true);
   expect(newRunId(new Date('2026-11-23T10:56:01Z')) > newRunId(at)).toBe(true);
   expect(newRunId(new Date('2027-01-01T00:00:00Z')) > newRunId(at)).toBe(true);
 });

@@ -144,15 +144,17 @@ function serialize(envelope: EventEnvelope): string {
 }
 
 /**
- * A run id that sorts by time: `20261123T105600Z-ab12cd` (UTC to the second, then 24 random bits so that runs
- * started in the same second still get distinct folders).
+ * A run id that sorts by time: `20261123T105600Z-1f4c0a` (UTC to the second; then the millisecond in three hex digits,
+ * so that `log` and the run retention take runs of one second in the order they started; then 12 random bits, so that
+ * runs started in the same millisecond still get distinct folders).
  */
 export function newRunId(now: Date = new Date()): string {
   const stamp = now
     .toISOString()
     .replace(/\.\d{3}Z$/, 'Z')
     .replace(/[-:]/g, '');
-  return `${stamp}-${randomBytes(3).toString('hex')}`;
+  const millisecond = now.getUTCMilliseconds().toString(16).padStart(3, '0');
+  return `${stamp}-${millisecond}${randomBytes(2).toString('hex').slice(0, 3)}`;
 }
 
 /** Matches ids from `newRunId`. */
