@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { AGENT_NAMES, agentAdapters } from '../../src/agents/index.js';
-import { commands } from '../../src/cli/commands/index.js';
+import { registrationsFor } from '../../src/cli/commands/by-name.js';
 import { stopHookAgentFromArgv } from '../../src/cli/fast-path.js';
 import { formatFlag } from '../../src/cli/flags.js';
 import { loadHelpNames } from '../../src/cli/help-names.js';
@@ -12,6 +12,9 @@ import { detectAgent, detectionOrder, HOOK_AGENTS, hookAgents } from '../../src/
 import { REPORT_FORMATS } from '../../src/report/index.js';
 import { validators } from '../../src/validators/index.js';
 import { registriesWith } from '../support/registries.js';
+
+/** Every command's register functions: what a command line that names no command loads. */
+const commands = await registrationsFor([]);
 
 /**
  * Each list of names is declared once, by its registry, and everything else reads it. These tests list what each

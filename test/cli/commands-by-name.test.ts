@@ -1,7 +1,10 @@
 import { Command } from 'commander';
 import { describe, expect, test } from 'vitest';
 import { COMMAND_NAMES, registrationsFor } from '../../src/cli/commands/by-name.js';
-import { commands, type RegisterCommand } from '../../src/cli/commands/index.js';
+import type { RegisterCommand } from '../../src/cli/commands/index.js';
+
+/** Every command's register functions: what a command line that names no command loads. */
+const commands = await registrationsFor([]);
 
 /** Every command and subcommand a set of register functions declares, by full name (`hook stop`). */
 function declared(registrations: readonly RegisterCommand[]): string[] {

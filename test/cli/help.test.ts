@@ -1,6 +1,9 @@
 import { Command } from 'commander';
 import { describe, expect, test } from 'vitest';
-import { commands } from '../../src/cli/commands/index.js';
+import { registrationsFor } from '../../src/cli/commands/by-name.js';
+
+/** Every command's register functions: what a command line that names no command loads. */
+const commands = await registrationsFor([]);
 
 /** Every leaf command of the real CLI, with its full name (`hook stop`). */
 function leafCommands(): { name: string; command: Command }[] {

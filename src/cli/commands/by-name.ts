@@ -3,9 +3,9 @@ import type { RegisterCommand } from './index.js';
 type LoadRegistrations = () => Promise<readonly RegisterCommand[]>;
 
 /**
- * Each top-level command's register functions, loaded on demand and listed in the order help shows them (the order
- * of `commands` in index.ts; test/cli/commands-by-name.test.ts keeps the two the same). A command line that names a
- * command loads only that command's module: evaluating every command's flags and schemas cost more than a
+ * Each top-level command's register functions, loaded on demand and listed in the order help shows them: the one list
+ * of commands (test/cli/commands-by-name.test.ts checks each name is what its module declares). A command line that
+ * names a command loads only that command's module: evaluating every command's flags and schemas cost more than a
  * `tollgate run` on an unchanged tree does itself.
  */
 const COMMANDS_BY_NAME: readonly (readonly [string, LoadRegistrations])[] = [
