@@ -60,6 +60,15 @@ describe('index state cannot hide an edit', () => {
     60_000,
   );
 
+  test('a staged file flagged --skip-worktree and removed from disk (not checked out, still in the change)', async () => {
+    await repoWith({ 'app.py': 'print(1)\n' });
+    await repo.write('creds.py', `token = "${token}"\n`);
+    await repo.git('add', 'creds.py');
+    await repo.git('update-index', '--skip-worktree', 'creds.py');
+    await repo.remove('creds.py');
+    await expectCaught('creds.py');
+  }, 60_000);
+
   test('a core.fsmonitor hook that reports nothing changed', async () => {
     await repoWith({ 'app.py': 'print(1)\n' });
     const hook = join(repo.root, '.git', 'quiet-monitor');
@@ -121,6 +130,22 @@ describe('validators read the snapshot', () => {
     await repo.write('.tollgate/creds.py', `token = "${token}"\n`);
     await repo.git('add', '-f', '.tollgate/creds.py');
     await expectCaught('.tollgate/creds.py');
+  }, 60_000);
+});
+
+describe('content no validator could read', () => {
+  test('a changed file git cannot read (a nested repository without a commit): incomplete, not a pass', async () => {
+    await repoWith({ 'app.py': 'print(1)\n' });
+    await repo.write('vendor/nested/lib.py', 'x = 1\n');
+    await repo.git('-C', 'vendor/nested', 'init', '--quiet');
+    const run = await runCli(['run', '--format', 'json'], { cwd: repo.root, env: repo.env });
+    expect(run.exitCode, run.stdout + run.stderr).toBe(1);
+    const report = JSON.parse(run.stdout);
+    expect(report.verdict).not.toBe('passed');
+    for (const tool of report.tools.filter((entry: { status: string }) => !entry.status.startsWith('skipped'))) {
+      expect([tool.name, tool.status]).not.toEqual([tool.name, 'passed']);
+    }
+    expect(JSON.stringify(report.tools)).toContain('vendor/nested');
   }, 60_000);
 });
 

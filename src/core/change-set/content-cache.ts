@@ -49,6 +49,11 @@ export class ContentCache {
     };
   }
 
+  /** The size of a blob of the snapshot, read from the object store (for a changed file that is not on disk). */
+  blobSize(id: string): Promise<number | null> {
+    return id === '' ? Promise.resolve(null) : this.options.blobs.size(id);
+  }
+
   readBytes(path: string): Promise<Buffer | null> {
     let cached = this.bytes.get(path);
     if (!cached) {

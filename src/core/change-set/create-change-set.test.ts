@@ -308,6 +308,29 @@ describe('what the change set lists', () => {
     ]);
   });
 
+  test('a skip-worktree file gone from disk is read from the snapshot, not as nothing', async () => {
+    const repo = await repoWith({ 'a.txt': 'a\n' });
+    await repo.write('hidden.txt', 'TOKEN=1\nTODO\n');
+    await repo.git('add', 'hidden.txt');
+    await repo.git('update-index', '--skip-worktree', 'hidden.txt');
+    await repo.remove('hidden.txt');
+    const changeSet = await createChangeSet({ cwd: repo.root });
+    expect(changeSet.files.map((f) => [f.path, f.status, f.size])).toEqual([['hidden.txt', 'added', 13]]);
+    expect(changeSet.skipped).toEqual([]);
+    expect(await changeSet.readText('hidden.txt')).toBe('TOKEN=1\nTODO\n');
+  });
+
+  test('a file gone from disk whose blob is too large is skipped as too large, not read', async () => {
+    const repo = await repoWith({ 'a.txt': 'a\n' });
+    await repo.write('big.txt', 'x'.repeat(2048));
+    await repo.git('add', 'big.txt');
+    await repo.git('update-index', '--skip-worktree', 'big.txt');
+    await repo.remove('big.txt');
+    const changeSet = await createChangeSet({ cwd: repo.root, maxFileSize: 1024 });
+    expect(changeSet.skipped.map((f) => [f.path, f.reason])).toEqual([['big.txt', 'too_large']]);
+    expect(await changeSet.readText('big.txt')).toBeNull();
+  });
+
   test('a nested repository without a commit is reported as unreadable, not dropped', async () => {
     const repo = await repoWith({ 'a.txt': 'a\n' });
     await repo.write('nested/file.txt', 'x');

@@ -90,7 +90,8 @@ export async function createChangeSet(options: ChangeSetOptions): Promise<RepoCh
     ignored,
     skipped,
     fingerprint,
-    isEmpty: files.length === 0,
+    // A path git could not read is a change nobody has seen, not the absence of one.
+    isEmpty: files.length === 0 && !skipped.some((file) => file.reason === 'unreadable'),
     head: snapshot.head,
     hasCommits: snapshot.head !== null && snapshot.head !== snapshot.base.commit,
     readText: (path) => content.readText(path),

@@ -54,38 +54,14 @@ export async function inspectFiles(options: InspectFilesOptions): Promise<Inspec
     }
     const stats = fileStats.of(entry.path);
     if (stats === null) {
-      // Gone since git staged it (a concurrent edit): listed, but there is no content to give.
-      content.register(entry.path, 'none');
-      skipped.push({
-        path: entry.path,
-        reason: 'unreadable',
-        detail: 'could not be read (removed while tollgate ran)',
-      });
+      // Not on disk: a sparse checkout's skip-worktree entry, or removed since git staged it. Either way the snapshot
+      // holds its content, which is what validators must see.
+      later.push(fromObjectStore(file, entry, options, skipped));
       continue;
     }
     file.size = stats.size;
-    if (entry.kind === 'symlink') {
-      symlinks.push({ file, id: entry.id });
-    } else if (stats.size > options.maxFileSize) {
-      content.register(entry.path, 'large', entry.id);
-      skipped.push({
-        path: entry.path,
-        reason: 'too_large',
-        detail: `${formatBytes(stats.size)} over the ${formatBytes(options.maxFileSize)} cap (validation.maxFileSize)`,
-      });
-    } else if (entry.binary) {
-      content.register(entry.path, 'binary', entry.id);
-      skipped.push({ path: entry.path, reason: 'binary', detail: 'binary file: validators get its bytes but no text' });
-    } else {
-      content.register(entry.path, 'file', entry.id);
-      if (entry.deletedAfter.length > 0) {
-        later.push(
-          changedLinesOf(entry, () => content.readBytes(entry.path)).then((lines) => {
-            file.changedLines = lines;
-          }),
-        );
-      }
-    }
+    if (entry.kind === 'symlink') symlinks.push({ file, id: entry.id });
+    else registerContent(file, entry, options, skipped, later);
   }
   if (symlinks.length > 0) {
     const realRoot = await realpath(options.root).catch(() => options.root);
@@ -93,6 +69,63 @@ export async function inspectFiles(options: InspectFilesOptions): Promise<Inspec
   }
   await Promise.all(later);
   return { files, skipped };
+}
+
+/** How validators read a file of `file.size` bytes: too large (skipped), binary (bytes only) or text. */
+function registerContent(
+  file: ChangedFile,
+  entry: DescribedEntry,
+  options: InspectFilesOptions,
+  skipped: SkippedFile[],
+  later: Array<Promise<void>>,
+): void {
+  const { content } = options;
+  if (file.size > options.maxFileSize) {
+    content.register(entry.path, 'large', entry.id);
+    skipped.push({
+      path: entry.path,
+      reason: 'too_large',
+      detail: `${formatBytes(file.size)} over the ${formatBytes(options.maxFileSize)} cap (validation.maxFileSize)`,
+    });
+  } else if (entry.binary) {
+    content.register(entry.path, 'binary', entry.id);
+    skipped.push({ path: entry.path, reason: 'binary', detail: 'binary file: validators get its bytes but no text' });
+  } else {
+    content.register(entry.path, 'file', entry.id);
+    if (entry.deletedAfter.length > 0) {
+      later.push(
+        changedLinesOf(entry, () => content.readBytes(entry.path)).then((lines) => {
+          file.changedLines = lines;
+        }),
+      );
+    }
+  }
+}
+
+/**
+ * A changed file that is not on disk takes its size and content from its blob in the snapshot. A symlink's target is
+ * not followed there, and a blob the object store lacks cannot be read: both are listed as unreadable.
+ */
+async function fromObjectStore(
+  file: ChangedFile,
+  entry: DescribedEntry,
+  options: InspectFilesOptions,
+  skipped: SkippedFile[],
+): Promise<void> {
+  const size = entry.kind === 'symlink' ? null : await options.content.blobSize(entry.id);
+  if (size === null) {
+    options.content.register(entry.path, 'none');
+    skipped.push({
+      path: entry.path,
+      reason: 'unreadable',
+      detail: 'not on disk, and its content could not be read from the snapshot',
+    });
+    return;
+  }
+  file.size = size;
+  const later: Array<Promise<void>> = [];
+  registerContent(file, entry, options, skipped, later);
+  await Promise.all(later);
 }
 
 /** The commits a submodule pointer moved between; a side that is no gitlink (added, removed, type change) is null. */

@@ -72,7 +72,10 @@ export interface RepoChangeSet {
    * temporary index) + the ignore patterns. Equal fingerprints mean equal change sets.
    */
   readonly fingerprint: string;
-  /** True when no file differs from the base (commits since the base may still exist: see `hasCommits`). */
+  /**
+   * True when no path differs from the base, unreadable ones included (an unreadable path is a change nobody has seen);
+   * commits since the base may still exist: see `hasCommits`.
+   */
   readonly isEmpty: boolean;
   /** HEAD's commit when the change set was built; null in a repository without commits. */
   readonly head: string | null;

@@ -118,6 +118,7 @@ const POLICY_FILES = ['tollgate.config.yaml', IGNORE_LIST];
 
 type Step =
   | { kind: 'edit'; file: string; content: string }
+  | { kind: 'remove'; file: string }
   | { kind: 'flag'; file: string; flag: '--skip-worktree' | '--assume-unchanged' }
   | { kind: 'filter'; file: string }
   | { kind: 'aba'; file: string }
@@ -133,6 +134,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
     file: fc.constantFrom(...FILES),
     content: fc.constantFrom(...CONTENTS),
   }),
+  fc.record({ kind: fc.constant('remove' as const), file: fc.constantFrom(...FILES) }),
   fc.record({
     kind: fc.constant('flag' as const),
     file: fc.constantFrom(...FILES),
@@ -205,6 +207,16 @@ async function hide(current: Extract<Step, { kind: 'flag' | 'filter' }>, content
 }
 afterAll(() => repo.cleanup());
 
+/**
+ * A skip-worktree entry whose file is gone is not checked out (a sparse checkout), not deleted: the change still holds
+ * the index's content, and a commit would too. Null when the path has no such entry.
+ */
+async function sparseEntry(file: string): Promise<string | null> {
+  const tag = (await repo.git('ls-files', '-v', '--', file)).slice(0, 1);
+  if (tag !== 'S' && tag !== 's') return null;
+  return await repo.git('show', `:${file}`);
+}
+
 describe('the gate invariant', () => {
   test('validated only after a full passing run of every enabled validator on the current tree', async () => {
     const registries = registriesWith(tools);
@@ -220,7 +232,8 @@ describe('the gate invariant', () => {
         await repo.remove('.tollgate');
         await repo.git('reset', '-q', '--soft', initial);
         await repo.git('update-ref', 'refs/remotes/origin/main', initial);
-        await repo.git('rm', '-r', '-q', '--cached', '--ignore-unmatch', '--', ...FILES);
+        // The index as the base has it, flags and all gone (`git rm --cached` leaves skip-worktree entries alone).
+        await repo.git('read-tree', initial);
         await writeFile(join(repo.root, '.git', 'info', 'attributes'), '');
         swapDuringRun = null;
         for (const file of [...FILES, ...POLICY_FILES]) await repo.remove(file);
@@ -234,6 +247,11 @@ describe('the gate invariant', () => {
           if (current.kind === 'edit') {
             content.set(current.file, current.content);
             await repo.write(current.file, current.content);
+          } else if (current.kind === 'remove') {
+            await repo.remove(current.file);
+            const staged = await sparseEntry(current.file);
+            if (staged === null) content.delete(current.file);
+            else content.set(current.file, staged);
           } else if (current.kind === 'flag' || current.kind === 'filter') {
             await hide(current, content);
           } else if (current.kind === 'aba') {

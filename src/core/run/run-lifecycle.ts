@@ -17,6 +17,7 @@ import { pendingPolicyExecution } from './pending-policy.js';
 import { persistRun } from './persist-run.js';
 import { recheckTree } from './recheck-tree.js';
 import { type ToolReport, toolReport, type Verdict } from './run-report.js';
+import { withUnexaminedFiles } from './unexamined-files.js';
 
 /**
  * One run, however it was asked for (`tollgate run`, the stop hook, an MCP call): lock the repository, build the change
@@ -171,7 +172,13 @@ async function executeAndStore(
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     ...(options.onToolDone ? { onToolDone: options.onToolDone } : {}),
   });
-  const { executions: rechecked } = await recheckTree(repoRoot, config, run.changeSet, ran, options.base);
+  const { executions: rechecked } = await recheckTree(
+    repoRoot,
+    config,
+    run.changeSet,
+    withUnexaminedFiles(run.changeSet, ran),
+    options.base,
+  );
   const pending = options.policy ? pendingPolicyExecution(options.policy) : null;
   const executions = pending ? [...rechecked, pending] : rechecked;
   try {

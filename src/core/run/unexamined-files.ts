@@ -1,0 +1,20 @@
+import type { RepoChangeSet } from '../change-set/types.js';
+import type { ToolExecution } from '../pipeline/execute-tool.js';
+import { result } from '../result.js';
+
+/**
+ * A changed file that could not be read (no permission, an embedded repository without a commit, a blob missing from
+ * the object store) was examined by no validator, whatever each one says: every pass becomes `incomplete`, naming the
+ * files, so nothing is stored as a pass of a change whose content nobody saw.
+ */
+export function withUnexaminedFiles(changeSet: RepoChangeSet, executions: readonly ToolExecution[]): ToolExecution[] {
+  const unreadable = changeSet.skipped.filter((file) => file.reason === 'unreadable').map((file) => file.path);
+  if (unreadable.length === 0) return [...executions];
+  const list = unreadable.slice(0, 10).join(', ') + (unreadable.length > 10 ? ', …' : '');
+  const summary = `${unreadable.length} changed file${unreadable.length === 1 ? '' : 's'} could not be read (${list}), so no validator examined ${unreadable.length === 1 ? 'it' : 'them'}; make ${unreadable.length === 1 ? 'it' : 'them'} readable, or list ${unreadable.length === 1 ? 'it' : 'them'} in the config's \`ignore\``;
+  return executions.map((execution) =>
+    execution.result.status === 'passed'
+      ? { ...execution, result: result('incomplete', summary, execution.result.findings, execution.result.details) }
+      : execution,
+  );
+}
