@@ -6,8 +6,10 @@ import { stopHookAgentFromArgv } from '../../src/cli/fast-path.js';
 import { formatFlag } from '../../src/cli/flags.js';
 import { loadHelpNames } from '../../src/cli/help-names.js';
 import { runFlags } from '../../src/cli/run-flags.js';
+import { useVariableFor } from '../../src/core/config/env-overrides.js';
 import { lookUpRegistries } from '../../src/core/config/registries.js';
 import { buildConfigSchema } from '../../src/core/config/schema.js';
+import { CODEX_FORWARDED_ENV } from '../../src/integrations/hooks/codex.js';
 import { detectAgent, detectionOrder, HOOK_AGENTS, hookAgents } from '../../src/integrations/hooks/index.js';
 import { REPORT_FORMATS } from '../../src/report/index.js';
 import { validators } from '../../src/validators/index.js';
@@ -120,6 +122,14 @@ describe('the validator registry (src/validators/index.ts) drives', () => {
       expect(Object.keys(schema.shape)).toContain(tool.configKey);
       expect(schema.safeParse({ validation: { [tool.name]: { enabled: true } } }).success).toBe(true);
       expect(help).toContain(tool.name);
+    }
+  });
+
+  test("the TOLLGATE_USE_<NAME> switches Codex forwards to tollgate's MCP server", () => {
+    for (const tool of validators) {
+      for (const name of [tool.name, ...(tool.aliases ?? [])]) {
+        expect(CODEX_FORWARDED_ENV).toContain(useVariableFor(name));
+      }
     }
   });
 });

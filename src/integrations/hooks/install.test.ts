@@ -216,7 +216,7 @@ describe('tollgate install / uninstall', () => {
     const toml = await read(join(repo.home, '.codex/config.toml'));
     expect(toml.startsWith(config)).toBe(true);
     expect(toml).toContain(
-      '[mcp_servers.tollgate]\ncommand = "tollgate"\nargs = ["mcp"]\nenv_vars = ["XDG_STATE_HOME", "TOLLGATE_STATE_KEY_FILE", "TOLLGATE_CONFIG", "TOLLGATE_POLICY"]\ntool_timeout_sec = 900\n',
+      '[mcp_servers.tollgate]\ncommand = "tollgate"\nargs = ["mcp"]\nenv_vars = ["XDG_STATE_HOME", "TOLLGATE_STATE_KEY_FILE", "TOLLGATE_CONFIG", "TOLLGATE_POLICY", "TOLLGATE_USE_ADVISORIES", "TOLLGATE_USE_CHECKS", "TOLLGATE_USE_CODE_REVIEW", "TOLLGATE_USE_REVIEW", "TOLLGATE_USE_SECRETS", "TOLLGATE_USE_STATIC_ANALYSIS", "TOLLGATE_USE_SARIF"]\ntool_timeout_sec = 900\n',
     );
     expect(toml).toMatch(
       new RegExp(
