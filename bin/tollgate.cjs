@@ -25,7 +25,8 @@ function printVersion() {
 }
 
 // The code cache. One file per bundle, Node version, architecture, V8 flags and command: a cache holds the functions
-// its first run compiled, and `run` compiling every function a `status` left out cost a third more on each run.
+// its first run compiled, and a `run` started from the cache another command wrote compiled the rest each time (about
+// an eighth more CPU per run).
 // It lives in the user's cache folder ($TOLLGATE_CACHE_DIR, else $XDG_CACHE_HOME/tollgate/code-cache, else
 // ~/.cache/tollgate/code-cache), never in the repository being judged. V8 checks a cache only against the source's
 // length (a bundle of the same length, as a version bump makes, would run the old code) and, in release builds, not
