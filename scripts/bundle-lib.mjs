@@ -1,6 +1,7 @@
 // The one esbuild set-up behind both bundles: the CLI's (scripts/bundle.mjs, dist/bundle/cli/, git-ignored) and the
 // GitHub Action's (scripts/build-action.mjs, action/dist/, committed). Same options, so the Action runs the CLI users run.
-import { existsSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -99,6 +100,13 @@ export async function bundleCli(outdir, { sourcemap, selfStarting = false }) {
     if (leftover) {
       throw new Error(`dynamic import() left in ${file}: ${[...new Set(leftover)].join(', ')}; import it statically`);
     }
+  }
+  if (!selfStarting) {
+    // bin/tollgate.cjs keys its code cache by this hash (V8 itself compares only the source's length): appended here,
+    // it costs the CLI nothing to read on each start.
+    const cli = join(outdir, 'tollgate.cjs');
+    const hash = createHash('sha256').update(readFileSync(cli)).digest('hex');
+    appendFileSync(cli, `// tollgate-bundle-sha256: ${hash}\n`);
   }
 }
 

@@ -107,6 +107,23 @@ describe('the installed package', () => {
     expect(statSync(join(packageDir, 'bin', 'tollgate.cjs')).mode & 0o111).not.toBe(0);
   });
 
+  test('starts from its code cache in the user cache folder; a corrupt cache file changes nothing', async () => {
+    const cacheDir = join(work, 'code-cache');
+    const withCache = (args: string[]) =>
+      runProcess(bin, args, { cwd: repo.root, env: { ...env, TOLLGATE_CACHE_DIR: cacheDir }, timeoutMs: 60_000 });
+    const first = await withCache(['stats']);
+    expectClean(first, 'stats (writes the cache)');
+    const files = (await readdir(cacheDir)).filter((name) => name.endsWith('-stats.bin'));
+    expect(files).toHaveLength(1);
+    const again = await withCache(['stats']);
+    expect([again.exitCode, again.stdout]).toEqual([first.exitCode, first.stdout]);
+    await writeFile(join(cacheDir, files[0]!), 'corrupt');
+    const corrupt = await withCache(['stats']);
+    expectClean(corrupt, 'stats (corrupt cache)');
+    expect([corrupt.exitCode, corrupt.stdout]).toEqual([first.exitCode, first.stdout]);
+    expect(statSync(join(cacheDir, files[0]!)).size).toBeGreaterThan(1000);
+  });
+
   test("the README's package sizes are what npm pack and the install really give (within 20%)", async () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
     const stated = /about (\d+) kB packed and ([\d.]+) MB installed/.exec(readme);

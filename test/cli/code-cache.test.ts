@@ -1,0 +1,176 @@
+import { createHash } from 'node:crypto';
+import {
+  chmodSync,
+  copyFileSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { type ProcessResult, runProcess } from '../../src/core/process.js';
+import { CLI_PATH, runCli } from '../support/run-cli.js';
+import { createTempHome, type TempHome } from '../support/temp-home.js';
+
+/**
+ * bin/tollgate.cjs compiles the CLI's bundle through V8's code cache, kept in the user's cache folder. A cache is an
+ * optimisation only: whatever is in the folder (nothing, garbage, another bundle's data, a flipped bit) and wherever
+ * it cannot be written, the command prints what it prints without one.
+ */
+const MAGIC = 'tollgate-code-cache-1\n';
+const ROOT = join(dirname(CLI_PATH), '..');
+const BUNDLE = join(ROOT, 'dist/bundle/cli/tollgate.cjs');
+
+let home: TempHome;
+let withoutCache: ProcessResult;
+
+/** `env` of the temp HOME with the cache in `dir` (or, with null, in its default place). */
+function envWith(dir: string | null, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...home.env, ...extra };
+  if (dir === null) delete env.TOLLGATE_CACHE_DIR;
+  else env.TOLLGATE_CACHE_DIR = dir;
+  return env;
+}
+
+function help(env: NodeJS.ProcessEnv, cli = CLI_PATH): Promise<ProcessResult> {
+  return runProcess(process.execPath, [cli, '--help'], { cwd: home.home, env, timeoutMs: 60_000 });
+}
+
+function cacheFiles(dir: string): string[] {
+  return readdirSync(dir).filter((name) => name.endsWith('.bin'));
+}
+
+/** The bundle's id as the cache header carries it: the SHA-256 the build appended. */
+function bundleIdOf(bundle: string): string {
+  return /tollgate-bundle-sha256: ([0-9a-f]{64})\s*$/.exec(readFileSync(bundle, 'latin1'))![1]!;
+}
+
+function expectSameAnswer(result: ProcessResult): void {
+  expect(result.exitCode, result.stderr).toBe(0);
+  expect(result.stderr).toBe('');
+  expect(result.stdout).toBe(withoutCache.stdout);
+}
+
+beforeAll(async () => {
+  home = await createTempHome();
+  withoutCache = await help(envWith(null, { TOLLGATE_NO_COMPILE_CACHE: '1' }));
+  expect(withoutCache.exitCode, withoutCache.stderr).toBe(0);
+});
+afterAll(() => home?.cleanup());
+
+describe('the code cache', () => {
+  test('the first start writes a private cache file, the next one reads it and prints the same', async () => {
+    const dir = join(home.home, 'cache-reuse');
+    expectSameAnswer(await help(envWith(dir)));
+    const [file] = cacheFiles(dir);
+    expect(file).toMatch(new RegExp(`^${bundleIdOf(BUNDLE).slice(0, 32)}-${process.version}-${process.arch}-`));
+    const path = join(dir, file!);
+    expect(readFileSync(path, 'latin1').startsWith(`${MAGIC}${bundleIdOf(BUNDLE)}`)).toBe(true);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    const written = statSync(path).mtimeMs;
+    expectSameAnswer(await help(envWith(dir)));
+    expect(statSync(path).mtimeMs, 'a valid cache is not written again').toBe(written);
+    // Each command keeps its own file: a cache holds what its first run compiled.
+    const helpCommand = await runCli(['help'], { cwd: home.home, env: envWith(dir) });
+    expect(helpCommand.exitCode).toBe(0);
+    expect(cacheFiles(dir).sort()).toEqual([file, file!.replace(/-other\.bin$/, '-help.bin')].sort());
+  });
+
+  test('garbage, a flipped bit or another bundle in the cache file is ignored and replaced', async () => {
+    const dir = join(home.home, 'cache-corrupt');
+    await help(envWith(dir));
+    const path = join(dir, cacheFiles(dir)[0]!);
+    const valid = readFileSync(path);
+    const flipped = Buffer.from(valid);
+    flipped[flipped.length - 100]! ^= 0xff;
+    const foreign = Buffer.concat([
+      Buffer.from(`${MAGIC}${'0'.repeat(64)}`, 'latin1'),
+      valid.subarray(MAGIC.length + 64),
+    ]);
+    for (const [what, bytes] of [
+      ['garbage', Buffer.from('not a code cache')],
+      ['truncated', valid.subarray(0, 1000)],
+      ['a flipped bit', flipped],
+      ['another bundle', foreign],
+    ] as const) {
+      writeFileSync(path, bytes);
+      expectSameAnswer(await help(envWith(dir)));
+      const rewritten = readFileSync(path);
+      expect(rewritten.equals(bytes), `${what}: replaced`).toBe(false);
+      expect(rewritten.toString('latin1', 0, MAGIC.length + 64), what).toBe(`${MAGIC}${bundleIdOf(BUNDLE)}`);
+    }
+  });
+
+  test('a rebuilt bundle of the same length and modification time never runs the old code', async () => {
+    // npm gives every packed file the same mtime, and a version bump keeps the bundle's length: V8, which checks a
+    // cache only against the source's length, would run the old bundle's functions.
+    const install = join(home.home, 'install');
+    for (const file of ['bin/tollgate.cjs', 'package.json', 'dist/bundle/cli/tollgate.cjs']) {
+      mkdirSync(dirname(join(install, file)), { recursive: true });
+      copyFileSync(join(ROOT, file), join(install, file));
+    }
+    const bundle = join(install, 'dist/bundle/cli/tollgate.cjs');
+    const cli = join(install, 'bin/tollgate.cjs');
+    const dir = join(home.home, 'cache-rebuilt');
+    expectSameAnswer(await help(envWith(dir), cli));
+    const original = 'validate the change set with every enabled validator';
+    const source = readFileSync(bundle, 'latin1');
+    expect(source).toContain(original);
+    const body = source.replace(/\/\/ tollgate-bundle-sha256: .*\n$/, '').replace(original, original.toUpperCase());
+    const rebuilt = `${body}// tollgate-bundle-sha256: ${createHash('sha256').update(body, 'latin1').digest('hex')}\n`;
+    expect(rebuilt.length).toBe(source.length);
+    const { atime, mtime } = statSync(bundle);
+    writeFileSync(bundle, rebuilt, 'latin1');
+    utimesSync(bundle, atime, mtime);
+    const after = await help(envWith(dir), cli);
+    expect(after.exitCode, after.stderr).toBe(0);
+    expect(after.stdout).toContain(original.toUpperCase());
+  });
+
+  test('a cache folder it cannot use (a file in the way, others may write to it) only turns the cache off', async () => {
+    const blocker = join(home.home, 'not-a-folder');
+    writeFileSync(blocker, '');
+    expectSameAnswer(await help(envWith(join(blocker, 'cache'))));
+    const shared = join(home.home, 'cache-shared');
+    mkdirSync(shared);
+    chmodSync(shared, 0o777);
+    expectSameAnswer(await help(envWith(shared)));
+    expect(cacheFiles(shared)).toEqual([]);
+    expectSameAnswer(await help(envWith('relative/cache')));
+    expect(readdirSync(home.home)).not.toContain('relative');
+  });
+
+  test('it lives in $XDG_CACHE_HOME/tollgate, else ~/.cache/tollgate; TOLLGATE_NO_COMPILE_CACHE=1 turns it off', async () => {
+    const xdg = join(home.home, 'xdg-cache');
+    expectSameAnswer(await help(envWith(null, { XDG_CACHE_HOME: xdg })));
+    expect(cacheFiles(join(xdg, 'tollgate', 'code-cache'))).toHaveLength(1);
+    expectSameAnswer(await help(envWith(null, { XDG_CACHE_HOME: '' })));
+    expect(cacheFiles(join(home.home, '.cache', 'tollgate', 'code-cache'))).toHaveLength(1);
+    const off = join(home.home, 'cache-off');
+    expectSameAnswer(await help(envWith(off, { TOLLGATE_NO_COMPILE_CACHE: '1' })));
+    expect(() => readdirSync(off)).toThrow();
+  });
+
+  test('the folder keeps only the most recently written files', async () => {
+    const dir = join(home.home, 'cache-pruned');
+    mkdirSync(dir, { mode: 0o700 });
+    const old = new Date('2020-01-01T00:00:00Z');
+    for (let index = 0; index < 20; index++) {
+      const stale = join(dir, `stale-${index}.bin`);
+      writeFileSync(stale, 'x');
+      utimesSync(stale, old, new Date(old.getTime() + index * 1000));
+    }
+    writeFileSync(join(dir, 'notes.txt'), 'not ours');
+    expectSameAnswer(await help(envWith(dir)));
+    const left = cacheFiles(dir);
+    expect(left).toHaveLength(16);
+    expect(left.some((name) => name.endsWith('-other.bin'))).toBe(true);
+    expect(left).not.toContain('stale-0.bin');
+    expect(left).toContain('stale-19.bin');
+    expect(readdirSync(dir)).toContain('notes.txt');
+  });
+});
