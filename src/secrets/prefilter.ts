@@ -55,17 +55,24 @@ export function buildKeywordAutomaton<T>(
       itemsByKeyword.set(key, list);
     }
   }
-  const goto: Int32Array[] = [new Int32Array(ALPHABET).fill(-1)];
+  // One flat table, sized for the built-in rules' automata (about 2,700 states) and doubled past that: every tool
+  // run builds two, and a row array per state cost more to allocate, fill and copy than the walk itself.
+  let goto = new Int32Array(ALPHABET * 4096).fill(-1);
+  let states = 1;
   const ending: Array<Array<KeywordOutput<T>>> = [[]];
   for (const [keyword, items] of itemsByKeyword) {
     let state = 0;
     for (let i = 0; i < keyword.length; i++) {
-      const code = keyword.charCodeAt(i);
-      let next = goto[state]![code]!;
+      const at = state * ALPHABET + keyword.charCodeAt(i);
+      let next = goto[at]!;
       if (next === -1) {
-        next = goto.length;
-        goto[state]![code] = next;
-        goto.push(new Int32Array(ALPHABET).fill(-1));
+        next = states++;
+        if (states * ALPHABET > goto.length) {
+          const bigger = new Int32Array(goto.length * 2).fill(-1);
+          bigger.set(goto);
+          goto = bigger;
+        }
+        goto[at] = next;
         ending.push([]);
       }
       state = next;
@@ -73,30 +80,30 @@ export function buildKeywordAutomaton<T>(
     ending[state]!.push({ length: keyword.length, items, nameWord: names.has(keyword) });
   }
   // Breadth-first: failure links, completed transitions, and outputs inherited from the failure state.
-  const failure = new Int32Array(goto.length);
-  const queue: number[] = [];
+  const failure = new Int32Array(states);
+  const queue = new Int32Array(states);
+  let tail = 0;
   for (let code = 0; code < ALPHABET; code++) {
-    const next = goto[0]![code]!;
-    if (next === -1) goto[0]![code] = 0;
-    else queue.push(next);
+    const next = goto[code]!;
+    if (next === -1) goto[code] = 0;
+    else queue[tail++] = next;
   }
-  for (let head = 0; head < queue.length; head++) {
-    const state = queue[head]!;
+  for (let head = 0; head < tail; head++) {
+    const row = queue[head]! * ALPHABET;
+    const failureRow = failure[queue[head]!]! * ALPHABET;
     for (let code = 0; code < ALPHABET; code++) {
-      const next = goto[state]![code]!;
+      const next = goto[row + code]!;
       if (next === -1) {
-        goto[state]![code] = goto[failure[state]!]![code]!;
+        goto[row + code] = goto[failureRow + code]!;
         continue;
       }
-      failure[next] = goto[failure[state]!]![code]!;
-      ending[next]!.push(...ending[failure[next]!]!);
-      queue.push(next);
+      const fallback = goto[failureRow + code]!;
+      failure[next] = fallback;
+      if (ending[fallback]!.length > 0) ending[next]!.push(...ending[fallback]!);
+      queue[tail++] = next;
     }
   }
-  const delta =
-    goto.length <= 0xffff ? new Uint16Array(goto.length * ALPHABET) : new Int32Array(goto.length * ALPHABET);
-  goto.forEach((row, state) => {
-    delta.set(row, state * ALPHABET);
-  });
+  const used = goto.subarray(0, states * ALPHABET);
+  const delta = states <= 0xffff ? new Uint16Array(used) : used.slice();
   return { delta, outputs: ending.map((list) => (list.length > 0 ? list : undefined)) };
 }

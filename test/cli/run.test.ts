@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { runProcess } from '../../src/core/process.js';
@@ -133,7 +133,11 @@ describe('tollgate run (built CLI, real repository)', () => {
   });
 
   test('a second run waits on the lock, or fails at once with --no-wait', async () => {
-    await commitConfig('checks:\n  - name: slow\n    run: sleep 3\n');
+    // The check holds the first run (and its lock) until the test has seen the second one refused, 30 s at most.
+    const release = join(repo.home, 'release');
+    await commitConfig(
+      `checks:\n  - name: slow\n    run: 'i=0; while [ ! -f "${release}" ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i+1)); done'\n`,
+    );
     await repo.write('value.txt', 'changed\n');
     const first = run();
     // Give the first run time to take the lock.
@@ -145,6 +149,7 @@ describe('tollgate run (built CLI, real repository)', () => {
     expect(second.stderr).toMatch(
       /^tollgate: another tollgate run \(pid \d+, started .*\) holds \.tollgate\/run\.lock/,
     );
+    writeFileSync(release, '');
     expect((await first).exitCode).toBe(0);
   });
 

@@ -42,6 +42,12 @@ const GLOBAL_GIT_CONFIG = `[user]
 [protocol "file"]
 \t# tests add local repositories as submodules (blocked by default since git 2.38.1)
 \tallow = always
+[maintenance]
+\t# commit, fetch and merge would each start \`git maintenance run --auto\`: a process per call, for repositories that
+\t# live for seconds
+\tauto = false
+[gc]
+\tauto = 0
 `;
 
 export async function createTempHome(): Promise<TempHome> {

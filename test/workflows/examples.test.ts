@@ -45,13 +45,15 @@ const standIns: Record<string, StandIn> = {
   // This test's Node is on PATH already.
   'actions/setup-node': async () => ({ exitCode: 0 }),
   // A Python of the job's own: a virtual environment put first on PATH, as setup-python puts the Python it installs.
+  // Seeding pip into it (ensurepip) costs seconds of CPU; the system Python's own pip, seen through
+  // --system-site-packages, installs into the venv just the same. Where there is none, the venv gets its own pip.
   'actions/setup-python': async ({ env, addPath }) => {
     const venv = join(env.RUNNER_TEMP ?? '', 'python');
-    const made = await runProcess('python3', ['-m', 'venv', venv], {
-      cwd: env.RUNNER_TEMP ?? '/',
-      env,
-      timeoutMs: 120_000,
-    });
+    const options = { cwd: env.RUNNER_TEMP ?? '/', env, timeoutMs: 120_000 };
+    const bare = await runProcess('python3', ['-m', 'venv', '--without-pip', '--system-site-packages', venv], options);
+    const pip =
+      bare.exitCode === 0 ? await runProcess(join(venv, 'bin', 'python'), ['-m', 'pip', '--version'], options) : bare;
+    const made = pip.exitCode === 0 ? pip : await runProcess('python3', ['-m', 'venv', '--clear', venv], options);
     addPath(join(venv, 'bin'));
     return { exitCode: made.exitCode ?? 1 };
   },

@@ -81,7 +81,8 @@ export async function cloneFull(url: string, dest: string, options: CloneOptions
   // --no-hardlinks: when the source is the user's own checkout (--local), share no inode with it.
   const cloned = await git(dirname(dest), ['clone', '--quiet', '--no-hardlinks', stripUserInfo(url), dest], options);
   if (!cloned.ok) return cloned;
-  for (const commit of options.commits ?? []) {
+  // An alert's locations often name one commit many times (120 lines of one file): look each commit up once.
+  for (const commit of new Set(options.commits ?? [])) {
     if (!/^[0-9a-f]{7,64}$/i.test(commit)) continue;
     const present = await git(dest, ['cat-file', '-e', `${commit}^{commit}`], options);
     if (!present.ok) await git(dest, ['fetch', '--quiet', 'origin', commit], options);

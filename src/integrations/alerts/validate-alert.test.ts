@@ -268,6 +268,8 @@ describe('validate-alert with three competing analyses', () => {
     const gitArgv = await readFile(gitLog, 'utf8');
     expect(gitArgv).toContain('clone');
     for (const value of forbidden) expect(gitArgv).not.toContain(value);
+    // 120 locations in one commit: that commit is looked up and kept by one ref, once, not once per location.
+    expect(gitArgv.match(/^update-ref /gm)).toHaveLength(1);
     expect(server.requests.every((request) => request.authorized)).toBe(true);
     // Locations were paged (120 > 100 per page).
     expect(server.requests.filter((request) => request.url.includes('/locations')).length).toBe(2);
