@@ -39,6 +39,17 @@ describe('documentation examples in comments', () => {
     expect(lastLineIsExample('/// ```\n/// let c = 1;\n/// ```\n/// token = "k3yV4lue"')).toBe(false);
   });
 
+  test('inside a Python docstring or Ansible EXAMPLES; not inside other triple-quoted strings', () => {
+    const examples = "EXAMPLES = r'''\n- name: Create a user\n  community.mysql.mysql_user:\n    password: Kq9mzT2x";
+    expect(lastLineIsExample(examples)).toBe(true);
+    expect(lastLineIsExample('def connect(host):\n    """\n    Connects, e.g. with\n      password="Kq9mzT2x"')).toBe(
+      true,
+    );
+    expect(lastLineIsExample('SETTINGS = """\n[db]\npassword = Kq9mzT2x')).toBe(false);
+    expect(lastLineIsExample("EXAMPLES = r'''\n- name: x\n'''\npassword = 'Kq9mzT2x'")).toBe(false);
+    expect(lastLineIsExample('def f():\n    """Connects."""\n    password = "Kq9mzT2x"')).toBe(false);
+  });
+
   test('code and preprocessor lines are not comments', () => {
     expect(lastLineIsExample('# Settings of the device.\n#define   WIFI_PASSWORD "Tr0ub4dor&3"')).toBe(false);
     expect(lastLineIsExample('password = "Tr0ub4dor&3"')).toBe(false);

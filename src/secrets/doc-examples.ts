@@ -11,6 +11,13 @@ const COMMENT_LINE = /^[ \t]*(#|\/\/\/?|\*|--)(?:([ \t]*)(\S.*))?$/;
 const DOCTEST_LINE = /^[ \t]*(?:>>>|\.\.\.|irb(?:\([^)]*\))?>)[ \t]/;
 /** How far up a comment block is read for the prose that makes it documentation. */
 const MAX_LINES_UP = 80;
+/** How far up a Python docstring's opening quotes are looked for (Ansible's EXAMPLES run to hundreds of lines). */
+const MAX_DOCSTRING_UP = 400;
+/** A triple quote anywhere in a line: the docstring's opening or closing one. */
+const TRIPLE_QUOTE = /'''|"""/;
+/** Ansible's documentation strings (`EXAMPLES = r'''`), or a docstring opening right under a `def`/`class` line. */
+const DOC_STRING_OPENER = /^[ \t]*(?:(?:EXAMPLES|DOCUMENTATION|RETURN)[ \t]*=[ \t]*)?[rRuU]?(?:'''|""")/;
+const DEFINITION = /^[ \t]*(?:async[ \t]+)?(?:def|class)[ \t].*:[ \t]*(?:#.*)?$/;
 /** First words of code, which a prose sentence does not start with. */
 const CODE_START =
   /^(?:def|class|module|function|func|fn|const|let|var|import|from|return|if|else|elif|elsif|unless|for|while|require|include|package|public|private|protected|static|end|try|catch|except|with|use|export|async|await|new|self|this)\b/;
@@ -51,7 +58,8 @@ export function isDocExampleLine(lineAt: (index: number) => string | null, index
   if (own === null) return false;
   if (DOCTEST_LINE.test(own)) return true;
   const comment = commentLine(own);
-  if (comment === null || comment.content === '') return false;
+  if (comment === null) return isInDocString(lineAt, index);
+  if (comment.content === '') return false;
   let fences = 0;
   let prose = false;
   for (let at = index - 1; at >= 0 && at >= index - MAX_LINES_UP; at--) {
@@ -64,4 +72,23 @@ export function isDocExampleLine(lineAt: (index: number) => string | null, index
   }
   if (fences % 2 === 1) return true;
   return prose && comment.indent >= 2;
+}
+
+/**
+ * Inside a Python docstring: the nearest triple quote above opens Ansible's `EXAMPLES`/`DOCUMENTATION`/`RETURN` or a
+ * `def`/`class` docstring. Other triple-quoted strings (SQL, a config template) may hold the real value.
+ */
+function isInDocString(lineAt: (index: number) => string | null, index: number): boolean {
+  if (TRIPLE_QUOTE.test(lineAt(index) ?? '')) return false;
+  for (let at = index - 1; at >= 0 && at >= index - MAX_DOCSTRING_UP; at--) {
+    const text = lineAt(at);
+    if (text === null) return false;
+    if (!TRIPLE_QUOTE.test(text)) continue;
+    const opener = DOC_STRING_OPENER.exec(text);
+    // A line with two triple quotes opens and closes a string: the value is outside it.
+    if (!opener || text.split(opener[0].slice(-3)).length > 2) return false;
+    if (/^[ \t]*[A-Z]/.test(text)) return true;
+    return DEFINITION.test(lineAt(at - 1) ?? '');
+  }
+  return false;
 }

@@ -115,6 +115,15 @@ describe('documentation examples in program code', () => {
     ]);
   });
 
+  test('a password in an Ansible module’s EXAMPLES is a fixture; one after a SQL string is not', async () => {
+    const module = "EXAMPLES = r'''\n- name: Create a user\n  mysql_user:\n    password: \"nohack4u\"\n'''\n";
+    expect(await scan('plugins/modules/mysql_user.py', module)).toEqual([
+      { rule: 'generic-password', severity: 'low', fixture: true },
+    ]);
+    const sql = 'SETUP = """\nCREATE USER app;\n"""\npassword = "nohack4u"\n';
+    expect(await scan('app/setup.py', sql)).toEqual([{ rule: 'generic-password', severity: 'high', fixture: false }]);
+  });
+
   test('a password in commented-out code still blocks', async () => {
     expect(await scan('lib/auth.rb', '# def connect\n#   password = "nohack4u"\n')).toEqual([
       { rule: 'generic-password', severity: 'high', fixture: false },
