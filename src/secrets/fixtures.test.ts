@@ -32,6 +32,10 @@ describe('test and docs paths', () => {
     'docs/setup.md',
     'README.md',
     'src/test/java/app/DbTest.java',
+    '.env.example',
+    'ormconfig.sample.json',
+    'config/database.example.yml',
+    'deploy/example.env',
   ])('%s is a test or docs path', (path) => {
     expect(isTestOrDocsPath(path)).toBe(true);
   });
@@ -43,6 +47,9 @@ describe('test and docs paths', () => {
     'deploy/values.yaml',
     'src/contest/entry.py',
     'latest/app.js',
+    'app/models/sample_order.rb',
+    'deploy/compose.yml.tpl',
+    'config/settings.py.template',
   ])('%s is not', (path) => {
     expect(isTestOrDocsPath(path)).toBe(false);
   });
@@ -83,6 +90,56 @@ describe('classification in a scan', () => {
     const token = fakeChecksumToken('ghp_', 'fixture-scan');
     expect(await scan('spec/fixtures/config.yml', `github_token: ${token}\n`)).toEqual([
       { rule: 'github-pat', severity: 'critical', fixture: false },
+    ]);
+  });
+});
+
+describe('documentation examples in program code', () => {
+  const docComment = [
+    'module Auth',
+    '  # Returns the user when the password matches, otherwise +nil+.',
+    '  #',
+    '  #   user.authenticate(password: "nohack4u")',
+    '  def authenticate(password:); end',
+    'end',
+    '',
+  ].join('\n');
+
+  test('a password in a doc comment’s example is a fixture in library code, not in a config file', async () => {
+    expect(await scan('lib/auth.rb', docComment)).toEqual([
+      { rule: 'generic-password', severity: 'low', fixture: true },
+    ]);
+    const yaml = '# The password the worker uses, for instance:\n#   password: nohack4u\n';
+    expect(await scan('config/worker.yml', yaml)).toEqual([
+      { rule: 'generic-password', severity: 'high', fixture: false },
+    ]);
+  });
+
+  test('a password in an Ansible module’s EXAMPLES is a fixture; one after a SQL string is not', async () => {
+    const module = "EXAMPLES = r'''\n- name: Create a user\n  mysql_user:\n    password: \"nohack4u\"\n'''\n";
+    expect(await scan('plugins/modules/mysql_user.py', module)).toEqual([
+      { rule: 'generic-password', severity: 'low', fixture: true },
+    ]);
+    const sql = 'SETUP = """\nCREATE USER app;\n"""\npassword = "nohack4u"\n';
+    expect(await scan('app/setup.py', sql)).toEqual([{ rule: 'generic-password', severity: 'high', fixture: false }]);
+  });
+
+  test('a password in commented-out code still blocks', async () => {
+    expect(await scan('lib/auth.rb', '# def connect\n#   password = "nohack4u"\n')).toEqual([
+      { rule: 'generic-password', severity: 'high', fixture: false },
+    ]);
+  });
+
+  test('a random provider key in a doc example still blocks', async () => {
+    const real = fakeChecksumToken('ghp_', 'doc-example');
+    expect(await scan('client/client.go', `// Creates a client.\n//\n//   client := New("${real}")\n`)).toEqual([
+      { rule: 'github-pat', severity: 'critical', fixture: false },
+    ]);
+  });
+
+  test('a generic password in an example config file (.env.example) is a fixture', async () => {
+    expect(await scan('.env.example', 'DB_PASSWORD=Kx9mz2pQ-7\n')).toEqual([
+      { rule: 'generic-password', severity: 'low', fixture: true },
     ]);
   });
 });

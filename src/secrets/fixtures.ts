@@ -1,5 +1,6 @@
 import type { Severity } from '../core/finding.js';
 import { shannonEntropy } from './entropy.js';
+import { syntaxOf } from './syntax.js';
 
 /**
  * Test fixtures: a credential-shaped value in a test, fixture, example or documentation path whose value looks made
@@ -18,9 +19,15 @@ const TEST_DIR =
 /** File names that say "test": `foo_test.go`, `foo.test.ts`, `foo.spec.js`, `test_foo.py`, `FooTest.java`, `conftest.py`. */
 const TEST_FILE =
   /(?:^|\/)(?:test_[^/]*\.py|conftest\.py|[^/]*_(?:test|spec)\.[a-z]+|[^/]*\.(?:test|spec|e2e)\.[a-z]+|[^/]*(?:Tests?|Spec|IT)\.(?:java|kt|scala|cs|groovy|swift|php)|[^/]*\.(?:md|mdx|rst|adoc))$/;
+/**
+ * Files that show what a real one looks like, to be copied and filled in: `.env.example`, `ormconfig.sample.json`,
+ * `config.example.yml`, `example.env`. (`.tpl`, `.template` and `.dist` files are often rendered or used as they are.)
+ */
+const EXAMPLE_FILE =
+  /(?:^|\/)(?:[^/]*\.(?:examples?|sample)(?:\.[A-Za-z0-9]+)?|(?:examples?|sample)\.(?:env|ya?ml|json|toml|ini|conf|cfg|properties))$/i;
 
 export function isTestOrDocsPath(path: string): boolean {
-  return TEST_DIR.test(path) || TEST_FILE.test(path);
+  return TEST_DIR.test(path) || TEST_FILE.test(path) || EXAMPLE_FILE.test(path);
 }
 
 /** Words people put in made-up credentials. */
@@ -43,11 +50,21 @@ export interface FixtureInput {
   readonly generic: boolean;
   readonly path: string;
   readonly secret: string;
+  /** Its line is a documentation example in a comment or docstring (`doc-examples.ts`). */
+  readonly docExample?: boolean;
+}
+
+/**
+ * A test, fixture, example or docs path, or, in program code, a documentation example in a comment or docstring
+ * (in a config file a commented-out entry may be the real one, so only code's doc examples count).
+ */
+function isFixturePlace(input: FixtureInput): boolean {
+  return isTestOrDocsPath(input.path) || (input.docExample === true && syntaxOf(input.path) === 'code');
 }
 
 /** A finding whose place and value both say "test fixture". */
 export function isFixture(input: FixtureInput): boolean {
-  if (!isTestOrDocsPath(input.path) || CHECKSUM_RULES.test(input.ruleId)) return false;
+  if (!isFixturePlace(input) || CHECKSUM_RULES.test(input.ruleId)) return false;
   if (input.generic || FORMATLESS_RULES.test(input.ruleId)) return true;
   return looksMadeUp(input.secret) || looksMadeUp(decodedBase64(input.secret) ?? '');
 }

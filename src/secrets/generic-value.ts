@@ -138,6 +138,8 @@ const TRIVIAL_PASSWORDS = new Set([
   'testpass',
   'testuser',
   'none',
+  // Vendors' documented defaults for their development images (SAP HANA express).
+  'hxehana1',
 ]);
 
 /**
@@ -158,8 +160,14 @@ function isTrivialPassword(value: string): boolean {
   return stem !== lower && (stem.length === 0 || TRIVIAL_PASSWORDS.has(stem));
 }
 
-/** `config.db.password`, `this.token`, `getSecret()`, `args[0]`: a reference in code, not a literal. */
-const CODE_REFERENCE = /^(?:[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+|[A-Za-z_$][\w$.]*\(.*|[A-Za-z_$][\w$.]*\[.*)$/;
+/** `password`, `Passw0rd`, `pa33w0rd`, `P@ssword`: the word itself, spelled as people spell it in examples. */
+const PASSWORD_WORD = /p[a@4][s$5z3]{1,2}w(?:[o0]r)?d/i;
+/**
+ * `config.db.password`, `this.token`, `Google::Auth::Credentials.new`, `getSecret()`, `args[0]`: a reference in code,
+ * not a literal.
+ */
+const CODE_REFERENCE =
+  /^(?:[A-Za-z_$][\w$]*(?:(?:\??\.|::)[A-Za-z_$][\w$]*)+|[A-Za-z_$][\w$.]*\(.*|[A-Za-z_$][\w$.]*\[.*)$/;
 /** A path, a file name or a URL. */
 const PATH_OR_URL =
   /^(?:\.{0,2}\/|~\/|[A-Za-z]:\\|[a-z][a-z0-9+.-]*:\/\/|arn:)|\.(?:pem|key|crt|cer|p12|pfx|json|txt|ya?ml|env|jks|keystore|der)$/i;
@@ -189,8 +197,9 @@ export function judgeGenericValue(kind: GenericKind, raw: string, context: Match
   if (shape === 'integrity' || shape === 'data-uri' || shape === 'password-hash') return false;
   const decoded = decodedBase64Text(value);
   if (decoded !== null && (isPlaceholder(decoded) || isTrivialPassword(decoded))) return false;
-  // A value that names what it is (`term-token-3f9a…`, `SomeKindOfPassword1`) is an example, not a credential.
-  if (kind === 'secret' ? /token|secret/i.test(value) : /p[a@4][s$5z3]{1,2}w(?:[o0]r)?d/i.test(value)) return false;
+  // A value that names what it is (`term-token-3f9a…`, `SomeKindOfPassword1`, `mysecret="03#pa33w0rd"`) is an
+  // example, not a credential.
+  if (PASSWORD_WORD.test(value) || (kind === 'secret' && /token|secret/i.test(value))) return false;
   // Request and idempotency tokens are UUIDs; a UUID is a credential only under a name that says so.
   if (shape === 'uuid' && !/api[_.-]?key|secret|passw|auth/i.test(name)) return false;
   return kind === 'password' ? looksLikePassword(value, context) : looksLikeSecret(value);

@@ -139,8 +139,31 @@ describe('short passwords next to a password name', () => {
     ['lib/six.py', 'MovedAttribute("HTTPPasswordMgr", "urllib2", "urllib.request"),'],
     ['config/app.yaml', 'url: mysql2://myuser:mypass@localhost/app'],
     ['scripts/push.sh', 'echo "$REGISTRY_PASSWORD" | docker login -u ci --password-stdin'],
+    ['docker/hana/hxe-config.json', '{ "master_password": "HXEHana1" }'],
+    ['inventory.ini', `tomcat3 mysecret="'03#pa33w0rd'"`],
+    ['CHANGELOG.md', 'client.authorization = Google::Auth::ServiceAccountCredentials.new(options)'],
   ])('ignores %s: %s', (path, line) => {
     expect(scanner.scanText(`${line}\n`, { path }).map((item) => `${item.rule.id}:${item.secret}`)).toEqual([]);
+  });
+});
+
+describe('scripts without an extension', () => {
+  test('a Python or Ruby script (by its #! line) is program code: an unquoted value is an expression', () => {
+    const line = '        self.passwords = dict()\n';
+    expect(scanner.scanText(`#!/usr/bin/env python\n${line}`, { path: 'bin/ansible-console' })).toEqual([]);
+    expect(scanner.scanText(`#!/usr/bin/ruby\npassword = fetch\n`, { path: 'bin/setup' })).toEqual([]);
+  });
+
+  test('a shell script stays a config-like file: an unquoted value is the value', () => {
+    const found = scanner.scanText('#!/bin/sh\nDB_PASSWORD=kestrel9 ./migrate\n', { path: 'bin/migrate' });
+    expect(found.map((item) => item.secret)).toEqual(['kestrel9']);
+  });
+
+  test('read in pieces, a script is judged by its #! line all the same', () => {
+    const stream = scanner.startStream({ path: 'bin/console' });
+    stream?.push('#!/usr/bin/env python3\n');
+    stream?.push('password = dict()\n');
+    expect(stream?.end()).toEqual([]);
   });
 });
 

@@ -1,4 +1,5 @@
 import { type AllowMarker, allowMarkerAbove, allowMarkerOn } from './allow-markers.js';
+import { isDocExampleLine } from './doc-examples.js';
 import { shannonEntropy } from './entropy.js';
 import { isPlaceholder } from './placeholders.js';
 import type { MatchContext, SecretRule } from './rule.js';
@@ -28,6 +29,8 @@ export interface RawSecret {
   readonly allowedAt?: number;
   /** What the marker says after itself (`tollgate:allow test fixture` → `test fixture`). */
   readonly allowReason?: string;
+  /** Its line is a documentation example in a comment or docstring (`doc-examples.ts`): a fixture place. */
+  readonly docExample?: true;
 }
 
 export type { Span } from './span-index.js';
@@ -42,6 +45,7 @@ export interface Found {
   line?: number;
   column?: number;
   allow?: AllowMarker | null;
+  docExample?: boolean;
 }
 
 /**
@@ -75,8 +79,10 @@ export function locate(items: readonly Found[], text: string, base: number, line
   for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
   const lineText = (index: number) =>
     text.slice(lineStarts[index]!, index + 1 < lineStarts.length ? lineStarts[index + 1]! : text.length);
+  const heldLine = (index: number) => (index < 0 ? null : lineText(index).replace(/\r?\n$/, ''));
   // Per line, not per item: a one-line data file with thousands of findings was read for a marker once per finding.
   const markers = new Map<number, AllowMarker | null>();
+  const examples = new Map<number, boolean>();
   for (const item of items) {
     const lineIndex = lineIndexOf(lineStarts, item.start - base);
     item.line = linesBefore + lineIndex + 1;
@@ -87,6 +93,12 @@ export function locate(items: readonly Found[], text: string, base: number, line
       markers.set(lineIndex, allow);
     }
     item.allow = allow;
+    let example = examples.get(lineIndex);
+    if (example === undefined) {
+      example = isDocExampleLine(heldLine, lineIndex);
+      examples.set(lineIndex, example);
+    }
+    item.docExample = example;
   }
 }
 
@@ -108,6 +120,7 @@ export function finish(
       end: item.end,
       line,
       column: item.column!,
+      ...(item.docExample ? { docExample: true as const } : {}),
       ...(allow
         ? {
             allowedBy: allow.marker,

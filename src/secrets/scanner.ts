@@ -43,7 +43,8 @@ export interface ScanTextOptions {
 
 /** What one scan of a text carries from one window to the next. */
 interface ScanState {
-  readonly syntax: FileSyntax;
+  /** From the path, and for a file without an extension from its `#!` line, read once the text's start is held. */
+  syntax: FileSyntax;
   readonly lockfile: boolean;
   readonly documentation: boolean;
   /** Per rule, the offset of the whole text up to which it has run (see `scanStartsFor`). */
@@ -141,6 +142,7 @@ export class SecretScanner {
   scanText(text: string, options: ScanTextOptions): RawSecret[] {
     if (!this.acceptsPath(options.path)) return [];
     const scan = this.startScan(options.path);
+    scan.syntax = syntaxOf(options.path, text);
     this.advance(scan, text, 0, text.length);
     for (const compiled of this.anchorless) {
       if (scan.scannedUntil[compiled.index] !== -1) continue;
@@ -167,6 +169,7 @@ export class SecretScanner {
     let done = 0;
     let located = 0;
     const settle = (final: boolean) => {
+      if (base === 0 && done === 0) scan.syntax = syntaxOf(options.path, held);
       const until = final ? held.length : Math.max(done, held.length - this.reach);
       this.advance(scan, held, done, until, base);
       done = until;

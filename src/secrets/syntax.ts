@@ -69,11 +69,19 @@ const CODE_FILE_NAMES = new Set([
   'jenkinsfile',
 ]);
 
-export function syntaxOf(path: string): FileSyntax {
+/**
+ * A script named without an extension (`bin/ansible-console`) whose `#!` line runs a program language's interpreter.
+ * Shell scripts stay `config`: in shell, `PASSWORD=value` unquoted is the value itself.
+ */
+const CODE_SHEBANG =
+  /^#![ \t]*\S*?(?:\/env[ \t]+(?:-S[ \t]+)?)?(?:\/|\b)(?:python|ruby|node(?:js)?|perl|php|deno|bun|lua|groovy)[\d.]*(?:[ \t\r\n]|$)/;
+
+/** `head`, the start of the file's text when known, decides for files without an extension (by their `#!` line). */
+export function syntaxOf(path: string, head?: string): FileSyntax {
   const base = path.slice(path.lastIndexOf('/') + 1).toLowerCase();
   if (CODE_FILE_NAMES.has(base)) return 'code';
   const dot = base.lastIndexOf('.');
-  if (dot <= 0) return 'config';
+  if (dot <= 0) return head?.startsWith('#!') && CODE_SHEBANG.test(head.slice(0, 200)) ? 'code' : 'config';
   return CODE_EXTENSIONS.has(base.slice(dot + 1)) ? 'code' : 'config';
 }
 

@@ -39,7 +39,13 @@ export function toSecretFinding(raw: RawSecret, path: string, isNew: boolean): S
   // The raw value is dropped here, but output later in this process (a check echoing it, a reviewer quoting it)
   // must still mask it where it appears without the context that made it recognisable.
   rememberFoundSecret(raw.secret);
-  const fixture = isFixture({ ruleId: raw.rule.id, generic: raw.rule.generic === true, path, secret: raw.secret });
+  const fixture = isFixture({
+    ruleId: raw.rule.id,
+    generic: raw.rule.generic === true,
+    path,
+    secret: raw.secret,
+    docExample: raw.docExample === true,
+  });
   return {
     ruleId: raw.rule.id,
     title: raw.rule.title,
@@ -63,7 +69,9 @@ export function toFinding(secret: SecretFinding): Finding {
     title: secret.title,
     body: [
       `Found ${secret.masked} (${secret.ruleId}).`,
-      secret.fixture ? 'Classified as a test fixture (test or docs path, made-up value).' : '',
+      secret.fixture
+        ? 'Classified as a test fixture (test, example or docs path, or a doc comment example; made-up value).'
+        : '',
       secret.verification ? verificationNote(secret) : '',
       secret.suppression ? blockedSuppressionNote(secret.suppression) : '',
     ]

@@ -96,8 +96,12 @@ export async function runPreCommit(options: { cwd: string; env: NodeJS.ProcessEn
   };
 }
 
-function isFixtureSecret(item: { rule: { id: string; generic?: boolean }; secret: string }, path: string): boolean {
-  return isFixture({ ruleId: item.rule.id, generic: item.rule.generic === true, path, secret: item.secret });
+function isFixtureSecret(
+  item: { rule: { id: string; generic?: boolean }; secret: string; docExample?: boolean },
+  path: string,
+): boolean {
+  const { rule, secret, docExample } = item;
+  return isFixture({ ruleId: rule.id, generic: rule.generic === true, path, secret, docExample: docExample === true });
 }
 
 /** The raw secrets again, for redaction only: they stay in this function's memory. */
