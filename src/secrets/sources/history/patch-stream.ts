@@ -64,7 +64,6 @@ const NEW_PATH = Buffer.from('+++ ');
 const OLD_PATH = Buffer.from('--- ');
 const BINARY = Buffer.from('Binary files ');
 const NEW_FILE = Buffer.from('new file mode');
-const HUNK = /^@@(@*) (?:-\d+(?:,\d+)? )+\+(\d+)(?:,\d+)? @@/;
 
 interface FileState {
   path: string;
@@ -135,7 +134,7 @@ export class PatchStream {
     this.closeFile();
   }
 
-  /** The line `data[start, end)`: hunk lines are read in place, the rarer header lines through a view. */
+  /** The line `data[start, end)`, read in place: a view or string of each of git's lines cost more than the rest. */
   private line(data: Buffer, start: number, end: number): void {
     const first = start < end ? data[start] : undefined;
     if (this.inHunk) {
@@ -145,14 +144,9 @@ export class PatchStream {
       }
       this.inHunk = false;
     }
-    this.headerLine(data.subarray(start, end));
-  }
-
-  private headerLine(line: Buffer): void {
-    const first = line[0];
-    if (first === 0 && startsWith(line, COMMIT_MARK)) {
+    if (first === 0 && startsWith(data, start, end, COMMIT_MARK)) {
       this.closeFile();
-      this.commit = line.toString('utf8', COMMIT_MARK.length).trim();
+      this.commit = data.toString('utf8', start + COMMIT_MARK.length, end).trim();
       this.rawOpen = true;
       this.addsFiles = false;
       this.deletesFiles = false;
@@ -160,56 +154,42 @@ export class PatchStream {
       return;
     }
     if (first === COLON && this.rawOpen) {
-      this.rawLine(line);
+      this.rawLine(data, start, end);
       return;
     }
-    if (first === 0x64 /* d */) {
-      const header = this.fileHeader(line);
-      if (header) {
-        this.openFile(header.path, header.parents);
-        return;
-      }
-    }
+    if (first === 0x64 /* d */ && this.fileHeader(data, start, end)) return;
     const file = this.file;
     if (!file) return;
-    if (first === AT) {
-      this.hunkHeader(file, line.toString('latin1', 0, Math.min(line.length, 200)));
-      return;
-    }
-    if (startsWith(line, NEW_PATH)) {
-      const target = withoutNameEnd(rest(line, NEW_PATH));
+    if (first === AT) this.hunkHeader(file, data, start, end);
+    else if (startsWith(data, start, end, NEW_PATH)) {
+      const target = withoutNameEnd(data.toString('utf8', start + NEW_PATH.length, end));
       if (target !== '/dev/null') file.path = unquotePath(target).replace(/^b\//, '');
-      return;
-    }
-    if (startsWith(line, OLD_PATH)) {
-      const source = withoutNameEnd(rest(line, OLD_PATH));
+    } else if (startsWith(data, start, end, OLD_PATH)) {
+      const source = withoutNameEnd(data.toString('utf8', start + OLD_PATH.length, end));
       file.oldPath = source === '/dev/null' ? null : unquotePath(source).replace(/^a\//, '');
-      return;
-    }
-    if (startsWith(line, NEW_FILE)) {
-      file.oldPath = null;
-      return;
-    }
-    if (startsWith(line, BINARY)) file.binary = true;
+    } else if (startsWith(data, start, end, NEW_FILE)) file.oldPath = null;
+    else if (startsWith(data, start, end, BINARY)) file.binary = true;
   }
 
   /** `diff --git a/x b/y`, or a merge's `diff --cc y` (two or more parents; the hunk header says how many). */
-  private fileHeader(line: Buffer): { path: string; parents: number } | null {
-    if (startsWith(line, DIFF_GIT))
-      return { path: pathFromDiffHeader(`diff --git ${rest(line, DIFF_GIT)}`), parents: 1 };
-    if (startsWith(line, DIFF_CC)) return { path: unquotePath(rest(line, DIFF_CC)), parents: 2 };
-    if (startsWith(line, DIFF_COMBINED)) return { path: unquotePath(rest(line, DIFF_COMBINED)), parents: 2 };
-    return null;
+  private fileHeader(data: Buffer, start: number, end: number): boolean {
+    if (startsWith(data, start, end, DIFF_GIT)) this.openFile(pathFromDiffHeader(data.toString('utf8', start, end)), 1);
+    else if (startsWith(data, start, end, DIFF_CC))
+      this.openFile(unquotePath(data.toString('utf8', start + DIFF_CC.length, end)), 2);
+    else if (startsWith(data, start, end, DIFF_COMBINED))
+      this.openFile(unquotePath(data.toString('utf8', start + DIFF_COMBINED.length, end)), 2);
+    else return false;
+    return true;
   }
 
   /**
    * A `--raw` line: `:<mode> <mode> <id> <id> <status>\t<path>` (a merge's start with `::` and say nothing needed here).
    */
-  private rawLine(line: Buffer): void {
-    if (line[1] === COLON) return;
-    const tab = line.indexOf(TAB);
-    if (tab === -1) return;
-    const status = line[line.lastIndexOf(0x20, tab) + 1];
+  private rawLine(data: Buffer, start: number, end: number): void {
+    if (data[start + 1] === COLON) return;
+    const tab = data.indexOf(TAB, start);
+    if (tab === -1 || tab >= end) return;
+    const status = data[data.lastIndexOf(SPACE, tab) + 1];
     if (status === 0x41 /* A */) this.addsFiles = true;
     else if (status === 0x44 /* D */) this.deletesFiles = true;
   }
@@ -234,11 +214,25 @@ export class PatchStream {
     this.inHunk = false;
   }
 
-  private hunkHeader(file: FileState, header: string): void {
-    const match = HUNK.exec(header);
-    if (!match) return;
-    file.parents = match[1]!.length + 1;
-    this.nextLine = Number(match[2]);
+  /**
+   * `@@ -a,b +c,d @@`, or a merge's `@@@ -a,b -c,d +e,f @@@` (one `@` more than parents): where the new side starts.
+   * Read in place; a header that does not parse leaves the file's hunks unread, as no hunk.
+   */
+  private hunkHeader(file: FileState, data: Buffer, start: number, end: number): void {
+    let at = start;
+    while (at < end && data[at] === AT) at++;
+    const ats = at - start;
+    if (ats < 2 || data[at] !== SPACE) return;
+    // The new side's range is the one `+` field, after one `-` field per parent.
+    let plus = at;
+    while (plus < end && !(data[plus] === PLUS && data[plus - 1] === SPACE)) plus++;
+    let number = 0;
+    let digits = 0;
+    for (let i = plus + 1; i < end && data[i]! >= 0x30 && data[i]! <= 0x39; i++, digits++)
+      number = number * 10 + data[i]! - 0x30;
+    if (digits === 0) return;
+    file.parents = ats - 1;
+    this.nextLine = number;
     this.inHunk = true;
   }
 
@@ -300,10 +294,8 @@ export class PatchStream {
   }
 }
 
-function startsWith(line: Buffer, prefix: Buffer): boolean {
-  return line.length >= prefix.length && line.compare(prefix, 0, prefix.length, 0, prefix.length) === 0;
-}
-
-function rest(line: Buffer, prefix: Buffer): string {
-  return line.toString('utf8', prefix.length);
+function startsWith(data: Buffer, start: number, end: number, prefix: Buffer): boolean {
+  if (end - start < prefix.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (data[start + i] !== prefix[i]) return false;
+  return true;
 }
