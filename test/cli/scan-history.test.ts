@@ -60,6 +60,44 @@ describe('tollgate scan --history', () => {
     expect(new Set(report.findings.map((f) => f.fingerprint)).size).toBe(2);
   });
 
+  test('a file renamed and edited in one commit: only the edit is reported there; a file added beside a deletion is read whole', async () => {
+    const body = (extra: string) =>
+      `${Array.from({ length: 30 }, (_, i) => `LINE_${i}=value ${i}`).join('\n')}\n${extra}`;
+    repo = await createTempRepo({ files: { 'README.md': '# app\n' } });
+    await repo.write('config/old.env', body(`OLD=${token('before-move')}\n`));
+    await repo.write('gone.txt', 'deleted later\n');
+    const first = await repo.commit('config');
+    await repo.git('mv', 'config/old.env', 'config/new.env');
+    await repo.write('config/new.env', body(`OLD=${token('before-move')}\nNEW=${token('with-move')}\n`));
+    await repo.git('rm', '-q', 'gone.txt');
+    await repo.write('fresh.env', `FRESH=${token('beside-deletion')}\n`);
+    const moved = await repo.commit('move, edit, delete and add');
+    expect(await repo.git('show', '--format=', '--name-status', '-M', 'HEAD')).toMatch(/^R\d+\tconfig\/old.env/m);
+    const { places } = await scanHistory('HEAD');
+    expect(places).toEqual(
+      [`${short(first)} config/old.env:31`, `${short(moved)} config/new.env:32`, `${short(moved)} fresh.env:1`].sort(),
+    );
+  });
+
+  test('a merge of a rename on one side and an edit on the other reports the edit at its commit and at the merge, once each', async () => {
+    // Merges are diffed without rename detection: the merged file is new to the side that did not rename it, so the
+    // other side's lines are the merge's own too (a second finding, on its own commit and path; never a duplicate).
+    repo = await createTempRepo({ files: { 'old.env': 'A=1\nB=2\nC=3\nD=4\nE=5\n' } });
+    await repo.git('checkout', '-q', '-b', 'side');
+    await repo.write('old.env', `A=1\nB=2\nC=3\nD=4\nE=5\nT=${token('edited-on-side')}\n`);
+    const edit = await repo.commit('side: edit');
+    await repo.git('checkout', '-q', 'main');
+    await repo.git('mv', 'old.env', 'new.env');
+    await repo.commit('main: rename');
+    await repo.git('merge', '-q', '--no-edit', 'side');
+    const merge = (await repo.git('rev-parse', 'HEAD')).trim();
+    expect(await repo.git('show', 'HEAD:new.env')).toContain('T=');
+    const { report, places } = await scanHistory('HEAD');
+    expect(places).toEqual([`${short(edit)} old.env:6`, `${short(merge)} new.env:6`].sort());
+    const keys = report.findings.map((f) => `${f.commit} ${f.path} ${f.line} ${f.ruleId} ${f.fingerprint}`);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+
   test('a range reports only what its commits added, not what the files they touch already held', async () => {
     repo = await createTempRepo({ files: { 'app.env': `OLD=${token('before')}\n` } });
     const base = (await repo.git('rev-parse', 'HEAD')).trim();

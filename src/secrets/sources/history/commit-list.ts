@@ -1,19 +1,15 @@
 /**
- * The commits a history scan reads, from one `git rev-list --parents`, split into merges and the rest and cut into
- * slices that each `git log --no-walk=unsorted --stdin` reads from its standard input.
+ * The commits a history scan reads, from one `git rev-list`, cut into slices that each
+ * `git log --no-walk=unsorted --stdin` reads from its standard input.
  *
  * One walk for the whole scan: slices cut with `--skip`/`--max-count` made every git process walk the whole range again
- * (without a commit-graph, 0.85 s of CPU per process on rails' 99,000 commits). Merges get slices of their own because
- * their combined diff is asked for without rename detection (see `logArgs` in `history-source.ts`).
+ * (without a commit-graph, 0.85 s of CPU per process on rails' 99,000 commits). Each slice is a run of the listing in its
+ * order, merges where they fall: a merge's diffs read the blobs its side's commits just read, which git still holds
+ * (merges in slices of their own cost git 1.4x as much on a merge-heavy history).
  */
 
 /** Commits per slice: fewer are not worth another process. */
 const MIN_SLICE = 100;
-/**
- * Merges per slice, at the least: without rename detection most merges' combined diffs are short (rails: 684 merges in
- * 0.15 s of git's CPU, against 1.0 s for the 1,129 other commits), and each process costs its start.
- */
-const MIN_MERGE_SLICE = 500;
 /** Slices per process: a few, so that one slice of big commits does not leave the other cores idle at the end. */
 const SLICES_PER_PROCESS = 2;
 
@@ -21,8 +17,6 @@ export interface CommitSlice {
   /** The slice's commit ids, one a line: `git log --no-walk=unsorted --stdin` reads them. */
   readonly input: Buffer;
   readonly commits: number;
-  /** Merges only (two or more parents), else none. */
-  readonly merges: boolean;
 }
 
 /** Commit ids, one a line, in one growing buffer (a long history's ids as strings would cost several times more). */
@@ -54,10 +48,9 @@ export class CommitIds {
   }
 }
 
-/** Reads `git rev-list --parents` output as it streams: each line's first id, as a merge or not. */
-export class ParentListing {
-  readonly merges = new CommitIds();
-  readonly others = new CommitIds();
+/** Reads `git rev-list` output as it streams: each line's first id (a `--parents` line lists the parents after it). */
+export class CommitListing {
+  readonly ids = new CommitIds();
   private carry: Buffer | null = null;
 
   push(chunk: Buffer): void {
@@ -79,33 +72,22 @@ export class ParentListing {
   }
 
   private line(data: Buffer, start: number, end: number): void {
-    const idEnd = data.indexOf(0x20, start);
-    if (idEnd === -1 || idEnd >= end) {
-      if (end > start) this.others.add(data, start, end); // a root commit
-      return;
-    }
-    const secondParent = data.indexOf(0x20, idEnd + 1);
-    const merge = secondParent !== -1 && secondParent < end;
-    (merge ? this.merges : this.others).add(data, start, idEnd);
+    const space = data.indexOf(0x20, start);
+    const idEnd = space === -1 || space > end ? end : space;
+    if (idEnd > start) this.ids.add(data, start, idEnd);
   }
 }
 
-/** The listing's commits as slices: the rest first (most of the work), then the merges. */
-export function commitSlices(listing: ParentListing, processes: number): CommitSlice[] {
-  return [
-    ...slicesOf(listing.others, processes * SLICES_PER_PROCESS, MIN_SLICE, false),
-    ...slicesOf(listing.merges, processes, MIN_MERGE_SLICE, true),
-  ];
-}
-
-function slicesOf(ids: CommitIds, most: number, least: number, merges: boolean): CommitSlice[] {
+/** The listing's commits as slices of about equal counts, in listing order. */
+export function commitSlices(listing: CommitListing, processes: number): CommitSlice[] {
+  const ids = listing.ids;
   if (ids.count === 0) return [];
-  const wanted = Math.min(most, Math.ceil(ids.count / least));
+  const wanted = Math.min(processes * SLICES_PER_PROCESS, Math.ceil(ids.count / MIN_SLICE));
   const size = Math.ceil(ids.count / Math.max(1, wanted));
   const slices: CommitSlice[] = [];
   for (let from = 0; from < ids.count; from += size) {
     const to = Math.min(ids.count, from + size);
-    slices.push({ input: ids.lines(from, to), commits: to - from, merges });
+    slices.push({ input: ids.lines(from, to), commits: to - from });
   }
   return slices;
 }

@@ -5,7 +5,7 @@ import { hasBinaryExtension } from '../../binary.js';
 import type { ScanTarget } from '../../scan-targets.js';
 import { checkGitResult } from '../git-result.js';
 import { binaryTargets } from './binary-blobs.js';
-import { type CommitSlice, commitSlices, ParentListing } from './commit-list.js';
+import { CommitListing, type CommitSlice, commitSlices } from './commit-list.js';
 import { FlowQueue } from './flow-queue.js';
 import { type AddedPiece, type BinaryChange, PatchStream } from './patch-stream.js';
 
@@ -15,8 +15,9 @@ import { type AddedPiece, type BinaryChange, PatchStream } from './patch-stream.
  * git's diffs are most of the cost, and one `git log -p` uses one core: the range's commits are listed once
  * (`commit-list.ts`) and cut into slices, and a few `git log -p` run at once, each reading its slice's ids from stdin
  * and parsed as it streams. Reading pauses while enough is queued, so git waits for the scanner rather than memory
- * filling, however long the history. Files git calls binary are read whole afterwards (one `git cat-file --batch`):
- * UTF-16 text is binary to git but not to us.
+ * filling, however long the history. Commits that may hold a rename are read again afterwards with rename detection
+ * (see `logArgs`), and files git calls binary are read whole (one `git cat-file --batch`): UTF-16 text is binary to git
+ * but not to us.
  */
 export interface HistoryOptions {
   repoRoot: string;
@@ -43,45 +44,22 @@ export async function* historyTargetBatches(options: HistoryOptions): AsyncGener
     );
   const what = `--history ${options.range}`;
   const processes = Math.max(1, Math.min(options.parallel ?? availableParallelism(), 4));
-  const slices = commitSlices(await listCommits(options, what), processes);
   const queue = new FlowQueue<ScanTarget[]>();
   const collector = new TargetCollector(queue);
   const stop = new AbortController();
   const onAbort = () => stop.abort();
   options.signal?.addEventListener('abort', onAbort, { once: true });
-  const readSlice = async (slice: CommitSlice) => {
-    const stream = new PatchStream(collector);
-    const result = await runProcess('git', ['-c', 'core.quotePath=false', ...logArgs(slice)], {
-      cwd: options.repoRoot,
-      input: slice.input,
-      ...(options.env ? { env: options.env } : {}),
-      timeoutMs: 6 * 3_600_000,
-      signal: stop.signal,
-      // The patch is read from the stream; only git's error text is kept.
-      maxOutputBytes: 1024 * 1024,
-      outputControl: queue.control,
-      onOutput: (name, chunk) => {
-        if (name === 'stdout') stream.push(chunk);
-      },
-    });
-    if (result.aborted) return;
-    checkGitResult(result, what);
-    stream.end();
-    collector.flush();
-  };
-  const pool = new SlicePool(slices, processes, readSlice, () => {
-    stop.abort();
-    queue.resumeAll();
-  });
-  pool.onChange = () => queue.poke();
+  const passes = new LogPasses(options, queue, collector, stop, what);
   try {
-    pool.start();
-    yield* queue.drain(() => ({ done: pool.running === 0, failure: pool.failure }));
+    yield* passes.run(commitSlices(await listCommits(options, what), processes), processes, false);
+    // Commits that added and deleted files, read again with rename detection (see `PatchStreamSink.rescan`).
+    if (collector.rescans.length > 0 && !options.signal?.aborted)
+      yield* passes.run([renameSlice(collector.rescans)], 1, true);
     if (options.signal?.aborted) return;
     yield* binaryTargets({ ...options, changes: collector.binaries, signal: stop.signal });
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
-    if (pool.running > 0) {
+    if (passes.running > 0) {
       // The consumer stopped early: git is told to stop, and read until it does.
       stop.abort();
       queue.resumeAll();
@@ -89,15 +67,71 @@ export async function* historyTargetBatches(options: HistoryOptions): AsyncGener
   }
 }
 
+/** `git log -p` over slices of commits, a few processes at once, their added lines into one queue. */
+class LogPasses {
+  private pool: SlicePool | null = null;
+
+  constructor(
+    private readonly options: HistoryOptions,
+    private readonly queue: FlowQueue<ScanTarget[]>,
+    private readonly collector: TargetCollector,
+    private readonly stop: AbortController,
+    private readonly what: string,
+  ) {}
+
+  get running(): number {
+    return this.pool?.running ?? 0;
+  }
+
+  /** Reads the slices (`renames`: with rename detection, for the commits the first pass left) as the queue drains. */
+  async *run(slices: readonly CommitSlice[], processes: number, renames: boolean): AsyncGenerator<ScanTarget[]> {
+    const { queue } = this;
+    const pool = new SlicePool(
+      slices,
+      processes,
+      (slice) => this.readSlice(slice, renames),
+      () => {
+        this.stop.abort();
+        queue.resumeAll();
+      },
+    );
+    this.pool = pool;
+    pool.onChange = () => queue.poke();
+    pool.start();
+    yield* queue.drain(() => ({ done: pool.running === 0, failure: pool.failure }));
+  }
+
+  private async readSlice(slice: CommitSlice, renames: boolean): Promise<void> {
+    const stream = new PatchStream(this.collector);
+    const result = await runProcess('git', ['-c', 'core.quotePath=false', ...logArgs(renames)], {
+      cwd: this.options.repoRoot,
+      input: slice.input,
+      ...(this.options.env ? { env: this.options.env } : {}),
+      timeoutMs: 6 * 3_600_000,
+      signal: this.stop.signal,
+      // The patch is read from the stream; only git's error text is kept.
+      maxOutputBytes: 1024 * 1024,
+      outputControl: this.queue.control,
+      onOutput: (name, chunk) => {
+        if (name === 'stdout') stream.push(chunk);
+      },
+    });
+    if (result.aborted) return;
+    checkGitResult(result, this.what);
+    stream.end();
+    this.collector.flush();
+  }
+}
+
 /**
  * Every commit to scan, from one walk: the range's (its ends resolved first, so that every slice reads the commits of
  * one moment even if a branch moves meanwhile), or the listed ones.
  */
-async function listCommits(options: HistoryOptions, what: string): Promise<ParentListing> {
-  const listing = new ParentListing();
+async function listCommits(options: HistoryOptions, what: string): Promise<CommitListing> {
+  const listing = new CommitListing();
   const args = options.commits
-    ? ['rev-list', '--parents', '--no-walk=unsorted', '--stdin']
-    : ['rev-list', '--parents', ...(await rangeEnds(options, what)), '--'];
+    ? ['rev-list', '--no-walk=unsorted', '--stdin']
+    : ['rev-list', ...(await rangeEnds(options, what)), '--'];
   const result = await runProcess('git', args, {
     cwd: options.repoRoot,
     ...(options.commits ? { input: `${options.commits.join('\n')}\n` } : {}),
@@ -158,6 +192,7 @@ class SlicePool {
 /** Added pieces into batches of about `BATCH_BYTES` for the queue; binary files noted for afterwards. */
 class TargetCollector {
   readonly binaries: BinaryChange[] = [];
+  readonly rescans: string[] = [];
   private batch: ScanTarget[] = [];
   private bytes = 0;
 
@@ -172,6 +207,10 @@ class TargetCollector {
 
   binary(change: BinaryChange): void {
     if (!hasBinaryExtension(change.path)) this.binaries.push(change);
+  }
+
+  rescan(commit: string): void {
+    this.rescans.push(commit);
   }
 
   flush(): void {
@@ -206,17 +245,22 @@ function throughEventLoop(text: string): Promise<string> {
   return new Promise((resolve) => setImmediate(resolve, text));
 }
 
-function logArgs(slice: CommitSlice): string[] {
+/**
+ * Every slice's `git log`: `renames` only for the few commits the first pass left (added and deleted files: see
+ * `PatchStreamSink.rescan`).
+ */
+function logArgs(renames: boolean): string[] {
   return [
     'log',
     '-p',
     '-U0',
     // A merge shows only what differs from every parent: lines its own resolution wrote.
     '--cc',
-    // Rename detection in a merge's diffs cost more than all its other diffs (rails: 0.4 s of 0.6 s) and finds little
-    // there: without it a file renamed on one side and edited on the other shows the edit's lines as the merge's own
-    // too, scanned once more, never fewer.
-    ...(slice.merges ? ['--no-renames'] : []),
+    // Rename detection costs more than all the rest of a merge's diffs (rails: 0.4 s of 0.6 s; git then diffs each
+    // parent in full instead of walking their trees together) and finds little there: without it a file renamed on one
+    // side and edited on the other shows the edit's lines as the merge's own too, scanned once more, never fewer. A
+    // commit that is no merge shows, in `--raw`, whether it may hold a rename: the few that may are read again with it.
+    ...(renames ? ['--find-renames'] : ['--no-renames', '--raw']),
     '--no-color',
     '--no-ext-diff',
     '--no-textconv',
@@ -225,6 +269,10 @@ function logArgs(slice: CommitSlice): string[] {
     '--stdin',
     '--',
   ];
+}
+
+function renameSlice(commits: readonly string[]): CommitSlice {
+  return { input: Buffer.from(`${commits.join('\n')}\n`), commits: commits.length };
 }
 
 async function git(options: HistoryOptions, args: string[], what: string): Promise<string> {

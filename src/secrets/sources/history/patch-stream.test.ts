@@ -6,16 +6,21 @@ import { type AddedPiece, type BinaryChange, PatchStream, type PatchStreamOption
 function read(
   chunks: readonly (string | Buffer)[],
   options?: PatchStreamOptions,
-): { pieces: AddedPiece[]; binaries: BinaryChange[] } {
+): { pieces: AddedPiece[]; binaries: BinaryChange[]; rescans: string[] } {
   const pieces: AddedPiece[] = [];
   const binaries: BinaryChange[] = [];
+  const rescans: string[] = [];
   const stream = new PatchStream(
-    { piece: (piece) => pieces.push(piece), binary: (change) => binaries.push(change) },
+    {
+      piece: (piece) => pieces.push(piece),
+      binary: (change) => binaries.push(change),
+      rescan: (commit) => rescans.push(commit),
+    },
     options,
   );
   for (const chunk of chunks) stream.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
   stream.end();
-  return { pieces, binaries };
+  return { pieces, binaries, rescans };
 }
 
 const LOG = [
@@ -107,6 +112,58 @@ describe('PatchStream', () => {
         own: { start: 3, end: 3 },
       },
     ]);
+  });
+
+  test('a commit whose --raw lines add and delete files is left for the rename pass; other commits and merges are read', () => {
+    const raw = (status: string, path: string) =>
+      `:100644 100644 ${'1'.repeat(40)} ${'2'.repeat(40)} ${status}\t${path}`;
+    const file = (path: string, line: string) => [
+      `diff --git a/${path} b/${path}`,
+      '--- a/x',
+      `+++ b/${path}`,
+      '@@ -0,0 +1 @@',
+      `+${line}`,
+    ];
+    const log = [
+      '\0commit moves',
+      '',
+      raw('A', 'new.txt'),
+      raw('D', 'old.txt'),
+      raw('M', 'kept.txt'),
+      '',
+      ...file('kept.txt', 'edited in the moving commit'),
+      ...file('new.txt', 'moved content'),
+      '\0commit adds',
+      '',
+      raw('A', 'added.txt'),
+      raw('M', 'kept.txt'),
+      '',
+      ...file('added.txt', 'added'),
+      '\0commit merge',
+      '',
+      `::100644 100644 100644 ${'1'.repeat(40)} ${'2'.repeat(40)} ${'3'.repeat(40)} AD\tboth.txt`,
+      '',
+      'diff --cc both.txt',
+      '--- a/both.txt',
+      '+++ b/both.txt',
+      '@@@ -1,0 -1,0 +1 @@@',
+      '++merge line',
+      '',
+    ].join('\n');
+    fc.assert(
+      fc.property(fc.array(fc.nat(log.length), { maxLength: 8 }), (cuts) => {
+        const bytes = Buffer.from(log);
+        const points = [...new Set(cuts)].sort((a, b) => a - b);
+        const chunks = points.map((point, i) => bytes.subarray(points[i - 1] ?? 0, point));
+        chunks.push(bytes.subarray(points[points.length - 1] ?? 0));
+        const { pieces, rescans } = read(chunks);
+        expect(rescans).toEqual(['moves']);
+        expect(pieces.map(({ commit, path, text }) => `${commit} ${path} ${text}`)).toEqual([
+          'adds added.txt added',
+          'merge both.txt merge line',
+        ]);
+      }),
+    );
   });
 
   test('gives what the whole-text parser gives, however the stream is cut', () => {

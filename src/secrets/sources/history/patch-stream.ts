@@ -1,4 +1,5 @@
 import { pathFromDiffHeader, unquotePath, withoutNameEnd } from '../parse-patch.js';
+import { AddedLines } from './added-lines.js';
 
 /**
  * Reads `git log -p -U0 --cc --format=%x00commit %H` output as it streams, in bytes: only the lines a commit added are
@@ -32,6 +33,12 @@ export interface BinaryChange {
 export interface PatchStreamSink {
   piece(piece: AddedPiece): void;
   binary(change: BinaryChange): void;
+  /**
+   * A commit that added files and deleted others (its `--raw` lines say so): some may be renames, which this output
+   * (`--no-renames`) shows as whole new files. Its files are passed over here; the caller reads it again with rename
+   * detection.
+   */
+  rescan(commit: string): void;
 }
 
 export interface PatchStreamOptions {
@@ -47,6 +54,8 @@ const MINUS = 0x2d;
 const SPACE = 0x20;
 const BACKSLASH = 0x5c;
 const AT = 0x40;
+const COLON = 0x3a;
+const TAB = 0x09;
 const COMMIT_MARK = Buffer.from('\0commit ');
 const DIFF_GIT = Buffer.from('diff --git ');
 const DIFF_CC = Buffer.from('diff --cc ');
@@ -55,7 +64,6 @@ const NEW_PATH = Buffer.from('+++ ');
 const OLD_PATH = Buffer.from('--- ');
 const BINARY = Buffer.from('Binary files ');
 const NEW_FILE = Buffer.from('new file mode');
-const HUNK = /^@@(@*) (?:-\d+(?:,\d+)? )+\+(\d+)(?:,\d+)? @@/;
 
 interface FileState {
   path: string;
@@ -63,12 +71,11 @@ interface FileState {
   /** Parents of a combined (merge) diff; 1 for a plain diff. */
   parents: number;
   binary: boolean;
-  lines: Buffer[];
-  numbers: number[];
-  bytes: number;
-  /** Index in `lines` of the first line this file's next piece owns. */
+  /** In a commit left to the rename pass (`PatchStreamSink.rescan`): nothing of it is kept. */
+  skipped: boolean;
+  /** Index in `added` of the first line this file's next piece owns. */
   ownFrom: number;
-  /** Set once `bytes` passed the piece size: the piece owns lines up to here and waits for the overlap after it. */
+  /** Set once the added bytes passed the piece size: the piece owns lines up to here and waits for the overlap after. */
   cutAt: number;
 }
 
@@ -78,8 +85,15 @@ export class PatchStream {
   private carry: Buffer | null = null;
   private commit: string | null = null;
   private file: FileState | null = null;
+  /** The open file's added lines (one buffer for every file in turn). */
+  private readonly added = new AddedLines();
   private inHunk = false;
   private nextLine = 0;
+  /** What the current commit's `--raw` lines said, until its first file: whether it added and deleted files. */
+  private rawOpen = false;
+  private addsFiles = false;
+  private deletesFiles = false;
+  private skipCommit = false;
 
   constructor(
     private readonly sink: PatchStreamSink,
@@ -97,15 +111,16 @@ export class PatchStream {
         this.carry = Buffer.concat([this.carry, chunk]);
         return;
       }
-      this.line(Buffer.concat([this.carry, chunk.subarray(0, nl)]));
+      const line = Buffer.concat([this.carry, chunk.subarray(0, nl)]);
       this.carry = null;
+      this.line(line, 0, line.length);
       at = nl + 1;
     }
     for (;;) {
       const nl = chunk.indexOf(NL, at);
       if (nl === -1) break;
-      // The hot case, a removed line (in a merge: one its first parent had), is passed over without a view made.
-      if (!(this.inHunk && chunk[at] === MINUS)) this.line(chunk.subarray(at, nl));
+      // The hot case, a removed line (in a merge: one its first parent had), is passed over at once.
+      if (!(this.inHunk && chunk[at] === MINUS)) this.line(chunk, at, nl);
       at = nl + 1;
     }
     // A copy: holding a slice would keep the whole chunk alive for a few bytes.
@@ -113,124 +128,142 @@ export class PatchStream {
   }
 
   end(): void {
-    if (this.carry) this.line(this.carry);
+    const carry = this.carry;
     this.carry = null;
+    if (carry) this.line(carry, 0, carry.length);
     this.closeFile();
   }
 
-  private line(line: Buffer): void {
-    const first = line[0];
+  /** The line `data[start, end)`, read in place: a view or string of each of git's lines cost more than the rest. */
+  private line(data: Buffer, start: number, end: number): void {
+    const first = start < end ? data[start] : undefined;
     if (this.inHunk) {
       if (first === PLUS || first === MINUS || first === SPACE || first === BACKSLASH) {
-        this.hunkLine(this.file!, line);
+        this.hunkLine(this.file!, data, start, end);
         return;
       }
       this.inHunk = false;
     }
-    if (first === 0 && startsWith(line, COMMIT_MARK)) {
+    if (first === 0 && startsWith(data, start, end, COMMIT_MARK)) {
       this.closeFile();
-      this.commit = line.toString('utf8', COMMIT_MARK.length).trim();
+      this.commit = data.toString('utf8', start + COMMIT_MARK.length, end).trim();
+      this.rawOpen = true;
+      this.addsFiles = false;
+      this.deletesFiles = false;
+      this.skipCommit = false;
       return;
     }
-    if (first === 0x64 /* d */) {
-      const header = this.fileHeader(line);
-      if (header) {
-        this.openFile(header.path, header.parents);
-        return;
-      }
+    if (first === COLON && this.rawOpen) {
+      this.rawLine(data, start, end);
+      return;
     }
+    if (first === 0x64 /* d */ && this.fileHeader(data, start, end)) return;
     const file = this.file;
     if (!file) return;
-    if (first === AT) {
-      this.hunkHeader(file, line.toString('latin1', 0, Math.min(line.length, 200)));
-      return;
-    }
-    if (startsWith(line, NEW_PATH)) {
-      const target = withoutNameEnd(rest(line, NEW_PATH));
+    if (first === AT) this.hunkHeader(file, data, start, end);
+    else if (startsWith(data, start, end, NEW_PATH)) {
+      const target = withoutNameEnd(data.toString('utf8', start + NEW_PATH.length, end));
       if (target !== '/dev/null') file.path = unquotePath(target).replace(/^b\//, '');
-      return;
-    }
-    if (startsWith(line, OLD_PATH)) {
-      const source = withoutNameEnd(rest(line, OLD_PATH));
+    } else if (startsWith(data, start, end, OLD_PATH)) {
+      const source = withoutNameEnd(data.toString('utf8', start + OLD_PATH.length, end));
       file.oldPath = source === '/dev/null' ? null : unquotePath(source).replace(/^a\//, '');
-      return;
-    }
-    if (startsWith(line, NEW_FILE)) {
-      file.oldPath = null;
-      return;
-    }
-    if (startsWith(line, BINARY)) file.binary = true;
+    } else if (startsWith(data, start, end, NEW_FILE)) file.oldPath = null;
+    else if (startsWith(data, start, end, BINARY)) file.binary = true;
   }
 
   /** `diff --git a/x b/y`, or a merge's `diff --cc y` (two or more parents; the hunk header says how many). */
-  private fileHeader(line: Buffer): { path: string; parents: number } | null {
-    if (startsWith(line, DIFF_GIT))
-      return { path: pathFromDiffHeader(`diff --git ${rest(line, DIFF_GIT)}`), parents: 1 };
-    if (startsWith(line, DIFF_CC)) return { path: unquotePath(rest(line, DIFF_CC)), parents: 2 };
-    if (startsWith(line, DIFF_COMBINED)) return { path: unquotePath(rest(line, DIFF_COMBINED)), parents: 2 };
-    return null;
+  private fileHeader(data: Buffer, start: number, end: number): boolean {
+    if (startsWith(data, start, end, DIFF_GIT)) this.openFile(pathFromDiffHeader(data.toString('utf8', start, end)), 1);
+    else if (startsWith(data, start, end, DIFF_CC))
+      this.openFile(unquotePath(data.toString('utf8', start + DIFF_CC.length, end)), 2);
+    else if (startsWith(data, start, end, DIFF_COMBINED))
+      this.openFile(unquotePath(data.toString('utf8', start + DIFF_COMBINED.length, end)), 2);
+    else return false;
+    return true;
+  }
+
+  /**
+   * A `--raw` line: `:<mode> <mode> <id> <id> <status>\t<path>` (a merge's start with `::` and say nothing needed here).
+   */
+  private rawLine(data: Buffer, start: number, end: number): void {
+    if (data[start + 1] === COLON) return;
+    const tab = data.indexOf(TAB, start);
+    if (tab === -1 || tab >= end) return;
+    const status = data[data.lastIndexOf(SPACE, tab) + 1];
+    if (status === 0x41 /* A */) this.addsFiles = true;
+    else if (status === 0x44 /* D */) this.deletesFiles = true;
   }
 
   private openFile(path: string, parents: number): void {
     this.closeFile();
+    if (this.rawOpen) {
+      this.rawOpen = false;
+      this.skipCommit = this.addsFiles && this.deletesFiles && this.commit !== null;
+      if (this.skipCommit) this.sink.rescan(this.commit!);
+    }
     // Until `---` says otherwise, a plain diff's old path is the `a/` side of its header; a merge's is unknown.
     this.file = {
       path,
       oldPath: parents === 1 ? path : null,
       parents,
       binary: false,
-      lines: [],
-      numbers: [],
-      bytes: 0,
+      skipped: this.skipCommit,
       ownFrom: 0,
       cutAt: -1,
     };
     this.inHunk = false;
   }
 
-  private hunkHeader(file: FileState, header: string): void {
-    const match = HUNK.exec(header);
-    if (!match) return;
-    file.parents = match[1]!.length + 1;
-    this.nextLine = Number(match[2]);
+  /**
+   * `@@ -a,b +c,d @@`, or a merge's `@@@ -a,b -c,d +e,f @@@` (one `@` more than parents): where the new side starts.
+   * Read in place; a header that does not parse leaves the file's hunks unread, as no hunk.
+   */
+  private hunkHeader(file: FileState, data: Buffer, start: number, end: number): void {
+    let at = start;
+    while (at < end && data[at] === AT) at++;
+    const ats = at - start;
+    if (ats < 2 || data[at] !== SPACE) return;
+    // The new side's range is the one `+` field, after one `-` field per parent.
+    let plus = at;
+    while (plus < end && !(data[plus] === PLUS && data[plus - 1] === SPACE)) plus++;
+    let number = 0;
+    let digits = 0;
+    for (let i = plus + 1; i < end && data[i]! >= 0x30 && data[i]! <= 0x39; i++, digits++)
+      number = number * 10 + data[i]! - 0x30;
+    if (digits === 0) return;
+    file.parents = ats - 1;
+    this.nextLine = number;
     this.inHunk = true;
   }
 
   /**
-   * One line of a hunk. A plain diff has one prefix column; a merge's combined diff one per parent: a line is in the
-   * merge's result unless some column says `-`, and is new to the merge only when every column says `+` (a line from
-   * one side was added, and scanned, in that side's own commit).
+   * One line of a hunk, `data[start, end)`. A plain diff has one prefix column; a merge's combined diff one per parent:
+   * a line is in the merge's result unless some column says `-`, and is new to the merge only when every column says
+   * `+` (a line from one side was added, and scanned, in that side's own commit).
    */
-  private hunkLine(file: FileState, line: Buffer): void {
+  private hunkLine(file: FileState, data: Buffer, start: number, end: number): void {
     const columns = file.parents;
-    if (line[0] === BACKSLASH) return; // "\ No newline at end of file"
+    if (data[start] === BACKSLASH) return; // "\ No newline at end of file"
     let added = true;
     for (let i = 0; i < columns; i++) {
-      const mark = line[i];
+      const mark = start + i < end ? data[start + i] : undefined;
       if (mark === MINUS) return; // only in a parent, not in the result
       if (mark !== PLUS) added = false;
     }
     const number = this.nextLine++;
-    if (!added || file.binary) return;
-    this.addLine(file, line.subarray(columns), number);
-  }
-
-  private addLine(file: FileState, text: Buffer, number: number): void {
-    file.lines.push(text);
-    file.numbers.push(number);
-    file.bytes += text.length + 1;
-    if (file.cutAt === -1 && file.bytes >= this.pieceBytes) file.cutAt = file.lines.length;
-    if (file.cutAt !== -1 && file.lines.length >= file.cutAt + this.overlap) this.cutPiece(file);
+    if (!added || file.binary || file.skipped) return;
+    const lines = this.added;
+    lines.add(data, Math.min(start + columns, end), end, number);
+    if (file.cutAt === -1 && lines.length >= this.pieceBytes) file.cutAt = lines.count;
+    if (file.cutAt !== -1 && lines.count >= file.cutAt + this.overlap) this.cutPiece(file);
   }
 
   /** Hands out the piece that owns lines `ownFrom..cutAt`, keeping the overlap either side for the next one. */
   private cutPiece(file: FileState): void {
     const end = file.cutAt;
-    this.emit(file, file.lines.length, file.ownFrom, end);
+    this.emit(file.path, this.added.count, file.ownFrom, end);
     const keepFrom = Math.max(0, end - this.overlap);
-    file.lines = file.lines.slice(keepFrom);
-    file.numbers = file.numbers.slice(keepFrom);
-    file.bytes = file.lines.reduce((sum, line) => sum + line.length + 1, 0);
+    this.added.dropBefore(keepFrom);
     file.ownFrom = end - keepFrom;
     file.cutAt = -1;
   }
@@ -240,44 +273,29 @@ export class PatchStream {
     this.file = null;
     this.inHunk = false;
     if (!file) return;
+    const lines = this.added;
     // A merge's binary file came from one of its sides, whose own commit had it.
-    if (file.binary && file.parents === 1) {
+    if (file.binary && file.parents === 1 && !file.skipped)
       this.sink.binary({ commit: this.commit, path: file.path, oldPath: file.oldPath });
-      return;
-    }
-    if (file.binary) return;
-    if (file.lines.length > file.ownFrom) this.emit(file, file.lines.length, file.ownFrom, file.lines.length);
+    else if (!file.binary && !file.skipped && lines.count > file.ownFrom)
+      this.emit(file.path, lines.count, file.ownFrom, lines.count);
+    lines.clear();
   }
 
-  private emit(file: FileState, count: number, ownFrom: number, ownTo: number): void {
+  private emit(path: string, count: number, ownFrom: number, ownTo: number): void {
+    const { numbers } = this.added;
     this.sink.piece({
       commit: this.commit,
-      path: file.path,
-      text: joinLines(file.lines, count),
-      lineMap: file.numbers.slice(0, count),
-      own: { start: file.numbers[ownFrom]!, end: file.numbers[ownTo - 1]! },
+      path,
+      text: this.added.text(count),
+      lineMap: numbers.slice(0, count),
+      own: { start: numbers[ownFrom]!, end: numbers[ownTo - 1]! },
     });
   }
 }
 
-/** The first `count` lines joined with `\n`, copied once and decoded once. */
-function joinLines(lines: readonly Buffer[], count: number): string {
-  if (count === 1) return lines[0]!.toString('utf8');
-  let size = count - 1;
-  for (let i = 0; i < count; i++) size += lines[i]!.length;
-  const joined = Buffer.allocUnsafe(size);
-  let at = 0;
-  for (let i = 0; i < count; i++) {
-    if (i > 0) joined[at++] = NL;
-    at += lines[i]!.copy(joined, at);
-  }
-  return joined.toString('utf8');
-}
-
-function startsWith(line: Buffer, prefix: Buffer): boolean {
-  return line.length >= prefix.length && line.compare(prefix, 0, prefix.length, 0, prefix.length) === 0;
-}
-
-function rest(line: Buffer, prefix: Buffer): string {
-  return line.toString('utf8', prefix.length);
+function startsWith(data: Buffer, start: number, end: number, prefix: Buffer): boolean {
+  if (end - start < prefix.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (data[start + i] !== prefix[i]) return false;
+  return true;
 }
