@@ -143,7 +143,7 @@ const ROWS: readonly Row[] = [
   ['extractorapi', 'Extractorapi', 'extractorapi', 'alnum-:40'],
   ['faceplusplus', 'Faceplusplus', 'faceplusplus', 'alnum_-:32'],
   ['fastforex', 'Fastforex', 'fastforex', 'alnum-:28'],
-  ['fastly', 'Fastly', 'fastly', 'alnum_-:32', 'fastlypersonaltoken'],
+  ['fastly', 'Fastly', 'fastly', 'alnum_=-:32', 'fastlypersonaltoken'],
   ['feedier', 'Feedier', 'feedier', 'alnum:32'],
   ['fetchrss', 'Fetchrss', 'fetchrss', 'alnum.:40'],
   ['fileio', 'file.io', 'fileio', 'alnum.-:39'],
