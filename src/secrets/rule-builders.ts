@@ -114,16 +114,20 @@ export function shapeClass(shape: ValueShape): string {
 const OFF_FORMAT_VALUE = '[^\\s"\'`,;<>(){}\\[\\]\\\\&]{4,200}';
 
 /**
- * A value one or two characters off the shape (a character too many or too few, one outside the alphabet): a
- * truncated or hand-edited stand-in for this provider's key, which no generic rule should report either. A value far
+ * A value one or two characters off the shape (a character too many or too few, one outside the alphabet, hex in
+ * mixed case): a truncated or hand-edited stand-in for this provider's key, which no generic rule should report either. A value far
  * off the shape is likely another credential of the provider's (a client secret beside an API key): generic rules judge it.
  */
 export function missesByLittle(value: string, shape: ValueShape): boolean {
   const inAlphabet = new RegExp(`^${shapeClass(shape)}$`, 'i');
   let off = Math.max(0, shape.min - value.length, value.length - shape.max);
   for (const char of value) if (!inAlphabet.test(char)) off++;
+  if (off === 0) return shape.charset === 'hex' && /[a-f]/.test(value) && /[A-F]/.test(value);
   return off <= 2;
 }
+
+/** Names of another credential than the API key a provider's shape describes: a client secret, a password. */
+export const OTHER_CREDENTIAL_NAME = /secret|pass|private/i;
 
 /** The words after the provider's in a provider-named assignment's name: the rules' `nameWords`. */
 const SECRET_NAME_WORDS = ['key', 'token', 'secret', 'pass', 'auth'] as const;
@@ -197,7 +201,7 @@ export function providerNamedAssignment(spec: ProviderNamedSpec): SecretRule {
     // A `…_SECRET` or `…_PASSWORD` beside the provider's name is another credential than the key this shape describes.
     claimsRejected: (secret, context) =>
       missesByLittle(secret, spec.shape) &&
-      !/secret|pass/i.test(context.name ?? '') &&
+      !OTHER_CREDENTIAL_NAME.test(context.name ?? '') &&
       aliasIsWord(context.name ?? '', spec.aliases),
     samples: {
       key,

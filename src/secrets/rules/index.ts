@@ -74,6 +74,7 @@ import postmark from './postmark.js';
 import powershell from './powershell.js';
 import privateKey from './private-key.js';
 import { PROVIDER_INFO, type ProviderInfo } from './providers.js';
+import providersProse from './providers-prose.js';
 import pulumi from './pulumi.js';
 import pypi from './pypi.js';
 import railway from './railway.js';
@@ -190,6 +191,7 @@ const RULE_FILES: Record<string, readonly SecretRule[]> = {
   twitter,
   wundergraph,
   ...mergeRuleFiles(LONG_TAIL_RULES, MORE_PROVIDER_RULES, NAMED_PROVIDER_RULES),
+  'providers-prose': providersProse,
   ntlm,
   jwt,
   'private-key': privateKey,

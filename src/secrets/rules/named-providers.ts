@@ -432,6 +432,14 @@ export const NAMED_PROVIDER_RULES: Readonly<Record<string, readonly SecretRule[]
   ]),
 );
 
+/** Each alias with its provider and value shape, for rules that find the provider's name outside a variable name. */
+export const NAMED_PROVIDER_SHAPES: ReadonlyMap<string, { readonly provider: string; readonly shape: ValueShape }> =
+  new Map(
+    ROWS.flatMap(([, provider, aliases, shape]) =>
+      aliases.split(' ').map((alias) => [alias, { provider, shape: parseShape(shape) }] as const),
+    ),
+  );
+
 export const NAMED_PROVIDER_INFO: Readonly<Record<string, ProviderInfo>> = Object.fromEntries(
   ROWS.map(([slug, provider, , , detector]) => [slug, { name: provider, reference: DETECTORS + (detector ?? slug) }]),
 );
