@@ -85,6 +85,18 @@ describe('names and shapes that say a value is a stand-in', () => {
     expect(rulesFound(`const mockingbirdToken = "${token}";\n`, 'src/client.ts')).toEqual(['generic-secret']);
   });
 
+  test('a Rails form authenticity token, a library name and a keying are not credentials', () => {
+    const html = `<input type="hidden" name="authenticity_token" value="${token}" autocomplete="off" />\n`;
+    expect(rulesFound(html, 'app/views/form.html')).toEqual([]);
+    expect(rulesFound(`deps = "io.jsonwebtoken:jjwt-api-${token.slice(0, 6)}9"\n`, 'build.toml')).toEqual([]);
+    expect(rulesFound(`vcpkg-master-keying:${token}\n`, 'ci/matrix.yaml')).toEqual([]);
+  });
+
+  test('string concatenation and escaped variables are code, not passwords', () => {
+    expect(rulesFound(`echo 'password = '.$cfg['db_password'];\n`, 'setup.php')).toEqual([]);
+    expect(rulesFound(`"run": "\\$pwd = \\$_POST[\\"password\\"];"\n`, 'snippets.json')).toEqual([]);
+  });
+
   test('a value cut short with dots is an elided example', () => {
     expect(rulesFound(`api_token: ${token.slice(0, 16)}..\n`, 'docs/setup.yaml')).toEqual([]);
   });

@@ -14,8 +14,9 @@ export type GenericKind = 'password' | 'secret';
 /** Names that contain a secret word but hold something else (`token_type`, `password_min_length`, `secretName`). */
 const NAME_NOT_SECRET =
   /(?:type|name|field|label|length|len|min|max|policy|regex|pattern|prompt|placeholder|hint|url|uri|endpoint|path|file|dir|env|var|header|format|count|size|ttl|expiry|expires|expiration|expire|mode|enabled|enable|required|reset|confirm|confirmation|validation|strength|hash|hashed|digest|salt|id|ids|ref|policy|rotation|manager|mgr|provider|store|service|resolver|generator|encoder|input|changed|algorithm|limit|used|index|prefix|suffix|version|lifetime|timeout|location|source|template|class|kind|style|icon|visible|visibility|error|message|msg|title|text|description|desc|key_name|key_ref|keyref|secretref|selector|refresh_interval|display|status|method|auth_method|scope|scopes|audience|issuer|storage|backend|schema|test|spec|mock)s?$/i;
+// A Rails form's `authenticity_token` is a CSRF token, `jsonwebtoken` a library, a `master-keying` no key.
 const NAME_NOT_SECRET_ANYWHERE =
-  /public|publishable|keyboard|bypass|compass|passport|passthrough|passive|passenger|passage|tokeniz|max_?tokens|tokens?_?(?:count|used|limit)|page_?token|next_?token|csrf|xsrf|_?pass(?:ed|es|ing)\b|surpass|encompass|pass_?through|secret_?key_?ref|pwd_?dir|cwd|old_?pwd|oldpwd|(?:input|output|page|next|start|starting|continuation|request|idempotency|sync|cancel|lifecycle_?action|pagination|resume|marker|cursor|client)_?token/i;
+  /public|publishable|keyboard|bypass|compass|passport|passthrough|passive|passenger|passage|tokeniz|max_?tokens|tokens?_?(?:count|used|limit)|page_?token|next_?token|csrf|xsrf|authenticity_?token|jsonwebtoken|keying|_?pass(?:ed|es|ing)\b|surpass|encompass|pass_?through|secret_?key_?ref|pwd_?dir|cwd|old_?pwd|oldpwd|(?:input|output|page|next|start|starting|continuation|request|idempotency|sync|cancel|lifecycle_?action|pagination|resume|marker|cursor|client)_?token/i;
 
 /**
  * Words of a name that say its value is not a working one: `fakeToken`, `invalid_api_key`, `wrongPassword`,
@@ -218,6 +219,8 @@ export function judgeGenericValue(kind: GenericKind, raw: string, context: Match
   if (decoded !== null && (isPlaceholder(decoded) || isTrivialPassword(decoded))) return false;
   // A value that names what it is (`term-token-3f9a…`, `SomeKindOfPassword1`) is an example, not a credential.
   if (kind === 'secret' ? /token|secret/i.test(value) : /p[a@4][s$5z3]{1,2}w(?:[o0]r)?d/i.test(value)) return false;
+  // `'password = '.$p['pw']` (PHP concatenation), `\$_POST["pw"]` (an escaped variable): code, not a literal.
+  if (/^(?:[.+][ \t]*\$|\\\$[A-Za-z_{(])/.test(value)) return false;
   // Request and idempotency tokens are UUIDs; a UUID is a credential only under a name that says so.
   if (shape === 'uuid' && !/api[_.-]?key|secret|passw|auth/i.test(name)) return false;
   return kind === 'password' ? looksLikePassword(value, context) : looksLikeSecret(value);

@@ -225,6 +225,7 @@ const ROWS: readonly Row[] = [
   ['meaningcloud', 'Meaningcloud', 'meaningcloud', 'alnum:32'],
   ['mediastack', 'Mediastack', 'mediastack', 'alnum:32'],
   ['meistertask', 'Meistertask', 'meistertask', 'alnum:43'],
+  ['meraki', 'Cisco Meraki', 'meraki', 'hex:40'],
   ['mesibo', 'Mesibo', 'mesibo', 'alnum:64'],
   ['messagebird', 'MessageBird', 'messagebird', 'alnum_-:25'],
   ['metabase', 'Metabase', 'metabase', 'alnum-:36'],
