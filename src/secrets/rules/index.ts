@@ -27,6 +27,7 @@ import digitalocean from './digitalocean.js';
 import discord from './discord.js';
 import docker from './docker.js';
 import doppler from './doppler.js';
+import dotnetCredential from './dotnet-credential.js';
 import dropbox from './dropbox.js';
 import dynatrace from './dynatrace.js';
 import facebook from './facebook.js';
@@ -192,6 +193,7 @@ const RULE_FILES: Record<string, readonly SecretRule[]> = {
   wundergraph,
   ...mergeRuleFiles(LONG_TAIL_RULES, MORE_PROVIDER_RULES, NAMED_PROVIDER_RULES),
   'providers-prose': providersProse,
+  'dotnet-credential': dotnetCredential,
   ntlm,
   jwt,
   'private-key': privateKey,
