@@ -14,8 +14,33 @@ export type GenericKind = 'password' | 'secret';
 /** Names that contain a secret word but hold something else (`token_type`, `password_min_length`, `secretName`). */
 const NAME_NOT_SECRET =
   /(?:type|name|field|label|length|len|min|max|policy|regex|pattern|prompt|placeholder|hint|url|uri|endpoint|path|file|dir|env|var|header|format|count|size|ttl|expiry|expires|expiration|expire|mode|enabled|enable|required|reset|confirm|confirmation|validation|strength|hash|hashed|digest|salt|id|ids|ref|policy|rotation|manager|mgr|provider|store|service|resolver|generator|encoder|input|changed|algorithm|limit|used|index|prefix|suffix|version|lifetime|timeout|location|source|template|class|kind|style|icon|visible|visibility|error|message|msg|title|text|description|desc|key_name|key_ref|keyref|secretref|selector|refresh_interval|display|status|method|auth_method|scope|scopes|audience|issuer|storage|backend|schema|test|spec|mock)s?$/i;
+// A Rails form's `authenticity_token` is a CSRF token, `jsonwebtoken` a library, a `master-keying` no key.
 const NAME_NOT_SECRET_ANYWHERE =
-  /public|publishable|keyboard|bypass|compass|passport|passthrough|passive|passenger|passage|tokeniz|max_?tokens|tokens?_?(?:count|used|limit)|page_?token|next_?token|csrf|xsrf|_?pass(?:ed|es|ing)\b|surpass|encompass|pass_?through|secret_?key_?ref|pwd_?dir|cwd|old_?pwd|oldpwd|(?:input|output|page|next|start|starting|continuation|request|idempotency|sync|cancel|lifecycle_?action|pagination|resume|marker|cursor|client)_?token/i;
+  /public|publishable|keyboard|bypass|compass|passport|passthrough|passive|passenger|passage|tokeniz|max_?tokens|tokens?_?(?:count|used|limit)|page_?token|next_?token|csrf|xsrf|authenticity_?token|jsonwebtoken|keying|_?pass(?:ed|es|ing)\b|surpass|encompass|pass_?through|secret_?key_?ref|pwd_?dir|cwd|old_?pwd|oldpwd|(?:input|output|page|next|start|starting|continuation|request|idempotency|sync|cancel|lifecycle_?action|pagination|resume|marker|cursor|client)_?token/i;
+
+/**
+ * Words of a name that say its value is not a working one: `fakeToken`, `invalid_api_key`, `wrongPassword`,
+ * `nonMatchingToken` (whole words, so that `mockaroo_key` stays in).
+ */
+const NOT_REAL_WORDS = new Set(
+  'fake dummy invalid bogus mock mocked wrong malformed incorrect nonmatching mismatched unmatched revoked example sample placeholder'.split(
+    ' ',
+  ),
+);
+
+function nameSaysNotReal(name: string): boolean {
+  const words = name.split(/[^A-Za-z0-9]+|(?<=[a-z0-9])(?=[A-Z])/).map((word) => word.toLowerCase());
+  return words.some((word, i) => NOT_REAL_WORDS.has(word) || (word === 'non' && words[i + 1] === 'matching'));
+}
+
+/**
+ * Names of issued keys and tokens (`api_key`, `accessToken`): providers write those in base64, base64url, hex or JWT
+ * alphabets, with `:` or `|` in id-and-secret pairs. Secrets and passwords, which people choose (Django and WordPress
+ * keys, JWT secrets), may hold any symbol; so may WordPress' `AUTH_KEY`. `%` comes in URL escapes (`%2F`).
+ */
+const ISSUED_KEY_NAME = /token|api[_. -]?key|access[_. -]?key|app[_.-]?key|bearer/i;
+const CHOSEN_SECRET_NAME = /secret|passw|pwd|private|signing|encryption|master|credential|auth[_. -]?key|salt/i;
+const ISSUED_KEY_ALPHABET = /^(?:[A-Za-z0-9_\-.~+/=:|]|%[0-9A-Za-z])+$/;
 
 /** Values that are types, booleans, empty markers or the name itself. */
 const NOT_A_VALUE = new Set([
@@ -189,7 +214,10 @@ export function judgeGenericValue(kind: GenericKind, raw: string, context: Match
   const name = context.name ?? '';
   const lower = value.toLowerCase();
   if (NOT_A_VALUE.has(lower) || lower === name.toLowerCase()) return false;
-  if (name && (NAME_NOT_SECRET.test(name) || NAME_NOT_SECRET_ANYWHERE.test(name))) return false;
+  if (name && (NAME_NOT_SECRET.test(name) || NAME_NOT_SECRET_ANYWHERE.test(name) || nameSaysNotReal(name)))
+    return false;
+  if (kind === 'secret' && isOffIssuedAlphabet(value, name)) return false;
+  if (/\.{2,}$/.test(value) || isHandMade(value)) return false; // `ops_eyJzaWdu..`: cut short in docs and logs
   if (CODE_REFERENCE.test(value) || PATH_OR_URL.test(value) || CONSTANT_NAME.test(value)) return false;
   if (RELATIVE_PATH_OR_HOST.test(value)) return false;
   if (isPlaceholder(value)) return false;
@@ -200,9 +228,29 @@ export function judgeGenericValue(kind: GenericKind, raw: string, context: Match
   // A value that names what it is (`term-token-3f9a…`, `SomeKindOfPassword1`, `mysecret="03#pa33w0rd"`) is an
   // example, not a credential.
   if (PASSWORD_WORD.test(value) || (kind === 'secret' && /token|secret/i.test(value))) return false;
+  // `'password = '.$p['pw']` (PHP concatenation), `\$_POST["pw"]` (an escaped variable): code, not a literal.
+  if (/^(?:[.+][ \t]*\$|\\\$[A-Za-z_{(])/.test(value)) return false;
   // Request and idempotency tokens are UUIDs; a UUID is a credential only under a name that says so.
   if (shape === 'uuid' && !/api[_.-]?key|secret|passw|auth/i.test(name)) return false;
   return kind === 'password' ? looksLikePassword(value, context) : looksLikeSecret(value);
+}
+
+/**
+ * A key or token name whose value holds a character no issued key is written with (`?`, `^`, `$`, `[`). A bare value
+ * in a URL's query runs on past `&` into the next parameter: the key ends there.
+ */
+function isOffIssuedAlphabet(value: string, name: string): boolean {
+  if (!ISSUED_KEY_NAME.test(name) || CHOSEN_SECRET_NAME.test(name)) return false;
+  const key = value.split('&', 1)[0]!;
+  return key.length > 0 && !ISSUED_KEY_ALPHABET.test(key);
+}
+
+/**
+ * Hex with one letter past `f` (`5488620aa9073q09…`): a digest or hex key edited by hand into a stand-in. A random
+ * alphanumeric value of this length is all hex but one character with odds far below one in a million.
+ */
+function isHandMade(value: string): boolean {
+  return value.length >= 20 && (/^[0-9a-f]*[g-z][0-9a-f]*$/.test(value) || /^[0-9A-F]*[G-Z][0-9A-F]*$/.test(value));
 }
 
 function looksLikePassword(value: string, context: MatchContext): boolean {

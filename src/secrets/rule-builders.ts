@@ -110,6 +110,25 @@ export function shapeClass(shape: ValueShape): string {
   return `[${base}${escapeRegExp(shape.symbols ?? '')}]`;
 }
 
+/** A value that is not in a provider's format: up to the next quote, space or delimiter. */
+const OFF_FORMAT_VALUE = '[^\\s"\'`,;<>(){}\\[\\]\\\\&]{4,200}';
+
+/**
+ * A value one or two characters off the shape (a character too many or too few, one outside the alphabet, hex in
+ * mixed case): a truncated or hand-edited stand-in for this provider's key, which no generic rule should report either. A value far
+ * off the shape is likely another credential of the provider's (a client secret beside an API key): generic rules judge it.
+ */
+export function missesByLittle(value: string, shape: ValueShape): boolean {
+  const inAlphabet = new RegExp(`^${shapeClass(shape)}$`, 'i');
+  let off = Math.max(0, shape.min - value.length, value.length - shape.max);
+  for (const char of value) if (!inAlphabet.test(char)) off++;
+  if (off === 0) return shape.charset === 'hex' && /[a-f]/.test(value) && /[A-F]/.test(value);
+  return off <= 2;
+}
+
+/** Names of another credential than the API key a provider's shape describes: a client secret, a password. */
+export const OTHER_CREDENTIAL_NAME = /secret|pass|private/i;
+
 /** The words after the provider's in a provider-named assignment's name: the rules' `nameWords`. */
 const SECRET_NAME_WORDS = ['key', 'token', 'secret', 'pass', 'auth'] as const;
 
@@ -153,7 +172,9 @@ export function aliasIsWord(name: string, aliases: readonly string[]): boolean {
  * prefilter's per-character work.
  */
 export function providerNamedAssignment(spec: ProviderNamedSpec): SecretRule {
-  const value = `${shapeClass(spec.shape)}{${spec.shape.min},${spec.shape.max}}`;
+  // The format, or else any other value (`secretOff`): one that misses the format by a character (wrong length or
+  // alphabet) is no key of this provider's, and the rule then keeps the generic rules off it too (`claimsRejected`).
+  const value = `(?<secret>${shapeClass(spec.shape)}{${spec.shape.min},${spec.shape.max}})(?![A-Za-z0-9_-])|(?<secretOff>${OFF_FORMAT_VALUE})`;
   const key = `${spec.aliases[0]!.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_API_KEY`;
   const alphabet = spec.shape.charset === 'hex' ? '0123456789abcdef' : 'abcdefghijklmnopqrstuvwxyz0123456789';
   const sample = randomString(spec.shape.max, alphabet, spec.slug);
@@ -166,16 +187,27 @@ export function providerNamedAssignment(spec: ProviderNamedSpec): SecretRule {
     nameWords: SECRET_NAME_WORDS,
     gate: GATES.namedValue,
     pattern: new RegExp(
-      `${providerName(spec.aliases)}(?:\\\\?["'])?[ \\t]{0,4}(?:=|:=|:|=>)[ \\t]{0,4}(?:\\\\?["'\`])?(?<secret>${value})(?![A-Za-z0-9_-])`,
+      `${providerName(spec.aliases)}(?:\\\\?["'])?[ \\t]{0,4}(?:=|:=|:|=>)[ \\t]{0,4}(?:\\\\?["'\`])?(?:${value})`,
       'i',
     ),
     entropy: 3,
     validate: (secret, context) =>
-      /[0-9]/.test(secret) && /[a-z]/i.test(secret) && aliasIsWord(context.name ?? '', spec.aliases),
+      context.group === 'secret' &&
+      /[0-9]/.test(secret) &&
+      /[a-z]/i.test(secret) &&
+      // Hex keys come in one case; `acdeFf05…` is a hand-edited stand-in.
+      !(spec.shape.charset === 'hex' && /[a-f]/.test(secret) && /[A-F]/.test(secret)) &&
+      aliasIsWord(context.name ?? '', spec.aliases),
+    // A `…_SECRET` or `…_PASSWORD` beside the provider's name is another credential than the key this shape describes.
+    claimsRejected: (secret, context) =>
+      missesByLittle(secret, spec.shape) &&
+      !OTHER_CREDENTIAL_NAME.test(context.name ?? '') &&
+      aliasIsWord(context.name ?? '', spec.aliases),
     samples: {
       key,
       match: [sample],
-      ignore: [`\${${key}}`, 'your-api-key-here', 'x'.repeat(spec.shape.max), '1234567890'.repeat(4)],
+      // One character longer than the format: no key of this provider's, and no generic finding either.
+      ignore: [`\${${key}}`, 'your-api-key-here', 'x'.repeat(spec.shape.max), '1234567890'.repeat(4), `${sample}7`],
     },
   };
 }

@@ -48,6 +48,12 @@ export interface SecretRule {
   readonly entropy?: number;
   /** Format check beyond the regex (checksums, decodable base64); a secret it rejects is not reported. */
   readonly validate?: (secret: string, context: MatchContext) => boolean;
+  /**
+   * For a match its checks reject: whether the rule still speaks for that text, so that no generic rule reports it
+   * (a wrong checksum, a value one character off the format). Default: a provider rule does. A provider-named rule
+   * speaks only when its provider really names the value (`abyssale_key`, not `abyssalesque_key`).
+   */
+  readonly claimsRejected?: (secret: string, context: MatchContext) => boolean;
   readonly allowlist?: RuleAllowlist;
   /** The rule runs only on files whose repo-relative path matches (formats tied to one file, like `.netrc`). */
   readonly onlyPaths?: RegExp;

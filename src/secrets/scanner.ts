@@ -5,6 +5,7 @@ import { GateCheck } from './name-gate.js';
 import { NameKeywords } from './name-keywords.js';
 import { PendingWindows } from './pending-windows.js';
 import { buildKeywordAutomaton, FOLD, isAutomatonKeyword, type KeywordAutomaton } from './prefilter.js';
+import { providerPrefixTest } from './provider-prefixes.js';
 import type { MatchContext, SecretRule } from './rule.js';
 import {
   accepts,
@@ -108,10 +109,13 @@ export class SecretScanner {
    * ahead): a streamed text is scanned only this far behind what has arrived.
    */
   private readonly reach: number;
+  /** Whether a value starts with a provider token's prefix: then only that provider's rule may report it. */
+  private readonly hasProviderPrefix: (value: string) => boolean;
 
   constructor(rules: readonly SecretRule[], allowlist: GlobalAllowlist = {}) {
     this.allowlist = allowlist;
     this.compiled = rules.map(compileRule);
+    this.hasProviderPrefix = providerPrefixTest(rules);
     const named = this.compiled.filter((item) => item.rule.nameWords !== undefined);
     this.automaton = buildKeywordAutomaton(
       this.compiled
@@ -213,7 +217,12 @@ export class SecretScanner {
 
   private finishScan(scan: ScanState, options: ScanTextOptions): RawSecret[] {
     const vetoed = vetoTest(scan.vetoed);
-    const allowed = scan.found.filter((item) => !this.globallyAllowed(item.secret) && !vetoed(item));
+    const allowed = scan.found.filter(
+      (item) =>
+        !this.globallyAllowed(item.secret) &&
+        !vetoed(item) &&
+        !(item.rule.generic && this.hasProviderPrefix(item.secret)),
+    );
     return finish(resolveOverlaps(allowed), options.acceptLine, options.keepAllowed ?? false);
   }
 
@@ -349,7 +358,7 @@ export class SecretScanner {
       const accepted = accepts(rule, value.secret, context);
       // Most matches in keyword-dense text are rejected generic values: where a secret sits is worked out (a second,
       // sticky run with group offsets) only for those that count.
-      if (!accepted && rule.generic) continue;
+      if (!accepted && (rule.generic || rule.claimsRejected?.(value.secret, context) === false)) continue;
       const locate = locateRegex(compiled);
       locate.lastIndex = match.index;
       const located = secretOf(locate.exec(window)!, rule.secretGroup, compiled.secretGroups);

@@ -9,7 +9,6 @@ import {
 import { ALNUM, nameGate } from '../name-gate.js';
 import { defineRules, type SampleContext, type SecretRule } from '../rule.js';
 import { BASE64, fakeHex, fakeHumanPassword, fakeToken, URL_SAFE } from '../sample-tokens.js';
-import { mixesDigitsAndCases } from '../token-shape.js';
 
 /**
  * Secrets that no provider format announces: a value assigned to a password- or secret-like name, in any syntax.
@@ -337,30 +336,6 @@ export default defineRules([
       },
     ],
   }),
-  // A bare `key` (`key = "…"`, `"key": "…"`, `Using Key=…` in a log) says nothing by itself, so only a value that
-  // looks issued counts: 20+ characters mixing digits and both cases (not a word, a digest or an identifier).
-  {
-    id: 'generic-secret-bare-key',
-    title: 'Random token assigned to a bare key name (key = …)',
-    severity: 'medium',
-    generic: true,
-    keywords: ['key'],
-    gate: /\\?["']?[ \t]{0,4}[=:][ \t]{0,4}\\?["'`]?[A-Za-z0-9+/_=.-]{20}/,
-    pattern:
-      /(?<![A-Za-z0-9_.$-])(?<name>key)\\?["']?[ \t]{0,4}[=:][ \t]{0,4}(?:\\?["'`](?<secretQuoted>[A-Za-z0-9+/_=.-]{20,200})\\?["'`]|(?<secretBare>[A-Za-z0-9+/_=.-]{20,200})(?![^\s,;)}\]]))/i,
-    entropy: 3.5,
-    validate: (value, context) => mixesDigitsAndCases(value) && judge('secret')(value, context),
-    samples: {
-      key: 'key',
-      match: [fakeToken('', 32, undefined, 'bare-key-1'), fakeToken('', 40, URL_SAFE, 'bare-key-2')],
-      ignore: [
-        ...secretIgnores,
-        fakeHex(40, 'bare-key-digest'),
-        'user-profile-settings-cache-v2',
-        'SomeCamelCaseKeyName',
-      ],
-    },
-  },
   // Android builds put keys into the app as `buildConfigField "String", "MAPS_API_KEY", "\"…\""` (or `'"…"'` in
   // Groovy) and `resValue "string", "maps_api_key", "…"`: the field name says what the value is.
   generic('secret', {

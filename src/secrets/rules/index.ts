@@ -27,6 +27,7 @@ import digitalocean from './digitalocean.js';
 import discord from './discord.js';
 import docker from './docker.js';
 import doppler from './doppler.js';
+import dotnetCredential from './dotnet-credential.js';
 import dropbox from './dropbox.js';
 import dynatrace from './dynatrace.js';
 import facebook from './facebook.js';
@@ -74,6 +75,7 @@ import postmark from './postmark.js';
 import powershell from './powershell.js';
 import privateKey from './private-key.js';
 import { PROVIDER_INFO, type ProviderInfo } from './providers.js';
+import providersProse from './providers-prose.js';
 import pulumi from './pulumi.js';
 import pypi from './pypi.js';
 import railway from './railway.js';
@@ -190,6 +192,8 @@ const RULE_FILES: Record<string, readonly SecretRule[]> = {
   twitter,
   wundergraph,
   ...mergeRuleFiles(LONG_TAIL_RULES, MORE_PROVIDER_RULES, NAMED_PROVIDER_RULES),
+  'providers-prose': providersProse,
+  'dotnet-credential': dotnetCredential,
   ntlm,
   jwt,
   'private-key': privateKey,

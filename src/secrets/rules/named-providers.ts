@@ -143,7 +143,7 @@ const ROWS: readonly Row[] = [
   ['extractorapi', 'Extractorapi', 'extractorapi', 'alnum-:40'],
   ['faceplusplus', 'Faceplusplus', 'faceplusplus', 'alnum_-:32'],
   ['fastforex', 'Fastforex', 'fastforex', 'alnum-:28'],
-  ['fastly', 'Fastly', 'fastly', 'alnum_-:32', 'fastlypersonaltoken'],
+  ['fastly', 'Fastly', 'fastly', 'alnum_=-:32', 'fastlypersonaltoken'],
   ['feedier', 'Feedier', 'feedier', 'alnum:32'],
   ['fetchrss', 'Fetchrss', 'fetchrss', 'alnum.:40'],
   ['fileio', 'file.io', 'fileio', 'alnum.-:39'],
@@ -225,6 +225,7 @@ const ROWS: readonly Row[] = [
   ['meaningcloud', 'Meaningcloud', 'meaningcloud', 'alnum:32'],
   ['mediastack', 'Mediastack', 'mediastack', 'alnum:32'],
   ['meistertask', 'Meistertask', 'meistertask', 'alnum:43'],
+  ['meraki', 'Cisco Meraki', 'meraki', 'hex:40'],
   ['mesibo', 'Mesibo', 'mesibo', 'alnum:64'],
   ['messagebird', 'MessageBird', 'messagebird', 'alnum_-:25'],
   ['metabase', 'Metabase', 'metabase', 'alnum-:36'],
@@ -431,6 +432,14 @@ export const NAMED_PROVIDER_RULES: Readonly<Record<string, readonly SecretRule[]
     [providerNamedAssignment({ slug, provider, aliases: aliases.split(' '), shape: parseShape(shape) })],
   ]),
 );
+
+/** Each alias with its provider and value shape, for rules that find the provider's name outside a variable name. */
+export const NAMED_PROVIDER_SHAPES: ReadonlyMap<string, { readonly provider: string; readonly shape: ValueShape }> =
+  new Map(
+    ROWS.flatMap(([, provider, aliases, shape]) =>
+      aliases.split(' ').map((alias) => [alias, { provider, shape: parseShape(shape) }] as const),
+    ),
+  );
 
 export const NAMED_PROVIDER_INFO: Readonly<Record<string, ProviderInfo>> = Object.fromEntries(
   ROWS.map(([slug, provider, , , detector]) => [slug, { name: provider, reference: DETECTORS + (detector ?? slug) }]),

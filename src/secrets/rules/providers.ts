@@ -117,6 +117,15 @@ export const PROVIDER_INFO: Readonly<Record<string, ProviderInfo>> = {
   shell: format('Shell command line', CWE_798),
   broker: format('Message broker URL', CWE_798),
   'basic-auth': format('HTTP Basic authentication', 'https://www.rfc-editor.org/rfc/rfc7617'),
+  'dotnet-credential': format(
+    '.NET credential constructor',
+    'https://learn.microsoft.com/en-us/dotnet/api/system.net.networkcredential.-ctor',
+  ),
+  // Many vendors' keys, each in its own format (the provider-named table, learnt from TruffleHog's detectors).
+  'providers-prose': format(
+    'Provider-named key in words',
+    'https://github.com/trufflesecurity/trufflehog/tree/main/pkg/detectors',
+  ),
   generic: format('Password or secret assignment', CWE_798),
   'config-array': format('Secret in a config array or map', CWE_798),
   framework: format('Web framework secret key', 'https://cwe.mitre.org/data/definitions/321.html'),

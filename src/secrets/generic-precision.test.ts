@@ -1,0 +1,113 @@
+import { describe, expect, test } from 'vitest';
+import { builtinRules } from './rules/index.js';
+import { ALPHANUMERIC, fakeHex, fakeToken, LOWER_ALPHANUMERIC } from './sample-tokens.js';
+import { SecretScanner } from './scanner.js';
+
+/**
+ * Values one character off a real format, and names or shapes that say a value is a stand-in: the false alarms other
+ * scanners' negative examples are made of. Each case has its near twin that must still be found.
+ */
+
+const scanner = new SecretScanner(builtinRules);
+const rulesFound = (text: string, path = 'config/app.env') =>
+  scanner.scanText(text, { path }).map((item) => item.rule.id);
+
+/** `value` with the character at `at` replaced by `char`. */
+const withChar = (value: string, at: number, char: string) => value.slice(0, at) + char + value.slice(at + 1);
+
+describe('a provider-named value off its provider format', () => {
+  // Abyssale keys are 40 letters and digits.
+  const key = fakeToken('', 40, LOWER_ALPHANUMERIC, 'precision-abyssale');
+
+  test('in the format it is the provider key', () => {
+    expect(rulesFound(`ABYSSALE_API_KEY=${key}\n`)).toEqual(['abyssale-named-key']);
+  });
+
+  test.each([
+    ['one character too many', `${key}q`],
+    ['one character short', key.slice(1)],
+    ['one character outside the alphabet', withChar(key, 12, '_')],
+  ])('%s: no finding, generic rules included', (_, value) => {
+    expect(rulesFound(`ABYSSALE_API_KEY=${value}\n`)).toEqual([]);
+  });
+
+  test('a value far off the format is another credential, which the generic rule judges', () => {
+    expect(rulesFound(`ABYSSALE_API_KEY=${fakeToken('', 64, ALPHANUMERIC, 'precision-far')}\n`)).toEqual([
+      'generic-secret',
+    ]);
+  });
+
+  test('a secret beside the provider name is not its API key: the generic rule judges it', () => {
+    expect(rulesFound(`ABYSSALE_CLIENT_SECRET=${key.slice(1)}\n`)).toEqual(['generic-secret']);
+  });
+
+  test('hex keys come in one case: mixed-case hex is a hand-edited stand-in', () => {
+    const hex = fakeHex(32, 'precision-amplitude');
+    expect(rulesFound(`AMPLITUDE_API_KEY=${hex}\n`)).toEqual(['amplitude-named-key']);
+    expect(rulesFound(`AMPLITUDE_API_KEY=${withChar(hex, hex.search(/[a-f]/), 'F')}\n`)).toEqual([]);
+  });
+});
+
+describe('issued keys and tokens are written in token alphabets', () => {
+  const token = fakeToken('', 32, ALPHANUMERIC, 'precision-token');
+
+  test.each(['?', '^', '$', '['])('a token holding %s is a stand-in', (char) => {
+    expect(rulesFound(`API_TOKEN="${withChar(token, 10, char)}"\n`)).toEqual([]);
+  });
+
+  test('URL escapes and id:secret pairs are token alphabet', () => {
+    expect(rulesFound(`API_TOKEN="${withChar(token, 10, '%2F')}"\n`)).toEqual(['generic-secret']);
+    expect(rulesFound(`ACCESS_TOKEN="${token.slice(0, 8)}:${token.slice(8)}"\n`)).toEqual(['generic-secret']);
+  });
+
+  test('a token in a URL query ends at the next parameter', () => {
+    const line = `curl "https://api.acme.dev/v1/get?token=${token}&page=2"\n`;
+    expect(rulesFound(line, 'scripts/fetch.sh')).toEqual(['generic-secret']);
+  });
+
+  test('secrets people choose may hold any symbol (Django keys, JWT secrets)', () => {
+    const chosen = `${fakeToken('', 20, ALPHANUMERIC, 'precision-jwt')}!@#$%^&*(-_=+)`;
+    expect(rulesFound(`JWT_SECRET='${chosen}'\n`)).toEqual(['generic-secret']);
+  });
+});
+
+describe('names and shapes that say a value is a stand-in', () => {
+  const token = fakeToken('', 32, ALPHANUMERIC, 'precision-name');
+
+  test.each(['invalidToken', 'fake_api_key', 'nonMatchingToken', 'WRONG_PASSWORD', 'mockApiKey'])(
+    '%s holds no working credential',
+    (name) => {
+      expect(rulesFound(`const ${name} = "${token}";\n`, 'src/client.test.ts')).toEqual([]);
+    },
+  );
+
+  test('a word that merely starts like one is no such name', () => {
+    expect(rulesFound(`const mockingbirdToken = "${token}";\n`, 'src/client.ts')).toEqual(['generic-secret']);
+  });
+
+  test('a Rails form authenticity token, a library name and a keying are not credentials', () => {
+    const html = `<input type="hidden" name="authenticity_token" value="${token}" autocomplete="off" />\n`;
+    expect(rulesFound(html, 'app/views/form.html')).toEqual([]);
+    expect(rulesFound(`deps = "io.jsonwebtoken:jjwt-api-${token.slice(0, 6)}9"\n`, 'build.toml')).toEqual([]);
+    expect(rulesFound(`vcpkg-master-keying:${token}\n`, 'ci/matrix.yaml')).toEqual([]);
+  });
+
+  test('string concatenation and escaped variables are code, not passwords', () => {
+    expect(rulesFound(`echo 'password = '.$cfg['db_password'];\n`, 'setup.php')).toEqual([]);
+    expect(rulesFound(`"run": "\\$pwd = \\$_POST[\\"password\\"];"\n`, 'snippets.json')).toEqual([]);
+  });
+
+  test('a value cut short with dots is an elided example', () => {
+    expect(rulesFound(`api_token: ${token.slice(0, 16)}..\n`, 'docs/setup.yaml')).toEqual([]);
+  });
+
+  test('hex with one letter past f is a hand-edited digest', () => {
+    const hex = fakeHex(32, 'precision-hex');
+    expect(rulesFound(`api_secret = "${hex}"\n`, 'config/app.ini')).toEqual(['generic-secret']);
+    expect(rulesFound(`api_secret = "${withChar(hex, 13, 'q')}"\n`, 'config/app.ini')).toEqual([]);
+  });
+
+  test('a provider prefix with a few characters after it is a token cut short', () => {
+    expect(rulesFound(`token := "glpat-${token.slice(0, 8)}"\n`, 'main.go')).toEqual([]);
+  });
+});
