@@ -55,48 +55,51 @@ export function buildKeywordAutomaton<T>(
       itemsByKeyword.set(key, list);
     }
   }
-  const goto: Int32Array[] = [new Int32Array(ALPHABET).fill(-1)];
+  // The trie, its edges listed per state: the full table is filled in below by copying rows, not code by code (the
+  // automata are built at every start, in the interpreter, where 128 steps per state cost more than a short scan).
+  let bound = 1;
+  for (const keyword of itemsByKeyword.keys()) bound += keyword.length;
+  const table = new Int32Array(bound * ALPHABET).fill(-1);
+  const edges: number[][] = [[]];
   const ending: Array<Array<KeywordOutput<T>>> = [[]];
   for (const [keyword, items] of itemsByKeyword) {
     let state = 0;
     for (let i = 0; i < keyword.length; i++) {
       const code = keyword.charCodeAt(i);
-      let next = goto[state]![code]!;
+      let next = table[state * ALPHABET + code]!;
       if (next === -1) {
-        next = goto.length;
-        goto[state]![code] = next;
-        goto.push(new Int32Array(ALPHABET).fill(-1));
+        next = edges.length;
+        table[state * ALPHABET + code] = next;
+        edges[state]!.push(code);
+        edges.push([]);
         ending.push([]);
       }
       state = next;
     }
     ending[state]!.push({ length: keyword.length, items, nameWord: names.has(keyword) });
   }
-  // Breadth-first: failure links, completed transitions, and outputs inherited from the failure state.
-  const failure = new Int32Array(goto.length);
+  // Breadth-first, so a state's failure state (shallower) is complete before it: a state's row is its failure
+  // state's row with its own edges written over it; its children's failure links and inherited outputs follow.
+  const states = edges.length;
+  const failure = new Int32Array(states);
   const queue: number[] = [];
-  for (let code = 0; code < ALPHABET; code++) {
-    const next = goto[0]![code]!;
-    if (next === -1) goto[0]![code] = 0;
-    else queue.push(next);
-  }
+  const rootEdges = edges[0]!.map((code) => table[code]!);
+  for (let code = 0; code < ALPHABET; code++) if (table[code] === -1) table[code] = 0;
+  queue.push(...rootEdges);
   for (let head = 0; head < queue.length; head++) {
     const state = queue[head]!;
-    for (let code = 0; code < ALPHABET; code++) {
-      const next = goto[state]![code]!;
-      if (next === -1) {
-        goto[state]![code] = goto[failure[state]!]![code]!;
-        continue;
-      }
-      failure[next] = goto[failure[state]!]![code]!;
-      ending[next]!.push(...ending[failure[next]!]!);
+    const row = state * ALPHABET;
+    const own = edges[state]!.map((code) => table[row + code]!);
+    table.copyWithin(row, failure[state]! * ALPHABET, failure[state]! * ALPHABET + ALPHABET);
+    edges[state]!.forEach((code, index) => {
+      const next = own[index]!;
+      table[row + code] = next;
+      failure[next] = table[failure[state]! * ALPHABET + code]!;
+      for (const output of ending[failure[next]!]!) ending[next]!.push(output);
       queue.push(next);
-    }
+    });
   }
-  const delta =
-    goto.length <= 0xffff ? new Uint16Array(goto.length * ALPHABET) : new Int32Array(goto.length * ALPHABET);
-  goto.forEach((row, state) => {
-    delta.set(row, state * ALPHABET);
-  });
+  const used = table.subarray(0, states * ALPHABET);
+  const delta = states <= 0xffff ? new Uint16Array(used) : used.slice();
   return { delta, outputs: ending.map((list) => (list.length > 0 ? list : undefined)) };
 }
