@@ -3,7 +3,8 @@
 // in the same run, with the load average and the size of what was scanned:
 //   files      `tollgate scan DIR` of 150,000 tiny files, per file against 15,000 (linear: 1.0x; it once crashed)
 //   findings   one file with 32,000 findings against 8,000 (target < 4x: overlap resolution was quadratic)
-//   dense      a 12 MB keyword-dense JSON document against secretlint (`--format compact`) on the same file (≤ 1x)
+//   dense      a 12 MB keyword-dense JSON document against secretlint 13 (`--format compact`, bench/secretlint13.mjs)
+//              on the same file (≤ 1x)
 //   run        `tollgate run` with 10,000 findings against 2,000, per finding (masking was quadratic)
 //   startup    `tollgate --version` against `node -e 0` (target ≤ 1.5x; `run-no-changes.mjs` and `stop-hook.mjs`
 //              time the no-change run and the stop hook the same way)
