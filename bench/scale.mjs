@@ -3,7 +3,8 @@
 // in the same run, with the load average and the size of what was scanned:
 //   files      `tollgate scan DIR` of 150,000 tiny files, per file against 15,000 (linear: 1.0x; it once crashed)
 //   findings   one file with 32,000 findings against 8,000 (target < 4x: overlap resolution was quadratic)
-//   dense      a 12 MB keyword-dense JSON document against secretlint (`--format compact`) on the same file (≤ 1x)
+//   dense      a 12 MB keyword-dense JSON document against secretlint 13 (`--format compact`, bench/secretlint13.mjs)
+//              on the same file (≤ 1x)
 //   run        `tollgate run` with 10,000 findings against 2,000, per finding (masking was quadratic)
 //   startup    `tollgate --version` against `node -e 0` (target ≤ 1.5x; `run-no-changes.mjs` and `stop-hook.mjs`
 //              time the no-change run and the stop hook the same way)
@@ -12,11 +13,12 @@
 //
 // A report: it prints the figures and exits 0 either way. Everything is generated under os.tmpdir() and removed.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { median } from './measure.mjs';
+import { ensureSecretlint13 } from './secretlint13.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const cli = join(root, 'bin/tollgate.cjs');
@@ -124,19 +126,20 @@ if (only('dense')) {
   denseJson(join(dir, 'dense.json'), 12_000_000);
   const rc = join(dir, '.secretlintrc.json');
   writeFileSync(rc, JSON.stringify({ rules: [{ id: '@secretlint/secretlint-rule-preset-recommend' }] }));
-  const secretlint = join(root, 'node_modules/.bin/secretlint');
-  const version = JSON.parse(
-    spawnSync(process.execPath, ['-p', 'JSON.stringify(require("secretlint/package.json"))'], {
-      cwd: root,
-      encoding: 'utf8',
-    }).stdout,
-  ).version;
-  const [ours, theirs] = paired(scanOf(dir, 'dense.json'), () =>
-    timed(secretlint, ['--format', 'compact', '--secretlintrc', rc, 'dense.json'], { cwd: dir }),
-  );
+  const secretlint = ensureSecretlint13(root, { fallback: true });
+  const [ours, theirs] = paired(scanOf(dir, 'dense.json'), () => {
+    const run = timed(secretlint.bin, ['--format', 'compact', '--secretlintrc', rc, 'dense.json'], {
+      cwd: dir,
+      env: { ...process.env, NODE_PATH: secretlint.nodePath },
+    });
+    if (run.result.status !== 0) throw new Error(`secretlint exited ${run.result.status}: ${run.result.stdout}`);
+    return run;
+  });
+  const size = statSync(join(dir, 'dense.json')).size;
   console.log(
-    `dense: 13.2 MB keyword-dense JSON (a credential-named key every ~30 bytes, no secret): tollgate ${fmt(ours)}; ` +
-      `secretlint ${version} --format compact ${fmt(theirs)}; ${(ours.wall / theirs.wall).toFixed(2)}x wall, ` +
+    `dense: ${(size / 1e6).toFixed(1)} MB keyword-dense JSON (a credential-named key every ~30 bytes, no secret): ` +
+      `tollgate ${fmt(ours)}; ` +
+      `secretlint ${secretlint.version} --format compact ${fmt(theirs)}; ${(ours.wall / theirs.wall).toFixed(2)}x wall, ` +
       `${(ours.cpu / theirs.cpu).toFixed(2)}x CPU (target ≤ 1x) (${load()})`,
   );
 }

@@ -32,6 +32,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { median } from './measure.mjs';
+import { ensureSecretlint13 } from './secretlint13.mjs';
 
 const PINNED = [
   'aws-sdk@2.1693.0',
@@ -48,7 +49,6 @@ const PINNED = [
 const BINARY = /\.(wasm|bcmap|pfb|png|jpe?g|gif|ttf|woff2?|ico|icc|node|gz|zip|tgz|br|dat)$/i;
 /** Bumped whenever the copy rules change, so an old copy is rebuilt. */
 const CORPUS_FORMAT = 2;
-const SECRETLINT = ['secretlint@13', '@secretlint/secretlint-rule-preset-recommend@13'];
 const SLICE_BYTES = 20_000_000;
 /** The last commit with the old rule count (253 rules, 86 providers): its CLI is timed beside today's. */
 const BASELINE_COMMIT = '5cb731a563308d787ba3189f43760544b9a85ba5';
@@ -152,30 +152,6 @@ function ensureSlice(text) {
   commitAll(slice);
   writeFileSync(marker, '');
   return slice;
-}
-
-function ensureSecretlint() {
-  const prefix = join(cache, 'secretlint13');
-  const bin = join(prefix, 'node_modules/.bin/secretlint');
-  if (!existsSync(bin)) {
-    console.log(`installing ${SECRETLINT.join(' ')} into ${relative(root, prefix)} (once)…`);
-    mkdirSync(prefix, { recursive: true });
-    writeFileSync(join(prefix, 'package.json'), '{ "private": true }\n');
-    // secretlint 13 declares node >= 22; it is installed and run on this Node regardless, and the bench fails
-    // loudly below if it does not actually scan every file.
-    run('npm', ['install', '--prefix', prefix, '--ignore-scripts', '--no-audit', '--no-fund', ...SECRETLINT], {
-      stdio: ['ignore', 'inherit', 'pipe'],
-    });
-  }
-  const version = (name) => JSON.parse(readFileSync(join(prefix, 'node_modules', name, 'package.json'), 'utf8'));
-  const cliPackage = version('secretlint');
-  return {
-    bin,
-    version: cliPackage.version,
-    engines: cliPackage.engines?.node,
-    preset: version('@secretlint/secretlint-rule-preset-recommend').version,
-    nodePath: join(prefix, 'node_modules'),
-  };
 }
 
 /** The CLI at BASELINE_COMMIT, bundled from that commit's sources with today's node_modules (once). */
@@ -336,7 +312,7 @@ function runGitleaks(dir) {
 // ── run ────────────────────────────────────────────────────────────────────────────────────────────────────────
 const text = ensureCorpus();
 const slice = ensureSlice(text);
-const secretlint = ensureSecretlint();
+const secretlint = ensureSecretlint13(root);
 const baselineCli = ensureBaselineCli();
 const full = sizeOf(text);
 const part = sizeOf(slice);

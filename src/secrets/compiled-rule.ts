@@ -1,3 +1,4 @@
+import { gateCheckOf, type HitCheck } from './gate-checks.js';
 import { type NameGateShape, nameGateShape } from './name-gate.js';
 import type { SecretRule } from './rule.js';
 import { secretGroupNames } from './scan-results.js';
@@ -15,6 +16,8 @@ export interface CompiledRule {
   readonly gate: RegExp | undefined;
   /** What the gate needs after the rest of the name, checked on the hit's shared parse first (`name-gate.ts`). */
   readonly gateShape: NameGateShape | undefined;
+  /** The gate's check in code, run before its regex (`gate-checks.ts`). */
+  readonly gateCheck: HitCheck | undefined;
   /** The pattern's named groups that may hold the secret (`secret…`), in pattern order; with the search regex. */
   secretGroups: readonly string[];
   /** See `searchRegex` and `locateRegex`. */
@@ -30,6 +33,7 @@ export function compileRule(rule: SecretRule, index: number): CompiledRule {
     maxLength: rule.maxLength ?? 512,
     gate: rule.gate ? new RegExp(rule.gate.source, withFlags(rule.gate.flags.replace('g', ''), 'y')) : undefined,
     gateShape: nameGateShape(rule.gate),
+    gateCheck: gateCheckOf(rule.gate),
     secretGroups: [],
     search: undefined,
     locate: undefined,

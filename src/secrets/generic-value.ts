@@ -1,4 +1,5 @@
 import { shannonEntropy } from './entropy.js';
+import { checkedGate } from './gate-checks.js';
 import { nameGate } from './name-gate.js';
 import { isIdentifierOrDigest, isPlaceholder } from './placeholders.js';
 import type { MatchContext } from './rule.js';
@@ -208,12 +209,10 @@ export function judgeGenericValue(kind: GenericKind, raw: string, context: Match
   // In program code an unquoted value is an expression (`password = input`), never the password itself.
   if (context.syntax === 'code' && context.group === 'secretBare') return false;
   const value = context.group === 'secretEntity' ? decodeEntities(raw) : raw;
-  // Whitespace, translations, format strings and prose: credentials are printable ASCII.
-  if (/[^\x21-\x7e]/.test(value) || /\{\d+\}/.test(value)) return false;
-  if (/^[-*&!@#|>[{(%=:?]/.test(value)) return false; // YAML anchors, tags, block scalars; markdown; flow maps
+  if (rejectedOnItsOwn(value)) return false;
   const name = context.name ?? '';
   const lower = value.toLowerCase();
-  if (NOT_A_VALUE.has(lower) || lower === name.toLowerCase()) return false;
+  if (lower === name.toLowerCase()) return false;
   if (name && (NAME_NOT_SECRET.test(name) || NAME_NOT_SECRET_ANYWHERE.test(name) || nameSaysNotReal(name)))
     return false;
   if (kind === 'secret' && isOffIssuedAlphabet(value, name)) return false;
@@ -251,6 +250,20 @@ function isOffIssuedAlphabet(value: string, name: string): boolean {
  */
 function isHandMade(value: string): boolean {
   return value.length >= 20 && (/^[0-9a-f]*[g-z][0-9a-f]*$/.test(value) || /^[0-9A-F]*[G-Z][0-9A-F]*$/.test(value));
+}
+
+/**
+ * The checks of `judgeGenericValue` that read the value alone and reject it under any name, in any syntax, for either
+ * kind. The assignment gate runs them on a quoted value right after a keyword hit (`NameGateShape.quoted`): in
+ * keyword-dense data (`"password_hint": "Enter your password"` on every line) no regex then runs for such a hit.
+ */
+export function rejectedOnItsOwn(value: string): boolean {
+  // Four characters at least for a password (`looksLikePassword`), eight for a secret (`looksLikeSecret`).
+  if (value.length < 4) return true;
+  // Whitespace, translations, format strings and prose: credentials are printable ASCII.
+  if (/[^\x21-\x7e]/.test(value) || /\{\d+\}/.test(value)) return true;
+  if (/^[-*&!@#|>[{(%=:?]/.test(value)) return true; // YAML anchors, tags, block scalars; markdown; flow maps
+  return NOT_A_VALUE.has(value.toLowerCase());
 }
 
 function looksLikePassword(value: string, context: MatchContext): boolean {
@@ -325,16 +338,43 @@ export function assignmentPattern(nameCore: string, options: { comparisons?: boo
   return new RegExp(name + separator + value, 'i');
 }
 
+/**
+ * What `GATES.xmlAttribute` needs, read in code: a quote within 40 characters of the line, then a blank (before
+ * `value=`) or a `>` within 80 characters before any `<`. A JSON key (`"api_key": "…",`) has no `>` on its line.
+ */
+function closesXmlAttribute(text: string, after: number): boolean {
+  const limit = Math.min(text.length, after + 40);
+  let quote = after;
+  for (let code = text.charCodeAt(quote); code !== 34; code = text.charCodeAt(++quote)) {
+    if (quote >= limit || code === 10 || code === 13) return false;
+  }
+  const next = text.charCodeAt(quote + 1);
+  if (next === 32 || next === 9) return true;
+  const end = Math.min(text.length, quote + 82);
+  for (let at = quote + 1; at < end; at++) {
+    const code = text.charCodeAt(at);
+    if (code === 62) return true;
+    if (code === 60 || code === 10 || code === 13) return false;
+  }
+  return false;
+}
+
 /** Gates (see `SecretRule.gate`): what must follow a keyword hit for each generic shape to be possible at all. */
 export const GATES = {
-  /** `_PASSWORD=`, `": "`, `\\": \\"`, `', '` (PHP define), `?=` (make). */
-  assignment: nameGate({ run: 40, at: 'separator', chars: '=:,?!' }, String.raw`\\?["']?[ \t]{0,8}[=:,?!]`),
+  /**
+   * `_PASSWORD=`, `": "`, `\\": \\"`, `', '` (PHP define), `?=` (make). A quoted value after `=` or `:` is what
+   * `assignmentPattern`'s quoted groups hold: one its rules reject on its own (`"Enter your password"`) stops the hit.
+   */
+  assignment: nameGate(
+    { run: 40, at: 'separator', chars: '=:,?!', quoted: rejectedOnItsOwn },
+    String.raw`\\?["']?[ \t]{0,8}[=:,?!]`,
+  ),
   /** A provider word early in a longer name: `twilio_auth_token =`. */
   namedValue: nameGate({ run: 80, at: 'separator', chars: '=:' }, String.raw`\\?["']?[ \t]{0,4}[=:]`),
   /** The rest of the element name (which may hold a namespace `:`), then `>`. */
   xmlElement: nameGate({ run: 30, at: 'end', chars: ':>' }, '', '', '[A-Za-z0-9_.:-]{0,30}>'),
   /** The rest of the quoted name, then the `value="` attribute or the element's text (`name="api_key">`). */
-  xmlAttribute: /[^"\r\n]{0,40}"(?:[ \t]+value[ \t]*=|[^<>\r\n]{0,80}>)/i,
+  xmlAttribute: checkedGate(/[^"\r\n]{0,40}"(?:[ \t]+value[ \t]*=|[^<>\r\n]{0,80}>)/i, closesXmlAttribute),
   cliFlag: nameGate({ run: 40, at: 'end', chars: ' \t=' }, '[ \\t=]'),
   defineMacro: nameGate({ run: 30, at: 'end', chars: ' \t' }, '[ \\t]'),
   k8sEnv: nameGate({ run: 40, at: 'separator', chars: '\r\n' }, String.raw`["']?[ \t]*\r?\n`),

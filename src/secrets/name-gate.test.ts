@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { GateCheck, nameGateShape, nameRunEnd, separatorAt, shapeAllows } from './name-gate.js';
+import { GateCheck, nameGateShape, nameRunEnd, quotedValueAt, separatorAt, shapeAllows } from './name-gate.js';
+import type { SecretRule } from './rule.js';
 import { builtinRules } from './rules/index.js';
+import { SecretScanner } from './scanner.js';
 
 /** Every distinct gate of the built-in rules that has a name-gate shape. */
 const shapedGates = [...new Set(builtinRules.map((rule) => rule.gate))].flatMap((gate) => {
@@ -57,7 +59,7 @@ describe('name gates', () => {
   );
 
   test('a JSON key with a quoted value passes the assignment gate and no command-line, macro or env-entry gate', () => {
-    const text = '  "api_key_1": "value 1",\n';
+    const text = '  "api_key_1": "Zq8pLr4TWm3xYv7K",\n';
     const after = text.indexOf('api_key') + 'api_key'.length;
     const check = new GateCheck(text);
     const verdicts = Object.fromEntries(
@@ -73,5 +75,69 @@ describe('name gates', () => {
       'generic-secret-define': false,
       'generic-secret-k8s-env': false,
     });
+  });
+
+  test('a quoted value after = or : is read as the patterns take it: to its quote, on its line, 200 at most', () => {
+    const at = (text: string) => quotedValueAt(text, separatorAt(text, nameRunEnd(text, 0)));
+    expect(at('_1": "value 1",')).toBe('value 1');
+    expect(at("_1 = 'abc' # x")).toBe('abc');
+    expect(at('_1 => "a'.concat('b"'))).toBe('ab');
+    expect(at('_1: ""')).toBe('');
+    expect(at('_1: "unterminated\n"')).toBe('');
+    expect(at(`_1: "${'x'.repeat(200)}"`)).toBe('x'.repeat(200));
+    expect(at(`_1: "${'x'.repeat(201)}"`)).toBe('');
+    expect(at('_1: value')).toBeUndefined();
+    expect(at('_1: str = "a b"')).toBeUndefined();
+    expect(at('_1 ?= "a b"')).toBeUndefined();
+    expect(at('_1", "a b"')).toBeUndefined();
+    expect(at('_1: \\"a b\\"')).toBeUndefined();
+  });
+
+  test('a JSON key whose quoted value no generic rule takes (prose, too short) opens no assignment window', () => {
+    const check = new GateCheck('"api_key_1": "value 1", "token": "abc", "secret": "Zq8pLr4TWm3xYv7K"\n');
+    const rule = builtinRules.find((item) => item.id === 'generic-secret')!;
+    const gate = new RegExp(rule.gate!.source, `${rule.gate!.flags}y`);
+    const passes = (keyword: string, from = 0) => {
+      const text = '"api_key_1": "value 1", "token": "abc", "secret": "Zq8pLr4TWm3xYv7K"\n';
+      return check.passes(gate, nameGateShape(rule.gate), text.indexOf(keyword, from) + keyword.length);
+    };
+    expect([passes('api_key'), passes('token'), passes('secret')]).toEqual([false, false, true]);
+  });
+
+  // The quoted-value check stops hits by what the rules' validator would say of their match: with and without it (the
+  // same gate regex, no shape), the generic assignment rules find the same secrets.
+  const assignmentRules = builtinRules.filter((rule) => rule.gate !== undefined && nameGateShape(rule.gate)?.quoted);
+  const unshaped = (rule: SecretRule): SecretRule => ({
+    ...rule,
+    gate: new RegExp(rule.gate!.source, rule.gate!.flags),
+  });
+  const withCheck = new SecretScanner(assignmentRules);
+  const withoutCheck = new SecretScanner(assignmentRules.map(unshaped));
+  const assignments = fc
+    .tuple(
+      fc.constantFrom('password', 'api_token', 'secret', 'db_pass'),
+      fc.array(fc.constantFrom(...NAME), { maxLength: 3 }),
+      fc.array(fc.constantFrom('"', "'", '\\', ' ', ':', '=', '>', '?', '!', ','), { maxLength: 4 }),
+      fc.array(
+        fc.constantFrom('"', "'", ' ', '\n', 'value', 'Zq8pLr4TWm3xYv7K', 'Kestrel-92!', '{0}', 'none', 'abc', '-'),
+        { maxLength: 5 },
+      ),
+      fc.constantFrom('config.json', 'app.env', 'src/app.ts', 'values.yaml'),
+    )
+    .map(([keyword, rest, separator, value, path]) => ({
+      text: `x ${keyword}${rest.join('')}${separator.join('')}${value.join('')}\n`,
+      path,
+    }));
+
+  test('the assignment rules find the same secrets with the quoted-value check as without it', () => {
+    expect(assignmentRules.map((rule) => rule.id).sort()).toEqual(['generic-password', 'generic-secret']);
+    fc.assert(
+      fc.property(assignments, ({ text, path }) => {
+        const found = (scanner: SecretScanner) =>
+          scanner.scanText(text, { path }).map((item) => `${item.rule.id} ${item.start} ${item.secret}`);
+        expect(found(withCheck)).toEqual(found(withoutCheck));
+      }),
+      { numRuns: 5000 },
+    );
   });
 });

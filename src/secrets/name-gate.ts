@@ -21,6 +21,12 @@ export interface NameGateShape {
    * and any blanks after it.
    */
   readonly value: Uint8Array | undefined;
+  /**
+   * When set, true for a quoted value that every rule with this gate rejects on its own: a hit whose value after an
+   * `=` or `:` is quoted with such text, or with a quote that does not close on its line, cannot be reported. Only for
+   * gates whose rules' patterns take a value quoted there as the secret, whole (`assignmentPattern`).
+   */
+  readonly quoted: ((value: string) => boolean) | undefined;
 }
 
 /** The longest `run` of any name gate: the parse reads at most one character more. */
@@ -45,6 +51,8 @@ export interface NameGateSpec {
   readonly chars: string;
   /** The characters a value may start with (see `NameGateShape.value`), when the gate reads that far. */
   readonly value?: string;
+  /** See `NameGateShape.quoted`. */
+  readonly quoted?: (value: string) => boolean;
 }
 
 /**
@@ -57,7 +65,7 @@ export function nameGate(spec: NameGateSpec, rest: string, flags = '', source?: 
   if (spec.run > MAX_NAME_RUN) throw new Error(`name gate run ${spec.run} exceeds ${MAX_NAME_RUN}`);
   const gate = new RegExp(source ?? `[A-Za-z0-9_.-]{0,${spec.run}}${rest}`, flags);
   const value = spec.value === undefined ? undefined : charTable(spec.value);
-  shapes.set(gate, { run: spec.run, at: spec.at, allowed: charTable(spec.chars), value });
+  shapes.set(gate, { run: spec.run, at: spec.at, allowed: charTable(spec.chars), value, quoted: spec.quoted });
   return gate;
 }
 
@@ -117,6 +125,29 @@ export function valueAt(text: string, separator: number): number {
   return at;
 }
 
+/** The longest quoted value a pattern takes (`"(?<secretQuoted>[^"\r\n]{1,200})"`). */
+const MAX_QUOTED = 200;
+
+/**
+ * The text of a value quoted right after the separator at `separator` when that is `=` or `:` (past `:`, `=`, `>` and
+ * blanks, see `valueAt`), as a pattern's `"…"` or `'…'` group takes it; '' when its quote does not close on its line
+ * within `MAX_QUOTED` characters (no such group matches); undefined when there is no such quoted value.
+ */
+export function quotedValueAt(text: string, separator: number): string | undefined {
+  const code = text.charCodeAt(separator);
+  if (code !== 58 && code !== 61) return undefined;
+  const start = valueAt(text, separator);
+  const quote = text.charCodeAt(start);
+  if (quote !== 34 && quote !== 39) return undefined;
+  const limit = Math.min(text.length, start + MAX_QUOTED + 2);
+  for (let at = start + 1; at < limit; at++) {
+    const next = text.charCodeAt(at);
+    if (next === quote) return text.slice(start + 1, at);
+    if (next === 10 || next === 13) return '';
+  }
+  return '';
+}
+
 /**
  * The gate checks of one text: the parse of what follows a hit is made once for all the rules that hit wakes (they
  * come one after another, for the same hit end).
@@ -125,6 +156,9 @@ export class GateCheck {
   private after = -1;
   private runEnd = -1;
   private separator = -1;
+  /** The verdict of `quotedCheck` on the value after the latest hit: 1 rejected, 0 not, -1 not yet known. */
+  private quotedVerdict = -1;
+  private quotedCheck: ((value: string) => boolean) | undefined;
 
   constructor(private readonly text: string) {}
 
@@ -135,10 +169,22 @@ export class GateCheck {
         this.after = after;
         this.runEnd = nameRunEnd(this.text, after);
         this.separator = separatorAt(this.text, this.runEnd);
+        this.quotedVerdict = -1;
       }
       if (!shapeAllows(shape, this.text, after, this.runEnd, this.separator)) return false;
+      if (shape.quoted !== undefined && this.rejectsQuoted(shape.quoted)) return false;
     }
     gate.lastIndex = after;
     return gate.test(this.text);
+  }
+
+  /** Whether `check` rejects the quoted value after the latest hit (rules of one gate share the verdict). */
+  private rejectsQuoted(check: (value: string) => boolean): boolean {
+    if (this.quotedVerdict === -1 || check !== this.quotedCheck) {
+      const value = quotedValueAt(this.text, this.separator);
+      this.quotedCheck = check;
+      this.quotedVerdict = value !== undefined && (value === '' || check(value)) ? 1 : 0;
+    }
+    return this.quotedVerdict === 1;
   }
 }

@@ -55,55 +55,51 @@ export function buildKeywordAutomaton<T>(
       itemsByKeyword.set(key, list);
     }
   }
-  // One flat table, sized for the built-in rules' automata (about 2,700 states) and doubled past that: every tool
-  // run builds two, and a row array per state cost more to allocate, fill and copy than the walk itself.
-  let goto = new Int32Array(ALPHABET * 4096).fill(-1);
-  let states = 1;
+  // The trie, its edges listed per state: the full table is filled in below by copying rows, not code by code (the
+  // automata are built at every start, in the interpreter, where 128 steps per state cost more than a short scan).
+  let bound = 1;
+  for (const keyword of itemsByKeyword.keys()) bound += keyword.length;
+  const table = new Int32Array(bound * ALPHABET).fill(-1);
+  const edges: number[][] = [[]];
   const ending: Array<Array<KeywordOutput<T>>> = [[]];
   for (const [keyword, items] of itemsByKeyword) {
     let state = 0;
     for (let i = 0; i < keyword.length; i++) {
-      const at = state * ALPHABET + keyword.charCodeAt(i);
-      let next = goto[at]!;
+      const code = keyword.charCodeAt(i);
+      let next = table[state * ALPHABET + code]!;
       if (next === -1) {
-        next = states++;
-        if (states * ALPHABET > goto.length) {
-          const bigger = new Int32Array(goto.length * 2).fill(-1);
-          bigger.set(goto);
-          goto = bigger;
-        }
-        goto[at] = next;
+        next = edges.length;
+        table[state * ALPHABET + code] = next;
+        edges[state]!.push(code);
+        edges.push([]);
         ending.push([]);
       }
       state = next;
     }
     ending[state]!.push({ length: keyword.length, items, nameWord: names.has(keyword) });
   }
-  // Breadth-first: failure links, completed transitions, and outputs inherited from the failure state.
+  // Breadth-first, so a state's failure state (shallower) is complete before it: a state's row is its failure
+  // state's row with its own edges written over it; its children's failure links and inherited outputs follow.
+  const states = edges.length;
   const failure = new Int32Array(states);
-  const queue = new Int32Array(states);
-  let tail = 0;
-  for (let code = 0; code < ALPHABET; code++) {
-    const next = goto[code]!;
-    if (next === -1) goto[code] = 0;
-    else queue[tail++] = next;
+  const queue: number[] = [];
+  const rootEdges = edges[0]!.map((code) => table[code]!);
+  for (let code = 0; code < ALPHABET; code++) if (table[code] === -1) table[code] = 0;
+  queue.push(...rootEdges);
+  for (let head = 0; head < queue.length; head++) {
+    const state = queue[head]!;
+    const row = state * ALPHABET;
+    const own = edges[state]!.map((code) => table[row + code]!);
+    table.copyWithin(row, failure[state]! * ALPHABET, failure[state]! * ALPHABET + ALPHABET);
+    edges[state]!.forEach((code, index) => {
+      const next = own[index]!;
+      table[row + code] = next;
+      failure[next] = table[failure[state]! * ALPHABET + code]!;
+      for (const output of ending[failure[next]!]!) ending[next]!.push(output);
+      queue.push(next);
+    });
   }
-  for (let head = 0; head < tail; head++) {
-    const row = queue[head]! * ALPHABET;
-    const failureRow = failure[queue[head]!]! * ALPHABET;
-    for (let code = 0; code < ALPHABET; code++) {
-      const next = goto[row + code]!;
-      if (next === -1) {
-        goto[row + code] = goto[failureRow + code]!;
-        continue;
-      }
-      const fallback = goto[failureRow + code]!;
-      failure[next] = fallback;
-      if (ending[fallback]!.length > 0) ending[next]!.push(...ending[fallback]!);
-      queue[tail++] = next;
-    }
-  }
-  const used = goto.subarray(0, states * ALPHABET);
+  const used = table.subarray(0, states * ALPHABET);
   const delta = states <= 0xffff ? new Uint16Array(used) : used.slice();
   return { delta, outputs: ending.map((list) => (list.length > 0 ? list : undefined)) };
 }

@@ -277,6 +277,7 @@ export class SecretScanner {
   /** A hit of one of `compiled`'s keywords at `text[at, after)`: cuts the rule's window and runs it or queues it. */
   private openWindow(compiled: CompiledRule, at: number, after: number, hits: Hits): void {
     const { text, base } = hits;
+    if (compiled.gateCheck !== undefined && !compiled.gateCheck(text, after)) return;
     if (compiled.gate && !hits.gates.passes(compiled.gate, compiled.gateShape, after)) return;
     if (!compiled.block) {
       queueLineWindow(hits, compiled.index, compiled.rule, at);

@@ -1,5 +1,25 @@
+import { checkedGate, isBase64Url } from '../gate-checks.js';
 import { defineRules } from '../rule.js';
 import { base64Of, fakeToken, URL_SAFE } from '../sample-tokens.js';
+
+/**
+ * After the bare token's first dot (its keyword, found at every `.` of every text): 6 base64url characters, a dot and
+ * the HMAC; before it, the first part, a whole run of 24 to 28 base64url characters that starts with M, N or O (the
+ * base64 of a user id's first digit). The check in code reads the dot six characters on and that run before any
+ * regex runs: a property path (`a.b.c`) or a sentence fails it at once.
+ */
+const DOTTED_TOKEN_GATE = checkedGate(/[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}(?![A-Za-z0-9_.-])/, (text, after) => {
+  if (text.charCodeAt(after + 6) !== 46) return false;
+  const dot = after - 1;
+  let start = dot;
+  while (start > dot - 29 && isBase64Url(text.charCodeAt(start - 1))) start--;
+  const length = dot - start;
+  if (length < 24 || length > 28) return false;
+  const first = text.charCodeAt(start);
+  if (first < 77 || first > 79) return false; // M, N or O
+  const before = text.charCodeAt(start - 1);
+  return !(isBase64Url(before) || before === 46);
+});
 
 export default defineRules([
   {
@@ -24,6 +44,7 @@ export default defineRules([
     title: 'Discord bot token (base64 user id . timestamp . HMAC)',
     severity: 'critical',
     keywords: ['.'],
+    gate: DOTTED_TOKEN_GATE,
     pattern: /(?<![A-Za-z0-9_.-])([MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38})(?![A-Za-z0-9_.-])/,
     validate: (token) => /^\d{17,20}$/.test(Buffer.from(token.split('.')[0] ?? '', 'base64url').toString('latin1')),
     entropy: 4,

@@ -104,6 +104,8 @@ function generic(
   };
 }
 
+const withKeywords = (keywords: string[], rule: SecretRule): SecretRule => ({ ...rule, keywords });
+
 const xmlElement = (core: string) =>
   new RegExp(`<(?<name>[A-Za-z0-9_.:-]{0,40}?${core}[A-Za-z0-9_.-]{0,30})>(?<secretQuoted>[^<>\\s]{1,200})</`, 'i');
 const xmlAttribute = (core: string) =>
@@ -337,35 +339,39 @@ export default defineRules([
     ],
   }),
   // Android builds put keys into the app as `buildConfigField "String", "MAPS_API_KEY", "\"…\""` (or `'"…"'` in
-  // Groovy) and `resValue "string", "maps_api_key", "…"`: the field name says what the value is.
-  generic('secret', {
-    id: 'generic-secret-gradle-field',
-    title: 'Secret in an Android Gradle build field (buildConfigField, resValue)',
-    pattern: new RegExp(
-      `(?:buildConfigField[ \\t]*\\(?[ \\t]*["']String["']|resValue[ \\t]*\\(?[ \\t]*["']string["'])[ \\t]*,[ \\t]*["'](?<name>[A-Za-z0-9_.]{0,40}?(?:${SECRET_NAME}|${PASSWORD_NAME})[A-Za-z0-9_.]{0,30})["'][ \\t]*,[ \\t]*(?:'"|"\\\\"|["'])(?<secretQuoted>[^"'\\\\\\s]{1,200})`,
-      'i',
-    ),
-    key: 'MAPS_API_KEY',
-    contexts: [
-      {
-        name: 'Groovy build.gradle',
-        path: 'app/build.gradle',
-        render: (v) =>
-          `android {\n  defaultConfig {\n    buildConfigField 'String', 'MAPS_API_KEY', '"${v}"'\n  }\n}\n`,
-      },
-      {
-        name: 'Kotlin build.gradle.kts',
-        path: 'app/build.gradle.kts',
-        render: (v) =>
-          `android {\n  defaultConfig {\n    buildConfigField("String", "MAPS_API_KEY", "\\"${v}\\"")\n  }\n}\n`,
-      },
-      {
-        name: 'resValue',
-        path: 'app/build.gradle',
-        render: (v) => `android {\n  defaultConfig {\n    resValue "string", "maps_api_key", "${v}"\n  }\n}\n`,
-      },
-    ],
-  }),
+  // Groovy) and `resValue "string", "maps_api_key", "…"`: the field name says what the value is. The call's name is
+  // the keyword: every match starts with it, and a secret-named key (on every line of keyword-dense data) is not one.
+  withKeywords(
+    ['buildconfigfield', 'resvalue'],
+    generic('secret', {
+      id: 'generic-secret-gradle-field',
+      title: 'Secret in an Android Gradle build field (buildConfigField, resValue)',
+      pattern: new RegExp(
+        `(?:buildConfigField[ \\t]*\\(?[ \\t]*["']String["']|resValue[ \\t]*\\(?[ \\t]*["']string["'])[ \\t]*,[ \\t]*["'](?<name>[A-Za-z0-9_.]{0,40}?(?:${SECRET_NAME}|${PASSWORD_NAME})[A-Za-z0-9_.]{0,30})["'][ \\t]*,[ \\t]*(?:'"|"\\\\"|["'])(?<secretQuoted>[^"'\\\\\\s]{1,200})`,
+        'i',
+      ),
+      key: 'MAPS_API_KEY',
+      contexts: [
+        {
+          name: 'Groovy build.gradle',
+          path: 'app/build.gradle',
+          render: (v) =>
+            `android {\n  defaultConfig {\n    buildConfigField 'String', 'MAPS_API_KEY', '"${v}"'\n  }\n}\n`,
+        },
+        {
+          name: 'Kotlin build.gradle.kts',
+          path: 'app/build.gradle.kts',
+          render: (v) =>
+            `android {\n  defaultConfig {\n    buildConfigField("String", "MAPS_API_KEY", "\\"${v}\\"")\n  }\n}\n`,
+        },
+        {
+          name: 'resValue',
+          path: 'app/build.gradle',
+          render: (v) => `android {\n  defaultConfig {\n    resValue "string", "maps_api_key", "${v}"\n  }\n}\n`,
+        },
+      ],
+    }),
+  ),
   generic('password', {
     id: 'generic-password',
     gate: GATES.assignment,

@@ -1,3 +1,4 @@
+import { nameGate } from '../name-gate.js';
 import { defineRules, type SecretRule } from '../rule.js';
 import { namedValue, prefixedToken } from '../rule-builders.js';
 import { fakeToken, LOWER_ALPHANUMERIC, URL_SAFE } from '../sample-tokens.js';
@@ -74,6 +75,13 @@ export default defineRules([
     title: 'HashiCorp Vault token, pre-1.10 format (s./b./r.…, under a token-named key)',
     severity: 'critical',
     keywords: ['token'],
+    // What follows a `token` hit: the rest of the name, a separator (a blank one lands on the value), then `s.`, `b.`
+    // or `r.`, possibly quoted. Keyword-dense data has a `token` key on every few lines and never this value.
+    gate: nameGate(
+      { run: 20, at: 'separator', chars: '=:,sbrSBR"\'`', value: ',sbrSBR"\'`' },
+      '["\']?[ \\t]{0,4}(?:=|:=|:|=>|,|[ \\t])[ \\t]{0,4}["\'`]?[sbr]\\.',
+      'i',
+    ),
     pattern:
       /(?<![A-Za-z0-9_.-])(?<name>-{0,2}[A-Za-z0-9_.-]{0,30}?token[A-Za-z0-9_.-]{0,20})["']?[ \t]{0,4}(?:=|:=|:|=>|,|[ \t])[ \t]{0,4}["'`]?(?<secret>[sbr]\.(?:[A-Za-z0-9]{24}|CAES[A-Za-z0-9_-]{60,200}))(?![A-Za-z0-9_.-])/i,
     validate: (secret: string) => mixesDigitsAndCases(secret.slice(2)),

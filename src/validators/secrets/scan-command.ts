@@ -24,7 +24,7 @@ import { listFilesUnder } from '../../secrets/sources/walk.js';
 import { ADDED_LINES_POLICY } from '../../secrets/suppressions.js';
 import { auditBaseline, renderBaselineAudit } from './baseline-audit.js';
 import { renderScanReport, type ScanFormat, type SecretScanReport } from './report/index.js';
-import { type VerifyTransport, verifyFindings } from './verify-step.js';
+import type { VerifyTransport } from './verify-step.js';
 
 /** `tollgate scan`: the flags after parsing (see `src/cli/commands/scan.ts`). */
 export interface ScanCommandFlags {
@@ -115,8 +115,9 @@ export async function runScanCommand(flags: ScanCommandFlags, io: ScanCommandIo 
     await writeOutput(flags.output ?? '-', text, { cwd: io.cwd, stdout: io.stdout });
     return stale.length > 0 && !pruned ? 1 : 0;
   }
+  // Loaded only with --verify: the verifiers bring the HTTPS client, which a plain scan never needs at start-up.
   const verified = verifying
-    ? await verifyFindings({
+    ? await (await import('./verify-step.js')).verifyFindings({
         repoRoot: root,
         findings: outcome.findings,
         targets,

@@ -1,5 +1,6 @@
 import { realpath } from 'node:fs/promises';
 import { join } from 'node:path';
+import { appendAll } from '../../core/append-all.js';
 import type { ToolContext } from '../../core/pipeline/tool.js';
 import type { SecretsOptions } from '../../secrets/options.js';
 import {
@@ -44,8 +45,9 @@ export async function scanSubmodules(
       onProgress: undefined,
     });
     scanned.findings = scanned.findings.map((finding) => ({ ...finding, isNew: true }));
+    // Not a spread push: a submodule's history may hold more findings than a call takes arguments.
     for (const key of ['findings', 'skipped', 'suppressed', 'binaryRuns'] as const)
-      (outcome[key] as unknown[]).push(...scanned[key]);
+      appendAll(outcome[key] as unknown[], scanned[key]);
     outcome.baselined += scanned.baselined;
     outcome.scannedFiles += scanned.scannedFiles;
     outcome.scannedBytes += scanned.scannedBytes;

@@ -1,0 +1,32 @@
+/**
+ * Gates with a check in code ahead of their regex, for keywords found everywhere (`.`): on such a keyword even one
+ * sticky regex test per hit costs more than the rest of the scan of ordinary text, while a look at two or three
+ * characters around the hit turns nearly every hit down. The check may read before the hit as well as after it; it
+ * must hold for at least one keyword hit of every match (the samples test proves it never hides a match sample).
+ */
+export type HitCheck = (text: string, after: number) => boolean;
+
+const checks = new WeakMap<RegExp, HitCheck>();
+
+/** `gate`, whose regex runs only after a keyword hit that `check` accepts. */
+export function checkedGate(gate: RegExp, check: HitCheck): RegExp {
+  checks.set(gate, check);
+  return gate;
+}
+
+/** The check of a gate built by `checkedGate` (by identity: the rule's own gate object). */
+export function gateCheckOf(gate: RegExp | undefined): HitCheck | undefined {
+  return gate === undefined ? undefined : checks.get(gate);
+}
+
+/** Per ASCII code, 1 for the characters of base64url (`A-Z a-z 0-9 _ -`). */
+export const BASE64URL = (() => {
+  const table = new Uint8Array(128);
+  for (const char of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-') table[char.charCodeAt(0)] = 1;
+  return table;
+})();
+
+/** Whether the UTF-16 code unit `code` is a base64url character. */
+export function isBase64Url(code: number): boolean {
+  return code < 128 && BASE64URL[code] === 1;
+}
