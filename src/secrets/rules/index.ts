@@ -74,6 +74,8 @@ import postmark from './postmark.js';
 import powershell from './powershell.js';
 import privateKey from './private-key.js';
 import { PROVIDER_INFO, type ProviderInfo } from './providers.js';
+import { FORMAT_PROVIDER_INFO, FORMAT_PROVIDER_RULES } from './providers-formats.js';
+import { MORE_NAMED_INFO, MORE_NAMED_RULES } from './providers-named-more.js';
 import pulumi from './pulumi.js';
 import pypi from './pypi.js';
 import railway from './railway.js';
@@ -189,7 +191,13 @@ const RULE_FILES: Record<string, readonly SecretRule[]> = {
   salesforce,
   twitter,
   wundergraph,
-  ...mergeRuleFiles(LONG_TAIL_RULES, MORE_PROVIDER_RULES, NAMED_PROVIDER_RULES),
+  ...mergeRuleFiles(
+    LONG_TAIL_RULES,
+    MORE_PROVIDER_RULES,
+    FORMAT_PROVIDER_RULES,
+    NAMED_PROVIDER_RULES,
+    MORE_NAMED_RULES,
+  ),
   ntlm,
   jwt,
   'private-key': privateKey,
@@ -217,7 +225,9 @@ function mergeRuleFiles(
 }
 
 const INFO: Readonly<Record<string, ProviderInfo>> = {
+  ...MORE_NAMED_INFO,
   ...NAMED_PROVIDER_INFO,
+  ...FORMAT_PROVIDER_INFO,
   ...MORE_PROVIDER_INFO,
   ...LONG_TAIL_INFO,
   ...PROVIDER_INFO,
