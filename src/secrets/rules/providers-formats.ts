@@ -121,12 +121,17 @@ const PROVIDERS: Record<string, Provider> = {
       severity: 'high',
       keywords: ['eaa'],
       gate: /[A-Za-z0-9]{90}/,
-      pattern: new RegExp(`${TOKEN_START}(EAA[A-Za-z0-9]{90,400})(?![A-Za-z0-9_-])`),
+      // Not inside base64 data (`…+EAAA…` in an embedded image): no base64 character on either side.
+      pattern: /(?<![A-Za-z0-9+/=_-])(EAA[A-Za-z0-9]{90,400})(?![A-Za-z0-9+/=_-])/,
       entropy: 4,
       validate: mixesDigitsAndCases,
       samples: {
         match: [fakeToken('EAAG', 160, undefined, 'facebook-eaa')],
-        ignore: [`EAA${'x'.repeat(120)}`, `EAA${'Ab1'.repeat(40)}`],
+        ignore: [
+          `EAA${'x'.repeat(120)}`,
+          `EAA${'Ab1'.repeat(40)}`,
+          `iVBORw0KGgo/${fakeToken('EAAA', 120, undefined, 'png-run')}+${fakeToken('', 40, BASE64, 'png-tail')}`,
+        ],
       },
     },
   ]),
