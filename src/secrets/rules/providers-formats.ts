@@ -121,8 +121,8 @@ const PROVIDERS: Record<string, Provider> = {
       severity: 'high',
       keywords: ['eaa'],
       gate: /[A-Za-z0-9]{90}/,
-      // Not inside base64 data (`…+EAAA…` in an embedded image): no base64 character on either side.
-      pattern: /(?<![A-Za-z0-9+/=_-])(EAA[A-Za-z0-9]{90,400})(?![A-Za-z0-9+/=_-])/,
+      // Not inside base64 data (`…+EAAA…` in an embedded image): no base64 character on either side (`=` may assign it).
+      pattern: /(?<![A-Za-z0-9+/_-])(EAA[A-Za-z0-9]{90,400})(?![A-Za-z0-9+/=_-])/,
       entropy: 4,
       validate: mixesDigitsAndCases,
       samples: {
