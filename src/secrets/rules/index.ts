@@ -38,6 +38,7 @@ import generic from './generic.js';
 import github from './github.js';
 import gitlab from './gitlab.js';
 import google from './google.js';
+import gradle, { GRADLE_INFO } from './gradle.js';
 import grafana from './grafana.js';
 import groq from './groq.js';
 import hashicorp from './hashicorp.js';
@@ -210,6 +211,7 @@ const RULE_FILES: Record<string, readonly SecretRule[]> = {
   'basic-auth': basicAuth,
   framework,
   'config-array': configArray,
+  gradle,
   generic,
 };
 
@@ -231,6 +233,7 @@ const INFO: Readonly<Record<string, ProviderInfo>> = {
   ...MORE_PROVIDER_INFO,
   ...LONG_TAIL_INFO,
   ...PROVIDER_INFO,
+  gradle: GRADLE_INFO,
 };
 
 /** The rules of each provider file, each carrying its provider's name and format reference. */
