@@ -6,6 +6,7 @@ import akamai from './akamai.js';
 import alibaba from './alibaba.js';
 import anthropic from './anthropic.js';
 import atlassian from './atlassian.js';
+import authHeader, { AUTH_HEADER_INFO } from './auth-header.js';
 import aws from './aws.js';
 import azure from './azure.js';
 import basicAuth from './basic-auth.js';
@@ -212,6 +213,7 @@ const RULE_FILES: Record<string, readonly SecretRule[]> = {
   framework,
   'config-array': configArray,
   gradle,
+  'auth-header': authHeader,
   generic,
 };
 
@@ -234,6 +236,7 @@ const INFO: Readonly<Record<string, ProviderInfo>> = {
   ...LONG_TAIL_INFO,
   ...PROVIDER_INFO,
   gradle: GRADLE_INFO,
+  'auth-header': AUTH_HEADER_INFO,
 };
 
 /** The rules of each provider file, each carrying its provider's name and format reference. */
