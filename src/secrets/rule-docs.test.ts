@@ -6,6 +6,8 @@ import { builtinRules } from './rules/index.js';
 import { LONG_TAIL_RULES } from './rules/long-tail.js';
 import { NAMED_PROVIDER_RULES } from './rules/named-providers.js';
 import { PROVIDER_INFO } from './rules/providers.js';
+import { FORMAT_PROVIDER_RULES } from './rules/providers-formats.js';
+import { MORE_NAMED_RULES } from './rules/providers-named-more.js';
 import { VERIFIERS } from './verify/verifiers.js';
 
 const ROOT = join(import.meta.dirname, '../..');
@@ -37,5 +39,7 @@ describe('generated rule docs', () => {
     const existing = Object.keys(PROVIDER_INFO);
     expect(Object.keys(LONG_TAIL_RULES).filter((key) => existing.includes(key))).toEqual([]);
     expect(Object.keys(NAMED_PROVIDER_RULES).filter((key) => existing.includes(key))).toEqual([]);
+    expect(Object.keys(FORMAT_PROVIDER_RULES).filter((key) => existing.includes(key))).toEqual([]);
+    expect(Object.keys(MORE_NAMED_RULES).filter((key) => existing.includes(key))).toEqual([]);
   });
 });

@@ -106,8 +106,12 @@ function generic(
 
 const withKeywords = (keywords: string[], rule: SecretRule): SecretRule => ({ ...rule, keywords });
 
+/** `<token>…</token>`, or the text alone on the next line (pretty-printed XML), whose closing tag the window leaves out. */
 const xmlElement = (core: string) =>
-  new RegExp(`<(?<name>[A-Za-z0-9_.:-]{0,40}?${core}[A-Za-z0-9_.-]{0,30})>(?<secretQuoted>[^<>\\s]{1,200})</`, 'i');
+  new RegExp(
+    `<(?<name>[A-Za-z0-9_.:-]{0,40}?${core}[A-Za-z0-9_.-]{0,30})>(?:(?<secretQuoted>[^<>\\s]{1,200})</|[ \\t]*\\r?\\n[ \\t]*(?<secretText>[^<>\\s]{1,200})[ \\t]*(?=\\r?\\n|$))`,
+    'i',
+  );
 const xmlAttribute = (core: string) =>
   new RegExp(
     `(?:name|key)[ \\t]*=[ \\t]*"(?<name>[^"\\r\\n]{0,40}?${core}[^"\\r\\n]{0,30})"(?:[ \\t]+value[ \\t]*=[ \\t]*"(?<secretQuoted>[^"\\r\\n]{1,200})"|[^<>\\r\\n]{0,80}>(?<secretText>[^<>\\s]{1,200})</)`,
@@ -189,6 +193,11 @@ export default defineRules([
         path: 'settings.xml',
         render: (v) => `<server>\n  <id>nexus</id>\n  <password>${v}</password>\n</server>\n`,
       },
+      {
+        name: 'pretty-printed maven settings',
+        path: 'settings.xml',
+        render: (v) => `<server>\n  <password>\n    ${v}\n  </password>\n</server>\n`,
+      },
     ],
   }),
   generic('secret', {
@@ -203,6 +212,11 @@ export default defineRules([
         name: 'xml config',
         path: 'app.config.xml',
         render: (v) => `<config>\n  <apiToken>${v}</apiToken>\n</config>\n`,
+      },
+      {
+        name: 'pretty-printed xml',
+        path: 'app.config.xml',
+        render: (v) => `<config>\n  <apiToken>\n    ${v}\n  </apiToken>\n</config>\n`,
       },
     ],
   }),

@@ -6,6 +6,7 @@ import akamai from './akamai.js';
 import alibaba from './alibaba.js';
 import anthropic from './anthropic.js';
 import atlassian from './atlassian.js';
+import authHeader, { AUTH_HEADER_INFO } from './auth-header.js';
 import aws from './aws.js';
 import azure from './azure.js';
 import basicAuth from './basic-auth.js';
@@ -39,6 +40,7 @@ import generic from './generic.js';
 import github from './github.js';
 import gitlab from './gitlab.js';
 import google from './google.js';
+import gradle, { GRADLE_INFO } from './gradle.js';
 import grafana from './grafana.js';
 import groq from './groq.js';
 import hashicorp from './hashicorp.js';
@@ -75,6 +77,8 @@ import postmark from './postmark.js';
 import powershell from './powershell.js';
 import privateKey from './private-key.js';
 import { PROVIDER_INFO, type ProviderInfo } from './providers.js';
+import { FORMAT_PROVIDER_INFO, FORMAT_PROVIDER_RULES } from './providers-formats.js';
+import { MORE_NAMED_INFO, MORE_NAMED_RULES } from './providers-named-more.js';
 import providersProse from './providers-prose.js';
 import pulumi from './pulumi.js';
 import pypi from './pypi.js';
@@ -191,7 +195,13 @@ const RULE_FILES: Record<string, readonly SecretRule[]> = {
   salesforce,
   twitter,
   wundergraph,
-  ...mergeRuleFiles(LONG_TAIL_RULES, MORE_PROVIDER_RULES, NAMED_PROVIDER_RULES),
+  ...mergeRuleFiles(
+    LONG_TAIL_RULES,
+    MORE_PROVIDER_RULES,
+    FORMAT_PROVIDER_RULES,
+    NAMED_PROVIDER_RULES,
+    MORE_NAMED_RULES,
+  ),
   'providers-prose': providersProse,
   'dotnet-credential': dotnetCredential,
   ntlm,
@@ -206,6 +216,8 @@ const RULE_FILES: Record<string, readonly SecretRule[]> = {
   'basic-auth': basicAuth,
   framework,
   'config-array': configArray,
+  gradle,
+  'auth-header': authHeader,
   generic,
 };
 
@@ -221,10 +233,14 @@ function mergeRuleFiles(
 }
 
 const INFO: Readonly<Record<string, ProviderInfo>> = {
+  ...MORE_NAMED_INFO,
   ...NAMED_PROVIDER_INFO,
+  ...FORMAT_PROVIDER_INFO,
   ...MORE_PROVIDER_INFO,
   ...LONG_TAIL_INFO,
   ...PROVIDER_INFO,
+  gradle: GRADLE_INFO,
+  'auth-header': AUTH_HEADER_INFO,
 };
 
 /** The rules of each provider file, each carrying its provider's name and format reference. */

@@ -30,9 +30,15 @@ const PROVIDERS: Record<string, LongTailProvider> = {
       id: 'sourcegraph-access-token',
       title: 'Sourcegraph access token',
       prefix: 'sgp_',
-      body: `(?:(?:${HEX}{16}|local)_)?${HEX}{40}`,
+      // Issued in lower case; hex digits in either case are the same token (copied through tools that upper-case).
+      body: '(?:(?:[a-fA-F0-9]{16}|local)_)?[a-fA-F0-9]{40}',
       severity: 'critical',
-      match: [`sgp_${fakeHex(16)}_${fakeHex(40)}`, `sgp_local_${fakeHex(40)}`, `sgp_${fakeHex(40)}`],
+      match: [
+        `sgp_${fakeHex(16)}_${fakeHex(40)}`,
+        `sgp_local_${fakeHex(40)}`,
+        `sgp_${fakeHex(40)}`,
+        `sgp_${fakeHex(40, 'sourcegraph-upper').toUpperCase()}`,
+      ],
     }),
     prefixedToken({
       id: 'sourcegraph-cody-gateway-key',

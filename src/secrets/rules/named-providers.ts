@@ -419,7 +419,8 @@ const ROWS: readonly Row[] = [
   ['zonka', 'Zonka', 'zonka', 'alnum:36', 'zonkafeedback'],
 ];
 
-function parseShape(text: string): ValueShape {
+/** `alnum-_:32`, `hex:24-40`: a row's value shape (exported for the other tables of named providers). */
+export function parseShape(text: string): ValueShape {
   const [kind, length] = text.split(':') as [string, string];
   const [min, max] = length.split('-').map(Number) as [number, number?];
   const charset = kind.startsWith('hex') ? 'hex' : 'alnum';

@@ -17,13 +17,18 @@ export default defineRules([
     id: 'onepassword-secret-key',
     title: '1Password account secret key',
     prefix: 'A3-',
-    body: '[A-Z0-9]{6}-[A-Z0-9]{6}-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}',
+    // Two groupings are in circulation: 6-6-5-5-5-5 and 6-11-5-5-5 (the same 26 characters after the account id).
+    body: '[A-Z0-9]{6}-(?:[A-Z0-9]{6}-[A-Z0-9]{5}|[A-Z0-9]{11})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}',
     severity: 'critical',
     entropy: 2.5,
     match: [
       'A3-' +
         ['6', '6', '5', '5', '5', '5']
           .map((n) => fakeToken('', Number(n), 'ABCDEFGHJKLMNPQRSTVWXYZ23456789'))
+          .join('-'),
+      'A3-' +
+        ['6', '11', '5', '5', '5']
+          .map((n) => fakeToken('', Number(n), 'ABCDEFGHJKLMNPQRSTVWXYZ23456789', `op-${n}`))
           .join('-'),
     ],
   }),

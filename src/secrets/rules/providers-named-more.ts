@@ -1,0 +1,69 @@
+import type { SecretRule } from '../rule.js';
+import { providerNamedAssignment } from '../rule-builders.js';
+import { parseShape } from './named-providers.js';
+import type { ProviderInfo } from './providers.js';
+
+/**
+ * More prefix-less keys, read as provider-named assignments (`meraki_api_key = …`, `SQUARESPACE_TOKEN=…`), one row
+ * each in the shape of `named-providers.ts`: [file key, provider, aliases, value shape, and where the format is
+ * documented: a TruffleHog detector name, or a full URL]. Formats are public facts; regexes and samples are our own.
+ */
+type Row = readonly [slug: string, provider: string, aliases: string, shape: string, reference?: string];
+
+const DETECTORS = 'https://github.com/trufflesecurity/trufflehog/tree/main/pkg/detectors/';
+const GITLEAKS = 'https://github.com/gitleaks/gitleaks/blob/master/config/gitleaks.toml';
+
+const ROWS: readonly Row[] = [
+  ['adafruit', 'Adafruit IO', 'adafruit', 'alnum_-:32', 'adafruitio'],
+  ['beamer', 'Beamer', 'beamer', 'alnum_+/=:44-46'],
+  ['blocknative', 'Blocknative', 'blocknative', 'hex-:36'],
+  ['box', 'Box', 'box', 'alnum:32'],
+  ['confluent', 'Confluent', 'confluent', 'alnum+/:64'],
+  ['dailyco', 'Daily', 'daily dailyco', 'hex:64'],
+  ['getemail', 'GetEmail', 'getemail', 'alnum-:20'],
+  ['gocardless', 'GoCardless', 'gocardless', 'alnum_-:45'],
+  ['impala', 'Impala', 'impala', 'alnum_:46'],
+  ['interseller', 'Interseller', 'interseller', 'hex-:36'],
+  ['kontent', 'Kontent.ai', 'kontent', 'hex-:36'],
+  ['loginradius', 'LoginRadius', 'loginradius', 'hex-:36'],
+  ['logzio', 'Logz.io', 'logz logzio', 'hex-:36'],
+  ['magnetic', 'Magnetic', 'magnetic', 'hex-:36'],
+  ['meraki', 'Cisco Meraki', 'meraki', 'hex:40'],
+  ['nftport', 'NFTPort', 'nftport', 'hex-:36'],
+  ['nytimes', 'The New York Times', 'nytimes', 'alnum:32', GITLEAKS],
+  ['scrapingbee', 'ScrapingBee', 'scrapingbee', 'alnum:80'],
+  ['squarespace', 'Squarespace', 'squarespace', 'hex-:36'],
+  ['sumologic', 'Sumo Logic', 'sumo sumologic', 'alnum:64', 'sumologickey'],
+  ['telnyx', 'Telnyx', 'telnyx', 'alnum_-:58'],
+  ['uptimerobot', 'UptimeRobot', 'uptimerobot', 'alnum-:34'],
+  ['zendesk', 'Zendesk', 'zendesk', 'alnum_-:40', 'zendeskapi'],
+  ['zenscrape', 'Zenscrape', 'zenscrape', 'hex-:36'],
+];
+
+/**
+ * Hex keys are issued in one case: `acdeFf05…` is a hash or an identifier that happens to be hex, not such a key
+ * (the rules' regexes ignore case so that names match in any case).
+ */
+function singleCaseHex(rule: SecretRule): SecretRule {
+  const { validate } = rule;
+  return {
+    ...rule,
+    validate: (secret, context) =>
+      (secret === secret.toLowerCase() || secret === secret.toUpperCase()) && (validate?.(secret, context) ?? true),
+  };
+}
+
+export const MORE_NAMED_RULES: Readonly<Record<string, readonly SecretRule[]>> = Object.fromEntries(
+  ROWS.map(([slug, provider, aliases, text]) => {
+    const shape = parseShape(text);
+    const rule = providerNamedAssignment({ slug, provider, aliases: aliases.split(' '), shape });
+    return [slug, [shape.charset === 'hex' ? singleCaseHex(rule) : rule]];
+  }),
+);
+
+export const MORE_NAMED_INFO: Readonly<Record<string, ProviderInfo>> = Object.fromEntries(
+  ROWS.map(([slug, provider, , , reference]) => [
+    slug,
+    { name: provider, reference: reference?.startsWith('https://') ? reference : DETECTORS + (reference ?? slug) },
+  ]),
+);
