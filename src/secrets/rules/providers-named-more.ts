@@ -28,7 +28,6 @@ const ROWS: readonly Row[] = [
   ['loginradius', 'LoginRadius', 'loginradius', 'hex-:36'],
   ['logzio', 'Logz.io', 'logz logzio', 'hex-:36'],
   ['magnetic', 'Magnetic', 'magnetic', 'hex-:36'],
-  ['meraki', 'Cisco Meraki', 'meraki', 'hex:40'],
   ['nftport', 'NFTPort', 'nftport', 'hex-:36'],
   ['nytimes', 'The New York Times', 'nytimes', 'alnum:32', GITLEAKS],
   ['scrapingbee', 'ScrapingBee', 'scrapingbee', 'alnum:80'],
