@@ -37,6 +37,23 @@ describe('the stored report of a run', () => {
     expect(read.report.codeContext).toEqual({});
   });
 
+  test('a long file list is cut before it is masked: the names kept are masked, the cut is said once', async () => {
+    const runId = '20261127T000000Z-cccccc';
+    mkdirSync(join(root, '.tollgate/runs', runId), { recursive: true });
+    const files = Array.from({ length: STORED_LIMITS.files + 500 }, (_, index) => ({
+      path: index === 7 ? `leak/${canary}.txt` : `f${index}.ts`,
+      status: 'added',
+    }));
+    expect(await storeRunReport(runReportWith([], { runId, repoRoot: root, files }))).toBe(true);
+    const text = readFileSync(join(root, '.tollgate/runs', runId, STORED_REPORT_FILE), 'utf8');
+    expect(text).not.toContain(canary);
+    const read = await readStoredReport(root, runId);
+    if (read.kind !== 'ok') throw new Error(read.kind);
+    expect(read.report.files).toHaveLength(STORED_LIMITS.files);
+    expect(read.report.files?.[7]?.path).toMatch(/^leak\/ghp_…/);
+    expect(read.report.left).toEqual(['the names of 500 more changed file(s)']);
+  });
+
   test('a run without one reads as missing, a damaged one as corrupt with the reason', async () => {
     const runId = '20261127T000000Z-bbbbbb';
     mkdirSync(join(root, '.tollgate/runs', runId), { recursive: true });

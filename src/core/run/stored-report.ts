@@ -4,7 +4,7 @@ import { loadRedactor } from '../pipeline/redact-result.js';
 import { TOOL_STATUSES } from '../result.js';
 import { readJsonFileResult, writeFileAtomic } from '../state/atomic-write.js';
 import { tollgatePaths } from '../state/tollgate-dir.js';
-import { boundReport, maskReport } from './bound-report.js';
+import { boundReport, cutFileList, maskReport } from './bound-report.js';
 import { withCodeContext } from './code-context.js';
 import { loggedFinding } from './run-findings.js';
 import type { RunReport } from './run-report.js';
@@ -82,7 +82,7 @@ export type StoredReportRead =
 export async function storeRunReport(report: RunReport): Promise<boolean> {
   try {
     const stored = boundReport(
-      onlyOwnText(report) ? report : maskReport(await withCodeContext(report), await loadRedactor()),
+      onlyOwnText(report) ? report : maskReport(await withCodeContext(cutFileList(report)), await loadRedactor()),
     );
     const path = join(tollgatePaths(report.repoRoot).runDir(report.runId), STORED_REPORT_FILE);
     await writeFileAtomic(path, `${JSON.stringify({ storedReport: FORMAT_VERSION, report: stored })}\n`, {
