@@ -82,7 +82,8 @@ export type StoredReportRead =
 export async function storeRunReport(report: RunReport): Promise<boolean> {
   try {
     const stored = boundReport(
-      onlyOwnText(report) ? report : maskReport(await withCodeContext(cutFileList(report)), await loadRedactor()),
+      withoutNamesWhenNothingRan(report) ??
+        maskReport(await withCodeContext(cutFileList(report)), await loadRedactor()),
     );
     const path = join(tollgatePaths(report.repoRoot).runDir(report.runId), STORED_REPORT_FILE);
     await writeFileAtomic(path, `${JSON.stringify({ storedReport: FORMAT_VERSION, report: stored })}\n`, {
@@ -104,14 +105,23 @@ export async function readStoredReport(repoRoot: string, runId: string): Promise
 }
 
 /**
- * A run with no change and every validator skipped for it holds only tollgate's own words: nothing to mask, and
- * building the secret scanner to mask them would be most of a no-change run's cost (issue 32's start-up target).
+ * No validator ran (each one off, or skipped for no changes): the report holds only tollgate's own words and the names
+ * of the files, and masking those names would mean building the secret scanner, most of such a run's cost (issue 32:
+ * the no-change run, the whole-process change set). Its stored report keeps the counts and leaves the names out,
+ * saying so. Null when a validator ran: then everything is masked.
  */
-function onlyOwnText(report: RunReport): boolean {
-  return (
-    report.changedFiles === 0 &&
-    (report.files?.length ?? 0) === 0 &&
-    report.skippedFiles.length === 0 &&
-    report.tools.every((tool) => tool.status === 'skipped_no_changes' && tool.findings.length === 0 && !tool.details)
+function withoutNamesWhenNothingRan(report: RunReport): RunReport | null {
+  const ran = report.tools.some(
+    (tool) => tool.status !== 'skipped_no_changes' || tool.findings.length > 0 || tool.details !== undefined,
   );
+  if (ran) return null;
+  const names = (report.files?.length ?? 0) + report.ignored.length + report.skippedFiles.length;
+  if (names === 0) return report;
+  return {
+    ...report,
+    ...(report.files ? { files: [] } : {}),
+    ignored: [],
+    skippedFiles: [],
+    left: [...(report.left ?? []), `the names of ${names} changed, ignored or skipped file(s), as no validator ran`],
+  };
 }
