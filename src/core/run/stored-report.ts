@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { z } from 'zod';
+import { lazy } from '../lazy.js';
 import { loadRedactor } from '../pipeline/redact-result.js';
 import { TOOL_STATUSES } from '../result.js';
 import { readJsonFileResult, writeFileAtomic } from '../state/atomic-write.js';
@@ -17,57 +18,60 @@ import type { RunReport } from './run-report.js';
 export const STORED_REPORT_FILE = 'report.json';
 const FORMAT_VERSION = 1;
 
-/** A finding as the event log holds it, with what only the stored report keeps. */
-const findingSchema = loggedFinding.extend({
-  endLine: z.number().optional(),
-  sources: z.array(z.string()).default([]),
-  waiver: z
-    .looseObject({
-      findingId: z.string(),
-      reason: z.string(),
-      by: z.string(),
-      at: z.string(),
-      how: z.string().optional(),
-    })
-    .optional(),
-  imported: z.looseObject({}).optional(),
-});
+/** What `readStoredReport` checks; built on first use (a run only writes its report). */
+const storedSchema = lazy(() => {
+  // A finding as the event log holds it, with what only the stored report keeps.
+  const findingSchema = loggedFinding().extend({
+    endLine: z.number().optional(),
+    sources: z.array(z.string()).default([]),
+    waiver: z
+      .looseObject({
+        findingId: z.string(),
+        reason: z.string(),
+        by: z.string(),
+        at: z.string(),
+        how: z.string().optional(),
+      })
+      .optional(),
+    imported: z.looseObject({}).optional(),
+  });
 
-const toolSchema = z.looseObject({
-  name: z.string(),
-  title: z.string(),
-  status: z.enum(TOOL_STATUSES),
-  summary: z.string(),
-  durationMs: z.number(),
-  startedAt: z.string().optional(),
-  findings: z.array(findingSchema),
-  details: z.record(z.string(), z.unknown()).optional(),
-  scope: z.string().optional(),
-  required: z.boolean().optional(),
-});
+  const toolSchema = z.looseObject({
+    name: z.string(),
+    title: z.string(),
+    status: z.enum(TOOL_STATUSES),
+    summary: z.string(),
+    durationMs: z.number(),
+    startedAt: z.string().optional(),
+    findings: z.array(findingSchema),
+    details: z.record(z.string(), z.unknown()).optional(),
+    scope: z.string().optional(),
+    required: z.boolean().optional(),
+  });
 
-const reportSchema = z.looseObject({
-  tool: z.literal('tollgate'),
-  version: z.string(),
-  runId: z.string(),
-  startedAt: z.string(),
-  durationMs: z.number(),
-  verdict: z.enum(['passed', 'failed']),
-  repoRoot: z.string(),
-  base: z.looseObject({ ref: z.string().nullable(), commit: z.string().nullable(), source: z.string() }),
-  fingerprint: z.string(),
-  changedFiles: z.number(),
-  files: z.array(z.looseObject({ path: z.string(), status: z.string() })).optional(),
-  ignored: z.array(z.string()),
-  skippedFiles: z.array(z.looseObject({ path: z.string(), reason: z.string(), detail: z.string() })),
-  partial: z.boolean(),
-  tools: z.array(toolSchema),
-  maxOutputLines: z.number(),
-  codeContext: z.record(z.string(), z.looseObject({ startLine: z.number(), lines: z.array(z.string()) })).optional(),
-  left: z.array(z.string()).optional(),
-});
+  const reportSchema = z.looseObject({
+    tool: z.literal('tollgate'),
+    version: z.string(),
+    runId: z.string(),
+    startedAt: z.string(),
+    durationMs: z.number(),
+    verdict: z.enum(['passed', 'failed']),
+    repoRoot: z.string(),
+    base: z.looseObject({ ref: z.string().nullable(), commit: z.string().nullable(), source: z.string() }),
+    fingerprint: z.string(),
+    changedFiles: z.number(),
+    files: z.array(z.looseObject({ path: z.string(), status: z.string() })).optional(),
+    ignored: z.array(z.string()),
+    skippedFiles: z.array(z.looseObject({ path: z.string(), reason: z.string(), detail: z.string() })),
+    partial: z.boolean(),
+    tools: z.array(toolSchema),
+    maxOutputLines: z.number(),
+    codeContext: z.record(z.string(), z.looseObject({ startLine: z.number(), lines: z.array(z.string()) })).optional(),
+    left: z.array(z.string()).optional(),
+  });
 
-const storedSchema = z.looseObject({ storedReport: z.literal(FORMAT_VERSION), report: reportSchema });
+  return z.looseObject({ storedReport: z.literal(FORMAT_VERSION), report: reportSchema });
+});
 
 export type StoredReportRead =
   | { kind: 'ok'; report: RunReport }
@@ -98,7 +102,7 @@ export async function storeRunReport(report: RunReport): Promise<boolean> {
 /** The stored report of a run; `missing` for a run that has none (an older tollgate, a full disk). */
 export async function readStoredReport(repoRoot: string, runId: string): Promise<StoredReportRead> {
   const path = join(tollgatePaths(repoRoot).runDir(runId), STORED_REPORT_FILE);
-  const read = await readJsonFileResult(path, storedSchema);
+  const read = await readJsonFileResult(path, storedSchema());
   if (read.kind !== 'ok') return read;
   // The schema checked every field a renderer reads; the rest of the shape is what storeRunReport wrote.
   return { kind: 'ok', report: read.value.report as unknown as RunReport };
