@@ -1,5 +1,7 @@
 import { isAbsolute } from 'node:path';
+import { startChangeSet } from '../core/change-set/index.js';
 import { openProject } from '../core/config/open-project.js';
+import { findRepoRoot } from '../core/config/repo-root.js';
 import { ExitCode } from '../core/errors.js';
 import { withCodeContext } from '../core/run/code-context.js';
 import { configLocations } from '../core/run/config-locations.js';
@@ -16,15 +18,26 @@ import type { RunFlags } from './run-flags.js';
 /** `tollgate run`: glue between flags, the gate and the report. Returns the exit code. */
 export async function runAndReport(flags: RunFlags): Promise<number> {
   const cwd = process.cwd();
-  const { repoRoot, loaded } = await openProject({ cwd, env: process.env, base: flags.base });
+  // `git add` of the snapshot needs no config: it runs while the config and the policy are read.
+  const changeSetStart = startChangeSet(await findRepoRoot(cwd, process.env));
+  let project: Awaited<ReturnType<typeof openProject>>;
+  let outputFile: string | undefined;
+  try {
+    project = await openProject({ cwd, env: process.env, base: flags.base });
+    outputFile = flags.output ?? project.loaded.config.output.file;
+    // A report that cannot be delivered fails now, not after every validator ran.
+    if (outputFile) await checkOutputWritable(outputFile, cwd);
+  } catch (error) {
+    changeSetStart.cancel();
+    throw error;
+  }
+  const { repoRoot, loaded } = project;
   const { config } = loaded;
-  const outputFile = flags.output ?? config.output.file;
-  // A report that cannot be delivered fails now, not after every validator ran.
-  if (outputFile) await checkOutputWritable(outputFile, cwd);
   const display = createProgressDisplay(process.stderr, { heartbeats: flags.progress });
   let report: Awaited<ReturnType<typeof runGate>>;
   try {
     report = await runGate({
+      changeSetStart,
       repoRoot,
       config,
       configHash: loaded.hash,

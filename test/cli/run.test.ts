@@ -153,6 +153,26 @@ describe('tollgate run (built CLI, real repository)', () => {
     expect((await first).exitCode).toBe(0);
   });
 
+  test('a run that waited on the lock judges the tree it got, not the one it saw before the wait', async () => {
+    // The snapshot is begun while the config is read; a run that has to wait drops it and takes the tree again.
+    await commitConfig('checks:\n  - name: slow\n    run: sleep 3\n');
+    await repo.write('value.txt', 'changed\n');
+    const first = run();
+    const lockPath = join(repo.root, '.tollgate', 'run.lock');
+    for (let waited = 0; waited < 5000 && !existsSync(lockPath); waited += 50)
+      await new Promise((done) => setTimeout(done, 50));
+    const second = run('--format', 'json');
+    await new Promise((done) => setTimeout(done, 1_000));
+    await repo.write('late.txt', 'written while the second run waited\n');
+    await first;
+    const result = await second;
+    // It did wait: the snapshot it began before then was dropped, and the one it judged was taken after.
+    expect(result.stderr).toMatch(/^tollgate: lock: waiting for another tollgate run/);
+    const report = JSON.parse(result.stdout) as { verdict: string; files: Array<{ path: string }> };
+    expect(report.files.map((file) => file.path)).toEqual(['late.txt', 'value.txt']);
+    expect(report.verdict).toBe('passed');
+  });
+
   test('a run killed mid-way leaves a readable log with the unfinished call flagged, and no orphaned check', async () => {
     const pidFile = join(repo.root, 'check.pid');
     await commitConfig(`checks:\n  - name: hang\n    run: "echo $$ > '${pidFile}'; sleep 60"\n`);

@@ -35,18 +35,75 @@ const EMPTY_TREE: Record<string, string> = {
  * lists every change with its hunks (list-changes.ts). The user's index, stash and working tree are never written.
  */
 export async function createChangeSet(options: ChangeSetOptions): Promise<RepoChangeSet> {
-  const ignorePatterns = [...(options.ignore ?? [])];
-  const maxFileSize = options.maxFileSize ?? DEFAULT_MAX_FILE_SIZE;
+  const { cwd, ...settings } = options;
+  return startChangeSet(cwd).finish(settings);
+}
 
+/** What a change set needs besides where the repository is: known only once the config is read. */
+export type ChangeSetSettings = Omit<ChangeSetOptions, 'cwd'>;
+
+/**
+ * A change set whose snapshot is under way: `git add` into the temporary index does not depend on the config, so a
+ * run starts it while it reads the config and the policy, and gives the settings when it has them. Exactly one of
+ * `finish` or `cancel` must be called; until then the snapshot waits (its temporary index is removed after either).
+ */
+export interface ChangeSetStart {
+  /** Settles once git has read the working tree into the snapshot (or could not). */
+  readonly staged: Promise<void>;
+  finish(settings: ChangeSetSettings): Promise<RepoChangeSet>;
+  /** Drops the snapshot (a run that failed before it needed it, or that must take a fresher one). */
+  cancel(): void;
+}
+
+export function startChangeSet(cwd: string): ChangeSetStart {
+  let give: (settings: ChangeSetSettings | null) => void = () => {};
+  const settings = new Promise<ChangeSetSettings | null>((resolve) => {
+    give = resolve;
+  });
+  let onStaged: () => void = () => {};
+  const staged = new Promise<void>((resolve) => {
+    onStaged = resolve;
+  });
+  const built = buildChangeSet(cwd, settings, onStaged);
+  built.catch(() => undefined).finally(onStaged); // a cancelled start is never awaited
+  let given = false;
+  const once = (value: ChangeSetSettings | null) => {
+    if (given) throw new Error('startChangeSet: finish or cancel was already called');
+    given = true;
+    give(value);
+  };
+  return {
+    staged,
+    async finish(value) {
+      once(value);
+      const changeSet = await built;
+      if (!changeSet) throw new Error('startChangeSet: the change set was cancelled');
+      return changeSet;
+    },
+    cancel() {
+      if (!given) once(null);
+    },
+  };
+}
+
+/** The change set once `settings` arrive; null when they never do (cancelled). */
+async function buildChangeSet(
+  cwd: string,
+  settings: Promise<ChangeSetSettings | null>,
+  onStaged: () => void,
+): Promise<RepoChangeSet | null> {
   // `git add` is the longest step and needs the index's path. Start it from a guess while `git rev-parse` confirms
   // where the repository is; on the rare wrong guess, start again from the real location.
-  const located = locateRepo(options.cwd);
+  const located = locateRepo(cwd);
   located.catch(() => undefined); // awaited in every path below; this only keeps it from counting as unhandled
-  const guess = guessRepo(options.cwd);
-  const guessed = guess ? await takeSnapshot(guess, located, options) : null;
-  const snapshot = guessed ?? (await takeSnapshot(await located, located, options));
+  const guess = guessRepo(cwd);
+  const guessed = guess ? await takeSnapshot(guess, located, settings, onStaged) : null;
+  const snapshot = guessed ?? (await takeSnapshot(await located, located, settings, onStaged));
+  if (snapshot === CANCELLED) return null;
   if (!snapshot) throw new Error('the repository location changed while the change set was built');
-  const { repo } = snapshot;
+  const { repo, options } = snapshot;
+  const ignorePatterns = [...(options.ignore ?? [])];
+  const maxFileSize = options.maxFileSize ?? DEFAULT_MAX_FILE_SIZE;
   const git = createGitRunner(repo.root);
 
   const isIgnored = createIgnoreFilter(ignorePatterns);
@@ -105,26 +162,30 @@ export async function createChangeSet(options: ChangeSetOptions): Promise<RepoCh
   };
 }
 
+const CANCELLED = Symbol('cancelled');
+
 /**
  * Stages the working tree into a temporary index next to `where` and lists the changes against the base. Null when
- * `where` (a guess) turns out not to be the real location.
+ * `where` (a guess) turns out not to be the real location; CANCELLED when the settings never come.
  */
 async function takeSnapshot(
   where: Pick<RepoLocation, 'root' | 'indexPath'>,
   located: Promise<RepoLocation>,
-  options: ChangeSetOptions,
+  settings: Promise<ChangeSetSettings | null>,
+  onStaged: () => void,
 ) {
   const git = createGitRunner(where.root);
   const objectFormat = located.then((repo) => repo.objectFormat);
   return withTempIndex(git, { path: where.indexPath, objectFormat }, async (index) => {
     const repo = await located;
     if (!sameLocation(where, repo)) return null;
+    index.staged.then(onStaged, onStaged);
     // Resolving the base and reading the filter config do not need the index: they run while `git add` works.
-    const [base, unreadable, drivers] = await Promise.all([
-      baseAt(git, repo, options),
-      index.staged,
-      filterDrivers(git),
-    ]);
+    const filters = filterDrivers(git);
+    filters.catch(() => undefined); // awaited below, unless cancelled
+    const options = await settings;
+    if (options === null) return CANCELLED;
+    const [base, unreadable, drivers] = await Promise.all([baseAt(git, repo, options), index.staged, filters]);
     if (drivers !== null) {
       await keepRawBytes(git, { env: index.env, drivers, objectFormat: repo.objectFormat, baseCommit: base.commit });
     }
@@ -134,7 +195,7 @@ async function takeSnapshot(
     const onListed = (entries: readonly RawEntry[]) =>
       stats.prefetch(entries.filter((entry) => hasFile(entry.dstMode)).map((entry) => entry.path));
     const listed = await listChanges(git, { from, env: index.env, onListed });
-    return { repo, base, head: repo.head, from, ...listed, unreadable, stats };
+    return { repo, base, head: repo.head, from, ...listed, unreadable, stats, options };
   });
 }
 
@@ -142,7 +203,7 @@ async function takeSnapshot(
  * The pinned base at the HEAD `locateRepo` read. Without a named base, the answer the policy reading just resolved at
  * this same HEAD is taken when there is one (base-handoff.ts).
  */
-async function baseAt(git: GitRunner, repo: RepoLocation, options: ChangeSetOptions) {
+async function baseAt(git: GitRunner, repo: RepoLocation, options: ChangeSetSettings) {
   const { root, head } = repo;
   const trusted = options.trustedCommits;
   const named = options.base !== undefined || options.configBase !== undefined;

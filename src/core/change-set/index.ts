@@ -1,3 +1,9 @@
-export { createChangeSet, DEFAULT_MAX_FILE_SIZE } from './create-change-set.js';
+export {
+  type ChangeSetSettings,
+  type ChangeSetStart,
+  createChangeSet,
+  DEFAULT_MAX_FILE_SIZE,
+  startChangeSet,
+} from './create-change-set.js';
 export type * from './types.js';
 export { isUnchanged } from './types.js';

@@ -2,7 +2,9 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { removeDir, type TempRepo } from '../../../test/support/git-repo.js';
 import { useIsolatedRepos } from '../../../test/support/isolated-repos.js';
+import { createGitRunner, type GitRunner } from './git.js';
 import { createChangeSet } from './index.js';
+import { resolveBaseWithHead } from './resolve-base.js';
 
 const { repoWith, onCleanup } = useIsolatedRepos();
 
@@ -110,5 +112,79 @@ describe('which base the change set is measured against', () => {
     await arrange(repo);
     const changeSet = await createChangeSet({ cwd: join(repo.root) });
     expect(changeSet.base).toEqual({ ref: 'HEAD', commit: await head(repo), source: 'head' });
+  });
+});
+
+/** A git runner that records the subcommand of every process it starts. */
+function countingRunner(root: string): { git: GitRunner; commands: string[] } {
+  const real = createGitRunner(root);
+  const commands: string[] = [];
+  const git: GitRunner = {
+    cwd: real.cwd,
+    run: (args, options) => {
+      commands.push(args[0] ?? '');
+      return real.run(args, options);
+    },
+    output: (args, options) => {
+      commands.push(args[0] ?? '');
+      return real.output(args, options);
+    },
+    outputBytes: (args, options) => {
+      commands.push(args[0] ?? '');
+      return real.outputBytes(args, options);
+    },
+  };
+  return { git, commands };
+}
+
+describe('HEAD read with the base', () => {
+  test('on main itself: one for-each-ref says the base and HEAD, no merge-base, no rev-parse', async () => {
+    const repo = await repoWith({ 'a.txt': '1\n' });
+    const { git, commands } = countingRunner(repo.root);
+    const resolution = await resolveBaseWithHead(git, {});
+    expect(resolution.base).toEqual({
+      ref: 'main',
+      commit: await head(repo),
+      source: 'default-branch',
+      refName: 'refs/heads/main',
+    });
+    expect(await resolution.head()).toBe(await head(repo));
+    expect(commands).toEqual(['for-each-ref']);
+  });
+
+  test('on a branch ahead of main: merge-base for the base, HEAD from the listing', async () => {
+    const repo = await repoWith({ 'a.txt': '1\n' });
+    const forked = await head(repo);
+    await repo.git('checkout', '--quiet', '-b', 'feature');
+    await repo.commit('work');
+    const { git, commands } = countingRunner(repo.root);
+    const resolution = await resolveBaseWithHead(git, {});
+    expect(resolution.base.commit).toBe(forked);
+    expect(await resolution.head()).toBe(await head(repo));
+    expect(commands).toEqual(['for-each-ref', 'merge-base']);
+  });
+
+  test('a detached HEAD (even at main) and a named base ask rev-parse, once', async () => {
+    const repo = await repoWith({ 'a.txt': '1\n' });
+    const tip = await head(repo);
+    await repo.git('checkout', '--quiet', '--detach');
+    const detached = countingRunner(repo.root);
+    const resolution = await resolveBaseWithHead(detached.git, {});
+    expect(resolution.base).toMatchObject({ ref: 'main', commit: tip });
+    expect(await resolution.head()).toBe(tip);
+    expect(await resolution.head()).toBe(tip);
+    expect(detached.commands).toEqual(['for-each-ref', 'merge-base', 'rev-parse']);
+    const named = countingRunner(repo.root);
+    const flagged = await resolveBaseWithHead(named.git, { flag: 'main' });
+    expect(flagged.base).toEqual({ ref: 'main', commit: tip, source: 'flag' });
+    expect(await flagged.head()).toBe(tip);
+    expect(named.commands).toEqual(['rev-parse', 'rev-parse']);
+  });
+
+  test('before the first commit: no base, no HEAD', async () => {
+    const repo = await repoWith({ 'a.txt': '1\n' }, { commit: false });
+    const resolution = await resolveBaseWithHead(createGitRunner(repo.root), {});
+    expect(resolution.base).toEqual({ ref: null, commit: null, source: 'empty' });
+    expect(await resolution.head()).toBeNull();
   });
 });

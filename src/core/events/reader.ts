@@ -47,7 +47,7 @@ export function parseEventLog(text: string): EventLogRead {
       }
       return;
     }
-    const envelope = envelopeSchema.safeParse(json);
+    const envelope = envelopeSchema().safeParse(json);
     if (!envelope.success) {
       read.problems.push({ line, message: `not an event envelope (${describeIssue(envelope.error)}); ignored` });
       return;
@@ -57,7 +57,7 @@ export function parseEventLog(text: string): EventLogRead {
       read.events.push({ known: false, line, event });
       return;
     }
-    const data = eventDataSchemas[event.type].safeParse(event.data);
+    const data = eventDataSchemas()[event.type].safeParse(event.data);
     if (!data.success) {
       read.problems.push({ line, message: `${event.type}: ${describeIssue(data.error)}; kept as an unknown event` });
       read.events.push({ known: false, line, event });

@@ -4,7 +4,7 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { handOffBase } from '../change-set/base-handoff.js';
 import { createGitRunner } from '../change-set/git.js';
 import { pinBase } from '../change-set/pin-base.js';
-import { resolveBase, verifyCommit } from '../change-set/resolve-base.js';
+import { resolveBaseWithHead } from '../change-set/resolve-base.js';
 import { TollgateError } from '../errors.js';
 import { readTrustedCommits } from '../state/history-store.js';
 import { isAccepted, type PolicyAcceptance, readAcceptances } from './acceptances.js';
@@ -218,10 +218,13 @@ async function baseCommitOf(
   repoRoot: string,
   named: string | undefined,
 ): Promise<string | null | undefined> {
+  // Read while git lists the refs: the pinning below needs it.
+  const trustedCommits = named === undefined ? readTrustedCommits(repoRoot) : undefined;
+  trustedCommits?.catch(() => undefined); // awaited below
   try {
-    const resolved = await resolveBase(git, named ? { flag: named } : {});
+    const { base: resolved, head: headOf } = await resolveBaseWithHead(git, named ? { flag: named } : {});
     if (named !== undefined || resolved.commit === null) return resolved.commit;
-    const [head, trusted] = await Promise.all([verifyCommit(git, 'HEAD'), readTrustedCommits(repoRoot)]);
+    const [head, trusted] = await Promise.all([headOf(), trustedCommits]);
     const pinned = await pinBase(git, { root: repoRoot, resolved, head, trusted });
     handOffBase(repoRoot, head, trusted, pinned);
     return pinned.commit;

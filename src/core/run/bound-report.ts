@@ -67,7 +67,7 @@ export function boundReport(report: RunReport): RunReport {
   if (cutBodyCount > 0) left.push(`${cutBodyCount} long output(s) keep their failure lines and last lines only`);
   if (report.files && report.files.length > STORED_LIMITS.files) {
     bounded = { ...bounded, files: report.files.slice(0, STORED_LIMITS.files) };
-    left.push(`the names of ${report.files.length - STORED_LIMITS.files} more changed file(s)`);
+    left.push(fileNamesLeft(report.files.length));
   }
   if (sizeOf(bounded) > STORED_LIMITS.bytes && bounded.codeContext) {
     const { codeContext: _dropped, ...rest } = bounded;
@@ -88,6 +88,23 @@ export function boundReport(report: RunReport): RunReport {
     left.push(`${dropped} finding(s) at the end of the list (the JSON report has them all)`);
   }
   return left.length > 0 ? { ...bounded, left } : bounded;
+}
+
+/**
+ * The report with its file list cut to STORED_LIMITS.files, as `boundReport` cuts it: done before masking, so that
+ * the names the stored report leaves out are never masked (each name is a scan of its own).
+ */
+export function cutFileList(report: RunReport): RunReport {
+  if (!report.files || report.files.length <= STORED_LIMITS.files) return report;
+  return {
+    ...report,
+    files: report.files.slice(0, STORED_LIMITS.files),
+    left: [...(report.left ?? []), fileNamesLeft(report.files.length)],
+  };
+}
+
+function fileNamesLeft(count: number): string {
+  return `the names of ${count - STORED_LIMITS.files} more changed file(s)`;
 }
 
 function cutBodies(tool: ToolReport, lines: number, limit: number = STORED_LIMITS.bodyChars): ToolReport {

@@ -1,19 +1,32 @@
-import { createChangeSet } from '../change-set/index.js';
+import { type ChangeSetStart, createChangeSet } from '../change-set/index.js';
 import type { RepoChangeSet } from '../change-set/types.js';
 import type { TollgateConfig } from '../config/schema.js';
 import { readTrustedCommits } from '../state/history-store.js';
 
 /**
  * The change set as every run builds it: `--base` over config `base`, with the config's ignore patterns and size cap,
- * and the base held to the commits tollgate trusts (src/core/change-set/pin-base.ts).
+ * and the base held to the commits tollgate trusts (src/core/change-set/pin-base.ts). `started`: a snapshot the caller
+ * began before it read the config (`startChangeSet`), finished here with these settings.
  */
-export async function changeSetForRun(repoRoot: string, config: TollgateConfig, base?: string): Promise<RepoChangeSet> {
-  return createChangeSet({
-    cwd: repoRoot,
+export async function changeSetForRun(
+  repoRoot: string,
+  config: TollgateConfig,
+  base?: string,
+  started?: ChangeSetStart,
+): Promise<RepoChangeSet> {
+  let trustedCommits: string[];
+  try {
+    trustedCommits = await readTrustedCommits(repoRoot);
+  } catch (error) {
+    started?.cancel();
+    throw error;
+  }
+  const settings = {
     ...(base ? { base } : {}),
     ...(config.base ? { configBase: config.base } : {}),
     ignore: config.ignore,
     maxFileSize: config.validation.maxFileSize,
-    trustedCommits: await readTrustedCommits(repoRoot),
-  });
+    trustedCommits,
+  };
+  return started ? started.finish(settings) : createChangeSet({ cwd: repoRoot, ...settings });
 }

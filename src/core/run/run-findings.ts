@@ -3,28 +3,33 @@ import { z } from 'zod';
 import { readEventLog } from '../events/reader.js';
 import { EVENTS_FILE } from '../events/writer.js';
 import { type Finding, SEVERITIES } from '../finding.js';
+import { lazy } from '../lazy.js';
 import { runDirFor } from '../state/tollgate-dir.js';
 import type { ToolReport } from './run-report.js';
 
 /** A finding as the event log holds it (redacted before it was written); read leniently, never trusted blindly. */
-export const loggedFinding = z.looseObject({
-  id: z.string(),
-  validator: z.string(),
-  ruleId: z.string().optional(),
-  severity: z.enum(SEVERITIES),
-  title: z.string(),
-  body: z.string().optional(),
-  path: z.string().optional(),
-  line: z.number().optional(),
-  column: z.number().optional(),
-  waiver: z.looseObject({ by: z.string(), reason: z.string() }).optional(),
-});
+export const loggedFinding = lazy(() =>
+  z.looseObject({
+    id: z.string(),
+    validator: z.string(),
+    ruleId: z.string().optional(),
+    severity: z.enum(SEVERITIES),
+    title: z.string(),
+    body: z.string().optional(),
+    path: z.string().optional(),
+    line: z.number().optional(),
+    column: z.number().optional(),
+    waiver: z.looseObject({ by: z.string(), reason: z.string() }).optional(),
+  }),
+);
 
-const loggedResult = z.looseObject({
-  status: z.string(),
-  summary: z.string().default(''),
-  findings: z.array(z.unknown()).default([]),
-});
+const loggedResult = lazy(() =>
+  z.looseObject({
+    status: z.string(),
+    summary: z.string().default(''),
+    findings: z.array(z.unknown()).default([]),
+  }),
+);
 
 /**
  * Each validator's result in the given runs, replayed from their event logs (the state file keeps no finding
@@ -38,10 +43,10 @@ export async function toolReportsOfRuns(repoRoot: string, runIds: readonly strin
       const { event } = entry;
       if (event.type !== 'tool.execution_complete') continue;
       const data = event.data as { toolName?: string; durationMs?: number; result?: unknown };
-      const result = loggedResult.safeParse(data.result);
+      const result = loggedResult().safeParse(data.result);
       if (!result.success || typeof data.toolName !== 'string') continue;
       const findings = result.data.findings.flatMap((raw) => {
-        const parsed = loggedFinding.safeParse(raw);
+        const parsed = loggedFinding().safeParse(raw);
         return parsed.success ? [{ sources: [parsed.data.validator], ...parsed.data } as Finding] : [];
       });
       reports.push({

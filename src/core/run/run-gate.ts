@@ -1,3 +1,4 @@
+import type { ChangeSetStart } from '../change-set/index.js';
 import type { TollgateConfig } from '../config/schema.js';
 import type { AnyToolDefinition } from '../pipeline/tool.js';
 import type { EffectivePolicy } from '../policy/effective-policy.js';
@@ -18,6 +19,8 @@ export interface RunGateOptions {
   skip?: readonly string[];
   /** Per-tool call input (PR title, trivial-change declarations); `{}` when absent. */
   inputs?: Record<string, unknown>;
+  /** The snapshot begun while the config was read (`startChangeSet`); cancelled if the run cannot use it. */
+  changeSetStart?: ChangeSetStart;
   /** Wait for another run's lock (default) or fail at once. */
   wait?: boolean;
   /** Every enabled validator is required (`--strict`). */
@@ -40,9 +43,19 @@ export interface RunGateOptions {
  */
 export async function runGate(options: RunGateOptions): Promise<RunReport> {
   const { config, repoRoot } = options;
-  const selection = selectTools(options.tools, config, { only: options.only ?? [], skip: options.skip ?? [] });
+  let selection: ReturnType<typeof selectTools>;
+  let required: string[];
+  try {
+    selection = selectTools(options.tools, config, { only: options.only ?? [], skip: options.skip ?? [] });
+    required = requiredValidators(options.tools, config, options.strict);
+  } catch (error) {
+    // A bad --only or --skip: the snapshot begun for the run is not needed.
+    options.changeSetStart?.cancel();
+    throw error;
+  }
   const started = Date.now();
   const run = await runLifecycle({
+    ...(options.changeSetStart ? { changeSetStart: options.changeSetStart } : {}),
     repoRoot,
     config,
     configHash: options.configHash,
@@ -54,7 +67,7 @@ export async function runGate(options: RunGateOptions): Promise<RunReport> {
     lock: { wait: options.wait ?? true, ...(options.onLockWait ? { onWait: options.onLockWait } : {}) },
     deadline: started + config.validation.timeout,
     complete: !selection.partial,
-    required: requiredValidators(options.tools, config, options.strict),
+    required,
     verbose: options.verbose ?? false,
     ...(options.force ? { force: true } : {}),
     ...(options.signal ? { signal: options.signal } : {}),

@@ -1,4 +1,5 @@
 import { onAbort } from '../abort-handlers.js';
+import type { ChangeSetStart } from '../change-set/index.js';
 import type { RepoChangeSet } from '../change-set/types.js';
 import type { TollgateConfig } from '../config/schema.js';
 import { errorMessage, isWriteFailure } from '../errors.js';
@@ -57,6 +58,11 @@ export interface RunLifecycleOptions {
   /** Called as each validator settles (ran, skipped or failed), so a heartbeat can name only those still running. */
   onToolDone?: (toolName: string) => void;
   /**
+   * The snapshot `tollgate run` began while it read the config (`startChangeSet`): used when the lock was free at once
+   * and no leftover of a killed run had to be stopped, else cancelled for a fresh one. Cancelled on every failure.
+   */
+  changeSetStart?: ChangeSetStart;
+  /**
    * Answers without running anything (the MCP call's "no changes" shortcut); null: run the calls. Nothing is stored
    * for such an answer.
    */
@@ -79,16 +85,28 @@ export interface RunLifecycleOutcome {
 export async function runLifecycle(options: RunLifecycleOptions): Promise<RunLifecycleOutcome> {
   const started = Date.now();
   const { repoRoot, config } = options;
-  ensureTollgateDir(repoRoot);
-  const lock = await acquireLock(repoRoot, {
-    wait: options.lock.wait,
-    command: options.command,
-    ...(options.lock.timeoutMs !== undefined ? { timeoutMs: options.lock.timeoutMs } : {}),
-    ...(options.lock.onWait ? { onWait: options.lock.onWait } : {}),
-  });
+  let early = options.changeSetStart;
+  let lock: Awaited<ReturnType<typeof acquireLock>>;
   try {
-    await stopLeftovers(repoRoot);
-    const changeSet = await changeSetForRun(repoRoot, config, options.base);
+    ensureTollgateDir(repoRoot);
+    lock = await acquireLock(repoRoot, {
+      wait: options.lock.wait,
+      command: options.command,
+      ...(options.lock.timeoutMs !== undefined ? { timeoutMs: options.lock.timeoutMs } : {}),
+      onWait: (holder) => {
+        // Another run held the tree meanwhile: the snapshot begun before is not of the tree this run gets.
+        early?.cancel();
+        early = undefined;
+        options.lock.onWait?.(holder);
+      },
+    });
+  } catch (error) {
+    early?.cancel();
+    throw error;
+  }
+  try {
+    if (await stopLeftovers(repoRoot, early)) early = undefined;
+    const changeSet = await changeSetForRun(repoRoot, config, options.base, early);
     const runId = newRunId();
     const runDir = runDirFor(repoRoot, runId);
     const events = createEventLog(runDir, { verbose: options.verbose ?? false });
@@ -138,15 +156,28 @@ export async function runLifecycle(options: RunLifecycleOptions): Promise<RunLif
   }
 }
 
-/** Checks and analyzers that a run killed with SIGKILL left running: stopped before this run starts its own. */
-async function stopLeftovers(repoRoot: string): Promise<void> {
-  const { stopped, unsure } = await reapLeftoverGroups(repoRoot);
+/**
+ * Checks and analyzers that a run killed with SIGKILL left running: stopped before this run starts its own. True when
+ * something was stopped or may still run: a snapshot begun before (`early`, then cancelled) may hold what it wrote.
+ */
+async function stopLeftovers(repoRoot: string, early: ChangeSetStart | undefined): Promise<boolean> {
+  let reaped: Awaited<ReturnType<typeof reapLeftoverGroups>>;
+  try {
+    reaped = await reapLeftoverGroups(repoRoot);
+  } catch (error) {
+    early?.cancel();
+    throw error;
+  }
+  const { stopped, unsure } = reaped;
+  const stale = stopped.length > 0 || unsure.length > 0;
+  if (stale) early?.cancel();
   for (const line of stopped) process.stderr.write(`tollgate: stopped ${line}, left running by an earlier run\n`);
   for (const line of unsure) {
     process.stderr.write(
       `tollgate: an earlier run may have left ${line} running; it could not be confirmed, so it was left alone\n`,
     );
   }
+  return stale;
 }
 
 async function executeAndStore(

@@ -37,6 +37,49 @@ describe('the stored report of a run', () => {
     expect(read.report.codeContext).toEqual({});
   });
 
+  test('a long file list is cut before it is masked: the names kept are masked, the cut is said once', async () => {
+    const runId = '20261127T000000Z-cccccc';
+    mkdirSync(join(root, '.tollgate/runs', runId), { recursive: true });
+    const files = Array.from({ length: STORED_LIMITS.files + 500 }, (_, index) => ({
+      path: index === 7 ? `leak/${canary}.txt` : `f${index}.ts`,
+      status: 'added',
+    }));
+    const ran = runReportWith([checksTool('ok')], { runId, repoRoot: root, files });
+    expect(await storeRunReport(ran)).toBe(true);
+    const text = readFileSync(join(root, '.tollgate/runs', runId, STORED_REPORT_FILE), 'utf8');
+    expect(text).not.toContain(canary);
+    const read = await readStoredReport(root, runId);
+    if (read.kind !== 'ok') throw new Error(read.kind);
+    expect(read.report.files).toHaveLength(STORED_LIMITS.files);
+    expect(read.report.files?.[7]?.path).toMatch(/^leak\/ghp_…/);
+    expect(read.report.left).toEqual(['the names of 500 more changed file(s)']);
+  });
+
+  test('no validator ran: the names are left out (nothing to mask them for), the counts and the note stay', async () => {
+    const runId = '20261127T000000Z-dddddd';
+    mkdirSync(join(root, '.tollgate/runs', runId), { recursive: true });
+    const files = [
+      { path: `leak/${canary}.txt`, status: 'added' },
+      { path: 'b.ts', status: 'modified' },
+    ];
+    const skippedFiles = [{ path: 'big.bin', reason: 'too_large' as const, detail: 'over the cap' }];
+    const report = runReportWith([], {
+      runId,
+      repoRoot: root,
+      files,
+      changedFiles: 2,
+      ignored: ['x.log'],
+      skippedFiles,
+    });
+    expect(await storeRunReport(report)).toBe(true);
+    const text = readFileSync(join(root, '.tollgate/runs', runId, STORED_REPORT_FILE), 'utf8');
+    expect(text).not.toContain('leak/');
+    const read = await readStoredReport(root, runId);
+    if (read.kind !== 'ok') throw new Error(read.kind);
+    expect(read.report).toMatchObject({ changedFiles: 2, files: [], ignored: [], skippedFiles: [] });
+    expect(read.report.left).toEqual(['the names of 4 changed, ignored or skipped file(s), as no validator ran']);
+  });
+
   test('a run without one reads as missing, a damaged one as corrupt with the reason', async () => {
     const runId = '20261127T000000Z-bbbbbb';
     mkdirSync(join(root, '.tollgate/runs', runId), { recursive: true });
