@@ -199,6 +199,9 @@ const step: fc.Arbitrary<Step> = fc.oneof(
 let repo: TempRepo;
 /** The base every case starts from: what `origin/main` was when it was fetched. */
 let initial: string;
+/** The base ref's reflog right after the fetch; every case starts from it (see the reset in the property). */
+let fetchedReflog: string;
+const reflogPath = () => join(repo.root, '.git', 'logs', 'refs', 'remotes', 'origin', 'main');
 beforeAll(async () => {
   repo = await createTempRepo({ files: { 'README.md': '# x\n' } });
   // A clean filter that stores every file it is given as the clean "fine": git itself would see no SECRET or TODO.
@@ -210,6 +213,7 @@ beforeAll(async () => {
   await repo.git('fetch', '-q', 'origin');
   await repo.git('branch', '-q', '--set-upstream-to=origin/main');
   initial = (await repo.git('rev-parse', 'HEAD')).trim();
+  fetchedReflog = await readFile(reflogPath(), 'utf8');
 });
 
 /**
@@ -351,6 +355,9 @@ describe('the gate invariant', () => {
         await repo.remove('.tollgate');
         await repo.git('reset', '-q', '--soft', initial);
         await repo.git('update-ref', 'refs/remotes/origin/main', initial);
+        // The base ref's reflog as the fetch left it: earlier cases' `move` steps must not pile up in it (after 50
+        // entries without a fetch, tollgate no longer sees the fetch and a first run trusts the moved ref).
+        await writeFile(reflogPath(), fetchedReflog);
         // The index as the base has it, flags and all gone (`git rm --cached` leaves skip-worktree entries alone).
         await repo.git('read-tree', initial);
         await writeFile(join(repo.root, '.git', 'info', 'attributes'), '');
