@@ -355,8 +355,7 @@ describe('the gate invariant', () => {
         await repo.remove('.tollgate');
         await repo.git('reset', '-q', '--soft', initial);
         await repo.git('update-ref', 'refs/remotes/origin/main', initial);
-        // The base ref's reflog as the fetch left it: earlier cases' `move` steps must not pile up in it (after 50
-        // entries without a fetch, tollgate no longer sees the fetch and a first run trusts the moved ref).
+        // The base ref's reflog as the fetch left it: each case is one session, not the sequel of earlier cases' moves.
         await writeFile(reflogPath(), fetchedReflog);
         // The index as the base has it, flags and all gone (`git rm --cached` leaves skip-worktree entries alone).
         await repo.git('read-tree', initial);
