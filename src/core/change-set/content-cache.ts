@@ -54,6 +54,11 @@ export class ContentCache {
     return id === '' ? Promise.resolve(null) : this.options.blobs.size(id);
   }
 
+  /** A blob of the snapshot, read from the object store and not cached (a symlink's target text, to check it first). */
+  readBlob(id: string): Promise<Buffer | null> {
+    return id === '' ? Promise.resolve(null) : this.options.blobs.read(id);
+  }
+
   readBytes(path: string): Promise<Buffer | null> {
     let cached = this.bytes.get(path);
     if (!cached) {

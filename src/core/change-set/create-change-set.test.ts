@@ -320,6 +320,29 @@ describe('what the change set lists', () => {
     expect(await changeSet.readText('hidden.txt')).toBe('TOKEN=1\nTODO\n');
   });
 
+  test('a skip-worktree symlink gone from disk is read from the snapshot: its target text, not unreadable', async () => {
+    const repo = await repoWith({ 'a.txt': 'a\n' });
+    await symlink('a.txt', join(repo.root, 'link.txt'));
+    await repo.git('add', 'link.txt');
+    await repo.git('update-index', '--skip-worktree', 'link.txt');
+    await repo.remove('link.txt');
+    const changeSet = await createChangeSet({ cwd: repo.root });
+    expect(changeSet.files.map((f) => [f.path, f.status, f.size])).toEqual([['link.txt', 'added', 5]]);
+    expect(changeSet.skipped).toEqual([]);
+    expect(await changeSet.readText('link.txt')).toBe('a.txt');
+  });
+
+  test('a skip-worktree symlink gone from disk that leads out of the repository is not read', async () => {
+    const repo = await repoWith({ 'a.txt': 'a\n' });
+    await symlink('../outside.txt', join(repo.root, 'link.txt'));
+    await repo.git('add', 'link.txt');
+    await repo.git('update-index', '--skip-worktree', 'link.txt');
+    await repo.remove('link.txt');
+    const changeSet = await createChangeSet({ cwd: repo.root });
+    expect(changeSet.skipped.map((f) => [f.path, f.reason])).toEqual([['link.txt', 'symlink_outside_repo']]);
+    expect(await changeSet.readText('link.txt')).toBeNull();
+  });
+
   test('a file gone from disk whose blob is too large is skipped as too large, not read', async () => {
     const repo = await repoWith({ 'a.txt': 'a\n' });
     await repo.write('big.txt', 'x'.repeat(2048));

@@ -103,8 +103,9 @@ function registerContent(
 }
 
 /**
- * A changed file that is not on disk takes its size and content from its blob in the snapshot. A symlink's target is
- * not followed there, and a blob the object store lacks cannot be read: both are listed as unreadable.
+ * A changed file that is not on disk takes its size and content from its blob in the snapshot; a symlink's content is
+ * its target text there too (never followed), unless it leads out of the repository, as on disk. A blob the object
+ * store lacks cannot be read: it is listed as unreadable.
  */
 async function fromObjectStore(
   file: ChangedFile,
@@ -112,6 +113,15 @@ async function fromObjectStore(
   options: InspectFilesOptions,
   skipped: SkippedFile[],
 ): Promise<void> {
+  if (entry.kind === 'symlink') {
+    const target = await options.content.readBlob(entry.id);
+    if (target !== null) {
+      file.size = target.length;
+      const realRoot = await realpath(options.root).catch(() => options.root);
+      await checkSymlink(file, entry.id, options, realRoot, skipped, target.toString('utf8'));
+      return;
+    }
+  }
   const size = entry.kind === 'symlink' ? null : await options.content.blobSize(entry.id);
   if (size === null) {
     options.content.register(entry.path, 'none');
@@ -137,16 +147,20 @@ function submodulePointers(entry: DescribedEntry): { from: string | null; to: st
   };
 }
 
-/** A symlink's content is its target text; one that leads out of the repository is not read at all. */
+/**
+ * A symlink's content is its target text; one that leads out of the repository is not read at all. `stored`: the
+ * target as the snapshot's blob holds it, for a link that is not on disk.
+ */
 async function checkSymlink(
   file: ChangedFile,
   id: string,
   options: InspectFilesOptions,
   realRoot: string,
   skipped: SkippedFile[],
+  stored?: string,
 ): Promise<void> {
   const absolute = join(options.root, file.path);
-  const target = await readlink(absolute).catch(() => null);
+  const target = stored ?? (await readlink(absolute).catch(() => null));
   if (target !== null && !(await pointsOutside(absolute, target, options.root, realRoot))) {
     options.content.register(file.path, 'symlink', id);
     return;

@@ -43,6 +43,22 @@ describe('the base is held to trusted commits', () => {
     expect(pinned.base).toMatchObject({ commit: first, source: 'pinned' });
   });
 
+  test('a fetch buried under more than 50 later moves of the base ref still holds a first run to it', async () => {
+    const repo = await repoWith({ 'a.txt': '1\n' });
+    await repo.publish();
+    const fetched = await head(repo);
+    await repo.write('a.txt', 'SECRET\n');
+    const moved = await repo.commit('not fetched');
+    // An agent moving the base ref onto its own commit, again and again (each move is one reflog entry).
+    for (let move = 0; move < 26; move += 1) {
+      await repo.git('update-ref', 'refs/remotes/origin/main', fetched);
+      await repo.git('update-ref', 'refs/remotes/origin/main', moved);
+    }
+    const changeSet = await createChangeSet({ cwd: repo.root, trustedCommits: [] });
+    expect(changeSet.base).toMatchObject({ commit: fetched, source: 'pinned' });
+    expect(changeSet.files.map((file) => file.path)).toEqual(['a.txt']);
+  });
+
   test('a history that shares nothing with the trusted commits is all change', async () => {
     const repo = await repoWith({ 'a.txt': '1\n' });
     const first = await head(repo);

@@ -26,7 +26,10 @@ export interface PinBaseInput {
 /** Reflog subjects git writes when a ref takes what a remote sent. */
 const FETCHED = /^(fetch|pull|clone)\b/;
 const COMMIT_ID = /^[0-9a-f]{40,64}$/;
-/** How far back the base ref's reflog is read for its last fetch. */
+/**
+ * The longest reflog whose first entry is taken for what `git clone` left. Fetches are looked for in the whole log:
+ * a window would let enough `git update-ref` moves bury the fetch, and a first run would trust the moved ref.
+ */
 const REFLOG_DEPTH = 50;
 
 export async function pinBase(git: GitRunner, input: PinBaseInput): Promise<ChangeSetBase> {
@@ -59,7 +62,7 @@ async function lastFetched(git: GitRunner, root: string, ref: string): Promise<s
   if (where.exitCode !== 0) return null;
   const text = await readFile(resolve(root, where.stdout.trim()), 'utf8').catch(() => '');
   const lines = text.split('\n').filter(Boolean);
-  for (const line of lines.slice(-REFLOG_DEPTH).reverse()) {
+  for (const line of [...lines].reverse()) {
     const tab = line.indexOf('\t');
     const commit = line.split(' ')[1];
     if (tab > 0 && commit && COMMIT_ID.test(commit) && FETCHED.test(line.slice(tab + 1))) return commit;

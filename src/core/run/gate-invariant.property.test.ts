@@ -1,4 +1,17 @@
-import { appendFile, readFile, writeFile } from 'node:fs/promises';
+import {
+  access,
+  appendFile,
+  chmod,
+  constants,
+  lstat,
+  readFile,
+  readlink,
+  rename,
+  rm,
+  stat,
+  symlink,
+  writeFile,
+} from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import fc from 'fast-check';
@@ -18,8 +31,9 @@ import { runValidationCall } from './validation-call.js';
 /**
  * The gate's one promise, as a property: whatever sequence of edits, policy edits (a config that switches a validator
  * off or ignores files, an ignore list), scoped calls (explicit paths), partial runs (`--only`), full runs, index flags
- * (`--skip-worktree`, `--assume-unchanged`), a lying clean filter, A-B-A swaps during a run, and commits under a base
- * ref moved onto them (`update-ref refs/remotes/origin/main HEAD`) an agent makes, the
+ * (`--skip-worktree`, `--assume-unchanged`), a lying clean filter, A-B-A swaps during a run, commits under a base
+ * ref moved onto them (`update-ref refs/remotes/origin/main HEAD`), plain commits, files staged then edited, renamed
+ * (`git mv`, `mv`), replaced by symbolic links, made executable or unreadable (`chmod`) an agent makes, the
  * gate says "validated" only when the last full run of every enabled validator, under the policy at the base, on the
  * tree as it is now (its bytes on disk) passed; a policy edit never makes a run pass.
  */
@@ -95,8 +109,10 @@ const swapTool = defineTool({
   enabledByDefault: true,
   run: async () => {
     const file = swapDuringRun;
-    if (file === null) return result('passed', 'nothing swapped');
-    const original = await readFile(join(repo.root, file));
+    // Only a regular file it can read: the check swaps a file, it does not fail on one that went away meanwhile.
+    const isFile = file !== null && (await lstat(join(repo.root, file)).catch(() => null))?.isFile();
+    const original = isFile ? await readFile(join(repo.root, file)).catch(() => null) : null;
+    if (file === null || original === null) return result('passed', 'nothing swapped');
     await writeFile(join(repo.root, file), 'fine\n');
     await sleep(150);
     await writeFile(join(repo.root, file), original);
@@ -116,8 +132,16 @@ const POLICY_EDITS = {
 } as const;
 const POLICY_FILES = ['tollgate.config.yaml', IGNORE_LIST];
 
+/** Two different files, in order: what `mv` and `ln -s` take. */
+const FILE_PAIRS = FILES.flatMap((from) => FILES.filter((to) => to !== from).map((to) => [from, to] as const));
+
 type Step =
   | { kind: 'edit'; file: string; content: string }
+  | { kind: 'stage'; file: string; content: string }
+  | { kind: 'commit' }
+  | { kind: 'chmod'; file: string; mode: 'none' | '+x' }
+  | { kind: 'symlink'; file: string; target: string }
+  | { kind: 'rename'; from: string; to: string; git: boolean }
   | { kind: 'remove'; file: string }
   | { kind: 'flag'; file: string; flag: '--skip-worktree' | '--assume-unchanged' }
   | { kind: 'filter'; file: string }
@@ -135,6 +159,21 @@ const step: fc.Arbitrary<Step> = fc.oneof(
     content: fc.constantFrom(...CONTENTS),
   }),
   fc.record({ kind: fc.constant('remove' as const), file: fc.constantFrom(...FILES) }),
+  fc.record({
+    kind: fc.constant('stage' as const),
+    file: fc.constantFrom(...FILES),
+    content: fc.constantFrom(...CONTENTS),
+  }),
+  fc.record({ kind: fc.constant('commit' as const) }),
+  fc.record({
+    kind: fc.constant('chmod' as const),
+    file: fc.constantFrom(...FILES),
+    mode: fc.constantFrom('none' as const, '+x' as const),
+  }),
+  fc.constantFrom(...FILE_PAIRS).map(([file, target]) => ({ kind: 'symlink' as const, file, target })),
+  fc
+    .tuple(fc.constantFrom(...FILE_PAIRS), fc.boolean())
+    .map(([[from, to], git]) => ({ kind: 'rename' as const, from, to, git })),
   fc.record({
     kind: fc.constant('flag' as const),
     file: fc.constantFrom(...FILES),
@@ -160,6 +199,9 @@ const step: fc.Arbitrary<Step> = fc.oneof(
 let repo: TempRepo;
 /** The base every case starts from: what `origin/main` was when it was fetched. */
 let initial: string;
+/** The base ref's reflog right after the fetch; every case starts from it (see the reset in the property). */
+let fetchedReflog: string;
+const reflogPath = () => join(repo.root, '.git', 'logs', 'refs', 'remotes', 'origin', 'main');
 beforeAll(async () => {
   repo = await createTempRepo({ files: { 'README.md': '# x\n' } });
   // A clean filter that stores every file it is given as the clean "fine": git itself would see no SECRET or TODO.
@@ -171,50 +213,131 @@ beforeAll(async () => {
   await repo.git('fetch', '-q', 'origin');
   await repo.git('branch', '-q', '--set-upstream-to=origin/main');
   initial = (await repo.git('rev-parse', 'HEAD')).trim();
+  fetchedReflog = await readFile(reflogPath(), 'utf8');
 });
 
 /**
- * The agent commits the files as they are on disk (bytes, whatever its flags and filters) and moves the base ref onto
- * that commit (`git update-ref refs/remotes/origin/main HEAD`): the change must stay what it was.
+ * The agent commits the files as they are on disk (bytes and modes, whatever its flags and filters) and moves the base
+ * ref onto that commit (`git update-ref refs/remotes/origin/main HEAD`): the change must stay what it was.
  */
 async function commitAndMoveBase(): Promise<void> {
   const env = { ...repo.env, GIT_INDEX_FILE: join(repo.root, '.git', 'move-index') };
-  const git = async (...args: string[]) => {
-    const run = await runProcess('git', args, { cwd: repo.root, env });
+  const git = async (args: string[], input?: string) => {
+    const run = await runProcess('git', args, { cwd: repo.root, env, ...(input !== undefined ? { input } : {}) });
     if (run.exitCode !== 0) throw new Error(`git ${args.join(' ')}: ${run.stderr}`);
     return run.stdout.trim();
   };
-  await git('read-tree', 'HEAD');
+  await git(['read-tree', 'HEAD']);
   for (const file of FILES) {
-    const bytes = await readFile(join(repo.root, file)).catch(() => null);
-    if (bytes === null) continue;
-    const id = await git('hash-object', '-w', '--no-filters', '--', file);
-    await git('update-index', '--add', '--cacheinfo', `100644,${id},${file}`);
+    const entry = await onDisk(file);
+    if (entry === null || entry.kind === 'unreadable') continue;
+    const id = await git(['hash-object', '-w', '--no-filters', '--stdin'], entry.text);
+    await git(['update-index', '--add', '--cacheinfo', `${GIT_MODES[entry.kind]},${id},${file}`]);
   }
-  const commit = await git('commit-tree', await git('write-tree'), '-p', 'HEAD', '-m', 'move the base');
-  await git('update-ref', 'HEAD', commit);
-  await git('update-ref', 'refs/remotes/origin/main', commit);
+  const commit = await git(['commit-tree', await git(['write-tree']), '-p', 'HEAD', '-m', 'move the base']);
+  await git(['update-ref', 'HEAD', commit]);
+  await git(['update-ref', 'refs/remotes/origin/main', commit]);
 }
 
 /** Index flags and filters: the agent's ways to make git look away from a file's bytes. */
-async function hide(current: Extract<Step, { kind: 'flag' | 'filter' }>, content: ReadonlyMap<string, string>) {
+async function hide(current: Extract<Step, { kind: 'flag' | 'filter' }>) {
   if (current.kind === 'filter') {
     await appendFile(join(repo.root, '.git', 'info', 'attributes'), `${current.file} filter=hide\n`);
-  } else if (content.has(current.file)) {
-    await repo.git('add', '--', current.file);
-    await repo.git('update-index', current.flag, '--', current.file);
+  } else if ((await onDisk(current.file)) !== null) {
+    await repo.git('add', '--', current.file).catch(() => {});
+    await repo.git('update-index', current.flag, '--', current.file).catch(() => {});
   }
 }
 afterAll(() => repo.cleanup());
+
+/** One path of the change as the model sees it: its git entry kind and content (a symlink's content is its target). */
+interface Entry {
+  kind: 'file' | 'exec' | 'link' | 'unreadable';
+  text: string;
+}
+const GIT_MODES = { file: '100644', exec: '100755', link: '120000' } as const;
+
+/** What `git add -A` would stage for a path from its bytes on disk; null when nothing is there. */
+async function onDisk(file: string): Promise<Entry | null> {
+  const path = join(repo.root, file);
+  const stats = await lstat(path).catch(() => null);
+  if (stats === null) return null;
+  if (stats.isSymbolicLink()) return { kind: 'link', text: await readlink(path) };
+  const bytes = await readFile(path).catch(() => null);
+  if (bytes === null) return { kind: 'unreadable', text: '' };
+  // git records only the owner's execute bit.
+  return { kind: stats.mode & 0o100 ? 'exec' : 'file', text: bytes.toString('utf8') };
+}
 
 /**
  * A skip-worktree entry whose file is gone is not checked out (a sparse checkout), not deleted: the change still holds
  * the index's content, and a commit would too. Null when the path has no such entry.
  */
-async function sparseEntry(file: string): Promise<string | null> {
+async function sparseEntry(file: string): Promise<Entry | null> {
   const tag = (await repo.git('ls-files', '-v', '--', file)).slice(0, 1);
   if (tag !== 'S' && tag !== 's') return null;
-  return await repo.git('show', `:${file}`);
+  const mode = (await repo.git('ls-files', '-s', '--', file)).slice(0, 6);
+  const kind = mode === GIT_MODES.link ? 'link' : mode === GIT_MODES.exec ? 'exec' : 'file';
+  return { kind, text: await repo.git('show', `:${file}`) };
+}
+
+/** The model of the change: every file's entry as on disk, or as its skip-worktree entry holds it when not on disk. */
+async function observeTree(): Promise<Map<string, Entry>> {
+  const tree = new Map<string, Entry>();
+  for (const file of FILES) {
+    const entry = (await onDisk(file)) ?? (await sparseEntry(file));
+    if (entry !== null) tree.set(file, entry);
+  }
+  return tree;
+}
+
+/** Writes a file the way an editor saves it: a symlink is replaced, not written through; a locked file is unlocked. */
+async function save(file: string, text: string): Promise<void> {
+  const path = join(repo.root, file);
+  const stats = await lstat(path).catch(() => null);
+  if (stats?.isSymbolicLink()) await rm(path);
+  else if (
+    stats &&
+    !(await access(path, constants.R_OK | constants.W_OK).then(
+      () => true,
+      () => false,
+    ))
+  ) {
+    await chmod(path, 0o644);
+  }
+  await repo.write(file, text);
+}
+
+/** What an agent with a shell does to the files and the index (never a run); failed commands change nothing. */
+async function act(current: Step): Promise<void> {
+  const path = (file: string) => join(repo.root, file);
+  const ignore = () => {};
+  if (current.kind === 'edit') {
+    await save(current.file, current.content);
+  } else if (current.kind === 'stage') {
+    await repo.git('add', '--', current.file).catch(ignore);
+    await save(current.file, current.content);
+  } else if (current.kind === 'remove') {
+    await repo.remove(current.file);
+  } else if (current.kind === 'commit') {
+    await repo.git('commit', '-q', '-a', '--allow-empty', '-m', 'x').catch(ignore);
+  } else if (current.kind === 'chmod') {
+    // Like chmod(1), follows a symlink to its target.
+    const mode = current.mode === 'none' ? 0 : ((await stat(path(current.file)).catch(() => null))?.mode ?? 0) | 0o111;
+    await chmod(path(current.file), mode).catch(ignore);
+  } else if (current.kind === 'symlink') {
+    await repo.remove(current.file);
+    await symlink(current.target, path(current.file));
+  } else if (current.kind === 'rename') {
+    if (current.git) await repo.git('mv', '--', current.from, current.to).catch(ignore);
+    else await rename(path(current.from), path(current.to)).catch(ignore);
+  } else if (current.kind === 'flag' || current.kind === 'filter') {
+    await hide(current);
+  } else if (current.kind === 'aba') {
+    swapDuringRun = current.file;
+  } else if (current.kind === 'move') {
+    await commitAndMoveBase();
+  }
 }
 
 describe('the gate invariant', () => {
@@ -232,33 +355,22 @@ describe('the gate invariant', () => {
         await repo.remove('.tollgate');
         await repo.git('reset', '-q', '--soft', initial);
         await repo.git('update-ref', 'refs/remotes/origin/main', initial);
+        // The base ref's reflog as the fetch left it: each case is one session, not the sequel of earlier cases' moves.
+        await writeFile(reflogPath(), fetchedReflog);
         // The index as the base has it, flags and all gone (`git rm --cached` leaves skip-worktree entries alone).
         await repo.git('read-tree', initial);
         await writeFile(join(repo.root, '.git', 'info', 'attributes'), '');
         swapDuringRun = null;
         for (const file of [...FILES, ...POLICY_FILES]) await repo.remove(file);
-        const content = new Map<string, string>();
         const policyEdits = new Map<string, string>();
         /** The model: the clean trees (by content) that a full run looked at. */
         const passedTrees = new Set<string>();
-        const treeKey = () => JSON.stringify([...content.entries(), ...policyEdits.entries()].sort());
         for (const current of steps) {
           const base = await gateConfig();
-          if (current.kind === 'edit') {
-            content.set(current.file, current.content);
-            await repo.write(current.file, current.content);
-          } else if (current.kind === 'remove') {
-            await repo.remove(current.file);
-            const staged = await sparseEntry(current.file);
-            if (staged === null) content.delete(current.file);
-            else content.set(current.file, staged);
-          } else if (current.kind === 'flag' || current.kind === 'filter') {
-            await hide(current, content);
-          } else if (current.kind === 'aba') {
-            if (content.has(current.file)) swapDuringRun = current.file;
-          } else if (current.kind === 'move') {
-            await commitAndMoveBase();
-          } else if (current.kind === 'policy') {
+          await act(current);
+          const tree = await observeTree();
+          const treeKey = JSON.stringify([...tree.entries(), ...policyEdits.entries()].sort());
+          if (current.kind === 'policy') {
             if (current.edit === 'revert') {
               for (const file of POLICY_FILES) await repo.remove(file);
               policyEdits.clear();
@@ -278,27 +390,36 @@ describe('the gate invariant', () => {
               complete: false,
               sessionId: `property-${session}`,
             });
-          } else {
+          } else if (current.kind === 'full' || current.kind === 'only') {
             const report = await runGate({
               ...base,
               tools,
               command: 'test',
               ...(current.kind === 'only' ? { only: [current.tool] } : {}),
             });
-            // Only the model decides what passes: a clean tree (no SECRET, no TODO) after a full run over it, with the
-            // policy as the base has it (no edit pending).
+            // Only the model decides what passes: a clean tree (no SECRET, no TODO, every file readable) after a full
+            // run over it, with the policy as the base has it (no edit pending). No run passes over a file it cannot
+            // read.
+            const entries = [...tree.values()];
+            const readable = entries.every((entry) => entry.kind !== 'unreadable');
             const clean =
               policyEdits.size === 0 &&
-              [...content.values()].every((text) => !text.includes('SECRET') && !text.includes('TODO'));
-            if (current.kind === 'full' && clean) passedTrees.add(treeKey());
-            if (current.kind === 'full')
+              readable &&
+              entries.every(({ text }) => !text.includes('SECRET') && !text.includes('TODO'));
+            if (current.kind === 'full' && clean) passedTrees.add(treeKey);
+            if (current.kind === 'full' && readable) {
               expect(report.verdict, JSON.stringify(steps)).toBe(clean ? 'passed' : 'failed');
+            } else if (current.kind === 'full') {
+              expect(report.verdict, JSON.stringify(steps)).not.toBe('passed');
+            }
             swapDuringRun = null;
           }
+          const after = await observeTree();
+          const afterKey = JSON.stringify([...after.entries(), ...policyEdits.entries()].sort());
           const status = await readGateStatus({ ...(await gateConfig()), tools });
-          const treeIsEmpty = content.size === 0 && policyEdits.size === 0;
+          const treeIsEmpty = after.size === 0 && policyEdits.size === 0;
           if (status.state === 'validated' && !treeIsEmpty) {
-            expect(passedTrees.has(treeKey()), JSON.stringify(steps)).toBe(true);
+            expect(passedTrees.has(afterKey), JSON.stringify(steps)).toBe(true);
           }
         }
       }),
