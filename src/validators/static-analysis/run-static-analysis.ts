@@ -93,7 +93,7 @@ export async function runStaticAnalysis(ctx: Context): Promise<ToolResult> {
       kept += outcome.reused.length;
     }
     if (outcome.failure?.state === 'failed') problems.push(outcome.failure.reason);
-    unexamined.push(...(outcome.unexamined ?? []));
+    appendAll(unexamined, outcome.unexamined ?? []);
     const timedOut = outcome.failure?.state === 'timed_out';
     reports.push({
       producer: outcome.producer,
