@@ -12,7 +12,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // Two cores: keep a little headroom for the git and child processes the tests spawn.
-    poolOptions: { forks: { maxForks: 2, minForks: 1 } },
+    // Two cores: keep a little headroom for the git and child processes the tests spawn. A worker keeps its modules
+    // from one test file to the next (isolate: false): loading them again for each of 220 files cost about a tenth of
+    // the suite. So a test file must leave no module state behind (see docs/testing.md).
+    poolOptions: { forks: { maxForks: 2, minForks: 1, isolate: false } },
   },
 });
