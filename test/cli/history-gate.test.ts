@@ -205,6 +205,28 @@ describe('the base is pinned', () => {
     expect(await stopDecision(clone)).toBe('block');
   }, 120_000);
 
+  test('nor does moving it more than fifty times: the fetch is found however deep in the reflog', async () => {
+    const origin = await repoWithConfig();
+    const clone = await cloneOf(origin);
+    await addAndRemoveSecret(clone, 'e');
+    const head = (await clone.git('rev-parse', 'HEAD')).trim();
+    const fetched = (await clone.git('rev-parse', 'refs/remotes/origin/main')).trim();
+    // 60 moves, back and forth: the fetch is then 120 reflog entries down.
+    const moves = Array.from(
+      { length: 60 },
+      () => `update refs/remotes/origin/main ${head}\nupdate refs/remotes/origin/main ${fetched}\n`,
+    ).join('');
+    for (const chunk of moves.split('\n').filter(Boolean)) {
+      await clone.git('update-ref', ...chunk.split(' ').slice(1));
+    }
+    await clone.git('update-ref', 'refs/remotes/origin/main', 'HEAD');
+    const result = await run(clone);
+    expect(result.exitCode).toBe(1);
+    expect(result.report.base.commit).toBe(fetched);
+    expect(result.secrets.status).toBe('failed');
+    expect(await stopDecision(clone)).toBe('block');
+  }, 120_000);
+
   test('on main with no upstream, the commits since the last passing run are the change', async () => {
     const repo = await repoWithConfig();
     expect((await run(repo)).exitCode).toBe(0);

@@ -26,11 +26,6 @@ export interface PinBaseInput {
 /** Reflog subjects git writes when a ref takes what a remote sent. */
 const FETCHED = /^(fetch|pull|clone)\b/;
 const COMMIT_ID = /^[0-9a-f]{40,64}$/;
-/**
- * The longest reflog whose first entry is taken for what `git clone` left. Fetches are looked for in the whole log:
- * a window would let enough `git update-ref` moves bury the fetch, and a first run would trust the moved ref.
- */
-const REFLOG_DEPTH = 50;
 
 export async function pinBase(git: GitRunner, input: PinBaseInput): Promise<ChangeSetBase> {
   const { resolved, head, trusted } = input;
@@ -67,7 +62,9 @@ async function lastFetched(git: GitRunner, root: string, ref: string): Promise<s
     const commit = line.split(' ')[1];
     if (tab > 0 && commit && COMMIT_ID.test(commit) && FETCHED.test(line.slice(tab + 1))) return commit;
   }
-  const before = lines.length > 0 && lines.length <= REFLOG_DEPTH ? lines[0]!.split(' ')[0] : undefined;
+  // The whole log is read, never a window of its newest entries: enough `git update-ref` moves would bury the fetch
+  // (or what the clone left), and a first run would then trust the moved ref.
+  const before = lines.length > 0 ? lines[0]!.split(' ')[0] : undefined;
   return before && COMMIT_ID.test(before) && !/^0+$/.test(before) ? before : null;
 }
 
