@@ -11,7 +11,9 @@ export function withUnexaminedFiles(changeSet: RepoChangeSet, executions: readon
   const unreadable = changeSet.skipped.filter((file) => file.reason === 'unreadable').map((file) => file.path);
   if (unreadable.length === 0) return [...executions];
   const list = unreadable.slice(0, 10).join(', ') + (unreadable.length > 10 ? ', …' : '');
-  const summary = `${unreadable.length} changed file${unreadable.length === 1 ? '' : 's'} could not be read (${list}), so no validator examined ${unreadable.length === 1 ? 'it' : 'them'}; make ${unreadable.length === 1 ? 'it' : 'them'} readable, or list ${unreadable.length === 1 ? 'it' : 'them'} in the config's \`ignore\``;
+  const one = unreadable.length === 1;
+  const them = one ? 'it' : 'them';
+  const summary = `${unreadable.length} changed file${one ? '' : 's'} could not be read (${list}), so no validator examined ${them}; make ${them} readable, or list ${them} in the config's \`ignore\``;
   return executions.map((execution) =>
     execution.result.status === 'passed'
       ? { ...execution, result: result('incomplete', summary, execution.result.findings, execution.result.details) }

@@ -9,7 +9,15 @@ import type { ProviderInfo } from './providers.js';
  * learnt from when its name differs from the key]. Formats are public facts, learnt from TruffleHog's open detector
  * set (its `pkg/detectors/<name>`), which is each row's reference; regexes and samples are our own.
  */
-type Row = readonly [slug: string, provider: string, aliases: string, shape: string, detector?: string];
+/** A row of a table of named providers; `reference` is a TruffleHog detector name (default: the key) or a full URL. */
+export type NamedProviderRow = readonly [
+  slug: string,
+  provider: string,
+  aliases: string,
+  shape: string,
+  reference?: string,
+];
+type Row = NamedProviderRow;
 
 const DETECTORS = 'https://github.com/trufflesecurity/trufflehog/tree/main/pkg/detectors/';
 
@@ -419,20 +427,38 @@ const ROWS: readonly Row[] = [
   ['zonka', 'Zonka', 'zonka', 'alnum:36', 'zonkafeedback'],
 ];
 
-/** `alnum-_:32`, `hex:24-40`: a row's value shape (exported for the other tables of named providers). */
-export function parseShape(text: string): ValueShape {
+/** `alnum-_:32`, `hex:24-40`: a row's value shape. */
+function parseShape(text: string): ValueShape {
   const [kind, length] = text.split(':') as [string, string];
   const [min, max] = length.split('-').map(Number) as [number, number?];
   const charset = kind.startsWith('hex') ? 'hex' : 'alnum';
   return { charset, symbols: kind.slice(charset.length), min, max: max ?? min };
 }
 
-export const NAMED_PROVIDER_RULES: Readonly<Record<string, readonly SecretRule[]>> = Object.fromEntries(
-  ROWS.map(([slug, provider, aliases, shape]) => [
-    slug,
-    [providerNamedAssignment({ slug, provider, aliases: aliases.split(' '), shape: parseShape(shape) })],
-  ]),
-);
+/** One provider-named assignment rule per row; `refine` may tighten a rule by its value shape. */
+export function namedProviderRules(
+  rows: readonly NamedProviderRow[],
+  refine: (rule: SecretRule, shape: ValueShape) => SecretRule = (rule) => rule,
+): Record<string, readonly SecretRule[]> {
+  return Object.fromEntries(
+    rows.map(([slug, provider, aliases, text]) => {
+      const shape = parseShape(text);
+      return [slug, [refine(providerNamedAssignment({ slug, provider, aliases: aliases.split(' '), shape }), shape)]];
+    }),
+  );
+}
+
+/** Each row's provider name and where its format is documented. */
+export function namedProviderInfo(rows: readonly NamedProviderRow[]): Record<string, ProviderInfo> {
+  return Object.fromEntries(
+    rows.map(([slug, provider, , , reference]) => [
+      slug,
+      { name: provider, reference: reference?.startsWith('https://') ? reference : DETECTORS + (reference ?? slug) },
+    ]),
+  );
+}
+
+export const NAMED_PROVIDER_RULES: Readonly<Record<string, readonly SecretRule[]>> = namedProviderRules(ROWS);
 
 /** Each alias with its provider and value shape, for rules that find the provider's name outside a variable name. */
 export const NAMED_PROVIDER_SHAPES: ReadonlyMap<string, { readonly provider: string; readonly shape: ValueShape }> =
@@ -442,6 +468,4 @@ export const NAMED_PROVIDER_SHAPES: ReadonlyMap<string, { readonly provider: str
     ),
   );
 
-export const NAMED_PROVIDER_INFO: Readonly<Record<string, ProviderInfo>> = Object.fromEntries(
-  ROWS.map(([slug, provider, , , detector]) => [slug, { name: provider, reference: DETECTORS + (detector ?? slug) }]),
-);
+export const NAMED_PROVIDER_INFO: Readonly<Record<string, ProviderInfo>> = namedProviderInfo(ROWS);

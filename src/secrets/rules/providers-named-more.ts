@@ -1,6 +1,5 @@
 import type { SecretRule } from '../rule.js';
-import { providerNamedAssignment } from '../rule-builders.js';
-import { parseShape } from './named-providers.js';
+import { type NamedProviderRow, namedProviderInfo, namedProviderRules } from './named-providers.js';
 import type { ProviderInfo } from './providers.js';
 
 /**
@@ -8,12 +7,9 @@ import type { ProviderInfo } from './providers.js';
  * each in the shape of `named-providers.ts`: [file key, provider, aliases, value shape, and where the format is
  * documented: a TruffleHog detector name, or a full URL]. Formats are public facts; regexes and samples are our own.
  */
-type Row = readonly [slug: string, provider: string, aliases: string, shape: string, reference?: string];
-
-const DETECTORS = 'https://github.com/trufflesecurity/trufflehog/tree/main/pkg/detectors/';
 const GITLEAKS = 'https://github.com/gitleaks/gitleaks/blob/master/config/gitleaks.toml';
 
-const ROWS: readonly Row[] = [
+const ROWS: readonly NamedProviderRow[] = [
   ['adafruit', 'Adafruit IO', 'adafruit', 'alnum_-:32', 'adafruitio'],
   ['beamer', 'Beamer', 'beamer', 'alnum_+/=:44-46'],
   ['blocknative', 'Blocknative', 'blocknative', 'hex-:36'],
@@ -52,17 +48,9 @@ function singleCaseHex(rule: SecretRule): SecretRule {
   };
 }
 
-export const MORE_NAMED_RULES: Readonly<Record<string, readonly SecretRule[]>> = Object.fromEntries(
-  ROWS.map(([slug, provider, aliases, text]) => {
-    const shape = parseShape(text);
-    const rule = providerNamedAssignment({ slug, provider, aliases: aliases.split(' '), shape });
-    return [slug, [shape.charset === 'hex' ? singleCaseHex(rule) : rule]];
-  }),
+export const MORE_NAMED_RULES: Readonly<Record<string, readonly SecretRule[]>> = namedProviderRules(
+  ROWS,
+  (rule, shape) => (shape.charset === 'hex' ? singleCaseHex(rule) : rule),
 );
 
-export const MORE_NAMED_INFO: Readonly<Record<string, ProviderInfo>> = Object.fromEntries(
-  ROWS.map(([slug, provider, , , reference]) => [
-    slug,
-    { name: provider, reference: reference?.startsWith('https://') ? reference : DETECTORS + (reference ?? slug) },
-  ]),
-);
+export const MORE_NAMED_INFO: Readonly<Record<string, ProviderInfo>> = namedProviderInfo(ROWS);
