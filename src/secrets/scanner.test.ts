@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { cpuMs } from '../../test/support/cpu-time.js';
 import { builtinRules } from './rules/index.js';
 import { fakeHumanPassword, fakeToken } from './sample-tokens.js';
 import { SecretScanner } from './scanner.js';
@@ -58,17 +59,19 @@ describe('long lines', () => {
     ['"api_token":"a","', 'short values'],
     ['pass', 'bare keyword'],
   ])('a 2 MB line of %j (%s) scans in linear time', (unit) => {
+    // CPU time, not wall time: waiting for a core on a busy machine is not the scanner's cost.
     const time = (size: number) => {
       const text = unit.repeat(Math.ceil(size / unit.length));
-      const started = performance.now();
-      scanner.scanText(text, { path: 'big.json' });
-      return performance.now() - started;
+      return cpuMs(() => scanner.scanText(text, { path: 'big.json' }));
     };
     time(50_000); // warm up the regexes
     const small = time(250_000);
-    const large = time(2_000_000);
-    expect(large, `${small.toFixed(1)} ms → ${large.toFixed(1)} ms`).toBeLessThan(Math.max(small * 24, 150));
-    // Far above what this takes, far below what super-linear scanning of 2 MB needs: a busy machine does not fail it.
+    const limit = Math.max(small * 24, 150);
+    // A garbage collection can still slow one timing: the faster of two is what the scan costs. Quadratic is always slow.
+    let large = time(2_000_000);
+    if (large >= limit) large = Math.min(large, time(2_000_000));
+    expect(large, `${small.toFixed(1)} ms → ${large.toFixed(1)} ms`).toBeLessThan(limit);
+    // Far above what this takes, far below what super-linear scanning of 2 MB needs.
     expect(large).toBeLessThan(10_000);
   });
 });

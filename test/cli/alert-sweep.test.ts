@@ -11,14 +11,14 @@ import { createTempRepo, removeDir, type TempRepo, tempDir } from '../support/gi
 import { CLI_PATH, runCli } from '../support/run-cli.js';
 
 /**
- * The alert sweep through the built CLI: 25 open alerts over 5 repositories behind the fake GitHub REST server (the
+ * The alert sweep through the built CLI: 20 open alerts over 5 repositories behind the fake GitHub REST server (the
  * listing paged by Link headers, 10 a page), decided by the fake `claude`, in 4 concurrent shard processes, then merged; the
- * same 25 in one process; a shard killed mid-way and rerun; duplicates across shard folders refused. 25 is enough for
- * every shard to hold several alerts (8, 6, 5 and 6) and for the listing to span pages; each alert decided costs two
+ * same 20 in one process; a shard killed mid-way and rerun; duplicates across shard folders refused. 20 is enough for
+ * every shard to hold several alerts (8, 4, 4 and 4) and for the listing to span pages; each alert decided costs two
  * clones and two agent processes, so more alerts only make the file slower.
  */
 const REPOS = ['acme/billing', 'acme/web', 'acme/infra', 'acme/mobile', 'acme/data'];
-const PER_REPO = 5;
+const PER_REPO = 4;
 const ALERTS = REPOS.length * PER_REPO;
 const TOKEN = fakeChecksumToken('ghp_', 'sweep-api-credential');
 const VERDICT_OF: Record<string, string> = {
@@ -142,7 +142,7 @@ async function merge(dirs: string[], extra: string[] = []) {
   return runCli(['alerts', 'merge', ...dirs, '--format', 'json', ...extra], { cwd: work, env, timeoutMs: 60_000 });
 }
 
-describe('alert sweep over 25 open alerts in 4 shards', () => {
+describe('alert sweep over 20 open alerts in 4 shards', () => {
   test('4 concurrent shards merge to the single-process result, every alert once, no token anywhere', async () => {
     const shards = await Promise.all(
       [1, 2, 3, 4].map((index) =>
@@ -205,7 +205,7 @@ describe('alert sweep over 25 open alerts in 4 shards', () => {
         inShard(repo, number, { index: 2, count: 4 }),
       ),
     ).length;
-    // Shard 2 holds 6 alerts, decided one at a time (the default --concurrency 1): killed after 2, most are left.
+    // Shard 2 holds 4 alerts, decided one at a time (the default --concurrency 1): killed after 2, some are left.
     expect(mine).toBeGreaterThan(3);
     const child = spawn(process.execPath, [CLI_PATH, ...sweepArgs('2/4', out)], {
       cwd: work,

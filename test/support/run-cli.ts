@@ -4,13 +4,17 @@ import { fileURLToPath } from 'node:url';
 import { type ProcessResult, runProcess } from '../../src/core/process.js';
 
 /**
- * The built CLI as users get it (the bundle `bin` points at). `npm test` builds first; a test run without a build says
+ * The built CLI as users get it (the bundle `bin` points at). `npm test` bundles first; a test run without a build says
  * so instead of failing obscurely.
  */
 export const CLI_PATH = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'tollgate.cjs');
 
 export function assertBuilt(): void {
-  if (!existsSync(CLI_PATH)) throw new Error(`${CLI_PATH} is missing: run \`npm run build\` (npm test does) first`);
+  if (!existsSync(CLI_PATH)) {
+    throw new Error(
+      `${CLI_PATH} is missing: run \`npm run build\` or \`node scripts/bundle.mjs\` (npm test does) first`,
+    );
+  }
 }
 
 /** Runs the built `tollgate` as a real child process, with the test's private env, no TTY and no stdin. */

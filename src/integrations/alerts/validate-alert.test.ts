@@ -83,6 +83,9 @@ const ok = (text: string, writeFiles?: Record<string, string>): FakeReviewStep =
   ...(writeFiles ? { writeFiles } : {}),
 });
 
+/** An analysis agent that exits with an error and no report, as soon as it has read (and the fake recorded) its prompt. */
+const NO_REPORT: FakeReviewStep = { exit: 1, stderr: 'model unavailable\n' };
+
 const GOOD_SCRIPT =
   '#!/bin/sh\nVALUE=$(git -C repo show HEAD~1:config/prod.env | cut -d= -f2)\ncurl -s -o /dev/null -w "%{http_code}" -H "Authorization: token $VALUE" https://api.github.com/user\n';
 
@@ -397,9 +400,10 @@ describe('validate-alert with three competing analyses', () => {
       '---\nmodel: { claude: claude-opus-4-5 }\nmaxTurns: 7\n---\nOur own rule: GitHub tokens are checked with GET /user only.\n',
     );
     let stderr = '';
-    const { stdout, alertDir } = await run([{ when: 'analysis 1/1 -->', steps: [{ hang: true }] }], {
+    // The agent fails at once, after the prompt is recorded: no wall-clock timeout that a busy machine could hit first.
+    const { stdout, alertDir } = await run([{ when: 'analysis 1/1 -->', steps: [NO_REPORT] }], {
       analyses: 1,
-      timeoutMs: 800,
+      timeoutMs: 60_000,
       cwd: source.root,
       outDir: join(work, 'analysis'),
       stderr: (text) => {
@@ -424,7 +428,7 @@ describe('validate-alert with three competing analyses', () => {
     // Progress on stderr: the stages, and each analysis with its agent, state and elapsed time.
     expect(stderr).toMatch(/^tollgate: analyses: 1 competing, on claude \[\d+s\]$/m);
     expect(stderr).toMatch(/^tollgate: analysis 1\/1 \(claude\): running \[\d+s\]$/m);
-    expect(stderr).toMatch(/^tollgate: analysis 1\/1 \(claude\): timeout after \d+s \[\d+s\]$/m);
+    expect(stderr).toMatch(/^tollgate: analysis 1\/1 \(claude\): failed after \d+s \[\d+s\]$/m);
     expect(stderr).toMatch(/^tollgate: done: INCONCLUSIVE \[\d+s\]$/m);
     expect(JSON.parse(stdout).notes.join('\n')).toMatch(/broken\.md: front matter is not valid YAML/);
   }, 60_000);
@@ -435,9 +439,9 @@ describe('validate-alert with three competing analyses', () => {
       req.path === '/user' && req.headers.authorization === `Bearer ${PLANTED}` ? { status: 200 } : { status: 401 },
     );
     try {
-      const { stdout } = await run([{ when: 'analysis 1/1 -->', steps: [{ hang: true }] }], {
+      const { stdout } = await run([{ when: 'analysis 1/1 -->', steps: [NO_REPORT] }], {
         analyses: 1,
-        timeoutMs: 800,
+        timeoutMs: 60_000,
         verify: true,
         verifyTransport: { ca: ca.ca, hostOverrides: { github: provider.base } },
       });

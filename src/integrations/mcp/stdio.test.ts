@@ -11,10 +11,10 @@ import { readState } from '../../core/state/results-store.js';
 
 /**
  * The built server over real stdio, driven by the SDK's own client, against a real repository and the real
- * validators (only `checks` on, with one command). Needs `npm run build` (the test script builds first).
+ * validators (only `checks` on, with one command). Needs the bundle (`npm test` bundles first).
  */
-const dist = (path: string) => fileURLToPath(new URL(`../../../dist/${path}`, import.meta.url));
-const built = existsSync(CLI_PATH) && existsSync(dist('cli/commands/mcp.js'));
+const bundle = fileURLToPath(new URL('../../../dist/bundle/cli/tollgate.cjs', import.meta.url));
+const built = existsSync(CLI_PATH) && existsSync(bundle);
 
 /** The built CLI's `tollgate mcp`, as agents start it. */
 function serverCommand(): { command: string; args: string[] } {
