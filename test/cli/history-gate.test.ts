@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
+import { runProcess } from '../../src/core/process.js';
 import { fakeChecksumToken } from '../../src/secrets/sample-tokens.js';
 import { createTempRepo, removeDir, type TempRepo } from '../support/git-repo.js';
 import { runCli } from '../support/run-cli.js';
@@ -211,11 +212,20 @@ describe('the base is pinned', () => {
     await addAndRemoveSecret(clone, 'e');
     const head = (await clone.git('rev-parse', 'HEAD')).trim();
     const fetched = (await clone.git('rev-parse', 'refs/remotes/origin/main')).trim();
-    // 120 moves, back and forth: what the clone left is then 120 reflog entries down.
-    for (let move = 0; move < 60; move++) {
-      await clone.git('update-ref', 'refs/remotes/origin/main', head);
-      await clone.git('update-ref', 'refs/remotes/origin/main', fetched);
-    }
+    // 120 moves, back and forth: what the clone left is then 120 reflog entries down. One `update-ref --stdin`, each
+    // move a transaction of its own (a reflog entry each, as 120 `git update-ref` calls write), not 120 git processes.
+    const moves = Array.from({ length: 120 }, (_, move) => (move % 2 === 0 ? head : fetched))
+      .map((commit) => `start\nupdate refs/remotes/origin/main ${commit}\ncommit\n`)
+      .join('');
+    const moved = await runProcess('git', ['update-ref', '--stdin'], {
+      cwd: clone.root,
+      env: clone.env,
+      input: moves,
+    });
+    expect(moved.exitCode, moved.stderr).toBe(0);
+    const reflog = await clone.git('reflog', 'show', '--format=%H', 'refs/remotes/origin/main');
+    // One reflog entry per move, as 120 `git update-ref` calls leave (git clone itself writes none for this ref).
+    expect(reflog.trim().split('\n')).toHaveLength(120);
     await clone.git('update-ref', 'refs/remotes/origin/main', 'HEAD');
     const result = await run(clone);
     expect(result.exitCode).toBe(1);

@@ -155,15 +155,30 @@ describe('tollgate run (built CLI, real repository)', () => {
 
   test('a run that waited on the lock judges the tree it got, not the one it saw before the wait', async () => {
     // The snapshot is begun while the config is read; a run that has to wait drops it and takes the tree again.
-    await commitConfig('checks:\n  - name: slow\n    run: sleep 3\n');
+    // The first run's check holds the lock until the test releases it, once the second run says it waits: no sleeps.
+    const release = join(repo.home, 'release-the-check');
+    await commitConfig(`checks:\n  - name: slow\n    run: "while [ ! -e '${release}' ]; do sleep 0.05; done"\n`);
     await repo.write('value.txt', 'changed\n');
     const first = run();
     const lockPath = join(repo.root, '.tollgate', 'run.lock');
-    for (let waited = 0; waited < 5000 && !existsSync(lockPath); waited += 50)
+    for (let waited = 0; waited < 10_000 && !existsSync(lockPath); waited += 50)
       await new Promise((done) => setTimeout(done, 50));
-    const second = run('--format', 'json');
-    await new Promise((done) => setTimeout(done, 1_000));
+    let stderr = '';
+    let saidWaiting = () => {};
+    const waiting = new Promise<void>((resolve) => (saidWaiting = resolve));
+    const second = runProcess(process.execPath, [CLI_PATH, 'run', '--format', 'json'], {
+      cwd: repo.root,
+      env: { ...repo.env, TOLLGATE_DEBUG: '' },
+      timeoutMs: 60_000,
+      onOutput: (stream, chunk) => {
+        if (stream !== 'stderr') return;
+        stderr += chunk.toString();
+        if (stderr.includes('lock: waiting')) saidWaiting();
+      },
+    });
+    await Promise.race([waiting, second]);
     await repo.write('late.txt', 'written while the second run waited\n');
+    writeFileSync(release, '');
     await first;
     const result = await second;
     // It did wait: the snapshot it began before then was dropped, and the one it judged was taken after.

@@ -270,23 +270,32 @@ async function onDisk(file: string): Promise<Entry | null> {
 }
 
 /**
- * A skip-worktree entry whose file is gone is not checked out (a sparse checkout), not deleted: the change still holds
- * the index's content, and a commit would too. Null when the path has no such entry.
+ * The skip-worktree entries among `files` (path → mode), from one `git ls-files`: a skip-worktree entry whose file is
+ * gone is not checked out (a sparse checkout), not deleted: the change still holds the index's content, and a commit
+ * would too.
  */
-async function sparseEntry(file: string): Promise<Entry | null> {
-  const tag = (await repo.git('ls-files', '-v', '--', file)).slice(0, 1);
-  if (tag !== 'S' && tag !== 's') return null;
-  const mode = (await repo.git('ls-files', '-s', '--', file)).slice(0, 6);
-  const kind = mode === GIT_MODES.link ? 'link' : mode === GIT_MODES.exec ? 'exec' : 'file';
-  return { kind, text: await repo.git('show', `:${file}`) };
+async function sparseModes(files: readonly string[]): Promise<Map<string, string>> {
+  const modes = new Map<string, string>();
+  if (files.length === 0) return modes;
+  for (const line of (await repo.git('ls-files', '-v', '-s', '--', ...files)).split('\n')) {
+    const match = /^([Ss]) (\d{6}) \S+ \d\t(.+)$/.exec(line);
+    if (match) modes.set(match[3]!, match[2]!);
+  }
+  return modes;
 }
 
 /** The model of the change: every file's entry as on disk, or as its skip-worktree entry holds it when not on disk. */
 async function observeTree(): Promise<Map<string, Entry>> {
   const tree = new Map<string, Entry>();
+  const missing: string[] = [];
   for (const file of FILES) {
-    const entry = (await onDisk(file)) ?? (await sparseEntry(file));
-    if (entry !== null) tree.set(file, entry);
+    const entry = await onDisk(file);
+    if (entry === null) missing.push(file);
+    else tree.set(file, entry);
+  }
+  for (const [file, mode] of await sparseModes(missing)) {
+    const kind = mode === GIT_MODES.link ? 'link' : mode === GIT_MODES.exec ? 'exec' : 'file';
+    tree.set(file, { kind, text: await repo.git('show', `:${file}`) });
   }
   return tree;
 }
