@@ -75,16 +75,20 @@ export async function createTempRepo(options: CreateTempRepoOptions = {}): Promi
     await writeFile(target, content);
   };
   const remove = (path: string): Promise<void> => rm(join(root, path), { recursive: true, force: true });
-  const commit = async (message: string): Promise<string> => {
+  const commitAll = async (message: string): Promise<void> => {
     await git('add', '-A');
     await git('commit', '--quiet', '--allow-empty', '--no-verify', '-m', message);
+  };
+  const commit = async (message: string): Promise<string> => {
+    await commitAll(message);
     return (await git('rev-parse', 'HEAD')).trim();
   };
 
   await git('init', '--quiet', '-b', 'main');
   const files = Object.entries(options.files ?? {});
   for (const [path, content] of files) await write(path, content);
-  if (files.length > 0 && options.commit !== false) await commit('initial');
+  // No `rev-parse` for a commit nobody asked the id of: hundreds of repositories a run, a git process each.
+  if (files.length > 0 && options.commit !== false) await commitAll('initial');
 
   const publish = async (): Promise<void> => {
     const remote = join(tempHome.home, 'origin.git');
