@@ -8,6 +8,21 @@ import { build } from 'esbuild';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
+// zod bundles every language's error messages behind one index (`z.locales`): a sixth of the CLI's bundle and a
+// third of the scan worker's, read and evaluated on each start. tollgate speaks English, zod's default (which zod
+// imports from en.js itself), so the index is built with English alone; nothing in src/ names `z.locales`
+// (test/cli/bundle-shape.test.ts checks both).
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(pluginBuild) {
+    pluginBuild.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, (args) => ({
+      contents: 'export { default as en } from "./en.js";\n',
+      resolveDir: dirname(args.path),
+      loader: 'js',
+    }));
+  },
+};
+
 const common = {
   bundle: true,
   platform: 'node',
@@ -22,6 +37,7 @@ const common = {
   // ESM entry points first: some packages' `main` is a UMD build whose dynamic requires esbuild cannot follow
   // (jsonc-parser's `require('./impl/format')` failed at run time only, in the bundle).
   mainFields: ['module', 'main'],
+  plugins: [zodEnglishOnly],
 };
 
 // CommonJS has no import.meta: give the code its module URL back (package-files.ts walks up from it).

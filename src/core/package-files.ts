@@ -1,12 +1,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { lazy } from './lazy.js';
 
 /**
  * The folder of tollgate's own package (where package.json, docs/ and templates/ ship), found by walking up from this
  * module. Walking up, rather than a fixed `../..`, keeps it right from src/, dist/ and the bundled dist/bundle/ alike.
+ * Found on first use: most runs never ask.
  */
-const PACKAGE_ROOT: string = (() => {
+const packageRoot = lazy((): string => {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (;;) {
     const manifest = join(dir, 'package.json');
@@ -21,9 +23,9 @@ const PACKAGE_ROOT: string = (() => {
     if (parent === dir) return join(dirname(fileURLToPath(import.meta.url)), '..', '..');
     dir = parent;
   }
-})();
+});
 
 /** Absolute path of a file shipped with the package, e.g. `packageFile('docs/config.md')`. */
 export function packageFile(relative: string): string {
-  return join(PACKAGE_ROOT, relative);
+  return join(packageRoot(), relative);
 }

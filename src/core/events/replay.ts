@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazy } from '../lazy.js';
 import type { EventLogRead, LogProblem } from './reader.js';
 import type {
   RunAbortData,
@@ -80,25 +81,30 @@ export interface RunSummary {
   lastAt: string | null;
 }
 
-/** The parts of a `ToolResult` the summary shows; read leniently, since results are `unknown` in the envelope. */
-const loggedResultSchema = z.looseObject({
-  status: z.string(),
-  summary: z.string().optional(),
-  findings: z
-    .array(
-      z.looseObject({
-        id: z.string().optional(),
-        severity: z.string().optional(),
-        title: z.string(),
-        path: z.string().optional(),
-        line: z.number().optional(),
-        waiver: z.looseObject({ by: z.string(), reason: z.string() }).optional(),
-      }),
-    )
-    .default([]),
-});
+/**
+ * The parts of a `ToolResult` the summary shows; read leniently, since results are `unknown` in the envelope. Built on
+ * first use: only `tollgate log` and the HTML page replay a run (issue 32's start-up target).
+ */
+const loggedResultSchema = lazy(() =>
+  z.looseObject({
+    status: z.string(),
+    summary: z.string().optional(),
+    findings: z
+      .array(
+        z.looseObject({
+          id: z.string().optional(),
+          severity: z.string().optional(),
+          title: z.string(),
+          path: z.string().optional(),
+          line: z.number().optional(),
+          waiver: z.looseObject({ by: z.string(), reason: z.string() }).optional(),
+        }),
+      )
+      .default([]),
+  }),
+);
 
-const hookOutputSchema = z.looseObject({ decision: z.string().optional(), reason: z.string().optional() });
+const hookOutputSchema = lazy(() => z.looseObject({ decision: z.string().optional(), reason: z.string().optional() }));
 
 /** Folds a run's events into what happened: one entry per tool call, hook and permission decision. Pure. */
 export function replayRun(read: EventLogRead): RunSummary {
@@ -196,7 +202,7 @@ function foldToolEvent(fold: Fold, event: TollgateEvent, at: string): void {
       call.durationMs = event.data.durationMs;
       call.success = event.data.success;
       call.error = event.data.error ? { ...event.data.error } : null;
-      const result = loggedResultSchema.safeParse(event.data.result);
+      const result = loggedResultSchema().safeParse(event.data.result);
       if (result.success) {
         call.status = result.data.status;
         call.summary = result.data.summary ?? null;
@@ -257,7 +263,7 @@ function foldHookEvent(fold: Fold, event: EventOf<'hook.start' | 'hook.end'>): v
   }
   hook.state = 'completed';
   hook.success = event.data.success;
-  const output = hookOutputSchema.safeParse(event.data.output);
+  const output = hookOutputSchema().safeParse(event.data.output);
   if (output.success) {
     hook.decision = output.data.decision ?? null;
     hook.reason = output.data.reason ?? null;
@@ -287,7 +293,7 @@ function foldPermissionEvent(fold: Fold, event: EventOf<'permission.requested' |
   request.source = event.data.decisionSource;
 }
 
-function pickFinding(finding: z.output<typeof loggedResultSchema>['findings'][number]): LoggedFinding {
+function pickFinding(finding: z.output<ReturnType<typeof loggedResultSchema>>['findings'][number]): LoggedFinding {
   return {
     title: finding.title,
     ...(finding.id === undefined ? {} : { id: finding.id }),

@@ -10,6 +10,7 @@ import type { EffectivePolicy } from '../policy/effective-policy.js';
 import { runProcess } from '../process.js';
 import { ledgerFor } from '../process-ledger.js';
 import { FAILURE_STATUSES, result, type ToolResult } from '../result.js';
+import { ONE_SHOT } from '../state/atomic-write.js';
 import type { EventSink } from './event-sink.js';
 import { type HookRunContext, type HookType, hookMatches, runHook } from './hooks.js';
 import { checkPermissions } from './permissions.js';
@@ -203,7 +204,8 @@ async function guardCall(
 }
 
 function parseInput(tool: AnyToolDefinition, raw: unknown): ParsedInput {
-  const parsed = (tool.inputSchema as z.ZodType).safeParse(raw);
+  // Each tool's input is parsed once per call, most often once per process: zod's compiled fast path would not pay.
+  const parsed = (tool.inputSchema as z.ZodType).safeParse(raw, ONE_SHOT);
   if (parsed.success) return { ok: true, value: parsed.data };
   const issue = parsed.error.issues[0];
   const where = issue && issue.path.length > 0 ? issue.path.map(String).join('.') : '(input)';

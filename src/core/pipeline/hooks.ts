@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { HookCommand } from '../config/schema.js';
 import { errorMessage } from '../errors.js';
+import { lazy } from '../lazy.js';
 import { runProcess } from '../process.js';
 import type { EventSink } from './event-sink.js';
 import { loadRedactor, type Redact, redactJson } from './redact-result.js';
@@ -12,15 +13,17 @@ export type HookType = 'preToolUse' | 'postToolUse' | 'postToolUseFailure';
  * What a hook may answer on stdout (one JSON object; empty output means "allow, nothing to add"). Exit code 2 denies
  * with stderr as the reason, as in Claude Code; any other non-zero exit is a hook failure.
  */
-const hookReplySchema = z
-  .object({
-    decision: z.enum(['allow', 'deny']).optional(),
-    reason: z.string().optional(),
-    modifiedArguments: z.record(z.string(), z.unknown()).optional(),
-    additionalContext: z.string().optional(),
-  })
-  .strict();
-export type HookReply = z.infer<typeof hookReplySchema>;
+const hookReplySchema = lazy(() =>
+  z
+    .object({
+      decision: z.enum(['allow', 'deny']).optional(),
+      reason: z.string().optional(),
+      modifiedArguments: z.record(z.string(), z.unknown()).optional(),
+      additionalContext: z.string().optional(),
+    })
+    .strict(),
+);
+export type HookReply = z.infer<ReturnType<typeof hookReplySchema>>;
 
 export type HookOutcome =
   | { kind: 'ok'; reply: HookReply }
@@ -137,7 +140,7 @@ async function invoke(hook: HookCommand, input: Record<string, unknown>, ctx: Ho
       message: `${name} printed something that is not JSON: ${JSON.stringify(text.slice(0, 80))}`,
     };
   }
-  const parsed = hookReplySchema.safeParse(json);
+  const parsed = hookReplySchema().safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue && issue.path.length > 0 ? issue.path.join('.') : 'reply';

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { z } from 'zod';
+import { lazy } from '../lazy.js';
 import { forgedFileMessage, readSignedJsonFile, writeSignedJsonFile } from '../state/signed-json-file.js';
 import { ensureTollgateDir, TOLLGATE_DIR } from '../state/tollgate-dir.js';
 
@@ -11,21 +12,24 @@ import { ensureTollgateDir, TOLLGATE_DIR } from '../state/tollgate-dir.js';
 const POLICY_ACCEPTED_FILE = 'policy-accepted.json';
 const LABEL = `${TOLLGATE_DIR}/${POLICY_ACCEPTED_FILE}`;
 
-const blobId = z
-  .string()
-  .regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/)
-  .nullable();
+const blobId = () =>
+  z
+    .string()
+    .regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/)
+    .nullable();
 
-const acceptanceSchema = z.object({
-  path: z.string().min(1),
-  from: blobId,
-  to: blobId,
-  by: z.string(),
-  at: z.string(),
-});
-export type PolicyAcceptance = z.output<typeof acceptanceSchema>;
+const acceptanceSchema = () =>
+  z.object({
+    path: z.string().min(1),
+    from: blobId(),
+    to: blobId(),
+    by: z.string(),
+    at: z.string(),
+  });
+export type PolicyAcceptance = z.output<ReturnType<typeof acceptanceSchema>>;
 
-const fileSchema = z.object({ version: z.literal(1), accepted: z.array(acceptanceSchema) });
+// Built on first use: most runs never read the file (issue 32's start-up target).
+const fileSchema = lazy(() => z.object({ version: z.literal(1), accepted: z.array(acceptanceSchema()) }));
 
 export function acceptancesPath(repoRoot: string): string {
   return join(repoRoot, TOLLGATE_DIR, POLICY_ACCEPTED_FILE);
@@ -40,7 +44,7 @@ export async function readAcceptances(
   repoRoot: string,
   onWarning?: (message: string) => void,
 ): Promise<PolicyAcceptance[]> {
-  const read = await readSignedJsonFile(acceptancesPath(repoRoot), fileSchema, 'policy-accepted');
+  const read = await readSignedJsonFile(acceptancesPath(repoRoot), fileSchema(), 'policy-accepted');
   if (read.kind === 'ok') return read.value.accepted;
   if (read.kind === 'forged') onWarning?.(forgedFileMessage(LABEL, 'no policy edit counts as accepted'));
   if (read.kind === 'corrupt') onWarning?.(`${LABEL}: ${read.problem}; no policy edit counts as accepted`);

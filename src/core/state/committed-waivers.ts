@@ -6,6 +6,7 @@ import { parseYamlSource } from '../config/yaml-source.js';
 import { issueProblems } from '../config/zod-issues.js';
 import { TollgateError } from '../errors.js';
 import { SEVERITIES } from '../finding.js';
+import { lazy } from '../lazy.js';
 import { COMMITTED_WAIVERS_FILE } from '../policy/committed-waivers-file.js';
 import type { EffectivePolicy } from '../policy/effective-policy.js';
 import { runProcess } from '../process.js';
@@ -18,25 +19,27 @@ import type { WaiverRecord } from './waiver-record.js';
  * either) can approve their own change by writing or committing the file.
  */
 
-const entrySchema = z
-  .object({
-    finding: z.string().regex(/^[0-9a-f]{16}$/, 'expected a finding id: 16 hex digits, as `tollgate log` shows'),
-    reason: z.string().trim().min(1),
-    by: z.string().trim().min(1),
-    at: z.string().refine((value) => !Number.isNaN(Date.parse(value)), 'expected an ISO date and time'),
-    expires: z
-      .string()
-      .refine((value) => !Number.isNaN(Date.parse(value)), 'expected an ISO date and time')
-      .optional(),
-    severity: z.enum(SEVERITIES).optional(),
-    tool: z.string().optional(),
-    title: z.string().optional(),
-  })
-  .strict();
+const entrySchema = () =>
+  z
+    .object({
+      finding: z.string().regex(/^[0-9a-f]{16}$/, 'expected a finding id: 16 hex digits, as `tollgate log` shows'),
+      reason: z.string().trim().min(1),
+      by: z.string().trim().min(1),
+      at: z.string().refine((value) => !Number.isNaN(Date.parse(value)), 'expected an ISO date and time'),
+      expires: z
+        .string()
+        .refine((value) => !Number.isNaN(Date.parse(value)), 'expected an ISO date and time')
+        .optional(),
+      severity: z.enum(SEVERITIES).optional(),
+      tool: z.string().optional(),
+      title: z.string().optional(),
+    })
+    .strict();
 
-const fileSchema = z.object({ waivers: z.array(entrySchema).default([]) }).strict();
+// Built on first use: a run reads the file only when the repository has one (issue 32's start-up target).
+const fileSchema = lazy(() => z.object({ waivers: z.array(entrySchema()).default([]) }).strict());
 
-type Entry = z.output<typeof entrySchema>;
+type Entry = z.output<ReturnType<typeof entrySchema>>;
 
 /** The file's key for each waiver field (the file reads `finding` and `expires`; the rest keep their names). */
 const FIELDS = [
@@ -67,9 +70,9 @@ export function parseCommittedWaivers(text: string, label = COMMITTED_WAIVERS_FI
   const source = parseYamlSource(text);
   const problems = source.problems.length > 0 ? source.problems : [];
   if (problems.length === 0) {
-    const parsed = fileSchema.safeParse(source.value ?? {});
+    const parsed = fileSchema().safeParse(source.value ?? {});
     if (parsed.success) return parsed.data.waivers.map(toRecord);
-    problems.push(...issueProblems(parsed.error.issues, fileSchema, source));
+    problems.push(...issueProblems(parsed.error.issues, fileSchema(), source));
   }
   const lines = problems.map((problem) => `${label}:${problem.line}:${problem.col} ${problem.message}`);
   throw new TollgateError('config', lines[0]!, lines.slice(1));

@@ -1,6 +1,7 @@
 import { rename } from 'node:fs/promises';
 import { z } from 'zod';
 import { TollgateError } from '../errors.js';
+import { lazy } from '../lazy.js';
 import { forgedFileMessage, readSignedJsonFile, writeSignedJsonFile } from './signed-json-file.js';
 import { TOLLGATE_DIR, tollgatePaths } from './tollgate-dir.js';
 import { waiverRecordSchema } from './waiver-record.js';
@@ -13,11 +14,13 @@ import { waiverRecordSchema } from './waiver-record.js';
 export const WAIVERS_LABEL = `${TOLLGATE_DIR}/waivers.json`;
 const WAIVERS_VERSION = 1;
 
-const waiversFileSchema = z.looseObject({
-  version: z.literal(WAIVERS_VERSION),
-  waivers: z.array(waiverRecordSchema),
-});
-export type WaiversFile = z.output<typeof waiversFileSchema>;
+const waiversFileSchema = lazy(() =>
+  z.looseObject({
+    version: z.literal(WAIVERS_VERSION),
+    waivers: z.array(waiverRecordSchema()),
+  }),
+);
+export type WaiversFile = z.output<ReturnType<typeof waiversFileSchema>>;
 
 export type WaiversWarning = (message: string) => void;
 const warnOnStderr: WaiversWarning = (message) => process.stderr.write(`tollgate: warning: ${message}\n`);
@@ -38,7 +41,7 @@ export async function readLocalWaivers(
   options: { onWarning?: WaiversWarning } = {},
 ): Promise<{ file: WaiversFile; untrusted: 'forged' | 'unsigned' | null }> {
   const path = tollgatePaths(repoRoot).waiversPath;
-  const read = await readSignedJsonFile(path, waiversFileSchema, 'waivers');
+  const read = await readSignedJsonFile(path, waiversFileSchema(), 'waivers');
   switch (read.kind) {
     case 'ok':
       return { file: read.value, untrusted: null };

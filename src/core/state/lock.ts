@@ -5,17 +5,20 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { formatDuration } from '../config/duration.js';
 import { errorMessage, TollgateError } from '../errors.js';
+import { lazy } from '../lazy.js';
 import { ensureTollgateDir, TOLLGATE_DIR } from './tollgate-dir.js';
 
 /** What a lock file says about its holder. `token` tells our own lock from a successor's when releasing. */
-const lockHolderSchema = z.object({
-  pid: z.number().int(),
-  host: z.string(),
-  startedAt: z.string(),
-  command: z.string(),
-  token: z.string(),
-});
-export type LockHolder = z.output<typeof lockHolderSchema>;
+const lockHolderSchema = lazy(() =>
+  z.object({
+    pid: z.number().int(),
+    host: z.string(),
+    startedAt: z.string(),
+    command: z.string(),
+    token: z.string(),
+  }),
+);
+export type LockHolder = z.output<ReturnType<typeof lockHolderSchema>>;
 
 export interface HeldLock {
   readonly path: string;
@@ -190,7 +193,7 @@ function readLockFile(path: string): LockFileRead {
     throw new TollgateError('io', `${path}: could not read the lock: ${errorMessage(error)}`);
   }
   try {
-    const parsed = lockHolderSchema.safeParse(JSON.parse(raw));
+    const parsed = lockHolderSchema().safeParse(JSON.parse(raw));
     if (parsed.success) return { kind: 'held', raw, holder: parsed.data };
   } catch {
     // Falls through to garbage.

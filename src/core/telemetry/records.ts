@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazy } from '../lazy.js';
 import type { ToolStatus } from '../result.js';
 
 /**
@@ -21,44 +22,47 @@ export type SkipReason = (typeof SKIP_REASONS)[number];
 /** Where the run came from: `tollgate run`, or an MCP call (`parallel_validation`, `code_review`, …). */
 const TELEMETRY_SOURCES = ['run', 'mcp'] as const;
 
-const toolRecordSchema = z.object({
-  type: z.literal('validation.tool'),
-  at: z.string(),
-  runId: z.string(),
-  source: z.enum(TELEMETRY_SOURCES),
-  tool: z.string(),
-  status: z.string(),
-  success: z.boolean(),
-  durationMs: z.number(),
-  timedOut: z.boolean(),
-  /** Blocking (unwaived) findings. */
-  alertCount: z.number().int(),
-  /** Time the run would have saved had the agent's "trivial" been trusted and the tool skipped. */
-  potentialSavingsMs: z.number(),
-  /** The agent's declaration for this tool, null when it made none. */
-  trivialDeclared: z.boolean().nullable(),
-  /** Declared trivial, yet the tool found something. */
-  disagreement: z.boolean(),
-  skipReason: z.enum(SKIP_REASONS).nullable(),
-});
-export type ToolTelemetry = z.output<typeof toolRecordSchema>;
+const toolRecordSchema = () =>
+  z.object({
+    type: z.literal('validation.tool'),
+    at: z.string(),
+    runId: z.string(),
+    source: z.enum(TELEMETRY_SOURCES),
+    tool: z.string(),
+    status: z.string(),
+    success: z.boolean(),
+    durationMs: z.number(),
+    timedOut: z.boolean(),
+    /** Blocking (unwaived) findings. */
+    alertCount: z.number().int(),
+    /** Time the run would have saved had the agent's "trivial" been trusted and the tool skipped. */
+    potentialSavingsMs: z.number(),
+    /** The agent's declaration for this tool, null when it made none. */
+    trivialDeclared: z.boolean().nullable(),
+    /** Declared trivial, yet the tool found something. */
+    disagreement: z.boolean(),
+    skipReason: z.enum(SKIP_REASONS).nullable(),
+  });
+export type ToolTelemetry = z.output<ReturnType<typeof toolRecordSchema>>;
 
-const callRecordSchema = z.object({
-  type: z.literal('validation.call'),
-  at: z.string(),
-  runId: z.string(),
-  source: z.enum(TELEMETRY_SOURCES),
-  /** `tollgate run`, or the MCP tool name. */
-  call: z.string(),
-  status: z.string(),
-  durationMs: z.number(),
-  tools: z.array(z.string()),
-  skipReason: z.enum(SKIP_REASONS).nullable(),
-});
-export type CallTelemetry = z.output<typeof callRecordSchema>;
+const callRecordSchema = () =>
+  z.object({
+    type: z.literal('validation.call'),
+    at: z.string(),
+    runId: z.string(),
+    source: z.enum(TELEMETRY_SOURCES),
+    /** `tollgate run`, or the MCP tool name. */
+    call: z.string(),
+    status: z.string(),
+    durationMs: z.number(),
+    tools: z.array(z.string()),
+    skipReason: z.enum(SKIP_REASONS).nullable(),
+  });
+export type CallTelemetry = z.output<ReturnType<typeof callRecordSchema>>;
 
-export const telemetryRecordSchema = z.discriminatedUnion('type', [toolRecordSchema, callRecordSchema]);
-export type TelemetryRecord = z.output<typeof telemetryRecordSchema>;
+/** Built on first use: only `tollgate stats` reads the records back (issue 32's start-up target). */
+export const telemetryRecordSchema = lazy(() => z.discriminatedUnion('type', [toolRecordSchema(), callRecordSchema()]));
+export type TelemetryRecord = z.output<ReturnType<typeof telemetryRecordSchema>>;
 
 export function skipReasonOf(status: ToolStatus): SkipReason | null {
   switch (status) {

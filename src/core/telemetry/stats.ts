@@ -64,7 +64,7 @@ export async function readTelemetry(
     }
     for (const line of text.split('\n')) {
       if (line.trim() === '') continue;
-      const record = telemetryRecordSchema.safeParse(safeJson(line));
+      const record = telemetryRecordSchema().safeParse(safeJson(line));
       if (record.success) records.push(record.data);
       else unreadableLines++;
     }

@@ -1,0 +1,35 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { CLI_PATH } from '../support/run-cli.js';
+
+/**
+ * What the built bundles hold (scripts/bundle-lib.mjs): every start reads and evaluates the CLI's bundle, so code no
+ * command can reach is start-up time paid for nothing (issue 32). zod's index of languages is built with English
+ * alone: zod's own messages stay in English, no other language ships.
+ */
+const ROOT = join(dirname(CLI_PATH), '..');
+const BUNDLES = ['dist/bundle/cli/tollgate.cjs', 'dist/bundle/cli/scan-worker.js'];
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+describe('the built bundles', () => {
+  test.each(BUNDLES)('%s keeps zod English only', (bundle) => {
+    const text = readFileSync(join(ROOT, bundle), 'utf8');
+    expect(text).toContain('Invalid input'); // zod's English messages (locales/en.js)
+    expect(text).not.toContain('Ongeldige invoer'); // Dutch (locales/nl.js), one of the languages left out
+  });
+
+  test('no source reaches for the languages the bundle leaves out', () => {
+    const offenders = sourceFiles(join(ROOT, 'src')).filter((file) =>
+      /\bz\.locales\b|zod\/(?:v4\/)?locales/.test(readFileSync(file, 'utf8')),
+    );
+    expect(offenders).toEqual([]);
+  });
+});
