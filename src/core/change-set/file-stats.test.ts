@@ -7,20 +7,45 @@ import { FileStats } from './file-stats.js';
 let root = '';
 afterEach(() => rm(root, { recursive: true, force: true }));
 
-test('early look-ups answer for files, links and missing paths; others are looked up when asked', async () => {
+// -1: every slice counts as slow, so after the first slices the rest go through the thread pool.
+test.each([
+  ['on the main thread', undefined],
+  ['through the thread pool once look-ups are slow', -1],
+])('early look-ups answer for files, links and missing paths %s; others are looked up when asked', async (_, slow) => {
   root = await mkdtemp(join(tmpdir(), 'tollgate-file-stats-'));
   await writeFile(join(root, 'a.txt'), 'four');
   await symlink('a.txt', join(root, 'link'));
   await writeFile(join(root, 'late.txt'), 'later!');
-  const stats = new FileStats(root);
+  const stats = new FileStats(root, slow);
   await stats.ready(); // nothing asked yet
-  stats.prefetch(['a.txt', 'link', 'gone.txt', 'a.txt']);
+  // Enough paths for several slices, so that the pool takes over when look-ups count as slow.
+  const many = Array.from({ length: 1000 }, (_, index) => `missing-${index}.txt`);
+  stats.prefetch(['a.txt', 'link', 'gone.txt', 'a.txt', ...many]);
   await stats.ready();
   // Answered from the early look-up, even after the file changed.
   await unlink(join(root, 'a.txt'));
   expect(stats.of('a.txt')?.size).toBe(4);
   expect(stats.of('link')?.isSymbolicLink()).toBe(true);
   expect(stats.of('gone.txt')).toBeNull();
+  expect(stats.of('missing-999.txt')).toBeNull();
   expect(stats.of('late.txt')?.size).toBe(6);
   expect(stats.of('never.txt')).toBeNull();
+});
+
+test('paths asked for in several batches are all answered before ready settles', async () => {
+  root = await mkdtemp(join(tmpdir(), 'tollgate-file-stats-'));
+  for (const slow of [undefined, -1]) {
+    await writeFile(join(root, 'a.txt'), 'four');
+    await writeFile(join(root, 'b.txt'), 'fives');
+    const stats = new FileStats(root, slow);
+    stats.prefetch(Array.from({ length: 600 }, (_, index) => `x-${index}`));
+    stats.prefetch(['a.txt']);
+    const ready = stats.ready();
+    stats.prefetch(['b.txt']);
+    await ready;
+    await unlink(join(root, 'a.txt'));
+    await unlink(join(root, 'b.txt'));
+    expect(stats.of('a.txt')?.size).toBe(4);
+    expect(stats.of('b.txt')?.size).toBe(5);
+  }
 });

@@ -33,6 +33,12 @@ export const DIFF_INDEX = [
 ];
 
 /**
+ * Hunks without context. A deletion's patch is its header alone (`--irreversible-delete`): nothing reads the lines a
+ * deleted file had, and git then neither loads its blob nor prints it.
+ */
+const PATCH = ['-p', '-U0', '--irreversible-delete'];
+
+/**
  * Every change between the base and the temporary index, with `-U0` hunks and renames.
  *
  * Rename detection is the slowest part of such a diff (about a third of it on the bench repository) and it can only
@@ -56,7 +62,7 @@ export async function listChanges(git: GitRunner, options: ListChangesOptions): 
     options.onListed?.(rawEntries);
     if (mayHoldRenames(rawEntries)) startRenamePass();
   };
-  const patchOutput = await git.outputBytes([...DIFF_INDEX, '-p', '-U0', '--no-renames', from], {
+  const patchOutput = await git.outputBytes([...DIFF_INDEX, ...PATCH, '--no-renames', from], {
     env,
     onStdout: (chunk) => {
       if (watcher.push(chunk)) listed(watcher.raw());
@@ -72,7 +78,7 @@ export async function listChanges(git: GitRunner, options: ListChangesOptions): 
   }
   if (renamedPaths.size === 0) return { entries: paths, paths };
 
-  const renameOutputWithPatch = await git.outputBytes([...DIFF_INDEX, '-p', '-U0', '-M', from, '--', ...renamedPaths], {
+  const renameOutputWithPatch = await git.outputBytes([...DIFF_INDEX, ...PATCH, '-M', from, '--', ...renamedPaths], {
     env: { ...env, GIT_LITERAL_PATHSPECS: '1' },
   });
   const pairs = describeDiff(renameOutputWithPatch);

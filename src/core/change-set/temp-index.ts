@@ -1,4 +1,4 @@
-import { readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, constants, copyFileSync, readFileSync, statSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { withPrivateTempDir } from '../private-temp.js';
 import type { GitRunner } from './git.js';
@@ -70,23 +70,26 @@ export async function withTempIndex<T>(
 }
 
 /**
- * Copies the user's index to `indexFile` (0600) and returns its bytes; null when there is no index yet (a fresh
- * repository with nothing staged: git starts an empty one).
+ * Copies the user's index to `indexFile` (0600) and returns the copy's bytes; null when there is no index yet (a fresh
+ * repository with nothing staged: git starts an empty one). The kernel copies the file (no round trip of a
+ * many-megabyte index through JavaScript), and the bytes are read back from the copy, the very bytes `git add` starts from.
  */
 function copyIndex(userIndexPath: string, indexFile: string): Buffer | null {
-  let bytes: Buffer;
   try {
-    bytes = readFileSync(userIndexPath);
+    // Stat first: should the user's index be replaced meanwhile, the copy gets the newer bytes with the older mtime,
+    // which only makes git re-check more entries (see the mtime below), never fewer.
+    const original = statSync(userIndexPath);
+    copyFileSync(userIndexPath, indexFile, constants.COPYFILE_EXCL);
+    // The copy takes the original's mode; it lives in a private 0700 folder, and is ours alone from here on.
+    chmodSync(indexFile, 0o600);
+    // Keep the original's mtime: git's racy-clean check compares entries against the index file's own mtime, and a
+    // copy stamped "now" would make a file edited in the same second as the last index write look unchanged.
+    utimesSync(indexFile, original.atime, original.mtime);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;
   }
-  writeFileSync(indexFile, bytes, { mode: 0o600, flag: 'wx' });
-  // Keep the original's mtime: git's racy-clean check compares entries against the index file's own mtime, and a copy
-  // stamped "now" would make a file edited in the same second as the last index write look unchanged.
-  const original = statSync(userIndexPath);
-  utimesSync(indexFile, original.atime, original.mtime);
-  return bytes;
+  return readFileSync(indexFile);
 }
 
 /**
