@@ -101,8 +101,9 @@ export default defineRules([
     // Options may come before `-u` on the same line or on lines continued with `\`; the user may be empty (`-u :pw`).
     window: 'block',
     maxLength: 600,
+    // The shell joins quoted and bare parts of one word: `-u kevin:'pw'` and `--user "user":"pw"` are `user:pw` too.
     pattern:
-      /curl(?:[ \t](?:[^\r\n\\]|\\(?:\r?\n)?){0,300}?)?[ \t](?:-u|--user|--proxy-user|-U)[ \t=]{1,2}\\?["']?[^\s:'"\\]{0,60}:([^\s'"()\\]{1,100})/,
+      /curl(?:[ \t](?:[^\r\n\\]|\\(?:\r?\n)?){0,300}?)?[ \t](?:-u|--user|--proxy-user|-U)[ \t=]{1,2}\\?["']?[^\s:'"\\]{0,60}(?:\\?["'](?=:))?:(?:\\?["'])?([^\s'"()\\]{1,100})/,
     validate: isUsablePassword,
     samples: {
       match: [
@@ -110,8 +111,36 @@ export default defineRules([
         `curl -u deploy:${fakeToken('', 16, undefined, 'curl-user')} https://api.acme.internal/v1`,
         `curl -k -X POST https://api.acme.internal/v1 \\\n  -H 'Accept: text/plain' \\\n  -u deploy:${fakeHumanPassword('curl-continued')}`,
         `curl --user ":${fakeToken('', 14, undefined, 'curl-empty-user')}" https://search.acme.internal:9200`,
+        `curl --user deploy:'${fakeToken('', 16, undefined, 'curl-quoted-pw')}' -X PATCH https://api.acme.internal/v1`,
+        `curl --user "deploy":"${fakeToken('', 14, undefined, 'curl-quoted-parts')}" https://api.acme.internal/v1`,
       ],
       ignore: ['curl -u admin:$ADMIN_PASSWORD https://api.acme.internal', 'curl -u "$USER:$PASS" https://host'],
+    },
+  },
+  {
+    // Many HTTP APIs take the API key as the basic-auth user with an empty password, and document it as
+    // `curl -u KEY:` (Stripe, Recurly, Chargify, Mailgun-style APIs). A user that long and random is a key, not a name.
+    id: 'basic-auth-curl-key-user',
+    title: 'API key as the curl user, empty password (curl -u KEY:)',
+    reference: 'https://docs.stripe.com/api/authentication',
+    severity: 'high',
+    keywords: ['curl '],
+    window: 'block',
+    maxLength: 600,
+    pattern:
+      /curl(?:[ \t](?:[^\r\n\\]|\\(?:\r?\n)?){0,300}?)?[ \t](?:-u|--user)[ \t=]{1,2}\\?["']?([A-Za-z0-9_.+\/=!-]{16,200}):(?=\\?["'`]|\s|$)/,
+    entropy: 3.5,
+    validate: (secret) => /[0-9]/.test(secret) && /[A-Za-z]/.test(secret) && isUsablePassword(secret),
+    samples: {
+      match: [
+        `curl https://api.acme.internal/v1/charges -u ${fakeToken('', 32, undefined, 'curl-key-user')}:`,
+        `curl -u "${fakeToken('', 24, undefined, 'curl-key-user-quoted')}:" https://search.acme.internal:9200`,
+      ],
+      ignore: [
+        'curl -u deploy-automation-user: https://api.acme.internal',
+        'curl -u "$STRIPE_SECRET_KEY:" https://api.acme.internal',
+        'curl -u abcdefghijklmnopqrstuvwxyz0123456789: https://api.acme.internal',
+      ],
     },
   },
 ]);
