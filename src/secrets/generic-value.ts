@@ -230,7 +230,7 @@ export function judgeGenericValue(kind: GenericKind, raw: string, context: Match
   // `'password = '.$p['pw']` (PHP concatenation), `\$_POST["pw"]` (an escaped variable): code, not a literal.
   if (/^(?:[.+][ \t]*\$|\\\$[A-Za-z_{(])/.test(value)) return false;
   // Request and idempotency tokens are UUIDs; a UUID is a credential only under a name that says so.
-  if (shape === 'uuid' && !/api[_.-]?key|secret|passw|auth/i.test(name)) return false;
+  if (shape === 'uuid' && !/api[_.-]?(?:key|token)|secret|passw|auth/i.test(name)) return false;
   return kind === 'password' ? looksLikePassword(value, context) : looksLikeSecret(value);
 }
 
@@ -324,11 +324,12 @@ export const SECRET_NAME =
 export function assignmentPattern(nameCore: string, options: { comparisons?: boolean } = {}): RegExp {
   const name = `(?<![A-Za-z0-9_.-])(?<name>[A-Za-z0-9_.-]{0,80}?${nameCore}[A-Za-z0-9_.-]{0,40})`;
   // `define('DB_PASSWORD', '…')` (PHP) and `Map.of("token", "…")`: a quoted name, a comma, a quoted value, as the
-  // arguments of a call that sets a named value (not a list such as `['password', 'seen']`).
+  // arguments of a call that sets or reads a named value (not a list such as `['password', 'seen']`); any call with
+  // `env` in its name counts (`getenv`, `GetEnvOrDefault("api_token", "…")`, `env_or`), its second argument a default.
   // A type annotation may sit between name and `=` (`password: str = `, `val pw: String = `). Comparisons
   // (`if pw == "…"`) only where asked: code compares tokens with token kinds (`token === "Punctuator"`).
   const compare = options.comparisons ? '===?|!==?|' : '';
-  const separator = `(?:(?:\\\\?["'])?[ \\t]{0,8}(?:${compare}=>|:=|\\?=|=|:[ \\t]{0,4}[A-Za-z_][\\w.]{0,30}\\??[ \\t]{0,4}=|:)[ \\t]{0,8}|(?<=(?:define|\\.of|put|putenv|setenv|set|setdefault|setProperty|setItem|env|getenv|get|fetch)\\([ \\t]{0,4}["'][A-Za-z0-9_.-]{1,130})["'][ \\t]{0,4},[ \\t]{0,16}(?=["']))`;
+  const separator = `(?:(?:\\\\?["'])?[ \\t]{0,8}(?:${compare}=>|:=|\\?=|=|:[ \\t]{0,4}[A-Za-z_][\\w.]{0,30}\\??[ \\t]{0,4}=|:)[ \\t]{0,8}|(?<=(?:define|\\.of|put|set|setdefault|setProperty|setItem|[a-z]{0,12}env[a-z]{0,16}|get|fetch)\\([ \\t]{0,4}["'][A-Za-z0-9_.-]{1,130})["'][ \\t]{0,4},[ \\t]{0,16}(?=["']))`;
   const value =
     '(?:\\\\"(?<secretEscaped>[^"\\\\\\r\\n]{1,200})\\\\"|"(?<secretQuoted>[^"\\r\\n]{1,200})"|' +
     "'(?<secretSingle>[^'\\r\\n]{1,200})'|`(?<secretBacktick>[^`$\\r\\n]{1,200})`|" +

@@ -58,6 +58,21 @@ describe('fallbacks of environment lookups', () => {
   });
 });
 
+describe('defaults of env-reading calls with the name quoted', () => {
+  const token = fakeToken('', 24, undefined, 'env-call-default');
+  test.each([
+    ['cmd/main.go', `\treturn utils.GetEnvOrDefault("api_token", "${token}")`],
+    ['src/config.ts', `const key = getEnvOr('API_KEY', '${token}');`],
+  ])('%s: the default is found', (path, line) => {
+    expect(found(`${line}\n`, path)).toEqual([['generic-secret', token, 1]]);
+  });
+  test('a UUID under an api_token name is a credential, under a request_token name it is not', () => {
+    const uuid = '3c9f1e2a-7b4d-4e8a-9f21-6d5c8b0a4e17';
+    expect(found(`x := GetEnvOrDefault("api_token", "${uuid}")\n`, 'main.go')).toEqual([['generic-secret', uuid, 1]]);
+    expect(found(`x := GetEnvOrDefault("request_token", "${uuid}")\n`, 'main.go')).toEqual([]);
+  });
+});
+
 describe('private keys closed by another type’s END line', () => {
   test('a PKCS#8 key assembled in code and closed with END RSA PRIVATE KEY is one finding', () => {
     const lines = fakePem('PRIVATE KEY', 'mismatched').split('\n');

@@ -68,6 +68,7 @@ import nuget from './nuget.js';
 import okta from './okta.js';
 import onepassword from './onepassword.js';
 import openai from './openai.js';
+import { PASSWORD_FILE_INFO, PASSWORD_FILE_RULES } from './password-files.js';
 import paypal from './paypal.js';
 import perplexity from './perplexity.js';
 import planetscale from './planetscale.js';
@@ -78,6 +79,7 @@ import powershell from './powershell.js';
 import privateKey from './private-key.js';
 import { PROVIDER_INFO, type ProviderInfo } from './providers.js';
 import { FORMAT_PROVIDER_INFO, FORMAT_PROVIDER_RULES } from './providers-formats.js';
+import { INFRA_PROVIDER_INFO, INFRA_PROVIDER_RULES } from './providers-infra.js';
 import { MORE_NAMED_INFO, MORE_NAMED_RULES } from './providers-named-more.js';
 import providersProse from './providers-prose.js';
 import pulumi from './pulumi.js';
@@ -199,6 +201,7 @@ const RULE_FILES: Record<string, readonly SecretRule[]> = {
     LONG_TAIL_RULES,
     MORE_PROVIDER_RULES,
     FORMAT_PROVIDER_RULES,
+    INFRA_PROVIDER_RULES,
     NAMED_PROVIDER_RULES,
     MORE_NAMED_RULES,
   ),
@@ -214,6 +217,7 @@ const RULE_FILES: Record<string, readonly SecretRule[]> = {
   shell,
   broker,
   'basic-auth': basicAuth,
+  ...PASSWORD_FILE_RULES,
   framework,
   'config-array': configArray,
   gradle,
@@ -236,6 +240,8 @@ const INFO: Readonly<Record<string, ProviderInfo>> = {
   ...MORE_NAMED_INFO,
   ...NAMED_PROVIDER_INFO,
   ...FORMAT_PROVIDER_INFO,
+  ...INFRA_PROVIDER_INFO,
+  ...PASSWORD_FILE_INFO,
   ...MORE_PROVIDER_INFO,
   ...LONG_TAIL_INFO,
   ...PROVIDER_INFO,

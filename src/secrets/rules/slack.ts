@@ -19,13 +19,16 @@ export default defineRules([
   },
   {
     id: 'slack-user-token',
-    title: 'Slack user token (xoxp-…)',
+    title: 'Slack user token (xoxp-…, xoxe-…)',
     severity: 'critical',
-    keywords: ['xoxp-'],
-    pattern: /(?<![A-Za-z0-9])(xoxp-[0-9]{10,13}-[0-9]{10,13}-[0-9]{10,13}-[a-f0-9]{32})(?![A-Za-z0-9])/,
+    // `xoxe-` with the same three numbers and 32 hex characters is the user token Slack appends to private file URLs
+    // (`url_private…?t=xoxe-…`), which exported messages and logs carry.
+    keywords: ['xoxp-', 'xoxe-'],
+    pattern: /(?<![A-Za-z0-9])(xox[pe]-[0-9]{10,13}-[0-9]{10,13}-[0-9]{10,13}-[a-f0-9]{32})(?![A-Za-z0-9])/,
     samples: {
       match: [
         `xoxp-${fakeToken('', 11, DIGITS)}-${fakeToken('', 12, DIGITS)}-${fakeToken('', 13, DIGITS)}-${fakeHex(32)}`,
+        `xoxe-${fakeToken('', 13, DIGITS, 'xoxe')}-${fakeToken('', 13, DIGITS, 'xoxe2')}-${fakeToken('', 13, DIGITS, 'xoxe3')}-${fakeHex(32, 'xoxe')}`,
       ],
       ignore: ['xoxp-1234-5678-abcd'],
     },
