@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Cliffs a review found (issue 32), each timed as a whole process and printed as a ratio against a baseline measured
 // in the same run, with the load average and the size of what was scanned:
-//   files      `tollgate scan DIR` of 150,000 tiny files, per file against 15,000 (linear: 1.0x; it once crashed)
+//   files      `tollgate scan DIR` of 150,000 tiny files, per file against 15,000 (linear: 1.0x; it once crashed),
+//              and the peak RSS at 15,000, 50,000 and 150,000 files (bounded: a few hundred bytes a file at most)
 //   findings   one file with 32,000 findings against 8,000 (target < 4x: overlap resolution was quadratic)
 //   dense      a 12 MB keyword-dense JSON document against secretlint 13 (`--format compact`, bench/secretlint13.mjs)
 //              on the same file (≤ 1x)
@@ -40,12 +41,11 @@ function timed(command, commandArgs, options = {}) {
   return { wall, cpu: hasTime ? user + system : Number.NaN, rss: hasTime ? rss / 1024 : Number.NaN, result };
 }
 
-/** Median of `runs` runs of each, taking turns so that outside load falls on both alike. */
-function paired(a, b) {
-  const results = [[], []];
+/** Median of `runs` runs of each, taking turns so that outside load falls on all alike. */
+function paired(...runners) {
+  const results = runners.map(() => []);
   for (let round = 0; round < runs; round++) {
-    results[0].push(a());
-    results[1].push(b());
+    for (const [index, run] of runners.entries()) results[index].push(run());
   }
   return results.map((list) => ({
     wall: median(list.map((r) => r.wall)),
@@ -76,14 +76,24 @@ function tinyFiles(dir, count) {
 
 if (only('files')) {
   const small = join(work, 'files-15k');
+  const middle = join(work, 'files-50k');
   const large = join(work, 'files-150k');
   tinyFiles(small, 15_000);
+  tinyFiles(middle, 50_000);
   tinyFiles(large, 150_000);
-  const [big, base] = paired(scanOf(large, '.'), scanOf(small, '.'));
+  const [big, base, mid] = paired(scanOf(large, '.'), scanOf(small, '.'), scanOf(middle, '.'));
   const report = JSON.parse(big.result.stdout);
   console.log(
     `files: scan DIR of 150,000 files (${report.scannedFiles} scanned, 0.9 MB): ${fmt(big)}; 15,000 files: ${fmt(base)}; ` +
       `per file ${(big.wall / 10 / base.wall).toFixed(2)}x (wall), ${(big.cpu / 10 / base.cpu).toFixed(2)}x (CPU) (${load()})`,
+  );
+  // Memory is bounded by a window (the pool of file-system calls, one file's text), not by the tree: past the list of
+  // paths itself (a few hundred bytes a file), the peak must not grow with the file count.
+  const perFile = (big.rss - base.rss) / 135_000;
+  console.log(
+    `files memory: peak RSS 15,000 files ${base.rss.toFixed(0)} MB, 50,000 ${mid.rss.toFixed(0)} MB, ` +
+      `150,000 ${big.rss.toFixed(0)} MB: ${(perFile * 1024 * 1024).toFixed(0)} bytes a file past 15,000 ` +
+      `(it once peaked at 813 MB for 150,000) (${load()})`,
   );
 }
 

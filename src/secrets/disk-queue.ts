@@ -22,11 +22,11 @@ export interface QueuedFile {
   readonly size: number;
 }
 
-export function scanQueue(
-  files: readonly QueuedFile[],
+export function scanQueue<F extends QueuedFile>(
+  files: readonly F[],
   claim: Int32Array,
   options: ScanTargetsOptions,
-  read: (file: QueuedFile) => () => Promise<Buffer | string | null>,
+  read: (file: F) => () => Promise<Buffer | string | null>,
 ): ScanOutcome {
   const reader = new ReusableFileReader();
   const outcome = emptyScanOutcome();

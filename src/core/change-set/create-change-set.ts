@@ -64,7 +64,9 @@ export function startChangeSet(cwd: string): ChangeSetStart {
   const staged = new Promise<void>((resolve) => {
     onStaged = resolve;
   });
-  const built = buildChangeSet(cwd, settings, onStaged);
+  // Cancelling stops a `git add` still running: a bad config then fails at once, not after git read the whole tree.
+  const abandon = new AbortController();
+  const built = buildChangeSet(cwd, settings, onStaged, abandon.signal);
   built.catch(() => undefined).finally(onStaged); // a cancelled start is never awaited
   let given = false;
   const once = (value: ChangeSetSettings | null) => {
@@ -81,7 +83,9 @@ export function startChangeSet(cwd: string): ChangeSetStart {
       return changeSet;
     },
     cancel() {
-      if (!given) once(null);
+      if (given) return;
+      once(null);
+      abandon.abort();
     },
   };
 }
@@ -91,14 +95,15 @@ async function buildChangeSet(
   cwd: string,
   settings: Promise<ChangeSetSettings | null>,
   onStaged: () => void,
+  signal: AbortSignal,
 ): Promise<RepoChangeSet | null> {
   // `git add` is the longest step and needs the index's path. Start it from a guess while `git rev-parse` confirms
   // where the repository is; on the rare wrong guess, start again from the real location.
   const located = locateRepo(cwd);
   located.catch(() => undefined); // awaited in every path below; this only keeps it from counting as unhandled
   const guess = guessRepo(cwd);
-  const guessed = guess ? await takeSnapshot(guess, located, settings, onStaged) : null;
-  const snapshot = guessed ?? (await takeSnapshot(await located, located, settings, onStaged));
+  const guessed = guess ? await takeSnapshot(guess, located, settings, onStaged, signal) : null;
+  const snapshot = guessed ?? (await takeSnapshot(await located, located, settings, onStaged, signal));
   if (snapshot === CANCELLED) return null;
   if (!snapshot) throw new Error('the repository location changed while the change set was built');
   const { repo, options } = snapshot;
@@ -173,10 +178,11 @@ async function takeSnapshot(
   located: Promise<RepoLocation>,
   settings: Promise<ChangeSetSettings | null>,
   onStaged: () => void,
+  signal: AbortSignal,
 ) {
   const git = createGitRunner(where.root);
   const objectFormat = located.then((repo) => repo.objectFormat);
-  return withTempIndex(git, { path: where.indexPath, objectFormat }, async (index) => {
+  return withTempIndex(git, { path: where.indexPath, objectFormat, signal }, async (index) => {
     const repo = await located;
     if (!sameLocation(where, repo)) return null;
     index.staged.then(onStaged, onStaged);

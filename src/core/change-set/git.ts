@@ -21,6 +21,8 @@ export interface GitRunOptions {
   input?: string;
   /** `outputBytes` only: sees each stdout chunk as it arrives, to act on the start of a long output early. */
   onStdout?: (chunk: Buffer) => void;
+  /** `run` only: stops git (SIGTERM to its group: git removes its lock files) when the work is abandoned. */
+  signal?: AbortSignal;
 }
 
 /** Diffs of large change sets are big; the cap only guards against a runaway, and hitting it is an error. */
@@ -76,6 +78,7 @@ export function createGitRunner(cwd: string): GitRunner {
       env: options.env ? { ...baseEnv, ...options.env } : baseEnv,
       maxOutputBytes: MAX_GIT_OUTPUT,
       ...(options.input !== undefined ? { input: options.input } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
     });
     if (result.spawnError) {
       throw new Error(`could not run git (${result.spawnError.code ?? result.spawnError.message}): is git installed?`);

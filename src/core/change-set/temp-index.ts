@@ -29,6 +29,8 @@ export interface UserIndex {
    * entry is flagged, which saves listing the whole index with git. Without it the entries are always listed.
    */
   objectFormat?: Promise<string> | string;
+  /** Abandons the snapshot: a `git add` still running is stopped, so the folder is removed without waiting for it. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -43,7 +45,7 @@ export async function withTempIndex<T>(
   userIndex: UserIndex,
   work: (index: TempIndex) => Promise<T>,
 ): Promise<T> {
-  const { path: userIndexPath, objectFormat } = userIndex;
+  const { path: userIndexPath, objectFormat, signal } = userIndex;
   return withPrivateTempDir('tollgate-index-', async (dir) => {
     let staged: Promise<string[]> | undefined;
     try {
@@ -58,7 +60,7 @@ export async function withTempIndex<T>(
               (format) => indexMayHideEntries(copied, format, STATE_DIR),
               () => true, // the caller fails on its own; meanwhile, stage as if the index were unknown
             );
-      staged = stageWorkTree(git, env, mayHide, userIndexPath);
+      staged = stageWorkTree(git, env, mayHide, userIndexPath, signal);
       // `work` may await something else first; a failed `git add` must not count as unhandled meanwhile.
       staged.catch(() => undefined);
       return await work({ env, staged });
@@ -104,15 +106,16 @@ async function stageWorkTree(
   env: Record<string, string>,
   mayHide: Promise<boolean>,
   userIndexPath: string,
+  signal?: AbortSignal,
 ): Promise<string[]> {
-  const adding = addAll(git, env, null);
+  const adding = addAll(git, env, null, signal);
   adding.catch(() => undefined); // awaited below
   const listing = (await mayHide)
     ? git.output(['ls-files', '-v', '-z'], { env: { GIT_INDEX_FILE: userIndexPath } })
     : null;
   listing?.catch(() => undefined); // awaited below
   const unreadable = await adding;
-  if (listing === null) return unreadable;
+  if (listing === null || signal?.aborted) return unreadable;
   const hidden = parseHiddenEntries(await listing, STATE_DIR);
   const restage = await revealHiddenEntries(git, env, git.cwd, hidden);
   if (restage.length === 0) return unreadable;
@@ -124,20 +127,25 @@ async function stageWorkTree(
  * named on stderr and come back as unreadable rather than vanishing. `core.splitIndex=false` keeps git from writing a
  * shared index file into the user's .git directory.
  */
-async function addAll(git: GitRunner, env: Record<string, string>, paths: readonly string[] | null): Promise<string[]> {
+async function addAll(
+  git: GitRunner,
+  env: Record<string, string>,
+  paths: readonly string[] | null,
+  signal?: AbortSignal,
+): Promise<string[]> {
   // No untracked cache, split index or fsmonitor: the runner forces those off (SNAPSHOT_GIT_CONFIG).
   const result =
     paths === null
       ? await git.run(
           ['add', '--all', '--ignore-errors', '--', '.', `:(top,exclude)${STATE_DIR}`],
           // The pathspec magic above must stay magic even if the user exports GIT_LITERAL_PATHSPECS.
-          { env: { ...env, GIT_LITERAL_PATHSPECS: '0' } },
+          { env: { ...env, GIT_LITERAL_PATHSPECS: '0' }, ...(signal ? { signal } : {}) },
         )
       : await git.run(['add', '--all', '--ignore-errors', '--pathspec-from-file=-', '--pathspec-file-nul'], {
           env: { ...env, GIT_LITERAL_PATHSPECS: '1' },
           input: `${paths.join('\0')}\0`,
         });
-  if (result.exitCode === 0) return [];
+  if (result.exitCode === 0 || signal?.aborted) return [];
   const stderr = withoutIgnoredStateDir(result.stderr);
   const unreadable = parseAddErrors(stderr);
   // A .gitignore that lists .tollgate/ makes older git (2.39) refuse the exclude pathspec after adding everything

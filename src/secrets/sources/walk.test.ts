@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
-import { listFilesUnder } from './walk.js';
+import { LIST_CONCURRENCY, listFilesUnder } from './walk.js';
 
 const root = mkdtempSync(join(tmpdir(), 'tollgate-walk-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -26,4 +26,26 @@ test('a folder outside git is walked without any .git folder in it (a repository
     'src/main.ts',
     'vendor/lib/index.js',
   ]);
+});
+
+test('a walk of many more files than the pool keeps at most the pool busy, in depth-first name order', async () => {
+  const tree = join(root, 'many');
+  const expected: string[] = [];
+  for (const folder of ['a', 'b', 'b/c', 'd']) {
+    mkdirSync(join(tree, folder), { recursive: true });
+    for (let file = 0; file < 150; file++) {
+      const name = `${folder}/f${String(file).padStart(3, '0')}.txt`;
+      writeFileSync(join(tree, name), 'x = 1\n');
+    }
+  }
+  // Depth-first in name order: b's own files and its folder c sort as names ('c' before 'f…').
+  for (const folder of ['a', 'b/c', 'b', 'd'])
+    for (let file = 0; file < 150; file++) expected.push(`${folder}/f${String(file).padStart(3, '0')}.txt`);
+  const peaks: number[] = [];
+  const listed = await listFilesUnder(null, [tree], { onPool: (pool) => peaks.push(pool.peakRunning) });
+  expect(listed.map((file) => relative(tree, file.absolute).split('\\').join('/'))).toEqual(expected);
+  expect(listed.every((file) => file.size === 6)).toBe(true);
+  expect(peaks.length).toBeGreaterThan(0);
+  for (const peak of peaks) expect(peak).toBeLessThanOrEqual(LIST_CONCURRENCY);
+  expect(Math.max(...peaks)).toBeGreaterThan(1);
 });

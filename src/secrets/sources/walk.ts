@@ -2,9 +2,9 @@ import type { Stats } from 'node:fs';
 import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
-import pLimit from 'p-limit';
 import { appendAll } from '../../core/append-all.js';
 import { runProcess } from '../../core/process.js';
+import { WorkPool } from '../../core/work-pool.js';
 import { BROKEN_LINK } from '../scan-targets.js';
 
 /** A file found on disk, with its size, how to read it, or why it will not be read. */
@@ -18,40 +18,74 @@ export interface DiskFile {
 
 /**
  * File-system calls in flight at once while listing. Awaiting one `lstat` at a time left the disk and the thread pool
- * idle between calls (0.5 s of a 3.5 s scan of 9,000 files); more than this only queues in libuv's pool.
+ * idle between calls (0.5 s of a 3.5 s scan of 9,000 files); more than this only queues in libuv's pool. The calls go
+ * through one `WorkPool`, so a tree of any size holds this many in flight and no promise per file.
  */
-const LIST_CONCURRENCY = 64;
+export const LIST_CONCURRENCY = 64;
+
+/** A path listed for scanning, with what its `lstat` said (no `Stats` object is kept per file). */
+interface ListedPath {
+  absolute: string;
+  /** Bytes (of the link itself, for a symlink); 0 when `lstat` failed. */
+  size: number;
+  symlink: boolean;
+  /** Not there any more, or no file or link (a tracked file deleted since): not to be scanned. */
+  gone?: boolean;
+}
+
+/** Tests only: sees each listing's pool once it is drained. */
+export interface ListingProbe {
+  onPool?(pool: { readonly peakRunning: number }): void;
+}
 
 /**
  * Every file under the given files and folders. Inside a git work tree, folders are listed by git (tracked plus
  * untracked-not-ignored, so `.gitignore` is honoured exactly); elsewhere by a walk that reads `.gitignore` files.
  * A file named explicitly is always included, even when ignored.
  */
-export async function listFilesUnder(repoRoot: string | null, paths: readonly string[]): Promise<DiskFile[]> {
-  const limit = pLimit(LIST_CONCURRENCY);
-  const found: Array<{ absolute: string; info: Stats | null }> = [];
+export async function listFilesUnder(
+  repoRoot: string | null,
+  paths: readonly string[],
+  probe: ListingProbe = {},
+): Promise<DiskFile[]> {
+  const found: ListedPath[] = [];
   for (const path of paths) {
     const info = await lstat(path).catch(() => null);
     if (info === null) throw Object.assign(new Error(`${path}: no such file or directory`), { code: 'ENOENT', path });
-    if (!info.isDirectory()) found.push({ absolute: path, info });
-    else if (repoRoot && isInside(repoRoot, path))
-      appendAll(found, await gitListEntries(repoRoot, path, undefined, limit));
-    else appendAll(found, await walkDirectory(path, limit));
+    if (!info.isDirectory()) found.push({ absolute: path, size: info.size, symlink: info.isSymbolicLink() });
+    else if (repoRoot && isInside(repoRoot, path)) appendAll(found, await gitListEntries(repoRoot, path, probe));
+    else appendAll(found, await walkDirectory(path, probe));
   }
   const seen = new Set<string>();
-  const unique = found.filter(({ absolute }) => !seen.has(absolute) && seen.add(absolute));
   const realRoot = repoRoot ? await realpath(repoRoot).catch(() => repoRoot) : null;
-  const files = await Promise.all(unique.map(({ absolute, info }) => limit(() => diskFile(absolute, info, realRoot))));
+  const files: Array<DiskFile | null> = [];
+  // Only symbolic links need more file-system calls (where they lead); every other file is known already.
+  const links = new WorkPool<{ slot: number; absolute: string }>(LIST_CONCURRENCY, async ({ slot, absolute }) => {
+    files[slot] = await linkedFile(absolute, realRoot);
+  });
+  for (const listed of found) {
+    if (seen.has(listed.absolute)) continue;
+    seen.add(listed.absolute);
+    if (listed.symlink) {
+      links.add({ slot: files.length, absolute: listed.absolute });
+      files.push(null);
+    } else files.push(plainFile(listed.absolute, listed.size));
+  }
+  await links.drained();
+  probe.onPool?.(links);
   return files.filter((file): file is DiskFile => file !== null);
 }
 
+function plainFile(absolute: string, size: number): DiskFile {
+  return { absolute, size, read: () => readFile(absolute) };
+}
+
 /**
- * How one listed path is read. Null for a symbolic link to a folder inside the repository: a link, not a file, whose
+ * How a listed symbolic link is read. Null for a link to a folder inside the repository: a link, not a file, whose
  * folder's files are listed under their own paths.
  */
-async function diskFile(absolute: string, info: Stats | null, realRoot: string | null): Promise<DiskFile | null> {
+async function linkedFile(absolute: string, realRoot: string | null): Promise<DiskFile | null> {
   const read = async () => readFile(absolute);
-  if (!info?.isSymbolicLink()) return { absolute, size: info?.size ?? 0, read };
   const target = await realpath(absolute).catch(() => null);
   if (target === null) return { absolute, size: 0, read, skip: { reason: 'unreadable', detail: BROKEN_LINK } };
   if (realRoot && !isInside(realRoot, target)) {
@@ -74,16 +108,16 @@ function isInside(root: string, path: string): boolean {
 
 /** `git ls-files` of tracked and untracked-but-not-ignored files under `dir`. */
 export async function gitListFiles(repoRoot: string, dir: string, env?: NodeJS.ProcessEnv): Promise<string[]> {
-  return (await gitListEntries(repoRoot, dir, env, pLimit(LIST_CONCURRENCY))).map((entry) => entry.absolute);
+  return (await gitListEntries(repoRoot, dir, {}, env)).map((entry) => entry.absolute);
 }
 
-/** The same, with each file's `lstat`. */
+/** The same, with each file's size and kind from `lstat`. */
 async function gitListEntries(
   repoRoot: string,
   dir: string,
-  env: NodeJS.ProcessEnv | undefined,
-  limit: ReturnType<typeof pLimit>,
-): Promise<Array<{ absolute: string; info: Stats }>> {
+  probe: ListingProbe,
+  env?: NodeJS.ProcessEnv,
+): Promise<ListedPath[]> {
   const result = await runProcess(
     'git',
     [
@@ -101,55 +135,83 @@ async function gitListEntries(
   );
   if (result.exitCode !== 0) throw new Error(`git ls-files failed: ${result.stderr.trim().split('\n')[0]}`);
   const unique = [...new Set(result.stdout.split('\0').filter(Boolean))].sort();
-  const listed = await Promise.all(
-    unique.map((path) =>
-      limit(async () => {
-        const absolute = join(repoRoot, path);
-        return { absolute, info: await lstat(absolute).catch(() => null) };
-      }),
-    ),
-  );
-  // Deleted-but-tracked files are listed by --cached; they are not there to scan.
-  return listed.filter(
-    (entry): entry is { absolute: string; info: Stats } =>
-      entry.info !== null && (entry.info.isFile() || entry.info.isSymbolicLink()),
-  );
+  const listed = unique.map((path): ListedPath => ({ absolute: join(repoRoot, path), size: 0, symlink: false }));
+  const pool = new WorkPool<ListedPath>(LIST_CONCURRENCY, async (entry) => {
+    const info = await lstat(entry.absolute).catch(() => null);
+    // Deleted-but-tracked files are listed by --cached; they are not there to scan.
+    if (info === null || !(info.isFile() || info.isSymbolicLink())) entry.gone = true;
+    else recordStats(entry, info);
+  });
+  for (const entry of listed) pool.add(entry);
+  await pool.drained();
+  probe.onPool?.(pool);
+  return listed.filter((entry) => !entry.gone);
+}
+
+function recordStats(entry: ListedPath, info: Stats): void {
+  entry.size = info.size;
+  entry.symlink = info.isSymbolicLink();
+}
+
+type IgnoreRules = ReadonlyArray<{ base: string; matcher: Ignore }>;
+
+/** A folder of the walk: its files and subfolders in name order, each subfolder filled in when it is read. */
+interface WalkedFolder {
+  dir: string;
+  rules: IgnoreRules;
+  entries: Array<ListedPath | WalkedFolder>;
 }
 
 /**
- * A walk outside git: skips `.git` and honours each folder's `.gitignore`. Sibling folders are read concurrently;
- * the result is in the order a depth-first walk in name order gives.
+ * A walk outside git: skips `.git` and honours each folder's `.gitignore`. Folders and `lstat`s share one bounded
+ * pool; the result is in the order a depth-first walk in name order gives.
  */
-async function walkDirectory(
-  root: string,
-  limit: ReturnType<typeof pLimit>,
-): Promise<Array<{ absolute: string; info: Stats | null }>> {
-  const visit = async (
-    dir: string,
-    rules: Array<{ base: string; matcher: Ignore }>,
-  ): Promise<Array<{ absolute: string; info: Stats | null }>> => {
-    const [gitignore, entries] = await limit(() =>
-      Promise.all([
-        readFile(join(dir, '.gitignore'), 'utf8').catch(() => null),
-        readdir(dir, { withFileTypes: true }).catch(() => []),
-      ]),
-    );
-    const scoped = gitignore === null ? rules : [...rules, { base: dir, matcher: ignore().add(gitignore) }];
-    const parts = entries
-      .sort((a, b) => a.name.localeCompare(b.name))
-      .map(async (entry) => {
-        if (entry.name === '.git') return [];
-        const absolute = join(dir, entry.name);
-        const ignored = scoped.some(({ base, matcher }) => {
-          const rel = relative(base, absolute).split(sep).join('/');
-          return matcher.ignores(entry.isDirectory() ? `${rel}/` : rel);
-        });
-        if (ignored) return [];
-        if (entry.isDirectory()) return visit(absolute, scoped);
-        if (!entry.isFile() && !entry.isSymbolicLink()) return [];
-        return [{ absolute, info: await limit(() => lstat(absolute).catch(() => null)) }];
+async function walkDirectory(root: string, probe: ListingProbe): Promise<ListedPath[]> {
+  const top: WalkedFolder = { dir: root, rules: [], entries: [] };
+  const pool: WorkPool<ListedPath | WalkedFolder> = new WorkPool(LIST_CONCURRENCY, async (item) => {
+    if (!('entries' in item)) {
+      const info = await lstat(item.absolute).catch(() => null);
+      if (info !== null) recordStats(item, info);
+      return;
+    }
+    const [gitignore, entries] = await Promise.all([
+      readFile(join(item.dir, '.gitignore'), 'utf8').catch(() => null),
+      readdir(item.dir, { withFileTypes: true }).catch(() => []),
+    ]);
+    const rules =
+      gitignore === null ? item.rules : [...item.rules, { base: item.dir, matcher: ignore().add(gitignore) }];
+    for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+      if (entry.name === '.git') continue;
+      const absolute = join(item.dir, entry.name);
+      const ignored = rules.some(({ base, matcher }) => {
+        const rel = relative(base, absolute).split(sep).join('/');
+        return matcher.ignores(entry.isDirectory() ? `${rel}/` : rel);
       });
-    return (await Promise.all(parts)).flat();
-  };
-  return visit(root, []);
+      if (ignored) continue;
+      let child: ListedPath | WalkedFolder;
+      if (entry.isDirectory()) child = { dir: absolute, rules, entries: [] };
+      else if (entry.isFile() || entry.isSymbolicLink()) child = { absolute, size: 0, symlink: false };
+      else continue;
+      item.entries.push(child);
+      pool.add(child);
+    }
+  });
+  pool.add(top);
+  await pool.drained();
+  probe.onPool?.(pool);
+  return flatten(top);
+}
+
+/** The files of a walked folder tree, depth first (no recursion: a tree may be deeper than the stack). */
+function flatten(top: WalkedFolder): ListedPath[] {
+  const files: ListedPath[] = [];
+  const stack: Array<{ folder: WalkedFolder; next: number }> = [{ folder: top, next: 0 }];
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1]!;
+    const entry = frame.folder.entries[frame.next++];
+    if (entry === undefined) stack.pop();
+    else if ('entries' in entry) stack.push({ folder: entry, next: 0 });
+    else files.push(entry);
+  }
+  return files;
 }
