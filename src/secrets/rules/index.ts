@@ -68,6 +68,7 @@ import nuget from './nuget.js';
 import okta from './okta.js';
 import onepassword from './onepassword.js';
 import openai from './openai.js';
+import passwordHash, { PASSWORD_HASH_INFO } from './password-hash.js';
 import paypal from './paypal.js';
 import perplexity from './perplexity.js';
 import planetscale from './planetscale.js';
@@ -87,6 +88,7 @@ import render from './render.js';
 import replicate from './replicate.js';
 import rubygems from './rubygems.js';
 import salesforce from './salesforce.js';
+import { SELF_HOSTED_INFO, SELF_HOSTED_RULES } from './self-hosted.js';
 import sendgrid from './sendgrid.js';
 import sentry from './sentry.js';
 import shell from './shell.js';
@@ -201,12 +203,14 @@ const RULE_FILES: Record<string, readonly SecretRule[]> = {
     FORMAT_PROVIDER_RULES,
     NAMED_PROVIDER_RULES,
     MORE_NAMED_RULES,
+    SELF_HOSTED_RULES,
   ),
   'providers-prose': providersProse,
   'dotnet-credential': dotnetCredential,
   ntlm,
   jwt,
   'private-key': privateKey,
+  'password-hash': passwordHash,
   docker,
   database,
   curl,
@@ -238,9 +242,11 @@ const INFO: Readonly<Record<string, ProviderInfo>> = {
   ...FORMAT_PROVIDER_INFO,
   ...MORE_PROVIDER_INFO,
   ...LONG_TAIL_INFO,
+  ...SELF_HOSTED_INFO,
   ...PROVIDER_INFO,
   gradle: GRADLE_INFO,
   'auth-header': AUTH_HEADER_INFO,
+  'password-hash': PASSWORD_HASH_INFO,
 };
 
 /** The rules of each provider file, each carrying its provider's name and format reference. */
