@@ -93,6 +93,7 @@ import sendgrid from './sendgrid.js';
 import sentry from './sentry.js';
 import shell from './shell.js';
 import shopify from './shopify.js';
+import { SIGNED_URL_INFO, SIGNED_URL_RULES } from './signed-urls-and-oauth.js';
 import slack from './slack.js';
 import snyk from './snyk.js';
 import sonarqube from './sonarqube.js';
@@ -204,6 +205,7 @@ const RULE_FILES: Record<string, readonly SecretRule[]> = {
     NAMED_PROVIDER_RULES,
     MORE_NAMED_RULES,
     SELF_HOSTED_RULES,
+    SIGNED_URL_RULES,
   ),
   'providers-prose': providersProse,
   'dotnet-credential': dotnetCredential,
@@ -243,6 +245,7 @@ const INFO: Readonly<Record<string, ProviderInfo>> = {
   ...MORE_PROVIDER_INFO,
   ...LONG_TAIL_INFO,
   ...SELF_HOSTED_INFO,
+  ...SIGNED_URL_INFO,
   ...PROVIDER_INFO,
   gradle: GRADLE_INFO,
   'auth-header': AUTH_HEADER_INFO,

@@ -33,6 +33,15 @@ export default defineRules([
     severity: 'low',
     match: [`NRJS-${fakeHex(19)}`],
   }),
+  // Browser application keys of the copy-paste snippet: public like NRJS-, reported low.
+  prefixedToken({
+    id: 'newrelic-browser-app-key',
+    title: 'New Relic browser application key (public, browser snippet)',
+    prefix: 'NRBR-',
+    body: '[a-f0-9]{19}',
+    severity: 'low',
+    match: [`NRBR-${fakeHex(19)}`],
+  }),
   {
     id: 'newrelic-license-key',
     title: 'New Relic license (ingest) key (…NRAL)',
