@@ -36,10 +36,11 @@ const FIXTURE_WORDS =
 
 /**
  * Rules that judge a password by its syntax, not a provider format (URL credentials, Basic auth, DSNs, command-line
- * and SQL passwords, config entries, framework keys of a test app): in a test path they are as made up as a generic
- * match.
+ * and SQL passwords, config entries, framework keys of a test app, password hashes of test users): in a test path
+ * they are as made up as a generic match.
  */
-const FORMATLESS_RULES = /^(?:generic|config-array|framework|basic-auth|database|broker|curl|shell|powershell)-/;
+const FORMATLESS_RULES =
+  /^(?:generic|config-array|framework|basic-auth|database|broker|curl|shell|powershell|password-hash)-/;
 
 /** Rules whose values prove their own format (CRC32 checksums): such a token is real wherever it is found. */
 const CHECKSUM_RULES = /^(?:github|npm)-/;

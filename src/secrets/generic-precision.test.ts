@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { FIREBASE_SDK_TEST_KEYS } from './published-test-keys.js';
 import { builtinRules } from './rules/index.js';
 import { ALPHANUMERIC, fakeHex, fakeToken, LOWER_ALPHANUMERIC } from './sample-tokens.js';
 import { SecretScanner } from './scanner.js';
@@ -110,4 +111,40 @@ describe('names and shapes that say a value is a stand-in', () => {
   test('a provider prefix with a few characters after it is a token cut short', () => {
     expect(rulesFound(`token := "glpat-${token.slice(0, 8)}"\n`, 'main.go')).toEqual([]);
   });
+});
+
+describe('stand-in words are not passwords', () => {
+  test('a doc comment example whose passphrase is the word "sample" has no finding', () => {
+    const dts = [
+      '/**',
+      ' * ```js',
+      ' * const options = {',
+      " *   pfx: fs.readFileSync('test/fixtures/test_cert.pfx'),",
+      " *   passphrase: 'sample',",
+      ' * };',
+      ' * ```',
+      ' */',
+      '',
+    ].join('\n');
+    expect(rulesFound(dts, 'types/https.d.ts')).toEqual([]);
+  });
+
+  test.each(['sample', 'dummy', 'Fake', 'mocked1'])('%s next to a password name is a stand-in', (word) => {
+    expect(rulesFound(`smtp_password: "${word}"\n`, 'config/mail.yaml')).toEqual([]);
+  });
+
+  test('a short lowercase word that is no stand-in is still a password', () => {
+    expect(rulesFound(`smtp_password: "kestrel"\n`, 'config/mail.yaml')).toEqual(['generic-password']);
+  });
+});
+
+describe('published test keys', () => {
+  test.each(FIREBASE_SDK_TEST_KEYS)(
+    "Firebase's SDK test key %s is no finding; the same key one character off is",
+    (key) => {
+      expect(rulesFound(`const apiKey = "${key}";\n`, 'src/firebase.js')).toEqual([]);
+      const changed = withChar(key, 20, key[20] === 'Q' ? 'R' : 'Q');
+      expect(rulesFound(`const apiKey = "${changed}";\n`, 'src/firebase.js')).toEqual(['google-api-key']);
+    },
+  );
 });

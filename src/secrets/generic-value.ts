@@ -181,9 +181,10 @@ const COMMAND_WORDS = new Set(
 /** `admin123`, `Secret1!`, `Password2024`: a tutorial default with digits or a symbol added. */
 function isTrivialPassword(value: string): boolean {
   const lower = value.toLowerCase();
-  if (TRIVIAL_PASSWORDS.has(lower)) return true;
+  // `sample`, `dummy`, `fake`: the words that mark a name as a stand-in mark a value as one too.
+  if (TRIVIAL_PASSWORDS.has(lower) || NOT_REAL_WORDS.has(lower)) return true;
   const stem = lower.replace(/[\d!@#$%^&*?._-]+$/, '');
-  return stem !== lower && (stem.length === 0 || TRIVIAL_PASSWORDS.has(stem));
+  return stem !== lower && (stem.length === 0 || TRIVIAL_PASSWORDS.has(stem) || NOT_REAL_WORDS.has(stem));
 }
 
 /** `password`, `Passw0rd`, `pa33w0rd`, `P@ssword`: the word itself, spelled as people spell it in examples. */

@@ -1,3 +1,5 @@
+import { FIREBASE_SDK_TEST_KEYS } from './published-test-keys.js';
+
 /**
  * Values that have the shape of a secret but are not one: placeholders, documentation examples, references to where
  * the real value lives (`${VAR}`, `process.env.X`), well-known public test keys. Applied to every rule's secret.
@@ -24,6 +26,7 @@ const WELL_KNOWN = new Set([
   'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
   // Azurite / Azure Storage Emulator's published account key (https://learn.microsoft.com/azure/storage/common/storage-use-azurite).
   'Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==',
+  ...FIREBASE_SDK_TEST_KEYS,
 ]);
 
 /** jwt.io's default example signature. */

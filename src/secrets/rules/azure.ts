@@ -30,11 +30,27 @@ export default defineRules([
     severity: 'critical',
     keywords: ['storage', 'account', 'cosmos', 'azure'],
     pattern:
-      /(?<![A-Za-z0-9_.-])(?<name>[A-Za-z0-9_.-]{0,40}?(?:storage|account|cosmos|azure)[A-Za-z0-9_.-]{0,30}?key[A-Za-z0-9_.-]{0,10})["']?[ \t]{0,4}(?:=|:=|:|=>|,|\{)[ \t]{0,4}["'`]?(?<secret>[A-Za-z0-9+/]{86}==)(?![A-Za-z0-9+/=])/i,
+      /(?<![A-Za-z0-9_.-])(?<name>[A-Za-z0-9_.-]{0,40}?(?:storage|account|cosmos|azure)[A-Za-z0-9_.-]{0,30}?key[A-Za-z0-9_.-]{0,10})(?:[\]"'`)>]{1,3}[ \t]{0,4}(?:=|:=|:|=>|,|\{)?|[ \t]{0,4}(?:=|:=|:|=>|,|\{)|[ \t]{1,4})[ \t]{0,4}["'`(]{0,2}(?<secret>[A-Za-z0-9+/]{86}==)(?![A-Za-z0-9+/=])/i,
     entropy: 4,
     samples: {
       key: 'AZURE_STORAGE_KEY',
       match: [accountKey()],
+      // Any separator people write between a name and a value: XML elements, map lookups, command-line flags.
+      contexts: [
+        { name: 'env', path: '.env', render: (v) => `AZURE_STORAGE_KEY=${v}\n` },
+        { name: 'JSON', path: 'appsettings.json', render: (v) => `{ "StorageAccountKey": "${v}" }\n` },
+        {
+          name: 'XML',
+          path: 'conf/azure.xml',
+          render: (v) => `<azure>\n  <account_key>${v}</account_key>\n</azure>\n`,
+        },
+        { name: 'map lookup', path: 'test/parse.js', render: (v) => `assert.equal(parsed['AccountKey'], '${v}');\n` },
+        {
+          name: 'command-line flag',
+          path: 'scripts/cleanup.cmd',
+          render: (v) => `Cleanup.exe -storagekey ${v} -container backups\n`,
+        },
+      ],
       ignore: [
         'Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==',
         `\${STORAGE_ACCOUNT_KEY}`,

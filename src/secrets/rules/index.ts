@@ -69,6 +69,7 @@ import okta from './okta.js';
 import onepassword from './onepassword.js';
 import openai from './openai.js';
 import { PASSWORD_FILE_INFO, PASSWORD_FILE_RULES } from './password-files.js';
+import passwordHash, { PASSWORD_HASH_INFO } from './password-hash.js';
 import paypal from './paypal.js';
 import perplexity from './perplexity.js';
 import planetscale from './planetscale.js';
@@ -89,10 +90,12 @@ import render from './render.js';
 import replicate from './replicate.js';
 import rubygems from './rubygems.js';
 import salesforce from './salesforce.js';
+import { SELF_HOSTED_INFO, SELF_HOSTED_RULES } from './self-hosted.js';
 import sendgrid from './sendgrid.js';
 import sentry from './sentry.js';
 import shell from './shell.js';
 import shopify from './shopify.js';
+import { SIGNED_URL_INFO, SIGNED_URL_RULES } from './signed-urls-and-oauth.js';
 import slack from './slack.js';
 import snyk from './snyk.js';
 import sonarqube from './sonarqube.js';
@@ -204,12 +207,15 @@ const RULE_FILES: Record<string, readonly SecretRule[]> = {
     INFRA_PROVIDER_RULES,
     NAMED_PROVIDER_RULES,
     MORE_NAMED_RULES,
+    SELF_HOSTED_RULES,
+    SIGNED_URL_RULES,
   ),
   'providers-prose': providersProse,
   'dotnet-credential': dotnetCredential,
   ntlm,
   jwt,
   'private-key': privateKey,
+  'password-hash': passwordHash,
   docker,
   database,
   curl,
@@ -244,9 +250,12 @@ const INFO: Readonly<Record<string, ProviderInfo>> = {
   ...PASSWORD_FILE_INFO,
   ...MORE_PROVIDER_INFO,
   ...LONG_TAIL_INFO,
+  ...SELF_HOSTED_INFO,
+  ...SIGNED_URL_INFO,
   ...PROVIDER_INFO,
   gradle: GRADLE_INFO,
   'auth-header': AUTH_HEADER_INFO,
+  'password-hash': PASSWORD_HASH_INFO,
 };
 
 /** The rules of each provider file, each carrying its provider's name and format reference. */

@@ -102,30 +102,6 @@ const PROVIDERS: Record<string, Provider> = {
       },
     ],
   },
-  truenas: {
-    info: {
-      name: 'TrueNAS',
-      reference: 'https://www.truenas.com/docs/scale/scaletutorials/toptoolbar/managingapikeys/',
-    },
-    rules: [
-      // `<key id>-<64 letters and digits>`: the key's number, a dash, the secret. It opens the NAS's middleware with
-      // the owning user's rights. The number prefix alone says little, so a TrueNAS (or FreeNAS) word must be near.
-      {
-        id: 'truenas-api-key',
-        title: 'TrueNAS API key (<id>-…)',
-        severity: 'high',
-        keywords: ['truenas', 'freenas'],
-        pattern: /(?:truenas|freenas)[^\r\n]{0,120}?(?<![A-Za-z0-9_-])(\d{1,6}-[A-Za-z0-9]{64})(?![A-Za-z0-9_-])/i,
-        entropy: 4,
-        validate: (secret) => mixesDigitsAndCases(secret.slice(secret.indexOf('-') + 1)),
-        samples: {
-          key: 'TRUENAS_API_KEY',
-          match: [`${fakeToken('', 1, '123456789', 'truenas-id')}-${fakeToken('', 64, undefined, 'truenas')}`],
-          ignore: [`1-${'x'.repeat(64)}`],
-        },
-      },
-    ],
-  },
   thingsboard: {
     info: { name: 'ThingsBoard', reference: 'https://thingsboard.io/docs/reference/http-api/' },
     rules: [
