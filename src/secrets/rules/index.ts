@@ -79,6 +79,7 @@ import privateKey from './private-key.js';
 import { PROVIDER_INFO, type ProviderInfo } from './providers.js';
 import { FORMAT_PROVIDER_INFO, FORMAT_PROVIDER_RULES } from './providers-formats.js';
 import { MORE_NAMED_INFO, MORE_NAMED_RULES } from './providers-named-more.js';
+import { SAAS_NAMED_INFO, SAAS_NAMED_RULES } from './providers-named-saas.js';
 import providersProse from './providers-prose.js';
 import pulumi from './pulumi.js';
 import pypi from './pypi.js';
@@ -201,6 +202,7 @@ const RULE_FILES: Record<string, readonly SecretRule[]> = {
     FORMAT_PROVIDER_RULES,
     NAMED_PROVIDER_RULES,
     MORE_NAMED_RULES,
+    SAAS_NAMED_RULES,
   ),
   'providers-prose': providersProse,
   'dotnet-credential': dotnetCredential,
@@ -233,6 +235,7 @@ function mergeRuleFiles(
 }
 
 const INFO: Readonly<Record<string, ProviderInfo>> = {
+  ...SAAS_NAMED_INFO,
   ...MORE_NAMED_INFO,
   ...NAMED_PROVIDER_INFO,
   ...FORMAT_PROVIDER_INFO,

@@ -3,6 +3,7 @@ import { missesByLittle, OTHER_CREDENTIAL_NAME, shapeClass, type ValueShape } fr
 import { LOWER_ALPHANUMERIC, randomString } from '../sample-tokens.js';
 import { NAMED_PROVIDER_SHAPES, type NamedProviderShape } from './named-providers.js';
 import { MORE_NAMED_SHAPES } from './providers-named-more.js';
+import { SAAS_NAMED_SHAPES } from './providers-named-saas.js';
 
 /**
  * A provider's key named in words rather than in a variable name: a log line (`Using adzuna key=…`), notes
@@ -18,8 +19,12 @@ const PROSE_KEY = new RegExp(
   'i',
 );
 
-/** Both tables of provider-named keys, by alias. */
-const SHAPES: ReadonlyMap<string, NamedProviderShape> = new Map([...NAMED_PROVIDER_SHAPES, ...MORE_NAMED_SHAPES]);
+/** Every table of provider-named keys, by alias. */
+const SHAPES: ReadonlyMap<string, NamedProviderShape> = new Map([
+  ...NAMED_PROVIDER_SHAPES,
+  ...MORE_NAMED_SHAPES,
+  ...SAAS_NAMED_SHAPES,
+]);
 
 /** The shape of the first word of the name that is a provider alias (`adzuna` in `Using adzuna key`). */
 function shapeOf(context: MatchContext): ValueShape | undefined {
