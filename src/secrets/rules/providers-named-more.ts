@@ -23,7 +23,8 @@ const ROWS: readonly NamedProviderRow[] = [
   ['confluent', 'Confluent', 'confluent', 'alnum+/:64'],
   ['dailyco', 'Daily', 'daily dailyco', 'hex:64'],
   ['getemail', 'GetEmail', 'getemail', 'alnum-:20'],
-  ['gocardless', 'GoCardless', 'gocardless', 'alnum_-:45'],
+  // Access tokens: `live_` or `sandbox_`, then 40 characters that may hold `=`.
+  ['gocardless', 'GoCardless', 'gocardless', 'alnum_=-:45-48'],
   ['impala', 'Impala', 'impala', 'alnum_:46'],
   ['interseller', 'Interseller', 'interseller', 'hex-:36'],
   ['kontent', 'Kontent.ai', 'kontent', 'hex-:36'],
