@@ -50,7 +50,7 @@ function fits(secret: string, shape: ValueShape): boolean {
  */
 const SPACED_KEY = new RegExp(
   '(?<![A-Za-z0-9_.-])(?<name>[A-Za-z][A-Za-z0-9]{1,40}(?:[ \\t_.-]{1,2}[A-Za-z][A-Za-z0-9]{0,30}){0,4}?[ \\t_.-]{0,2}(?:key|token|secret)s?)' +
-    `["']?[ \\t]{1,4}["']?(?<secret>[A-Za-z0-9][^\\s"'\`,;<>(){}\\[\\]\\\\&]{7,199})(?![^\\s"'\`,;])`,
+    `["']?[ \\t]{1,4}["']?(?<secret>[A-Za-z0-9][^\\s"'\`,;<>(){}\\[\\]\\\\&]{19,199})(?![^\\s"'\`,;])`,
   'i',
 );
 
@@ -125,7 +125,8 @@ export default defineRules([
     title: 'API key or token after its provider and a space (clockify secret …, appsynergy_token …)',
     severity: 'high',
     keywords: ['key', 'token', 'secret'],
-    gate: /[A-Za-z]{0,12}s?["']?[ \t]{1,4}["']?[A-Za-z0-9][^\s"'`,;<>(){}[\]\\&]{7}/,
+    // The keyword ends the name (`…_token`, `…KEY`), and every table's shapes are 20 characters or more.
+    gate: /s?["']?[ \t]{1,4}["']?[A-Za-z0-9][^\s"'`,;<>(){}[\]\\&]{19}/,
     pattern: SPACED_KEY,
     entropy: 3,
     validate: (secret, context) => {
