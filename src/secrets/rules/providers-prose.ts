@@ -49,7 +49,7 @@ function fits(secret: string, shape: ValueShape): boolean {
  * a value in the provider's own shape, to the end of the value.
  */
 const SPACED_KEY = new RegExp(
-  '(?<![A-Za-z0-9_.-])(?<name>[A-Za-z][A-Za-z0-9]{1,40}(?:[ \\t_.-]{1,2}[A-Za-z][A-Za-z0-9]{0,30}){0,4}?[ \\t_.-]{0,2}(?:key|token|secret)s?)' +
+  '(?<![A-Za-z0-9_.-])(?<name>[A-Za-z][A-Za-z0-9]{1,40}(?:[ \\t_.-]{1,2}[A-Za-z][A-Za-z0-9]{0,30}){0,4}?[ \\t_.-]{0,2}(?:key|token|secret|access)s?)' +
     `["']?[ \\t]{1,4}["']?(?<secret>[A-Za-z0-9][^\\s"'\`,;<>(){}\\[\\]\\\\&]{19,199})(?![^\\s"'\`,;])`,
   'i',
 );
@@ -124,7 +124,7 @@ export default defineRules([
     id: 'providers-prose-spaced-key',
     title: 'API key or token after its provider and a space (clockify secret …, appsynergy_token …)',
     severity: 'high',
-    keywords: ['key', 'token', 'secret'],
+    keywords: ['key', 'token', 'secret', 'access'],
     // The keyword ends the name (`…_token`, `…KEY`), and every table's shapes are 20 characters or more.
     gate: /s?["']?[ \t]{1,4}["']?[A-Za-z0-9][^\s"'`,;<>(){}[\]\\&]{19}/,
     pattern: SPACED_KEY,
@@ -146,6 +146,7 @@ export default defineRules([
         { name: 'notes', path: 'notes/accounts.txt', render: (v) => `beebole secret key ${v}\n` },
         { name: 'run-on name', path: 'notes/setup.md', render: (v) => `Set BEEBOLE_API_TOKEN ${v} in the vault.\n` },
         { name: 'glued name', path: 'scripts/keys.txt', render: (v) => `bbl: beeboleKEY "${v}"\n` },
+        { name: 'access', path: 'notes/vault.txt', render: (v) => `BEEBOLE_ACCESS ${v}\n` },
       ],
     },
   },
