@@ -8,6 +8,7 @@ import { NAMED_PROVIDER_RULES } from './rules/named-providers.js';
 import { PROVIDER_INFO } from './rules/providers.js';
 import { FORMAT_PROVIDER_RULES } from './rules/providers-formats.js';
 import { MORE_NAMED_RULES } from './rules/providers-named-more.js';
+import { SAAS_NAMED_RULES } from './rules/providers-named-saas.js';
 import { VERIFIERS } from './verify/verifiers.js';
 
 const ROOT = join(import.meta.dirname, '../..');
@@ -41,5 +42,6 @@ describe('generated rule docs', () => {
     expect(Object.keys(NAMED_PROVIDER_RULES).filter((key) => existing.includes(key))).toEqual([]);
     expect(Object.keys(FORMAT_PROVIDER_RULES).filter((key) => existing.includes(key))).toEqual([]);
     expect(Object.keys(MORE_NAMED_RULES).filter((key) => existing.includes(key))).toEqual([]);
+    expect(Object.keys(SAAS_NAMED_RULES).filter((key) => existing.includes(key))).toEqual([]);
   });
 });

@@ -82,6 +82,7 @@ import { PROVIDER_INFO, type ProviderInfo } from './providers.js';
 import { FORMAT_PROVIDER_INFO, FORMAT_PROVIDER_RULES } from './providers-formats.js';
 import { INFRA_PROVIDER_INFO, INFRA_PROVIDER_RULES } from './providers-infra.js';
 import { MORE_NAMED_INFO, MORE_NAMED_RULES } from './providers-named-more.js';
+import { SAAS_NAMED_INFO, SAAS_NAMED_RULES } from './providers-named-saas.js';
 import providersProse from './providers-prose.js';
 import pulumi from './pulumi.js';
 import pypi from './pypi.js';
@@ -209,6 +210,7 @@ const RULE_FILES: Record<string, readonly SecretRule[]> = {
     MORE_NAMED_RULES,
     SELF_HOSTED_RULES,
     SIGNED_URL_RULES,
+    SAAS_NAMED_RULES,
   ),
   'providers-prose': providersProse,
   'dotnet-credential': dotnetCredential,
@@ -243,6 +245,7 @@ function mergeRuleFiles(
 }
 
 const INFO: Readonly<Record<string, ProviderInfo>> = {
+  ...SAAS_NAMED_INFO,
   ...MORE_NAMED_INFO,
   ...NAMED_PROVIDER_INFO,
   ...FORMAT_PROVIDER_INFO,

@@ -435,16 +435,13 @@ function parseShape(text: string): ValueShape {
   return { charset, symbols: kind.slice(charset.length), min, max: max ?? min };
 }
 
-/** One provider-named assignment rule per row; `refine` may tighten a rule by its value shape. */
-export function namedProviderRules(
-  rows: readonly NamedProviderRow[],
-  refine: (rule: SecretRule, shape: ValueShape) => SecretRule = (rule) => rule,
-): Record<string, readonly SecretRule[]> {
+/** One provider-named assignment rule per row. */
+export function namedProviderRules(rows: readonly NamedProviderRow[]): Record<string, readonly SecretRule[]> {
   return Object.fromEntries(
-    rows.map(([slug, provider, aliases, text]) => {
-      const shape = parseShape(text);
-      return [slug, [refine(providerNamedAssignment({ slug, provider, aliases: aliases.split(' '), shape }), shape)]];
-    }),
+    rows.map(([slug, provider, aliases, text]) => [
+      slug,
+      [providerNamedAssignment({ slug, provider, aliases: aliases.split(' '), shape: parseShape(text) })],
+    ]),
   );
 }
 
@@ -460,12 +457,21 @@ export function namedProviderInfo(rows: readonly NamedProviderRow[]): Record<str
 
 export const NAMED_PROVIDER_RULES: Readonly<Record<string, readonly SecretRule[]>> = namedProviderRules(ROWS);
 
-/** Each alias with its provider and value shape, for rules that find the provider's name outside a variable name. */
-export const NAMED_PROVIDER_SHAPES: ReadonlyMap<string, { readonly provider: string; readonly shape: ValueShape }> =
-  new Map(
-    ROWS.flatMap(([, provider, aliases, shape]) =>
+/** An alias's provider and value shape, for rules that find the provider's name outside a variable name. */
+export interface NamedProviderShape {
+  readonly provider: string;
+  readonly shape: ValueShape;
+}
+
+/** Each alias of the rows with its provider and value shape. */
+export function namedProviderShapes(rows: readonly NamedProviderRow[]): ReadonlyMap<string, NamedProviderShape> {
+  return new Map(
+    rows.flatMap(([, provider, aliases, shape]) =>
       aliases.split(' ').map((alias) => [alias, { provider, shape: parseShape(shape) }] as const),
     ),
   );
+}
+
+export const NAMED_PROVIDER_SHAPES: ReadonlyMap<string, NamedProviderShape> = namedProviderShapes(ROWS);
 
 export const NAMED_PROVIDER_INFO: Readonly<Record<string, ProviderInfo>> = namedProviderInfo(ROWS);

@@ -1,5 +1,11 @@
 import type { SecretRule } from '../rule.js';
-import { type NamedProviderRow, namedProviderInfo, namedProviderRules } from './named-providers.js';
+import {
+  type NamedProviderRow,
+  type NamedProviderShape,
+  namedProviderInfo,
+  namedProviderRules,
+  namedProviderShapes,
+} from './named-providers.js';
 import type { ProviderInfo } from './providers.js';
 
 /**
@@ -17,7 +23,8 @@ const ROWS: readonly NamedProviderRow[] = [
   ['confluent', 'Confluent', 'confluent', 'alnum+/:64'],
   ['dailyco', 'Daily', 'daily dailyco', 'hex:64'],
   ['getemail', 'GetEmail', 'getemail', 'alnum-:20'],
-  ['gocardless', 'GoCardless', 'gocardless', 'alnum_-:45'],
+  // Access tokens: `live_` or `sandbox_`, then 40 characters that may hold `=`.
+  ['gocardless', 'GoCardless', 'gocardless', 'alnum_=-:45-48'],
   ['impala', 'Impala', 'impala', 'alnum_:46'],
   ['interseller', 'Interseller', 'interseller', 'hex-:36'],
   ['kontent', 'Kontent.ai', 'kontent', 'hex-:36'],
@@ -35,22 +42,9 @@ const ROWS: readonly NamedProviderRow[] = [
   ['zenscrape', 'Zenscrape', 'zenscrape', 'hex-:36'],
 ];
 
-/**
- * Hex keys are issued in one case: `acdeFf05…` is a hash or an identifier that happens to be hex, not such a key
- * (the rules' regexes ignore case so that names match in any case).
- */
-function singleCaseHex(rule: SecretRule): SecretRule {
-  const { validate } = rule;
-  return {
-    ...rule,
-    validate: (secret, context) =>
-      (secret === secret.toLowerCase() || secret === secret.toUpperCase()) && (validate?.(secret, context) ?? true),
-  };
-}
+// Hex keys in mixed case (`acdeFf05…`) are refused by the builder for every table's rows (`providerNamedAssignment`).
+export const MORE_NAMED_RULES: Readonly<Record<string, readonly SecretRule[]>> = namedProviderRules(ROWS);
 
-export const MORE_NAMED_RULES: Readonly<Record<string, readonly SecretRule[]>> = namedProviderRules(
-  ROWS,
-  (rule, shape) => (shape.charset === 'hex' ? singleCaseHex(rule) : rule),
-);
+export const MORE_NAMED_SHAPES: ReadonlyMap<string, NamedProviderShape> = namedProviderShapes(ROWS);
 
 export const MORE_NAMED_INFO: Readonly<Record<string, ProviderInfo>> = namedProviderInfo(ROWS);

@@ -1,7 +1,9 @@
 import { defineRules, type MatchContext } from '../rule.js';
 import { missesByLittle, OTHER_CREDENTIAL_NAME, shapeClass, type ValueShape } from '../rule-builders.js';
 import { LOWER_ALPHANUMERIC, randomString } from '../sample-tokens.js';
-import { NAMED_PROVIDER_SHAPES } from './named-providers.js';
+import { NAMED_PROVIDER_SHAPES, type NamedProviderShape } from './named-providers.js';
+import { MORE_NAMED_SHAPES } from './providers-named-more.js';
+import { SAAS_NAMED_SHAPES } from './providers-named-saas.js';
 
 /**
  * A provider's key named in words rather than in a variable name: a log line (`Using adzuna key=…`), notes
@@ -17,11 +19,18 @@ const PROSE_KEY = new RegExp(
   'i',
 );
 
+/** Every table of provider-named keys, by alias. */
+const SHAPES: ReadonlyMap<string, NamedProviderShape> = new Map([
+  ...NAMED_PROVIDER_SHAPES,
+  ...MORE_NAMED_SHAPES,
+  ...SAAS_NAMED_SHAPES,
+]);
+
 /** The shape of the first word of the name that is a provider alias (`adzuna` in `Using adzuna key`). */
 function shapeOf(context: MatchContext): ValueShape | undefined {
   const words = (context.name ?? '').toLowerCase().split(/[ \t]+/);
   for (const word of words.slice(0, -1)) {
-    const entry = NAMED_PROVIDER_SHAPES.get(word);
+    const entry = SHAPES.get(word);
     if (entry) return entry.shape;
   }
   return undefined;
@@ -32,6 +41,49 @@ function fits(secret: string, shape: ValueShape): boolean {
   if (shape.charset === 'hex' && /[a-f]/.test(secret) && /[A-F]/.test(secret)) return false;
   return /[0-9]/.test(secret) && /[a-z]/i.test(secret);
 }
+
+/**
+ * A provider's key after its name and a space, with no `=` or `:` (`clockify secret <key>`, `appsynergy_token <key>`,
+ * `dailyKEY <key>`): notes, command lines, tool settings. Tight, since prose has words after words: the provider word
+ * (at most two words into the name), then only credential words (`api`, `secret`, `access`, `key`, `token`…), then
+ * a value in the provider's own shape, to the end of the value.
+ */
+const SPACED_KEY = new RegExp(
+  '(?<![A-Za-z0-9_.-])(?<name>[A-Za-z][A-Za-z0-9]{1,40}(?:[ \\t_.-]{1,2}[A-Za-z][A-Za-z0-9]{0,30}){0,4}?[ \\t_.-]{0,2}(?:key|token|secret|access)s?)' +
+    `["']?[ \\t]{1,4}["']?(?<secret>[A-Za-z0-9][^\\s"'\`,;<>(){}\\[\\]\\\\&]{19,199})(?![^\\s"'\`,;])`,
+  'i',
+);
+
+const CREDENTIAL_WORD = /^(?:api|access|secret|private|auth|personal|app|bearer|oauth|key|token)+s?$/;
+
+/** `codacyACCESS_KEY`, `clarifai access key` → `codacy`, `access`, `key` (words in lower case). */
+function wordsOf(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[ \t_.-]+/)
+    .filter((word) => word !== '');
+}
+
+/**
+ * The provider shape named by `name`: a provider word among its first three words (or such a word with credential
+ * words run on, `appsynergytoken`), followed by credential words only.
+ */
+function spacedShapeOf(name: string): ValueShape | undefined {
+  const words = wordsOf(name);
+  for (let at = 0; at < Math.min(3, words.length); at++) {
+    const word = words[at]!;
+    const entry = SHAPES.get(word) ?? SHAPES.get(word.replace(/(?:api|access|secret|private|auth|key|token)+$/, ''));
+    if (entry === undefined) continue;
+    const rest = words.slice(at + 1);
+    const runOn = !SHAPES.has(word);
+    if ((runOn || rest.length > 0) && rest.every((rest) => CREDENTIAL_WORD.test(rest))) return entry.shape;
+    return undefined;
+  }
+  return undefined;
+}
+
+const spacedSample = randomString(40, LOWER_ALPHANUMERIC, 'prose-spaced-beebole');
 
 const sample = randomString(40, LOWER_ALPHANUMERIC, 'prose-abyssale');
 
@@ -65,6 +117,36 @@ export default defineRules([
         },
         { name: 'notes', path: 'notes/accounts.txt', render: (v) => `abyssale token - '${v}'\n` },
         { name: 'YAML list', path: 'config/providers.yaml', render: (v) => `keys:\n  abyssale api key: ${v}\n` },
+      ],
+    },
+  },
+  {
+    id: 'providers-prose-spaced-key',
+    title: 'API key or token after its provider and a space (clockify secret …, appsynergy_token …)',
+    severity: 'high',
+    keywords: ['key', 'token', 'secret', 'access'],
+    // The keyword ends the name (`…_token`, `…KEY`), and every table's shapes are 20 characters or more.
+    gate: /s?["']?[ \t]{1,4}["']?[A-Za-z0-9][^\s"'`,;<>(){}[\]\\&]{19}/,
+    pattern: SPACED_KEY,
+    entropy: 3,
+    validate: (secret, context) => {
+      const shape = spacedShapeOf(context.name ?? '');
+      return shape !== undefined && fits(secret, shape);
+    },
+    claimsRejected: (secret, context) => {
+      const shape = spacedShapeOf(context.name ?? '');
+      return shape !== undefined && missesByLittle(secret, shape) && !OTHER_CREDENTIAL_NAME.test(context.name ?? '');
+    },
+    samples: {
+      key: 'beebole token',
+      match: [spacedSample],
+      // One character short of a Beebole key; a word where the key would be.
+      ignore: [spacedSample.slice(1), 'beebole-token-goes-here', 'placeholder1'],
+      contexts: [
+        { name: 'notes', path: 'notes/accounts.txt', render: (v) => `beebole secret key ${v}\n` },
+        { name: 'run-on name', path: 'notes/setup.md', render: (v) => `Set BEEBOLE_API_TOKEN ${v} in the vault.\n` },
+        { name: 'glued name', path: 'scripts/keys.txt', render: (v) => `bbl: beeboleKEY "${v}"\n` },
+        { name: 'access', path: 'notes/vault.txt', render: (v) => `BEEBOLE_ACCESS ${v}\n` },
       ],
     },
   },

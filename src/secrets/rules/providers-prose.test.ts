@@ -1,0 +1,40 @@
+import { describe, expect, test } from 'vitest';
+import { fakeHex, LOWER_ALPHANUMERIC, randomString } from '../sample-tokens.js';
+import { SecretScanner } from '../scanner.js';
+import { builtinRules } from './index.js';
+
+const scanner = new SecretScanner(builtinRules);
+const ids = (text: string, path = 'notes/accounts.txt') => scanner.scanText(text, { path }).map((item) => item.rule.id);
+/** Nimble keys: 30 letters and digits. */
+const nimble = randomString(30, LOWER_ALPHANUMERIC, 'prose-test-nimble');
+const uuid = [8, 4, 4, 4, 12].map((length, index) => fakeHex(length, `prose-test-scw${index}`)).join('-');
+
+describe('a provider key after its name and a space', () => {
+  test('is reported when the provider word is followed by credential words only', () => {
+    expect(ids(`nimble token ${nimble}\n`)).toEqual(['providers-prose-spaced-key']);
+    expect(ids(`NIMBLE_API_KEY ${nimble}\n`)).toEqual(['providers-prose-spaced-key']);
+    expect(ids(`nimbleSecretKey "${nimble}"\n`)).toEqual(['providers-prose-spaced-key']);
+    expect(ids(`Use the nimble access token ${nimble} for the import.\n`)).toEqual(['providers-prose-spaced-key']);
+  });
+
+  test("knows every table's providers (Scaleway's SCW secret key from the SaaS table)", () => {
+    expect(ids(`SCW_SECRET_KEY ${uuid}\n`)).toEqual(['providers-prose-spaced-key']);
+  });
+
+  test('stays quiet on prose, code and values outside the shape', () => {
+    expect(ids(`nimble token ${nimble}x\n`)).toEqual([]);
+    expect(ids(`nimble client key ${nimble}\n`)).toEqual([]);
+    expect(ids('the nimble token expires after 30 days of inactivity\n')).toEqual([]);
+    expect(ids('def nimble_token(self, refresh_after_seconds3600):\n', 'src/client.py')).toEqual([]);
+    expect(ids(`private String nimbleToken ${'getTokenFromVault1234'};\n`, 'src/Client.java')).toEqual([]);
+    expect(ids(`random key ${nimble}\n`)).toEqual([]);
+  });
+});
+
+describe('a provider key named in words, with = or :', () => {
+  test("finds the second and third tables' providers too", () => {
+    const zendesk = randomString(40, LOWER_ALPHANUMERIC, 'prose-test-zendesk');
+    expect(ids(`Using zendesk token: ${zendesk}\n`)).toEqual(['providers-prose-named-key']);
+    expect(ids(`nimble api key = ${nimble}\n`)).toEqual(['providers-prose-named-key']);
+  });
+});
