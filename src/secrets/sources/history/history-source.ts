@@ -11,10 +11,10 @@ import { type AddedPiece, type BinaryChange, PatchStream } from './patch-stream.
 /**
  * `tollgate scan --history <range>`: what every commit in the range added, as scan targets, streamed.
  *
- * git's diffs are most of the cost. By default one `git log -p` walks the range (its ends pinned to commit ids) and is
- * parsed as it streams, while the scanner works on the other core: git's CPU is then below `git log -p`'s own (rails
- * v7.2.0..v8.0.0: 1.05 s against 1.25 s), where slices cost more (8 slices: 1.2 s, as each process decodes again the
- * blobs and deltas its neighbours decoded, plus the `git rev-list` that lists them). With `parallel` above 1 the
+ * git's diffs are most of the cost. By default one `git log -p` walks the range and is parsed as it streams, while
+ * the scanner works on the other core: git's CPU is then below `git log -p`'s own (rails v7.2.0..v8.0.0: 1.05 s
+ * against 1.25 s), where slices cost more (8 slices: 1.2 s, as each process decodes again the blobs and deltas its
+ * neighbours decoded, plus the `git rev-list` that lists them). With `parallel` above 1 the
  * range's commits are listed once (`commit-list.ts`) and cut into slices, and that many `git log -p` run at once, each
  * reading its slice's ids from stdin: faster on a machine with idle cores, dearer in CPU. Reading pauses while enough
  * is queued, so git waits for the scanner rather than memory filling, however long the history. Commits that may hold
@@ -56,7 +56,7 @@ export async function* historyTargetBatches(options: HistoryOptions): AsyncGener
     yield* passes.run(await firstPassInputs(options, processes, what), processes, false);
     // Commits that added and deleted files, read again with rename detection (see `PatchStreamSink.rescan`).
     if (collector.rescans.length > 0 && !options.signal?.aborted)
-      yield* passes.run([renameSlice(collector.rescans)], 1, true);
+      yield* passes.run([listedSlice(collector.rescans)], 1, true);
     if (options.signal?.aborted) return;
     yield* binaryTargets({ ...options, changes: collector.binaries, signal: stop.signal });
   } finally {
@@ -133,16 +133,15 @@ class LogPasses {
 type LogInput = CommitSlice | { readonly revisions: readonly string[] };
 
 /**
- * The first pass's `git log` inputs. One process walks the range itself: listing the commits first (`git rev-list`,
- * rails: 0.09 s of CPU) pays only for cutting them into slices. Listed commits (`commits`) are always read on stdin.
+ * The first pass's `git log` inputs. One process walks the range itself, as given: it resolves the range once, so
+ * nothing need be pinned first, and listing the commits (`git rev-list`, rails: 0.09 s of CPU) pays only for cutting
+ * them into slices. A bad range fails that `git log` with git's own line. Listed commits (`commits`) are read on its
+ * stdin.
  */
 async function firstPassInputs(options: HistoryOptions, processes: number, what: string): Promise<LogInput[]> {
-  if (processes === 1 && !options.commits) {
-    const revisions = await rangeEnds(options, what);
-    // No revision at all would make `git log` show HEAD's history instead of nothing.
-    return revisions.length > 0 ? [{ revisions }] : [];
-  }
-  return commitSlices(await listCommits(options, what), processes);
+  if (processes > 1) return commitSlices(await listCommits(options, what), processes);
+  if (!options.commits) return [{ revisions: [options.range] }];
+  return options.commits.length > 0 ? [listedSlice(options.commits)] : [];
 }
 
 /**
@@ -292,7 +291,8 @@ function logArgs(renames: boolean, revisions: readonly string[] | null): string[
   ];
 }
 
-function renameSlice(commits: readonly string[]): CommitSlice {
+/** Listed commit ids as one slice, for `git log --no-walk=unsorted --stdin`. */
+function listedSlice(commits: readonly string[]): CommitSlice {
   return { input: Buffer.from(`${commits.join('\n')}\n`), commits: commits.length };
 }
 
