@@ -127,8 +127,7 @@ class LogPasses {
 }
 
 /**
- * What one `git log` of the first pass reads: a slice of listed commit ids on its stdin, or the range's pinned ends
- * to walk itself.
+ * What one `git log` of the first pass reads: a slice of listed commit ids on its stdin, or the range to walk itself.
  */
 type LogInput = CommitSlice | { readonly revisions: readonly string[] };
 
