@@ -98,6 +98,33 @@ describe('scan --history streams git log', () => {
     };
     await expect(run()).rejects.toThrow(/^--history nope\.\.HEAD: /);
   });
+
+  test('one git log walks the range as the slices list it: empty and exclusion-only ranges read nothing', async () => {
+    repo = await createTempRepo();
+    const imported = spawnSync('git', ['fast-import', '--quiet'], {
+      cwd: repo.root,
+      env: repo.env,
+      input: fastImport(30).stream,
+    });
+    expect(imported.status, imported.stderr?.toString()).toBe(0);
+    const scanner = new SecretScanner(builtinRules);
+    const places = async (range: string, parallel: number) => {
+      const outcome = await scanBatches(
+        historyTargetBatches({ repoRoot: repo!.root, env: repo!.env, range, parallel }),
+        { scanner },
+      );
+      return outcome.findings.map((finding) => `${finding.commit} ${finding.path}:${finding.line}`).sort();
+    };
+    // Without a revision of its own, git log would show HEAD's whole history: these must find nothing.
+    expect(await places('main..main', 1)).toEqual([]);
+    expect(await places('^main', 1)).toEqual([]);
+    // A symmetric difference has two ends and a merge base excluded; both shapes read the same commits.
+    for (const range of ['main~25..main', 'main~20...main', 'main']) {
+      const walked = await places(range, 1);
+      expect(walked.length).toBeGreaterThan(0);
+      expect(await places(range, 2)).toEqual(walked);
+    }
+  });
 });
 
 /**

@@ -82,7 +82,9 @@ export class CommitListing {
 export function commitSlices(listing: CommitListing, processes: number): CommitSlice[] {
   const ids = listing.ids;
   if (ids.count === 0) return [];
-  const wanted = Math.min(processes * SLICES_PER_PROCESS, Math.ceil(ids.count / MIN_SLICE));
+  // One process reads one slice: another would only decode again what the first one's git held.
+  const perProcess = processes === 1 ? 1 : SLICES_PER_PROCESS;
+  const wanted = Math.min(processes * perProcess, Math.ceil(ids.count / MIN_SLICE));
   const size = Math.ceil(ids.count / Math.max(1, wanted));
   const slices: CommitSlice[] = [];
   for (let from = 0; from < ids.count; from += size) {
