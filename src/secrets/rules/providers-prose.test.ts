@@ -38,3 +38,26 @@ describe('a provider key named in words, with = or :', () => {
     expect(ids(`nimble api key = ${nimble}\n`)).toEqual(['providers-prose-named-key']);
   });
 });
+
+describe('a provider key logged on the line after a request to its provider', () => {
+  const apiflash = randomString(32, LOWER_ALPHANUMERIC, 'prose-test-apiflash');
+  const log = (first: string, second: string) => ids(`${first}\n${second}\n`, 'logs/client.log');
+
+  test('is reported when the line before names the provider and the value is in its shape', () => {
+    expect(log('[INFO] Sending request to the apiflash API', `[DEBUG] Using Key=${apiflash}`)).toEqual([
+      'providers-prose-logged-key',
+    ]);
+    const aha = fakeHex(64, 'prose-test-aha');
+    expect(log('[INFO] sending request to the aha.io API', `[DEBUG] using key = ${aha}`)).toEqual([
+      'providers-prose-logged-key',
+    ]);
+  });
+
+  test('stays quiet on IDs, unknown providers, no provider and hand-edited values', () => {
+    expect(log('[INFO] Sending request to the apiflash API', `[DEBUG] Using ID=${apiflash}`)).toEqual([]);
+    expect(log('[INFO] Sending request to the payments API', `[DEBUG] Using Key=${apiflash}`)).toEqual([]);
+    expect(log('[INFO] Sending request to the API', `[DEBUG] Using Key=${apiflash}`)).toEqual([]);
+    const edited = `${apiflash.slice(0, 10)}R${apiflash.slice(11)}`;
+    expect(log('[INFO] Sending request to the apiflash API', `[DEBUG] Using Key=${edited}`)).toEqual([]);
+  });
+});
