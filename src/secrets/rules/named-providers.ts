@@ -167,7 +167,7 @@ const ROWS: readonly Row[] = [
   ['freshworks', 'Freshworks', 'freshworks', 'alnum-_:22', 'myfreshworks'],
   ['geckoboard', 'Geckoboard', 'geckoboard', 'alnum:44'],
   ['geoapify', 'Geoapify', 'geoapify', 'alnum:32'],
-  ['geocod', 'Geocod', 'geocod', 'alnum:39', 'geocodio'],
+  ['geocod', 'Geocodio', 'geocod geocodio', 'alnum:39', 'geocodio'],
   ['geocodify', 'Geocodify', 'geocodify', 'alnum:40'],
   ['getgeoapi', 'Getgeoapi', 'getgeoapi', 'alnum:40'],
   ['getresponse', 'GetResponse', 'getresponse', 'alnum:32'],

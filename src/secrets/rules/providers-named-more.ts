@@ -76,6 +76,24 @@ const ROWS: readonly NamedProviderRow[] = [
   ['wepay', 'WePay', 'wepay', 'alnum_:62'],
   ['wrike', 'Wrike', 'wrike', 'alnum._-:335'],
   ['zeplin', 'Zeplin', 'zeplin', 'alnum.-:350-400'],
+  // `sk-` and 48 letters and digits.
+  ['braintrust', 'Braintrust', 'braintrust', 'alnum-:51'],
+  // Four groups of three upper-case letters and digits.
+  ['cashboard', 'Cashboard', 'cashboard', 'alnum-:15'],
+  // `live_` or `test_`, then 27 letters and digits.
+  ['column', 'Column', 'column', 'alnum_:32'],
+  ['commodities', 'Commodities-API', 'commodities', 'alnum:60'],
+  ['conversiontools', 'Conversion Tools', 'conversiontools', 'alnum_.:159-167'],
+  // `secret_` and 16 letters and digits.
+  ['convertapi', 'ConvertAPI', 'convertapi', 'alnum_:23'],
+  // `pk_`, a word, `_`, then 28 letters and digits.
+  ['courier', 'Courier', 'courier', 'alnum_:34-120'],
+  ['customerio', 'Customer.io', 'customerio', 'alnum:20'],
+  ['flightlabs', 'FlightLabs', 'flightlabs', 'alnum._-:200-400'],
+  ['fmfw', 'FMFW.io', 'fmfw', 'alnum_-:32'],
+  ['formio', 'Form.io', 'formio', 'alnum._-:300-400'],
+  ['frontapp', 'Front', 'front frontapp', 'alnum._-:225-281', 'front'],
+  ['helpcrunch', 'HelpCrunch', 'helpcrunch', 'alnum+/=-:328'],
 ];
 
 // Hex keys in mixed case (`acdeFf05…`) are refused by the builder for every table's rows (`providerNamedAssignment`).

@@ -37,6 +37,11 @@ describe('a provider key named in words, with = or :', () => {
     expect(ids(`Using zendesk token: ${zendesk}\n`)).toEqual(['providers-prose-named-key']);
     expect(ids(`nimble api key = ${nimble}\n`)).toEqual(['providers-prose-named-key']);
   });
+
+  test('knows a provider with credential words run on (trelloapikey), not a longer word', () => {
+    expect(ids(`nimbleapikey token - '${nimble}'\n`)).toEqual(['providers-prose-named-key']);
+    expect(ids(`nimblest token - '${nimble}'\n`)).toEqual([]);
+  });
 });
 
 describe('a provider key logged on the line after a request to its provider', () => {

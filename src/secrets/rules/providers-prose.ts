@@ -26,11 +26,17 @@ const SHAPES: ReadonlyMap<string, NamedProviderShape> = new Map([
   ...SAAS_NAMED_SHAPES,
 ]);
 
-/** The shape of the first word of the name that is a provider alias (`adzuna` in `Using adzuna key`). */
+/** Credential words run on after a provider's name (`trelloapikey`, `zendeskapi`). */
+const RUN_ON_CREDENTIAL = /(?:api|access|secret|private|auth|oauth|key|token)+$/;
+
+/**
+ * The shape of the first word of the name that is a provider alias (`adzuna` in `Using adzuna key`), or such an alias
+ * with credential words run on (`trelloapikey token = …`).
+ */
 function shapeOf(context: MatchContext): ValueShape | undefined {
   const words = (context.name ?? '').toLowerCase().split(/[ \t]+/);
   for (const word of words.slice(0, -1)) {
-    const entry = SHAPES.get(word);
+    const entry = SHAPES.get(word) ?? SHAPES.get(word.replace(RUN_ON_CREDENTIAL, ''));
     if (entry) return entry.shape;
   }
   return undefined;
@@ -83,7 +89,7 @@ function spacedShapeOf(name: string): ValueShape | undefined {
   const words = wordsOf(name);
   for (let at = 0; at < Math.min(3, words.length); at++) {
     const word = words[at]!;
-    const entry = SHAPES.get(word) ?? SHAPES.get(word.replace(/(?:api|access|secret|private|auth|key|token)+$/, ''));
+    const entry = SHAPES.get(word) ?? SHAPES.get(word.replace(RUN_ON_CREDENTIAL, ''));
     if (entry === undefined) continue;
     const rest = words.slice(at + 1);
     const runOn = !SHAPES.has(word);
