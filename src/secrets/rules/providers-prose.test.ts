@@ -66,3 +66,18 @@ describe('a provider key logged on the line after a request to its provider', ()
     expect(log('[INFO] Sending request to the apiflash API', `[DEBUG] Using Key=${edited}`)).toEqual([]);
   });
 });
+
+describe("a key in a URL's query on its provider's host", () => {
+  const nimbleKey = nimble;
+  test('is reported when the domain is a known provider and the value in its shape', () => {
+    expect(ids(`fetch("https://api.nimble.com/v1/contacts?key=${nimbleKey}")\n`, 'src/client.js')).toEqual([
+      'providers-prose-url-key',
+    ]);
+  });
+
+  test('stays quiet on other hosts, other parameters and values outside the shape', () => {
+    expect(ids(`fetch("https://api.example.com/v1/contacts?key=${nimbleKey}")\n`, 'src/client.js')).toEqual([]);
+    expect(ids(`fetch("https://api.nimble.com/v1/contacts?page=${nimbleKey}")\n`, 'src/client.js')).toEqual([]);
+    expect(ids(`fetch("https://api.nimble.com/v1/contacts?key=${nimbleKey}x")\n`, 'src/client.js')).toEqual([]);
+  });
+});

@@ -123,6 +123,15 @@ function loggedShapeOf(name: string): ValueShape | undefined {
 
 const loggedSample = randomString(32, LOWER_ALPHANUMERIC, 'prose-logged-apiflash');
 
+/**
+ * A key in the query of a URL on the provider's own host (`https://api.bulbul.com/v1/users?key=…`): the domain names
+ * the provider, and the value must be in its shape. Only `key`, `api_key`, `apikey`, `access_key` or `token`.
+ */
+const URL_KEY =
+  /https?:\/\/(?:[a-z0-9-]{1,40}\.){0,3}?(?<name>[a-z0-9]{2,40})\.[a-z]{2,6}(?::[0-9]{2,5})?\/[^\s"'`?#]{0,200}\?(?:[^\s"'`#]{0,200}?&)?(?:api_?key|key|access_key|token)=(?<secret>[A-Za-z0-9][A-Za-z0-9._~+/=-]{3,400})(?![A-Za-z0-9._~+/=-])/i;
+
+const urlSample = randomString(32, LOWER_ALPHANUMERIC, 'prose-url-bulbul');
+
 const spacedSample = randomString(40, LOWER_ALPHANUMERIC, 'prose-spaced-beebole');
 
 const sample = randomString(40, LOWER_ALPHANUMERIC, 'prose-abyssale');
@@ -222,6 +231,35 @@ export default defineRules([
           name: 'debug output',
           path: 'notes/debug.txt',
           render: (v) => `sending API request to apiflash\nusing api key = ${v}\n`,
+        },
+      ],
+    },
+  },
+  {
+    id: 'providers-prose-url-key',
+    title: "API key in a URL's query on its provider's host (https://api.bulbul.com/…?key=…)",
+    severity: 'high',
+    keywords: ['key=', 'token='],
+    pattern: URL_KEY,
+    entropy: 3,
+    validate: (secret, context) => {
+      const shape = SHAPES.get((context.name ?? '').toLowerCase())?.shape;
+      return shape !== undefined && fits(secret, shape);
+    },
+    claimsRejected: (secret, context) => {
+      const shape = SHAPES.get((context.name ?? '').toLowerCase())?.shape;
+      return shape !== undefined && missesByLittle(secret, shape);
+    },
+    samples: {
+      match: [urlSample],
+      // One character too many; a template.
+      ignore: [`${urlSample}7`, '{{BULBUL_KEY}}'],
+      contexts: [
+        { name: 'Go', path: 'cmd/client.go', render: (v) => `url := "https://api.bulbul.com/v1/users?key=${v}"\n` },
+        {
+          name: 'notes',
+          path: 'notes/api.md',
+          render: (v) => `GET https://bulbul.com/api/v2/voices?lang=en&api_key=${v}\n`,
         },
       ],
     },
