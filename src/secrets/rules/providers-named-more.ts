@@ -80,8 +80,6 @@ const ROWS: readonly NamedProviderRow[] = [
   ['braintrust', 'Braintrust', 'braintrust', 'alnum-:51'],
   // Four groups of three upper-case letters and digits.
   ['cashboard', 'Cashboard', 'cashboard', 'alnum-:15'],
-  // `live_` or `test_`, then 27 letters and digits.
-  ['column', 'Column', 'column', 'alnum_:32'],
   ['commodities', 'Commodities-API', 'commodities', 'alnum:60'],
   ['conversiontools', 'Conversion Tools', 'conversiontools', 'alnum_.:159-167'],
   // `secret_` and 16 letters and digits.
