@@ -167,7 +167,7 @@ const ROWS: readonly Row[] = [
   ['freshworks', 'Freshworks', 'freshworks', 'alnum-_:22', 'myfreshworks'],
   ['geckoboard', 'Geckoboard', 'geckoboard', 'alnum:44'],
   ['geoapify', 'Geoapify', 'geoapify', 'alnum:32'],
-  ['geocod', 'Geocod', 'geocod', 'alnum:39', 'geocodio'],
+  ['geocod', 'Geocodio', 'geocod geocodio', 'alnum:39', 'geocodio'],
   ['geocodify', 'Geocodify', 'geocodify', 'alnum:40'],
   ['getgeoapi', 'Getgeoapi', 'getgeoapi', 'alnum:40'],
   ['getresponse', 'GetResponse', 'getresponse', 'alnum:32'],
@@ -429,7 +429,9 @@ const ROWS: readonly Row[] = [
 
 /** `alnum-_:32`, `hex:24-40`: a row's value shape. */
 function parseShape(text: string): ValueShape {
-  const [kind, length] = text.split(':') as [string, string];
+  // The length comes after the last colon: a colon may be one of the symbols (`alnum:-:63`).
+  const at = text.lastIndexOf(':');
+  const [kind, length] = [text.slice(0, at), text.slice(at + 1)];
   const [min, max] = length.split('-').map(Number) as [number, number?];
   const charset = kind.startsWith('hex') ? 'hex' : 'alnum';
   return { charset, symbols: kind.slice(charset.length), min, max: max ?? min };

@@ -37,4 +37,47 @@ describe('a provider key named in words, with = or :', () => {
     expect(ids(`Using zendesk token: ${zendesk}\n`)).toEqual(['providers-prose-named-key']);
     expect(ids(`nimble api key = ${nimble}\n`)).toEqual(['providers-prose-named-key']);
   });
+
+  test('knows a provider with credential words run on (trelloapikey), not a longer word', () => {
+    expect(ids(`nimbleapikey token - '${nimble}'\n`)).toEqual(['providers-prose-named-key']);
+    expect(ids(`nimblest token - '${nimble}'\n`)).toEqual([]);
+  });
+});
+
+describe('a provider key logged on the line after a request to its provider', () => {
+  const apiflash = randomString(32, LOWER_ALPHANUMERIC, 'prose-test-apiflash');
+  const log = (first: string, second: string) => ids(`${first}\n${second}\n`, 'logs/client.log');
+
+  test('is reported when the line before names the provider and the value is in its shape', () => {
+    expect(log('[INFO] Sending request to the apiflash API', `[DEBUG] Using Key=${apiflash}`)).toEqual([
+      'providers-prose-logged-key',
+    ]);
+    const aha = fakeHex(64, 'prose-test-aha');
+    expect(log('[INFO] sending request to the aha.io API', `[DEBUG] using key = ${aha}`)).toEqual([
+      'providers-prose-logged-key',
+    ]);
+  });
+
+  test('stays quiet on IDs, unknown providers, no provider and hand-edited values', () => {
+    expect(log('[INFO] Sending request to the apiflash API', `[DEBUG] Using ID=${apiflash}`)).toEqual([]);
+    expect(log('[INFO] Sending request to the payments API', `[DEBUG] Using Key=${apiflash}`)).toEqual([]);
+    expect(log('[INFO] Sending request to the API', `[DEBUG] Using Key=${apiflash}`)).toEqual([]);
+    const edited = `${apiflash.slice(0, 10)}R${apiflash.slice(11)}`;
+    expect(log('[INFO] Sending request to the apiflash API', `[DEBUG] Using Key=${edited}`)).toEqual([]);
+  });
+});
+
+describe("a key in a URL's query on its provider's host", () => {
+  const nimbleKey = nimble;
+  test('is reported when the domain is a known provider and the value in its shape', () => {
+    expect(ids(`fetch("https://api.nimble.com/v1/contacts?key=${nimbleKey}")\n`, 'src/client.js')).toEqual([
+      'providers-prose-url-key',
+    ]);
+  });
+
+  test('stays quiet on other hosts, other parameters and values outside the shape', () => {
+    expect(ids(`fetch("https://api.example.com/v1/contacts?key=${nimbleKey}")\n`, 'src/client.js')).toEqual([]);
+    expect(ids(`fetch("https://api.nimble.com/v1/contacts?page=${nimbleKey}")\n`, 'src/client.js')).toEqual([]);
+    expect(ids(`fetch("https://api.nimble.com/v1/contacts?key=${nimbleKey}x")\n`, 'src/client.js')).toEqual([]);
+  });
 });

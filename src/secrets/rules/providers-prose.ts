@@ -15,7 +15,7 @@ import { SAAS_NAMED_SHAPES } from './providers-named-saas.js';
 const PROSE_KEY = new RegExp(
   '(?<![A-Za-z0-9_])(?<name>[A-Za-z][A-Za-z0-9]{2,30}(?:[ \\t]+[A-Za-z][A-Za-z0-9]{1,30}){0,2}?[ \\t]+(?:key|token))' +
     // `token - '…'` (a list of notes) only with a quoted value: `token - offset` is arithmetic.
-    `["']?[ \\t]*(?:=|:|-(?=[ \\t]*['"]))[ \\t]*(?:['"][ \\t]?)?(?<secret>[^\\s"'\`,;<>(){}\\[\\]\\\\&]{4,200})`,
+    `["']?[ \\t]*(?:=|:|-(?=[ \\t]*['"]))[ \\t]*(?:['"][ \\t]?)?(?<secret>[^\\s"'\`,;<>(){}\\[\\]\\\\&]{4,1200})`,
   'i',
 );
 
@@ -26,11 +26,17 @@ const SHAPES: ReadonlyMap<string, NamedProviderShape> = new Map([
   ...SAAS_NAMED_SHAPES,
 ]);
 
-/** The shape of the first word of the name that is a provider alias (`adzuna` in `Using adzuna key`). */
+/** Credential words run on after a provider's name (`trelloapikey`, `zendeskapi`). */
+const RUN_ON_CREDENTIAL = /(?:api|access|secret|private|auth|oauth|key|token)+$/;
+
+/**
+ * The shape of the first word of the name that is a provider alias (`adzuna` in `Using adzuna key`), or such an alias
+ * with credential words run on (`trelloapikey token = …`).
+ */
 function shapeOf(context: MatchContext): ValueShape | undefined {
   const words = (context.name ?? '').toLowerCase().split(/[ \t]+/);
   for (const word of words.slice(0, -1)) {
-    const entry = SHAPES.get(word);
+    const entry = SHAPES.get(word) ?? SHAPES.get(word.replace(RUN_ON_CREDENTIAL, ''));
     if (entry) return entry.shape;
   }
   return undefined;
@@ -39,7 +45,17 @@ function shapeOf(context: MatchContext): ValueShape | undefined {
 function fits(secret: string, shape: ValueShape): boolean {
   if (!new RegExp(`^${shapeClass(shape)}{${shape.min},${shape.max}}$`, 'i').test(secret)) return false;
   if (shape.charset === 'hex' && /[a-f]/.test(secret) && /[A-F]/.test(secret)) return false;
-  return /[0-9]/.test(secret) && /[a-z]/i.test(secret);
+  return /[0-9]/.test(secret) && /[a-z]/i.test(secret) && !oneLetterInOtherCase(secret);
+}
+
+/**
+ * One letter in the other case among many (`grevetn5owRs1ybh…`): a hand-edited stand-in for a one-case key, since a
+ * random mixed-case key of 20 or more letters almost never has only one upper- or lower-case letter.
+ */
+function oneLetterInOtherCase(secret: string): boolean {
+  const upper = secret.replace(/[^A-Z]/g, '').length;
+  const lower = secret.replace(/[^a-z]/g, '').length;
+  return Math.min(upper, lower) === 1 && upper + lower >= 12;
 }
 
 /**
@@ -73,7 +89,7 @@ function spacedShapeOf(name: string): ValueShape | undefined {
   const words = wordsOf(name);
   for (let at = 0; at < Math.min(3, words.length); at++) {
     const word = words[at]!;
-    const entry = SHAPES.get(word) ?? SHAPES.get(word.replace(/(?:api|access|secret|private|auth|key|token)+$/, ''));
+    const entry = SHAPES.get(word) ?? SHAPES.get(word.replace(RUN_ON_CREDENTIAL, ''));
     if (entry === undefined) continue;
     const rest = words.slice(at + 1);
     const runOn = !SHAPES.has(word);
@@ -82,6 +98,39 @@ function spacedShapeOf(name: string): ValueShape | undefined {
   }
   return undefined;
 }
+
+/**
+ * A client's log naming the provider on one line and logging the key on the next (`Sending request to the airship
+ * API` / `[DEBUG] Using Key=…`): the key line names no provider, so the line before must, in `request to [the] X`
+ * form, and the value must be in X's own shape. Only `key` or `token` right after `using`: `Using ID=…` is no secret.
+ */
+const LOGGED_KEY = new RegExp(
+  '(?<name>request[ \\t]+to[ \\t]+(?:the[ \\t]+)?[A-Za-z][A-Za-z0-9]{1,40}(?:\\.[a-z]{2,6})?)(?:[ \\t]+api)?[ \\t]*\\r?\\n' +
+    '[ \\t]*(?:\\[[A-Za-z]{3,8}\\][ \\t]*)?using[ \\t]+(?:api[ \\t_]?)?(?:key|token)[ \\t]*=[ \\t]*' +
+    `(?<secret>[A-Za-z0-9][^\\s"'\`,;<>(){}\\[\\]\\\\&]{3,1200})(?![^\\s"'\`,;])`,
+  'i',
+);
+
+/** The shape of the provider the log line sends a request to (`request to the aha.io` → `aha`). */
+function loggedShapeOf(name: string): ValueShape | undefined {
+  const provider = name
+    .toLowerCase()
+    .split(/[ \t]+/)
+    .at(-1)!
+    .replace(/\.[a-z]+$/, '');
+  return SHAPES.get(provider)?.shape;
+}
+
+const loggedSample = randomString(32, LOWER_ALPHANUMERIC, 'prose-logged-apiflash');
+
+/**
+ * A key in the query of a URL on the provider's own host (`https://api.bulbul.com/v1/users?key=…`): the domain names
+ * the provider, and the value must be in its shape. Only `key`, `api_key`, `apikey`, `access_key` or `token`.
+ */
+const URL_KEY =
+  /https?:\/\/(?:[a-z0-9-]{1,40}\.){0,3}?(?<name>[a-z0-9]{2,40})\.[a-z]{2,6}(?::[0-9]{2,5})?\/[^\s"'`?#]{0,200}\?(?:[^\s"'`#]{0,200}?&)?(?:api_?key|key|access_key|token)=(?<secret>[A-Za-z0-9][A-Za-z0-9._~+/=-]{3,400})(?![A-Za-z0-9._~+/=-])/i;
+
+const urlSample = randomString(32, LOWER_ALPHANUMERIC, 'prose-url-bulbul');
 
 const spacedSample = randomString(40, LOWER_ALPHANUMERIC, 'prose-spaced-beebole');
 
@@ -147,6 +196,71 @@ export default defineRules([
         { name: 'run-on name', path: 'notes/setup.md', render: (v) => `Set BEEBOLE_API_TOKEN ${v} in the vault.\n` },
         { name: 'glued name', path: 'scripts/keys.txt', render: (v) => `bbl: beeboleKEY "${v}"\n` },
         { name: 'access', path: 'notes/vault.txt', render: (v) => `BEEBOLE_ACCESS ${v}\n` },
+      ],
+    },
+  },
+  {
+    id: 'providers-prose-logged-key',
+    title: 'API key or token logged on the line after a request to its provider (Sending request to X / Using Key=…)',
+    severity: 'high',
+    keywords: ['request to'],
+    window: 'block',
+    maxLength: 1400,
+    pattern: LOGGED_KEY,
+    entropy: 3,
+    validate: (secret, context) => {
+      const shape = loggedShapeOf(context.name ?? '');
+      return shape !== undefined && fits(secret, shape);
+    },
+    claimsRejected: (secret, context) => {
+      const shape = loggedShapeOf(context.name ?? '');
+      return shape !== undefined && missesByLittle(secret, shape);
+    },
+    samples: {
+      match: [loggedSample],
+      // One character too many; a word where the key would be.
+      ignore: [`${loggedSample}7`, 'your-apiflash-key-here1'],
+      contexts: [
+        {
+          name: 'log',
+          path: 'logs/client.log',
+          render: (v) =>
+            `[INFO] Sending request to the apiflash API\n[DEBUG] Using Key=${v}\n[INFO] Response received\n`,
+        },
+        {
+          name: 'debug output',
+          path: 'notes/debug.txt',
+          render: (v) => `sending API request to apiflash\nusing api key = ${v}\n`,
+        },
+      ],
+    },
+  },
+  {
+    id: 'providers-prose-url-key',
+    title: "API key in a URL's query on its provider's host (https://api.bulbul.com/…?key=…)",
+    severity: 'high',
+    keywords: ['key=', 'token='],
+    pattern: URL_KEY,
+    entropy: 3,
+    validate: (secret, context) => {
+      const shape = SHAPES.get((context.name ?? '').toLowerCase())?.shape;
+      return shape !== undefined && fits(secret, shape);
+    },
+    claimsRejected: (secret, context) => {
+      const shape = SHAPES.get((context.name ?? '').toLowerCase())?.shape;
+      return shape !== undefined && missesByLittle(secret, shape);
+    },
+    samples: {
+      match: [urlSample],
+      // One character too many; a template.
+      ignore: [`${urlSample}7`, '{{BULBUL_KEY}}'],
+      contexts: [
+        { name: 'Go', path: 'cmd/client.go', render: (v) => `url := "https://api.bulbul.com/v1/users?key=${v}"\n` },
+        {
+          name: 'notes',
+          path: 'notes/api.md',
+          render: (v) => `GET https://bulbul.com/api/v2/voices?lang=en&api_key=${v}\n`,
+        },
       ],
     },
   },
