@@ -23,6 +23,11 @@ export class SeenMatches {
    */
   private readonly rules = new Map<number, RuleWindows>();
 
+  /** The rules that ran a window, each once. */
+  rulesRun(): IterableIterator<number> {
+    return this.rules.keys();
+  }
+
   /** Rule `rule` is about to run in the window `[start, end)` (offsets of the whole text). */
   enterWindow(rule: number, start: number, end: number): void {
     const windows = this.rules.get(rule);
