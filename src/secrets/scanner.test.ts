@@ -75,3 +75,38 @@ describe('long lines', () => {
     expect(large).toBeLessThan(10_000);
   });
 });
+
+describe('a scanner reused text after text', () => {
+  // The per-rule progress and the per-path facts are kept between scans: no scan may see another's.
+  const password = fakeHumanPassword('reused-scanner');
+  const token = fakeToken('', 40, undefined, 'reused-scanner');
+  const texts: ReadonlyArray<[path: string, text: string]> = [
+    ['deploy/app.env', `${'# filler line\n'.repeat(200)}DB_PASSWORD=${password}\nAPI_TOKEN=${token}\n`],
+    ['deploy/app.env', `DB_PASSWORD=${password}\n`],
+    ['.netrc', `machine api.acme.internal\n  login deploy\n  password ${password}\n`],
+    ['docs/.netrc.md', `machine api.acme.internal\n  password ${password}\n`],
+    ['.netrc', `machine api.acme.internal\n  password ${password}\n`],
+    ['bin/tool', `#!/usr/bin/env python3\npassword = "${password}"\n`],
+    ['bin/tool', `#!/bin/sh\nPASSWORD=${password}\n`],
+    ['config.json', `{"api_token":"${token}"}`],
+  ];
+  const fresh = (path: string, text: string) => new SecretScanner(builtinRules).scanText(text, { path });
+
+  test('finds in each text what a fresh scanner finds', () => {
+    const reused = new SecretScanner(builtinRules);
+    for (const round of [1, 2]) {
+      for (const [path, text] of texts) {
+        expect(reused.scanText(text, { path }), `${path}, round ${round}`).toEqual(fresh(path, text));
+      }
+    }
+  });
+
+  test('streams open at once keep their own progress', () => {
+    const reused = new SecretScanner(builtinRules);
+    const streams = texts.map(([path, text]) => ({ path, text, stream: reused.startStream({ path })! }));
+    for (const { text, stream } of streams) stream.push(text.slice(0, 20));
+    reused.scanText(texts[0]![1], { path: texts[0]![0] });
+    for (const { text, stream } of streams) stream.push(text.slice(20));
+    for (const { path, text, stream } of streams) expect(stream.end(), path).toEqual(fresh(path, text));
+  });
+});

@@ -3,10 +3,12 @@ import { decodedScanInput, kubernetesSecretValues, mayHoldKubernetesSecret } fro
 import { type LineHits, queueLineWindow } from './line-windows.js';
 import { GateCheck } from './name-gate.js';
 import { NameKeywords } from './name-keywords.js';
+import { type PathFacts, PathFactsCache } from './path-facts.js';
 import { PendingWindows } from './pending-windows.js';
 import { buildKeywordAutomaton, FOLD, isAutomatonKeyword, type KeywordAutomaton } from './prefilter.js';
 import { providerPrefixTest } from './provider-prefixes.js';
 import type { MatchContext, SecretRule } from './rule.js';
+import { RuleProgressPool } from './rule-progress.js';
 import {
   accepts,
   type Found,
@@ -20,7 +22,7 @@ import {
   vetoTest,
 } from './scan-results.js';
 import { SeenMatches } from './seen-matches.js';
-import { type FileSyntax, isDocumentationExample, isLockfile, syntaxOf } from './syntax.js';
+import { type FileSyntax, syntaxOfHead } from './syntax.js';
 
 /**
  * The hot path: keyword prefilter over the whole text, then each triggered rule's regex in a small window around the
@@ -48,8 +50,10 @@ interface ScanState {
   syntax: FileSyntax;
   readonly lockfile: boolean;
   readonly documentation: boolean;
-  /** Per rule, the offset of the whole text up to which it has run (see `scanStartsFor`). */
+  /** Per rule, the offset of the whole text up to which it has run (see `RuleProgressPool`). */
   readonly scannedUntil: Float64Array;
+  /** The rules this path exempts: `scannedUntil` holds everything for them. */
+  readonly exempt: readonly number[];
   /** The prefilter automaton's state. */
   state: number;
   readonly found: Found[];
@@ -82,7 +86,6 @@ const STREAM_BACK = 4096;
  * the next line `LINE_REACH` more; the rest is room for a gate's look-ahead.
  */
 const STREAM_AHEAD = 65_536;
-/** Inline suppression markers (ours, and gitleaks' so that existing annotations keep working). */
 
 /** Applies to every rule (an imported gitleaks `[allowlist]`). */
 export interface GlobalAllowlist {
@@ -99,10 +102,9 @@ export class SecretScanner {
   /** Rules with no keyword (imported ones only): run over the whole text. */
   private readonly anchorless: readonly CompiledRule[];
   private readonly allowlist: GlobalAllowlist;
-  /** Every rule not yet run (-1), except those whose own path filter or allowlist may exempt a path: `pathFiltered`. */
-  private readonly unscanned: Float64Array;
-  /** Rules that some paths exempt (their allowlist's paths, `onlyPaths`): judged once per file, the rest never. */
-  private readonly pathFiltered: readonly CompiledRule[];
+  /** Per path, its syntax, lockfile and documentation names, and the rules its own path filters exempt. */
+  private readonly pathFacts: PathFactsCache;
+  private readonly progress: RuleProgressPool;
   private readonly idleWindows: PendingWindows[] = [];
   /**
    * How far past a keyword hit a window may reach (a line window plus the next line, a block window, a gate's look
@@ -125,9 +127,11 @@ export class SecretScanner {
     );
     this.nameKeywords = new NameKeywords(named.map((item) => ({ keywords: item.rule.keywords, item })));
     this.reach = Math.max(STREAM_AHEAD, ...this.compiled.map((item) => (item.block ? item.maxLength + 64 : 0)));
-    this.unscanned = new Float64Array(this.compiled.length).fill(-1);
-    this.pathFiltered = this.compiled.filter(
-      (item) => item.rule.onlyPaths !== undefined || (item.rule.allowlist?.paths?.length ?? 0) > 0,
+    this.progress = new RuleProgressPool(this.compiled.length);
+    this.pathFacts = new PathFactsCache(
+      this.compiled.filter(
+        (item) => item.rule.onlyPaths !== undefined || (item.rule.allowlist?.paths?.length ?? 0) > 0,
+      ),
     );
     this.anchorless = this.compiled.filter(
       (item) => item.rule.keywords.length === 0 || !item.rule.keywords.every(isAutomatonKeyword),
@@ -145,14 +149,14 @@ export class SecretScanner {
 
   scanText(text: string, options: ScanTextOptions): RawSecret[] {
     if (!this.acceptsPath(options.path)) return [];
-    const scan = this.startScan(options.path);
-    scan.syntax = syntaxOf(options.path, text);
+    const facts = this.pathFacts.of(options.path);
+    const scan = this.startScan(facts, facts.syntax ?? syntaxOfHead(text));
     this.advance(scan, text, 0, text.length);
     for (const compiled of this.anchorless) {
       if (scan.scannedUntil[compiled.index] !== -1) continue;
       this.runRule(compiled, text, 0, text.length, scan);
     }
-    if (mayHoldKubernetesSecret(options.path, text)) this.scanKubernetesSecretData(text, scan.found);
+    if (facts.yaml && mayHoldKubernetesSecret(options.path, text)) this.scanKubernetesSecretData(text, scan.found);
     locate(scan.found, text, 0, 0);
     return this.finishScan(scan, options);
   }
@@ -164,16 +168,17 @@ export class SecretScanner {
    * `reach` characters ahead of it. Null when this path or rule set needs the whole text at once (then read it whole).
    */
   startStream(options: ScanTextOptions): TextStream | null {
-    if (this.anchorless.length > 0 || /\.ya?ml$/i.test(options.path)) return null;
+    if (!this.canStream(options.path)) return null;
     if (!this.acceptsPath(options.path)) return { push: () => {}, end: () => [] };
-    const scan = this.startScan(options.path);
+    const facts = this.pathFacts.of(options.path);
+    const scan = this.startScan(facts, facts.syntax ?? 'config');
     let held = '';
     let base = 0;
     let linesBefore = 0;
     let done = 0;
     let located = 0;
     const settle = (final: boolean) => {
-      if (base === 0 && done === 0) scan.syntax = syntaxOf(options.path, held);
+      if (base === 0 && done === 0) scan.syntax = facts.syntax ?? syntaxOfHead(held);
       const until = final ? held.length : Math.max(done, held.length - this.reach);
       this.advance(scan, held, done, until, base);
       done = until;
@@ -202,12 +207,18 @@ export class SecretScanner {
     };
   }
 
-  private startScan(path: string): ScanState {
+  /** Whether `startStream` takes a text at this path (a Kubernetes manifest or an imported anchorless rule needs it whole). */
+  canStream(path: string): boolean {
+    return this.anchorless.length === 0 && !this.pathFacts.of(path).yaml;
+  }
+
+  private startScan(facts: PathFacts, syntax: FileSyntax): ScanState {
     return {
-      syntax: syntaxOf(path),
-      lockfile: isLockfile(path),
-      documentation: isDocumentationExample(path),
-      scannedUntil: this.scanStartsFor(path),
+      syntax,
+      lockfile: facts.lockfile,
+      documentation: facts.documentation,
+      scannedUntil: this.progress.take(facts.exempt),
+      exempt: facts.exempt,
       state: 0,
       found: [],
       seen: new SeenMatches(),
@@ -216,6 +227,8 @@ export class SecretScanner {
   }
 
   private finishScan(scan: ScanState, options: ScanTextOptions): RawSecret[] {
+    this.progress.give(scan.scannedUntil, scan.seen.rulesRun(), scan.exempt);
+    if (scan.found.length === 0) return [];
     const vetoed = vetoTest(scan.vetoed);
     const allowed = scan.found.filter(
       (item) =>
@@ -302,20 +315,6 @@ export class SecretScanner {
         found.push({ rule: inner.rule, secret: inner.secret, start: value.start, end: value.end, order });
       }
     }
-  }
-
-  /**
-   * Per rule, the offset up to which the text counts as scanned: -1 (nothing yet), or everything for a rule whose own
-   * allowlist or path filter exempts this path.
-   */
-  private scanStartsFor(path: string): Float64Array {
-    const scannedUntil = this.unscanned.slice();
-    for (const compiled of this.pathFiltered) {
-      const { allowlist, onlyPaths } = compiled.rule;
-      const exempt = allowlist?.paths?.some((re) => re.test(path)) || (onlyPaths && !onlyPaths.test(path));
-      if (exempt) scannedUntil[compiled.index] = Number.POSITIVE_INFINITY;
-    }
-    return scannedUntil;
   }
 
   private globallyAllowed(secret: string): boolean {

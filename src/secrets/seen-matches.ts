@@ -1,3 +1,4 @@
+const NO_RULES: readonly number[] = [];
 /** Match lengths kept apart in a key (longer matches share one; a rule's matches stay far shorter). */
 const LENGTHS = 65_536;
 /**
@@ -19,12 +20,19 @@ const OVERLAP = 8192;
 export class SeenMatches {
   /**
    * Only the rules that ran a window have an entry: a scan of a short text (one commit's lines of one file) triggers a
-   * few of the hundreds of rules, and arrays sized by the rule count cost more to make than the scan itself.
+   * few of the hundreds of rules, and arrays sized by the rule count cost more to make than the scan itself. Made with
+   * the first window: most such texts trigger none.
    */
-  private readonly rules = new Map<number, RuleWindows>();
+  private rules: Map<number, RuleWindows> | undefined;
+
+  /** The rules that ran a window, each once. */
+  rulesRun(): Iterable<number> {
+    return this.rules?.keys() ?? NO_RULES;
+  }
 
   /** Rule `rule` is about to run in the window `[start, end)` (offsets of the whole text). */
   enterWindow(rule: number, start: number, end: number): void {
+    this.rules ??= new Map();
     const windows = this.rules.get(rule);
     if (windows === undefined) {
       this.rules.set(rule, { keys: undefined, start, end, earlierEnd: Number.NEGATIVE_INFINITY });
@@ -45,7 +53,7 @@ export class SeenMatches {
    * after. The same match found again in an overlapping window is the same secret judged the same way.
    */
   firstTime(rule: number, offset: number, length: number): boolean {
-    const windows = this.rules.get(rule);
+    const windows = this.rules?.get(rule);
     if (windows === undefined) return true;
     const met = offset < windows.earlierEnd;
     if (!met && offset < windows.end - OVERLAP) return true;

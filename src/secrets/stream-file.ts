@@ -47,7 +47,7 @@ export function scanFileInWindows(
 ): boolean {
   if (target.path.endsWith('.map')) return false;
   const textOptions = textOptionsFor(target);
-  if (!options.scanner.startStream(textOptions)) return false;
+  if (!options.scanner.canStream(target.path)) return false;
   const fd = openSync(target.absolute, 'r');
   try {
     const size = fstatSync(fd).size;

@@ -103,5 +103,7 @@ describe('streamed scans', () => {
   test('YAML (a Kubernetes Secret is read as a document) is not streamed', () => {
     expect(scanner.startStream({ path: 'deploy/secret.yaml' })).toBeNull();
     expect(scanner.startStream({ path: 'src/app.ts' })).not.toBeNull();
+    expect(scanner.canStream('deploy/secret.yaml')).toBe(false);
+    expect(scanner.canStream('src/app.ts')).toBe(true);
   });
 });

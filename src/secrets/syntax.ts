@@ -78,11 +78,21 @@ const CODE_SHEBANG =
 
 /** `head`, the start of the file's text when known, decides for files without an extension (by their `#!` line). */
 export function syntaxOf(path: string, head?: string): FileSyntax {
+  return syntaxOfName(path) ?? syntaxOfHead(head);
+}
+
+/** The syntax the path alone decides; undefined for a file without an extension, whose `#!` line decides. */
+export function syntaxOfName(path: string): FileSyntax | undefined {
   const base = path.slice(path.lastIndexOf('/') + 1).toLowerCase();
   if (CODE_FILE_NAMES.has(base)) return 'code';
   const dot = base.lastIndexOf('.');
-  if (dot <= 0) return head?.startsWith('#!') && CODE_SHEBANG.test(head.slice(0, 200)) ? 'code' : 'config';
+  if (dot <= 0) return undefined;
   return CODE_EXTENSIONS.has(base.slice(dot + 1)) ? 'code' : 'config';
+}
+
+/** The syntax of a file without an extension, from the start of its text when known. */
+export function syntaxOfHead(head: string | undefined): FileSyntax {
+  return head?.startsWith('#!') && CODE_SHEBANG.test(head.slice(0, 200)) ? 'code' : 'config';
 }
 
 /** Lockfiles hold integrity hashes and resolved URLs, never credentials worth the noise. */

@@ -1,0 +1,59 @@
+import type { CompiledRule } from './compiled-rule.js';
+import { type FileSyntax, isDocumentationExample, isLockfile, syntaxOfName } from './syntax.js';
+
+/** What the scan of a text needs from its path alone, worked out once per path rather than once per text. */
+export interface PathFacts {
+  /** Undefined for a file without an extension: the `#!` line at the start of its text decides. */
+  readonly syntax: FileSyntax | undefined;
+  readonly lockfile: boolean;
+  readonly documentation: boolean;
+  /** Whether the text may be a Kubernetes manifest (`.yaml`, `.yml`), whose Secrets' `data:` values are decoded. */
+  readonly yaml: boolean;
+  /** The rules whose own allowlist or path filter exempts this path (their indices). */
+  readonly exempt: readonly number[];
+}
+
+/**
+ * More paths than this are forgotten all at once: a history scan meets the same few thousand paths commit after
+ * commit, a tree scan each path once, and memory stays bounded either way.
+ */
+const REMEMBERED_PATHS = 4096;
+
+const YAML_PATH = /\.ya?ml$/i;
+
+/**
+ * The facts of each path, remembered: a history scan gives one text per file per commit, most of them a few lines, and
+ * working out the same path's syntax, lockfile name and rule exemptions again for each cost as much as scanning them.
+ */
+export class PathFactsCache {
+  private readonly known = new Map<string, PathFacts>();
+
+  /** `pathFiltered`: the only rules some path may exempt (their allowlist's paths, `onlyPaths`). */
+  constructor(private readonly pathFiltered: readonly CompiledRule[]) {}
+
+  of(path: string): PathFacts {
+    let facts = this.known.get(path);
+    if (facts !== undefined) return facts;
+    if (this.known.size >= REMEMBERED_PATHS) this.known.clear();
+    facts = {
+      syntax: syntaxOfName(path),
+      lockfile: isLockfile(path),
+      documentation: isDocumentationExample(path),
+      yaml: YAML_PATH.test(path),
+      exempt: this.exemptRules(path),
+    };
+    this.known.set(path, facts);
+    return facts;
+  }
+
+  private exemptRules(path: string): number[] {
+    const exempt: number[] = [];
+    for (const compiled of this.pathFiltered) {
+      const { allowlist, onlyPaths } = compiled.rule;
+      if (allowlist?.paths?.some((re) => re.test(path)) || (onlyPaths && !onlyPaths.test(path))) {
+        exempt.push(compiled.index);
+      }
+    }
+    return exempt;
+  }
+}
