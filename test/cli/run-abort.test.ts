@@ -80,6 +80,13 @@ test('a run killed with SIGKILL leaves its check running; the next run stops tha
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     const pgid = Number(readFileSync(pgidFile, 'utf8').trim());
+    // The check can write its pgid before tollgate has recorded the group in its ledger (a loaded machine may pause
+    // tollgate right after the spawn): kill only once the record is on disk, as it is for any run that lived longer.
+    const ledgerFile = join(repo.root, '.tollgate', 'children', `${child.pid}.json`);
+    for (let waited = 0; !ledgerHolds(ledgerFile, pgid); waited += 50) {
+      if (waited > 30_000) throw new Error('the run never recorded its check in the ledger');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     child.kill('SIGKILL');
     await exited;
     expect(groupAlive(pgid)).toBe(true);
@@ -92,6 +99,14 @@ test('a run killed with SIGKILL leaves its check running; the next run stops tha
     await removeDir(marks);
   }
 }, 90_000);
+
+function ledgerHolds(file: string, pgid: number): boolean {
+  try {
+    return readFileSync(file, 'utf8').includes(`"pgid":${pgid},`);
+  } catch {
+    return false;
+  }
+}
 
 function groupAlive(pgid: number): boolean {
   try {
