@@ -23,9 +23,14 @@ const PRINTABLE = /^[\t\n\r\x20-\x7e\u00a0-\uffff]+$/;
 /** A top-level `kind: Secret` line; nothing else (an OpenAPI spec that mentions Secrets) is parsed. */
 const SECRET_KIND = /^kind:[ \t]*["']?Secret["']?[ \t]*(?:#.*)?$/m;
 
-/** Cheap test before parsing: most YAML files are not Secrets. */
-export function mayHoldKubernetesSecret(path: string, text: string): boolean {
-  return /\.ya?ml$/i.test(path) && text.includes('data:') && SECRET_KIND.test(text);
+/** Whether a file at this path may be a Kubernetes manifest (`.yaml`, `.yml`). */
+export function isManifestPath(path: string): boolean {
+  return /\.ya?ml$/i.test(path);
+}
+
+/** Cheap test before parsing, for a text at a manifest path: most YAML files are not Secrets. */
+export function mayHoldKubernetesSecret(text: string): boolean {
+  return text.includes('data:') && SECRET_KIND.test(text);
 }
 
 export function kubernetesSecretValues(text: string): EncodedSecretValue[] {

@@ -1,4 +1,5 @@
 import type { CompiledRule } from './compiled-rule.js';
+import { isManifestPath } from './kubernetes-secret.js';
 import { type FileSyntax, isDocumentationExample, isLockfile, syntaxOfName } from './syntax.js';
 
 /** What the scan of a text needs from its path alone, worked out once per path rather than once per text. */
@@ -19,8 +20,6 @@ export interface PathFacts {
  */
 const REMEMBERED_PATHS = 4096;
 
-const YAML_PATH = /\.ya?ml$/i;
-
 /**
  * The facts of each path, remembered: a history scan gives one text per file per commit, most of them a few lines, and
  * working out the same path's syntax, lockfile name and rule exemptions again for each cost as much as scanning them.
@@ -39,7 +38,7 @@ export class PathFactsCache {
       syntax: syntaxOfName(path),
       lockfile: isLockfile(path),
       documentation: isDocumentationExample(path),
-      yaml: YAML_PATH.test(path),
+      yaml: isManifestPath(path),
       exempt: this.exemptRules(path),
     };
     this.known.set(path, facts);

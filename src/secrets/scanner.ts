@@ -156,7 +156,7 @@ export class SecretScanner {
       if (scan.scannedUntil[compiled.index] !== -1) continue;
       this.runRule(compiled, text, 0, text.length, scan);
     }
-    if (facts.yaml && mayHoldKubernetesSecret(options.path, text)) this.scanKubernetesSecretData(text, scan.found);
+    if (facts.yaml && mayHoldKubernetesSecret(text)) this.scanKubernetesSecretData(text, scan.found);
     locate(scan.found, text, 0, 0);
     return this.finishScan(scan, options);
   }

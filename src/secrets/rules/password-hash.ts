@@ -1,4 +1,4 @@
-import { defineRules, type SecretRule } from '../rule.js';
+import { defineRules, type SampleContext, type SecretRule } from '../rule.js';
 import { fakeHex, fakeToken } from '../sample-tokens.js';
 import type { ProviderInfo } from './providers.js';
 
@@ -39,20 +39,21 @@ const digestOf = (hash: string) => hash.slice(hash.lastIndexOf('$') + 1);
 const cryptSample = (id: string, salt: string, digestLength: number, tails: string, seed: string) =>
   `$${id}$${salt}$${fakeToken('', digestLength - 1, CRYPT, seed)}${tails[seed.length % tails.length]}`;
 
-const hashRule = (spec: {
-  id: string;
-  title: string;
-  keywords: string[];
-  pattern: RegExp;
-  validate: (hash: string) => boolean;
+const hashRule = ({
+  match,
+  ignore,
+  contexts,
+  ...rule
+}: Pick<SecretRule, 'id' | 'title' | 'keywords' | 'pattern' | 'validate' | 'reference'> & {
+  severity?: SecretRule['severity'];
   match: string[];
   ignore: string[];
+  contexts?: SampleContext[];
 }): SecretRule => ({
-  ...spec,
   severity: 'medium',
   entropy: 3,
-  validate: (hash) => spec.validate(hash),
-  samples: { key: 'password_hash', match: spec.match, ignore: spec.ignore },
+  ...rule,
+  samples: contexts ? { match, ignore, contexts } : { key: 'password_hash', match, ignore },
 });
 
 const bcryptSalt = `${fakeToken('', 21, BCRYPT, 'bcrypt-salt')}e`;
@@ -128,7 +129,6 @@ export default defineRules([
     keywords: ['$y$'],
     // The secret starts after `$y$`: a value starting `$letter` reads as a shell reference, which is never reported.
     pattern: new RegExp(`${START}\\$y\\$(${C}{1,12}\\$${C}{4,86}\\$${C}{43})${END}`),
-    validate: () => true,
     match: [`$y$j9T$${fakeToken('', 22, CRYPT, 'yescrypt-salt')}$${fakeToken('', 43, CRYPT, 'yescrypt-digest')}`],
     ignore: [`$y$j9T$${fakeToken('', 22, CRYPT, 'yescrypt-salt')}$short`],
   }),
@@ -138,54 +138,43 @@ export default defineRules([
     title: 'Cisco IOS type 8/9 secret ($8$…, $9$…)',
     keywords: ['$8$', '$9$'],
     pattern: new RegExp(`${START}(\\$[89]\\$${C}{14}\\$${C}{43})${END}`),
-    validate: () => true,
     match: [`$9$${fakeToken('', 14, CRYPT, 'cisco-salt')}$${fakeToken('', 43, CRYPT, 'cisco-digest')}`],
     ignore: [`$9$${fakeToken('', 13, CRYPT, 'cisco-salt')}$${fakeToken('', 43, CRYPT, 'cisco-digest')}`],
   }),
   // htpasswd's `{SHA}` (base64 of a SHA-1 digest: 28 characters) and LDAP's salted `{SSHA}`, right after `user:`:
   // the crypt formats above carry their own `$id$`, these only their prefix.
   // https://httpd.apache.org/docs/2.4/misc/password_encryptions.html
-  {
-    ...hashRule({
-      id: 'password-hash-htpasswd-sha',
-      title: 'SHA-1 password hash in an htpasswd line (user:{SHA}…, {SSHA}…)',
-      keywords: ['{sha}', '{ssha}'],
-      pattern: /(?:^|[\s'"`>])[a-z_][a-z0-9_.@-]{0,31}:\{S?SHA\}([A-Za-z0-9+/]{27,60}={0,2})(?=[:'"`\s]|$)/,
-      validate: () => true,
-      match: [`${fakeToken('', 27, undefined, 'htpasswd-sha')}=`],
-      ignore: ['hash'],
-    }),
+  hashRule({
+    id: 'password-hash-htpasswd-sha',
+    title: 'SHA-1 password hash in an htpasswd line (user:{SHA}…, {SSHA}…)',
     reference: 'https://httpd.apache.org/docs/2.4/misc/password_encryptions.html',
-    samples: {
-      match: [`${fakeToken('', 27, undefined, 'htpasswd-sha')}=`],
-      ignore: ['hash', 'c2hhMQ=='],
-      contexts: [
-        { name: '.htpasswd', path: 'deploy/nginx/.htpasswd', render: (v) => `admin:{SHA}${v}\n` },
-        {
-          name: 'Dockerfile',
-          path: 'Dockerfile',
-          render: (v) => `RUN echo 'admin:{SHA}${v}' > /etc/nginx/.htpasswd\n`,
-        },
-      ],
-    },
-  },
+    keywords: ['{sha}', '{ssha}'],
+    pattern: /(?:^|[\s'"`>])[a-z_][a-z0-9_.@-]{0,31}:\{S?SHA\}([A-Za-z0-9+/]{27,60}={0,2})(?=[:'"`\s]|$)/,
+    match: [`${fakeToken('', 27, undefined, 'htpasswd-sha')}=`],
+    ignore: ['hash', 'c2hhMQ=='],
+    contexts: [
+      { name: '.htpasswd', path: 'deploy/nginx/.htpasswd', render: (v) => `admin:{SHA}${v}\n` },
+      {
+        name: 'Dockerfile',
+        path: 'Dockerfile',
+        render: (v) => `RUN echo 'admin:{SHA}${v}' > /etc/nginx/.htpasswd\n`,
+      },
+    ],
+  }),
   // Kerberos RC4 AS-REP and TGS-REP roasting output (hashcat modes 18200 and 13100): a 32-hex checksum, then the
   // encrypted part in hex. https://hashcat.net/wiki/doku.php?id=example_hashes
-  {
-    ...hashRule({
-      id: 'password-hash-kerberos-roast',
-      title: 'Kerberos AS-REP/TGS-REP roasting hash ($krb5asrep$23$…, $krb5tgs$23$…)',
-      keywords: ['$krb5asrep$', '$krb5tgs$'],
-      pattern:
-        /(?<![A-Za-z0-9$])\$krb5(?:asrep|tgs)\$23\$((?:[^$:\s*]{1,128}:|\*[^*\s]{1,256}\*\$)?[0-9a-f]{32}\$[0-9a-f]{64,8192})(?![0-9a-f])/,
-      validate: () => true,
-      match: [
-        `$krb5asrep$23$svc-backup@corp.internal:${fakeHex(32, 'asrep-sum')}$${fakeHex(232, 'asrep-data')}`,
-        `$krb5tgs$23$*sqlsvc$CORP.INTERNAL$MSSQLSvc/db01*$${fakeHex(32, 'tgs-sum')}$${fakeHex(290, 'tgs-data')}`,
-      ],
-      ignore: [`$krb5asrep$23$${fakeHex(32, 'asrep-short')}$${fakeHex(20, 'asrep-tail')}`],
-    }),
+  hashRule({
+    id: 'password-hash-kerberos-roast',
+    title: 'Kerberos AS-REP/TGS-REP roasting hash ($krb5asrep$23$…, $krb5tgs$23$…)',
     severity: 'high',
     reference: 'https://hashcat.net/wiki/doku.php?id=example_hashes',
-  },
+    keywords: ['$krb5asrep$', '$krb5tgs$'],
+    pattern:
+      /(?<![A-Za-z0-9$])\$krb5(?:asrep|tgs)\$23\$((?:[^$:\s*]{1,128}:|\*[^*\s]{1,256}\*\$)?[0-9a-f]{32}\$[0-9a-f]{64,8192})(?![0-9a-f])/,
+    match: [
+      `$krb5asrep$23$svc-backup@corp.internal:${fakeHex(32, 'asrep-sum')}$${fakeHex(232, 'asrep-data')}`,
+      `$krb5tgs$23$*sqlsvc$CORP.INTERNAL$MSSQLSvc/db01*$${fakeHex(32, 'tgs-sum')}$${fakeHex(290, 'tgs-data')}`,
+    ],
+    ignore: [`$krb5asrep$23$${fakeHex(32, 'asrep-short')}$${fakeHex(20, 'asrep-tail')}`],
+  }),
 ]);
