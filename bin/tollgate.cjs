@@ -4,6 +4,7 @@
 // - `--version` is read from package.json here;
 // - `hook stop` first tries the stop hook's fast path, a small bundle of its own (dist/bundle/cli/stop-hook.cjs),
 //   which hands the stop to the whole CLI when it cannot answer alone;
+// - a plain `run` likewise first tries the no-change run's small bundle (dist/bundle/cli/run-fast.cjs);
 // - everything else loads the bundled CLI (dist/bundle/cli/tollgate.cjs) through V8's code cache: compiling the whole
 //   bundle on each start cost more than most runs' own work. See "The code cache" below.
 const fs = require('node:fs');
@@ -164,6 +165,11 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V') && printV
   // Resolves to null once answered, else to what the whole CLI needs (the payload it already read from stdin).
   require(path.join(bundleDir, 'stop-hook.cjs'))
     .stopHookFast(process.argv)
+    .then((handoff) => handoff && loadCli().runCli(process.argv, handoff));
+} else if (args.length === 1 && args[0] === 'run') {
+  // Same shape: a plain `run` on a tree unchanged since a passing run is answered by its own small bundle.
+  require(path.join(bundleDir, 'run-fast.cjs'))
+    .runFast(process.argv)
     .then((handoff) => handoff && loadCli().runCli(process.argv, handoff));
 } else {
   loadCli().runCli(process.argv);

@@ -46,12 +46,35 @@ const cjsImportMeta = {
   banner: { js: "var __tollgateModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
 };
 
-const STOP_HOOK_BUNDLE_LIMIT = 64 * 1024;
+/**
+ * Each with a size limit: a stray import (the full path, zod, a validator) would quietly make every stop, or every
+ * no-change run, pay for it again.
+ */
+const SMALL_BUNDLES = [
+  { file: 'stop-hook.cjs', entry: 'src/cli/stop-hook-fast.ts', limit: 64 * 1024 },
+  { file: 'run-fast.cjs', entry: 'src/cli/run-fast.ts', limit: 96 * 1024 },
+];
+
+async function bundleSmall(outdir, { file, entry, limit }, maps) {
+  const { metafile } = await build({
+    ...common,
+    ...maps,
+    ...cjsImportMeta,
+    entryPoints: [join(root, entry)],
+    outfile: join(outdir, file),
+    format: 'cjs',
+    metafile: true,
+  });
+  const bytes = Object.values(metafile.outputs).find((output) => output.entryPoint)?.bytes ?? 0;
+  if (bytes > limit) {
+    throw new Error(`${file} is ${bytes} bytes, over ${limit}: its entry (${entry}) imports more than its fast path`);
+  }
+}
 
 /**
  * tollgate.cjs and scan-worker.js into `outdir`; `sourcemap` only where nothing is committed. The CLI's bundle is
  * `src/cli/start.ts`, which exports `runCli` for bin/tollgate.cjs to call after loading it through the code cache,
- * plus the stop hook's small fast path (stop-hook.cjs); the Action's (`selfStarting`) is `src/cli/bin.ts`, which
+ * plus the small fast paths (stop-hook.cjs, run-fast.cjs); the Action's (`selfStarting`) is `src/cli/bin.ts`, which
  * starts itself when required.
  */
 export async function bundleCli(outdir, { sourcemap, selfStarting = false }) {
@@ -66,24 +89,12 @@ export async function bundleCli(outdir, { sourcemap, selfStarting = false }) {
   });
   const bundles = ['tollgate.cjs'];
   if (!selfStarting) {
-    // The stop hook's fast path alone (a few dozen kB): most stops are answered without reading the whole CLI.
-    const { metafile } = await build({
-      ...common,
-      ...maps,
-      ...cjsImportMeta,
-      entryPoints: [join(root, 'src/cli/stop-hook-fast.ts')],
-      outfile: join(outdir, 'stop-hook.cjs'),
-      format: 'cjs',
-      metafile: true,
-    });
-    const bytes = Object.values(metafile.outputs).find((output) => output.entryPoint)?.bytes ?? 0;
-    // A stray import (the full path, zod, a validator) would quietly make every stop pay for it again.
-    if (bytes > STOP_HOOK_BUNDLE_LIMIT) {
-      throw new Error(
-        `stop-hook.cjs is ${bytes} bytes, over ${STOP_HOOK_BUNDLE_LIMIT}: its entry (src/cli/stop-hook-fast.ts) imports more than the fast path`,
-      );
+    // The small bundles tried before the whole CLI: most stops, and most runs of an agent on an unchanged tree, are
+    // answered without reading it.
+    for (const small of SMALL_BUNDLES) {
+      await bundleSmall(outdir, small, maps);
+      bundles.push(small.file);
     }
-    bundles.push('stop-hook.cjs');
   }
   // Worker threads load their script by URL next to the code that starts them, so each worker is a file of its own.
   const worker = join(root, 'src/secrets/scan-worker.ts');

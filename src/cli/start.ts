@@ -1,8 +1,8 @@
 import { ExitCode, errorMessage } from '../core/errors.js';
-import type { StopHandoff } from '../integrations/hooks/stop-entry.js';
 import { installSignalHandlers, installStreamErrorHandlers } from './process-handlers.js';
+import { type CliHandoff, handRunStamp } from './run-handoff.js';
 
-async function start(argv: readonly string[], handoff: StopHandoff): Promise<number> {
+async function start(argv: readonly string[], handoff: CliHandoff): Promise<number> {
   // Agents run the stop hook after every turn; loading every command (commander, zod, all flags) would cost more
   // than the hook's whole decision, so a plain `hook stop` goes straight to its entry point.
   // Every other command skips even the hook agents' table (their install code reads JSON, TOML, child processes).
@@ -14,15 +14,16 @@ async function start(argv: readonly string[], handoff: StopHandoff): Promise<num
       return stopHookMain(stop.agent, handoff);
     }
   }
+  handRunStamp(handoff.runStamp);
   const { main } = await import('./main.js');
   return main(argv);
 }
 
 /**
- * The whole CLI: one command from `argv`, its exit code in `process.exitCode`. `handoff` carries what the stop
- * hook's small bundle already read when it could not answer alone (bin/tollgate.cjs).
+ * The whole CLI: one command from `argv`, its exit code in `process.exitCode`. `handoff` carries what a small bundle
+ * (the stop hook's, the no-change run's) already learnt when it could not answer alone (bin/tollgate.cjs).
  */
-export function runCli(argv: readonly string[], handoff: StopHandoff = {}): void {
+export function runCli(argv: readonly string[], handoff: CliHandoff = {}): void {
   installSignalHandlers();
   installStreamErrorHandlers();
   start(argv, handoff).then(

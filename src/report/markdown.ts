@@ -1,4 +1,4 @@
-import { formatDuration } from '../core/config/duration.js';
+import { formatDuration } from '../core/config/units.js';
 import type { Finding } from '../core/finding.js';
 import { failureExcerpt } from '../core/run/failure-excerpt.js';
 import { blockingFindings, type RunReport, statusLabel, type ToolReport } from '../core/run/run-report.js';

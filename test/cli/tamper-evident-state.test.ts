@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { runProcess } from '../../src/core/process.js';
 import { TOLLGATE_VERSION } from '../../src/core/version.js';
-import { stampOf } from '../../src/integrations/hooks/stop-fast-path.js';
+import { stopStampOf } from '../../src/integrations/hooks/stop-fast-path.js';
 import { fakeChecksumToken } from '../../src/secrets/sample-tokens.js';
 import { createTempRepo, type TempRepo } from '../support/git-repo.js';
 import { CLI_PATH, runCli } from '../support/run-cli.js';
@@ -90,7 +90,7 @@ describe('tamper-evident state', () => {
     const cachePath = join(repo.root, '.tollgate', 'stop-cache.json');
     const cache = JSON.parse(await readFile(cachePath, 'utf8'));
     await repo.write('src/config.ts', `export const token = '${fakeChecksumToken('ghp_', 'tamper-stamp')}';\n`);
-    const stamp = await stampOf(repo.root, env, TOLLGATE_VERSION);
+    const stamp = await stopStampOf(repo.root, env, TOLLGATE_VERSION);
     await writeFile(cachePath, JSON.stringify({ ...cache, stamp: stamp!.value, fingerprint: '' }));
     expect((await stopHook()).decision).toBe('block');
   }, 120_000);

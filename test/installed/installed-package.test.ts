@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync, utimesSync } from 'node:fs';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -100,6 +100,7 @@ describe('the installed package', () => {
     expect(manifest.dependencies ?? {}).toEqual({});
     expect(await readdir(join(packageDir, 'dist'))).toEqual(['bundle']);
     expect((await readdir(join(packageDir, 'dist', 'bundle', 'cli'))).sort()).toEqual([
+      'run-fast.cjs',
       'scan-worker.js',
       'stop-hook.cjs',
       'tollgate.cjs',
@@ -219,6 +220,31 @@ describe('the installed package', () => {
     const passed = await tollgate(['run', '--no-wait']);
     expectClean(passed, 'run after the fix');
   }, 120_000);
+
+  test('a plain run on an unchanged tree is answered by its small bundle, as its own recorded run', async () => {
+    const clean = await createTempRepo({
+      files: { 'tollgate.config.yaml': 'checks:\n  - name: ok\n    run: "true"\n' },
+    });
+    try {
+      await clean.publish();
+      const past = new Date(Date.now() - 60_000);
+      utimesSync(join(clean.root, 'tollgate.config.yaml'), past, past);
+      const first = await tollgate(['run'], { cwd: clean.root });
+      expectClean(first, 'run on an unchanged tree');
+      expect(first.exitCode).toBe(0);
+      const second = await tollgate(['run'], { cwd: clean.root });
+      expectClean(second, 'run repeated from the saved report');
+      expect(second.exitCode).toBe(0);
+      const runId = /run `([^`]+)`/.exec(second.stdout)?.[1] ?? '';
+      const start = JSON.parse(
+        readFileSync(join(clean.root, '.tollgate/runs', runId, 'events.jsonl'), 'utf8').split('\n')[0]!,
+      );
+      expect(start.data.unchangedSince).toBe(/run `([^`]+)`/.exec(first.stdout)?.[1]);
+      expectClean(await tollgate(['log', runId], { cwd: clean.root }), 'log of a repeated run');
+    } finally {
+      await clean.cleanup();
+    }
+  });
 
   test('policy: an edit of the config is pending, listed by status; accept needs a person at a terminal', async () => {
     const config = readFileSync(join(repo.root, 'tollgate.config.yaml'), 'utf8');

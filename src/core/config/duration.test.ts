@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { durationSchema, formatDuration, formatSize, parseDuration, parseSize } from './duration.js';
+import { durationSchema } from './duration.js';
+import { formatDuration, formatSize, parseDuration, parseSize } from './units.js';
 
 describe('durations and sizes', () => {
   test.each([

@@ -1,5 +1,4 @@
 export { canonicalJson, configHashFor } from './config-hash.js';
-export { formatDuration, formatSize, parseDuration, parseSize } from './duration.js';
 export { type Env, readEnvSwitches, useVariableFor } from './env-overrides.js';
 export { type WriteConfigTemplateOptions, type WrittenConfig, writeConfigTemplate } from './init-config.js';
 export { configJsonSchema, renderConfigJsonSchema } from './json-schema.js';
@@ -25,3 +24,4 @@ export {
 } from './schema.js';
 export { renderConfigJson, renderConfigText, type ShownSetting, shownSettings } from './show.js';
 export { CONFIG_DOC_URL, extractConfigTemplate, readConfigTemplate } from './template.js';
+export { formatDuration, formatSize, parseDuration, parseSize } from './units.js';

@@ -24,7 +24,7 @@ describe('tollgate config schema', () => {
   });
 
   test('the duration pattern accepts exactly what the config parser accepts', async () => {
-    const { parseDuration } = await import('./duration.js');
+    const { parseDuration } = await import('./units.js');
     const schema = configJsonSchema(registriesWith(validators)) as {
       properties: { validation: { properties: { timeout: { anyOf: [{ pattern: string }] } } } };
     };

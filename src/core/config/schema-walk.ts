@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import { durationSchema, formatDuration, formatSize, sizeSchema } from './duration.js';
+import { durationSchema, sizeSchema } from './duration.js';
+import { formatDuration, formatSize } from './units.js';
 
 /**
  * Walks the composed config schema alongside a value. Which paths exist, which keys an object allows and which

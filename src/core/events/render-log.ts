@@ -1,4 +1,4 @@
-import { formatDuration } from '../config/duration.js';
+import { formatDuration } from '../config/units.js';
 import type { LoggedFinding, RunSummary, ToolCallSummary } from './replay.js';
 import type { RunListing } from './run-history.js';
 
@@ -19,7 +19,13 @@ export function renderRunLog(runId: string, summary: RunSummary): string {
   }
   lines.push('');
 
-  if (summary.tools.length === 0) lines.push('no validator was called');
+  if (start?.unchangedSince) {
+    lines.push(
+      `nothing had changed since run ${start.unchangedSince}: its report was repeated, no validator was called`,
+    );
+  } else if (summary.tools.length === 0) {
+    lines.push('no validator was called');
+  }
   const widths = {
     name: Math.max(0, ...summary.tools.map((tool) => tool.toolName.length)),
     status: Math.max(0, ...summary.tools.map((tool) => statusOf(tool).length)),

@@ -20,6 +20,8 @@ export interface RunStartData {
   fingerprint: string;
   configHash: string;
   tools: string[];
+  /** Answered from the saved report of this earlier run: nothing had changed since (src/core/run/unchanged-run.ts). */
+  unchangedSince?: string;
 }
 
 export interface ToolExecutionStartData {

@@ -1,6 +1,6 @@
 import { isUnchanged } from '../change-set/types.js';
-import { formatDuration } from '../config/duration.js';
 import type { TollgateConfig } from '../config/schema.js';
+import { formatDuration } from '../config/units.js';
 import type { AnyToolDefinition } from '../pipeline/tool.js';
 import type { EffectivePolicy } from '../policy/effective-policy.js';
 import { result, type ToolResult, type ToolStatus } from '../result.js';

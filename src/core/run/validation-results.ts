@@ -1,4 +1,4 @@
-import { formatDuration } from '../config/duration.js';
+import { formatDuration } from '../config/units.js';
 import { isPassingStatus, type ToolStatus } from '../result.js';
 import { type AgentFinding, type AgentFindingList, agentFindings, nameFindings } from './agent-findings.js';
 import type { ConfigLocations } from './config-locations.js';

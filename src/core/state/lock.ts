@@ -1,31 +1,26 @@
-import { randomBytes } from 'node:crypto';
-import { closeSync, linkSync, openSync, readFileSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
-import { formatDuration } from '../config/duration.js';
+import { formatDuration } from '../config/units.js';
 import { errorMessage, TollgateError } from '../errors.js';
 import { lazy } from '../lazy.js';
+import { type HeldLock, type LockHolder, newLockHolder, registerHeld, tryCreate } from './lock-file.js';
 import { ensureTollgateDir, TOLLGATE_DIR } from './tollgate-dir.js';
 
-/** What a lock file says about its holder. `token` tells our own lock from a successor's when releasing. */
-const lockHolderSchema = lazy(() =>
-  z.object({
-    pid: z.number().int(),
-    host: z.string(),
-    startedAt: z.string(),
-    command: z.string(),
-    token: z.string(),
-  }),
-);
-export type LockHolder = z.output<ReturnType<typeof lockHolderSchema>>;
+export type { HeldLock, LockHolder } from './lock-file.js';
 
-export interface HeldLock {
-  readonly path: string;
-  readonly holder: LockHolder;
-  /** Removes the lock file if it is still ours. Safe to call twice. */
-  release(): void;
-}
+/** A lock file's holder, checked: another process wrote it. */
+const lockHolderSchema = lazy(
+  (): z.ZodType<LockHolder> =>
+    z.object({
+      pid: z.number().int(),
+      host: z.string(),
+      startedAt: z.string(),
+      command: z.string(),
+      token: z.string(),
+    }),
+);
 
 export interface AcquireLockOptions {
   /** false: fail at once when a live process holds the lock (`--no-wait`). */
@@ -81,14 +76,7 @@ export interface AcquireFileLockOptions extends AcquireLockOptions {
 export async function acquireFileLock(path: string, options: AcquireFileLockOptions): Promise<HeldLock> {
   const started = Date.now();
   const deadline = started + options.timeoutMs;
-  const holder: LockHolder = {
-    pid: process.pid,
-    host: hostname(),
-    startedAt: new Date().toISOString(),
-    command: options.command ?? process.argv.slice(1).join(' '),
-    token: randomBytes(8).toString('hex'),
-  };
-  const content = `${JSON.stringify(holder)}\n`;
+  const { holder, content } = newLockHolder(options.command);
   let pollMs = FIRST_POLL_MS;
   let lastNotifiedToken: string | null = null;
 
@@ -129,52 +117,6 @@ export function describeHolder(holder: LockHolder, now: number = Date.now()): st
 function formatAge(ms: number): string {
   const seconds = Math.max(0, Math.round(ms / 1000));
   return seconds < 60 ? `${seconds}s` : formatDuration(seconds * 1000);
-}
-
-/**
- * Creates the lock file with its whole content at once: write a private temp file, then hard-link it into place.
- * `link` fails with EEXIST like O_EXCL does, and no reader ever sees a half-written lock. File systems without hard
- * links get O_EXCL plus one write.
- */
-function tryCreate(path: string, content: string): boolean {
-  const temp = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-  try {
-    writeFileSync(temp, content, { mode: 0o600, flag: 'wx' });
-  } catch (error) {
-    throw new TollgateError('io', `${path}: could not create the lock: ${errorMessage(error)}`);
-  }
-  try {
-    linkSync(temp, path);
-    return true;
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') return false;
-    if (code === 'EPERM' || code === 'ENOTSUP' || code === 'ENOSYS' || code === 'EOPNOTSUPP')
-      return createExclusive(path, content);
-    throw new TollgateError('io', `${path}: could not create the lock: ${errorMessage(error)}`);
-  } finally {
-    try {
-      unlinkSync(temp);
-    } catch {
-      // Already gone.
-    }
-  }
-}
-
-function createExclusive(path: string, content: string): boolean {
-  let fd: number;
-  try {
-    fd = openSync(path, 'wx', 0o600);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw new TollgateError('io', `${path}: could not create the lock: ${errorMessage(error)}`);
-  }
-  try {
-    writeSync(fd, content);
-  } finally {
-    closeSync(fd);
-  }
-  return true;
 }
 
 type LockFileRead =
@@ -257,66 +199,6 @@ function takeOver(path: string, staleRaw: string): 'done' | 'guard_busy' {
     }
   }
   return 'done';
-}
-
-// Locks this process holds, released on exit and (when nothing else handles them) on fatal signals.
-const held = new Map<string, { path: string; content: string }>();
-const EXIT_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
-
-function registerHeld(path: string, holder: LockHolder, content: string): HeldLock {
-  held.set(holder.token, { path, content });
-  installExitHandlers();
-  let released = false;
-  return {
-    path,
-    holder,
-    release() {
-      if (released) return;
-      released = true;
-      held.delete(holder.token);
-      removeIfOurs(path, content);
-      if (held.size === 0) removeExitHandlers();
-    },
-  };
-}
-
-function removeIfOurs(path: string, content: string): void {
-  try {
-    if (readFileSync(path, 'utf8') === content) unlinkSync(path);
-  } catch {
-    // Already gone, or taken over after we were presumed dead: not ours to remove.
-  }
-}
-
-function releaseAll(): void {
-  for (const { path, content } of held.values()) removeIfOurs(path, content);
-  held.clear();
-}
-
-function onSignal(signal: NodeJS.Signals): void {
-  // Another handler (the run's own interrupt handling) decides how the process ends, and the exit handler releases
-  // the lock then. Alone, we release and let the signal take its default course.
-  if (process.listenerCount(signal) > 1) return;
-  releaseAll();
-  removeExitHandlers();
-  process.kill(process.pid, signal);
-}
-
-let installed = false;
-
-function installExitHandlers(): void {
-  if (installed) return;
-  installed = true;
-  process.on('exit', releaseAll);
-  // Prepended, so that we run before any `once` handler removes itself and we can count who else is listening.
-  for (const signal of EXIT_SIGNALS) process.prependListener(signal, onSignal);
-}
-
-function removeExitHandlers(): void {
-  if (!installed) return;
-  installed = false;
-  process.off('exit', releaseAll);
-  for (const signal of EXIT_SIGNALS) process.off(signal, onSignal);
 }
 
 const STATE_LOCK_TIMEOUT_MS = 30_000;

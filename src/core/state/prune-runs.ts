@@ -1,57 +1,13 @@
-import { randomBytes } from 'node:crypto';
-import { readdir, rename, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { pruneRunFolders, runsReferencedBy } from './prune-run-folders.js';
 import { readState } from './results-store.js';
-import { isSafeRunId, tollgatePaths } from './tollgate-dir.js';
-
-/** A run folder on its way out: renamed first (one atomic step), so no reader ever sees half a run. */
-const PRUNING_PREFIX = '.pruning-';
-
-/** Every string in a JSON value (the run ids the state refers to, wherever it keeps them). */
-function stringsIn(value: unknown, into: Set<string>): Set<string> {
-  if (typeof value === 'string') into.add(value);
-  else if (Array.isArray(value)) for (const item of value) stringsIn(item, into);
-  else if (value && typeof value === 'object') for (const item of Object.values(value)) stringsIn(item, into);
-  return into;
-}
 
 /**
  * Keeps the newest `keep` run folders of `.tollgate/runs/` and removes the older ones, except the current run and every
- * run the state stands on (a validator's last success or findings, which `skipped_no_changes` and `tollgate waive`
- * use, and the newest passing run). Each folder is renamed aside, then deleted; leftovers of an interrupted prune go too. Called with the run
- * lock held. Returns the run ids removed.
+ * run the state stands on (`runsReferencedBy`). Called with the run lock held. Returns the run ids removed.
  */
 export async function pruneRuns(repoRoot: string, options: { keep: number; current: string }): Promise<string[]> {
-  const { runsDir } = tollgatePaths(repoRoot);
-  let entries: string[];
-  try {
-    entries = (await readdir(runsDir, { withFileTypes: true }))
-      .filter((entry) => entry.isDirectory())
-      .map((entry) => entry.name);
-  } catch {
-    return [];
-  }
-  for (const leftover of entries.filter((name) => name.startsWith(PRUNING_PREFIX))) {
-    await rm(join(runsDir, leftover), { recursive: true, force: true });
-  }
-  const runs = entries.filter(isSafeRunId).sort().reverse();
-  if (runs.length <= options.keep) return [];
-  const state = await readState(repoRoot, { onWarning: () => {} });
-  // The validators' entries (last run, last success, last findings) and the newest pass the stop hook may stand on;
-  // the rest of the verdict ledger is fingerprints only and needs no folder.
-  const lastPass = state.runs.filter((run) => run.verdict === 'passed').at(-1)?.runId;
-  const referenced = stringsIn(state.tools, new Set([options.current, ...(lastPass ? [lastPass] : [])]));
-  const removed: string[] = [];
-  for (const runId of runs.slice(options.keep)) {
-    if (referenced.has(runId)) continue;
-    const aside = join(runsDir, `${PRUNING_PREFIX}${runId}-${randomBytes(4).toString('hex')}`);
-    try {
-      await rename(join(runsDir, runId), aside);
-    } catch {
-      continue; // gone already, or not ours to move: leave it
-    }
-    await rm(aside, { recursive: true, force: true });
-    removed.push(runId);
-  }
-  return removed;
+  return pruneRunFolders(repoRoot, {
+    ...options,
+    referenced: async () => runsReferencedBy(await readState(repoRoot, { onWarning: () => {} })),
+  });
 }

@@ -1,4 +1,5 @@
 export { type RunTelemetryInput, recordRunTelemetry, type TrivialDeclaration, toolTelemetry } from './record.js';
+export { telemetryRecordSchema } from './record-schemas.js';
 export {
   type CallTelemetry,
   SKIP_REASONS,
@@ -6,6 +7,5 @@ export {
   TELEMETRY_FILE,
   type TelemetryRecord,
   type ToolTelemetry,
-  telemetryRecordSchema,
 } from './records.js';
 export { readTelemetry, renderStats, summarizeTelemetry, type TelemetryStats } from './stats.js';

@@ -1,5 +1,3 @@
-import { z } from 'zod';
-import { lazy } from '../lazy.js';
 import type { ToolStatus } from '../result.js';
 
 /**
@@ -20,49 +18,45 @@ export const SKIP_REASONS = [
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
 /** Where the run came from: `tollgate run`, or an MCP call (`parallel_validation`, `code_review`, …). */
-const TELEMETRY_SOURCES = ['run', 'mcp'] as const;
+export const TELEMETRY_SOURCES = ['run', 'mcp'] as const;
 
-const toolRecordSchema = () =>
-  z.object({
-    type: z.literal('validation.tool'),
-    at: z.string(),
-    runId: z.string(),
-    source: z.enum(TELEMETRY_SOURCES),
-    tool: z.string(),
-    status: z.string(),
-    success: z.boolean(),
-    durationMs: z.number(),
-    timedOut: z.boolean(),
-    /** Blocking (unwaived) findings. */
-    alertCount: z.number().int(),
-    /** Time the run would have saved had the agent's "trivial" been trusted and the tool skipped. */
-    potentialSavingsMs: z.number(),
-    /** The agent's declaration for this tool, null when it made none. */
-    trivialDeclared: z.boolean().nullable(),
-    /** Declared trivial, yet the tool found something. */
-    disagreement: z.boolean(),
-    skipReason: z.enum(SKIP_REASONS).nullable(),
-  });
-export type ToolTelemetry = z.output<ReturnType<typeof toolRecordSchema>>;
+/** One validator's result in a run. */
+export interface ToolTelemetry {
+  type: 'validation.tool';
+  at: string;
+  runId: string;
+  source: (typeof TELEMETRY_SOURCES)[number];
+  tool: string;
+  status: string;
+  success: boolean;
+  durationMs: number;
+  timedOut: boolean;
+  /** Blocking (unwaived) findings. */
+  alertCount: number;
+  /** Time the run would have saved had the agent's "trivial" been trusted and the tool skipped. */
+  potentialSavingsMs: number;
+  /** The agent's declaration for this tool, null when it made none. */
+  trivialDeclared: boolean | null;
+  /** Declared trivial, yet the tool found something. */
+  disagreement: boolean;
+  skipReason: SkipReason | null;
+}
 
-const callRecordSchema = () =>
-  z.object({
-    type: z.literal('validation.call'),
-    at: z.string(),
-    runId: z.string(),
-    source: z.enum(TELEMETRY_SOURCES),
-    /** `tollgate run`, or the MCP tool name. */
-    call: z.string(),
-    status: z.string(),
-    durationMs: z.number(),
-    tools: z.array(z.string()),
-    skipReason: z.enum(SKIP_REASONS).nullable(),
-  });
-export type CallTelemetry = z.output<ReturnType<typeof callRecordSchema>>;
+/** A call as a whole (an MCP tool call). */
+export interface CallTelemetry {
+  type: 'validation.call';
+  at: string;
+  runId: string;
+  source: (typeof TELEMETRY_SOURCES)[number];
+  /** `tollgate run`, or the MCP tool name. */
+  call: string;
+  status: string;
+  durationMs: number;
+  tools: string[];
+  skipReason: SkipReason | null;
+}
 
-/** Built on first use: only `tollgate stats` reads the records back (issue 32's start-up target). */
-export const telemetryRecordSchema = lazy(() => z.discriminatedUnion('type', [toolRecordSchema(), callRecordSchema()]));
-export type TelemetryRecord = z.output<ReturnType<typeof telemetryRecordSchema>>;
+export type TelemetryRecord = ToolTelemetry | CallTelemetry;
 
 export function skipReasonOf(status: ToolStatus): SkipReason | null {
   switch (status) {

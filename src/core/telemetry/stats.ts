@@ -1,8 +1,9 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { formatDuration } from '../config/duration.js';
+import { formatDuration } from '../config/units.js';
 import { isSafeRunId, tollgatePaths } from '../state/tollgate-dir.js';
-import { type SkipReason, TELEMETRY_FILE, type TelemetryRecord, telemetryRecordSchema } from './records.js';
+import { telemetryRecordSchema } from './record-schemas.js';
+import { type SkipReason, TELEMETRY_FILE, type TelemetryRecord } from './records.js';
 
 export interface ToolStats {
   tool: string;

@@ -2,7 +2,7 @@ import { sessionPath } from '../../core/run/session-path.js';
 import { detectAgent, hookAgent } from './index.js';
 import { parsePayload, type StdinRead } from './read-stdin.js';
 import { answerWith, REVIEWER_FLAG, type StopHookAnswer, type StopHookOptions } from './stop-context.js';
-import { blocksSoFar, stampOf, validatedByStamp } from './stop-fast-path.js';
+import { blocksSoFar, stopStampOf, validatedByStamp } from './stop-fast-path.js';
 import { environmentWarnings, payloadCwdWarning } from './stop-warnings.js';
 
 /**
@@ -18,7 +18,7 @@ export async function fastStopAnswer(options: StopHookOptions & { read: StdinRea
   if (!parsed.ok) return null;
   const agent = options.agent ? hookAgent(options.agent) : detectAgent(parsed.payload);
   const payload = agent.readPayload(parsed.payload);
-  const stamp = await stampOf(payload.cwd ?? options.cwd, env, options.version ?? 'dev');
+  const stamp = await stopStampOf(payload.cwd ?? options.cwd, env, options.version ?? 'dev');
   if (!stamp) return null;
   const outside = await payloadCwdWarning({
     payloadCwd: payload.cwd,

@@ -12,7 +12,7 @@ import {
   type StopHookOptions,
 } from './stop-context.js';
 import { stopCounterKey } from './stop-fast-answer.js';
-import { blocksSoFar, type Stamp, stampOf, validatedByStamp } from './stop-fast-path.js';
+import { blocksSoFar, type Stamp, stopStampOf, validatedByStamp } from './stop-fast-path.js';
 import { environmentWarnings, payloadCwdWarning, withWarnings } from './stop-warnings.js';
 
 export type { StopHookAnswer, StopHookOptions } from './stop-context.js';
@@ -88,7 +88,7 @@ async function withDeadline(ctx: StopHookContext, baseDeadlineMs: number): Promi
 /** The decision, with a warning for whatever in the environment or payload changed what it checks. */
 async function decide(ctx: StopHookContext): Promise<StopHookAnswer> {
   const { agent, options } = ctx;
-  const stamp = await stampOf(ctx.payload.cwd ?? options.cwd, options.env, options.version ?? 'dev');
+  const stamp = await stopStampOf(ctx.payload.cwd ?? options.cwd, options.env, options.version ?? 'dev');
   const warnings = environmentWarnings(options.env);
   const outside = await payloadCwdWarning({
     payloadCwd: ctx.payload.cwd,

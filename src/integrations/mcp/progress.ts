@@ -1,6 +1,6 @@
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
-import { formatDuration } from '../../core/config/duration.js';
+import { formatDuration } from '../../core/config/units.js';
 
 /** What the SDK hands a tool handler besides its arguments: the abort signal, the progress token, notifications. */
 export type McpCallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;

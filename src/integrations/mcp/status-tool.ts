@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { formatDuration } from '../../core/config/duration.js';
+import { formatDuration } from '../../core/config/units.js';
 import { readGateStatus } from '../../core/run/gate-status.js';
 import { readSession } from '../../core/run/session-store.js';
 import { CIRCUIT_BREAKER_TIMEOUTS, MIN_REMAINING_BUDGET_MS } from '../../core/run/validation-call.js';

@@ -2,7 +2,7 @@ import { createWriteStream, existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import pLimit from 'p-limit';
 import picomatch from 'picomatch';
-import { formatDuration } from '../../core/config/duration.js';
+import { formatDuration } from '../../core/config/units.js';
 import { errorMessage, TollgateError } from '../../core/errors.js';
 import { type Finding, makeFinding } from '../../core/finding.js';
 import { type ChangeEnvironment, changeEnvironment } from '../../core/pipeline/change-environment.js';

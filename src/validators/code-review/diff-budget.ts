@@ -1,5 +1,5 @@
 import type { RepoChangeSet } from '../../core/change-set/types.js';
-import { formatSize } from '../../core/config/duration.js';
+import { formatSize } from '../../core/config/units.js';
 
 export interface OmittedFile {
   path: string;

@@ -1,4 +1,4 @@
-import { formatDuration } from '../../../core/config/duration.js';
+import { formatDuration } from '../../../core/config/units.js';
 import { errorMessage } from '../../../core/errors.js';
 import { httpFetch } from '../../../core/http/http-fetch.js';
 

@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import picomatch from 'picomatch';
-import { formatDuration } from '../../../core/config/duration.js';
+import { formatDuration } from '../../../core/config/units.js';
 import { changeEnvironment } from '../../../core/pipeline/change-environment.js';
 import type { AnalyzerConfig } from '../options.js';
 import { firstOutputLine, type ProducerInput, type ProducerOutcome } from './producer.js';

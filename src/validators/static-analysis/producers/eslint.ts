@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { formatDuration } from '../../../core/config/duration.js';
+import { formatDuration } from '../../../core/config/units.js';
 import { eslintJsonSchema, eslintJsonToSarif } from './eslint-json-to-sarif.js';
 import { firstOutputLine, type ProducerInput, type ProducerOutcome } from './producer.js';
 

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { formatDuration } from '../../../core/config/duration.js';
+import { formatDuration } from '../../../core/config/units.js';
 import { firstOutputLine, type ProducerInput, type ProducerOutcome } from './producer.js';
 
 const SEMGREP_INSTALL = 'install Semgrep (`pipx install semgrep` or `brew install semgrep`) and put `semgrep` on PATH';

@@ -1,4 +1,4 @@
-import { formatDuration } from '../../../../core/config/duration.js';
+import { formatDuration } from '../../../../core/config/units.js';
 import type { ProcessResult } from '../../../../core/process.js';
 import type { SarifIssue } from '../../reader/read-sarif.js';
 import { firstOutputLine } from '../producer.js';

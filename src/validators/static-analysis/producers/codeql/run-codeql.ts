@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { appendAll } from '../../../../core/append-all.js';
 import type { ChangedFile } from '../../../../core/change-set/types.js';
-import { formatDuration, formatSize } from '../../../../core/config/duration.js';
+import { formatDuration, formatSize } from '../../../../core/config/units.js';
 import { ensureTollgateDir } from '../../../../core/state/tollgate-dir.js';
 import { dedupeIssues } from '../../issues-to-findings.js';
 import type { StaticAnalysisOptions } from '../../options.js';

@@ -1,0 +1,123 @@
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { lstat, readFile } from 'node:fs/promises';
+import { isAbsolute, join, resolve } from 'node:path';
+import { indexMayHideEntries } from '../change-set/index-flags.js';
+import { forcedConfigEnv, SNAPSHOT_GIT_CONFIG } from '../change-set/snapshot-git-config.js';
+import { TOLLGATE_DIR } from '../state/tollgate-dir.js';
+
+/**
+ * A stamp of everything in a repository that could change a run's answer without tollgate knowing: `git status` of
+ * the work tree, the stat data of every path it lists, the config file, the TOLLGATE_* variables and, for a run (whose
+ * base comes from refs), every ref. Two equal stamps mean the same change set and config, so the answer saved with one
+ * holds for the other: the stop hook's fast path and the no-change run's use it instead of building the change set,
+ * which stages the whole tree into a temporary index.
+ *
+ * Like git's racy-clean rule, a stamp taken while a listed file was modified in the last two seconds is `racy` and must
+ * not be saved: a write in the same timestamp tick could otherwise go unseen.
+ *
+ * `git status` is only as honest as what it is allowed to skip, and the change being judged controls that. So status
+ * runs under the snapshot's own git settings (no file system monitor, no untracked cache: SNAPSHOT_GIT_CONFIG), and a
+ * stamp does not `vouch` for a tree whose index marks entries assume-unchanged or skip-worktree (status does not look
+ * at their files), tracks files under `.tollgate/`, or whose config names a clean filter (status compares filtered
+ * text, which a filter can make equal to the commit): there only the full path sees what is on disk.
+ */
+const RACY_MS = 2000;
+const CONFIG_FILE_NAMES = ['tollgate.config.yaml', '.tollgate.yaml'];
+
+export interface Stamp {
+  repoRoot: string;
+  value: string;
+  /** A listed file changed too recently for the stamp to be trusted later. */
+  racy: boolean;
+  /** False when `git status` may not see every edit (see above): no answer may be saved with, or read by, this stamp. */
+  vouches: boolean;
+}
+
+export interface StampOptions {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** tollgate's version: another version may answer differently. */
+  version: string;
+  /** What the stamp is for ('stop', 'run'); stamps for different purposes never match. */
+  purpose: string;
+  /** Hash every ref too (their names, commits, symbolic targets and upstreams): a run's base is read from refs. */
+  refs?: boolean;
+}
+
+interface GitResult {
+  code: number;
+  stdout: string;
+}
+
+function git(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): Promise<GitResult> {
+  return new Promise((resolvePromise) => {
+    execFile('git', args, { cwd, env, maxBuffer: 64 * 1024 * 1024, timeout: 10_000 }, (error, stdout) =>
+      resolvePromise({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout }),
+    );
+  });
+}
+
+const REPO = ['rev-parse', '--show-toplevel', '--git-path', 'index', '--show-object-format'];
+const STATUS = ['status', '--porcelain=v2', '-z', '--branch', '--untracked-files=all'];
+const REFS = ['for-each-ref', '--format=%(refname)%00%(objectname)%00%(symref)%00%(upstream)'];
+const FILTERS = ['config', '-z', '--get-regexp', '^filter\\..*\\.(clean|process)$'];
+
+/** The repository root and the stamp of the work tree as seen from `cwd`; null when it is not a repository. */
+export async function stampOf(options: StampOptions): Promise<Stamp | null> {
+  const { cwd, env } = options;
+  const gitEnv = { ...env, GIT_OPTIONAL_LOCKS: '0', ...forcedConfigEnv(env, SNAPSHOT_GIT_CONFIG) };
+  const [repo, status, refs, filters] = await Promise.all([
+    git(REPO, cwd, gitEnv),
+    git(STATUS, cwd, gitEnv),
+    options.refs ? git(REFS, cwd, gitEnv) : Promise.resolve({ code: 0, stdout: '' }),
+    git(FILTERS, cwd, gitEnv),
+  ]);
+  // `git config --get-regexp` exits 1 when nothing matches.
+  if (repo.code !== 0 || status.code !== 0 || refs.code !== 0 || filters.code > 1) return null;
+  const [top = '', indexPath = '', objectFormat = ''] = repo.stdout.split('\n');
+  const repoRoot = top;
+  const vouches = filters.stdout === '' && !(await indexMayHide(resolve(cwd, indexPath), objectFormat));
+  const hash = createHash('sha256').update(`${options.purpose}\0${options.version}\0`).update(status.stdout);
+  if (options.refs) hash.update('\0refs\0').update(refs.stdout);
+  const now = Date.now();
+  let racy = false;
+  const paths = new Set<string>();
+  for (const record of status.stdout.split('\0')) {
+    if (record === '' || record.startsWith('#')) continue;
+    // v2 records end with the path; a rename's original path is the next NUL-separated record (listed on its own).
+    const path = record.startsWith('?') || record.startsWith('!') ? record.slice(2) : record.split(' ').at(-1)!;
+    paths.add(path);
+  }
+  const configOverride = env.TOLLGATE_CONFIG;
+  const configPaths = configOverride
+    ? [isAbsolute(configOverride) ? configOverride : resolve(cwd, configOverride)]
+    : CONFIG_FILE_NAMES.map((name) => join(repoRoot, name));
+  const statLines = await Promise.all(
+    [...[...paths].sort().map((path) => join(repoRoot, path)), ...configPaths].map(async (path) => {
+      try {
+        const info = await lstat(path, { bigint: true });
+        if (Number(info.mtimeMs) > now - RACY_MS) racy = true;
+        return `${path}\0${info.mtimeNs}\0${info.ctimeNs}\0${info.size}\0${info.ino}`;
+      } catch {
+        return `${path}\0-`;
+      }
+    }),
+  );
+  for (const line of statLines) hash.update('\0').update(line);
+  for (const key of Object.keys(env).sort()) {
+    if (key.startsWith('TOLLGATE_') && key !== 'TOLLGATE_ACTIVE') hash.update(`\0${key}=${env[key]}`);
+  }
+  return { repoRoot, value: hash.digest('hex'), racy, vouches };
+}
+
+/** True unless the index was read whole and hides nothing (`index-flags.ts`); a missing index (no commit yet) hides nothing. */
+async function indexMayHide(path: string, objectFormat: string): Promise<boolean> {
+  let index: Buffer;
+  try {
+    index = await readFile(path);
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== 'ENOENT';
+  }
+  return indexMayHideEntries(index, objectFormat, TOLLGATE_DIR);
+}

@@ -1,0 +1,228 @@
+import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createEventLog, newRunId } from '../events/writer.js';
+import { writeFileAtomic } from '../state/atomic-write.js';
+import { tryLockOnce } from '../state/lock-file.js';
+import { pruneRunFolders, runsReferencedBy, type StateRunReferences } from '../state/prune-run-folders.js';
+import { checkSignature, signObject } from '../state/signed-json.js';
+import { loadStateKey, readStateKeyIfPresent } from '../state/state-key.js';
+import { TOLLGATE_DIR, tollgatePaths } from '../state/tollgate-dir.js';
+import { recordRunTelemetry } from '../telemetry/record.js';
+import type { RunReport } from './run-report.js';
+import type { Stamp } from './tree-stamp.js';
+
+/**
+ * The no-change run's fast path. An agent runs `tollgate run` again and again on a tree it has not touched since the
+ * last run; building the change set and loading the whole CLI to learn "nothing changed" cost more than twice Node's
+ * own start-up (issue 32). So when a full run finds no change and passes, it saves its report with the stamp of the
+ * tree, refs and config it ran on (tree-stamp.ts), signed with the user's state key. A later `tollgate run` whose stamp
+ * matches answers from that report: a run of its own, with its own id, folder, events and telemetry, whose `run.start`
+ * event names the run it repeats (`unchangedSince`). Anything it cannot vouch for goes to the full path instead.
+ *
+ * What it does not do, unlike a full run: it does not record results in `state.json` (nothing ran; the repeated run's
+ * results stand) and does not refresh the timestamps of `history.json` (the commits it would record are there already).
+ */
+const CACHE_FILE = 'run-cache.json';
+const STORED_REPORT_VERSION = 1;
+
+export type UnchangedRunFormat = 'markdown' | 'json';
+
+/** What the full path saves after a run that found nothing changed and passed. */
+export interface UnchangedRunTemplate {
+  /** The run as stored: its id is the run every answer from this cache repeats. */
+  report: RunReport;
+  /** Extra facts the renderers show (where the config was read), kept apart from the stored report. */
+  located: Record<string, unknown>;
+  format: UnchangedRunFormat;
+  configHash: string;
+  keepRuns: number;
+  command: string;
+}
+
+interface RunCache extends UnchangedRunTemplate {
+  stamp: string;
+}
+
+/** A report the fast path may repeat: nothing changed, every validator skipped for that, a complete pass. */
+export function isUnchangedPass(report: RunReport): boolean {
+  return (
+    report.verdict === 'passed' &&
+    report.changedFiles === 0 &&
+    !report.partial &&
+    !report.notStored &&
+    report.base.commit !== null &&
+    // A pinned base was not the one resolution gave; a flag's base is not what a plain `run` resolves.
+    report.base.source !== 'pinned' &&
+    report.base.source !== 'flag' &&
+    report.ignored.length === 0 &&
+    report.skippedFiles.length === 0 &&
+    report.tools.length > 0 &&
+    report.tools.every((tool) => tool.status === 'skipped_no_changes' && tool.findings.length === 0)
+  );
+}
+
+/** Saves the template for later runs with the same stamp; never fails the run that saves it. */
+export async function saveUnchangedRun(stamp: Stamp, template: UnchangedRunTemplate): Promise<void> {
+  if (stamp.racy || !stamp.vouches || !isUnchangedPass(template.report)) return;
+  try {
+    const signed = signObject(
+      'run-cache',
+      { stamp: stamp.value, ...template } satisfies RunCache,
+      await loadStateKey(),
+    );
+    await writeFileAtomic(join(stamp.repoRoot, TOLLGATE_DIR, CACHE_FILE), `${JSON.stringify(signed)}\n`);
+  } catch {
+    // No cache: the next run takes the full path.
+  }
+}
+
+export interface UnchangedRunAnswer {
+  /** The new run's report, to render. */
+  report: RunReport;
+  located: Record<string, unknown>;
+  format: UnchangedRunFormat;
+}
+
+/**
+ * Answers a run from the saved template when `stamp` matches it and everything it stands on still holds: the cache
+ * and the state are signed with the user's key, the base is a commit the history trusts (so base pinning keeps it),
+ * no killed run left processes to stop, and the run lock is free. Writes the run's record and returns its report;
+ * null (having written nothing) when the full path must decide.
+ */
+export async function answerUnchangedRun(
+  stamp: Stamp,
+  env: NodeJS.ProcessEnv,
+  startedAt: number,
+): Promise<UnchangedRunAnswer | null> {
+  if (!stamp.vouches) return null;
+  const key = await readStateKeyIfPresent(env).catch(() => null);
+  if (!key) return null;
+  const paths = tollgatePaths(stamp.repoRoot);
+  const [cache, history, state] = await Promise.all([
+    readSigned(join(paths.root, CACHE_FILE), 'run-cache', key),
+    readSigned(join(paths.root, 'history.json'), 'history', key),
+    readSigned(paths.statePath, 'state', key),
+  ]);
+  if (!isRunCache(cache) || cache.stamp !== stamp.value || !isUnchangedPass(cache.report)) return null;
+  if (!trusts(history, cache.report.base.commit!) || !isStateShape(state)) return null;
+  if (await leftoverProcesses(paths.root)) return null;
+  const lock = tryLockOnce(paths.lockPath, cache.command);
+  if (!lock) return null;
+  const runId = newRunId();
+  const runDir = paths.runDir(runId);
+  try {
+    const report = await recordRun(cache, { runId, runDir, startedAt });
+    // Retention (`output.keepRuns`), as a full run does it: best effort.
+    await pruneRunFolders(stamp.repoRoot, {
+      keep: cache.keepRuns,
+      current: runId,
+      referenced: async () => runsReferencedBy(state),
+    }).catch(() => []);
+    return { report, located: cache.located, format: cache.format };
+  } catch {
+    // A disk that refuses the record: nothing half-written stays, and the full path reports the problem.
+    await rm(runDir, { recursive: true, force: true }).catch(() => {});
+    return null;
+  } finally {
+    lock.release();
+  }
+}
+
+/** The new run's event log, stored report and telemetry. */
+async function recordRun(
+  cache: RunCache,
+  run: { runId: string; runDir: string; startedAt: number },
+): Promise<RunReport> {
+  const template = cache.report;
+  const events = createEventLog(run.runDir, { verbose: false });
+  let report: RunReport;
+  try {
+    events.emit('run.start', {
+      runId: run.runId,
+      command: cache.command,
+      repoRoot: template.repoRoot,
+      base: template.base,
+      fingerprint: template.fingerprint,
+      configHash: cache.configHash,
+      tools: template.tools.map((tool) => tool.name),
+      unchangedSince: template.runId,
+    });
+    const startedAt = new Date(run.startedAt).toISOString();
+    report = {
+      ...template,
+      runId: run.runId,
+      startedAt,
+      durationMs: Date.now() - run.startedAt,
+      tools: template.tools.map((tool) => ({ ...tool, startedAt, durationMs: 0 })),
+    };
+    const stored = `${JSON.stringify({ storedReport: STORED_REPORT_VERSION, report })}\n`;
+    await mkdir(run.runDir, { recursive: true, mode: 0o700 });
+    await writeFileAtomic(join(run.runDir, 'report.json'), stored, {
+      label: `${TOLLGATE_DIR}/runs/${run.runId}/report.json`,
+    });
+    await recordRunTelemetry(run.runDir, { runId: run.runId, tools: report.tools, source: 'run' });
+    events.emit('run.end', { runId: run.runId, verdict: report.verdict, durationMs: report.durationMs });
+  } finally {
+    events.close();
+  }
+  return report;
+}
+
+async function readSigned(
+  path: string,
+  kind: 'run-cache' | 'history' | 'state',
+  key: Buffer,
+): Promise<Record<string, unknown> | null> {
+  try {
+    const value: unknown = JSON.parse(await readFile(path, 'utf8'));
+    return checkSignature(kind, value, key) === 'valid' ? (value as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+function isRunCache(value: Record<string, unknown> | null): value is RunCache & Record<string, unknown> {
+  if (!value || typeof value.stamp !== 'string' || typeof value.command !== 'string') return false;
+  if (typeof value.configHash !== 'string' || !Number.isInteger(value.keepRuns)) return false;
+  if (value.format !== 'markdown' && value.format !== 'json') return false;
+  const report = value.report as RunReport | undefined;
+  return (
+    typeof report === 'object' &&
+    report !== null &&
+    typeof report.runId === 'string' &&
+    Array.isArray(report.tools) &&
+    typeof report.base === 'object' &&
+    report.base !== null &&
+    typeof value.located === 'object' &&
+    value.located !== null
+  );
+}
+
+/** The history (signed) lists `commit` among the bases runs used or the HEADs they validated. */
+function trusts(history: Record<string, unknown> | null, commit: string): boolean {
+  if (!history) return false;
+  const listed = (list: unknown) =>
+    Array.isArray(list) && list.some((entry) => (entry as { commit?: unknown } | null)?.commit === commit);
+  return listed(history.bases) || listed(history.validated);
+}
+
+function isStateShape(state: Record<string, unknown> | null): state is StateRunReferences & Record<string, unknown> {
+  return (
+    state !== null &&
+    Array.isArray(state.runs) &&
+    state.runs.every(
+      (run) =>
+        typeof (run as { runId?: unknown }).runId === 'string' &&
+        typeof (run as { verdict?: unknown }).verdict === 'string',
+    )
+  );
+}
+
+/** A killed run's ledger of child processes: the full path stops them before any new run. */
+async function leftoverProcesses(tollgateRoot: string): Promise<boolean> {
+  try {
+    return (await readdir(join(tollgateRoot, 'children'))).some((name) => name.endsWith('.json'));
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== 'ENOENT';
+  }
+}
