@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { lstat, readFile } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
@@ -23,6 +23,8 @@ import { TOLLGATE_DIR } from '../state/tollgate-dir.js';
  * text, which a filter can make equal to the commit): there only the full path sees what is on disk.
  */
 const RACY_MS = 2000;
+/** A status or ref list beyond this is a tree for the full path. */
+const MAX_OUTPUT = 64 * 1024 * 1024;
 const CONFIG_FILE_NAMES = ['tollgate.config.yaml', '.tollgate.yaml'];
 
 export interface Stamp {
@@ -50,10 +52,23 @@ interface GitResult {
   stdout: string;
 }
 
+/** stdout only: no stdin or stderr pipes, which cost each of these short processes more than git's own work. */
 function git(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): Promise<GitResult> {
   return new Promise((resolvePromise) => {
-    execFile('git', args, { cwd, env, maxBuffer: 64 * 1024 * 1024, timeout: 10_000 }, (error, stdout) =>
-      resolvePromise({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout }),
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    const child = spawn('git', args, { cwd, env, stdio: ['ignore', 'pipe', 'ignore'], timeout: 10_000 });
+    child.stdout.on('data', (chunk: Buffer) => {
+      bytes += chunk.length;
+      if (bytes <= MAX_OUTPUT) chunks.push(chunk);
+      else child.kill();
+    });
+    child.on('error', () => resolvePromise({ code: -1, stdout: '' }));
+    child.on('close', (code) =>
+      resolvePromise({
+        code: bytes > MAX_OUTPUT ? -1 : (code ?? -1),
+        stdout: Buffer.concat(chunks).toString('utf8'),
+      }),
     );
   });
 }
