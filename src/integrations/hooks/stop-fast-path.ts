@@ -4,7 +4,7 @@ import { type Stamp, stampOf } from '../../core/run/tree-stamp.js';
 import { writeFileAtomic } from '../../core/state/atomic-write.js';
 import { checkSignature, signObject } from '../../core/state/signed-json.js';
 import { loadStateKey, readStateKeyIfPresent } from '../../core/state/state-key.js';
-import { TOLLGATE_DIR } from '../../core/state/tollgate-dir.js';
+import { ensureTollgateDir, TOLLGATE_DIR } from '../../core/state/tollgate-dir.js';
 
 /**
  * The stop hook's fast path (under 100 ms on an unchanged, validated tree). Building the change set to get
@@ -63,12 +63,15 @@ export async function blocksSoFar(counterFile: string): Promise<number> {
   }
 }
 
-/** Saves the stamp after the full path found the tree validated (unless the stamp is racy). Never fails the hook. */
-/** `fingerprint` is '' when nothing had changed. */
+/**
+ * Saves the stamp after the full path found the tree validated (unless the stamp is racy), creating `.tollgate/` when
+ * nothing had changed yet (`fingerprint` is then ''), so that an untouched tree is answered fast too. Never fails the hook.
+ */
 export async function saveStamp(stamp: Stamp, fingerprint: string, configHash: string): Promise<void> {
   if (stamp.racy || !stamp.vouches) return;
   const cache: StopCache = { stamp: stamp.value, fingerprint, configHash };
   try {
+    ensureTollgateDir(stamp.repoRoot);
     const signed = signObject('stop-cache', cache, await loadStateKey());
     await writeFileAtomic(join(stamp.repoRoot, TOLLGATE_DIR, CACHE_FILE), `${JSON.stringify(signed)}\n`);
   } catch {
