@@ -1,9 +1,12 @@
 import { defineConfig } from 'vitest/config';
 
-/** The real agent CLIs (Claude Code, Gemini CLI, Codex) against scripted model servers on 127.0.0.1. */
+/**
+ * The real agent CLIs: end to end (Claude Code, Gemini CLI, Codex) against scripted model servers on 127.0.0.1, and the
+ * flag contract of every pinned CLI (src/agents/contract.test.ts, each CLI's own `--help`).
+ */
 export default defineConfig({
   test: {
-    include: ['test/e2e-agents/**/*.test.ts'],
+    include: ['test/e2e-agents/**/*.test.ts', 'src/agents/contract.test.ts'],
     globalSetup: ['test/support/global-temp-root.ts'],
     testTimeout: 180_000,
     hookTimeout: 240_000,

@@ -114,13 +114,21 @@ describe('clean filters cannot decide what is scanned', () => {
 
 describe('validators read the snapshot', () => {
   test('a check that swaps in a clean file while it runs and restores the secret (A-B-A)', async () => {
-    const check = [
-      'checks:',
-      '  - name: swap',
-      `    run: "cp app.py .git/aba-backup && printf 'print(1)\\\\n' > app.py && sleep 4 && cp .git/aba-backup app.py"`,
+    // The clean file stays until the secrets validator has finished (its completion is in the run's event log, written
+    // as it happens), however long that takes on a busy machine: no fixed sleep to outlast it.
+    const swap = [
+      'cp app.py .git/aba-backup',
+      "printf 'print(1)\\n' > app.py",
+      'i=0',
+      `while [ $i -lt 1200 ] && ! grep -qsE 'execution_complete.{0,80}"toolName":"secrets"' .tollgate/runs/*/events.jsonl; do`,
+      '  sleep 0.02; i=$((i+1))',
+      'done',
+      'cp .git/aba-backup app.py',
       '',
     ].join('\n');
+    const check = ['checks:', '  - name: swap', '    run: sh .git/aba-swap.sh', ''].join('\n');
     await repoWith({ 'app.py': 'print(1)\n' }, `${CONFIG}${check}`);
+    writeFileSync(join(repo.root, '.git', 'aba-swap.sh'), swap);
     await repo.write('app.py', `print(1)\ntoken = "${token}"\n`);
     await expectCaught('app.py');
   }, 90_000);
