@@ -117,7 +117,7 @@ export class PatchStream {
       at = nl + 1;
     }
     for (;;) {
-      const nl = indexOfByte.call(chunk, NL, at);
+      const nl = chunk.indexOf(NL, at);
       if (nl === -1) break;
       // The hot case, a removed line (in a merge: one its first parent had), is passed over at once.
       if (!(this.inHunk && chunk[at] === MINUS)) this.line(chunk, at, nl);
@@ -293,13 +293,6 @@ export class PatchStream {
     });
   }
 }
-
-/**
- * The engine's own search of a typed array, not Buffer's: Buffer's `indexOf` is JavaScript around a native call, and
- * run once per line of git's output it cost more than the rest of the line's parse until the engine had optimized it
- * (a short history scan ends about then).
- */
-const indexOfByte = Uint8Array.prototype.indexOf;
 
 function startsWith(data: Buffer, start: number, end: number, prefix: Buffer): boolean {
   if (end - start < prefix.length) return false;
