@@ -23,6 +23,8 @@ export interface KeywordAutomaton<T> {
   readonly delta: Uint16Array | Int32Array;
   /** Per state, the keywords that end there (including those that end in a suffix of it); empty for most states. */
   readonly outputs: ReadonlyArray<ReadonlyArray<KeywordOutput<T>> | undefined>;
+  /** Per state, 1 where some keyword ends (`outputs` has a list): what the per-character loop reads. */
+  readonly accepting: Uint8Array;
 }
 
 const ALPHABET = 128;
@@ -101,5 +103,7 @@ export function buildKeywordAutomaton<T>(
   }
   const used = table.subarray(0, states * ALPHABET);
   const delta = states <= 0xffff ? new Uint16Array(used) : used.slice();
-  return { delta, outputs: ending.map((list) => (list.length > 0 ? list : undefined)) };
+  const accepting = new Uint8Array(states);
+  for (let state = 0; state < states; state++) if (ending[state]!.length > 0) accepting[state] = 1;
+  return { delta, outputs: ending.map((list) => (list.length > 0 ? list : undefined)), accepting };
 }

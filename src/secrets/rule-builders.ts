@@ -1,6 +1,6 @@
 import type { Severity } from '../core/finding.js';
 import { GATES } from './generic-value.js';
-import type { SecretRule } from './rule.js';
+import type { RuleSamples, SecretRule } from './rule.js';
 import { randomString } from './sample-tokens.js';
 
 /** Shapes most provider rules share, so that a provider file reads as a list of formats. */
@@ -176,8 +176,6 @@ export function providerNamedAssignment(spec: ProviderNamedSpec): SecretRule {
   // alphabet) is no key of this provider's, and the rule then keeps the generic rules off it too (`claimsRejected`).
   const value = `(?<secret>${shapeClass(spec.shape)}{${spec.shape.min},${spec.shape.max}})(?![A-Za-z0-9_-])|(?<secretOff>${OFF_FORMAT_VALUE})`;
   const key = `${spec.aliases[0]!.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_API_KEY`;
-  const alphabet = spec.shape.charset === 'hex' ? '0123456789abcdef' : 'abcdefghijklmnopqrstuvwxyz0123456789';
-  const sample = randomString(spec.shape.max, alphabet, spec.slug);
   return {
     id: `${spec.slug}-named-key`,
     title: `${spec.provider} API key or token (named)`,
@@ -203,11 +201,36 @@ export function providerNamedAssignment(spec: ProviderNamedSpec): SecretRule {
       missesByLittle(secret, spec.shape) &&
       !OTHER_CREDENTIAL_NAME.test(context.name ?? '') &&
       aliasIsWord(context.name ?? '', spec.aliases),
-    samples: {
-      key,
-      match: [sample],
-      // One character longer than the format: no key of this provider's, and no generic finding either.
-      ignore: [`\${${key}}`, 'your-api-key-here', 'x'.repeat(spec.shape.max), '1234567890'.repeat(4), `${sample}7`],
+    // Made when first read (the rule tests, the docs): four hundred of these rules are built at every start.
+    samples: lazySamples(() => {
+      const alphabet = spec.shape.charset === 'hex' ? '0123456789abcdef' : 'abcdefghijklmnopqrstuvwxyz0123456789';
+      const sample = randomString(spec.shape.max, alphabet, spec.slug);
+      return {
+        key,
+        match: [sample],
+        // One character longer than the format: no key of this provider's, and no generic finding either.
+        ignore: [`\${${key}}`, 'your-api-key-here', 'x'.repeat(spec.shape.max), '1234567890'.repeat(4), `${sample}7`],
+      };
+    }),
+  };
+}
+
+/** Samples made by `make` when first read, once. */
+function lazySamples(make: () => RuleSamples & { key: string }): RuleSamples {
+  let made: (RuleSamples & { key: string }) | undefined;
+  const samples = () => {
+    made ??= make();
+    return made;
+  };
+  return {
+    get key() {
+      return samples().key;
+    },
+    get match() {
+      return samples().match;
+    },
+    get ignore() {
+      return samples().ignore;
     },
   };
 }

@@ -1,11 +1,12 @@
 import { type CompiledRule, compileRule, locateRegex, searchRegex } from './compiled-rule.js';
+import { KeywordHits } from './keyword-hits.js';
 import { decodedScanInput, kubernetesSecretValues, mayHoldKubernetesSecret } from './kubernetes-secret.js';
 import { type LineHits, queueLineWindow } from './line-windows.js';
 import { GateCheck } from './name-gate.js';
 import { NameKeywords } from './name-keywords.js';
 import { type PathFacts, PathFactsCache } from './path-facts.js';
 import { PendingWindows } from './pending-windows.js';
-import { buildKeywordAutomaton, FOLD, isAutomatonKeyword, type KeywordAutomaton } from './prefilter.js';
+import { buildKeywordAutomaton, isAutomatonKeyword, type KeywordAutomaton } from './prefilter.js';
 import { providerPrefixTest } from './provider-prefixes.js';
 import type { MatchContext, SecretRule } from './rule.js';
 import { RuleProgressPool } from './rule-progress.js';
@@ -106,6 +107,7 @@ export class SecretScanner {
   private readonly pathFacts: PathFactsCache;
   private readonly progress: RuleProgressPool;
   private readonly idleWindows: PendingWindows[] = [];
+  private readonly idleHits: KeywordHits[] = [];
   /**
    * How far past a keyword hit a window may reach (a line window plus the next line, a block window, a gate's look
    * ahead): a streamed text is scanned only this far behind what has arrived.
@@ -246,10 +248,11 @@ export class SecretScanner {
    */
   private advance(scan: ScanState, text: string, from: number, until: number, base = 0): void {
     const { scannedUntil } = scan;
-    const { delta, outputs } = this.automaton;
-    let state = scan.state;
-    // Lent for this call (a nested scan, of a Kubernetes Secret's decoded value, takes another).
+    const { automaton } = this;
+    const { outputs } = automaton;
+    // Lent for this call (a nested scan, of a Kubernetes Secret's decoded value, takes others).
     const pending = this.idleWindows.pop() ?? new PendingWindows(this.compiled.length);
+    const found = this.idleHits.pop() ?? new KeywordHits();
     pending.run = (index, start, end, cutShort) =>
       this.runRule(this.compiled[index]!, text, start, end, scan, cutShort, base);
     const { syntax, lockfile, documentation } = scan;
@@ -270,20 +273,24 @@ export class SecretScanner {
     const named = (compiled: CompiledRule, at: number, after: number) => {
       if (base + at >= scannedUntil[compiled.index]!) this.openWindow(compiled, at, after, hits);
     };
-    for (let i = from; i < until; i++) {
-      state = delta[(state << 7) | FOLD[text.charCodeAt(i)]!]!;
-      const ended = outputs[state];
-      if (ended === undefined) continue;
-      for (const keyword of ended) {
-        const at = i - keyword.length + 1;
-        if (keyword.nameWord) this.nameKeywords.forEachBefore(walk, at, named);
-        for (const compiled of keyword.items) {
-          if (base + at >= scannedUntil[compiled.index]!) this.openWindow(compiled, at, i + 1, hits);
+    let state = scan.state;
+    for (let next = from; next < until; next = found.at) {
+      found.find(automaton, text, next, until, state);
+      state = found.state;
+      for (let hit = 0; hit < found.count; hit++) {
+        const last = found.ends[hit]!;
+        for (const keyword of outputs[found.states[hit]!]!) {
+          const at = last - keyword.length + 1;
+          if (keyword.nameWord) this.nameKeywords.forEachBefore(walk, at, named);
+          for (const compiled of keyword.items) {
+            if (base + at >= scannedUntil[compiled.index]!) this.openWindow(compiled, at, last + 1, hits);
+          }
         }
       }
     }
     pending.flushAll();
     this.idleWindows.push(pending);
+    this.idleHits.push(found);
     scan.state = state;
   }
 

@@ -281,6 +281,10 @@ function logArgs(renames: boolean, revisions: readonly string[] | null): string[
     // side and edited on the other shows the edit's lines as the merge's own too, scanned once more, never fewer. A
     // commit that is no merge shows, in `--raw`, whether it may hold a rename: the few that may are read again with it.
     ...(renames ? ['--find-renames'] : ['--no-renames', '--raw']),
+    // Object ids in full (`index` and `--raw` lines, which nothing here reads): an abbreviated one is looked up in the
+    // object store to be sure it is unique, for every file of every commit (rails: 5 % of git's CPU).
+    '--full-index',
+    '--no-abbrev',
     '--no-color',
     '--no-ext-diff',
     '--no-textconv',
