@@ -1,6 +1,15 @@
-import { existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { createTempRepo, type TempRepo } from '../support/git-repo.js';
 import { runCli } from '../support/run-cli.js';
@@ -182,6 +191,18 @@ describe('tollgate run on an unchanged tree (built CLI)', () => {
     const leftovers = await run();
     expect(leftovers.exitCode).toBe(0);
     expect(runStart(runIdOf(leftovers.stdout)).data.unchangedSince).toBeUndefined();
+
+    // `.tollgate` swapped for a symlink to a copy holding a valid cache: never followed; the full path refuses it.
+    renameSync(join(repo.root, '.tollgate'), join(repo.root, '..', `${basename(repo.root)}-state`));
+    symlinkSync(join(repo.root, '..', `${basename(repo.root)}-state`), join(repo.root, '.tollgate'));
+    try {
+      const linked = await run();
+      expect(linked.exitCode).toBe(3);
+      expect(linked.stderr).toContain('found a symlink');
+    } finally {
+      rmSync(join(repo.root, '.tollgate'));
+      rmSync(join(repo.root, '..', `${basename(repo.root)}-state`), { recursive: true, force: true });
+    }
   });
 
   test('keeps output.keepRuns: repeated runs are pruned like full ones', async () => {

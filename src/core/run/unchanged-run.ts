@@ -1,4 +1,4 @@
-import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createEventLog, newRunId } from '../events/writer.js';
 import { writeFileAtomic } from '../state/atomic-write.js';
@@ -98,6 +98,8 @@ export async function answerUnchangedRun(
   const key = await readStateKeyIfPresent(env).catch(() => null);
   if (!key) return null;
   const paths = tollgatePaths(stamp.repoRoot);
+  // A `.tollgate` that is a symlink (or a file) is refused by the full path, which says so: never followed here.
+  if (!(await lstat(paths.root).catch(() => null))?.isDirectory()) return null;
   const [cache, history, state] = await Promise.all([
     readSigned(join(paths.root, CACHE_FILE), 'run-cache', key),
     readSigned(join(paths.root, 'history.json'), 'history', key),
