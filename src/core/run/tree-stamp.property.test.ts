@@ -64,7 +64,7 @@ describe('tree stamps (property)', () => {
         const observe = async () => {
           const stamp = await stampOf({ cwd: repo.root, env: process.env, version: 't', purpose: 'run', refs: true });
           const { fingerprint } = await createChangeSet({ cwd: repo.root });
-          if (!stamp || !stamp.vouches || stamp.racy) return;
+          if (!stamp?.vouches || stamp.racy) return;
           const earlier = seen.get(stamp.value);
           if (earlier !== undefined) expect(fingerprint, JSON.stringify(steps)).toBe(earlier);
           seen.set(stamp.value, fingerprint);
