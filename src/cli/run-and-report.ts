@@ -8,20 +8,20 @@ import { configLocations } from '../core/run/config-locations.js';
 import { runGate } from '../core/run/run-gate.js';
 import type { RunReport } from '../core/run/run-report.js';
 import { readStoredReport } from '../core/run/stored-report.js';
-import { saveUnchangedRun } from '../core/run/unchanged-run.js';
+import { settleUnchangedRun } from '../core/run/unchanged-run.js';
 import { checkOutputWritable, writeOutput } from '../core/state/output-file.js';
 import { TOLLGATE_VERSION } from '../core/version.js';
 import { renderReport, reportFormatOf } from '../report/index.js';
 import { validators } from '../validators/index.js';
 import { createProgressDisplay } from './progress-display.js';
 import type { RunFlags } from './run-flags.js';
-import { takeRunStamp } from './run-handoff.js';
+import { takePlainRun } from './run-handoff.js';
 
 /** `tollgate run`: glue between flags, the gate and the report. Returns the exit code. */
 export async function runAndReport(flags: RunFlags): Promise<number> {
   const cwd = process.cwd();
-  // Only a plain `tollgate run` is handed a stamp (src/cli/run-fast.ts): its flags are all defaults.
-  const stamp = takeRunStamp();
+  // Only a plain `tollgate run` is handed over by its small bundle (src/cli/run-fast.ts): its flags are all defaults.
+  const plainRun = takePlainRun();
   // `git add` of the snapshot needs no config: it runs while the config and the policy are read.
   const changeSetStart = startChangeSet(await findRepoRoot(cwd, process.env));
   let project: Awaited<ReturnType<typeof openProject>>;
@@ -77,8 +77,8 @@ export async function runAndReport(flags: RunFlags): Promise<number> {
   } else {
     process.stdout.write(text);
     // The next plain `tollgate run` on this same tree may answer from this report without loading the CLI.
-    if (stamp && (format === 'markdown' || format === 'json')) {
-      await saveUnchangedRun(stamp, {
+    if (plainRun && (format === 'markdown' || format === 'json')) {
+      await settleUnchangedRun(repoRoot, plainRun.stamp, {
         report,
         located: locations,
         format,

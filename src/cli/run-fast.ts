@@ -1,5 +1,5 @@
 import { stampOf } from '../core/run/tree-stamp.js';
-import { answerUnchangedRun, type UnchangedRunAnswer } from '../core/run/unchanged-run.js';
+import { answerUnchangedRun, hasUnchangedRun, type UnchangedRunAnswer } from '../core/run/unchanged-run.js';
 import { TOLLGATE_VERSION } from '../core/version.js';
 import { renderJson } from '../report/json.js';
 import { renderMarkdown } from '../report/markdown.js';
@@ -18,6 +18,8 @@ export async function runFast(argv: readonly string[]): Promise<CliHandoff | nul
   const startedAt = Date.now();
   const removeSignalHandlers = installSignalHandlers();
   try {
+    // No saved report (none yet, or the last run found changes): nothing to compare a stamp with.
+    if (!(await hasUnchangedRun(process.cwd()))) return handoff(removeSignalHandlers, { run: { stamp: null } });
     const stamp = await stampOf({
       cwd: process.cwd(),
       env: process.env,
@@ -27,7 +29,7 @@ export async function runFast(argv: readonly string[]): Promise<CliHandoff | nul
     });
     if (!stamp) return handoff(removeSignalHandlers, {});
     const answer = await answerUnchangedRun(stamp, process.env, startedAt);
-    if (!answer) return handoff(removeSignalHandlers, { runStamp: stamp });
+    if (!answer) return handoff(removeSignalHandlers, { run: { stamp } });
     installStreamErrorHandlers();
     process.stdout.write(rendered(answer));
     process.exitCode = 0;

@@ -6,20 +6,28 @@ import type { StopHandoff } from '../integrations/hooks/stop-entry.js';
  * and deadline, or the stamp the no-change run's fast path took of the tree before it found it could not answer.
  */
 export interface CliHandoff extends StopHandoff {
-  /** Taken before the run: the full path saves it with its report when it finds nothing changed (unchanged-run.ts). */
-  runStamp?: Stamp;
+  /** Set for a plain `tollgate run` (unchanged-run.ts). */
+  run?: PlainRunHandoff;
+}
+
+export interface PlainRunHandoff {
+  /**
+   * Taken before the run, when an earlier plain run left a saved report to compare with: the full path saves it with
+   * its report when it finds nothing changed. Null when there was none, so a tree that keeps changing pays no stamp.
+   */
+  stamp: Stamp | null;
 }
 
 // Held here between runCli and `tollgate run`'s action: commander sits between them and passes flags only.
-let handedStamp: Stamp | undefined;
+let handed: PlainRunHandoff | undefined;
 
-export function handRunStamp(stamp: Stamp | undefined): void {
-  handedStamp = stamp;
+export function handPlainRun(run: PlainRunHandoff | undefined): void {
+  handed = run;
 }
 
-/** The stamp handed over for this process's `tollgate run`, once. */
-export function takeRunStamp(): Stamp | undefined {
-  const stamp = handedStamp;
-  handedStamp = undefined;
-  return stamp;
+/** What the small bundle handed over for this process's plain `tollgate run`, once; undefined for any other run. */
+export function takePlainRun(): PlainRunHandoff | undefined {
+  const run = handed;
+  handed = undefined;
+  return run;
 }

@@ -1,6 +1,6 @@
 import { ExitCode, errorMessage } from '../core/errors.js';
 import { installSignalHandlers, installStreamErrorHandlers } from './process-handlers.js';
-import { type CliHandoff, handRunStamp } from './run-handoff.js';
+import { type CliHandoff, handPlainRun } from './run-handoff.js';
 
 async function start(argv: readonly string[], handoff: CliHandoff): Promise<number> {
   // Agents run the stop hook after every turn; loading every command (commander, zod, all flags) would cost more
@@ -14,7 +14,7 @@ async function start(argv: readonly string[], handoff: CliHandoff): Promise<numb
       return stopHookMain(stop.agent, handoff);
     }
   }
-  handRunStamp(handoff.runStamp);
+  handPlainRun(handoff.run);
   const { main } = await import('./main.js');
   return main(argv);
 }

@@ -242,6 +242,7 @@ describe('the installed package', () => {
       await clean.publish();
       const past = new Date(Date.now() - 60_000);
       utimesSync(join(clean.root, 'tollgate.config.yaml'), past, past);
+      expectClean(await tollgate(['run'], { cwd: clean.root }), 'first run on an unchanged tree');
       const first = await tollgate(['run'], { cwd: clean.root });
       expectClean(first, 'run on an unchanged tree');
       expect(first.exitCode).toBe(0);

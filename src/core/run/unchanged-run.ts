@@ -1,5 +1,5 @@
 import { lstat, mkdir, readdir, readFile, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createEventLog, newRunId } from '../events/writer.js';
 import { writeFileAtomic } from '../state/atomic-write.js';
 import { tryLockOnce } from '../state/lock-file.js';
@@ -18,6 +18,10 @@ import type { Stamp } from './tree-stamp.js';
  * tree, refs and config it ran on (tree-stamp.ts), signed with the user's state key. A later `tollgate run` whose stamp
  * matches answers from that report: a run of its own, with its own id, folder, events and telemetry, whose `run.start`
  * event names the run it repeats (`unchangedSince`). Anything it cannot vouch for goes to the full path instead.
+ *
+ * A stamp costs a `git status`, which on a large tree is not free: so the small bundle takes one only when the last
+ * plain run left a saved report (a run that found changes removes it). The first no-change run leaves a report with
+ * an empty stamp, the second saves its stamp, and the third is answered from it.
  *
  * What it does not do, unlike a full run: it does not record results in `state.json` (nothing ran; the repeated run's
  * results stand) and does not refresh the timestamps of `history.json` (the commits it would record are there already).
@@ -61,18 +65,50 @@ export function isUnchangedPass(report: RunReport): boolean {
   );
 }
 
-/** Saves the template for later runs with the same stamp; never fails the run that saves it. */
-export async function saveUnchangedRun(stamp: Stamp, template: UnchangedRunTemplate): Promise<void> {
-  if (stamp.racy || !stamp.vouches || !isUnchangedPass(template.report)) return;
+/**
+ * After a plain `tollgate run`: saves the template for later runs with the same stamp when nothing changed and the
+ * run passed, else removes a saved one (the tree moved on). With no stamp (no report was saved before this run, so
+ * none was taken) the template is saved with an empty stamp, which no tree matches: it only tells the next plain run
+ * that a stamp is worth taking. Never fails the run.
+ */
+export async function settleUnchangedRun(
+  repoRoot: string,
+  stamp: Stamp | null,
+  template: UnchangedRunTemplate,
+): Promise<void> {
+  const path = join(repoRoot, TOLLGATE_DIR, CACHE_FILE);
   try {
-    const signed = signObject(
-      'run-cache',
-      { stamp: stamp.value, ...template } satisfies RunCache,
-      await loadStateKey(),
-    );
-    await writeFileAtomic(join(stamp.repoRoot, TOLLGATE_DIR, CACHE_FILE), `${JSON.stringify(signed)}\n`);
+    if (!isUnchangedPass(template.report)) {
+      await rm(path, { force: true });
+      return;
+    }
+    if (stamp && (stamp.racy || !stamp.vouches)) return;
+    const cache: RunCache = { stamp: stamp?.value ?? '', ...template };
+    await writeFileAtomic(path, `${JSON.stringify(signObject('run-cache', cache, await loadStateKey()))}\n`);
   } catch {
     // No cache: the next run takes the full path.
+  }
+}
+
+/** Whether an earlier plain run left a report to repeat (one `stat`: a tree that keeps changing pays nothing more). */
+export async function hasUnchangedRun(cwd: string): Promise<boolean> {
+  // Looked for from the work tree's root as `cwd` sees it: the small bundle knows no root before git says it.
+  for (let dir = cwd; ; dir = dirname(dir)) {
+    if (
+      await lstat(join(dir, TOLLGATE_DIR, CACHE_FILE)).then(
+        () => true,
+        () => false,
+      )
+    )
+      return true;
+    if (
+      await lstat(join(dir, '.git')).then(
+        () => true,
+        () => false,
+      )
+    )
+      return false;
+    if (dirname(dir) === dir) return false;
   }
 }
 
