@@ -88,6 +88,25 @@ describe('clean filters do not decide what is scanned', () => {
       expect(await changeSet.readText(name)).toBe(`file ${index}\nkey = "secret ${index}"\n`);
   });
 
+  test.each([
+    ['a macro in info/attributes', 'hide', '[attr]tidy filter=hide\napp.py tidy\n', null],
+    ['an ignored .gitattributes', 'hide', null, 'app.py filter=hide\n'],
+    ['a driver whose name no pathspec can spell', 'hide.v2', 'app.py filter=hide.v2\n', null],
+  ])('a filter set through %s does not hide an edit', async (_name, driver, infoAttributes, ignoredAttributes) => {
+    const repo = await repoWith({ 'app.py': 'print(1)\n', 'other.py': 'x = 1\n' });
+    await repo.git('config', `filter.${driver}.clean`, 'git show HEAD:app.py');
+    if (infoAttributes !== null) await writeFile(join(repo.root, '.git', 'info', 'attributes'), infoAttributes);
+    if (ignoredAttributes !== null) {
+      await writeFile(join(repo.root, '.git', 'info', 'exclude'), '.gitattributes\n');
+      await repo.write('.gitattributes', ignoredAttributes);
+    }
+    await repo.write('app.py', 'print(1)\ntoken = "secret"\n');
+    expect(await repo.git('diff')).toBe(''); // git itself sees no change
+    const changeSet = await createChangeSet({ cwd: repo.root });
+    expect(paths(changeSet)).toEqual(['modified app.py']);
+    expect(await changeSet.readText('app.py')).toBe('print(1)\ntoken = "secret"\n');
+  });
+
   test('an unchanged file under a filter that keeps its bytes stays unchanged', async () => {
     const repo = await repoWith({ 'README.md': '# x\n' });
     await repo.git('config', 'filter.same.clean', 'cat');
