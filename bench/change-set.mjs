@@ -6,8 +6,10 @@
 // similar load.
 //
 //   npm run build && node bench/change-set.mjs [--json] [--runs N] [--only 20k|100k] [--against OTHER/bin/tollgate.cjs]
+//                                              [--global-lfs]
 //
 // --against also times another build of tollgate (an older checkout) in the same pairs, for a before/after figure.
+// --global-lfs runs both sides with Git LFS's filter in the global config (see below).
 //
 // It is a report: it prints the figures and exits 0 either way. The repositories are generated once under os.tmpdir()
 // and reused while GENERATOR_VERSION stays the same; every process runs with a private HOME and git config.
@@ -41,6 +43,20 @@ const env = { ...process.env, HOME: home, GIT_CONFIG_GLOBAL: join(home, '.gitcon
 for (const key of Object.keys(env))
   if (key.startsWith('GIT_') && !['GIT_CONFIG_GLOBAL', 'GIT_CONFIG_NOSYSTEM'].includes(key)) delete env[key];
 delete env.TOLLGATE_ACTIVE;
+// --global-lfs: Git LFS set up in the user's global config (`git lfs install`), as on many developers' machines. The
+// generated repositories name no filter in any attributes, so git's own work is the same; what tollgate does to rule
+// out clean filters is what this measures. (Through the environment: the bench's home is shared by concurrent runs.)
+if (args.includes('--global-lfs')) {
+  Object.assign(env, {
+    GIT_CONFIG_COUNT: '3',
+    GIT_CONFIG_KEY_0: 'filter.lfs.clean',
+    GIT_CONFIG_VALUE_0: 'git-lfs clean -- %f',
+    GIT_CONFIG_KEY_1: 'filter.lfs.process',
+    GIT_CONFIG_VALUE_1: 'git-lfs filter-process',
+    GIT_CONFIG_KEY_2: 'filter.lfs.required',
+    GIT_CONFIG_VALUE_2: 'true',
+  });
+}
 // Every validator off: what is left is start-up, the policy reading, the change set and the report.
 const runEnv = {
   ...env,
@@ -204,6 +220,6 @@ const loadAfter = loadavg()[0];
 values.load = [loadBefore, loadAfter];
 printResult({
   name: 'change-set',
-  line: `load average (1 min) ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after, on ${process.platform} with Node ${process.version}`,
+  line: `load average (1 min) ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after, on ${process.platform} with Node ${process.version}${args.includes('--global-lfs') ? ', Git LFS in the global config' : ''}`,
   values,
 });
