@@ -1,7 +1,7 @@
 import { lstatSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
-import { digestFile } from './blob-id.js';
 import { readBlobs } from './blob-reader.js';
+import { DigestCache } from './digest-cache.js';
 import type { GitRunner } from './git.js';
 
 /**
@@ -44,13 +44,17 @@ export interface KeepRawBytesOptions {
  */
 export async function keepRawBytes(git: GitRunner, options: KeepRawBytesOptions): Promise<void> {
   const { env } = options;
+  const filtered = await filteredFiles(git, env, options.drivers);
+  if (filtered.length === 0) return;
+  const digests = await DigestCache.open(git.cwd);
   const differing: Array<StagedFile & { sha256: string | null }> = [];
-  for (const file of await filteredFiles(git, env, options.drivers)) {
+  for (const file of filtered) {
     const stats = lstatOrNull(join(git.cwd, file.path));
     if (stats === null || !stats.isFile()) continue; // a deletion or a type change: `git add` saw it as it is
-    const digests = await digestFile(join(git.cwd, file.path), stats.size, options.objectFormat);
-    if (digests?.blobId !== file.id) differing.push({ ...file, sha256: digests?.sha256 ?? null });
+    const digest = await digests.digestOf(file.path, options.objectFormat);
+    if (digest?.blobId !== file.id) differing.push({ ...file, sha256: digest?.sha256 ?? null });
   }
+  await digests.save();
   if (differing.length === 0) return;
   const honest = await unchangedLfsPointers(git, differing, options.baseCommit);
   const raw = differing.filter((file) => !honest.has(file.path));

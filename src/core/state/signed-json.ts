@@ -8,7 +8,14 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 export const MAC_FIELD = 'mac';
 const DOMAIN = 'tollgate-state-mac-v1';
 
-export type SignedKind = 'state' | 'waivers' | 'stop-cache' | 'history' | 'commit-scans' | 'policy-accepted';
+export type SignedKind =
+  | 'state'
+  | 'waivers'
+  | 'stop-cache'
+  | 'history'
+  | 'commit-scans'
+  | 'policy-accepted'
+  | 'filtered-digests';
 
 /** What a read object's signature says. `unsigned`: written by a tollgate from before signatures. */
 export type Signature = 'valid' | 'unsigned' | 'forged';
