@@ -31,9 +31,9 @@ export class FileStats {
   private outstanding = 0;
   private waiting: Array<() => void> = [];
 
-  /** `slowShare`: see SLOW_SHARE (tests set it below zero to pool every look-up after the first slices). */
   private readonly rootPrefix: string;
 
+  /** `slowShare`: see SLOW_SHARE (tests set it below zero to pool every look-up after the first slices). */
   constructor(
     root: string,
     private readonly slowShare = SLOW_SHARE,

@@ -45,8 +45,9 @@ const PATCH = ['-p', '-U0', '--irreversible-delete'];
  * Rename detection is the slowest part of such a diff (about a third of it on the bench repository) and it can only
  * pair a deleted path with an added one (-M: no copies, no breaks). So the patch is made with `--no-renames`, and its
  * raw listing, which git prints before any patch, is read as it arrives: only when it holds both deletions and
- * additions does a second `diff-index -M --diff-filter=R` (no patch) run beside the rest of the patch to list the renames,
- * and a third, small diff limited to those pairs gives their patches.
+ * additions does a second `diff-index -M --diff-filter=R` (no patch) run beside the rest of the patch to list the
+ * renames, and a third, small diff limited to those pairs gives their patches. The patch itself is parsed as git writes
+ * it (PatchStream), so little is left to do once git is done.
  */
 export async function listChanges(git: GitRunner, options: ListChangesOptions): Promise<ListedChanges> {
   const { env, from } = options;
