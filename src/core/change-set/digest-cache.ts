@@ -2,6 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { lazy } from '../lazy.js';
 import { readSignedJsonFile, writeSignedJsonFile } from '../state/signed-json-file.js';
 import { digestFile, type FileDigests } from './blob-id.js';
 import { STATE_DIR } from './temp-index.js';
@@ -22,15 +23,30 @@ export const DIGEST_CACHE_FILE = join(STATE_DIR, 'cache', 'filtered-digests.json
 /** Files changed this recently before their read are read again next time (coarse file system clocks included). */
 const RACY_MS = 2_000;
 
-const entrySchema = z.object({
-  stat: z.string(),
-  objectFormat: z.string(),
-  blobId: z.string(),
-  sha256: z.string(),
-  size: z.number().int().nonnegative(),
-});
-const fileSchema = z.object({ version: z.literal(1), entries: z.record(z.string(), entrySchema) });
-type Entry = z.output<typeof entrySchema>;
+interface Entry {
+  stat: string;
+  objectFormat: string;
+  blobId: string;
+  sha256: string;
+  size: number;
+}
+
+/** Built on first use: only a repository with filtered files reads it (lazy.ts). */
+const fileSchema = lazy(() =>
+  z.object({
+    version: z.literal(1),
+    entries: z.record(
+      z.string(),
+      z.object({
+        stat: z.string(),
+        objectFormat: z.string(),
+        blobId: z.string(),
+        sha256: z.string(),
+        size: z.number().int().nonnegative(),
+      }),
+    ),
+  }),
+);
 
 export interface DigestCacheOptions {
   /** Reads and hashes a file (tests count the reads). */
@@ -51,7 +67,7 @@ export class DigestCache {
 
   /** The cache of the repository at `root`; empty when there is none yet, or it cannot be trusted. */
   static async open(root: string, options: DigestCacheOptions = {}): Promise<DigestCache> {
-    const read = await readSignedJsonFile(join(root, DIGEST_CACHE_FILE), fileSchema, 'filtered-digests').catch(
+    const read = await readSignedJsonFile(join(root, DIGEST_CACHE_FILE), fileSchema(), 'filtered-digests').catch(
       () => null,
     );
     const known = new Map(read?.kind === 'ok' ? Object.entries(read.value.entries) : []);
