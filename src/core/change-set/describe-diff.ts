@@ -40,8 +40,11 @@ const NO_PATCH: PatchSection = { binary: false, added: [], deletedAfter: [] };
  */
 export function describeDiff(output: Buffer, parsed?: RawEntry[]): DescribedEntry[] {
   const { raw, patch } = splitDiffOutput(output, parsed === undefined);
-  const entries = parsed ?? parseRawDiff(raw);
-  const sections = parsePatch(patch);
+  return describeSections(parsed ?? parseRawDiff(raw), parsePatch(patch));
+}
+
+/** `describeDiff` for raw records and patch sections read apart (the patch parsed while git wrote it). */
+export function describeSections(entries: readonly RawEntry[], sections: readonly PatchSection[]): DescribedEntry[] {
   const expected = entries.reduce((sum, entry) => sum + patchCountOf(entry), 0);
   if (sections.length !== expected) {
     throw new Error(`git diff: ${entries.length} changed paths but ${sections.length} patches (expected ${expected})`);

@@ -1,5 +1,5 @@
 import { lstat, lstatSync, type Stats } from 'node:fs';
-import { join } from 'node:path';
+import { sep } from 'node:path';
 
 /** Look-ups done in one go on the main thread, between git's output chunks. */
 const SLICE = 256;
@@ -31,11 +31,15 @@ export class FileStats {
   private outstanding = 0;
   private waiting: Array<() => void> = [];
 
+  private readonly rootPrefix: string;
+
   /** `slowShare`: see SLOW_SHARE (tests set it below zero to pool every look-up after the first slices). */
   constructor(
-    private readonly root: string,
+    root: string,
     private readonly slowShare = SLOW_SHARE,
-  ) {}
+  ) {
+    this.rootPrefix = root === '' || root.endsWith(sep) || root.endsWith('/') ? root : `${root}${sep}`;
+  }
 
   /** Starts the look-ups (each path once). */
   prefetch(paths: Iterable<string>): void {
@@ -88,7 +92,7 @@ export class FileStats {
     for (; this.next < this.queued.length; this.next += 1) {
       const path = this.queued[this.next]!;
       this.outstanding += 1;
-      lstat(join(this.root, path), (error, stats) => {
+      lstat(this.absolute(path), (error, stats) => {
         this.settled.set(path, error ? null : stats);
         this.outstanding -= 1;
         this.wake();
@@ -98,10 +102,18 @@ export class FileStats {
 
   private lookUp(path: string): Stats | null {
     try {
-      return lstatSync(join(this.root, path), { throwIfNoEntry: false }) ?? null;
+      return lstatSync(this.absolute(path), { throwIfNoEntry: false }) ?? null;
     } catch {
       return null;
     }
+  }
+
+  /**
+   * Git's paths are already normal (no `.`, `..` or doubled slashes), so the root and the path are joined as they are:
+   * `path.join` normalizing every one of 5,000 paths again cost about a third of their look-ups.
+   */
+  private absolute(path: string): string {
+    return this.rootPrefix + path;
   }
 
   private done(): boolean {

@@ -24,6 +24,8 @@ export interface GitRunOptions {
   input?: string;
   /** `outputBytes` only: sees each stdout chunk as it arrives, to act on the start of a long output early. */
   onStdout?: (chunk: Buffer) => void;
+  /** `outputBytes` only: stdout goes to `onStdout` alone, and the result is empty (a caller that parses as it reads). */
+  streamOnly?: boolean;
   /** `run` only: stops git (SIGTERM to its group: git removes its lock files) when the work is abandoned. */
   signal?: AbortSignal;
 }
@@ -84,7 +86,7 @@ export function createGitRunner(cwd: string): GitRunner {
             overflow.abort();
             return;
           }
-          chunks.push(chunk);
+          if (!options.streamOnly) chunks.push(chunk);
           options.onStdout?.(chunk);
         },
         ...(options.input !== undefined ? { input: options.input } : {}),

@@ -1,6 +1,7 @@
-import { type DescribedEntry, describeDiff } from './describe-diff.js';
+import { type DescribedEntry, describeDiff, describeSections } from './describe-diff.js';
 import type { GitRunner } from './git.js';
-import { MODE_GITLINK, MODE_TYPE_MASK, parseRawDiff, type RawEntry, splitDiffOutput } from './raw-diff.js';
+import { PatchStream } from './patch-hunks.js';
+import { MODE_GITLINK, MODE_TYPE_MASK, parseRawDiff, type RawEntry } from './raw-diff.js';
 
 export interface ListChangesOptions {
   /** The base commit, or the empty tree. */
@@ -44,15 +45,17 @@ const PATCH = ['-p', '-U0', '--irreversible-delete'];
  * Rename detection is the slowest part of such a diff (about a third of it on the bench repository) and it can only
  * pair a deleted path with an added one (-M: no copies, no breaks). So the patch is made with `--no-renames`, and its
  * raw listing, which git prints before any patch, is read as it arrives: only when it holds both deletions and
- * additions does a second `diff-index -M` (no patch) run beside the rest of the patch to say which pairs are renames,
- * and a third, small diff limited to those pairs gives their patches.
+ * additions does a second `diff-index -M --diff-filter=R` (no patch) run beside the rest of the patch to list the
+ * renames, and a third, small diff limited to those pairs gives their patches. The patch itself is parsed as git writes
+ * it (PatchStream), so little is left to do once git is done.
  */
 export async function listChanges(git: GitRunner, options: ListChangesOptions): Promise<ListedChanges> {
   const { env, from } = options;
   const watcher = new RawListingWatcher();
   let renamePass: Promise<Buffer> | null = null;
   const startRenamePass = () => {
-    renamePass = git.outputBytes([...DIFF_INDEX, '-M', from], { env });
+    // Only the pairs found are printed: the rest of the listing is the patch pass's already.
+    renamePass = git.outputBytes([...DIFF_INDEX, '-M', '--diff-filter=R', from], { env });
     renamePass.catch(() => undefined); // awaited below, after the patch
   };
   // Parsed once, as soon as it is complete, and reused for the patch.
@@ -62,14 +65,22 @@ export async function listChanges(git: GitRunner, options: ListChangesOptions): 
     options.onListed?.(rawEntries);
     if (mayHoldRenames(rawEntries)) startRenamePass();
   };
-  const patchOutput = await git.outputBytes([...DIFF_INDEX, ...PATCH, '--no-renames', from], {
+  // The patch is parsed as it arrives, while git still writes the rest.
+  const patch = new PatchStream();
+  await git.outputBytes([...DIFF_INDEX, ...PATCH, '--no-renames', from], {
     env,
+    streamOnly: true,
     onStdout: (chunk) => {
-      if (watcher.push(chunk)) listed(watcher.raw());
+      if (watcher.complete) patch.push(chunk.toString('latin1'));
+      else if (watcher.push(chunk)) {
+        listed(watcher.raw());
+        patch.push(watcher.patchStart());
+      }
     },
   });
-  if (!watcher.complete) listed(splitDiffOutput(patchOutput).raw);
-  const paths = describeDiff(patchOutput, rawEntries);
+  // No separator: no change at all (an empty output), or records without a patch.
+  if (!watcher.complete) listed(watcher.all());
+  const paths = describeSections(rawEntries ?? [], patch.end());
   if (renamePass === null) return { entries: paths, paths };
 
   const renamedPaths = new Set<string>();
@@ -128,5 +139,17 @@ class RawListingWatcher {
 
   raw(): string {
     return Buffer.concat(this.chunks).toString('utf8', 0, this.end);
+  }
+
+  /** The patch text that came with the raw listing's last chunk (after the separator's second NUL), as latin1. */
+  patchStart(): string {
+    const last = this.chunks[this.chunks.length - 1]!;
+    const start = this.end + 1 - (this.size - last.length);
+    return last.toString('latin1', start);
+  }
+
+  /** Everything pushed, when no separator came. */
+  all(): string {
+    return Buffer.concat(this.chunks).toString('utf8');
   }
 }

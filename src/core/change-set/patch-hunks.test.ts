@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { mergeRanges, parsePatch } from './patch-hunks.js';
+import { mergeRanges, PatchStream, parsePatch } from './patch-hunks.js';
 
 const modified = [
   'diff --git a/f b/f',
@@ -72,6 +72,32 @@ describe('parsePatch', () => {
     const sections = parsePatch([binary, modeOnly, added, modified, binary].join(''));
     expect(sections.map((section) => section.binary)).toEqual([true, false, false, false, true]);
     expect(sections.map((section) => section.added.length)).toEqual([0, 0, 1, 2, 0]);
+  });
+});
+
+describe('PatchStream', () => {
+  test('finds the sections parsePatch finds, wherever the pieces are cut', () => {
+    const part = fc.constantFrom(binary, modeOnly, added, modified);
+    fc.assert(
+      fc.property(fc.array(part, { maxLength: 8 }), fc.array(fc.nat(), { maxLength: 12 }), (parts, cuts) => {
+        const patch = parts.join('');
+        const stream = new PatchStream();
+        let from = 0;
+        for (const cut of [...cuts.map((at) => at % (patch.length + 1))].sort((a, b) => a - b)) {
+          stream.push(patch.slice(from, Math.max(from, cut)));
+          from = Math.max(from, cut);
+        }
+        stream.push(patch.slice(from));
+        expect(stream.end()).toEqual(parsePatch(patch));
+      }),
+    );
+  });
+
+  test('cut one character at a time, in and around every marker', () => {
+    const patch = [modified, binary, added, modeOnly, modified].join('');
+    const stream = new PatchStream();
+    for (const char of patch) stream.push(char);
+    expect(stream.end()).toEqual(parsePatch(patch));
   });
 });
 

@@ -1,3 +1,4 @@
+import { appendAll } from '../append-all.js';
 import type { LineRange } from './types.js';
 
 /**
@@ -51,6 +52,48 @@ export function parsePatch(patch: string): PatchSection[] {
     start = next;
   }
   return sections;
+}
+
+/**
+ * `parsePatch` for a patch that arrives in pieces (git's output as it is written): each piece is parsed up to the
+ * start of its last section, which waits for the rest of its text, so most of the work is done while git still
+ * writes. The sections are the ones `parsePatch` finds in the whole text.
+ */
+export class PatchStream {
+  private pending = '';
+  /** How far `pending` was searched for a section start without finding one. */
+  private searched = 0;
+  private readonly parsed: PatchSection[] = [];
+
+  /** `text`: the next piece, decoded as latin1 (any cut is then a character boundary). */
+  push(text: string): void {
+    this.pending += text;
+    let last = -1;
+    // Only the new text (and the few characters a marker may straddle) is searched: a long section that arrives in
+    // many pieces is not searched again from its start each time.
+    for (
+      let at = this.pending.indexOf(NEXT_SECTION, Math.max(0, this.searched - NEXT_SECTION.length + 1));
+      at !== -1;
+      at = this.pending.indexOf(NEXT_SECTION, at + 1)
+    ) {
+      last = at;
+    }
+    if (last === -1) {
+      this.searched = this.pending.length;
+      return;
+    }
+    // Every section before the last one is complete.
+    appendAll(this.parsed, parsePatch(this.pending.slice(0, last + 1)));
+    this.pending = this.pending.slice(last + 1);
+    this.searched = this.pending.length;
+  }
+
+  /** Every section, once the whole patch was pushed. */
+  end(): PatchSection[] {
+    appendAll(this.parsed, parsePatch(this.pending));
+    this.pending = '';
+    return this.parsed;
+  }
 }
 
 /** Where `marker` occurs after `from`, pointing `skip` characters into it (past the newline), or -1. */

@@ -1,7 +1,7 @@
 import { lstatSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
-import { digestFile } from './blob-id.js';
 import { readBlobs } from './blob-reader.js';
+import { DigestCache } from './digest-cache.js';
 import type { GitRunner } from './git.js';
 
 /**
@@ -44,21 +44,17 @@ export interface KeepRawBytesOptions {
  */
 export async function keepRawBytes(git: GitRunner, options: KeepRawBytesOptions): Promise<void> {
   const { env } = options;
-  const staged = parseStaged(await git.outputBytes(['ls-files', '-s', '-z'], { env }));
-  if (staged.length === 0) return;
-  const attributes = await git.output(['check-attr', '-z', '--stdin', 'filter'], {
-    env,
-    input: `${staged.map((file) => file.path).join('\0')}\0`,
-  });
-  const filtered = filteredPaths(attributes, options.drivers);
+  const filtered = await filteredFiles(git, env, options.drivers);
+  if (filtered.length === 0) return;
+  const digests = await DigestCache.open(git.cwd);
   const differing: Array<StagedFile & { sha256: string | null }> = [];
-  for (const file of staged) {
-    if (!filtered.has(file.path)) continue;
+  for (const file of filtered) {
     const stats = lstatOrNull(join(git.cwd, file.path));
     if (stats === null || !stats.isFile()) continue; // a deletion or a type change: `git add` saw it as it is
-    const digests = await digestFile(join(git.cwd, file.path), stats.size, options.objectFormat);
-    if (digests?.blobId !== file.id) differing.push({ ...file, sha256: digests?.sha256 ?? null });
+    const digest = await digests.digestOf(file.path, options.objectFormat);
+    if (digest?.blobId !== file.id) differing.push({ ...file, sha256: digest?.sha256 ?? null });
   }
+  await digests.save();
   if (differing.length === 0) return;
   const honest = await unchangedLfsPointers(git, differing, options.baseCommit);
   const raw = differing.filter((file) => !honest.has(file.path));
@@ -70,6 +66,46 @@ export async function keepRawBytes(git: GitRunner, options: KeepRawBytesOptions)
   const records = raw.map((file, index) => `${file.mode} ${ids[index]}\t${file.path}\0`);
   await git.output(['update-index', '-z', '--index-info'], { env, input: records.join('') });
 }
+
+/**
+ * The staged regular files whose `filter` attribute names one of `drivers`. When every driver's name can be spelled
+ * in a pathspec, git picks them in one pass over the index (`:(attr:filter=NAME)`, the same attribute lookup as
+ * `check-attr`: .gitattributes on disk or else in the index, info/attributes, the global and system files, macros):
+ * a user with Git LFS set up globally no longer has every path of every repository sent through `check-attr`
+ * (100,000 paths: about 0.35 s of CPU on each run). Other names fall back to listing the index and asking `check-attr`.
+ */
+async function filteredFiles(
+  git: GitRunner,
+  env: Record<string, string>,
+  drivers: ReadonlySet<string>,
+): Promise<StagedFile[]> {
+  const names = [...drivers];
+  if (names.every((name) => PATHSPEC_ATTR_VALUE.test(name))) {
+    const pathspecs = names.map((name) => `:(top,attr:filter=${name})`);
+    return parseStaged(
+      await git.outputBytes(['ls-files', '-s', '-z', '--', ...pathspecs], { env: { ...env, ...MAGIC_PATHSPECS } }),
+    );
+  }
+  const staged = parseStaged(await git.outputBytes(['ls-files', '-s', '-z'], { env }));
+  if (staged.length === 0) return [];
+  const attributes = await git.output(['check-attr', '-z', '--stdin', 'filter'], {
+    env,
+    input: `${staged.map((file) => file.path).join('\0')}\0`,
+  });
+  const filtered = filteredPaths(attributes, drivers);
+  return staged.filter((file) => filtered.has(file.path));
+}
+
+/** What git accepts as an attribute value in a pathspec without escaping (`invalid_value_char` in pathspec.c). */
+const PATHSPEC_ATTR_VALUE = /^[A-Za-z0-9_-]+$/;
+
+/** Pathspec magic stays magic, and matches as written, whatever the user exports. */
+const MAGIC_PATHSPECS: Record<string, string> = {
+  GIT_LITERAL_PATHSPECS: '0',
+  GIT_GLOB_PATHSPECS: '0',
+  GIT_NOGLOB_PATHSPECS: '0',
+  GIT_ICASE_PATHSPECS: '0',
+};
 
 /**
  * Writes each file's bytes on disk, unfiltered, as a blob; the ids in the order of `paths`. One `hash-object` reads

@@ -1,7 +1,8 @@
-import { chmod, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { useIsolatedRepos } from '../../../test/support/isolated-repos.js';
+import { DIGEST_CACHE_FILE } from './digest-cache.js';
 import { createChangeSet } from './index.js';
 import type { RepoChangeSet } from './types.js';
 
@@ -87,6 +88,53 @@ describe('clean filters do not decide what is scanned', () => {
     for (const [index, name] of names.entries())
       expect(await changeSet.readText(name)).toBe(`file ${index}\nkey = "secret ${index}"\n`);
   });
+
+  test.each([
+    ['a macro in info/attributes', 'hide', '[attr]tidy filter=hide\napp.py tidy\n', null],
+    ['an ignored .gitattributes', 'hide', null, 'app.py filter=hide\n'],
+    ['a driver whose name no pathspec can spell', 'hide.v2', 'app.py filter=hide.v2\n', null],
+  ])('a filter set through %s does not hide an edit', async (_name, driver, infoAttributes, ignoredAttributes) => {
+    const repo = await repoWith({ 'app.py': 'print(1)\n', 'other.py': 'x = 1\n' });
+    await repo.git('config', `filter.${driver}.clean`, 'git show HEAD:app.py');
+    if (infoAttributes !== null) await writeFile(join(repo.root, '.git', 'info', 'attributes'), infoAttributes);
+    if (ignoredAttributes !== null) {
+      await writeFile(join(repo.root, '.git', 'info', 'exclude'), '.gitattributes\n');
+      await repo.write('.gitattributes', ignoredAttributes);
+    }
+    await repo.write('app.py', 'print(1)\ntoken = "secret"\n');
+    expect(await repo.git('diff')).toBe(''); // git itself sees no change
+    const changeSet = await createChangeSet({ cwd: repo.root });
+    expect(paths(changeSet)).toEqual(['modified app.py']);
+    expect(await changeSet.readText('app.py')).toBe('print(1)\ntoken = "secret"\n');
+  });
+
+  test('Git LFS: an unchanged file is read once and kept by its stat data; an edit is still seen', async () => {
+    const repo = await repoWith({ 'README.md': '# x\n' });
+    // A clean filter that stores what git-lfs stores: a pointer naming the content's SHA-256 and size.
+    const clean = join(repo.root, '.git', 'lfs-clean.cjs');
+    await writeFile(
+      clean,
+      [
+        "const bytes = require('node:fs').readFileSync(0);",
+        "const oid = require('node:crypto').createHash('sha256').update(bytes).digest('hex');",
+        'process.stdout.write("version https://git-lfs.github.com/spec/v1\\noid sha256:" + oid + "\\nsize " + bytes.length + "\\n");',
+      ].join('\n'),
+    );
+    await repo.git('config', 'filter.lfs.clean', `"${process.execPath}" "${clean}"`);
+    await repo.write('.gitattributes', '*.bin filter=lfs\n');
+    await repo.write('model.bin', 'weights\n');
+    await repo.commit('lfs');
+    await mkdir(join(repo.root, '.tollgate'));
+    // Old enough to be kept (see RACY_MS in digest-cache.ts).
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    expect(paths(await createChangeSet({ cwd: repo.root }))).toEqual([]);
+    expect(await readFile(join(repo.root, DIGEST_CACHE_FILE), 'utf8')).toContain('model.bin');
+    expect(paths(await createChangeSet({ cwd: repo.root }))).toEqual([]);
+    await repo.write('model.bin', 'weights\ntoken = "secret"\n');
+    const changeSet = await createChangeSet({ cwd: repo.root });
+    expect(paths(changeSet)).toEqual(['modified model.bin']);
+    expect(await changeSet.readText('model.bin')).toBe('weights\ntoken = "secret"\n');
+  }, 20_000);
 
   test('an unchanged file under a filter that keeps its bytes stays unchanged', async () => {
     const repo = await repoWith({ 'README.md': '# x\n' });

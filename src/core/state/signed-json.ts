@@ -15,7 +15,8 @@ export type SignedKind =
   | 'run-cache'
   | 'history'
   | 'commit-scans'
-  | 'policy-accepted';
+  | 'policy-accepted'
+  | 'filtered-digests';
 
 /** What a read object's signature says. `unsigned`: written by a tollgate from before signatures. */
 export type Signature = 'valid' | 'unsigned' | 'forged';
