@@ -5,7 +5,7 @@
 // - `hook stop` first tries the stop hook's fast path, a small bundle of its own (dist/bundle/cli/stop-hook.cjs),
 //   which hands the stop to the whole CLI when it cannot answer alone;
 // - a plain `run` likewise first tries the no-change run's small bundle (dist/bundle/cli/run-fast.cjs);
-// - everything else loads the bundled CLI (dist/bundle/cli/tollgate.cjs) through V8's code cache: compiling the whole
+// - everything else loads the bundled CLI (dist/bundle/cli/tollgate.cjs); every bundle goes through V8's code cache: compiling the whole
 //   bundle on each start cost more than most runs' own work. See "The code cache" below.
 const fs = require('node:fs');
 const path = require('node:path');
@@ -130,11 +130,11 @@ function pruneCache(dir) {
   for (const { name } of files.slice(CACHE_FILES_KEPT)) fs.rmSync(path.join(dir, name), { force: true });
 }
 
-/** The bundled CLI's exports (runCli), compiled from this user's code cache when there is a valid one. */
-function loadCli() {
+/** A bundle's exports, compiled from this user's code cache when there is a valid one. */
+function loadBundle(name) {
   const vm = require('node:vm');
   const Module = require('node:module');
-  const bundle = path.join(bundleDir, 'tollgate.cjs');
+  const bundle = path.join(bundleDir, name);
   // Latin-1: the bundle is ASCII (scripts/bundle-lib.mjs checks), and a one-byte string is the cheapest to read and
   // decode (UTF-8 decoding of the whole bundle cost a few percent of each start).
   const source = fs.readFileSync(bundle, 'latin1').replace(/^#!.*/, '');
@@ -159,16 +159,21 @@ function loadCli() {
   return mod.exports;
 }
 
+/** The bundled CLI's exports (runCli). */
+function loadCli() {
+  return loadBundle('tollgate.cjs');
+}
+
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V') && printVersion()) {
   // answered
 } else if (args[0] === 'hook' && args[1] === 'stop') {
   // Resolves to null once answered, else to what the whole CLI needs (the payload it already read from stdin).
-  require(path.join(bundleDir, 'stop-hook.cjs'))
+  loadBundle('stop-hook.cjs')
     .stopHookFast(process.argv)
     .then((handoff) => handoff && loadCli().runCli(process.argv, handoff));
 } else if (args.length === 1 && args[0] === 'run') {
   // Same shape: a plain `run` on a tree unchanged since a passing run is answered by its own small bundle.
-  require(path.join(bundleDir, 'run-fast.cjs'))
+  loadBundle('run-fast.cjs')
     .runFast(process.argv)
     .then((handoff) => handoff && loadCli().runCli(process.argv, handoff));
 } else {

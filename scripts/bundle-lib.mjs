@@ -117,7 +117,7 @@ export async function bundleCli(outdir, { sourcemap, selfStarting = false }) {
     // bin/tollgate.cjs reads the CLI's bundle as Latin-1 (the cheapest decoding): it must be ASCII. esbuild escapes
     // non-ASCII characters in strings, not in regular expression literals.
     const nonAscii = /[^\x00-\x7f]/.exec(text);
-    if (nonAscii && file === 'tollgate.cjs') {
+    if (nonAscii && file.endsWith('.cjs')) {
       const around = text.slice(Math.max(0, nonAscii.index - 40), nonAscii.index + 10);
       throw new Error(
         `${file} has a non-ASCII character near ${JSON.stringify(around)}; write it as \\u${nonAscii[0].charCodeAt(0).toString(16).padStart(4, '0')} in the source`,
@@ -130,10 +130,12 @@ export async function bundleCli(outdir, { sourcemap, selfStarting = false }) {
   }
   if (!selfStarting) {
     // bin/tollgate.cjs keys its code cache by this hash (V8 itself compares only the source's length): appended here,
-    // it costs the CLI nothing to read on each start.
-    const cli = join(outdir, 'tollgate.cjs');
-    const hash = createHash('sha256').update(readFileSync(cli)).digest('hex');
-    appendFileSync(cli, `// tollgate-bundle-sha256: ${hash}\n`);
+    // it costs the CLI nothing to read on each start. Every CommonJS bundle goes through that cache.
+    for (const file of bundles) {
+      const path = join(outdir, file);
+      const hash = createHash('sha256').update(readFileSync(path)).digest('hex');
+      appendFileSync(path, `// tollgate-bundle-sha256: ${hash}\n`);
+    }
   }
 }
 

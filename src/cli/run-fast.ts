@@ -1,5 +1,10 @@
 import { stampOf } from '../core/run/tree-stamp.js';
-import { answerUnchangedRun, hasUnchangedRun, type UnchangedRunAnswer } from '../core/run/unchanged-run.js';
+import {
+  answerUnchangedRun,
+  findUnchangedRun,
+  readUnchangedRun,
+  type UnchangedRunAnswer,
+} from '../core/run/unchanged-run.js';
 import { TOLLGATE_VERSION } from '../core/version.js';
 import { renderJson } from '../report/json.js';
 import { renderMarkdown } from '../report/markdown.js';
@@ -19,16 +24,15 @@ export async function runFast(argv: readonly string[]): Promise<CliHandoff | nul
   const removeSignalHandlers = installSignalHandlers();
   try {
     // No saved report (none yet, or the last run found changes): nothing to compare a stamp with.
-    if (!(await hasUnchangedRun(process.cwd()))) return handoff(removeSignalHandlers, { run: { stamp: null } });
-    const stamp = await stampOf({
-      cwd: process.cwd(),
-      env: process.env,
-      version: TOLLGATE_VERSION,
-      purpose: 'run',
-      refs: true,
-    });
+    const repoRoot = await findUnchangedRun(process.cwd());
+    if (repoRoot === null) return handoff(removeSignalHandlers, { run: { stamp: null } });
+    // What the answer stands on is read while git takes the stamp.
+    const [stamp, saved] = await Promise.all([
+      stampOf({ cwd: process.cwd(), env: process.env, version: TOLLGATE_VERSION, purpose: 'run', refs: true }),
+      readUnchangedRun(repoRoot, process.env),
+    ]);
     if (!stamp) return handoff(removeSignalHandlers, {});
-    const answer = await answerUnchangedRun(stamp, process.env, startedAt);
+    const answer = saved ? await answerUnchangedRun(stamp, saved, startedAt) : null;
     if (!answer) return handoff(removeSignalHandlers, { run: { stamp } });
     installStreamErrorHandlers();
     process.stdout.write(rendered(answer));

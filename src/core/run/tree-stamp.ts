@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { lstat, readFile } from 'node:fs/promises';
-import { isAbsolute, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { indexMayHideEntries } from '../change-set/index-flags.js';
 import { forcedConfigEnv, SNAPSHOT_GIT_CONFIG } from '../change-set/snapshot-git-config.js';
 import { TOLLGATE_DIR } from '../state/tollgate-dir.js';
@@ -9,7 +9,7 @@ import { TOLLGATE_DIR } from '../state/tollgate-dir.js';
 /**
  * A stamp of everything in a repository that could change a run's answer without tollgate knowing: `git status` of
  * the work tree, the stat data of every path it lists, the config file, the TOLLGATE_* variables and, for a run (whose
- * base comes from refs), every ref. Two equal stamps mean the same change set and config, so the answer saved with one
+ * base comes from refs), every ref's name and commit. Two equal stamps mean the same change set and config, so the answer saved with one
  * holds for the other: the stop hook's fast path and the no-change run's use it instead of building the change set,
  * which stages the whole tree into a temporary index.
  *
@@ -43,7 +43,7 @@ export interface StampOptions {
   version: string;
   /** What the stamp is for ('stop', 'run'); stamps for different purposes never match. */
   purpose: string;
-  /** Hash every ref too (their names, commits, symbolic targets and upstreams): a run's base is read from refs. */
+  /** Hash every ref too (names and commits; the branch's upstream is in the status): a run's base is read from refs. */
   refs?: boolean;
 }
 
@@ -74,27 +74,28 @@ function git(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): Prom
 }
 
 const REPO = ['rev-parse', '--show-toplevel', '--git-path', 'index', '--show-object-format'];
+/** Every ref's commit, then every ref's name, in the same order: the refs in the same process as the root. */
+const REFS = ['--all', '--symbolic-full-name', '--all'];
 const STATUS = ['status', '--porcelain=v2', '-z', '--branch', '--untracked-files=all'];
-const REFS = ['for-each-ref', '--format=%(refname)%00%(objectname)%00%(symref)%00%(upstream)'];
 const FILTERS = ['config', '-z', '--get-regexp', '^filter\\..*\\.(clean|process)$'];
 
 /** The repository root and the stamp of the work tree as seen from `cwd`; null when it is not a repository. */
 export async function stampOf(options: StampOptions): Promise<Stamp | null> {
   const { cwd, env } = options;
   const gitEnv = { ...env, GIT_OPTIONAL_LOCKS: '0', ...forcedConfigEnv(env, SNAPSHOT_GIT_CONFIG) };
-  const [repo, status, refs, filters] = await Promise.all([
-    git(REPO, cwd, gitEnv),
+  // Status first: it takes longest, and each start costs this process a few milliseconds.
+  const [status, repo, filters] = await Promise.all([
     git(STATUS, cwd, gitEnv),
-    options.refs ? git(REFS, cwd, gitEnv) : Promise.resolve({ code: 0, stdout: '' }),
+    git(options.refs ? [...REPO, ...REFS] : REPO, cwd, gitEnv),
     git(FILTERS, cwd, gitEnv),
   ]);
   // `git config --get-regexp` exits 1 when nothing matches.
-  if (repo.code !== 0 || status.code !== 0 || refs.code !== 0 || filters.code > 1) return null;
-  const [top = '', indexPath = '', objectFormat = ''] = repo.stdout.split('\n');
+  if (repo.code !== 0 || status.code !== 0 || filters.code > 1) return null;
+  const [top = '', indexPath = '', objectFormat = '', ...refs] = repo.stdout.split('\n');
   const repoRoot = top;
   const vouches = filters.stdout === '' && !(await indexMayHide(resolve(cwd, indexPath), objectFormat));
   const hash = createHash('sha256').update(`${options.purpose}\0${options.version}\0`).update(status.stdout);
-  if (options.refs) hash.update('\0refs\0').update(refs.stdout);
+  if (options.refs) hash.update('\0refs\0').update(refs.join('\n'));
   const now = Date.now();
   let racy = false;
   const paths = new Set<string>();
@@ -135,4 +136,21 @@ async function indexMayHide(path: string, objectFormat: string): Promise<boolean
     return (error as NodeJS.ErrnoException).code !== 'ENOENT';
   }
   return indexMayHideEntries(index, objectFormat, TOLLGATE_DIR);
+}
+
+/**
+ * The work tree root, as `cwd` sees it, holding `relativePath` (a fast path's saved answer); null when the first
+ * folder up from `cwd` that holds `.git` does not. A few `lstat`s, so a fast path can read its saved answer while git
+ * takes the stamp; the stamp's root must then be the same folder.
+ */
+export async function findSaved(cwd: string, relativePath: string): Promise<string | null> {
+  const exists = (path: string) =>
+    lstat(path).then(
+      () => true,
+      () => false,
+    );
+  for (let dir = cwd; ; dir = dirname(dir)) {
+    if (await exists(join(dir, relativePath))) return dir;
+    if ((await exists(join(dir, '.git'))) || dirname(dir) === dir) return null;
+  }
 }

@@ -1,7 +1,7 @@
-import { lstat, mkdir, readdir, readFile, rm } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { lstat, readdir, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { createEventLog, newRunId } from '../events/writer.js';
-import { writeFileAtomic } from '../state/atomic-write.js';
+import { writeFileAtomic, writeFileAtomicSync } from '../state/atomic-write.js';
 import { tryLockOnce } from '../state/lock-file.js';
 import { pruneRunFolders, runsReferencedBy, type StateRunReferences } from '../state/prune-run-folders.js';
 import { checkSignature, signObject } from '../state/signed-json.js';
@@ -9,7 +9,7 @@ import { loadStateKey, readStateKeyIfPresent } from '../state/state-key.js';
 import { TOLLGATE_DIR, tollgatePaths } from '../state/tollgate-dir.js';
 import { recordRunTelemetry } from '../telemetry/record.js';
 import type { RunReport } from './run-report.js';
-import type { Stamp } from './tree-stamp.js';
+import { findSaved, type Stamp } from './tree-stamp.js';
 
 /**
  * The no-change run's fast path. An agent runs `tollgate run` again and again on a tree it has not touched since the
@@ -43,7 +43,7 @@ export interface UnchangedRunTemplate {
   command: string;
 }
 
-interface RunCache extends UnchangedRunTemplate {
+export interface RunCache extends UnchangedRunTemplate {
   stamp: string;
 }
 
@@ -90,26 +90,9 @@ export async function settleUnchangedRun(
   }
 }
 
-/** Whether an earlier plain run left a report to repeat (one `stat`: a tree that keeps changing pays nothing more). */
-export async function hasUnchangedRun(cwd: string): Promise<boolean> {
-  // Looked for from the work tree's root as `cwd` sees it: the small bundle knows no root before git says it.
-  for (let dir = cwd; ; dir = dirname(dir)) {
-    if (
-      await lstat(join(dir, TOLLGATE_DIR, CACHE_FILE)).then(
-        () => true,
-        () => false,
-      )
-    )
-      return true;
-    if (
-      await lstat(join(dir, '.git')).then(
-        () => true,
-        () => false,
-      )
-    )
-      return false;
-    if (dirname(dir) === dir) return false;
-  }
+/** The work tree root where an earlier plain run left a report to repeat; null when none did (`findSaved`). */
+export function findUnchangedRun(cwd: string): Promise<string | null> {
+  return findSaved(cwd, join(TOLLGATE_DIR, CACHE_FILE));
 }
 
 export interface UnchangedRunAnswer {
@@ -119,31 +102,48 @@ export interface UnchangedRunAnswer {
   format: UnchangedRunFormat;
 }
 
+/** What an answer stands on besides the stamp, read while git takes the stamp. */
+export interface SavedUnchangedRun {
+  repoRoot: string;
+  cache: RunCache;
+  history: Record<string, unknown> | null;
+  state: StateRunReferences;
+}
+
 /**
- * Answers a run from the saved template when `stamp` matches it and everything it stands on still holds: the cache
- * and the state are signed with the user's key, the base is a commit the history trusts (so base pinning keeps it),
- * no killed run left processes to stop, and the run lock is free. Writes the run's record and returns its report;
- * null (having written nothing) when the full path must decide.
+ * Reads the saved report and what it stands on: the cache and the state signed with the user's key, a `.tollgate`
+ * that is a real folder (a symlink or a file is refused by the full path, which says so: never followed here), no
+ * killed run's processes left to stop. Null when any of that fails.
  */
-export async function answerUnchangedRun(
-  stamp: Stamp,
-  env: NodeJS.ProcessEnv,
-  startedAt: number,
-): Promise<UnchangedRunAnswer | null> {
-  if (!stamp.vouches) return null;
+export async function readUnchangedRun(repoRoot: string, env: NodeJS.ProcessEnv): Promise<SavedUnchangedRun | null> {
   const key = await readStateKeyIfPresent(env).catch(() => null);
   if (!key) return null;
-  const paths = tollgatePaths(stamp.repoRoot);
-  // A `.tollgate` that is a symlink (or a file) is refused by the full path, which says so: never followed here.
+  const paths = tollgatePaths(repoRoot);
   if (!(await lstat(paths.root).catch(() => null))?.isDirectory()) return null;
-  const [cache, history, state] = await Promise.all([
+  const [cache, history, state, leftovers] = await Promise.all([
     readSigned(join(paths.root, CACHE_FILE), 'run-cache', key),
     readSigned(join(paths.root, 'history.json'), 'history', key),
     readSigned(paths.statePath, 'state', key),
+    leftoverProcesses(paths.root),
   ]);
-  if (!isRunCache(cache) || cache.stamp !== stamp.value || !isUnchangedPass(cache.report)) return null;
-  if (!trusts(history, cache.report.base.commit!) || !isStateShape(state)) return null;
-  if (await leftoverProcesses(paths.root)) return null;
+  if (!isRunCache(cache) || !isUnchangedPass(cache.report) || !isStateShape(state) || leftovers) return null;
+  return { repoRoot, cache, history, state };
+}
+
+/**
+ * Answers a run from the saved report when `stamp` vouches for the tree and matches it, and the base is a commit the
+ * history trusts (so base pinning keeps it), and the run lock is free. Writes the run's record and returns its
+ * report; null (having written nothing) when the full path must decide.
+ */
+export async function answerUnchangedRun(
+  stamp: Stamp,
+  saved: SavedUnchangedRun,
+  startedAt: number,
+): Promise<UnchangedRunAnswer | null> {
+  const { cache, state } = saved;
+  if (!stamp.vouches || stamp.repoRoot !== saved.repoRoot || cache.stamp !== stamp.value) return null;
+  if (!trusts(saved.history, cache.report.base.commit!)) return null;
+  const paths = tollgatePaths(stamp.repoRoot);
   const lock = tryLockOnce(paths.lockPath, cache.command);
   if (!lock) return null;
   const runId = newRunId();
@@ -194,9 +194,11 @@ async function recordRun(
       tools: template.tools.map((tool) => ({ ...tool, startedAt, durationMs: 0 })),
     };
     const stored = `${JSON.stringify({ storedReport: STORED_REPORT_VERSION, report })}\n`;
-    await mkdir(run.runDir, { recursive: true, mode: 0o700 });
-    await writeFileAtomic(join(run.runDir, 'report.json'), stored, {
+    // Not flushed to disk: the run it repeats is stored durably, and `log` falls back to the events without it. The
+    // event log made the folder.
+    writeFileAtomicSync(join(run.runDir, 'report.json'), stored, {
       label: `${TOLLGATE_DIR}/runs/${run.runId}/report.json`,
+      durable: false,
     });
     await recordRunTelemetry(run.runDir, { runId: run.runId, tools: report.tools, source: 'run' });
     events.emit('run.end', { runId: run.runId, verdict: report.verdict, durationMs: report.durationMs });

@@ -16,6 +16,11 @@ export interface WriteFileAtomicOptions {
   mode?: number;
   /** How the file is named in error messages (`.tollgate/state.json`); default the path. */
   label?: string;
+  /**
+   * false: still atomic, but not flushed to disk before and after the rename (no fsync): for a file whose loss in a
+   * crash costs nothing, written where every millisecond counts. Default true.
+   */
+  durable?: boolean;
 }
 
 /**
@@ -43,21 +48,24 @@ export async function writeFileAtomic(
     created = true;
     try {
       await handle.writeFile(data);
-      await handle.sync();
+      if (options.durable !== false) await handle.sync();
     } finally {
       await handle.close();
     }
     if (options.mode !== undefined && options.mode !== 0o600) await chmod(temp, options.mode);
     await rename(temp, path);
     created = false;
-    syncDirectory(dirname(path));
+    if (options.durable !== false) syncDirectory(dirname(path));
   } catch (error) {
     if (created) await unlink(temp).catch(() => {});
     throw writeError(options.label ?? path, error);
   }
 }
 
-/** The same as `writeFileAtomic`, for the few places that must not yield (exit handlers, first-time setup). */
+/**
+ * The same as `writeFileAtomic`, for the few places that must not yield (exit handlers, first-time setup) or where a
+ * tiny file's trip through the thread pool costs more than its write (the no-change run's record).
+ */
 export function writeFileAtomicSync(
   path: string,
   data: string | Uint8Array,
@@ -72,14 +80,14 @@ export function writeFileAtomicSync(
       const bytes = typeof data === 'string' ? Buffer.from(data) : data;
       let written = writeSync(fd, bytes);
       while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written);
-      fsyncSync(fd);
+      if (options.durable !== false) fsyncSync(fd);
     } finally {
       closeSync(fd);
     }
     if (options.mode !== undefined && options.mode !== 0o600) chmodSync(temp, options.mode);
     renameSync(temp, path);
     created = false;
-    syncDirectory(dirname(path));
+    if (options.durable !== false) syncDirectory(dirname(path));
   } catch (error) {
     if (created) {
       try {

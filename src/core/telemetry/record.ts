@@ -1,4 +1,4 @@
-import { appendFile, mkdir } from 'node:fs/promises';
+import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { FAILURE_STATUSES } from '../result.js';
 import { blockingFindings, type ToolReport } from '../run/run-report.js';
@@ -72,8 +72,9 @@ export function toolTelemetry(input: RunTelemetryInput, at = new Date().toISOStr
 export async function recordRunTelemetry(runDir: string, input: RunTelemetryInput): Promise<void> {
   const lines = toolTelemetry(input).map((record) => `${JSON.stringify(record)}\n`);
   try {
-    await mkdir(runDir, { recursive: true, mode: 0o700 });
-    await appendFile(join(runDir, TELEMETRY_FILE), lines.join(''), { mode: 0o600 });
+    // Synchronous: a few hundred bytes cost less than their trips through the thread pool.
+    mkdirSync(runDir, { recursive: true, mode: 0o700 });
+    appendFileSync(join(runDir, TELEMETRY_FILE), lines.join(''), { mode: 0o600 });
   } catch {
     // Local statistics only; losing them must not turn a finished run into an error.
   }

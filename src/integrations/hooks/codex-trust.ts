@@ -1,5 +1,4 @@
 import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
 
 /** One hook as `codex app-server` lists it. */
 export interface CodexHookListing {
@@ -56,7 +55,7 @@ export function listCodexHooks(options: {
       finish({ kind: 'failed', message: `codex app-server exited (${code}) before answering` }),
     );
     const send = (message: Record<string, unknown>) => child.stdin.write(`${JSON.stringify(message)}\n`);
-    createInterface({ input: child.stdout }).on('line', (line) => {
+    onLines(child.stdout, (line) => {
       let message: { id?: unknown; result?: unknown; error?: { message?: string } };
       try {
         message = JSON.parse(line);
@@ -90,4 +89,21 @@ function collectHooks(value: unknown, found: CodexHookListing[] = []): CodexHook
     for (const child of Object.values(record)) collectHooks(child, found);
   }
   return found;
+}
+
+/**
+ * Calls `onLine` with each line of a stream. Not node:readline: this module is in the agents' table, which the stop
+ * hook's small bundle loads, and readline would cost every stop its start-up for nothing.
+ */
+function onLines(stream: NodeJS.ReadableStream, onLine: (line: string) => void): void {
+  let pending = '';
+  stream.setEncoding('utf8');
+  stream.on('data', (chunk: string) => {
+    const lines = (pending + chunk).split('\n');
+    pending = lines.pop()!;
+    for (const line of lines) onLine(line.endsWith('\r') ? line.slice(0, -1) : line);
+  });
+  stream.on('end', () => {
+    if (pending !== '') onLine(pending);
+  });
 }

@@ -2,7 +2,7 @@ import { sessionPath } from '../../core/run/session-path.js';
 import { detectAgent, hookAgent } from './index.js';
 import { parsePayload, type StdinRead } from './read-stdin.js';
 import { answerWith, REVIEWER_FLAG, type StopHookAnswer, type StopHookOptions } from './stop-context.js';
-import { blocksSoFar, stopStampOf, validatedByStamp } from './stop-fast-path.js';
+import { blocksSoFar, findStopCache, readStopFiles, stopStampOf, validatedByStamp } from './stop-fast-path.js';
 import { environmentWarnings, payloadCwdWarning } from './stop-warnings.js';
 
 /**
@@ -18,7 +18,13 @@ export async function fastStopAnswer(options: StopHookOptions & { read: StdinRea
   if (!parsed.ok) return null;
   const agent = options.agent ? hookAgent(options.agent) : detectAgent(parsed.payload);
   const payload = agent.readPayload(parsed.payload);
-  const stamp = await stopStampOf(payload.cwd ?? options.cwd, env, options.version ?? 'dev');
+  const cwd = payload.cwd ?? options.cwd;
+  // The saved stamp and the state are read while git takes the stamp.
+  const root = await findStopCache(cwd);
+  const [stamp, files] = await Promise.all([
+    stopStampOf(cwd, env, options.version ?? 'dev'),
+    root === null ? null : readStopFiles(root),
+  ]);
   if (!stamp) return null;
   const outside = await payloadCwdWarning({
     payloadCwd: payload.cwd,
@@ -28,8 +34,11 @@ export async function fastStopAnswer(options: StopHookOptions & { read: StdinRea
   });
   if (outside) return null;
   const counterKey = stopCounterKey(agent.name, payload.sessionId);
-  if (!(await validatedByStamp(stamp)) || (await blocksSoFar(sessionPath(stamp.repoRoot, counterKey))) !== 0)
-    return null;
+  const [validated, blocks] = await Promise.all([
+    validatedByStamp(stamp, files),
+    blocksSoFar(sessionPath(stamp.repoRoot, counterKey)),
+  ]);
+  if (!validated || blocks !== 0) return null;
   return answerWith(agent, agent.allow(), 'allow');
 }
 

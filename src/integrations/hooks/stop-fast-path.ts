@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type Stamp, stampOf } from '../../core/run/tree-stamp.js';
+import { findSaved, type Stamp, stampOf } from '../../core/run/tree-stamp.js';
 import { writeFileAtomic } from '../../core/state/atomic-write.js';
 import { checkSignature, signObject } from '../../core/state/signed-json.js';
 import { loadStateKey, readStateKeyIfPresent } from '../../core/state/state-key.js';
@@ -27,20 +27,47 @@ export function stopStampOf(cwd: string, env: NodeJS.ProcessEnv, version: string
   return stampOf({ cwd, env, version, purpose: 'stop' });
 }
 
+/** The files a stop's answer stands on besides the stamp, read while git takes it (`readStopFiles`). */
+export interface StopFiles {
+  repoRoot: string;
+  key: Buffer | null;
+  cache: string | null;
+  state: string | null;
+}
+
+/** Reads the state key, the saved stamp and the state of the work tree at `repoRoot` (a missing one reads as null). */
+export async function readStopFiles(repoRoot: string): Promise<StopFiles> {
+  const text = (name: string) => readFile(join(repoRoot, TOLLGATE_DIR, name), 'utf8').catch(() => null);
+  const [key, cache, state] = await Promise.all([
+    readStateKeyIfPresent().catch(() => null),
+    text(CACHE_FILE),
+    text('state.json'),
+  ]);
+  return { repoRoot, key, cache, state };
+}
+
+/** Where a stop from `cwd` would find a saved stamp; null when there is none to read ahead (`findSaved`). */
+export function findStopCache(cwd: string): Promise<string | null> {
+  return findSaved(cwd, join(TOLLGATE_DIR, CACHE_FILE));
+}
+
 /**
  * True when the saved stamp matches and the state still holds that passing verdict. Both files must carry a valid
  * signature (the user's state key, outside the repository): a forged stamp or verdict sends the hook down the full
  * path, which re-decides from the tree. Checking an HMAC of two small files costs microseconds and spawns nothing.
+ * `read`: the files as read ahead for this stamp's work tree; read now when absent or of another tree.
  */
-export async function validatedByStamp(stamp: Stamp): Promise<boolean> {
+export async function validatedByStamp(stamp: Stamp, read?: StopFiles | null): Promise<boolean> {
   if (!stamp.vouches) return false;
   try {
-    const key = await readStateKeyIfPresent();
-    if (!key) return false;
-    const cache = JSON.parse(await readFile(join(stamp.repoRoot, TOLLGATE_DIR, CACHE_FILE), 'utf8')) as StopCache;
+    const files = read?.repoRoot === stamp.repoRoot ? read : await readStopFiles(stamp.repoRoot);
+    const { key } = files;
+    if (!key || files.cache === null) return false;
+    const cache = JSON.parse(files.cache) as StopCache;
     if (checkSignature('stop-cache', cache, key) !== 'valid' || cache.stamp !== stamp.value) return false;
     if (cache.fingerprint === '') return true; // nothing had changed
-    const state = JSON.parse(await readFile(join(stamp.repoRoot, TOLLGATE_DIR, 'state.json'), 'utf8')) as {
+    if (files.state === null) return false;
+    const state = JSON.parse(files.state) as {
       runs?: { fingerprint: string; configHash: string; verdict: string; complete: boolean }[];
     };
     if (checkSignature('state', state, key) !== 'valid') return false;
