@@ -24,7 +24,7 @@ export async function runFast(argv: readonly string[]): Promise<CliHandoff | nul
   const removeSignalHandlers = installSignalHandlers();
   try {
     // No saved report (none yet, or the last run found changes): nothing to compare a stamp with.
-    const repoRoot = await findUnchangedRun(process.cwd());
+    const repoRoot = findUnchangedRun(process.cwd());
     if (repoRoot === null) return handoff(removeSignalHandlers, { run: { stamp: null } });
     // What the answer stands on is read while git takes the stamp.
     const [stamp, saved] = await Promise.all([

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { lstat, readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { indexMayHideEntries } from '../change-set/index-flags.js';
@@ -140,17 +141,13 @@ async function indexMayHide(path: string, objectFormat: string): Promise<boolean
 
 /**
  * The work tree root, as `cwd` sees it, holding `relativePath` (a fast path's saved answer); null when the first
- * folder up from `cwd` that holds `.git` does not. A few `lstat`s, so a fast path can read its saved answer while git
- * takes the stamp; the stamp's root must then be the same folder.
+ * folder up from `cwd` that holds `.git` does not. So a fast path can read its saved answer while git takes the
+ * stamp; the stamp's root must then be the same folder.
  */
-export async function findSaved(cwd: string, relativePath: string): Promise<string | null> {
-  const exists = (path: string) =>
-    lstat(path).then(
-      () => true,
-      () => false,
-    );
+export function findSaved(cwd: string, relativePath: string): string | null {
+  // Synchronous: a few cached `lstat`s, done before git starts, cost less than their trips through the thread pool.
   for (let dir = cwd; ; dir = dirname(dir)) {
-    if (await exists(join(dir, relativePath))) return dir;
-    if ((await exists(join(dir, '.git'))) || dirname(dir) === dir) return null;
+    if (existsSync(join(dir, relativePath))) return dir;
+    if (existsSync(join(dir, '.git')) || dirname(dir) === dir) return null;
   }
 }

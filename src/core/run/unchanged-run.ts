@@ -91,7 +91,7 @@ export async function settleUnchangedRun(
 }
 
 /** The work tree root where an earlier plain run left a report to repeat; null when none did (`findSaved`). */
-export function findUnchangedRun(cwd: string): Promise<string | null> {
+export function findUnchangedRun(cwd: string): string | null {
   return findSaved(cwd, join(TOLLGATE_DIR, CACHE_FILE));
 }
 

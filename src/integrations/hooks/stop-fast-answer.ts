@@ -20,7 +20,7 @@ export async function fastStopAnswer(options: StopHookOptions & { read: StdinRea
   const payload = agent.readPayload(parsed.payload);
   const cwd = payload.cwd ?? options.cwd;
   // The saved stamp and the state are read while git takes the stamp.
-  const root = await findStopCache(cwd);
+  const root = findStopCache(cwd);
   const [stamp, files] = await Promise.all([
     stopStampOf(cwd, env, options.version ?? 'dev'),
     root === null ? null : readStopFiles(root),

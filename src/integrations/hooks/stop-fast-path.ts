@@ -47,7 +47,7 @@ export async function readStopFiles(repoRoot: string): Promise<StopFiles> {
 }
 
 /** Where a stop from `cwd` would find a saved stamp; null when there is none to read ahead (`findSaved`). */
-export function findStopCache(cwd: string): Promise<string | null> {
+export function findStopCache(cwd: string): string | null {
   return findSaved(cwd, join(TOLLGATE_DIR, CACHE_FILE));
 }
 
