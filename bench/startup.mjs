@@ -69,32 +69,51 @@ function mustPass(what, { result }, expectStdout) {
   }
 }
 
+// Each build gets repositories of its own: two builds that save their fast paths' stamps in the same `.tollgate/`
+// would overwrite each other's, and each would then measure its full path.
 const clean = makeRepo('clean', 0);
 const edited = makeRepo('edited', 5);
-mustPass('tollgate run (no changes)', time(process.execPath, [bin, 'run'], clean));
-mustPass('tollgate run (5 changed files)', time(process.execPath, [bin, 'run'], edited));
-// Past git's racy-clean window, so that the first answer saves the fast path's stamp.
+const otherClean = against ? makeRepo('other-clean', 0) : null;
+const otherEdited = against ? makeRepo('other-edited', 5) : null;
+for (const [build, cleanRepo, editedRepo] of [
+  [bin, clean, edited],
+  ...(against ? [[against, otherClean, otherEdited]] : []),
+]) {
+  mustPass('tollgate run (no changes)', time(process.execPath, [build, 'run'], cleanRepo));
+  mustPass('tollgate run (5 changed files)', time(process.execPath, [build, 'run'], editedRepo));
+}
+// Past git's racy-clean window, so that the next answers save the fast paths' stamps.
 await new Promise((resolveSleep) => setTimeout(resolveSleep, 2100));
-const payload = JSON.stringify({ session_id: 'bench', cwd: edited, hook_event_name: 'Stop', stop_hook_active: false });
+const payloadFor = (cwd) =>
+  JSON.stringify({ session_id: 'bench', cwd, hook_event_name: 'Stop', stop_hook_active: false });
+const payload = payloadFor(edited);
 mustPass('tollgate hook stop', time(process.execPath, [bin, 'hook', 'stop'], edited, payload), '{}');
+if (against) time(process.execPath, [against, 'hook', 'stop'], otherEdited, payloadFor(otherEdited));
 
 const commands = [
-  { name: 'version', label: 'tollgate --version', argv: [bin, '--version'], cwd: clean },
+  { name: 'version', label: 'tollgate --version', argv: [bin, '--version'], cwd: clean, otherCwd: otherClean },
   {
     name: 'stopHook',
     label: 'tollgate hook stop (validated, unchanged)',
     argv: [bin, 'hook', 'stop'],
     cwd: edited,
     input: payload,
+    otherCwd: otherEdited,
+    otherInput: otherEdited && payloadFor(otherEdited),
   },
-  { name: 'runNoChanges', label: 'tollgate run (no changes)', argv: [bin, 'run'], cwd: clean },
+  // Three runs before the pairs: the first leaves a saved report, the second its stamp, the third is the fast path.
+  { name: 'runNoChanges', label: 'tollgate run (no changes)', argv: [bin, 'run'], cwd: clean, otherCwd: otherClean },
 ];
 const loadBefore = loadavg()[0];
 const values = { runs, targetRatio: TARGET_RATIO };
 for (const command of commands) {
   const other = against ? [against, ...command.argv.slice(1)] : null;
-  time(process.execPath, command.argv, command.cwd, command.input); // warm the file cache and the code cache
-  if (other) time(process.execPath, other, command.cwd, command.input);
+  const otherInput = command.otherInput ?? command.input;
+  // Warm the file cache and the code cache (and, for a run, save the fast path's stamp).
+  for (let warm = 0; warm < 2; warm++) {
+    time(process.execPath, command.argv, command.cwd, command.input);
+    if (other) time(process.execPath, other, command.otherCwd, otherInput);
+  }
   const node = [];
   const ours = [];
   const ratios = [];
@@ -105,7 +124,7 @@ for (const command of commands) {
     node.push(floor);
     ours.push(measured);
     ratios.push(measured / floor);
-    if (other) otherRatios.push(time(process.execPath, other, command.cwd, command.input).ms / floor);
+    if (other) otherRatios.push(time(process.execPath, other, command.otherCwd, otherInput).ms / floor);
   }
   const ratio = median(ratios);
   const otherText = other ? `; --against: ${median(otherRatios).toFixed(2)}x` : '';
