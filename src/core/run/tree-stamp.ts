@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { closeSync, existsSync, fstatSync, openSync, readSync, unlinkSync } from 'node:fs';
 import { lstat, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { indexMayHideEntries } from '../change-set/index-flags.js';
 import { forcedConfigEnv, SNAPSHOT_GIT_CONFIG } from '../change-set/snapshot-git-config.js';
@@ -53,24 +54,48 @@ interface GitResult {
   stdout: string;
 }
 
-/** stdout only: no stdin or stderr pipes, which cost each of these short processes more than git's own work. */
+/**
+ * git's stdout goes to a temporary file, unlinked as soon as it is open, read back through our descriptor once git
+ * exits: no pipe, stream or socket objects for these short processes (starting them through pipes cost more than
+ * git's own work), and nothing left behind whatever happens. No stdin, no stderr.
+ */
 function git(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): Promise<GitResult> {
   return new Promise((resolvePromise) => {
-    const chunks: Buffer[] = [];
-    let bytes = 0;
-    const child = spawn('git', args, { cwd, env, stdio: ['ignore', 'pipe', 'ignore'], timeout: 10_000 });
-    child.stdout.on('data', (chunk: Buffer) => {
-      bytes += chunk.length;
-      if (bytes <= MAX_OUTPUT) chunks.push(chunk);
-      else child.kill();
-    });
-    child.on('error', () => resolvePromise({ code: -1, stdout: '' }));
-    child.on('close', (code) =>
-      resolvePromise({
-        code: bytes > MAX_OUTPUT ? -1 : (code ?? -1),
-        stdout: Buffer.concat(chunks).toString('utf8'),
-      }),
-    );
+    let fd: number;
+    try {
+      const path = join(tmpdir(), `.tollgate-stamp-${process.pid}-${randomBytes(6).toString('hex')}`);
+      fd = openSync(path, 'wx+', 0o600);
+      unlinkSync(path);
+    } catch {
+      resolvePromise({ code: -1, stdout: '' });
+      return;
+    }
+    let settled = false;
+    const finish = (code: number) => {
+      if (settled) return;
+      settled = true;
+      let stdout = '';
+      try {
+        const size = fstatSync(fd).size;
+        if (size > MAX_OUTPUT) code = -1;
+        else {
+          const bytes = Buffer.allocUnsafe(size);
+          let read = 0;
+          for (let count = 1; read < size && count > 0; read += count) {
+            count = readSync(fd, bytes, read, size - read, read);
+          }
+          stdout = bytes.toString('utf8', 0, read);
+        }
+      } catch {
+        code = -1;
+      } finally {
+        closeSync(fd);
+      }
+      resolvePromise({ code, stdout });
+    };
+    const child = spawn('git', args, { cwd, env, stdio: ['ignore', fd, 'ignore'], timeout: 10_000 });
+    child.on('error', () => finish(-1));
+    child.on('close', (code) => finish(code ?? -1));
   });
 }
 
