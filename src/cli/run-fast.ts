@@ -2,6 +2,7 @@ import { stampOf } from '../core/run/tree-stamp.js';
 import {
   answerUnchangedRun,
   findUnchangedRun,
+  prepareUnchangedRun,
   readUnchangedRun,
   type UnchangedRunAnswer,
 } from '../core/run/unchanged-run.js';
@@ -26,13 +27,13 @@ export async function runFast(argv: readonly string[]): Promise<CliHandoff | nul
     // No saved report (none yet, or the last run found changes): nothing to compare a stamp with.
     const repoRoot = findUnchangedRun(process.cwd());
     if (repoRoot === null) return handoff(removeSignalHandlers, { run: { stamp: null } });
-    // What the answer stands on is read while git takes the stamp.
-    const [stamp, saved] = await Promise.all([
+    // What the answer stands on is read, and the new run's record written, while git takes the stamp.
+    const [stamp, pending] = await Promise.all([
       stampOf({ cwd: process.cwd(), env: process.env, version: TOLLGATE_VERSION, purpose: 'run', refs: true }),
-      readUnchangedRun(repoRoot, process.env),
+      readUnchangedRun(repoRoot, process.env).then((saved) => saved && prepareUnchangedRun(saved, startedAt)),
     ]);
+    const answer = pending ? await answerUnchangedRun(stamp, pending) : null;
     if (!stamp) return handoff(removeSignalHandlers, {});
-    const answer = saved ? await answerUnchangedRun(stamp, saved, startedAt) : null;
     if (!answer) return handoff(removeSignalHandlers, { run: { stamp } });
     installStreamErrorHandlers();
     process.stdout.write(rendered(answer));

@@ -107,6 +107,8 @@ describe('tollgate run on an unchanged tree (built CLI)', () => {
     expect(added.stdout).toContain('1 changed file(s)');
     // A tree that changed drops the saved report: later runs of a changing tree take no stamp at all.
     expect(existsSync(join(repo.root, '.tollgate/run-cache.json'))).toBe(false);
+    // The record the fast path wrote ahead while git took the stamp is gone with its answer.
+    expect(readdirSync(join(repo.root, '.tollgate/runs')).filter((name) => name.startsWith('.'))).toEqual([]);
     await repo.remove('notes.txt');
 
     await repo.write('app.txt', 'hello again\n');
@@ -192,6 +194,11 @@ describe('tollgate run on an unchanged tree (built CLI)', () => {
     expect(runStart(runIdOf(forged.stdout)).data.unchangedSince).toBeUndefined();
     // The full path saved a fresh, signed cache: the next run repeats again.
     expect(runStart(runIdOf((await run()).stdout)).data.unchangedSince).toBeDefined();
+
+    // A record written ahead by a fast path that was killed before it could keep or drop it: the next prune removes it.
+    await mkdir(join(repo.root, '.tollgate/runs/.pending-20260101T000000Z-abc123'), { recursive: true });
+    expect(runStart(runIdOf((await run()).stdout)).data.unchangedSince).toBeDefined();
+    expect(existsSync(join(repo.root, '.tollgate/runs/.pending-20260101T000000Z-abc123'))).toBe(false);
 
     // A killed run's ledger of child processes (a pid that is gone): the full path reaps it first.
     await mkdir(join(repo.root, '.tollgate/children'), { recursive: true });

@@ -1,9 +1,15 @@
+import { renameSync } from 'node:fs';
 import { lstat, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createEventLog, newRunId } from '../events/writer.js';
 import { writeFileAtomic, writeFileAtomicSync } from '../state/atomic-write.js';
-import { tryLockOnce } from '../state/lock-file.js';
-import { pruneRunFolders, runsReferencedBy, type StateRunReferences } from '../state/prune-run-folders.js';
+import { type HeldLock, tryLockOnce } from '../state/lock-file.js';
+import {
+  PENDING_PREFIX,
+  pruneRunFolders,
+  runsReferencedBy,
+  type StateRunReferences,
+} from '../state/prune-run-folders.js';
 import { checkSignature, signObject } from '../state/signed-json.js';
 import { loadStateKey, readStateKeyIfPresent } from '../state/state-key.js';
 import { TOLLGATE_DIR, tollgatePaths } from '../state/tollgate-dir.js';
@@ -130,36 +136,67 @@ export async function readUnchangedRun(repoRoot: string, env: NodeJS.ProcessEnv)
   return { repoRoot, cache, history, state };
 }
 
+/** A run's record written ahead, in a folder no reader lists, under the run lock, while git takes the stamp. */
+export interface PendingUnchangedRun {
+  saved: SavedUnchangedRun;
+  runId: string;
+  pendingDir: string;
+  report: RunReport;
+  lock: HeldLock;
+}
+
 /**
- * Answers a run from the saved report when `stamp` vouches for the tree and matches it, and the base is a commit the
- * history trusts (so base pinning keeps it), and the run lock is free. Writes the run's record and returns its
- * report; null (having written nothing) when the full path must decide.
+ * Takes the run lock and writes the new run's record into `.tollgate/runs/.pending-<id>/` (no reader lists a folder
+ * whose name starts with a dot), so that the record costs nothing while git takes the stamp. Null, having written
+ * nothing, when the saved report cannot be repeated whatever the stamp (its base no longer trusted) or the lock is
+ * busy. `answerUnchangedRun` then keeps the record or drops it.
  */
-export async function answerUnchangedRun(
-  stamp: Stamp,
+export async function prepareUnchangedRun(
   saved: SavedUnchangedRun,
   startedAt: number,
-): Promise<UnchangedRunAnswer | null> {
-  const { cache, state } = saved;
-  if (!stamp.vouches || stamp.repoRoot !== saved.repoRoot || cache.stamp !== stamp.value) return null;
-  if (!trusts(saved.history, cache.report.base.commit!)) return null;
-  const paths = tollgatePaths(stamp.repoRoot);
-  const lock = tryLockOnce(paths.lockPath, cache.command);
+): Promise<PendingUnchangedRun | null> {
+  if (!trusts(saved.history, saved.cache.report.base.commit!)) return null;
+  const paths = tollgatePaths(saved.repoRoot);
+  const lock = tryLockOnce(paths.lockPath, saved.cache.command);
   if (!lock) return null;
   const runId = newRunId();
-  const runDir = paths.runDir(runId);
+  const pendingDir = join(paths.runsDir, `${PENDING_PREFIX}${runId}`);
   try {
-    const report = await recordRun(cache, { runId, runDir, startedAt });
-    // Retention (`output.keepRuns`), as a full run does it: best effort.
-    await pruneRunFolders(stamp.repoRoot, {
-      keep: cache.keepRuns,
-      current: runId,
-      referenced: async () => runsReferencedBy(state),
-    }).catch(() => []);
-    return { report, located: cache.located, format: cache.format };
+    const report = await recordRun(saved.cache, { runId, runDir: pendingDir, startedAt });
+    return { saved, runId, pendingDir, report, lock };
   } catch {
     // A disk that refuses the record: nothing half-written stays, and the full path reports the problem.
-    await rm(runDir, { recursive: true, force: true }).catch(() => {});
+    await rm(pendingDir, { recursive: true, force: true }).catch(() => {});
+    lock.release();
+    return null;
+  }
+}
+
+/**
+ * Keeps the pending record as the answer when `stamp` vouches for the tree and matches the saved one, and prunes old
+ * runs (`output.keepRuns`) as a full run does; else drops it. Either way the lock is released. Null: the full path
+ * must decide.
+ */
+export async function answerUnchangedRun(
+  stamp: Stamp | null,
+  pending: PendingUnchangedRun,
+): Promise<UnchangedRunAnswer | null> {
+  const { saved, runId, lock } = pending;
+  const { cache } = saved;
+  try {
+    if (!stamp?.vouches || stamp.repoRoot !== saved.repoRoot || cache.stamp !== stamp.value) {
+      await rm(pending.pendingDir, { recursive: true, force: true });
+      return null;
+    }
+    renameSync(pending.pendingDir, tollgatePaths(saved.repoRoot).runDir(runId));
+    await pruneRunFolders(saved.repoRoot, {
+      keep: cache.keepRuns,
+      current: runId,
+      referenced: async () => runsReferencedBy(saved.state),
+    }).catch(() => []);
+    return { report: pending.report, located: cache.located, format: cache.format };
+  } catch {
+    await rm(pending.pendingDir, { recursive: true, force: true }).catch(() => {});
     return null;
   } finally {
     lock.release();

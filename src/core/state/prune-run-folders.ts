@@ -5,6 +5,11 @@ import { isSafeRunId, tollgatePaths } from './tollgate-dir.js';
 
 /** A run folder on its way out: renamed first (one atomic step), so no reader ever sees half a run. */
 const PRUNING_PREFIX = '.pruning-';
+/**
+ * A repeated run's record written ahead under the run lock (`unchanged-run.ts`), renamed into place once confirmed.
+ * Pruning runs under the same lock, so one it finds was left by a process that died.
+ */
+export const PENDING_PREFIX = '.pending-';
 
 /** Every string in a JSON value (the run ids the state refers to, wherever it keeps them). */
 function stringsIn(value: unknown, into: Set<string>): Set<string> {
@@ -49,7 +54,7 @@ export async function pruneRunFolders(
   } catch {
     return [];
   }
-  for (const leftover of entries.filter((name) => name.startsWith(PRUNING_PREFIX))) {
+  for (const leftover of entries.filter((name) => name.startsWith(PRUNING_PREFIX) || name.startsWith(PENDING_PREFIX))) {
     await rm(join(runsDir, leftover), { recursive: true, force: true });
   }
   const runs = entries.filter(isSafeRunId).sort().reverse();
