@@ -1,8 +1,8 @@
 import { renameSync } from 'node:fs';
-import { lstat, readdir, readFile, rm } from 'node:fs/promises';
+import { lstat, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createEventLog, newRunId } from '../events/writer.js';
-import { writeFileAtomic, writeFileAtomicSync } from '../state/atomic-write.js';
+import { writeFileAtomicSync } from '../state/atomic-write.js';
 import { type HeldLock, tryLockOnce } from '../state/lock-file.js';
 import {
   PENDING_PREFIX,
@@ -10,8 +10,8 @@ import {
   runsReferencedBy,
   type StateRunReferences,
 } from '../state/prune-run-folders.js';
-import { checkSignature, signObject } from '../state/signed-json.js';
-import { loadStateKey, readStateKeyIfPresent } from '../state/state-key.js';
+import { readVerifiedJson, writeSignedJsonFile } from '../state/signed-json-file.js';
+import { readStateKeyIfPresent } from '../state/state-key.js';
 import { TOLLGATE_DIR, tollgatePaths } from '../state/tollgate-dir.js';
 import { recordRunTelemetry } from '../telemetry/record.js';
 import type { RunReport } from './run-report.js';
@@ -90,7 +90,7 @@ export async function settleUnchangedRun(
     }
     if (stamp && (stamp.racy || !stamp.vouches)) return;
     const cache: RunCache = { stamp: stamp?.value ?? '', ...template };
-    await writeFileAtomic(path, `${JSON.stringify(signObject('run-cache', cache, await loadStateKey()))}\n`);
+    await writeSignedJsonFile(path, 'run-cache', cache, { indent: 0 });
   } catch {
     // No cache: the next run takes the full path.
   }
@@ -127,9 +127,9 @@ export async function readUnchangedRun(repoRoot: string, env: NodeJS.ProcessEnv)
   const paths = tollgatePaths(repoRoot);
   if (!(await lstat(paths.root).catch(() => null))?.isDirectory()) return null;
   const [cache, history, state, leftovers] = await Promise.all([
-    readSigned(join(paths.root, CACHE_FILE), 'run-cache', key),
-    readSigned(join(paths.root, 'history.json'), 'history', key),
-    readSigned(paths.statePath, 'state', key),
+    readVerifiedJson(join(paths.root, CACHE_FILE), 'run-cache', key),
+    readVerifiedJson(join(paths.root, 'history.json'), 'history', key),
+    readVerifiedJson(paths.statePath, 'state', key),
     leftoverProcesses(paths.root),
   ]);
   if (!isRunCache(cache) || !isUnchangedPass(cache.report) || !isStateShape(state) || leftovers) return null;
@@ -155,7 +155,8 @@ export async function prepareUnchangedRun(
   saved: SavedUnchangedRun,
   startedAt: number,
 ): Promise<PendingUnchangedRun | null> {
-  if (!trusts(saved.history, saved.cache.report.base.commit!)) return null;
+  // An empty stamp (the first no-change run's note) matches no tree: nothing to write ahead.
+  if (saved.cache.stamp === '' || !trusts(saved.history, saved.cache.report.base.commit!)) return null;
   const paths = tollgatePaths(saved.repoRoot);
   const lock = tryLockOnce(paths.lockPath, saved.cache.command);
   if (!lock) return null;
@@ -243,19 +244,6 @@ async function recordRun(
     events.close();
   }
   return report;
-}
-
-async function readSigned(
-  path: string,
-  kind: 'run-cache' | 'history' | 'state',
-  key: Buffer,
-): Promise<Record<string, unknown> | null> {
-  try {
-    const value: unknown = JSON.parse(await readFile(path, 'utf8'));
-    return checkSignature(kind, value, key) === 'valid' ? (value as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
 }
 
 function isRunCache(value: Record<string, unknown> | null): value is RunCache & Record<string, unknown> {

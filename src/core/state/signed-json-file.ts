@@ -43,6 +43,23 @@ export async function readSignedJsonFile<Schema extends z.ZodType>(
   return { kind: 'corrupt', problem: `unexpected content${where}: ${issue?.message ?? 'invalid'}` };
 }
 
+/**
+ * A signed JSON object whose signature holds under `key`; null when the file is missing, unreadable, not JSON or not
+ * signed with it. For the fast paths, which load no zod: they check only the fields they read.
+ */
+export async function readVerifiedJson(
+  path: string,
+  kind: SignedKind,
+  key: Buffer,
+): Promise<Record<string, unknown> | null> {
+  try {
+    const value: unknown = JSON.parse(await readFile(path, 'utf8'));
+    return checkSignature(kind, value, key) === 'valid' ? (value as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Signs `value` with the user's state key (creating the key on first use) and writes it atomically. */
 export async function writeSignedJsonFile(
   path: string,

@@ -1,9 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { findSaved, type Stamp, stampOf } from '../../core/run/tree-stamp.js';
-import { writeFileAtomic } from '../../core/state/atomic-write.js';
-import { checkSignature, signObject } from '../../core/state/signed-json.js';
-import { loadStateKey, readStateKeyIfPresent } from '../../core/state/state-key.js';
+import { readVerifiedJson, writeSignedJsonFile } from '../../core/state/signed-json-file.js';
+import { readStateKeyIfPresent } from '../../core/state/state-key.js';
 import { ensureTollgateDir, TOLLGATE_DIR } from '../../core/state/tollgate-dir.js';
 
 /**
@@ -20,6 +19,14 @@ interface StopCache {
   configHash: string;
 }
 
+/** A run's verdict as `state.json` records it, as far as the stop hook reads it. */
+interface RecordedVerdict {
+  fingerprint: string;
+  configHash: string;
+  verdict: string;
+  complete: boolean;
+}
+
 export type { Stamp } from '../../core/run/tree-stamp.js';
 
 /** The stop hook's stamp of the work tree (`tree-stamp.ts`); null when `cwd` is not in a repository. */
@@ -27,23 +34,22 @@ export function stopStampOf(cwd: string, env: NodeJS.ProcessEnv, version: string
   return stampOf({ cwd, env, version, purpose: 'stop' });
 }
 
-/** The files a stop's answer stands on besides the stamp, read while git takes it (`readStopFiles`). */
+/** What a stop's answer stands on besides the stamp, read while git takes it (`readStopFiles`): signed, verified. */
 export interface StopFiles {
   repoRoot: string;
-  key: Buffer | null;
-  cache: string | null;
-  state: string | null;
+  cache: Record<string, unknown> | null;
+  state: Record<string, unknown> | null;
 }
 
-/** Reads the state key, the saved stamp and the state of the work tree at `repoRoot` (a missing one reads as null). */
+/** The saved stamp and the state of the work tree at `repoRoot`, each null unless signed with the user's key. */
 export async function readStopFiles(repoRoot: string): Promise<StopFiles> {
-  const text = (name: string) => readFile(join(repoRoot, TOLLGATE_DIR, name), 'utf8').catch(() => null);
-  const [key, cache, state] = await Promise.all([
-    readStateKeyIfPresent().catch(() => null),
-    text(CACHE_FILE),
-    text('state.json'),
+  const key = await readStateKeyIfPresent().catch(() => null);
+  if (!key) return { repoRoot, cache: null, state: null };
+  const [cache, state] = await Promise.all([
+    readVerifiedJson(join(repoRoot, TOLLGATE_DIR, CACHE_FILE), 'stop-cache', key),
+    readVerifiedJson(join(repoRoot, TOLLGATE_DIR, 'state.json'), 'state', key),
   ]);
-  return { repoRoot, key, cache, state };
+  return { repoRoot, cache, state };
 }
 
 /** Where a stop from `cwd` would find a saved stamp; null when there is none to read ahead (`findSaved`). */
@@ -59,25 +65,16 @@ export function findStopCache(cwd: string): string | null {
  */
 export async function validatedByStamp(stamp: Stamp, read?: StopFiles | null): Promise<boolean> {
   if (!stamp.vouches) return false;
-  try {
-    const files = read?.repoRoot === stamp.repoRoot ? read : await readStopFiles(stamp.repoRoot);
-    const { key } = files;
-    if (!key || files.cache === null) return false;
-    const cache = JSON.parse(files.cache) as StopCache;
-    if (checkSignature('stop-cache', cache, key) !== 'valid' || cache.stamp !== stamp.value) return false;
-    if (cache.fingerprint === '') return true; // nothing had changed
-    if (files.state === null) return false;
-    const state = JSON.parse(files.state) as {
-      runs?: { fingerprint: string; configHash: string; verdict: string; complete: boolean }[];
-    };
-    if (checkSignature('state', state, key) !== 'valid') return false;
-    const runs = (state.runs ?? []).filter(
-      (run) => run.fingerprint === cache.fingerprint && run.configHash === cache.configHash && run.complete,
-    );
-    return runs.at(-1)?.verdict === 'passed';
-  } catch {
-    return false;
-  }
+  const files = read?.repoRoot === stamp.repoRoot ? read : await readStopFiles(stamp.repoRoot);
+  const cache = files.cache as Partial<StopCache> | null;
+  if (!cache || cache.stamp !== stamp.value) return false;
+  if (cache.fingerprint === '') return true; // nothing had changed
+  const runs = files.state?.runs;
+  if (!Array.isArray(runs)) return false;
+  const matching = (runs as (Partial<RecordedVerdict> | null)[]).filter(
+    (run) => run?.fingerprint === cache.fingerprint && run?.configHash === cache.configHash && run?.complete === true,
+  );
+  return matching.at(-1)?.verdict === 'passed';
 }
 
 /** Blocks in a row recorded for this session's counter; 0 when there is none. */
@@ -99,8 +96,7 @@ export async function saveStamp(stamp: Stamp, fingerprint: string, configHash: s
   const cache: StopCache = { stamp: stamp.value, fingerprint, configHash };
   try {
     ensureTollgateDir(stamp.repoRoot);
-    const signed = signObject('stop-cache', cache, await loadStateKey());
-    await writeFileAtomic(join(stamp.repoRoot, TOLLGATE_DIR, CACHE_FILE), `${JSON.stringify(signed)}\n`);
+    await writeSignedJsonFile(join(stamp.repoRoot, TOLLGATE_DIR, CACHE_FILE), 'stop-cache', cache, { indent: 0 });
   } catch {
     // No stamp: the next stop takes the full path.
   }
