@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// `npm run build:action`: the GitHub Action's committed bundle, action/dist/ (action.yml `runs.main: action/dist/index.cjs`).
-// The runner runs an Action from its repository as it is at the tag, with no install or build step, so the bundle is
-// committed; test/integrations/action-bundle.test.ts and the release workflow rebuild it elsewhere
+// `npm run build:action`: the committed, prebuilt CLI, action/dist/. The GitHub Action runs it (action.yml
+// `runs.main: action/dist/index.cjs`), and so do the pre-commit framework's hooks (.pre-commit-hooks.yaml, through
+// pre-commit/tollgate.cjs): both run tollgate from this repository as it is at a tag, with no install or build step, so
+// the bundle is committed. test/integrations/action-bundle.test.ts and the release workflow rebuild it elsewhere
 // (`--outdir DIR`) and fail when the committed files differ by a byte.
 import { mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';

@@ -5,15 +5,16 @@ import { runProcess } from '../../src/core/process.js';
 import { removeDir, tempDir } from '../support/git-repo.js';
 
 /**
- * The runner runs the Action from its repository at the tag, as committed: action/dist must be exactly what
- * `npm run build:action` makes from these sources, or a release would ship code nobody reviewed or tested.
+ * The runner runs the Action from its repository at the tag, as committed, and the pre-commit framework runs the same
+ * bundle from its clone (pre-commit/tollgate.cjs): action/dist must be exactly what `npm run build:action` makes from
+ * these sources, or a release would ship code nobody reviewed or tested.
  */
 const root = join(import.meta.dirname, '../..');
 const committed = join(root, 'action/dist');
 const dirs: string[] = [];
 afterAll(() => Promise.all(dirs.map((dir) => removeDir(dir))));
 
-test('the committed Action bundle (action/dist) is byte-equal to a fresh build of these sources', async () => {
+test('the committed prebuilt CLI (action/dist: the Action and the pre-commit hooks) is byte-equal to a fresh build of these sources', async () => {
   const fresh = await tempDir('tollgate-action-build-');
   dirs.push(fresh);
   const build = await runProcess(process.execPath, ['scripts/build-action.mjs', '--outdir', fresh], {
