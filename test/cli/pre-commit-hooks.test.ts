@@ -112,6 +112,22 @@ describe('.pre-commit-hooks.yaml (the pre-commit framework adds tollgate with re
     for (const file of ['action/dist/tollgate.cjs', 'action/dist/scan-worker.js']) expect(modes.has(file)).toBe(true);
   });
 
+  test('on a Node older than 20 the entry says so in one line, exit 2, before loading the CLI', async () => {
+    const olderNode =
+      'data:text/javascript,Object.defineProperty(process,"version",{value:"v18.19.0"});' +
+      'Object.defineProperty(process,"versions",{value:{...process.versions,node:"18.19.0"}});';
+    const [script, ...args] = hooks[0]!.entry.split(' ');
+    const old = await runProcess(process.execPath, ['--import', olderNode, script!, ...args], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '' },
+      timeoutMs: 60_000,
+    });
+    expect(old).toMatchObject({ exitCode: 2, stdout: '' });
+    expect(old.stderr).toBe(
+      'tollgate: needs Node.js 20 or later, and the `node` on PATH is v18.19.0: put a newer node first on PATH\n',
+    );
+  });
+
   test.each(hooks.map((hook) => [hook.id, hook.entry]))('the %s entry is a command the CLI knows', async (_, entry) => {
     const [script, ...args] = entry.split(' ');
     const help = await runProcess(process.execPath, [script!, ...args, '--help'], {
