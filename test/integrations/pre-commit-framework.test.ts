@@ -21,10 +21,10 @@ import { createTempHome, createTempRepo, removeDir, type TempRepo, tempDir } fro
  * hooks install without npm or a build (a fake npm, npx and tsc first on PATH record any call), and the secrets hook
  * blocks a commit that adds a secret and lets a clean one through.
  *
- * It runs Debian 12's pre-commit 3.0.4 (`.ci/run` installs it). Another release runs the same test from its source:
- * TOLLGATE_TEST_PRE_COMMIT_SOURCE=/path/to/pre-commit/checkout (with a pre_commit-X.dist-info beside its pre_commit/
- * folder) and TOLLGATE_TEST_PRE_COMMIT_PYTHON=/usr/bin/python3 (a Python with cfgv, identify, nodeenv, pyyaml,
- * virtualenv); see docs/pre-commit.md.
+ * It runs the pre-commit on PATH, Debian 12's 3.0.4 in CI (`.ci/run` installs it), and is skipped where there is
+ * none. Another release runs the same test from its source: TOLLGATE_TEST_PRE_COMMIT_SOURCE=/path/to/its/checkout
+ * (with a pre_commit-X.dist-info beside its pre_commit/ folder) and TOLLGATE_TEST_PRE_COMMIT_PYTHON=/usr/bin/python3
+ * (a Python with cfgv, identify, nodeenv, pyyaml, virtualenv); see docs/pre-commit.md.
  */
 const ROOT = join(import.meta.dirname, '../..');
 const token = fakeChecksumToken('ghp_', 'pre-commit-framework');
