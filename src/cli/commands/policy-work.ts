@@ -47,6 +47,23 @@ export function renderPolicyStatus({ policy }: LoadedPolicy, json: boolean): str
   }`;
 }
 
+/**
+ * Records that the person at this terminal accepted these exact edits (each file from its base to its working blob),
+ * in the signed `.tollgate/policy-accepted.json`; resolves to how many. `policy accept` calls it after the person
+ * typed "accept", `init` after writing the config the person asked for.
+ */
+export async function recordPersonsAcceptance(
+  repoRoot: string,
+  files: readonly PolicyFile[],
+  env: NodeJS.ProcessEnv,
+): Promise<number> {
+  const at = new Date().toISOString();
+  const by = env.USER || env.USERNAME || 'unknown';
+  const steps: PolicyAcceptance[] = files.map((file) => ({ path: file.path, from: file.base, to: file.working, by, at }));
+  await recordAcceptances(repoRoot, steps);
+  return steps.length;
+}
+
 /** `tollgate policy accept`: show, confirm, record; again for files an accepted config newly names. */
 export async function acceptPendingPolicy(cwd: string, env: NodeJS.ProcessEnv): Promise<string> {
   let accepted = 0;
@@ -68,17 +85,7 @@ export async function acceptPendingPolicy(cwd: string, env: NodeJS.ProcessEnv): 
       'accept',
     );
     if (!confirmed) throw new TollgateError('usage', 'policy accept: not confirmed; nothing was accepted');
-    const at = new Date().toISOString();
-    const by = env.USER || env.USERNAME || 'unknown';
-    const steps: PolicyAcceptance[] = pending.map((file) => ({
-      path: file.path,
-      from: file.base,
-      to: file.working,
-      by,
-      at,
-    }));
-    await recordAcceptances(repoRoot, steps);
-    accepted += steps.length;
+    accepted += await recordPersonsAcceptance(repoRoot, pending, env);
   }
   if (accepted === 0)
     return "no policy edit is pending: the working copy holds the base's policy (or edits already accepted)\n";
