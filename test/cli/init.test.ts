@@ -25,7 +25,9 @@ const PACKAGE_JSON = JSON.stringify({
 });
 
 async function freshProject(): Promise<void> {
-  repo = await createTempRepo({ files: { 'package.json': PACKAGE_JSON, 'package-lock.json': '{}\n', 'index.js': '\n' } });
+  repo = await createTempRepo({
+    files: { 'package.json': PACKAGE_JSON, 'package-lock.json': '{}\n', 'index.js': '\n' },
+  });
 }
 
 interface Report {
@@ -47,11 +49,15 @@ describe('tollgate init', () => {
     const init = await atTerminal(['init'], { cwd: repo.root, env: repo.env });
     expect(init.exitCode).toBe(0);
     expect(init.stdout).toContain('checks: test → npm test (package.json scripts.test; npm from package-lock.json)');
-    expect(init.stdout).toContain('checks: lint → npm run lint (package.json scripts.lint; npm from package-lock.json)');
+    expect(init.stdout).toContain(
+      'checks: lint → npm run lint (package.json scripts.lint; npm from package-lock.json)',
+    );
     expect(init.stdout).toContain('wrote tollgate.config.yaml with 2 checks');
-    expect(init.stdout).toContain('accepted on this machine');
+    expect(init.stdout).toContain('accepted it on this machine (the config is policy, docs/policy.md; you ran init at');
     const config = await readFile(join(repo.root, 'tollgate.config.yaml'), 'utf8');
-    expect(config).toMatch(/^checks:\n {2}- name: test\n {4}run: npm test {2}# .*\n {2}- name: lint\n {4}run: npm run lint {2}#/m);
+    expect(config).toMatch(
+      /^checks:\n {2}- name: test\n {4}run: npm test {2}# .*\n {2}- name: lint\n {4}run: npm run lint {2}#/m,
+    );
 
     // An honest change, judged by the accepted config without a terminal.
     const env = personEnv(repo.env);
@@ -75,6 +81,34 @@ describe('tollgate init', () => {
     expect([await marks('test.ran'), await marks('lint.ran')]).toEqual([3, 3]);
     const status = await runCli(['policy', 'status'], { cwd: repo.root, env });
     expect(status.stdout).toMatch(/tollgate\.config\.yaml {2}as in the base/);
+  });
+
+  test('over a config committed after the last pass: the acceptance holds once that commit becomes the base', async () => {
+    await freshProject();
+    const env = personEnv(repo.env);
+    await repo.write('tollgate.config.yaml', 'validation:\n  timeout: 5m\n');
+    await repo.commit('tollgate: a first config');
+    expect((await run(env)).exitCode).toBe(0);
+    // Committed on main with no remote and no run since: the base stays at the validated commit.
+    await repo.write('tollgate.config.yaml', 'validation:\n  timeout: 6m\n');
+    const unvalidated = await repo.commit('tollgate: a longer timeout');
+
+    const init = await atTerminal(['init', '--force'], { cwd: repo.root, env: repo.env });
+    expect(init.stdout).toContain('accepted it on this machine');
+    const before = await runCli(['policy', 'status'], { cwd: repo.root, env });
+    expect(before.stdout).not.toContain(`policy from the base commit ${unvalidated.slice(0, 12)}`);
+    expect(before.stdout).toMatch(/tollgate\.config\.yaml {2}edited: accepted on this machine/);
+
+    // A pass validates HEAD, so HEAD becomes the base; the config the person accepted still applies.
+    await repo.write('index.js', 'export const answer = 42;\n');
+    expect((await run(env)).exitCode).toBe(0);
+    const after = await runCli(['policy', 'status'], { cwd: repo.root, env });
+    expect(after.stdout).toContain(`policy from the base commit ${unvalidated.slice(0, 12)}`);
+    expect(after.stdout).toMatch(/tollgate\.config\.yaml {2}edited: accepted on this machine/);
+    await repo.write('index.js', 'export const answer = 43;\n');
+    const later = await run(env);
+    expect(later.report.tools.find((tool) => tool.name === 'policy')?.findings ?? []).toEqual([]);
+    expect(later.exitCode).toBe(0);
   });
 
   test('under a coding agent: the file is written, a person must accept it, and the run reports the edit', async () => {
@@ -105,5 +139,10 @@ describe('tollgate init', () => {
     expect(bare.stdout).not.toContain('checks: test');
     expect(bare.stdout).toContain('overwrote tollgate.config.yaml: list your project\'s commands under "checks:"');
     expect(await readFile(join(repo.root, 'tollgate.config.yaml'), 'utf8')).toBe(await readConfigTemplate());
+
+    // The base already has this very config: nothing for anyone to accept.
+    await repo.commit('tollgate: the bare config');
+    const again = await runCli(['init', '--force', '--no-detect'], { cwd: repo.root, env: personEnv(repo.env) });
+    expect(again.stdout).toMatch(/\nthe next "tollgate run" uses it\n$/);
   });
 });

@@ -1,7 +1,7 @@
-import { findRepoRoot } from '../../core/config/repo-root.js';
 import { type DetectedChecks, detectChecks } from '../../core/config/detect-checks/detect-checks.js';
 import { readProjectFiles } from '../../core/config/detect-checks/read-project-files.js';
 import { type WrittenConfig, writeConfigTemplate } from '../../core/config/init-config.js';
+import { findRepoRoot } from '../../core/config/repo-root.js';
 import { TollgateError } from '../../core/errors.js';
 import { type AtTerminal, whoIsAtTerminal } from '../person-at-terminal.js';
 import { loadPolicy, recordPersonsAcceptance } from './policy-work.js';
@@ -98,7 +98,7 @@ function policyLine(file: string, policy: ConfigPolicy, who: AtTerminal): string
     case 'in-force':
       return `the next "tollgate run" uses it\n`;
     case 'accepted':
-      return `${edit}: you wrote it at your terminal, so it is accepted on this machine and the next "tollgate run" uses it. Commit it: CI judges by the base's config until it is merged\n`;
+      return `accepted it on this machine (the config is policy, docs/policy.md; you ran init at your terminal): the next "tollgate run" uses it. Commit it: CI uses the base's config until this one is merged\n`;
     case 'base-only':
       return `${edit}: TOLLGATE_POLICY=base, so runs use the base's config until this one is merged into the base\n`;
     case 'pending':

@@ -1,3 +1,5 @@
+import { parse as parseToml, TomlError } from 'smol-toml';
+
 /**
  * What `tollgate init` proposes as a check, and why. Detection reads a few files at the repository root and never runs
  * anything: each ecosystem's reader is a pure function of those files' texts.
@@ -29,6 +31,16 @@ export type ProjectFiles = ReadonlyMap<string, string>;
 export type EcosystemReader = (files: ProjectFiles) => EcosystemFindings;
 
 export const NO_FINDINGS: EcosystemFindings = { candidates: [], notes: [] };
+
+/** A TOML file's tables, or the one-line note saying where it is broken (`pyproject.toml:1:13 skipped: …`). */
+export function parseTomlFile(text: string, file: string): { table: Record<string, unknown> } | { note: string } {
+  try {
+    return { table: parseToml(text) as Record<string, unknown> };
+  } catch (error) {
+    const where = error instanceof TomlError ? `${file}:${error.line}:${error.column}` : file;
+    return { note: `${where} skipped: not valid TOML (${shortReason(error).replace(/^Invalid TOML document: /, '')})` };
+  }
+}
 
 /** The reason a parser gave, on one line and short: detection notes are one line each. */
 export function shortReason(error: unknown): string {

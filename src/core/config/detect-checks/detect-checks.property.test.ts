@@ -6,9 +6,9 @@ import { DETECTION_FILES, detectChecks } from './detect-checks.js';
 const json = fc.oneof(
   fc.string(),
   fc.json(),
-  fc.dictionary(fc.string(), fc.oneof(fc.string(), fc.integer(), fc.constant(null))).map((scripts) =>
-    JSON.stringify({ scripts }),
-  ),
+  fc
+    .dictionary(fc.string(), fc.oneof(fc.string(), fc.integer(), fc.constant(null)))
+    .map((scripts) => JSON.stringify({ scripts })),
   fc.anything().map((value) => JSON.stringify({ scripts: value }) ?? ''),
 );
 const tomlLine = fc.oneof(
@@ -18,13 +18,21 @@ const tomlLine = fc.oneof(
   fc.string().map((value) => `dev = [${JSON.stringify(value)}]`),
 );
 const toml = fc.array(tomlLine, { maxLength: 8 }).map((lines) => lines.join('\n'));
-const anyText = fc.oneof(fc.string(), fc.array(fc.string(), { maxLength: 6 }).map((lines) => lines.join('\n')));
+const anyText = fc.oneof(
+  fc.string(),
+  fc.array(fc.string(), { maxLength: 6 }).map((lines) => lines.join('\n')),
+);
 
 describe('detectChecks never throws', () => {
   test('on arbitrary package.json and pyproject.toml text', () => {
     fc.assert(
       fc.property(json, toml, (packageJson, pyproject) => {
-        const found = detectChecks(new Map([['package.json', packageJson], ['pyproject.toml', pyproject]]));
+        const found = detectChecks(
+          new Map([
+            ['package.json', packageJson],
+            ['pyproject.toml', pyproject],
+          ]),
+        );
         for (const check of found.checks) {
           expect(check.name).not.toBe('');
           expect(check.run).not.toBe('');

@@ -46,7 +46,11 @@ describe('detectChecks: what tollgate init proposes for a project', () => {
       files: { 'package.json': TEST_AND_LINT, 'bun.lockb': '' },
       checks: { test: 'bun run test', lint: 'bun run lint' },
     },
-    { project: 'bun (bun.lock)', files: { 'package.json': TEST_AND_LINT, 'bun.lock': '' }, checks: { test: 'bun run test', lint: 'bun run lint' } },
+    {
+      project: 'bun (bun.lock)',
+      files: { 'package.json': TEST_AND_LINT, 'bun.lock': '' },
+      checks: { test: 'bun run test', lint: 'bun run lint' },
+    },
     {
       project: "npm init's placeholder test script is no check",
       files: { 'package.json': scripts({ test: 'echo "Error: no test specified" && exit 1' }) },
@@ -55,7 +59,8 @@ describe('detectChecks: what tollgate init proposes for a project', () => {
     {
       project: 'pyproject.toml with pytest, ruff and mypy configured',
       files: {
-        'pyproject.toml': '[tool.pytest.ini_options]\naddopts = "-q"\n[tool.ruff]\nline-length = 100\n[tool.mypy]\nstrict = true\n',
+        'pyproject.toml':
+          '[tool.pytest.ini_options]\naddopts = "-q"\n[tool.ruff]\nline-length = 100\n[tool.mypy]\nstrict = true\n',
       },
       checks: { test: 'pytest', lint: 'ruff check .', typecheck: 'mypy .' },
     },
@@ -92,7 +97,10 @@ describe('detectChecks: what tollgate init proposes for a project', () => {
     },
     {
       project: 'a Gemfile with RSpec and RuboCop',
-      files: { Gemfile: "source 'https://rubygems.org'\ngem 'rspec-rails'\ngem \"rubocop\", require: false\n# gem 'minitest'\n" },
+      files: {
+        Gemfile:
+          "source 'https://rubygems.org'\ngem 'rspec-rails'\ngem \"rubocop\", require: false\n# gem 'minitest'\n",
+      },
       checks: { test: 'bundle exec rspec', lint: 'bundle exec rubocop' },
     },
     {
@@ -100,11 +108,22 @@ describe('detectChecks: what tollgate init proposes for a project', () => {
       files: { Gemfile: "gem 'rake'\n", Rakefile: "require 'rake/testtask'\nRake::TestTask.new(:test)\n" },
       checks: { test: 'bundle exec rake test' },
     },
-    { project: 'go.mod', files: { 'go.mod': 'module example.com/x\n' }, checks: { test: 'go test ./...', vet: 'go vet ./...' } },
-    { project: 'Cargo.toml', files: { 'Cargo.toml': '[package]\nname = "x"\n' }, checks: { test: 'cargo test', clippy: 'cargo clippy' } },
+    {
+      project: 'go.mod',
+      files: { 'go.mod': 'module example.com/x\n' },
+      checks: { test: 'go test ./...', vet: 'go vet ./...' },
+    },
+    {
+      project: 'Cargo.toml',
+      files: { 'Cargo.toml': '[package]\nname = "x"\n' },
+      checks: { test: 'cargo test', clippy: 'cargo clippy' },
+    },
     {
       project: 'a Makefile: test, lint and typecheck targets, not assignments',
-      files: { Makefile: 'TEST := x\n.PHONY: test lint\ntest: build\n\tgo test ./...\nlint:\n\tgolangci-lint run\ntypecheck:\n\ttrue\n' },
+      files: {
+        Makefile:
+          'TEST := x\n.PHONY: test lint\ntest: build\n\tgo test ./...\nlint:\n\tgolangci-lint run\ntypecheck:\n\ttrue\n',
+      },
       checks: { test: 'make test', lint: 'make lint', typecheck: 'make typecheck' },
     },
     {
@@ -128,21 +147,27 @@ describe('detectChecks: what tollgate init proposes for a project', () => {
 
   test('says where each check came from, and why one was left out', () => {
     const found = detectChecks(
-      new Map(Object.entries({ Makefile: 'test:\n\tnpm test\n', 'package.json': TEST_AND_LINT, 'package-lock.json': '' })),
+      new Map(
+        Object.entries({ Makefile: 'test:\n\tnpm test\n', 'package.json': TEST_AND_LINT, 'package-lock.json': '' }),
+      ),
     );
     expect(found.checks).toEqual([
       { name: 'test', run: 'make test', source: 'Makefile target test' },
       { name: 'lint', run: 'npm run lint', source: 'package.json scripts.lint; npm from package-lock.json' },
     ]);
     expect(found.notes).toEqual([
-      "npm test (package.json scripts.test; npm from package-lock.json) not added: test runs make test (Makefile target test); the Makefile's target is the project's own entry point",
+      "npm test (package.json scripts.test; npm from package-lock.json) not added: test runs make test (Makefile target test), the project's own entry point",
     ]);
   });
 
   test.each([
     { file: 'package.json', text: '{"scripts": {"test": ', note: /^package\.json skipped: not valid JSON \(/ },
-    { file: 'pyproject.toml', text: '[tool.pytest\n', note: /^pyproject\.toml skipped: not valid TOML \(/ },
-    { file: 'Cargo.toml', text: 'name = = 1\n', note: /^Cargo\.toml skipped: not valid TOML \(/ },
+    {
+      file: 'pyproject.toml',
+      text: '[tool.pytest\n',
+      note: /^pyproject\.toml:1:13 skipped: not valid TOML \(illegal character in key\)$/,
+    },
+    { file: 'Cargo.toml', text: 'name = = 1\n', note: /^Cargo\.toml:1:\d+ skipped: not valid TOML \(/ },
   ])('a malformed $file is skipped with a note', ({ file, text, note }) => {
     const found = detectChecks(new Map([[file, text]]));
     expect(found.checks).toEqual([]);
@@ -168,7 +193,9 @@ describe('templateWithChecks: the checks, active, in the commented template', ()
     const comments = (source: string) => source.split('\n').filter((line) => line.trimStart().startsWith('#'));
     expect(comments(text)).toEqual(comments(template));
     const loaded = load(text).config as unknown as { checks: { name: string; run: string }[] };
-    expect(loaded.checks.map(({ name, run }) => ({ name, run }))).toEqual(checks.map(({ name, run }) => ({ name, run })));
+    expect(loaded.checks.map(({ name, run }) => ({ name, run }))).toEqual(
+      checks.map(({ name, run }) => ({ name, run })),
+    );
   });
 
   test('no checks: the template unchanged', async () => {

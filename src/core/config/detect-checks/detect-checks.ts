@@ -76,10 +76,11 @@ export function detectChecks(files: ProjectFiles): DetectedChecks {
     notes.push(...findings.notes);
     for (const candidate of findings.candidates) {
       const covered = chosen.find(
-        (earlier) => earlier.kind === candidate.kind && (earlier.ecosystem === ecosystem || earlier.ecosystem === 'make'),
+        (earlier) =>
+          earlier.kind === candidate.kind && (earlier.ecosystem === ecosystem || earlier.ecosystem === 'make'),
       );
       if (covered) {
-        const why = covered.ecosystem === ecosystem ? '' : "; the Makefile's target is the project's own entry point";
+        const why = covered.ecosystem === ecosystem ? '' : ", the project's own entry point";
         notes.push(
           `${candidate.run} (${candidate.source}) not added: ${covered.name} runs ${covered.run} (${covered.source})${why}`,
         );

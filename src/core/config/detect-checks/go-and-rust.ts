@@ -1,6 +1,5 @@
-import { parse as parseToml } from 'smol-toml';
 import type { EcosystemFindings, ProjectFiles } from './candidate.js';
-import { shortReason } from './candidate.js';
+import { parseTomlFile } from './candidate.js';
 
 /** Go: a `go.mod` at the root means `go test ./...` and `go vet ./...` cover the module. */
 export function goChecks(files: ProjectFiles): EcosystemFindings {
@@ -18,11 +17,8 @@ export function goChecks(files: ProjectFiles): EcosystemFindings {
 export function rustChecks(files: ProjectFiles): EcosystemFindings {
   const text = files.get('Cargo.toml');
   if (text === undefined) return { candidates: [], notes: [] };
-  try {
-    parseToml(text);
-  } catch (error) {
-    return { candidates: [], notes: [`Cargo.toml skipped: not valid TOML (${shortReason(error)})`] };
-  }
+  const parsed = parseTomlFile(text, 'Cargo.toml');
+  if ('note' in parsed) return { candidates: [], notes: [parsed.note] };
   return {
     candidates: [
       { kind: 'test', name: 'test', run: 'cargo test', source: 'Cargo.toml' },

@@ -1,6 +1,5 @@
-import { parse as parseToml } from 'smol-toml';
 import type { CheckCandidate, CheckKind, EcosystemFindings, ProjectFiles } from './candidate.js';
-import { shortReason, tableAt } from './candidate.js';
+import { parseTomlFile, tableAt } from './candidate.js';
 
 /**
  * Python: pytest, ruff and mypy where the project configures them (`pyproject.toml`'s `[tool.*]` tables or their own
@@ -12,11 +11,9 @@ export function pythonChecks(files: ProjectFiles): EcosystemFindings {
   let pyproject: Record<string, unknown> | undefined;
   const pyprojectText = files.get('pyproject.toml');
   if (pyprojectText !== undefined) {
-    try {
-      pyproject = parseToml(pyprojectText) as Record<string, unknown>;
-    } catch (error) {
-      notes.push(`pyproject.toml skipped: not valid TOML (${shortReason(error)})`);
-    }
+    const parsed = parseTomlFile(pyprojectText, 'pyproject.toml');
+    if ('note' in parsed) notes.push(parsed.note);
+    else pyproject = parsed.table;
   }
   const runner = runnerOf(files, pyproject);
   const prefix = runner ? `${runner.command} ` : '';
@@ -133,11 +130,7 @@ function noxCandidates(text: string | undefined): CheckCandidate[] {
   return fromNamed(sessions, (name) => `nox -s ${name}`, 'noxfile.py');
 }
 
-function fromNamed(
-  names: readonly string[],
-  command: (name: string) => string,
-  file: string,
-): CheckCandidate[] {
+function fromNamed(names: readonly string[], command: (name: string) => string, file: string): CheckCandidate[] {
   const candidates: CheckCandidate[] = [];
   for (const name of names) {
     const kind = kindOfName(name);

@@ -25,7 +25,12 @@ export async function readProjectFiles(repoRoot: string): Promise<ProjectFiles> 
     if (text !== undefined) files.set(name, text);
   });
   const present = await Promise.all(
-    DETECTION_FILES.present.map((name) => stat(join(repoRoot, name)).then((info) => info.isFile(), () => false)),
+    DETECTION_FILES.present.map((name) =>
+      stat(join(repoRoot, name)).then(
+        (info) => info.isFile(),
+        () => false,
+      ),
+    ),
   );
   DETECTION_FILES.present.forEach((name, index) => {
     if (present[index]) files.set(name, '');

@@ -12,7 +12,8 @@ const CHECKS_LINE = /^checks:[ \t]*$/m;
 export function templateWithChecks(template: string, checks: readonly DetectedCheck[]): string {
   if (checks.length === 0) return template;
   const line = CHECKS_LINE.exec(template);
-  if (!line) throw new TollgateError('io', 'docs/config.md: the config template has no "checks:" line; reinstall tollgate');
+  if (!line)
+    throw new TollgateError('io', 'docs/config.md: the config template has no "checks:" line; reinstall tollgate');
   const entries = checks.map(
     (check) =>
       `  - name: ${scalar(check.name)}\n    run: ${scalar(check.run)}  # found by tollgate init: ${oneLine(check.source)}\n`,

@@ -21,6 +21,7 @@ export function rubyChecks(files: ProjectFiles): EcosystemFindings {
     candidates.push({ kind: 'test', name: 'test', run: `${exec}rake test`, source: 'Rakefile test task' });
   }
   const rubocop = gemfile === undefined ? undefined : gemfileHas(gemfile, /^rubocop$/);
-  if (rubocop) candidates.push({ kind: 'lint', name: 'lint', run: 'bundle exec rubocop', source: 'Gemfile gem rubocop' });
+  if (rubocop)
+    candidates.push({ kind: 'lint', name: 'lint', run: 'bundle exec rubocop', source: 'Gemfile gem rubocop' });
   return { candidates, notes: [] };
 }
