@@ -22,6 +22,8 @@ type ConfigPolicy =
   | { kind: 'accepted' }
   /** An edit a person still has to accept. */
   | { kind: 'pending' }
+  /** `TOLLGATE_CONFIG` names another file: runs read that one. */
+  | { kind: 'not-read' }
   /** `TOLLGATE_POLICY=base`: only the base's config counts. */
   | { kind: 'base-only' }
   /** Accepting was not possible (the base's config does not load, the file changed meanwhile). */
@@ -61,8 +63,8 @@ async function settleConfigPolicy(
     throw error;
   }
   const file = loaded.policy.files.get(written.file);
-  // Not the config runs read (TOLLGATE_CONFIG names another file), or no different from the base's.
-  if (!file || file.status === 'unchanged' || file.status === 'accepted') return { kind: 'in-force' };
+  if (!file) return { kind: 'not-read' };
+  if (file.status === 'unchanged' || file.status === 'accepted') return { kind: 'in-force' };
   if (loaded.policy.mode === 'base') return { kind: 'base-only' };
   if (who.kind !== 'person') return { kind: 'pending' };
   if (file.workingBytes?.toString('utf8') !== written.text) {
@@ -99,6 +101,8 @@ function policyLine(file: string, policy: ConfigPolicy, who: AtTerminal): string
       return `the next "tollgate run" uses it\n`;
     case 'accepted':
       return `accepted it on this machine (the config is policy, docs/policy.md; you ran init at your terminal): the next "tollgate run" uses it. Commit it: CI uses the base's config until this one is merged\n`;
+    case 'not-read':
+      return `"tollgate run" reads the file TOLLGATE_CONFIG names, not ${file}\n`;
     case 'base-only':
       return `${edit}: TOLLGATE_POLICY=base, so runs use the base's config until this one is merged into the base\n`;
     case 'pending':
