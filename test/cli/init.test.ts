@@ -125,6 +125,10 @@ describe('tollgate init', () => {
       { title: 'Policy edit not applied: tollgate.config.yaml (added)', path: 'tollgate.config.yaml' },
     ]);
     expect(await marks('test.ran')).toBe(0);
+
+    // As in CI: only the base's config counts, even at a person's terminal.
+    const ci = await atTerminal(['init', '--force'], { cwd: repo.root, env: { ...repo.env, TOLLGATE_POLICY: 'base' } });
+    expect(ci.stdout).toContain("TOLLGATE_POLICY=base, so runs use the base's config until this one is merged");
   });
 
   test('without a terminal, the person is told the command; --no-detect writes the bare template', async () => {
