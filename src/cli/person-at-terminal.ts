@@ -3,20 +3,32 @@ import { agentMarkers } from '../agents/agent-environment.js';
 import { TollgateError } from '../core/errors.js';
 
 /**
+ * Who would take a decision only a person may take: a person at their terminal, or not (an agent's marker is in the
+ * environment, or stdin is no terminal). No local check proves a person; this keeps an agent that follows its
+ * instructions from taking the decision by accident.
+ */
+export type AtTerminal = { kind: 'person' } | { kind: 'agent'; markers: string[] } | { kind: 'no-terminal' };
+
+export function whoIsAtTerminal(env: NodeJS.ProcessEnv): AtTerminal {
+  const markers = agentMarkers(env);
+  if (markers.length > 0) return { kind: 'agent', markers };
+  return process.stdin.isTTY ? { kind: 'person' } : { kind: 'no-terminal' };
+}
+
+/**
  * A decision only a person may take (`policy accept`; the same rule as `waive --human`, docs/waivers.md): refused
- * when an agent's marker is in the environment or stdin is no terminal. No local check proves a person; this keeps
- * an agent that follows its instructions from taking the decision by accident. The message names what was seen and
- * nothing an agent could type to get past it.
+ * unless `whoIsAtTerminal` finds a person. The message names what was seen and nothing an agent could type to get
+ * past it.
  */
 export function refuseUnlessPerson(what: string, env: NodeJS.ProcessEnv): void {
-  const markers = agentMarkers(env);
-  if (markers.length > 0) {
+  const who = whoIsAtTerminal(env);
+  if (who.kind === 'agent') {
     throw new TollgateError(
       'usage',
-      `${what}: refused: this runs under a coding agent (${markers.join(', ')} is set); a person decides this in their own terminal`,
+      `${what}: refused: this runs under a coding agent (${who.markers.join(', ')} is set); a person decides this in their own terminal`,
     );
   }
-  if (!process.stdin.isTTY) {
+  if (who.kind === 'no-terminal') {
     throw new TollgateError(
       'usage',
       `${what}: refused: standard input is not a terminal; a person decides this interactively`,

@@ -29,15 +29,16 @@ async function tollgate(args: string[], options: { cwd?: string; env?: Record<st
 
 describe('tollgate init and config', () => {
   test('init writes the template, refuses a second time, and overwrites with --force', async () => {
-    expect(await tollgate(['init'])).toBe(
-      'wrote tollgate.config.yaml: list your project\'s commands under "checks:", then run "tollgate run"\n',
+    // Nothing to propose in this project; what follows depends on who runs it (test/cli/init.test.ts).
+    expect(await tollgate(['init'])).toMatch(
+      /^checks: no test, lint or type-check command found in package\.json, .*\nwrote tollgate\.config\.yaml: list your project's commands under "checks:"\n/,
     );
     expect(await readFile(join(repo.root, 'tollgate.config.yaml'), 'utf8')).toBe(await readConfigTemplate());
     await expect(tollgate(['init'])).rejects.toThrow(
       new TollgateError('usage', 'tollgate.config.yaml already exists; rerun with --force to overwrite it'),
     );
     await repo.write('tollgate.config.yaml', 'base: main\n');
-    expect(await tollgate(['init', '--force'])).toMatch(/^overwrote tollgate\.config\.yaml: /);
+    expect(await tollgate(['init', '--force'])).toMatch(/\noverwrote tollgate\.config\.yaml: /);
     expect(await readFile(join(repo.root, 'tollgate.config.yaml'), 'utf8')).toBe(await readConfigTemplate());
   });
 

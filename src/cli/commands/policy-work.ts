@@ -1,7 +1,9 @@
+import { createGitRunner } from '../../core/change-set/git.js';
 import { openProject } from '../../core/config/open-project.js';
 import { TollgateError } from '../../core/errors.js';
 import { loadRedactor } from '../../core/pipeline/redact-result.js';
 import { type PolicyAcceptance, recordAcceptances } from '../../core/policy/acceptances.js';
+import { headTree } from '../../core/policy/base-tree.js';
 import type { EffectivePolicy, PolicyFile } from '../../core/policy/effective-policy.js';
 import { describePolicyEdit } from '../../core/policy/policy-diff.js';
 import { refuseUnlessPerson, typedOnTerminal } from '../person-at-terminal.js';
@@ -47,6 +49,34 @@ export function renderPolicyStatus({ policy }: LoadedPolicy, json: boolean): str
   }`;
 }
 
+/**
+ * Records that the person at this terminal accepted these exact edits (each file from its base to its working blob),
+ * in the signed `.tollgate/policy-accepted.json`; resolves to how many files. `policy accept` calls it after the person
+ * typed "accept", `init` after writing the config the person asked for.
+ *
+ * When the base is pinned below HEAD (commits no run validated yet) and HEAD has the file otherwise, the step from
+ * HEAD's version is recorded too: once a run passes, HEAD becomes the base, and the same working copy the person
+ * accepted would otherwise be pending again. Either way the gate reads exactly the content the person saw.
+ */
+export async function recordPersonsAcceptance(
+  repoRoot: string,
+  files: readonly PolicyFile[],
+  env: NodeJS.ProcessEnv,
+): Promise<number> {
+  const at = new Date().toISOString();
+  const by = env.USER || env.USERNAME || 'unknown';
+  const head = await headTree(createGitRunner(repoRoot));
+  const headIds = head ? await head.blobIds(files.map((file) => file.path)) : undefined;
+  const steps: PolicyAcceptance[] = files.flatMap((file) => {
+    const step = { path: file.path, from: file.base, to: file.working, by, at };
+    if (!headIds) return [step];
+    const fromHead = headIds.get(file.path) ?? null;
+    return fromHead === file.base || fromHead === file.working ? [step] : [step, { ...step, from: fromHead }];
+  });
+  await recordAcceptances(repoRoot, steps);
+  return files.length;
+}
+
 /** `tollgate policy accept`: show, confirm, record; again for files an accepted config newly names. */
 export async function acceptPendingPolicy(cwd: string, env: NodeJS.ProcessEnv): Promise<string> {
   let accepted = 0;
@@ -68,17 +98,7 @@ export async function acceptPendingPolicy(cwd: string, env: NodeJS.ProcessEnv): 
       'accept',
     );
     if (!confirmed) throw new TollgateError('usage', 'policy accept: not confirmed; nothing was accepted');
-    const at = new Date().toISOString();
-    const by = env.USER || env.USERNAME || 'unknown';
-    const steps: PolicyAcceptance[] = pending.map((file) => ({
-      path: file.path,
-      from: file.base,
-      to: file.working,
-      by,
-      at,
-    }));
-    await recordAcceptances(repoRoot, steps);
-    accepted += steps.length;
+    accepted += await recordPersonsAcceptance(repoRoot, pending, env);
   }
   if (accepted === 0)
     return "no policy edit is pending: the working copy holds the base's policy (or edits already accepted)\n";

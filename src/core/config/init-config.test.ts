@@ -17,7 +17,11 @@ describe('writeConfigTemplate (tollgate init)', () => {
   });
 
   test('writes the template to tollgate.config.yaml, which then loads', async () => {
-    expect(await writeConfigTemplate({ repoRoot })).toEqual({ file: 'tollgate.config.yaml', overwritten: false });
+    expect(await writeConfigTemplate({ repoRoot })).toEqual({
+      file: 'tollgate.config.yaml',
+      overwritten: false,
+      text: await readConfigTemplate(),
+    });
     expect(await readFile(join(repoRoot, 'tollgate.config.yaml'), 'utf8')).toBe(await readConfigTemplate());
     const loaded = await loadConfig({ repoRoot, cwd: repoRoot, env: {} });
     expect(loaded.file).toBe('tollgate.config.yaml');
@@ -34,8 +38,18 @@ describe('writeConfigTemplate (tollgate init)', () => {
 
   test.each(['tollgate.config.yaml', '.tollgate.yaml'])('overwrites %s in place with force', async (name) => {
     await writeFile(join(repoRoot, name), 'base: main\n');
-    expect(await writeConfigTemplate({ repoRoot, force: true })).toEqual({ file: name, overwritten: true });
+    expect(await writeConfigTemplate({ repoRoot, force: true })).toMatchObject({ file: name, overwritten: true });
     expect(await readFile(join(repoRoot, name), 'utf8')).toBe(await readConfigTemplate());
     expect(await readdir(repoRoot)).toEqual([name]);
+  });
+
+  test('writes the checks it is given, active, and returns the exact text', async () => {
+    const checks = [{ name: 'test', run: 'go test ./...', source: 'go.mod' }];
+    const written = await writeConfigTemplate({ repoRoot, checks });
+    expect(await readFile(join(repoRoot, 'tollgate.config.yaml'), 'utf8')).toBe(written.text);
+    const loaded = await loadConfig({ repoRoot, cwd: repoRoot, env: {} });
+    expect((loaded.config as unknown as { checks: { run: string }[] }).checks.map((check) => check.run)).toEqual([
+      'go test ./...',
+    ]);
   });
 });

@@ -76,3 +76,9 @@ function parseBatch(output: Buffer): Map<string, Buffer> {
   }
   return blobs;
 }
+
+/** The policy files as HEAD has them; null in a repository without commits. */
+export async function headTree(git: GitRunner): Promise<BaseTree | null> {
+  const head = await git.run(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']);
+  return head.exitCode === 0 ? baseTree(git, head.stdout.trim()) : null;
+}
