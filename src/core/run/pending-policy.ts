@@ -70,7 +70,8 @@ export function withPendingChecksNote(
   return executions.map((execution) => {
     if (execution.toolName !== CHECKS_TOOL) return execution;
     const replaces = baseChecks === 0 && execution.result.status === 'passed';
-    const summary = replaces ? note : `${execution.result.summary} ${upperFirst(note)}.`;
+    const before = execution.result.summary.replace(/[.;:,]?\s*$/, '.');
+    const summary = replaces ? note : `${before} ${upperFirst(note)}.`;
     return { ...execution, result: { ...execution.result, summary } };
   });
 }
