@@ -53,7 +53,6 @@ async function atTerminal(args: string[], env: NodeJS.ProcessEnv = personEnv()) 
     input: '\n',
     timeoutMs: 60_000,
   });
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: the terminal's escape sequences are what is removed
   const text = result.stdout
     .replace(/\r/g, '')
     .replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '')
