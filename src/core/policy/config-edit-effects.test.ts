@@ -1,6 +1,11 @@
 import { describe, expect, test } from 'vitest';
-import type { TollgateConfig } from '../config/schema.js';
-import { checksNotApplied, configEditEffects, describeConfigEdit, effectsNotApplied } from './config-edit-effects.js';
+import {
+  checksNotApplied,
+  configEditEffects,
+  describeConfigEdit,
+  effectsNotApplied,
+  type ParsedConfig,
+} from './config-edit-effects.js';
 
 const tools = [
   { name: 'checks', enabledByDefault: true },
@@ -13,7 +18,7 @@ const config = (overrides: Record<string, unknown> = {}, validation: Record<stri
     ignore: [],
     validation: { timeout: 600_000, ...validation },
     ...overrides,
-  }) as unknown as TollgateConfig;
+  }) as ParsedConfig;
 const check = (name: string, run = 'true') => ({ name, run, cwd: '.' });
 
 describe('what a pending config edit would have changed', () => {

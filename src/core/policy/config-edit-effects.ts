@@ -1,5 +1,10 @@
 import { canonicalJson } from '../config/config-hash.js';
-import type { TollgateConfig } from '../config/schema.js';
+
+/** A parsed config (`ParsedConfig`), as far as the comparison reads it. */
+export interface ParsedConfig {
+  validation: Record<string, unknown>;
+  [section: string]: unknown;
+}
 
 /**
  * What a pending edit of the config would have changed, had it applied: the run reports it instead of staying
@@ -28,13 +33,13 @@ const CHECKS_KEY = 'checks';
 
 /** Null when the parsed configs are the same (an edit of comments or layout only). */
 export function configEditEffects(
-  base: TollgateConfig,
-  working: TollgateConfig,
+  base: ParsedConfig,
+  working: ParsedConfig,
   tools: readonly EditedTool[],
 ): ConfigEditEffects | null {
   const baseChecks = namedEntries(base[CHECKS_KEY]);
   const workingChecks = namedEntries(working[CHECKS_KEY]);
-  const enabled = (config: TollgateConfig, tool: EditedTool) =>
+  const enabled = (config: ParsedConfig, tool: EditedTool) =>
     (config.validation[tool.name] as { enabled?: boolean } | undefined)?.enabled ?? tool.enabledByDefault;
   const toolNames = new Set(tools.map((tool) => tool.name));
   const effects: ConfigEditEffects = {
