@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { pendingPolicyTool } from '../../test/support/pending-policy-tool.js';
 import { runReportWith } from '../../test/support/run-report.js';
 import { makeFinding } from '../core/finding.js';
 import type { Reader } from '../core/reader.js';
@@ -7,23 +8,7 @@ import { renderMarkdown } from './markdown.js';
 import { nextStep } from './next-step.js';
 
 /** A pending policy edit in the Next line and the report: the command for a person, "a person must" for an agent. */
-const policy: ToolReport = {
-  name: 'policy',
-  title: 'Policy',
-  status: 'failed',
-  summary: "1 policy edit pending a person's review (tollgate.config.yaml)",
-  durationMs: 0,
-  findings: [
-    makeFinding({
-      validator: 'policy',
-      ruleId: 'policy-change',
-      severity: 'high',
-      title: 'Policy edit not applied: tollgate.config.yaml (edited)',
-      path: 'tollgate.config.yaml',
-      anchor: 'a..b',
-    }),
-  ],
-};
+const policy = pendingPolicyTool('tollgate.config.yaml');
 const failedCheck: ToolReport = {
   name: 'checks',
   title: 'Project checks',

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, test } from 'vitest';
+import { AGENT_ENVIRONMENT_MARKERS } from '../../src/agents/agent-environment.js';
 import { runProcess } from '../../src/core/process.js';
 import { fakeChecksumToken } from '../../src/secrets/sample-tokens.js';
 import { createTempRepo, type TempRepo } from '../support/git-repo.js';
@@ -12,13 +13,6 @@ import { CLI_PATH, runCli } from '../support/run-cli.js';
  */
 const BASE_CONFIG = 'validation:\n  advisories: { enabled: false }\n  static_analysis: { enabled: false }\n';
 const EDITED_CONFIG = `${BASE_CONFIG}  secrets: { enabled: false }\nchecks:\n  - name: test\n    run: "true"\n  - name: lint\n    run: "true"\n`;
-const AGENT_MARKERS = [
-  'CLAUDECODE',
-  'GEMINI_CLI',
-  'TOLLGATE_ACTIVE',
-  'CODEX_SANDBOX',
-  'CODEX_SANDBOX_NETWORK_DISABLED',
-];
 
 const CHECKS_SUMMARY = '2 checks from your edit did not run (test, lint): the edit is pending';
 const PERSON_SECTION_LINE =
@@ -35,7 +29,7 @@ afterEach(async () => {
 
 function personEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...repo.env, TOLLGATE_DEBUG: '' };
-  for (const name of AGENT_MARKERS) delete env[name];
+  for (const name of AGENT_ENVIRONMENT_MARKERS) delete env[name];
   return env;
 }
 
