@@ -1,6 +1,15 @@
 import { createInterface } from 'node:readline/promises';
 import { agentMarkers } from '../agents/agent-environment.js';
 import { TollgateError } from '../core/errors.js';
+import type { Reader } from '../core/reader.js';
+
+/**
+ * Who reads this command's output: a person when no agent's marker is set and standard input is a terminal (the
+ * test `refuseUnlessPerson` applies), else an agent. Only a person's text names the commands a person must run.
+ */
+export function readerOf(env: NodeJS.ProcessEnv): Reader {
+  return agentMarkers(env).length === 0 && process.stdin.isTTY ? 'person' : 'agent';
+}
 
 /**
  * Who would take a decision only a person may take: a person at their terminal, or not (an agent's marker is in the

@@ -13,6 +13,7 @@ import { checkOutputWritable, writeOutput } from '../core/state/output-file.js';
 import { TOLLGATE_VERSION } from '../core/version.js';
 import { renderReport, reportFormatOf } from '../report/index.js';
 import { validators } from '../validators/index.js';
+import { readerOf } from './person-at-terminal.js';
 import { createProgressDisplay } from './progress-display.js';
 import type { RunFlags } from './run-flags.js';
 import { takePlainRun } from './run-handoff.js';
@@ -64,7 +65,8 @@ export async function runAndReport(flags: RunFlags): Promise<number> {
   const format = flags.format ?? reportFormatOf(config.output.format);
   const locations = loaded.file && !isAbsolute(loaded.file) ? await configLocations(repoRoot, loaded.file) : {};
   const located = { ...report, ...locations };
-  const text = await renderReport(format === 'html' ? await htmlModel(repoRoot, located) : located, format);
+  const model = format === 'html' ? await htmlModel(repoRoot, located) : located;
+  const text = await renderReport(model, format, readerOf(process.env));
   if (outputFile && outputFile !== '-') {
     try {
       await writeOutput(outputFile, text, { cwd, stdout: (chunk) => process.stdout.write(chunk) });

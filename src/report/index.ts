@@ -1,6 +1,8 @@
+import type { Reader } from '../core/reader.js';
 import type { RunReport } from '../core/run/run-report.js';
 
-type Render = (report: RunReport) => string;
+/** `reader`: who reads the text (core/reader.ts); formats written for machines ignore it. */
+type Render = (report: RunReport, reader?: Reader) => string;
 
 interface ReportRenderer {
   /** Loaded on use: reading a config needs the format names, not the renderers. */
@@ -33,9 +35,9 @@ const reportRenderers = {
 export type ReportFormat = keyof typeof reportRenderers;
 export const REPORT_FORMATS = Object.keys(reportRenderers) as [ReportFormat, ...ReportFormat[]];
 
-export async function renderReport(report: RunReport, format: ReportFormat): Promise<string> {
+export async function renderReport(report: RunReport, format: ReportFormat, reader: Reader = 'agent'): Promise<string> {
   const render = await reportRenderers[format].load();
-  return render(report);
+  return render(report, reader);
 }
 
 /** `markdown (for people and agents, the default), json (…)`: the formats for help texts. */

@@ -1,11 +1,16 @@
+import { pinnedBaseLine } from '../core/change-set/describe-base.js';
 import { formatDuration } from '../core/config/units.js';
 import type { Finding } from '../core/finding.js';
+import type { Reader } from '../core/reader.js';
 import { failureExcerpt } from '../core/run/failure-excerpt.js';
 import { blockingFindings, type RunReport, statusLabel, type ToolReport } from '../core/run/run-report.js';
-import { nextStep } from './next-step.js';
+import { nextStep, pendingPolicyPaths } from './next-step.js';
 
-/** Renders a run as Markdown: verdict header, one section per tool, and a footer that tells an agent what to do next. */
-export function renderMarkdown(report: RunReport): string {
+/**
+ * Renders a run as Markdown: verdict header, one section per tool, and a footer that says what to do next, in words
+ * for its reader (a person at a terminal is told the commands only a person may run; see core/reader.ts).
+ */
+export function renderMarkdown(report: RunReport, reader: Reader = 'agent'): string {
   const lines: string[] = [];
   const verdict = report.verdict === 'passed' ? 'PASSED' : 'FAILED';
   lines.push(`# tollgate: ${verdict}`, '');
@@ -17,15 +22,8 @@ export function renderMarkdown(report: RunReport): string {
   lines.push(
     `${report.changedFiles} changed file(s) against ${base} · ${formatDuration(report.durationMs)} · run \`${report.runId}\`${report.partial ? ' · partial run (--only/--skip)' : ''}`,
   );
-  const { pinned } = report.base;
-  if (pinned) {
-    const resolved = `${pinned.resolvedRef ?? 'the resolved base'} (${pinned.resolvedCommit.slice(0, 10)})`;
-    const at = report.base.commit ? `\`${report.base.commit.slice(0, 10)}\`` : 'the first commit';
-    lines.push(
-      '',
-      `Base pinned at ${at}: ${pinned.unvalidated} commit(s) up to ${resolved} were never validated by a passing run nor fetched, so they are part of the change.`,
-    );
-  }
+  const pinned = pinnedBaseLine(report.base);
+  if (pinned) lines.push('', pinned);
   if (report.off && report.off.length > 0) {
     lines.push('', `Off (config \`validation.<name>.enabled\` or \`TOLLGATE_USE_<NAME>=0\`): ${report.off.join(', ')}`);
   }
@@ -37,10 +35,17 @@ export function renderMarkdown(report: RunReport): string {
     for (const skipped of report.skippedFiles.slice(0, 20)) lines.push(`- ${code(skipped.path)}: ${skipped.detail}`);
     if (report.skippedFiles.length > 20) lines.push(`- … and ${report.skippedFiles.length - 20} more`);
   }
-  for (const tool of report.tools) lines.push('', ...renderTool(tool, report.maxOutputLines));
-  lines.push('', '---', `**Next:** ${nextStep(report)}`, '');
+  for (const tool of report.tools) {
+    lines.push('', ...renderTool(tool, report.maxOutputLines));
+    if (reader === 'person' && pendingPolicyPaths({ tools: [tool] }).length > 0) lines.push('', PERSON_POLICY_LINE);
+  }
+  lines.push('', '---', `**Next:** ${nextStep(report, 'above', reader)}`, '');
   return lines.join('\n');
 }
+
+/** Under the policy section, for a person only: the command that reviews and applies a pending edit. */
+const PERSON_POLICY_LINE =
+  'A policy edit applies once you review it: run `tollgate policy accept` in your terminal (it shows each edit and asks you to type "accept").';
 
 function renderTool(tool: ToolReport, maxOutputLines: number): string[] {
   const lines = [

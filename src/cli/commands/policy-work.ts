@@ -1,11 +1,16 @@
+import { howBaseWasChosen, remoteBranchOf, whatMovesBase } from '../../core/change-set/describe-base.js';
 import { createGitRunner } from '../../core/change-set/git.js';
+import { CONFIG_FILE_NAMES } from '../../core/config/locate-file.js';
 import { openProject } from '../../core/config/open-project.js';
 import { TollgateError } from '../../core/errors.js';
 import { loadRedactor } from '../../core/pipeline/redact-result.js';
 import { type PolicyAcceptance, recordAcceptances } from '../../core/policy/acceptances.js';
 import { headTree } from '../../core/policy/base-tree.js';
+import { describeConfigEdit } from '../../core/policy/config-edit-effects.js';
 import type { EffectivePolicy, PolicyFile } from '../../core/policy/effective-policy.js';
+import { whatEndsPendingEdit } from '../../core/policy/pending-edit-advice.js';
 import { describePolicyEdit } from '../../core/policy/policy-diff.js';
+import type { Reader } from '../../core/reader.js';
 import { refuseUnlessPerson, typedOnTerminal } from '../person-at-terminal.js';
 
 /** Each accept round can reveal files the accepted config names; a few rounds cover any real config. */
@@ -30,23 +35,45 @@ const STATUS_TEXT: Record<PolicyFile['status'], string> = {
   accepted: 'edited: accepted on this machine',
 };
 
-/** Every policy file that exists on either side, with what the gate makes of it. */
-export function renderPolicyStatus({ policy }: LoadedPolicy, json: boolean): string {
+/** Every policy file that exists on either side, with what the gate makes of it; the base, and what moves it. */
+export function renderPolicyStatus({ policy }: LoadedPolicy, json: boolean, reader: Reader = 'agent'): string {
   const files = [...policy.files.values()].filter((file) => file.base !== null || file.working !== null);
+  const chosen = policy.base
+    ? {
+        source: policy.base.source,
+        ref: policy.base.ref,
+        how: howBaseWasChosen(policy.base),
+        movedBy: whatMovesBase(policy.base),
+      }
+    : null;
   if (json) {
     const shown = files.map(({ path, status, base, working }) => ({ path, status, base, working }));
-    return `${JSON.stringify({ base: policy.baseCommit, mode: policy.mode, files: shown }, null, 2)}\n`;
+    const edit = policy.configEdit ? { configEdit: policy.configEdit } : {};
+    return `${JSON.stringify({ base: policy.baseCommit, mode: policy.mode, chosen, files: shown, ...edit }, null, 2)}\n`;
   }
   const base = policy.baseCommit ? `the base commit ${policy.baseCommit.slice(0, 12)}` : 'no commit yet (defaults)';
   const mode = policy.mode === 'base' ? ' (TOLLGATE_POLICY=base: edits cannot be accepted)' : '';
   const width = Math.max(0, ...files.map((file) => file.path.length));
-  const lines = files.map((file) => `  ${file.path.padEnd(width)}  ${STATUS_TEXT[file.status]}`);
-  const pending = policy.pending().length;
-  return `policy from ${base}${mode}\n${lines.length > 0 ? lines.join('\n') : '  (no policy files)'}\n${
-    pending > 0
-      ? `${pending} edit${pending === 1 ? '' : 's'} pending: runs fail until a person accepts or reverts ${pending === 1 ? 'it' : 'them'}\n`
-      : ''
-  }`;
+  const lines = files.flatMap((file) => {
+    const line = `  ${file.path.padEnd(width)}  ${STATUS_TEXT[file.status]}`;
+    const edit =
+      file.status === 'changed' && policy.configEdit && (CONFIG_FILE_NAMES as readonly string[]).includes(file.path);
+    return edit ? [line, `  ${' '.repeat(width)}  the edit ${describeConfigEdit(policy.configEdit!)}`] : [line];
+  });
+  const out = [`policy from ${base}${mode}`, ...(lines.length > 0 ? lines : ['  (no policy files)'])];
+  if (chosen) out.push(`base: ${chosen.how}`, `moved by: ${chosen.movedBy}`);
+  const pending = policy.pending();
+  if (pending.length > 0) {
+    const them = pending.length === 1 ? 'it' : 'them';
+    const count = `${pending.length} edit${pending.length === 1 ? '' : 's'} pending: runs fail until a person accepts or reverts ${them}`;
+    // The command goes to a person at a terminal only: what an agent reads says that a person must act.
+    const ends =
+      reader === 'person' && policy.mode === 'local'
+        ? ` ${whatEndsPendingEdit({ reader, paths: pending.map((file) => file.path), remote: policy.base ? remoteBranchOf(policy.base) : null })}`
+        : '';
+    out.push(`${count}.${ends}`);
+  }
+  return `${out.join('\n')}\n`;
 }
 
 /**

@@ -22,8 +22,11 @@ Examples:
 
   policy
     .command('status')
-    .summary('list the policy files: unchanged, edited and pending, or accepted on this machine')
-    .option('--json', 'print JSON: { base, mode, files: [{ path, status, base, working }] }')
+    .summary('list the policy files (unchanged, edited and pending, or accepted on this machine) and the base')
+    .option(
+      '--json',
+      'print JSON: { base, mode, chosen: { source, ref, how, movedBy }, files: [{ path, status, base, working }], configEdit? }',
+    )
     .addHelpText(
       'after',
       `
@@ -34,9 +37,12 @@ Examples:
     .action(async (rawFlags: unknown) => {
       const flags = parseFlags(statusFlags, rawFlags);
       const { cwd, env, write } = io();
-      const { loadPolicy, renderPolicyStatus } = await import('./policy-work.js');
+      const [{ loadPolicy, renderPolicyStatus }, { readerOf }] = await Promise.all([
+        import('./policy-work.js'),
+        import('../person-at-terminal.js'),
+      ]);
       const loaded = await loadPolicy(cwd, env as NodeJS.ProcessEnv);
-      write(renderPolicyStatus(loaded, flags.json));
+      write(renderPolicyStatus(loaded, flags.json, readerOf(env as NodeJS.ProcessEnv)));
     });
 
   policy

@@ -5,7 +5,7 @@ import { lifetimeSchema } from '../../core/config/duration.js';
 import { TollgateError } from '../../core/errors.js';
 import { parseFlags } from '../flags.js';
 import { type CommandIo, processIo } from '../io.js';
-import { refuseUnlessPerson, typedOnTerminal } from '../person-at-terminal.js';
+import { readerOf, refuseUnlessPerson, typedOnTerminal } from '../person-at-terminal.js';
 
 const waiveFlags = z.object({
   reason: z.string().optional(),
@@ -115,6 +115,7 @@ async function recordWaiver(input: {
     confirm: confirmOnTerminal,
     commit: flags.commit,
     madeBy: waiverOrigin(agentMarkers(env), Boolean(process.stdin.isTTY)),
+    reader: readerOf(env),
   });
   if (waiver.committed) {
     return `wrote the waiver of ${waiver.findingId} (${describeWaived(waiver)}) to tollgate.waivers.yaml: the file is policy, so it applies once the edit is merged into the base, where reviewers see it, or a person accepts it (docs/policy.md)\n`;

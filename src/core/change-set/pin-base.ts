@@ -41,6 +41,7 @@ export async function pinBase(git: GitRunner, input: PinBaseInput): Promise<Chan
     resolvedRef: resolved.ref,
     resolvedCommit: resolved.commit,
     unvalidated: await countBetween(git, pinnedAt, resolved.commit),
+    ...(resolved.refName ? { resolvedRefName: resolved.refName } : {}),
   };
   if (pinnedAt === null) return { ref: null, commit: null, source: 'pinned', pinned };
   return { ref: pinnedAt.slice(0, 12), commit: pinnedAt, source: 'pinned', pinned };

@@ -45,7 +45,13 @@ export interface ChangeSetBase {
    * Set when the resolved base was not trusted (pin-base.ts): `commit` is then the newest trusted commit under HEAD
    * (null: none, the whole history is the change), and this says what resolution had picked.
    */
-  pinned?: { resolvedRef: string | null; resolvedCommit: string; unvalidated: number };
+  pinned?: {
+    resolvedRef: string | null;
+    resolvedCommit: string;
+    unvalidated: number;
+    /** The full ref resolution found (`refs/remotes/origin/main`): says whether a fetch can move the base. */
+    resolvedRefName?: string;
+  };
 }
 
 export type SkipReason = 'too_large' | 'binary' | 'unreadable' | 'symlink_outside_repo';

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { COMMITTED_WAIVERS_FILE } from '../policy/committed-waivers-file.js';
+import { configEditEffects } from '../policy/config-edit-effects.js';
 import { PolicyResolver } from '../policy/effective-policy.js';
 import type { Env } from './env-overrides.js';
 import type { LoadedConfig } from './loaded-config.js';
@@ -42,7 +43,14 @@ export async function withBasePolicy(working: LoadedConfig, input: BasePolicyInp
   }
   await resolver.resolve(policyPaths(resolver, loaded, input));
   const policy = resolver.policy();
-  return { ...loaded, policy, hash: hashWithPolicy(loaded.hash, policy.digest()) };
+  // The base's config stands in for a pending edit: the run says what the edit would have changed.
+  const configEdit =
+    loaded === working ? null : configEditEffects(loaded.config, working.config, input.registries.tools);
+  return {
+    ...loaded,
+    policy: configEdit ? { ...policy, configEdit } : policy,
+    hash: hashWithPolicy(loaded.hash, policy.digest()),
+  };
 }
 
 /** The policy files a config names (committed waivers, each validator's `policyFiles`), as repository paths. */

@@ -5,10 +5,12 @@ import { handOffBase } from '../change-set/base-handoff.js';
 import { createGitRunner } from '../change-set/git.js';
 import { pinBase } from '../change-set/pin-base.js';
 import { resolveBaseWithHead } from '../change-set/resolve-base.js';
+import type { ChangeSetBase } from '../change-set/types.js';
 import { TollgateError } from '../errors.js';
 import { readTrustedCommits } from '../state/history-store.js';
 import { isAccepted, type PolicyAcceptance, readAcceptances } from './acceptances.js';
 import { type BaseTree, baseTree } from './base-tree.js';
+import type { ConfigEditEffects } from './config-edit-effects.js';
 
 /**
  * Policy from the base: the files that decide how the gate judges a change (the config, the committed waivers, the
@@ -44,6 +46,10 @@ export interface EffectivePolicy {
   readonly repoRoot: string;
   /** The commit the policy is read from; null without commits (every policy file is then a change). */
   readonly baseCommit: string | null;
+  /** How the base was chosen (resolved, pinned, named); absent outside a repository. */
+  readonly base?: ChangeSetBase;
+  /** What the pending edit of the config would change, had it applied; absent when the config is not pending. */
+  readonly configEdit?: ConfigEditEffects;
   readonly files: ReadonlyMap<string, PolicyFile>;
   /** Edits not (yet) accepted: the gate ignores them and blocks. */
   pending(): PolicyFile[];
@@ -71,23 +77,24 @@ export class PolicyResolver {
     readonly mode: PolicyMode,
     private readonly tree: BaseTree | null,
     private readonly accepted: readonly PolicyAcceptance[],
+    private readonly base: ChangeSetBase | null,
   ) {}
 
   static async open(options: PolicyResolverOptions): Promise<PolicyResolver> {
     const mode = policyModeOf(options.env);
     const git = createGitRunner(options.repoRoot);
-    const commit = await baseCommitOf(git, options.repoRoot, options.base);
-    if (commit === undefined) return new PolicyResolver(options.repoRoot, 'unversioned', null, []);
+    const base = await baseOf(git, options.repoRoot, options.base === undefined ? {} : { flag: options.base });
+    if (base === undefined) return new PolicyResolver(options.repoRoot, 'unversioned', null, [], null);
     const accepted = mode === 'base' ? [] : await readAcceptances(options.repoRoot);
-    return new PolicyResolver(options.repoRoot, mode, baseTree(git, commit), accepted);
+    return new PolicyResolver(options.repoRoot, mode, baseTree(git, base.commit), accepted, base);
   }
 
   /** The same resolver, reading the base at another revision (the base config's own `base:`). */
   async rebased(base: string, env: NodeJS.ProcessEnv): Promise<PolicyResolver> {
     const git = createGitRunner(this.repoRoot);
-    const commit = await baseCommitOf(git, this.repoRoot, base);
-    if (commit === undefined || commit === this.tree?.commit) return this;
-    return new PolicyResolver(this.repoRoot, policyModeOf(env), baseTree(git, commit), this.accepted);
+    const chosen = await baseOf(git, this.repoRoot, { config: base });
+    if (chosen === undefined || chosen.commit === this.tree?.commit) return this;
+    return new PolicyResolver(this.repoRoot, policyModeOf(env), baseTree(git, chosen.commit), this.accepted, chosen);
   }
 
   get baseCommit(): string | null {
@@ -160,6 +167,7 @@ export class PolicyResolver {
       mode,
       repoRoot,
       baseCommit,
+      ...(this.base ? { base: this.base } : {}),
       files,
       pending: () => [...files.values()].filter((file) => file.status === 'changed'),
       read: async (absolute) => {
@@ -205,29 +213,27 @@ function policyDigest(files: Iterable<PolicyFile>): string {
 }
 
 /**
- * The base commit: the named revision, else the change set's default (upstream or default-branch merge-base, else
- * HEAD); null without commits; undefined when this is not a git repository at all.
- */
-/**
- * The commit whose policy applies: the base the change set uses, pinned as it pins it (pin-base.ts), so that moving a
+ * The base whose policy applies: the base the change set uses, pinned as it pins it (pin-base.ts), so that moving a
  * ref to commits the agent made cannot turn the agent's committed policy edit into "the base's policy". A base a
- * person names (`--base`, the config's `base:`) is taken as named.
+ * person names (`--base`, the config's `base:`) is taken as named. Its commit is null without commits; undefined
+ * when this is not a git repository at all.
  */
-async function baseCommitOf(
+async function baseOf(
   git: ReturnType<typeof createGitRunner>,
   repoRoot: string,
-  named: string | undefined,
-): Promise<string | null | undefined> {
+  named: { flag?: string; config?: string },
+): Promise<(ChangeSetBase & { commit: string | null }) | undefined> {
+  const isNamed = named.flag !== undefined || named.config !== undefined;
   // Read while git lists the refs: the pinning below needs it.
-  const trustedCommits = named === undefined ? readTrustedCommits(repoRoot) : undefined;
+  const trustedCommits = isNamed ? undefined : readTrustedCommits(repoRoot);
   trustedCommits?.catch(() => undefined); // awaited below
   try {
-    const { base: resolved, head: headOf } = await resolveBaseWithHead(git, named ? { flag: named } : {});
-    if (named !== undefined || resolved.commit === null) return resolved.commit;
+    const { base: resolved, head: headOf } = await resolveBaseWithHead(git, named);
+    if (isNamed || resolved.commit === null) return resolved;
     const [head, trusted] = await Promise.all([headOf(), trustedCommits]);
     const pinned = await pinBase(git, { root: repoRoot, resolved, head, trusted });
     handOffBase(repoRoot, head, trusted, pinned);
-    return pinned.commit;
+    return pinned;
   } catch (error) {
     const inside = await git.run(['rev-parse', '--is-inside-work-tree']);
     if (inside.exitCode !== 0) return undefined;

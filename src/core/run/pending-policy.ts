@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { makeFinding } from '../finding.js';
 import type { ToolExecution } from '../pipeline/execute-tool.js';
+import { checksNotApplied, effectsNotApplied } from '../policy/config-edit-effects.js';
 import type { EffectivePolicy, PolicyFile } from '../policy/effective-policy.js';
+import { POLICY_RESULT_NAME } from '../policy/pending-edit-advice.js';
 import { result } from '../result.js';
-
-/** The name under which a run reports policy edits that no person accepted. */
-export const POLICY_RESULT_NAME = 'policy';
 
 /**
  * The run's answer to pending policy edits: one high finding per edited policy file, which the run was not judged
@@ -34,7 +33,7 @@ export function pendingPolicyExecution(policy: EffectivePolicy): ToolExecution |
     title: 'Policy',
     result: result(
       'failed',
-      `${pending.length} policy edit${pending.length === 1 ? '' : 's'} pending a person's review (${names}): this run used the policy at ${base} instead.`,
+      `${pending.length} policy edit${pending.length === 1 ? '' : 's'} pending a person's review (${names}): this run used the policy at ${base} instead.${notApplied(policy)}`,
       findings,
       {
         baseCommit: policy.baseCommit,
@@ -47,6 +46,40 @@ export function pendingPolicyExecution(policy: EffectivePolicy): ToolExecution |
     additionalContext: [],
     scope: null,
   };
+}
+
+/** " Not applied: 2 checks from your edit did not run (test, lint); your edit turns off `advisories`." */
+function notApplied(policy: EffectivePolicy): string {
+  const clauses = policy.configEdit ? effectsNotApplied(policy.configEdit) : [];
+  return clauses.length > 0 ? ` Not applied: ${clauses.join('; ')}.` : '';
+}
+
+/**
+ * The checks section while an edit of the config is pending: the checks the edit adds, changes or removes, said where
+ * a reader looks for them. With no checks in the base's config, this replaces "no checks configured", which would
+ * be false to whoever just added some.
+ */
+export function withPendingChecksNote(
+  executions: readonly ToolExecution[],
+  policy: EffectivePolicy,
+  baseChecks: number,
+): ToolExecution[] {
+  const clauses = policy.configEdit ? checksNotApplied(policy.configEdit) : [];
+  if (clauses.length === 0) return [...executions];
+  const note = `${clauses.join('; ')}: the edit is pending`;
+  return executions.map((execution) => {
+    if (execution.toolName !== CHECKS_TOOL) return execution;
+    const replaces = baseChecks === 0 && execution.result.status === 'passed';
+    const before = execution.result.summary.replace(/[.;:,]?\s*$/, '.');
+    const summary = replaces ? note : `${before} ${upperFirst(note)}.`;
+    return { ...execution, result: { ...execution.result, summary } };
+  });
+}
+
+const CHECKS_TOOL = 'checks';
+
+function upperFirst(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 function describeEdit(file: PolicyFile): string {

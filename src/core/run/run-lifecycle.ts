@@ -14,7 +14,7 @@ import { pruneRuns } from '../state/prune-runs.js';
 import { type RunTelemetryInput, recordRunTelemetry } from '../telemetry/index.js';
 import { changeSetForRun } from './change-set-for-run.js';
 import { executeSelected, type SelectedCall } from './execute-selected.js';
-import { pendingPolicyExecution } from './pending-policy.js';
+import { pendingPolicyExecution, withPendingChecksNote } from './pending-policy.js';
 import { persistRun } from './persist-run.js';
 import { recheckTree } from './recheck-tree.js';
 import { type ToolReport, toolReport, type Verdict } from './run-report.js';
@@ -211,7 +211,9 @@ async function executeAndStore(
     options.base,
   );
   const pending = options.policy ? pendingPolicyExecution(options.policy) : null;
-  const executions = pending ? [...rechecked, pending] : rechecked;
+  const executions = pending
+    ? [...withPendingChecksNote(rechecked, options.policy!, checksIn(config)), pending]
+    : rechecked;
   try {
     const persisted = await persistRun({
       repoRoot,
@@ -244,4 +246,9 @@ async function rememberCommits(repoRoot: string, changeSet: RepoChangeSet, passe
   } catch (error) {
     if (!isWriteFailure(error)) throw error;
   }
+}
+
+/** How many checks the config holds (the base's, while an edit of it is pending). */
+function checksIn(config: TollgateConfig): number {
+  return Array.isArray(config.checks) ? config.checks.length : 0;
 }

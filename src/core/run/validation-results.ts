@@ -1,4 +1,5 @@
 import { formatDuration } from '../config/units.js';
+import { POLICY_RESULT_NAME, whatEndsPendingEdit } from '../policy/pending-edit-advice.js';
 import { isPassingStatus, type ToolStatus } from '../result.js';
 import { type AgentFinding, type AgentFindingList, agentFindings, nameFindings } from './agent-findings.js';
 import type { ConfigLocations } from './config-locations.js';
@@ -112,5 +113,11 @@ function failingFooter(view: FooterView, failing: readonly ToolReport[]): string
   if (list.blocking === 0) {
     return `${broken.trim() || 'Validation did not pass.'} Then ${again}.`;
   }
-  return `Fix ${list.blocking} finding(s): ${nameFindings(list)}.${broken} Then ${again}. To accept a low-risk finding instead, run \`tollgate waive ID --reason "…"\`.`;
+  const policy = view.tools.find((tool) => tool.name === POLICY_RESULT_NAME);
+  const edits = policy ? blockingFindings(policy).flatMap((finding) => (finding.path ? [finding.path] : [])) : [];
+  // What an agent reads: a person must accept a policy edit; never the command that does it.
+  const ends = edits.length > 0 ? ` ${whatEndsPendingEdit({ reader: 'agent', paths: edits })}` : '';
+  const others = view.tools.filter((tool) => tool.name !== POLICY_RESULT_NAME && blockingFindings(tool).length > 0);
+  if (ends !== '' && others.length === 0) return `${ends.trim()}${broken} Then ${again}.`;
+  return `Fix ${list.blocking} finding(s): ${nameFindings(list)}.${broken} Then ${again}. To accept a low-risk finding instead, run \`tollgate waive ID --reason "…"\`.${ends}`;
 }

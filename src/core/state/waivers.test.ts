@@ -75,6 +75,51 @@ describe('who may waive what', () => {
     );
   });
 
+  test("at a person's terminal, the refusal names --human", async () => {
+    const error = await waive({ findingId: findings.high.id, reader: 'person' }).catch((caught: unknown) => caught);
+    expect((error as TollgateError).message).toBe(
+      `finding "${findings.high.id}" is high (checks: tests failed at src/a.ts:12); waivers.allow lets an agent waive low, medium: to accept this risk yourself, run the same command with --human (you confirm by typing the finding id)`,
+    );
+  });
+
+  test('a pending policy edit is not a risk to accept: refused to anyone, even with --human, before any question', async () => {
+    const edit = makeFinding({
+      validator: 'policy',
+      ruleId: 'policy-change',
+      severity: 'low',
+      title: 'Policy edit not applied: .gitleaksignore (added)',
+      path: '.gitleaksignore',
+      anchor: 'none..b',
+    });
+    await recordResult(repo.root, {
+      tool: 'policy',
+      fingerprint: 'fp',
+      configHash: 'c',
+      status: 'failed',
+      runId: 'r1',
+      at: '2026-11-23T10:57:00.000Z',
+      findings: [edit],
+    });
+    const what = `finding "${edit.id}" is a pending policy edit (.gitleaksignore), not a risk to accept: a waiver cannot end it`;
+    const asked: string[] = [];
+    const confirm = async () => {
+      asked.push('asked');
+      return true;
+    };
+    const refusal = (overrides: Partial<WaiveRequest>) =>
+      waive({ findingId: edit.id, confirm, ...overrides }).catch(
+        (caught: unknown) => (caught as TollgateError).message,
+      );
+    expect(await refusal({ human: true, reader: 'person' })).toBe(
+      `${what}; run \`tollgate policy accept\` to review and apply the edit, merge it into the base, or restore the file as the base has it`,
+    );
+    expect(await refusal({})).toBe(
+      `${what}; it applies once a person accepts it or it is merged into the base; to go on without it, restore the file as the base has it`,
+    );
+    expect(asked).toEqual([]);
+    expect(await listWaivers(repo.root)).toEqual([]);
+  });
+
   test('waivers.allow from config is honoured', async () => {
     await expect(waive({ findingId: findings.medium.id, allow: ['low'] })).rejects.toThrow(
       /lets an agent waive low, so fix it/,

@@ -5,7 +5,9 @@ import type { EventDataByType } from '../events/types.js';
 import { openEventLog } from '../events/writer.js';
 import type { Finding, Severity } from '../finding.js';
 import type { EffectivePolicy } from '../policy/effective-policy.js';
+import { POLICY_RESULT_NAME } from '../policy/pending-edit-advice.js';
 import { runProcess } from '../process.js';
+import type { Reader } from '../reader.js';
 import { readCommittedWaivers, writeCommittedWaiver } from './committed-waivers.js';
 import { readLocalWaivers, type WaiversFile, writeLocalWaivers } from './local-waivers-file.js';
 import { withStateLock } from './lock.js';
@@ -80,6 +82,8 @@ export interface WaiveRequest {
   confirm?: (finding: LastFinding) => Promise<boolean>;
   /** How the waiver is being made (`waiverOrigin`), recorded with it. */
   madeBy?: WaiverOrigin;
+  /** Who reads a refusal (default: an agent, told no command). */
+  reader?: Reader;
   /** Environment for `git config user.name` and `$USER`. Default `process.env`. */
   env?: NodeJS.ProcessEnv;
   now?: Date;
@@ -96,12 +100,17 @@ export async function waiveFinding(repoRoot: string, request: WaiveRequest): Pro
   if (reason === '')
     throw new TollgateError('usage', '--reason: expected why the finding is acceptable, got an empty text');
   const finding = findFinding(await lastFindings(repoRoot), request.findingId);
+  const reader = request.reader ?? 'agent';
+  if (finding.tool === POLICY_RESULT_NAME) throw policyEditRefusal(finding, reader);
   if (!request.human && !request.allow.includes(finding.severity)) {
     const allowed = request.allow.length > 0 ? request.allow.join(', ') : 'nothing';
-    // No command in this message: an agent reads it, and must fix the finding rather than look for a way around it.
+    const head = `finding "${finding.id}" is ${finding.severity} (${describeFinding(finding)}); waivers.allow lets an agent waive ${allowed}`;
+    // An agent reads no command here: it must fix the finding rather than look for a way around it.
     throw new TollgateError(
       'usage',
-      `finding "${finding.id}" is ${finding.severity} (${describeFinding(finding)}); waivers.allow lets an agent waive ${allowed}, so fix it: only a person at their own terminal can accept this risk`,
+      reader === 'person'
+        ? `${head}: to accept this risk yourself, run the same command with --human (you confirm by typing the finding id)`
+        : `${head}, so fix it: only a person at their own terminal can accept this risk`,
     );
   }
   if (request.human && request.confirm && !(await request.confirm(finding))) {
@@ -216,6 +225,19 @@ function findFinding(findings: readonly LastFinding[], wanted: string): LastFind
   }
   // Most recent first: the same id from an older run of another tool loses.
   return findings.find((finding) => finding.id === ids[0])!;
+}
+
+/**
+ * A pending policy edit is not a risk to accept: its finding's id follows the exact edit, and what ends it is a
+ * person accepting the edit, the edit reaching the base, or the file restored (docs/policy.md).
+ */
+function policyEditRefusal(finding: LastFinding, reader: Reader): TollgateError {
+  const what = `finding "${finding.id}" is a pending policy edit${finding.path ? ` (${finding.path})` : ''}, not a risk to accept: a waiver cannot end it`;
+  const ends =
+    reader === 'person'
+      ? 'run `tollgate policy accept` to review and apply the edit, merge it into the base, or restore the file as the base has it'
+      : 'it applies once a person accepts it or it is merged into the base; to go on without it, restore the file as the base has it';
+  return new TollgateError('usage', `${what}; ${ends}`);
 }
 
 function describeFinding(finding: LastFinding): string {
