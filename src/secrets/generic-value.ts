@@ -427,10 +427,12 @@ export const GATES = {
   /**
    * `_PASSWORD=`, `": "`, `\\": \\"`, `', '` (PHP define), `?=` (make). A quoted value after `=` or `:` is what
    * `assignmentPattern`'s quoted groups hold: one its rules reject on its own (`"Enter your password"`) stops the hit.
+   * After a `,` only a quoted argument can follow, as in the pattern: a keyword inside a JSON value
+   * (`"cfg_access_key_2",` on every line of keyword-dense data) then stops here.
    */
   assignment: nameGate(
     { run: 40, at: 'separator', chars: '=:,?!', quoted: rejectedOnItsOwn },
-    String.raw`\\?["']?[ \t]{0,8}[=:,?!]`,
+    String.raw`\\?["']?[ \t]{0,8}(?:[=:?!]|,[ \t]{0,16}["'])`,
   ),
   /** A provider word early in a longer name: `twilio_auth_token =`. */
   namedValue: nameGate({ run: 80, at: 'separator', chars: '=:' }, String.raw`\\?["']?[ \t]{0,4}[=:]`),
