@@ -271,7 +271,8 @@ export function rejectedOnItsOwn(value: string): boolean {
 /**
  * The word shape of a name: lowercase, capitalized or upper-case words joined by `_`, `-`, `.` or `=` or by camel
  * humps, each word optionally followed by up to four digits, a part of its own up to eight (a counter or a date:
- * `cfg_access_key_2`, `myAccessKey2`, `SECRET_REF_3`, `key_name_20240101`, `set=it=here`). `PascalCase2` is left out: people choose passwords such as `BlueSky42`.
+ * `cfg_access_key_2`, `myAccessKey2`, `SECRET_REF_3`, `key_name_20240101`, `set=it=here`). `PascalCase2` is left
+ * out: people choose passwords such as `BlueSky42`.
  */
 const IDENTIFIER_SHAPE =
   /^(?:[a-z]+(?:[A-Z][a-z]+)*|[A-Z]+)\d{0,4}(?:[-_.=](?:(?:[a-z]+(?:[A-Z][a-z]+)*|[A-Z][a-z]+|[A-Z]+)\d{0,4}|\d{1,8}))*$/;
@@ -279,15 +280,20 @@ const IDENTIFIER_SHAPE =
 const IDENTIFIER_WORD = /[A-Z]?[a-z]+|[A-Z]+/g;
 /** Short words and abbreviations without a vowel that names are made of (`my_key`, `cfg_db_key`, `svc-pwd`). */
 const SHORT_WORDS = new Set(
-  'my id io to of on in is by up at as it no ok cfg cnf db pw pwd psw msg src dst tmp ctx cmd mgr svc srv std pkg cb fn jwt sql tls ssl ssh smtp http https xml tcp dns gcp kms pk sk ws prd stg dflt lvl cnt ctl crm cms qr bg fg px nr ts js rb gh gl vcs mq'.split(
-    ' ',
-  ),
+  [
+    'my id io to of on in is by up at as it no ok',
+    'cfg cnf db pw pwd psw msg src dst tmp ctx cmd mgr svc srv std pkg cb fn jwt sql tls ssl ssh smtp http https',
+    'xml tcp dns gcp kms pk sk ws prd stg dflt lvl cnt ctl crm cms qr bg fg px nr ts js rb gh gl vcs mq',
+  ]
+    .join(' ')
+    .split(' '),
 );
 
 /**
  * `cfg_access_key_2`, `my_secret_name`, `myAccessKey2`, `SECRET_REF_3`: a name made of words, which names a credential
- * kept elsewhere and is none. Each word must read as one (see `isWordLike`) and there must be two: random text with a `_` (`sk_live_4eC3…`, base64url, `Tr0ub4dor_3`) has
- * digits inside its words, upper case mid-word or letters no word has, and a lone `falcon_7` may be a chosen password.
+ * kept elsewhere and is none. Each word must read as one (see `isWordLike`) and there must be two: random text with
+ * a `_` (`sk_live_4eC3…`, base64url, `Tr0ub4dor_3`) has digits inside its words, upper case mid-word or letters no
+ * word has, and a lone `falcon_7` may be a chosen password.
  * On the hot path of keyword-dense data (a candidate per line), so one anchored regex decides most values.
  */
 export function isIdentifierShaped(value: string): boolean {
@@ -299,8 +305,8 @@ export function isIdentifierShaped(value: string): boolean {
 }
 
 /**
- * Reads as a word of a name: a known short word or abbreviation, or 3 to 16 letters with a vowel, no run of four consonants and no
- * run of three vowels (`y` counts as both). Random letters break one of these in most words.
+ * Reads as a word of a name: a known short word or abbreviation, or 3 to 16 letters with a vowel, no run of four
+ * consonants and no run of three vowels (`y` counts as both). Random letters break one of these in most words.
  */
 function isWordLike(word: string): boolean {
   if (SHORT_WORDS.has(word)) return true;
