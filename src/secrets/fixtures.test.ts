@@ -1,7 +1,15 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { applyFixtureMode, fixturesNote, isFixture, isTestOrDocsPath, looksMadeUp } from './fixtures.js';
+import {
+  applyFixtureMode,
+  fixturesNote,
+  isFixture,
+  isTestOrDocsPath,
+  looksMadeUp,
+  TEST_PATH_LAYOUTS,
+} from './fixtures.js';
 import { builtinRules } from './rules/index.js';
-import { fakeChecksumToken, fakeToken } from './sample-tokens.js';
+import { fakeChecksumToken, fakePem, fakeToken } from './sample-tokens.js';
 import { scanTargets } from './scan-targets.js';
 import { SecretScanner } from './scanner.js';
 
@@ -50,8 +58,46 @@ describe('test and docs paths', () => {
     'app/models/sample_order.rb',
     'deploy/compose.yml.tpl',
     'config/settings.py.template',
+    'src/main/resources/application.yml',
+    'src/main/java/app/Keys.java',
+    'contest/app.py',
+    'latest/config.yml',
+    'src/testing-utils.ts',
+    'src/contestTest.ts',
+    'src/attestation/keys.go',
+    'app/greatest/config.yml',
+    'src/Shop.Api/appsettings.json',
+    'src/integration/db.yml',
+    'src/itinerary/db.yml',
   ])('%s is not', (path) => {
     expect(isTestOrDocsPath(path)).toBe(false);
+  });
+
+  describe.each(TEST_PATH_LAYOUTS.map((layout) => [layout.layout, layout] as const))('%s', (_, layout) => {
+    test.each(layout.examples)('%s is a test path of this layout', (path) => {
+      expect(layout.pattern.test(path)).toBe(true);
+      expect(isTestOrDocsPath(path)).toBe(true);
+    });
+  });
+
+  test.each([
+    'spring-boot-project/spring-boot-docker-tests/src/dockerTest/resources/application.properties',
+    'spring-boot-tests/spring-boot-smoke-tests/spring-boot-smoke-test-web-secure/src/main/resources/application.properties',
+    'smoke-test/app/src/main/resources/config.yml',
+    'module/src/intTest/java/app/CassandraIT.java',
+    'module/src/testFixtures/resources/keys.properties',
+    'app/src/androidTest/java/app/LoginTest.kt',
+    'plugin/src/it/settings.xml',
+    'tests/Shop.UnitTests/appsettings.json',
+    'Shop.Api.Test/config.json',
+    'internal/parser/testdata/golden.json',
+  ])('the build tools’ layouts: %s is a test path', (path) => {
+    expect(isTestOrDocsPath(path)).toBe(true);
+  });
+
+  test('docs/validators/secrets.md names every layout', () => {
+    const docs = readFileSync(new URL('../../docs/validators/secrets.md', import.meta.url), 'utf8');
+    for (const { layout } of TEST_PATH_LAYOUTS) expect(docs).toContain(`| ${layout} |`);
   });
 });
 
@@ -84,6 +130,23 @@ describe('classification in a scan', () => {
     expect(await scan('app/settings.py', line)).toEqual([
       { rule: 'generic-password', severity: 'high', fixture: false },
     ]);
+  });
+
+  test('a private key is never a fixture: in a test path it blocks as anywhere', async () => {
+    const pem = `${fakePem('RSA PRIVATE KEY', 'fixture-key')}\n`;
+    for (const path of ['src/test/resources/server.key', 'smoke-test/src/main/resources/tls.pem', 'deploy/tls.key']) {
+      expect(await scan(path, pem)).toEqual([{ rule: 'private-key-rsa', severity: 'critical', fixture: false }]);
+    }
+    expect(isFixture({ ruleId: 'private-key-openssh', generic: false, path: 'test/id_ed25519', secret: 'AAAA' })).toBe(
+      false,
+    );
+  });
+
+  test('a generic password in a Gradle source set, a test module or a .NET test project is a fixture', async () => {
+    const line = 'db_password = "Kx9mz2pQ-7"\n';
+    for (const path of ['src/dockerTest/resources/db.properties', 'smoke-test/db.properties', 'Shop.Tests/db.ini']) {
+      expect(await scan(path, line)).toEqual([{ rule: 'generic-password', severity: 'low', fixture: true }]);
+    }
   });
 
   test('a random-looking provider key in a test folder still blocks', async () => {

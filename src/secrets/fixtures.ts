@@ -6,28 +6,85 @@ import { syntaxOf } from './syntax.js';
  * Test fixtures: a credential-shaped value in a test, fixture, example or documentation path whose value looks made
  * up. Test suites are full of `password = "secret123"`; reporting each as a blocking secret buries the one real key.
  * Such a finding is still reported (`fixture: true`, low severity) and counted, but by default it does not block.
- * A real-format provider token that proves itself (a checksum) is never a fixture, wherever it is.
+ * A real-format provider token that proves itself (a checksum) and a private key are never fixtures, wherever they are.
  */
 
 /** `secrets.fixtures`: `report` shows and counts fixtures without blocking; `block` treats them as any finding; `ignore` drops them (still counted). */
 export const FIXTURE_MODES = ['report', 'block', 'ignore'] as const;
 export type FixtureMode = (typeof FIXTURE_MODES)[number];
 
-/** Folders that hold tests, fixtures, examples or documentation, as a whole path segment. */
-const TEST_DIR =
-  /(?:^|\/)(?:tests?|__tests__|__mocks__|__fixtures__|specs?|fixtures?|testdata|test[_-]data|testing|testutils?|test[_-]?helpers?|mocks?|e2e|integration[_-]tests?|unit[_-]tests?|examples?|samples?|demos?|docs?|documentation|stubs?|testlib|t)\//i;
-/** File names that say "test": `foo_test.go`, `foo.test.ts`, `foo.spec.js`, `test_foo.py`, `FooTest.java`, `conftest.py`. */
-const TEST_FILE =
-  /(?:^|\/)(?:test_[^/]*\.py|conftest\.py|[^/]*_(?:test|spec)\.[a-z]+|[^/]*\.(?:test|spec|e2e)\.[a-z]+|[^/]*(?:Tests?|Spec|IT)\.(?:java|kt|scala|cs|groovy|swift|php)|[^/]*\.(?:md|mdx|rst|adoc))$/;
+/** A test, fixture, example or documentation path of one layout, with paths it takes (its test and docs show them). */
+export interface TestPathLayout {
+  readonly layout: string;
+  readonly pattern: RegExp;
+  readonly examples: readonly string[];
+}
+
 /**
- * Files that show what a real one looks like, to be copied and filled in: `.env.example`, `ormconfig.sample.json`,
- * `config.example.yml`, `example.env`. (`.tpl`, `.template` and `.dist` files are often rendered or used as they are.)
+ * Where projects and their build tools keep tests, fixtures, examples and documentation: the one list the fixture
+ * classification reads, shown in docs/validators/secrets.md. Folders match as whole path segments, so `src/main/`,
+ * `contest/` and `latest/` are not test paths.
  */
-const EXAMPLE_FILE =
-  /(?:^|\/)(?:[^/]*\.(?:examples?|sample)(?:\.[A-Za-z0-9]+)?|(?:examples?|sample)\.(?:env|ya?ml|json|toml|ini|conf|cfg|properties))$/i;
+export const TEST_PATH_LAYOUTS: readonly TestPathLayout[] = [
+  {
+    layout: 'test, fixture, mock, example and docs folders',
+    pattern:
+      /(?:^|\/)(?:tests?|__tests__|__mocks__|__fixtures__|specs?|fixtures?|test[_-]data|testing|testutils?|test[_-]?helpers?|mocks?|e2e|integration[_-]tests?|unit[_-]tests?|examples?|samples?|demos?|docs?|documentation|stubs?|testlib|t)\//i,
+    examples: ['tests/unit/config.yml', 'src/__tests__/api.ts', 'lib/fixtures/users.yml', 'docs/setup.md'],
+  },
+  {
+    layout: 'Gradle source sets other than main (`src/<name>Test/`, `src/testFixtures/`)',
+    pattern: /(?:^|\/)src\/(?:[a-z][A-Za-z0-9]*Test|testFixtures)\//,
+    examples: [
+      'src/intTest/java/app/DbIT.java',
+      'src/dockerTest/resources/application.yml',
+      'module/src/testFixtures/java/app/Keys.java',
+      'src/commonTest/kotlin/ApiTest.kt',
+    ],
+  },
+  {
+    layout: 'test modules (`*-test/`, `*-tests/`, `smoke-test/`)',
+    pattern: /(?:^|\/)[\w.-]*[-_]tests?\//i,
+    examples: ['smoke-test/app/src/main/resources/application.properties', 'spring-boot-docker-tests/config.yml'],
+  },
+  {
+    layout: 'Maven integration tests (`src/it/`)',
+    pattern: /(?:^|\/)src\/it\//,
+    examples: ['plugin/src/it/simple/pom.xml'],
+  },
+  {
+    layout: '.NET test projects (`*.Tests/`, `*.UnitTests/`, `*.IntegrationTests/`)',
+    pattern: /(?:^|\/)[\w.-]+\.(?:Unit|Integration|Functional|Acceptance|E2E)?Tests?\//i,
+    examples: ['src/Shop.Api.Tests/appsettings.json', 'Shop.IntegrationTests/Settings.cs'],
+  },
+  {
+    layout: 'Go test data (`testdata/`)',
+    pattern: /(?:^|\/)testdata\//,
+    examples: ['pkg/parser/testdata/input.txt'],
+  },
+  {
+    layout:
+      'test files (`*_test.go`, `*.test.ts`, `*.spec.js`, `test_*.py`, `conftest.py`, `FooTest.java`, `FooIT.java`)',
+    pattern:
+      /(?:^|\/)(?:test_[^/]*\.py|conftest\.py|[^/]*_(?:test|spec)\.[a-z]+|[^/]*\.(?:test|spec|e2e)\.[a-z]+|[^/]*(?:Tests?|Spec|IT)\.(?:java|kt|scala|cs|groovy|swift|php))$/,
+    examples: ['pkg/db/conn_test.go', 'src/api.spec.ts', 'app/test_settings.py', 'src/main/java/app/DbTest.java'],
+  },
+  {
+    layout: 'Markdown, reStructuredText and AsciiDoc files',
+    pattern: /\.(?:md|mdx|rst|adoc)$/,
+    examples: ['README.md'],
+  },
+  {
+    // `.tpl`, `.template` and `.dist` files are often rendered or used as they are.
+    layout: 'example configs to copy (`.env.example`, `ormconfig.sample.json`, `example.env`)',
+    pattern:
+      /(?:^|\/)(?:[^/]*\.(?:examples?|sample)(?:\.[A-Za-z0-9]+)?|(?:examples?|sample)\.(?:env|ya?ml|json|toml|ini|conf|cfg|properties))$/i,
+    examples: ['.env.example', 'ormconfig.sample.json', 'deploy/example.env'],
+  },
+];
 
 export function isTestOrDocsPath(path: string): boolean {
-  return TEST_DIR.test(path) || TEST_FILE.test(path) || EXAMPLE_FILE.test(path);
+  return TEST_PATH_LAYOUTS.some(({ pattern }) => pattern.test(path));
 }
 
 /** Words people put in made-up credentials. */
@@ -42,8 +99,12 @@ const FIXTURE_WORDS =
 const FORMATLESS_RULES =
   /^(?:generic|config-array|framework|basic-auth|database|broker|curl|shell|powershell|password-hash)-/;
 
-/** Rules whose values prove their own format (CRC32 checksums): such a token is real wherever it is found. */
-const CHECKSUM_RULES = /^(?:github|npm)-/;
+/**
+ * Rules whose findings are never fixtures: values that prove their own format (CRC32 checksums), and private keys
+ * (PEM, OpenSSH, PGP, PuTTY, JWK). A key is random whoever made it, so nothing in it says "made up", and where it lies
+ * is the change's to choose: a person clears a test key (`tollgate waive`, a committed baseline, `secrets.paths`).
+ */
+const NEVER_FIXTURE_RULES = /^(?:github-|npm-|private-key-)/;
 
 export interface FixtureInput {
   readonly ruleId: string;
@@ -65,7 +126,7 @@ function isFixturePlace(input: FixtureInput): boolean {
 
 /** A finding whose place and value both say "test fixture". */
 export function isFixture(input: FixtureInput): boolean {
-  if (!isFixturePlace(input) || CHECKSUM_RULES.test(input.ruleId)) return false;
+  if (!isFixturePlace(input) || NEVER_FIXTURE_RULES.test(input.ruleId)) return false;
   if (input.generic || FORMATLESS_RULES.test(input.ruleId)) return true;
   return looksMadeUp(input.secret) || looksMadeUp(decodedBase64(input.secret) ?? '');
 }

@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'vitest';
+import { isIdentifierShaped } from './generic-value.js';
 import { FIREBASE_SDK_TEST_KEYS } from './published-test-keys.js';
 import { builtinRules } from './rules/index.js';
-import { ALPHANUMERIC, fakeHex, fakeToken, LOWER_ALPHANUMERIC } from './sample-tokens.js';
+import { ALPHANUMERIC, fakeHex, fakeToken, LOWER_ALPHANUMERIC, URL_SAFE } from './sample-tokens.js';
 import { SecretScanner } from './scanner.js';
 
 /**
@@ -147,4 +148,62 @@ describe('published test keys', () => {
       expect(rulesFound(`const apiKey = "${changed}";\n`, 'src/firebase.js')).toEqual(['google-api-key']);
     },
   );
+});
+
+describe('names, format strings and media types under a secret-named key are not credentials', () => {
+  test.each([
+    [
+      'a snake_case name with a counter',
+      `{\n  "token_2": "cfg_access_key_2",\n  "token_3": "cfg_access_key_51692"\n}\n`,
+      'config/keys.json',
+    ],
+    ['a name of words', `api_secret: "my_secret_name"\n`, 'config/app.yaml'],
+    ['an upper-case reference', `API_TOKEN = "SECRET_REF_3"\n`, 'config/app.ini'],
+    ['a camelCase name with a counter', `{"api_key": "myAccessKey2", "password": "dbUserPass12"}\n`, 'config/app.json'],
+    ['a kebab-case name with a date', `client_secret: oauth-client-secret-20240101\n`, 'deploy/values.yaml'],
+    [
+      'a Python format string',
+      `password = "pw{}".format(index)\npassword = "user{name}pass".format(name=n)\n`,
+      'app/seed.py',
+    ],
+    ['a printf format string', `password = "admin%s" % suffix\n`, 'app/seed.py'],
+    ['a placeholder sentence in JSON', `{"DB_PASSWORD": "set=it=here"}\n`, 'config/app.json'],
+    ['a placeholder sentence in XML', `<DB_PASSWORD>set=it=here</DB_PASSWORD>\n`, 'config/app.xml'],
+    ['a placeholder sentence in YAML', `DB_PASSWORD: set=it=here\n`, 'config/app.yaml'],
+    ['a MIME type', `xpw=application/vnd.ms-xpsdocument\nxps=application/vnd.ms-xpsdocument\n`, 'conf/mime.types'],
+  ])('%s: no finding', (_, text, path) => {
+    expect(rulesFound(text, path)).toEqual([]);
+  });
+
+  test.each([
+    ['a random token with underscores (base64url)', `api_token: "${fakeToken('', 43, URL_SAFE, 'ident-b64url')}_x9"\n`],
+    [
+      'a provider-shaped token with underscores',
+      `API_TOKEN="ak_live_${fakeToken('', 24, ALPHANUMERIC, 'ident-live')}"\n`,
+    ],
+    ['a chosen password with an underscore', `password: "Tr0ub4dor_3"\n`],
+    ['a capitalized word and digits', `password: "BlueSky42"\n`],
+    ['one word and a counter', `password: "falcon_7"\n`],
+    ['random lowercase words with digits inside', `api_secret: "qzv7_kx2mw9_pt4"\n`],
+  ])('%s under the same names is still found', (_, text) => {
+    expect(rulesFound(text, 'config/app.yaml')).toHaveLength(1);
+  });
+
+  test('a secret that holds braces among other symbols is not a format string', () => {
+    expect(rulesFound(`JWT_SECRET='Kx9{a}Qm#2$vL!7z'\n`, 'config/app.env')).toEqual(['generic-secret']);
+  });
+
+  test('a keyword-dense JSON document of names scans with no finding, in time linear in its size', () => {
+    const lines = Array.from({ length: 20_000 }, (_, i) => `  "token_${i}": "cfg_access_key_${i}",`);
+    const text = `{\n${lines.join('\n')}\n  "end": 1\n}\n`;
+    rulesFound(text, 'config/keys.json');
+    const started = performance.now();
+    expect(rulesFound(text, 'config/keys.json')).toEqual([]);
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+});
+
+test('random base64url tokens of 16 characters or more are never taken for names', () => {
+  const tokens = Array.from({ length: 3000 }, (_, i) => fakeToken('', 16 + (i % 32), URL_SAFE, `ident-random-${i}`));
+  expect(tokens.filter(isIdentifierShaped)).toEqual([]);
 });
