@@ -81,6 +81,7 @@ export function validationResult(callName: string, outcome: ValidationCallOutcom
       tools: outcome.tools,
       runId: outcome.runId,
       findings: list,
+      ...(outcome.coverage ? { coverage: outcome.coverage } : {}),
     }),
   };
   return {
