@@ -53,10 +53,20 @@ const MESSAGE_LINES = 8;
 const MESSAGE_CHARS = 1_200;
 const URL_IN_TEXT = /https?:\/\/[^\s)<>\]"'`]+/;
 
-/** The findings of `tools`, most severe first, within the limits. Pure. */
+/**
+ * The findings of `tools`, most severe first, within the limits, each id once: the same finding reported by two runs
+ * of one change (a complete run, then its validator alone) is one thing to fix, and listed twice it would push another
+ * out of a short list. The first report of an id is kept. Pure.
+ */
 export function agentFindings(tools: readonly ToolReport[], options: AgentFindingOptions): AgentFindingList {
+  const seen = new Set<string>();
   const all = tools
     .flatMap((tool, order) => tool.findings.map((finding) => ({ finding, order })))
+    .filter(({ finding }) => {
+      if (seen.has(finding.id)) return false;
+      seen.add(finding.id);
+      return true;
+    })
     .sort((a, b) => rankOf(b.finding) - rankOf(a.finding) || a.order - b.order);
   const maxFindings = options.maxFindings ?? 20;
   const maxChars = options.maxChars ?? 40_000;
