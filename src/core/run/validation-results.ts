@@ -2,7 +2,7 @@ import { formatDuration } from '../config/units.js';
 import { isPassingStatus, type ToolStatus } from '../result.js';
 import { type AgentFinding, type AgentFindingList, agentFindings, nameFindings } from './agent-findings.js';
 import type { ConfigLocations } from './config-locations.js';
-import { blockingFindings, statusLabel, type ToolReport, toolPasses } from './run-report.js';
+import { blockingFindings, findingCounts, statusLabel, type ToolReport, toolPasses } from './run-report.js';
 
 /** What an agent reads back from a validation call: one section per tool, the findings, and the next action. */
 export interface ValidationResultsView {
@@ -49,11 +49,7 @@ export function renderValidationResults(view: ValidationResultsView): string {
   for (const tool of view.tools) {
     lines.push(`### ${tool.title} (\`${tool.name}\`): ${statusLabel(tool)} · ${formatDuration(tool.durationMs)}`);
     lines.push('', tool.summary);
-    const blocking = blockingFindings(tool).length;
-    const waived = tool.findings.length - blocking;
-    if (tool.findings.length > 0) {
-      lines.push('', `Findings: ${blocking} to address${waived > 0 ? `, ${waived} waived` : ''}`);
-    }
+    if (tool.findings.length > 0) lines.push('', `Findings: ${findingCounts(tool)}`);
     lines.push('');
   }
   if (list.findings.length > 0) {
