@@ -27,8 +27,8 @@ export interface GateStatus {
   findingRuns: string[];
   /** The latest run recorded, whatever it examined: a run of another change set does not count for this one. */
   latest: RunVerdictRecord | null;
-  /** The enabled validators whose last run, alone or with others, examined this change under this config. */
-  ranOnChange: string[];
+  /** The enabled validators whose last run, alone or with others, examined this change under this config: its status. */
+  ranOnChange: Record<string, string>;
 }
 
 export interface GateStatusOptions {
@@ -57,12 +57,12 @@ export async function readGateStatus(options: GateStatusOptions): Promise<GateSt
     return sum + (current ? (entry.lastFindings?.findings.length ?? 0) : 0);
   }, 0);
   const findingRuns = new Set<string>(verdict?.verdict === 'failed' ? [verdict.runId] : []);
-  const ranOnChange: string[] = [];
+  const ranOnChange: Record<string, string> = {};
   for (const name of enabledTools) {
     const entry = state.tools[name];
     const current =
       entry?.lastRun?.fingerprint === changeSet.fingerprint && entry.lastRun.configHash === options.configHash;
-    if (current) ranOnChange.push(name);
+    if (current) ranOnChange[name] = entry.lastRun!.status;
     if (current && entry.lastFindings && entry.lastFindings.findings.length > 0)
       findingRuns.add(entry.lastFindings.runId);
   }

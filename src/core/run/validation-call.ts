@@ -200,9 +200,13 @@ async function coverageOf(
   });
   if (gate.state === 'validated' && gate.verdict) return { kind: 'covered', runId: gate.verdict.runId };
   if (gate.state === 'validated') return undefined; // nothing changed, or nothing is enabled: nothing more to run
-  const ranNow = new Set(run.tools.map((tool) => tool.name));
-  const notRun = gate.enabledTools.filter((name) => !ranNow.has(name) && !gate.ranOnChange.includes(name));
-  return { kind: 'needed', call: PARALLEL_VALIDATION, notRun };
+  const others = gate.enabledTools.filter((name) => !run.tools.some((tool) => tool.name === name));
+  const notRun = others.filter((name) => gate.ranOnChange[name] === undefined);
+  const notPassed = others.filter((name) => {
+    const status = gate.ranOnChange[name];
+    return status !== undefined && !isPassingStatus(status as ToolStatus);
+  });
+  return { kind: 'needed', call: PARALLEL_VALIDATION, notRun, notPassed };
 }
 
 /**

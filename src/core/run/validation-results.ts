@@ -34,6 +34,8 @@ export type CallCoverage =
       call: string;
       /** Enabled validators whose last run was not on this change (under this config). */
       notRun: string[];
+      /** Enabled validators whose last run on this change did not pass. */
+      notPassed: string[];
     };
 
 /** The bounded, most-severe-first findings of a call: what both the Markdown and `structuredContent` list. */
@@ -121,9 +123,13 @@ function partialPass(view: FooterView, coverage: CallCoverage): string {
   if (coverage.kind === 'covered') {
     return `${names} passed, and run ${coverage.runId} of every enabled validator already passed this same change: it may be declared done.`;
   }
+  const reasons = [
+    ...(coverage.notRun.length > 0 ? [`${coverage.notRun.join(', ')} not run on this tree`] : []),
+    ...(coverage.notPassed.length > 0 ? [`${coverage.notPassed.join(', ')} did not pass on it`] : []),
+  ];
   const why =
-    coverage.notRun.length > 0
-      ? `${coverage.notRun.join(', ')} not run on this tree`
+    reasons.length > 0
+      ? reasons.join('; ')
       : 'each validator ran on this tree, but only a run of all of them on one snapshot counts';
   return `${names} passed. Still needed before done: ${coverage.call} (${why}).`;
 }

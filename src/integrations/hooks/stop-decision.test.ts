@@ -16,7 +16,7 @@ const status = (state: GateStatus['state']): GateStatus => ({
   unresolvedFindings: 0,
   findingRuns: [],
   latest: null,
-  ranOnChange: [],
+  ranOnChange: {},
 });
 
 const payload = (overrides: Partial<StopPayload> = {}): StopPayload => ({

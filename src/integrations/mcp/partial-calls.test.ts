@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createTempRepo, type TempRepo } from '../../../test/support/git-repo.js';
+import { fakeChecksumToken } from '../../secrets/sample-tokens.js';
 import { validators } from '../../validators/index.js';
 import { createTollgateMcpServer } from './server.js';
 
@@ -91,4 +92,14 @@ test('a single validator that passes says what is still needed; only the complet
   expect(again.structured.next).toBe(
     `checks passed, and run ${all.structured.runId} of every enabled validator already passed this same change: it may be declared done.`,
   );
+}, 60_000);
+
+test('after a complete run failed on another validator, a pass of one says which did not pass', async () => {
+  await repo.write('deploy.env', `GITHUB_TOKEN=${fakeChecksumToken('ghp_', 'partial-calls')}\n`);
+  expect((await call('parallel_validation')).structured.status).toBe('failed');
+  const checks = await call('checks');
+  expect(checks.structured.next).toBe(
+    'checks passed. Still needed before done: parallel_validation (secrets did not pass on it).',
+  );
+  expect(await gateState()).toBe('failed');
 }, 60_000);
