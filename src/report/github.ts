@@ -3,6 +3,7 @@ import { failureExcerpt } from '../core/run/failure-excerpt.js';
 import {
   blockingFindings,
   configPlaceOf,
+  openFindings,
   type RunReport,
   statusLabel,
   type ToolReport,
@@ -97,7 +98,8 @@ function headline(report: RunReport): string {
 
 function findingAnnotations(report: RunReport): Annotation[] {
   return report.tools.flatMap((tool) =>
-    blockingFindings(tool).map((finding) => ({
+    // Every open finding is annotated (its kind from its severity); only the headline counts what blocks.
+    openFindings(tool).map((finding) => ({
       kind: KIND_OF[finding.severity],
       ...place(finding, report),
       title: `${tool.name}: ${finding.title}`,

@@ -3,7 +3,7 @@ import { formatDuration } from '../core/config/units.js';
 import type { Finding } from '../core/finding.js';
 import type { Reader } from '../core/reader.js';
 import { failureExcerpt } from '../core/run/failure-excerpt.js';
-import { blockingFindings, type RunReport, statusLabel, type ToolReport } from '../core/run/run-report.js';
+import { findingCounts, type RunReport, statusLabel, type ToolReport } from '../core/run/run-report.js';
 import { nextStep, pendingPolicyPaths } from './next-step.js';
 
 /**
@@ -53,10 +53,8 @@ function renderTool(tool: ToolReport, maxOutputLines: number): string[] {
     '',
     tool.summary,
   ];
-  const blocking = blockingFindings(tool);
-  const waived = tool.findings.length - blocking.length;
   if (tool.findings.length > 0) {
-    lines.push('', `Findings: ${blocking.length} blocking${waived > 0 ? `, ${waived} waived` : ''}`, '');
+    lines.push('', `Findings: ${findingCounts(tool)}`, '');
     for (const finding of tool.findings) lines.push(...renderFinding(finding, maxOutputLines));
   }
   return lines;

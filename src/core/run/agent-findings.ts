@@ -1,7 +1,7 @@
 import { type Finding, type Severity, severityRank } from '../finding.js';
 import type { ConfigLocations } from './config-locations.js';
 import { failureExcerpt, failureLines } from './failure-excerpt.js';
-import type { ToolReport } from './run-report.js';
+import { blockingFindings, type ToolReport } from './run-report.js';
 
 /**
  * What an agent is told about each finding, self-contained: Claude Code and Codex hand their model only an MCP
@@ -34,7 +34,7 @@ export interface AgentFindingList {
   findings: AgentFinding[];
   /** Findings left out by the size limits; `tollgate log RUN` shows every one. */
   omitted: number;
-  /** Blocking (not waived) findings in all. */
+  /** Blocking findings in all: not waived, of a validator that did not pass (see `blockingFindings`). */
   blocking: number;
 }
 
@@ -53,11 +53,22 @@ const MESSAGE_LINES = 8;
 const MESSAGE_CHARS = 1_200;
 const URL_IN_TEXT = /https?:\/\/[^\s)<>\]"'`]+/;
 
-/** The findings of `tools`, most severe first, within the limits. Pure. */
+/**
+ * The findings of `tools`, most severe first, within the limits, each id once: the same finding reported by two runs
+ * of one change (a complete run, then its validator alone) is one thing to fix, and listed twice it would push another
+ * out of a short list. The first report of an id is kept. Pure.
+ */
 export function agentFindings(tools: readonly ToolReport[], options: AgentFindingOptions): AgentFindingList {
+  const seen = new Set<string>();
+  const blockingIds = new Set(tools.flatMap(blockingFindings).map((finding) => finding.id));
   const all = tools
     .flatMap((tool, order) => tool.findings.map((finding) => ({ finding, order })))
-    .sort((a, b) => rankOf(b.finding) - rankOf(a.finding) || a.order - b.order);
+    .filter(({ finding }) => {
+      if (seen.has(finding.id)) return false;
+      seen.add(finding.id);
+      return true;
+    })
+    .sort((a, b) => rankOf(b.finding, blockingIds) - rankOf(a.finding, blockingIds) || a.order - b.order);
   const maxFindings = options.maxFindings ?? 20;
   const maxChars = options.maxChars ?? 40_000;
   const findings: AgentFinding[] = [];
@@ -70,12 +81,13 @@ export function agentFindings(tools: readonly ToolReport[], options: AgentFindin
     findings.push(view);
     chars += size;
   }
-  const blocking = all.filter(({ finding }) => !finding.waiver).length;
+  const blocking = all.filter(({ finding }) => blockingIds.has(finding.id)).length;
   return { findings, omitted: all.length - findings.length, blocking };
 }
 
-/** Blocking before waived, then by severity. */
-function rankOf(finding: Finding): number {
+/** Blocking first, then the rest not waived (a passing validator's), then waived; then by severity. */
+function rankOf(finding: Finding, blockingIds: ReadonlySet<string>): number {
+  if (blockingIds.has(finding.id)) return 20 + severityRank(finding.severity);
   return (finding.waiver ? 0 : 10) + severityRank(finding.severity);
 }
 

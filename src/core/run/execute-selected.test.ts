@@ -43,6 +43,7 @@ function fakeTool(name: string, extra: { readsHistory?: boolean } = {}): AnyTool
     enabledByDefault: true,
     ...extra,
     run: async (ctx) => {
+      timeline.push(`start ${name}`);
       seen.set(name, ctx as ToolContext<unknown, unknown>);
       running += 1;
       mostAtOnce = Math.max(mostAtOnce, running);
@@ -54,9 +55,62 @@ function fakeTool(name: string, extra: { readsHistory?: boolean } = {}): AnyTool
   });
 }
 
+/** Starts, and the moments each validator ran with no other running, in order: `start plain`, `alone exclusive`. */
+let timeline: string[];
+beforeEach(() => {
+  timeline = [];
+});
+
+/**
+ * A validator that holds its slot until the run is cancelled (it honours its signal, as the real ones do): what keeps
+ * an exclusive validator waiting, and what a cancellation must end.
+ */
+const holding = defineTool({
+  name: 'holding',
+  title: 'holding',
+  description: 'test',
+  configKey: 'holding',
+  optionsSchema: z.object({}).prefault({}),
+  inputSchema: z.object({}).loose(),
+  permissions: [],
+  enabledByDefault: true,
+  run: async (ctx) => {
+    timeline.push('start holding');
+    running += 1;
+    await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve, { once: true }));
+    running -= 1;
+    return result('incomplete', 'holding: cancelled');
+  },
+});
+
+/** Like a checks validator with an `exclusive` check: starts, waits until it is alone, then works with no other running. */
+const exclusive = defineTool({
+  name: 'exclusive',
+  title: 'exclusive',
+  description: 'test',
+  configKey: 'exclusive',
+  optionsSchema: z.object({}).prefault({}),
+  inputSchema: z.object({}).loose(),
+  permissions: [],
+  enabledByDefault: true,
+  mayWaitAlone: () => true,
+  run: async (ctx) => {
+    timeline.push('start exclusive');
+    await ctx.whenAlone?.();
+    if (ctx.signal.aborted) return result('incomplete', 'exclusive: cancelled before it ran');
+    timeline.push(running === 0 ? 'alone exclusive' : `exclusive beside ${running} other(s)`);
+    running += 1;
+    mostAtOnce = Math.max(mostAtOnce, running);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    running -= 1;
+    return result('passed', 'exclusive ran alone');
+  },
+});
+
 const plain = fakeTool('plain');
 const history = fakeTool('history', { readsHistory: true });
-const tools = [plain, history, fakeTool('third')];
+const third = fakeTool('third');
+const tools = [plain, history, third, exclusive, holding];
 
 function changeSet(overrides: Partial<RepoChangeSet> = {}): RepoChangeSet {
   return {
@@ -137,7 +191,7 @@ describe('nothing to validate', () => {
 describe('an earlier pass of this change', () => {
   test('stands in for a run: same fingerprint and config', async () => {
     await passed('plain', 'fp-1', 'config-1');
-    const out = await run([plain, tools[2]!]);
+    const out = await run([plain, third]);
     expect(statuses(out)).toEqual([
       ['plain', 'skipped_no_changes', 'no changes since this validator last passed (run r0); nothing to do'],
       ['third', 'passed', 'third ran'],
@@ -177,7 +231,7 @@ test.each([
   [1, 1],
   [2, 2],
 ])('validation.concurrency %i: at most %i validators at once', async (concurrency, most) => {
-  const out = await run(tools, {}, `validation:\n  concurrency: ${concurrency}\n`);
+  const out = await run([plain, history, third], {}, `validation:\n  concurrency: ${concurrency}\n`);
   expect(out.map((execution) => execution.toolName)).toEqual(['plain', 'history', 'third']);
   expect(mostAtOnce).toBe(most);
 });
@@ -219,4 +273,58 @@ test('an aborted signal reaches the validators', async () => {
   controller.abort();
   const out = await run([plain], { signal: controller.signal });
   expect(out[0]!.result.status).toBe('incomplete');
+});
+
+/** Settles with the run, or fails the test after `ms` instead of hanging it: a deadlock must fail, not time out. */
+async function within<T>(ms: number, work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`the run did not settle within ${ms} ms (deadlock?)`)), ms);
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+describe('a validator that waits to run alone (an exclusive check)', () => {
+  test('is started last, whatever the order of the calls', async () => {
+    // Two slots for three: the others take them first (in either order, their preflights race); it waits for one.
+    const out = await within(5_000, run([exclusive, plain, history], {}, 'validation:\n  concurrency: 2\n'));
+    expect(timeline.slice(0, 2).sort()).toEqual(['start history', 'start plain']);
+    expect(timeline.slice(2)).toEqual(['start exclusive', 'alone exclusive']);
+    // The results keep the order of the calls.
+    expect(out.map((execution) => execution.toolName)).toEqual(['exclusive', 'plain', 'history']);
+  });
+
+  test('with validation.concurrency 1 the run still finishes: it does not hold the one slot the others wait for', async () => {
+    const out = await within(5_000, run([exclusive, plain, third], {}, 'validation:\n  concurrency: 1\n'));
+    expect(statuses(out)).toEqual([
+      ['exclusive', 'passed', 'exclusive ran alone'],
+      ['plain', 'passed', 'plain ran'],
+      ['third', 'passed', 'third ran'],
+    ]);
+    expect(timeline).toEqual(['start plain', 'start third', 'start exclusive', 'alone exclusive']);
+  });
+
+  test('runs alone: its work starts only once every other validator has settled', async () => {
+    const out = await within(5_000, run([exclusive, plain, history, third], {}, 'validation:\n  concurrency: 4\n'));
+    expect(timeline.at(-1)).toBe('alone exclusive');
+    expect(timeline.slice(0, -1).sort()).toEqual(['start exclusive', 'start history', 'start plain', 'start third']);
+    expect(out.every((execution) => execution.result.status === 'passed')).toBe(true);
+  });
+
+  test('a cancelled run ends it too: it stops waiting and never runs, nothing hangs', async () => {
+    const controller = new AbortController();
+    const pending = run([exclusive, holding], { signal: controller.signal }, 'validation:\n  concurrency: 2\n');
+    for (let waited = 0; timeline.length < 2 && waited < 2_000; waited += 10) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect([...timeline].sort()).toEqual(['start exclusive', 'start holding']);
+    controller.abort();
+    const out = await within(5_000, pending);
+    expect(out.map((execution) => execution.result.status)).toEqual(['incomplete', 'incomplete']);
+    expect(timeline).not.toContain('alone exclusive');
+  });
 });

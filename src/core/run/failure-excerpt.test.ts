@@ -56,6 +56,47 @@ describe('failureExcerpt', () => {
     expect(excerpt).toMatch(/… \d+ line\(s\) omitted/);
   });
 
+  test('the failure line comes with its location line first, before other context, even in six lines', () => {
+    const output = [
+      ...Array.from({ length: 300 }, (_, i) => `ok ${i + 1} - adds ${i}`),
+      'not ok 301 - add is broken',
+      '  ---',
+      '  operator: strictEqual',
+      '  expected: 3',
+      '  actual: -1',
+      '  at: math.js:1:28',
+      '  ...',
+      '# fail 1',
+    ].join('\n');
+    const excerpt = failureExcerpt(output, 6).split('\n');
+    expect(excerpt).toHaveLength(6);
+    const shown = excerpt.filter((line) => !line.startsWith('…'));
+    expect(shown.slice(0, 2)).toEqual(['not ok 301 - add is broken', '  at: math.js:1:28']);
+    expect(shown.at(-1)).toBe('# fail 1');
+    // With room for more, the context follows, and the location is still there.
+    expect(failureExcerpt(output, 10)).toContain('  at: math.js:1:28');
+  });
+
+  test("an error's first stack frame, after its message and blank lines, is its location", () => {
+    const output = [
+      ...Array.from({ length: 50 }, (_, i) => `ok ${i + 1}`),
+      'AssertionError: Expected values to be strictly equal:',
+      '',
+      '2 !== 3',
+      '',
+      '    at TestContext.<anonymous> (file:///repo/test/math.test.js:7:10)',
+      '    at Test.runInAsyncScope (node:async_hooks:206:9)',
+      ...Array.from({ length: 20 }, (_, i) => `ok ${i + 60}`),
+      'not ok 80 - second',
+      ...Array.from({ length: 20 }, (_, i) => `ok ${i + 81}`),
+      '# fail 2',
+    ].join('\n');
+    const excerpt = failureExcerpt(output, 8);
+    expect(excerpt).toContain('AssertionError: Expected values to be strictly equal:');
+    expect(excerpt).toContain('(file:///repo/test/math.test.js:7:10)');
+    expect(excerpt.split('\n').length).toBeLessThanOrEqual(8);
+  });
+
   test('short text is returned whole (trailing blank lines and colour codes dropped)', () => {
     expect(failureExcerpt('\u001b[31mError: boom\u001b[0m\nat x\n\n', 10)).toBe('Error: boom\nat x');
   });

@@ -76,28 +76,70 @@ function normalizedLines(text: string): string[] {
   return lines;
 }
 
-/** Failure lines and their context, first ones first, within half the budget (each block costs a gap marker too). */
+/**
+ * A line that names a place in a file: TAP's `at: math.js:1:28`, a stack frame `at add (src/math.ts:3:9)`, node's
+ * `location: '/repo/test.js:4:1'`, go's `math_test.go:12:`. The failure line says what failed; this one says where.
+ */
+const LOCATION_LINE = /[\w.-]\.[A-Za-z]\w*:\d+(?::\d+)?/;
+/** Lines after a failure line searched for its location (TAP's YAML block, an error's message before its stack). */
+const LOCATION_WINDOW = 12;
+
+/**
+ * Failure lines and their context, first ones first, within half the budget (each run of lines costs a gap marker
+ * too). Each failure line comes with its location line before any other context; the first failure's pair may take
+ * all but the last line and its marker, so that no excerpt, however short, loses where the failure is.
+ */
 function failureBlocks(lines: readonly string[], budget: number): Set<number> {
   const picked = new Set<number>();
   const room = Math.floor(budget / 2);
   const tailStart = lines.length - (budget - room);
-  let used = 0;
-  for (let index = 0; index < tailStart && used < room; index++) {
+  let first = true;
+  for (let index = 0; index < tailStart; index++) {
     if (picked.has(index) || !isFailureLine(lines[index]!)) continue;
-    const block: number[] = [];
-    for (let at = index; at < Math.min(tailStart, index + 1 + CONTEXT_AFTER); at++) {
-      if (!picked.has(at) && lines[at]!.trim() !== '') block.push(at);
-      else if (at > index) break;
+    const location = locationAfter(lines, index);
+    const wanted = [index, ...(location === null ? [] : [location]), ...contextAfter(lines, index, tailStart, picked)];
+    for (const [order, at] of wanted.entries()) {
+      if (picked.has(at)) continue;
+      const limit = first && order < 2 ? budget - 2 : room;
+      if (costOf(new Set(picked).add(at)) > limit) return picked;
+      picked.add(at);
     }
-    const cost = block.length + 1;
-    if (used + cost > room) {
-      if (used + 2 <= room) picked.add(index); // the failure line alone still fits
-      break;
-    }
-    for (const at of block) picked.add(at);
-    used += cost;
+    first = false;
   }
   return picked;
+}
+
+/** The first line after a failure line that names a place, before the next failure; null when the failure line does. */
+function locationAfter(lines: readonly string[], index: number): number | null {
+  if (LOCATION_LINE.test(lines[index]!)) return null;
+  const end = Math.min(lines.length - 1, index + 1 + LOCATION_WINDOW);
+  for (let at = index + 1; at < end; at++) {
+    if (isFailureLine(lines[at]!)) return null;
+    if (LOCATION_LINE.test(lines[at]!)) return at;
+  }
+  return null;
+}
+
+/** The lines right after a failure line (the assertion, expected and actual), up to a blank or an already shown one. */
+function contextAfter(
+  lines: readonly string[],
+  index: number,
+  tailStart: number,
+  picked: ReadonlySet<number>,
+): number[] {
+  const context: number[] = [];
+  for (let at = index + 1; at < Math.min(tailStart, index + 1 + CONTEXT_AFTER); at++) {
+    if (picked.has(at) || lines[at]!.trim() === '') break;
+    context.push(at);
+  }
+  return context;
+}
+
+/** Lines shown plus one gap marker before each run of them. */
+function costOf(picked: ReadonlySet<number>): number {
+  let runs = 0;
+  for (const at of picked) if (!picked.has(at - 1)) runs += 1;
+  return picked.size + runs;
 }
 
 /** The picked lines and the last `tail` lines, in order, with a marker for each run of omitted lines. */

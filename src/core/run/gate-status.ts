@@ -27,6 +27,8 @@ export interface GateStatus {
   findingRuns: string[];
   /** The latest run recorded, whatever it examined: a run of another change set does not count for this one. */
   latest: RunVerdictRecord | null;
+  /** The enabled validators whose last run, alone or with others, examined this change under this config: its status. */
+  ranOnChange: Record<string, string>;
 }
 
 export interface GateStatusOptions {
@@ -55,10 +57,12 @@ export async function readGateStatus(options: GateStatusOptions): Promise<GateSt
     return sum + (current ? (entry.lastFindings?.findings.length ?? 0) : 0);
   }, 0);
   const findingRuns = new Set<string>(verdict?.verdict === 'failed' ? [verdict.runId] : []);
+  const ranOnChange: Record<string, string> = {};
   for (const name of enabledTools) {
     const entry = state.tools[name];
     const current =
       entry?.lastRun?.fingerprint === changeSet.fingerprint && entry.lastRun.configHash === options.configHash;
+    if (current) ranOnChange[name] = entry.lastRun!.status;
     if (current && entry.lastFindings && entry.lastFindings.findings.length > 0)
       findingRuns.add(entry.lastFindings.runId);
   }
@@ -69,6 +73,7 @@ export async function readGateStatus(options: GateStatusOptions): Promise<GateSt
     verdict,
     findingRuns: [...findingRuns],
     latest: state.runs.at(-1) ?? null,
+    ranOnChange,
   };
   if (isUnchanged(changeSet) || enabledTools.length === 0 || verdict?.verdict === 'passed') {
     return {

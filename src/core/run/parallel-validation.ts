@@ -1,9 +1,14 @@
 import type { AnyToolDefinition } from '../pipeline/tool.js';
 import { argumentsForTool, declarationKey, declarationsByTool, parallelInputSchema } from './trivial-declarations.js';
-import { runValidationCall, type ValidationCallOptions, type ValidationCallOutcome } from './validation-call.js';
+import {
+  PARALLEL_VALIDATION,
+  runValidationCall,
+  type ValidationCallOptions,
+  type ValidationCallOutcome,
+} from './validation-call.js';
 import { renderValidationResults } from './validation-results.js';
 
-export const PARALLEL_VALIDATION = 'parallel_validation';
+export { PARALLEL_VALIDATION } from './validation-call.js';
 
 export interface ParallelValidationOptions
   extends Omit<ValidationCallOptions, 'callName' | 'calls' | 'declarations' | 'complete'> {

@@ -1,5 +1,5 @@
 import type { ChangeSetBase, SkippedFile } from '../change-set/types.js';
-import type { Finding } from '../finding.js';
+import { atLeast, type Finding, SEVERITIES, type Severity } from '../finding.js';
 import type { ToolExecution } from '../pipeline/execute-tool.js';
 import { isPassingStatus, type ToolStatus } from '../result.js';
 
@@ -74,9 +74,34 @@ export function configPlaceOf(report: RunReport, ruleId: string | undefined): { 
   return { file: report.configFile ?? 'tollgate.config.yaml', line: report.configLines?.[ruleId ?? ''] ?? 1 };
 }
 
-/** A finding blocks unless it is waived. */
-export function blockingFindings(tool: ToolReport): Finding[] {
+/** Findings not waived: every report still lists them, whether or not they fail their validator. */
+export function openFindings(tool: ToolReport): Finding[] {
   return tool.findings.filter((finding) => !finding.waiver);
+}
+
+/**
+ * Findings that keep the change from passing: the open findings of a validator that did not pass, at or above the
+ * severity it fails on when it says (`details.failOn`). A passing validator's findings (below its `failOn`) block
+ * nothing, and no report may call them blocking.
+ */
+export function blockingFindings(tool: ToolReport): Finding[] {
+  if (toolPasses(tool)) return [];
+  const failOn = tool.details?.failOn;
+  const threshold = SEVERITIES.includes(failOn as Severity) ? (failOn as Severity) : null;
+  return openFindings(tool).filter((finding) => threshold === null || atLeast(finding.severity, threshold));
+}
+
+/** A validator's findings, counted for a report's "Findings:" line: blocking, open but not blocking, and waived. */
+export function findingCounts(tool: ToolReport): string {
+  const blocking = blockingFindings(tool).length;
+  const open = openFindings(tool).length;
+  const waived = tool.findings.length - open;
+  const parts = [
+    ...(blocking > 0 || !toolPasses(tool) ? [`${blocking} blocking`] : []),
+    ...(open > blocking ? [`${open - blocking} not blocking (below what fails ${tool.name})`] : []),
+    ...(waived > 0 ? [`${waived} waived`] : []),
+  ];
+  return parts.join(', ');
 }
 
 export function verdictOf(tools: readonly ToolReport[]): Verdict {

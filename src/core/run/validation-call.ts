@@ -3,12 +3,13 @@ import type { TollgateConfig } from '../config/schema.js';
 import { formatDuration } from '../config/units.js';
 import type { AnyToolDefinition } from '../pipeline/tool.js';
 import type { EffectivePolicy } from '../policy/effective-policy.js';
-import { result, type ToolResult, type ToolStatus } from '../result.js';
+import { isPassingStatus, result, type ToolResult, type ToolStatus } from '../result.js';
 import { ensureTollgateDir } from '../state/index.js';
 import { recordRunTelemetry, type SkipReason, type TrivialDeclaration } from '../telemetry/index.js';
 import type { AgentFindingList } from './agent-findings.js';
 import { repoConfigLocations } from './config-locations.js';
 import type { SelectedCall } from './execute-selected.js';
+import { readGateStatus } from './gate-status.js';
 import { reportOfRun } from './run-gate.js';
 import { type RunLifecycleOutcome, runLifecycle } from './run-lifecycle.js';
 import type { ToolReport, Verdict } from './run-report.js';
@@ -16,7 +17,10 @@ import { requiredValidators } from './select-tools.js';
 import { readSession, updateSession } from './session-store.js';
 import { storeRunReport } from './stored-report.js';
 import { maySkipAsTrivial } from './trivial-declarations.js';
-import { findingsOfView, renderValidationResults } from './validation-results.js';
+import { type CallCoverage, findingsOfView, renderValidationResults, validationFooter } from './validation-results.js';
+
+/** The call that runs every enabled validator on one snapshot (parallel-validation.ts): the one that can pass the gate. */
+export const PARALLEL_VALIDATION = 'parallel_validation';
 
 /** Below this much session budget a call does not start validators that would likely time out (30 s). */
 export const MIN_REMAINING_BUDGET_MS = 30_000;
@@ -61,6 +65,8 @@ export interface ValidationCallOutcome {
   text: string;
   /** The findings as the agent is told them (most severe first, bounded); absent when nothing ran. */
   findings?: AgentFindingList;
+  /** A call of some validators only: whether the change stands validated all the same, or what it still needs. */
+  coverage?: CallCoverage;
 }
 
 /** The session key of an MCP server's session in `.tollgate/sessions/`. */
@@ -150,6 +156,7 @@ async function callOutcome(
   message: string | undefined,
 ): Promise<ValidationCallOutcome> {
   const { config, repoRoot, callName } = options;
+  const coverage = await coverageOf(options, run, status);
   const view = {
     callName,
     status,
@@ -158,16 +165,48 @@ async function callOutcome(
     maxOutputLines: config.output.maxOutputLines,
     runId: run.runId,
     places: await repoConfigLocations(repoRoot, options.env ?? process.env),
+    ...(coverage ? { coverage } : {}),
   };
+  const findings = findingsOfView(view);
   return {
     status,
-    summary: message ?? summaryOf(run.tools, status),
+    // A pass of some validators must not read as the change's pass: its summary is the footer's account of it.
+    summary: message ?? (coverage ? validationFooter({ ...view, findings }) : summaryOf(run.tools, status)),
     runId: run.runId,
     fingerprint: run.changeSet.fingerprint,
     tools: run.tools,
     text: renderValidationResults(view),
-    findings: findingsOfView(view),
+    findings,
+    ...(coverage ? { coverage } : {}),
   };
+}
+
+/**
+ * For a passing call that did not run every enabled validator: whether a complete run already passed this very change
+ * (what `validation_status` and the stop hook go by), else which validators have not run on it. Undefined otherwise.
+ */
+async function coverageOf(
+  options: ValidationCallOptions,
+  run: RunLifecycleOutcome,
+  status: ToolStatus,
+): Promise<CallCoverage | undefined> {
+  if (options.complete || !isPassingStatus(status)) return undefined;
+  const gate = await readGateStatus({
+    repoRoot: options.repoRoot,
+    config: options.config,
+    configHash: options.configHash,
+    tools: options.registry,
+    changeSet: run.changeSet,
+  });
+  if (gate.state === 'validated' && gate.verdict) return { kind: 'covered', runId: gate.verdict.runId };
+  if (gate.state === 'validated') return undefined; // nothing changed, or nothing is enabled: nothing more to run
+  const others = gate.enabledTools.filter((name) => !run.tools.some((tool) => tool.name === name));
+  const notRun = others.filter((name) => gate.ranOnChange[name] === undefined);
+  const notPassed = others.filter((name) => {
+    const status = gate.ranOnChange[name];
+    return status !== undefined && !isPassingStatus(status as ToolStatus);
+  });
+  return { kind: 'needed', call: PARALLEL_VALIDATION, notRun, notPassed };
 }
 
 /**

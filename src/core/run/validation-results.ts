@@ -3,7 +3,7 @@ import { POLICY_RESULT_NAME, whatEndsPendingEdit } from '../policy/pending-edit-
 import { isPassingStatus, type ToolStatus } from '../result.js';
 import { type AgentFinding, type AgentFindingList, agentFindings, nameFindings } from './agent-findings.js';
 import type { ConfigLocations } from './config-locations.js';
-import { blockingFindings, statusLabel, type ToolReport, toolPasses } from './run-report.js';
+import { blockingFindings, findingCounts, statusLabel, type ToolReport, toolPasses } from './run-report.js';
 
 /** What an agent reads back from a validation call: one section per tool, the findings, and the next action. */
 export interface ValidationResultsView {
@@ -19,7 +19,25 @@ export interface ValidationResultsView {
   runId?: string | null;
   /** Where findings without a file point (the config line of a check). */
   places?: ConfigLocations | null;
+  /** Set for a call that did not run every enabled validator: whether the change stands validated all the same. */
+  coverage?: CallCoverage;
 }
+
+/**
+ * What a call of some validators means for the gate, which only a run of every enabled validator on one snapshot
+ * satisfies: an earlier such run passed this very change (`covered`), or that run is still needed.
+ */
+export type CallCoverage =
+  | { kind: 'covered'; runId: string }
+  | {
+      kind: 'needed';
+      /** The call that runs every enabled validator (`parallel_validation`). */
+      call: string;
+      /** Enabled validators whose last run was not on this change (under this config). */
+      notRun: string[];
+      /** Enabled validators whose last run on this change did not pass. */
+      notPassed: string[];
+    };
 
 /** The bounded, most-severe-first findings of a call: what both the Markdown and `structuredContent` list. */
 export function findingsOfView(view: Pick<ValidationResultsView, 'tools' | 'maxOutputLines' | 'places'>) {
@@ -34,11 +52,7 @@ export function renderValidationResults(view: ValidationResultsView): string {
   for (const tool of view.tools) {
     lines.push(`### ${tool.title} (\`${tool.name}\`): ${statusLabel(tool)} · ${formatDuration(tool.durationMs)}`);
     lines.push('', tool.summary);
-    const blocking = blockingFindings(tool).length;
-    const waived = tool.findings.length - blocking;
-    if (tool.findings.length > 0) {
-      lines.push('', `Findings: ${blocking} to address${waived > 0 ? `, ${waived} waived` : ''}`);
-    }
+    if (tool.findings.length > 0) lines.push('', `Findings: ${findingCounts(tool)}`);
     lines.push('');
   }
   if (list.findings.length > 0) {
@@ -72,7 +86,8 @@ function seeAll(runId: string | null | undefined): string {
   return runId ? `\`tollgate log ${runId}\` lists them all` : '`tollgate log` lists them all';
 }
 
-export interface FooterView extends Pick<ValidationResultsView, 'callName' | 'status' | 'tools' | 'runId'> {
+export interface FooterView
+  extends Pick<ValidationResultsView, 'callName' | 'status' | 'tools' | 'runId' | 'coverage'> {
   /** The call's findings as listed (default: listed from `tools`). */
   findings?: AgentFindingList;
 }
@@ -99,7 +114,25 @@ export function validationFooter(view: FooterView): string {
     const what = scoped.map((tool) => tool.scope).join('; ');
     return `Passed on part of the change only (${what}). This does not validate the change: before declaring it done, validate the whole change (call the validation tool without paths or packages).`;
   }
+  if (view.coverage) return partialPass(view, view.coverage);
   return 'Validation passed. The change may be declared done.';
+}
+
+/** A passing call of some validators: it says what it covered, and what the gate still needs before "done". */
+function partialPass(view: FooterView, coverage: CallCoverage): string {
+  const names = view.tools.length > 0 ? view.tools.map((tool) => tool.name).join(', ') : view.callName;
+  if (coverage.kind === 'covered') {
+    return `${names} passed, and run ${coverage.runId} of every enabled validator already passed this same change: it may be declared done.`;
+  }
+  const reasons = [
+    ...(coverage.notRun.length > 0 ? [`${coverage.notRun.join(', ')} not run on this tree`] : []),
+    ...(coverage.notPassed.length > 0 ? [`${coverage.notPassed.join(', ')} did not pass on it`] : []),
+  ];
+  const why =
+    reasons.length > 0
+      ? reasons.join('; ')
+      : 'each validator ran on this tree, but only a run of all of them on one snapshot counts';
+  return `${names} passed. Still needed before done: ${coverage.call} (${why}).`;
 }
 
 function failingFooter(view: FooterView, failing: readonly ToolReport[]): string {

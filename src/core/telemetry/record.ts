@@ -1,7 +1,7 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { FAILURE_STATUSES } from '../result.js';
-import { blockingFindings, type ToolReport } from '../run/run-report.js';
+import { openFindings, type ToolReport } from '../run/run-report.js';
 import {
   type CallTelemetry,
   type SkipReason,
@@ -30,7 +30,7 @@ export interface RunTelemetryInput {
 export function toolTelemetry(input: RunTelemetryInput, at = new Date().toISOString()): TelemetryRecord[] {
   const records: TelemetryRecord[] = input.tools.map((tool): ToolTelemetry => {
     const declared = input.declarations?.get(tool.name)?.isTrivial ?? null;
-    const alertCount = blockingFindings(tool).length;
+    const alertCount = openFindings(tool).length;
     const skipReason = skipReasonOf(tool.status);
     const ran = skipReason === null;
     return {

@@ -25,6 +25,9 @@ export const claudeHooks: HookAgent<'claude'> = {
   detectionRank: 100,
   readPayload: readSnakeCasePayload,
   block: blockWithDecision,
+  // Claude Code 2.1.x lists MCP tools as deferred, `mcp__<server>__<tool>`, loaded by ToolSearch `select:<name>`.
+  findDeferredTool: (server, tool) =>
+    `if it is deferred, load it with ToolSearch, query "select:mcp__${server}__${tool}"`,
   allow: allowWithSystemMessage,
   configEdits: (scope, roots, commands) => {
     const base = scope === 'user' ? roots.home : roots.repoRoot!;

@@ -41,6 +41,9 @@ export const codexHooks: HookAgent<'codex'> = {
   detectionRank: 30,
   readPayload: readSnakeCasePayload,
   block: blockWithDecision,
+  // Codex 0.17x defers MCP tools: `tool_search` finds the server's namespace `mcp__<server>`, which holds the tool.
+  findDeferredTool: (server, tool) =>
+    `if it is deferred, find it with tool_search: namespace \`mcp__${server}\`, tool \`${tool}\``,
   allow: allowWithSystemMessage,
   afterInstall: trustCodexHook,
   configEdits: (scope, roots, commands) => {

@@ -5,6 +5,9 @@ import type { InstallRecord } from './install-manifest.js';
  * config files are. One file per agent (`claude.ts`, …); `index.ts` lists them.
  */
 
+/** The key every `tollgate install` registers the MCP server under (`mcpServers.tollgate`, `mcp_servers.tollgate`). */
+export const MCP_SERVER_KEY = 'tollgate';
+
 /** The fields of a stop payload the hook decides on, whatever the agent called them. */
 export interface StopPayload {
   sessionId: string | null;
@@ -86,6 +89,11 @@ export interface HookAgent<Name extends string = string> {
   readPayload(payload: Record<string, unknown>): StopPayload;
   /** The exact JSON that blocks the stop, with only keys the agent documents. */
   block(reason: string): Record<string, unknown>;
+  /**
+   * How the agent's model finds an MCP tool its CLI defers behind a tool search (the tool's name in the agent's own
+   * namespace), as measured against the agent; absent where that is not verified, and the reason then says to search.
+   */
+  findDeferredTool?(server: string, tool: string): string;
   /** The exact JSON that lets the agent stop; `note` is shown to the user where the agent has a field for it. */
   allow(note?: string): Record<string, unknown>;
   /** The edits `tollgate install <agent>` makes, per scope; `notes` say what could not be done in that scope. */

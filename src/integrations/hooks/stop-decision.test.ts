@@ -16,6 +16,7 @@ const status = (state: GateStatus['state']): GateStatus => ({
   unresolvedFindings: 0,
   findingRuns: [],
   latest: null,
+  ranOnChange: {},
 });
 
 const payload = (overrides: Partial<StopPayload> = {}): StopPayload => ({
@@ -63,7 +64,13 @@ describe('decideStop', () => {
     const ran = { ran: ['checks'], failing: ['checks (timeout)'], findings: 0, missing: [] };
     expect(decide({ status: status(state), mcpToolName: 'parallel_validation', ran, findings })).toEqual({
       kind: 'block',
-      reason: blockReason({ status: status(state), mcpToolName: 'parallel_validation', ran, findings }),
+      reason: blockReason({
+        status: status(state),
+        mcpToolName: 'parallel_validation',
+        agent: hookAgent('claude'),
+        ran,
+        findings,
+      }),
     });
     expect(decide({ status: status(state) })).toEqual({
       kind: 'block',

@@ -52,6 +52,7 @@ export function decideStop(input: StopDecisionInput): StopDecision {
     reason: blockReason({
       status,
       mcpToolName: input.mcpToolName,
+      agent: input.agent,
       ran: input.ran ?? null,
       findings: input.findings ?? null,
       stateRefused: input.stateRefused ?? false,

@@ -38,10 +38,13 @@ export async function stopFindings(
       excerptLines: REASON_EXCERPT_LINES,
       maxFindings: NAMED_FINDINGS,
     });
-    const brokenTools = reports
-      .filter((tool) => tool.findings.length === 0 && !toolPasses(tool))
-      .map((tool) => `${tool.name} (${tool.status}): ${tool.summary}`);
-    return { list, brokenTools, runId };
+    // Two runs of the change (a complete one, then a validator alone) may each say the same of a validator: once.
+    const brokenTools = new Set(
+      reports
+        .filter((tool) => tool.findings.length === 0 && !toolPasses(tool))
+        .map((tool) => `${tool.name} (${tool.status}): ${tool.summary}`),
+    );
+    return { list, brokenTools: [...brokenTools], runId };
   } catch {
     return null; // the reason then falls back to the counts in the state file
   }

@@ -1,5 +1,6 @@
 import type { AgentFinding } from '../../core/run/agent-findings.js';
 import type { GateStatus } from '../../core/run/gate-status.js';
+import { type HookAgent, MCP_SERVER_KEY } from './hook-agent.js';
 import type { StopFindings } from './stop-findings.js';
 import type { StopRunSummary } from './stop-run.js';
 
@@ -7,6 +8,8 @@ export interface BlockReasonInput {
   status: GateStatus;
   /** The MCP tool to call, if any. */
   mcpToolName: string | null;
+  /** The agent blocked, for how it finds a deferred MCP tool (see `HookAgent.findDeferredTool`). */
+  agent?: Pick<HookAgent, 'findDeferredTool'>;
   /** What the hook's own run did, when it ran validators. */
   ran: StopRunSummary | null;
   /** The findings of the runs of the current change, read back from their logs. */
@@ -28,7 +31,7 @@ const STATE_REFUSED =
 export function blockReason(input: BlockReasonInput): string {
   const { status, ran } = input;
   const call = input.mcpToolName
-    ? `Call the \`${input.mcpToolName}\` tool (tollgate MCP server) or run \`tollgate run\``
+    ? `Call the \`${input.mcpToolName}\` tool (tollgate MCP server; ${findTool(input.agent, input.mcpToolName)}) or run \`tollgate run\``
     : 'Run `tollgate run`';
   const fixThen = `Fix them, then ${lowerFirst(call)} again before finishing.`;
   if (ran && ran.failing.length > 0) {
@@ -57,6 +60,16 @@ export function blockReason(input: BlockReasonInput): string {
     case 'validated':
       return '';
   }
+}
+
+/**
+ * Agents defer MCP tools behind a tool search (Claude Code 2.1, Codex 0.17x): the model does not see the tool until
+ * it looks for it, so the reason says how, in the agent's own naming where that is verified.
+ */
+function findTool(agent: BlockReasonInput['agent'], tool: string): string {
+  return (
+    agent?.findDeferredTool?.(MCP_SERVER_KEY, tool) ?? `if you do not see it, search your tools for tollgate ${tool}`
+  );
 }
 
 /** One line when there is nothing to list; otherwise the list on lines of its own, between the two sentences. */

@@ -70,9 +70,10 @@ describe('tollgate hook stop: golden payloads', () => {
   ] as const)('%s (%s): blocks an unvalidated change, then allows once it passed', async (agent, path) => {
     await repo.write('src/a.ts', 'fine\n');
     const blocked = await hook(await payload(path));
-    // PascalCase `Stop` makes Copilot send Claude's snake_case shape; the block reply is the same.
+    // PascalCase `Stop` makes Copilot send Claude's snake_case shape: it is answered as Claude (installs name the
+    // agent with --agent, so this is only a payload that comes without one).
     expect(blocked.agent).toBe(path.endsWith('pascal.json') ? 'claude' : agent);
-    expect(blocked.stdout).toBe((await fixture(`${agent}/block.expected.json`)).toString());
+    expect(blocked.stdout).toBe((await fixture(`${blocked.agent}/block.expected.json`)).toString());
     await validate();
     const allowed = await hook(await payload(path), { agent });
     expect(allowed.stdout).toBe((await fixture(`${agent}/allow.expected.json`)).toString());
@@ -89,7 +90,7 @@ describe('tollgate hook stop: golden payloads', () => {
         'To fix:',
         '1. TODO marker left in the change at src/a.ts:1 (id b1723bfe17d7860c)',
         `(\`tollgate log ${runId}\` shows the whole run.)`,
-        'Fix them, then call the `parallel_validation` tool (tollgate MCP server) or run `tollgate run` again before finishing.',
+        'Fix them, then call the `parallel_validation` tool (tollgate MCP server; if it is deferred, find it with tool_search: namespace `mcp__tollgate`, tool `parallel_validation`) or run `tollgate run` again before finishing.',
       ].join('\n'),
     });
   });
@@ -100,7 +101,7 @@ describe('tollgate hook stop: golden payloads', () => {
     await repo.write('src/a.ts', 'changed\n');
     const answer = await hook(await payload('gemini/stop.json'));
     expect(JSON.parse(answer.stdout).reason).toBe(
-      'tollgate: the files or commits changed since the last validation. Call the `parallel_validation` tool (tollgate MCP server) or run `tollgate run` on the current changes, fix what it reports, then finish.',
+      'tollgate: the files or commits changed since the last validation. Call the `parallel_validation` tool (tollgate MCP server; if you do not see it, search your tools for tollgate parallel_validation) or run `tollgate run` on the current changes, fix what it reports, then finish.',
     );
   });
 

@@ -70,7 +70,7 @@ export function validationResult(callName: string, outcome: ValidationCallOutcom
         durationMs: tool.durationMs,
         ...(tool.scope ? { scope: tool.scope } : {}),
         blockingFindings: blocking,
-        waivedFindings: tool.findings.length - blocking,
+        waivedFindings: tool.findings.filter((finding) => finding.waiver).length,
       };
     }),
     findings: list.findings,
@@ -81,6 +81,7 @@ export function validationResult(callName: string, outcome: ValidationCallOutcom
       tools: outcome.tools,
       runId: outcome.runId,
       findings: list,
+      ...(outcome.coverage ? { coverage: outcome.coverage } : {}),
     }),
   };
   return {

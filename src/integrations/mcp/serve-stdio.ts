@@ -1,5 +1,5 @@
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createTollgateMcpServer, type TollgateMcpServerOptions } from './server.js';
+import { JsonRpcStdioTransport } from './stdio-transport.js';
 
 /**
  * `tollgate mcp`: serves over stdin/stdout until the client closes stdin. stdout carries JSON-RPC only; every
@@ -7,7 +7,7 @@ import { createTollgateMcpServer, type TollgateMcpServerOptions } from './server
  */
 export async function serveStdio(options: TollgateMcpServerOptions): Promise<void> {
   const server = await createTollgateMcpServer(options);
-  const transport = new StdioServerTransport();
+  const transport = new JsonRpcStdioTransport();
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();
     process.stdin.once('end', () => resolve());

@@ -1,4 +1,6 @@
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import {
@@ -147,6 +149,53 @@ describe.skipIf(!built)('tollgate mcp over stdio: what real clients see', () => 
     await client.close();
     await commitConfig(configText());
     await repo.remove('pending.txt');
+  }, 60_000);
+});
+
+describe.skipIf(!built)('tollgate mcp over stdio: JSON-RPC as the spec says', () => {
+  test('a line that is not JSON gets a parse error with id null; requests before initialize are refused', async () => {
+    const child = spawn(process.execPath, [CLI_PATH, 'mcp'], {
+      cwd: repo.root,
+      env: { ...repo.env, ...ALL_ON },
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
+    const replies = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+    const send = (line: string) => child.stdin.write(`${line}\n`);
+    const next = async () => JSON.parse((await replies.next()).value as string) as Record<string, unknown>;
+
+    send('this is not json');
+    expect(await next()).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: ErrorCode.ParseError, message: expect.stringContaining('Parse error') },
+    });
+    send(JSON.stringify({ jsonrpc: '2.0', id: 7, nothing: 'here' }));
+    expect(await next()).toMatchObject({ id: 7, error: { code: ErrorCode.InvalidRequest } });
+    send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }));
+    expect(await next()).toEqual({
+      jsonrpc: '2.0',
+      id: 1,
+      error: { code: -32000, message: 'Server not initialized: send initialize before tools/list' },
+    });
+    send(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }));
+    expect(await next()).toEqual({ jsonrpc: '2.0', id: 2, result: {} });
+
+    const clientInfo = { name: 'raw', version: '1.0.0' };
+    send(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo },
+      }),
+    );
+    expect(await next()).toMatchObject({ id: 3, result: { serverInfo: { name: 'tollgate' } } });
+    send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+    send(JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'tools/list', params: {} }));
+    const listed = await next();
+    expect(listed).toMatchObject({ id: 4, result: { tools: expect.arrayContaining([expect.anything()]) } });
+    child.stdin.end();
+    await new Promise((resolve) => child.once('exit', resolve));
   }, 60_000);
 });
 

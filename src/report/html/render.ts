@@ -15,7 +15,10 @@ export function renderHtmlPage(page: HtmlPage): string {
   const validators = page.tools.map((tool) => tool.name);
   const style = pageStyle(validators.map(className), SEVERITIES);
   const total = page.tools.reduce((sum, tool) => sum + tool.findings.length, 0);
-  const blocking = page.tools.reduce((sum, tool) => sum + tool.findings.filter((finding) => !finding.waived).length, 0);
+  // Only the findings of validators that did not pass block (the summary counts them); the rest are listed, not blocking.
+  const blocking = page.summary.blocking.reduce((sum, tool) => sum + tool.findings, 0);
+  const waived = page.tools.reduce((sum, tool) => sum + tool.findings.filter((finding) => finding.waived).length, 0);
+  const notBlocking = total - blocking - waived;
   return htmlDocument({
     title: page.title,
     style,
@@ -24,7 +27,7 @@ export function renderHtmlPage(page: HtmlPage): string {
 <header>
 <h1>${escapeHtml(page.title)} <span class="verdict ${page.verdict}">${page.verdict.toUpperCase()}</span></h1>
 <dl class="facts">${page.facts.map(([label, value]) => `<dt>${escapeHtml(label)}</dt><dd>${escapeHtml(value)}</dd>`).join('')}</dl>
-<p class="counts">${plural(blocking, 'blocking finding')}, ${total - blocking} waived, in ${plural(page.tools.length, 'validator')}.</p>
+<p class="counts">${plural(blocking, 'blocking finding')}, ${notBlocking > 0 ? `${notBlocking} not blocking, ` : ''}${waived} waived, in ${plural(page.tools.length, 'validator')}.</p>
 ${page.notes.length > 0 ? `<ul class="notes">${page.notes.map((note) => `<li>${escapeHtml(note)}</li>`).join('')}</ul>` : ''}
 </header>
 ${summarySection(page.summary)}
