@@ -141,11 +141,7 @@ export async function executeTool(call: ToolCall, env: PipelineEnvironment): Pro
   scope = tool.scopeOf?.(input.value) ?? null;
 
   const skipped = env.preflight ? await env.preflight(tool) : null;
-  const toolResult =
-    skipped ??
-    (await redactResult(
-      await runWithBudget(tool, input.value, { toolCallId, reader: call.mcpServerName ? 'mcp' : 'cli' }, env),
-    ));
+  const toolResult = skipped ?? (await redactResult(await runWithBudget(tool, input.value, { toolCallId, call }, env)));
 
   const postType: HookType = FAILURE_STATUSES.has(toolResult.status) ? 'postToolUseFailure' : 'postToolUse';
   for (const hook of env.config.hooks[postType].filter((candidate) => hookMatches(candidate, toolName))) {
@@ -219,10 +215,12 @@ function parseInput(tool: AnyToolDefinition, raw: unknown): ParsedInput {
 async function runWithBudget(
   tool: AnyToolDefinition,
   input: unknown,
-  call: { toolCallId: string; reader: ResultReader },
+  ids: { toolCallId: string; call: ToolCall },
   env: PipelineEnvironment,
 ): Promise<ToolResult> {
-  const { toolCallId, reader } = call;
+  const { toolCallId } = ids;
+  // Through the MCP server, the next step a result names is a tool call; elsewhere a command.
+  const reader: ResultReader = ids.call.mcpServerName ? 'mcp' : 'cli';
   const budgetMs = env.deadline - Date.now();
   if (budgetMs <= 0) {
     return result(
