@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { createRedactor } from '../integrations/alerts/mask.js';
 import { resetKnownValues } from './known-values.js';
+import { ownWords } from './own-words.js';
 import { redactSecrets } from './redact.js';
 import { fakeChecksumToken, fakeToken } from './sample-tokens.js';
 
@@ -40,5 +41,21 @@ describe('masking output as a terminal shows it', () => {
     expect(createRedactor({ credentials: ['t'] })(prose)).toBe(prose);
     expect(createRedactor({ credentials: ['tokens'] })(prose)).toBe(prose);
     expect(createRedactor({ credentials: ['alerts-token'] })('x alerts-token y')).toBe('x *** y');
+  });
+});
+
+describe("tollgate's own words beside the user's values", () => {
+  const phrase = ownWords('this is not a pass: rerun when the source answers');
+
+  test('a marked phrase is left as written, and its words are not remembered as secrets', () => {
+    expect(redactSecrets(`osv: timed out; ${phrase}`)).toBe(`osv: timed out; ${phrase}`);
+    expect(redactSecrets('pass: rerun')).toBe('pass: r…');
+    expect(redactSecrets('a later line says rerunning')).toBe('a later line says rerunning');
+  });
+
+  test("a user's secret next to the phrase, or in place of its words, is still masked", () => {
+    const userLine = `${phrase}; db pass: ${token}`;
+    expect(redactSecrets(userLine)).not.toContain(token.slice(4));
+    expect(redactSecrets(`this is not a pass: ${token} when the source answers`)).not.toContain(token.slice(4));
   });
 });

@@ -3,6 +3,7 @@ import { writeFileAtomic } from '../core/state/atomic-write.js';
 import { controlCodesIn, controlFreeView } from './control-free-view.js';
 import { companionSpans, knownValueSpans, rememberFoundSecret } from './known-values.js';
 import { maskSecret } from './mask.js';
+import { insideOwnWords, ownWordSpans } from './own-words.js';
 import { builtinRules } from './rules/index.js';
 import { SecretScanner } from './scanner.js';
 
@@ -48,10 +49,16 @@ export function redactSecrets(text: string, options: RedactOptions = {}): string
   const shown = view?.text ?? text;
   // Inline allow markers let a developer keep a known fixture in code; they must not let a secret into output.
   const judged = shown.replace(/(tollgate|gitleaks):allow/gi, (marker) => marker.replace(':', '_'));
-  const matches = (options.scanner ?? sharedSecretScanner()).scanText(judged, { path: options.path ?? 'output.log' });
+  const own = ownWordSpans(shown);
+  // A match inside tollgate's own prose is no value of the user's: neither masked nor remembered as a secret.
+  const matches = (options.scanner ?? sharedSecretScanner())
+    .scanText(judged, { path: options.path ?? 'output.log' })
+    .filter((match) => !insideOwnWords(own, match.start, match.end));
   const spans: Span[] = matches.map((match) => ({ start: match.start, end: match.end, ruleId: match.rule.id }));
   for (const match of matches) rememberFoundSecret(match.secret);
-  for (const span of companionSpans(judged, matches)) spans.push({ ...span, ruleId: 'key-companion-secret' });
+  for (const span of companionSpans(judged, matches)) {
+    if (!insideOwnWords(own, span.start, span.end)) spans.push({ ...span, ruleId: 'key-companion-secret' });
+  }
   for (const span of knownValueSpans(shown)) spans.push({ start: span.start, end: span.end, ruleId: span.kind });
   let out = '';
   let at = 0;

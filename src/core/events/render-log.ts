@@ -88,7 +88,7 @@ function renderTool(tool: ToolCallSummary, widths: { name: number; status: numbe
     return [`  ${name}  started, never completed: the run was killed`];
   }
   const status = statusOf(tool).padEnd(widths.status);
-  const duration = tool.durationMs === null ? '' : formatDuration(tool.durationMs).padStart(7);
+  const duration = (tool.durationMs === null ? '' : formatDuration(tool.durationMs)).padStart(7);
   const count = tool.findings.length;
   const findings = count === 0 ? 'no findings' : `${count} finding${count === 1 ? '' : 's'}`;
   const lines = [`  ${name}  ${status} ${duration}  ${findings}`];

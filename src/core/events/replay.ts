@@ -1,9 +1,12 @@
 import { z } from 'zod';
 import { lazy } from '../lazy.js';
 import type { EventLogRead, LogProblem } from './reader.js';
+import { loggedFindingSchema } from './schemas.js';
 import type {
   RunAbortData,
   RunEndData,
+  RunEndFinding,
+  RunEndTool,
   RunStartData,
   TollgateEvent,
   WaiverRecordedData,
@@ -11,14 +14,7 @@ import type {
 } from './types.js';
 
 /** A finding as the log recorded it (already redacted by the pipeline before it was written). */
-export interface LoggedFinding {
-  id?: string;
-  severity?: string;
-  title: string;
-  path?: string;
-  line?: number;
-  waiver?: { by: string; reason: string };
-}
+export type LoggedFinding = RunEndFinding;
 
 export interface ToolCallSummary {
   toolCallId: string;
@@ -89,18 +85,7 @@ const loggedResultSchema = lazy(() =>
   z.looseObject({
     status: z.string(),
     summary: z.string().optional(),
-    findings: z
-      .array(
-        z.looseObject({
-          id: z.string().optional(),
-          severity: z.string().optional(),
-          title: z.string(),
-          path: z.string().optional(),
-          line: z.number().optional(),
-          waiver: z.looseObject({ by: z.string(), reason: z.string() }).optional(),
-        }),
-      )
-      .default([]),
+    findings: z.array(loggedFindingSchema()).default([]),
   }),
 );
 
@@ -162,6 +147,7 @@ function foldEvent(fold: Fold, event: TollgateEvent, at: string): void {
       summary.end = { ...event.data, at };
       summary.runId ??= event.data.runId;
       summary.state = 'finished';
+      for (const tool of event.data.tools ?? []) settleTool(fold, tool);
       return;
     case 'waiver.recorded':
       summary.waivers.push({ ...event.data, at });
@@ -214,6 +200,21 @@ function foldToolEvent(fold: Fold, event: TollgateEvent, at: string): void {
       // Partial results carry nothing the summary shows.
       return;
   }
+}
+
+/**
+ * A validator's final result (`run.end`) replaces what its call logged, so the log shows what the report showed: a
+ * pass of a tree that changed during the run is `incomplete`, and a result no call produced (pending policy edits)
+ * gets an entry of its own.
+ */
+function settleTool(fold: Fold, tool: RunEndTool): void {
+  const called = fold.summary.tools.findLast((call) => call.toolName === tool.name && call.state === 'completed');
+  const call = called ?? callFor(fold, `run.end:${tool.name}`, tool.name);
+  call.state = 'completed';
+  call.success ??= true;
+  call.status = tool.status;
+  call.summary = tool.summary ?? null;
+  call.findings = tool.findings.map(pickFinding);
 }
 
 /** The call's entry, created on first sight: a completion without a start still shows up. */
@@ -293,7 +294,7 @@ function foldPermissionEvent(fold: Fold, event: EventOf<'permission.requested' |
   request.source = event.data.decisionSource;
 }
 
-function pickFinding(finding: z.output<ReturnType<typeof loggedResultSchema>>['findings'][number]): LoggedFinding {
+function pickFinding(finding: LoggedFinding): LoggedFinding {
   return {
     title: finding.title,
     ...(finding.id === undefined ? {} : { id: finding.id }),

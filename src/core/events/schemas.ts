@@ -7,6 +7,18 @@ import type { EventDataByType, EventType } from './types.js';
  * a newer tollgate is kept, not an error. The `satisfies` below fails to compile when a type in `types.ts` has no
  * schema here. Built on first use: a run writes events and never reads them back.
  */
+/** A finding as a log holds it: in a tool's result and in `run.end`. */
+export const loggedFindingSchema = lazy(() =>
+  z.looseObject({
+    id: z.string().optional(),
+    severity: z.string().optional(),
+    title: z.string(),
+    path: z.string().optional(),
+    line: z.number().optional(),
+    waiver: z.looseObject({ by: z.string(), reason: z.string() }).optional(),
+  }),
+);
+
 const errorSchema = lazy(() => z.looseObject({ message: z.string(), code: z.string().optional() }));
 
 export const envelopeSchema = lazy(() =>
@@ -32,7 +44,21 @@ export const eventDataSchemas = lazy(
         configHash: z.string(),
         tools: z.array(z.string()),
       }),
-      'run.end': z.looseObject({ runId: z.string(), verdict: z.enum(['passed', 'failed']), durationMs: z.number() }),
+      'run.end': z.looseObject({
+        runId: z.string(),
+        verdict: z.enum(['passed', 'failed']),
+        durationMs: z.number(),
+        tools: z
+          .array(
+            z.looseObject({
+              name: z.string(),
+              status: z.string(),
+              summary: z.string().optional(),
+              findings: z.array(loggedFindingSchema()).default([]),
+            }),
+          )
+          .optional(),
+      }),
       'run.abort': z.looseObject({ runId: z.string(), signal: z.string(), durationMs: z.number() }),
       'tool.execution_start': z.looseObject({
         toolCallId: z.string(),

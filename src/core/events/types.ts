@@ -99,6 +99,29 @@ export interface RunEndData {
   runId: string;
   verdict: 'passed' | 'failed';
   durationMs: number;
+  /**
+   * Each validator as the run's report holds it: its call's result after the tree was checked again (a pass of a tree
+   * that changed meanwhile is `incomplete`) and waivers applied, and the results no call produced (pending policy
+   * edits). Absent in logs of older versions.
+   */
+  tools?: RunEndTool[];
+}
+
+/** A validator's final result in `run.end`: masked, like every text of the log. */
+export interface RunEndTool {
+  name: string;
+  status: string;
+  summary?: string;
+  findings: RunEndFinding[];
+}
+
+export interface RunEndFinding {
+  id?: string;
+  severity?: string;
+  title: string;
+  path?: string;
+  line?: number;
+  waiver?: { by: string; reason: string };
 }
 
 /** The run was interrupted by a signal before it could finish (its tools' children were killed). */

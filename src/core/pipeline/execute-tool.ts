@@ -16,7 +16,7 @@ import { type HookRunContext, type HookType, hookMatches, runHook } from './hook
 import { checkPermissions } from './permissions.js';
 import { heartbeatInterval, withHeartbeat } from './process-heartbeat.js';
 import { loadRedactor, redactResult } from './redact-result.js';
-import type { AnyToolDefinition, Budget, ToolContext } from './tool.js';
+import type { AnyToolDefinition, Budget, ResultReader, ToolContext } from './tool.js';
 
 export type ProgressKind = 'status' | 'heartbeat';
 
@@ -141,7 +141,7 @@ export async function executeTool(call: ToolCall, env: PipelineEnvironment): Pro
   scope = tool.scopeOf?.(input.value) ?? null;
 
   const skipped = env.preflight ? await env.preflight(tool) : null;
-  const toolResult = skipped ?? (await redactResult(await runWithBudget(tool, input.value, toolCallId, env)));
+  const toolResult = skipped ?? (await redactResult(await runWithBudget(tool, input.value, { toolCallId, call }, env)));
 
   const postType: HookType = FAILURE_STATUSES.has(toolResult.status) ? 'postToolUseFailure' : 'postToolUse';
   for (const hook of env.config.hooks[postType].filter((candidate) => hookMatches(candidate, toolName))) {
@@ -215,9 +215,12 @@ function parseInput(tool: AnyToolDefinition, raw: unknown): ParsedInput {
 async function runWithBudget(
   tool: AnyToolDefinition,
   input: unknown,
-  toolCallId: string,
+  ids: { toolCallId: string; call: ToolCall },
   env: PipelineEnvironment,
 ): Promise<ToolResult> {
+  const { toolCallId } = ids;
+  // Through the MCP server, the next step a result names is a tool call; elsewhere a command.
+  const reader: ResultReader = ids.call.mcpServerName ? 'mcp' : 'cli';
   const budgetMs = env.deadline - Date.now();
   if (budgetMs <= 0) {
     return result(
@@ -237,7 +240,7 @@ async function runWithBudget(
     controller.abort(new Error('timeout'));
   }, budgetMs);
 
-  const ctx = toolContextFor(tool, input, { toolCallId, env, signal: controller.signal, redact });
+  const ctx = toolContextFor(tool, input, { toolCallId, reader, env, signal: controller.signal, redact });
 
   const timeoutResult = () =>
     result(
@@ -270,7 +273,13 @@ async function runWithBudget(
 function toolContextFor(
   tool: AnyToolDefinition,
   input: unknown,
-  call: { toolCallId: string; env: PipelineEnvironment; signal: AbortSignal; redact: (text: string) => string },
+  call: {
+    toolCallId: string;
+    reader: ResultReader;
+    env: PipelineEnvironment;
+    signal: AbortSignal;
+    redact: (text: string) => string;
+  },
 ): ToolContext<unknown, unknown> {
   const { toolCallId, env, redact } = call;
   const artifactsDir = join(env.runDir, tool.name);
@@ -286,6 +295,7 @@ function toolContextFor(
     artifactsDir,
     concurrency: env.config.validation.concurrency,
     skipTrivial: env.config.validation.skipTrivial.includes(tool.name),
+    reader: call.reader,
     network: env.config.permissions.network,
     env: env.env ?? process.env,
     ...(env.policy ? { policy: env.policy } : {}),

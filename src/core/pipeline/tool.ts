@@ -8,6 +8,12 @@ import type { ToolResult } from '../result.js';
 const PERMISSIONS = ['runCommands', 'spawnAgents', 'network', 'writeFiles'] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
+/**
+ * Who reads a tool's result, and so how its next step is spelled: `mcp` for a call through the MCP server (the next
+ * step is another tool call, `packages: […]`), `cli` for everything else (a command, `tollgate advisories check …`).
+ */
+export type ResultReader = 'cli' | 'mcp';
+
 /** The remaining time a tool has. The pipeline aborts `signal` when it runs out. */
 export interface Budget {
   readonly deadline: number;
@@ -34,6 +40,8 @@ export interface ToolContext<Options, Input> {
   readonly skipTrivial: boolean;
   /** The environment for child processes (tests point PATH at fakes through it). */
   readonly env: NodeJS.ProcessEnv;
+  /** Who reads the result: a next step it names is spelled for them. Absent means the command line. */
+  readonly reader?: ResultReader;
   /**
    * Config `permissions.network`, for a tool whose network use is optional (secret verification) and so not a
    * declared permission that would stop the tool. Absent means deny.

@@ -4,6 +4,7 @@ import type { RepoChangeSet } from '../change-set/types.js';
 import type { TollgateConfig } from '../config/schema.js';
 import { errorMessage, isWriteFailure } from '../errors.js';
 import { createEventLog, newRunId } from '../events/index.js';
+import { loadRedactor } from '../pipeline/redact-result.js';
 import type { AnyToolDefinition } from '../pipeline/tool.js';
 import type { EffectivePolicy } from '../policy/effective-policy.js';
 import { reapLeftoverGroups } from '../process-ledger.js';
@@ -17,6 +18,7 @@ import { executeSelected, type SelectedCall } from './execute-selected.js';
 import { pendingPolicyExecution, withPendingChecksNote } from './pending-policy.js';
 import { persistRun } from './persist-run.js';
 import { recheckTree } from './recheck-tree.js';
+import { runEndTools } from './run-end-tools.js';
 import { type ToolReport, toolReport, type Verdict } from './run-report.js';
 import { withUnexaminedFiles } from './unexamined-files.js';
 
@@ -131,7 +133,8 @@ export async function runLifecycle(options: RunLifecycleOptions): Promise<RunLif
       const answered = options.shortcut?.(changeSet) ?? null;
       const stored = answered ? { ...answered } : await executeAndStore(options, { changeSet, runId, runDir, events });
       const durationMs = Date.now() - started;
-      events.emit('run.end', { runId, verdict: stored.verdict, durationMs });
+      const tools = runEndTools(stored.tools, await loadRedactor());
+      events.emit('run.end', { runId, verdict: stored.verdict, durationMs, tools });
       outcome = { runId, changeSet, startedAt: started, durationMs, ...stored };
       const { notStored: _notStored, ...finished } = outcome;
       await recordRunTelemetry(runDir, { runId, tools: outcome.tools, ...options.telemetry(finished) });

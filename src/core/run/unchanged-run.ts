@@ -14,6 +14,7 @@ import { readVerifiedJson, writeSignedJsonFile } from '../state/signed-json-file
 import { readStateKeyIfPresent } from '../state/state-key.js';
 import { TOLLGATE_DIR, tollgatePaths } from '../state/tollgate-dir.js';
 import { recordRunTelemetry } from '../telemetry/record.js';
+import { runEndTools } from './run-end-tools.js';
 import type { RunReport } from './run-report.js';
 import { findSaved, type Stamp } from './tree-stamp.js';
 
@@ -239,7 +240,9 @@ async function recordRun(
       durable: false,
     });
     await recordRunTelemetry(run.runDir, { runId: run.runId, tools: report.tools, source: 'run' });
-    events.emit('run.end', { runId: run.runId, verdict: report.verdict, durationMs: report.durationMs });
+    // The report repeated was masked when it was stored.
+    const tools = runEndTools(report.tools, (text) => text);
+    events.emit('run.end', { runId: run.runId, verdict: report.verdict, durationMs: report.durationMs, tools });
   } finally {
     events.close();
   }

@@ -12,8 +12,11 @@ import { errorMessage, TollgateError } from '../errors.js';
 export const ONE_SHOT = { jitless: true } as const;
 
 export interface WriteFileAtomicOptions {
-  /** Mode of the final file. Default 0600: state may name files and findings, so only the owner reads it. */
-  mode?: number;
+  /**
+   * Mode of the final file. Default 0600: state may name files and findings, so only the owner reads it. `umask`: as
+   * any program's new file, 0666 less the user's umask (a report the user asked for at a path of their choosing).
+   */
+  mode?: number | 'umask';
   /** How the file is named in error messages (`.tollgate/state.json`); default the path. */
   label?: string;
   /**
@@ -31,6 +34,11 @@ function tempPathFor(path: string): string {
   return join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
 }
 
+/** The mode the temp file is created with: the kernel takes the umask off 0666, never off 0600. */
+function createMode(options: WriteFileAtomicOptions): number {
+  return options.mode === 'umask' ? 0o666 : 0o600;
+}
+
 /**
  * Write, fsync, rename over the target, fsync the directory. A reader sees the old content or the new, never a
  * torn file; a crash leaves at worst a stray `.<name>.<pid>.<random>.tmp`, and any failure removes the temp file
@@ -44,7 +52,7 @@ export async function writeFileAtomic(
   const temp = tempPathFor(path);
   let created = false;
   try {
-    const handle = await open(temp, 'wx', 0o600);
+    const handle = await open(temp, 'wx', createMode(options));
     created = true;
     try {
       await handle.writeFile(data);
@@ -52,7 +60,7 @@ export async function writeFileAtomic(
     } finally {
       await handle.close();
     }
-    if (options.mode !== undefined && options.mode !== 0o600) await chmod(temp, options.mode);
+    if (typeof options.mode === 'number' && options.mode !== 0o600) await chmod(temp, options.mode);
     await rename(temp, path);
     created = false;
     if (options.durable !== false) syncDirectory(dirname(path));
@@ -74,7 +82,7 @@ export function writeFileAtomicSync(
   const temp = tempPathFor(path);
   let created = false;
   try {
-    const fd = openSync(temp, 'wx', 0o600);
+    const fd = openSync(temp, 'wx', createMode(options));
     created = true;
     try {
       const bytes = typeof data === 'string' ? Buffer.from(data) : data;
@@ -84,7 +92,7 @@ export function writeFileAtomicSync(
     } finally {
       closeSync(fd);
     }
-    if (options.mode !== undefined && options.mode !== 0o600) chmodSync(temp, options.mode);
+    if (typeof options.mode === 'number' && options.mode !== 0o600) chmodSync(temp, options.mode);
     renameSync(temp, path);
     created = false;
     if (options.durable !== false) syncDirectory(dirname(path));

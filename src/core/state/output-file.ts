@@ -70,8 +70,8 @@ export async function checkOutputWritable(output: string, cwd: string, flag = '-
 }
 
 /**
- * Writes `text` where `output` says (see `OutputTarget`). Regular files keep their mode (new ones are 0600: a report
- * names files and findings). Failures are one `io` line naming the flag and the path.
+ * Writes `text` where `output` says (see `OutputTarget`). Regular files keep their mode; new ones get the user's umask, as
+ * any program's output file does (tollgate's own state under `.tollgate/` stays 0600). Failures are one `io` line naming the flag and the path.
  */
 export async function writeOutput(
   output: string,
@@ -90,10 +90,8 @@ export async function writeOutput(
       return;
     }
     await mkdir(dirname(target.path), { recursive: true });
-    await writeFileAtomic(target.path, text, {
-      label: output,
-      ...(target.mode !== undefined ? { mode: target.mode } : {}),
-    });
+    // A file the user named is theirs: a new one gets the mode their umask gives any new file (reports are masked).
+    await writeFileAtomic(target.path, text, { label: output, mode: target.mode ?? 'umask' });
   } catch (error) {
     throw outputError(flag, output, error);
   }

@@ -16,7 +16,8 @@ export type SignedKind =
   | 'history'
   | 'commit-scans'
   | 'policy-accepted'
-  | 'filtered-digests';
+  | 'filtered-digests'
+  | 'analyzer-probes';
 
 /** What a read object's signature says. `unsigned`: written by a tollgate from before signatures. */
 export type Signature = 'valid' | 'unsigned' | 'forged';

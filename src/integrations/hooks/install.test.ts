@@ -56,6 +56,15 @@ const CLAUDE_SETTINGS = `{
 `;
 
 describe('tollgate install / uninstall', () => {
+  test('gemini --project into no settings: one file created for two entries, nothing backed up, both undone', async () => {
+    const lines = await installAgent(options('gemini'));
+    expect(lines.filter((line) => line.startsWith('backed up'))).toEqual([]);
+    expect(existsSync(join(repo.home, '.tollgate', 'backups'))).toBe(false);
+    const removed = await uninstallAgent(options('gemini'));
+    expect(removed.filter((line) => line.startsWith('backed up'))).toHaveLength(1);
+    expect(existsSync(join(repo.root, '.gemini', 'settings.json'))).toBe(false);
+  });
+
   test('claude --project: merges into a settings file with comments and other hooks, and round-trips byte for byte', async () => {
     await repo.write('.claude/settings.json', CLAUDE_SETTINGS);
     const lines = await installAgent(options('claude'));

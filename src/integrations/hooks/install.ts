@@ -54,6 +54,8 @@ async function scopeRoots(options: Pick<InstallOptions, 'scope' | 'cwd' | 'env' 
 /** Writes each changed file once per command, backing it up before its first change. */
 class FileWriter {
   private readonly backedUp = new Set<string>();
+  /** Files this command created: a second edit of one has nothing of the user's to back up. */
+  private readonly created = new Set<string>();
   readonly lines: string[] = [];
   constructor(
     private readonly backupsDir: string,
@@ -63,8 +65,13 @@ class FileWriter {
   show(path: string): string {
     return displayPath(path, this.roots);
   }
+  /** Whether the file was there before this command (it may exist now because an earlier edit created it). */
+  existedBefore(path: string, existsNow: boolean): boolean {
+    return existsNow && !this.created.has(path);
+  }
   async write(path: string, text: string, existed: boolean): Promise<void> {
-    if (existed && !this.backedUp.has(path)) {
+    if (!existed) this.created.add(path);
+    if (existed && !this.backedUp.has(path) && !this.created.has(path)) {
       const copy = await backUp(path, this.backupsDir, this.stamp);
       this.backedUp.add(path);
       this.lines.push(
@@ -95,7 +102,9 @@ export async function installAgent(options: InstallOptions): Promise<string[]> {
   const prefix = `${agent.name} (${options.scope})`;
 
   for (const edit of edits) {
-    const { text, existed } = await readTextOrEmpty(edit.file);
+    const read = await readTextOrEmpty(edit.file);
+    const { text } = read;
+    const existed = writer.existedBefore(edit.file, read.existed);
     const label = writer.show(edit.file);
     const base = {
       agent: agent.name,

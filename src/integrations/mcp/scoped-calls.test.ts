@@ -65,6 +65,18 @@ interface Structured {
   findings: Array<{ title: string; path?: string }>;
 }
 
+describe('advisories through MCP name the next step as a tool call', () => {
+  test('dependency_advisories {} with no lockfile changed says how to call it with packages', async () => {
+    const client = await connect(await cleanRepo(osv.url));
+    await repo!.write('README.md', '# demo, edited\n');
+    const answer = (await client.callTool({ name: 'dependency_advisories', arguments: {} }))
+      .structuredContent as Structured & { tools: Array<{ summary: string }> };
+    expect(answer.tools[0]!.summary).toBe(
+      'no lockfile or manifest changed; nothing to check. To vet a dependency before adding it, call with packages: ["npm:lodash@4.17.15"]',
+    );
+  });
+});
+
 describe('scoped calls check what they were asked about, whatever the change set', () => {
   test('dependency_advisories {packages} on a clean tree, and again after a full pass, queries the package', async () => {
     const client = await connect(await cleanRepo(osv.url));

@@ -22,7 +22,7 @@ export function summarySection(summary: HtmlSummary): string {
   const notRun =
     summary.notRun.length === 0
       ? ''
-      : `<p class="not-run">Did not block, did not pass: ${summary.notRun.map((name) => `<span class="name">${escapeHtml(name)}</span>`).join(', ')}.</p>`;
+      : `<p class="not-run">Neither blocked nor passed: ${summary.notRun.map((name) => `<span class="name">${escapeHtml(name)}</span>`).join(', ')}.</p>`;
   const waiving = summary.blocking.some((tool) => tool.findings > 0)
     ? '<p class="hint">Each finding below shows its id and the command that waives it. An agent may waive only the severities in <code>waivers.allow</code> (default low, medium); a person waives the others at a terminal with <code>--human</code>.</p>'
     : '';

@@ -50,6 +50,21 @@ describe('--format html', () => {
     );
   });
 
+  test('`code` in a summary or a finding title is code on the page, not backticks', () => {
+    const html = renderHtml(
+      reportWith([
+        {
+          ...tool,
+          summary: 'run `tollgate advisories check --all` to check <every> dependency',
+          findings: [{ ...hostile, title: 'check `npm test` failed' }],
+        },
+      ]),
+    );
+    expect(html).toContain('<p>run <code>tollgate advisories check --all</code> to check &lt;every&gt; dependency</p>');
+    expect(html).toContain('check <code>npm test</code> failed');
+    expect(html).not.toContain('`');
+  });
+
   test('a hostile finding stays text: one script element, ours', () => {
     const html = renderHtml(reportWith([tool]));
     expect(html.match(/<script/g)).toHaveLength(1);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { SEVERITIES } from '../../core/finding.js';
 import { PAGE_SCRIPT, pageStyle } from './assets.js';
-import { className, escapeHtml, escapeName } from './escape.js';
+import { className, escapeHtml, escapeName, escapeWithCode } from './escape.js';
 import type { HtmlFinding, HtmlPage, HtmlTool } from './page.js';
 import { changedFilesSection, summarySection, waiveLine } from './render-summary.js';
 
@@ -122,7 +122,7 @@ function toolSection(tool: HtmlTool): string {
     tool.findings.length === 0
       ? ''
       : `<table class="findings"><thead><tr><th>Severity</th><th>Where</th><th>Finding</th><th>Rule</th></tr></thead><tbody>${rows}</tbody></table>`;
-  return `<section class="tool" id="tool-${name}" data-tool="${escapeHtml(tool.name)}" data-findings="${tool.findings.length}"><h2>${escapeHtml(tool.name)} <span class="status ${toneOf(tool)}">${escapeHtml(tool.label)}</span></h2><p>${escapeHtml(tool.summary)}</p>${table}</section>`;
+  return `<section class="tool" id="tool-${name}" data-tool="${escapeHtml(tool.name)}" data-findings="${tool.findings.length}"><h2>${escapeHtml(tool.name)} <span class="status ${toneOf(tool)}">${escapeHtml(tool.label)}</span></h2><p>${escapeWithCode(tool.summary)}</p>${table}</section>`;
 }
 
 function findingRow(validator: string, finding: HtmlFinding): string {
@@ -137,7 +137,7 @@ function findingRow(validator: string, finding: HtmlFinding): string {
   const waived = finding.waived ? `<span class="waived">waived (${escapeHtml(finding.waived)})</span>` : '';
   const id = finding.id ? `<div class="fid">id <code>${escapeHtml(finding.id)}</code></div>` : '';
   const waive = finding.waive ? waiveLine(finding.waive) : '';
-  return `<tr class="finding${finding.waived ? ' is-waived' : ''}" data-v="${validator}" data-s="${finding.severity}" data-id="${escapeHtml(finding.id)}"><td class="sev ${finding.severity}">${finding.severity}</td><td class="where">${escapeName(finding.location ?? '')}</td><td>${escapeHtml(finding.title)}${waived}${id}${waive}${code}${body}</td><td class="rule">${escapeHtml(finding.ruleId ?? '')}</td></tr>`;
+  return `<tr class="finding${finding.waived ? ' is-waived' : ''}" data-v="${validator}" data-s="${finding.severity}" data-id="${escapeHtml(finding.id)}"><td class="sev ${finding.severity}">${finding.severity}</td><td class="where">${escapeName(finding.location ?? '')}</td><td>${escapeWithCode(finding.title)}${waived}${id}${waive}${code}${body}</td><td class="rule">${escapeHtml(finding.ruleId ?? '')}</td></tr>`;
 }
 
 function codeBlock(context: NonNullable<HtmlFinding['context']>): string {

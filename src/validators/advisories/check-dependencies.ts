@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { atLeast, type Finding, makeFinding, SEVERITIES, severityRank } from '../../core/finding.js';
 import { result, type ToolResult } from '../../core/result.js';
+import { ownWords } from '../../secrets/own-words.js';
 import { createSources } from './create-sources.js';
 import type { LockedDependency } from './dependency-diff.js';
 import { describePackage, type PackageVersion, packageKey } from './ecosystems.js';
@@ -13,6 +14,11 @@ import {
 } from './find-vulnerabilities.js';
 import type { AdvisoriesOptions } from './options.js';
 import { createResponseCache } from './sources/response-cache.js';
+
+/** What an unanswered source means; its "pass: rerun" reads as a password assignment to the masker. */
+const NOT_A_PASS = ownWords(
+  'this is not a pass: rerun when the source answers, or use an offline database (advisories.sources: [offline])',
+);
 
 export const TOOL_NAME = 'advisories';
 
@@ -201,10 +207,7 @@ function verdict(options: {
   }
   if (report.failures.length > 0) {
     const status = failureStatus(report.failures);
-    const next =
-      status === 'rate_limited'
-        ? 'wait and rerun, or add a source (advisories.sources)'
-        : 'this is not a pass: rerun when the source answers, or use an offline database (advisories.sources: [offline])';
+    const next = status === 'rate_limited' ? 'wait and rerun, or add a source (advisories.sources)' : NOT_A_PASS;
     return result(
       status,
       `could not check ${plural(packages.length, 'dependency', 'dependencies')}: ${failureText}; ${next}`,

@@ -147,7 +147,8 @@ export async function changedDependencies(ctx: Context, options: { all: boolean 
   }
   const manifests = await changedManifests(ctx, problems);
   appendAll(dependencies, manifests.dependencies);
-  appendAll(lockfiles, manifests.read);
+  // A requirements file is read both as a lockfile (its pins) and as a manifest (its ranges): named once.
+  for (const path of manifests.read) if (!lockfiles.includes(path)) lockfiles.push(path);
   return { dependencies, lockfiles, problems, unresolved: manifests.unresolved };
 }
 

@@ -3,11 +3,13 @@ import { result, type ToolResult } from '../../core/result.js';
 import { ensureTollgateDir } from '../../core/state/tollgate-dir.js';
 import { type CheckedDependency, checkDependencies } from './check-dependencies.js';
 import { changedDependencies, type UnresolvedRange } from './dependency-diff.js';
+import { checkAllStep, projectEcosystem, vetPackageStep } from './next-check.js';
 import type { AdvisoriesInput, AdvisoriesOptions } from './options.js';
 import { parsePackageSpec } from './package-spec.js';
 
 export async function runAdvisories(ctx: ToolContext<AdvisoriesOptions, AdvisoriesInput>): Promise<ToolResult> {
   const options = { ...ctx.options, all: ctx.input.all ?? ctx.options.all };
+  const reader = ctx.reader ?? 'cli';
   const environment = {
     options,
     repoRoot: ctx.repoRoot,
@@ -31,16 +33,17 @@ export async function runAdvisories(ctx: ToolContext<AdvisoriesOptions, Advisori
     origin: 'lockfile' as const,
   }));
   if (diff.lockfiles.length === 0 && diff.problems.length === 0 && diff.unresolved.length === 0) {
+    const vet = vetPackageStep(reader, projectEcosystem(ctx.repoRoot));
     return result(
       'passed',
-      'no lockfile or manifest changed; nothing to check. To vet a dependency before adding it, call with packages: ["npm:name@version"]',
+      `no lockfile or manifest changed; nothing to check. To vet a dependency before adding it, ${vet}`,
     );
   }
   ctx.progress(`checking ${dependencies.length} dependency version(s) from ${diff.lockfiles.join(', ')}`);
   const checked = await checkDependencies(dependencies, {
     ...environment,
     problems: diff.problems,
-    nothingToCheck: `${diff.lockfiles.join(', ')} changed, but no dependency was added or upgraded${options.all ? '' : ' (use all: true to check every locked dependency)'}`,
+    nothingToCheck: `${diff.lockfiles.join(', ')} changed, but no dependency was added or upgraded${options.all ? '' : ` (${checkAllStep(reader)} to check every locked dependency)`}`,
   });
   return withUnresolvedRanges(checked, diff.unresolved);
 }

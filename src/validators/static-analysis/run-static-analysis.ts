@@ -61,7 +61,7 @@ export async function runStaticAnalysis(ctx: Context): Promise<ToolResult> {
   const reports: ProducerReport[] = [];
   for (const outcome of outcomes) {
     if (outcome.state !== 'ran') {
-      const detail = outcome.state === 'unavailable' ? `${outcome.reason}; ${outcome.install}` : outcome.reason;
+      const detail = outcome.state === 'unavailable' ? unavailableDetail(outcome) : outcome.reason;
       reports.push({
         producer: outcome.producer,
         state: outcome.state,
@@ -105,6 +105,14 @@ export async function runStaticAnalysis(ctx: Context): Promise<ToolResult> {
   }
   const findings = mergeFindings(await issuesToFindings(dedupeIssues(issues), (path) => ctx.changeSet.readText(path)));
   return summarize({ ctx, reports, problems, unexamined, findings });
+}
+
+/** A missing analyzer in one line: the install advice when it is news, else where to read it. */
+function unavailableDetail(outcome: Extract<ProducerOutcome, { state: 'unavailable' }>): string {
+  const docs = outcome.docs ? ` (${outcome.docs})` : '';
+  return outcome.known
+    ? `${outcome.reason}${docs || `; ${outcome.install}`}`
+    : `${outcome.reason}; ${outcome.install}${docs}`;
 }
 
 function summarize(options: {

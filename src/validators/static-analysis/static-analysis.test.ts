@@ -262,7 +262,7 @@ describe('static_analysis with a fake codeql on PATH', () => {
     expect(outcome).toMatchObject({
       status: 'tool_unavailable',
       summary:
-        'no analyzer could run: codeql: `codeql` is not on PATH; install the CodeQL CLI bundle (https://github.com/github/codeql-action/releases) and put `codeql` on PATH',
+        'no analyzer could run: codeql: `codeql` is not on PATH; install the CodeQL CLI bundle (https://github.com/github/codeql-action/releases) and put `codeql` on PATH (docs/validators/static-analysis.md#codeql)',
     });
   });
 });
@@ -529,9 +529,32 @@ describe('static_analysis with configured analyzers, Semgrep and ESLint', () => 
     expect(outcome.status).toBe('tool_unavailable');
     expect(outcome.summary).toBe(
       'no analyzer could run: eslint: the project has no node_modules/.bin/eslint; add ESLint to the project (`npm install --save-dev eslint`) with an eslint.config.js; ' +
-        'semgrep: `semgrep` is not on PATH; install Semgrep (`pipx install semgrep` or `brew install semgrep`) and put `semgrep` on PATH; ' +
-        'codeql: `codeql` is not on PATH; install the CodeQL CLI bundle (https://github.com/github/codeql-action/releases) and put `codeql` on PATH',
+        'semgrep: `semgrep` is not on PATH; install Semgrep (`pipx install semgrep` or `brew install semgrep`) and put `semgrep` on PATH (docs/validators/static-analysis.md#semgrep); ' +
+        'codeql: `codeql` is not on PATH; install the CodeQL CLI bundle (https://github.com/github/codeql-action/releases) and put `codeql` on PATH (docs/validators/static-analysis.md#codeql)',
     );
+  });
+
+  test('a missing analyzer is looked for once: the next run says it is missing, the advice only when PATH changes', async () => {
+    const only = { codeql: { enabled: false } };
+    const changed = { 'src/util.js': [{ start: 2, end: 2 }] };
+    const advice =
+      'semgrep: `semgrep` is not on PATH; install Semgrep (`pipx install semgrep` or `brew install semgrep`) and put `semgrep` on PATH (docs/validators/static-analysis.md#semgrep)';
+    const first = await h.run({ changed, options: only, env: { PATH: NO_TOOLS_PATH } });
+    expect(first.summary).toContain(advice);
+    const again = await h.run({ changed, options: only, env: { PATH: NO_TOOLS_PATH } });
+    expect(again.status).toBe('tool_unavailable');
+    expect(again.summary).toContain('semgrep: `semgrep` is not on PATH (docs/validators/static-analysis.md#semgrep)');
+    expect(again.summary).not.toContain('pipx');
+    // Another PATH might hold it: looked for again, and the advice given again when it is not there either.
+    const elsewhere = await h.run({
+      changed,
+      options: only,
+      env: { PATH: `${NO_TOOLS_PATH}:/nonexistent-tollgate-bin` },
+    });
+    expect(elsewhere.summary).toContain(advice);
+    const page = readFileSync(join(import.meta.dirname, '../../../docs/validators/static-analysis.md'), 'utf8');
+    expect(page).toMatch(/^### Semgrep$/m);
+    expect(page).toMatch(/^### CodeQL$/m);
   });
 });
 

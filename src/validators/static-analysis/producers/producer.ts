@@ -35,8 +35,19 @@ export type ProducerOutcome =
       details?: Record<string, unknown>;
     }
   | { producer: string; state: 'not_applicable'; reason: string; details?: Record<string, unknown> }
-  /** Not installed; `install` says how to get it. */
-  | { producer: string; state: 'unavailable'; reason: string; install: string; required: boolean }
+  /**
+   * Not installed; `install` says how to get it, in one line, and `docs` where to read more. `known`: an earlier run
+   * found it missing just so and gave the advice already, so the result only says it is missing.
+   */
+  | {
+      producer: string;
+      state: 'unavailable';
+      reason: string;
+      install: string;
+      required: boolean;
+      docs?: string;
+      known?: boolean;
+    }
   | { producer: string; state: 'failed'; reason: string; details?: Record<string, unknown> }
   | { producer: string; state: 'timed_out'; reason: string; details?: Record<string, unknown> };
 

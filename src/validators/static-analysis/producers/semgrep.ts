@@ -1,9 +1,12 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatDuration } from '../../../core/config/units.js';
+import { knownMissing, rememberMissing } from './missing-analyzers.js';
 import { firstOutputLine, type ProducerInput, type ProducerOutcome } from './producer.js';
 
 const SEMGREP_INSTALL = 'install Semgrep (`pipx install semgrep` or `brew install semgrep`) and put `semgrep` on PATH';
+
+const SEMGREP_DOCS = 'docs/validators/static-analysis.md#semgrep';
 
 const LOCAL_CONFIGS = ['.semgrep.yml', '.semgrep.yaml', '.semgrep'];
 
@@ -40,6 +43,17 @@ export async function runSemgrep(input: ProducerInput): Promise<ProducerOutcome>
   if (options.enabled === false)
     return { producer, state: 'not_applicable', reason: 'turned off (semgrep.enabled: false)' };
   if (input.files.length === 0) return { producer, state: 'not_applicable', reason: 'no changed file to scan' };
+  const probe = { analyzer: producer, config: options, env: ctx.env, repoRoot: ctx.repoRoot };
+  const missing = (known: boolean): ProducerOutcome => ({
+    producer,
+    state: 'unavailable',
+    reason: '`semgrep` is not on PATH',
+    install: SEMGREP_INSTALL,
+    docs: SEMGREP_DOCS,
+    known,
+    required: options.enabled === true,
+  });
+  if (await knownMissing(probe)) return missing(true);
   const output = join(ctx.artifactsDir, 'semgrep.sarif');
   const timeoutMs = Math.max(1, Math.min(options.timeout, ctx.budget.remainingMs()));
   const outcome = await ctx.runProcess(
@@ -53,15 +67,7 @@ export async function runSemgrep(input: ProducerInput): Promise<ProducerOutcome>
   );
   // Said after the fact: a missing semgrep must not have been announced as scanning.
   if (!outcome.spawnError) ctx.progress(`semgrep: scanned ${input.files.length} file(s)`);
-  if (outcome.spawnError) {
-    return {
-      producer,
-      state: 'unavailable',
-      reason: '`semgrep` is not on PATH',
-      install: SEMGREP_INSTALL,
-      required: options.enabled === true,
-    };
-  }
+  if (outcome.spawnError) return missing(!(await rememberMissing(probe)));
   if (outcome.timedOut || outcome.aborted) {
     return {
       producer,

@@ -8,6 +8,7 @@ import { ensureTollgateDir } from '../../../../core/state/tollgate-dir.js';
 import { dedupeIssues } from '../../issues-to-findings.js';
 import type { StaticAnalysisOptions } from '../../options.js';
 import type { SarifIssue } from '../../reader/read-sarif.js';
+import { knownMissing, rememberMissing } from '../missing-analyzers.js';
 import { firstOutputLine, type ProducerInput, type ProducerOutcome, type SarifLog } from '../producer.js';
 import { analysisMemoryPath, recallLanguage, rememberLanguage } from './analysis-memory.js';
 import { databaseAnalyzeArgs, databaseCreateArgs, resolveLanguagesArgs } from './codeql-argv.js';
@@ -57,16 +58,19 @@ interface CodeqlRun {
 async function resolveExtractors(input: ProducerInput): Promise<Set<string> | ProducerOutcome> {
   const { ctx } = input;
   const options = ctx.options.codeql;
+  const probe = { analyzer: PRODUCER, config: options, env: ctx.env, repoRoot: ctx.repoRoot };
+  const missing = (known: boolean): ProducerOutcome => ({
+    producer: PRODUCER,
+    state: 'unavailable',
+    reason: '`codeql` is not on PATH',
+    install: CODEQL_INSTALL,
+    docs: 'docs/validators/static-analysis.md#codeql',
+    known,
+    required: options.enabled === true,
+  });
+  if (await knownMissing(probe)) return missing(true);
   const resolved = await ctx.runProcess('codeql', resolveLanguagesArgs(), { cwd: ctx.repoRoot, timeoutMs: 60_000 });
-  if (resolved.spawnError) {
-    return {
-      producer: PRODUCER,
-      state: 'unavailable',
-      reason: '`codeql` is not on PATH',
-      install: CODEQL_INSTALL,
-      required: options.enabled === true,
-    };
-  }
+  if (resolved.spawnError) return missing(!(await rememberMissing(probe)));
   if (resolved.exitCode !== 0) {
     return {
       producer: PRODUCER,
