@@ -1,7 +1,13 @@
 import { join } from 'node:path';
 import { STATE_KEY_FILE_ENV } from '../../core/state/state-key.js';
 import { trustCodexHook } from './codex-install.js';
-import { allowWithSystemMessage, blockWithDecision, type HookAgent, readSnakeCasePayload } from './hook-agent.js';
+import {
+  allowWithSystemMessage,
+  blockWithDecision,
+  type HookAgent,
+  readSnakeCasePayload,
+  STOP_HOOK_TIMEOUT_MS,
+} from './hook-agent.js';
 
 /**
  * Codex starts an MCP server with only a few variables of its own environment (HOME, PATH, TMPDIR, locale…), while
@@ -37,6 +43,7 @@ export const codexHooks: HookAgent<'codex'> = {
   title: 'Codex CLI',
   stopEvent: 'Stop',
   blockCap: null,
+  hookTimeoutMs: STOP_HOOK_TIMEOUT_MS,
   matches: (payload) => typeof payload.turn_id === 'string',
   detectionRank: 30,
   readPayload: readSnakeCasePayload,
@@ -53,7 +60,8 @@ export const codexHooks: HookAgent<'codex'> = {
           layout: 'nested',
           eventsPath: ['hooks'],
           event: 'Stop',
-          handler: { type: 'command', command: commands.hookCommand, timeout: 120 },
+          // `timeout` in seconds (listed back as `timeoutSec`).
+          handler: { type: 'command', command: commands.hookCommand, timeout: codexHooks.hookTimeoutMs / 1000 },
         },
         {
           kind: 'toml-mcp',

@@ -1,5 +1,11 @@
 import { join } from 'node:path';
-import { allowWithSystemMessage, blockWithDecision, type HookAgent, readSnakeCasePayload } from './hook-agent.js';
+import {
+  allowWithSystemMessage,
+  blockWithDecision,
+  type HookAgent,
+  readSnakeCasePayload,
+  STOP_HOOK_TIMEOUT_MS,
+} from './hook-agent.js';
 
 /**
  * Gemini CLI starts no MCP server in an untrusted folder, user-level ones included, while user hooks still run there:
@@ -21,6 +27,7 @@ export const geminiHooks: HookAgent<'gemini'> = {
   title: 'Gemini CLI',
   stopEvent: 'AfterAgent',
   blockCap: null,
+  hookTimeoutMs: STOP_HOOK_TIMEOUT_MS,
   matches: (payload) => payload.hook_event_name === 'AfterAgent',
   detectionRank: 20,
   readPayload: readSnakeCasePayload,
@@ -38,7 +45,12 @@ export const geminiHooks: HookAgent<'gemini'> = {
           layout: 'nested',
           eventsPath: ['hooks'],
           event: 'AfterAgent',
-          handler: { type: 'command', name: 'tollgate', command: commands.hookCommand, timeout: 120_000 },
+          handler: {
+            type: 'command',
+            name: 'tollgate',
+            command: commands.hookCommand,
+            timeout: geminiHooks.hookTimeoutMs, // milliseconds
+          },
         },
         {
           kind: 'json-mcp',

@@ -71,6 +71,9 @@ describe('tollgate install / uninstall', () => {
     expect(settings).toContain('// team settings: keep this comment');
     expect(settings).toContain('./scripts/notify.sh');
     expect(settings).toContain('"command": "tollgate hook stop --agent claude"');
+    expect(JSON.parse(settings.replace('// team settings: keep this comment', '')).hooks.Stop[1]).toEqual({
+      hooks: [{ type: 'command', command: 'tollgate hook stop --agent claude', timeout: 600 }],
+    });
     expect(JSON.parse(await read(join(repo.root, '.mcp.json')))).toEqual({
       mcpServers: { tollgate: { type: 'stdio', command: 'tollgate', args: ['mcp'] } },
     });
@@ -107,11 +110,26 @@ describe('tollgate install / uninstall', () => {
     ]);
   });
 
+  test('an installed hook with a shorter timeout gets the one the hook answers inside (and keeps its place)', async () => {
+    const old =
+      '{\n  "hooks": {\n    "Stop": [\n      { "hooks": [ { "type": "command", "command": "tollgate hook stop --agent claude", "timeout": 120 } ] }\n    ]\n  }\n}\n';
+    await repo.write('.claude/settings.json', old);
+    const lines = await installAgent(options('claude'));
+    expect(lines).toContain(
+      'claude (project): .claude/settings.json already runs `tollgate hook stop --agent claude`; raised its timeout to 600 s (the hook answers just inside it)',
+    );
+    expect(await read(join(repo.root, '.claude/settings.json'))).toBe(old.replace('"timeout": 120', '"timeout": 600'));
+    // Once raised, left as is.
+    expect(await installAgent(options('claude'))).toContain(
+      'claude (project): .claude/settings.json already runs `tollgate hook stop --agent claude`; left as is',
+    );
+  });
+
   test('cursor --project: creates its files in its own format and deletes them again', async () => {
     await installAgent(options('cursor'));
     expect(JSON.parse(await read(join(repo.root, '.cursor/hooks.json')))).toEqual({
       version: 1,
-      hooks: { stop: [{ command: 'tollgate hook stop --agent cursor' }] },
+      hooks: { stop: [{ command: 'tollgate hook stop --agent cursor', timeout: 600 }] },
     });
     expect(JSON.parse(await read(join(repo.root, '.cursor/mcp.json')))).toEqual({
       mcpServers: { tollgate: { command: 'tollgate', args: ['mcp'] } },
@@ -140,7 +158,7 @@ describe('tollgate install / uninstall', () => {
     expect(settings.hooks).toEqual({
       AfterAgent: [
         {
-          hooks: [{ type: 'command', name: 'tollgate', command: 'tollgate hook stop --agent gemini', timeout: 120000 }],
+          hooks: [{ type: 'command', name: 'tollgate', command: 'tollgate hook stop --agent gemini', timeout: 600000 }],
         },
       ],
     });
@@ -168,7 +186,7 @@ describe('tollgate install / uninstall', () => {
             type: 'command',
             bash: 'tollgate hook stop --agent copilot',
             powershell: 'tollgate hook stop --agent copilot',
-            timeoutSec: 120,
+            timeoutSec: 600,
           },
         ],
       },

@@ -14,7 +14,14 @@ import type { InstallCommands, InstallScope, InstallStep, ScopeRoots } from './h
 import type { HookAgentName } from './index.js';
 import { hookAgent } from './index.js';
 import { type InstallRecord, readManifest, tollgateHome, writeManifest } from './install-manifest.js';
-import { addHook, addJsonEntry, readJsonText, removeHook, removeJsonEntry } from './json-config-file.js';
+import {
+  addHook,
+  addJsonEntry,
+  raiseHookTimeout,
+  readJsonText,
+  removeHook,
+  removeJsonEntry,
+} from './json-config-file.js';
 import { appendBlock, hasTable, readToml, removeBlock, tomlBlock } from './toml-config-file.js';
 
 export interface InstallOptions {
@@ -108,7 +115,13 @@ export async function installAgent(options: InstallOptions): Promise<string[]> {
       case 'hook': {
         const change = addHook(text, edit, label);
         if (!change) {
-          writer.lines.push(`${prefix}: ${label} already runs \`${commands.hookCommand}\`; left as is`);
+          const raised = raiseHookTimeout(text, edit, label);
+          if (raised) {
+            await writer.write(edit.file, raised.text, existed);
+            writer.lines.push(
+              `${prefix}: ${label} already runs \`${commands.hookCommand}\`; raised its timeout to ${agent.hookTimeoutMs / 1000} s (the hook answers just inside it)`,
+            );
+          } else writer.lines.push(`${prefix}: ${label} already runs \`${commands.hookCommand}\`; left as is`);
           break;
         }
         await writer.write(edit.file, change.text, existed);
