@@ -128,6 +128,10 @@ export interface InstallStep {
   write(path: string, text: string, existed: boolean): Promise<void>;
   /** A line of the command's report (the agent and scope are put in front). */
   report(line: string): void;
+  /** Something the agent needs that could not be done, with the exact next step: the install exits non-zero. */
+  notInEffect(line: string): void;
+  /** A line on stderr while something slow is under way. */
+  progress(line: string): void;
   /** What `uninstall` undoes: add a record for each addition. */
   manifest: InstallRecord[];
 }

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { createTempRepo, type TempRepo } from '../../../test/support/git-repo.js';
 import { diagnoseInstalls, renderDoctor } from './doctor.js';
-import { installAgent, uninstallAgent } from './install.js';
+import { InstallNotInEffectError, installAgent, uninstallAgent } from './install.js';
 
 let repo: TempRepo;
 beforeEach(async () => {
@@ -250,7 +250,7 @@ describe('tollgate install / uninstall', () => {
   });
 
   test('doctor: a Codex hook that Codex does not trust is NOT TRUSTED, asked of codex app-server', async () => {
-    await installAgent(options('codex', 'user'));
+    await expect(installAgent(options('codex', 'user'))).rejects.toThrow(InstallNotInEffectError);
     const trustRow = async (withCodex: boolean) =>
       (await diagnoseInstalls({ cwd: repo.root, env: env(withCodex), home: repo.home, codexTimeoutMs: 5000 })).find(
         (row) => row.agent === 'codex' && row.scope === 'user' && row.what === 'hook trust',
@@ -274,10 +274,35 @@ describe('tollgate install / uninstall', () => {
     expect((await trustRow(true))?.state).toBe('not trusted');
   });
 
-  test('codex without codex on PATH: installs, and says how to trust the hook by hand', async () => {
-    const lines = await installAgent(options('codex', 'user'));
-    expect(lines.at(-1)).toBe(
-      'codex (user): codex is not on PATH, so the hook could not be trusted. Codex ignores the hook until it is trusted: start `codex`, open /hooks and trust `tollgate hook stop --agent codex` (or rerun `tollgate install codex` once codex is on PATH).',
+  test('codex without codex on PATH: writes and records the files, then fails (exit 5) with the next step', async () => {
+    const failure = await installAgent(options('codex', 'user')).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(InstallNotInEffectError);
+    const error = failure as InstallNotInEffectError;
+    expect(error.exitCode).toBe(5);
+    expect(error.message).toBe(
+      'codex (user): the Stop hook is NOT trusted: codex is not on PATH. Put codex on PATH, then: Codex skips the hook until it is trusted: rerun `tollgate install codex --user`, or start `codex`, open /hooks and trust `tollgate hook stop --agent codex`.',
     );
+    expect(error.lines).toContain(
+      'codex (user): added the Stop hook `tollgate hook stop --agent codex` to ~/.codex/hooks.json',
+    );
+    // Recorded all the same: uninstall removes it.
+    await uninstallAgent(options('codex', 'user'));
+    expect(existsSync(join(repo.home, '.codex/hooks.json'))).toBe(false);
   });
+
+  test('codex app-server that never lists the hooks: waits its limit, saying so, then fails with the next step', async () => {
+    const progress: string[] = [];
+    const failure = await installAgent({
+      ...options('codex', 'project', true),
+      env: { ...env(true), FAKE_CODEX_HOOKS_LIST: 'never' },
+      codexTimeoutMs: 16_000,
+      progress: (line) => progress.push(line),
+    }).catch((error: unknown) => error);
+    expect((failure as Error).message).toBe(
+      'codex (project): the Stop hook is NOT trusted: could not ask codex for its hash (codex app-server did not answer hooks/list within 16 s). Codex skips the hook until it is trusted: rerun `tollgate install codex`, or start `codex`, open /hooks and trust `tollgate hook stop --agent codex`.',
+    );
+    expect(progress).toEqual([
+      'tollgate: waiting for `codex app-server` to list the hooks, to trust the Stop hook (15 s so far, at most 16 s)',
+    ]);
+  }, 60_000);
 });

@@ -35,6 +35,22 @@ export interface InstallOptions {
   bin?: string;
   /** How long to wait for `codex app-server`. */
   codexTimeoutMs?: number;
+  /** Lines while something slow is under way (the CLI: stderr). */
+  progress?: (line: string) => void;
+}
+
+/**
+ * The files were written (and recorded for `uninstall`), but the agent will not run the hook: `lines` is the report of
+ * what was done, the message what was not and the exact next step. Exit code 5.
+ */
+export class InstallNotInEffectError extends TollgateError {
+  constructor(
+    readonly lines: readonly string[],
+    problems: readonly string[],
+  ) {
+    super('not_in_effect', problems[0]!, problems.slice(1));
+    this.name = 'InstallNotInEffectError';
+  }
 }
 
 /** What the agent's config should run. */
@@ -162,9 +178,16 @@ export async function installAgent(options: InstallOptions): Promise<string[]> {
       }
     }
   }
-  await agent.afterInstall?.(installStep(options, writer, prefix, { roots, commands, edits, manifest }));
+  const notInEffect: string[] = [];
+  await agent.afterInstall?.(
+    installStep(options, writer, prefix, { roots, commands, edits, manifest }, (line) =>
+      notInEffect.push(`${prefix}: ${line}`),
+    ),
+  );
   await writeManifest(options.env, options.home, manifest);
-  return [...writer.lines, ...notes.map((note) => `${prefix}: note: ${note}`)];
+  const lines = [...writer.lines, ...notes.map((note) => `${prefix}: note: ${note}`)];
+  if (notInEffect.length > 0) throw new InstallNotInEffectError(lines, notInEffect);
+  return lines;
 }
 
 /** What an agent's own step after install gets (`HookAgent.afterInstall`). */
@@ -173,6 +196,7 @@ function installStep(
   writer: FileWriter,
   prefix: string,
   written: Pick<InstallStep, 'roots' | 'commands' | 'edits' | 'manifest'>,
+  notInEffect: (line: string) => void,
 ): InstallStep {
   return {
     ...written,
@@ -183,6 +207,8 @@ function installStep(
     show: (path) => writer.show(path),
     write: (path, text, existed) => writer.write(path, text, existed),
     report: (line) => void writer.lines.push(`${prefix}: ${line}`),
+    notInEffect,
+    progress: options.progress ?? (() => {}),
   };
 }
 
