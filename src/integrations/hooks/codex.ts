@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { STATE_KEY_FILE_ENV } from '../../core/state/state-key.js';
+import { STATE_KEY_LOCATION_ENV } from '../../core/state/state-key.js';
 import { trustCodexHook } from './codex-install.js';
 import {
   allowWithSystemMessage,
@@ -16,8 +16,7 @@ import {
  * another config) and the hook would never accept them. Codex forwards the ones listed in `env_vars` when they are set.
  */
 const FORWARDED_ENV = [
-  'XDG_STATE_HOME',
-  STATE_KEY_FILE_ENV,
+  ...STATE_KEY_LOCATION_ENV,
   'TOLLGATE_CONFIG',
   'TOLLGATE_POLICY',
   // The `TOLLGATE_USE_<NAME>` switches change the effective config, and so the hash every stored result carries.

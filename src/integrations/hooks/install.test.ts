@@ -39,6 +39,13 @@ const options = (
 
 const read = (path: string) => readFile(path, 'utf8');
 
+/** Where the state key is, as Gemini CLI's server and hook entries carry it. */
+const KEY_LOCATION = {
+  XDG_STATE_HOME: '${XDG_STATE_HOME:-}',
+  TOLLGATE_STATE_SIGNER_PATH: '${TOLLGATE_STATE_SIGNER_PATH:-}',
+  TOLLGATE_STATE_KEY_FILE: '${TOLLGATE_STATE_KEY_FILE:-}',
+};
+
 /** Claude Code leaves a project's MCP servers out until the user approves them: install says so, and how. */
 const CLAUDE_APPROVAL =
   'claude (project): note: Claude Code starts project .mcp.json servers as "Pending approval": run `claude` and approve the tollgate server, or add it to .claude/settings.local.json: {"enabledMcpjsonServers": ["tollgate"]}. Until then the agent has no tollgate tools, and the stop hook still blocks it.';
@@ -158,11 +165,21 @@ describe('tollgate install / uninstall', () => {
     expect(settings.hooks).toEqual({
       AfterAgent: [
         {
-          hooks: [{ type: 'command', name: 'tollgate', command: 'tollgate hook stop --agent gemini', timeout: 600000 }],
+          hooks: [
+            {
+              type: 'command',
+              name: 'tollgate',
+              command: 'tollgate hook stop --agent gemini',
+              timeout: 600000,
+              env: KEY_LOCATION,
+            },
+          ],
         },
       ],
     });
     expect(Object.keys(settings.mcpServers)).toEqual(['other', 'tollgate']);
+    // Gemini CLI expands these from its own environment, before it filters what reaches the server and the hook.
+    expect(settings.mcpServers.tollgate.env).toEqual(KEY_LOCATION);
     expect(await read(join(repo.home, '.gemini/settings.json'))).toContain('\n\t\t"tollgate": {');
     await uninstallAgent(options('gemini', 'user'));
     expect(await read(join(repo.home, '.gemini/settings.json'))).toBe(original);
@@ -234,7 +251,7 @@ describe('tollgate install / uninstall', () => {
     const toml = await read(join(repo.home, '.codex/config.toml'));
     expect(toml.startsWith(config)).toBe(true);
     expect(toml).toContain(
-      '[mcp_servers.tollgate]\ncommand = "tollgate"\nargs = ["mcp"]\nenv_vars = ["XDG_STATE_HOME", "TOLLGATE_STATE_KEY_FILE", "TOLLGATE_CONFIG", "TOLLGATE_POLICY", "TOLLGATE_USE_ADVISORIES", "TOLLGATE_USE_CHECKS", "TOLLGATE_USE_CODE_REVIEW", "TOLLGATE_USE_REVIEW", "TOLLGATE_USE_SECRETS", "TOLLGATE_USE_STATIC_ANALYSIS", "TOLLGATE_USE_SARIF"]\ntool_timeout_sec = 900\n',
+      '[mcp_servers.tollgate]\ncommand = "tollgate"\nargs = ["mcp"]\nenv_vars = ["XDG_STATE_HOME", "TOLLGATE_STATE_SIGNER_PATH", "TOLLGATE_STATE_KEY_FILE", "TOLLGATE_CONFIG", "TOLLGATE_POLICY", "TOLLGATE_USE_ADVISORIES", "TOLLGATE_USE_CHECKS", "TOLLGATE_USE_CODE_REVIEW", "TOLLGATE_USE_REVIEW", "TOLLGATE_USE_SECRETS", "TOLLGATE_USE_STATIC_ANALYSIS", "TOLLGATE_USE_SARIF"]\ntool_timeout_sec = 900\n',
     );
     expect(toml).toMatch(
       new RegExp(
