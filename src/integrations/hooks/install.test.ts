@@ -39,10 +39,13 @@ const options = (
 
 const read = (path: string) => readFile(path, 'utf8');
 
-/** Where the state key is, as Gemini CLI's server and hook entries carry it. */
+/** Where the state key is, as Gemini CLI's server and hook entries carry it (Gemini's syntax, not a template). */
 const KEY_LOCATION = {
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: Gemini CLI's own `${NAME:-}` syntax
   XDG_STATE_HOME: '${XDG_STATE_HOME:-}',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: Gemini CLI's own `${NAME:-}` syntax
   TOLLGATE_STATE_SIGNER_PATH: '${TOLLGATE_STATE_SIGNER_PATH:-}',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: Gemini CLI's own `${NAME:-}` syntax
   TOLLGATE_STATE_KEY_FILE: '${TOLLGATE_STATE_KEY_FILE:-}',
 };
 

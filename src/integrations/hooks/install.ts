@@ -132,12 +132,11 @@ export async function installAgent(options: InstallOptions): Promise<string[]> {
         const change = addHook(text, edit, label);
         if (!change) {
           const raised = raiseHookTimeout(text, edit, label);
-          if (raised) {
-            await writer.write(edit.file, raised.text, existed);
-            writer.lines.push(
-              `${prefix}: ${label} already runs \`${commands.hookCommand}\`; raised its timeout to ${agent.hookTimeoutMs / 1000} s (the hook answers just inside it)`,
-            );
-          } else writer.lines.push(`${prefix}: ${label} already runs \`${commands.hookCommand}\`; left as is`);
+          if (raised) await writer.write(edit.file, raised.text, existed);
+          const kept = raised
+            ? `raised its timeout to ${agent.hookTimeoutMs / 1000} s (the hook answers just inside it)`
+            : 'left as is';
+          writer.lines.push(`${prefix}: ${label} already runs \`${commands.hookCommand}\`; ${kept}`);
           break;
         }
         await writer.write(edit.file, change.text, existed);
@@ -179,11 +178,7 @@ export async function installAgent(options: InstallOptions): Promise<string[]> {
     }
   }
   const notInEffect: string[] = [];
-  await agent.afterInstall?.(
-    installStep(options, writer, prefix, { roots, commands, edits, manifest }, (line) =>
-      notInEffect.push(`${prefix}: ${line}`),
-    ),
-  );
+  await agent.afterInstall?.(installStep(options, writer, prefix, { roots, commands, edits, manifest }, notInEffect));
   await writeManifest(options.env, options.home, manifest);
   const lines = [...writer.lines, ...notes.map((note) => `${prefix}: note: ${note}`)];
   if (notInEffect.length > 0) throw new InstallNotInEffectError(lines, notInEffect);
@@ -196,7 +191,8 @@ function installStep(
   writer: FileWriter,
   prefix: string,
   written: Pick<InstallStep, 'roots' | 'commands' | 'edits' | 'manifest'>,
-  notInEffect: (line: string) => void,
+  /** Collects what did not take effect. */
+  notInEffect: string[],
 ): InstallStep {
   return {
     ...written,
@@ -207,7 +203,7 @@ function installStep(
     show: (path) => writer.show(path),
     write: (path, text, existed) => writer.write(path, text, existed),
     report: (line) => void writer.lines.push(`${prefix}: ${line}`),
-    notInEffect,
+    notInEffect: (line) => void notInEffect.push(`${prefix}: ${line}`),
     progress: options.progress ?? (() => {}),
   };
 }
