@@ -9,6 +9,8 @@ export const ExitCode = {
   failed: 1,
   usage: 2,
   internal: 3,
+  /** `install`: the files were written, but the agent will not run the hook (docs/exit-codes.md). */
+  notInEffect: 5,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
@@ -19,7 +21,8 @@ export type ErrorCode =
   | 'bad_revision' // --base names nothing git knows
   | 'lock_busy' // another run holds the repo lock and --no-wait was given
   | 'not_found' // a run id, finding id or file that does not exist
-  | 'io'; // a file tollgate must read or write could not be
+  | 'io' // a file tollgate must read or write could not be
+  | 'not_in_effect'; // an install the agent will not act on (a Codex hook left untrusted)
 
 const exitCodeFor: Record<ErrorCode, ExitCode> = {
   usage: ExitCode.usage,
@@ -29,6 +32,7 @@ const exitCodeFor: Record<ErrorCode, ExitCode> = {
   lock_busy: ExitCode.usage,
   not_found: ExitCode.usage,
   io: ExitCode.internal,
+  not_in_effect: ExitCode.notInEffect,
 };
 
 export class TollgateError extends Error {

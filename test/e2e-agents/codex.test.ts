@@ -225,4 +225,36 @@ describe.skipIf(!installed)('Codex end to end', () => {
       await model.close();
     }
   }, 180_000);
+
+  test('an install whose trust Codex would not take exits 5 with the next step, and doctor says NOT TRUSTED', async () => {
+    const other = await scenarioRepo();
+    try {
+      const env = {
+        ...agentEnv(other, bin, join(work, 'tmp')),
+        PATH: `${bin}:${dirname(CODEX)}:${other.env.PATH ?? ''}`,
+      };
+      await mkdir(join(work, 'tmp'), { recursive: true });
+      // A trust of the hook's key recorded by hand, with a hash that is not the hook's: install must not replace it.
+      const key = `${join(other.home, '.codex', 'hooks.json')}:stop:0:0`;
+      await mkdir(join(other.home, '.codex'), { recursive: true });
+      await writeFile(
+        join(other.home, '.codex', 'config.toml'),
+        `[projects."${other.root}"]\ntrust_level = "trusted"\n\n[hooks.state."${key}"]\ntrusted_hash = "sha256:${'0'.repeat(64)}"\n`,
+      );
+      const install = await runProcess(join(bin, 'tollgate'), ['install', 'codex', '--user'], {
+        cwd: other.root,
+        env,
+        timeoutMs: 400_000,
+      });
+      expect(install.exitCode, `${install.stdout}\n${install.stderr}`).toBe(5);
+      expect(install.stderr).toContain('codex (user): the Stop hook is NOT trusted: ~/.codex/config.toml has its own');
+      expect(install.stderr).toContain(
+        'rerun `tollgate install codex --user`, or start `codex`, open /hooks and trust',
+      );
+      const doctor = await runProcess(join(bin, 'tollgate'), ['doctor'], { cwd: other.root, env, timeoutMs: 120_000 });
+      expect(doctor.stdout).toMatch(/user {4}hook trust NOT TRUSTED: Codex ignores this hook/);
+    } finally {
+      await other.cleanup();
+    }
+  }, 600_000);
 });

@@ -82,15 +82,22 @@ function editAction(io: () => CommandIo, edit: 'installAgent' | 'uninstallAgent'
   return async (agent: string, rawFlags: unknown): Promise<void> => {
     const flags = parseFlags(installFlags, rawFlags);
     const { cwd, env, write } = io();
-    const work = (await import('../../integrations/hooks/install.js'))[edit];
-    const lines = await work({
-      agent: parseAgent(agent),
-      scope: flags.user ? 'user' : 'project',
-      cwd,
-      env: env as NodeJS.ProcessEnv,
-      home: homeOf(env as NodeJS.ProcessEnv),
-      ...(flags.bin ? { bin: flags.bin } : {}),
-    });
-    write(`${lines.join('\n')}\n`);
+    const module = await import('../../integrations/hooks/install.js');
+    try {
+      const lines = await module[edit]({
+        agent: parseAgent(agent),
+        scope: flags.user ? 'user' : 'project',
+        cwd,
+        env: env as NodeJS.ProcessEnv,
+        home: homeOf(env as NodeJS.ProcessEnv),
+        ...(flags.bin ? { bin: flags.bin } : {}),
+        progress: (line) => void process.stderr.write(`${line}\n`),
+      });
+      write(`${lines.join('\n')}\n`);
+    } catch (error) {
+      // What was written is reported all the same; the error then says what did not take effect (exit code 5).
+      if (error instanceof module.InstallNotInEffectError) write(`${error.lines.join('\n')}\n`);
+      throw error;
+    }
   };
 }

@@ -61,7 +61,7 @@ const hooksSection = z
           .enum(['allow', 'block'])
           .default('allow')
           .describe(
-            "When the stop hook itself fails (a bug, a broken config, no decision in time): allow the stop with a visible warning (the agents' convention), or block it.",
+            "When the stop hook itself fails (a bug, a broken config, state from a newer tollgate): allow the stop with a visible warning (the agents' convention), or block it. Not for a timeout: no decision in time always blocks (validation pending).",
           ),
       })
       .strict()

@@ -93,7 +93,8 @@ function git(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): Prom
       }
       resolvePromise({ code, stdout });
     };
-    const child = spawn('git', args, { cwd, env, stdio: ['ignore', fd, 'ignore'], timeout: 10_000 });
+    // No time limit of its own: a slow git is waited for, and the caller's deadline decides (the stop hook's blocks).
+    const child = spawn('git', args, { cwd, env, stdio: ['ignore', fd, 'ignore'] });
     child.on('error', () => finish(-1));
     child.on('close', (code) => finish(code ?? -1));
   });
@@ -115,10 +116,12 @@ export async function stampOf(options: StampOptions): Promise<Stamp | null> {
     git(options.refs ? [...REPO, ...REFS] : REPO, cwd, gitEnv),
     git(FILTERS, cwd, gitEnv),
   ]);
-  // `git config --get-regexp` exits 1 when nothing matches.
-  if (repo.code !== 0 || status.code !== 0 || filters.code > 1) return null;
+  if (repo.code !== 0) return null;
   const [top = '', indexPath = '', objectFormat = '', ...refs] = repo.stdout.split('\n');
   const repoRoot = top;
+  // A repository whose status git could not give: no stamp vouches for it, and the full path decides (never "no
+  // repository, nothing to gate"). `git config --get-regexp` exits 1 when nothing matches.
+  if (status.code !== 0 || filters.code > 1) return { repoRoot, value: '', racy: true, vouches: false };
   const vouches = filters.stdout === '' && !(await indexMayHide(resolve(cwd, indexPath), objectFormat));
   const hash = createHash('sha256').update(`${options.purpose}\0${options.version}\0`).update(status.stdout);
   if (options.refs) hash.update('\0refs\0').update(refs.join('\n'));

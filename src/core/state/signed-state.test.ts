@@ -17,10 +17,15 @@ afterEach(async () => {
 });
 
 describe('the state key', () => {
-  test('lives under XDG_STATE_HOME, else ~/.local/state; TOLLGATE_STATE_KEY_FILE overrides both', () => {
+  test('lives under XDG_STATE_HOME, else ~/.local/state; TOLLGATE_STATE_SIGNER_PATH (or the older TOLLGATE_STATE_KEY_FILE) overrides both', () => {
     expect(stateKeyPath({ HOME: '/h' })).toBe('/h/.local/state/tollgate/state.key');
     expect(stateKeyPath({ HOME: '/h', XDG_STATE_HOME: '/x' })).toBe('/x/tollgate/state.key');
     expect(stateKeyPath({ HOME: '/h', XDG_STATE_HOME: '/x', TOLLGATE_STATE_KEY_FILE: '/k' })).toBe('/k');
+    expect(stateKeyPath({ HOME: '/h', TOLLGATE_STATE_SIGNER_PATH: '/s', TOLLGATE_STATE_KEY_FILE: '/k' })).toBe('/s');
+    // An empty value (Gemini CLI's `${NAME:-}` of an unset variable) is no path.
+    expect(stateKeyPath({ HOME: '/h', TOLLGATE_STATE_SIGNER_PATH: '', TOLLGATE_STATE_KEY_FILE: '' })).toBe(
+      '/h/.local/state/tollgate/state.key',
+    );
   });
 
   test('runs creating it at once all get the same 32-byte key, 0600, with no temp file left', async () => {

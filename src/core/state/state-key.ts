@@ -10,13 +10,19 @@ import { errorMessage, TollgateError } from '../errors.js';
  * agent, does not carry a valid signature. It is tamper-evidence, not a wall: a process running as the same user can
  * read this file too (docs/gate.md, threat model).
  *
- * `TOLLGATE_STATE_KEY_FILE` points elsewhere (tests give every run its own key).
+ * `TOLLGATE_STATE_SIGNER_PATH` points elsewhere (tests give every run its own key). Its name avoids KEY, TOKEN, SECRET
+ * and the like: agents strip variables so named from their MCP servers' environment (Gemini CLI always does), and a
+ * server signing with another key than the stop hook's makes every run count for nothing. The older
+ * `TOLLGATE_STATE_KEY_FILE` is still read when the new name is not set.
  */
+export const STATE_SIGNER_PATH_ENV = 'TOLLGATE_STATE_SIGNER_PATH';
 export const STATE_KEY_FILE_ENV = 'TOLLGATE_STATE_KEY_FILE';
+/** Every variable that decides where the key is, for agents that pass an MCP server only the variables named. */
+export const STATE_KEY_LOCATION_ENV = ['XDG_STATE_HOME', STATE_SIGNER_PATH_ENV, STATE_KEY_FILE_ENV] as const;
 const KEY_BYTES = 32;
 
 export function stateKeyPath(env: NodeJS.ProcessEnv = process.env): string {
-  const override = env[STATE_KEY_FILE_ENV];
+  const override = env[STATE_SIGNER_PATH_ENV] || env[STATE_KEY_FILE_ENV];
   if (override) return override;
   const stateHome = env.XDG_STATE_HOME || join(env.HOME || homedir(), '.local', 'state');
   return join(stateHome, 'tollgate', 'state.key');

@@ -1,5 +1,11 @@
 import { join } from 'node:path';
-import { allowWithSystemMessage, blockWithDecision, type HookAgent, readSnakeCasePayload } from './hook-agent.js';
+import {
+  allowWithSystemMessage,
+  blockWithDecision,
+  type HookAgent,
+  readSnakeCasePayload,
+  STOP_HOOK_TIMEOUT_MS,
+} from './hook-agent.js';
 
 /**
  * Claude Code starts a project's `.mcp.json` servers only once the user approved them (until then `/mcp` lists them
@@ -21,6 +27,7 @@ export const claudeHooks: HookAgent<'claude'> = {
   title: 'Claude Code',
   stopEvent: 'Stop',
   blockCap: 8,
+  hookTimeoutMs: STOP_HOOK_TIMEOUT_MS,
   matches: (payload) => payload.hook_event_name === 'Stop' && typeof payload.session_id === 'string',
   detectionRank: 100,
   readPayload: readSnakeCasePayload,
@@ -39,7 +46,8 @@ export const claudeHooks: HookAgent<'claude'> = {
           layout: 'nested',
           eventsPath: ['hooks'],
           event: 'Stop',
-          handler: { type: 'command', command: commands.hookCommand, timeout: 120 },
+          // `timeout` in seconds.
+          handler: { type: 'command', command: commands.hookCommand, timeout: claudeHooks.hookTimeoutMs / 1000 },
         },
         {
           kind: 'json-mcp',

@@ -13,7 +13,8 @@ import { appendBlock, hasTable, replaceInBlock, tomlBlock } from './toml-config-
 export async function trustCodexHook(step: InstallStep): Promise<void> {
   const hook = step.edits.find((edit): edit is HookEdit => edit.kind === 'hook');
   if (!hook) return;
-  const manual = `Codex ignores the hook until it is trusted: start \`codex\`, open /hooks and trust \`${step.commands.hookCommand}\` (or rerun \`tollgate install codex\` once codex is on PATH).`;
+  const rerun = `tollgate install codex${step.scope === 'user' ? ' --user' : ''}`;
+  const manual = `Codex skips the hook until it is trusted: rerun \`${rerun}\`, or start \`codex\`, open /hooks and trust \`${step.commands.hookCommand}\`.`;
   const { text: hooksText } = await readTextOrEmpty(hook.file);
   const position = hookPosition(hooksText, hook, step.commands.hookCommand, step.show(hook.file));
   if (!position) return;
@@ -22,18 +23,22 @@ export async function trustCodexHook(step: InstallStep): Promise<void> {
     cwd: step.roots.repoRoot ?? step.home,
     env: step.env,
     ...(step.timeoutMs ? { timeoutMs: step.timeoutMs } : {}),
+    onWaiting: (elapsed, limit) =>
+      step.progress(
+        `tollgate: waiting for \`codex app-server\` to list the hooks, to trust the Stop hook (${Math.round(elapsed / 1000)} s so far, at most ${Math.round(limit / 1000)} s)`,
+      ),
   });
   if (listed.kind === 'missing') {
-    step.report(`codex is not on PATH, so the hook could not be trusted. ${manual}`);
+    step.notInEffect(`the Stop hook is NOT trusted: codex is not on PATH. Put codex on PATH, then: ${manual}`);
     return;
   }
   if (listed.kind === 'failed') {
-    step.report(`could not ask codex for the hook's hash (${listed.message}). ${manual}`);
+    step.notInEffect(`the Stop hook is NOT trusted: could not ask codex for its hash (${listed.message}). ${manual}`);
     return;
   }
   const entry = listed.hooks.find((candidate) => candidate.key === key);
   if (!entry) {
-    step.report(`codex app-server does not list the hook ${key}. ${manual}`);
+    step.notInEffect(`the Stop hook is NOT trusted: codex app-server does not list the hook ${key}. ${manual}`);
     return;
   }
   if (entry.trustStatus === 'trusted') {
@@ -61,7 +66,9 @@ async function recordTrust(step: InstallStep, key: string, hash: string, manual:
   }
   if (next === null) {
     if (hasTable(text, table, label)) {
-      step.report(`${label} has its own [hooks.state] entry for the hook; left as is. ${manual}`);
+      step.notInEffect(
+        `the Stop hook is NOT trusted: ${label} has its own [hooks.state] entry for it, with another hash; left as is. ${manual}`,
+      );
       return;
     }
     next = appendBlock(text, block, label);

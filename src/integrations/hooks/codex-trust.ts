@@ -13,6 +13,14 @@ export type CodexHookList =
   | { kind: 'failed'; message: string };
 
 /**
+ * How long to wait for `codex app-server` to list the hooks: on a busy machine it takes well over 15 s (measured),
+ * and giving up early leaves the hook untrusted, which Codex then skips without a word.
+ */
+export const CODEX_LIST_TIMEOUT_MS = 5 * 60_000;
+/** How often a caller hears that we are still waiting. */
+const PROGRESS_EVERY_MS = 15_000;
+
+/**
  * Asks Codex which hooks it sees and their current hashes: `codex app-server` over JSON-RPC on stdio, `initialize`,
  * `initialized`, then `hooks/list` with the project as cwd (run end to end against
  * 0.169). Codex computes the hash; we never guess it.
@@ -24,9 +32,14 @@ export function listCodexHooks(options: {
   cwd: string;
   env: NodeJS.ProcessEnv;
   timeoutMs?: number;
+  /** Called every 15 s while codex has not answered, with the time waited so far. */
+  onWaiting?: (elapsedMs: number, limitMs: number) => void;
 }): Promise<CodexHookList> {
+  const limitMs = options.timeoutMs ?? CODEX_LIST_TIMEOUT_MS;
+  const started = Date.now();
   return new Promise((resolve) => {
     let settled = false;
+    const progress = setInterval(() => options.onWaiting?.(Date.now() - started, limitMs), PROGRESS_EVERY_MS);
     const child = spawn('codex', ['app-server'], {
       cwd: options.cwd,
       env: options.env,
@@ -36,6 +49,7 @@ export function listCodexHooks(options: {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      clearInterval(progress);
       child.stdin.end();
       child.kill('SIGTERM');
       resolve(outcome);
@@ -44,9 +58,9 @@ export function listCodexHooks(options: {
       () =>
         finish({
           kind: 'failed',
-          message: `codex app-server did not answer hooks/list within ${(options.timeoutMs ?? 15_000) / 1000} s`,
+          message: `codex app-server did not answer hooks/list within ${Math.round(limitMs / 1000)} s`,
         }),
-      options.timeoutMs ?? 15_000,
+      limitMs,
     );
     child.on('error', (error: NodeJS.ErrnoException) =>
       finish(error.code === 'ENOENT' ? { kind: 'missing' } : { kind: 'failed', message: error.message }),

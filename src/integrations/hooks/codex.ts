@@ -1,7 +1,13 @@
 import { join } from 'node:path';
-import { STATE_KEY_FILE_ENV } from '../../core/state/state-key.js';
+import { STATE_KEY_LOCATION_ENV } from '../../core/state/state-key.js';
 import { trustCodexHook } from './codex-install.js';
-import { allowWithSystemMessage, blockWithDecision, type HookAgent, readSnakeCasePayload } from './hook-agent.js';
+import {
+  allowWithSystemMessage,
+  blockWithDecision,
+  type HookAgent,
+  readSnakeCasePayload,
+  STOP_HOOK_TIMEOUT_MS,
+} from './hook-agent.js';
 
 /**
  * Codex starts an MCP server with only a few variables of its own environment (HOME, PATH, TMPDIR, locale…), while
@@ -10,8 +16,7 @@ import { allowWithSystemMessage, blockWithDecision, type HookAgent, readSnakeCas
  * another config) and the hook would never accept them. Codex forwards the ones listed in `env_vars` when they are set.
  */
 const FORWARDED_ENV = [
-  'XDG_STATE_HOME',
-  STATE_KEY_FILE_ENV,
+  ...STATE_KEY_LOCATION_ENV,
   'TOLLGATE_CONFIG',
   'TOLLGATE_POLICY',
   // The `TOLLGATE_USE_<NAME>` switches change the effective config, and so the hash every stored result carries.
@@ -37,6 +42,7 @@ export const codexHooks: HookAgent<'codex'> = {
   title: 'Codex CLI',
   stopEvent: 'Stop',
   blockCap: null,
+  hookTimeoutMs: STOP_HOOK_TIMEOUT_MS,
   matches: (payload) => typeof payload.turn_id === 'string',
   detectionRank: 30,
   readPayload: readSnakeCasePayload,
@@ -56,7 +62,8 @@ export const codexHooks: HookAgent<'codex'> = {
           layout: 'nested',
           eventsPath: ['hooks'],
           event: 'Stop',
-          handler: { type: 'command', command: commands.hookCommand, timeout: 120 },
+          // `timeout` in seconds (listed back as `timeoutSec`).
+          handler: { type: 'command', command: commands.hookCommand, timeout: codexHooks.hookTimeoutMs / 1000 },
         },
         {
           kind: 'toml-mcp',

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { blockWithDecision, booleanField, type HookAgent, stringField } from './hook-agent.js';
+import { blockWithDecision, booleanField, type HookAgent, STOP_HOOK_TIMEOUT_MS, stringField } from './hook-agent.js';
 
 /**
  * GitHub Copilot CLI. `agentStop` payload: `{timestamp, cwd, sessionId, transcriptPath?, stopReason?,
@@ -12,6 +12,7 @@ export const copilotHooks: HookAgent<'copilot'> = {
   title: 'GitHub Copilot CLI',
   stopEvent: 'agentStop',
   blockCap: 8,
+  hookTimeoutMs: STOP_HOOK_TIMEOUT_MS,
   matches: (payload) => typeof payload.sessionId === 'string' || 'stopHookActive' in payload,
   detectionRank: 40,
   readPayload: (payload) => ({
@@ -39,7 +40,7 @@ export const copilotHooks: HookAgent<'copilot'> = {
             type: 'command',
             bash: commands.hookCommand,
             powershell: commands.hookCommand,
-            timeoutSec: 120,
+            timeoutSec: copilotHooks.hookTimeoutMs / 1000,
           },
           fileDefaults: { version: 1 },
         },

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { type HookAgent, stringField } from './hook-agent.js';
+import { type HookAgent, STOP_HOOK_TIMEOUT_MS, stringField } from './hook-agent.js';
 
 /**
  * Cursor. `stop` payload: `conversation_id, generation_id, workspace_roots[], cursor_version, status, loop_count`,
@@ -11,6 +11,7 @@ export const cursorHooks: HookAgent<'cursor'> = {
   title: 'Cursor',
   stopEvent: 'stop',
   blockCap: 5,
+  hookTimeoutMs: STOP_HOOK_TIMEOUT_MS,
   matches: (payload) => 'cursor_version' in payload || 'conversation_id' in payload || 'workspace_roots' in payload,
   detectionRank: 10,
   readPayload: (payload) => {
@@ -38,7 +39,8 @@ export const cursorHooks: HookAgent<'cursor'> = {
           layout: 'flat',
           eventsPath: ['hooks'],
           event: 'stop',
-          handler: { command: commands.hookCommand },
+          // `timeout` in seconds, as Cursor's hook documentation gives it.
+          handler: { command: commands.hookCommand, timeout: cursorHooks.hookTimeoutMs / 1000 },
           fileDefaults: { version: 1 },
         },
         {

@@ -9,6 +9,9 @@ import { installCommands } from './install.js';
 import { hasHook, hookPosition, jsonEntry } from './json-config-file.js';
 import { hasTable } from './toml-config-file.js';
 
+/** doctor has a fallback (the recorded trust in config.toml), so it waits less for codex than install does. */
+const DOCTOR_CODEX_TIMEOUT_MS = 60_000;
+
 export interface DoctorRow {
   agent: string;
   scope: InstallScope;
@@ -94,7 +97,7 @@ async function inspectCodexTrust(input: {
   const listed = await listCodexHooks({
     cwd: roots.repoRoot ?? roots.home,
     env: options.env,
-    ...(options.codexTimeoutMs ? { timeoutMs: options.codexTimeoutMs } : {}),
+    timeoutMs: options.codexTimeoutMs ?? DOCTOR_CODEX_TIMEOUT_MS,
   });
   const entry = listed.kind === 'ok' ? listed.hooks.find((candidate) => candidate.key === key) : undefined;
   if (entry) return { ...row, state: entry.trustStatus === 'trusted' ? 'installed' : 'not trusted', detail: key };

@@ -23,6 +23,13 @@ export interface StopPayload {
 
 export type InstallScope = 'project' | 'user';
 
+/**
+ * The stop hook's time limit that `install` writes for every agent whose config has one: long enough that a loaded
+ * machine, a slow git or the hook's own run of `hooks.stop.validators` still ends in a decision, since a hook that
+ * runs out of time blocks (validation pending) rather than letting an unvalidated change through.
+ */
+export const STOP_HOOK_TIMEOUT_MS = 10 * 60_000;
+
 /** Where a scope's files are. */
 export interface ScopeRoots {
   repoRoot: string | null;
@@ -79,6 +86,11 @@ export interface HookAgent<Name extends string = string> {
   stopEvent: string;
   /** The agent's own limit on consecutive blocks (null: none, so ours must stop the loop). */
   blockCap: number | null;
+  /**
+   * The time limit `install` gives the stop hook in the agent's config (its handler's timeout field). The hook answers
+   * before it (stop-deadline.ts): an agent that kills a hook at its limit treats that as an error and lets the stop through.
+   */
+  hookTimeoutMs: number;
   /** Does a payload (already parsed JSON) come from this agent? Used when `--agent` is not given. */
   matches(payload: Record<string, unknown>): boolean;
   /**
@@ -124,6 +136,10 @@ export interface InstallStep {
   write(path: string, text: string, existed: boolean): Promise<void>;
   /** A line of the command's report (the agent and scope are put in front). */
   report(line: string): void;
+  /** Something the agent needs that could not be done, with the exact next step: the install exits non-zero. */
+  notInEffect(line: string): void;
+  /** A line on stderr while something slow is under way. */
+  progress(line: string): void;
   /** What `uninstall` undoes: add a record for each addition. */
   manifest: InstallRecord[];
 }

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { createTempRepo, type TempRepo } from '../../../test/support/git-repo.js';
 import { diagnoseInstalls, renderDoctor } from './doctor.js';
-import { installAgent, uninstallAgent } from './install.js';
+import { InstallNotInEffectError, installAgent, uninstallAgent } from './install.js';
 
 let repo: TempRepo;
 beforeEach(async () => {
@@ -38,6 +38,16 @@ const options = (
 });
 
 const read = (path: string) => readFile(path, 'utf8');
+
+/** Where the state key is, as Gemini CLI's server and hook entries carry it (Gemini's syntax, not a template). */
+const KEY_LOCATION = {
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: Gemini CLI's own `${NAME:-}` syntax
+  XDG_STATE_HOME: '${XDG_STATE_HOME:-}',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: Gemini CLI's own `${NAME:-}` syntax
+  TOLLGATE_STATE_SIGNER_PATH: '${TOLLGATE_STATE_SIGNER_PATH:-}',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: Gemini CLI's own `${NAME:-}` syntax
+  TOLLGATE_STATE_KEY_FILE: '${TOLLGATE_STATE_KEY_FILE:-}',
+};
 
 /** Claude Code leaves a project's MCP servers out until the user approves them: install says so, and how. */
 const CLAUDE_APPROVAL =
@@ -80,6 +90,9 @@ describe('tollgate install / uninstall', () => {
     expect(settings).toContain('// team settings: keep this comment');
     expect(settings).toContain('./scripts/notify.sh');
     expect(settings).toContain('"command": "tollgate hook stop --agent claude"');
+    expect(JSON.parse(settings.replace('// team settings: keep this comment', '')).hooks.Stop[1]).toEqual({
+      hooks: [{ type: 'command', command: 'tollgate hook stop --agent claude', timeout: 600 }],
+    });
     expect(JSON.parse(await read(join(repo.root, '.mcp.json')))).toEqual({
       mcpServers: { tollgate: { type: 'stdio', command: 'tollgate', args: ['mcp'] } },
     });
@@ -116,11 +129,26 @@ describe('tollgate install / uninstall', () => {
     ]);
   });
 
+  test('an installed hook with a shorter timeout gets the one the hook answers inside (and keeps its place)', async () => {
+    const old =
+      '{\n  "hooks": {\n    "Stop": [\n      { "hooks": [ { "type": "command", "command": "tollgate hook stop --agent claude", "timeout": 120 } ] }\n    ]\n  }\n}\n';
+    await repo.write('.claude/settings.json', old);
+    const lines = await installAgent(options('claude'));
+    expect(lines).toContain(
+      'claude (project): .claude/settings.json already runs `tollgate hook stop --agent claude`; raised its timeout to 600 s (the hook answers just inside it)',
+    );
+    expect(await read(join(repo.root, '.claude/settings.json'))).toBe(old.replace('"timeout": 120', '"timeout": 600'));
+    // Once raised, left as is.
+    expect(await installAgent(options('claude'))).toContain(
+      'claude (project): .claude/settings.json already runs `tollgate hook stop --agent claude`; left as is',
+    );
+  });
+
   test('cursor --project: creates its files in its own format and deletes them again', async () => {
     await installAgent(options('cursor'));
     expect(JSON.parse(await read(join(repo.root, '.cursor/hooks.json')))).toEqual({
       version: 1,
-      hooks: { stop: [{ command: 'tollgate hook stop --agent cursor' }] },
+      hooks: { stop: [{ command: 'tollgate hook stop --agent cursor', timeout: 600 }] },
     });
     expect(JSON.parse(await read(join(repo.root, '.cursor/mcp.json')))).toEqual({
       mcpServers: { tollgate: { command: 'tollgate', args: ['mcp'] } },
@@ -149,11 +177,21 @@ describe('tollgate install / uninstall', () => {
     expect(settings.hooks).toEqual({
       AfterAgent: [
         {
-          hooks: [{ type: 'command', name: 'tollgate', command: 'tollgate hook stop --agent gemini', timeout: 120000 }],
+          hooks: [
+            {
+              type: 'command',
+              name: 'tollgate',
+              command: 'tollgate hook stop --agent gemini',
+              timeout: 600000,
+              env: KEY_LOCATION,
+            },
+          ],
         },
       ],
     });
     expect(Object.keys(settings.mcpServers)).toEqual(['other', 'tollgate']);
+    // Gemini CLI expands these from its own environment, before it filters what reaches the server and the hook.
+    expect(settings.mcpServers.tollgate.env).toEqual(KEY_LOCATION);
     expect(await read(join(repo.home, '.gemini/settings.json'))).toContain('\n\t\t"tollgate": {');
     await uninstallAgent(options('gemini', 'user'));
     expect(await read(join(repo.home, '.gemini/settings.json'))).toBe(original);
@@ -177,7 +215,7 @@ describe('tollgate install / uninstall', () => {
             type: 'command',
             bash: 'tollgate hook stop --agent copilot',
             powershell: 'tollgate hook stop --agent copilot',
-            timeoutSec: 120,
+            timeoutSec: 600,
           },
         ],
       },
@@ -225,7 +263,7 @@ describe('tollgate install / uninstall', () => {
     const toml = await read(join(repo.home, '.codex/config.toml'));
     expect(toml.startsWith(config)).toBe(true);
     expect(toml).toContain(
-      '[mcp_servers.tollgate]\ncommand = "tollgate"\nargs = ["mcp"]\nenv_vars = ["XDG_STATE_HOME", "TOLLGATE_STATE_KEY_FILE", "TOLLGATE_CONFIG", "TOLLGATE_POLICY", "TOLLGATE_USE_ADVISORIES", "TOLLGATE_USE_CHECKS", "TOLLGATE_USE_CODE_REVIEW", "TOLLGATE_USE_REVIEW", "TOLLGATE_USE_SECRETS", "TOLLGATE_USE_STATIC_ANALYSIS", "TOLLGATE_USE_SARIF"]\ntool_timeout_sec = 900\n',
+      '[mcp_servers.tollgate]\ncommand = "tollgate"\nargs = ["mcp"]\nenv_vars = ["XDG_STATE_HOME", "TOLLGATE_STATE_SIGNER_PATH", "TOLLGATE_STATE_KEY_FILE", "TOLLGATE_CONFIG", "TOLLGATE_POLICY", "TOLLGATE_USE_ADVISORIES", "TOLLGATE_USE_CHECKS", "TOLLGATE_USE_CODE_REVIEW", "TOLLGATE_USE_REVIEW", "TOLLGATE_USE_SECRETS", "TOLLGATE_USE_STATIC_ANALYSIS", "TOLLGATE_USE_SARIF"]\ntool_timeout_sec = 900\n',
     );
     expect(toml).toMatch(
       new RegExp(
@@ -241,7 +279,7 @@ describe('tollgate install / uninstall', () => {
   });
 
   test('doctor: a Codex hook that Codex does not trust is NOT TRUSTED, asked of codex app-server', async () => {
-    await installAgent(options('codex', 'user'));
+    await expect(installAgent(options('codex', 'user'))).rejects.toThrow(InstallNotInEffectError);
     const trustRow = async (withCodex: boolean) =>
       (await diagnoseInstalls({ cwd: repo.root, env: env(withCodex), home: repo.home, codexTimeoutMs: 5000 })).find(
         (row) => row.agent === 'codex' && row.scope === 'user' && row.what === 'hook trust',
@@ -265,10 +303,35 @@ describe('tollgate install / uninstall', () => {
     expect((await trustRow(true))?.state).toBe('not trusted');
   });
 
-  test('codex without codex on PATH: installs, and says how to trust the hook by hand', async () => {
-    const lines = await installAgent(options('codex', 'user'));
-    expect(lines.at(-1)).toBe(
-      'codex (user): codex is not on PATH, so the hook could not be trusted. Codex ignores the hook until it is trusted: start `codex`, open /hooks and trust `tollgate hook stop --agent codex` (or rerun `tollgate install codex` once codex is on PATH).',
+  test('codex without codex on PATH: writes and records the files, then fails (exit 5) with the next step', async () => {
+    const failure = await installAgent(options('codex', 'user')).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(InstallNotInEffectError);
+    const error = failure as InstallNotInEffectError;
+    expect(error.exitCode).toBe(5);
+    expect(error.message).toBe(
+      'codex (user): the Stop hook is NOT trusted: codex is not on PATH. Put codex on PATH, then: Codex skips the hook until it is trusted: rerun `tollgate install codex --user`, or start `codex`, open /hooks and trust `tollgate hook stop --agent codex`.',
     );
+    expect(error.lines).toContain(
+      'codex (user): added the Stop hook `tollgate hook stop --agent codex` to ~/.codex/hooks.json',
+    );
+    // Recorded all the same: uninstall removes it.
+    await uninstallAgent(options('codex', 'user'));
+    expect(existsSync(join(repo.home, '.codex/hooks.json'))).toBe(false);
   });
+
+  test('codex app-server that never lists the hooks: waits its limit, saying so, then fails with the next step', async () => {
+    const progress: string[] = [];
+    const failure = await installAgent({
+      ...options('codex', 'project', true),
+      env: { ...env(true), FAKE_CODEX_HOOKS_LIST: 'never' },
+      codexTimeoutMs: 16_000,
+      progress: (line) => progress.push(line),
+    }).catch((error: unknown) => error);
+    expect((failure as Error).message).toBe(
+      'codex (project): the Stop hook is NOT trusted: could not ask codex for its hash (codex app-server did not answer hooks/list within 16 s). Codex skips the hook until it is trusted: rerun `tollgate install codex`, or start `codex`, open /hooks and trust `tollgate hook stop --agent codex`.',
+    );
+    expect(progress).toEqual([
+      'tollgate: waiting for `codex app-server` to list the hooks, to trust the Stop hook (15 s so far, at most 16 s)',
+    ]);
+  }, 60_000);
 });

@@ -14,7 +14,14 @@ import type { InstallCommands, InstallScope, InstallStep, ScopeRoots } from './h
 import type { HookAgentName } from './index.js';
 import { hookAgent } from './index.js';
 import { type InstallRecord, readManifest, tollgateHome, writeManifest } from './install-manifest.js';
-import { addHook, addJsonEntry, readJsonText, removeHook, removeJsonEntry } from './json-config-file.js';
+import {
+  addHook,
+  addJsonEntry,
+  raiseHookTimeout,
+  readJsonText,
+  removeHook,
+  removeJsonEntry,
+} from './json-config-file.js';
 import { appendBlock, hasTable, readToml, removeBlock, tomlBlock } from './toml-config-file.js';
 
 export interface InstallOptions {
@@ -28,6 +35,22 @@ export interface InstallOptions {
   bin?: string;
   /** How long to wait for `codex app-server`. */
   codexTimeoutMs?: number;
+  /** Lines while something slow is under way (the CLI: stderr). */
+  progress?: (line: string) => void;
+}
+
+/**
+ * The files were written (and recorded for `uninstall`), but the agent will not run the hook: `lines` is the report of
+ * what was done, the message what was not and the exact next step. Exit code 5.
+ */
+export class InstallNotInEffectError extends TollgateError {
+  constructor(
+    readonly lines: readonly string[],
+    problems: readonly string[],
+  ) {
+    super('not_in_effect', problems[0]!, problems.slice(1));
+    this.name = 'InstallNotInEffectError';
+  }
 }
 
 /** What the agent's config should run. */
@@ -117,7 +140,12 @@ export async function installAgent(options: InstallOptions): Promise<string[]> {
       case 'hook': {
         const change = addHook(text, edit, label);
         if (!change) {
-          writer.lines.push(`${prefix}: ${label} already runs \`${commands.hookCommand}\`; left as is`);
+          const raised = raiseHookTimeout(text, edit, label);
+          if (raised) await writer.write(edit.file, raised.text, existed);
+          const kept = raised
+            ? `raised its timeout to ${agent.hookTimeoutMs / 1000} s (the hook answers just inside it)`
+            : 'left as is';
+          writer.lines.push(`${prefix}: ${label} already runs \`${commands.hookCommand}\`; ${kept}`);
           break;
         }
         await writer.write(edit.file, change.text, existed);
@@ -158,9 +186,12 @@ export async function installAgent(options: InstallOptions): Promise<string[]> {
       }
     }
   }
-  await agent.afterInstall?.(installStep(options, writer, prefix, { roots, commands, edits, manifest }));
+  const notInEffect: string[] = [];
+  await agent.afterInstall?.(installStep(options, writer, prefix, { roots, commands, edits, manifest }, notInEffect));
   await writeManifest(options.env, options.home, manifest);
-  return [...writer.lines, ...notes.map((note) => `${prefix}: note: ${note}`)];
+  const lines = [...writer.lines, ...notes.map((note) => `${prefix}: note: ${note}`)];
+  if (notInEffect.length > 0) throw new InstallNotInEffectError(lines, notInEffect);
+  return lines;
 }
 
 /** What an agent's own step after install gets (`HookAgent.afterInstall`). */
@@ -169,6 +200,8 @@ function installStep(
   writer: FileWriter,
   prefix: string,
   written: Pick<InstallStep, 'roots' | 'commands' | 'edits' | 'manifest'>,
+  /** Collects what did not take effect. */
+  notInEffect: string[],
 ): InstallStep {
   return {
     ...written,
@@ -179,6 +212,8 @@ function installStep(
     show: (path) => writer.show(path),
     write: (path, text, existed) => writer.write(path, text, existed),
     report: (line) => void writer.lines.push(`${prefix}: ${line}`),
+    notInEffect: (line) => void notInEffect.push(`${prefix}: ${line}`),
+    progress: options.progress ?? (() => {}),
   };
 }
 

@@ -157,6 +157,29 @@ export function hasHook(text: string, hook: HookEdit, label: string): boolean {
   return handlersOf(readJsonText(text, label), hook).some((found) => found.command === command);
 }
 
+/** The handler fields that hold a hook's time limit (`timeoutSec`: Copilot CLI's name for it). */
+const TIMEOUT_KEYS = ['timeout', 'timeoutSec'];
+
+/**
+ * Raises the time limit of our handler (the one with this edit's command) to the edit's where it is lower or unset,
+ * since the stop hook answers just inside the limit it was installed with: a lower one would kill it first, and an
+ * agent lets the stop through when its hook is killed. Null when there is nothing to raise.
+ */
+export function raiseHookTimeout(text: string, hook: HookEdit, label: string): { text: string; value: number } | null {
+  const key = TIMEOUT_KEYS.find((candidate) => typeof hook.handler[candidate] === 'number');
+  if (!key) return null;
+  const wanted = hook.handler[key] as number;
+  const root = readJsonText(text, label);
+  const command = handlerCommand(hook.handler);
+  const found = handlersOf(root, hook).find((candidate) => candidate.command === command);
+  if (!found) return null;
+  const handler = valueAt(root, found.path) as Record<string, unknown>;
+  const current = TIMEOUT_KEYS.map((candidate) => handler[candidate]).find((value) => typeof value === 'number');
+  if (typeof current === 'number' && current >= wanted) return null;
+  const existingKey = TIMEOUT_KEYS.find((candidate) => typeof handler[candidate] === 'number') ?? key;
+  return { text: edit(text, [...found.path, existingKey], wanted), value: wanted };
+}
+
 export interface JsonChange {
   text: string;
   /** Objects and arrays that did not exist before, outermost first: removed again on uninstall if left empty. */

@@ -25,10 +25,12 @@ export interface StopHookOptions {
   /** How long to wait for the payload. */
   stdinTimeoutMs?: number;
   /**
-   * The hook answers within this, whatever happens (fail open); with `hooks.stop.run`, within that run's timeout plus
-   * a grace if that is longer.
+   * The hook answers within this, whatever happens: without a decision by then it blocks (validation pending).
+   * Default: the agent's hook timeout less a margin, counted from `startedAt` (stop-deadline.ts).
    */
   deadlineMs?: number;
+  /** When the hook's process started (the agent's clock starts at the spawn); default: when `runStopHook` was called. */
+  startedAt?: number;
   registry?: readonly AnyToolDefinition[];
   /** tollgate's version: part of the fast path's stamp, so an upgrade re-decides. */
   version?: string;
@@ -39,6 +41,8 @@ export interface StopHookOptions {
 export interface StopHookAnswer {
   agent: HookAgentName;
   decision: 'allow' | 'block';
+  /** The deadline answered, not a decision: the work still under way is abandoned (the process exits). */
+  pending?: boolean;
   /** Exactly what goes to stdout: one JSON object and a newline. */
   stdout: string;
 }
@@ -53,8 +57,10 @@ export interface StopHookContext {
   repoRoot: string | null;
   /** Until the config is read, a failure follows the agents' convention: let the agent stop, visibly. */
   onError: 'allow' | 'block';
-  /** A `hooks.stop.run` run may take longer than the hook's base deadline. */
-  extendDeadline(runTimeoutMs: number): void;
+  /** When the hook started (its deadline counts from there). */
+  startedAt: number;
+  /** When the hook answers, decided or not (ms since the epoch): a run of validators must end before it. */
+  deadlineAt: number;
 }
 
 export function answerWith(

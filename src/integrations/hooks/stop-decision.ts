@@ -8,7 +8,7 @@ import type { StopRunSummary } from './stop-run.js';
 const MAX_CONSECUTIVE_BLOCKS = 5;
 
 /** Our limit for an agent: under its own cap, so that we, not the agent, end the loop with an explanation. */
-function blockLimitFor(agent: HookAgent): number {
+export function blockLimitFor(agent: HookAgent): number {
   return agent.blockCap === null ? MAX_CONSECUTIVE_BLOCKS : Math.min(MAX_CONSECUTIVE_BLOCKS, agent.blockCap - 1);
 }
 
@@ -44,7 +44,7 @@ export function decideStop(input: StopDecisionInput): StopDecision {
     return {
       kind: 'allow',
       why: 'loop_limit',
-      note: `tollgate: allowed the stop after ${blocks} blocks in a row; validation has NOT passed on the current changes (run \`tollgate run\` to see why).`,
+      note: loopLimitNote(blocks),
     };
   }
   return {
@@ -58,4 +58,9 @@ export function decideStop(input: StopDecisionInput): StopDecision {
       stateRefused: input.stateRefused ?? false,
     }),
   };
+}
+
+/** What the user sees when the loop guard let the agent stop: never a pass. */
+export function loopLimitNote(blocks: number): string {
+  return `tollgate: allowed the stop after ${blocks} blocks in a row; validation has NOT passed on the current changes (run \`tollgate run\` to see why).`;
 }

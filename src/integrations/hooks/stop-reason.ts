@@ -25,7 +25,7 @@ export interface BlockReasonInput {
 const STATE_REFUSED =
   "tollgate: no recorded validation counts: .tollgate/state.json is not signed with this stop hook's state key " +
   '(it was edited outside tollgate, or written by a tollgate process that uses another key: an MCP server that does ' +
-  'not get the XDG_STATE_HOME or TOLLGATE_STATE_KEY_FILE the hook sees; docs/integrations.md).';
+  'not get the XDG_STATE_HOME or TOLLGATE_STATE_SIGNER_PATH the hook sees; docs/integrations.md).';
 
 /** Short and imperative: what is wrong (the top findings by name and place), what to call, how to see the rest. */
 export function blockReason(input: BlockReasonInput): string {

@@ -26,6 +26,8 @@ export interface StopRunSummary {
 
 export interface StopRunOptions {
   repoRoot: string;
+  /** The run's time limit: `hooks.stop.timeout`, or less when the hook's deadline is nearer. */
+  timeoutMs: number;
   config: TollgateConfig;
   configHash: string;
   /** The loaded config's policy (docs/policy.md). */
@@ -63,14 +65,14 @@ function stopRunSelection(
 
 /**
  * Runs the selected validators through `runGate` (lock, one change set, the pipeline, persisted results) within
- * `hooks.stop.timeout`. The run counts as complete, and so may satisfy the gate, only when the selection is every
+ * `timeoutMs`. The run counts as complete, and so may satisfy the gate, only when the selection is every
  * enabled validator. Null when there is nothing to run or another run holds the lock (the caller decides from state).
  */
 export async function runStopValidators(options: StopRunOptions): Promise<StopRunSummary | null> {
   const { config } = options;
   const selected = stopRunSelection(options.registry, config, options.warn);
   if (selected.length === 0) return null;
-  const timeoutMs = config.hooks.stop.timeout;
+  const { timeoutMs } = options;
   // The pipeline's deadline is the run's start plus `validation.timeout`: narrowing it makes a validator still running
   // at the hook's limit end as `timeout`, its process group killed. The config hash stays that of the loaded file.
   const bounded: TollgateConfig = {

@@ -1,7 +1,7 @@
 import { errorMessage } from '../../core/errors.js';
 import { sessionPath } from '../../core/run/session-path.js';
 import { ensureTollgateDir } from '../../core/state/tollgate-dir.js';
-import { detectAgent, fallbackHookAgent, hookAgent } from './index.js';
+import { detectAgent, fallbackHookAgent, hookAgent, type RegisteredHookAgent } from './index.js';
 import { parsePayload, readStdin } from './read-stdin.js';
 import {
   answerWith,
@@ -11,22 +11,23 @@ import {
   type StopHookContext,
   type StopHookOptions,
 } from './stop-context.js';
+import { agentHookTimeout, stopDeadlineAt } from './stop-deadline.js';
 import { stopCounterKey } from './stop-fast-answer.js';
 import { blocksSoFar, type Stamp, stopStampOf, validatedByStamp } from './stop-fast-path.js';
 import { environmentWarnings, payloadCwdWarning, withWarnings } from './stop-warnings.js';
 
 export type { StopHookAnswer, StopHookOptions } from './stop-context.js';
 
-/** Room after `hooks.stop.timeout` for a validator ignoring its abort (the pipeline's 5 s grace) and persisting. */
-const RUN_GRACE_MS = 10_000;
-
 /**
  * `tollgate hook stop`: reads the agent's stop payload and answers in that agent's format whether it may stop. It
- * decides from persisted state (the last run's verdict for the current fingerprint and config), and fails open: any
- * problem of ours lets the agent stop, with a warning, rather than trapping it. With `hooks.stop.run` it first runs
- * the fast validators itself when it would otherwise block, then decides from the state that run left.
+ * decides from persisted state (the last run's verdict for the current fingerprint and config); with
+ * `hooks.stop.run` it first runs the fast validators itself when it would otherwise block. Slowness is not an error:
+ * without a decision by its deadline (just inside the agent's own hook timeout) it blocks, saying validation is still
+ * pending. Its own failures (a bug, a config it cannot read, state from a newer tollgate) fail open, visibly, unless
+ * `hooks.stop.onError` is `block`.
  */
 export async function runStopHook(options: StopHookOptions): Promise<StopHookAnswer> {
+  const startedAt = options.startedAt ?? Date.now();
   const warn = options.warn ?? ((line: string) => void process.stderr.write(`${line}\n`));
   const fallback = options.agent ? hookAgent(options.agent) : fallbackHookAgent;
   if (options.env[REVIEWER_FLAG] === '1') {
@@ -38,43 +39,59 @@ export async function runStopHook(options: StopHookOptions): Promise<StopHookAns
 
   const read = options.read ?? (await readStdin(options.stdin, options.stdinTimeoutMs ?? 5000));
   const parsed = read.kind === 'tty' ? parsePayload('') : parsePayload(read.text);
+  const deadlineAt = (agent: RegisteredHookAgent) => {
+    if (options.deadlineMs !== undefined) return { startedAt, at: startedAt + options.deadlineMs };
+    const timeout = agentHookTimeout(options.env, agent.hookTimeoutMs);
+    if (timeout.problem) warn(`tollgate: stop hook: warning: ${timeout.problem}`);
+    return { startedAt, at: stopDeadlineAt(startedAt, timeout.ms) };
+  };
   if (!parsed.ok) {
     const why = `hook stdin: ${parsed.problem}`;
+    if (read.kind === 'timeout') {
+      // The agent had not finished writing its payload in time: a slow machine, not a broken agent.
+      const { pendingAnswer } = await import('./stop-pending.js');
+      return pendingAnswer(stopContext(options, fallback, null, warn, deadlineAt(fallback)), why);
+    }
     warn(`tollgate: ${why}; allowing the stop (fail open)`);
     return answerWith(fallback, fallback.allow(failOpenNote(why)), 'allow');
   }
   const agent = options.agent ? fallback : detectAgent(parsed.payload);
-  const ctx: StopHookContext = {
+  const ctx = stopContext(options, agent, agent.readPayload(parsed.payload), warn, deadlineAt(agent));
+  return withDeadline(ctx);
+}
+
+function stopContext(
+  options: StopHookOptions,
+  agent: RegisteredHookAgent,
+  payload: StopHookContext['payload'] | null,
+  warn: (line: string) => void,
+  deadline: { startedAt: number; at: number },
+): StopHookContext {
+  return {
     options,
     agent,
-    payload: agent.readPayload(parsed.payload),
+    payload: payload ?? { sessionId: null, cwd: null, loopActive: false, loopCount: null },
     warn,
     repoRoot: null,
     onError: 'allow',
-    extendDeadline: () => {},
+    startedAt: deadline.startedAt,
+    deadlineAt: deadline.at,
   };
-  return withDeadline(ctx, options.deadlineMs ?? 20_000);
 }
 
-/** The decision, or a fail-open (or, by config, fail-closed) answer when it errs or misses the deadline. */
-async function withDeadline(ctx: StopHookContext, baseDeadlineMs: number): Promise<StopHookAnswer> {
-  const started = Date.now();
+/** The decision; a block saying validation is pending when there is none by the deadline; a fail-open when it errs. */
+async function withDeadline(ctx: StopHookContext): Promise<StopHookAnswer> {
   let timer: NodeJS.Timeout | undefined;
-  let resolveDeadline: (answer: StopHookAnswer) => void = () => {};
   const deadline = new Promise<StopHookAnswer>((resolve) => {
-    resolveDeadline = resolve;
-  });
-  const arm = (totalMs: number) => {
-    clearTimeout(timer);
     timer = setTimeout(
-      () => void failOpen(ctx, `no decision within ${totalMs} ms`).then(resolveDeadline),
-      Math.max(0, started + totalMs - Date.now()),
+      () => {
+        const why = `no decision within ${Math.round((ctx.deadlineAt - ctx.startedAt) / 1000)} s`;
+        void import('./stop-pending.js').then(({ pendingAnswer }) => pendingAnswer(ctx, why)).then(resolve);
+      },
+      Math.max(0, ctx.deadlineAt - Date.now()),
     );
     timer.unref();
-  };
-  arm(baseDeadlineMs);
-  ctx.extendDeadline = (runTimeoutMs) =>
-    arm(Math.max(baseDeadlineMs, Date.now() - started + runTimeoutMs + RUN_GRACE_MS));
+  });
   try {
     return await Promise.race([
       decide(ctx).catch((error: unknown) => failOpen(ctx, `internal error: ${errorMessage(error).split('\n')[0]}`)),
@@ -127,6 +144,7 @@ function ensureLogDir(repoRoot: string): void {
   }
 }
 
+/** Our own failure: let the agent stop, visibly (or refuse, with `hooks.stop.onError: block`). */
 async function failOpen(ctx: StopHookContext, why: string): Promise<StopHookAnswer> {
   const { agent, repoRoot, onError: decision } = ctx;
   if (repoRoot) {
@@ -149,6 +167,6 @@ async function failOpen(ctx: StopHookContext, why: string): Promise<StopHookAnsw
 }
 
 /** What the user sees when the gate let a stop through without a decision: it must never look like a pass. */
-function failOpenNote(why: string): string {
+export function failOpenNote(why: string): string {
   return `tollgate: the completion gate is OFF for this stop (${why}); the change was NOT validated. Run \`tollgate doctor\`.`;
 }

@@ -53,6 +53,26 @@ async function allEvents(): Promise<Array<{ type: string; data: Record<string, u
 }
 
 describe('tollgate mcp', () => {
+  test("tells the agent, first thing, when tollgate's Codex stop hook is installed but not trusted", async () => {
+    const plain = await connect();
+    expect(plain.client.getInstructions()).toBe('Validate changes with these tools before declaring work done.');
+    await plain.close();
+    // Installed without codex on PATH: the hook is there, its trust is not (install exits 5).
+    const { installAgent } = await import('../hooks/install.js');
+    await installAgent({
+      agent: 'codex',
+      scope: 'user',
+      cwd: repo.root,
+      env: { ...repo.env, PATH: '/nowhere' },
+      home: repo.home,
+    }).catch(() => {});
+    const untrusted = await connect();
+    expect(untrusted.client.getInstructions()).toBe(
+      "tollgate's stop hook for Codex is installed but NOT trusted, so Codex skips it and nothing checks this work before it stops. A person must run `tollgate install codex --user` (or trust the hook in `codex` under /hooks); until then, validate with these tools before declaring work done.",
+    );
+    await untrusted.close();
+  });
+
   test('lists parallel_validation with per-tool trivial declarations, one tool per validator, and validation_status', async () => {
     const { client, close } = await connect();
     const { tools } = await client.listTools();

@@ -57,10 +57,7 @@ export async function createTollgateMcpServer(options: TollgateMcpServerOptions)
   const log = options.log ?? ((line: string) => void process.stderr.write(`tollgate mcp: ${line}\n`));
   const server = new Server(
     { name: MCP_SERVER_NAME, version: options.version },
-    {
-      capabilities: { tools: { listChanged: true } },
-      instructions: 'Validate changes with these tools before declaring work done.',
-    },
+    { capabilities: { tools: { listChanged: true } }, instructions: await instructionsFor(options) },
   );
   const catalog = new ToolCatalog(() => {
     // Only a connected, initialised client can be told; one that is not will list the tools anyway.
@@ -98,6 +95,17 @@ export async function createTollgateMcpServer(options: TollgateMcpServerOptions)
     return entry.call(args ?? {}, extra);
   });
   return server;
+}
+
+const INSTRUCTIONS = 'Validate changes with these tools before declaring work done.';
+
+/** The server's instructions, led by what a person must do when the agent's stop hook cannot be run (Codex's trust). */
+async function instructionsFor(options: TollgateMcpServerOptions): Promise<string> {
+  const home = options.env.HOME ?? options.env.USERPROFILE;
+  if (!home) return INSTRUCTIONS;
+  const repoRoot = options.repoRoot ?? (await findRepoRoot(options.cwd, options.env).catch(() => null));
+  const { codexTrustNotice } = await import('../hooks/codex-trust-notice.js');
+  return (await codexTrustNotice({ repoRoot, home })) ?? INSTRUCTIONS;
 }
 
 /** The tools one config gives: its validation plans, then `validation_status`. */
