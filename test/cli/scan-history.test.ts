@@ -107,7 +107,7 @@ describe('tollgate scan --history', () => {
     expect(places).toEqual([`${short(change)} app.env:2`]);
   });
 
-  test('binary files are passed over; UTF-16 text is scanned on the lines each commit added', async () => {
+  test('files git calls binary are read as the tree reads them: printable runs of a NUL file (whatever its name), UTF-16 text on the lines each commit added', async () => {
     repo = await createTempRepo({ files: { 'README.md': '# app\n' } });
     const utf16 = (text: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
     await repo.write('logo.png', Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0]), Buffer.from(token('png'))]));
@@ -118,11 +118,21 @@ describe('tollgate scan --history', () => {
       'settings.reg',
       utf16(`Windows Registry Editor\r\n[HKEY]\r\n"Token"="${token('utf16')}"\r\n"Other"="1"\r\n`),
     );
-    await repo.commit('edit the utf-16 file');
+    await repo.write(
+      'blob.dat',
+      Buffer.concat([Buffer.from([0, 1, 2, 0]), Buffer.from(`key=${token('nul')}\n\0more`)]),
+    );
+    await repo.commit('edit the utf-16 file and the binary one, the secrets unchanged');
+    await repo.git('rm', '-q', 'logo.png', 'blob.dat', 'settings.reg');
+    await repo.commit('delete them');
     const { result, places } = await scanHistory('HEAD');
     expect(result.exitCode).toBe(1);
-    expect(places).toEqual([`${short(added)} settings.reg:3`]);
-    expect(result.stdout).not.toContain(token('utf16'));
+    expect(places).toEqual([
+      `${short(added)} blob.dat:1`,
+      `${short(added)} logo.png:1`,
+      `${short(added)} settings.reg:3`,
+    ]);
+    for (const seed of ['png', 'nul', 'utf16']) expect(result.stdout).not.toContain(token(seed));
   });
 
   test('a file added whole beyond the windowing size is scanned in pieces, with every line where it is', async () => {

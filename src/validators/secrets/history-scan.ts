@@ -23,6 +23,8 @@ export interface HistoryScan {
   scanned: number;
   /** What could not be examined (a blob too large): the result cannot be a pass. */
   unexamined: SkippedTarget[];
+  /** Blobs this run scanned for their printable runs only, as `<commit>:<path>` (see `ScanOutcome.binaryRuns`). */
+  scannedAsBinary: string[];
 }
 
 export interface HistorySecret extends CachedSecret {
@@ -42,6 +44,7 @@ export async function scanCommitsSinceBase(
   const cache = await readCommitScans(ctx.repoRoot, key);
   const unseen = commits.filter((commit) => !cache.has(commit));
   let unexamined: SkippedTarget[] = [];
+  let scannedAsBinary: string[] = [];
   if (unseen.length > 0) {
     ctx.progress(`scanning ${unseen.length} commit(s) since the base for secrets`);
     // Every line a commit of the change wrote is a line the change added: an allow marker on it is the change's own.
@@ -51,6 +54,7 @@ export async function scanCommitsSinceBase(
       { ...scanOptions, ...(gate ? { gate } : {}), onProgress: undefined },
     );
     unexamined = outcome.skipped.filter((file) => file.reason === 'unreadable' || file.reason === 'too_large');
+    scannedAsBinary = outcome.binaryRuns;
     const found = new Map<string, CachedSecret[]>(unseen.map((commit) => [commit, []]));
     for (const finding of outcome.findings) found.get(finding.commit ?? '')?.push(toCachedSecret(finding));
     // Only a scan that saw everything and was not cut short may vouch for a commit later.
@@ -60,7 +64,13 @@ export async function scanCommitsSinceBase(
     }
     for (const commit of unseen) if (!cache.has(commit)) cache.set(commit, found.get(commit) ?? []);
   }
-  return { secrets: bySecret(commits, cache, inTree), commits: commits.length, scanned: unseen.length, unexamined };
+  return {
+    secrets: bySecret(commits, cache, inTree),
+    commits: commits.length,
+    scanned: unseen.length,
+    unexamined,
+    scannedAsBinary,
+  };
 }
 
 /** Oldest first. Without a base (a history tollgate trusts nothing of), every commit of HEAD. */

@@ -143,6 +143,7 @@ function historyDetails(history: HistoryScan) {
     commits: history.commits,
     scanned: history.scanned,
     cached: history.commits - history.scanned,
+    ...(history.scannedAsBinary.length > 0 ? { scannedAsBinary: history.scannedAsBinary } : {}),
     secrets: history.secrets.map(({ ruleId, path, line, masked, fingerprint, commits }) => ({
       ruleId,
       path,

@@ -1,6 +1,5 @@
 import { TollgateError } from '../../../core/errors.js';
 import { runProcess } from '../../../core/process.js';
-import { hasBinaryExtension } from '../../binary.js';
 import type { ScanTarget } from '../../scan-targets.js';
 import { checkGitResult } from '../git-result.js';
 import { binaryTargets } from './binary-blobs.js';
@@ -19,7 +18,8 @@ import { type AddedPiece, type BinaryChange, PatchStream } from './patch-stream.
  * reading its slice's ids from stdin: faster on a machine with idle cores, dearer in CPU. Reading pauses while enough
  * is queued, so git waits for the scanner rather than memory filling, however long the history. Commits that may hold
  * a rename are read again afterwards with rename detection (see `logArgs`), and files git calls binary are read whole
- * (one `git cat-file --batch`): UTF-16 text is binary to git but not to us.
+ * (one `git cat-file --batch`) and decoded as the tree's files are: UTF-16 text is binary to git but not to us, and
+ * content that is no text at all is scanned for its printable runs.
  */
 export interface HistoryOptions {
   repoRoot: string;
@@ -209,7 +209,7 @@ class SlicePool {
   }
 }
 
-/** Added pieces into batches of about `BATCH_BYTES` for the queue; binary files noted for afterwards. */
+/** Added pieces into batches of about `BATCH_BYTES` for the queue; files to read whole noted for afterwards. */
 class TargetCollector {
   readonly binaries: BinaryChange[] = [];
   readonly rescans: string[] = [];
@@ -218,15 +218,15 @@ class TargetCollector {
 
   constructor(private readonly queue: FlowQueue<ScanTarget[]>) {}
 
+  // A file's name decides nothing: a `.png` may hold text, and the tree's scan reads it like any other.
   piece(piece: AddedPiece): void {
-    if (hasBinaryExtension(piece.path)) return;
     this.batch.push(pieceTarget(piece));
     this.bytes += piece.text.length;
     if (this.bytes >= BATCH_BYTES) this.flush();
   }
 
   binary(change: BinaryChange): void {
-    if (!hasBinaryExtension(change.path)) this.binaries.push(change);
+    this.binaries.push(change);
   }
 
   rescan(commit: string): void {
