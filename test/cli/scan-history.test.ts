@@ -2,6 +2,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { fakeChecksumToken, fakePem } from '../../src/secrets/sample-tokens.js';
 import { createTempRepo, type TempRepo } from '../support/git-repo.js';
 import { runCli } from '../support/run-cli.js';
+import { sarifProblems } from '../support/sarif-checks.js';
 
 /** `tollgate scan --history` through the built CLI, on real repositories. */
 let repo: TempRepo;
@@ -133,6 +134,26 @@ describe('tollgate scan --history', () => {
       `${short(added)} settings.reg:3`,
     ]);
     for (const seed of ['png', 'nul', 'utf16']) expect(result.stdout).not.toContain(token(seed));
+  });
+
+  test('a secret in a commit message is a finding at `commit <id> message`, line 1 the subject; SARIF names the commit', async () => {
+    repo = await createTempRepo({ files: { 'README.md': '# app\n' } });
+    await repo.write('app.txt', 'hello\n');
+    const carrying = await repo.commit(`add app\n\ndeployed with TOKEN=${token('message')}`);
+    const { result, report, places } = await scanHistory('HEAD');
+    expect(result.exitCode).toBe(1);
+    expect(places).toEqual([`${short(carrying)} commit ${carrying} message:3`]);
+    expect(report.findings[0]!.ruleId).toBe('github-pat');
+    expect(result.stdout).not.toContain(token('message'));
+    const sarif = await runCli(['scan', '--history', 'HEAD', '--format', 'sarif'], { cwd: repo.root, env: repo.env });
+    expect(sarifProblems(sarif.stdout)).toEqual([]);
+    const location = JSON.parse(sarif.stdout).runs[0].results[0].locations[0];
+    expect(location.logicalLocations[0].fullyQualifiedName).toBe(`commit ${carrying} message`);
+    expect(location.physicalLocation.artifactLocation.uri).toBe('COMMIT_MSG');
+    const github = await runCli(['scan', '--history', 'HEAD', '--format', 'github'], { cwd: repo.root, env: repo.env });
+    expect(github.stdout).toMatch(/^::error title=secrets\/github-pat/m);
+    expect(github.stdout).toContain(`in the message of commit ${short(carrying)}, line 3`);
+    expect(github.stdout).not.toContain(token('message'));
   });
 
   test('a file added whole beyond the windowing size is scanned in pieces, with every line where it is', async () => {

@@ -1,11 +1,8 @@
 import type { LineRange } from '../../../core/change-set/types.js';
-import { runProcess } from '../../../core/process.js';
 import type { ScanTarget } from '../../scan-targets.js';
 import { decodeText } from '../../text-decoding.js';
-import { checkGitResult } from '../git-result.js';
 import { toRanges } from '../parse-patch.js';
-import { CatFileStream } from './cat-file-stream.js';
-import { FlowQueue } from './flow-queue.js';
+import { catFileTargets } from './cat-file-targets.js';
 import type { BinaryChange } from './patch-stream.js';
 
 /**
@@ -27,64 +24,29 @@ export interface BinaryBlobOptions {
 export const BINARY_BLOB_MAX_BYTES = 50_000_000;
 
 export async function* binaryTargets(options: BinaryBlobOptions): AsyncGenerator<ScanTarget[]> {
-  if (options.changes.length === 0) return;
   // Each change's parent versions right before its own, so only one change's blobs are held at a time.
   const requests: Array<{ change: BinaryChange; parent: boolean; name: string }> = [];
   for (const change of options.changes) {
     for (const blob of change.parentBlobs) requests.push({ change, parent: true, name: blob });
     requests.push({ change, parent: false, name: change.blob ?? `${change.commit}:${change.path}` });
   }
-  const queue = new FlowQueue<ScanTarget[]>();
-  let at = 0;
   let parents: Buffer[] = [];
-  const stream = new CatFileStream(BINARY_BLOB_MAX_BYTES, (object) => {
-    const request = requests[at++]!;
-    if (request.parent) {
-      if (object.content) parents.push(object.content);
-      return;
-    }
-    const target = blobTarget(request.change, object, parents);
-    parents = [];
-    if (target) queue.push([target], object.size);
-  });
-  let done = false;
-  let failure: unknown = null;
-  // Object names are ids (or `commit:path` when the patch gave none), one a line: a name with a line end cannot be
-  // asked for, so it asks for nothing (and reads as missing: listed unreadable).
-  const input = requests.map((request) => (/[\n\r]/.test(request.name) ? '' : request.name));
-  // Replacement objects (`refs/replace/`) are not what a push sends: the stored blob is read.
-  runProcess('git', ['--no-replace-objects', 'cat-file', '--batch'], {
-    cwd: options.repoRoot,
-    ...(options.env ? { env: options.env } : {}),
-    input: `${input.join('\n')}\n`,
-    timeoutMs: 3_600_000,
-    ...(options.signal ? { signal: options.signal } : {}),
-    maxOutputBytes: 64 * 1024,
-    outputControl: queue.control,
-    onOutput: (name, chunk) => {
-      if (name === 'stdout') stream.push(chunk);
-    },
-  }).then(
-    (result) => {
-      try {
-        checkGitResult(result, '--history: reading the files git calls binary');
-      } catch (error) {
-        failure = error;
+  yield* catFileTargets({
+    ...options,
+    names: requests.map((request) => request.name),
+    maxBytes: BINARY_BLOB_MAX_BYTES,
+    what: '--history: reading the files git calls binary',
+    onObject: (object, index) => {
+      const request = requests[index]!;
+      if (request.parent) {
+        if (object.content) parents.push(object.content);
+        return null;
       }
-      done = true;
-      queue.poke();
+      const target = blobTarget(request.change, object, parents);
+      parents = [];
+      return target;
     },
-    (error: unknown) => {
-      failure = error;
-      done = true;
-      queue.poke();
-    },
-  );
-  try {
-    yield* queue.drain(() => ({ done, failure }));
-  } finally {
-    queue.resumeAll();
-  }
+  });
 }
 
 function blobTarget(

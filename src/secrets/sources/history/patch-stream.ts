@@ -45,6 +45,8 @@ export interface PatchStreamSink {
    * detection.
    */
   rescan(commit: string): void;
+  /** Every commit the log shows, as its mark arrives (its message is read afterwards). */
+  commit?(commit: string): void;
 }
 
 export interface PatchStreamOptions {
@@ -157,6 +159,7 @@ export class PatchStream {
     if (first === 0 && startsWith(data, start, end, COMMIT_MARK)) {
       this.closeFile();
       this.commit = data.toString('utf8', start + COMMIT_MARK.length, end).trim();
+      this.sink.commit?.(this.commit);
       this.rawOpen = true;
       this.addsFiles = false;
       this.deletesFiles = false;
