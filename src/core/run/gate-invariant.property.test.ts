@@ -447,6 +447,12 @@ describe('the gate invariant', () => {
           await act(current);
           const tree = await observeTree();
           const treeKey = JSON.stringify([...tree.entries(), ...policyEdits.entries()].sort());
+          if (current.kind === 'commit secret' && secretInHistory) {
+            // A full run right after: the secret's commit fails it, whatever the tree holds now.
+            const report = await runGate({ ...base, tools, command: 'test' });
+            expect(report.verdict, JSON.stringify(steps)).not.toBe('passed');
+            swapDuringRun = null;
+          }
           if (current.kind === 'policy') {
             if (current.edit === 'revert') {
               for (const file of POLICY_FILES) await repo.remove(file);
@@ -503,5 +509,5 @@ describe('the gate invariant', () => {
       }),
       { numRuns: 25 },
     );
-  }, 240_000);
+  }, 360_000);
 });

@@ -102,7 +102,7 @@ describe('the history scan catches what the tree scan catches', () => {
             ).toEqual([{ path: 'shaped.dat', commit: added, fingerprint: inTree[0]!.fingerprint }]);
           },
         ),
-        { numRuns: 3 },
+        { numRuns: 2 },
       );
     },
     60_000,
