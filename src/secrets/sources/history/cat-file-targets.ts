@@ -23,17 +23,33 @@ export interface CatFileTargetOptions {
   onObject(object: CatFileObject, index: number): ScanTarget | null;
 }
 
+/** A batch is handed on once it holds this many bytes or targets. */
+const BATCH_BYTES = 1024 * 1024;
+const BATCH_TARGETS = 1000;
+
 export async function* catFileTargets(options: CatFileTargetOptions): AsyncGenerator<ScanTarget[]> {
   if (options.names.length === 0) return;
   const queue = new FlowQueue<ScanTarget[]>();
   let at = 0;
+  // Small objects (commit messages) go in batches: one scan call per object cost more than scanning them.
+  let batch: ScanTarget[] = [];
+  let bytes = 0;
+  const flush = () => {
+    if (batch.length > 0) queue.push(batch, bytes);
+    batch = [];
+    bytes = 0;
+  };
   const stream = new CatFileStream(options.maxBytes, (object) => {
     const target = options.onObject(object, at++);
-    if (target) queue.push([target], object.size);
+    if (!target) return;
+    batch.push(target);
+    bytes += object.size;
+    if (bytes >= BATCH_BYTES || batch.length >= BATCH_TARGETS) flush();
   });
   let done = false;
   let failure: unknown = null;
   const finish = (error: unknown) => {
+    flush();
     failure ??= error;
     done = true;
     queue.poke();

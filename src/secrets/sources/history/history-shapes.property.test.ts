@@ -38,7 +38,10 @@ type Shape = (typeof SHAPES)[number];
 function utf32(text: string, littleEndian: boolean): Buffer {
   const points = [...text].map((char) => char.codePointAt(0)!);
   const bytes = Buffer.alloc(points.length * 4);
-  points.forEach((point, i) => (littleEndian ? bytes.writeUInt32LE(point, i * 4) : bytes.writeUInt32BE(point, i * 4)));
+  for (const [i, point] of points.entries()) {
+    if (littleEndian) bytes.writeUInt32LE(point, i * 4);
+    else bytes.writeUInt32BE(point, i * 4);
+  }
   return bytes;
 }
 
