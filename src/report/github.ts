@@ -9,6 +9,7 @@ import {
   type ToolReport,
   toolPasses,
 } from '../core/run/run-report.js';
+import { messageCommitOf } from '../secrets/commit-message-place.js';
 
 /**
  * `--format github`: GitHub Actions workflow commands, so a run in CI annotates the pull request without GitHub
@@ -111,6 +112,8 @@ function findingAnnotations(report: RunReport): Annotation[] {
 /** Where the finding is; a finding without a file (a failed check) points at the config line that defines it. */
 function place(finding: Finding, report: RunReport): Pick<Annotation, 'file' | 'line' | 'endLine' | 'col'> {
   if (!finding.path) return configPlaceOf(report, finding.ruleId);
+  // A commit's message is no file of the pull request: the annotation stands alone, its text names the commit.
+  if (messageCommitOf(finding.path)) return {};
   if (finding.line === undefined) return { file: finding.path };
   return {
     file: finding.path,

@@ -1,5 +1,6 @@
 import type { Finding, Severity } from '../core/finding.js';
 import { configPlaceOf, type RunReport, type ToolReport, toolPasses } from '../core/run/run-report.js';
+import { messageCommitOf } from '../secrets/commit-message-place.js';
 import {
   droppedNote,
   MAX_LOCATIONS,
@@ -46,12 +47,22 @@ function uriOfPath(path: string): string {
     .join('/');
 }
 
-/** A location in a repo-relative file; the line when known. */
+/**
+ * A location in a repo-relative file; the line when known. A commit's message (`commit <id> message`) is no file: its
+ * artifact is `COMMIT_MSG` (the name code review tools give a commit's message; code scanning needs some artifact) and
+ * a logical location names the commit.
+ */
 export function sarifLocation(path: string, region?: { startLine?: number; endLine?: number; startColumn?: number }) {
   const startLine = region?.startLine;
+  const commit = messageCommitOf(path);
   return {
+    ...(commit
+      ? { logicalLocations: [{ name: 'message', fullyQualifiedName: `commit ${commit} message`, kind: 'resource' }] }
+      : {}),
     physicalLocation: {
-      artifactLocation: { uri: uriOfPath(path), uriBaseId: '%SRCROOT%' },
+      artifactLocation: commit
+        ? { uri: 'COMMIT_MSG', description: { text: `the message of commit ${commit}` } }
+        : { uri: uriOfPath(path), uriBaseId: '%SRCROOT%' },
       ...(startLine
         ? {
             region: {

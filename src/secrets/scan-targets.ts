@@ -48,7 +48,10 @@ export interface ScanOutcome {
   /** Every inline allow and baseline entry that cleared a finding. */
   suppressed: AppliedSuppression[];
   skipped: SkippedTarget[];
-  /** Files that are no text encoding, scanned for their printable runs only (see `printable-runs.ts`). */
+  /**
+   * Files that are no text encoding, scanned for their printable runs only (see `printable-runs.ts`); a history's
+   * blob as `<commit>:<path>` (commit id to 12 characters).
+   */
   binaryRuns: string[];
   scannedFiles: number;
   scannedBytes: number;
@@ -209,7 +212,7 @@ function scanPrintableRuns(target: ScanTarget, bytes: Buffer, options: ScanTarge
   const runs = printableRuns(bytes);
   outcome.scannedFiles++;
   outcome.scannedBytes += bytes.byteLength;
-  outcome.binaryRuns.push(target.path);
+  outcome.binaryRuns.push(target.commit ? `${target.commit.slice(0, 12)}:${target.path}` : target.path);
   if (runs.runs === 0) return;
   const lineMap = target.lineMap ? runs.lineMap.map((line) => target.lineMap![line - 1] ?? line) : runs.lineMap;
   collect({ ...target, lineMap }, runs.text, options, outcome);

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { fakeChecksumToken, fakePem } from '../../src/secrets/sample-tokens.js';
 import { createTempRepo, type TempRepo } from '../support/git-repo.js';
 import { runCli } from '../support/run-cli.js';
+import { sarifProblems } from '../support/sarif-checks.js';
 
 /** `tollgate scan --history` through the built CLI, on real repositories. */
 let repo: TempRepo;
@@ -107,7 +108,7 @@ describe('tollgate scan --history', () => {
     expect(places).toEqual([`${short(change)} app.env:2`]);
   });
 
-  test('binary files are passed over; UTF-16 text is scanned on the lines each commit added', async () => {
+  test('files git calls binary are read as the tree reads them: printable runs of a NUL file (whatever its name), UTF-16 text on the lines each commit added', async () => {
     repo = await createTempRepo({ files: { 'README.md': '# app\n' } });
     const utf16 = (text: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
     await repo.write('logo.png', Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0]), Buffer.from(token('png'))]));
@@ -118,11 +119,41 @@ describe('tollgate scan --history', () => {
       'settings.reg',
       utf16(`Windows Registry Editor\r\n[HKEY]\r\n"Token"="${token('utf16')}"\r\n"Other"="1"\r\n`),
     );
-    await repo.commit('edit the utf-16 file');
+    await repo.write(
+      'blob.dat',
+      Buffer.concat([Buffer.from([0, 1, 2, 0]), Buffer.from(`key=${token('nul')}\n\0more`)]),
+    );
+    await repo.commit('edit the utf-16 file and the binary one, the secrets unchanged');
+    await repo.git('rm', '-q', 'logo.png', 'blob.dat', 'settings.reg');
+    await repo.commit('delete them');
     const { result, places } = await scanHistory('HEAD');
     expect(result.exitCode).toBe(1);
-    expect(places).toEqual([`${short(added)} settings.reg:3`]);
-    expect(result.stdout).not.toContain(token('utf16'));
+    expect(places).toEqual([
+      `${short(added)} blob.dat:1`,
+      `${short(added)} logo.png:1`,
+      `${short(added)} settings.reg:3`,
+    ]);
+    for (const seed of ['png', 'nul', 'utf16']) expect(result.stdout).not.toContain(token(seed));
+  });
+
+  test('a secret in a commit message is a finding at `commit <id> message`, line 1 the subject; SARIF names the commit', async () => {
+    repo = await createTempRepo({ files: { 'README.md': '# app\n' } });
+    await repo.write('app.txt', 'hello\n');
+    const carrying = await repo.commit(`add app\n\ndeployed with TOKEN=${token('message')}`);
+    const { result, report, places } = await scanHistory('HEAD');
+    expect(result.exitCode).toBe(1);
+    expect(places).toEqual([`${short(carrying)} commit ${carrying} message:3`]);
+    expect(report.findings[0]!.ruleId).toBe('github-pat');
+    expect(result.stdout).not.toContain(token('message'));
+    const sarif = await runCli(['scan', '--history', 'HEAD', '--format', 'sarif'], { cwd: repo.root, env: repo.env });
+    expect(sarifProblems(sarif.stdout)).toEqual([]);
+    const location = JSON.parse(sarif.stdout).runs[0].results[0].locations[0];
+    expect(location.logicalLocations[0].fullyQualifiedName).toBe(`commit ${carrying} message`);
+    expect(location.physicalLocation.artifactLocation.uri).toBe('COMMIT_MSG');
+    const github = await runCli(['scan', '--history', 'HEAD', '--format', 'github'], { cwd: repo.root, env: repo.env });
+    expect(github.stdout).toMatch(/^::error title=secrets\/github-pat/m);
+    expect(github.stdout).toContain(`in the message of commit ${short(carrying)}, line 3`);
+    expect(github.stdout).not.toContain(token('message'));
   });
 
   test('a file added whole beyond the windowing size is scanned in pieces, with every line where it is', async () => {

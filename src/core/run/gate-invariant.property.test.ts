@@ -19,6 +19,11 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { createTempRepo, type TempRepo } from '../../../test/support/git-repo.js';
 import { registriesWith } from '../../../test/support/registries.js';
+import { builtinRules } from '../../secrets/rules/index.js';
+import { fakeChecksumToken } from '../../secrets/sample-tokens.js';
+import { scanBatches } from '../../secrets/scan-targets.js';
+import { SecretScanner } from '../../secrets/scanner.js';
+import { historyBatches } from '../../secrets/sources/git-sources.js';
 import { loadConfig } from '../config/load.js';
 import { findingId } from '../finding.js';
 import { defineTool } from '../pipeline/tool.js';
@@ -120,7 +125,32 @@ const swapTool = defineTool({
   },
 });
 
-const tools = [swapTool, scanTool, lintTool];
+/**
+ * The secret scanner's history scan, as the secrets validator runs it: every commit since the base, each blob decoded
+ * as the tree's files are (binary content for its printable runs, UTF-32 as text).
+ */
+const historyScanner = new SecretScanner(builtinRules);
+const historyTool = defineTool({
+  name: 'history',
+  title: 'History',
+  description: 'test history scan',
+  configKey: 'history',
+  optionsSchema: z.object({}).strict().prefault({}),
+  inputSchema: z.object({}).strict(),
+  permissions: [],
+  enabledByDefault: true,
+  run: async (ctx) => {
+    const { base, head } = ctx.changeSet;
+    if (head === null || base.commit === null) return result('passed', 'no commits');
+    const listed = await runProcess('git', ['rev-list', `${base.commit}..${head}`, '--'], { cwd: ctx.repoRoot });
+    const commits = listed.stdout.split('\n').filter(Boolean);
+    const batches = historyBatches({ repoRoot: ctx.repoRoot, range: head, commits });
+    const outcome = await scanBatches(batches, { scanner: historyScanner });
+    return outcome.findings.length > 0 ? result('failed', 'a secret in history') : result('passed', 'clean');
+  },
+});
+
+const tools = [swapTool, scanTool, lintTool, historyTool];
 const FILES = ['a.txt', 'b.txt', 'c.txt'];
 const CONTENTS = ['fine\n', 'SECRET=1\n', 'TODO\n', 'other\n'];
 
@@ -131,6 +161,14 @@ const POLICY_EDITS = {
   'ignore list': [IGNORE_LIST, `${FILES.join('\n')}\n`],
 } as const;
 const POLICY_FILES = ['tollgate.config.yaml', IGNORE_LIST];
+
+/** A file committed with a secret (binary, or UTF-32 text) and perhaps deleted by a later commit. */
+const SECRET_FILE = 'vault.dat';
+const HISTORY_SECRET = fakeChecksumToken('ghp_', 'gate-invariant-history');
+const SECRET_BYTES = {
+  binary: Buffer.from(`\0TOKEN=${HISTORY_SECRET}\n`),
+  'utf-32': Buffer.from([...`TOKEN=${HISTORY_SECRET}\n`].flatMap((char) => [char.charCodeAt(0), 0, 0, 0])),
+};
 
 /** Two different files, in order: what `mv` and `ln -s` take. */
 const FILE_PAIRS = FILES.flatMap((from) => FILES.filter((to) => to !== from).map((to) => [from, to] as const));
@@ -150,7 +188,9 @@ type Step =
   | { kind: 'move' }
   | { kind: 'scoped'; file: string }
   | { kind: 'full' }
-  | { kind: 'only'; tool: 'scan' | 'lint' };
+  | { kind: 'only'; tool: 'scan' | 'lint' }
+  | { kind: 'commit secret'; encoding: keyof typeof SECRET_BYTES }
+  | { kind: 'delete secret' };
 
 const step: fc.Arbitrary<Step> = fc.oneof(
   fc.record({
@@ -194,7 +234,32 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   fc.record({ kind: fc.constant('scoped' as const), file: fc.constantFrom(...FILES) }),
   fc.record({ kind: fc.constant('full' as const) }),
   fc.record({ kind: fc.constant('only' as const), tool: fc.constantFrom('scan' as const, 'lint' as const) }),
+  fc.record({
+    kind: fc.constant('commit secret' as const),
+    encoding: fc.constantFrom('binary' as const, 'utf-32' as const),
+  }),
+  fc.record({ kind: fc.constant('delete secret' as const) }),
 );
+
+/** Whether a commit of this case holds the secret (`commit secret`): no deletion takes it out of the history. */
+let secretInHistory = false;
+
+/** Commits the secret file alone, or its deletion; nothing when git refuses. */
+async function commitSecretFile(current: Extract<Step, { kind: 'commit secret' | 'delete secret' }>) {
+  const commit = () => repo.git('commit', '-q', '-m', current.kind, '--', SECRET_FILE);
+  if (current.kind === 'delete secret') {
+    await repo.git('rm', '-q', '--', SECRET_FILE).then(commit, () => {});
+    return;
+  }
+  await writeFile(join(repo.root, SECRET_FILE), SECRET_BYTES[current.encoding]);
+  await repo.git('add', '--', SECRET_FILE);
+  await commit().then(
+    () => {
+      secretInHistory = true;
+    },
+    () => {},
+  );
+}
 
 let repo: TempRepo;
 /** The base every case starts from: what `origin/main` was when it was fetched. */
@@ -346,6 +411,8 @@ async function act(current: Step): Promise<void> {
     swapDuringRun = current.file;
   } else if (current.kind === 'move') {
     await commitAndMoveBase();
+  } else if (current.kind === 'commit secret' || current.kind === 'delete secret') {
+    await commitSecretFile(current);
   }
 }
 
@@ -370,7 +437,8 @@ describe('the gate invariant', () => {
         await repo.git('read-tree', initial);
         await writeFile(join(repo.root, '.git', 'info', 'attributes'), '');
         swapDuringRun = null;
-        for (const file of [...FILES, ...POLICY_FILES]) await repo.remove(file);
+        secretInHistory = false;
+        for (const file of [...FILES, ...POLICY_FILES, SECRET_FILE]) await repo.remove(file);
         const policyEdits = new Map<string, string>();
         /** The model: the clean trees (by content) that a full run looked at. */
         const passedTrees = new Set<string>();
@@ -379,6 +447,12 @@ describe('the gate invariant', () => {
           await act(current);
           const tree = await observeTree();
           const treeKey = JSON.stringify([...tree.entries(), ...policyEdits.entries()].sort());
+          if (current.kind === 'commit secret' && secretInHistory) {
+            // A full run right after: the secret's commit fails it, whatever the tree holds now.
+            const report = await runGate({ ...base, tools, command: 'test' });
+            expect(report.verdict, JSON.stringify(steps)).not.toBe('passed');
+            swapDuringRun = null;
+          }
           if (current.kind === 'policy') {
             if (current.edit === 'revert') {
               for (const file of POLICY_FILES) await repo.remove(file);
@@ -413,6 +487,7 @@ describe('the gate invariant', () => {
             const readable = entries.every((entry) => entry.kind !== 'unreadable');
             const clean =
               policyEdits.size === 0 &&
+              !secretInHistory &&
               readable &&
               entries.every(({ text }) => !text.includes('SECRET') && !text.includes('TODO'));
             if (current.kind === 'full' && clean) passedTrees.add(treeKey);
@@ -434,5 +509,5 @@ describe('the gate invariant', () => {
       }),
       { numRuns: 25 },
     );
-  }, 240_000);
+  }, 360_000);
 });

@@ -11,7 +11,8 @@ import { ensureTollgateDir, TOLLGATE_DIR, tollgatePaths } from '../../core/state
  * stop hook's run cost one `git rev-list`. Only masked values are kept. A different key starts an empty cache.
  */
 const CACHE_FILE = 'commit-scans.json';
-const CACHE_VERSION = 1;
+/** Raised when a commit's scan covers more (binary blobs, commit messages): what an older scan vouched for is redone. */
+const CACHE_VERSION = 2;
 /** Enough for long branches; the oldest entries go first. */
 const MAX_COMMITS = 50_000;
 

@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { type Finding, makeFinding } from '../../core/finding.js';
 import type { ToolContext } from '../../core/pipeline/tool.js';
 import { TOLLGATE_VERSION } from '../../core/version.js';
+import { messageCommitOf } from '../../secrets/commit-message-place.js';
 import type { SecretsOptions } from '../../secrets/options.js';
 import { type ScanTargetsOptions, type SkippedTarget, scanBatches } from '../../secrets/scan-targets.js';
 import { historyBatches } from '../../secrets/sources/git-sources.js';
@@ -23,6 +24,8 @@ export interface HistoryScan {
   scanned: number;
   /** What could not be examined (a blob too large): the result cannot be a pass. */
   unexamined: SkippedTarget[];
+  /** Blobs this run scanned for their printable runs only, as `<commit>:<path>` (see `ScanOutcome.binaryRuns`). */
+  scannedAsBinary: string[];
 }
 
 export interface HistorySecret extends CachedSecret {
@@ -42,6 +45,7 @@ export async function scanCommitsSinceBase(
   const cache = await readCommitScans(ctx.repoRoot, key);
   const unseen = commits.filter((commit) => !cache.has(commit));
   let unexamined: SkippedTarget[] = [];
+  let scannedAsBinary: string[] = [];
   if (unseen.length > 0) {
     ctx.progress(`scanning ${unseen.length} commit(s) since the base for secrets`);
     // Every line a commit of the change wrote is a line the change added: an allow marker on it is the change's own.
@@ -51,6 +55,7 @@ export async function scanCommitsSinceBase(
       { ...scanOptions, ...(gate ? { gate } : {}), onProgress: undefined },
     );
     unexamined = outcome.skipped.filter((file) => file.reason === 'unreadable' || file.reason === 'too_large');
+    scannedAsBinary = outcome.binaryRuns;
     const found = new Map<string, CachedSecret[]>(unseen.map((commit) => [commit, []]));
     for (const finding of outcome.findings) found.get(finding.commit ?? '')?.push(toCachedSecret(finding));
     // Only a scan that saw everything and was not cut short may vouch for a commit later.
@@ -60,7 +65,13 @@ export async function scanCommitsSinceBase(
     }
     for (const commit of unseen) if (!cache.has(commit)) cache.set(commit, found.get(commit) ?? []);
   }
-  return { secrets: bySecret(commits, cache, inTree), commits: commits.length, scanned: unseen.length, unexamined };
+  return {
+    secrets: bySecret(commits, cache, inTree),
+    commits: commits.length,
+    scanned: unseen.length,
+    unexamined,
+    scannedAsBinary,
+  };
 }
 
 /** Oldest first. Without a base (a history tollgate trusts nothing of), every commit of HEAD. */
@@ -109,6 +120,8 @@ function bySecret(
 
 /** One finding per secret, naming its commits and how to take it out of the branch before it is pushed. */
 export function historyFinding(secret: HistorySecret, base: string | null): Finding {
+  const messageOf = messageCommitOf(secret.path);
+  if (messageOf) return messageFinding(secret, messageOf, base);
   const shown = secret.commits.map((commit) => commit.slice(0, 12));
   const which = shown.length === 1 ? `commit ${shown[0]}` : `commits ${shown.join(', ')}`;
   return makeFinding({
@@ -117,6 +130,23 @@ export function historyFinding(secret: HistorySecret, base: string | null): Find
     severity: secret.severity,
     title: `${secret.title} in a commit since the base`,
     body: `Found ${secret.masked} (${secret.ruleId}) in ${which} (${secret.path}:${secret.line}). It is no longer in the working tree, but it is still in the branch's history, and pushing the branch pushes it. ${rewriteAdvice(shown[0]!, base)} If it ever left this machine, rotate it.`,
+    path: secret.path,
+    line: secret.line,
+    column: secret.column,
+    anchor: `${secret.fingerprint}:history`,
+  });
+}
+
+/** A secret in a commit's message: the path names the commit, so it is one commit, reworded rather than edited. */
+function messageFinding(secret: HistorySecret, commit: string, base: string | null): Finding {
+  const short = commit.slice(0, 12);
+  const rebase = base === null ? 'git rebase -i --root' : `git rebase -i ${base.slice(0, 12)}`;
+  return makeFinding({
+    validator: 'secrets',
+    ruleId: secret.ruleId,
+    severity: secret.severity,
+    title: `${secret.title} in a commit message since the base`,
+    body: `Found ${secret.masked} (${secret.ruleId}) in the message of commit ${short}, line ${secret.line}. Pushing the branch pushes the message. Reword it before pushing: \`${rebase}\`, mark ${short} \`reword\`, and take the secret out of the message. If it ever left this machine, rotate it.`,
     path: secret.path,
     line: secret.line,
     column: secret.column,
@@ -134,5 +164,8 @@ function rewriteAdvice(commit: string, base: string | null): string {
 
 /** `path:line secrets/rule Title: masked in commit abc` for the summary. */
 export function formatHistoryLine(secret: HistorySecret): string {
+  const messageOf = messageCommitOf(secret.path);
+  if (messageOf)
+    return `secrets/${secret.ruleId} ${secret.title}: ${secret.masked} in the message of commit ${messageOf.slice(0, 12)}, line ${secret.line}`;
   return `${secret.path}:${secret.line} secrets/${secret.ruleId} ${secret.title}: ${secret.masked} in commit ${secret.commits[0]!.slice(0, 12)}`;
 }

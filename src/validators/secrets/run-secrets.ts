@@ -143,6 +143,7 @@ function historyDetails(history: HistoryScan) {
     commits: history.commits,
     scanned: history.scanned,
     cached: history.commits - history.scanned,
+    ...(history.scannedAsBinary.length > 0 ? { scannedAsBinary: history.scannedAsBinary } : {}),
     secrets: history.secrets.map(({ ruleId, path, line, masked, fingerprint, commits }) => ({
       ruleId,
       path,
@@ -363,7 +364,7 @@ function passedSummary(outcome: ScanOutcome, skipped: number): string {
 function historySummary(secrets: ReadonlyArray<Parameters<typeof formatHistoryLine>[0]>): string {
   const shown = secrets.slice(0, 5).map(formatHistoryLine);
   const more = secrets.length > 5 ? ` (and ${secrets.length - 5} more)` : '';
-  return `${secrets.length} secret${secrets.length === 1 ? '' : 's'} in commits since the base, no longer in the tree but pushed with the branch${more}: ${shown.join('; ')}. Rewrite ${secrets.length === 1 ? 'that commit' : 'those commits'} before pushing (each finding says how), and rotate any secret that left this machine.`;
+  return `${secrets.length} secret${secrets.length === 1 ? '' : 's'} in commits since the base (their files or messages), pushed with the branch though not in the tree${more}: ${shown.join('; ')}. Rewrite ${secrets.length === 1 ? 'that commit' : 'those commits'} before pushing (each finding says how), and rotate any secret that left this machine.`;
 }
 
 function failedSummary(outcome: ScanOutcome): string {

@@ -1,10 +1,10 @@
 import { TollgateError } from '../../../core/errors.js';
 import { runProcess } from '../../../core/process.js';
-import { hasBinaryExtension } from '../../binary.js';
 import type { ScanTarget } from '../../scan-targets.js';
 import { checkGitResult } from '../git-result.js';
 import { binaryTargets } from './binary-blobs.js';
 import { CommitListing, type CommitSlice, commitSlices } from './commit-list.js';
+import { commitMessageTargets } from './commit-messages.js';
 import { FlowQueue } from './flow-queue.js';
 import { type AddedPiece, type BinaryChange, PatchStream } from './patch-stream.js';
 
@@ -19,7 +19,9 @@ import { type AddedPiece, type BinaryChange, PatchStream } from './patch-stream.
  * reading its slice's ids from stdin: faster on a machine with idle cores, dearer in CPU. Reading pauses while enough
  * is queued, so git waits for the scanner rather than memory filling, however long the history. Commits that may hold
  * a rename are read again afterwards with rename detection (see `logArgs`), and files git calls binary are read whole
- * (one `git cat-file --batch`): UTF-16 text is binary to git but not to us.
+ * (one `git cat-file --batch`) and decoded as the tree's files are: UTF-16 text is binary to git but not to us, and
+ * content that is no text at all is scanned for its printable runs. Last, the message of every commit the log showed
+ * (`commit-messages.ts`): a pushed message is as public as its diff.
  */
 export interface HistoryOptions {
   repoRoot: string;
@@ -59,6 +61,8 @@ export async function* historyTargetBatches(options: HistoryOptions): AsyncGener
       yield* passes.run([listedSlice(collector.rescans)], 1, true);
     if (options.signal?.aborted) return;
     yield* binaryTargets({ ...options, changes: collector.binaries, signal: stop.signal });
+    if (options.signal?.aborted) return;
+    yield* commitMessageTargets({ ...options, commits: [...collector.commits], signal: stop.signal });
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
     if (passes.running > 0) {
@@ -209,28 +213,37 @@ class SlicePool {
   }
 }
 
-/** Added pieces into batches of about `BATCH_BYTES` for the queue; binary files noted for afterwards. */
+/**
+ * Added pieces into batches of about `BATCH_BYTES` for the queue; files to read whole, and the commits whose messages
+ * are read, noted for afterwards.
+ */
 class TargetCollector {
   readonly binaries: BinaryChange[] = [];
+  /** Every commit the log showed (the rename pass shows some again), in the order shown. */
+  readonly commits = new Set<string>();
   readonly rescans: string[] = [];
   private batch: ScanTarget[] = [];
   private bytes = 0;
 
   constructor(private readonly queue: FlowQueue<ScanTarget[]>) {}
 
+  // A file's name decides nothing: a `.png` may hold text, and the tree's scan reads it like any other.
   piece(piece: AddedPiece): void {
-    if (hasBinaryExtension(piece.path)) return;
     this.batch.push(pieceTarget(piece));
     this.bytes += piece.text.length;
     if (this.bytes >= BATCH_BYTES) this.flush();
   }
 
   binary(change: BinaryChange): void {
-    if (!hasBinaryExtension(change.path)) this.binaries.push(change);
+    this.binaries.push(change);
   }
 
   rescan(commit: string): void {
     this.rescans.push(commit);
+  }
+
+  commit(commit: string): void {
+    this.commits.add(commit);
   }
 
   flush(): void {

@@ -81,8 +81,43 @@ describe('PatchStream', () => {
       { commit: 'bbbb', path: 'renamed.txt', text: 'b', lineMap: [2], own: { start: 2, end: 2 } },
     ]);
     expect(binaries).toEqual([
-      { commit: 'bbbb', path: 'logo.dat', oldPath: 'logo.dat' },
-      { commit: 'bbbb', path: 'new.bin', oldPath: null },
+      { commit: 'bbbb', path: 'logo.dat', blob: '7777777', parentBlobs: ['6666666'] },
+      { commit: 'bbbb', path: 'new.bin', blob: '8888888', parentBlobs: [] },
+    ]);
+  });
+
+  test('a merge that wrote a binary file of its own, and text whose added lines hold a NUL, are read whole; a deleted binary file is not', () => {
+    const log = [
+      '\0commit mmmm',
+      '',
+      'diff --cc f.bin',
+      'index 1111111,2222222..3333333',
+      'Binary files differ',
+      '\0commit tttt',
+      '',
+      'diff --git a/late.reg b/late.reg',
+      'index 4444444..5555555 100644',
+      '--- a/late.reg',
+      '+++ b/late.reg',
+      '@@ -3 +3 @@',
+      '+t\0o\0k\0e\0n\0',
+      'diff --git a/plain.txt b/plain.txt',
+      'index 6666666..7777777 100644',
+      '--- a/plain.txt',
+      '+++ b/plain.txt',
+      '@@ -1 +1 @@',
+      '+plain',
+      'diff --git a/gone.bin b/gone.bin',
+      'deleted file mode 100644',
+      'index 8888888..0000000',
+      'Binary files a/gone.bin and /dev/null differ',
+      '',
+    ].join('\n');
+    const { pieces, binaries } = read([log]);
+    expect(pieces.map(({ path, text }) => `${path} ${text}`)).toEqual(['plain.txt plain']);
+    expect(binaries).toEqual([
+      { commit: 'mmmm', path: 'f.bin', blob: '3333333', parentBlobs: ['1111111', '2222222'] },
+      { commit: 'tttt', path: 'late.reg', blob: '5555555', parentBlobs: ['4444444'] },
     ]);
   });
 

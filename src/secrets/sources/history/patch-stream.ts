@@ -22,12 +22,18 @@ export interface AddedPiece {
   own: { start: number; end: number };
 }
 
-/** A file git called binary: its blob is read separately (it may be UTF-16 text). */
+/**
+ * A file whose blob is read whole rather than from the patch: git called it binary (a NUL in its first 8000 bytes, a
+ * `binary` or `-diff` attribute, past `core.bigFileThreshold`), or its added lines hold a NUL (UTF-16 with a BOM whose
+ * first 8000 bytes had no zero, which the patch shows as mangled bytes). It is decoded as the tree's files are.
+ */
 export interface BinaryChange {
   commit: string | null;
   path: string;
-  /** The path in the first parent, when the file existed there (for what was already in it). */
-  oldPath: string | null;
+  /** The new blob's id (the `index` line's), or null when the patch gave none (then read by commit and path). */
+  blob: string | null;
+  /** The blob ids the file had in the parents (a merge has one per parent; none when it is new). */
+  parentBlobs: string[];
 }
 
 export interface PatchStreamSink {
@@ -39,6 +45,8 @@ export interface PatchStreamSink {
    * detection.
    */
   rescan(commit: string): void;
+  /** Every commit the log shows, as its mark arrives (its message is read afterwards). */
+  commit?(commit: string): void;
 }
 
 export interface PatchStreamOptions {
@@ -61,16 +69,20 @@ const DIFF_GIT = Buffer.from('diff --git ');
 const DIFF_CC = Buffer.from('diff --cc ');
 const DIFF_COMBINED = Buffer.from('diff --combined ');
 const NEW_PATH = Buffer.from('+++ ');
-const OLD_PATH = Buffer.from('--- ');
 const BINARY = Buffer.from('Binary files ');
-const NEW_FILE = Buffer.from('new file mode');
+const INDEX = Buffer.from('index ');
+/** An all-zero id: no blob on that side (an added or deleted file). */
+const NO_BLOB = /^0+$/;
 
 interface FileState {
   path: string;
-  oldPath: string | null;
   /** Parents of a combined (merge) diff; 1 for a plain diff. */
   parents: number;
   binary: boolean;
+  /** The `index` line's ids: one per parent, then the new one (empty when the patch has none). */
+  blobs: string[];
+  /** Some added line held a NUL: the blob is read whole instead (see `BinaryChange`); no more pieces leave. */
+  nul: boolean;
   /** In a commit left to the rename pass (`PatchStreamSink.rescan`): nothing of it is kept. */
   skipped: boolean;
   /** Index in `added` of the first line this file's next piece owns. */
@@ -147,6 +159,7 @@ export class PatchStream {
     if (first === 0 && startsWith(data, start, end, COMMIT_MARK)) {
       this.closeFile();
       this.commit = data.toString('utf8', start + COMMIT_MARK.length, end).trim();
+      this.sink.commit?.(this.commit);
       this.rawOpen = true;
       this.addsFiles = false;
       this.deletesFiles = false;
@@ -164,11 +177,9 @@ export class PatchStream {
     else if (startsWith(data, start, end, NEW_PATH)) {
       const target = withoutNameEnd(data.toString('utf8', start + NEW_PATH.length, end));
       if (target !== '/dev/null') file.path = unquotePath(target).replace(/^b\//, '');
-    } else if (startsWith(data, start, end, OLD_PATH)) {
-      const source = withoutNameEnd(data.toString('utf8', start + OLD_PATH.length, end));
-      file.oldPath = source === '/dev/null' ? null : unquotePath(source).replace(/^a\//, '');
-    } else if (startsWith(data, start, end, NEW_FILE)) file.oldPath = null;
-    else if (startsWith(data, start, end, BINARY)) file.binary = true;
+    } else if (startsWith(data, start, end, BINARY)) file.binary = true;
+    else if (startsWith(data, start, end, INDEX))
+      file.blobs = indexIds(data.toString('latin1', start + INDEX.length, end));
   }
 
   /** `diff --git a/x b/y`, or a merge's `diff --cc y` (two or more parents; the hunk header says how many). */
@@ -201,12 +212,12 @@ export class PatchStream {
       this.skipCommit = this.addsFiles && this.deletesFiles && this.commit !== null;
       if (this.skipCommit) this.sink.rescan(this.commit!);
     }
-    // Until `---` says otherwise, a plain diff's old path is the `a/` side of its header; a merge's is unknown.
     this.file = {
       path,
-      oldPath: parents === 1 ? path : null,
       parents,
       binary: false,
+      blobs: [],
+      nul: false,
       skipped: this.skipCommit,
       ownFrom: 0,
       cutAt: -1,
@@ -251,7 +262,7 @@ export class PatchStream {
       if (mark !== PLUS) added = false;
     }
     const number = this.nextLine++;
-    if (!added || file.binary || file.skipped) return;
+    if (!added || file.binary || file.nul || file.skipped) return;
     const lines = this.added;
     lines.add(data, Math.min(start + columns, end), end, number);
     if (file.cutAt === -1 && lines.length >= this.pieceBytes) file.cutAt = lines.count;
@@ -261,7 +272,7 @@ export class PatchStream {
   /** Hands out the piece that owns lines `ownFrom..cutAt`, keeping the overlap either side for the next one. */
   private cutPiece(file: FileState): void {
     const end = file.cutAt;
-    this.emit(file.path, this.added.count, file.ownFrom, end);
+    this.emit(file, this.added.count, file.ownFrom, end);
     const keepFrom = Math.max(0, end - this.overlap);
     this.added.dropBefore(keepFrom);
     file.ownFrom = end - keepFrom;
@@ -274,24 +285,45 @@ export class PatchStream {
     this.inHunk = false;
     if (!file) return;
     const lines = this.added;
-    // A merge's binary file came from one of its sides, whose own commit had it.
-    if (file.binary && file.parents === 1 && !file.skipped)
-      this.sink.binary({ commit: this.commit, path: file.path, oldPath: file.oldPath });
-    else if (!file.binary && !file.skipped && lines.count > file.ownFrom)
-      this.emit(file.path, lines.count, file.ownFrom, lines.count);
+    if (!file.binary && !file.nul && !file.skipped && lines.count > file.ownFrom)
+      this.emit(file, lines.count, file.ownFrom, lines.count);
+    // A merge's binary file is shown only when it differs from every parent: the merge wrote it.
+    if ((file.binary || file.nul) && !file.skipped) this.wholeBlob(file);
     lines.clear();
   }
 
-  private emit(path: string, count: number, ownFrom: number, ownTo: number): void {
+  private wholeBlob(file: FileState): void {
+    const ids = file.blobs;
+    const blob = ids.length > 0 ? ids[ids.length - 1]! : null;
+    // A deleted file has no new blob: nothing arrived.
+    if (blob !== null && NO_BLOB.test(blob)) return;
+    const parentBlobs = ids.slice(0, -1).filter((id) => !NO_BLOB.test(id));
+    this.sink.binary({ commit: this.commit, path: file.path, blob, parentBlobs });
+  }
+
+  private emit(file: FileState, count: number, ownFrom: number, ownTo: number): void {
     const { numbers } = this.added;
+    const text = this.added.text(count);
+    // A NUL in text git showed as lines: the file is not what its patch says (UTF-16 whose BOM git did not look past),
+    // so it is read whole and decoded like the tree's files. Checked on the decoded piece: one fast search.
+    if (text.includes('\0')) {
+      file.nul = true;
+      return;
+    }
     this.sink.piece({
       commit: this.commit,
-      path,
-      text: this.added.text(count),
+      path: file.path,
+      text,
       lineMap: numbers.slice(0, count),
       own: { start: numbers[ownFrom]!, end: numbers[ownTo - 1]! },
     });
   }
+}
+
+/** `<old>[,<old>…]..<new>[ <mode>]`: the parents' ids, then the new one. */
+function indexIds(rest: string): string[] {
+  const match = /^([0-9a-f,]+)\.\.([0-9a-f]+)/.exec(rest);
+  return match ? [...match[1]!.split(','), match[2]!] : [];
 }
 
 function startsWith(data: Buffer, start: number, end: number, prefix: Buffer): boolean {
