@@ -61,6 +61,8 @@ export async function createTempRepo(options: CreateTempRepoOptions = {}): Promi
       env,
       timeoutMs: 30_000,
       maxOutputBytes: 256 * 1024 * 1024,
+      // The test's git is the person's, with the repository's own config; tollgate's is tested through tollgate.
+      gitAsConfigured: true,
     });
     if (result.exitCode !== 0) {
       throw new Error(

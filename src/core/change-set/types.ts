@@ -81,6 +81,11 @@ export interface RepoChangeSet {
   readonly head: string | null;
   /** HEAD is not the base: commits since the base are part of the change (their history is scanned for secrets). */
   readonly hasCommits: boolean;
+  /**
+   * Set when some commits since the base may be out of git's view (a shallow clone cut above the base, borrowed
+   * objects: history-gap.ts): one line saying why and what to run. Every pass of such a change is `incomplete`.
+   */
+  readonly historyGap?: string;
   /** Content of the new version, read once and cached; null for deletions, binaries and skipped files. */
   readText(path: string): Promise<string | null>;
   /**

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { fixedGitEnv } from '../../core/change-set/snapshot-git-config.js';
 import { realpathSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import type { RegisteredHookAgent } from './index.js';
@@ -51,7 +52,7 @@ export function environmentWarnings(env: NodeJS.ProcessEnv): string[] {
 
 function gitTopLevel(cwd: string, env: NodeJS.ProcessEnv): Promise<string | null> {
   return new Promise((done) => {
-    execFile('git', ['rev-parse', '--show-toplevel'], { cwd, env, timeout: 10_000 }, (error, stdout) =>
+    execFile('git', ['rev-parse', '--show-toplevel'], { cwd, env: fixedGitEnv(env), timeout: 10_000 }, (error, stdout) =>
       done(error ? null : stdout.trim()),
     );
   });
