@@ -22,6 +22,7 @@ const REPOSITORY_SAYS: Record<string, string> = {
   'core.bigFileThreshold': '1',
   'core.autocrlf': 'true',
   'core.safecrlf': 'true',
+  'advice.graftFileDeprecated': 'true',
 };
 
 describe('the git environment no repository can change', () => {
@@ -56,6 +57,7 @@ describe('the git environment no repository can change', () => {
     const base = (await repo.git('rev-parse', 'HEAD')).trim();
     // A commit whose tree already holds the new content, put in the base's place.
     await repo.write('a.txt', 'SECRET\n');
+    await repo.git('add', 'a.txt');
     const stand = (await repo.git('commit-tree', (await repo.git('write-tree')).trim(), '-m', 'stand-in')).trim();
     await repo.git('replace', base, stand);
     await repo.git('config', 'core.useReplaceRefs', 'true');

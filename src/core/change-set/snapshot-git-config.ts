@@ -25,6 +25,8 @@ export const SNAPSHOT_GIT_CONFIG: ReadonlyArray<readonly [string, string]> = [
   ['core.bigFileThreshold', '512m'],
   ['core.autocrlf', 'false'],
   ['core.safecrlf', 'false'],
+  // The empty graft file below is still a graft file: without this, git prints its deprecation hint on every call.
+  ['advice.graftFileDeprecated', 'false'],
 ];
 
 /**
