@@ -194,7 +194,7 @@ async function takeSnapshot(
     const options = await settings;
     if (options === null) return CANCELLED;
     const [base, unreadable, drivers] = await Promise.all([baseAt(git, repo, options), index.staged, filters]);
-    const gap = await historyGap(git, { ...repo, base: base.commit });
+    const gap = await historyGap(git, { ...repo, base });
     if (drivers !== null) {
       await keepRawBytes(git, { env: index.env, drivers, objectFormat: repo.objectFormat, baseCommit: base.commit });
     }

@@ -62,7 +62,10 @@ describe('the base is held to trusted commits', () => {
   // A reflog line is the agent's to write, and a fetch from the repository itself is not a merge: neither moves a base.
   test.each([
     ['a fetch from the repository itself', ['fetch', '--quiet', '.', 'HEAD:refs/remotes/origin/main']],
-    ['a reflog entry that says "fetch"', ['update-ref', '-m', 'fetch: fast-forward', 'refs/remotes/origin/main', 'HEAD']],
+    [
+      'a reflog entry that says "fetch"',
+      ['update-ref', '-m', 'fetch: fast-forward', 'refs/remotes/origin/main', 'HEAD'],
+    ],
     ['a real fetch of the upstream that holds the commit', ['fetch', '--quiet', 'origin']],
   ])('%s does not move a base that signed history holds', async (_name, move) => {
     const repo = await repoWith({ 'a.txt': '1\n' });

@@ -35,7 +35,8 @@ export async function pinBase(git: GitRunner, input: PinBaseInput): Promise<Chan
   if (trusted.includes(resolved.commit)) return resolved;
   // Signed state alone moves a base; a reflog only anchors a first run, which has nothing signed yet.
   const ref = resolved.refName;
-  const first = trusted.length === 0 && ref?.startsWith('refs/remotes/') ? await firstLogged(git, input.root, ref) : null;
+  const first =
+    trusted.length === 0 && ref?.startsWith('refs/remotes/') ? await firstLogged(git, input.root, ref) : null;
   const points = first ? [first] : [...trusted];
   // Nothing to hold the base to yet: the first run trusts what it resolved (documented in docs/gate.md).
   if (points.length === 0) return resolved;

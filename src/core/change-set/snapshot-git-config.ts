@@ -50,7 +50,8 @@ export function fixedGitEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 
 /** True when `env` already ends with what `fixedGitEnv` adds (a runner's environment reaching `runProcess`). */
 function isFixedGitEnv(env: NodeJS.ProcessEnv): boolean {
-  if (env.GIT_NO_REPLACE_OBJECTS !== '1' || env.GIT_GRAFT_FILE !== devNull || env.GIT_OPTIONAL_LOCKS !== '0') return false;
+  if (env.GIT_NO_REPLACE_OBJECTS !== '1' || env.GIT_GRAFT_FILE !== devNull || env.GIT_OPTIONAL_LOCKS !== '0')
+    return false;
   const count = Number(env.GIT_CONFIG_COUNT);
   const start = count - SNAPSHOT_GIT_CONFIG.length;
   if (!Number.isInteger(start) || start < 0) return false;

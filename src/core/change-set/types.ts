@@ -126,7 +126,10 @@ export interface ChangeSetOptions {
   trustedCommits?: readonly string[];
 }
 
-/** Nothing at all to validate: no file differs from the base and HEAD is the base. */
-export function isUnchanged(changeSet: Pick<RepoChangeSet, 'isEmpty' | 'hasCommits'>): boolean {
-  return changeSet.isEmpty && !changeSet.hasCommits;
+/**
+ * Nothing at all to validate: no file differs from the base, HEAD is the base, and no history is out of view (a
+ * shallow cut can hide the very commits that would make HEAD differ from the real base).
+ */
+export function isUnchanged(changeSet: Pick<RepoChangeSet, 'isEmpty' | 'hasCommits' | 'historyGap'>): boolean {
+  return changeSet.isEmpty && !changeSet.hasCommits && changeSet.historyGap === undefined;
 }

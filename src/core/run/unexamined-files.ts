@@ -1,6 +1,6 @@
 import type { RepoChangeSet } from '../change-set/types.js';
 import type { ToolExecution } from '../pipeline/execute-tool.js';
-import { result } from '../result.js';
+import { isPassingStatus, result, type ToolStatus } from '../result.js';
 
 /**
  * A changed file that could not be read (no permission, an embedded repository without a commit, a blob missing from
@@ -9,10 +9,13 @@ import { result } from '../result.js';
  * base git cannot all show (`historyGap`: a shallow clone cut above the base, borrowed objects).
  */
 export function withUnexaminedFiles(changeSet: RepoChangeSet, executions: readonly ToolExecution[]): ToolExecution[] {
-  const summary = changeSet.historyGap ? `Not every commit could be examined: ${changeSet.historyGap}.` : unreadableSummary(changeSet);
+  const gap = changeSet.historyGap;
+  const summary = gap ? `Not every commit since the base could be examined: ${gap}.` : unreadableSummary(changeSet);
   if (summary === null) return [...executions];
+  // A missing history may hide any change at all: then "no changes" and "trivial" decided nothing either.
+  const downgrade = gap ? isPassingStatus : (status: ToolStatus) => status === 'passed';
   return executions.map((execution) =>
-    execution.result.status === 'passed'
+    downgrade(execution.result.status)
       ? { ...execution, result: result('incomplete', summary, execution.result.findings, execution.result.details) }
       : execution,
   );
