@@ -427,7 +427,8 @@ function seedFromEnv(): { seed?: number } {
   const given = process.env.TOLLGATE_PROPERTY_SEED;
   if (given === undefined || given === '') return {};
   const seed = Number(given);
-  if (!Number.isInteger(seed)) throw new Error(`TOLLGATE_PROPERTY_SEED: expected an integer, got ${JSON.stringify(given)}`);
+  if (!Number.isInteger(seed))
+    throw new Error(`TOLLGATE_PROPERTY_SEED: expected an integer, got ${JSON.stringify(given)}`);
   return { seed };
 }
 
@@ -515,7 +516,7 @@ describe('the gate invariant', () => {
           }
         }
       }),
-      { numRuns: 25, examples: FIXED_CASES.map((steps) => [steps] as [Step[]]), ...seedFromEnv() },
+      { numRuns: FIXED_CASES.length + 25, examples: FIXED_CASES.map((steps) => [steps] as [Step[]]), ...seedFromEnv() },
     );
   }, 240_000);
 });
