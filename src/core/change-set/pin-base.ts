@@ -14,8 +14,8 @@ import type { ChangeSetBase } from './types.js';
  * contains it (docs/gate.md, "The base").
  *
  * `--base REV` is a person's choice and is honoured as given. With nothing signed yet (a first run), a remote-tracking
- * base ref is held to the oldest value its reflog records (what the clone or first fetch left, before any later move was appended),
- * and otherwise the resolved base is trusted as it is.
+ * base ref is held to the oldest value its reflog records (what the clone or first fetch left, before any later move
+ * was appended), and otherwise the resolved base is trusted as it is.
  */
 export interface PinBaseInput {
   /** The work tree root (git's paths are relative to it). */
