@@ -518,5 +518,5 @@ describe('the gate invariant', () => {
       }),
       { numRuns: 25, examples: FIXED_CASES.map((steps) => [steps] as [Step[]]), ...seedFromEnv() },
     );
-  }, 360_000);
+  }, 480_000);
 });
