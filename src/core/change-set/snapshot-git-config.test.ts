@@ -40,6 +40,13 @@ describe('the git environment no repository can change', () => {
       const direct = await runProcess('git', ['config', '--get', key], { cwd: repo.root, env: repo.env });
       expect({ key, seen: seen.trim(), direct: direct.stdout.trim() }).toEqual({ key, seen: value, direct: value });
     }
+    // A test's own git, set up as a person would, opts out: it sees the repository's config.
+    const asConfigured = await runProcess('git', ['config', '--get', 'core.bigFileThreshold'], {
+      cwd: repo.root,
+      env: repo.env,
+      gitAsConfigured: true,
+    });
+    expect(asConfigured.stdout.trim()).toBe('1');
   });
 
   test('replace refs and grafts are off, and stacking the environment twice adds nothing', () => {
