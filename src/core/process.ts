@@ -1,4 +1,5 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { fixedGitEnv } from './change-set/snapshot-git-config.js';
 import type { ProcessLedger } from './process-ledger.js';
 
 /**
@@ -24,6 +25,11 @@ export interface RunProcessOptions {
    * holds the child back (the pipe fills and it waits) instead of queueing its output in memory.
    */
   outputControl?: (control: OutputControl) => void;
+  /**
+   * `git` only: run it as the user's own config and environment say, without the fixed object view every git tollgate
+   * starts gets (`fixedGitEnv`). For tests that set a repository up as a person would (sparse checkouts, replace refs).
+   */
+  gitAsConfigured?: boolean;
   /** Records the child's process group while it runs, so a killed tollgate's next run can stop it. */
   ledger?: { record: ProcessLedger; label: string };
 }
@@ -139,7 +145,11 @@ class ChildRun {
     const { options } = this;
     const child = spawn(command, args, {
       cwd: options.cwd,
-      env: options.env ?? process.env,
+      // Every git tollgate starts sees the object view the repository cannot change (snapshot-git-config.ts).
+      env:
+        command === 'git' && !options.gitAsConfigured
+          ? fixedGitEnv(options.env ?? process.env)
+          : (options.env ?? process.env),
       detached: true, // its own process group, so a kill reaches grandchildren too
       stdio: ['pipe', 'pipe', 'pipe'],
     });

@@ -253,7 +253,7 @@ describe('the base is pinned', () => {
     expect(await stopDecision(repo)).toBe('block');
   }, 120_000);
 
-  test('a fetched upstream moves the base forward: merged upstream work is not part of the change', async () => {
+  test('a fetched upstream moves the base with the next passing run: a fetch alone is no proof', async () => {
     const origin = await repoWithConfig();
     const clone = await cloneOf(origin);
     await clone.git('checkout', '--quiet', '-b', 'feature', '--track', 'origin/main');
@@ -264,6 +264,13 @@ describe('the base is pinned', () => {
     await origin.commit('theirs');
     await clone.git('fetch', '--quiet');
     await clone.git('merge', '--quiet', '--no-edit', 'origin/main');
+    // Locally nothing tells a real fetch from one the agent staged, so the merged work is validated once, as part of
+    // the change since the last passing run.
+    const merged = await run(clone);
+    expect(merged.exitCode).toBe(0);
+    expect(merged.report.base.source).toBe('pinned');
+    expect(merged.report.files.map((file) => file.path)).toEqual(['src/theirs.py']);
+    // That pass validated HEAD, which holds the upstream: the base is the upstream again.
     const result = await run(clone);
     expect(result.exitCode).toBe(0);
     expect(result.report.base.source).toBe('upstream');

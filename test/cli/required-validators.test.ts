@@ -83,6 +83,9 @@ describe('required validators', () => {
     await repo.git('add', 'tollgate.config.yaml');
     await repo.git('commit', '--quiet', '-m', "config: the policy is the base commit's (docs/policy.md)");
     await repo.publish();
+    // As in a fresh clone of the upstream: the check above pinned the base here, and a fetch alone moves no pinned base
+    // (docs/gate.md, "The base").
+    await repo.remove('.tollgate/history.json');
     const unreachable = await runCli(['advisories', 'check', 'npm:lodash@4.17.21'], { cwd: repo.root, env: repo.env });
     expect(unreachable.exitCode).toBe(1);
     const unreachableChange = await runCli(['advisories', 'check', '--all'], { cwd: repo.root, env: repo.env });

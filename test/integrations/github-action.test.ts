@@ -269,6 +269,31 @@ describe('the GitHub Action, run as the runner runs a JavaScript action', () => 
     }
   }, 120_000);
 
+  test('a replacement of the base commit whose tree holds the key hides it from neither `run` nor `scan`', async () => {
+    const pr = await createTempRepo({
+      files: { 'README.md': '# shop\n', 'tollgate.config.yaml': 'validation:\n  advisories: { enabled: false }\n' },
+    });
+    try {
+      const base = (await pr.git('rev-parse', 'HEAD')).trim();
+      await pr.git('checkout', '-q', '-b', 'agent/keys');
+      await pr.write('config/dev.env', `GITHUB_TOKEN=${canary}\n`);
+      await pr.commit('dev config');
+      // The base commit, replaced by one whose tree already holds the key: with replace refs on, the diff is empty.
+      const standIn = (await pr.git('commit-tree', 'HEAD^{tree}', '-m', 'stand-in')).trim();
+      await pr.git('replace', base, standIn);
+      for (const command of ['run', 'scan']) {
+        const result = await runAction(pr, { command, base }, '');
+        expect(result.exitCode, result.stderr).toBe(1);
+        expect(result.outputs).toMatchObject({ verdict: 'failed' });
+        // The key's own annotation (run: `title=secrets: …(github-pat)`, scan: `title=secrets/github-pat`).
+        expect(result.stdout).toMatch(/^::error file=config\/dev\.env,line=1,col=\d+,title=secrets.*github-pat/m);
+        for (const text of [result.stdout, result.stderr, result.summary]) expect(text).not.toContain(canary);
+      }
+    } finally {
+      await pr.cleanup();
+    }
+  }, 120_000);
+
   test('command scan: a secret added and removed inside the PR still fails, annotated on its line, masked', async () => {
     const history = await createTempRepo({ files: { 'README.md': '# shop\n' } });
     try {

@@ -33,7 +33,7 @@ export interface TempRepo {
   /**
    * Makes HEAD the base the way a merged change becomes it: pushed to an upstream (a bare repository beside the work
    * tree, made on first use) and fetched back, so `origin/main` is HEAD and its reflog says so. A commit on `main` alone
-   * is not the base (tollgate pins the base to what was validated or fetched: docs/gate.md).
+   * is not the base (tollgate pins the base to what it validated: docs/gate.md); a first run takes the fetched value.
    */
   publish(): Promise<void>;
   /** Removes the repository and the private HOME. */
@@ -61,6 +61,8 @@ export async function createTempRepo(options: CreateTempRepoOptions = {}): Promi
       env,
       timeoutMs: 30_000,
       maxOutputBytes: 256 * 1024 * 1024,
+      // The test's git is the person's, with the repository's own config; tollgate's is tested through tollgate.
+      gitAsConfigured: true,
     });
     if (result.exitCode !== 0) {
       throw new Error(

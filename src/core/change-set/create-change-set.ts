@@ -5,6 +5,7 @@ import type { DescribedEntry } from './describe-diff.js';
 import { FileStats } from './file-stats.js';
 import { fingerprintOf } from './fingerprint.js';
 import { createGitRunner, type GitRunner } from './git.js';
+import { historyGap } from './history-gap.js';
 import { createIgnoreFilter } from './ignore-filter.js';
 import { inspectFiles } from './inspect-files.js';
 import { listChanges } from './list-changes.js';
@@ -156,6 +157,7 @@ async function buildChangeSet(
     isEmpty: files.length === 0 && !skipped.some((file) => file.reason === 'unreadable'),
     head: snapshot.head,
     hasCommits: snapshot.head !== null && snapshot.head !== snapshot.base.commit,
+    ...(snapshot.gap !== null ? { historyGap: snapshot.gap } : {}),
     readText: (path) => content.readText(path),
     readBytes: (path) => content.readBytes(path),
     largeFile: (path) => content.largeFile(path),
@@ -192,6 +194,7 @@ async function takeSnapshot(
     const options = await settings;
     if (options === null) return CANCELLED;
     const [base, unreadable, drivers] = await Promise.all([baseAt(git, repo, options), index.staged, filters]);
+    const gap = await historyGap(git, { ...repo, base });
     if (drivers !== null) {
       await keepRawBytes(git, { env: index.env, drivers, objectFormat: repo.objectFormat, baseCommit: base.commit });
     }
@@ -201,7 +204,7 @@ async function takeSnapshot(
     const onListed = (entries: readonly RawEntry[]) =>
       stats.prefetch(entries.filter((entry) => hasFile(entry.dstMode)).map((entry) => entry.path));
     const listed = await listChanges(git, { from, env: index.env, onListed });
-    return { repo, base, head: repo.head, from, ...listed, unreadable, stats, options };
+    return { repo, base, head: repo.head, from, ...listed, unreadable, gap, stats, options };
   });
 }
 

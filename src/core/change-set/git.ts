@@ -1,11 +1,11 @@
 import { type ProcessResult, runProcess } from '../process.js';
-import { forcedConfigEnv, SNAPSHOT_GIT_CONFIG } from './snapshot-git-config.js';
+import { fixedGitEnv } from './snapshot-git-config.js';
 
-export { forcedConfigEnv, SNAPSHOT_GIT_CONFIG } from './snapshot-git-config.js';
+export { fixedGitEnv, forcedConfigEnv, SNAPSHOT_GIT_CONFIG } from './snapshot-git-config.js';
 
 /**
- * Runs git for the change set (argv only, through `runProcess`). `GIT_OPTIONAL_LOCKS=0` keeps read-only commands from
- * refreshing the user's index behind their back, and `LC_ALL=C` keeps the few stderr lines we read in English.
+ * Runs git for the change set (argv only, through `runProcess`), in the fixed environment of every git tollgate starts
+ * (`fixedGitEnv`), with `LC_ALL=C` to keep the few stderr lines we read in English.
  */
 export interface GitRunner {
   /** The directory git runs in (the work tree root for the change set). */
@@ -34,13 +34,7 @@ export interface GitRunOptions {
 const MAX_GIT_OUTPUT = 1024 * 1024 * 1024;
 
 export function createGitRunner(cwd: string): GitRunner {
-  const baseEnv: NodeJS.ProcessEnv = {
-    ...process.env,
-    GIT_OPTIONAL_LOCKS: '0',
-    LC_ALL: 'C',
-    LANGUAGE: 'C',
-    ...forcedConfigEnv(process.env, SNAPSHOT_GIT_CONFIG),
-  };
+  const baseEnv: NodeJS.ProcessEnv = fixedGitEnv({ ...process.env, LC_ALL: 'C', LANGUAGE: 'C' });
   const run = async (args: readonly string[], options: GitRunOptions = {}): Promise<ProcessResult> => {
     const result = await runProcess('git', args, {
       cwd,

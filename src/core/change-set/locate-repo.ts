@@ -13,6 +13,9 @@ export interface RepoLocation {
   objectFormat: string;
   /** HEAD's commit when the repository was located; null before the first commit. */
   head: string | null;
+  /** Absolute paths of git's shallow list and alternates file (either may not exist): see history-gap.ts. */
+  shallowFile: string;
+  alternatesFile: string;
 }
 
 function notARepo(cwd: string): TollgateError {
@@ -35,6 +38,10 @@ export async function locateRepo(cwd: string): Promise<RepoLocation> {
     '--show-toplevel',
     '--git-path',
     'index',
+    '--git-path',
+    'shallow',
+    '--git-path',
+    'objects/info/alternates',
     '--show-object-format',
     // HEAD in the same process; it alone fails (exit 1, after the lines above) before the first commit.
     '--verify',
@@ -43,12 +50,16 @@ export async function locateRepo(cwd: string): Promise<RepoLocation> {
     'HEAD^{commit}',
   ]);
   // Outside a repository, in a bare one or inside .git, rev-parse fails before printing a top level.
-  const [root, indexPath, objectFormat, head] = result.stdout.split('\n');
-  if (!root || !indexPath || !objectFormat || (result.exitCode !== 0 && head)) throw notARepo(dir);
+  const [root, indexPath, shallowFile, alternatesFile, objectFormat, head] = result.stdout.split('\n');
+  if (!root || !indexPath || !shallowFile || !alternatesFile || !objectFormat || (result.exitCode !== 0 && head)) {
+    throw notARepo(dir);
+  }
   return {
     root,
     // `--git-path` answers relative to the directory git ran in.
     indexPath: resolve(dir, indexPath),
+    shallowFile: resolve(dir, shallowFile),
+    alternatesFile: resolve(dir, alternatesFile),
     objectFormat,
     head: result.exitCode === 0 && head ? head : null,
   };

@@ -59,6 +59,33 @@ describe('the base is held to trusted commits', () => {
     expect(changeSet.files.map((file) => file.path)).toEqual(['a.txt']);
   });
 
+  // A reflog line is the agent's to write, and a fetch from the repository itself is not a merge: neither moves a base.
+  test.each([
+    ['a fetch from the repository itself', ['fetch', '--quiet', '.', 'HEAD:refs/remotes/origin/main']],
+    [
+      'a reflog entry that says "fetch"',
+      ['update-ref', '-m', 'fetch: fast-forward', 'refs/remotes/origin/main', 'HEAD'],
+    ],
+    ['a real fetch of the upstream that holds the commit', ['fetch', '--quiet', 'origin']],
+  ])('%s does not move a base that signed history holds', async (_name, move) => {
+    const repo = await repoWith({ 'a.txt': '1\n' });
+    await repo.publish();
+    const validated = await head(repo);
+    await repo.write('a.txt', 'SECRET\n');
+    const own = await repo.commit('own work');
+    if (move[0] === 'fetch' && move[2] === 'origin') {
+      await repo.git('push', '--quiet', 'origin', 'HEAD:refs/heads/main');
+    }
+    await repo.git(...move);
+    expect((await repo.git('rev-parse', 'origin/main')).trim()).toBe(own);
+    const changeSet = await createChangeSet({ cwd: repo.root, trustedCommits: [validated] });
+    expect(changeSet.base).toMatchObject({ commit: validated, source: 'pinned', pinned: { resolvedCommit: own } });
+    expect(changeSet.files.map((file) => file.path)).toEqual(['a.txt']);
+    // A passing run of that HEAD (signed history) is what moves it.
+    const passed = await createChangeSet({ cwd: repo.root, trustedCommits: [own, validated] });
+    expect(passed.base).toMatchObject({ commit: own, source: 'upstream' });
+  });
+
   test('a history that shares nothing with the trusted commits is all change', async () => {
     const repo = await repoWith({ 'a.txt': '1\n' });
     const first = await head(repo);

@@ -6,12 +6,16 @@ import type { ChangeSetBase } from './types.js';
 /**
  * The base an agent cannot move. A base found by resolution (upstream, default branch, HEAD, config) is accepted only
  * when every commit under it is already trusted: reachable from a commit tollgate validated (the HEAD of a passing
- * run), from a base an earlier run used, or from what git fetched for the base's ref (its reflog says `fetch`, `pull`
- * or `clone`). Otherwise the change starts at the newest trusted commit under HEAD, so commits that reached the base
- * some other way (`git update-ref`, a commit on `main` with no upstream, a push) stay part of the change.
+ * run) or from a base an earlier run used, both read from tollgate's signed `.tollgate/history.json`. Otherwise the
+ * change starts at the newest trusted commit under HEAD, so commits that reached the base some other way stay part of
+ * the change: `git update-ref`, a commit on `main` with no upstream, and any fetch. A reflog's text is whatever
+ * `update-ref -m` was told, and `git fetch . HEAD:refs/remotes/origin/main` is a real fetch of the agent's own commit,
+ * so neither is evidence. Upstream work that was fetched and merged becomes trusted with the first passing run that
+ * contains it (docs/gate.md, "The base").
  *
- * `--base REV` is a person's choice and is honoured as given. With nothing trusted yet (a repository tollgate has never
- * run in, and a base ref without a fetch in its reflog) the resolved base is trusted as it is.
+ * `--base REV` is a person's choice and is honoured as given. With nothing signed yet (a first run), a remote-tracking
+ * base ref is held to the oldest value its reflog records (what the clone or first fetch left, before any later move
+ * was appended), and otherwise the resolved base is trusted as it is.
  */
 export interface PinBaseInput {
   /** The work tree root (git's paths are relative to it). */
@@ -23,16 +27,17 @@ export interface PinBaseInput {
   trusted: readonly string[] | undefined;
 }
 
-/** Reflog subjects git writes when a ref takes what a remote sent. */
-const FETCHED = /^(fetch|pull|clone)\b/;
 const COMMIT_ID = /^[0-9a-f]{40,64}$/;
 
 export async function pinBase(git: GitRunner, input: PinBaseInput): Promise<ChangeSetBase> {
   const { resolved, head, trusted } = input;
   if (trusted === undefined || resolved.source === 'flag' || resolved.commit === null || head === null) return resolved;
   if (trusted.includes(resolved.commit)) return resolved;
-  const fetched = resolved.refName ? await lastFetched(git, input.root, resolved.refName) : null;
-  const points = fetched ? [...trusted, fetched] : [...trusted];
+  // Signed state alone moves a base; a reflog only anchors a first run, which has nothing signed yet.
+  const ref = resolved.refName;
+  const first =
+    trusted.length === 0 && ref?.startsWith('refs/remotes/') ? await firstLogged(git, input.root, ref) : null;
+  const points = first ? [first] : [...trusted];
   // Nothing to hold the base to yet: the first run trusts what it resolved (documented in docs/gate.md).
   if (points.length === 0) return resolved;
   if (await coveredBy(git, resolved.commit, points)) return resolved;
@@ -48,25 +53,22 @@ export async function pinBase(git: GitRunner, input: PinBaseInput): Promise<Chan
 }
 
 /**
- * The newest value of `ref` that git wrote while fetching, pulling or cloning, else the value it had before its
- * oldest logged update (what `git clone` left: it does not log the remote-tracking refs it writes); null when its
- * reflog has neither. The log file is read as git writes it (`old new ident time zone<TAB>subject`): `git reflog show`
- * stops at an entry without a subject, which is exactly what `git update-ref` leaves.
+ * The oldest value of `ref` its reflog records: the value before its first logged update, else what that update wrote
+ * (`git clone` does not log the remote-tracking refs it writes; a fetch or push that creates one logs it from zero);
+ * null without a reflog. Later moves are appended, so they never change this answer, whatever their text says. The
+ * log file is read as git writes it (`old new ident time zone<TAB>subject`): `git reflog show` stops at an entry
+ * without a subject, which is exactly what `git update-ref` leaves.
  */
-async function lastFetched(git: GitRunner, root: string, ref: string): Promise<string | null> {
+async function firstLogged(git: GitRunner, root: string, ref: string): Promise<string | null> {
   const where = await git.run(['rev-parse', '--git-path', `logs/${ref}`]);
   if (where.exitCode !== 0) return null;
   const text = await readFile(resolve(root, where.stdout.trim()), 'utf8').catch(() => '');
-  const lines = text.split('\n').filter(Boolean);
-  for (const line of [...lines].reverse()) {
-    const tab = line.indexOf('\t');
-    const commit = line.split(' ')[1];
-    if (tab > 0 && commit && COMMIT_ID.test(commit) && FETCHED.test(line.slice(tab + 1))) return commit;
-  }
-  // The whole log is read, never a window of its newest entries: enough `git update-ref` moves would bury the fetch
-  // (or what the clone left), and a first run would then trust the moved ref.
-  const before = lines.length > 0 ? lines[0]!.split(' ')[0] : undefined;
-  return before && COMMIT_ID.test(before) && !/^0+$/.test(before) ? before : null;
+  const firstLine = text.split('\n').find(Boolean);
+  if (!firstLine) return null;
+  const [before, after] = firstLine.split(' ');
+  const usable = (commit: string | undefined) => commit !== undefined && COMMIT_ID.test(commit) && !/^0+$/.test(commit);
+  if (usable(before)) return before!;
+  return usable(after) ? after! : null;
 }
 
 /** True when every commit reachable from `commit` is reachable from one of `points`. */

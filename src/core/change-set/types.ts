@@ -87,6 +87,11 @@ export interface RepoChangeSet {
   readonly head: string | null;
   /** HEAD is not the base: commits since the base are part of the change (their history is scanned for secrets). */
   readonly hasCommits: boolean;
+  /**
+   * Set when some commits since the base may be out of git's view (a shallow clone cut above the base, borrowed
+   * objects: history-gap.ts): one line saying why and what to run. Every pass of such a change is `incomplete`.
+   */
+  readonly historyGap?: string;
   /** Content of the new version, read once and cached; null for deletions, binaries and skipped files. */
   readText(path: string): Promise<string | null>;
   /**
@@ -127,7 +132,10 @@ export interface ChangeSetOptions {
   trustedCommits?: readonly string[];
 }
 
-/** Nothing at all to validate: no file differs from the base and HEAD is the base. */
-export function isUnchanged(changeSet: Pick<RepoChangeSet, 'isEmpty' | 'hasCommits'>): boolean {
-  return changeSet.isEmpty && !changeSet.hasCommits;
+/**
+ * Nothing at all to validate: no file differs from the base, HEAD is the base, and no history is out of view (a
+ * shallow cut can hide the very commits that would make HEAD differ from the real base).
+ */
+export function isUnchanged(changeSet: Pick<RepoChangeSet, 'isEmpty' | 'hasCommits' | 'historyGap'>): boolean {
+  return changeSet.isEmpty && !changeSet.hasCommits && changeSet.historyGap === undefined;
 }

@@ -37,7 +37,8 @@ import { runValidationCall } from './validation-call.js';
  * The gate's one promise, as a property: whatever sequence of edits, policy edits (a config that switches a validator
  * off or ignores files, an ignore list), scoped calls (explicit paths), partial runs (`--only`), full runs, index flags
  * (`--skip-worktree`, `--assume-unchanged`), a lying clean filter, A-B-A swaps during a run, commits under a base
- * ref moved onto them (`update-ref refs/remotes/origin/main HEAD`), plain commits, files staged then edited, renamed
+ * ref moved onto them (`update-ref refs/remotes/origin/main HEAD`, a fetch from the repository itself, a reflog line
+ * forged to say "fetch"), replace refs and grafts over the base, plain commits, files staged then edited, renamed
  * (`git mv`, `mv`), replaced by symbolic links, made executable or unreadable (`chmod`) an agent makes, the
  * gate says "validated" only when the last full run of every enabled validator, under the policy at the base, on the
  * tree as it is now (its bytes on disk) passed; a policy edit never makes a run pass.
@@ -190,7 +191,19 @@ type Step =
   | { kind: 'full' }
   | { kind: 'only'; tool: 'scan' | 'lint' }
   | { kind: 'commit secret'; encoding: keyof typeof SECRET_BYTES }
-  | { kind: 'delete secret' };
+  | { kind: 'delete secret' }
+  | GitTrustStep;
+
+/**
+ * What an agent does to git itself so that its commit looks like the base: a fetch from the repository itself and a
+ * reflog line that says "fetch" (both move `origin/main` onto the files as on disk, committed), a replacement of the
+ * base commits by that commit, and a graft that makes it a parent of the first base (so it looks trusted).
+ */
+type GitTrustStep = { kind: 'git'; attack: 'self-fetch' | 'forged-reflog' | 'replace' | 'graft' };
+const gitTrustStep: fc.Arbitrary<GitTrustStep> = fc.record({
+  kind: fc.constant('git' as const),
+  attack: fc.constantFrom('self-fetch' as const, 'forged-reflog' as const, 'replace' as const, 'graft' as const),
+});
 
 const step: fc.Arbitrary<Step> = fc.oneof(
   fc.record({
@@ -239,6 +252,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
     encoding: fc.constantFrom('binary' as const, 'utf-32' as const),
   }),
   fc.record({ kind: fc.constant('delete secret' as const) }),
+  gitTrustStep,
 );
 
 /** Whether a commit of this case holds the secret (`commit secret`): no deletion takes it out of the history. */
@@ -286,9 +300,20 @@ beforeAll(async () => {
  * ref onto that commit (`git update-ref refs/remotes/origin/main HEAD`): the change must stay what it was.
  */
 async function commitAndMoveBase(): Promise<void> {
+  const commit = await commitOnDisk({ moveHead: true });
+  await repo.git('update-ref', 'refs/remotes/origin/main', commit);
+}
+
+/** A commit of the files as they are on disk on top of HEAD (HEAD moved onto it when asked), through a private index. */
+async function commitOnDisk(options: { moveHead: boolean }): Promise<string> {
   const env = { ...repo.env, GIT_INDEX_FILE: join(repo.root, '.git', 'move-index') };
   const git = async (args: string[], input?: string) => {
-    const run = await runProcess('git', args, { cwd: repo.root, env, ...(input !== undefined ? { input } : {}) });
+    const run = await runProcess('git', args, {
+      cwd: repo.root,
+      env,
+      gitAsConfigured: true,
+      ...(input !== undefined ? { input } : {}),
+    });
     if (run.exitCode !== 0) throw new Error(`git ${args.join(' ')}: ${run.stderr}`);
     return run.stdout.trim();
   };
@@ -300,8 +325,34 @@ async function commitAndMoveBase(): Promise<void> {
     await git(['update-index', '--add', '--cacheinfo', `${GIT_MODES[entry.kind]},${id},${file}`]);
   }
   const commit = await git(['commit-tree', await git(['write-tree']), '-p', 'HEAD', '-m', 'move the base']);
-  await git(['update-ref', 'HEAD', commit]);
-  await git(['update-ref', 'refs/remotes/origin/main', commit]);
+  if (options.moveHead) await git(['update-ref', 'HEAD', commit]);
+  return commit;
+}
+
+/** The agent's ways to make git itself show its commit as the base (GitTrustStep). */
+async function attackGit(current: GitTrustStep): Promise<void> {
+  if (current.attack === 'self-fetch' || current.attack === 'forged-reflog') {
+    await commitOnDisk({ moveHead: true });
+    if (current.attack === 'self-fetch') await repo.git('fetch', '-q', '.', '+HEAD:refs/remotes/origin/main');
+    else await repo.git('update-ref', '-m', 'fetch: fast-forward', 'refs/remotes/origin/main', 'HEAD');
+  } else if (current.attack === 'replace') {
+    const standIn = await commitOnDisk({ moveHead: false });
+    const bases = new Set([initial, (await repo.git('rev-parse', 'refs/remotes/origin/main')).trim()]);
+    for (const base of bases) if (base !== standIn) await repo.git('replace', '-f', base, standIn);
+    await repo.git('config', 'core.useReplaceRefs', 'true');
+  } else {
+    const commit = await commitOnDisk({ moveHead: true });
+    await repo.git('update-ref', 'refs/remotes/origin/main', commit);
+    await writeFile(join(repo.root, '.git', 'info', 'grafts'), `${initial} ${commit}\n`);
+  }
+}
+
+/** Every case starts with no replace refs and no grafts. */
+async function resetGitTrust(): Promise<void> {
+  await rm(join(repo.root, '.git', 'info', 'grafts'), { force: true });
+  await repo.git('config', '--unset-all', 'core.useReplaceRefs').catch(() => {});
+  const replaced = (await repo.git('for-each-ref', '--format=%(refname)', 'refs/replace/')).split('\n');
+  for (const ref of replaced.filter(Boolean)) await repo.git('update-ref', '-d', ref);
 }
 
 /** Index flags and filters: the agent's ways to make git look away from a file's bytes. */
@@ -413,7 +464,39 @@ async function act(current: Step): Promise<void> {
     await commitAndMoveBase();
   } else if (current.kind === 'commit secret' || current.kind === 'delete secret') {
     await commitSecretFile(current);
+  } else if (current.kind === 'git') {
+    await attackGit(current);
   }
+}
+
+/**
+ * Cases run before the random ones, every time (fast-check counts them in `numRuns`): a counterexample fast-check once reported (full runs of an empty tree,
+ * `--skip-worktree` of a file that is not there, a scoped scan of it, then the file written with a secret: the gate
+ * must not say "validated"), and each git attack on a tree with a secret, which a full run must fail.
+ */
+const FIXED_CASES: Step[][] = [
+  [
+    { kind: 'only', tool: 'scan' },
+    { kind: 'full' },
+    { kind: 'flag', file: 'a.txt', flag: '--skip-worktree' },
+    { kind: 'scoped', file: 'a.txt' },
+    { kind: 'edit', file: 'a.txt', content: 'SECRET=1\n' },
+  ],
+  ...(['self-fetch', 'forged-reflog', 'replace', 'graft'] as const).map((attack): Step[] => [
+    { kind: 'edit', file: 'a.txt', content: 'SECRET=1\n' },
+    { kind: 'git', attack },
+    { kind: 'full' },
+  ]),
+];
+
+/** `TOLLGATE_PROPERTY_SEED=<n>` replays the cases of a seed fast-check reported (with the same arbitraries). */
+function seedFromEnv(): { seed?: number } {
+  const given = process.env.TOLLGATE_PROPERTY_SEED;
+  if (given === undefined || given === '') return {};
+  const seed = Number(given);
+  if (!Number.isInteger(seed))
+    throw new Error(`TOLLGATE_PROPERTY_SEED: expected an integer, got ${JSON.stringify(given)}`);
+  return { seed };
 }
 
 describe('the gate invariant', () => {
@@ -429,6 +512,7 @@ describe('the gate invariant', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 6 }), async (steps) => {
         await repo.remove('.tollgate');
+        await resetGitTrust();
         await repo.git('reset', '-q', '--soft', initial);
         await repo.git('update-ref', 'refs/remotes/origin/main', initial);
         // The base ref's reflog as the fetch left it: each case is one session, not the sequel of earlier cases' moves.
@@ -507,7 +591,7 @@ describe('the gate invariant', () => {
           }
         }
       }),
-      { numRuns: 25 },
+      { numRuns: 25, examples: FIXED_CASES.map((steps) => [steps] as [Step[]]), ...seedFromEnv() },
     );
-  }, 360_000);
+  }, 480_000);
 });

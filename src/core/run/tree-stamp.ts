@@ -5,7 +5,7 @@ import { lstat, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { indexMayHideEntries } from '../change-set/index-flags.js';
-import { forcedConfigEnv, SNAPSHOT_GIT_CONFIG } from '../change-set/snapshot-git-config.js';
+import { fixedGitEnv } from '../change-set/snapshot-git-config.js';
 import { TOLLGATE_DIR } from '../state/tollgate-dir.js';
 
 /**
@@ -19,7 +19,8 @@ import { TOLLGATE_DIR } from '../state/tollgate-dir.js';
  * not be saved: a write in the same timestamp tick could otherwise go unseen.
  *
  * `git status` is only as honest as what it is allowed to skip, and the change being judged controls that. So status
- * runs under the snapshot's own git settings (no file system monitor, no untracked cache: SNAPSHOT_GIT_CONFIG), and a
+ * runs in the snapshot's own git environment (no file system monitor, no untracked cache, no replace refs or grafts:
+ * `fixedGitEnv`), and a
  * stamp does not `vouch` for a tree whose index marks entries assume-unchanged or skip-worktree (status does not look
  * at their files), tracks files under `.tollgate/`, or whose config names a clean filter (status compares filtered
  * text, which a filter can make equal to the commit): there only the full path sees what is on disk.
@@ -109,7 +110,7 @@ const FILTERS = ['config', '-z', '--get-regexp', '^filter\\..*\\.(clean|process)
 /** The repository root and the stamp of the work tree as seen from `cwd`; null when it is not a repository. */
 export async function stampOf(options: StampOptions): Promise<Stamp | null> {
   const { cwd, env } = options;
-  const gitEnv = { ...env, GIT_OPTIONAL_LOCKS: '0', ...forcedConfigEnv(env, SNAPSHOT_GIT_CONFIG) };
+  const gitEnv = fixedGitEnv(env);
   // Status first: it takes longest, and each start costs this process a few milliseconds.
   const [status, repo, filters] = await Promise.all([
     git(STATUS, cwd, gitEnv),

@@ -204,4 +204,8 @@ async function commitConfig(text: string): Promise<void> {
   await repo.git('add', 'tollgate.config.yaml');
   await repo.git('commit', '-q', '-m', 'config', '--', 'tollgate.config.yaml');
   await repo.publish();
+  // The config as the base's, as in a fresh clone of the upstream (no run pinned a base, no reflog): a fetch alone
+  // moves no base an earlier run pinned here (docs/gate.md, "The base").
+  await repo.remove('.tollgate/history.json');
+  await repo.git('reflog', 'expire', '--expire=now', '--all');
 }
