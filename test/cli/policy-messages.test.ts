@@ -88,7 +88,7 @@ describe('a pending policy edit, told to its reader', () => {
         "  tollgate.config.yaml  edited: PENDING a person's review (the base's version applies)",
         '                        the edit adds checks test, lint; turns off `secrets`',
         "base: the merge-base of HEAD with `origin/main`, the branch's upstream",
-        'moved by: a passing `tollgate run` (the commits it validated are trusted), or a fetch of `origin/main` once the change is merged there',
+        'moved by: a passing `tollgate run` (the commits it validated are trusted); a fetch alone never moves it: after one, `origin/main` is the base again once a run passes',
         `1 edit pending: runs fail until a person accepts or reverts it. ${personEnds(', or merge it into `origin/main`')}`,
         '',
       ].join('\n'),
@@ -171,7 +171,7 @@ describe('a pending policy edit, told to its reader', () => {
     const head = await repo.commit('notes');
     const why = `the newest commit tollgate trusts; the 1 commit after it up to \`main\` (${head.slice(0, 10)}) no passing run validated, so it is part of the change`;
     const moves =
-      'a passing `tollgate run` (the commits it validated are trusted); `main` follows no remote branch, so no fetch moves it';
+      'a passing `tollgate run` (the commits it validated are trusted); `main` follows no remote branch';
 
     const status = await runCli(['policy', 'status'], { cwd: repo.root, env: agentEnv() });
     expect(status.stdout).toBe(

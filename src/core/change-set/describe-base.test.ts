@@ -12,13 +12,13 @@ describe('the base in words', () => {
       'an upstream',
       { ref: 'origin/main', commit: A, source: 'upstream', refName: 'refs/remotes/origin/main' },
       "the merge-base of HEAD with `origin/main`, the branch's upstream",
-      `${PASSING}, or a fetch of \`origin/main\` once the change is merged there`,
+      `${PASSING}; a fetch alone never moves it: after one, \`origin/main\` is the base again once a run passes`,
     ],
     [
       'a local default branch',
       { ref: 'main', commit: A, source: 'default-branch', refName: 'refs/heads/main' },
       'the merge-base of HEAD with `main`, the default branch (the branch has no upstream)',
-      `${PASSING}; \`main\` follows no remote branch, so no fetch moves it`,
+      `${PASSING}; \`main\` follows no remote branch`,
     ],
     ['--base', { ref: 'HEAD~2', commit: A, source: 'flag' }, 'named by `--base HEAD~2`', 'the `--base` you name'],
     [
@@ -34,8 +34,8 @@ describe('the base in words', () => {
           resolvedRefName: 'refs/remotes/origin/main',
         },
       },
-      'the newest commit tollgate trusts; the 2 commits after it up to `origin/main` (bbbbbbbbbb) no passing run validated and no fetch brought, so they are part of the change',
-      `${PASSING}, or a fetch of \`origin/main\` once the change is merged there`,
+      'the newest commit tollgate trusts; the 2 commits after it up to `origin/main` (bbbbbbbbbb) no passing run validated, so they are part of the change',
+      `${PASSING}; a fetch alone never moves it: after one, \`origin/main\` is the base again once a run passes`,
     ],
   ])('%s', (_name, base, how, moves) => {
     expect(howBaseWasChosen(base)).toBe(how);
@@ -51,7 +51,7 @@ describe('the base in words', () => {
     };
     expect(remoteBranchOf(pinned)).toBeNull();
     expect(pinnedBaseLine(pinned)).toBe(
-      `Base \`aaaaaaaaaa\`: the newest commit tollgate trusts; the 1 commit after it up to \`main\` (bbbbbbbbbb) no passing run validated, so it is part of the change. Moved by ${PASSING}; \`main\` follows no remote branch, so no fetch moves it.`,
+      `Base \`aaaaaaaaaa\`: the newest commit tollgate trusts; the 1 commit after it up to \`main\` (bbbbbbbbbb) no passing run validated, so it is part of the change. Moved by ${PASSING}; \`main\` follows no remote branch.`,
     );
     expect(pinnedBaseLine({ ref: 'main', commit: A, source: 'default-branch' })).toBeNull();
   });

@@ -46,10 +46,12 @@ export function whatMovesBase(base: ChangeSetBase): string {
     case 'head':
       return 'a commit';
     default: {
+      // No fetch counts locally: the remote URL, the reflog and FETCH_HEAD are all the change's to write (docs/gate.md).
       const remote = remoteBranchOf(base);
-      if (remote) return `${passing}, or a fetch of \`${remote}\` once the change is merged there`;
+      if (remote)
+        return `${passing}; a fetch alone never moves it: after one, \`${remote}\` is the base again once a run passes`;
       const branch = base.pinned?.resolvedRef ?? base.ref;
-      return `${passing}; \`${branch}\` follows no remote branch, so no fetch moves it`;
+      return `${passing}; \`${branch}\` follows no remote branch`;
     }
   }
 }
@@ -64,11 +66,10 @@ export function pinnedBaseLine(base: ChangeSetBase): string | null {
 function pinnedReason(base: ChangeSetBase): string {
   const pinned = base.pinned!;
   const resolved = `\`${pinned.resolvedRef ?? 'the resolved base'}\` (${pinned.resolvedCommit.slice(0, 10)})`;
-  const fetched = remoteBranchOf(base) ? ' and no fetch brought' : '';
   const count = `${pinned.unvalidated} commit${pinned.unvalidated === 1 ? '' : 's'}`;
   const they = pinned.unvalidated === 1 ? 'it is' : 'they are';
   if (base.commit === null) {
-    return `no commit in this history was validated by a passing run${fetched ? ' nor fetched' : ''}, so all ${count} up to ${resolved} are the change`;
+    return `no commit in this history was validated by a passing run, so all ${count} up to ${resolved} are the change`;
   }
-  return `the newest commit tollgate trusts; the ${count} after it up to ${resolved} no passing run validated${fetched}, so ${they} part of the change`;
+  return `the newest commit tollgate trusts; the ${count} after it up to ${resolved} no passing run validated, so ${they} part of the change`;
 }
