@@ -38,6 +38,8 @@ export interface ParallelScanOptions {
   imported?: ImportedSuppressions;
   /** Scanning threads, this one included; default: one per core, fewer for small trees. Tests and the bench set it. */
   threads?: number;
+  /** Keep the candidates a provider rule rejected (`--report-allowed`). */
+  reportRejected?: boolean;
 }
 
 /**
@@ -58,6 +60,7 @@ export async function scanDiskTargets(
     baseline: options.baseline,
     ...(options.baselineLabel === undefined ? {} : { baselineLabel: options.baselineLabel }),
     ...(options.imported ? { imported: options.imported } : {}),
+    ...(options.reportRejected ? { reportRejected: true } : {}),
   };
   const allowed = allowedPaths({ ...scanOptions, allowPaths: options.options.paths });
   const notRead = emptyScanOutcome();
@@ -82,6 +85,7 @@ export async function scanDiskTargets(
       files,
       claim: claim.buffer as SharedArrayBuffer,
       baseline: [...options.baseline],
+      ...(options.reportRejected ? { reportRejected: true } : {}),
       ...(options.baselineLabel === undefined ? {} : { baselineLabel: options.baselineLabel }),
     }),
   );

@@ -48,6 +48,8 @@ export interface SecretRule {
   readonly entropy?: number;
   /** Format check beyond the regex (checksums, decodable base64); a secret it rejects is not reported. */
   readonly validate?: (secret: string, context: MatchContext) => boolean;
+  /** Why `validate` rejected a value, in a few words (`--report-allowed` lists it); default: a failed format check. */
+  readonly rejectedBecause?: (secret: string, context: MatchContext) => string;
   /**
    * For a match its checks reject: whether the rule still speaks for that text, so that no generic rule reports it
    * (a wrong checksum, a value one character off the format). Default: a provider rule does. A provider-named rule
@@ -123,4 +125,6 @@ export interface MatchContext {
   /** Which group held the secret: `secretQuoted` means the value was in quotes, `secretBare` that it was not. */
   readonly group: string;
   readonly syntax: FileSyntax;
+  /** The `host` group of the match (a URL's host), when the pattern has one. */
+  readonly host?: string;
 }

@@ -31,6 +31,11 @@ export interface RawSecret {
   readonly allowReason?: string;
   /** Its line is a documentation example in a comment or docstring (`doc-examples.ts`): a fixture place. */
   readonly docExample?: true;
+  /**
+   * Set only when the scan was asked to keep rejected candidates: no finding but a value a provider rule recognised
+   * and rejected, and why (`rejectionOf`).
+   */
+  readonly rejected?: string;
 }
 
 export type { Span } from './span-index.js';
@@ -46,6 +51,8 @@ export interface Found {
   column?: number;
   allow?: AllowMarker | null;
   docExample?: boolean;
+  /** Why a rule rejected it: a candidate kept for `--report-allowed`, never a finding. */
+  rejected?: string;
 }
 
 /**
@@ -241,4 +248,25 @@ export function accepts(rule: SecretRule, secret: string, context: MatchContext)
   }
   if (!rule.generic && rule.validate && !rule.validate(secret, context)) return false;
   return true;
+}
+
+/**
+ * Why `accepts` rejects a value, or null when it accepts it: what `--report-allowed` lists for a candidate dropped
+ * silently, so that a person testing with a made-up value learns why nothing was found. Off the hot path: asked only
+ * of rejected candidates, and only when they are listed.
+ */
+export function rejectionOf(rule: SecretRule, secret: string, context: MatchContext): string | null {
+  if (accepts(rule, secret, context)) return null;
+  if (secret.length === 0) return 'empty value';
+  if (isPlaceholder(secret)) return 'a placeholder value';
+  if (rule.generic) return "the value does not look like a secret (the rule's own checks)";
+  if (rule.entropy !== undefined && shannonEntropy(secret) < rule.entropy)
+    return `too little randomness (under ${rule.entropy} bits of entropy per character)`;
+  const allow = rule.allowlist;
+  const lower = secret.toLowerCase();
+  if (allow?.regexes?.some((re) => re.test(secret)) || allow?.stopwords?.some((word) => lower.includes(word)))
+    return "matches the rule's allowlist";
+  return (
+    rule.rejectedBecause?.(secret, context) ?? 'fails the format check (a checksum or the shape the provider issues)'
+  );
 }

@@ -41,6 +41,17 @@ export interface SkippedTarget {
   detail: string;
 }
 
+/** A value a provider rule recognised and rejected, listed with `--report-allowed` (masked only). */
+export interface RejectedCandidate {
+  path: string;
+  line: number;
+  column: number;
+  ruleId: string;
+  masked: string;
+  /** Why it is no finding: a wrong checksum, a placeholder, a documentation host. */
+  reason: string;
+}
+
 export interface ScanOutcome {
   findings: SecretFinding[];
   /** Findings left out because their fingerprint is in the baseline. */
@@ -55,6 +66,8 @@ export interface ScanOutcome {
   binaryRuns: string[];
   scannedFiles: number;
   scannedBytes: number;
+  /** Only when `ScanTargetsOptions.reportRejected` is set: the candidates dropped silently otherwise. */
+  rejected?: RejectedCandidate[];
 }
 
 export interface ScanTargetsOptions {
@@ -68,6 +81,8 @@ export interface ScanTargetsOptions {
   imported?: ImportedSuppressions;
   /** Set in the gate: which suppressions may clear a high or critical finding. Absent: every one applies. */
   gate?: GateSuppressionPolicy;
+  /** Keep the candidates a provider rule rejected (`--report-allowed`), masked, in `ScanOutcome.rejected`. */
+  reportRejected?: boolean;
   signal?: AbortSignal;
   onProgress?: (scanned: number, total: number) => void;
 }
@@ -107,6 +122,10 @@ export function mergeScanOutcome(into: ScanOutcome, from: ScanOutcome): void {
   appendAll(into.binaryRuns, from.binaryRuns ?? []);
   into.baselined += from.baselined;
   appendAll(into.suppressed, from.suppressed);
+  if (from.rejected && from.rejected.length > 0) {
+    into.rejected ??= [];
+    appendAll(into.rejected, from.rejected);
+  }
   into.scannedFiles += from.scannedFiles;
   into.scannedBytes += from.scannedBytes;
 }
@@ -242,6 +261,9 @@ export function sortOutcome(outcome: ScanOutcome): void {
   outcome.suppressed.sort(
     (a, b) => a.path.localeCompare(b.path) || compare(a.path, b.path) || a.line - b.line || compare(a.ruleId, b.ruleId),
   );
+  outcome.rejected?.sort(
+    (a, b) => a.path.localeCompare(b.path) || compare(a.path, b.path) || a.line - b.line || a.column - b.column,
+  );
 }
 
 function compare(a: string, b: string): number {
@@ -249,16 +271,20 @@ function compare(a: string, b: string): number {
 }
 
 function collect(target: ScanTarget, text: string, options: ScanTargetsOptions, outcome: ScanOutcome): void {
-  record(target, options.scanner.scanText(text, textOptionsFor(target)), options, outcome);
+  record(target, options.scanner.scanText(text, textOptionsFor(target, options)), options, outcome);
 }
 
 /** How the scanner is asked about one target: its path, and only the lines it reports. */
-export function textOptionsFor(target: ScanTarget): ScanTextOptions {
+export function textOptionsFor(
+  target: ScanTarget,
+  options: Pick<ScanTargetsOptions, 'reportRejected'>,
+): ScanTextOptions {
   const realLine = (line: number) => target.lineMap?.[line - 1] ?? line;
   const only = target.onlyLines ? lineSet(target.onlyLines) : null;
   return {
     path: target.path,
     keepAllowed: true,
+    ...(options.reportRejected ? { keepRejected: true } : {}),
     ...(only ? { acceptLine: (line: number) => only(realLine(line)) } : {}),
   };
 }
@@ -274,6 +300,12 @@ export function record(
   const isNew = target.newLines ? lineSet(target.newLines) : () => true;
   for (const item of raw) {
     const line = realLine(item.line);
+    if (item.rejected !== undefined) {
+      const { ruleId, masked } = toSecretFinding({ ...item, line }, target.path, false);
+      outcome.rejected ??= [];
+      outcome.rejected.push({ path: target.path, line, column: item.column, ruleId, masked, reason: item.rejected });
+      continue;
+    }
     let finding = toSecretFinding({ ...item, line }, target.path, isNew(line));
     const imported = options.imported
       ? importedSuppressionFor(options.imported, {

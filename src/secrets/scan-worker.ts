@@ -16,6 +16,7 @@ export interface WorkerJob {
   claim: SharedArrayBuffer;
   baseline: string[];
   baselineLabel?: string;
+  reportRejected?: boolean;
 }
 
 const job = workerData as WorkerJob;
@@ -27,6 +28,7 @@ const outcome = scanQueue(
     scanner,
     baseline: new Set(job.baseline),
     imported,
+    ...(job.reportRejected ? { reportRejected: true } : {}),
     ...(job.baselineLabel === undefined ? {} : { baselineLabel: job.baselineLabel }),
   },
   (file) => () => readFile(file.absolute),

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { cpuMs } from '../../test/support/cpu-time.js';
 import { builtinRules } from './rules/index.js';
-import { fakeHumanPassword, fakeToken } from './sample-tokens.js';
+import { fakeChecksumToken, fakeHumanPassword, fakeToken, wrongChecksumToken } from './sample-tokens.js';
 import { SecretScanner } from './scanner.js';
 
 const scanner = new SecretScanner(builtinRules);
@@ -108,5 +108,42 @@ describe('a scanner reused text after text', () => {
     reused.scanText(texts[0]![1], { path: texts[0]![0] });
     for (const { text, stream } of streams) stream.push(text.slice(20));
     for (const { path, text, stream } of streams) expect(stream.end(), path).toEqual(fresh(path, text));
+  });
+});
+
+describe('rejected candidates (kept only when asked: `--report-allowed`)', () => {
+  const bad = wrongChecksumToken('ghp_', 'scanner-rejected');
+  const good = fakeChecksumToken('ghp_', 'scanner-rejected-good');
+  const filler = 'LOG_LEVEL=debug\n'.repeat(20_000);
+  const text = `${filler}GITHUB_TOKEN=${bad}\nMIRROR=https://ci:${fakeHumanPassword('rejected')}@docs.example.com/x\n${filler}`;
+  const summary = (found: ReturnType<SecretScanner['scanText']>) =>
+    found.map(({ rule, line, column, start, end, rejected }) => ({
+      rule: rule.id,
+      line,
+      column,
+      start,
+      end,
+      rejected,
+    }));
+
+  test('are not returned unless asked; when asked, each is placed with its reason, whole or streamed alike', () => {
+    const scanner = new SecretScanner(builtinRules);
+    expect(scanner.scanText(text, { path: 'app.env' })).toEqual([]);
+    const whole = summary(scanner.scanText(text, { path: 'app.env', keepRejected: true }));
+    expect(whole).toMatchObject([
+      { rule: 'github-pat', line: 20_001, column: 14, rejected: expect.stringContaining('fails the format check') },
+      { rule: 'basic-auth-url', line: 20_002, rejected: expect.stringContaining('documentation host') },
+    ]);
+    const stream = scanner.startStream({ path: 'app.env', keepRejected: true })!;
+    for (let at = 0; at < text.length; at += 7_919) stream.push(text.slice(at, at + 7_919));
+    expect(summary(stream.end())).toEqual(whole);
+  });
+
+  test('a value a rule accepts is a finding only', () => {
+    const found = new SecretScanner(builtinRules).scanText(`GITHUB_TOKEN=${good}\n`, {
+      path: 'app.env',
+      keepRejected: true,
+    });
+    expect(found.map((item) => [item.rule.id, item.rejected])).toEqual([['github-pat', undefined]]);
   });
 });

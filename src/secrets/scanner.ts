@@ -16,6 +16,7 @@ import {
   finish,
   locate,
   type RawSecret,
+  rejectionOf,
   resolveOverlaps,
   type Span,
   secretOf,
@@ -43,6 +44,11 @@ export interface ScanTextOptions {
    * marker may clear them (the gate does not let a change allow its own critical secret).
    */
   readonly keepAllowed?: boolean;
+  /**
+   * Return, marked `rejected` with the reason, the candidates a provider rule recognised and rejected (a wrong
+   * checksum, a placeholder, a documentation host), which are otherwise dropped silently (`--report-allowed`).
+   */
+  readonly keepRejected?: boolean;
 }
 
 /** What one scan of a text carries from one window to the next. */
@@ -60,6 +66,8 @@ interface ScanState {
   readonly found: Found[];
   readonly seen: SeenMatches;
   readonly vetoed: Span[];
+  /** The rejected candidates, collected only when the scan was asked to keep them. */
+  readonly rejected: Found[] | null;
 }
 
 /** What `advance` carries from one keyword hit to the next. */
@@ -152,7 +160,7 @@ export class SecretScanner {
   scanText(text: string, options: ScanTextOptions): RawSecret[] {
     if (!this.acceptsPath(options.path)) return [];
     const facts = this.pathFacts.of(options.path);
-    const scan = this.startScan(facts, facts.syntax ?? syntaxOfHead(text));
+    const scan = this.startScan(facts, facts.syntax ?? syntaxOfHead(text), options);
     this.advance(scan, text, 0, text.length);
     for (const compiled of this.anchorless) {
       if (scan.scannedUntil[compiled.index] !== -1) continue;
@@ -160,6 +168,7 @@ export class SecretScanner {
     }
     if (facts.yaml && mayHoldKubernetesSecret(text)) this.scanKubernetesSecretData(text, scan.found);
     locate(scan.found, text, 0, 0);
+    if (scan.rejected) locate(scan.rejected, text, 0, 0);
     return this.finishScan(scan, options);
   }
 
@@ -173,12 +182,13 @@ export class SecretScanner {
     if (!this.canStream(options.path)) return null;
     if (!this.acceptsPath(options.path)) return { push: () => {}, end: () => [] };
     const facts = this.pathFacts.of(options.path);
-    const scan = this.startScan(facts, facts.syntax ?? 'config');
+    const scan = this.startScan(facts, facts.syntax ?? 'config', options);
     let held = '';
     let base = 0;
     let linesBefore = 0;
     let done = 0;
     let located = 0;
+    let locatedRejected = 0;
     const settle = (final: boolean) => {
       if (base === 0 && done === 0) scan.syntax = facts.syntax ?? syntaxOfHead(held);
       const until = final ? held.length : Math.max(done, held.length - this.reach);
@@ -186,6 +196,10 @@ export class SecretScanner {
       done = until;
       locate(scan.found.slice(located), held, base, linesBefore);
       located = scan.found.length;
+      if (scan.rejected) {
+        locate(scan.rejected.slice(locatedRejected), held, base, linesBefore);
+        locatedRejected = scan.rejected.length;
+      }
       if (final) return;
       // Keep whole lines from the one before the line holding `done - STREAM_BACK`: every window reaches back less.
       const from = Math.max(0, done - STREAM_BACK);
@@ -214,7 +228,7 @@ export class SecretScanner {
     return this.anchorless.length === 0 && !this.pathFacts.of(path).yaml;
   }
 
-  private startScan(facts: PathFacts, syntax: FileSyntax): ScanState {
+  private startScan(facts: PathFacts, syntax: FileSyntax, options: ScanTextOptions): ScanState {
     return {
       syntax,
       lockfile: facts.lockfile,
@@ -225,11 +239,17 @@ export class SecretScanner {
       found: [],
       seen: new SeenMatches(),
       vetoed: [],
+      rejected: options.keepRejected ? [] : null,
     };
   }
 
   private finishScan(scan: ScanState, options: ScanTextOptions): RawSecret[] {
     this.progress.give(scan.scannedUntil, scan.seen.rulesRun(), scan.exempt);
+    const findings = this.findingsOf(scan, options);
+    return scan.rejected && scan.rejected.length > 0 ? withRejected(findings, scan.rejected, options) : findings;
+  }
+
+  private findingsOf(scan: ScanState, options: ScanTextOptions): RawSecret[] {
     if (scan.found.length === 0) return [];
     const vetoed = vetoTest(scan.vetoed);
     const allowed = scan.found.filter(
@@ -339,7 +359,7 @@ export class SecretScanner {
     text: string,
     start: number,
     end: number,
-    scan: Pick<ScanState, 'syntax' | 'found' | 'seen' | 'vetoed'>,
+    scan: Pick<ScanState, 'syntax' | 'found' | 'seen' | 'vetoed' | 'rejected'>,
     cutShort = false,
     base = 0,
   ): void {
@@ -361,6 +381,7 @@ export class SecretScanner {
         name: groups === undefined ? undefined : (groups.name ?? groups.envName),
         group: value.group,
         syntax: scan.syntax,
+        host: groups === undefined ? undefined : groups.host,
       };
       const accepted = accepts(rule, value.secret, context);
       // Most matches in keyword-dense text are rejected generic values: where a secret sits is worked out (a second,
@@ -375,6 +396,14 @@ export class SecretScanner {
         // A provider rule that recognised the shape and rejected the value (wrong checksum, placeholder password)
         // has the last word: a generic rule may not report the same text.
         scan.vetoed.push({ start: absolute, end: absolute + located.secret.length });
+        scan.rejected?.push({
+          rule,
+          order: compiled.index,
+          secret: located.secret,
+          start: absolute,
+          end: absolute + located.secret.length,
+          rejected: rejectionOf(rule, value.secret, context) ?? 'rejected by the rule',
+        });
         continue;
       }
       scan.found.push({
@@ -386,4 +415,28 @@ export class SecretScanner {
       });
     }
   }
+}
+
+/**
+ * The findings, then the rejected candidates no finding covers (another rule may report the same text), one per piece
+ * of text, each marked with why it was rejected.
+ */
+function withRejected(findings: RawSecret[], rejected: readonly Found[], options: ScanTextOptions): RawSecret[] {
+  const taken: Span[] = [...findings];
+  const out = [...findings];
+  for (const item of [...rejected].sort((a, b) => a.start - b.start || a.order - b.order)) {
+    if (taken.some((span) => span.start < item.end && item.start < span.end)) continue;
+    if (options.acceptLine && !options.acceptLine(item.line!)) continue;
+    taken.push(item);
+    out.push({
+      rule: item.rule,
+      secret: item.secret,
+      start: item.start,
+      end: item.end,
+      line: item.line!,
+      column: item.column!,
+      rejected: item.rejected!,
+    });
+  }
+  return out;
 }

@@ -46,7 +46,7 @@ export function scanFileInWindows(
   maxLineBytes = MAX_LINE_BYTES,
 ): boolean {
   if (target.path.endsWith('.map')) return false;
-  const textOptions = textOptionsFor(target);
+  const textOptions = textOptionsFor(target, options);
   if (!options.scanner.canStream(target.path)) return false;
   const fd = openSync(target.absolute, 'r');
   try {

@@ -111,6 +111,10 @@ describe('a pending policy edit, told to its reader', () => {
       input: JSON.stringify({ session_id: 'policy', cwd: repo.root, hook_event_name: 'Stop', stop_hook_active: false }),
     });
     expect(stop.stdout).toContain('"decision":"block"');
+    // The policy result is no validator's finding: the reason says the edit is pending, not "fix them" with no list.
+    const reason = (JSON.parse(stop.stdout) as { reason: string }).reason;
+    expect(reason).toContain(`A policy edit is pending. ${AGENT_ENDS} Then`);
+    expect(reason).not.toContain('Fix them');
     for (const text of [agent.stdout, markedAtTerminal.text, agentStatus.stdout, log.stdout, stop.stdout]) {
       expect(text).not.toContain('policy accept');
     }

@@ -37,7 +37,10 @@ export function registerScan(program: Command): void {
       'report format: markdown, json, sarif or github (workflow-command annotations) (default: markdown)',
     )
     .option('-o, --output <file>', 'write the report to this file instead of stdout')
-    .option('--report-allowed', 'also list the findings that inline allows and the baseline cleared, and by what')
+    .option(
+      '--report-allowed',
+      'also list the findings that inline allows and the baseline cleared, and by what, and the values a provider rule recognised but rejected (wrong checksum, placeholder, documentation host like example.net), masked, with the reason',
+    )
     .option(
       '--verify',
       "ask each credential's own provider (read-only HTTPS endpoint) whether it is live; live ones become critical and come first (also config secrets.verify; off when permissions.network is deny)",

@@ -1,6 +1,7 @@
 import { isUnchanged, type RepoChangeSet } from '../change-set/types.js';
 import { isToolEnabled, type TollgateConfig } from '../config/schema.js';
 import type { AnyToolDefinition } from '../pipeline/tool.js';
+import { POLICY_RESULT_NAME } from '../policy/pending-edit-advice.js';
 import { findVerdict, type RunVerdictRecord, readState } from '../state/results-store.js';
 import { changeSetForRun } from './change-set-for-run.js';
 
@@ -29,6 +30,11 @@ export interface GateStatus {
   latest: RunVerdictRecord | null;
   /** The enabled validators whose last run, alone or with others, examined this change under this config: its status. */
   ranOnChange: Record<string, string>;
+  /**
+   * The policy files whose edit the failed run was not judged by (pending a person's acceptance). The policy result
+   * is added after the validators ran, so their event logs do not hold it: read from the state file.
+   */
+  pendingPolicyEdits: string[];
 }
 
 export interface GateStatusOptions {
@@ -74,6 +80,7 @@ export async function readGateStatus(options: GateStatusOptions): Promise<GateSt
     findingRuns: [...findingRuns],
     latest: state.runs.at(-1) ?? null,
     ranOnChange,
+    pendingPolicyEdits: pendingPolicyEdits(state.tools[POLICY_RESULT_NAME], verdict),
   };
   if (isUnchanged(changeSet) || enabledTools.length === 0 || verdict?.verdict === 'passed') {
     return {
@@ -103,4 +110,13 @@ function staleReason(
   if (sameFiles.some((run) => run.configHash === configHash)) return 'validators';
   if (sameFiles.length > 0) return 'config';
   return 'files';
+}
+
+/** The edited policy files the failed verdict's run reported as pending. */
+function pendingPolicyEdits(
+  entry: Awaited<ReturnType<typeof readState>>['tools'][string] | undefined,
+  verdict: RunVerdictRecord | null,
+): string[] {
+  if (verdict?.verdict !== 'failed' || entry?.lastFindings?.runId !== verdict.runId) return [];
+  return entry.lastFindings.findings.flatMap((finding) => (finding.path ? [finding.path] : []));
 }

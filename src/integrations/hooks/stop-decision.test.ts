@@ -17,6 +17,7 @@ const status = (state: GateStatus['state']): GateStatus => ({
   findingRuns: [],
   latest: null,
   ranOnChange: {},
+  pendingPolicyEdits: [],
 });
 
 const payload = (overrides: Partial<StopPayload> = {}): StopPayload => ({
@@ -76,6 +77,27 @@ describe('decideStop', () => {
       kind: 'block',
       reason: blockReason({ status: status(state), mcpToolName: null, ran: null, findings: null }),
     });
+  });
+
+  test('a failed run with a pending policy edit: the reason says a person must accept it, never the command', () => {
+    const failed = {
+      ...status('failed'),
+      verdict: { runId: 'r1' } as GateStatus['verdict'],
+      pendingPolicyEdits: ['tollgate.config.yaml'],
+    };
+    const alone = blockReason({ status: failed, mcpToolName: null, ran: null, findings: null });
+    expect(alone).toBe(
+      'tollgate: validation failed on the current changes (run r1). A policy edit is pending. Only a person can accept a policy edit (tollgate.config.yaml): tell the user it is pending; a waiver does not end it. To go on without it, restore the file as the base has it. Then run `tollgate run` again before finishing.',
+    );
+    const withFindings = blockReason({
+      status: { ...failed, unresolvedFindings: 2 },
+      mcpToolName: null,
+      ran: null,
+      findings: null,
+    });
+    expect(withFindings).toContain('\n2 unresolved finding(s): `tollgate log` lists them.\nFix them, then run');
+    expect(withFindings).toContain('again before finishing. A policy edit is pending. Only a person can accept');
+    for (const reason of [alone, withFindings]) expect(reason).not.toContain('policy accept');
   });
 
   test.each([

@@ -1,3 +1,4 @@
+import { whatEndsPendingEdit } from '../../core/policy/pending-edit-advice.js';
 import type { AgentFinding } from '../../core/run/agent-findings.js';
 import type { GateStatus } from '../../core/run/gate-status.js';
 import { type HookAgent, MCP_SERVER_KEY } from './hook-agent.js';
@@ -37,6 +38,14 @@ export function blockReason(input: BlockReasonInput): string {
   if (ran && ran.failing.length > 0) {
     const head = `tollgate: the stop hook ran ${ran.ran.join(', ')} on the current changes: ${ran.failing.join(', ')} did not pass (${ran.findings} finding(s)).`;
     return compose(head, whatToFix(input), fixThen);
+  }
+  const edits = status.state === 'failed' ? (status.pendingPolicyEdits ?? []) : [];
+  if (edits.length > 0) {
+    // What the agent reads: a person must accept the edit; never the command that does it.
+    const pending = `A policy edit is pending. ${whatEndsPendingEdit({ reader: 'agent', paths: edits })}`;
+    const block = whatToFix(input);
+    const tail = block === '' ? `${pending} Then ${lowerFirst(call)} again before finishing.` : `${fixThen} ${pending}`;
+    return compose(`tollgate: validation failed on the current changes (run ${status.verdict?.runId}).`, block, tail);
   }
   if (ran && ran.missing.length > 0) {
     return `tollgate: the stop hook ran ${ran.ran.join(', ')} on the current changes and they passed, but ${ran.missing.join(', ')} still need a run. ${call}, fix what it reports, then finish.`;

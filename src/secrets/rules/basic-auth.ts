@@ -13,6 +13,11 @@ function isUsableCurlPassword(password: string): boolean {
   return !/^(.)\1*$/.test(inner) && isUsablePassword(inner);
 }
 
+/** The hosts documentation uses (RFC 2606), and their subdomains: credentials there are examples. */
+function isDocumentationHost(host: string | undefined): boolean {
+  return host !== undefined && /^(?:[\w-]+\.)*example\.(?:com|org|net)\b/i.test(host);
+}
+
 /**
  * Schemes whose URLs may carry `user:password@` (databases and brokers have rules of their own): web, file transfer,
  * mail, directory, proxies, media streams, version control, remote shells and shares.
@@ -73,10 +78,15 @@ export default defineRules([
     keywords: URL_SCHEMES.map((scheme) => `${scheme}://`),
     gate: GATES.urlUser,
     pattern: new RegExp(
-      `(?:git\\+|svn\\+)?(?:${URL_SCHEMES.join('|')}):\\/\\/[^\\s:/@'"\`<>]{1,100}:([^\\s@'"\`<>/]{1,200})@(?!(?:[\\w-]+\\.)*example\\.(?:com|org|net)\\b)[A-Za-z0-9[]`,
+      `(?:git\\+|svn\\+)?(?:${URL_SCHEMES.join('|')}):\\/\\/[^\\s:/@'"\`<>]{1,100}:([^\\s@'"\`<>/]{1,200})@(?<host>[A-Za-z0-9[][^\\s/?#@'"\`<>]{0,253})`,
       'i',
     ),
-    validate: isUsablePassword,
+    // The host is matched, not excluded by the pattern, so that `--report-allowed` can say why the value was dropped.
+    validate: (password, context) => !isDocumentationHost(context.host) && isUsablePassword(password),
+    rejectedBecause: (_password, context) =>
+      isDocumentationHost(context.host)
+        ? 'a documentation host (example.com, example.net, example.org)'
+        : 'a placeholder, reference or default password',
     samples: {
       match: [
         `https://deploy:${encodeURIComponent(fakeHumanPassword())}@artifacts.acme.internal/repo`,

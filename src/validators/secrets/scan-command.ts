@@ -90,13 +90,14 @@ export async function runScanCommand(flags: ScanCommandFlags, io: ScanCommandIo 
   const entries = flags.baselineWrite ? [] : await readBaselineEntries(baselineFile, options.baseline, read);
   const baseline = new Set(entries.map((entry) => entry.fingerprint));
 
-  const scanOptions = scanOptionsFor(flags, { scanner, allowPaths: options.paths, baseline, imported });
+  const reportRejected = flags.reportAllowed === true;
+  const scanOptions = scanOptionsFor(flags, { scanner, allowPaths: options.paths, baseline, imported, reportRejected });
   const verifying = flags.verify === true || options.verify;
   const { scope, outcome, targets } = await scanChosenSource(
     flags,
     { all, verifying },
     { repoRoot, root, cwd: io.cwd, env: io.env },
-    { repoRoot: root, options, scanner, baseline, imported, ...scanThreads(io.env) },
+    { repoRoot: root, options, scanner, baseline, imported, reportRejected, ...scanThreads(io.env) },
     scanOptions,
   );
   if (flags.baselineWrite) {
@@ -143,7 +144,7 @@ export async function runScanCommand(flags: ScanCommandFlags, io: ScanCommandIo 
     scannedBytes: outcome.scannedBytes,
     durationMs: Math.round(performance.now() - started),
     notes: [...notes, ...verified.notes, ...(fixtureNote ? [fixtureNote] : [])],
-    ...(flags.reportAllowed ? { allowed: outcome.suppressed } : {}),
+    ...(flags.reportAllowed ? { allowed: outcome.suppressed, rejected: outcome.rejected ?? [] } : {}),
   };
   return writeReport(report, outcome, flags, io);
 }

@@ -55,6 +55,13 @@ export function renderScanMarkdown(report: SecretScanReport): string {
     lines.push('', `Allowed (${report.allowed.length}):`);
     for (const allowed of report.allowed) lines.push(`- ${formatSuppression(allowed)}`);
   }
+  if (report.rejected && report.rejected.length > 0) {
+    lines.push('', `Recognised but not reported (${report.rejected.length}):`);
+    for (const item of report.rejected)
+      lines.push(
+        `- \`${cell(`${item.path}:${item.line}:${item.column}`)}\` \`secrets/${item.ruleId}\` \`${cell(item.masked)}\`: ${cell(item.reason)}`,
+      );
+  }
   for (const note of report.notes) lines.push('', `Note: ${note}`);
   lines.push('', nextStepFor(report), '');
   return lines.join('\n');

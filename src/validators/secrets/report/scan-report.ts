@@ -1,5 +1,5 @@
 import type { FixtureMode } from '../../../secrets/fixtures.js';
-import type { SkippedTarget } from '../../../secrets/scan-targets.js';
+import type { RejectedCandidate, SkippedTarget } from '../../../secrets/scan-targets.js';
 import type { AppliedSuppression } from '../../../secrets/suppressions.js';
 import type { SecretFinding } from '../../../secrets/to-finding.js';
 
@@ -23,6 +23,11 @@ export interface SecretScanReport {
   notes: string[];
   /** With `--report-allowed`: the findings an inline allow or the baseline cleared (masked), and by what. */
   allowed?: AppliedSuppression[];
+  /**
+   * With `--report-allowed`: values a provider rule recognised and rejected (a wrong checksum, a placeholder, a
+   * documentation host), masked, and why; no findings.
+   */
+  rejected?: RejectedCandidate[];
 }
 
 export function nextStepFor(report: SecretScanReport): string {
