@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { isIdentifierShaped } from './generic-value.js';
+import { isIdentifierShaped } from './name-shaped-values.js';
 import { FIREBASE_SDK_TEST_KEYS } from './published-test-keys.js';
 import { builtinRules } from './rules/index.js';
 import { ALPHANUMERIC, fakeHex, fakeToken, LOWER_ALPHANUMERIC, URL_SAFE } from './sample-tokens.js';

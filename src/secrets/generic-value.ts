@@ -1,6 +1,7 @@
 import { shannonEntropy } from './entropy.js';
 import { checkedGate } from './gate-checks.js';
 import { nameGate } from './name-gate.js';
+import { isFormatString, isIdentifierShaped, MIME_TYPE } from './name-shaped-values.js';
 import { isIdentifierOrDigest, isPlaceholder } from './placeholders.js';
 import type { MatchContext } from './rule.js';
 import { isUsablePassword } from './url-password.js';
@@ -267,72 +268,6 @@ export function rejectedOnItsOwn(value: string): boolean {
   if (NOT_A_VALUE.has(value.toLowerCase())) return true;
   return isIdentifierShaped(value) || isFormatString(value) || MIME_TYPE.test(value);
 }
-
-/**
- * The word shape of a name: lowercase, capitalized or upper-case words joined by `_`, `-`, `.` or `=` or by camel
- * humps, each word optionally followed by up to four digits, a part of its own up to eight (a counter or a date:
- * `cfg_access_key_2`, `myAccessKey2`, `SECRET_REF_3`, `key_name_20240101`, `set=it=here`). `PascalCase2` is left
- * out: people choose passwords such as `BlueSky42`.
- */
-const IDENTIFIER_SHAPE =
-  /^(?:[a-z]+(?:[A-Z][a-z]+)*|[A-Z]+)\d{0,4}(?:[-_.=](?:(?:[a-z]+(?:[A-Z][a-z]+)*|[A-Z][a-z]+|[A-Z]+)\d{0,4}|\d{1,8}))*$/;
-/** The words of a value that has `IDENTIFIER_SHAPE`. */
-const IDENTIFIER_WORD = /[A-Z]?[a-z]+|[A-Z]+/g;
-/** Short words and abbreviations without a vowel that names are made of (`my_key`, `cfg_db_key`, `svc-pwd`). */
-const SHORT_WORDS = new Set(
-  [
-    'my id io to of on in is by up at as it no ok',
-    'cfg cnf db pw pwd psw msg src dst tmp ctx cmd mgr svc srv std pkg cb fn jwt sql tls ssl ssh smtp http https',
-    'xml tcp dns gcp kms pk sk ws prd stg dflt lvl cnt ctl crm cms qr bg fg px nr ts js rb gh gl vcs mq',
-  ]
-    .join(' ')
-    .split(' '),
-);
-
-/**
- * `cfg_access_key_2`, `my_secret_name`, `myAccessKey2`, `SECRET_REF_3`: a name made of words, which names a credential
- * kept elsewhere and is none. Each word must read as one (see `isWordLike`) and there must be two: random text with
- * a `_` (`sk_live_4eC3…`, base64url, `Tr0ub4dor_3`) has digits inside its words, upper case mid-word or letters no
- * word has, and a lone `falcon_7` may be a chosen password.
- * On the hot path of keyword-dense data (a candidate per line), so one anchored regex decides most values.
- */
-export function isIdentifierShaped(value: string): boolean {
-  if (value.length > 80 || !IDENTIFIER_SHAPE.test(value)) return false;
-  const words = value.match(IDENTIFIER_WORD);
-  if (words === null || words.length < 2) return false;
-  for (const word of words) if (!isWordLike(word.toLowerCase())) return false;
-  return true;
-}
-
-/**
- * Reads as a word of a name: a known short word or abbreviation, or 3 to 16 letters with a vowel, no run of four
- * consonants and no run of three vowels (`y` counts as both). Random letters break one of these in most words.
- */
-function isWordLike(word: string): boolean {
-  if (SHORT_WORDS.has(word)) return true;
-  return word.length >= 3 && word.length <= 16 && /[aeiouy]/.test(word) && !/[^aeiou]{4}|[aeiou]{3}/.test(word);
-}
-
-/**
- * Fields of a format string: `{}`, `{name}`, `{0!r:>8}` (Python, Rust, C#), `%s`, `%d`, `%(name)s` (printf, Python).
- * `%d` followed by a hex digit is a URL escape (`%dA`), not a field.
- */
-const FORMAT_FIELD =
-  /\{(?:\d{0,2}|[a-z_][a-z0-9_]{1,30})(?:![rsa])?(?::[^{}]{0,12})?\}|%(?:\([\w.]{1,30}\))?(?:[sr]|d(?![0-9A-Fa-f]))/g;
-
-/**
- * `pw{}`, `user{}pass`, `p{pw}`, `x%sy`: a format string that code fills in (`"pw{}".format(i)`), not a password.
- * Only when what is left between the fields is lowercase words: a generated salt (WordPress) may hold `{a}` or `%s`
- * by chance, with capitals and other symbols around it.
- */
-function isFormatString(value: string): boolean {
-  if (!value.includes('{') && !value.includes('%')) return false;
-  const rest = value.replace(FORMAT_FIELD, '');
-  return rest.length < value.length && /^[a-z0-9_.:-]*$/.test(rest);
-}
-
-/** `application/vnd.ms-xpsdocument` (a MIME map's `xpw=` entry): a media type. */
-const MIME_TYPE = /^(?:application|text|image|audio|video|font|model|multipart|message)\/[A-Za-z0-9][\w.+-]*$/;
 
 function looksLikePassword(value: string, context: MatchContext): boolean {
   // A short lowercase word is a password only where it cannot be an expression (quoted, or a config file) and does

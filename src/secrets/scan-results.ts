@@ -270,3 +270,31 @@ export function rejectionOf(rule: SecretRule, secret: string, context: MatchCont
     rule.rejectedBecause?.(secret, context) ?? 'fails the format check (a checksum or the shape the provider issues)'
   );
 }
+
+/**
+ * The findings, then the rejected candidates no finding covers (another rule may report the same text), one per piece
+ * of text, each marked with why it was rejected.
+ */
+export function withRejected(
+  findings: RawSecret[],
+  rejected: readonly Found[],
+  acceptLine: ((line: number) => boolean) | undefined,
+): RawSecret[] {
+  const taken: Span[] = [...findings];
+  const out = [...findings];
+  for (const item of [...rejected].sort((a, b) => a.start - b.start || a.order - b.order)) {
+    if (taken.some((span) => span.start < item.end && item.start < span.end)) continue;
+    if (acceptLine && !acceptLine(item.line!)) continue;
+    taken.push(item);
+    out.push({
+      rule: item.rule,
+      secret: item.secret,
+      start: item.start,
+      end: item.end,
+      line: item.line!,
+      column: item.column!,
+      rejected: item.rejected!,
+    });
+  }
+  return out;
+}

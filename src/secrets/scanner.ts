@@ -22,7 +22,9 @@ import {
   secretOf,
   secretValueOf,
   vetoTest,
+  withRejected,
 } from './scan-results.js';
+import type { ScanTextOptions, TextStream } from './scan-text-options.js';
 import { SeenMatches } from './seen-matches.js';
 import { type FileSyntax, syntaxOfHead } from './syntax.js';
 
@@ -33,23 +35,7 @@ import { type FileSyntax, syntaxOfHead } from './syntax.js';
  */
 
 export type { RawSecret } from './scan-results.js';
-
-export interface ScanTextOptions {
-  /** Repo-relative path, for syntax and lockfile decisions. */
-  readonly path: string;
-  /** Report only secrets that start on a line this accepts (the change set's added lines). */
-  readonly acceptLine?: (line: number) => boolean;
-  /**
-   * Report secrets on lines with an inline allow marker too, marked `allowedBy`, so the caller decides whether the
-   * marker may clear them (the gate does not let a change allow its own critical secret).
-   */
-  readonly keepAllowed?: boolean;
-  /**
-   * Return, marked `rejected` with the reason, the candidates a provider rule recognised and rejected (a wrong
-   * checksum, a placeholder, a documentation host), which are otherwise dropped silently (`--report-allowed`).
-   */
-  readonly keepRejected?: boolean;
-}
+export type { ScanTextOptions, TextStream } from './scan-text-options.js';
 
 /** What one scan of a text carries from one window to the next. */
 interface ScanState {
@@ -75,14 +61,6 @@ interface Hits extends LineHits {
   readonly scan: ScanState;
   /** The shared parse of what follows each hit, which rules' gates check before their own regex. */
   readonly gates: GateCheck;
-}
-
-/** A text scanned as it arrives (see `SecretScanner.startStream`). */
-export interface TextStream {
-  /** The next piece of the text; pieces may end anywhere but inside a UTF-16 surrogate pair. */
-  push(piece: string): void;
-  /** The findings, as `scanText` gives them for the whole text. */
-  end(): RawSecret[];
 }
 
 /**
@@ -246,7 +224,9 @@ export class SecretScanner {
   private finishScan(scan: ScanState, options: ScanTextOptions): RawSecret[] {
     this.progress.give(scan.scannedUntil, scan.seen.rulesRun(), scan.exempt);
     const findings = this.findingsOf(scan, options);
-    return scan.rejected && scan.rejected.length > 0 ? withRejected(findings, scan.rejected, options) : findings;
+    return scan.rejected && scan.rejected.length > 0
+      ? withRejected(findings, scan.rejected, options.acceptLine)
+      : findings;
   }
 
   private findingsOf(scan: ScanState, options: ScanTextOptions): RawSecret[] {
@@ -415,28 +395,4 @@ export class SecretScanner {
       });
     }
   }
-}
-
-/**
- * The findings, then the rejected candidates no finding covers (another rule may report the same text), one per piece
- * of text, each marked with why it was rejected.
- */
-function withRejected(findings: RawSecret[], rejected: readonly Found[], options: ScanTextOptions): RawSecret[] {
-  const taken: Span[] = [...findings];
-  const out = [...findings];
-  for (const item of [...rejected].sort((a, b) => a.start - b.start || a.order - b.order)) {
-    if (taken.some((span) => span.start < item.end && item.start < span.end)) continue;
-    if (options.acceptLine && !options.acceptLine(item.line!)) continue;
-    taken.push(item);
-    out.push({
-      rule: item.rule,
-      secret: item.secret,
-      start: item.start,
-      end: item.end,
-      line: item.line!,
-      column: item.column!,
-      rejected: item.rejected!,
-    });
-  }
-  return out;
 }

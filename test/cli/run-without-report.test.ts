@@ -9,14 +9,15 @@ import { removeDir, tempDir } from '../support/temp-home.js';
  * A run whose work never settles (a scheduler deadlock: a validator waiting forever for a slot another holds) leaves
  * Node nothing to wait for, and Node then exits with code 0, as if the change had passed, having printed no report.
  * Simulated with a preload that makes every `rename` (each atomic write) wait forever: the command never finishes, and
- * the built CLI must say so and exit with its internal-error code, never 0.
+ * the built CLI must say so and exit with its internal-error code, never 0. A validator whose own cache write waits
+ * forever is ended by `validation.timeout`, kept short here so the run gets to its report.
  */
 let repo: TempRepo;
 let preloads: string;
 beforeAll(async () => {
   repo = await createTempRepo({
     files: {
-      'tollgate.config.yaml': 'checks:\n  - name: ok\n    run: "true"\nvalidation:\n  concurrency: 1\n',
+      'tollgate.config.yaml': 'checks:\n  - name: ok\n    run: "true"\nvalidation:\n  concurrency: 1\n  timeout: 3s\n',
       'a.txt': 'one\n',
     },
   });

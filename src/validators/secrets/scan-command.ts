@@ -63,17 +63,22 @@ const defaultIo = (): ScanCommandIo => ({
   stderr: (text) => process.stderr.write(text),
 });
 
+/** Usage problems, before anything is read: one source of files, baseline flags that fit it, a writable output. */
+async function checkScanFlags(flags: ScanCommandFlags, cwd: string): Promise<void> {
+  const sources = [flags.paths.length > 0, flags.staged, flags.all, flags.history !== undefined].filter(Boolean).length;
+  if (sources > 1)
+    throw new TollgateError('usage', 'paths, --staged, --all and --history each pick what to scan: give only one');
+  checkBaselineFlags(flags, sources);
+  if (flags.output) await checkOutputWritable(flags.output, cwd);
+}
+
 /**
  * Runs a scan and renders it. Resolves to the exit code: 0 clean, 1 secrets found or a file that could not be scanned
  * (too large to hold, unreadable); usage problems throw (exit 2).
  */
 export async function runScanCommand(flags: ScanCommandFlags, io: ScanCommandIo = defaultIo()): Promise<number> {
   const started = performance.now();
-  const sources = [flags.paths.length > 0, flags.staged, flags.all, flags.history !== undefined].filter(Boolean).length;
-  if (sources > 1)
-    throw new TollgateError('usage', 'paths, --staged, --all and --history each pick what to scan: give only one');
-  checkBaselineFlags(flags, sources);
-  if (flags.output) await checkOutputWritable(flags.output, io.cwd);
+  await checkScanFlags(flags, io.cwd);
   const audit = flags.baselineAudit === true;
   const all = flags.all || audit;
   const needsGit = flags.staged || all || flags.history !== undefined;
