@@ -22,7 +22,8 @@ export type ErrorCode =
   | 'lock_busy' // another run holds the repo lock and --no-wait was given
   | 'not_found' // a run id, finding id or file that does not exist
   | 'io' // a file tollgate must read or write could not be
-  | 'not_in_effect'; // an install the agent will not act on (a Codex hook left untrusted)
+  | 'not_in_effect' // an install the agent will not act on (a Codex hook left untrusted)
+  | 'relocated_work_tree'; // the repository's own config points git at a work tree other than the one tollgate runs in
 
 const exitCodeFor: Record<ErrorCode, ExitCode> = {
   usage: ExitCode.usage,
@@ -33,6 +34,7 @@ const exitCodeFor: Record<ErrorCode, ExitCode> = {
   not_found: ExitCode.usage,
   io: ExitCode.internal,
   not_in_effect: ExitCode.notInEffect,
+  relocated_work_tree: ExitCode.usage,
 };
 
 export class TollgateError extends Error {

@@ -159,3 +159,22 @@ describe("git's object view is not the repository's to choose", () => {
     expect((await stop(repo)).decision).toBe('block');
   }, 120_000);
 });
+
+describe("git's work tree is the folder holding .git", () => {
+  test('core.worktree pointing at a clean copy: the run refuses in one line and the stop hook blocks, never fails open', async () => {
+    const repo = await clone();
+    const copy = `${repo.root}-copy`;
+    cleanups.push(() => removeDir(copy));
+    await repo.git('worktree', 'add', '--quiet', '--detach', copy);
+    await repo.git('config', 'core.worktree', copy);
+    await repo.write('config.js', `export const key = "${token('worktree')}";\n`);
+    const result = await runCli(['run'], { cwd: repo.root, env: repo.env });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain(`points git at the work tree ${copy} (core.worktree)`);
+    expect(result.stderr).toContain('run `git config --unset core.worktree`');
+    const answer = await stop(repo);
+    expect(answer.decision).toBe('block');
+    expect(answer.reason).toContain('core.worktree');
+    expect(answer.reason).toContain('A person must remove that setting');
+  });
+});

@@ -174,8 +174,7 @@ describe('a pending policy edit, told to its reader', () => {
     await repo.write('notes.md', 'more\n');
     const head = await repo.commit('notes');
     const why = `the newest commit tollgate trusts; the 1 commit after it up to \`main\` (${head.slice(0, 10)}) no passing run validated, so it is part of the change`;
-    const moves =
-      'a passing `tollgate run` (the commits it validated are trusted); `main` follows no remote branch';
+    const moves = 'a passing `tollgate run` (the commits it validated are trusted); `main` follows no remote branch';
 
     const status = await runCli(['policy', 'status'], { cwd: repo.root, env: agentEnv() });
     expect(status.stdout).toBe(

@@ -3,6 +3,7 @@ import { stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { TollgateError } from '../errors.js';
 import { createGitRunner } from './git.js';
+import { checkWorkTreeIsHere, RELOCATING_ENV } from './work-tree-here.js';
 
 export interface RepoLocation {
   /** Absolute work tree root. */
@@ -54,6 +55,7 @@ export async function locateRepo(cwd: string): Promise<RepoLocation> {
   if (!root || !indexPath || !shallowFile || !alternatesFile || !objectFormat || (result.exitCode !== 0 && head)) {
     throw notARepo(dir);
   }
+  checkWorkTreeIsHere(dir, root);
   return {
     root,
     // `--git-path` answers relative to the directory git ran in.
@@ -64,9 +66,6 @@ export async function locateRepo(cwd: string): Promise<RepoLocation> {
     head: result.exitCode === 0 && head ? head : null,
   };
 }
-
-/** Variables that move the repository, the work tree or the index away from where a `.git` folder says they are. */
-const RELOCATING_ENV = ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_COMMON_DIR', 'GIT_CEILING_DIRECTORIES'];
 
 /**
  * Where the work tree and its index probably are, from the nearest `.git` folder or file above `cwd`, without running

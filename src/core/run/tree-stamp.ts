@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { indexMayHideEntries } from '../change-set/index-flags.js';
 import { fixedGitEnv } from '../change-set/snapshot-git-config.js';
+import { checkWorkTreeIsHere } from '../change-set/work-tree-here.js';
 import { TOLLGATE_DIR } from '../state/tollgate-dir.js';
 
 /**
@@ -120,6 +121,12 @@ export async function stampOf(options: StampOptions): Promise<Stamp | null> {
   if (repo.code !== 0) return null;
   const [top = '', indexPath = '', objectFormat = '', ...refs] = repo.stdout.split('\n');
   const repoRoot = top;
+  try {
+    checkWorkTreeIsHere(cwd, repoRoot, env);
+  } catch {
+    // A work tree the repository's config moved elsewhere: no stamp vouches, and the full path refuses it.
+    return { repoRoot, value: '', racy: true, vouches: false };
+  }
   // A repository whose status git could not give: no stamp vouches for it, and the full path decides (never "no
   // repository, nothing to gate"). `git config --get-regexp` exits 1 when nothing matches.
   if (status.code !== 0 || filters.code > 1) return { repoRoot, value: '', racy: true, vouches: false };

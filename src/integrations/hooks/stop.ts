@@ -1,4 +1,5 @@
-import { errorMessage } from '../../core/errors.js';
+import { checkWorkTreeIsHere } from '../../core/change-set/work-tree-here.js';
+import { errorMessage, isTollgateError } from '../../core/errors.js';
 import { sessionPath } from '../../core/run/session-path.js';
 import { ensureTollgateDir } from '../../core/state/tollgate-dir.js';
 import { detectAgent, fallbackHookAgent, hookAgent, type RegisteredHookAgent } from './index.js';
@@ -94,7 +95,11 @@ async function withDeadline(ctx: StopHookContext): Promise<StopHookAnswer> {
   });
   try {
     return await Promise.race([
-      decide(ctx).catch((error: unknown) => failOpen(ctx, `internal error: ${errorMessage(error).split('\n')[0]}`)),
+      decide(ctx).catch((error: unknown) =>
+        isTollgateError(error) && error.code === 'relocated_work_tree'
+          ? refuseRelocatedWorkTree(ctx, error.message)
+          : failOpen(ctx, `internal error: ${errorMessage(error).split('\n')[0]}`),
+      ),
       deadline,
     ]);
   } finally {
@@ -106,6 +111,7 @@ async function withDeadline(ctx: StopHookContext): Promise<StopHookAnswer> {
 async function decide(ctx: StopHookContext): Promise<StopHookAnswer> {
   const { agent, options } = ctx;
   const stamp = await stopStampOf(ctx.payload.cwd ?? options.cwd, options.env, options.version ?? 'dev');
+  if (stamp) checkWorkTreeIsHere(ctx.payload.cwd ?? options.cwd, stamp.repoRoot, options.env);
   const warnings = environmentWarnings(options.env);
   const outside = await payloadCwdWarning({
     payloadCwd: ctx.payload.cwd,
@@ -142,6 +148,21 @@ function ensureLogDir(repoRoot: string): void {
   } catch {
     // A `.tollgate` that is no directory, a read-only tree: stderr still has the warning.
   }
+}
+
+/**
+ * The repository's config showed git another folder's files (core.worktree): not tollgate's failure but the change's
+ * doing, so the gate stays closed. The agent is told only that a person must act; the one-line error names the command.
+ */
+function refuseRelocatedWorkTree(ctx: StopHookContext, why: string): StopHookAnswer {
+  logWarning(ctx.repoRoot, `tollgate: stop hook: ${why}; refusing the stop`, ctx.warn);
+  return answerWith(
+    ctx.agent,
+    ctx.agent.block(
+      "tollgate: the change was not validated: this repository's git config points git at another folder's files (core.worktree), so tollgate cannot see the change. A person must remove that setting; then run `tollgate run` again.",
+    ),
+    'block',
+  );
 }
 
 /** Our own failure: let the agent stop, visibly (or refuse, with `hooks.stop.onError: block`). */
