@@ -1,4 +1,4 @@
-import { realpathSync, statSync } from 'node:fs';
+import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { TollgateError } from '../errors.js';
 
@@ -37,11 +37,23 @@ function safeRealpath(path: string): string {
 
 function nearestDotGitFolder(dir: string): string | null {
   for (let current = dir; ; current = dirname(current)) {
-    try {
-      statSync(join(current, '.git'));
-      return current;
-    } catch {
-      if (dirname(current) === current) return null;
-    }
+    if (holdsRepository(join(current, '.git'))) return current;
+    if (dirname(current) === current) return null;
+  }
+}
+
+/**
+ * A `.git` git itself would take: a folder with `HEAD` and `objects/`, or a `gitdir:` file (a linked worktree or a
+ * submodule). A stray `.git` that is neither is passed over, as git passes over it.
+ */
+function holdsRepository(dotGit: string): boolean {
+  try {
+    const info = statSync(dotGit);
+    if (info.isFile()) return readFileSync(dotGit, 'utf8').startsWith('gitdir:');
+    return (
+      info.isDirectory() && statSync(join(dotGit, 'HEAD')).isFile() && statSync(join(dotGit, 'objects')).isDirectory()
+    );
+  } catch {
+    return false;
   }
 }
