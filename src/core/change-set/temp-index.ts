@@ -1,5 +1,5 @@
-import { chmodSync, constants, copyFileSync, readFileSync, statSync, utimesSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, constants, copyFileSync, readFileSync, realpathSync, statSync, utimesSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { withPrivateTempDir } from '../private-temp.js';
 import type { GitRunner } from './git.js';
 import { parseHiddenEntries, revealHiddenEntries } from './hidden-entries.js';
@@ -134,10 +134,11 @@ async function addAll(
   signal?: AbortSignal,
 ): Promise<string[]> {
   // No untracked cache, split index or fsmonitor: the runner forces those off (SNAPSHOT_GIT_CONFIG).
+  const excluded = notTheChange(git.cwd);
   const result =
     paths === null
       ? await git.run(
-          ['add', '--all', '--ignore-errors', '--', '.', `:(top,exclude)${STATE_DIR}`],
+          ['add', '--all', '--ignore-errors', '--', '.', ...excluded.map((path) => `:(top,exclude)${path}`)],
           // The pathspec magic above must stay magic even if the user exports GIT_LITERAL_PATHSPECS.
           { env: { ...env, GIT_LITERAL_PATHSPECS: '0' }, ...(signal ? { signal } : {}) },
         )
@@ -146,7 +147,7 @@ async function addAll(
           input: `${paths.join('\0')}\0`,
         });
   if (result.exitCode === 0 || signal?.aborted) return [];
-  const stderr = withoutIgnoredStateDir(result.stderr);
+  const stderr = withoutIgnoredStateDir(result.stderr, paths === null ? excluded : [STATE_DIR]);
   const unreadable = parseAddErrors(stderr);
   // A .gitignore that lists .tollgate/ makes older git (2.39) refuse the exclude pathspec after adding everything
   // else: that is the outcome we want, not a failure.
@@ -159,7 +160,7 @@ async function addAll(
  * stderr without git's "paths are ignored" notice when the only path it names is tollgate's own state folder (given
  * as an exclude pathspec), hints included. Any other ignored path keeps the notice, so it still fails loudly.
  */
-export function withoutIgnoredStateDir(stderr: string): string {
+export function withoutIgnoredStateDir(stderr: string, excluded: readonly string[] = [STATE_DIR]): string {
   const lines = stderr.split('\n');
   const kept: string[] = [];
   for (let index = 0; index < lines.length; index += 1) {
@@ -171,7 +172,7 @@ export function withoutIgnoredStateDir(stderr: string): string {
         next += 1;
       }
       while (next < lines.length && lines[next]!.startsWith('hint:')) next += 1;
-      if (listed.length > 0 && listed.every((path) => path.replace(/\/$/, '') === STATE_DIR)) {
+      if (listed.length > 0 && listed.every((path) => excluded.includes(path.replace(/\/$/, '')))) {
         index = next - 1;
         continue;
       }
@@ -179,6 +180,28 @@ export function withoutIgnoredStateDir(stderr: string): string {
     kept.push(lines[index]!);
   }
   return kept.join('\n');
+}
+
+/**
+ * What the snapshot leaves out of a work tree at `root`: tollgate's state folder, and the home folder of whoever started
+ * tollgate when it lies inside the work tree (a throwaway HOME in a scratch repository): npm's logs, caches and
+ * tollgate's own code cache and state key live there and change with every command, and HOME is the starter's
+ * environment, not the change's to choose.
+ */
+function notTheChange(root: string): string[] {
+  const home = process.env.HOME;
+  if (!home) return [STATE_DIR];
+  const inside = relative(realpathOr(root), realpathOr(home));
+  if (inside === '' || inside.startsWith('..') || isAbsolute(inside)) return [STATE_DIR];
+  return [STATE_DIR, inside.split(sep).join('/')];
+}
+
+function realpathOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
+  }
 }
 
 const IGNORED_NOTICE = 'The following paths are ignored by one of your .gitignore files:';
