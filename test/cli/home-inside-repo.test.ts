@@ -20,7 +20,7 @@ test('a HOME inside the work tree is not part of the change, and a run whose che
   repo = await createTempRepo({
     files: {
       'tollgate.config.yaml':
-        'checks:\n  - name: writes-home\n    run: node -e "require(\'fs\').writeFileSync(process.env.HOME + \'/log-\' + Date.now(), \'x\')"\nvalidation:\n  static_analysis: { enabled: false }\n',
+        "checks:\n  - name: writes-home\n    run: node -e \"require('fs').writeFileSync(process.env.HOME + '/log-' + Date.now(), 'x')\"\nvalidation:\n  static_analysis: { enabled: false }\n",
     },
   });
   const home = join(repo.root, 'home');
