@@ -184,6 +184,7 @@ async function takeSnapshot(
 ) {
   const git = createGitRunner(where.root);
   const objectFormat = located.then((repo) => repo.objectFormat);
+  objectFormat.catch(() => undefined); // a failed `located` is reported where it is awaited; this copy may go unread
   return withTempIndex(git, { path: where.indexPath, objectFormat, signal }, async (index) => {
     const repo = await located;
     if (!sameLocation(where, repo)) return null;
