@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, test } from 'vitest';
 import { fakeChecksumToken } from '../../src/secrets/sample-tokens.js';
-import { createTempRepo, removeDir, type TempRepo } from '../support/git-repo.js';
+import { cloneRepo, createTempRepo, removeDir, type TempRepo } from '../support/git-repo.js';
 import { runCli } from '../support/run-cli.js';
 
 /**
@@ -28,21 +28,9 @@ interface JsonReport {
 async function clone(): Promise<TempRepo> {
   const origin = await createTempRepo({ files: { 'tollgate.config.yaml': CONFIG, 'README.md': '# app\n' } });
   cleanups.push(() => origin.cleanup());
-  const root = `${origin.root}-clone`;
-  cleanups.push(() => removeDir(root));
-  await origin.git('clone', '--quiet', origin.root, root);
-  const git = (...args: string[]) => origin.git('-C', root, ...args);
-  return {
-    ...origin,
-    root,
-    git,
-    write: (path, content) => origin.write(`../${root.split('/').at(-1)}/${path}`, content),
-    commit: async (message) => {
-      await git('add', '-A');
-      await git('commit', '--quiet', '--allow-empty', '--no-verify', '-m', message);
-      return (await git('rev-parse', 'HEAD')).trim();
-    },
-  };
+  const copy = await cloneRepo(origin);
+  cleanups.push(() => copy.cleanup());
+  return copy;
 }
 
 async function run(repo: TempRepo) {

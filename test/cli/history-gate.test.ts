@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { runProcess } from '../../src/core/process.js';
 import { fakeChecksumToken } from '../../src/secrets/sample-tokens.js';
-import { createTempRepo, removeDir, type TempRepo } from '../support/git-repo.js';
+import { cloneRepo, createTempRepo, type TempRepo } from '../support/git-repo.js';
 import { runCli } from '../support/run-cli.js';
 
 /**
@@ -27,24 +27,9 @@ async function repoWithConfig(): Promise<TempRepo> {
 
 /** A clone of `origin` (its `origin/main` written by `git clone`), sharing origin's private HOME. */
 async function cloneOf(origin: TempRepo): Promise<TempRepo> {
-  const root = `${origin.root}-clone`;
-  cleanups.push(() => removeDir(root));
-  await origin.git('clone', '--quiet', origin.root, root);
-  const git = (...args: string[]) => origin.git('-C', root, ...args);
-  return {
-    ...origin,
-    root,
-    git,
-    write: async (path, content) => {
-      await mkdir(dirname(join(root, path)), { recursive: true });
-      await writeFile(join(root, path), content);
-    },
-    commit: async (message) => {
-      await git('add', '-A');
-      await git('commit', '--quiet', '--allow-empty', '--no-verify', '-m', message);
-      return (await git('rev-parse', 'HEAD')).trim();
-    },
-  };
+  const copy = await cloneRepo(origin);
+  cleanups.push(() => copy.cleanup());
+  return copy;
 }
 
 interface JsonReport {

@@ -119,3 +119,29 @@ export async function createTempRepo(options: CreateTempRepoOptions = {}): Promi
     },
   };
 }
+
+/**
+ * A clone of `origin` beside it (`<origin>-clone`), its `origin/main` written by `git clone` (no reflog entry of its
+ * own), sharing origin's private HOME. Its `cleanup` removes the clone only; the caller still cleans up `origin`.
+ */
+export async function cloneRepo(origin: TempRepo): Promise<TempRepo> {
+  const root = `${origin.root}-clone`;
+  await origin.git('clone', '--quiet', origin.root, root);
+  const git = (...args: string[]) => origin.git('-C', root, ...args);
+  return {
+    ...origin,
+    root,
+    git,
+    write: async (path, content) => {
+      await mkdir(dirname(join(root, path)), { recursive: true });
+      await writeFile(join(root, path), content);
+    },
+    remove: (path) => rm(join(root, path), { recursive: true, force: true }),
+    commit: async (message) => {
+      await git('add', '-A');
+      await git('commit', '--quiet', '--allow-empty', '--no-verify', '-m', message);
+      return (await git('rev-parse', 'HEAD')).trim();
+    },
+    cleanup: () => removeDir(root),
+  };
+}
