@@ -1,17 +1,19 @@
 import { defineConfig } from 'vitest/config';
+import { loadScale, REAL_AGENT_SUITES, SCENARIO_SUITES } from './test/suites.js';
 
 /**
- * `npm test`: everything but what runs the real agent CLIs (their end-to-end runs, a minute or more, and the flag
- * contract test, whose `--help` calls start each CLI: about 14 s of CPU, Gemini alone 7): those run as their own step
- * (`npm run test:e2e`, vitest.e2e.config.ts) in `.ci/run`.
+ * `npm test`: everything but the slow end-to-end suites, which run as their own steps of `.ci/run` (test/suites.ts
+ * says which, and why).
  */
+const scale = loadScale();
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    exclude: ['**/node_modules/**', 'test/e2e-agents/**', 'src/agents/contract.test.ts'],
+    exclude: ['**/node_modules/**', ...REAL_AGENT_SUITES, ...SCENARIO_SUITES],
     globalSetup: ['test/support/global-temp-root.ts'],
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    // A loaded machine gets longer budgets, not failures (test/suites.ts: loadScale).
+    testTimeout: 60_000 * scale,
+    hookTimeout: 60_000 * scale,
     pool: 'forks',
     // Two cores: keep a little headroom for the git and child processes the tests spawn. A worker keeps its modules
     // from one test file to the next (isolate: false): loading them again for each of 220 files cost about a tenth of

@@ -1,15 +1,17 @@
 import { defineConfig } from 'vitest/config';
+import { loadScale, REAL_AGENT_SUITES } from './test/suites.js';
 
 /**
  * The real agent CLIs: end to end (Claude Code, Gemini CLI, Codex) against scripted model servers on 127.0.0.1, and the
  * flag contract of every pinned CLI (src/agents/contract.test.ts, each CLI's own `--help`).
  */
+const scale = loadScale();
 export default defineConfig({
   test: {
-    include: ['test/e2e-agents/**/*.test.ts', 'src/agents/contract.test.ts'],
+    include: REAL_AGENT_SUITES,
     globalSetup: ['test/support/global-temp-root.ts'],
-    testTimeout: 180_000,
-    hookTimeout: 240_000,
+    testTimeout: 180_000 * scale,
+    hookTimeout: 240_000 * scale,
     pool: 'forks',
     poolOptions: { forks: { maxForks: 1, minForks: 1 } },
   },

@@ -18,6 +18,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { createTempRepo, type TempRepo } from '../../../test/support/git-repo.js';
+import { propertyRuns } from '../../../test/support/property-runs.js';
 import { registriesWith } from '../../../test/support/registries.js';
 import { builtinRules } from '../../secrets/rules/index.js';
 import { fakeChecksumToken } from '../../secrets/sample-tokens.js';
@@ -591,7 +592,11 @@ describe('the gate invariant', () => {
           }
         }
       }),
-      { numRuns: 25, examples: FIXED_CASES.map((steps) => [steps] as [Step[]]), ...seedFromEnv() },
+      {
+        numRuns: FIXED_CASES.length + propertyRuns(5, 20),
+        examples: FIXED_CASES.map((steps) => [steps] as [Step[]]),
+        ...seedFromEnv(),
+      },
     );
   }, 480_000);
 });

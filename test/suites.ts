@@ -1,0 +1,34 @@
+import { spawnSync } from 'node:child_process';
+
+/**
+ * Which suites run in which step (docs/testing.md, "Where the tests are"). `npm test` stays under five minutes on a
+ * quiet two-core machine; the slow end-to-end suites run as their own steps of `.ci/run`:
+ * - the real agent CLIs (`npm run test:e2e`, vitest.e2e.config.ts);
+ * - the built CLI's scenario suites (`npm run test:scenarios`, vitest.scenarios.config.ts): whole sessions through
+ *   `bin/tollgate.cjs` on real repositories, each case several runs of the CLI, and the gate-invariant property at its
+ *   full number of cases;
+ * - the installed package on Node 22 and 24 (test/node-versions/run.sh).
+ * `npm test` keeps the installed package on this Node (every command through `bin/tollgate.cjs`), the unit and
+ * in-process tests, and the gate-invariant property at fewer cases.
+ */
+export const REAL_AGENT_SUITES = ['test/e2e-agents/**/*.test.ts', 'src/agents/contract.test.ts'];
+
+export const SCENARIO_SUITES = ['test/cli/**/*.test.ts', 'test/integrations/github-action.test.ts'];
+
+/** Property tests that run in both steps: fewer random cases in `npm test`, all of them in the scenario step. */
+export const PROPERTY_RUNS_ENV = 'TOLLGATE_PROPERTY_RUNS';
+
+/**
+ * How much slower than a quiet machine this one starts a process now, at least 1: test and hook time budgets are
+ * multiplied by it, so a loaded machine gets more time instead of failing (slowness is not a test failure either).
+ * Measured as the fastest of three `node -e 0` starts against 80 ms, the quiet figure on the two-core machines CI uses.
+ */
+export function loadScale(): number {
+  let fastest = Number.POSITIVE_INFINITY;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const started = process.hrtime.bigint();
+    spawnSync(process.execPath, ['-e', '0'], { stdio: 'ignore' });
+    fastest = Math.min(fastest, Number(process.hrtime.bigint() - started) / 1e6);
+  }
+  return Math.min(10, Math.max(1, fastest / 80));
+}

@@ -1,0 +1,20 @@
+import { defineConfig } from 'vitest/config';
+import { loadScale, PROPERTY_RUNS_ENV, SCENARIO_SUITES } from './test/suites.js';
+
+/**
+ * `npm run test:scenarios`: the built CLI's scenario suites (whole sessions through `bin/tollgate.cjs` on real
+ * repositories) and the gate-invariant property at its full number of cases. A step of its own in `.ci/run`, after
+ * `npm test` (test/suites.ts).
+ */
+const scale = loadScale();
+export default defineConfig({
+  test: {
+    include: [...SCENARIO_SUITES, 'src/core/run/gate-invariant.property.test.ts'],
+    globalSetup: ['test/support/global-temp-root.ts'],
+    env: { [PROPERTY_RUNS_ENV]: 'full' },
+    testTimeout: 60_000 * scale,
+    hookTimeout: 60_000 * scale,
+    pool: 'forks',
+    poolOptions: { forks: { maxForks: 2, minForks: 1, isolate: false } },
+  },
+});
