@@ -61,16 +61,16 @@ export const SPLIT_FIELD_FORMS: readonly SplitFieldForm[] = [
   {
     syntax: 'XML name/value properties (Hadoop and Hive `*-site.xml`, Oozie)',
     reference: 'https://hadoop.apache.org/docs/stable/hadoop-project-dist/hadoop-common/core-default.xml',
-    before: '<name>[ \\t]*',
-    between: `[ \\t]*</name>${WRAP}<value>`,
+    before: '<name>',
+    between: `</name>${WRAP}<value>`,
     value: '(?<secretXml>[^<>\\s]{1,200})</value>',
     example: '<property><name>NAME</name><value>VALUE</value></property>',
   },
   {
     syntax: 'Property lists (Apple `.plist`)',
     reference: 'https://developer.apple.com/library/archive/documentation/Cocoa/Conceptual/PropertyLists/',
-    before: '<key>[ \\t]*',
-    between: `[ \\t]*</key>${WRAP}<string>`,
+    before: '<key>',
+    between: `</key>${WRAP}<string>`,
     value: '(?<secretPlist>[^<>\\s]{1,200})</string>',
     example: '<key>NAME</key><string>VALUE</string>',
   },
@@ -90,8 +90,8 @@ export function splitFieldPattern(core: string): RegExp {
  * after its quote and stops here.
  */
 export const SPLIT_FIELD_GATE = nameGate(
-  { run: 30, at: 'end', chars: '"< \t' },
-  String.raw`(?:[ \t]*"[ \t]*(?:[,{\r\n]|value[ \t]*=)|[ \t]*</(?:name|key)>)`,
+  { run: 30, at: 'end', chars: '"<' },
+  String.raw`(?:"[ \t]*(?:[,{\r\n]|value[ \t]*=)|</(?:name|key)>)`,
   'i',
 );
 
