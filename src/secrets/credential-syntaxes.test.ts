@@ -216,17 +216,28 @@ describe('names ending in Key that key something else', () => {
     'idempotency_key',
     'key',
     'data_key',
+    'envKey',
+    'config.settings.headerKey',
+    'stripe_cache_key',
   ])('%s is not a credential name', (name) => {
     expect(isCredentialKeyName(name)).toBe(false);
     expect(findings(`const ${name} = "${token}";\n`, 'src/store.ts')).toEqual([]);
   });
 
-  test.each(['stripeKey', 'clientKey', 'LICENSE_KEY', 'mapbox-key', 'webhookKey2', 'proxy_auth', '_auth', 'auth'])(
-    '%s is a credential name',
-    (name) => {
-      expect(isCredentialKeyName(name)).toBe(true);
-    },
-  );
+  test.each([
+    'stripeKey',
+    'clientKey',
+    'LICENSE_KEY',
+    'mapbox-key',
+    'webhookKey2',
+    'process.env.CLIENT_KEY',
+    'config.stripe_key',
+    'proxy_auth',
+    '_auth',
+    'auth',
+  ])('%s is a credential name', (name) => {
+    expect(isCredentialKeyName(name)).toBe(true);
+  });
 
   test('words that only end in key are not names ending in Key (monkey, keyboard, turkey)', () => {
     for (const name of ['monkey', 'keyboard', 'turkey', 'whiskey', 'hockey']) {

@@ -4,8 +4,19 @@
  * `ctrlKey`). The generic `*-key-name` rules read such names; these tables say which ones hold no credential.
  */
 
+/** A group of words that say a name holds no credential, and where they are documented as such. */
+export interface NonCredentialWords {
+  readonly words: string;
+  readonly reference: string;
+  /**
+   * Only as the word right before `Key` (`envKey`, `configKey`): anywhere else such a word is the path to the setting
+   * (`process.env.CLIENT_KEY`, `config.stripe_key`), not what it keys.
+   */
+  readonly lastOnly?: true;
+}
+
 /** Words before `Key` that name a key of data, a keyboard or an interface, never a credential; each group says where. */
-export const NON_CREDENTIAL_KEY_WORDS: ReadonlyArray<{ readonly words: string; readonly reference: string }> = [
+export const NON_CREDENTIAL_KEY_WORDS: readonly NonCredentialWords[] = [
   {
     words: 'primary foreign unique composite candidate surrogate natural compound super alternate',
     reference: 'https://en.wikipedia.org/wiki/Primary_key',
@@ -40,6 +51,7 @@ export const NON_CREDENTIAL_KEY_WORDS: ReadonlyArray<{ readonly words: string; r
   {
     words: 'env config setting settings option options param parameter header cookie form field json yaml toml',
     reference: 'https://docs.python.org/3/library/configparser.html',
+    lastOnly: true,
   },
   {
     words: 'dummy fake test mock sample example invalid wrong bad',
@@ -48,7 +60,7 @@ export const NON_CREDENTIAL_KEY_WORDS: ReadonlyArray<{ readonly words: string; r
 ];
 
 /** Words before `auth` that say whether or how to authenticate, not with what (`no_auth`, `requireAuth`). */
-export const NON_CREDENTIAL_AUTH_WORDS: ReadonlyArray<{ readonly words: string; readonly reference: string }> = [
+export const NON_CREDENTIAL_AUTH_WORDS: readonly NonCredentialWords[] = [
   {
     words:
       'no use uses using require requires required need needs skip with without has have is enable enabled disable disabled allow default supports support',
@@ -60,10 +72,11 @@ export const NON_CREDENTIAL_AUTH_WORDS: ReadonlyArray<{ readonly words: string; 
   },
 ];
 
-const wordSet = (table: ReadonlyArray<{ readonly words: string }>) =>
-  new Set(table.flatMap((entry) => entry.words.split(' ')));
-const KEY_WORDS = wordSet(NON_CREDENTIAL_KEY_WORDS);
-const AUTH_WORDS = wordSet(NON_CREDENTIAL_AUTH_WORDS);
+const wordSet = (table: readonly NonCredentialWords[], lastOnly: boolean) =>
+  new Set(table.filter((entry) => lastOnly || !entry.lastOnly).flatMap((entry) => entry.words.split(' ')));
+const KEY_WORDS = wordSet(NON_CREDENTIAL_KEY_WORDS, false);
+const LAST_KEY_WORDS = wordSet(NON_CREDENTIAL_KEY_WORDS, true);
+const AUTH_WORDS = wordSet(NON_CREDENTIAL_AUTH_WORDS, true);
 
 /** The words of a name: `stripe_webhookKey2` → `stripe`, `webhook`, `key2`. */
 function wordsOf(name: string): string[] {
@@ -82,6 +95,8 @@ export function isCredentialKeyName(name: string): boolean {
   const last = words.at(-1)?.replace(/\d+$/, '');
   const owner = words.slice(0, -1);
   if (owner.length === 0) return last === 'auth';
-  const ignored = last === 'auth' ? AUTH_WORDS : KEY_WORDS;
-  return !owner.some((word) => ignored.has(word) || KEY_WORDS.has(word.replace(/s$/, '')));
+  const before = owner.at(-1)!;
+  const lastWords = last === 'auth' ? AUTH_WORDS : LAST_KEY_WORDS;
+  if (lastWords.has(before) || lastWords.has(before.replace(/s$/, ''))) return false;
+  return !owner.some((word) => KEY_WORDS.has(word) || KEY_WORDS.has(word.replace(/s$/, '')));
 }
