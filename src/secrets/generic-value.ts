@@ -325,21 +325,29 @@ export const SECRET_NAME =
 
 /** A name (with optional quotes, possibly escaped in JSON-in-JSON), a separator, then a quoted or bare value. */
 export function assignmentPattern(nameCore: string, options: { comparisons?: boolean } = {}): RegExp {
-  const name = `(?<![A-Za-z0-9_.-])(?<name>[A-Za-z0-9_.-]{0,80}?${nameCore}[A-Za-z0-9_.-]{0,40})`;
+  return assignmentOf(`(?<![A-Za-z0-9_.-])(?<name>[A-Za-z0-9_.-]{0,80}?${nameCore}[A-Za-z0-9_.-]{0,40})`, 'i', options);
+}
+
+/**
+ * `assignmentPattern` with a whole name pattern of its own (a `name` group), and its own flags: a name told apart by
+ * its case (`stripeKey`, not `monkey`) needs a pattern without `i`.
+ */
+export function assignmentOf(name: string, flags: string, options: { comparisons?: boolean } = {}): RegExp {
   // `define('DB_PASSWORD', '…')` (PHP) and `Map.of("token", "…")`: a quoted name, a comma, a quoted value, as the
   // arguments of a call that sets or reads a named value (not a list such as `['password', 'seen']`); any call with
   // `env` in its name counts (`getenv`, `GetEnvOrDefault("api_token", "…")`, `env_or`), its second argument a default.
-  // A type annotation may sit between name and `=` (`password: str = `, `val pw: String = `). Comparisons
+  // A type annotation may sit between name and `=` (`password: str = `, `val pw: String = `, Rust's
+  // `API_KEY: &str = ` and `&'static str`), and a C array's brackets (`char pw[] = `, `char key[33] = `). Comparisons
   // (`if pw == "…"`) only where asked: code compares tokens with token kinds (`token === "Punctuator"`).
   const compare = options.comparisons ? '===?|!==?|' : '';
-  const separator = `(?:(?:\\\\?["'])?[ \\t]{0,8}(?:${compare}=>|:=|\\?=|=|:[ \\t]{0,4}[A-Za-z_][\\w.]{0,30}\\??[ \\t]{0,4}=|:)[ \\t]{0,8}|(?<=(?:define|\\.of|put|set|setdefault|setProperty|setItem|[a-z]{0,12}env[a-z]{0,16}|get|fetch)\\([ \\t]{0,4}["'][A-Za-z0-9_.-]{1,130})["'][ \\t]{0,4},[ \\t]{0,16}(?=["']))`;
+  const separator = `(?:(?:\\\\?["'])?[ \\t]{0,8}(?:${compare}=>|:=|\\?=|=|:[ \\t]{0,4}(?:&(?:'[a-z]{1,10}[ \\t]{1,4})?)?[A-Za-z_][\\w.]{0,30}\\??[ \\t]{0,4}=|\\[[0-9]{0,4}\\][ \\t]{0,4}=|:)[ \\t]{0,8}|(?<=(?:define|\\.of|put|set|setdefault|setProperty|setItem|[a-z]{0,12}env[a-z]{0,16}|get|fetch)\\([ \\t]{0,4}["'][A-Za-z0-9_.-]{1,130})["'][ \\t]{0,4},[ \\t]{0,16}(?=["']))`;
   const value =
     '(?:\\\\"(?<secretEscaped>[^"\\\\\\r\\n]{1,200})\\\\"|"(?<secretQuoted>[^"\\r\\n]{1,200})"|' +
     "'(?<secretSingle>[^'\\r\\n]{1,200})'|`(?<secretBacktick>[^`$\\r\\n]{1,200})`|" +
     // HTML and XML attribute text writes quotes as `&quot;` (web pages, draw.io diagrams, exported settings).
     '&quot;(?<secretEntity>[^\\s"\'<>]{1,200}?)&quot;|' +
     '(?<secretBare>[^\\s"\'`,;<>(){}\\[\\]]{1,200})(?![^\\s"\'`,;<>(){}\\[\\]]))';
-  return new RegExp(name + separator + value, 'i');
+  return new RegExp(name + separator + value, flags);
 }
 
 /**
@@ -372,8 +380,8 @@ export const GATES = {
    * (`"cfg_access_key_2",` on every line of keyword-dense data) then stops here.
    */
   assignment: nameGate(
-    { run: 40, at: 'separator', chars: '=:,?!', quoted: rejectedOnItsOwn },
-    String.raw`\\?["']?[ \t]{0,8}(?:[=:?!]|,[ \t]{0,16}["'])`,
+    { run: 40, at: 'separator', chars: '=:,?![', quoted: rejectedOnItsOwn },
+    String.raw`\\?["']?[ \t]{0,8}(?:[=:?!]|,[ \t]{0,16}["']|\[[0-9]{0,4}\][ \t]{0,4}=)`,
   ),
   /** A provider word early in a longer name: `twilio_auth_token =`. */
   namedValue: nameGate({ run: 80, at: 'separator', chars: '=:' }, String.raw`\\?["']?[ \t]{0,4}[=:]`),

@@ -115,7 +115,7 @@ describe('name gates', () => {
   const withoutCheck = new SecretScanner(assignmentRules.map(unshaped));
   const assignments = fc
     .tuple(
-      fc.constantFrom('password', 'api_token', 'secret', 'db_pass'),
+      fc.constantFrom('password', 'api_token', 'secret', 'db_pass', 'client_key', 'proxyAuth'),
       fc.array(fc.constantFrom(...NAME), { maxLength: 3 }),
       fc.array(fc.constantFrom('"', "'", '\\', ' ', ':', '=', '>', '?', '!', ','), { maxLength: 4 }),
       fc.array(
@@ -130,7 +130,11 @@ describe('name gates', () => {
     }));
 
   test('the assignment rules find the same secrets with the quoted-value check as without it', () => {
-    expect(assignmentRules.map((rule) => rule.id).sort()).toEqual(['generic-password', 'generic-secret']);
+    expect(assignmentRules.map((rule) => rule.id).sort()).toEqual([
+      'generic-password',
+      'generic-secret',
+      'generic-secret-key-name',
+    ]);
     fc.assert(
       fc.property(assignments, ({ text, path }) => {
         const found = (scanner: SecretScanner) =>

@@ -1,14 +1,25 @@
+import { checkedGate } from '../gate-checks.js';
 import {
+  assignmentOf,
   assignmentPattern,
   GATES,
   type GenericKind,
   judgeGenericValue,
   PASSWORD_NAME,
+  rejectedOnItsOwn,
   SECRET_NAME,
 } from '../generic-value.js';
+import { isCredentialKeyName } from '../key-names.js';
 import { ALNUM, nameGate } from '../name-gate.js';
 import { defineRules, type SampleContext, type SecretRule } from '../rule.js';
 import { BASE64, fakeHex, fakeHumanPassword, fakeToken, URL_SAFE } from '../sample-tokens.js';
+import {
+  CONTINUED_PROPERTY_GATE,
+  continuedPropertyPattern,
+  SPLIT_FIELD_FORMS,
+  SPLIT_FIELD_GATE,
+  splitFieldPattern,
+} from '../split-fields.js';
 
 /**
  * Secrets that no provider format announces: a value assigned to a password- or secret-like name, in any syntax.
@@ -105,6 +116,7 @@ function generic(
 }
 
 const withKeywords = (keywords: string[], rule: SecretRule): SecretRule => ({ ...rule, keywords });
+const withValidate = (validate: SecretRule['validate'], rule: SecretRule): SecretRule => ({ ...rule, validate });
 
 /** `<token>…</token>`, or the text alone on the next line (pretty-printed XML), whose closing tag the window leaves out. */
 const xmlElement = (core: string) =>
@@ -162,6 +174,51 @@ const envDefaultContexts = (name: string): SampleContext[] => [
   { name: 'go', path: 'cmd/main.go', render: (v) => `\t${name} := getenv("APP_VALUE", "${v}")\n` },
   { name: 'ruby', path: 'config/app.rb', render: (v) => `${name} = ENV.fetch("APP_VALUE", "${v}")\n` },
 ];
+
+/**
+ * Names ending in `Key` or `auth` whose first words say whose key it is (`stripeKey`, `CLIENT_KEY`, `proxy_auth`):
+ * the case tells a word boundary (`stripeKey`, not `monkey`), so the name is read without `i`. Names the plain
+ * assignment rule knows (`apiKey`, `secretKey`) are its own.
+ */
+const KEY_NAME = `(?<![A-Za-z0-9_.-])(?<name>(?:[A-Za-z0-9_.-]{0,60}?(?:[a-z0-9](?:Key|Auth)|[A-Za-z0-9][_-](?:key|Key|KEY|auth|Auth|AUTH))|_?(?:auth|Auth|AUTH))[0-9]{0,2})`;
+const KNOWN_NAME = new RegExp(`${SECRET_NAME}|${PASSWORD_NAME}`, 'i');
+const CODE_Y = 0x79;
+/** Whether the `key` or `auth` hit ending at `after` starts a word: after `_`, `-`, a camel hump, or alone (`auth`). */
+function startsNameWord(text: string, after: number): boolean {
+  const length = (text.charCodeAt(after - 1) | 0x20) === CODE_Y ? 3 : 4;
+  const start = after - length;
+  const before = start > 0 ? text.charCodeAt(start - 1) : -1;
+  if (before === 95 || before === 45) return true;
+  const first = text.charCodeAt(start);
+  if (first >= 65 && first <= 90 && ((before >= 97 && before <= 122) || (before >= 48 && before <= 57))) return true;
+  return length === 4 && !(before >= 0 && /[A-Za-z0-9.]/.test(String.fromCharCode(before)));
+}
+/** The assignment gate's shape, the name ending within two digits of the keyword, behind a look at the word start. */
+const KEY_NAME_GATE = checkedGate(
+  nameGate(
+    { run: 2, at: 'separator', chars: '=:,?![', quoted: rejectedOnItsOwn },
+    String.raw`\\?["']?[ \t]{0,8}(?:[=:?!]|,[ \t]{0,16}["']|\[[0-9]{0,4}\][ \t]{0,4}=)`,
+  ),
+  startsNameWord,
+);
+/** A key named only by whose it is is weaker evidence than `api_key`: a key-length value of letters and digits. */
+function judgeKeyName(value: string, context: Parameters<typeof judgeGenericValue>[2]): boolean {
+  const name = context.name ?? '';
+  if (KNOWN_NAME.test(name) || !isCredentialKeyName(name)) return false;
+  if (value.length < 16 || !/[0-9]/.test(value) || !/[A-Za-z]/.test(value)) return false;
+  return judgeGenericValue('secret', value, context);
+}
+
+const splitFieldContexts = (name: string): SampleContext[] =>
+  SPLIT_FIELD_FORMS.map((form) => ({
+    name: form.syntax,
+    path: form.example.startsWith('<')
+      ? 'conf/site.xml'
+      : form.example.includes('"value"')
+        ? 'settings.json'
+        : 'main.tf',
+    render: (v: string) => `${form.example.replace('NAME', name).replace('VALUE', v)}\n`,
+  }));
 
 export default defineRules([
   generic('password', {
@@ -385,6 +442,57 @@ export default defineRules([
         },
       ],
     }),
+  ),
+  generic('password', {
+    id: 'generic-password-split-field',
+    gate: SPLIT_FIELD_GATE,
+    title: 'Password in a name/value pair ({"name": "DB_PASSWORD", "value": …})',
+    reference: SPLIT_FIELD_FORMS[0]!.reference,
+    pattern: splitFieldPattern(PASSWORD_NAME),
+    key: 'DB_PASSWORD',
+    match: [fakeHumanPassword()],
+    contexts: splitFieldContexts('DB_PASSWORD'),
+  }),
+  generic('secret', {
+    id: 'generic-secret-split-field',
+    gate: SPLIT_FIELD_GATE,
+    title: 'Secret or token in a name/value pair ({"name": "API_TOKEN", "value": …})',
+    reference: SPLIT_FIELD_FORMS[0]!.reference,
+    pattern: splitFieldPattern(SECRET_NAME),
+    key: 'API_TOKEN',
+    match: [fakeToken('', 32)],
+    contexts: splitFieldContexts('API_TOKEN'),
+  }),
+  generic('password', {
+    id: 'generic-password-continued-property',
+    gate: CONTINUED_PROPERTY_GATE,
+    title: 'Password on the continuation line of a .properties entry',
+    reference: 'https://docs.oracle.com/javase/8/docs/api/java/util/Properties.html#load-java.io.Reader-',
+    onlyPaths: /\.properties$/,
+    pattern: continuedPropertyPattern(PASSWORD_NAME),
+    key: 'db.password',
+    contexts: [
+      {
+        name: 'properties',
+        path: 'src/main/resources/application.properties',
+        render: (v) => `db.url=jdbc:postgresql://db.internal/app\ndb.password=\\\n    ${v}\n`,
+      },
+    ],
+  }),
+  withValidate(
+    judgeKeyName,
+    withKeywords(
+      ['key', 'auth'],
+      generic('secret', {
+        id: 'generic-secret-key-name',
+        gate: KEY_NAME_GATE,
+        title: 'Key named for whose it is (stripeKey, CLIENT_KEY, proxy_auth) in an assignment',
+        reference: 'https://cwe.mitre.org/data/definitions/798.html',
+        pattern: assignmentOf(KEY_NAME, ''),
+        key: 'stripeKey',
+        match: [fakeToken('', 32), fakeHex(40)],
+      }),
+    ),
   ),
   generic('password', {
     id: 'generic-password',

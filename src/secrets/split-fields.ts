@@ -1,0 +1,110 @@
+import { nameGate } from './name-gate.js';
+
+/**
+ * Settings written as a name field and a value field side by side: the credential's name is a value itself
+ * (`{"name": "DB_PASSWORD", "value": "…"}`), so no `name = value` reading sees it. Each form pairs the field that holds
+ * the name with the field that holds the value, on the same line or the next (a scan window holds both).
+ */
+export interface SplitFieldForm {
+  /** Where people write it. */
+  readonly syntax: string;
+  /** Where the format is documented. */
+  readonly reference: string;
+  /** What comes right before the name (its quote or tag included). */
+  readonly before: string;
+  /** What comes between the name and the value (the name's closing quote or tag included, and the value field). */
+  readonly between: string;
+  /** The value, in a capture group named `secret…` of its own (JavaScript regexes do not share group names). */
+  readonly value: string;
+  /** An example, `NAME` where the name goes and `VALUE` where the value goes (docs and tests use it). */
+  readonly example: string;
+}
+
+/** The end of the name's line and blanks at the start of the next, or blanks: the value field may wrap. */
+const WRAP = '[ \\t]*(?:\\r?\\n[ \\t]*)?';
+const QUOTED = (group: string) => `"(?<${group}>[^"\\r\\n]{1,200})"`;
+
+export const SPLIT_FIELD_FORMS: readonly SplitFieldForm[] = [
+  {
+    syntax: 'JSON name/value pairs (Azure App Service settings, ECS task environments, Kubernetes env as JSON)',
+    reference: 'https://learn.microsoft.com/azure/app-service/configure-common#edit-app-settings-in-bulk',
+    before: '"(?:name|Name|key|Key)"[ \\t]*:[ \\t]*"',
+    between: `"[ \\t]*,${WRAP}"(?:value|Value)"[ \\t]*:[ \\t]*`,
+    value: QUOTED('secretJson'),
+    example: '{ "name": "NAME", "value": "VALUE" }',
+  },
+  {
+    syntax: 'CloudFormation parameter files',
+    reference:
+      'https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/using-cfn-cli-creating-stack.html#using-cfn-cli-parameters',
+    before: '"ParameterKey"[ \\t]*:[ \\t]*"',
+    between: `"[ \\t]*,${WRAP}"ParameterValue"[ \\t]*:[ \\t]*`,
+    value: QUOTED('secretParameter'),
+    example: '{ "ParameterKey": "NAME", "ParameterValue": "VALUE" }',
+  },
+  {
+    syntax: 'HCL name/value blocks (Terraform `app_setting`, Helm provider `set`)',
+    reference: 'https://registry.terraform.io/providers/hashicorp/helm/latest/docs/resources/release#set',
+    before: '(?<![\\w"])name[ \\t]*=[ \\t]*"',
+    between: `"${WRAP}value[ \\t]*=[ \\t]*`,
+    value: QUOTED('secretHcl'),
+    example: 'app_setting {\n  name  = "NAME"\n  value = "VALUE"\n}',
+  },
+  {
+    syntax: 'Terraform variable defaults',
+    reference: 'https://developer.hashicorp.com/terraform/language/values/variables#default-values',
+    before: '(?<![\\w"])variable[ \\t]+"',
+    between: `"[ \\t]*\\{${WRAP}default[ \\t]*=[ \\t]*`,
+    value: QUOTED('secretDefault'),
+    example: 'variable "NAME" { default = "VALUE" }',
+  },
+  {
+    syntax: 'XML name/value properties (Hadoop and Hive `*-site.xml`, Oozie)',
+    reference: 'https://hadoop.apache.org/docs/stable/hadoop-project-dist/hadoop-common/core-default.xml',
+    before: '<name>',
+    between: `</name>${WRAP}<value>`,
+    value: '(?<secretXml>[^<>\\s]{1,200})</value>',
+    example: '<property><name>NAME</name><value>VALUE</value></property>',
+  },
+  {
+    syntax: 'Property lists (Apple `.plist`)',
+    reference: 'https://developer.apple.com/library/archive/documentation/Cocoa/Conceptual/PropertyLists/',
+    before: '<key>',
+    between: `</key>${WRAP}<string>`,
+    value: '(?<secretPlist>[^<>\\s]{1,200})</string>',
+    example: '<key>NAME</key><string>VALUE</string>',
+  },
+];
+
+/** A name field holding a name with `core` in it, and the value field after it, in any of `SPLIT_FIELD_FORMS`. */
+export function splitFieldPattern(core: string): RegExp {
+  // Each form's value group follows its own `between`; the name group is shared, so the forms' `before`s come first.
+  const before = SPLIT_FIELD_FORMS.map((form) => form.before).join('|');
+  const after = SPLIT_FIELD_FORMS.map((form) => form.between + form.value).join('|');
+  return new RegExp(`(?:${before})(?<name>[A-Za-z0-9_.-]{0,40}?${core}[A-Za-z0-9_.-]{0,30})(?:${after})`, 'i');
+}
+
+/**
+ * After the keyword: the rest of the name, then its closing quote followed by what separates it from the value field
+ * (`,`, `{`, a line end, `value =`), or its closing tag. A credential-named JSON key (`"DB_PASSWORD": …`) has a `:`
+ * after its quote and stops here.
+ */
+export const SPLIT_FIELD_GATE = nameGate(
+  { run: 30, at: 'end', chars: '"<' },
+  String.raw`(?:"[ \t]*(?:[,{\r\n]|value[ \t]*=)|</(?:name|key)>)`,
+  'i',
+);
+
+/** `db.password=\` with the value on the continuation line (Java `.properties`). */
+export function continuedPropertyPattern(core: string): RegExp {
+  return new RegExp(
+    `(?<![A-Za-z0-9_.-])(?<name>[A-Za-z0-9_.-]{0,80}?${core}[A-Za-z0-9_.-]{0,40})[ \\t]*[=:][ \\t]*\\\\\\r?\\n[ \\t]*(?<secretContinued>[^\\s\\\\]{1,200})(?=[ \\t]*(?:\\r?\\n|$))`,
+    'i',
+  );
+}
+
+/** After the keyword: the rest of the name, `=` or `:`, then the backslash that continues the line. */
+export const CONTINUED_PROPERTY_GATE = nameGate(
+  { run: 40, at: 'separator', chars: '=:', value: '\\' },
+  String.raw`[ \t]*[=:][ \t]*\\\r?\n`,
+);
