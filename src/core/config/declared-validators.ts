@@ -59,6 +59,18 @@ export const declaredValidatorsSchema = z
 
 export type DeclaredValidators = z.output<typeof declaredValidatorsSchema>;
 
+/**
+ * Names a declared validator may not take besides the built-in validators' own: the MCP server's other tools, the
+ * built-ins' MCP names, and the report's section for pending policy edits.
+ */
+export const RESERVED_VALIDATOR_NAMES: readonly string[] = [
+  'parallel_validation',
+  'validation_status',
+  'secret_scanning',
+  'dependency_advisories',
+  'policy',
+];
+
 /** The config section that holds them. */
 export const DECLARED_VALIDATORS_KEY = 'validators';
 

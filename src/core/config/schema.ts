@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import { SEVERITIES } from '../finding.js';
 import type { AnyToolDefinition } from '../pipeline/tool.js';
-import { DECLARED_VALIDATORS_KEY, type DeclaredValidators, declaredValidatorsSchema } from './declared-validators.js';
+import {
+  DECLARED_VALIDATORS_KEY,
+  type DeclaredValidators,
+  declaredValidatorsSchema,
+  RESERVED_VALIDATOR_NAMES,
+} from './declared-validators.js';
 import { durationSchema, lifetimeSchema, sizeSchema } from './duration.js';
 import { THINKING_BUDGETS } from './thinking-budget.js';
 
@@ -324,12 +329,13 @@ export function buildConfigSchema(registries: Registries) {
           .filter((tool) => tool.configKey !== DECLARED_VALIDATORS_KEY)
           .flatMap((tool) => [tool.name, ...(tool.aliases ?? [])]),
       );
+      for (const name of RESERVED_VALIDATOR_NAMES) builtIn.add(name);
       for (const name of Object.keys(config[DECLARED_VALIDATORS_KEY] as DeclaredValidators)) {
         if (builtIn.has(name)) {
           ctx.addIssue({
             code: 'custom',
             path: [DECLARED_VALIDATORS_KEY, name],
-            message: `${JSON.stringify(name)} is a built-in validator's name; give the declared validator another name`,
+            message: `${JSON.stringify(name)} is taken by tollgate (a built-in validator or tool); give the declared validator another name`,
           });
         }
       }

@@ -162,7 +162,7 @@ describe('declared validators', () => {
         env: {},
         registries,
       }),
-    ).toThrow(/tollgate.config.yaml:3:5 validators.checks: "checks" is a built-in validator's name/);
+    ).toThrow(/tollgate.config.yaml:3:5 validators.checks: "checks" is taken by tollgate/);
     expect(() =>
       parseConfigText({
         text: 'validators:\n  Bad-Name:\n    run: "true"\n',
@@ -170,6 +170,6 @@ describe('declared validators', () => {
         env: {},
         registries,
       }),
-    ).toThrow(/snake_case/);
+    ).toThrow(/validators.Bad-Name: key "Bad-Name": expected a string matching/);
   });
 });

@@ -111,7 +111,8 @@ async function readFindings(
 function summarize(name: string, findings: Finding[], outside: number): ToolResult {
   const blocking = findings.filter((finding) => atLeast(finding.severity, 'low'));
   const dropped = outside > 0 ? ` (${outside} outside the changed files left out)` : '';
-  const details = { findings: findings.length, outsideChangedFiles: outside };
+  // `failOn` tells the reports which findings block: an `info` finding is shown, not held against the change.
+  const details = { failOn: 'low', findings: findings.length, outsideChangedFiles: outside };
   if (blocking.length > 0) {
     return result(
       'failed',
