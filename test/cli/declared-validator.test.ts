@@ -52,6 +52,9 @@ describe('a validator declared in config', () => {
     expect(tool?.findings).toEqual([
       expect.objectContaining({ validator: 'todo_markers', ruleId: 'todo', path: 'src/a.ts', line: 2 }),
     ]);
+    // `--only` takes a declared validator's name as it takes a built-in one's.
+    const only = await runCli(['run', '--only', 'todo_markers', '--format', 'json'], { cwd: repo.root, env: repo.env });
+    expect((JSON.parse(only.stdout) as Report).tools.map((candidate) => candidate.name)).toEqual(['todo_markers']);
     for (const format of ['markdown', 'sarif', 'html', 'github']) {
       const run = await runCli(['run', '--format', format], { cwd: repo.root, env: repo.env });
       expect(run.exitCode, `${format}: ${run.stderr}`).toBe(1);

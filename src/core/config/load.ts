@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { TollgateError } from '../errors.js';
 import type { AnyToolDefinition } from '../pipeline/tool.js';
 import { configHashFor } from './config-hash.js';
-import { peekDeclaredValidators } from './declared-validators.js';
+import { type DeclaredValidators, peekDeclaredValidators } from './declared-validators.js';
 import { describeValue } from './describe-value.js';
 import { type Env, readEnvSwitches } from './env-overrides.js';
 import type { ConfigSource, LoadedConfig } from './loaded-config.js';
@@ -84,7 +84,7 @@ export function parseConfigText(options: ParseConfigTextOptions): LoadedConfig {
   }
   // The validators this config declares join the registry first: the schema of the rest (their switches) and the
   // `TOLLGATE_USE_<NAME>` variables follow from it.
-  const registries = withDeclaredTools(options.registries, raw);
+  const registries = withDeclaredTools(options.registries, peekDeclaredValidators(raw));
   const { tools } = registries;
   const schema = buildConfigSchema(registries);
   const { switches, problems: envProblems } = readEnvSwitches(options.env, tools);
@@ -114,10 +114,10 @@ export function parseConfigText(options: ParseConfigTextOptions): LoadedConfig {
   return { config, file: options.file, hash: configHashFor(config), sources };
 }
 
-/** The registries with the validators `raw` declares added to `tools` (none when it declares none). */
-function withDeclaredTools(registries: Registries, raw: Record<string, unknown>): Registries {
-  const declared = registries.declareTools?.(peekDeclaredValidators(raw)) ?? [];
-  return declared.length === 0 ? registries : { ...registries, tools: [...registries.tools, ...declared] };
+/** The registries with the validators a config declares added to `tools` (none when it declares none). */
+export function withDeclaredTools(registries: Registries, declared: DeclaredValidators): Registries {
+  const tools = registries.declareTools?.(declared) ?? [];
+  return tools.length === 0 ? registries : { ...registries, tools: [...registries.tools, ...tools] };
 }
 
 /**

@@ -5,6 +5,7 @@ import { registriesWith } from '../../../test/support/registries.js';
 import { staticChangeSet } from '../../../test/support/static-change-set.js';
 import { removeDir, tempDir } from '../../../test/support/temp-home.js';
 import { parseConfigText } from '../../core/config/load.js';
+import { shownSettings } from '../../core/config/show.js';
 import { discardEvents } from '../../core/pipeline/event-sink.js';
 import { executeTool } from '../../core/pipeline/execute-tool.js';
 import { checksTool } from '../checks/index.js';
@@ -153,6 +154,9 @@ describe('declared validators', () => {
     const loaded = parseConfigText({ text: yaml, file: 'tollgate.config.yaml', env: {}, registries });
     expect(loaded.config.validation.required).toEqual(['todo_markers']);
     expect(loaded.config.validation.todo_markers).toEqual({ enabled: false });
+    expect(
+      shownSettings(loaded, registries).find((setting) => setting.key === 'validation.todo_markers.enabled'),
+    ).toMatchObject({ value: false, source: 'file' });
     const switched = parseConfigText({ text: yaml, file: 'x', env: { TOLLGATE_USE_TODO_MARKERS: '1' }, registries });
     expect(switched.config.validation.todo_markers).toEqual({ enabled: true });
     expect(() =>
