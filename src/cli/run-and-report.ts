@@ -12,7 +12,7 @@ import { settleUnchangedRun } from '../core/run/unchanged-run.js';
 import { checkOutputWritable, writeOutput } from '../core/state/output-file.js';
 import { TOLLGATE_VERSION } from '../core/version.js';
 import { renderReport, reportFormatOf } from '../report/index.js';
-import { validators } from '../validators/index.js';
+import { validatorsFor } from '../validators/index.js';
 import { readerOf } from './person-at-terminal.js';
 import { createProgressDisplay } from './progress-display.js';
 import type { RunFlags } from './run-flags.js';
@@ -47,7 +47,7 @@ export async function runAndReport(flags: RunFlags): Promise<number> {
       config,
       configHash: loaded.hash,
       ...(loaded.policy ? { policy: loaded.policy } : {}),
-      tools: validators,
+      tools: validatorsFor(config),
       ...(flags.base ? { base: flags.base } : {}),
       only: flags.only,
       skip: flags.skip,

@@ -1,7 +1,9 @@
+import type { TollgateConfig } from '../core/config/schema.js';
 import type { AnyToolDefinition } from '../core/pipeline/tool.js';
 import { advisoriesTool } from './advisories/index.js';
 import { checksTool } from './checks/index.js';
 import { codeReviewTool } from './code-review/index.js';
+import { declaredValidatorTools } from './declared/index.js';
 import { secretsTool } from './secrets/index.js';
 import { staticAnalysisTool } from './static-analysis/index.js';
 
@@ -13,3 +15,17 @@ export const validators: readonly AnyToolDefinition[] = [
   secretsTool,
   staticAnalysisTool,
 ];
+
+export { declaredValidatorTools };
+
+/**
+ * The validators a config runs: the built-in ones (`builtIns`, default the registry above) and those the config
+ * declares in `validators:`, each made a registry entry like a built-in one.
+ */
+export function validatorsFor(
+  config: TollgateConfig,
+  builtIns: readonly AnyToolDefinition[] = validators,
+): readonly AnyToolDefinition[] {
+  const declared = declaredValidatorTools(config.validators ?? {});
+  return declared.length === 0 ? builtIns : [...builtIns, ...declared];
+}

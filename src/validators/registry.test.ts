@@ -54,3 +54,10 @@ describe('validator registry parity', () => {
     );
   });
 });
+
+test.each(validators.map((tool) => [tool.name, tool] as const))(
+  "%s's options schema ends in .prefault(), so an absent section parses to its defaults",
+  (_name, tool) => {
+    expect((tool.optionsSchema as { def: { type: string } }).def.type).toBe('prefault');
+  },
+);

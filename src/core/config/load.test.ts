@@ -60,7 +60,7 @@ describe('invalid configs are reported at file:line:col with the field path', ()
       name: 'an unknown top-level key with no close match, listing what is allowed',
       text: 'zzz: 1\n',
       expected: [
-        'tollgate.config.yaml:1:1 unknown key "zzz" (expected one of "base", "ignore", "hooks", "permissions", "output", "waivers", "reviewComments", "alerts", "validation", "checks")',
+        'tollgate.config.yaml:1:1 unknown key "zzz" (expected one of "base", "ignore", "hooks", "permissions", "output", "waivers", "reviewComments", "alerts", "validators", "validation", "checks")',
       ],
     },
     {
@@ -165,7 +165,7 @@ describe('invalid configs are reported at file:line:col with the field path', ()
       name: 'a __proto__ key, which stays a key',
       text: '__proto__:\n  base: main\n',
       expected: [
-        'tollgate.config.yaml:1:1 unknown key "__proto__" (expected one of "base", "ignore", "hooks", "permissions", "output", "waivers", "reviewComments", "alerts", "validation", "checks")',
+        'tollgate.config.yaml:1:1 unknown key "__proto__" (expected one of "base", "ignore", "hooks", "permissions", "output", "waivers", "reviewComments", "alerts", "validators", "validation", "checks")',
       ],
     },
     {

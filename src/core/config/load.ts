@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { TollgateError } from '../errors.js';
 import type { AnyToolDefinition } from '../pipeline/tool.js';
 import { configHashFor } from './config-hash.js';
+import { type DeclaredValidators, peekDeclaredValidators } from './declared-validators.js';
 import { describeValue } from './describe-value.js';
 import { type Env, readEnvSwitches } from './env-overrides.js';
 import type { ConfigSource, LoadedConfig } from './loaded-config.js';
@@ -68,12 +69,8 @@ export interface ParseConfigTextOptions {
 
 /** `loadConfig` without the filesystem: the config text is given. */
 export function parseConfigText(options: ParseConfigTextOptions): LoadedConfig {
-  const { tools } = options.registries;
   const label = options.file ?? 'config';
-  const schema = buildConfigSchema(options.registries);
   const source = parseYamlSource(options.text);
-  const { switches, problems: envProblems } = readEnvSwitches(options.env, tools);
-
   const fileProblems = [...source.problems];
   let raw: Record<string, unknown> = {};
   if (fileProblems.length === 0 && source.value !== null && source.value !== undefined) {
@@ -85,6 +82,12 @@ export function parseConfigText(options: ParseConfigTextOptions): LoadedConfig {
       });
     }
   }
+  // The validators this config declares join the registry first: the schema of the rest (their switches) and the
+  // `TOLLGATE_USE_<NAME>` variables follow from it.
+  const registries = withDeclaredTools(options.registries, peekDeclaredValidators(raw));
+  const { tools } = registries;
+  const schema = buildConfigSchema(registries);
+  const { switches, problems: envProblems } = readEnvSwitches(options.env, tools);
 
   const parsed = fileProblems.length === 0 ? schema.safeParse(raw, { reportInput: true, jitless: true }) : null;
   if (parsed && !parsed.success) fileProblems.push(...issueProblems(parsed.error.issues, schema, source));
@@ -109,6 +112,12 @@ export function parseConfigText(options: ParseConfigTextOptions): LoadedConfig {
     sources.set(leaf.key, from);
   }
   return { config, file: options.file, hash: configHashFor(config), sources };
+}
+
+/** The registries with the validators a config declares added to `tools` (none when it declares none). */
+export function withDeclaredTools(registries: Registries, declared: DeclaredValidators): Registries {
+  const tools = registries.declareTools?.(declared) ?? [];
+  return tools.length === 0 ? registries : { ...registries, tools: [...registries.tools, ...tools] };
 }
 
 /**

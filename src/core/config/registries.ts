@@ -7,10 +7,15 @@ export type { Registries } from './schema.js';
  * registry modules and only when a config is read (never at import time).
  */
 export async function lookUpRegistries(): Promise<Registries> {
-  const [{ validators }, { AGENT_NAMES }, { REPORT_FORMATS }] = await Promise.all([
+  const [{ validators, declaredValidatorTools }, { AGENT_NAMES }, { REPORT_FORMATS }] = await Promise.all([
     import('../../validators/index.js'),
     import('../../agents/index.js'),
     import('../../report/index.js'),
   ]);
-  return { tools: validators, agentNames: AGENT_NAMES, reportFormats: REPORT_FORMATS };
+  return {
+    tools: validators,
+    agentNames: AGENT_NAMES,
+    reportFormats: REPORT_FORMATS,
+    declareTools: declaredValidatorTools,
+  };
 }

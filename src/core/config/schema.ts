@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { SEVERITIES } from '../finding.js';
 import type { AnyToolDefinition } from '../pipeline/tool.js';
+import {
+  DECLARED_VALIDATORS_KEY,
+  type DeclaredValidators,
+  declaredValidatorsSchema,
+  RESERVED_VALIDATOR_NAMES,
+} from './declared-validators.js';
 import { durationSchema, lifetimeSchema, sizeSchema } from './duration.js';
 import { THINKING_BUDGETS } from './thinking-budget.js';
 
@@ -33,6 +39,11 @@ export interface Registries {
   agentNames: readonly string[];
   /** The run report formats (`src/report/index.ts`): `output.format`. */
   reportFormats: readonly string[];
+  /**
+   * Makes the registry entries of the validators a config declares (`validators:`); they join `tools` for that
+   * config. Absent: a config may declare none (an embedding, a test).
+   */
+  declareTools?: (declared: DeclaredValidators) => readonly AnyToolDefinition[];
 }
 
 /** A `z.enum` over a registry's names (a registry always has at least one entry). */
@@ -247,6 +258,7 @@ export function coreSectionsFor(registries: Omit<Registries, 'tools'>) {
     waivers: waiversSection,
     reviewComments: reviewCommentsSection,
     alerts: alertsSection(registries.agentNames),
+    [DECLARED_VALIDATORS_KEY]: declaredValidatorsSchema,
   };
 }
 
@@ -309,7 +321,25 @@ export function buildConfigSchema(registries: Registries) {
         .prefault({}),
       ...toolSections,
     })
-    .strict();
+    .strict()
+    .superRefine((config, ctx) => {
+      // A declared validator's entry has the same schema as the section; only its name may clash with a built-in's.
+      const builtIn = new Set(
+        tools
+          .filter((tool) => tool.configKey !== DECLARED_VALIDATORS_KEY)
+          .flatMap((tool) => [tool.name, ...(tool.aliases ?? [])]),
+      );
+      for (const name of RESERVED_VALIDATOR_NAMES) builtIn.add(name);
+      for (const name of Object.keys(config[DECLARED_VALIDATORS_KEY] as DeclaredValidators)) {
+        if (builtIn.has(name)) {
+          ctx.addIssue({
+            code: 'custom',
+            path: [DECLARED_VALIDATORS_KEY, name],
+            message: `${JSON.stringify(name)} is taken by tollgate (a built-in validator or tool); give the declared validator another name`,
+          });
+        }
+      }
+    });
 }
 
 export type ConfigSchema = ReturnType<typeof buildConfigSchema>;

@@ -83,6 +83,7 @@ alerts:
     challenge: 10m  # default
     judge: 5m  # default
   adapters: {}  # default
+validators: {}  # default
 validation:
   timeout: 1m30s  # from file
   concurrency: 4  # default

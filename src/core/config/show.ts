@@ -1,6 +1,6 @@
 import { stringify } from 'yaml';
 import { useVariableFor } from './env-overrides.js';
-import type { ConfigSource, LoadedConfig } from './load.js';
+import { type ConfigSource, type LoadedConfig, withDeclaredTools } from './load.js';
 import type { Registries } from './registries.js';
 import { buildConfigSchema } from './schema.js';
 import { configLeaves, isPlainObject, schemaAt, toWrittenForm } from './schema-walk.js';
@@ -19,7 +19,8 @@ export interface ShownSetting {
 }
 
 export function shownSettings(loaded: LoadedConfig, registries: Registries): ShownSetting[] {
-  const schema = buildConfigSchema(registries);
+  // The switches of the validators the config declares are settings too.
+  const schema = buildConfigSchema(withDeclaredTools(registries, loaded.config.validators ?? {}));
   return configLeaves(schema, loaded.config).map((leaf) => {
     const leafSchema = schemaAt(schema, leaf.path);
     return {

@@ -65,11 +65,17 @@ export interface ToolContext<Options, Input> {
 }
 
 /**
+ * A validator's options schema ends in `.prefault({})` (`.prefault([])` for a list): an absent config section is then
+ * parsed as `{}`, so every default inside applies. `.default({})` would hand out `{}` itself, defaults unapplied.
+ */
+export type OptionsSchemaWithDefaults = z.ZodPrefault<z.ZodType>;
+
+/**
  * A validator declaration: one folder under `src/validators/<name>/` exports one of these. Everything else (its config
  * section, `TOLLGATE_USE_<NAME>`, `--only/--skip`, its row in the docs) is derived from it.
  */
 export interface ToolDefinition<
-  OptionsSchema extends z.ZodType = z.ZodType,
+  OptionsSchema extends OptionsSchemaWithDefaults = OptionsSchemaWithDefaults,
   InputSchema extends z.ZodType = z.ZodType,
 > {
   /** snake_case tool name (`checks`, `code_review`, `secrets`). */
@@ -81,7 +87,7 @@ export interface ToolDefinition<
   readonly description: string;
   /** Key of this tool's section at the top level of the config file (`checks`, `secrets`, …). */
   readonly configKey: string;
-  /** Schema of that section, with defaults, so an absent section parses to the defaults. */
+  /** Schema of that section, ending in `.prefault({})`, so an absent section parses to the defaults. */
   readonly optionsSchema: OptionsSchema;
   /** Schema of a call's input (PR title, trivial-change declaration, explicit paths, …). */
   readonly inputSchema: InputSchema;
@@ -115,7 +121,7 @@ export interface ToolDefinition<
 }
 
 /** Helps inference when declaring a tool. */
-export function defineTool<O extends z.ZodType, I extends z.ZodType>(
+export function defineTool<O extends OptionsSchemaWithDefaults, I extends z.ZodType>(
   definition: ToolDefinition<O, I>,
 ): ToolDefinition<O, I> {
   return definition;

@@ -22,8 +22,10 @@ const MIN_RUN_MS = 1000;
 export async function decideFromState(ctx: StopHookContext, stamp: Stamp, counterKey: string): Promise<StopHookAnswer> {
   const { agent, options } = ctx;
   const root = stamp.repoRoot;
-  const registry = options.registry ?? (await import('../../validators/index.js')).validators;
-  const loaded = await loadConfig({ repoRoot: root, cwd: root, env: options.env, tools: registry });
+  const { validators, validatorsFor } = await import('../../validators/index.js');
+  const builtIns = options.registry ?? validators;
+  const loaded = await loadConfig({ repoRoot: root, cwd: root, env: options.env, tools: builtIns });
+  const registry = validatorsFor(loaded.config, builtIns);
   ctx.onError = loaded.config.hooks.stop.onError;
   const gateStatus = () =>
     readGateStatus({ repoRoot: root, config: loaded.config, configHash: loaded.hash, tools: registry });

@@ -52,7 +52,8 @@ const anyToolCall = z.object({ method: z.literal('tools/call'), params: z.unknow
  * this server never offered is a JSON-RPC error (-32602), as the MCP spec asks.
  */
 export async function createTollgateMcpServer(options: TollgateMcpServerOptions): Promise<Server> {
-  const registry = options.registry ?? (await import('../../validators/index.js')).validators;
+  const { validators, validatorsFor } = await import('../../validators/index.js');
+  const registry = options.registry ?? validators;
   const sessionId = options.sessionId ?? options.env.TOLLGATE_SESSION_ID ?? `${Date.now()}-${randomUUID().slice(0, 8)}`;
   const log = options.log ?? ((line: string) => void process.stderr.write(`tollgate mcp: ${line}\n`));
   const server = new Server(
@@ -70,6 +71,7 @@ export async function createTollgateMcpServer(options: TollgateMcpServerOptions)
     env: options.env,
     version: options.version,
     registry,
+    registryFor: (config) => validatorsFor(config, registry),
     sessionId,
     heartbeatMs: options.heartbeatMs ?? heartbeatFromEnv(options.env),
     loadFor,
@@ -110,7 +112,7 @@ async function instructionsFor(options: TollgateMcpServerOptions): Promise<strin
 
 /** The tools one config gives: its validation plans, then `validation_status`. */
 function entriesFor(context: ToolContext, config: TollgateConfig): ToolEntry[] {
-  const plans = planValidationTools(context.registry, config);
+  const plans = planValidationTools(context.registryFor(config), config);
   return [...plans.map((plan) => validationEntry(context, plan, config)), statusEntry(context)];
 }
 

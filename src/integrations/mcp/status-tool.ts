@@ -49,9 +49,10 @@ async function statusCall(context: ToolContext, args: unknown): Promise<CallTool
       `validation_status input: takes no arguments (got ${fields || 'a non-object'}); call it with {}`,
     );
   }
-  const { registry, sessionId } = context;
+  const { sessionId } = context;
   const { repoRoot, loaded } = await context.loadFor();
   context.refresh(loaded.config);
+  const registry = context.registryFor(loaded.config);
   const status = await readGateStatus({ repoRoot, config: loaded.config, configHash: loaded.hash, tools: registry });
   const session = readSession(repoRoot, `mcp-${sessionId}`);
   const callName = planValidationTools(registry, loaded.config)[0]?.name ?? null;

@@ -20,6 +20,8 @@ export interface ToolContext {
   env: NodeJS.ProcessEnv;
   version: string;
   registry: readonly AnyToolDefinition[];
+  /** The validators a config runs: `registry` and the ones the config declares (`validators:`). */
+  registryFor: (config: TollgateConfig) => readonly AnyToolDefinition[];
   sessionId: string;
   heartbeatMs: number;
   /** The repository and its config as they are now: read on every call, so config edits apply without a restart. */

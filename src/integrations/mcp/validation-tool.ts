@@ -44,9 +44,10 @@ async function validationCall(options: ValidationCallOptions): Promise<CallToolR
   const { context, name, extra } = options;
   const { repoRoot, loaded } = await context.loadFor();
   context.refresh(loaded.config);
-  const plan = currentPlan(context.registry, loaded.config, name);
+  const registry = context.registryFor(loaded.config);
+  const plan = currentPlan(registry, loaded.config, name);
   const args =
-    plan.kind === 'parallel' ? withoutInactiveDeclarations(options.args, context.registry, plan.tools) : options.args;
+    plan.kind === 'parallel' ? withoutInactiveDeclarations(options.args, registry, plan.tools) : options.args;
   const progress = progressReporter(extra);
   progress.send('tollgate', `starting ${name}`);
   const running = new Set(plan.kind === 'parallel' ? plan.tools.map((tool) => tool.name) : [plan.tool.name]);
@@ -55,6 +56,7 @@ async function validationCall(options: ValidationCallOptions): Promise<CallToolR
   try {
     outcome = await runPlan({
       context,
+      registry,
       plan,
       args,
       repoRoot,
@@ -104,6 +106,8 @@ type ValidationOutcome = Awaited<ReturnType<typeof runValidationCall>>;
 
 interface RunPlanOptions extends LoadedRepo {
   context: ToolContext;
+  /** The validators of this call's config. */
+  registry: readonly AnyToolDefinition[];
   plan: ValidationToolPlan;
   args: unknown;
   signal: AbortSignal;
@@ -119,7 +123,7 @@ function runPlan(options: RunPlanOptions): Promise<ValidationOutcome> {
     config: loaded.config,
     configHash: loaded.hash,
     ...(loaded.policy ? { policy: loaded.policy } : {}),
-    registry: context.registry,
+    registry: options.registry,
     sessionId: context.sessionId,
     mcpServerName: MCP_SERVER_NAME,
     version: context.version,

@@ -25,7 +25,6 @@ export type Check = z.output<typeof checkSchema>;
 
 export const checksOptionsSchema = z
   .array(checkSchema)
-  .default([])
   .superRefine((checks, ctx) => {
     const seen = new Map<string, number>();
     checks.forEach((check, index) => {
@@ -38,6 +37,7 @@ export const checksOptionsSchema = z
         });
       } else seen.set(check.name, index);
     });
-  });
+  })
+  .prefault([]);
 
 export type ChecksOptions = z.output<typeof checksOptionsSchema>;

@@ -66,11 +66,13 @@ function bodyOf(issue: SarifIssue): string {
 
 /**
  * One finding per issue. The id is anchored to the text of the flagged line (it survives lines moving) when the
- * file can be read, else to the line number.
+ * file can be read, else to the line number. `validator` owns the findings (a declared validator that prints SARIF
+ * reads its output here too).
  */
 export async function issuesToFindings(
   issues: readonly SarifIssue[],
   readText: (path: string) => Promise<string | null>,
+  validator: string = TOOL_NAME,
 ): Promise<Finding[]> {
   const findings: Finding[] = [];
   for (const issue of issues) {
@@ -82,7 +84,7 @@ export async function issuesToFindings(
     }
     findings.push(
       makeFinding({
-        validator: TOOL_NAME,
+        validator,
         ruleId: issue.ruleId,
         severity: severityOfIssue(issue),
         title: `${issue.ruleId}: ${firstLine(issue.message)}`,
