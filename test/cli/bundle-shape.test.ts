@@ -5,7 +5,7 @@ import { CLI_PATH } from '../support/run-cli.js';
 
 /**
  * What the built bundles hold (scripts/bundle-lib.mjs): every start reads and evaluates the CLI's bundle, so code no
- * command can reach is start-up time paid for nothing (issue 32). zod's index of languages is built with English
+ * command can reach is start-up time paid for nothing. zod's index of languages is built with English
  * alone: zod's own messages stay in English, no other language ships.
  */
 const ROOT = join(dirname(CLI_PATH), '..');

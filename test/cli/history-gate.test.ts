@@ -8,7 +8,7 @@ import { cloneRepo, createTempRepo, type TempRepo } from '../support/git-repo.js
 import { runCli } from '../support/run-cli.js';
 
 /**
- * The change is every commit since the base, and the base is pinned: regression tests of issue 29 §2 through the
+ * The change is every commit since the base, and the base is pinned: regression tests through the
  * built CLI, on real repositories. Each case passed before (exit 0, the stop hook allowed).
  */
 const cleanups: Array<() => Promise<void>> = [];

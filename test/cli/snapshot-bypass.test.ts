@@ -7,7 +7,7 @@ import { createTempRepo, type TempRepo } from '../support/git-repo.js';
 import { runCli } from '../support/run-cli.js';
 
 /**
- * Issue 29, part 1: each way an agent with a shell once hid a planted secret from `tollgate run` (index flags, a lying
+ * Each way an agent with a shell once hid a planted secret from `tollgate run` (index flags, a lying
  * file system monitor, a sparse checkout, clean filters, an A-B-A swap during a check, a NUL byte, UTF-32, a
  * force-added file under .tollgate/). Each must fail the run (exit 1) and keep the stop hook closed.
  */

@@ -11,7 +11,7 @@ export const FAILING_LINE = 'not ok 301 - add is broken: expected 3, got -1';
 export const FINDING_PLACE = 'tollgate.config.yaml:2';
 /** The stable start of the stop hook's block reason while the change's validation has failed (a run id follows). */
 export const STOP_BLOCKED = 'tollgate: validation failed on the current changes';
-/** How the block reason names the failed check's finding: its title and place (issue 30, item 3). */
+/** How the block reason names the failed check's finding: its title and place, so a model that reads only the reason learns where to look. */
 export const BLOCK_NAMES_FINDING = `check "unit tests" failed (exit 1) at ${FINDING_PLACE}`;
 
 const CONFIG = FAILING_CHECK_CONFIG;

@@ -79,7 +79,7 @@ export interface RunSummary {
 
 /**
  * The parts of a `ToolResult` the summary shows; read leniently, since results are `unknown` in the envelope. Built on
- * first use: only `tollgate log` and the HTML page replay a run (issue 32's start-up target).
+ * first use: only `tollgate log` and the HTML page replay a run (start-up: no other command pays for them).
  */
 const loggedResultSchema = lazy(() =>
   z.looseObject({

@@ -28,7 +28,7 @@ const acceptanceSchema = () =>
   });
 export type PolicyAcceptance = z.output<ReturnType<typeof acceptanceSchema>>;
 
-// Built on first use: most runs never read the file (issue 32's start-up target).
+// Built on first use: most runs never read the file (start-up: no run pays for a schema it never uses).
 const fileSchema = lazy(() => z.object({ version: z.literal(1), accepted: z.array(acceptanceSchema()) }));
 
 export function acceptancesPath(repoRoot: string): string {

@@ -36,7 +36,7 @@ const entrySchema = () =>
     })
     .strict();
 
-// Built on first use: a run reads the file only when the repository has one (issue 32's start-up target).
+// Built on first use: a run reads the file only when the repository has one (start-up: other runs never pay for it).
 const fileSchema = lazy(() => z.object({ waivers: z.array(entrySchema()).default([]) }).strict());
 
 type Entry = z.output<ReturnType<typeof entrySchema>>;

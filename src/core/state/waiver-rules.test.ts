@@ -18,7 +18,7 @@ import {
   waiversInForce,
 } from './waivers.js';
 
-/** The rules mutation testing found unguarded (issue #35), and where a local waiver counts (issue #29). */
+/** The rules mutation testing found unguarded, and where a local waiver counts. */
 let repo: TempRepo;
 const NOW = new Date('2026-11-26T12:00:00.000Z');
 const ids = { a: 'abcd1111aaaa0000', b: 'abcd2222bbbb0000', c: 'ef01ef01ef01ef01', high: '99998888aaaabbbb' };

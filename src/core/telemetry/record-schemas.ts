@@ -39,7 +39,7 @@ const callRecordSchema = () =>
     skipReason: z.enum(SKIP_REASONS).nullable(),
   });
 
-/** Built on first use: only `tollgate stats` reads the records back (issue 32's start-up target). */
+/** Built on first use: only `tollgate stats` reads the records back (start-up: no other command pays for them). */
 export const telemetryRecordSchema = lazy(
   (): z.ZodType<TelemetryRecord> => z.discriminatedUnion('type', [toolRecordSchema(), callRecordSchema()]),
 );

@@ -1,5 +1,5 @@
 /**
- * The one table that turns a confidence score (0–10) into High/Medium/Low. secret-validator-grunt (seed 004) used three
+ * The one table that turns a confidence score (0–10) into High/Medium/Low. secret-validator-grunt (the alert validator it follows) used three
  * different cut-offs (eval ≥7, skill ≥8, agent body 8–10/4–7); here the evals, the prompts, the skills and the summary
  * all read this table (a test checks that the shipped skills quote it).
  */

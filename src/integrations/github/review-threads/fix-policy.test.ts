@@ -29,7 +29,7 @@ const allowAll = {
   requireChecksBeforeResolve: true,
 };
 
-describe('the fix policy (seed 003 table)', () => {
+describe('the fix policy (its table in docs/review-threads.md)', () => {
   test.each<[string, PolicyInput, boolean, boolean | null]>([
     ['valid with summary, verification, commit in head and passing checks: reply and resolve', input({}), true, true],
     ['valid without fixSummary: neither', input({ fixSummary: undefined }), false, false],

@@ -3,7 +3,7 @@ import { z } from 'zod';
 /**
  * The two payloads an agent writes: the triage of `tollgate comments --triage-payload` and the fix report of
  * `tollgate fix-comments --payload`. Their JSON Schemas in `schemas/` are generated from these (a test keeps the
- * shipped files equal to `z.toJSONSchema` of them). Field names follow pi-codeflow's (seed 003) so payloads
+ * shipped files equal to `z.toJSONSchema` of them). Field names follow pi-codeflow's (the review loop it started) so payloads
  * agents already write keep working.
  */
 

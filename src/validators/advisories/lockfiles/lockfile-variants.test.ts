@@ -7,7 +7,7 @@ import type { SourceIo } from '../sources/source.js';
 import { LockfileError, lockfileParserFor } from './index.js';
 
 /**
- * Issue #29: a lockfile spelled in a way a line reader does not know must be read (a real TOML or JSONC parser) or be
+ * A lockfile spelled in a way a line reader does not know must be read (a real TOML or JSONC parser) or be
  * an error, never "no dependency was added"; uv.lock, bun.lock and deno.lock are read; an offline database without
  * the ecosystem's export does not answer "no advisory".
  */
