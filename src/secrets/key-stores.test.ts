@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { keyStoreHoldsKey, keyStoreKind, keyStoreText } from './key-stores.js';
+import { keyStoreKey, keyStoreKind, keyStoreText } from './key-stores.js';
 import { builtinRules } from './rules/index.js';
 import { keyStoreSample } from './rules/private-key.js';
 import { randomString } from './sample-tokens.js';
@@ -19,15 +19,16 @@ async function findings(path: string, bytes: Buffer, extra: Partial<ScanTarget> 
 
 describe('binary key stores', () => {
   test.each([
-    ['deploy/signing.p12', keyStoreSample('pkcs12', 'key'), 'private-key-pkcs12'],
-    ['certs/server.pfx', keyStoreSample('pkcs12', 'secret'), 'private-key-pkcs12'],
-    ['android/release.jks', keyStoreSample('jks', 'key'), 'private-key-java-keystore'],
-    ['conf/keystore.jceks', keyStoreSample('jceks', 'key'), 'private-key-java-keystore'],
-    ['conf/secrets.jceks', keyStoreSample('jceks', 'secret'), 'private-key-java-keystore'],
+    ['deploy/signing.p12', keyStoreSample('pkcs12', 'key'), 'private-key-pkcs12-passphrase medium'],
+    ['certs/server.pfx', keyStoreSample('pkcs12', 'secret'), 'private-key-pkcs12-passphrase medium'],
+    ['certs/nodes.pfx', keyStoreSample('pkcs12', 'plain-key'), 'private-key-pkcs12 critical'],
+    ['android/release.jks', keyStoreSample('jks', 'key'), 'private-key-java-keystore medium'],
+    ['conf/keystore.jceks', keyStoreSample('jceks', 'key'), 'private-key-java-keystore medium'],
+    ['conf/secrets.jceks', keyStoreSample('jceks', 'secret'), 'private-key-java-keystore medium'],
     // Known by its bytes, not its name.
-    ['assets/blob.bin', keyStoreSample('jks', 'key'), 'private-key-java-keystore'],
+    ['assets/blob.bin', keyStoreSample('jks', 'key'), 'private-key-java-keystore medium'],
   ])('%s with a key is reported once, on its first line', async (path, bytes, rule) => {
-    expect(await findings(path, bytes)).toEqual([`${path}:1 ${rule} high`]);
+    expect(await findings(path, bytes)).toEqual([`${path}:1 ${rule}`]);
   });
 
   test.each([
@@ -45,7 +46,7 @@ describe('binary key stores', () => {
   test('a store changed in a commit is reported on its first changed line, which a history scan keeps', async () => {
     const bytes = keyStoreSample('jks', 'key');
     expect(await findings('release.jks', bytes, { onlyLines: [{ start: 3, end: 4 }] })).toEqual([
-      'release.jks:3 private-key-java-keystore high',
+      'release.jks:3 private-key-java-keystore medium',
     ]);
   });
 
@@ -63,10 +64,11 @@ describe('binary key stores', () => {
     expect(keyStoreKind(keyStoreSample('jks', 'certificate'))).toBe('jks');
     expect(keyStoreKind(keyStoreSample('jceks', 'secret'))).toBe('jceks');
     expect(keyStoreKind(Buffer.from('-----BEGIN CERTIFICATE-----\n'))).toBeNull();
-    expect(keyStoreHoldsKey(keyStoreSample('jks', 'certificate'))).toBe(false);
-    expect(keyStoreHoldsKey(keyStoreSample('jceks', 'secret'))).toBe(true);
-    // A truncated store is no key (the walk stops at its end, it never reads past it).
-    expect(keyStoreHoldsKey(keyStoreSample('jks', 'certificate').subarray(0, 30))).toBe(false);
+    expect(keyStoreKey(keyStoreSample('jks', 'certificate'))).toBeNull();
+    expect(keyStoreKey(keyStoreSample('jceks', 'secret'))).toBe('sealed');
+    expect(keyStoreKey(keyStoreSample('pkcs12', 'plain-key'))).toBe('plain');
+    // A store cut before its first entry's tag holds no key that can be seen (the walk never reads past the end).
+    expect(keyStoreKey(keyStoreSample('jks', 'key').subarray(0, 14))).toBeNull();
     expect(keyStoreText(Buffer.from('plain text'))).toBeNull();
   });
 });
@@ -84,7 +86,26 @@ describe('stores written by the real tools', () => {
     run('pkcs12', '-export', '-inkey', 'k.pem', '-in', 'c.pem', '-out', 'store.p12', '-passout', 'pass:changeit');
     run('pkcs12', '-export', '-nokeys', '-in', 'c.pem', '-out', 'trust.p12', '-passout', 'pass:changeit');
     expect(await findings('store.p12', readFileSync(join(dir, 'store.p12')))).toEqual([
-      'store.p12:1 private-key-pkcs12 high',
+      'store.p12:1 private-key-pkcs12-passphrase medium',
+    ]);
+    run(
+      'pkcs12',
+      '-export',
+      '-inkey',
+      'k.pem',
+      '-in',
+      'c.pem',
+      '-out',
+      'nodes.p12',
+      '-passout',
+      'pass:',
+      '-keypbe',
+      'NONE',
+      '-certpbe',
+      'NONE',
+    );
+    expect(await findings('nodes.p12', readFileSync(join(dir, 'nodes.p12')))).toEqual([
+      'nodes.p12:1 private-key-pkcs12 critical',
     ]);
     expect(await findings('trust.p12', readFileSync(join(dir, 'trust.p12')))).toEqual([]);
   });
@@ -101,7 +122,7 @@ describe('stores written by the real tools', () => {
           spawnSync('keytool', [...args, ...passwords], { cwd: dir, timeout: 60_000, stdio: 'ignore' }).status,
         ).toBe(0);
         expect(await findings(file, readFileSync(join(dir, file)))).toEqual([
-          `${file}:1 private-key-java-keystore high`,
+          `${file}:1 private-key-java-keystore medium`,
         ]);
       }
     },

@@ -12,8 +12,10 @@ const JCEKS_MAGIC = 0xcececece;
 
 /** DER of the OID 1.2.840.113549.1.12.10.1, the PKCS#12 bag types; the next byte says which bag. */
 const PKCS12_BAG_OID = Buffer.from([0x06, 0x0b, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x0c, 0x0a, 0x01]);
-/** keyBag, pkcs8ShroudedKeyBag, secretBag: the bags that hold keys (certBag, crlBag and safeContentsBag do not). */
-const KEY_BAGS = new Set([1, 2, 5]);
+/** keyBag: a private key in the clear. */
+const KEY_BAG = 1;
+/** pkcs8ShroudedKeyBag and secretBag: keys sealed with the password (certBag, crlBag, safeContentsBag hold none). */
+const SEALED_KEY_BAGS = new Set([2, 5]);
 /** DER of the OID 1.2.840.113549.1.7.1 (pkcs7-data), the authenticated safe's content type. */
 const PKCS7_DATA_OID = Buffer.from([0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x07, 0x01]);
 
@@ -40,19 +42,26 @@ export function keyStoreKind(bytes: Uint8Array): KeyStoreKind | null {
     : null;
 }
 
-/** Whether the store holds a private or secret key; a store of certificates only (a trust store) does not. */
-export function keyStoreHoldsKey(bytes: Uint8Array): boolean {
+/**
+ * The key the store holds: `plain` when a PKCS#12 key bag holds it in the clear (`openssl pkcs12 -nodes`-style stores),
+ * `sealed` when it is encrypted with the store's password (PKCS#12 shrouded keys and secret bags; a JKS or JCEKS
+ * key entry always is), or null for no key at all (a trust store of certificates).
+ */
+export function keyStoreKey(bytes: Uint8Array): 'plain' | 'sealed' | null {
   const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const kind = keyStoreKind(view);
   if (kind === 'pkcs12') {
     // Keys sit in bags of the plain authenticated safe (certificates are what the tools encrypt), so a key bag's OID
     // is in the clear.
+    let sealed = false;
     for (let at = view.indexOf(PKCS12_BAG_OID); at !== -1; at = view.indexOf(PKCS12_BAG_OID, at + 1)) {
-      if (KEY_BAGS.has(view[at + PKCS12_BAG_OID.length] ?? 0)) return true;
+      const bag = view[at + PKCS12_BAG_OID.length] ?? 0;
+      if (bag === KEY_BAG) return 'plain';
+      if (SEALED_KEY_BAGS.has(bag)) sealed = true;
     }
-    return false;
+    return sealed ? 'sealed' : null;
   }
-  return kind !== null && javaStoreHoldsKey(view);
+  return kind !== null && javaStoreHoldsKey(view) ? 'sealed' : null;
 }
 
 /**

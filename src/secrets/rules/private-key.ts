@@ -1,4 +1,4 @@
-import { KEY_STORE_MAX_BYTES, keyStoreHoldsKey } from '../key-stores.js';
+import { KEY_STORE_MAX_BYTES, keyStoreKey } from '../key-stores.js';
 import { defineRules, type SecretRule } from '../rule.js';
 import { ALPHANUMERIC, BASE64, base64Of, fakePem, randomString } from '../sample-tokens.js';
 
@@ -280,9 +280,9 @@ function ssh2Rule(protectedKey: boolean): SecretRule {
 /** Base64 that may be wrapped over lines (a YAML block, a `.b64` file), as long as a stored key store's. */
 const WRAPPED_BASE64 = `(?:[A-Za-z0-9+/]|\\r?\\n[ \\t]{0,12}(?=[A-Za-z0-9+/])){40,${Math.ceil((KEY_STORE_MAX_BYTES * 4) / 3)}}={0,2}`;
 
-/** The decoded store holds a key (a trust store of certificates does not). */
-function decodesToKeyStore(secret: string): boolean {
-  return keyStoreHoldsKey(Buffer.from(secret.replace(/\s+/g, ''), 'base64'));
+/** The key the decoded store holds (a trust store of certificates holds none). */
+function keyOfStore(secret: string): ReturnType<typeof keyStoreKey> {
+  return keyStoreKey(Buffer.from(secret.replace(/\s+/g, ''), 'base64'));
 }
 
 /** Bytes that stand for a store's key material in samples: random, never a key. */
@@ -295,7 +295,10 @@ function sampleBytes(length: number, seed: string): Buffer {
  * certificate, or a JCEKS secret key), or a PKCS#12 file's outline (version 3, a pkcs7-data authenticated safe) with a
  * key bag or only a certificate bag. The key material is random bytes.
  */
-export function keyStoreSample(kind: 'pkcs12' | 'jks' | 'jceks', entry: 'key' | 'certificate' | 'secret'): Buffer {
+export function keyStoreSample(
+  kind: 'pkcs12' | 'jks' | 'jceks',
+  entry: 'key' | 'plain-key' | 'certificate' | 'secret',
+): Buffer {
   const u32 = (value: number) => {
     const out = Buffer.alloc(4);
     out.writeUInt32BE(value, 0);
@@ -304,14 +307,14 @@ export function keyStoreSample(kind: 'pkcs12' | 'jks' | 'jceks', entry: 'key' | 
   if (kind === 'pkcs12') {
     const data = [0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x07, 0x01];
     const bag = [0x06, 0x0b, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x0c, 0x0a, 0x01];
-    const bagType = entry === 'key' ? 0x02 : entry === 'secret' ? 0x05 : 0x03;
+    const bagType = { key: 0x02, 'plain-key': 0x01, secret: 0x05, certificate: 0x03 }[entry];
     return Buffer.concat([
       Buffer.from([0x30, 0x82, 0x04, 0x20, 0x02, 0x01, 0x03, 0x30, 0x82, 0x04, 0x00, ...data]),
       Buffer.from([0xa0, 0x82, 0x03, 0xf0, 0x04, 0x82, 0x03, 0xec, 0x30, 0x82, 0x03, 0xe8, ...bag, bagType]),
       sampleBytes(900, `pkcs12-${entry}`),
     ]);
   }
-  const tag = entry === 'key' ? 1 : entry === 'certificate' ? 2 : 3;
+  const tag = entry === 'secret' ? 3 : entry === 'certificate' ? 2 : 1;
   const utf = (text: string) => Buffer.concat([Buffer.from([0, text.length]), Buffer.from(text, 'latin1')]);
   const body = sampleBytes(600, `${kind}-${entry}`);
   const data =
@@ -327,18 +330,22 @@ const wrapped = (value: string) => value.replace(/(.{76})/g, '$1\n    ').trimEnd
 
 /**
  * A binary key store (see `key-stores.ts`): a `.p12`/`.pfx`/`.jks`/`.jceks` file in the change is matched as its
- * base64, and the same rule finds such a store pasted into a setting. Its keys are sealed with the store's password,
- * which is often a default (`changeit`): reported high, and dropped with `secrets.encryptedKeys: ignore`.
+ * base64, and the same rule finds such a store pasted into a setting. Keys sealed with the store's password are
+ * passphrase-protected keys (medium; dropped with `secrets.encryptedKeys: ignore`), though that password is often a
+ * default (`changeit`); a PKCS#12 key bag in the clear is a plain key. Java stores always seal their keys.
  */
-function keyStoreRule(kind: 'pkcs12' | 'java'): SecretRule {
+function keyStoreRule(kind: 'pkcs12' | 'java', protectedKey: boolean): SecretRule {
   const pkcs12 = kind === 'pkcs12';
+  const plain = pkcs12
+    ? { id: 'private-key-pkcs12', title: 'PKCS#12 key store with an unencrypted private key (.p12, .pfx, base64 MII…)' }
+    : { id: 'private-key-java-keystore', title: '' };
+  const sealedTitle = pkcs12
+    ? 'PKCS#12 key store with a password-sealed private or secret key (.p12, .pfx, base64 MII…)'
+    : 'Java key store with a private or secret key (JKS, JCEKS, or their base64 /u3+7Q…, zs7Ozg…)';
   return {
-    id: pkcs12 ? 'private-key-pkcs12' : 'private-key-java-keystore',
-    title: pkcs12
-      ? 'PKCS#12 key store with a private key (.p12, .pfx, or its base64 MII…)'
-      : 'Java key store with a private or secret key (JKS, JCEKS, or their base64 /u3+7Q…, zs7Ozg…)',
-    severity: 'high',
-    passphraseProtected: true,
+    ...protection(protectedKey, plain, sealedTitle),
+    // Java stores have no unsealed form: their one rule keeps the plain id.
+    ...(pkcs12 ? {} : { id: plain.id }),
     keywords: pkcs12 ? ['IBAzCC'] : ['/u3+7QAAAA', 'zs7OzgAAAA'],
     // After the keyword: the rest of the PFX header (the authenticated safe's pkcs7-data OID), or a JKS version.
     gate: pkcs12 ? /[A-Za-z0-9+/]{3}GCSqGSIb3DQEH/ : /[IE]/,
@@ -347,12 +354,14 @@ function keyStoreRule(kind: 'pkcs12' | 'java'): SecretRule {
       : new RegExp(`(?<![A-Za-z0-9+/])((?:/u3\\+7Q|zs7Ozg)AAAA[IE]${WRAPPED_BASE64})`),
     window: 'block',
     maxLength: Math.ceil((KEY_STORE_MAX_BYTES * 4) / 3) + 2000,
-    validate: decodesToKeyStore,
+    validate: (secret) => keyOfStore(secret) === (protectedKey ? 'sealed' : 'plain'),
     samples: {
-      key: pkcs12 ? 'KEYSTORE_P12_BASE64' : 'KEYSTORE_BASE64',
-      match: pkcs12
-        ? [storeBase64('pkcs12', 'key'), storeBase64('pkcs12', 'secret')]
-        : [storeBase64('jks', 'key'), storeBase64('jceks', 'key'), storeBase64('jceks', 'secret')],
+      key: 'KEYSTORE_BASE64',
+      match: !pkcs12
+        ? [storeBase64('jks', 'key'), storeBase64('jceks', 'key'), storeBase64('jceks', 'secret')]
+        : protectedKey
+          ? [storeBase64('pkcs12', 'key'), storeBase64('pkcs12', 'secret')]
+          : [storeBase64('pkcs12', 'plain-key')],
       // Trust stores: certificates only, public.
       ignore: pkcs12 ? [storeBase64('pkcs12', 'certificate')] : [storeBase64('jks', 'certificate')],
       contexts: [
@@ -430,6 +439,7 @@ export default defineRules([
   },
   base64Rule(false),
   base64Rule(true),
-  keyStoreRule('pkcs12'),
-  keyStoreRule('java'),
+  keyStoreRule('pkcs12', false),
+  keyStoreRule('pkcs12', true),
+  keyStoreRule('java', true),
 ]);
