@@ -24,7 +24,7 @@ export default defineRules([
     samples: {
       match: [`SSWS ${fakeToken('00', 40, URL_SAFE, 'okta-ssws')}`],
       // The docs' elided example and a scheme named in prose.
-      ignore: ['SSWS 00QCjAl4MlV-WPXM...0HmjFx-vbGua', 'SSWS ${OKTA_API_TOKEN}', 'SSWS scheme'],
+      ignore: ['SSWS 00QCjAl4MlV-WPXM...0HmjFx-vbGua', 'SSWS $' + '{OKTA_API_TOKEN}', 'SSWS scheme'],
     },
   },
 ]);
