@@ -47,9 +47,13 @@ describe('secrets.encryptedKeys', () => {
       'private-key-dsa-passphrase',
       'private-key-ec-passphrase',
       'private-key-encrypted',
+      'private-key-java-keystore',
       'private-key-openssh-passphrase',
+      'private-key-other-passphrase',
+      'private-key-pkcs12-passphrase',
       'private-key-putty-passphrase',
       'private-key-rsa-passphrase',
+      'private-key-ssh2-passphrase',
     ]);
     for (const rule of marked) expect(rule.severity).toBe('medium');
   });

@@ -52,8 +52,8 @@ export function prefixedToken(spec: PrefixedTokenSpec): SecretRule {
 export interface NamedValueSpec {
   id: string;
   title: string;
-  /** Provider word that must be part of the name (`twilio`, `datadog`): the keyword. */
-  provider: string;
+  /** Provider word that must be part of the name (`twilio`, `datadog`): the keyword; or several (`jira`, `confluence`). */
+  provider: string | readonly string[];
   /** Regex source of the value. */
   body: string;
   severity?: Severity;
@@ -69,13 +69,14 @@ export interface NamedValueSpec {
  * the name must contain the provider word and a secret word (`key`, `token`, `secret`, `pass`, `auth`).
  */
 export function namedValue(spec: NamedValueSpec): SecretRule {
-  const provider = escapeRegExp(spec.provider);
+  const words = typeof spec.provider === 'string' ? [spec.provider] : spec.provider;
+  const provider = words.length === 1 ? escapeRegExp(words[0]!) : `(?:${words.map(escapeRegExp).join('|')})`;
   const name = `(?<![A-Za-z0-9_.-])(?<name>[A-Za-z0-9_.-]{0,30}?${provider}[A-Za-z0-9_.-]{0,30}?(?:key|token|secret|pass|auth)[A-Za-z0-9_.-]{0,20})`;
   return {
     id: spec.id,
     title: spec.title,
     severity: spec.severity ?? 'high',
-    keywords: [spec.provider],
+    keywords: words,
     gate: GATES.namedValue,
     pattern: new RegExp(
       `${name}(?:\\\\?["'])?[ \\t]{0,4}(?:=|:=|:|=>)[ \\t]{0,4}(?:\\\\?["'\`])?(?<secret>${spec.body})(?![A-Za-z0-9_-])`,

@@ -19,6 +19,17 @@ describe('generated rule docs', () => {
     expect(read(RULE_TABLE_PATH)).toBe(renderRuleTable());
   });
 
+  test("every built-in rule has a row that links its format's reference", () => {
+    const table = renderRuleTable();
+    const missing = builtinRules
+      .filter((rule) => !table.includes(`| \`${rule.id}\` |`) || !rule.reference?.startsWith('https://'))
+      .map((rule) => rule.id);
+    expect(missing).toEqual([]);
+    const rows = table.split('\n').filter((line) => line.startsWith('| ') && line.includes('[format]('));
+    expect(rows.length).toBe(builtinRules.length);
+    for (const row of rows) expect(row).toMatch(/\| \[format\]\(https:\/\/[^\s)]+\) \|$/);
+  });
+
   test.each(['README.md', 'docs/validators/secrets.md'])('%s states the real rule and provider counts', (path) => {
     const text = read(path);
     const { rules, providers } = ruleCounts();

@@ -2,6 +2,7 @@ import picomatch from 'picomatch';
 import { appendAll } from '../core/append-all.js';
 import type { LineRange, SkipReason } from '../core/change-set/types.js';
 import { type ImportedSuppressions, importedSuppressionFor } from './imported-suppressions.js';
+import { keyStoreText } from './key-stores.js';
 import { printableRuns } from './printable-runs.js';
 import type { RawSecret, ScanTextOptions, SecretScanner } from './scanner.js';
 import { sourceMapParts } from './source-map.js';
@@ -211,6 +212,7 @@ export function scanContent(
     outcome.skipped.push(tooLarge(target.path, size));
     return;
   }
+  if (typeof content !== 'string') scanKeyStore(target, content, options, outcome);
   const decoded = typeof content === 'string' ? { text: content } : decodeText(content);
   if (decoded === null) {
     scanPrintableRuns(target, content as Buffer, options, outcome);
@@ -235,6 +237,18 @@ function scanPrintableRuns(target: ScanTarget, bytes: Buffer, options: ScanTarge
   if (runs.runs === 0) return;
   const lineMap = target.lineMap ? runs.lineMap.map((line) => target.lineMap![line - 1] ?? line) : runs.lineMap;
   collect({ ...target, lineMap }, runs.text, options, outcome);
+}
+
+/**
+ * A PKCS#12 or Java key store (by its bytes, whatever its name) is matched as its base64, on its first line: the
+ * key store rules decide whether it holds a key. Its printable runs are still scanned as any binary file's.
+ */
+function scanKeyStore(target: ScanTarget, bytes: Buffer, options: ScanTargetsOptions, outcome: ScanOutcome): void {
+  const text = keyStoreText(bytes);
+  if (text === null) return;
+  // A store changed in a commit is reported on its first changed line (of bytes), which a history scan keeps.
+  const lineMap = [target.onlyLines?.[0]?.start ?? target.lineMap?.[0] ?? 1];
+  collect({ ...target, lineMap }, text, options, outcome);
 }
 
 /** What a file beyond `HARD_MAX_BYTES` is listed as; it makes a gate run incomplete. */

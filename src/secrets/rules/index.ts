@@ -5,6 +5,7 @@ import airtable from './airtable.js';
 import akamai from './akamai.js';
 import alibaba from './alibaba.js';
 import anthropic from './anthropic.js';
+import asana from './asana.js';
 import atlassian from './atlassian.js';
 import authHeader, { AUTH_HEADER_INFO } from './auth-header.js';
 import aws from './aws.js';
@@ -201,6 +202,7 @@ const RULE_FILES: Record<string, readonly SecretRule[]> = {
   salesforce,
   twitter,
   wundergraph,
+  asana,
   ...mergeRuleFiles(
     LONG_TAIL_RULES,
     MORE_PROVIDER_RULES,

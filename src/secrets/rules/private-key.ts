@@ -1,5 +1,6 @@
+import { KEY_STORE_MAX_BYTES, keyStoreKey } from '../key-stores.js';
 import { defineRules, type SecretRule } from '../rule.js';
-import { ALPHANUMERIC, base64Of, fakePem, randomString } from '../sample-tokens.js';
+import { ALPHANUMERIC, BASE64, base64Of, fakePem, randomString } from '../sample-tokens.js';
 
 /** Key material must be there: a header with `...` or a few characters between the lines is documentation. */
 function hasKeyBody(block: string): boolean {
@@ -163,6 +164,215 @@ function base64Rule(protectedKey: boolean): SecretRule {
   };
 }
 
+/** PEM labels the rules above name one by one; any other `… PRIVATE KEY` label is the catch-all's. */
+const NAMED_LABELS = '(?:RSA|EC|DSA|OPENSSH|ENCRYPTED) PRIVATE KEY-----';
+
+/**
+ * Private keys under PEM labels of their own: `ED25519 PRIVATE KEY`, `X25519 PRIVATE KEY`, `ANY PRIVATE KEY`,
+ * `SSH2 ENCRYPTED PRIVATE KEY` converted to five dashes, and `RSA KEY` (bare RSA keys some libraries write). A
+ * header `Proc-Type: 4,ENCRYPTED` or `ENCRYPTED` in the label makes the passphrase-protected form.
+ */
+function otherPemRule(protectedKey: boolean): SecretRule {
+  const block = (label: string, seed: string) => fakePem(label, seed);
+  return {
+    ...protection(
+      protectedKey,
+      { id: 'private-key-other', title: 'Private key under another PEM label (-----BEGIN … PRIVATE KEY-----)' },
+      'Passphrase-protected private key under another PEM label (-----BEGIN … PRIVATE KEY-----)',
+    ),
+    keywords: ['-----BEGIN '],
+    // A certificate, a public key or a named label is passed over before a window is cut.
+    gate: new RegExp(`(?!${NAMED_LABELS})(?:(?:[A-Z0-9][A-Z0-9.]{1,11} ){1,3}PRIVATE KEY|RSA KEY)-----`),
+    pattern: new RegExp(
+      `(-----BEGIN (?!${NAMED_LABELS})(?:(?:[A-Z0-9][A-Z0-9.]{1,11} ){1,3}PRIVATE KEY|RSA KEY)-----(?:[^-]|-(?!----)){64,16000}?-----END [A-Z0-9. ]{3,40}KEY-----)`,
+    ),
+    window: 'block',
+    maxLength: 17000,
+    validate: (found) =>
+      hasKeyBody(found) &&
+      (isPassphraseProtected(found) || /^-----BEGIN [A-Z0-9. ]{0,40}ENCRYPTED/.test(found)) === protectedKey,
+    samples: {
+      match: protectedKey
+        ? [block('SSH2 ENCRYPTED PRIVATE KEY', 'pem-other-ssh2')]
+        : [
+            block('ED25519 PRIVATE KEY', 'pem-other-ed'),
+            block('RSA KEY', 'pem-other-rsa'),
+            block('ANY PRIVATE KEY', 'pem-other-any'),
+          ],
+      ignore: [
+        block('CERTIFICATE', 'pem-other-cert'),
+        block('RSA PUBLIC KEY', 'pem-other-pub'),
+        '-----BEGIN ED25519 PRIVATE KEY-----\n...\n-----END ED25519 PRIVATE KEY-----',
+      ],
+    },
+  };
+}
+
+/** An ssh.com (Tectia) private key's cipher: the second string of its body, after the `0x3f6ff9eb` magic. */
+export function ssh2Cipher(block: string): string | null {
+  const body = block
+    .split(/\r?\n|\\n/)
+    .filter((line) => !line.startsWith('----') && !/^[A-Za-z-]+:/.test(line.trim()) && !line.trim().startsWith('"'))
+    .join('')
+    .replace(/[^A-Za-z0-9+/=]/g, '');
+  const bytes = Buffer.from(body.slice(0, 400), 'base64');
+  if (bytes.length < 16 || bytes.readUInt32BE(0) !== 0x3f6ff9eb) return null;
+  const typeLength = bytes.readUInt32BE(8);
+  const at = 12 + typeLength;
+  if (at + 4 > bytes.length) return null;
+  const cipherLength = bytes.readUInt32BE(at);
+  if (cipherLength > 40 || at + 4 + cipherLength > bytes.length) return null;
+  return bytes.toString('latin1', at + 4, at + 4 + cipherLength);
+}
+
+/** The ssh.com format's block, with its comment header, as `ssh-keygen -e` or Tectia writes it. */
+function ssh2Sample(cipher: string): string {
+  const string = (text: string) => {
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(text.length, 0);
+    return Buffer.concat([length, Buffer.from(text, 'latin1')]);
+  };
+  const head = Buffer.alloc(8);
+  head.writeUInt32BE(0x3f6ff9eb, 0);
+  head.writeUInt32BE(600, 4);
+  const body = Buffer.concat([
+    head,
+    string('if-modn{sign{rsa-pkcs1-sha1},encrypt{rsa-pkcs1v2-oaep}}'),
+    string(cipher),
+    Buffer.from(randomString(480, BASE64, `ssh2-${cipher}`), 'base64'),
+  ]).toString('base64');
+  const label = 'SSH2 ENCRYPTED PRIVATE KEY';
+  return [
+    `---- BEGIN ${label} ----`,
+    'Comment: "rsa-key-20260101"',
+    ...body.match(/.{1,70}/g)!,
+    `---- END ${label} ----`,
+  ].join('\n');
+}
+
+/** ssh.com's own format (four dashes and spaces); "ENCRYPTED" is in every label, the cipher inside says whether it is. */
+function ssh2Rule(protectedKey: boolean): SecretRule {
+  return {
+    ...protection(
+      protectedKey,
+      {
+        id: 'private-key-ssh2',
+        title: 'ssh.com (SSH2) private key (---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----, cipher none)',
+      },
+      'Passphrase-protected ssh.com (SSH2) private key (---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----)',
+    ),
+    keywords: ['---- BEGIN SSH2 '],
+    pattern:
+      /(---- BEGIN SSH2 (?:ENCRYPTED )?PRIVATE KEY ----(?:[^-]|-(?!---)){64,16000}?---- END SSH2 (?:ENCRYPTED )?PRIVATE KEY ----)/,
+    window: 'block',
+    maxLength: 17000,
+    validate: (block) => {
+      const cipher = ssh2Cipher(block);
+      return cipher !== null && (cipher !== 'none') === protectedKey;
+    },
+    samples: {
+      match: [ssh2Sample(protectedKey ? '3des-cbc' : 'none')],
+      ignore: ['---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----\n<your key>\n---- END SSH2 ENCRYPTED PRIVATE KEY ----'],
+    },
+  };
+}
+
+/** Base64 that may be wrapped over lines (a YAML block, a `.b64` file), as long as a stored key store's. */
+const WRAPPED_BASE64 = `(?:[A-Za-z0-9+/]|\\r?\\n[ \\t]{0,12}(?=[A-Za-z0-9+/])){40,${Math.ceil((KEY_STORE_MAX_BYTES * 4) / 3)}}={0,2}`;
+
+/** The key the decoded store holds (a trust store of certificates holds none). */
+function keyOfStore(secret: string): ReturnType<typeof keyStoreKey> {
+  return keyStoreKey(Buffer.from(secret.replace(/\s+/g, ''), 'base64'));
+}
+
+/** Bytes that stand for a store's key material in samples: random, never a key. */
+function sampleBytes(length: number, seed: string): Buffer {
+  return Buffer.from(randomString(Math.ceil((length * 4) / 3 / 4) * 4, BASE64, seed), 'base64').subarray(0, length);
+}
+
+/**
+ * A key store's bytes for samples and tests: a JKS or JCEKS store with one entry (a private key, a trusted
+ * certificate, or a JCEKS secret key), or a PKCS#12 file's outline (version 3, a pkcs7-data authenticated safe) with a
+ * key bag or only a certificate bag. The key material is random bytes.
+ */
+export function keyStoreSample(
+  kind: 'pkcs12' | 'jks' | 'jceks',
+  entry: 'key' | 'plain-key' | 'certificate' | 'secret',
+): Buffer {
+  const u32 = (value: number) => {
+    const out = Buffer.alloc(4);
+    out.writeUInt32BE(value, 0);
+    return out;
+  };
+  if (kind === 'pkcs12') {
+    const data = [0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x07, 0x01];
+    const bag = [0x06, 0x0b, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x0c, 0x0a, 0x01];
+    const bagType = { key: 0x02, 'plain-key': 0x01, secret: 0x05, certificate: 0x03 }[entry];
+    return Buffer.concat([
+      Buffer.from([0x30, 0x82, 0x04, 0x20, 0x02, 0x01, 0x03, 0x30, 0x82, 0x04, 0x00, ...data]),
+      Buffer.from([0xa0, 0x82, 0x03, 0xf0, 0x04, 0x82, 0x03, 0xec, 0x30, 0x82, 0x03, 0xe8, ...bag, bagType]),
+      sampleBytes(900, `pkcs12-${entry}`),
+    ]);
+  }
+  const tag = entry === 'secret' ? 3 : entry === 'certificate' ? 2 : 1;
+  const utf = (text: string) => Buffer.concat([Buffer.from([0, text.length]), Buffer.from(text, 'latin1')]);
+  const body = sampleBytes(600, `${kind}-${entry}`);
+  const data =
+    tag === 2 ? [utf('X.509'), u32(body.length), body] : tag === 1 ? [u32(body.length), body, u32(0)] : [body];
+  const magic = kind === 'jks' ? 0xfeedfeed : 0xcececece;
+  return Buffer.concat([u32(magic), u32(2), u32(1), u32(tag), utf('signing'), Buffer.alloc(8, 1), ...data]);
+}
+
+const storeBase64 = (...args: Parameters<typeof keyStoreSample>) => keyStoreSample(...args).toString('base64');
+
+/** Every line of `value` but the first indented, as a YAML block scalar holds wrapped base64. */
+const wrapped = (value: string) => value.replace(/(.{76})/g, '$1\n    ').trimEnd();
+
+/**
+ * A binary key store (see `key-stores.ts`): a `.p12`/`.pfx`/`.jks`/`.jceks` file in the change is matched as its
+ * base64, and the same rule finds such a store pasted into a setting. Keys sealed with the store's password are
+ * passphrase-protected keys (medium; dropped with `secrets.encryptedKeys: ignore`), though that password is often a
+ * default (`changeit`); a PKCS#12 key bag in the clear is a plain key. Java stores always seal their keys.
+ */
+function keyStoreRule(kind: 'pkcs12' | 'java', protectedKey: boolean): SecretRule {
+  const pkcs12 = kind === 'pkcs12';
+  const plain = pkcs12
+    ? { id: 'private-key-pkcs12', title: 'PKCS#12 key store with an unencrypted private key (.p12, .pfx, base64 MII…)' }
+    : { id: 'private-key-java-keystore', title: '' };
+  const sealedTitle = pkcs12
+    ? 'PKCS#12 key store with a password-sealed private or secret key (.p12, .pfx, base64 MII…)'
+    : 'Java key store with a private or secret key (JKS, JCEKS, or their base64 /u3+7Q…, zs7Ozg…)';
+  return {
+    ...protection(protectedKey, plain, sealedTitle),
+    // Java stores have no unsealed form: their one rule keeps the plain id.
+    ...(pkcs12 ? {} : { id: plain.id }),
+    keywords: pkcs12 ? ['IBAzCC'] : ['/u3+7QAAAA', 'zs7OzgAAAA'],
+    // After the keyword: the rest of the PFX header (the authenticated safe's pkcs7-data OID), or a JKS version.
+    gate: pkcs12 ? /[A-Za-z0-9+/]{3}GCSqGSIb3DQEH/ : /[IE]/,
+    pattern: pkcs12
+      ? new RegExp(`(?<![A-Za-z0-9+/])(MII[A-Za-z0-9+/]{2}[AQgw]IBAzCC[A-Za-z0-9+/]{3}GCSqGSIb3DQEH${WRAPPED_BASE64})`)
+      : new RegExp(`(?<![A-Za-z0-9+/])((?:/u3\\+7Q|zs7Ozg)AAAA[IE]${WRAPPED_BASE64})`),
+    window: 'block',
+    maxLength: Math.ceil((KEY_STORE_MAX_BYTES * 4) / 3) + 2000,
+    validate: (secret) => keyOfStore(secret) === (protectedKey ? 'sealed' : 'plain'),
+    samples: {
+      key: 'KEYSTORE_BASE64',
+      match: !pkcs12
+        ? [storeBase64('jks', 'key'), storeBase64('jceks', 'key'), storeBase64('jceks', 'secret')]
+        : protectedKey
+          ? [storeBase64('pkcs12', 'key'), storeBase64('pkcs12', 'secret')]
+          : [storeBase64('pkcs12', 'plain-key')],
+      // Trust stores: certificates only, public.
+      ignore: pkcs12 ? [storeBase64('pkcs12', 'certificate')] : [storeBase64('jks', 'certificate')],
+      contexts: [
+        { name: 'env', path: '.env', render: (v) => `KEYSTORE_BASE64=${v}\n` },
+        { name: 'YAML block', path: 'deploy/values.yaml', render: (v) => `tls:\n  keystore: |\n    ${wrapped(v)}\n` },
+        { name: 'JSON', path: 'config/app.json', render: (v) => `${JSON.stringify({ keystore: v }, null, 2)}\n` },
+      ],
+    },
+  };
+}
+
 /** A JSON Web Key with its secret member: `d` (RSA private exponent, EC/OKP private key) or `k` (symmetric). */
 function jwkSample(kty: 'RSA' | 'EC' | 'OKP' | 'oct', withPrivate: boolean): string {
   if (kty === 'oct') {
@@ -202,6 +412,10 @@ export default defineRules([
     passphraseProtected: true,
   },
   pem('PGP PRIVATE KEY BLOCK', 'private-key-pgp', 'PGP private key block (-----BEGIN PGP PRIVATE KEY BLOCK-----)'),
+  otherPemRule(false),
+  otherPemRule(true),
+  ssh2Rule(false),
+  ssh2Rule(true),
   puttyRule(false),
   puttyRule(true),
   {
@@ -225,4 +439,7 @@ export default defineRules([
   },
   base64Rule(false),
   base64Rule(true),
+  keyStoreRule('pkcs12', false),
+  keyStoreRule('pkcs12', true),
+  keyStoreRule('java', true),
 ]);

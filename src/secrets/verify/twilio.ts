@@ -7,7 +7,7 @@ import { forRules } from './types.js';
  * sent. API keys (`SK…`) are not verified: the key's secret, not its SID, is the credential, and it has no
  * recognisable shape.
  */
-export default forRules(['twilio-auth-token'], {
+export default forRules(['twilio-auth-token', 'twilio-account-auth-token'], {
   provider: 'twilio',
   defaultBase: 'https://api.twilio.com',
   companionPattern: /(?<![A-Za-z0-9])(AC[0-9a-f]{32})(?![A-Za-z0-9])/,
