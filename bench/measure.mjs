@@ -25,7 +25,7 @@ export function isGitStorage(path) {
 /**
  * Fails loudly (throws, so the bench exits non-zero and `npm run bench` says so) when a corpus folder holds anything
  * that is not source: git's storage (see isGitStorage) or a file with a NUL byte in its first 8 KB. `repository`: the
- * folder is a work tree whose top-level .git is the repository itself, not part of the corpus. `binary: false` lets
+ * folder is a work tree whose top-level .git (the repository) and .tollgate (tollgate's state) are not the corpus. `binary: false` lets
  * binary files pass (a real project's images), refusing only git's storage.
  */
 export function assertSourceCorpus(dir, { repository = false, binary = true } = {}) {
@@ -34,7 +34,8 @@ export function assertSourceCorpus(dir, { repository = false, binary = true } = 
   const walk = (folder, relative) => {
     for (const entry of readdirSync(folder, { withFileTypes: true })) {
       const path = relative ? `${relative}/${entry.name}` : entry.name;
-      if (repository && path === '.git') continue;
+      // A work tree's own repository and tollgate's state folder are not the change being measured.
+      if (repository && (path === '.git' || path === '.tollgate')) continue;
       if (isGitStorage(path)) bad.push(`${path} (git storage)`);
       else if (entry.isDirectory()) walk(join(folder, entry.name), path);
       else if (binary && entry.isFile()) {
