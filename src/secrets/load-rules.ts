@@ -9,9 +9,9 @@ import {
   readFromDisk,
 } from './imported-suppressions.js';
 import type { SecretsOptions } from './options.js';
+import { sharedSecretScanner } from './redact.js';
 import type { SecretRule } from './rule.js';
 import { builtinRules } from './rules/index.js';
-import { sharedSecretScanner } from './redact.js';
 import { SecretScanner } from './scanner.js';
 
 export interface LoadedScanner {
