@@ -170,6 +170,30 @@ function time(command, commandArgs, cwd, commandEnv) {
 const gitLook = ['-c', 'git status --porcelain && git diff HEAD --stat'];
 const expectedChanged = (size) => Object.values(size.changes).reduce((sum, count) => sum + count, 0);
 
+/**
+ * `runs` pairs: git, then `runOne(bin)`, with ratios of each pair. With --against, the two builds take turns right after
+ * git (git status rewrites the index, and the run that follows it measured a few percent slower), so neither side
+ * always pays for it.
+ */
+function pairedWithGit(repo, runOne) {
+  const out = { gits: [], ours: [], ratios: [], cpuRatios: [], otherRatios: [], otherCpuRatios: [] };
+  for (let i = 0; i < runs; i += 1) {
+    const git = time('sh', gitLook, repo, env);
+    const otherFirst = against && i % 2 === 1 ? runOne(against) : null;
+    const run = runOne(bin);
+    out.gits.push(git.ms);
+    out.ours.push(run.ms);
+    out.ratios.push(run.ms / git.ms);
+    out.cpuRatios.push(run.cpuMs / git.cpuMs);
+    if (against) {
+      const other = otherFirst ?? runOne(against);
+      out.otherRatios.push(other.ms / git.ms);
+      out.otherCpuRatios.push(other.cpuMs / git.cpuMs);
+    }
+  }
+  return out;
+}
+
 function measure(size) {
   const repo = prepare(size);
   const tollgate = (binary) => time(process.execPath, [binary, 'run', '--format', 'json'], repo, runEnv);
@@ -184,28 +208,7 @@ function measure(size) {
   time('sh', gitLook, repo, env);
   checked(bin);
   if (against) checked(against);
-  const gits = [];
-  const ours = [];
-  const ratios = [];
-  const cpuRatios = [];
-  const otherRatios = [];
-  const otherCpuRatios = [];
-  for (let i = 0; i < runs; i += 1) {
-    const git = time('sh', gitLook, repo, env);
-    // With --against, the two builds take turns right after git (git status rewrites the index, and the run that
-    // follows it measured a few percent slower), so neither side always pays for it.
-    const otherFirst = against && i % 2 === 1 ? checked(against) : null;
-    const tollgateRun = checked(bin);
-    gits.push(git.ms);
-    ours.push(tollgateRun.ms);
-    ratios.push(tollgateRun.ms / git.ms);
-    cpuRatios.push(tollgateRun.cpuMs / git.cpuMs);
-    if (against) {
-      const other = otherFirst ?? checked(against);
-      otherRatios.push(other.ms / git.ms);
-      otherCpuRatios.push(other.cpuMs / git.cpuMs);
-    }
-  }
+  const { gits, ours, ratios, cpuRatios, otherRatios, otherCpuRatios } = pairedWithGit(repo, checked);
   const first = measureFirstRun(repo, size);
   const ratio = median(ratios);
   const cpuRatio = median(cpuRatios);
@@ -260,24 +263,9 @@ function measureFirstRun(repo, size) {
   const loadBefore = loadavg()[0];
   firstRunOf(bin, repo, size); // warm-up: this build's code cache for `run --only`
   if (against) firstRunOf(against, repo, size);
-  const ratios = [];
-  const cpuRatios = [];
-  const otherRatios = [];
-  const otherCpuRatios = [];
-  const ours = [];
-  for (let i = 0; i < runs; i += 1) {
-    const git = time('sh', gitLook, repo, env);
-    const otherFirst = against && i % 2 === 1 ? firstRunOf(against, repo, size) : null;
-    const run = firstRunOf(bin, repo, size);
-    ours.push(run.ms);
-    ratios.push(run.ms / git.ms);
-    cpuRatios.push(run.cpuMs / git.cpuMs);
-    if (against) {
-      const other = otherFirst ?? firstRunOf(against, repo, size);
-      otherRatios.push(other.ms / git.ms);
-      otherCpuRatios.push(other.cpuMs / git.cpuMs);
-    }
-  }
+  const { ours, ratios, cpuRatios, otherRatios, otherCpuRatios } = pairedWithGit(repo, (binary) =>
+    firstRunOf(binary, repo, size),
+  );
   const loadAfter = loadavg()[0];
   const ratio = median(ratios);
   const cpuRatio = median(cpuRatios);
