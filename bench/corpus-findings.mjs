@@ -16,6 +16,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { assertSourceCorpus } from './measure.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const cli = join(root, 'bin/tollgate.cjs');
@@ -55,6 +56,8 @@ function gitleaks(dir) {
 }
 
 const rows = [];
+// A copied clone's .git (its packs) would be scanned as a project's files: refused before anything runs.
+for (const dir of dirs) assertSourceCorpus(dir, { binary: false });
 for (const dir of dirs) {
   const started = performance.now();
   const report = tollgate(dir);

@@ -18,7 +18,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeLongLines, writeMergeHeavy } from './history-corpus.mjs';
-import { median, printResult } from './measure.mjs';
+import { assertSourceHistory, median, printResult } from './measure.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const corpus = process.env.BENCH_CORPUS ?? 'merges';
@@ -41,6 +41,10 @@ if (!process.env.BENCH_REPO) {
   spawnSync('git', ['checkout', '-q', 'main'], { cwd: repo, env });
 }
 
+// A pack file or other piece of git's storage committed into the history would be scanned as binary text by both
+// sides and say nothing about source: the bench refuses such a corpus.
+assertSourceHistory(repo, range, env);
+
 const timeBin = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
 if (!timeBin) throw new Error('bench/history.mjs needs /usr/bin/time (GNU time) for the process tree CPU');
 /** Wall time, CPU (user + system, children waited for included) and peak RSS of one run, its output to /dev/null. */
@@ -56,6 +60,7 @@ function measure(command, args) {
   return { seconds, cpu: user + system, rssMb: rssKb / 1024 };
 }
 
+const loadBefore = loadavg()[0];
 const loads = [];
 const gitPlain = [];
 const gitCc = [];
@@ -81,7 +86,8 @@ const patchMb = git(['log', '-p', '-U0', '--cc', range]).length / 1e6;
 const name = process.env.BENCH_REPO
   ? `${repo} ${range} (${git(['rev-parse', '--short', 'HEAD']).toString().trim()})`
   : `generated (${corpus})`;
-const load = `${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}`;
+const loadAfter = loadavg()[0];
+const load = `${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after, ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)} between rounds`;
 printResult({
   name: 'history',
   line: [
@@ -104,6 +110,8 @@ printResult({
     merges,
     patchMb,
     load: loads,
+    loadBefore,
+    loadAfter,
     cpuSeconds: ours.cpu,
     gitCpuSeconds: plain.cpu,
     gitCcCpuSeconds: cc.cpu,

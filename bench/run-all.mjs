@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm run bench`: every benchmark, one after the other (they compete for the same two cores otherwise). Each prints
-// its figures as ratios against a baseline measured in the same run; none of them fails the build.
+// its figures as ratios against a baseline measured in the same run; a bench fails (and so does this) only when what
+// it measured is not what it claims: a corpus that holds something other than source, a run that did the wrong work.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -13,7 +14,7 @@ const scripts = readdirSync(here)
   // The secret-scanner throughput bench builds a 200 MB corpus: it runs as `npm run bench:secrets`, or when named.
   .filter((name) => (only.length === 0 ? name !== 'secrets.mjs' : only.some((wanted) => name.startsWith(wanted))))
   .sort();
-let failed = 0;
+const failed = [];
 for (const script of scripts) {
   if (!existsSync(join(here, script))) continue;
   console.log(`\n== ${script}`);
@@ -23,8 +24,11 @@ for (const script of scripts) {
     { stdio: 'inherit' },
   );
   if (result.status !== 0) {
-    failed++;
+    failed.push(script);
     console.log(`${script} exited ${result.status}`);
   }
 }
-process.exit(failed > 0 ? 1 : 0);
+// Loud at the end too: a failure scrolled past hundreds of lines ago (a corpus that is not source, a wrong count of
+// changed files) must not read as a finished bench.
+if (failed.length > 0) console.error(`\nbench FAILED: ${failed.join(', ')} (see its error above)`);
+process.exit(failed.length > 0 ? 1 : 0);

@@ -9,6 +9,7 @@ import {
   readFromDisk,
 } from './imported-suppressions.js';
 import type { SecretsOptions } from './options.js';
+import { sharedSecretScanner } from './redact.js';
 import type { SecretRule } from './rule.js';
 import { builtinRules } from './rules/index.js';
 import { SecretScanner } from './scanner.js';
@@ -34,7 +35,12 @@ export async function loadScanner(
   const builtin =
     options.encryptedKeys === 'ignore' ? builtinRules.filter((rule) => !rule.passphraseProtected) : builtinRules;
   const rules: SecretRule[] = [...builtin, ...options.rules.map(compileCustomRule)];
-  if (!options.gitleaksConfig) return { scanner: new SecretScanner(rules), notes, imported };
+  if (!options.gitleaksConfig) {
+    // The built-in rules alone are the scanner that masks output: built once (its keyword automata cost a few hundred
+    // milliseconds at each start), shared.
+    const builtinOnly = rules.length === builtinRules.length && builtin === builtinRules;
+    return { scanner: builtinOnly ? sharedSecretScanner() : new SecretScanner(rules), notes, imported };
+  }
   const path = isAbsolute(options.gitleaksConfig) ? options.gitleaksConfig : join(repoRoot, options.gitleaksConfig);
   const bytes = await read(path).catch((error: NodeJS.ErrnoException) => error.code ?? 'error');
   if (bytes === null || typeof bytes === 'string') {

@@ -145,11 +145,41 @@ export async function scanBatches(
   return outcome;
 }
 
+/**
+ * Reads started ahead of the scan: each read waits on the file system (a thread-pool round trip per call, several per
+ * file) while this thread scans the file before it, so a change of 2,000 small files is not 8,000 round trips one
+ * after the other. A target that checks its bytes against a snapshot blob (a large file) is only read when reached.
+ */
+const READ_AHEAD = 16;
+
+type SettledRead = { content: Buffer | string | null } | { error: unknown };
+
+function settledRead(target: ScanTarget): Promise<SettledRead> {
+  try {
+    return target.read().then(
+      (content) => ({ content }),
+      (error: unknown) => ({ error }),
+    );
+  } catch (error) {
+    return Promise.resolve({ error });
+  }
+}
+
 export async function scanTargets(targets: readonly ScanTarget[], options: ScanTargetsOptions): Promise<ScanOutcome> {
   const allowed = allowedPaths(options);
   const outcome = emptyScanOutcome();
+  const reads = new Map<number, Promise<SettledRead>>();
+  let ahead = 0; // the next index whose read may start early
+  const readAhead = (from: number) => {
+    ahead = Math.max(ahead, from);
+    while (ahead < targets.length && ahead < from + READ_AHEAD) {
+      const target = targets[ahead]!;
+      if (!target.expectedBlob && !target.skip && !allowed?.(target.path)) reads.set(ahead, settledRead(target));
+      ahead++;
+    }
+  };
   let done = 0;
-  for (const target of targets) {
+  for (const [index, target] of targets.entries()) {
     if (options.signal?.aborted) break;
     done++;
     if (done % 200 === 0) options.onProgress?.(done, targets.length);
@@ -158,18 +188,18 @@ export async function scanTargets(targets: readonly ScanTarget[], options: ScanT
       outcome.skipped.push(skip);
       continue;
     }
-    let content: Buffer | string | null;
-    try {
-      content = await target.read();
-    } catch (error) {
+    readAhead(index + 1);
+    const read = await (reads.get(index) ?? settledRead(target));
+    reads.delete(index);
+    if ('error' in read) {
       outcome.skipped.push({
         path: target.path,
         reason: 'unreadable',
-        detail: (error as NodeJS.ErrnoException).code ?? 'read failed',
+        detail: (read.error as NodeJS.ErrnoException | undefined)?.code ?? 'read failed',
       });
       continue;
     }
-    scanContent(target, content, options, outcome);
+    scanContent(target, read.content, options, outcome);
   }
   outcome.findings.sort((a, b) => a.path.localeCompare(b.path) || a.line - b.line || a.column - b.column);
   return outcome;

@@ -8,7 +8,7 @@ import { createGitRunner, type GitRunner } from './git.js';
 import { historyGap } from './history-gap.js';
 import { createIgnoreFilter } from './ignore-filter.js';
 import { inspectFiles } from './inspect-files.js';
-import { listChanges } from './list-changes.js';
+import { listChangedPaths, listChanges } from './list-changes.js';
 import { guessRepo, locateRepo, type RepoLocation, sameLocation } from './locate-repo.js';
 import { pinBase } from './pin-base.js';
 import { MODE_GITLINK, MODE_TYPE_MASK, type RawEntry } from './raw-diff.js';
@@ -38,6 +38,24 @@ const EMPTY_TREE: Record<string, string> = {
 export async function createChangeSet(options: ChangeSetOptions): Promise<RepoChangeSet> {
   const { cwd, ...settings } = options;
   return startChangeSet(cwd).finish(settings);
+}
+
+/** What `fingerprintTree` gives: the two things that say whether a tree is the one a change set was built from. */
+export interface TreeFingerprint {
+  fingerprint: string;
+  head: string | null;
+}
+
+/**
+ * The fingerprint and HEAD that `createChangeSet` would give for the tree as it is now, from the same snapshot (the
+ * temporary index, the pinned base, the raw bytes under clean filters) but without the patch, the file look-ups or any
+ * read of content: what the check after a run compares, at a fraction of the cost.
+ */
+export async function fingerprintTree(options: ChangeSetOptions): Promise<TreeFingerprint> {
+  const { cwd, ...settings } = options;
+  const snapshot = await snapshotOf(cwd, Promise.resolve(settings), () => {}, new AbortController().signal, true);
+  if (snapshot === CANCELLED) throw new Error('the change set was cancelled');
+  return { fingerprint: fingerprintOfSnapshot(snapshot), head: snapshot.head };
 }
 
 /** What a change set needs besides where the repository is: known only once the config is read. */
@@ -98,15 +116,8 @@ async function buildChangeSet(
   onStaged: () => void,
   signal: AbortSignal,
 ): Promise<RepoChangeSet | null> {
-  // `git add` is the longest step and needs the index's path. Start it from a guess while `git rev-parse` confirms
-  // where the repository is; on the rare wrong guess, start again from the real location.
-  const located = locateRepo(cwd);
-  located.catch(() => undefined); // awaited in every path below; this only keeps it from counting as unhandled
-  const guess = guessRepo(cwd);
-  const guessed = guess ? await takeSnapshot(guess, located, settings, onStaged, signal) : null;
-  const snapshot = guessed ?? (await takeSnapshot(await located, located, settings, onStaged, signal));
+  const snapshot = await snapshotOf(cwd, settings, onStaged, signal, false);
   if (snapshot === CANCELLED) return null;
-  if (!snapshot) throw new Error('the repository location changed while the change set was built');
   const { repo, options } = snapshot;
   const ignorePatterns = [...(options.ignore ?? [])];
   const maxFileSize = options.maxFileSize ?? DEFAULT_MAX_FILE_SIZE;
@@ -120,14 +131,9 @@ async function buildChangeSet(
     else kept.push(entry);
   }
   const content = new ContentCache({ root: repo.root, objectFormat: repo.objectFormat, blobs: new BlobReader(git) });
-  await snapshot.stats.ready();
-  const { files, skipped } = await inspectFiles({
-    root: repo.root,
-    entries: kept,
-    maxFileSize,
-    content,
-    stats: snapshot.stats,
-  });
+  const stats = snapshot.stats ?? new FileStats(repo.root);
+  await stats.ready();
+  const { files, skipped } = await inspectFiles({ root: repo.root, entries: kept, maxFileSize, content, stats });
   for (const path of snapshot.unreadable) {
     if (isIgnored(path)) ignored.push(path);
     else
@@ -141,11 +147,7 @@ async function buildChangeSet(
   skipped.sort(byPath);
   ignored.sort(comparePaths);
 
-  const fingerprint = fingerprintOf({
-    baseCommit: snapshot.base.commit,
-    changes: snapshot.paths,
-    ignore: ignorePatterns,
-  });
+  const fingerprint = fingerprintOfSnapshot(snapshot);
   return {
     root: repo.root,
     base: snapshot.base,
@@ -171,6 +173,39 @@ async function buildChangeSet(
 
 const CANCELLED = Symbol('cancelled');
 
+type Snapshot = Exclude<Awaited<ReturnType<typeof takeSnapshot>>, null | typeof CANCELLED>;
+
+/**
+ * The snapshot of the tree at `cwd`. `git add` is the longest step and needs the index's path: it starts from a guess
+ * while `git rev-parse` confirms where the repository is; on the rare wrong guess, it starts again from the real
+ * location. `pathsOnly`: the changed paths without their patches (enough for the fingerprint).
+ */
+async function snapshotOf(
+  cwd: string,
+  settings: Promise<ChangeSetSettings | null>,
+  onStaged: () => void,
+  signal: AbortSignal,
+  pathsOnly: boolean,
+): Promise<Snapshot | typeof CANCELLED> {
+  const located = locateRepo(cwd);
+  located.catch(() => undefined); // awaited in every path below; this only keeps it from counting as unhandled
+  const guess = guessRepo(cwd);
+  const take = (where: Pick<RepoLocation, 'root' | 'indexPath'>) =>
+    takeSnapshot(where, located, settings, onStaged, signal, pathsOnly);
+  const guessed = guess ? await take(guess) : null;
+  const snapshot = guessed ?? (await take(await located));
+  if (!snapshot) throw new Error('the repository location changed while the change set was built');
+  return snapshot;
+}
+
+function fingerprintOfSnapshot(snapshot: Snapshot): string {
+  return fingerprintOf({
+    baseCommit: snapshot.base.commit,
+    changes: snapshot.paths,
+    ignore: [...(snapshot.options.ignore ?? [])],
+  });
+}
+
 /**
  * Stages the working tree into a temporary index next to `where` and lists the changes against the base. Null when
  * `where` (a guess) turns out not to be the real location; CANCELLED when the settings never come.
@@ -181,6 +216,7 @@ async function takeSnapshot(
   settings: Promise<ChangeSetSettings | null>,
   onStaged: () => void,
   signal: AbortSignal,
+  pathsOnly: boolean,
 ) {
   const git = createGitRunner(where.root);
   const objectFormat = located.then((repo) => repo.objectFormat);
@@ -200,6 +236,10 @@ async function takeSnapshot(
       await keepRawBytes(git, { env: index.env, drivers, objectFormat: repo.objectFormat, baseCommit: base.commit });
     }
     const from = base.commit ?? emptyTreeOf(repo.objectFormat);
+    if (pathsOnly) {
+      const paths = await listChangedPaths(git, { from, env: index.env });
+      return { repo, base, head: repo.head, from, entries: paths, paths, unreadable, gap, stats: null, options };
+    }
     // The sizes and kinds of the changed files are looked up while git writes their patches.
     const stats = new FileStats(repo.root);
     const onListed = (entries: readonly RawEntry[]) =>

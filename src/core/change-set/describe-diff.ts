@@ -59,6 +59,11 @@ export function describeSections(entries: readonly RawEntry[], sections: readonl
   });
 }
 
+/** Raw records alone (no patch asked for): paths, modes and ids, without lines. */
+export function describeRaw(entries: readonly RawEntry[]): DescribedEntry[] {
+  return entries.map((entry) => describeEntry(entry, NO_PATCH));
+}
+
 function describeEntry(entry: RawEntry, section: PatchSection): DescribedEntry {
   const kind = kindOf(entry);
   const status = statusOf(entry);

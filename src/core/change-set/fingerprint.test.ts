@@ -4,7 +4,7 @@ import { describe, expect, test } from 'vitest';
 import { removeDir, type TempRepo, tempDir } from '../../../test/support/git-repo.js';
 import { useIsolatedRepos } from '../../../test/support/isolated-repos.js';
 import { fingerprintOf } from './fingerprint.js';
-import { createChangeSet } from './index.js';
+import { createChangeSet, fingerprintTree } from './index.js';
 
 const { repoWith, onCleanup } = useIsolatedRepos();
 
@@ -51,6 +51,34 @@ describe('fingerprint', () => {
     const { chmod } = await import('node:fs/promises');
     await chmod(join(repo.root, 'a.txt'), 0o755);
     expect(await fingerprint(repo, { base: 'HEAD~1' })).not.toBe(plain);
+  });
+
+  test('fingerprintTree gives the change set fingerprint and HEAD without building it, through renames, deletions, ignore patterns and a clean filter', async () => {
+    const repo = await repoWith({
+      'a.txt': 'a\n',
+      'old.txt': 'the same content\nmoved\n',
+      'gone.txt': 'g\n',
+      'f.bin': 'x',
+    });
+    await repo.write('.gitattributes', 'f.bin filter=upper\n');
+    await repo.git('config', 'filter.upper.clean', 'tr a-z A-Z');
+    await repo.commit('second');
+    await repo.write('a.txt', 'changed\n');
+    await repo.remove('gone.txt');
+    await repo.remove('old.txt');
+    await repo.write('new.txt', 'the same content\nmoved\n');
+    await repo.write('f.bin', 'lower');
+    await repo.write('notes.md', 'ignored\n');
+    for (const options of [{}, { ignore: ['*.md'] }, { base: 'HEAD~1' }]) {
+      const full = await createChangeSet({ cwd: repo.root, ...options });
+      expect(await fingerprintTree({ cwd: repo.root, ...options })).toEqual({
+        fingerprint: full.fingerprint,
+        head: full.head,
+      });
+    }
+    const before = await fingerprintTree({ cwd: repo.root });
+    await repo.write('a.txt', 'changed once more\n');
+    expect((await fingerprintTree({ cwd: repo.root })).fingerprint).not.toBe(before.fingerprint);
   });
 
   test('does not depend on the order of its input', () => {

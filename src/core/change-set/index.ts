@@ -3,7 +3,9 @@ export {
   type ChangeSetStart,
   createChangeSet,
   DEFAULT_MAX_FILE_SIZE,
+  fingerprintTree,
   startChangeSet,
+  type TreeFingerprint,
 } from './create-change-set.js';
 export type * from './types.js';
 export { isUnchanged } from './types.js';

@@ -1,4 +1,10 @@
-import { type ChangeSetStart, createChangeSet } from '../change-set/index.js';
+import {
+  type ChangeSetSettings,
+  type ChangeSetStart,
+  createChangeSet,
+  fingerprintTree,
+  type TreeFingerprint,
+} from '../change-set/index.js';
 import type { RepoChangeSet } from '../change-set/types.js';
 import type { TollgateConfig } from '../config/schema.js';
 import { readTrustedCommits } from '../state/history-store.js';
@@ -21,12 +27,29 @@ export async function changeSetForRun(
     started?.cancel();
     throw error;
   }
-  const settings = {
+  const settings = settingsForRun(config, base, trustedCommits);
+  return started ? started.finish(settings) : createChangeSet({ cwd: repoRoot, ...settings });
+}
+
+/**
+ * The fingerprint and HEAD `changeSetForRun` would give now (same base, ignore patterns and pinning), without the
+ * patch or file reads: what the check after a run compares.
+ */
+export async function fingerprintForRun(
+  repoRoot: string,
+  config: TollgateConfig,
+  base?: string,
+): Promise<TreeFingerprint> {
+  const trustedCommits = await readTrustedCommits(repoRoot);
+  return fingerprintTree({ cwd: repoRoot, ...settingsForRun(config, base, trustedCommits) });
+}
+
+function settingsForRun(config: TollgateConfig, base: string | undefined, trustedCommits: string[]): ChangeSetSettings {
+  return {
     ...(base ? { base } : {}),
     ...(config.base ? { configBase: config.base } : {}),
     ignore: config.ignore,
     maxFileSize: config.validation.maxFileSize,
     trustedCommits,
   };
-  return started ? started.finish(settings) : createChangeSet({ cwd: repoRoot, ...settings });
 }

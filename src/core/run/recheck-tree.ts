@@ -2,7 +2,7 @@ import { isUnchanged, type RepoChangeSet } from '../change-set/types.js';
 import type { TollgateConfig } from '../config/schema.js';
 import type { ToolExecution } from '../pipeline/execute-tool.js';
 import { isPassingStatus, result } from '../result.js';
-import { changeSetForRun } from './change-set-for-run.js';
+import { changeSetForRun, fingerprintForRun } from './change-set-for-run.js';
 
 /**
  * The tree a run validated must be the tree it stores a result for. The change set is fingerprinted again once every
@@ -21,10 +21,13 @@ export async function recheckTree(
   if (isUnchanged(before) || executions.every((execution) => execution.result.status.startsWith('skipped_'))) {
     return { executions: [...executions], changed: null };
   }
-  const after = await changeSetForRun(repoRoot, config, base);
-  if (after.fingerprint === before.fingerprint && after.head === before.head) {
+  // The fingerprint alone says whether anything changed; the whole change set (its patch, its files) is built only
+  // when something did, to name what.
+  const now = await fingerprintForRun(repoRoot, config, base);
+  if (now.fingerprint === before.fingerprint && now.head === before.head) {
     return { executions: [...executions], changed: null };
   }
+  const after = await changeSetForRun(repoRoot, config, base);
   const changed = changedPaths(before, after);
   const list =
     changed.length > 0

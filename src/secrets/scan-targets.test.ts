@@ -1,0 +1,81 @@
+import { describe, expect, test } from 'vitest';
+import { sharedSecretScanner } from './redact.js';
+import { type ScanTarget, scanTargets } from './scan-targets.js';
+
+const scanner = sharedSecretScanner();
+
+/** Targets whose reads settle a tick later, recording when each started and how many were in flight at once. */
+function trackedTargets(count: number, extra: (index: number) => Partial<ScanTarget> = () => ({})) {
+  const started: number[] = [];
+  let inFlight = 0;
+  let mostInFlight = 0;
+  const targets: ScanTarget[] = Array.from({ length: count }, (_, index) => ({
+    path: `src/file${index}.ts`,
+    read: async () => {
+      started.push(index);
+      inFlight++;
+      mostInFlight = Math.max(mostInFlight, inFlight);
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      inFlight--;
+      return `export const value${index} = ${index};\n`;
+    },
+    ...extra(index),
+  }));
+  return { targets, started, mostInFlight: () => mostInFlight };
+}
+
+describe('scanTargets reads ahead', () => {
+  test('reads overlap, bounded, and every target is scanned once', async () => {
+    const { targets, started, mostInFlight } = trackedTargets(100);
+    const outcome = await scanTargets(targets, { scanner });
+    expect(outcome.scannedFiles).toBe(100);
+    expect(outcome.skipped).toEqual([]);
+    expect([...started].sort((a, b) => a - b)).toEqual(Array.from({ length: 100 }, (_, index) => index));
+    expect(mostInFlight()).toBeGreaterThan(1);
+    expect(mostInFlight()).toBeLessThanOrEqual(17);
+  });
+
+  test('a read that throws or rejects is an unreadable file, named with its error code, and the rest go on', async () => {
+    const { targets } = trackedTargets(40);
+    targets[3] = {
+      path: 'thrown.txt',
+      read: () => {
+        throw Object.assign(new Error('denied'), { code: 'EACCES' });
+      },
+    };
+    targets[20] = { path: 'rejected.txt', read: () => Promise.reject(new Error('gone')) };
+    const outcome = await scanTargets(targets, { scanner });
+    expect(outcome.scannedFiles).toBe(38);
+    expect(outcome.skipped).toEqual([
+      { path: 'thrown.txt', reason: 'unreadable', detail: 'EACCES' },
+      { path: 'rejected.txt', reason: 'unreadable', detail: 'read failed' },
+    ]);
+  });
+
+  test('a target checked against a snapshot blob, a skipped or an allowlisted one is not read early', async () => {
+    const { targets, started } = trackedTargets(30, (index) =>
+      index === 5 ? { expectedBlob: { id: 'a'.repeat(40), objectFormat: 'sha1' } } : {},
+    );
+    targets[6] = { path: 'vendor/x.js', read: async () => 'x' };
+    targets[7] = { path: 'skip.txt', read: async () => 'x', skip: { reason: 'unreadable', detail: 'known' } };
+    const outcome = await scanTargets(targets, { scanner, allowPaths: ['vendor/**'] });
+    // File 5 is read only when its turn comes: after the files before it were scanned and later ones started.
+    expect(started.indexOf(5)).toBeGreaterThan(started.indexOf(8));
+    expect(outcome.skipped.map((skip) => skip.path)).toEqual(['vendor/x.js', 'skip.txt']);
+    expect(outcome.scannedFiles).toBe(28);
+  });
+
+  test('an aborted scan stops, and reads already started settle without an unhandled rejection', async () => {
+    const controller = new AbortController();
+    const targets: ScanTarget[] = Array.from({ length: 50 }, (_, index) => ({
+      path: `f${index}.txt`,
+      read: async () => {
+        if (index === 0) controller.abort();
+        if (index > 0) throw new Error('late');
+        return 'first\n';
+      },
+    }));
+    const outcome = await scanTargets(targets, { scanner, signal: controller.signal });
+    expect(outcome.scannedFiles).toBe(1);
+  });
+});
