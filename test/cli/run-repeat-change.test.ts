@@ -112,7 +112,7 @@ describe('a repeat run of a committed, unpushed, validated change (built CLI)', 
       await expectFullRun();
 
       await primed();
-      await repo.git('commit', '--quiet', '--amend', '-m', 'amended');
+      await repo.git('commit', '--quiet', '--amend', '--allow-empty', '-m', 'amended');
       await expectFullRun();
 
       await primed();
