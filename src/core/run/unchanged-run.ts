@@ -44,7 +44,7 @@ const STORED_REPORT_VERSION = 1;
 
 export type UnchangedRunFormat = 'markdown' | 'json';
 
-/** What the full path saves after a run that found nothing changed and passed. */
+/** What the full path saves after a plain run that passed (`settleUnchangedRun`). */
 export interface UnchangedRunTemplate {
   /** The run as stored: its id is the run every answer from this cache repeats. */
   report: RunReport;
@@ -111,12 +111,11 @@ export async function settleUnchangedRun(
       await rm(path, { force: true });
       return;
     }
-    const repeatable = isRepeatablePass(template.report);
-    if (repeatable && stamp && (stamp.racy || !stamp.vouches)) return;
     const key = await readStateKeyIfPresent().catch(() => null);
     const history = key && (await readVerifiedJson(join(repoRoot, TOLLGATE_DIR, 'history.json'), 'history', key));
     let saved = '';
-    if (repeatable && stamp && history) {
+    // A racy stamp (a listed file written in the last two seconds) or one that does not vouch is never saved.
+    if (isRepeatablePass(template.report) && stamp && !stamp.racy && stamp.vouches && history) {
       const after = await restamp();
       if (after?.value === stamp.value && after.vouches && after.repoRoot === stamp.repoRoot) saved = stamp.value;
     }
