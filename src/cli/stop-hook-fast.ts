@@ -67,7 +67,7 @@ async function answerStop(
       }),
       slow,
     ]);
-    if (!answer) return handoff('it cannot answer alone (no saved stamp for this tree, refs, config and policy, or something to warn about)');
+    if (!answer) return handoff('no saved answer it can give here');
     if (answer === 'slow') return handoff('git was slow, halfway to the deadline');
     installStreamErrorHandlers();
     process.stdout.write(answer.stdout);
