@@ -169,6 +169,7 @@ describe('only a complete pass is ever saved', () => {
     for (let attempt = 0; attempt < 2; attempt += 1) {
       const out = await runCli(['run'], { cwd: repo.root, env: repo.env });
       expect(out.exitCode).not.toBe(0);
+      expect(out.stdout).toContain('INCOMPLETE');
       expect(existsSync(join(repo.root, '.tollgate/run-cache.json'))).toBe(false);
     }
   });
