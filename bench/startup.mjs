@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Start-up per command (GitHub issue 32): `tollgate --version`, the stop hook on a validated, unchanged tree, and
-// `tollgate run` on a repository with no changes, each as a whole process through bin/tollgate.cjs, against
+// Start-up per command: `tollgate --version`, the stop hook on a validated, unchanged tree, `tollgate run` on a
+// repository with no changes, and the repeat `tollgate run` and stop hook on a change committed but not pushed (HEAD
+// ahead of its upstream) that a passing run validated, each as a whole process through bin/tollgate.cjs, against
 // `node -e 0` (Node's own start-up) measured in the same run, pair by pair: node, then the command, in turn, so a
 // machine whose speed drifts moves both. Target: at most 1.5x `node -e 0` for each. Prints the load average too:
 // on a shared machine the ratios hold better than the milliseconds. Last, the whole-process change set (`tollgate run`
@@ -54,6 +55,20 @@ function makeRepo(name, changed) {
   return repo;
 }
 
+/** A repository whose upstream (a bare clone) has the initial commit, and 5 edited files committed on top. */
+function makeCommittedChangeRepo(name) {
+  const repo = makeRepo(name, 0);
+  const git = (...gitArgs) => spawnSync('git', gitArgs, { cwd: repo, env, encoding: 'utf8' });
+  const remote = join(sandbox, `${name}-origin.git`);
+  spawnSync('git', ['init', '-q', '--bare', remote], { env });
+  git('remote', 'add', 'origin', remote);
+  git('push', '-q', '-u', 'origin', 'main');
+  for (let index = 0; index < 5; index++)
+    writeFileSync(join(repo, 'src', 'm0', `f${index * 10}.ts`), `export const changed = ${index};\n`);
+  git('commit', '-q', '-a', '-m', 'change');
+  return repo;
+}
+
 function time(command, commandArgs, cwd, input) {
   const started = process.hrtime.bigint();
   const result = spawnSync(command, commandArgs, { cwd, env, input, encoding: 'utf8' });
@@ -73,14 +88,18 @@ function mustPass(what, { result }, expectStdout) {
 // would overwrite each other's, and each would then measure its full path.
 const clean = makeRepo('clean', 0);
 const edited = makeRepo('edited', 5);
+const committed = makeCommittedChangeRepo('committed');
 const otherClean = against ? makeRepo('other-clean', 0) : null;
 const otherEdited = against ? makeRepo('other-edited', 5) : null;
-for (const [build, cleanRepo, editedRepo] of [
-  [bin, clean, edited],
-  ...(against ? [[against, otherClean, otherEdited]] : []),
+const otherCommitted = against ? makeCommittedChangeRepo('other-committed') : null;
+for (const [build, cleanRepo, editedRepo, committedRepo] of [
+  [bin, clean, edited, committed],
+  ...(against ? [[against, otherClean, otherEdited, otherCommitted]] : []),
 ]) {
   mustPass('tollgate run (no changes)', time(process.execPath, [build, 'run'], cleanRepo));
   mustPass('tollgate run (5 changed files)', time(process.execPath, [build, 'run'], editedRepo));
+  // The pass that validates the committed change; the repeats below skip every validator.
+  mustPass('tollgate run (committed change)', time(process.execPath, [build, 'run'], committedRepo));
 }
 // Past git's racy-clean window, so that the next answers save the fast paths' stamps.
 await new Promise((resolveSleep) => setTimeout(resolveSleep, 2100));
@@ -103,6 +122,24 @@ const commands = [
   },
   // Three runs before the pairs: the first leaves a saved report, the second its stamp, the third is the fast path.
   { name: 'runNoChanges', label: 'tollgate run (no changes)', argv: [bin, 'run'], cwd: clean, otherCwd: otherClean },
+  // The usual state of an agent's work: committed, not pushed, validated. The pass above left a note, the first
+  // warm-up run (every validator skipped) saves its stamp, and the pairs are answered from it.
+  {
+    name: 'runCommittedChange',
+    label: 'tollgate run (committed, unpushed, validated change: repeat)',
+    argv: [bin, 'run'],
+    cwd: committed,
+    otherCwd: otherCommitted,
+  },
+  {
+    name: 'stopHookCommittedChange',
+    label: 'tollgate hook stop (committed, unpushed, validated change)',
+    argv: [bin, 'hook', 'stop'],
+    cwd: committed,
+    input: payloadFor(committed),
+    otherCwd: otherCommitted,
+    otherInput: otherCommitted && payloadFor(otherCommitted),
+  },
 ];
 const loadBefore = loadavg()[0];
 const values = { runs, targetRatio: TARGET_RATIO };

@@ -8,7 +8,8 @@ import { configLocations } from '../core/run/config-locations.js';
 import { runGate } from '../core/run/run-gate.js';
 import type { RunReport } from '../core/run/run-report.js';
 import { readStoredReport } from '../core/run/stored-report.js';
-import { settleUnchangedRun } from '../core/run/unchanged-run.js';
+import { stampOf } from '../core/run/tree-stamp.js';
+import { plainRunStampOptions, settleUnchangedRun } from '../core/run/unchanged-run.js';
 import { checkOutputWritable, writeOutput } from '../core/state/output-file.js';
 import { TOLLGATE_VERSION } from '../core/version.js';
 import { renderReport, reportFormatOf } from '../report/index.js';
@@ -80,14 +81,19 @@ export async function runAndReport(flags: RunFlags): Promise<number> {
     process.stdout.write(text);
     // The next plain `tollgate run` on this same tree may answer from this report without loading the CLI.
     if (plainRun && (format === 'markdown' || format === 'json')) {
-      await settleUnchangedRun(repoRoot, plainRun.stamp, {
-        report,
-        located: locations,
-        format,
-        configHash: loaded.hash,
-        keepRuns: config.output.keepRuns,
-        command: ['tollgate', ...process.argv.slice(2)].join(' '),
-      });
+      await settleUnchangedRun(
+        repoRoot,
+        plainRun.stamp,
+        {
+          report,
+          located: locations,
+          format,
+          configHash: loaded.hash,
+          keepRuns: config.output.keepRuns,
+          command: ['tollgate', ...process.argv.slice(2)].join(' '),
+        },
+        () => stampOf(plainRunStampOptions(cwd, process.env)),
+      );
     }
   }
   if (report.notStored) {

@@ -1,6 +1,7 @@
 import { ExitCode, errorMessage } from '../core/errors.js';
 import { installSignalHandlers, installStreamErrorHandlers } from './process-handlers.js';
 import { type CliHandoff, handPlainRun } from './run-handoff.js';
+import { exitIfUnfinished } from './unfinished-guard.js';
 
 async function start(argv: readonly string[], handoff: CliHandoff): Promise<number> {
   // Agents run the stop hook after every turn; loading every command (commander, zod, all flags) would cost more
@@ -38,22 +39,4 @@ export function runCli(argv: readonly string[], handoff: CliHandoff = {}): void 
       process.exitCode = ExitCode.internal;
     },
   );
-}
-
-/**
- * Node exits with code 0 once nothing is left to wait for, even while a command's promise is still pending (work that
- * waits for something no one will ever do, as a scheduler deadlock would): a `run` would then pass having written no
- * report. The exit code comes only from a command that finished; one that did not is an internal error.
- */
-function exitIfUnfinished(argv: readonly string[]): { settled: () => void } {
-  const command = argv.slice(2).find((arg) => !arg.startsWith('-')) ?? '';
-  const onBeforeExit = () => {
-    process.off('beforeExit', onBeforeExit);
-    process.stderr.write(
-      `tollgate: internal error: \`tollgate ${command}\` stopped before it finished (it was left waiting for work that never ended), so it decided nothing; nothing it printed is a result\n`,
-    );
-    process.exitCode = ExitCode.internal;
-  };
-  process.on('beforeExit', onBeforeExit);
-  return { settled: () => process.off('beforeExit', onBeforeExit) };
 }

@@ -1,6 +1,8 @@
+import { traceFastPath } from '../core/run/fast-path-trace.js';
 import { TOLLGATE_VERSION } from '../core/version.js';
+import type { HookAgentName } from '../integrations/hooks/index.js';
 import { fallbackHookAgent, hookAgent } from '../integrations/hooks/index.js';
-import { readStdin } from '../integrations/hooks/read-stdin.js';
+import { readStdin, type StdinRead } from '../integrations/hooks/read-stdin.js';
 import {
   agentHookTimeout,
   fastPathHandoffAt,
@@ -11,6 +13,7 @@ import type { StopHandoff } from '../integrations/hooks/stop-entry.js';
 import { fastStopAnswer } from '../integrations/hooks/stop-fast-answer.js';
 import { stopHookAgentFromArgv } from './fast-path.js';
 import { installSignalHandlers, installStreamErrorHandlers } from './process-handlers.js';
+import { exitIfUnfinished } from './unfinished-guard.js';
 
 /**
  * The entry of the stop hook's own small bundle (dist/bundle/cli/stop-hook.cjs): agents run `tollgate hook stop`
@@ -22,12 +25,29 @@ import { installSignalHandlers, installStreamErrorHandlers } from './process-han
 export async function stopHookFast(argv: readonly string[]): Promise<StopHandoff | null> {
   const stop = stopHookAgentFromArgv(argv.slice(2));
   if (!stop) return {};
+  const unfinished = exitIfUnfinished(argv);
   const removeSignalHandlers = installSignalHandlers();
-  const read = await readStdin(process.stdin, 5000);
-  const handoff = (): StopHandoff => {
+  let read: StdinRead | undefined;
+  const handoff = (why: string): StopHandoff => {
+    traceFastPath(process.env, `handed to the full stop hook: ${why}`);
     removeSignalHandlers();
-    return { read };
+    unfinished.settled();
+    return read ? { read } : {};
   };
+  try {
+    read = await readStdin(process.stdin, 5000);
+  } catch {
+    return handoff('stdin could not be read');
+  }
+  return answerStop(stop, read, handoff, unfinished.settled);
+}
+
+async function answerStop(
+  stop: { agent: HookAgentName | undefined },
+  read: StdinRead,
+  handoff: (why: string) => StopHandoff,
+  settled: () => void,
+): Promise<StopHandoff | null> {
   const startedAt = processStartedAt();
   const agent = stop.agent ? hookAgent(stop.agent) : fallbackHookAgent;
   const deadlineAt = stopDeadlineAt(startedAt, agentHookTimeout(process.env, agent.hookTimeoutMs).ms);
@@ -47,13 +67,16 @@ export async function stopHookFast(argv: readonly string[]): Promise<StopHandoff
       }),
       slow,
     ]);
-    if (!answer || answer === 'slow') return handoff();
+    if (!answer) return handoff('no saved answer it can give here');
+    if (answer === 'slow') return handoff('git was slow, halfway to the deadline');
     installStreamErrorHandlers();
     process.stdout.write(answer.stdout);
+    traceFastPath(process.env, 'answered from the saved stamp');
+    settled();
     process.exitCode = 0;
     return null;
   } catch {
-    return handoff(); // the full path decides, and reports whatever went wrong
+    return handoff('an error of its own'); // the full path decides, and reports whatever went wrong
   } finally {
     clearTimeout(timer);
   }

@@ -8,11 +8,13 @@ import { indexMayHideEntries } from '../change-set/index-flags.js';
 import { fixedGitEnv } from '../change-set/snapshot-git-config.js';
 import { checkWorkTreeIsHere } from '../change-set/work-tree-here.js';
 import { TOLLGATE_DIR } from '../state/tollgate-dir.js';
+import { FAST_PATH_TRACE_VARIABLE } from './fast-path-trace.js';
 
 /**
  * A stamp of everything in a repository that could change a run's answer without tollgate knowing: `git status` of
- * the work tree, the stat data of every path it lists, the config file, the TOLLGATE_* variables and, for a run (whose
- * base comes from refs), every ref's name and commit. Two equal stamps mean the same change set and config, so the answer saved with one
+ * the work tree (which names HEAD's commit, the branch and its upstream), the stat data of every path it lists, the
+ * config file, the policy edits a person accepted and this clone's waivers (their bytes), the TOLLGATE_* variables and
+ * PATH (which tools can run), and, for a run (whose base comes from refs), every ref's name and commit. Two equal stamps mean the same change set and config, so the answer saved with one
  * holds for the other: the stop hook's fast path and the no-change run's use it instead of building the change set,
  * which stages the whole tree into a temporary index.
  *
@@ -30,6 +32,8 @@ const RACY_MS = 2000;
 /** A status or ref list beyond this is a tree for the full path. */
 const MAX_OUTPUT = 64 * 1024 * 1024;
 const CONFIG_FILE_NAMES = ['tollgate.config.yaml', '.tollgate.yaml'];
+/** State that changes what a run decides without touching the tree: accepted policy edits, local waivers. */
+const POLICY_STATE_FILES = ['policy-accepted.json', 'waivers.json'];
 
 export interface Stamp {
   repoRoot: string;
@@ -146,22 +150,41 @@ export async function stampOf(options: StampOptions): Promise<Stamp | null> {
   const configPaths = configOverride
     ? [isAbsolute(configOverride) ? configOverride : resolve(cwd, configOverride)]
     : CONFIG_FILE_NAMES.map((name) => join(repoRoot, name));
-  const statLines = await Promise.all(
-    [...[...paths].sort().map((path) => join(repoRoot, path)), ...configPaths].map(async (path) => {
-      try {
-        const info = await lstat(path, { bigint: true });
-        if (Number(info.mtimeMs) > now - RACY_MS) racy = true;
-        return `${path}\0${info.mtimeNs}\0${info.ctimeNs}\0${info.size}\0${info.ino}`;
-      } catch {
-        return `${path}\0-`;
-      }
-    }),
-  );
+  const [policyState, statLines] = await Promise.all([
+    Promise.all(POLICY_STATE_FILES.map((name) => readStateBytes(join(repoRoot, TOLLGATE_DIR, name)))),
+    Promise.all(
+      [...[...paths].sort().map((path) => join(repoRoot, path)), ...configPaths].map(async (path) => {
+        try {
+          const info = await lstat(path, { bigint: true });
+          if (Number(info.mtimeMs) > now - RACY_MS) racy = true;
+          return `${path}\0${info.mtimeNs}\0${info.ctimeNs}\0${info.size}\0${info.ino}`;
+        } catch {
+          return `${path}\0-`;
+        }
+      }),
+    ),
+  ]);
   for (const line of statLines) hash.update('\0').update(line);
-  for (const key of Object.keys(env).sort()) {
-    if (key.startsWith('TOLLGATE_') && key !== 'TOLLGATE_ACTIVE') hash.update(`\0${key}=${env[key]}`);
+  for (const state of policyState) {
+    if (typeof state === 'string') hash.update(`\0policy\0missing\0${state}`);
+    else hash.update(`\0policy\0${state.length}\0`).update(state);
   }
+  for (const key of Object.keys(env).sort()) {
+    if (key.startsWith('TOLLGATE_') && key !== 'TOLLGATE_ACTIVE' && key !== FAST_PATH_TRACE_VARIABLE) {
+      hash.update(`\0${key}=${env[key]}`);
+    }
+  }
+  hash.update(`\0PATH=${env.PATH ?? ''}`);
   return { repoRoot, value: hash.digest('hex'), racy, vouches };
+}
+
+/** A state file's bytes, or why it could not be read (ENOENT: there is none). */
+async function readStateBytes(path: string): Promise<Buffer | string> {
+  try {
+    return await readFile(path);
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code ?? 'error';
+  }
 }
 
 /** True unless the index was read whole and hides nothing (`index-flags.ts`); a missing index (no commit yet) hides nothing. */

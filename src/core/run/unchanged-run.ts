@@ -13,22 +13,28 @@ import {
 import { readVerifiedJson, writeSignedJsonFile } from '../state/signed-json-file.js';
 import { readStateKeyIfPresent } from '../state/state-key.js';
 import { TOLLGATE_DIR, tollgatePaths } from '../state/tollgate-dir.js';
+import { trustedDigestOf } from '../state/trusted-commits.js';
 import { recordRunTelemetry } from '../telemetry/record.js';
+import { TOLLGATE_VERSION } from '../version.js';
 import { runEndTools } from './run-end-tools.js';
 import type { RunReport } from './run-report.js';
-import { findSaved, type Stamp } from './tree-stamp.js';
+import { findSaved, type Stamp, type StampOptions } from './tree-stamp.js';
 
 /**
- * The no-change run's fast path. An agent runs `tollgate run` again and again on a tree it has not touched since the
- * last run; building the change set and loading the whole CLI to learn "nothing changed" cost more than twice Node's
- * own start-up (issue 32). So when a full run finds no change and passes, it saves its report with the stamp of the
- * tree, refs and config it ran on (tree-stamp.ts), signed with the user's state key. A later `tollgate run` whose stamp
- * matches answers from that report: a run of its own, with its own id, folder, events and telemetry, whose `run.start`
- * event names the run it repeats (`unchangedSince`). Anything it cannot vouch for goes to the full path instead.
+ * The repeat run's fast path. An agent runs `tollgate run` again and again on a tree it has not touched since the last
+ * run; building the change set and loading the whole CLI to learn "nothing new" cost several times Node's own
+ * start-up. So when a plain run passes by repeating what is already validated (nothing changed since the base, or a
+ * change, committed or not, whose every validator answered from its last pass over this very fingerprint and config),
+ * it saves its report with the stamp of the tree, refs, config and policy state it ran on (tree-stamp.ts), signed with
+ * the user's state key, and the digest of the commits the history trusts (which decide a pinned base). A later
+ * `tollgate run` whose stamp and trusted commits match, and whose state still holds that pass, answers from that
+ * report: a run of its own, with its own id, folder, events and telemetry, whose `run.start` event names the run it
+ * repeats (`unchangedSince`). Anything it cannot vouch for goes to the full path instead.
  *
  * A stamp costs a `git status`, which on a large tree is not free: so the small bundle takes one only when the last
- * plain run left a saved report (a run that found changes removes it). The first no-change run leaves a report with
- * an empty stamp, the second saves its stamp, and the third is answered from it.
+ * plain run left a saved report (a run that failed removes it). The first passing run leaves a note with an empty
+ * stamp, the second takes a stamp before it starts and again after it ends, saves it when both agree, and the third
+ * is answered from it.
  *
  * What it does not do, unlike a full run: it does not record results in `state.json` (nothing ran; the repeated run's
  * results stand) and does not refresh the timestamps of `history.json` (the commits it would record are there already).
@@ -38,7 +44,7 @@ const STORED_REPORT_VERSION = 1;
 
 export type UnchangedRunFormat = 'markdown' | 'json';
 
-/** What the full path saves after a run that found nothing changed and passed. */
+/** What the full path saves after a plain run that passed (`settleUnchangedRun`). */
 export interface UnchangedRunTemplate {
   /** The run as stored: its id is the run every answer from this cache repeats. */
   report: RunReport;
@@ -52,49 +58,77 @@ export interface UnchangedRunTemplate {
 
 export interface RunCache extends UnchangedRunTemplate {
   stamp: string;
+  /** `trustedDigestOf` the history as the run that saved this left it. */
+  trusted: string;
 }
 
-/** A report the fast path may repeat: nothing changed, every validator skipped for that, a complete pass. */
-export function isUnchangedPass(report: RunReport): boolean {
+/** A complete pass of a plain run: worth a note that the next plain run should take a stamp. */
+function isCompletePass(report: RunReport): boolean {
   return (
     report.verdict === 'passed' &&
-    report.changedFiles === 0 &&
     !report.partial &&
     !report.notStored &&
     report.base.commit !== null &&
-    // A pinned base was not the one resolution gave; a flag's base is not what a plain `run` resolves.
-    report.base.source !== 'pinned' &&
-    report.base.source !== 'flag' &&
-    report.ignored.length === 0 &&
-    report.skippedFiles.length === 0 &&
-    report.tools.length > 0 &&
-    report.tools.every((tool) => tool.status === 'skipped_no_changes' && tool.findings.length === 0)
+    // A flag's base is not what a plain `run` resolves.
+    report.base.source !== 'flag'
   );
 }
 
 /**
- * After a plain `tollgate run`: saves the template for later runs with the same stamp when nothing changed and the
- * run passed, else removes a saved one (the tree moved on). With no stamp (no report was saved before this run, so
- * none was taken) the template is saved with an empty stamp, which no tree matches: it only tells the next plain run
- * that a stamp is worth taking. Never fails the run.
+ * A report the fast path may repeat: a complete pass in which nothing ran, every validator answering from its last
+ * pass over this very fingerprint and config (`skipped_no_changes`) or unable to run here (`tool_unavailable`, a
+ * warning; which tools can run is in the stamp through PATH), none with a finding.
+ */
+export function isRepeatablePass(report: RunReport): boolean {
+  return (
+    isCompletePass(report) &&
+    report.ignored.length === 0 &&
+    report.skippedFiles.length === 0 &&
+    report.tools.some((tool) => tool.status === 'skipped_no_changes') &&
+    report.tools.every(
+      (tool) =>
+        (tool.status === 'skipped_no_changes' || tool.status === 'tool_unavailable') && tool.findings.length === 0,
+    )
+  );
+}
+
+/**
+ * After a plain `tollgate run`: saves the template for later runs with the same stamp when the run repeated a pass
+ * (`isRepeatablePass`) and a stamp taken now (`restamp`) equals the one taken before it started (so the tree the run
+ * read is the tree the stamp names: nothing moved in between); saves it with an empty stamp, which no tree matches,
+ * after any other complete pass or when there was no stamp (it only tells the next plain run that a stamp is worth
+ * taking); removes a saved one after anything else (a failure, an incomplete run). Never fails the run.
  */
 export async function settleUnchangedRun(
   repoRoot: string,
   stamp: Stamp | null,
   template: UnchangedRunTemplate,
+  restamp: () => Promise<Stamp | null>,
 ): Promise<void> {
   const path = join(repoRoot, TOLLGATE_DIR, CACHE_FILE);
   try {
-    if (!isUnchangedPass(template.report)) {
+    if (!isCompletePass(template.report)) {
       await rm(path, { force: true });
       return;
     }
-    if (stamp && (stamp.racy || !stamp.vouches)) return;
-    const cache: RunCache = { stamp: stamp?.value ?? '', ...template };
+    const key = await readStateKeyIfPresent().catch(() => null);
+    const history = key && (await readVerifiedJson(join(repoRoot, TOLLGATE_DIR, 'history.json'), 'history', key));
+    let saved = '';
+    // A racy stamp (a listed file written in the last two seconds) or one that does not vouch is never saved.
+    if (isRepeatablePass(template.report) && stamp && !stamp.racy && stamp.vouches && history) {
+      const after = await restamp();
+      if (after?.value === stamp.value && after.vouches && after.repoRoot === stamp.repoRoot) saved = stamp.value;
+    }
+    const cache: RunCache = { stamp: saved, trusted: trustedDigestOf(history ?? null), ...template };
     await writeSignedJsonFile(path, 'run-cache', cache, { indent: 0 });
   } catch {
-    // No cache: the next run takes the full path.
+    await rm(path, { force: true }).catch(() => {}); // no cache: the next run takes the full path
   }
+}
+
+/** How a plain run's stamp is taken: the same before a run, after it, and by the fast path. */
+export function plainRunStampOptions(cwd: string, env: NodeJS.ProcessEnv): StampOptions {
+  return { cwd, env, version: TOLLGATE_VERSION, purpose: 'run', refs: true };
 }
 
 /** The work tree root where an earlier plain run left a report to repeat; null when none did (`findSaved`). */
@@ -107,6 +141,8 @@ export interface UnchangedRunAnswer {
   report: RunReport;
   located: Record<string, unknown>;
   format: UnchangedRunFormat;
+  /** The run whose result this repeats. */
+  repeats: string;
 }
 
 /** What an answer stands on besides the stamp, read while git takes the stamp. */
@@ -133,7 +169,7 @@ export async function readUnchangedRun(repoRoot: string, env: NodeJS.ProcessEnv)
     readVerifiedJson(paths.statePath, 'state', key),
     leftoverProcesses(paths.root),
   ]);
-  if (!isRunCache(cache) || !isUnchangedPass(cache.report) || !isStateShape(state) || leftovers) return null;
+  if (!isRunCache(cache) || !isRepeatablePass(cache.report) || !isStateShape(state) || leftovers) return null;
   return { repoRoot, cache, history, state };
 }
 
@@ -156,8 +192,11 @@ export async function prepareUnchangedRun(
   saved: SavedUnchangedRun,
   startedAt: number,
 ): Promise<PendingUnchangedRun | null> {
-  // An empty stamp (the first no-change run's note) matches no tree: nothing to write ahead.
-  if (saved.cache.stamp === '' || !trusts(saved.history, saved.cache.report.base.commit!)) return null;
+  // An empty stamp (a note) matches no tree: nothing to write ahead. A base the history no longer trusts, trusted
+  // commits that changed (a pinned base may move), or a state that no longer holds the pass: the full path decides.
+  const { cache, history, state } = saved;
+  if (cache.stamp === '' || !trusts(history, cache.report.base.commit!)) return null;
+  if (trustedDigestOf(history) !== cache.trusted || !stillPasses(state, cache)) return null;
   const paths = tollgatePaths(saved.repoRoot);
   const lock = tryLockOnce(paths.lockPath, saved.cache.command);
   if (!lock) return null;
@@ -196,7 +235,7 @@ export async function answerUnchangedRun(
       current: runId,
       referenced: async () => runsReferencedBy(saved.state),
     }).catch(() => []);
-    return { report: pending.report, located: cache.located, format: cache.format };
+    return { report: pending.report, located: cache.located, format: cache.format, repeats: cache.report.runId };
   } catch {
     await rm(pending.pendingDir, { recursive: true, force: true }).catch(() => {});
     return null;
@@ -251,6 +290,7 @@ async function recordRun(
 
 function isRunCache(value: Record<string, unknown> | null): value is RunCache & Record<string, unknown> {
   if (!value || typeof value.stamp !== 'string' || typeof value.command !== 'string') return false;
+  if (typeof value.trusted !== 'string') return false;
   if (typeof value.configHash !== 'string' || !Number.isInteger(value.keepRuns)) return false;
   if (value.format !== 'markdown' && value.format !== 'json') return false;
   const report = value.report as RunReport | undefined;
@@ -272,6 +312,21 @@ function trusts(history: Record<string, unknown> | null, commit: string): boolea
   const listed = (list: unknown) =>
     Array.isArray(list) && list.some((entry) => (entry as { commit?: unknown } | null)?.commit === commit);
   return listed(history.bases) || listed(history.validated);
+}
+
+/**
+ * For a report with changes: the state's latest complete run over its fingerprint and config still passed (a waiver
+ * removed since withdraws the passes it supported, and a later failing run over the same tree outranks the pass).
+ * A report with nothing changed stands on the runs it skipped for, whose results the state keeps.
+ */
+function stillPasses(state: StateRunReferences, cache: RunCache): boolean {
+  if (cache.report.changedFiles === 0) return true;
+  const runs = state.runs as unknown as readonly (Record<string, unknown> | null)[];
+  const matching = runs.filter(
+    (run) =>
+      run?.fingerprint === cache.report.fingerprint && run?.configHash === cache.configHash && run?.complete === true,
+  );
+  return matching.at(-1)?.verdict === 'passed';
 }
 
 function isStateShape(state: Record<string, unknown> | null): state is StateRunReferences & Record<string, unknown> {

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { withStateLock } from './lock.js';
 import { readSignedJsonFile, writeSignedJsonFile } from './signed-json-file.js';
 import { ensureTollgateDir, TOLLGATE_DIR, tollgatePaths } from './tollgate-dir.js';
+import { trustedCommitsOf } from './trusted-commits.js';
 
 /**
  * `.tollgate/history.json`: which commits tollgate trusts, so that the base of a change cannot be moved by moving a
@@ -39,9 +40,7 @@ function historyPath(repoRoot: string): string {
 export async function readTrustedCommits(repoRoot: string): Promise<string[]> {
   // Signed like the rest of the state: a hand-written list of "validated" commits trusts nothing.
   const read = await readSignedJsonFile(historyPath(repoRoot), historySchema, 'history').catch(() => null);
-  if (read?.kind !== 'ok') return [];
-  const newestFirst = [...read.value.validated, ...read.value.bases].sort((a, b) => (a.at < b.at ? 1 : -1));
-  return [...new Set(newestFirst.map((entry) => entry.commit))];
+  return read?.kind === 'ok' ? trustedCommitsOf(read.value) : [];
 }
 
 export interface RunHistoryRecord {

@@ -4,19 +4,23 @@ import { findSaved, type Stamp, stampOf } from '../../core/run/tree-stamp.js';
 import { readVerifiedJson, writeSignedJsonFile } from '../../core/state/signed-json-file.js';
 import { readStateKeyIfPresent } from '../../core/state/state-key.js';
 import { ensureTollgateDir, TOLLGATE_DIR } from '../../core/state/tollgate-dir.js';
+import { trustedDigestOf } from '../../core/state/trusted-commits.js';
 
 /**
  * The stop hook's fast path (under 100 ms on an unchanged, validated tree). Building the change set to get
  * its fingerprint stages the whole tree into a temporary index; instead, a stamp of what could change the answer
  * (src/core/run/tree-stamp.ts) is compared with the stamp saved the last time the full path found the tree validated.
  * A match means the same fingerprint and config, so the same answer, as long as that run's verdict is still in the
- * state file.
+ * state file and the commits the history trusts (which decide a pinned base) are the ones the stamp was saved with.
+ * The stamp takes every ref, as a run's does: a moved base ref sends the stop down the full path.
  */
 const CACHE_FILE = 'stop-cache.json';
 interface StopCache {
   stamp: string;
   fingerprint: string;
   configHash: string;
+  /** `trustedDigestOf` the history when the stamp was saved. */
+  trusted: string;
 }
 
 /** A run's verdict as `state.json` records it, as far as the stop hook reads it. */
@@ -31,7 +35,7 @@ export type { Stamp } from '../../core/run/tree-stamp.js';
 
 /** The stop hook's stamp of the work tree (`tree-stamp.ts`); null when `cwd` is not in a repository. */
 export function stopStampOf(cwd: string, env: NodeJS.ProcessEnv, version: string): Promise<Stamp | null> {
-  return stampOf({ cwd, env, version, purpose: 'stop' });
+  return stampOf({ cwd, env, version, purpose: 'stop', refs: true });
 }
 
 /** What a stop's answer stands on besides the stamp, read while git takes it (`readStopFiles`): signed, verified. */
@@ -39,17 +43,19 @@ export interface StopFiles {
   repoRoot: string;
   cache: Record<string, unknown> | null;
   state: Record<string, unknown> | null;
+  history: Record<string, unknown> | null;
 }
 
 /** The saved stamp and the state of the work tree at `repoRoot`, each null unless signed with the user's key. */
 export async function readStopFiles(repoRoot: string): Promise<StopFiles> {
   const key = await readStateKeyIfPresent().catch(() => null);
-  if (!key) return { repoRoot, cache: null, state: null };
-  const [cache, state] = await Promise.all([
+  if (!key) return { repoRoot, cache: null, state: null, history: null };
+  const [cache, state, history] = await Promise.all([
     readVerifiedJson(join(repoRoot, TOLLGATE_DIR, CACHE_FILE), 'stop-cache', key),
     readVerifiedJson(join(repoRoot, TOLLGATE_DIR, 'state.json'), 'state', key),
+    readVerifiedJson(join(repoRoot, TOLLGATE_DIR, 'history.json'), 'history', key),
   ]);
-  return { repoRoot, cache, state };
+  return { repoRoot, cache, state, history };
 }
 
 /** Where a stop from `cwd` would find a saved stamp; null when there is none to read ahead (`findSaved`). */
@@ -67,7 +73,7 @@ export async function validatedByStamp(stamp: Stamp, read?: StopFiles | null): P
   if (!stamp.vouches) return false;
   const files = read?.repoRoot === stamp.repoRoot ? read : await readStopFiles(stamp.repoRoot);
   const cache = files.cache as Partial<StopCache> | null;
-  if (!cache || cache.stamp !== stamp.value) return false;
+  if (!cache || cache.stamp !== stamp.value || cache.trusted !== trustedDigestOf(files.history)) return false;
   if (cache.fingerprint === '') return true; // nothing had changed
   const runs = files.state?.runs;
   if (!Array.isArray(runs)) return false;
@@ -93,8 +99,9 @@ export async function blocksSoFar(counterFile: string): Promise<number> {
  */
 export async function saveStamp(stamp: Stamp, fingerprint: string, configHash: string): Promise<void> {
   if (stamp.racy || !stamp.vouches) return;
-  const cache: StopCache = { stamp: stamp.value, fingerprint, configHash };
   try {
+    const { history } = await readStopFiles(stamp.repoRoot);
+    const cache: StopCache = { stamp: stamp.value, fingerprint, configHash, trusted: trustedDigestOf(history) };
     ensureTollgateDir(stamp.repoRoot);
     await writeSignedJsonFile(join(stamp.repoRoot, TOLLGATE_DIR, CACHE_FILE), 'stop-cache', cache, { indent: 0 });
   } catch {

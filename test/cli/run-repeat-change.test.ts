@@ -1,0 +1,224 @@
+import { existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { createTempRepo, removeDir, type TempRepo, tempDir } from '../support/git-repo.js';
+import { runCli } from '../support/run-cli.js';
+
+// The repeat run's fast path for a change (src/core/run/unchanged-run.ts, src/cli/run-fast.ts) through the built CLI:
+// a change committed but not pushed, validated by a passing run, is answered from the saved result by both a plain
+// `tollgate run` and the stop hook, and any change to what decided it (a tracked or untracked file, HEAD, the base
+// ref, the config, the policy state, the cache itself) sends it down the full path. TOLLGATE_TRACE_FAST_PATH=1 says
+// which path answered.
+const CONFIG = 'checks:\n  - name: ok\n    run: "true"\n';
+const ANSWERED = 'tollgate: fast path: answered from the saved result';
+const STOP_ANSWERED = 'tollgate: fast path: answered from the saved stamp';
+const TRACE = { TOLLGATE_TRACE_FAST_PATH: '1' };
+/** Several whole runs per test: generous, so that a loaded machine is slow rather than failing. */
+const BUDGET = 240_000;
+
+const backdate = (repo: TempRepo, ...paths: string[]) => {
+  const past = new Date(Date.now() - 60_000);
+  for (const path of paths) utimesSync(join(repo.root, path), past, past);
+};
+
+describe('a repeat run of a committed, unpushed, validated change (built CLI)', () => {
+  let repo: TempRepo;
+  beforeEach(async () => {
+    repo = await createTempRepo({ files: { 'tollgate.config.yaml': CONFIG, 'app.txt': 'hello\n' } });
+    await repo.publish();
+    await repo.write('feature.txt', 'a feature\n');
+    await repo.commit('feature');
+    // Past git's racy-clean window: a stamp taken while a file it reads is seconds old is never saved.
+    backdate(repo, 'tollgate.config.yaml', 'app.txt', 'feature.txt');
+  });
+  afterEach(() => repo.cleanup());
+
+  const run = () => runCli(['run'], { cwd: repo.root, env: { ...repo.env, ...TRACE } });
+  const stop = () =>
+    runCli(['hook', 'stop', '--agent', 'claude'], {
+      cwd: repo.root,
+      env: { ...repo.env, ...TRACE },
+      input: JSON.stringify({ session_id: 'repeat', cwd: repo.root, hook_event_name: 'Stop' }),
+    });
+  /** Full runs until one saved its stamp (a pass, then a repeat of it), then the answer from the saved result. */
+  const primed = async () => {
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const out = await run();
+      expect(out.exitCode).toBe(0);
+      if (out.stderr.includes(ANSWERED)) return out;
+    }
+    throw new Error('the fast path never answered');
+  };
+  const expectFullRun = async (exitCode = 0) => {
+    const out = await run();
+    expect(out.stderr).not.toContain(ANSWERED);
+    expect(out.stderr).toContain('handed to the full run');
+    expect(out.exitCode).toBe(exitCode);
+    return out;
+  };
+
+  test(
+    'is answered from the saved result, run and stop hook, with the change in the report',
+    async () => {
+      const first = await run();
+      expect(first.exitCode).toBe(0);
+      expect(first.stderr).not.toContain(ANSWERED);
+      const answered = await primed();
+      expect(answered.stdout).toContain('1 changed file(s)');
+      expect(answered.stdout).toContain('may be declared done');
+      const runId = /run `([^`]+)`/.exec(answered.stdout)?.[1] ?? '';
+      const start = JSON.parse(
+        readFileSync(join(repo.root, '.tollgate/runs', runId, 'events.jsonl'), 'utf8').split('\n')[0]!,
+      );
+      expect(start.data.unchangedSince).toBeDefined();
+
+      // The stop hook: the first stop saves its stamp, the next is answered from it.
+      const firstStop = await stop();
+      expect(firstStop.exitCode).toBe(0);
+      const repeated = await stop();
+      expect(repeated.exitCode).toBe(0);
+      expect(repeated.stderr).toContain(STOP_ANSWERED);
+      // A moved base ref: the stop hook's stamp takes every ref too.
+      await repo.git('update-ref', 'refs/remotes/origin/main', 'HEAD');
+      const moved = await stop();
+      expect(moved.stderr).not.toContain(STOP_ANSWERED);
+    },
+    BUDGET,
+  );
+
+  test(
+    'a tracked or an untracked file takes the full path',
+    async () => {
+      await primed();
+      await repo.write('app.txt', 'hello again\n');
+      backdate(repo, 'app.txt');
+      await expectFullRun();
+
+      await primed();
+      await repo.write('untracked.txt', 'new\n');
+      backdate(repo, 'untracked.txt');
+      await expectFullRun();
+    },
+    BUDGET,
+  );
+
+  test(
+    'a new HEAD (commit, amend, reset) takes the full path',
+    async () => {
+      // The same tree at a new commit: the commits since the base are part of the change.
+      await primed();
+      await repo.git('commit', '--quiet', '--allow-empty', '-m', 'more');
+      await expectFullRun();
+
+      await primed();
+      await repo.git('commit', '--quiet', '--amend', '--allow-empty', '-m', 'amended');
+      await expectFullRun();
+
+      await primed();
+      await repo.git('reset', '--quiet', '--soft', 'HEAD~1');
+      await expectFullRun();
+    },
+    BUDGET,
+  );
+
+  test(
+    'the base ref, the config, the policy state or a tampered cache takes the full path',
+    async () => {
+      await primed();
+      // The base ref moved (onto HEAD): another base, another change set.
+      await repo.git('update-ref', 'refs/remotes/origin/main', 'HEAD');
+      await expectFullRun();
+
+      await primed();
+      // The config rewritten with the same text: only the full path can say whether it still is the same.
+      writeFileSync(join(repo.root, 'tollgate.config.yaml'), CONFIG);
+      backdate(repo, 'tollgate.config.yaml');
+      await expectFullRun();
+
+      await primed();
+      // Accepted policy edits (here a forged file, which accepts nothing): read by the full path only.
+      await writeFile(join(repo.root, '.tollgate/policy-accepted.json'), '{"version":1,"accepted":[]}\n');
+      await expectFullRun();
+
+      await primed();
+      const cachePath = join(repo.root, '.tollgate/run-cache.json');
+      const cache = JSON.parse(readFileSync(cachePath, 'utf8')) as Record<string, unknown>;
+      writeFileSync(cachePath, JSON.stringify({ ...cache, keepRuns: 1000 }));
+      await expectFullRun();
+    },
+    BUDGET,
+  );
+});
+
+describe('only a complete pass is ever saved', () => {
+  let repo: TempRepo;
+  afterEach(() => repo.cleanup());
+
+  test('a run that fails, or is incomplete, never leaves a saved result', async () => {
+    // A check that writes into the tree it checks: the tree changed under the run, so every result is incomplete.
+    repo = await createTempRepo({
+      files: {
+        'tollgate.config.yaml': 'checks:\n  - name: scribble\n    run: "date +%N >> app.txt"\n',
+        'app.txt': 'hello\n',
+      },
+    });
+    await repo.publish();
+    await repo.write('feature.txt', 'a feature\n');
+    await repo.commit('feature');
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      const out = await runCli(['run'], { cwd: repo.root, env: repo.env });
+      expect(out.exitCode).not.toBe(0);
+      expect(out.stdout).toContain('INCOMPLETE');
+      expect(existsSync(join(repo.root, '.tollgate/run-cache.json'))).toBe(false);
+    }
+  });
+
+  test('a failing run removes the saved result', async () => {
+    repo = await createTempRepo({
+      files: { 'tollgate.config.yaml': 'checks:\n  - name: ok\n    run: "test ! -e broken.txt"\n', 'a.txt': 'a\n' },
+    });
+    await repo.publish();
+    await repo.write('feature.txt', 'a feature\n');
+    await repo.commit('feature');
+    expect((await runCli(['run'], { cwd: repo.root, env: repo.env })).exitCode).toBe(0);
+    expect(existsSync(join(repo.root, '.tollgate/run-cache.json'))).toBe(true);
+    await repo.write('broken.txt', 'broken\n');
+    expect((await runCli(['run'], { cwd: repo.root, env: repo.env })).exitCode).toBe(1);
+    expect(existsSync(join(repo.root, '.tollgate/run-cache.json'))).toBe(false);
+  });
+});
+
+describe('a fast path that cannot finish', () => {
+  let repo: TempRepo;
+  let preloads: string;
+  beforeAll(async () => {
+    repo = await createTempRepo({ files: { 'tollgate.config.yaml': CONFIG, 'app.txt': 'hello\n' } });
+    await repo.publish();
+    preloads = await tempDir('tollgate-preload-');
+    // Every child process started from here on never ends and holds nothing open: the fast path's `git status`
+    // never answers, and Node finds nothing left to wait for.
+    await mkdir(preloads, { recursive: true });
+    await writeFile(
+      join(preloads, 'git-never-ends.cjs'),
+      "const { EventEmitter } = require('node:events');\nrequire('node:child_process').spawn = () => new EventEmitter();\n",
+    );
+  });
+  afterAll(async () => {
+    await repo.cleanup();
+    await removeDir(preloads);
+  });
+
+  test('exits 3 (internal error), never 0, and prints no report', async () => {
+    // A saved result to read, so the small bundle itself waits for the stamp.
+    expect((await runCli(['run'], { cwd: repo.root, env: repo.env })).exitCode).toBe(0);
+    expect(existsSync(join(repo.root, '.tollgate/run-cache.json'))).toBe(true);
+    const out = await runCli(['run'], {
+      cwd: repo.root,
+      env: { ...repo.env, NODE_OPTIONS: `--require ${join(preloads, 'git-never-ends.cjs')}` },
+    });
+    expect(out.stdout).toBe('');
+    expect(out.stderr).toContain('tollgate: internal error: `tollgate run` stopped before it finished');
+    expect(out.exitCode).toBe(3);
+  });
+});
