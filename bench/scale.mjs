@@ -4,18 +4,21 @@
 //   files      `tollgate scan DIR` of 150,000 tiny files, per file against 15,000 (linear: 1.0x; it once crashed),
 //              and the peak RSS at 15,000, 50,000 and 150,000 files (bounded: a few hundred bytes a file at most)
 //   findings   one file with 32,000 findings against 8,000 (target < 4x: overlap resolution was quadratic)
-//   dense      a 12 MB keyword-dense JSON document against secretlint 13 (`--format compact`, bench/secretlint13.mjs)
-//              on the same file (≤ 1x)
+//   dense      keyword-dense JSON against secretlint 13 (`--format compact`, bench/secretlint13.mjs) on the same file
+//              (≤ 1x): 12 MB with a credential-named key on every line, the same keys on one 12 MB line, and 2 MB on
+//              one line whose values look like identifiers (`"token_2": "cfg_auth_token_2"`, 0 findings)
+//   threads    `tollgate scan DIR` of 96 MB in 400 files on 1 thread against one per core (TOLLGATE_SCAN_THREADS),
+//              and the default choice; the findings must be the same
 //   run        `tollgate run` with 10,000 findings against 2,000, per finding (masking was quadratic)
 //   startup    `tollgate --version` against `node -e 0` (target ≤ 1.5x; `run-no-changes.mjs` and `stop-hook.mjs`
 //              time the no-change run and the stop hook the same way)
 //
-//   npm run build && node bench/scale.mjs [files|findings|dense|run|startup ...] [--runs N]
+//   npm run build && node bench/scale.mjs [files|findings|dense|threads|run|startup ...] [--runs N]
 //
 // A report: it prints the figures and exits 0 either way. Everything is generated under os.tmpdir() and removed.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { median } from './measure.mjs';
@@ -58,9 +61,12 @@ function paired(...runners) {
 const load = () => `load ${loadavg()[0].toFixed(2)}`;
 const fmt = (r) => `${r.wall.toFixed(2)} s wall, ${r.cpu.toFixed(2)} s CPU, ${r.rss.toFixed(0)} MB peak`;
 
-function scanOf(dir, target) {
+function scanOf(dir, target, threads) {
+  const env = { ...process.env };
+  if (threads === undefined) delete env.TOLLGATE_SCAN_THREADS;
+  else env.TOLLGATE_SCAN_THREADS = String(threads);
   return () => {
-    const run = timed(process.execPath, [cli, 'scan', target, '--format', 'json'], { cwd: dir });
+    const run = timed(process.execPath, [cli, 'scan', target, '--format', 'json'], { cwd: dir, env });
     if (run.result.status !== 0 && run.result.status !== 1)
       throw new Error(`tollgate scan exited ${run.result.status}: ${run.result.stderr.slice(0, 400)}`);
     return run;
@@ -118,40 +124,105 @@ if (only('findings')) {
   );
 }
 
-function denseJson(path, bytes) {
-  const keys = ['password', 'api_key', 'token', 'secret', 'client_secret', 'auth_token', 'access_key', 'private_key'];
+const DENSE_KEYS = [
+  'password',
+  'api_key',
+  'token',
+  'secret',
+  'client_secret',
+  'auth_token',
+  'access_key',
+  'private_key',
+];
+
+/** `"<credential name>_<i>": <value(i)>` entries, about `bytes` of them, one per line or all on one line. */
+function denseJson(path, bytes, { oneLine = false, value = (i) => `"value ${i % 97}"` } = {}) {
   const parts = [];
   let size = 0;
   for (let i = 0; size < bytes; i++) {
-    const part = `"${keys[i % keys.length]}_${i}": "value ${i % 97}",`;
+    const part = `"${DENSE_KEYS[i % DENSE_KEYS.length]}_${i}": ${value(i)},`;
     parts.push(part);
-    size += part.length;
+    size += part.length + 1;
   }
-  writeFileSync(path, `{\n${parts.map((part) => `  ${part}`).join('\n')}\n"end": 1}\n`);
+  const body = oneLine ? parts.join(' ') : parts.map((part) => `  ${part}`).join('\n');
+  writeFileSync(path, oneLine ? `{${body} "end": 1}\n` : `{\n${body}\n"end": 1}\n`);
 }
 
 if (only('dense')) {
   const dir = join(work, 'dense');
   mkdirSync(dir);
   denseJson(join(dir, 'dense.json'), 12_000_000);
+  denseJson(join(dir, 'dense-line.json'), 12_000_000, { oneLine: true });
+  denseJson(join(dir, 'identifiers.json'), 2_000_000, {
+    oneLine: true,
+    value: (i) => `"cfg_${DENSE_KEYS[(i + 3) % DENSE_KEYS.length]}_${i}"`,
+  });
   const rc = join(dir, '.secretlintrc.json');
   writeFileSync(rc, JSON.stringify({ rules: [{ id: '@secretlint/secretlint-rule-preset-recommend' }] }));
   const secretlint = ensureSecretlint13(root, { fallback: true });
-  const [ours, theirs] = paired(scanOf(dir, 'dense.json'), () => {
-    const run = timed(secretlint.bin, ['--format', 'compact', '--secretlintrc', rc, 'dense.json'], {
-      cwd: dir,
-      env: { ...process.env, NODE_PATH: secretlint.nodePath },
+  const documents = [
+    ['dense.json', 'keyword-dense JSON, a credential-named key on every line (~30 bytes), no secret'],
+    ['dense-line.json', 'the same keys on one line'],
+    ['identifiers.json', 'one line, values that look like identifiers ("token_2": "cfg_auth_token_2")'],
+  ];
+  for (const [file, what] of documents) {
+    const before = load();
+    const [ours, theirs] = paired(scanOf(dir, file), () => {
+      const run = timed(secretlint.bin, ['--format', 'compact', '--secretlintrc', rc, file], {
+        cwd: dir,
+        env: { ...process.env, NODE_PATH: secretlint.nodePath },
+      });
+      if (run.result.status !== 0) throw new Error(`secretlint exited ${run.result.status}: ${run.result.stdout}`);
+      return run;
     });
-    if (run.result.status !== 0) throw new Error(`secretlint exited ${run.result.status}: ${run.result.stdout}`);
-    return run;
-  });
-  const size = statSync(join(dir, 'dense.json')).size;
+    const size = statSync(join(dir, file)).size;
+    const found = JSON.parse(ours.result.stdout).findings.length;
+    console.log(
+      `dense: ${(size / 1e6).toFixed(1)} MB ${what}: tollgate ${fmt(ours)}, ${found} findings; ` +
+        `secretlint ${secretlint.version} --format compact ${fmt(theirs)}; ${(ours.wall / theirs.wall).toFixed(2)}x wall, ` +
+        `${(ours.cpu / theirs.cpu).toFixed(2)}x CPU (target ≤ 1x, 0 findings) (${before} before, ${load()} after)`,
+    );
+  }
+}
+
+/** `count` source files of about `bytes` each, mostly ordinary code, each with one token and one password. */
+function sourceTree(dir, count, bytes) {
+  const lines = [
+    'export function handler(request, response) {',
+    '  const user = await db.users.findOne({ id: request.params.id, tenant: request.tenant });',
+    "  if (!user) return response.status(404).json({ error: 'not found' });",
+    '  const token = request.headers.authorization?.split(" ")[1] ?? "";',
+    "  logger.info('user signed in', { user: user.id, from: request.ip, secret: false });",
+    '}',
+  ].join('\n');
+  const filler = `${lines}\n`.repeat(Math.ceil(bytes / (lines.length + 1)));
+  for (let i = 0; i < count; i++) {
+    mkdirSync(join(dir, `m${i % 20}`), { recursive: true });
+    const key = `ghp_${i.toString(36).padStart(4, '0')}Zq8pLr4TXkWm2Nv7Bc9Dy6Hf3Js5Ag1Qe0`.slice(0, 40);
+    writeFileSync(
+      join(dir, `m${i % 20}`, `f${i}.js`),
+      `${filler.slice(0, bytes)}\nconst githubToken = "${key}";\nconst dbPassword = "Vq7${i}Lx2Rm9Tz4Wn";\n`,
+    );
+  }
+}
+
+if (only('threads')) {
+  const dir = join(work, 'threads');
+  sourceTree(dir, 400, 240_000);
+  const cores = Math.min(availableParallelism(), 16);
+  const before = load();
+  const [one, many, chosen] = paired(scanOf(dir, '.', 1), scanOf(dir, '.', cores), scanOf(dir, '.'));
+  const reports = [one, many, chosen].map((run) => JSON.parse(run.result.stdout));
+  const same = reports.every((report) => JSON.stringify(report.findings) === JSON.stringify(reports[0].findings));
+  const mb = (reports[0].scannedBytes / 1e6).toFixed(1);
   console.log(
-    `dense: ${(size / 1e6).toFixed(1)} MB keyword-dense JSON (a credential-named key every ~30 bytes, no secret): ` +
-      `tollgate ${fmt(ours)}; ` +
-      `secretlint ${secretlint.version} --format compact ${fmt(theirs)}; ${(ours.wall / theirs.wall).toFixed(2)}x wall, ` +
-      `${(ours.cpu / theirs.cpu).toFixed(2)}x CPU (target ≤ 1x) (${load()})`,
+    `threads: scan DIR of ${mb} MB in ${reports[0].scannedFiles} files, ${reports[0].findings.length} findings ` +
+      `(${same ? 'the same' : 'DIFFERENT'} on every count): 1 thread ${fmt(one)}; ${cores} threads ${fmt(many)}; ` +
+      `default ${fmt(chosen)}; ${cores} against 1: ${(many.wall / one.wall).toFixed(2)}x wall, ` +
+      `${(many.cpu / one.cpu).toFixed(2)}x CPU; default against 1: ${(chosen.wall / one.wall).toFixed(2)}x wall, ` +
+      `${(chosen.cpu / one.cpu).toFixed(2)}x CPU (${before} before, ${load()} after)`,
   );
+  if (!same) process.exitCode = 1;
 }
 
 /** A repository whose one change adds `count` findings, validated by `tollgate run` with only the secret scan. */

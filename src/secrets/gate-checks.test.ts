@@ -24,12 +24,30 @@ describe('gates with a check in code', () => {
     );
   });
 
+  test('the XML attribute check gives the same verdicts asked in order along one text as asked afresh', () => {
+    const check = gateCheckOf(GATES.xmlAttribute)!;
+    const pieces = ['a', '"', ' ', '>', '<', '\n', ':', ', ', 'api_key', 'x'.repeat(39), 'y'.repeat(90)];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 30 }), (parts) => {
+        const text = parts.join('');
+        const afresh = [...text].map((_, after) => {
+          check('<reset>', 0);
+          return check(text, after);
+        });
+        expect([...text].map((_, after) => check(text, after))).toEqual(afresh);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   test('a JSON key opens no XML attribute window; an Android string or web.config setting does', () => {
     const check = gateCheckOf(GATES.xmlAttribute)!;
     const at = (text: string) => check(text, text.indexOf('api_key') + 'api_key'.length);
     expect(at('  "api_key_1": "value 1",\n  "x": "<b>"\n')).toBe(false);
     expect(at('<string name="api_key">abc</string>')).toBe(true);
     expect(at('<add key="api_key" value="abc" />')).toBe(true);
+    expect(at(`{${'"api_key_1": "value 1", '.repeat(200)}"x": "<b>"}`)).toBe(false);
+    expect(at(`<entry key="api_key"${' '.repeat(0)}type="x">`)).toBe(true);
   });
 
   test('the bare Discord token: found wherever it stands alone, its gate stops every other dot', () => {

@@ -362,26 +362,57 @@ function closesXmlAttribute(text: string, after: number): boolean {
   }
   const next = text.charCodeAt(quote + 1);
   if (next === 32 || next === 9) return true;
-  const end = Math.min(text.length, quote + 82);
-  for (let at = quote + 1; at < end; at++) {
-    const code = text.charCodeAt(at);
-    if (code === 62) return true;
-    if (code === 60 || code === 10 || code === 13) return false;
-  }
-  return false;
+  const stop = angleStops.next(text, quote + 1, Math.min(text.length, quote + 82));
+  return stop !== -1 && text.charCodeAt(stop) === 62;
 }
+
+/**
+ * The first `<`, `>` or line end at or after an offset, remembered for the latest text: keyword hits come in order,
+ * and on one line of JSON keys the next is megabytes on, so each hit read its 80 characters again.
+ */
+class AngleStops {
+  private text = '';
+  private from = 0;
+  /** Nothing stops in `[from, scanned)`; `text[scanned]` stops when `found`. */
+  private scanned = 0;
+  private found = false;
+
+  /** The offset of the first stop in `[from, limit)`, or -1. */
+  next(text: string, from: number, limit: number): number {
+    let at = from;
+    if (text === this.text && this.from <= from && from <= this.scanned) {
+      if (this.found) return this.scanned < limit ? this.scanned : -1;
+      at = this.scanned;
+    } else {
+      this.text = text;
+      this.from = from;
+    }
+    for (; at < limit; at++) {
+      const code = text.charCodeAt(at);
+      if (code === 60 || code === 62 || code === 10 || code === 13) {
+        this.scanned = at;
+        this.found = true;
+        return at;
+      }
+    }
+    this.scanned = Math.max(at, limit);
+    this.found = false;
+    return -1;
+  }
+}
+const angleStops = new AngleStops();
 
 /** Gates (see `SecretRule.gate`): what must follow a keyword hit for each generic shape to be possible at all. */
 export const GATES = {
   /**
    * `_PASSWORD=`, `": "`, `\\": \\"`, `', '` (PHP define), `?=` (make). A quoted value after `=` or `:` is what
    * `assignmentPattern`'s quoted groups hold: one its rules reject on its own (`"Enter your password"`) stops the hit.
-   * After a `,` only a quoted argument can follow, as in the pattern: a keyword inside a JSON value
-   * (`"cfg_access_key_2",` on every line of keyword-dense data) then stops here.
+   * A `,` counts only after a call's first argument, quoted, and before a quoted one, as in the pattern: a keyword
+   * inside a JSON value (`"cfg_access_key_2", "token_3": …`, on a line or one per line) then stops here.
    */
   assignment: nameGate(
-    { run: 40, at: 'separator', chars: '=:,?![', quoted: rejectedOnItsOwn },
-    String.raw`\\?["']?[ \t]{0,8}(?:[=:?!]|,[ \t]{0,16}["']|\[[0-9]{0,4}\][ \t]{0,4}=)`,
+    { run: 40, at: 'separator', chars: '=:,?![', quoted: rejectedOnItsOwn, call: true },
+    String.raw`\?["']?[ 	]{0,8}(?:[=:?!]|,[ 	]{0,16}["']|\[[0-9]{0,4}\][ 	]{0,4}=)`,
   ),
   /** A provider word early in a longer name: `twilio_auth_token =`. */
   namedValue: nameGate({ run: 80, at: 'separator', chars: '=:' }, String.raw`\\?["']?[ \t]{0,4}[=:]`),

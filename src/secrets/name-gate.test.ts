@@ -1,6 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { GateCheck, nameGateShape, nameRunEnd, quotedValueAt, separatorAt, shapeAllows } from './name-gate.js';
+import {
+  GateCheck,
+  nameGateShape,
+  nameRunEnd,
+  quotedCallArgument,
+  quotedValueAt,
+  separatorAt,
+  shapeAllows,
+} from './name-gate.js';
 import type { SecretRule } from './rule.js';
 import { builtinRules } from './rules/index.js';
 import { SecretScanner } from './scanner.js';
@@ -115,6 +123,7 @@ describe('name gates', () => {
   const withoutCheck = new SecretScanner(assignmentRules.map(unshaped));
   const assignments = fc
     .tuple(
+      fc.constantFrom('x ', "define('", 'getenv( "', '("', '"a": "', 'f(x, "'),
       fc.constantFrom('password', 'api_token', 'secret', 'db_pass', 'client_key', 'proxyAuth'),
       fc.array(fc.constantFrom(...NAME), { maxLength: 3 }),
       fc.array(fc.constantFrom('"', "'", '\\', ' ', ':', '=', '>', '?', '!', ','), { maxLength: 4 }),
@@ -124,8 +133,8 @@ describe('name gates', () => {
       ),
       fc.constantFrom('config.json', 'app.env', 'src/app.ts', 'values.yaml'),
     )
-    .map(([keyword, rest, separator, value, path]) => ({
-      text: `x ${keyword}${rest.join('')}${separator.join('')}${value.join('')}\n`,
+    .map(([before, keyword, rest, separator, value, path]) => ({
+      text: `${before}${keyword}${rest.join('')}${separator.join('')}${value.join('')}\n`,
       path,
     }));
 
@@ -143,5 +152,27 @@ describe('name gates', () => {
       }),
       { numRuns: 5000 },
     );
+  });
+
+  test("after a `,` only a call's first argument, quoted, passes: not a keyword inside a JSON value", () => {
+    const call = (text: string, keyword: string) => {
+      const after = text.indexOf(keyword) + keyword.length;
+      return quotedCallArgument(text, after, nameRunEnd(text, after));
+    };
+    expect(call("define('DB_PASSWORD', 'x')", 'PASSWORD')).toBe(true);
+    expect(call('getenv(  "api_token", "x")', 'token')).toBe(true);
+    expect(call('{"token_2": "cfg_auth_token_2", "x": 1}', 'auth_token')).toBe(false);
+    expect(call('["password", "seen"]', 'password')).toBe(false);
+    expect(call('f(x, "password", "y")', 'password')).toBe(false);
+    expect(call(`f("${'a'.repeat(130)}password", "y")`, 'password')).toBe(false);
+    expect(call(`f("${'a'.repeat(122)}password", "y")`, 'password')).toBe(true);
+    expect(call('password", "y"', 'password')).toBe(false);
+
+    const text = '{"token_2": "cfg_auth_token_2", "secret_3": "cfg_access_key_3", "end": 1}';
+    const rule = builtinRules.find((item) => item.id === 'generic-secret')!;
+    const gate = new RegExp(rule.gate!.source, `${rule.gate!.flags}y`);
+    const check = new GateCheck(text);
+    const hits = [...text.matchAll(/token|secret|key/g)].map((hit) => hit.index + hit[0].length);
+    expect(hits.filter((after) => check.passes(gate, nameGateShape(rule.gate), after))).toEqual([]);
   });
 });

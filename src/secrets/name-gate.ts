@@ -27,6 +27,11 @@ export interface NameGateShape {
    * gates whose rules' patterns take a value quoted there as the secret, whole (`assignmentPattern`).
    */
   readonly quoted: ((value: string) => boolean) | undefined;
+  /**
+   * True when a `,` where the separator is read stands only after a call's first argument, quoted, as the patterns'
+   * call form has it (`define('DB_PASSWORD', '…')`): see `quotedCallArgument`.
+   */
+  readonly call: boolean;
 }
 
 /** The longest `run` of any name gate: the parse reads at most one character more. */
@@ -53,6 +58,8 @@ export interface NameGateSpec {
   readonly value?: string;
   /** See `NameGateShape.quoted`. */
   readonly quoted?: (value: string) => boolean;
+  /** See `NameGateShape.call`. */
+  readonly call?: boolean;
 }
 
 /**
@@ -65,7 +72,14 @@ export function nameGate(spec: NameGateSpec, rest: string, flags = '', source?: 
   if (spec.run > MAX_NAME_RUN) throw new Error(`name gate run ${spec.run} exceeds ${MAX_NAME_RUN}`);
   const gate = new RegExp(source ?? `[A-Za-z0-9_.-]{0,${spec.run}}${rest}`, flags);
   const value = spec.value === undefined ? undefined : charTable(spec.value);
-  shapes.set(gate, { run: spec.run, at: spec.at, allowed: charTable(spec.chars), value, quoted: spec.quoted });
+  shapes.set(gate, {
+    run: spec.run,
+    at: spec.at,
+    allowed: charTable(spec.chars),
+    value,
+    quoted: spec.quoted,
+    call: spec.call === true,
+  });
   return gate;
 }
 
@@ -134,6 +148,32 @@ export function valueAt(text: string, separator: number): number {
   return at;
 }
 
+/** The longest name a call's first argument holds in the patterns (`["'][A-Za-z0-9_.-]{1,130}` before its quote). */
+const MAX_CALL_NAME = 130;
+
+/**
+ * Whether the name holding a hit that ends at `after`, its run of name characters ending at `runEnd`, is a call's
+ * first argument, quoted: `(`, at most 4 blanks, a quote, the name, a quote. A keyword inside a JSON value followed by
+ * `, "next_key": …` (one line of credential-named keys) is not, and opens no window.
+ */
+export function quotedCallArgument(text: string, after: number, runEnd: number): boolean {
+  const close = codeAt(text, runEnd);
+  if (close !== 34 && close !== 39) return false;
+  const limit = Math.max(0, runEnd - MAX_CALL_NAME - 1);
+  let start = after;
+  while (start > limit && NAME_CHAR[text.charCodeAt(start - 1)] === 1) start--;
+  if (start === 0) return false;
+  const open = text.charCodeAt(start - 1);
+  if (open !== 34 && open !== 39) return false;
+  let at = start - 1;
+  for (let blanks = 0; blanks < 4 && at > 0; blanks++) {
+    const code = text.charCodeAt(at - 1);
+    if (code !== 32 && code !== 9) break;
+    at--;
+  }
+  return at > 0 && text.charCodeAt(at - 1) === 40;
+}
+
 /** The longest quoted value a pattern takes (`"(?<secretQuoted>[^"\r\n]{1,200})"`). */
 const MAX_QUOTED = 200;
 
@@ -168,6 +208,8 @@ export class GateCheck {
   /** The verdict of `quotedCheck` on the value after the latest hit: 1 rejected, 0 not, -1 not yet known. */
   private quotedVerdict = -1;
   private quotedCheck: ((value: string) => boolean) | undefined;
+  /** The verdict of `quotedCallArgument` after the latest hit: 1 a call's argument, 0 not, -1 not yet known. */
+  private callVerdict = -1;
 
   constructor(private readonly text: string) {}
 
@@ -179,12 +221,20 @@ export class GateCheck {
         this.runEnd = nameRunEnd(this.text, after);
         this.separator = separatorAt(this.text, this.runEnd);
         this.quotedVerdict = -1;
+        this.callVerdict = -1;
       }
       if (!shapeAllows(shape, this.text, after, this.runEnd, this.separator)) return false;
       if (shape.quoted !== undefined && this.rejectsQuoted(shape.quoted)) return false;
+      if (shape.call && codeAt(this.text, this.separator) === 44 && !this.callArgument()) return false;
     }
     gate.lastIndex = after;
     return gate.test(this.text);
+  }
+
+  /** `quotedCallArgument` for the latest hit, read once for the rules of one gate. */
+  private callArgument(): boolean {
+    if (this.callVerdict === -1) this.callVerdict = quotedCallArgument(this.text, this.after, this.runEnd) ? 1 : 0;
+    return this.callVerdict === 1;
   }
 
   /** Whether `check` rejects the quoted value after the latest hit (rules of one gate share the verdict). */

@@ -51,6 +51,21 @@ const httpsUrl = z
   .url()
   .refine((url) => url.startsWith('https://'), 'must be an https:// URL (credentials are never sent in clear)');
 
+/**
+ * The most threads `tollgate scan` runs on files on disk, whatever the cores: each worker holds its own compiled rules
+ * and buffers (100-130 MiB).
+ */
+export const MAX_SCAN_THREADS = 16;
+const scanThreadsError = `expected a whole number from 1 to ${MAX_SCAN_THREADS}`;
+
+/** A cap on scanning threads, from config (`secrets.maxThreads`) or, coerced from text, `--max-threads`. */
+export const scanThreadsCap = z
+  .number({ error: scanThreadsError })
+  .int({ error: scanThreadsError })
+  .min(1, { error: scanThreadsError })
+  .max(MAX_SCAN_THREADS, { error: scanThreadsError });
+export const scanThreadsFlag = z.string().transform(Number).pipe(scanThreadsCap);
+
 export const secretsOptionsSchema = z
   .object({
     scope: z
@@ -101,6 +116,11 @@ export const secretsOptionsSchema = z
       .optional()
       .describe(
         "A secretlint config (JSON or YAML) whose rules' `allows` patterns clear matching secrets; default: the first .secretlintrc(.json|.yaml|.yml) that exists; false: none.",
+      ),
+    maxThreads: scanThreadsCap
+      .optional()
+      .describe(
+        '`tollgate scan` of files on disk: at most this many threads (1 = no worker; `--max-threads` overrides). Default: one per core, up to 16, and one more than the main thread only per 24 MB to scan.',
       ),
     verify: z
       .boolean()

@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
-import { availableParallelism, loadavg } from 'node:os';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { type QueuedFile, scanQueue } from './disk-queue.js';
 import type { ImportedSuppressions } from './imported-suppressions.js';
-import type { SecretsOptions } from './options.js';
+import { MAX_SCAN_THREADS, type SecretsOptions } from './options.js';
 import {
   allowedPaths,
   emptyScanOutcome,
@@ -36,18 +36,21 @@ export interface ParallelScanOptions {
   baselineLabel?: string;
   /** Applied on this thread; each worker reads the same files itself through `loadScanner`. */
   imported?: ImportedSuppressions;
-  /** Scanning threads, this one included; default: one per core, fewer for small trees. Tests and the bench set it. */
+  /** Scanning threads, this one included, exactly (`TOLLGATE_SCAN_THREADS`: the tests and the bench set it). */
   threads?: number;
+  /** At most this many scanning threads (`--max-threads`, config `secrets.maxThreads`); `threads` wins over it. */
+  maxThreads?: number;
   /** Keep the candidates a provider rule rejected (`--report-allowed`). */
   reportRejected?: boolean;
 }
 
 /**
- * Bytes each extra thread must have to scan before it pays for itself: a worker spends about 0.1 s of CPU starting
- * (its own module load and rule compilation), which is what one thread scans of this much text.
+ * Bytes each extra thread must have to scan before it pays for itself. A worker spends 0.15 to 0.4 s of CPU starting
+ * (its own module load and rule compilation; the more the machine is loaded, the more), while this thread scans
+ * ordinary text at 100 to 150 MB/s: with less than this much to share, the scan is over, or nearly, before the worker
+ * has its rules, and it would only have cost the CPU and 100-130 MiB.
  */
-const BYTES_PER_THREAD = 24_000_000;
-const MAX_THREADS = 16;
+export const BYTES_PER_THREAD = 24_000_000;
 
 const WORKER_URL = new URL('./scan-worker.js', import.meta.url);
 
@@ -75,7 +78,7 @@ export async function scanDiskTargets(
   queue.sort((a, b) => b.size - a.size || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const total = queue.reduce((sum, file) => sum + file.size, 0);
   const claim = new Int32Array(new SharedArrayBuffer(4));
-  const extraThreads = threadCount(total, options.threads) - 1;
+  const extraThreads = threadCount(total, options) - 1;
   const files: QueuedFile[] =
     extraThreads > 0 ? queue.map(({ path, absolute, size }) => ({ path, absolute, size })) : [];
   const workers = Array.from({ length: extraThreads }, () =>
@@ -98,23 +101,29 @@ export async function scanDiskTargets(
   return merged;
 }
 
-/** `threads` when given; else `defaultThreads`, and one where workers cannot start. */
-function threadCount(bytes: number, threads: number | undefined): number {
+/** How many threads scan `bytes`: one where workers cannot start, else `chooseThreads` on this machine's cores. */
+function threadCount(bytes: number, choice: ThreadChoice): number {
   // Under a TypeScript test runner the compiled worker does not exist; scanning in-process is then the only way.
   const canSpawn = WORKER_URL.protocol === 'file:' && existsSync(fileURLToPath(WORKER_URL));
-  if (!canSpawn) return 1;
-  if (threads !== undefined) return Math.max(1, Math.min(threads, MAX_THREADS));
-  return defaultThreads(bytes, availableParallelism(), loadavg()[0] ?? 0);
+  return canSpawn ? chooseThreads(bytes, choice, availableParallelism()) : 1;
+}
+
+export type ThreadChoice = Pick<ParallelScanOptions, 'threads' | 'maxThreads'>;
+
+/** `threads` when given (up to `MAX_SCAN_THREADS`); else `defaultThreads`, at most `maxThreads`. */
+export function chooseThreads(bytes: number, choice: ThreadChoice, cores: number): number {
+  if (choice.threads !== undefined) return Math.max(1, Math.min(choice.threads, MAX_SCAN_THREADS));
+  return Math.max(1, Math.min(defaultThreads(bytes, cores), choice.maxThreads ?? MAX_SCAN_THREADS));
 }
 
 /**
- * One thread per core that is idle, as many as the bytes pay for. A worker only helps on a core nothing else wants:
- * on a busy machine (load 8 on 2 cores) workers made a scan 1.47x slower and always cost 100-130 MiB more, so the
- * cores the last minute's load average keeps busy are not counted (this thread always runs).
+ * One thread per core (up to `MAX_SCAN_THREADS`), as many as the bytes pay for: this one, and a worker for each
+ * further `BYTES_PER_THREAD`. The load average does not decide: it counts every runnable process on the machine, so on
+ * a shared one it kept every scan on one thread however much it had to scan; whoever wants to leave cores to other
+ * work caps the threads (`--max-threads`, config `secrets.maxThreads`).
  */
-export function defaultThreads(bytes: number, cores: number, load: number): number {
-  const idle = Math.max(1, Math.floor(cores - load + 0.5));
-  return Math.max(1, Math.min(idle, MAX_THREADS, Math.floor(bytes / BYTES_PER_THREAD) + 1));
+export function defaultThreads(bytes: number, cores: number): number {
+  return Math.max(1, Math.min(cores, MAX_SCAN_THREADS, Math.floor(bytes / BYTES_PER_THREAD) + 1));
 }
 
 function startWorker(job: WorkerJob): Promise<ScanOutcome> {

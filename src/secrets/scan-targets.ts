@@ -308,6 +308,7 @@ export function sortOutcome(outcome: ScanOutcome): void {
   outcome.rejected?.sort(
     (a, b) => a.path.localeCompare(b.path) || compare(a.path, b.path) || a.line - b.line || a.column - b.column,
   );
+  outcome.binaryRuns.sort(compare);
 }
 
 function compare(a: string, b: string): number {

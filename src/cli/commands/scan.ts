@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { FIXTURE_MODES } from '../../secrets/fixtures.js';
+import { MAX_SCAN_THREADS, scanThreadsFlag } from '../../secrets/options.js';
 import { SCAN_FORMATS } from '../../validators/secrets/report/scan-formats.js';
 import { parseFlags } from '../flags.js';
 import { hookGroup } from './hook.js';
@@ -19,6 +20,7 @@ const scanFlags = z.object({
   reportAllowed: z.boolean().default(false),
   verify: z.boolean().default(false),
   fixtures: z.enum(FIXTURE_MODES).optional(),
+  maxThreads: scanThreadsFlag.optional(),
 });
 
 export function registerScan(program: Command): void {
@@ -50,6 +52,10 @@ export function registerScan(program: Command): void {
       'findings classified as test fixtures (test/docs path, made-up value): report (shown, not blocking), block, or ignore (default: config secrets.fixtures, else report)',
     )
     .option(
+      '--max-threads <n>',
+      `scan files on disk with at most n threads, 1 to ${MAX_SCAN_THREADS} (1: no worker threads); default: config secrets.maxThreads, else one per core, and a worker only per 24 MB to scan`,
+    )
+    .option(
       '--baseline-write',
       'record every current finding in the baseline (config secrets.baseline) so it stops blocking',
     )
@@ -70,6 +76,7 @@ Examples:
   $ tollgate scan --all --report-allowed
   $ tollgate scan --all --verify
   $ tollgate scan --all --fixtures block
+  $ tollgate scan --all --max-threads 2
   $ tollgate scan --baseline-audit --baseline-prune`,
     )
     .action(async (paths: string[], rawFlags: Record<string, unknown>) => {

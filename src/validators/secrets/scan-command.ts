@@ -45,6 +45,8 @@ export interface ScanCommandFlags {
   verify?: boolean;
   /** Overrides config `secrets.fixtures`: whether findings classified as test fixtures block (exit 1). */
   fixtures?: FixtureMode | undefined;
+  /** Overrides config `secrets.maxThreads`: at most this many threads scan files on disk. */
+  maxThreads?: number | undefined;
 }
 
 export interface ScanCommandIo {
@@ -102,7 +104,16 @@ export async function runScanCommand(flags: ScanCommandFlags, io: ScanCommandIo 
     flags,
     { all, verifying },
     { repoRoot, root, cwd: io.cwd, env: io.env },
-    { repoRoot: root, options, scanner, baseline, imported, reportRejected, ...scanThreads(io.env) },
+    {
+      repoRoot: root,
+      options,
+      scanner,
+      baseline,
+      imported,
+      reportRejected,
+      ...threadCap(flags.maxThreads ?? options.maxThreads),
+      ...scanThreads(io.env),
+    },
     scanOptions,
   );
   if (flags.baselineWrite) {
@@ -218,9 +229,14 @@ async function scanChosenSource(
   return { scope: mode.all ? 'all' : 'paths', outcome, targets };
 }
 
+/** `--max-threads`, else config `secrets.maxThreads`: unset, one thread per core as the bytes pay for. */
+function threadCap(maxThreads: number | undefined): { maxThreads?: number } {
+  return maxThreads === undefined ? {} : { maxThreads };
+}
+
 /**
- * `TOLLGATE_SCAN_THREADS`: how many threads scan files on disk (1 = this one only). Unset: one per core, as many as
- * the bytes pay for. The findings are the same for any value; the bench and the tests compare them.
+ * `TOLLGATE_SCAN_THREADS`: exactly how many threads scan files on disk (1 = this one only), however few bytes there
+ * are and whatever `--max-threads` says. The findings are the same for any value; the bench and the tests compare them.
  */
 function scanThreads(env: NodeJS.ProcessEnv): { threads?: number } {
   const raw = env.TOLLGATE_SCAN_THREADS;

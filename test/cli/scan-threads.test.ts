@@ -1,0 +1,97 @@
+import { afterEach, describe, expect, test } from 'vitest';
+import { fakeChecksumToken, fakeHumanPassword, wrongChecksumToken } from '../../src/secrets/sample-tokens.js';
+import { createTempRepo, type TempRepo } from '../support/git-repo.js';
+import { runCli } from '../support/run-cli.js';
+
+/**
+ * `tollgate scan` on several threads reports exactly what it reports on one (the threads take files from one queue,
+ * and the merged outcome is sorted), and its cap (`--max-threads`, `secrets.maxThreads`) takes whole numbers from 1
+ * to 16, refusing anything else in one line that names the flag or field. Through the built CLI.
+ */
+let repo: TempRepo | undefined;
+afterEach(async () => {
+  await repo?.cleanup();
+  repo = undefined;
+});
+
+const filler = 'const value = "ordinary line of generated data";\n'.repeat(2_000);
+
+/** About 2 MB in 20 files, each with findings, an inline allow and a rejected candidate; sizes differ by file. */
+function corpus(): Record<string, string> {
+  // The config's cap is overridden by TOLLGATE_SCAN_THREADS below, and by --max-threads in the last run.
+  const files: Record<string, string> = {
+    'README.md': '# demo\n',
+    'tollgate.config.yaml': 'secrets:\n  maxThreads: 1\n',
+  };
+  for (let i = 0; i < 20; i++) {
+    files[`src/part-${String(i).padStart(2, '0')}.js`] = [
+      filler.repeat(1 + (i % 3)),
+      `const token = "${fakeChecksumToken('ghp_', `threads-${i}`)}";`,
+      `const allowed = "${fakeChecksumToken('ghp_', `threads-allowed-${i}`)}"; // tollgate:allow demo value`,
+      `const wrong = "${wrongChecksumToken('ghp_', `threads-wrong-${i}`)}";`,
+      `export const db = { password: "${fakeHumanPassword(`threads-${i}`)}" };`,
+      '',
+    ].join('\n');
+  }
+  return files;
+}
+
+const scan = (args: string[], threads?: string) =>
+  runCli(['scan', '--all', ...args], {
+    cwd: repo!.root,
+    env: { ...repo!.env, ...(threads ? { TOLLGATE_SCAN_THREADS: threads } : {}) },
+  });
+
+describe('tollgate scan on one thread and on several', () => {
+  test('the same report, byte for byte, whatever the thread count or cap', async () => {
+    repo = await createTempRepo({ files: corpus() });
+    const sarif = ['--format', 'sarif'];
+    const [one, three] = [await scan(sarif, '1'), await scan(sarif, '3')];
+    expect(one.exitCode).toBe(1);
+    expect(one.stdout.match(/"ruleId": "secrets\/github-pat"/g)).toHaveLength(20);
+    expect(three.stdout).toBe(one.stdout);
+    expect(three.exitCode).toBe(1);
+
+    // Every list the report holds (findings, allows, rejected candidates), in the same order; only the time differs.
+    const listed = ['--report-allowed', '--format', 'markdown'];
+    const [single, several] = [await scan(listed, '1'), await scan(listed, '3')];
+    const untimed = (text: string) => text.replace(/ in \d+ ms\./, ' in (time) ms.');
+    expect(single.stdout).toContain('Recognised but not reported (20):');
+    expect(untimed(several.stdout)).toBe(untimed(single.stdout));
+
+    // The cap from config, overridden by the flag: still the same report.
+    const capped = await scan([...sarif, '--max-threads', '2']);
+    expect(capped.stderr).toBe('');
+    expect(capped.stdout).toBe(one.stdout);
+  }, 120_000);
+});
+
+describe('the thread cap', () => {
+  test.each([['0'], ['1.5'], ['two']])('--max-threads %s is refused in one line (exit 2)', async (value) => {
+    repo = await createTempRepo({ files: { 'README.md': '# demo\n' } });
+    const result = await scan(['--max-threads', value]);
+    expect(result.exitCode).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.trim()).toBe(
+      `tollgate: --max-threads: expected a whole number from 1 to 16; got ${JSON.stringify(value)}`,
+    );
+  });
+
+  test.each([
+    ['64', 'expected at most 16, got 64'],
+    ['0', 'expected at least 1, got 0'],
+  ])('secrets.maxThreads: %s is a config error naming the field and its bound (exit 2)', async (value, message) => {
+    const config = `secrets:\n  maxThreads: ${value}\n`;
+    repo = await createTempRepo({ files: { 'README.md': '# demo\n', 'tollgate.config.yaml': config } });
+    const result = await scan([]);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr.trim()).toBe(`tollgate: tollgate.config.yaml:2:15 secrets.maxThreads: ${message}`);
+  });
+
+  test('--help documents the flag with an example', async () => {
+    repo = await createTempRepo({ files: { 'README.md': '# demo\n' } });
+    const help = await runCli(['scan', '--help'], { cwd: repo.root, env: repo.env });
+    expect(help.stdout).toContain('--max-threads <n>');
+    expect(help.stdout).toContain('$ tollgate scan --all --max-threads 2');
+  });
+});
