@@ -412,7 +412,7 @@ export const GATES = {
    */
   assignment: nameGate(
     { run: 40, at: 'separator', chars: '=:,?![', quoted: rejectedOnItsOwn, call: true },
-    String.raw`\?["']?[ 	]{0,8}(?:[=:?!]|,[ 	]{0,16}["']|\[[0-9]{0,4}\][ 	]{0,4}=)`,
+    String.raw`\\?["']?[ \t]{0,8}(?:[=:?!]|,[ \t]{0,16}["']|\[[0-9]{0,4}\][ \t]{0,4}=)`,
   ),
   /** A provider word early in a longer name: `twilio_auth_token =`. */
   namedValue: nameGate({ run: 80, at: 'separator', chars: '=:' }, String.raw`\\?["']?[ \t]{0,4}[=:]`),
