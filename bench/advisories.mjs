@@ -1,5 +1,5 @@
 // Speed of the advisories lockfile path: parse a 5,000-package package-lock.json twice (base and change) and diff
-// them, as `advisories` does for a changed lockfile. Budget (issue 6): under 300 ms.
+// them, as `advisories` does for a changed lockfile. Budget: under 300 ms.
 // Run after `npx tsc -p tsconfig.build.json`: node bench/advisories.mjs
 import { diffLockedPackages } from '../dist/validators/advisories/dependency-diff.js';
 import { parseNpmLock } from '../dist/validators/advisories/lockfiles/npm.js';

@@ -1,4 +1,4 @@
-// Whole-process change set (GitHub issue 32): `tollgate run` with every validator off, as a whole process through
+// Whole-process change set: `tollgate run` with every validator off, as a whole process through
 // bin/tollgate.cjs, against `sh -c 'git status --porcelain && git diff HEAD --stat'` on the same repository, pair by
 // pair (git, then tollgate, in turn, so a machine whose speed drifts moves both), in wall time and in CPU time. Two generated repositories: 100,000
 // files with 5,000 changed and 20,000 files with 2,000 changed (modified, staged, deleted and untracked). Target: at most

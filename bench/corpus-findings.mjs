@@ -2,7 +2,7 @@
 /**
  * Findings on real projects that hold no real secrets, tollgate against gitleaks on the same files: how many each
  * reports, and of tollgate's how many block and how many are classified as test fixtures (secrets.fixtures: report).
- * The target (issue 33): tollgate's blocking findings ≤ gitleaks' findings.
+ * The target: tollgate's blocking findings ≤ gitleaks' findings.
  *
  *   npm run build && node bench/corpus-findings.mjs DIR [DIR…] [--no-gitleaks] [--list]
  *

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `tollgate scan --history` against `git log -p > /dev/null` on the same history, interleaved: CPU (user + system of
-// the whole process tree: tollgate's git processes included), wall time and peak memory. Target (issue 32): ≤ 1.2× the
+// the whole process tree: tollgate's git processes included), wall time and peak memory. Target: ≤ 1.2× the
 // CPU of git log -p, ≤ 256 MiB.
 //
 // BENCH_CORPUS picks the generated history (both deterministic, built with git fast-import, see history-corpus.mjs):

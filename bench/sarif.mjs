@@ -1,5 +1,5 @@
 // Memory and speed of the SARIF reader on a 50 MB log: it streams, so the extra memory it holds must stay under
-// 2× the file's size (issue 6). Compared with JSON.parse of the whole file for reference.
+// 2× the file's size (a streaming reader's budget). Compared with JSON.parse of the whole file for reference.
 // Run after `npx tsc -p tsconfig.build.json`: node bench/sarif.mjs
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Cliffs a review found (issue 32), each timed as a whole process and printed as a ratio against a baseline measured
+// Cliffs a review found, each timed as a whole process and printed as a ratio against a baseline measured
 // in the same run, with the load average and the size of what was scanned:
 //   files      `tollgate scan DIR` of 150,000 tiny files, per file against 15,000 (linear: 1.0x; it once crashed),
 //              and the peak RSS at 15,000, 50,000 and 150,000 files (bounded: a few hundred bytes a file at most)

@@ -1,4 +1,4 @@
-// Speed target of the stop hook (GitHub issue 14): on an unchanged, already validated tree, `tollgate hook stop`
+// Speed target of the stop hook: on an unchanged, already validated tree, `tollgate hook stop`
 // answers in under 100 ms. Reported as the median wall time of the whole process, and as a ratio to `node -e 0`
 // (Node's own start-up) measured in the same run.
 //

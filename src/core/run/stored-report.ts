@@ -110,8 +110,8 @@ export async function readStoredReport(repoRoot: string, runId: string): Promise
 
 /**
  * No validator ran (each one off, or skipped for no changes): the report holds only tollgate's own words and the names
- * of the files, and masking those names would mean building the secret scanner, most of such a run's cost (issue 32:
- * the no-change run, the whole-process change set). Its stored report keeps the counts and leaves the names out,
+ * of the files, and masking those names would mean building the secret scanner, most of such a run's cost (the start-up of
+ * the no-change run and of the whole-process change set). Its stored report keeps the counts and leaves the names out,
  * saying so. Null when a validator ran: then everything is masked.
  */
 function withoutNamesWhenNothingRan(report: RunReport): RunReport | null {
