@@ -28,6 +28,7 @@ export const claudeAdapter: AgentAdapter<'claude'> = {
   readOnly: {
     mechanism: 'tool-allowlist',
     how: `only ${READ_ONLY_TOOLS} exist (--tools) and anything else is denied (--permission-mode dontAsk)`,
+    howWithoutTools: "no tools exist (--tools '') and anything else is denied (--permission-mode dontAsk)",
   },
   probeArgs: ['--help'],
   versionArgs: ['--version'],

@@ -20,6 +20,7 @@ export const copilotAdapter: AgentAdapter<'copilot'> = {
   readOnly: {
     mechanism: 'tool-allowlist',
     how: `only ${READ_ONLY_TOOLS} exist (--available-tools) and write/shell are denied (--deny-tool)`,
+    howWithoutTools: 'every built-in tool exists (no --available-tools) but write/shell are denied (--deny-tool)',
   },
   probeArgs: ['--help'],
   versionArgs: ['--version'],

@@ -71,6 +71,19 @@ test('tollgate agents shows the command a review runs with the configured model,
   expect(claude.command).not.toContain('--max-turns 10');
 });
 
+test('tollgate agents says what the configured command allows: no tools when allowToolUse is off', async () => {
+  await repo.write('tollgate.config.yaml', 'code_review:\n  adapters:\n    claude:\n      allowToolUse: false\n');
+  await repo.git('add', 'tollgate.config.yaml');
+  await repo.commit('no tools');
+  const { statuses, text } = await describeAgentsHere({ cwd: repo.root, env: fakes.env, now: T0 });
+  const claude = statuses.find((status) => status.name === 'claude')!;
+  expect(claude.command).toContain("--tools ''");
+  expect(claude.readOnly).toBe(
+    "tool-allowlist: no tools exist (--tools '') and anything else is denied (--permission-mode dontAsk)",
+  );
+  expect(text).not.toContain('only Read,Grep,Glob exist');
+});
+
 test('the command shows the adapter env and quotes what needs it', () => {
   const command = reviewCommand(
     agentByName('opencode'),

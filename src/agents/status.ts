@@ -99,10 +99,16 @@ async function describeAgent(
     problem: probe.kind === 'ok' ? null : probe.message,
     health,
     missingFlags,
-    readOnly: `${adapter.readOnly.mechanism}: ${adapter.readOnly.how}`,
+    readOnly: readOnlyOf(adapter, options.settingsFor(adapter.name)),
     command: reviewCommand(adapter, options.settingsFor(adapter.name), options.repoRoot ?? '<repo>'),
     install: adapter.installCommand,
   };
+}
+
+/** Pure: what keeps the reviewer read-only as the configured command runs it, not as the default would. */
+export function readOnlyOf(adapter: RegisteredAdapter, settings: AgentSettings): string {
+  const { mechanism, how, howWithoutTools } = adapter.readOnly;
+  return `${mechanism}: ${!settings.allowToolUse && howWithoutTools ? howWithoutTools : how}`;
 }
 
 /** Pure: the review command as a shell line, for people to read and run by hand. */

@@ -108,7 +108,8 @@ export interface AgentAdapter<Name extends string = string> {
   readonly verifiedVersions: readonly string[];
   /** false when the flags come from documentation only and were never run (Cursor). */
   readonly verified: boolean;
-  readonly readOnly: { mechanism: ReadOnlyMechanism; how: string };
+  /** `howWithoutTools`: what holds instead when the settings turn tool use off (`allowToolUse: false`), if it differs. */
+  readonly readOnly: { mechanism: ReadOnlyMechanism; how: string; howWithoutTools?: string };
   /** Availability probe (`--help`). */
   readonly probeArgs: readonly string[];
   /** When set, the probe's output must match, to tell the CLI from another with the same binary name (`agent`). */

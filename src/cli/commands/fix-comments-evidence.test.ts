@@ -94,7 +94,6 @@ describe('tollgate fix-comments --evidence remote', () => {
     const threadId = await triagedValidThread();
     scenario.world.checks[head] = [
       run('unit tests', 'COMPLETED', 'SUCCESS'),
-      run('lint', 'COMPLETED', 'SKIPPED'),
       { kind: 'status', context: 'ci/jenkins', state: 'SUCCESS' },
     ];
     expect(await tollgate('fix-comments', '--payload', 'fix.json', '--apply', '--evidence', 'remote')).toBe(0);
@@ -117,8 +116,28 @@ describe('tollgate fix-comments --evidence remote', () => {
       { kind: 'status', context: 'ci/jenkins', state: 'SUCCESS' },
     ];
     expect(await tollgate('fix-comments', '--payload', 'fix.json', '--apply', '--evidence', 'remote')).toBe(1);
-    expect(output).toContain(`GitHub checks failed on ${head.slice(0, 12)}: unit tests`);
+    expect(output).toContain(`GitHub checks did not pass on ${head.slice(0, 12)}: unit tests (failure)`);
     expect(mutationsOf(scenario.world).map((m) => m.name)).toEqual(['TollgateAddReviewThreadReply']);
+  });
+
+  test.each(['SKIPPED', 'NEUTRAL', 'STALE'])(
+    'a head whose only check concluded %s does not resolve a valid thread: only SUCCESS passes',
+    async (conclusion) => {
+      const threadId = await triagedValidThread();
+      scenario.world.checks[head] = [run('unit tests', 'COMPLETED', conclusion)];
+      expect(await tollgate('fix-comments', '--payload', 'fix.json', '--apply', '--evidence', 'remote')).toBe(1);
+      const word = conclusion.toLowerCase().replaceAll('_', ' ');
+      expect(output).toContain(`GitHub checks did not pass on ${head.slice(0, 12)}: unit tests (${word})`);
+      expect(scenario.pr.threads.find((t) => t.id === threadId)?.isResolved).toBe(false);
+      expect(mutationsOf(scenario.world).map((m) => m.name)).not.toContain('TollgateResolveReviewThread');
+    },
+  );
+
+  test('a skipped check beside a passing one still blocks: every reported check must have run and passed', async () => {
+    await triagedValidThread();
+    scenario.world.checks[head] = [run('unit tests', 'COMPLETED', 'SUCCESS'), run('lint', 'COMPLETED', 'SKIPPED')];
+    expect(await tollgate('fix-comments', '--payload', 'fix.json', '--apply', '--evidence', 'remote')).toBe(1);
+    expect(output).toContain('lint (skipped)');
   });
 
   test('--wait-checks polls until the running check completes, then resolves', async () => {

@@ -13,6 +13,8 @@ const fixCommentsFlags = z.object({
   applyReplies: z.boolean().default(false),
   applyResolutions: z.boolean().default(false),
   dryRun: z.boolean().default(false),
+  commit: z.boolean().default(false),
+  push: z.boolean().default(false),
   detached: z.boolean().default(false),
   unresolve: z.string().min(1).optional(),
   json: z.boolean().default(false),
@@ -29,7 +31,7 @@ export function registerFixComments(program: Command, io: () => ReviewCommandIo 
     .command('fix-comments')
     .summary('reply to and resolve review threads, only where policy allows (dry run by default)')
     .description(
-      'Reads a fix payload (schemas/review-comment-fix.schema.json) written after fixing, checking, committing and pushing, and plans a reply and a resolution per thread under the review policy (docs/review-threads.md). Without --apply* it only prints what would be posted and resolved. Each thread is re-read just before each mutation; needs_human threads are never replied to or resolved. Never edits code, commits, pushes, approves or merges. Exit code: 0 done or dry run, 1 blocked or failed items, 2 usage or config error.',
+      'Reads a fix payload (schemas/review-comment-fix.schema.json) written after fixing, checking, committing and pushing, and plans a reply and a resolution per thread under the review policy (docs/review-threads.md). Without --apply* it only prints what would be posted and resolved. Each thread is re-read just before each mutation; needs_human threads are never replied to or resolved. Never edits code; with --commit it commits the files each valid item lists (one commit per group of threads sharing a file, the message naming them) and with --push pushes them to the PR head branch, refusing first on staged or unnamed changes, another branch, the default branch or a protected one. Never approves or merges. Exit code: 0 done or dry run, 1 blocked or failed items, 2 usage or config error.',
     )
     .option('--payload <file>', 'the fix payload (JSON)')
     .option('--pr <number>', 'pull request number; must match the payload prNumber and the last scan')
@@ -38,6 +40,8 @@ export function registerFixComments(program: Command, io: () => ReviewCommandIo 
     .option('--apply-replies', 'post the allowed replies only')
     .option('--apply-resolutions', 'resolve the allowed threads only')
     .option('--dry-run', 'only print the plan (the default without --apply*)')
+    .option('--commit', "commit each valid item's files (one commit per thread group) before replying; needs --apply*")
+    .option('--push', 'push the --commit commits to the PR head branch')
     .option('--detached', 'act without a stored scan: every thread is read from GitHub and must belong to --pr')
     .option('--unresolve <thread>', 'reopen a thread resolved by mistake (PRRT_… id)')
     .option('--evidence <source>', 'passing checks come from: local (tollgate run), remote (GitHub checks) or either')
@@ -51,6 +55,7 @@ Examples:
   $ tollgate fix-comments --payload .tollgate/review-comment-fix.json --apply-replies
   $ tollgate fix-comments --payload .tollgate/review-comment-fix.json --apply --pr 123
   $ tollgate fix-comments --payload fix.json --apply --evidence remote --wait-checks 15m
+  $ tollgate fix-comments --payload fix.json --apply-replies --commit --push
   $ tollgate fix-comments --unresolve PRRT_kwDOexample --pr 123`,
     )
     .action(async (rawFlags: unknown) => {

@@ -33,7 +33,7 @@ describe('durations and sizes', () => {
     { bytes: 1_000_000, text: '1MB' },
     { bytes: 512 * 1024, text: '512KiB' },
     { bytes: 3 * 1024 ** 3, text: '3GiB' },
-    { bytes: 1234, text: '1234' },
+    { bytes: 1234, text: '1234B' },
   ])('$bytes bytes is written "$text"', ({ bytes, text }) => {
     expect(formatSize(bytes)).toBe(text);
   });

@@ -45,7 +45,7 @@ export function parseSize(text: string): number | null {
   return Math.round(Number(match[1]) * SIZE_UNIT[(match[2] ?? 'b').toLowerCase()]!);
 }
 
-/** The shortest exact form of a byte count: "1MB", "512KiB", or the plain number. */
+/** The shortest exact form of a byte count: "1MB", "512KiB", else "1234B" (a bare number reads as a count of files). */
 export function formatSize(bytes: number): string {
   const units: [string, number][] = [
     ['GB', 1e9],
@@ -56,5 +56,5 @@ export function formatSize(bytes: number): string {
     ['KiB', 1024],
   ];
   for (const [unit, size] of units) if (bytes >= size && bytes % size === 0) return `${bytes / size}${unit}`;
-  return String(bytes);
+  return `${bytes}B`;
 }

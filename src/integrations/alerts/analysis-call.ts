@@ -108,7 +108,7 @@ export async function runAnalysis(options: RunAnalysisOptions): Promise<Analysis
     if (problems.length === 0 || attempt === options.maxContinuationAttempts) break;
     slot.continuations++;
     prompt = continuationPrompt({
-      slot: `${options.index + 1}/${options.count}`,
+      slot: `${options.index}/${options.count}`,
       problems,
       ...(options.adapter.analysisSession === 'resume'
         ? {}

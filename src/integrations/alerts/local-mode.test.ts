@@ -75,7 +75,7 @@ test('--local FINGERPRINT validates a `tollgate scan` finding; output goes under
   const alertDir = join(repo.root, '.tollgate', 'alerts', 'local', repo.root.split('/').at(-1)!, id);
   expect(summary.outputDir).toBe(alertDir);
   expect((await readdir(alertDir)).sort()).toEqual(
-    expect.arrayContaining(['_shared_repo', 'challenge-0.json', 'final-report.md', 'judge.json', 'report-0.md']),
+    expect.arrayContaining(['_shared_repo', 'challenge-1.json', 'final-report.md', 'judge.json', 'report-1.md']),
   );
   // The prompt carried the masked value only; the agent's log was masked after the run.
   const analysisCall = fakes.calls().find((call) => call.call === 'review' && call.stdin.includes('analysis 1/1'))!;

@@ -66,8 +66,8 @@ export function analysisPrompt(input: AnalysisPromptInput): string {
   const repoLine = input.hasRepo
     ? '`repo/` is a full-history clone of the repository (every branch, and the commits the locations name, are there). Do NOT clone or fetch again: it is ready, and you have no credentials for it.'
     : '`repo/` could not be prepared (the clone failed): work from the alert and say in the report what you could not check.';
-  return `<!-- ${ANALYSIS_MARKER} ${input.index + 1}/${input.count} -->
-You are analysis ${input.index + 1} of ${input.count} competing analyses of one secret-scanning alert.
+  return `<!-- ${ANALYSIS_MARKER} ${input.index}/${input.count} -->
+You are analysis ${input.index} of ${input.count} competing analyses of one secret-scanning alert.
 ${input.role}
 
 ## Alert

@@ -37,6 +37,10 @@ export function renderAlertPage(input: AlertPageInput): string {
   ];
   const notes = [
     ...(summary.contested ? [`Contested: ${summary.contested}`] : []),
+    ...(summary.disagreement ?? []).map(
+      (side) =>
+        `Report ${side.report} (${side.agent}) said ${side.verdict}${side.confidence !== null ? `, confidence ${side.confidence}/10` : ''}; its challenge: ${side.challenge ?? 'none'}`,
+    ),
     ...(summary.note ? [summary.note] : []),
     ...summary.notes,
   ];

@@ -46,7 +46,15 @@ test('the report template has exactly the sections the evals require', async () 
 test('parseSkill reads YAML front matter (a description with ": " included), and a file without one is named after the file', () => {
   expect(
     parseSkill('---\nname: x-y\ndescription: "a: b"\nrequired: true\n---\nbody\n', 'f', 'project', fileOrigin),
-  ).toEqual({ name: 'x-y', description: 'a: b', required: true, body: 'body', source: 'project', origin: fileOrigin });
+  ).toEqual({
+    name: 'x-y',
+    description: 'a: b',
+    required: true,
+    body: 'body',
+    source: 'project',
+    phase: null,
+    origin: fileOrigin,
+  });
   expect(parseSkill('just text', 'own-skill', 'project', fileOrigin)).toMatchObject({
     name: 'own-skill',
     required: false,
@@ -82,7 +90,9 @@ test('a project skill may be a folder with SKILL.md and resources; a broken one 
     expect(folder).toMatchObject({ required: true, source: 'project', origin: { kind: 'folder' } });
     expect(warnings).toHaveLength(2);
     expect(warnings[0]).toMatch(/skill .*broken\.md: front matter is not valid YAML .*; it is left out$/);
-    expect(warnings[1]).toMatch(/skill .*empty-folder\/SKILL\.md: no SKILL\.md in the folder; it is left out$/);
+    expect(warnings[1]).toMatch(
+      /skill .*empty-folder\/SKILL\.md: no SKILL\.md in the folder and no skills in its sub-folders; it is left out$/,
+    );
 
     // The agent gets the list with descriptions, and the skill's folder (resources included) in its workspace.
     const workspace = join(root, 'ws');
@@ -92,6 +102,41 @@ test('a project skill may be a folder with SKILL.md and resources; a broken one 
     expect(skillsIndexSection([folder!], 'skills')).toContain(
       '- `skills/cloud-keys/SKILL.md` (required): Check cloud keys with the read-only identity call.',
     );
+  } finally {
+    await removeDir(root);
+  }
+});
+
+test('skills in workflow-phase sub-folders are found at any depth, the phase from the folder or the front matter', async () => {
+  const root = await tempDir();
+  try {
+    const dir = join(root, '.tollgate', 'skills', 'analysis');
+    await mkdir(join(dir, 'setup', 'clone-repo'), { recursive: true });
+    await writeFile(
+      join(dir, 'setup', 'clone-repo', 'SKILL.md'),
+      '---\ndescription: Clone it.\nrequired: true\n---\nClone.\n',
+    );
+    await mkdir(join(dir, 'verification', 'live', 'call-api'), { recursive: true });
+    await writeFile(
+      join(dir, 'verification', 'live', 'call-api', 'SKILL.md'),
+      '---\ndescription: Call it.\n---\nCall.\n',
+    );
+    await writeFile(
+      join(dir, 'verification', 'scoring.md'),
+      '---\ndescription: Score it.\nphase: judging\n---\nScore.\n',
+    );
+    const { skills, warnings } = await discoverSkills('analysis', root);
+    expect(warnings).toEqual([]);
+    const byName = new Map(skills.map((skill) => [skill.name, skill]));
+    expect(byName.get('clone-repo')).toMatchObject({ phase: 'setup', required: true, origin: { kind: 'folder' } });
+    expect(byName.get('call-api')).toMatchObject({ phase: 'verification/live' });
+    expect(byName.get('scoring')).toMatchObject({ phase: 'judging' });
+    expect(skillsIndexSection([byName.get('clone-repo')!], 'skills')).toContain(
+      '- `skills/clone-repo/SKILL.md` (phase setup, required): Clone it.',
+    );
+    const workspace = join(root, 'ws');
+    await copySkills([byName.get('call-api')!], workspace, 'skills');
+    expect(await readFile(join(workspace, 'skills', 'call-api', 'SKILL.md'), 'utf8')).toContain('Call.');
   } finally {
     await removeDir(root);
   }

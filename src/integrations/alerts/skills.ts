@@ -28,6 +28,11 @@ export interface Skill {
   required: boolean;
   body: string;
   source: 'package' | 'project';
+  /**
+   * The workflow phase within the role (`setup`, `verification`…): front matter `phase`, else the sub-folder the
+   * skill sits in (`skills/analysis/setup/clone-repo/SKILL.md`); null for a skill at the top of its role's folder.
+   */
+  phase: string | null;
   /** Where it was read: the `.md` file, or the folder that holds `SKILL.md`. */
   origin: { kind: 'file' | 'folder'; path: string };
 }
@@ -45,6 +50,7 @@ const frontMatterSchema = z
     name: z.string().regex(SKILL_NAME, 'lower-case words joined by "-"').optional(),
     description: z.string().min(1, 'must not be empty'),
     required: z.boolean().default(false),
+    phase: z.string().regex(SKILL_NAME, 'lower-case words joined by "-"').optional(),
   })
   .passthrough();
 
@@ -60,10 +66,19 @@ export function parseSkill(
   fallbackName: string,
   source: Skill['source'],
   origin: Skill['origin'],
+  folderPhase: string | null = null,
 ): Skill {
   const { yaml, body } = splitFrontMatter(text);
   if (yaml === null) {
-    return { name: fallbackName, description: '', required: false, body: body.trim(), source, origin };
+    return {
+      name: fallbackName,
+      description: '',
+      required: false,
+      body: body.trim(),
+      source,
+      phase: folderPhase,
+      origin,
+    };
   }
   let data: unknown;
   try {
@@ -83,11 +98,25 @@ export function parseSkill(
     required: parsed.data.required,
     body: body.trim(),
     source,
+    phase: parsed.data.phase ?? folderPhase,
     origin,
   };
 }
 
-async function readSkillDir(dir: string, source: Skill['source'], warnings: string[]): Promise<Skill[]> {
+/** Phase folders nest this deep at most: deeper is a symlink loop or a mistake, not a methodology. */
+const MAX_PHASE_DEPTH = 6;
+
+/**
+ * The skills under one role's folder, at any depth: a folder with SKILL.md is a skill (its sub-folders are its
+ * resources); a folder without one groups skills by workflow phase, named after the folder path.
+ */
+async function readSkillDir(
+  dir: string,
+  source: Skill['source'],
+  warnings: string[],
+  phase: string | null = null,
+  depth = 0,
+): Promise<Skill[]> {
   const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
   const skills: Skill[] = [];
   for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
@@ -96,10 +125,19 @@ async function readSkillDir(dir: string, source: Skill['source'], warnings: stri
     const isFolder = entry.isDirectory() || (entry.isSymbolicLink() && (await isDirectory(path)));
     if (!isFolder && (!entry.name.endsWith('.md') || entry.name.toLowerCase() === 'readme.md')) continue;
     const file = isFolder ? join(path, SKILL_FILE) : path;
+    if (isFolder && !(await isFile(file))) {
+      const nested = phase ? `${phase}/${entry.name}` : entry.name;
+      const inside = depth < MAX_PHASE_DEPTH ? await readSkillDir(path, source, warnings, nested, depth + 1) : [];
+      if (inside.length === 0) {
+        warnings.push(`skill ${file}: no ${SKILL_FILE} in the folder and no skills in its sub-folders; it is left out`);
+      }
+      skills.push(...inside);
+      continue;
+    }
     const fallbackName = isFolder ? entry.name : entry.name.replace(/\.md$/, '');
     try {
       const text = await readFile(file, 'utf8');
-      skills.push(parseSkill(text, fallbackName, source, { kind: isFolder ? 'folder' : 'file', path }));
+      skills.push(parseSkill(text, fallbackName, source, { kind: isFolder ? 'folder' : 'file', path }, phase));
     } catch (error) {
       const why =
         error instanceof SkillFormatError
@@ -111,6 +149,13 @@ async function readSkillDir(dir: string, source: Skill['source'], warnings: stri
     }
   }
   return skills;
+}
+
+async function isFile(path: string): Promise<boolean> {
+  return stat(path).then(
+    (info) => info.isFile(),
+    () => false,
+  );
 }
 
 async function isDirectory(path: string): Promise<boolean> {
@@ -152,11 +197,17 @@ export async function copySkills(skills: readonly Skill[], workspace: string, fo
   }
 }
 
+/** ` (phase setup, required)`: what an agent needs to know beside a skill's name. */
+function labels(skill: Skill): string {
+  const parts = [...(skill.phase ? [`phase ${skill.phase}`] : []), ...(skill.required ? ['required'] : [])];
+  return parts.length > 0 ? ` (${parts.join(', ')})` : '';
+}
+
 /** Pure: the skills as one prompt section, bodies inline (for an agent without tools: the judge). */
 export function skillsSection(skills: readonly Skill[]): string {
   if (skills.length === 0) return '';
   const parts = skills.map(
-    (skill) => `### Skill: ${skill.name}${skill.required ? ' (required)' : ''}\n${skill.description}\n\n${skill.body}`,
+    (skill) => `### Skill: ${skill.name}${labels(skill)}\n${skill.description}\n\n${skill.body}`,
   );
   return `## Methodology skills\n\n${parts.join('\n\n')}`;
 }
@@ -164,9 +215,7 @@ export function skillsSection(skills: readonly Skill[]): string {
 /** Pure: the skills as a list to read from the workspace (for agents with tools). */
 export function skillsIndexSection(skills: readonly Skill[], folder: string): string {
   if (skills.length === 0) return '';
-  const lines = skills.map(
-    (skill) => `- \`${skillPathIn(folder, skill)}\`${skill.required ? ' (required)' : ''}: ${skill.description}`,
-  );
+  const lines = skills.map((skill) => `- \`${skillPathIn(folder, skill)}\`${labels(skill)}: ${skill.description}`);
   return `## Methodology skills
 Each skill is a folder under \`${folder}/\` in your workspace. Read every required skill's SKILL.md before you start, and the others when they apply (a skill may point to more files in its folder). Tick the skills you applied, by name, in the report's Methodology checklist.
 ${lines.join('\n')}`;

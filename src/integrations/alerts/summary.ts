@@ -19,6 +19,15 @@ export interface SlotSummary {
   usage: CallUsage;
 }
 
+/** One report of a contested outcome: who said what, and what its challenge found. */
+export interface DisagreeingReport {
+  report: number;
+  agent: string;
+  verdict: string;
+  confidence: number | null;
+  challenge: string | null;
+}
+
 /** The `--json` summary of a validate-alert run (also what the text summary is rendered from). */
 export interface ValidateAlertSummary {
   repository: string;
@@ -35,6 +44,11 @@ export interface ValidateAlertSummary {
   note?: string;
   /** Set when the winner's challenge was REFUTED and a CONFIRMED report disagrees: why the verdict is INCONCLUSIVE. */
   contested?: string;
+  /**
+   * With `contested`: what each side said (the refuted pick first). The verdict's own confidence, risk and key finding
+   * are then null: the refuted report's numbers are not the INCONCLUSIVE verdict's.
+   */
+  disagreement?: DisagreeingReport[];
   notes: string[];
   outputDir: string;
   finalReport: string | null;
@@ -54,13 +68,26 @@ export function renderSummary(summary: ValidateAlertSummary, options: { json: bo
       (summary.riskLevel ? `, risk ${summary.riskLevel}` : ''),
   ];
   if (summary.keyFinding) lines.push(`Key finding: ${summary.keyFinding}`);
-  lines.push(
-    summary.winner !== null
-      ? `Winner: report ${summary.winner} (decided by ${summary.decidedBy})`
-      : 'No report: the verdict is INCONCLUSIVE',
-  );
+  if (summary.disagreement) {
+    lines.push(`Picked by ${summary.decidedBy}: report ${summary.winner}, refuted, so not the verdict`);
+  } else {
+    lines.push(
+      summary.winner !== null
+        ? `Winner: report ${summary.winner} (decided by ${summary.decidedBy})`
+        : 'No report: the verdict is INCONCLUSIVE',
+    );
+  }
   if (summary.note) lines.push(`Note: ${summary.note}`);
   if (summary.contested) lines.push(`Contested: ${summary.contested}`);
+  if (summary.disagreement) {
+    lines.push('The reports disagree:');
+    for (const side of summary.disagreement) {
+      const confidence = side.confidence !== null ? `, confidence ${side.confidence}/10` : '';
+      lines.push(
+        `  report ${side.report} (${side.agent}): ${side.verdict}${confidence}, challenge ${side.challenge ?? 'none'}`,
+      );
+    }
+  }
   for (const note of summary.notes) lines.push(`Note: ${note}`);
   lines.push('', '| # | agent | status | verdict | confidence | evals | challenge |', '|---|---|---|---|---|---|---|');
   for (const slot of summary.slots) {

@@ -151,19 +151,19 @@ describe('validate-alert with three competing analyses', () => {
           ok('Report 0 is clearly the best one.'),
           ok(
             JSON.stringify({
-              winner_index: 0,
+              winner_index: 1,
               scores: [
-                { index: 0, score: 9, rationale: 'live check' },
-                { index: 1, score: 7, rationale: 'ok' },
-                { index: 2, score: 2, rationale: 'refuted' },
+                { index: 1, score: 9, rationale: 'live check' },
+                { index: 2, score: 7, rationale: 'ok' },
+                { index: 3, score: 2, rationale: 'refuted' },
               ],
             }),
           ),
         ],
       },
-      challenge(0, 'CONFIRMED', 'the identity call reproduces'),
-      challenge(1, 'CONFIRMED', 'reproduces'),
-      challenge(2, 'REFUTED', 'logs/live-check.log does not exist'),
+      challenge(1, 'CONFIRMED', 'the identity call reproduces'),
+      challenge(2, 'CONFIRMED', 'reproduces'),
+      challenge(3, 'REFUTED', 'logs/live-check.log does not exist'),
       {
         when: 'analysis 1/3 -->',
         steps: [
@@ -192,23 +192,23 @@ describe('validate-alert with three competing analyses', () => {
 
     expect(code).toBe(1);
     const summary = JSON.parse(stdout);
-    expect(summary).toMatchObject({ verdict: 'TRUE_POSITIVE', winner: 0, decidedBy: 'judge', confidenceLabel: 'High' });
+    expect(summary).toMatchObject({ verdict: 'TRUE_POSITIVE', winner: 1, decidedBy: 'judge', confidenceLabel: 'High' });
     expect(summary.slots.map((slot: { continuations: number }) => slot.continuations)).toEqual([0, 1, 0]);
 
     // Output layout.
     const top = (await readdir(alertDir)).sort();
     for (const name of [
       '_shared_repo',
-      'challenge-0',
-      'challenge-0.json',
+      'challenge-1',
       'challenge-1.json',
       'challenge-2.json',
+      'challenge-3.json',
       'final-report.md',
       'judge.json',
       'report.html',
-      'report-0.md',
       'report-1.md',
       'report-2.md',
+      'report-3.md',
     ]) {
       expect(top).toContain(name);
     }
@@ -225,13 +225,13 @@ describe('validate-alert with three competing analyses', () => {
     }
 
     // The fabricated report was refuted and failed its evidence eval; the judge's first answer was rejected.
-    expect(JSON.parse(await readFile(join(alertDir, 'challenge-2.json'), 'utf8'))).toMatchObject({
+    expect(JSON.parse(await readFile(join(alertDir, 'challenge-3.json'), 'utf8'))).toMatchObject({
       verdict: 'REFUTED',
     });
     const judge = JSON.parse(await readFile(join(alertDir, 'judge.json'), 'utf8'));
     expect(judge.decided_by).toBe('judge');
     expect(judge.problems).toEqual(['judge answer rejected: no JSON object in the answer']);
-    expect(judge.evals['2'].checks).toContainEqual(
+    expect(judge.evals['3'].checks).toContainEqual(
       expect.objectContaining({ id: 'evidence.referenced-files-exist', passed: false }),
     );
     expect(await readFile(join(alertDir, 'final-report.md'), 'utf8')).toContain(
@@ -242,7 +242,7 @@ describe('validate-alert with three competing analyses', () => {
     expect(summary.htmlReport).toBe(join(alertDir, 'report.html'));
     expect(page).toContain('<span class="verdict failed">TRUE_POSITIVE</span>');
     expect(page.match(/<tr class="analysis/g)).toHaveLength(3);
-    expect(page).toContain('<tr class="analysis winner" data-index="0">');
+    expect(page).toContain('<tr class="analysis winner" data-index="1">');
     expect(page).toContain("<h2>The judge's reasons</h2>");
     expect(page).toContain(`The committed value ${maskSecret(PLANTED)} is live.`);
     expect(page).toContain('script-src &#39;none&#39;');
@@ -282,8 +282,8 @@ describe('validate-alert with three competing analyses', () => {
     const { code, stdout, alertDir } = await run(
       [
         { when: JUDGE, steps: [ok('{"winner_index": "one"}'), ok('still not JSON')] },
-        challenge(1, 'CONFIRMED', 'reproduces'),
         challenge(2, 'CONFIRMED', 'reproduces'),
+        challenge(3, 'CONFIRMED', 'reproduces'),
         { when: 'analysis 1/3 -->', steps: [{ hang: true }] },
         {
           when: 'analysis 2/3 -->',
@@ -309,16 +309,16 @@ describe('validate-alert with three competing analyses', () => {
     );
     expect(code).toBe(0);
     const summary = JSON.parse(stdout);
-    expect(summary).toMatchObject({ verdict: 'FALSE_POSITIVE', winner: 1, decidedBy: 'fallback' });
+    expect(summary).toMatchObject({ verdict: 'FALSE_POSITIVE', winner: 2, decidedBy: 'fallback' });
     expect(summary.note).toMatch(
-      /^the judge gave no valid answer \(judge answer rejected: winner_index: .*; judge answer rejected: no JSON object in the answer\); report 1 won on the deterministic evals$/,
+      /^the judge gave no valid answer \(judge answer rejected: winner_index: .*; judge answer rejected: no JSON object in the answer\); report 2 won on the deterministic evals$/,
     );
     expect(summary.slots[0]).toMatchObject({ status: 'timeout', challenge: null });
     const judgeCall = fakes!.calls().find((call) => call.call === 'review' && call.stdin.includes(JUDGE))!;
-    expect(judgeCall.stdin).toContain('## Report 0 (claude): NO REPORT');
+    expect(judgeCall.stdin).toContain('## Report 1 (claude): NO REPORT');
     // The call gets what is left of the 1.5 s analysis budget, so the seconds it names depend on the machine's speed.
     expect(judgeCall.stdin).toMatch(/timeout: claude did not answer within \d s and was stopped/);
-    expect(JSON.parse(await readFile(join(alertDir, 'challenge-0.json'), 'utf8'))).toMatchObject({ status: 'skipped' });
+    expect(JSON.parse(await readFile(join(alertDir, 'challenge-1.json'), 'utf8'))).toMatchObject({ status: 'skipped' });
   }, 60_000);
 
   test('a refuted FALSE_POSITIVE picked over a confirmed TRUE_POSITIVE is not a silent pass: INCONCLUSIVE, named', async () => {
@@ -329,17 +329,17 @@ describe('validate-alert with three competing analyses', () => {
           steps: [
             ok(
               JSON.stringify({
-                winner_index: 0,
+                winner_index: 1,
                 scores: [
-                  { index: 0, score: 8, rationale: 'well written' },
-                  { index: 1, score: 6, rationale: 'terse' },
+                  { index: 1, score: 8, rationale: 'well written' },
+                  { index: 2, score: 6, rationale: 'terse' },
                 ],
               }),
             ),
           ],
         },
-        challenge(0, 'REFUTED', 'the cited 401 log was written by hand'),
-        challenge(1, 'CONFIRMED', 'the identity call reproduces: 200'),
+        challenge(1, 'REFUTED', 'the cited 401 log was written by hand'),
+        challenge(2, 'CONFIRMED', 'the identity call reproduces: 200'),
         {
           when: 'analysis 1/2 -->',
           steps: [
@@ -363,13 +363,19 @@ describe('validate-alert with three competing analyses', () => {
     );
     expect(code).toBe(4);
     const summary = JSON.parse(stdout);
-    expect(summary).toMatchObject({ verdict: 'INCONCLUSIVE', winner: 0, decidedBy: 'judge' });
+    expect(summary).toMatchObject({ verdict: 'INCONCLUSIVE', winner: 1, decidedBy: 'judge' });
+    // The refuted pick's confidence and finding are not the INCONCLUSIVE verdict's: the disagreement is shown instead.
+    expect(summary).toMatchObject({ confidence: null, confidenceLabel: null, keyFinding: null, riskLevel: null });
+    expect(summary.disagreement).toEqual([
+      { report: 1, agent: expect.any(String), verdict: 'FALSE_POSITIVE', confidence: 8.5, challenge: 'REFUTED' },
+      { report: 2, agent: expect.any(String), verdict: 'TRUE_POSITIVE', confidence: 8.5, challenge: 'CONFIRMED' },
+    ]);
     expect(summary.contested).toBe(
-      'report 0 (FALSE_POSITIVE) won although its challenge was REFUTED, while report 1 (TRUE_POSITIVE) was CONFIRMED: the verdict is INCONCLUSIVE until a person reads both',
+      'report 1 (FALSE_POSITIVE) won although its challenge was REFUTED, while report 2 (TRUE_POSITIVE) was CONFIRMED: the verdict is INCONCLUSIVE until a person reads both',
     );
     const judge = JSON.parse(await readFile(join(alertDir, 'judge.json'), 'utf8'));
     expect(judge.contested).toBe(summary.contested);
-    expect(await readFile(join(alertDir, 'report.html'), 'utf8')).toContain('Contested: report 0 (FALSE_POSITIVE)');
+    expect(await readFile(join(alertDir, 'report.html'), 'utf8')).toContain('Contested: report 1 (FALSE_POSITIVE)');
   }, 60_000);
 
   test('no analysis produces a report: INCONCLUSIVE, with its own exit code (not 3, which is an internal error)', async () => {

@@ -158,6 +158,23 @@ export const COMMIT_CHECKS_QUERY = `query TollgateCommitChecks($owner: String!, 
 }`;
 
 /**
+ * What decides whether tollgate may commit to and push a branch: the PR's head branch, the repository's default
+ * branch, and the branch protection rule and ruleset rules that apply to the branch checked out locally.
+ */
+export const BRANCH_PROTECTION_QUERY = `query TollgateBranchProtection($owner: String!, $name: String!, $number: Int!, $ref: String!) {
+  ${RATE_LIMIT_FIELDS}
+  repository(owner: $owner, name: $name) {
+    defaultBranchRef { name }
+    pullRequest(number: $number) { headRefName }
+    ref(qualifiedName: $ref) {
+      name
+      branchProtectionRule { pattern }
+      rules(first: 100) { nodes { type } }
+    }
+  }
+}`;
+
+/**
  * No `pullRequestReviewId`: the reply must not join a pending review. The comment's `state` tells us whether it
  * was published (SUBMITTED) or swallowed by one (PENDING).
  */
@@ -186,6 +203,7 @@ export const GRAPHQL_DOCUMENTS = {
   THREAD_SNAPSHOT_QUERY,
   PULL_REQUEST_FOR_BRANCH_QUERY,
   COMMIT_CHECKS_QUERY,
+  BRANCH_PROTECTION_QUERY,
   ADD_THREAD_REPLY_MUTATION,
   RESOLVE_THREAD_MUTATION,
   UNRESOLVE_THREAD_MUTATION,

@@ -224,10 +224,10 @@ describe('static_analysis with a fake codeql on PATH', () => {
     ]);
     expect(outcome.status).toBe('incomplete');
     expect(outcome.summary).toBe(
-      'codeql did not analyze javascript-typescript: over 100 of javascript-typescript source (codeql.maxRepoSizeBytes); raise it to analyze; the change is not validated until it is analyzed',
+      'codeql did not analyze javascript-typescript: over 100B of javascript-typescript source (codeql.maxRepoSizeBytes); raise it to analyze; the change is not validated until it is analyzed',
     );
     expect(JSON.stringify(outcome.details)).toContain(
-      '"javascript-typescript":{"status":"skipped_too_large","detail":"over 100 of javascript-typescript source (codeql.maxRepoSizeBytes); raise it to analyze"}',
+      '"javascript-typescript":{"status":"skipped_too_large","detail":"over 100B of javascript-typescript source (codeql.maxRepoSizeBytes); raise it to analyze"}',
     );
   });
 

@@ -205,6 +205,18 @@ function root(world: FakeWorld) {
         throw new GithubFailure(`Could not resolve to a Repository with the name '${owner}/${name}'.`, 'NOT_FOUND');
       return {
         nameWithOwner: `${owner}/${name}`,
+        defaultBranchRef: { name: world.defaultBranch },
+        ref: ({ qualifiedName }: { qualifiedName: string }) => {
+          const branch = qualifiedName.replace(/^refs\/heads\//, '');
+          const pattern = world.branchProtection[branch];
+          const rules = world.rulesets[branch] ?? [];
+          return {
+            name: branch,
+            prefix: 'refs/heads/',
+            branchProtectionRule: pattern === undefined ? null : { pattern },
+            rules: (args: { first?: number; after?: string }) => connection(rules, args, (type) => ({ type })),
+          };
+        },
         pullRequest: ({ number }: { number: number }) => {
           const pr = prs.find((candidate) => candidate.number === number);
           if (!pr)

@@ -56,6 +56,12 @@ export interface FakeWorld {
   secondaryLimitResponses: number;
   /** Check runs and statuses by commit id (`object(oid:)` answers a Commit only for the ids listed here). */
   checks: Record<string, FakeCheck[]>;
+  /** The repository's default branch (`defaultBranchRef`). */
+  defaultBranch: string;
+  /** Branch protection rules by branch name (`Ref.branchProtectionRule`): the rule's pattern. */
+  branchProtection: Record<string, string>;
+  /** Ruleset rules that apply to a branch (`Ref.rules`), as GitHub's RepositoryRuleType names them. */
+  rulesets: Record<string, string[]>;
   /** Every operation the server executed, in order. */
   operations: Array<{ name: string; kind: 'query' | 'mutation'; variables: Record<string, unknown> }>;
   /** Run just before a mutation executes (a reviewer comments, someone resolves the thread…). */
@@ -72,6 +78,9 @@ export function createWorld(partial: Partial<FakeWorld> = {}): FakeWorld {
     answers: { reply: 'ok', resolve: 'ok', unresolve: 'ok' },
     secondaryLimitResponses: 0,
     checks: {},
+    defaultBranch: 'main',
+    branchProtection: {},
+    rulesets: {},
     operations: [],
     ...partial,
   };

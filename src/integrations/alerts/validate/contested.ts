@@ -24,7 +24,7 @@ export function findContest(
   if (winner === null) return null;
   const winnerChallenge = challenges.get(winner);
   if (!winnerChallenge || challengeVerdictOf(winnerChallenge) !== 'REFUTED') return null;
-  const winnerVerdict = verdictOf(slots[winner]);
+  const winnerVerdict = verdictOf(slots.find((slot) => slot.index === winner));
   const confirmed: Contest['confirmed'] = [];
   for (const slot of slots) {
     if (slot.index === winner) continue;

@@ -14,9 +14,11 @@ import type { AlertSession } from './types.js';
 export async function runAnalyses(session: AlertSession, limit: LimitFunction): Promise<AnalysisSlot[]> {
   const { analyses, pool, subject, writer, gitOptions } = session;
   return Promise.all(
-    Array.from({ length: analyses }, (_, index) =>
+    Array.from({ length: analyses }, (_, position) =>
       limit(async (): Promise<AnalysisSlot> => {
-        const adapter = pool.healthy[index % pool.healthy.length]!;
+        // Reports are numbered from 1 everywhere a person or an agent reads them: progress, prompts, summary.
+        const index = position + 1;
+        const adapter = pool.healthy[position % pool.healthy.length]!;
         const workspace = join(session.alertDir, randomUUID());
         for (const dir of ['scripts', 'logs']) await mkdir(join(workspace, dir), { recursive: true, mode: 0o700 });
         const repoCopy = session.sharedRepo
@@ -34,7 +36,7 @@ export async function runAnalyses(session: AlertSession, limit: LimitFunction): 
           template: session.reportTemplate,
           role: session.definitions.analysis.instructions,
         });
-        const task = `analysis ${index + 1}/${analyses}`;
+        const task = `analysis ${index}/${analyses}`;
         session.progress.start(task, adapter.name);
         const slot = await runAnalysis({
           index,

@@ -32,7 +32,7 @@ export async function runChallenges(
         }
         const adapter = pool.healthy[(slot.index + 1) % pool.healthy.length]!;
         await copySkills(session.skills.challenger, slot.workspace, CHALLENGER_SKILLS_FOLDER);
-        session.progress.start(`challenge of analysis ${slot.index + 1}`, adapter.name);
+        session.progress.start(`challenge of analysis ${slot.index}`, adapter.name);
         const { result, call } = await runChallenge({
           adapter,
           settings: session.settingsOf(adapter, 'challenger'),
@@ -54,7 +54,7 @@ export async function runChallenges(
           ...(call.message ? { message: call.message } : {}),
         });
         session.progress.end(
-          `challenge of analysis ${slot.index + 1}`,
+          `challenge of analysis ${slot.index}`,
           result.status === 'answered' ? result.verdict : `${result.status}: ${challengeVerdictOf(result) ?? 'none'}`,
         );
         challenges.set(slot.index, result);

@@ -29,7 +29,7 @@ export async function writeOutcome(session: AlertSession, results: StageResults)
   const { writer, redact, alertDir, subject } = session;
   const { slots, evals, judged } = results;
   const { decision } = judged;
-  const winnerSlot = 'winner' in decision ? slots[decision.winner] : undefined;
+  const winnerSlot = 'winner' in decision ? slots.find((slot) => slot.index === decision.winner) : undefined;
   const winnerReport = winnerSlot?.report ? parseReport(winnerSlot.report) : undefined;
   const winnerVerdict: Verdict = (VERDICTS as readonly string[]).includes(winnerReport?.verdict ?? '')
     ? (winnerReport!.verdict as Verdict)
@@ -40,20 +40,37 @@ export async function writeOutcome(session: AlertSession, results: StageResults)
   const required = requiredSkills(session);
   const slotSummaries = summarizeSlots(results, required, redact);
   const note = decisionNote(decision);
+  // A contested verdict is INCONCLUSIVE: the refuted pick's confidence and finding are one side's, shown as such.
+  const verdictReport = contest ? undefined : winnerReport;
   const summary: ValidateAlertSummary = {
     repository: `${subject.owner}/${subject.repo}`,
     alertId: subject.alertId,
     source: subject.source,
     secretType: subject.secretType,
     verdict,
-    confidence: winnerReport?.confidenceScore ?? null,
-    confidenceLabel: winnerReport?.confidenceScore !== undefined ? confidenceLabel(winnerReport.confidenceScore) : null,
-    riskLevel: winnerReport?.riskLevel ?? null,
-    keyFinding: winnerReport?.keyFinding ? redact(winnerReport.keyFinding) : null,
+    confidence: verdictReport?.confidenceScore ?? null,
+    confidenceLabel:
+      verdictReport?.confidenceScore !== undefined ? confidenceLabel(verdictReport.confidenceScore) : null,
+    riskLevel: verdictReport?.riskLevel ?? null,
+    keyFinding: verdictReport?.keyFinding ? redact(verdictReport.keyFinding) : null,
     winner: 'winner' in decision ? decision.winner : null,
     decidedBy: decision.source,
     ...(note ? { note: redact(note) } : {}),
-    ...(contest ? { contested: redact(describeContest(contest)) } : {}),
+    ...(contest
+      ? {
+          contested: redact(describeContest(contest)),
+          disagreement: [contest.winner, ...contest.confirmed.map((entry) => entry.index)].map((index) => {
+            const slot = slotSummaries.find((candidate) => candidate.index === index);
+            return {
+              report: index,
+              agent: slot?.agent ?? 'unknown',
+              verdict: slot?.verdict ?? 'no verdict',
+              confidence: slot?.confidence ?? null,
+              challenge: slot?.challenge ?? null,
+            };
+          }),
+        }
+      : {}),
     notes: session.notes.map(redact),
     outputDir: alertDir,
     finalReport: winnerSlot?.report ? join(alertDir, 'final-report.md') : null,

@@ -33,14 +33,24 @@ describe('judgeChecks: when GitHub CI vouches for a commit', () => {
   test('a failed check fails it even when it is not required', () => {
     expect(judgeChecks([check('unit', 'passed'), check('e2e', 'failed')], ['unit'])).toEqual({
       kind: 'failed',
-      names: ['e2e'],
+      names: ['e2e (failed)'],
     });
+  });
+
+  test('a skipped or neutral check is never a pass; one that is not required does not hold up the required ones', () => {
+    expect(judgeChecks([check('unit', 'skipped')], [])).toEqual({ kind: 'failed', names: ['unit (skipped)'] });
+    expect(judgeChecks([check('unit', 'passed'), check('deploy', 'skipped')], [])).toMatchObject({ kind: 'failed' });
+    expect(judgeChecks([check('unit', 'passed'), check('deploy', 'skipped')], ['unit'])).toMatchObject({
+      kind: 'passed',
+      count: 1,
+    });
+    expect(judgeChecks([check('unit', 'skipped')], ['unit'])).toEqual({ kind: 'failed', names: ['unit (skipped)'] });
   });
 
   test('property: passed only when no check failed, at least one counted, and every counted one passed', () => {
     const arbitraryCheck = fc.record({
       name: fc.constantFrom('unit', 'lint', 'e2e', 'ci/jenkins'),
-      state: fc.constantFrom<CiCheck['state']>('passed', 'pending', 'failed'),
+      state: fc.constantFrom<CiCheck['state']>('passed', 'pending', 'failed', 'skipped'),
       githubState: fc.constant('X'),
       at: fc.constant<string | null>('2026-06-01T00:00:00Z'),
     });

@@ -6,7 +6,8 @@ import type { GithubRepository } from '../repository.js';
 /** One CI result on a commit, as GitHub's status-check rollup reports it: a check run or a commit status. */
 export interface CiCheck {
   name: string;
-  state: 'passed' | 'pending' | 'failed';
+  /** `skipped`: completed without running (SKIPPED, NEUTRAL): never a pass, and no failure of a check not required. */
+  state: 'passed' | 'pending' | 'failed' | 'skipped';
   /** GitHub's own word for it: SUCCESS, FAILURE, IN_PROGRESS… */
   githubState: string;
   /** When it finished (check run) or was posted (status); null while it runs. */
@@ -48,8 +49,12 @@ const commitChecksSchema = z.object({
     .nullable(),
 });
 
-/** A check run's conclusion that lets a change through; anything else that is complete is a failure. */
-const PASSING_CONCLUSIONS = new Set(['SUCCESS', 'NEUTRAL', 'SKIPPED']);
+/**
+ * Only a check that ran and succeeded vouches for a commit. A skipped, neutral, cancelled, timed-out, stale or
+ * action-required run (or a conclusion GitHub adds later) examined nothing we can trust, so it never passes.
+ */
+const PASSING_CONCLUSION = 'SUCCESS';
+const NOT_RUN_CONCLUSIONS = new Set(['SKIPPED', 'NEUTRAL']);
 const FAILED_STATUSES = new Set(['FAILURE', 'ERROR']);
 /** 10 pages of 100: more contexts than any real commit carries; beyond that the rest are not read. */
 const MAX_PAGES = 10;
@@ -62,7 +67,7 @@ function fromNode(node: z.output<typeof checkRunSchema> | z.output<typeof status
     }
     return {
       name: node.name,
-      state: PASSING_CONCLUSIONS.has(conclusion) ? 'passed' : 'failed',
+      state: conclusion === PASSING_CONCLUSION ? 'passed' : NOT_RUN_CONCLUSIONS.has(conclusion) ? 'skipped' : 'failed',
       githubState: conclusion,
       at: node.completedAt ?? null,
     };
@@ -120,15 +125,21 @@ export type ChecksJudgement =
   | { kind: 'pending'; names: string[] }
   | { kind: 'missing'; names: string[] };
 
+/** `lint (skipped)`: a check that did not pass, with GitHub's conclusion, so "did not pass" is not read as "failed". */
+const withConclusion = (check: CiCheck) => `${check.name} (${check.githubState.toLowerCase().replaceAll('_', ' ')})`;
+
 /**
  * Whether the CI on a commit vouches for it. With `required` names, each must be reported and pass; without, every
- * reported check must pass and there must be at least one. A failed check fails it either way: a red CI is never
- * evidence, whatever the branch protection requires.
+ * reported check must pass and there must be at least one. Only SUCCESS passes: a counted check that was skipped or
+ * neutral blocks. A failed, cancelled, timed-out, stale or action-required check fails it either way: a red CI is
+ * never evidence, whatever the branch protection requires.
  */
 export function judgeChecks(checks: readonly CiCheck[], required: readonly string[]): ChecksJudgement {
-  const failed = checks.filter((check) => check.state === 'failed').map((check) => check.name);
-  if (failed.length > 0) return { kind: 'failed', names: failed };
   const counted = required.length > 0 ? checks.filter((check) => required.includes(check.name)) : checks;
+  const failed = checks
+    .filter((check) => check.state === 'failed' || (check.state === 'skipped' && counted.includes(check)))
+    .map(withConclusion);
+  if (failed.length > 0) return { kind: 'failed', names: failed };
   const missing = required.filter((name) => !checks.some((check) => check.name === name));
   const pending = counted.filter((check) => check.state === 'pending').map((check) => check.name);
   if (pending.length > 0) return { kind: 'pending', names: pending };

@@ -118,7 +118,9 @@ function resolveDecision(input: PolicyInput): Decision {
   if (classification === 'valid') {
     if (!item.commitSha) return blocked('valid: resolution needs commitSha, the commit that holds the fix');
     if (input.commitInHead === 'no') {
-      return blocked(`valid: commit ${item.commitSha} is not in the pushed PR head; push it, then rerun`);
+      return blocked(
+        `valid: commit ${item.commitSha} is not in the PR head of the last scan; push it, let its checks pass, then run \`tollgate comments\` and rerun`,
+      );
     }
     if (input.commitInHead === 'unknown') {
       return blocked(`valid: cannot tell whether commit ${item.commitSha} is in the PR head; fetch it, then rerun`);

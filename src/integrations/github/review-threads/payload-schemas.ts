@@ -72,6 +72,11 @@ const fixItemSchema = z.strictObject({
     .regex(/^[0-9a-fA-F]{7,40}$/)
     .optional()
     .describe('The commit that holds the fix (required to resolve a valid thread).'),
+  files: pathListSchema
+    .optional()
+    .describe(
+      'The files this fix changed, uncommitted: `fix-comments --commit` commits them (one commit per group of threads that share a file) and sets commitSha.',
+    ),
   replyBody: z
     .string()
     .min(1)

@@ -46,7 +46,7 @@ export function createRemoteEvidence(options: RemoteEvidenceOptions): EvidenceSo
         case 'failed':
           return {
             status: 'failed',
-            detail: `GitHub checks failed on ${short}: ${listed(judgement.names)}; fix them first`,
+            detail: `GitHub checks did not pass on ${short}: ${listed(judgement.names)}; fix them and push, or rerun them`,
           };
       }
       const left = deadline - options.now();

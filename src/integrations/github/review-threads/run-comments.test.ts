@@ -125,6 +125,9 @@ next: triage each thread against the current code into a payload (schemas/review
       'incomplete: stopped at --max-threads 3 before the last page; this is not an all-clear (raise --max-threads or reviewComments.maxThreads)',
     );
     expect(result.text).toContain('lifecycle: blocked');
+    expect(result.text.split('\n').filter((line) => line.startsWith('next: '))).toEqual([
+      'next: read the rest of the threads: tollgate comments --pr 7 --max-threads 6',
+    ]);
     expect((await readReviewState(scenario.repo.root)).lastScan?.complete).toBe(false);
   });
 
@@ -205,6 +208,9 @@ describe('--triage-payload', () => {
     });
     expect(result.exitCode).toBe(1);
     expect(result.text).toContain('lifecycle: blocked (1 thread(s) need a human decision)');
+    expect(result.text.split('\n').filter((line) => line.startsWith('next: '))).toEqual([
+      `next: a person must decide ${a.id} on GitHub (needs_human: tollgate never replies to or resolves them), then rerun: tollgate comments --pr 7`,
+    ]);
   });
 
   test('rejects duplicates, unknown ids, omitted threads and resolvable human decisions, all at once', async () => {

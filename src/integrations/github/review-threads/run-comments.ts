@@ -313,7 +313,22 @@ function renderCommentsSummary(input: {
     `lifecycle: ${input.lifecycle.phase} (${input.lifecycle.reason})${input.dryRun ? ' [dry run: state not written]' : ''}`,
   );
   const unresolved = threads.filter((thread) => !thread.isResolved).length;
-  lines.push(`next: ${nextStep(input.lifecycle, input.triage !== null, unresolved)}`);
+  if (input.lifecycle.phase === 'blocked') {
+    // An incomplete scan and a human decision are different blocks with different fixes: one line each.
+    if (!input.complete) {
+      lines.push(
+        `next: read the rest of the threads: tollgate comments --pr ${input.pr.number} --max-threads ${input.fetchedThreadCount * 2}`,
+      );
+    }
+    const human = [...(input.triage?.values() ?? [])].filter((item) => item.requiresHumanDecision);
+    if (human.length > 0) {
+      lines.push(
+        `next: a person must decide ${human.map((item) => item.threadId).join(', ')} on GitHub (needs_human: tollgate never replies to or resolves them), then rerun: tollgate comments --pr ${input.pr.number}`,
+      );
+    }
+  } else {
+    lines.push(`next: ${nextStep(input.lifecycle, input.triage !== null, unresolved)}`);
+  }
   return `${lines.join('\n')}\n`;
 }
 

@@ -1,6 +1,8 @@
 import { appendAll } from '../../../core/append-all.js';
 import { TollgateError } from '../../../core/errors.js';
 import { applyPlan } from './fix/apply-item.js';
+import { type CommitFixesResult, commitFixes } from './fix/commit-fixes.js';
+import { commitGroups } from './fix/commit-groups.js';
 import { isPlan, planItem } from './fix/plan-item.js';
 import { outcomeRecords, renderFixOutcome } from './fix/render.js';
 import {
@@ -25,7 +27,8 @@ export type { FixCommentsOptions, FixCommentsResult } from './fix/types.js';
 
 /**
  * `tollgate fix-comments`: dry run by default; with `--apply*`, posts the replies and resolves the threads the
- * policy allows, re-reading each thread just before each mutation. Never edits code, commits, pushes, approves,
+ * policy allows, re-reading each thread just before each mutation. Never edits code; commits and pushes only the
+ * payload's named files with `--commit`/`--push`, after the branch and tree checks. Never approves,
  * merges or resolves anything the payload did not name. Plan (policy) → apply (mutations) → record and render.
  */
 export async function runFixComments(options: FixCommentsOptions): Promise<FixCommentsResult> {
@@ -40,10 +43,36 @@ export async function runFixComments(options: FixCommentsOptions): Promise<FixCo
     throw new TollgateError('usage', 'tollgate fix-comments: expected --payload FILE (or --unresolve THREAD)');
   }
   const modes = chooseModes(options);
-  const { payload, repository, pr, state, scan } = await loadRun(options, options.payload);
+  const { payload: given, label, repository, pr, state, scan } = await loadRun(options, options.payload);
   const template = await loadReplyTemplate({ repoRoot: options.repoRoot, configured: options.config.replyTemplate });
   const needsGithub = !modes.dryRun || options.detached;
   const client = needsGithub ? await options.connect(repository) : null;
+  let committed: CommitFixesResult | null = null;
+  let payload = given;
+  if (options.commit && client) {
+    const groups = commitGroups(given.items, pr.number);
+    if (groups.length === 0) {
+      throw new TollgateError(
+        'usage',
+        `--commit: no valid item of ${label} lists files without a commitSha, so there is nothing to commit; add the changed paths as files, or drop --commit`,
+      );
+    }
+    committed = await commitFixes({
+      repoRoot: options.repoRoot,
+      env: options.env,
+      client,
+      repository,
+      prNumber: pr.number,
+      groups,
+      push: Boolean(options.push),
+      label,
+    });
+    const shaOf = new Map(committed.commits.flatMap((commit) => commit.threadIds.map((id) => [id, commit.sha])));
+    payload = {
+      ...given,
+      items: given.items.map((item) => ({ ...item, commitSha: shaOf.get(item.threadId) ?? item.commitSha })),
+    };
+  }
   const context: ItemContext = {
     options,
     modes,
@@ -84,8 +113,8 @@ export async function runFixComments(options: FixCommentsOptions): Promise<FixCo
   }
 
   const text = options.json
-    ? `${JSON.stringify({ pr, status, dryRun: modes.dryRun, items: outcomes }, null, 2)}\n`
-    : renderFixOutcome({ pr, status, modes, outcomes });
+    ? `${JSON.stringify({ pr, status, dryRun: modes.dryRun, ...(committed ? { committed } : {}), items: outcomes }, null, 2)}\n`
+    : renderFixOutcome({ pr, status, modes, outcomes, committed });
   return {
     text: options.redact(text),
     exitCode: status === 'failed' || status === 'blocked' ? 1 : 0,
@@ -101,6 +130,18 @@ function chooseModes(options: FixCommentsOptions): Modes {
     throw new TollgateError(
       'usage',
       '--dry-run: cannot be combined with --apply, --apply-replies or --apply-resolutions',
+    );
+  }
+  if (options.push && !options.commit) {
+    throw new TollgateError(
+      'usage',
+      '--push sends the commits --commit makes; add --commit, or push your own commits with git push',
+    );
+  }
+  if (options.commit && (options.dryRun || !(explicitReplies || explicitResolutions))) {
+    throw new TollgateError(
+      'usage',
+      '--commit: a dry run changes nothing; add --apply (or --apply-replies / --apply-resolutions) to commit and reply',
     );
   }
   if (options.dryRun) return { replies: false, resolutions: false, dryRun: true, autoResolveMode: false };
@@ -143,7 +184,7 @@ async function loadRun(options: FixCommentsOptions, file: string) {
   }
   const pr: PullRequestRef = { owner: repository.owner, name: repository.name, number: prNumber };
   const scan = options.detached ? null : usableScan(state, pr, payload, label);
-  return { payload, repository, pr, state, scan };
+  return { payload, label, repository, pr, state, scan };
 }
 
 function checkDuplicates(payload: FixPayload, label: string): void {

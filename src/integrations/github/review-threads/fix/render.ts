@@ -1,5 +1,6 @@
 import { formatPullRequest, type PullRequestRef } from '../review-thread.js';
 import type { OutcomeRecord } from '../state.js';
+import type { CommitFixesResult } from './commit-fixes.js';
 import type { FixStatus, ItemOutcome, Modes, Step } from './types.js';
 
 /** The history records one item's outcome adds to the review state. */
@@ -52,6 +53,7 @@ export function renderFixOutcome(input: {
   status: FixStatus;
   modes: Modes;
   outcomes: readonly ItemOutcome[];
+  committed?: CommitFixesResult | null;
 }): string {
   const { outcomes } = input;
   const lines: string[] = [];
@@ -60,6 +62,16 @@ export function renderFixOutcome(input: {
       ? `dry run for ${formatPullRequest(input.pr)}: nothing posted or resolved (apply with --apply-replies, --apply-resolutions or --apply)`
       : `fix-comments on ${formatPullRequest(input.pr)}`,
   );
+  for (const commit of input.committed?.commits ?? []) {
+    lines.push(`commit ${commit.sha.slice(0, 12)}  ${commit.threadIds.join(', ')}  (${commit.files.join(', ')})`);
+  }
+  if (input.committed) {
+    lines.push(
+      input.committed.pushedTo
+        ? `pushed to ${input.committed.pushedTo}`
+        : 'not pushed (--push sends the commits; resolutions wait for checks on the pushed head)',
+    );
+  }
   for (const outcome of outcomes) {
     lines.push(`${outcome.threadId}${outcome.where ? `  ${outcome.where}` : ''}  ${outcome.classification}`);
     lines.push(`  reply: ${describeStep(outcome.reply)}`);

@@ -16,6 +16,10 @@ export interface FixCommentsOptions extends ReviewThreadsContext {
   applyReplies?: boolean;
   applyResolutions?: boolean;
   dryRun?: boolean;
+  /** `--commit`: commit each group of valid threads' `files` before replying (see fix/commit-fixes.ts). */
+  commit?: boolean;
+  /** `--push`: push those commits to the PR's head branch. */
+  push?: boolean;
   detached?: boolean;
   /** `--unresolve THREAD`: undo a mistaken resolution. */
   unresolve?: string | undefined;
