@@ -10,7 +10,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { COPILOT_PLUGIN_DIR, copilotPluginFiles, pluginPackageInfo } = await import(
   join(root, 'dist/integrations/hooks/copilot-plugin.js')
 );
-const files = copilotPluginFiles(pluginPackageInfo(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))));
+const files = await copilotPluginFiles(pluginPackageInfo(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))));
 const dir = join(root, COPILOT_PLUGIN_DIR);
 mkdirSync(dir, { recursive: true });
 for (const name of readdirSync(dir)) if (!(name in files)) rmSync(join(dir, name), { recursive: true });

@@ -8,7 +8,7 @@ import { installAgent } from './install.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const packageJson = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
-const generated = copilotPluginFiles(pluginPackageInfo(packageJson));
+const generated = await copilotPluginFiles(pluginPackageInfo(packageJson));
 
 test('the committed Copilot CLI plugin is what the generator writes (run `npm run plugin:copilot` after a change)', async () => {
   const dir = join(root, COPILOT_PLUGIN_DIR);

@@ -39,8 +39,9 @@ const PLUGIN_FILE: Record<Exclude<ConfigEdit['kind'], 'toml-mcp'>, string> = {
  * The files of the GitHub Copilot CLI plugin, by name: `plugin.json`, and the hook and MCP server files built from the
  * very edits `tollgate install copilot --user` merges into `~/.copilot`, so the plugin and the install never differ.
  */
-export function copilotPluginFiles(info: PluginPackageInfo): Record<string, string> {
-  const { edits } = copilotHooks.configEdits('user', { home: '', repoRoot: null }, installCommands('copilot'));
+export async function copilotPluginFiles(info: PluginPackageInfo): Promise<Record<string, string>> {
+  const commands = await installCommands('copilot');
+  const { edits } = copilotHooks.configEdits('user', { home: '', repoRoot: null }, commands);
   const files: Record<string, string> = {};
   for (const edit of edits) {
     if (edit.kind === 'toml-mcp') throw new Error('a Copilot CLI plugin has no file for a TOML edit');
