@@ -3,7 +3,8 @@ import { loadScale, REAL_AGENT_SUITES } from './test/suites.js';
 
 /**
  * The real agent CLIs: end to end (Claude Code, Gemini CLI, Codex) against scripted model servers on 127.0.0.1, and the
- * flag contract of every pinned CLI (src/agents/contract.test.ts, each CLI's own `--help`).
+ * flag contract of every pinned CLI (src/agents/contract.test.ts, each CLI's own `--help`), and the Copilot CLI plugin
+ * installed by the real `copilot plugin install`.
  */
 const scale = loadScale();
 export default defineConfig({

@@ -9,8 +9,9 @@ import { runFlags } from '../../src/cli/run-flags.js';
 import { useVariableFor } from '../../src/core/config/env-overrides.js';
 import { lookUpRegistries } from '../../src/core/config/registries.js';
 import { buildConfigSchema } from '../../src/core/config/schema.js';
-import { CODEX_FORWARDED_ENV } from '../../src/integrations/hooks/codex.js';
+import { codexHooks } from '../../src/integrations/hooks/codex.js';
 import { detectAgent, detectionOrder, HOOK_AGENTS, hookAgents } from '../../src/integrations/hooks/index.js';
+import { installCommands } from '../../src/integrations/hooks/install.js';
 import { REPORT_FORMATS } from '../../src/report/index.js';
 import { validators } from '../../src/validators/index.js';
 import { registriesWith } from '../support/registries.js';
@@ -125,10 +126,12 @@ describe('the validator registry (src/validators/index.ts) drives', () => {
     }
   });
 
-  test("the TOLLGATE_USE_<NAME> switches Codex forwards to tollgate's MCP server", () => {
+  test("the TOLLGATE_USE_<NAME> switches Codex forwards to tollgate's MCP server", async () => {
+    const { edits } = codexHooks.configEdits('user', { home: '/home', repoRoot: null }, await installCommands('codex'));
+    const server = edits.find((edit) => edit.kind === 'toml-mcp');
     for (const tool of validators) {
       for (const name of [tool.name, ...(tool.aliases ?? [])]) {
-        expect(CODEX_FORWARDED_ENV).toContain(useVariableFor(name));
+        expect(server?.values.env_vars).toContain(useVariableFor(name));
       }
     }
   });

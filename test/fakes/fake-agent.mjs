@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// A stand-in for an agent CLI (claude, codex, gemini, copilot, agent, opencode), put first on PATH by tests.
+// A stand-in for an agent CLI (any adapter's `bin`), put first on PATH by tests through a shell script that
+// setupFakeAgents (fake-agents.ts) writes.
 // It reads its scenario from the JSON file named by TOLLGATE_FAKE_AGENTS, logs every call (argv, cwd, stdin, the
 // environment variables tollgate sets or removes) to the scenario's `log`, checks the argv/cwd/stdin it was promised,
 // and answers with the recorded output. A mismatch exits 97 with both sides on stderr.

@@ -5,8 +5,20 @@ import { agentAdapters } from '../../src/agents/index.js';
 import type { AgentAdapter } from '../../src/agents/types.js';
 import { removeDir, tempDir } from '../support/temp-home.js';
 
-/** The fake CLIs (`test/fakes/bin/<bin>`), all backed by `fake-agent.mjs`. */
-export const FAKE_BIN_DIR = resolve(import.meta.dirname, 'bin');
+/** The program behind every fake CLI. */
+const FAKE_AGENT = resolve(import.meta.dirname, 'fake-agent.mjs');
+/** The executables of the adapter registry: each one can be faked, and a new adapter's is without an edit here. */
+export const FAKE_BINS: readonly string[] = agentAdapters.map((adapter) => adapter.bin);
+
+/** A fake CLI named `bin`: a shell script that hands its arguments to `fake-agent.mjs`, which plays the scenario. */
+async function writeFakeBin(dir: string, bin: string): Promise<void> {
+  if (!FAKE_BINS.includes(bin)) {
+    throw new Error(`no adapter in src/agents/index.ts runs \`${bin}\`; fake one of: ${FAKE_BINS.join(', ')}`);
+  }
+  const quoted = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
+  const script = `#!/bin/sh\n# Fake ${bin} for tests: see fake-agent.mjs.\nexec ${quoted(process.execPath)} ${quoted(FAKE_AGENT)} ${quoted(bin)} "$@"\n`;
+  await writeFile(join(dir, bin), script, { mode: 0o755 });
+}
 export const AGENT_FIXTURES = resolve(import.meta.dirname, '../fixtures/agents');
 
 /**
@@ -130,7 +142,7 @@ export async function setupFakeAgents(
   const bin = join(dir, 'bin');
   await mkdir(bin);
   await symlink(process.execPath, join(bin, 'node'));
-  for (const name of Object.keys(agents)) await symlink(join(FAKE_BIN_DIR, name), join(bin, name));
+  for (const name of Object.keys(agents)) await writeFakeBin(bin, name);
   return {
     env: {
       ...base,

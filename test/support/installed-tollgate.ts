@@ -26,6 +26,6 @@ export async function installTollgate(work: string): Promise<string> {
 }
 
 /** The pinned real agent CLI installed by test/agents/install-real-clis.sh, or null when it is not there. */
-export function agentCliPath(name: 'claude' | 'codex' | 'gemini'): string {
+export function agentCliPath(name: 'claude' | 'codex' | 'copilot' | 'gemini'): string {
   return join(ROOT, 'test/.agent-clis', name, 'node_modules/.bin', name);
 }

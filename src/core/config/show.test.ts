@@ -5,6 +5,7 @@ import { checksTool } from '../../validators/checks/index.js';
 const validators = [checksTool];
 
 import { registriesWith } from '../../../test/support/registries.js';
+import { AGENT_NAMES } from '../../agents/index.js';
 import { applyFlagOverrides, parseConfigText } from './load.js';
 import { renderConfigJson, renderConfigText } from './show.js';
 
@@ -74,7 +75,7 @@ reviewComments:
   replyTemplate:  # default (not set)
 alerts:
   analyses: 3  # default
-  agents: [ claude, codex, gemini, copilot, cursor, opencode ]  # default
+  agents: [ ${AGENT_NAMES.join(', ')} ]  # default
   minResponseLength: 500  # default
   maxContinuationAttempts: 2  # default
   maxTurns: 60  # default

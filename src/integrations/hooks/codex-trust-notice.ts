@@ -13,7 +13,7 @@ import { hasTable } from './toml-config-file.js';
  * nothing can be read.
  */
 export async function codexTrustNotice(roots: ScopeRoots): Promise<string | null> {
-  const commands = installCommands('codex');
+  const commands = await installCommands('codex');
   for (const scope of roots.repoRoot ? (['project', 'user'] as const) : (['user'] as const)) {
     try {
       const hook = codexHooks

@@ -5,6 +5,7 @@ import {
   allowWithSystemMessage,
   blockWithDecision,
   type HookAgent,
+  type InstallCommands,
   readSnakeCasePayload,
   STOP_HOOK_TIMEOUT_MS,
 } from './hook-agent.js';
@@ -15,20 +16,9 @@ import {
  * reach the stop hook and not the MCP server, the server's runs would be signed with another key (or judged by
  * another config) and the hook would never accept them. Codex forwards the ones listed in `env_vars` when they are set.
  */
-const FORWARDED_ENV = [
-  ...STATE_KEY_LOCATION_ENV,
-  'TOLLGATE_CONFIG',
-  'TOLLGATE_POLICY',
-  // The `TOLLGATE_USE_<NAME>` switches change the effective config, and so the hash every stored result carries.
-  // Written out (not read from the validator registry, which the stop hook's fast path does not load); a test checks
-  // that every validator name and alias is here.
-  ...['advisories', 'checks', 'code_review', 'review', 'secrets', 'static_analysis', 'sarif'].map(
-    (name) => `TOLLGATE_USE_${name.toUpperCase()}`,
-  ),
-];
-
-/** What Codex is told to pass to tollgate's MCP server (`env_vars`). */
-export const CODEX_FORWARDED_ENV: readonly string[] = FORWARDED_ENV;
+export function codexForwardedEnv(commands: Pick<InstallCommands, 'validatorSwitches'>): string[] {
+  return [...STATE_KEY_LOCATION_ENV, 'TOLLGATE_CONFIG', 'TOLLGATE_POLICY', ...commands.validatorSwitches];
+}
 
 /**
  * OpenAI Codex CLI. Stop payload (strict schema in the 0.169 binary): `cwd, hook_event_name: "Stop",
@@ -73,7 +63,7 @@ export const codexHooks: HookAgent<'codex'> = {
           values: {
             command: commands.mcpCommand,
             args: commands.mcpArgs,
-            env_vars: FORWARDED_ENV,
+            env_vars: codexForwardedEnv(commands),
             tool_timeout_sec: 900,
           },
         },

@@ -38,7 +38,7 @@ export async function diagnoseInstalls(options: DoctorOptions): Promise<DoctorRo
   const scopes: InstallScope[] = repoRoot ? ['project', 'user'] : ['user'];
   const rows: DoctorRow[] = [];
   for (const agent of hookAgents) {
-    const commands = installCommands(agent.name, options.bin);
+    const commands = await installCommands(agent.name, options.bin);
     for (const scope of scopes) {
       for (const edit of agent.configEdits(scope, roots, commands).edits) {
         rows.push(await inspect(agent.name, scope, edit, roots, commands.hookCommand));

@@ -76,6 +76,12 @@ export interface InstallCommands {
   /** The MCP server's executable and arguments. */
   mcpCommand: string;
   mcpArgs: string[];
+  /**
+   * `TOLLGATE_USE_<NAME>` for every validator name and alias, from the validator registry (which the stop hook's fast
+   * path, and so the hook agents' modules, do not load). They change the effective config, and so the hash every
+   * stored result carries.
+   */
+  validatorSwitches: readonly string[];
 }
 
 /** `Name` is the agent's literal name: the registry (`index.ts`) derives the list of hook agents from it. */

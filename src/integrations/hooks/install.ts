@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { useVariableFor } from '../../core/config/env-overrides.js';
 import { findRepoRoot } from '../../core/config/repo-root.js';
 import { TollgateError } from '../../core/errors.js';
 import {
@@ -54,9 +55,20 @@ export class InstallNotInEffectError extends TollgateError {
 }
 
 /** What the agent's config should run. */
-export function installCommands(agent: HookAgentName, bin = 'tollgate'): InstallCommands {
+export async function installCommands(agent: HookAgentName, bin = 'tollgate'): Promise<InstallCommands> {
   const [command, ...rest] = bin.trim().split(/\s+/);
-  return { hookCommand: `${bin.trim()} hook stop --agent ${agent}`, mcpCommand: command!, mcpArgs: [...rest, 'mcp'] };
+  return {
+    hookCommand: `${bin.trim()} hook stop --agent ${agent}`,
+    mcpCommand: command!,
+    mcpArgs: [...rest, 'mcp'],
+    validatorSwitches: await validatorSwitches(),
+  };
+}
+
+/** The validator registry is the largest module graph in tollgate: loaded only by the commands that need it. */
+async function validatorSwitches(): Promise<string[]> {
+  const { validators } = await import('../../validators/index.js');
+  return validators.flatMap((tool) => [tool.name, ...(tool.aliases ?? [])].map(useVariableFor));
 }
 
 async function scopeRoots(options: Pick<InstallOptions, 'scope' | 'cwd' | 'env' | 'home'>): Promise<ScopeRoots> {
@@ -117,7 +129,7 @@ function stampOf(date: Date): string {
 export async function installAgent(options: InstallOptions): Promise<string[]> {
   const agent = hookAgent(options.agent);
   const roots = await scopeRoots(options);
-  const commands = installCommands(agent.name, options.bin);
+  const commands = await installCommands(agent.name, options.bin);
   const { edits, notes } = agent.configEdits(options.scope, roots, commands);
   const home = tollgateHome(options.env, options.home);
   const writer = new FileWriter(join(home, 'backups'), stampOf(new Date()), roots);
@@ -226,7 +238,9 @@ export async function uninstallAgent(options: InstallOptions): Promise<string[]>
   const prefix = `${agent.name} (${options.scope})`;
   const manifest = readManifest(options.env, options.home);
   const scopeFiles = new Set(
-    agent.configEdits(options.scope, roots, installCommands(agent.name, options.bin)).edits.map((edit) => edit.file),
+    agent
+      .configEdits(options.scope, roots, await installCommands(agent.name, options.bin))
+      .edits.map((edit) => edit.file),
   );
   const mine = (record: InstallRecord) =>
     record.agent === agent.name &&
