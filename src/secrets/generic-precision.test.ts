@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { isIdentifierShaped } from './name-shaped-values.js';
-import { FIREBASE_SDK_TEST_KEYS } from './published-test-keys.js';
+import { FIREBASE_SDK_TEST_KEYS, ONEPASSWORD_DOCS_EXAMPLE_KEYS } from './published-test-keys.js';
 import { builtinRules } from './rules/index.js';
 import { ALPHANUMERIC, fakeHex, fakeToken, LOWER_ALPHANUMERIC, URL_SAFE } from './sample-tokens.js';
 import { SecretScanner } from './scanner.js';
@@ -146,6 +146,17 @@ describe('published test keys', () => {
       expect(rulesFound(`const apiKey = "${key}";\n`, 'src/firebase.js')).toEqual([]);
       const changed = withChar(key, 20, key[20] === 'Q' ? 'R' : 'Q');
       expect(rulesFound(`const apiKey = "${changed}";\n`, 'src/firebase.js')).toEqual(['google-api-key']);
+    },
+  );
+
+  test.each(ONEPASSWORD_DOCS_EXAMPLE_KEYS)(
+    "1Password's documented example Secret Key %s is no finding; the same key one character off is",
+    (key) => {
+      const line = (value: string) =>
+        `// It will be like ops_{"secretKey":"${value}","signInAddress":"gotham.b5local.com:4000"}\n`;
+      expect(rulesFound(line(key), 'src/rule.js')).toEqual([]);
+      const changed = withChar(key, 10, key[10] === 'Q' ? 'R' : 'Q');
+      expect(rulesFound(line(changed), 'src/rule.js')).toEqual(['onepassword-secret-key']);
     },
   );
 });
