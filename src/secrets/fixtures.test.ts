@@ -147,6 +147,15 @@ describe('classification in a scan', () => {
     }
   });
 
+  test('a registry login whose decoded user:password says "user" and "pass" is a fixture in a test path only', () => {
+    const auth = Buffer.from('customUser:customPass').toString('base64');
+    const input = { ruleId: 'docker-config-auth', generic: false, secret: auth };
+    expect(isFixture({ ...input, path: 'src/test/resources/docker/config.json' })).toBe(true);
+    expect(isFixture({ ...input, path: 'deploy/docker/config.json' })).toBe(false);
+    const random = Buffer.from('deploy:Kx9mz2qZ7vTbW4').toString('base64');
+    expect(isFixture({ ...input, secret: random, path: 'src/test/resources/docker/config.json' })).toBe(false);
+  });
+
   test('a login or signing key (OpenSSH, PGP, PuTTY, JWK) is never a fixture: in a test path it blocks as anywhere', async () => {
     const pgp = `${fakePem('PGP PRIVATE KEY BLOCK', 'fixture-key')}\n`;
     expect(await scan('test/integration/targets/git/vars/main.yml', pgp)).toEqual([
