@@ -132,14 +132,38 @@ describe('classification in a scan', () => {
     ]);
   });
 
-  test('a private key is never a fixture: in a test path it blocks as anywhere', async () => {
-    const pem = `${fakePem('RSA PRIVATE KEY', 'fixture-key')}\n`;
-    for (const path of ['src/test/resources/server.key', 'smoke-test/src/main/resources/tls.pem', 'deploy/tls.key']) {
-      expect(await scan(path, pem)).toEqual([{ rule: 'private-key-rsa', severity: 'critical', fixture: false }]);
+  test('a TLS key (PKCS#1, SEC1, PKCS#8) in a test path is a low-severity fixture; outside one it blocks', async () => {
+    for (const label of ['RSA PRIVATE KEY', 'EC PRIVATE KEY', 'PRIVATE KEY']) {
+      const pem = `${fakePem(label, 'fixture-key')}\n`;
+      for (const path of ['src/test/resources/server.key', 'smoke-test/src/main/resources/tls.pem']) {
+        expect(await scan(path, pem)).toEqual([expect.objectContaining({ severity: 'low', fixture: true })]);
+      }
+      expect(await scan('deploy/tls.key', pem)).toEqual([
+        expect.objectContaining({ severity: 'critical', fixture: false }),
+      ]);
+      expect(await scan('src/main/resources/tls.key', pem)).toEqual([
+        expect.objectContaining({ severity: 'critical', fixture: false }),
+      ]);
     }
-    expect(isFixture({ ruleId: 'private-key-openssh', generic: false, path: 'test/id_ed25519', secret: 'AAAA' })).toBe(
-      false,
-    );
+  });
+
+  test('a registry login whose decoded user:password says "user" and "pass" is a fixture in a test path only', () => {
+    const auth = Buffer.from('customUser:customPass').toString('base64');
+    const input = { ruleId: 'docker-config-auth', generic: false, secret: auth };
+    expect(isFixture({ ...input, path: 'src/test/resources/docker/config.json' })).toBe(true);
+    expect(isFixture({ ...input, path: 'deploy/docker/config.json' })).toBe(false);
+    const random = Buffer.from('deploy:Kx9mz2qZ7vTbW4').toString('base64');
+    expect(isFixture({ ...input, secret: random, path: 'src/test/resources/docker/config.json' })).toBe(false);
+  });
+
+  test('a login or signing key (OpenSSH, PGP, PuTTY, JWK) is never a fixture: in a test path it blocks as anywhere', async () => {
+    const pgp = `${fakePem('PGP PRIVATE KEY BLOCK', 'fixture-key')}\n`;
+    expect(await scan('test/integration/targets/git/vars/main.yml', pgp)).toEqual([
+      { rule: 'private-key-pgp', severity: 'critical', fixture: false },
+    ]);
+    for (const ruleId of ['private-key-openssh', 'private-key-putty', 'private-key-jwk', 'private-key-base64']) {
+      expect(isFixture({ ruleId, generic: false, path: 'test/id_ed25519', secret: 'AAAA' })).toBe(false);
+    }
   });
 
   test('a generic password in a Gradle source set, a test module or a .NET test project is a fixture', async () => {

@@ -6,7 +6,8 @@ import { syntaxOf } from './syntax.js';
  * Test fixtures: a credential-shaped value in a test, fixture, example or documentation path whose value looks made
  * up. Test suites are full of `password = "secret123"`; reporting each as a blocking secret buries the one real key.
  * Such a finding is still reported (`fixture: true`, low severity) and counted, but by default it does not block.
- * A real-format provider token that proves itself (a checksum) and a private key are never fixtures, wherever they are.
+ * A real-format provider token that proves itself (a checksum) and a personal private key (OpenSSH, PGP, PuTTY) are
+ * never fixtures, wherever they are; a TLS key in a test path is.
  */
 
 /** `secrets.fixtures`: `report` shows and counts fixtures without blocking; `block` treats them as any finding; `ignore` drops them (still counted). */
@@ -89,7 +90,7 @@ export function isTestOrDocsPath(path: string): boolean {
 
 /** Words people put in made-up credentials. */
 const FIXTURE_WORDS =
-  /test|fake|dummy|mock|fixture|sample|example|secret|passw|pass123|changeme|letmein|qwerty|hunter2|admin|invalid|wrong|bogus|stub|foo|bar|baz|abc|xyz|123|000|lorem|demo|my[-_]?(?:key|token|pass)|default|insecure|dev|local/i;
+  /test|fake|dummy|mock|fixture|sample|example|secret|pass|changeme|letmein|qwerty|hunter2|admin|invalid|wrong|bogus|stub|foo|bar|baz|abc|xyz|123|000|lorem|demo|my[-_]?(?:key|token|pass)|default|insecure|dev|local/i;
 
 /**
  * Rules that judge a password by its syntax, not a provider format (URL credentials, Basic auth, DSNs, command-line
@@ -99,12 +100,25 @@ const FIXTURE_WORDS =
 const FORMATLESS_RULES =
   /^(?:generic|config-array|framework|basic-auth|database|broker|curl|shell|powershell|password-hash)-/;
 
+/** A rule that judges a value by its name or the syntax around it rather than by a provider format of its own. */
+export function isFormatlessRule(rule: { readonly id: string; readonly generic?: boolean }): boolean {
+  return rule.generic === true || FORMATLESS_RULES.test(rule.id);
+}
+
 /**
- * Rules whose findings are never fixtures: values that prove their own format (CRC32 checksums), and private keys
- * (PEM, OpenSSH, PGP, PuTTY, JWK). A key is random whoever made it, so nothing in it says "made up", and where it lies
- * is the change's to choose: a person clears a test key (`tollgate waive`, a committed baseline, `secrets.paths`).
+ * Rules whose findings are never fixtures: values that prove their own format (CRC32 checksums), and the private keys
+ * a person holds (OpenSSH, PGP, PuTTY, a JWK, a base64-wrapped PEM as Kubernetes Secrets carry it). A key is random
+ * whoever made it, so nothing in it says "made up"; a person clears such a key in a test (`tollgate waive`, a committed
+ * baseline, `secrets.paths`).
  */
 const NEVER_FIXTURE_RULES = /^(?:github-|npm-|private-key-)/;
+
+/**
+ * PEM keys in the formats TLS uses (PKCS#1 RSA, SEC1 EC, DSA, PKCS#8, encrypted PKCS#8): a test suite generates one
+ * for each server, client and curve it tests (a JVM framework's test resources hold over a hundred), so in a test path
+ * such a key is a fixture, still listed and counted. A login or signing identity (OpenSSH, PGP, PuTTY) is not.
+ */
+const TEST_TLS_KEY_RULES = /^private-key-(?:rsa|ec|dsa|pkcs8|encrypted)(?:-passphrase)?$/;
 
 export interface FixtureInput {
   readonly ruleId: string;
@@ -126,6 +140,7 @@ function isFixturePlace(input: FixtureInput): boolean {
 
 /** A finding whose place and value both say "test fixture". */
 export function isFixture(input: FixtureInput): boolean {
+  if (TEST_TLS_KEY_RULES.test(input.ruleId)) return isTestOrDocsPath(input.path);
   if (!isFixturePlace(input) || NEVER_FIXTURE_RULES.test(input.ruleId)) return false;
   if (input.generic || FORMATLESS_RULES.test(input.ruleId)) return true;
   return looksMadeUp(input.secret) || looksMadeUp(decodedBase64(input.secret) ?? '');

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { isIdentifierShaped } from './name-shaped-values.js';
-import { FIREBASE_SDK_TEST_KEYS } from './published-test-keys.js';
+import { FIREBASE_SDK_TEST_KEYS, ONEPASSWORD_DOCS_EXAMPLE_KEYS } from './published-test-keys.js';
 import { builtinRules } from './rules/index.js';
 import { ALPHANUMERIC, fakeHex, fakeToken, LOWER_ALPHANUMERIC, URL_SAFE } from './sample-tokens.js';
 import { SecretScanner } from './scanner.js';
@@ -148,6 +148,17 @@ describe('published test keys', () => {
       expect(rulesFound(`const apiKey = "${changed}";\n`, 'src/firebase.js')).toEqual(['google-api-key']);
     },
   );
+
+  test.each(ONEPASSWORD_DOCS_EXAMPLE_KEYS)(
+    "1Password's documented example Secret Key %s is no finding; the same key one character off is",
+    (key) => {
+      const line = (value: string) =>
+        `// It will be like ops_{"secretKey":"${value}","signInAddress":"gotham.b5local.com:4000"}\n`;
+      expect(rulesFound(line(key), 'src/rule.js')).toEqual([]);
+      const changed = withChar(key, 10, key[10] === 'Q' ? 'R' : 'Q');
+      expect(rulesFound(line(changed), 'src/rule.js')).toEqual(['onepassword-secret-key']);
+    },
+  );
 });
 
 describe('names, format strings and media types under a secret-named key are not credentials', () => {
@@ -170,6 +181,11 @@ describe('names, format strings and media types under a secret-named key are not
     ['a placeholder sentence in JSON', `{"DB_PASSWORD": "set=it=here"}\n`, 'config/app.json'],
     ['a placeholder sentence in XML', `<DB_PASSWORD>set=it=here</DB_PASSWORD>\n`, 'config/app.xml'],
     ['a placeholder sentence in YAML', `DB_PASSWORD: set=it=here\n`, 'config/app.yaml'],
+    [
+      'reserved hash keys with a namespace prefix (Ruby constants)',
+      `GLOBALID_KEY = "_aj_globalid"\nRUBY2_KEYWORDS_KEY = "_aj_ruby2_keywords"\nMETA_KEY = "__meta_key__"\n`,
+      'lib/active_job/arguments.rb',
+    ],
     ['a MIME type', `xpw=application/vnd.ms-xpsdocument\nxps=application/vnd.ms-xpsdocument\n`, 'conf/mime.types'],
   ])('%s: no finding', (_, text, path) => {
     expect(rulesFound(text, path)).toEqual([]);
@@ -185,6 +201,7 @@ describe('names, format strings and media types under a secret-named key are not
     ['a capitalized word and digits', `password: "BlueSky42"\n`],
     ['one word and a counter', `password: "falcon_7"\n`],
     ['random lowercase words with digits inside', `api_secret: "qzv7_kx2mw9_pt4"\n`],
+    ['a short prefix before random text', `api_secret: "_ak_qzv7kx2mw9pt4_xw"\n`],
   ])('%s under the same names is still found', (_, text) => {
     expect(rulesFound(text, 'config/app.yaml')).toHaveLength(1);
   });
@@ -206,4 +223,18 @@ describe('names, format strings and media types under a secret-named key are not
 test('random base64url tokens of 16 characters or more are never taken for names', () => {
   const tokens = Array.from({ length: 3000 }, (_, i) => fakeToken('', 16 + (i % 32), URL_SAFE, `ident-random-${i}`));
   expect(tokens.filter(isIdentifierShaped)).toEqual([]);
+});
+
+describe('types are not values', () => {
+  test.each(['Boolean!', 'String!', 'Secret!', 'Float?'])(
+    'a GraphQL schema field typed %s under a password name is no finding',
+    (type) => {
+      const schema = `type User {\n  """\n  Whether or not users are verified\n  """\n  isPasswordAuthenticationVerifiable: ${type}\n  password: ${type}\n}\n`;
+      expect(rulesFound(schema, 'schema.graphql')).toEqual([]);
+    },
+  );
+
+  test('a chosen password ending in "!" is still found', () => {
+    expect(rulesFound('password: "Kx9mz2pQ!"\n', 'config/app.yml')).toEqual(['generic-password']);
+  });
 });

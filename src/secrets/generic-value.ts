@@ -65,6 +65,7 @@ const NOT_A_VALUE = new Set([
   'number',
   'boolean',
   'bool',
+  'float',
   'text',
   'hidden',
   'password',
@@ -265,7 +266,8 @@ export function rejectedOnItsOwn(value: string): boolean {
   // Whitespace, translations, format strings and prose: credentials are printable ASCII.
   if (/[^\x21-\x7e]/.test(value) || /\{\d+\}/.test(value)) return true;
   if (/^[-*&!@#|>[{(%=:?]/.test(value)) return true; // YAML anchors, tags, block scalars; markdown; flow maps
-  if (NOT_A_VALUE.has(value.toLowerCase())) return true;
+  // A type with GraphQL's non-null mark or an optional mark (`isPasswordAuthenticationVerifiable: Boolean!`).
+  if (NOT_A_VALUE.has(value.toLowerCase().replace(/[!?]$/, ''))) return true;
   return isIdentifierShaped(value) || isFormatString(value) || MIME_TYPE.test(value);
 }
 

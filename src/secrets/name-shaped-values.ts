@@ -33,10 +33,15 @@ const SHORT_WORDS = new Set(
  * On the hot path of keyword-dense data (a candidate per line), so one anchored regex decides most values.
  */
 export function isIdentifierShaped(value: string): boolean {
-  if (value.length > 80 || !IDENTIFIER_SHAPE.test(value)) return false;
-  const words = value.match(IDENTIFIER_WORD);
+  if (value.length > 80) return false;
+  // Leading and trailing underscores mark a private or reserved name (`_aj_globalid`, `__meta__`).
+  const name = value.replace(/^_{1,2}(?=[A-Za-z])|(?<=[A-Za-z0-9])_{1,2}$/g, '');
+  if (!IDENTIFIER_SHAPE.test(name)) return false;
+  const words = name.match(IDENTIFIER_WORD);
   if (words === null || words.length < 2) return false;
-  for (const word of words) if (!isWordLike(word.toLowerCase())) return false;
+  // A namespace prefix of one or two letters (`aj_` for Active Job) before two words that read as words.
+  const named = words.length >= 3 && words[0]!.length <= 2 && name[words[0]!.length] === '_' ? words.slice(1) : words;
+  for (const word of named) if (!isWordLike(word.toLowerCase())) return false;
   return true;
 }
 

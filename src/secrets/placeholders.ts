@@ -1,4 +1,4 @@
-import { FIREBASE_SDK_TEST_KEYS } from './published-test-keys.js';
+import { FIREBASE_SDK_TEST_KEYS, ONEPASSWORD_DOCS_EXAMPLE_KEYS } from './published-test-keys.js';
 
 /**
  * Values that have the shape of a secret but are not one: placeholders, documentation examples, references to where
@@ -27,6 +27,7 @@ const WELL_KNOWN = new Set([
   // Azurite / Azure Storage Emulator's published account key (https://learn.microsoft.com/azure/storage/common/storage-use-azurite).
   'Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==',
   ...FIREBASE_SDK_TEST_KEYS,
+  ...ONEPASSWORD_DOCS_EXAMPLE_KEYS,
 ]);
 
 /** jwt.io's default example signature. */

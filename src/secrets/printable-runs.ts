@@ -88,3 +88,27 @@ function countBelow(sorted: readonly number[], value: number): number {
   }
   return low;
 }
+
+/**
+ * Magic numbers of compiled code: ELF, Mach-O (32/64-bit, either byte order, and universal), PE (`MZ`), WebAssembly
+ * and JVM class files (which share universal Mach-O's `CAFEBABE`).
+ */
+const COMPILED_CODE_MAGIC: readonly (readonly number[])[] = [
+  [0x7f, 0x45, 0x4c, 0x46],
+  [0xfe, 0xed, 0xfa, 0xce],
+  [0xfe, 0xed, 0xfa, 0xcf],
+  [0xce, 0xfa, 0xed, 0xfe],
+  [0xcf, 0xfa, 0xed, 0xfe],
+  [0xca, 0xfe, 0xba, 0xbe],
+  [0x4d, 0x5a],
+  [0x00, 0x61, 0x73, 0x6d],
+];
+
+/**
+ * Compiled code (an executable, a shared library, WebAssembly, a class file), known by the magic number its first
+ * bytes hold. Its printable runs are symbol tables and string pools: names and literals laid end to end, so that one
+ * symbol's name reads as the key of the next one's text (`…Key=positional…`).
+ */
+export function isCompiledCode(head: Uint8Array): boolean {
+  return COMPILED_CODE_MAGIC.some((magic) => magic.every((byte, i) => head[i] === byte));
+}

@@ -22,3 +22,10 @@ export const FIREBASE_SDK_TEST_KEYS: readonly string[] = [
   'AIzaSyB8qGxt4ec15vitgn44duC5ucxaOi4FmqE',
   'AIzaSyA8vmApnrHNFE0bApF4hoZ11srVL_n0nvY',
 ];
+
+/**
+ * The account Secret Key inside the example service account token that 1Password's developer documentation decodes
+ * (https://developer.1password.com/docs/service-accounts/security/), copied from there into scanners' rule code and
+ * SDKs' tests. No account holds it; any other `A3-…` key is still reported.
+ */
+export const ONEPASSWORD_DOCS_EXAMPLE_KEYS: readonly string[] = ['A3-C4ZJMN-PQTZTL-HGL84-G64M7-KVZRN-4ZVP6'];

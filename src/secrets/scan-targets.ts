@@ -1,9 +1,10 @@
 import picomatch from 'picomatch';
 import { appendAll } from '../core/append-all.js';
 import type { LineRange, SkipReason } from '../core/change-set/types.js';
+import { isFormatlessRule } from './fixtures.js';
 import { type ImportedSuppressions, importedSuppressionFor } from './imported-suppressions.js';
 import { keyStoreText } from './key-stores.js';
-import { printableRuns } from './printable-runs.js';
+import { isCompiledCode, printableRuns } from './printable-runs.js';
 import type { RawSecret, ScanTextOptions, SecretScanner } from './scanner.js';
 import { sourceMapParts } from './source-map.js';
 import { type AppliedSuppression, type GateSuppressionPolicy, judgeSuppression } from './suppressions.js';
@@ -266,7 +267,18 @@ function scanPrintableRuns(target: ScanTarget, bytes: Buffer, options: ScanTarge
   outcome.binaryRuns.push(target.commit ? `${target.commit.slice(0, 12)}:${target.path}` : target.path);
   if (runs.runs === 0) return;
   const lineMap = target.lineMap ? runs.lineMap.map((line) => target.lineMap![line - 1] ?? line) : runs.lineMap;
-  collect({ ...target, lineMap }, runs.text, options, outcome);
+  const runsTarget = { ...target, lineMap };
+  const raw = options.scanner.scanText(runs.text, textOptionsFor(runsTarget, options));
+  record(runsTarget, runFindings(bytes, raw), options, outcome);
+}
+
+/**
+ * What the printable runs of binary content may report. In compiled code (`isCompiledCode`) only what a format proves
+ * (provider tokens, private keys): its strings are glued end to end, so a name=value reading there is noise. Other
+ * binary content keeps every rule: one NUL byte in a config file must not hide its password.
+ */
+export function runFindings(head: Uint8Array, raw: RawSecret[]): RawSecret[] {
+  return isCompiledCode(head) ? raw.filter((item) => !isFormatlessRule(item.rule)) : raw;
 }
 
 /**

@@ -2,7 +2,14 @@ import { isUtf8 } from 'node:buffer';
 import { createHash, type Hash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { printableRuns, runSafeCut } from './printable-runs.js';
-import { record, type ScanOutcome, type ScanTarget, type ScanTargetsOptions, textOptionsFor } from './scan-targets.js';
+import {
+  record,
+  runFindings,
+  type ScanOutcome,
+  type ScanTarget,
+  type ScanTargetsOptions,
+  textOptionsFor,
+} from './scan-targets.js';
 import type { RawSecret, TextStream } from './scanner.js';
 import { looksLikeLatin1, SNIFF_BYTES, utf16WithoutBom, utf32Of } from './text-decoding.js';
 
@@ -81,7 +88,8 @@ export function scanFileInWindows(
     outcome.scannedFiles++;
     outcome.scannedBytes += found.bytes;
     if (binary) outcome.binaryRuns.push(target.path);
-    record(binary ? { ...target, lineMap } : target, found.raw, options, outcome);
+    if (binary) record({ ...target, lineMap }, runFindings(sniffed, found.raw), options, outcome);
+    else record(target, found.raw, options, outcome);
     return true;
   } finally {
     closeSync(fd);

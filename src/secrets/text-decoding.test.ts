@@ -34,6 +34,23 @@ describe('binary is not a hiding place', () => {
   });
 
   test.each([
+    ['ELF executable', [0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0]],
+    ['WebAssembly module', [0x00, 0x61, 0x73, 0x6d, 1, 0, 0, 0]],
+    ['PE executable', [0x4d, 0x5a, 0x90, 0, 3, 0, 0, 0]],
+  ])(
+    'compiled code (%s): its glued strings give no name=value finding, a provider token in them still is one',
+    async (_, magic) => {
+      // A symbol table: one name's text runs into the next, so `…Key=` reads as the key of the next string.
+      const strings = 'RuleSecretKey=positional7Hq2mZ9xTbV4kLw8\0';
+      const bytes = Buffer.concat([Buffer.from(magic), Buffer.from(strings), Buffer.from(`\0token=${token}\0`)]);
+      expect((await findings(bytes)).places.map((place) => place.split(' ')[1])).toEqual(['github-pat']);
+      // The same strings behind one NUL byte in a file that is no compiled code still report the assignment.
+      const plain = Buffer.concat([Buffer.from([0]), Buffer.from(strings)]);
+      expect((await findings(plain)).places.map((place) => place.split(' ')[1])).toEqual(['generic-secret']);
+    },
+  );
+
+  test.each([
     ['utf-32le', true],
     ['utf-32le', false],
     ['utf-32be', true],
