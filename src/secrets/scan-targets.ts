@@ -4,9 +4,9 @@ import type { LineRange, SkipReason } from '../core/change-set/types.js';
 import { type ImportedSuppressions, importedSuppressionFor } from './imported-suppressions.js';
 import { printableRuns } from './printable-runs.js';
 import type { RawSecret, ScanTextOptions, SecretScanner } from './scanner.js';
-import { sourceMapParts } from './source-map.js';
+import { mayBeSourceMap, sourceMapParts } from './source-map.js';
 import { type AppliedSuppression, type GateSuppressionPolicy, judgeSuppression } from './suppressions.js';
-import { decodeText } from './text-decoding.js';
+import { decodeText, isOneBytePerCharacter } from './text-decoding.js';
 import { type SecretFinding, toSecretFinding } from './to-finding.js';
 
 /**
@@ -209,6 +209,13 @@ export function scanContent(
   const size = typeof content === 'string' ? content.length : content.byteLength;
   if (size > HARD_MAX_BYTES) {
     outcome.skipped.push(tooLarge(target.path, size));
+    return;
+  }
+  if (typeof content !== 'string' && !mayBeSourceMap(target.path) && isOneBytePerCharacter(content)) {
+    // ASCII or Latin-1: the scanner reads the bytes, and decodes only the lines around keyword hits.
+    outcome.scannedFiles++;
+    outcome.scannedBytes += size;
+    record(target, options.scanner.scanBytes(content, textOptionsFor(target, options)), options, outcome);
     return;
   }
   const decoded = typeof content === 'string' ? { text: content } : decodeText(content);

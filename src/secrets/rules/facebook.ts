@@ -1,3 +1,4 @@
+import { type CodeAt, checkedGateOver, isBase64Url } from '../gate-checks.js';
 import { defineRules } from '../rule.js';
 import { namedValue, prefixedToken } from '../rule-builders.js';
 import { fakeHex, fakeToken } from '../sample-tokens.js';
@@ -16,6 +17,12 @@ export default defineRules([
     title: 'Facebook app access token (app id|secret)',
     severity: 'critical',
     keywords: ['|'],
+    // The bar is in ordinary code on every other line (`a || b`, shell pipes): only a digit before it and a secret
+    // character after it let the rule look further.
+    gate: checkedGateOver(/[A-Za-z0-9_-]{27}/, <S>(code: CodeAt<S>) => (source: S, after: number) => {
+      const before = code(source, after - 2);
+      return before >= 48 && before <= 57 && isBase64Url(code(source, after));
+    }),
     pattern: /(?<![0-9A-Za-z|])([0-9]{15,16}\|[A-Za-z0-9_-]{27}|[0-9]{15,16}\|[a-f0-9]{32})(?![A-Za-z0-9_|-])/,
     entropy: 3.5,
     samples: {
