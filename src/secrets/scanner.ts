@@ -1,4 +1,5 @@
 import { type CompiledRule, compileRule, locateRegex, searchRegex } from './compiled-rule.js';
+import type { ByteHitCheck } from './gate-checks.js';
 import { hitRegions } from './hit-regions.js';
 import { KeywordHits } from './keyword-hits.js';
 import { decodedScanInput, kubernetesSecretValues, mayHoldKubernetesSecret } from './kubernetes-secret.js';
@@ -104,6 +105,11 @@ export class SecretScanner {
   private readonly hasProviderPrefix: (value: string) => boolean;
   /** How far past a name word's hit the rules found in its name may read (a block rule's length, else 0). */
   private readonly namedReach: number;
+  /**
+   * The byte checks of those rules' gates (one, shared, in the built-in rules), or null when one of them has none:
+   * a name word's hit that no check accepts is passed over by the byte prefilter.
+   */
+  private readonly namedByteChecks: readonly ByteHitCheck[] | null;
 
   constructor(rules: readonly SecretRule[], allowlist: GlobalAllowlist = {}) {
     this.allowlist = allowlist;
@@ -118,6 +124,9 @@ export class SecretScanner {
     );
     this.nameKeywords = new NameKeywords(named.map((item) => ({ keywords: item.rule.keywords, item })));
     this.namedReach = Math.max(0, ...named.map((item) => (item.block ? item.maxLength : 0)));
+    this.namedByteChecks = named.every((item) => item.byteGateCheck !== undefined)
+      ? [...new Set(named.map((item) => item.byteGateCheck!))]
+      : null;
     this.reach = Math.max(STREAM_AHEAD, ...this.compiled.map((item) => (item.block ? item.maxLength + 64 : 0)));
     this.progress = new RuleProgressPool(this.compiled.length);
     this.pathFacts = new PathFactsCache(
@@ -184,7 +193,7 @@ export class SecretScanner {
   private reachOf(scan: ScanState, bytes: Buffer, state: number, last: number): number {
     let reach = -1;
     for (const keyword of this.automaton.outputs[state]!) {
-      if (keyword.nameWord) reach = Math.max(reach, this.namedReach);
+      if (keyword.nameWord && this.nameWordActs(bytes, last + 1)) reach = Math.max(reach, this.namedReach);
       for (const compiled of keyword.items) {
         if (scan.scannedUntil[compiled.index] === Number.POSITIVE_INFINITY) continue;
         if (compiled.byteGateCheck !== undefined && !compiled.byteGateCheck(bytes, last + 1)) continue;
@@ -192,6 +201,13 @@ export class SecretScanner {
       }
     }
     return reach;
+  }
+
+  private nameWordActs(bytes: Buffer, after: number): boolean {
+    const checks = this.namedByteChecks;
+    if (checks === null) return true;
+    for (const check of checks) if (check(bytes, after)) return true;
+    return false;
   }
 
   /**
