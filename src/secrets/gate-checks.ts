@@ -11,22 +11,16 @@ export type HitCheck = (text: string, after: number) => boolean;
  */
 export type ByteHitCheck = (bytes: Uint8Array, after: number) => boolean;
 
-/** Reads the code at an offset (NaN past either end, as `charCodeAt` gives): checks are written once over it. */
-export type CodeAt<S> = (source: S, at: number) => number;
-export const charCode: CodeAt<string> = (text, at) => text.charCodeAt(at);
-export const byteCode: CodeAt<Uint8Array> = (bytes, at) => bytes[at] ?? Number.NaN;
+const checks = new WeakMap<RegExp, { text?: HitCheck; bytes?: ByteHitCheck }>();
 
-const checks = new WeakMap<RegExp, { text: HitCheck; bytes?: ByteHitCheck }>();
-
-/** `gate`, whose regex runs only after a keyword hit that `check` (and over bytes, `byteCheck`) accepts. */
-export function checkedGate(gate: RegExp, check: HitCheck, byteCheck?: ByteHitCheck): RegExp {
-  checks.set(gate, byteCheck ? { text: check, bytes: byteCheck } : { text: check });
+/**
+ * `gate`, whose regex runs only after a keyword hit that `check` accepts; `byteCheck`, where given, turns hits down
+ * before any text is decoded. Each is written for its input (a call through a shared reader of either was not
+ * inlined, and the string scan of every `.` paid for it).
+ */
+export function checkedGate(gate: RegExp, check: HitCheck | undefined, byteCheck?: ByteHitCheck): RegExp {
+  checks.set(gate, { ...(check ? { text: check } : {}), ...(byteCheck ? { bytes: byteCheck } : {}) });
   return gate;
-}
-
-/** A check written once over `CodeAt`, for text and for bytes. */
-export function checkedGateOver(gate: RegExp, check: <S>(code: CodeAt<S>) => (source: S, after: number) => boolean) {
-  return checkedGate(gate, check(charCode), check(byteCode));
 }
 
 /** The check of a gate built by `checkedGate` (by identity: the rule's own gate object). */
