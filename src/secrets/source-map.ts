@@ -19,8 +19,13 @@ const sourceMapSchema = z.object({
 });
 
 /** The embedded sources of a source map, or null when the file is not one (then it is scanned as it is). */
+/** Only a `.map` file is read as a source map (its embedded sources scanned each on its own). */
+export function mayBeSourceMap(path: string): boolean {
+  return path.endsWith('.map');
+}
+
 export function sourceMapParts(path: string, text: string): SourceMapPart[] | null {
-  if (!path.endsWith('.map') || !text.trimStart().startsWith('{')) return null;
+  if (!mayBeSourceMap(path) || !text.trimStart().startsWith('{')) return null;
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

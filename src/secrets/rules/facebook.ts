@@ -1,6 +1,9 @@
+import { checkedGate, isBase64Url } from '../gate-checks.js';
 import { defineRules } from '../rule.js';
 import { namedValue, prefixedToken } from '../rule-builders.js';
 import { fakeHex, fakeToken } from '../sample-tokens.js';
+
+const isDigit = (code: number) => code >= 48 && code <= 57;
 
 export default defineRules([
   prefixedToken({
@@ -16,6 +19,13 @@ export default defineRules([
     title: 'Facebook app access token (app id|secret)',
     severity: 'critical',
     keywords: ['|'],
+    // The bar is in ordinary code on every other line (`a || b`, shell pipes): only a digit before it and a secret
+    // character after it let the rule look further.
+    gate: checkedGate(
+      /[A-Za-z0-9_-]{27}/,
+      (text, after) => isDigit(text.charCodeAt(after - 2)) && isBase64Url(text.charCodeAt(after)),
+      (bytes, after) => isDigit(bytes[after - 2]!) && isBase64Url(bytes[after]!),
+    ),
     pattern: /(?<![0-9A-Za-z|])([0-9]{15,16}\|[A-Za-z0-9_-]{27}|[0-9]{15,16}\|[a-f0-9]{32})(?![A-Za-z0-9_|-])/,
     entropy: 3.5,
     samples: {
