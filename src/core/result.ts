@@ -1,5 +1,8 @@
 import type { Finding } from './finding.js';
 
+/** The name under which a run reports policy edits that no person accepted, beside the validators' results. */
+export const POLICY_RESULT_NAME = 'policy';
+
 /**
  * The status taxonomy every tool reports. The status alone says what happened;
  * a result carries no flags beside it.

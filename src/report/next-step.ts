@@ -1,6 +1,7 @@
 import { remoteBranchOf } from '../core/change-set/describe-base.js';
-import { POLICY_RESULT_NAME, whatEndsPendingEdit } from '../core/policy/pending-edit-advice.js';
+import { whatEndsPendingEdit } from '../core/policy/pending-edit-advice.js';
 import type { Reader } from '../core/reader.js';
+import { POLICY_RESULT_NAME } from '../core/result.js';
 import { blockingFindings, type RunReport, toolPasses } from '../core/run/run-report.js';
 
 /**

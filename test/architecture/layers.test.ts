@@ -33,6 +33,13 @@ const REGISTRY_LOOKUPS = new Set([
   'src/core/config/registries.ts -> src/report/index.ts',
 ]);
 
+/**
+ * Folders inside a layer that depend one way only: the first may import the second, never the reverse. The policy
+ * reads and writes its files through state (atomic writes, signed files); state reads a policy file through the
+ * `PolicyReader` it declares, so the two never import each other.
+ */
+const ONE_WAY: readonly (readonly [string, string])[] = [['src/core/policy/', 'src/core/state/']];
+
 /** Cycles that predate this test, by their sorted member list. */
 const KNOWN_CYCLES = new Set<string>([]);
 
@@ -87,6 +94,15 @@ describe('architecture', () => {
       }
     }
     expect(upward).toEqual([]);
+  });
+
+  test('one-way folders are imported one way only', () => {
+    const backward = [...edges].flatMap(([file, imports]) =>
+      imports
+        .map((edge) => `${rel(file)} -> ${rel(edge.target)}`)
+        .filter((edge) => ONE_WAY.some(([upper, lower]) => edge.startsWith(lower) && edge.includes(` -> ${upper}`))),
+    );
+    expect(backward).toEqual([]);
   });
 
   test('the registry lookups exist and are dynamic', () => {

@@ -1,5 +1,5 @@
 import { makeFinding } from '../../src/core/finding.js';
-import { POLICY_RESULT_NAME } from '../../src/core/policy/pending-edit-advice.js';
+import { POLICY_RESULT_NAME } from '../../src/core/result.js';
 import type { ToolReport } from '../../src/core/run/run-report.js';
 
 /** A run's `policy` section with one pending edit of `path`, as the run reports it (src/core/run/pending-policy.ts). */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { COMMITTED_WAIVERS_FILE } from '../policy/committed-waivers-file.js';
 import { configEditEffects } from '../policy/config-edit-effects.js';
 import { PolicyResolver } from '../policy/effective-policy.js';
+import { COMMITTED_WAIVERS_FILE } from '../state/committed-waivers-file.js';
 import type { Env } from './env-overrides.js';
 import type { LoadedConfig } from './loaded-config.js';
 import { CONFIG_FILE_NAMES, type ConfigFileLocation } from './locate-file.js';

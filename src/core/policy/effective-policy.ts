@@ -8,6 +8,7 @@ import { resolveBaseWithHead } from '../change-set/resolve-base.js';
 import type { ChangeSetBase } from '../change-set/types.js';
 import { TollgateError } from '../errors.js';
 import { readTrustedCommits } from '../state/history-store.js';
+import type { PolicyReader } from '../state/policy-reader.js';
 import { isAccepted, type PolicyAcceptance, readAcceptances } from './acceptances.js';
 import { type BaseTree, baseTree } from './base-tree.js';
 import type { ConfigEditEffects } from './config-edit-effects.js';
@@ -41,7 +42,7 @@ export interface PolicyFile {
   workingBytes?: Buffer | null;
 }
 
-export interface EffectivePolicy {
+export interface EffectivePolicy extends PolicyReader {
   readonly mode: PolicyMode;
   readonly repoRoot: string;
   /** The commit the policy is read from; null without commits (every policy file is then a change). */

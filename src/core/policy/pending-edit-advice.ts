@@ -1,8 +1,5 @@
 import type { Reader } from '../reader.js';
 
-/** The name under which a run reports policy edits that no person accepted. */
-export const POLICY_RESULT_NAME = 'policy';
-
 /**
  * What ends a pending policy edit (docs/policy.md), in the words its reader may act on. A person is given the command
  * and, where the base comes from a remote branch, that merging the edit there does it too; an agent is told only

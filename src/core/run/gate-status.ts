@@ -1,7 +1,7 @@
 import { isUnchanged, type RepoChangeSet } from '../change-set/types.js';
 import { isToolEnabled, type TollgateConfig } from '../config/schema.js';
 import type { AnyToolDefinition } from '../pipeline/tool.js';
-import { POLICY_RESULT_NAME } from '../policy/pending-edit-advice.js';
+import { POLICY_RESULT_NAME } from '../result.js';
 import { findVerdict, type RunVerdictRecord, readState } from '../state/results-store.js';
 import { changeSetForRun } from './change-set-for-run.js';
 

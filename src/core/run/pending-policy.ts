@@ -3,8 +3,7 @@ import { makeFinding } from '../finding.js';
 import type { ToolExecution } from '../pipeline/execute-tool.js';
 import { checksNotApplied, effectsNotApplied } from '../policy/config-edit-effects.js';
 import type { EffectivePolicy, PolicyFile } from '../policy/effective-policy.js';
-import { POLICY_RESULT_NAME } from '../policy/pending-edit-advice.js';
-import { result } from '../result.js';
+import { POLICY_RESULT_NAME, result } from '../result.js';
 
 /**
  * The run's answer to pending policy edits: one high finding per edited policy file, which the run was not judged

@@ -23,42 +23,49 @@ import { type ToolReport, toolReport, type Verdict } from './run-report.js';
 import { withUnexaminedFiles } from './unexamined-files.js';
 
 /**
- * One run, however it was asked for (`tollgate run`, the stop hook, an MCP call): lock the repository, build the change
- * set once, log events, run the calls through the pipeline, check the tree did not change under them, store the results
- * and the verdict, record telemetry. Callers add only what is theirs (tool selection, session budget, the report).
+ * What every run of validators is given, however it was asked for: the repository and its config, the calls to run,
+ * and how to report on them as they go.
  */
-export interface RunLifecycleOptions {
+export interface ValidatorRunOptions {
   repoRoot: string;
   config: TollgateConfig;
   configHash: string;
   /**
-   * The policy the config came from (`LoadedConfig.policy`): validators read suppression files through it, and an
-   * edit of it that no person accepted is a finding of the run.
+   * The policy the config came from (`LoadedConfig.policy`, docs/policy.md): validators read suppression files through
+   * it, and an edit of it that no person accepted is a finding of the run.
    */
   policy?: EffectivePolicy;
   /** Every registered validator (the pipeline looks calls up here). */
   registry: readonly AnyToolDefinition[];
   calls: readonly SelectedCall[];
-  /** The command line, for the lock file and the event log. */
-  command: string;
-  base?: string;
-  lock: { wait: boolean; timeoutMs?: number; onWait?: (holder: string) => void };
-  /** Epoch ms by which every tool must be done. */
-  deadline: number;
   /** The calls cover every enabled validator: only then may the verdict satisfy the stop hook. */
   complete: boolean;
-  /** Validators that must really run (`validation.required`, `--strict`). */
-  required: readonly string[];
-  verbose?: boolean;
-  /** Run even when nothing changed (`advisories check --all`). */
-  force?: boolean;
-  skipBefore?: (tool: AnyToolDefinition) => ToolResult | null;
   mcpServerName?: string;
   signal?: AbortSignal;
   env?: NodeJS.ProcessEnv;
   onProgress?: (toolName: string, message: string) => void;
   /** Called as each validator settles (ran, skipped or failed), so a heartbeat can name only those still running. */
   onToolDone?: (toolName: string) => void;
+}
+
+/**
+ * One run, however it was asked for (`tollgate run`, the stop hook, an MCP call): lock the repository, build the change
+ * set once, log events, run the calls through the pipeline, check the tree did not change under them, store the results
+ * and the verdict, record telemetry. Callers add only what is theirs (tool selection, session budget, the report).
+ */
+export interface RunLifecycleOptions extends ValidatorRunOptions {
+  /** The command line, for the lock file and the event log. */
+  command: string;
+  base?: string;
+  lock: { wait: boolean; timeoutMs?: number; onWait?: (holder: string) => void };
+  /** Epoch ms by which every tool must be done. */
+  deadline: number;
+  /** Validators that must really run (`validation.required`, `--strict`). */
+  required: readonly string[];
+  verbose?: boolean;
+  /** Run even when nothing changed (`advisories check --all`). */
+  force?: boolean;
+  skipBefore?: (tool: AnyToolDefinition) => ToolResult | null;
   /**
    * The snapshot `tollgate run` began while it read the config (`startChangeSet`): used when the lock was free at once
    * and no leftover of a killed run had to be stopped, else cancelled for a fresh one. Cancelled on every failure.

@@ -2,7 +2,6 @@ import { isUnchanged } from '../change-set/types.js';
 import type { TollgateConfig } from '../config/schema.js';
 import { formatDuration } from '../config/units.js';
 import type { AnyToolDefinition } from '../pipeline/tool.js';
-import type { EffectivePolicy } from '../policy/effective-policy.js';
 import { isPassingStatus, result, type ToolResult, type ToolStatus } from '../result.js';
 import { ensureTollgateDir } from '../state/index.js';
 import { recordRunTelemetry, type SkipReason, type TrivialDeclaration } from '../telemetry/index.js';
@@ -11,7 +10,7 @@ import { repoConfigLocations } from './config-locations.js';
 import type { SelectedCall } from './execute-selected.js';
 import { readGateStatus } from './gate-status.js';
 import { reportOfRun } from './run-gate.js';
-import { type RunLifecycleOutcome, runLifecycle } from './run-lifecycle.js';
+import { type RunLifecycleOutcome, runLifecycle, type ValidatorRunOptions } from './run-lifecycle.js';
 import type { ToolReport, Verdict } from './run-report.js';
 import { requiredValidators } from './select-tools.js';
 import { readSession, updateSession } from './session-store.js';
@@ -27,30 +26,14 @@ export const MIN_REMAINING_BUDGET_MS = 30_000;
 /** Consecutive timed-out calls after which the circuit breaker refuses further calls in the session (2). */
 export const CIRCUIT_BREAKER_TIMEOUTS = 2;
 
-export interface ValidationCallOptions {
+export interface ValidationCallOptions extends ValidatorRunOptions {
   /** The MCP tool the agent called: `parallel_validation`, or a single validator's tool. */
   callName: string;
-  repoRoot: string;
-  config: TollgateConfig;
-  configHash: string;
-  /** `LoadedConfig.policy` (docs/policy.md). */
-  policy?: EffectivePolicy;
-  /** Every registered validator. */
-  registry: readonly AnyToolDefinition[];
-  calls: readonly SelectedCall[];
   /** The agent's trivial-change declarations by tool name. */
   declarations: ReadonlyMap<string, TrivialDeclaration>;
-  /** The calls cover every enabled validator: only then may the result satisfy the stop hook. */
-  complete: boolean;
   /** The agent session (one MCP server process): the time budget and circuit breaker are per session. */
   sessionId: string;
-  mcpServerName?: string;
   version: string;
-  signal?: AbortSignal;
-  env?: NodeJS.ProcessEnv;
-  onProgress?: (toolName: string, message: string) => void;
-  /** Called as each validator settles (ran, skipped or failed), so a heartbeat can name only those still running. */
-  onToolDone?: (toolName: string) => void;
 }
 
 export interface ValidationCallOutcome {

@@ -1,6 +1,6 @@
 import { formatDuration } from '../config/units.js';
-import { POLICY_RESULT_NAME, whatEndsPendingEdit } from '../policy/pending-edit-advice.js';
-import { isPassingStatus, type ToolStatus } from '../result.js';
+import { whatEndsPendingEdit } from '../policy/pending-edit-advice.js';
+import { isPassingStatus, POLICY_RESULT_NAME, type ToolStatus } from '../result.js';
 import { type AgentFinding, type AgentFindingList, agentFindings, nameFindings } from './agent-findings.js';
 import type { ConfigLocations } from './config-locations.js';
 import { blockingFindings, findingCounts, statusLabel, type ToolReport, toolPasses } from './run-report.js';

@@ -137,23 +137,36 @@ export async function readJsonFileResult<Schema extends z.ZodType>(
   path: string,
   schema: Schema,
 ): Promise<JsonFileRead<z.output<Schema>>> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' };
-    throw new TollgateError('io', `${path}: could not read: ${errorMessage(error)}`);
-  }
-  return parseJsonText(text, schema);
+  const text = await readTextIfPresent(path);
+  if (text === undefined) return { kind: 'missing' };
+  const json = parseJsonText(text);
+  return json.kind === 'json' ? parseJsonShape(json.value, schema) : json;
 }
 
-function parseJsonText<Schema extends z.ZodType>(text: string, schema: Schema): JsonFileRead<z.output<Schema>> {
-  let json: unknown;
+/** A file's text; `undefined` when it does not exist. Any other failure is an `io` error that names the file. */
+export async function readTextIfPresent(path: string): Promise<string | undefined> {
   try {
-    json = JSON.parse(text);
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new TollgateError('io', `${path}: could not read: ${errorMessage(error)}`);
+  }
+}
+
+/** Parses a state file's text, saying in words why it is not JSON when it is not. */
+export function parseJsonText(text: string): { kind: 'json'; value: unknown } | { kind: 'corrupt'; problem: string } {
+  try {
+    return { kind: 'json', value: JSON.parse(text) };
   } catch (error) {
     return { kind: 'corrupt', problem: `not valid JSON (${errorMessage(error)})` };
   }
+}
+
+/** Validates parsed JSON against `schema`, naming the first field that does not fit. */
+export function parseJsonShape<Schema extends z.ZodType>(
+  json: unknown,
+  schema: Schema,
+): JsonFileRead<z.output<Schema>> {
   const parsed = schema.safeParse(json, ONE_SHOT);
   if (parsed.success) return { kind: 'ok', value: parsed.data };
   const issue = parsed.error.issues[0];

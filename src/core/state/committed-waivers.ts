@@ -7,10 +7,10 @@ import { issueProblems } from '../config/zod-issues.js';
 import { TollgateError } from '../errors.js';
 import { SEVERITIES } from '../finding.js';
 import { lazy } from '../lazy.js';
-import { COMMITTED_WAIVERS_FILE } from '../policy/committed-waivers-file.js';
-import type { EffectivePolicy } from '../policy/effective-policy.js';
 import { runProcess } from '../process.js';
 import { writeFileAtomic } from './atomic-write.js';
+import { COMMITTED_WAIVERS_FILE } from './committed-waivers-file.js';
+import type { PolicyReader } from './policy-reader.js';
 import type { WaiverRecord } from './waiver-record.js';
 
 /**
@@ -85,7 +85,7 @@ export function parseCommittedWaivers(text: string, label = COMMITTED_WAIVERS_FI
 export async function readCommittedWaivers(
   repoRoot: string,
   env?: NodeJS.ProcessEnv,
-  policy?: EffectivePolicy,
+  policy?: PolicyReader,
 ): Promise<WaiverRecord[]> {
   if (policy && policy.mode !== 'unversioned') {
     const bytes = await policy.read(join(repoRoot, COMMITTED_WAIVERS_FILE));

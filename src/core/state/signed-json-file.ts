@@ -1,7 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import type { z } from 'zod';
-import { errorMessage, TollgateError } from '../errors.js';
-import { ONE_SHOT, type WriteFileAtomicOptions, writeFileAtomic } from './atomic-write.js';
+import {
+  parseJsonShape,
+  parseJsonText,
+  readTextIfPresent,
+  type WriteFileAtomicOptions,
+  writeFileAtomic,
+} from './atomic-write.js';
 import { checkSignature, type SignedKind, signObject, unsigned } from './signed-json.js';
 import { loadStateKey, readStateKeyIfPresent } from './state-key.js';
 
@@ -21,26 +26,13 @@ export async function readSignedJsonFile<Schema extends z.ZodType>(
   schema: Schema,
   kind: SignedKind,
 ): Promise<SignedJsonRead<z.output<Schema>>> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' };
-    throw new TollgateError('io', `${path}: could not read: ${errorMessage(error)}`);
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    return { kind: 'corrupt', problem: `not valid JSON (${errorMessage(error)})` };
-  }
-  const signature = checkSignature(kind, json, await readStateKeyIfPresent());
+  const text = await readTextIfPresent(path);
+  if (text === undefined) return { kind: 'missing' };
+  const json = parseJsonText(text);
+  if (json.kind === 'corrupt') return json;
+  const signature = checkSignature(kind, json.value, await readStateKeyIfPresent());
   if (signature !== 'valid') return { kind: signature };
-  const parsed = schema.safeParse(unsigned(json), ONE_SHOT);
-  if (parsed.success) return { kind: 'ok', value: parsed.data };
-  const issue = parsed.error.issues[0];
-  const where = issue && issue.path.length > 0 ? ` at ${issue.path.map(String).join('.')}` : '';
-  return { kind: 'corrupt', problem: `unexpected content${where}: ${issue?.message ?? 'invalid'}` };
+  return parseJsonShape(unsigned(json.value), schema);
 }
 
 /**

@@ -4,13 +4,13 @@ import { lastDurableId, readEventLog } from '../events/reader.js';
 import type { EventDataByType } from '../events/types.js';
 import { openEventLog } from '../events/writer.js';
 import type { Finding, Severity } from '../finding.js';
-import type { EffectivePolicy } from '../policy/effective-policy.js';
-import { POLICY_RESULT_NAME } from '../policy/pending-edit-advice.js';
 import { runProcess } from '../process.js';
 import type { Reader } from '../reader.js';
+import { POLICY_RESULT_NAME } from '../result.js';
 import { readCommittedWaivers, writeCommittedWaiver } from './committed-waivers.js';
 import { readLocalWaivers, type WaiversFile, writeLocalWaivers } from './local-waivers-file.js';
 import { withStateLock } from './lock.js';
+import type { PolicyReader } from './policy-reader.js';
 import { type LastFinding, lastFindings, updateState } from './results-store.js';
 import { ensureTollgateDir } from './tollgate-dir.js';
 import type { WaiverOrigin, WaiverRecord } from './waiver-record.js';
@@ -25,7 +25,7 @@ import { currentHead, describeOrigin, isHeadBound, lapsedAt } from './waiver-sco
 export type { WaiverRecord };
 
 /** This clone's waivers, then the committed ones (which win for the same finding: a team's reviewed decision). */
-export async function listWaivers(repoRoot: string, policy?: EffectivePolicy): Promise<WaiverRecord[]> {
+export async function listWaivers(repoRoot: string, policy?: PolicyReader): Promise<WaiverRecord[]> {
   const [local, committed] = await Promise.all([
     readLocalWaivers(repoRoot),
     readCommittedWaivers(repoRoot, undefined, policy),
@@ -34,7 +34,7 @@ export async function listWaivers(repoRoot: string, policy?: EffectivePolicy): P
 }
 
 /** The waivers that apply now: a local high/critical one only on the commit it was made on (`waiver-scope.ts`). */
-export async function waiversInForce(repoRoot: string, policy?: EffectivePolicy): Promise<WaiverRecord[]> {
+export async function waiversInForce(repoRoot: string, policy?: PolicyReader): Promise<WaiverRecord[]> {
   const waivers = await listWaivers(repoRoot, policy);
   // Only a head-bound waiver can lapse: without one, HEAD is not worth a git process (every run asks).
   if (!waivers.some(isHeadBound)) return waivers;

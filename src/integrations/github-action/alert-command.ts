@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { TollgateError } from '../../core/errors.js';
 import type { ActionEnvironment } from './action-inputs.js';
-import { runTollgateChild, withoutTokens } from './child-run.js';
+import { type ChildIo, runTollgateChild, withoutTokens } from './child-run.js';
 import type { CommandOutcome } from './command-outcome.js';
 
 const summaryShape = z
@@ -24,11 +24,7 @@ const VERDICT_CODES = [0, 1, 4];
  * cannot trigger a workflow, so a workflow_dispatch input or a sweep names it) decided by competing agent analyses. The token reads the alert and clones the repository; the agents the
  * command starts never get it (validate-alert strips credentials from their environment).
  */
-export async function runAlertCommand(
-  input: ActionEnvironment,
-  dir: string,
-  io: { env: NodeJS.ProcessEnv; self: string; stderr(text: string): void },
-): Promise<CommandOutcome> {
+export async function runAlertCommand(input: ActionEnvironment, dir: string, io: ChildIo): Promise<CommandOutcome> {
   const { repository, alert } = alertTarget(input);
   if (!input.TOLLGATE_TOKEN)
     throw new TollgateError('usage', 'token: empty; validate-alert needs a token that can read secret-scanning alerts');

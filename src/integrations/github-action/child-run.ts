@@ -1,4 +1,5 @@
 import { runProcess } from '../../core/process.js';
+import type { ActionEnvironment } from './action-inputs.js';
 import { runWithoutTokenAncestors } from './tokenless-run.js';
 
 /** The child already printed its one-line error; the step exits with its code (2 usage, 3 internal…). */
@@ -60,4 +61,34 @@ export function withoutTokens(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return Object.fromEntries(
     Object.entries(env).filter(([name]) => !RUNNER_TOKENS.has(name) && !name.startsWith('INPUT_')),
   );
+}
+
+/** What a command of the Action needs of its step to start a tollgate child. */
+export interface ChildIo {
+  env: NodeJS.ProcessEnv;
+  /** The tollgate entry point the child runs under the same Node. */
+  self: string;
+  stderr(text: string): void;
+}
+
+/**
+ * A tollgate subcommand over the pull request's code (`run`, `scan`): its exit code 0 or 1 is the result, no token
+ * reaches it, and it is started where no ancestor holds one.
+ */
+export async function runPullRequestChild(
+  input: ActionEnvironment,
+  args: readonly string[],
+  io: ChildIo,
+): Promise<{ exitCode: number }> {
+  // In CI the policy is the base commit's, with no way to accept an edit: the pull request cannot relax its own gate.
+  const env: NodeJS.ProcessEnv = { ...withoutTokens(io.env), TOLLGATE_POLICY: 'base' };
+  if (input.TOLLGATE_CONFIG_INPUT) env.TOLLGATE_CONFIG = input.TOLLGATE_CONFIG_INPUT;
+  const { exitCode } = await runTollgateChild(io.self, args, {
+    cwd: input.GITHUB_WORKSPACE,
+    env,
+    accept: [0, 1],
+    stderr: io.stderr,
+    untrusted: true,
+  });
+  return { exitCode };
 }

@@ -5,7 +5,7 @@ import { TollgateError } from '../../core/errors.js';
 import { blockingFindings, type RunReport } from '../../core/run/run-report.js';
 import { renderReport } from '../../report/index.js';
 import type { ActionEnvironment } from './action-inputs.js';
-import { runTollgateChild, withoutTokens } from './child-run.js';
+import { type ChildIo, runPullRequestChild } from './child-run.js';
 import type { CommandOutcome } from './command-outcome.js';
 
 const reportShape = z
@@ -17,23 +17,14 @@ export async function runGateCommand(
   input: ActionEnvironment,
   base: string | undefined,
   dir: string,
-  io: { env: NodeJS.ProcessEnv; self: string; stderr(text: string): void },
+  io: ChildIo,
 ): Promise<CommandOutcome> {
   const reportPath = join(dir, 'report.json');
   const args = ['run', '--format', 'json', '--output', reportPath];
   if (base) args.push('--base', base);
   for (const name of input.TOLLGATE_ONLY) args.push('--only', name);
   for (const name of input.TOLLGATE_SKIP) args.push('--skip', name);
-  // In CI the policy is the base commit's, with no way to accept an edit: the pull request cannot relax its own gate.
-  const env: NodeJS.ProcessEnv = { ...withoutTokens(io.env), TOLLGATE_POLICY: 'base' };
-  if (input.TOLLGATE_CONFIG_INPUT) env.TOLLGATE_CONFIG = input.TOLLGATE_CONFIG_INPUT;
-  const { exitCode } = await runTollgateChild(io.self, args, {
-    cwd: input.GITHUB_WORKSPACE,
-    env,
-    accept: [0, 1],
-    stderr: io.stderr,
-    untrusted: true,
-  });
+  const { exitCode } = await runPullRequestChild(input, args, io);
   const report = await readReport(reportPath);
   return {
     exitCode,

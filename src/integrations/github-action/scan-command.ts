@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { TollgateError } from '../../core/errors.js';
 import { renderScanReport, type SecretScanReport } from '../../validators/secrets/report/index.js';
 import type { ActionEnvironment } from './action-inputs.js';
-import { runTollgateChild, withoutTokens } from './child-run.js';
+import { type ChildIo, runPullRequestChild } from './child-run.js';
 import type { CommandOutcome } from './command-outcome.js';
 
 const scanReportShape = z
@@ -27,7 +27,7 @@ export async function runScanCommand(
   input: ActionEnvironment,
   base: string | undefined,
   dir: string,
-  io: { env: NodeJS.ProcessEnv; self: string; stderr(text: string): void },
+  io: ChildIo,
 ): Promise<CommandOutcome> {
   if (input.TOLLGATE_ONLY.length > 0 || input.TOLLGATE_SKIP.length > 0)
     throw new TollgateError(
@@ -36,16 +36,7 @@ export async function runScanCommand(
     );
   const reportPath = join(dir, 'secrets.json');
   const scope = base ? ['--history', `${base}..HEAD`] : ['--all'];
-  // In CI the policy is the base commit's, with no way to accept an edit: the pull request cannot relax its own gate.
-  const env: NodeJS.ProcessEnv = { ...withoutTokens(io.env), TOLLGATE_POLICY: 'base' };
-  if (input.TOLLGATE_CONFIG_INPUT) env.TOLLGATE_CONFIG = input.TOLLGATE_CONFIG_INPUT;
-  await runTollgateChild(io.self, ['scan', ...scope, '--format', 'json', '--output', reportPath], {
-    cwd: input.GITHUB_WORKSPACE,
-    env,
-    accept: [0, 1],
-    stderr: io.stderr,
-    untrusted: true,
-  });
+  await runPullRequestChild(input, ['scan', ...scope, '--format', 'json', '--output', reportPath], io);
   const report = await readScanReport(reportPath);
   const unread = report.skipped.filter((skipped) => skipped.reason !== 'allowlisted');
   // Test fixtures (secrets.fixtures: report) are listed and annotated but do not fail the check.
