@@ -15,7 +15,7 @@ import { ensureTollgateDir } from './tollgate-dir.js';
  * vitest itself runs on) into a temp script, so the test needs no prior `npm run build` and always runs this source.
  */
 const CHILD = `
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, existsSync } from 'node:fs';
 import { acquireLock } from './lock.js';
 const [repoRoot, journal, holdMs, mode] = process.argv.slice(2);
 try {
@@ -29,7 +29,9 @@ try {
   if (mode === 'exit-without-release') process.exit(0);
   if (mode === 'hold-forever') setInterval(() => {}, 1000);
   else {
-    await new Promise((resolve) => setTimeout(resolve, Number(holdMs)));
+    // A number holds for that long; a path holds until the test writes that file (a race decided by load, not time).
+    if (holdMs.startsWith('/')) while (!existsSync(holdMs)) await new Promise((resolve) => setTimeout(resolve, 20));
+    else await new Promise((resolve) => setTimeout(resolve, Number(holdMs)));
     appendFileSync(journal, 'end ' + process.pid + '\\n');
     lock.release();
   }
@@ -79,7 +81,7 @@ afterEach(async () => {
 
 function startChild(
   mode: string,
-  holdMs = 0,
+  holdMs: number | string = 0,
 ): { child: ChildProcess; exited: Promise<{ code: number | null; signal: string | null }>; locked: Promise<void> } {
   const child = spawn(process.execPath, [childScript, repo, journal, String(holdMs), mode], {
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -188,9 +190,17 @@ test('a lock held on another host counts as live (its pid cannot be checked from
 
 test('several processes racing to take over one stale lock: exactly one wins', async () => {
   await writeLock({ pid: await deadPid() });
-  const racers = Array.from({ length: 4 }, () => startChild('no-wait', 600));
-  const exits = await Promise.all(racers.map((racer) => racer.exited));
-  expect(exits.map((exit) => exit.code).sort()).toEqual([0, 7, 7, 7]);
+  // The winner holds until the three others have given up, however late a loaded machine starts one of them.
+  const releaseFile = join(repo, 'release');
+  const racers = Array.from({ length: 4 }, () => startChild('no-wait', releaseFile));
+  let busy = 0;
+  const exits = racers.map((racer) =>
+    racer.exited.then(async (exit) => {
+      if (exit.code === 7 && ++busy === 3) await writeFile(releaseFile, '');
+      return exit;
+    }),
+  );
+  expect((await Promise.all(exits)).map((exit) => exit.code).sort()).toEqual([0, 7, 7, 7]);
 });
 
 test('a holder killed with SIGKILL leaves a stale lock that the next run takes over', async () => {
