@@ -1,5 +1,5 @@
-import type { AgentAdapter } from './types.js';
 import { REVIEWER_ENV_FLAG, type RunProcessFn } from './run-agent.js';
+import type { AgentAdapter } from './types.js';
 
 export interface CliVersionOptions {
   cwd: string;
