@@ -1,4 +1,5 @@
 import { runProcess } from '../core/process.js';
+import { readAgentCliVersion } from './cli-version.js';
 import { cooldownEndsAt, isCoolingDown, probeAgent, readUnhealthyAdapters, type UnhealthyAdapters } from './health.js';
 import { flagsMissingFromHelp } from './help-flags.js';
 import type { AgentName } from './index.js';
@@ -63,12 +64,7 @@ async function describeAgent(
       timeoutMs: 10_000,
       maxOutputBytes: 1 << 20,
     };
-    const versionRun = await spawn(adapter.bin, adapter.versionArgs, common);
-    version =
-      versionRun.stdout
-        .split('\n')
-        .find((line) => line.trim() !== '')
-        ?.trim() ?? null;
+    version = await readAgentCliVersion(adapter, { cwd, env: options.env, runProcess: spawn });
     const help =
       probe.kind === 'ok' && adapter.helpArgs.join(' ') === adapter.probeArgs.join(' ')
         ? probe.helpText

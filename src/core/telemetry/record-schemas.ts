@@ -23,6 +23,10 @@ const toolRecordSchema = () =>
     /** Declared trivial, yet the tool found something. */
     disagreement: z.boolean(),
     skipReason: z.enum(SKIP_REASONS).nullable(),
+    reviewers: z
+      .array(z.object({ cli: z.string(), cliVersion: z.string().nullable(), model: z.string().nullable() }))
+      .optional(),
+    codeql: z.object({ version: z.string().nullable(), overlay: z.boolean() }).optional(),
   });
 
 const callRecordSchema = () =>

@@ -10,6 +10,7 @@ import {
   type TelemetryRecord,
   type ToolTelemetry,
 } from './records.js';
+import { toolFacts } from './tool-facts.js';
 
 export interface TrivialDeclaration {
   isTrivial: boolean;
@@ -48,6 +49,7 @@ export function toolTelemetry(input: RunTelemetryInput, at = new Date().toISOStr
       trivialDeclared: declared,
       disagreement: declared === true && alertCount > 0,
       skipReason,
+      ...toolFacts(tool),
     };
   });
   if (input.call) {

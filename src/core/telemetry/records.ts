@@ -20,6 +20,19 @@ export type SkipReason = (typeof SKIP_REASONS)[number];
 /** Where the run came from: `tollgate run`, or an MCP call (`parallel_validation`, `code_review`, …). */
 export const TELEMETRY_SOURCES = ['run', 'mcp'] as const;
 
+/** An agent CLI that reviewed: its version number (`--version`) and the model configured for it (null: its default). */
+export interface ReviewerTelemetry {
+  cli: string;
+  cliVersion: string | null;
+  model: string | null;
+}
+
+/** The CodeQL CLI that ran: its version (null when it did not say) and whether an overlay database was used. */
+export interface CodeqlTelemetry {
+  version: string | null;
+  overlay: boolean;
+}
+
 /** One validator's result in a run. */
 export interface ToolTelemetry {
   type: 'validation.tool';
@@ -40,6 +53,10 @@ export interface ToolTelemetry {
   /** Declared trivial, yet the tool found something. */
   disagreement: boolean;
   skipReason: SkipReason | null;
+  /** code_review: the CLIs that reviewed. Absent when none did, and in records of older versions. */
+  reviewers?: ReviewerTelemetry[];
+  /** static_analysis: the CodeQL that ran. Absent when CodeQL did not run, and in records of older versions. */
+  codeql?: CodeqlTelemetry;
 }
 
 /** A call as a whole (an MCP tool call). */

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { ToolReport } from '../run/run-report.js';
 import { toolTelemetry } from './record.js';
+import { telemetryRecordSchema } from './record-schemas.js';
 import { renderStats, summarizeTelemetry } from './stats.js';
 
 const report = (name: string, status: ToolReport['status'], durationMs: number, findings = 0): ToolReport => ({
@@ -93,6 +94,66 @@ describe('telemetry', () => {
     expect(text).not.toMatch(/-\d/);
     expect(text).not.toContain('declared trivial');
     expect(text).toContain('skipped: no_changes 3');
+  });
+
+  test('records carry the reviewing CLIs (version number, model) and the CodeQL that ran (version, overlay)', () => {
+    const review: ToolReport = {
+      ...report('code_review', 'passed', 4000),
+      details: {
+        reviewers: [
+          { cli: 'claude', cliVersion: '2.0.14 (Claude Code)', model: 'sonnet' },
+          { cli: 'gemini', cliVersion: null, model: null },
+          // A local model's path is the user's: masked. A version line keeps its number only.
+          { cli: 'opencode', cliVersion: 'opencode 1.18.33 at /home/ann/.local/bin', model: '/home/ann/models/q.gguf' },
+        ],
+      },
+    };
+    const analysis = (version: string, overlay: boolean): ToolReport => ({
+      ...report('static_analysis', 'passed', 9000),
+      details: {
+        producers: [
+          { producer: 'semgrep', state: 'ran' },
+          { producer: 'codeql', state: 'ran', details: { languages: {}, cliVersion: version, overlay } },
+        ],
+      },
+    });
+    const records = [
+      ...toolTelemetry({ runId: 'r1', source: 'run', tools: [review, analysis('2.24.0', true)] }, 'T'),
+      ...toolTelemetry({ runId: 'r2', source: 'run', tools: [review, analysis('2.24.0', false)] }, 'T'),
+      ...toolTelemetry({ runId: 'r3', source: 'run', tools: [report('checks', 'passed', 1)] }, 'T'),
+    ];
+    expect(records[0]).toMatchObject({
+      tool: 'code_review',
+      reviewers: [
+        { cli: 'claude', cliVersion: '2.0.14', model: 'sonnet' },
+        { cli: 'gemini', cliVersion: null, model: null },
+        { cli: 'opencode', cliVersion: '1.18.33', model: '<path>' },
+      ],
+    });
+    expect(records[0]).not.toHaveProperty('codeql');
+    expect(records[1]).toMatchObject({ tool: 'static_analysis', codeql: { version: '2.24.0', overlay: true } });
+    expect(records[1]).not.toHaveProperty('reviewers');
+    expect(records[4]).not.toHaveProperty('codeql');
+    expect(JSON.stringify(records)).not.toContain('/home/ann');
+    // What `tollgate stats` reads back passes its schema with the new fields.
+    for (const record of records)
+      expect(telemetryRecordSchema().parse(JSON.parse(JSON.stringify(record)))).toEqual(record);
+
+    const stats = summarizeTelemetry(records, 3);
+    expect(stats.tools.find((tool) => tool.tool === 'static_analysis')?.codeql).toEqual([
+      { version: '2.24.0', calls: 2, overlay: 1 },
+    ]);
+    const text = renderStats(stats);
+    expect(text).toContain(
+      '  reviewers: claude 2.0.14 with sonnet 2 time(s), gemini (version unknown) with its default model 2 time(s), opencode 1.18.33 with <path> 2 time(s)',
+    );
+    expect(text).toContain('  codeql 2.24.0: 2 call(s), 1 on an overlay database');
+  });
+
+  test('records of an older tollgate, without the new fields, still read', () => {
+    const [old] = toolTelemetry({ runId: 'r1', source: 'run', tools: [report('checks', 'passed', 1)] }, 'T');
+    expect(telemetryRecordSchema().safeParse(old).success).toBe(true);
+    expect(renderStats(summarizeTelemetry([old!], 1))).not.toContain('reviewers');
   });
 
   test('no runs yet', () => {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { formatDuration } from '../config/units.js';
 import { isSafeRunId, tollgatePaths } from '../state/tollgate-dir.js';
 import { telemetryRecordSchema } from './record-schemas.js';
-import { type SkipReason, TELEMETRY_FILE, type TelemetryRecord } from './records.js';
+import { type ReviewerTelemetry, type SkipReason, TELEMETRY_FILE, type TelemetryRecord } from './records.js';
 
 export interface ToolStats {
   tool: string;
@@ -25,6 +25,10 @@ export interface ToolStats {
   disagreements: number;
   potentialSavingsMs: number;
   skips: Partial<Record<SkipReason, number>>;
+  /** code_review: each CLI, version and model that reviewed, with how many calls it reviewed in. */
+  reviewers: Array<ReviewerTelemetry & { calls: number }>;
+  /** static_analysis: each CodeQL version that ran, in how many calls, and in how many on an overlay database. */
+  codeql: Array<{ version: string | null; calls: number; overlay: number }>;
 }
 
 export interface TelemetryStats {
@@ -118,6 +122,8 @@ export function summarizeTelemetry(
         disagreements: 0,
         potentialSavingsMs: 0,
         skips: {},
+        reviewers: [],
+        codeql: [],
       },
       durations: [],
     };
@@ -140,6 +146,21 @@ export function summarizeTelemetry(
     if (record.trivialDeclared) stats.trivialDeclared++;
     if (record.disagreement) stats.disagreements++;
     stats.potentialSavingsMs += record.potentialSavingsMs;
+    for (const reviewer of record.reviewers ?? []) {
+      const same = stats.reviewers.find(
+        (seen) => seen.cli === reviewer.cli && seen.cliVersion === reviewer.cliVersion && seen.model === reviewer.model,
+      );
+      if (same) same.calls++;
+      else stats.reviewers.push({ ...reviewer, calls: 1 });
+    }
+    if (record.codeql) {
+      const { version, overlay } = record.codeql;
+      const same = stats.codeql.find((seen) => seen.version === version);
+      const entry = same ?? { version, calls: 0, overlay: 0 };
+      entry.calls++;
+      if (overlay) entry.overlay++;
+      if (!same) stats.codeql.push(entry);
+    }
     byTool.set(record.tool, entry);
   }
   const tools = [...byTool.values()]
@@ -177,6 +198,18 @@ export function renderStats(stats: TelemetryStats): string {
       );
     }
     if (skips) lines.push(`  skipped: ${skips}`);
+    if (tool.reviewers.length > 0) {
+      const reviewers = tool.reviewers.map(
+        (reviewer) =>
+          `${reviewer.cli} ${reviewer.cliVersion ?? '(version unknown)'} with ${reviewer.model ?? 'its default model'} ${reviewer.calls} time(s)`,
+      );
+      lines.push(`  reviewers: ${reviewers.join(', ')}`);
+    }
+    for (const codeql of tool.codeql) {
+      lines.push(
+        `  codeql ${codeql.version ?? '(version unknown)'}: ${codeql.calls} call(s), ${codeql.overlay} on an overlay database`,
+      );
+    }
   }
   const calls = Object.entries(stats.calls);
   if (calls.length > 0) {

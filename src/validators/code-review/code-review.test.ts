@@ -134,6 +134,17 @@ test('round robin and cooldown: codex hits its usage limit, gemini takes both sl
   expect(await unhealthy()).toBeUndefined();
 });
 
+test('each reviewing CLI is described once: its --version, read once however many slots, and its model', async () => {
+  fakes = await setupFakeAgents({
+    gemini: fake('gemini', [answer(), answer()], { version: '0.9.1' }),
+  });
+  const options = { cliPreference: ['gemini'], numReviews: 2, adapters: { gemini: { model: 'gemini-2.5-pro' } } };
+  const outcome = await runCodeReview(context(options), { now: () => T0, env: fakes.env });
+  expect(outcome.status).toBe('passed');
+  expect(outcome.details?.reviewers).toEqual([{ cli: 'gemini', cliVersion: '0.9.1', model: 'gemini-2.5-pro' }]);
+  expect(fakes.calls().filter((call) => call.call === 'version')).toHaveLength(1);
+});
+
 test('every adapter cooling down: errors at once, naming who and until when', async () => {
   fakes = await setupFakeAgents({ codex: fake('codex', [recorded('codex', 'usage-limit')]) });
   const options = { cliPreference: ['codex'] };

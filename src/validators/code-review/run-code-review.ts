@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import pLimit from 'p-limit';
+import { readAgentCliVersion } from '../../agents/cli-version.js';
 import { classifyFailureText } from '../../agents/failure-text.js';
 import { markAdapterUnhealthy, type ProbeResult } from '../../agents/health.js';
 import { agentByName, type RegisteredAdapter } from '../../agents/index.js';
@@ -75,6 +76,7 @@ export async function runCodeReview(
   const treeBefore = await deps.snapshotTree(ctx.repoRoot);
 
   ctx.progress(`reviewing with ${slots.map((slot) => slot.label).join(', ')}`);
+  const reviewers = describeReviewers(ctx, deps, slots);
   const limit = pLimit(Math.max(1, ctx.concurrency));
   const outcomes = await Promise.all(
     slots.map((slot) => limit(() => runSlot(slot, promptFor(slot.adapter), ctx, deps))),
@@ -100,6 +102,7 @@ export async function runCodeReview(
     excludedFindings: collected.excluded,
     outsideChangeSet: collected.outsideChangeSet,
     omittedFiles: promptFor.omitted,
+    reviewers: await reviewers,
   };
 
   const status = overallStatus({ treeChanged, blocking: blocking.length, reviewed, lost });
@@ -116,6 +119,27 @@ export async function runCodeReview(
     outside: collected.outsideChangeSet.length,
   });
   return result(status, summary, collected.findings, details);
+}
+
+/**
+ * Each CLI that reviews, with its version (`--version`) and the model
+ * configured for it (null: the CLI's default), for the report and telemetry. Read while the reviews run.
+ */
+function describeReviewers(
+  ctx: CodeReviewContext,
+  deps: CodeReviewDeps,
+  slots: readonly ReviewSlot[],
+): Promise<Array<{ cli: string; cliVersion: string | null; model: string | null }>> {
+  const read = { cwd: ctx.repoRoot, env: deps.env, runProcess: ctx.runProcess, signal: ctx.signal };
+  // One process per CLI, however many slots it has.
+  const adapters = [...new Map(slots.map((slot) => [slot.adapter.name, slot.adapter])).values()];
+  return Promise.all(
+    adapters.map(async (adapter) => ({
+      cli: adapter.name,
+      cliVersion: await readAgentCliVersion(adapter, read).catch(() => null),
+      model: agentSettingsFor(ctx.options, adapter.name).model ?? null,
+    })),
+  );
 }
 
 /** A declared-trivial change (when config allows skipping it) or an empty one needs no reviewer. */

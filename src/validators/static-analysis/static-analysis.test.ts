@@ -111,6 +111,12 @@ function codeqlCalls(log: string): { argv: string[]; diffRange?: string; changes
     .map((line) => JSON.parse(line));
 }
 
+/** The codeql producer's details in a static_analysis result. */
+function codeqlDetails(outcome: { details?: Record<string, unknown> }): Record<string, unknown> | undefined {
+  const producers = outcome.details?.producers as { producer: string; details?: Record<string, unknown> }[];
+  return producers.find((report) => report.producer === 'codeql')?.details;
+}
+
 describe('static_analysis with a fake codeql on PATH', () => {
   let h: Harness;
   let log: string;
@@ -177,7 +183,12 @@ describe('static_analysis with a fake codeql on PATH', () => {
         expect.objectContaining({
           producer: 'codeql',
           state: 'ran',
-          details: { languages: { 'javascript-typescript': { status: 'analyzed', detail: '1 changed file(s)' } } },
+          details: {
+            languages: { 'javascript-typescript': { status: 'analyzed', detail: '1 changed file(s)' } },
+            // Too old for overlays: a full database.
+            cliVersion: '2.21.0',
+            overlay: false,
+          },
         }),
       ]),
     });
@@ -326,6 +337,7 @@ describe('CodeQL overlay databases: the base built once per base commit, only th
     expect(calls[9]?.diffRange).toBe(renderDiffRangeData([[join(source, 'src/db.js'), 3, 5]]));
     expect(outcome.status).toBe('failed');
     expect(outcome.findings.map((finding) => `${finding.path}:${finding.line}`)).toEqual(['src/db.js:4']);
+    expect(codeqlDetails(outcome)).toMatchObject({ cliVersion: '2.24.0', overlay: true });
   });
 
   test('the next change on the same base reuses the base and puts back what the last overlay wrote', async () => {
@@ -351,11 +363,13 @@ describe('CodeQL overlay databases: the base built once per base commit, only th
     expect(bases).toHaveLength(2);
 
     await h.repo.write('src/util.js', 'exports.u = 4;\n');
-    await h.run({
+    const full = await h.run({
       changed: { 'src/util.js': [{ start: 1, end: 1 }] },
       options: { ...onlyCodeql, codeql: { overlay: false } },
       env,
     });
+    // The version is read with overlays off too: telemetry records which CodeQL ran.
+    expect(codeqlDetails(full)).toMatchObject({ cliVersion: '2.24.0', overlay: false });
     await h.repo.write('src/util.js', 'exports.u = 5;\n');
     await h.run({
       changed: { 'src/util.js': [{ start: 1, end: 1 }] },

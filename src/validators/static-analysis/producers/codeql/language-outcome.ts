@@ -16,6 +16,8 @@ export interface LanguageOutcome {
   reused?: SarifIssue[];
   /** The SARIF log written, and the fingerprint to remember its issues under. */
   analyzed?: { output: string; fingerprint: string };
+  /** The database was an overlay on the cached base database. */
+  overlay?: boolean;
 }
 
 /** How a `codeql` step that timed out, was aborted or exited non-zero failed the language; null when it succeeded. */

@@ -50,7 +50,7 @@ interface CodeqlRun {
   memoryPath: string;
   sizes: Awaited<ReturnType<typeof sourceSizes>>;
   settings: string;
-  /** The CLI's version when it said; overlays need a recent one. */
+  /** The CLI's version when it said; overlays need a recent one, and telemetry records it. */
   cliVersion: string | null;
 }
 
@@ -193,14 +193,15 @@ async function analyzeLanguage(
   }
   const built = await buildDatabase(run, { language, remainingMs });
   if ('status' in built) return built;
-  return analyzeDatabase(run, { language, ...built, fingerprint });
+  const analyzed = await analyzeDatabase(run, { language, ...built, fingerprint });
+  return built.overlay ? { ...analyzed, overlay: true } : analyzed;
 }
 
 /** An overlay on the cached base database where this CodeQL supports it for the language, else a full database. */
 async function buildDatabase(
   run: CodeqlRun,
   options: { language: CodeqlLanguage; remainingMs: number },
-): Promise<{ database: string; sourceRoot: string } | LanguageOutcome> {
+): Promise<{ database: string; sourceRoot: string; overlay: boolean } | LanguageOutcome> {
   const { ctx } = run.input;
   const { language } = options;
   const database = join(run.cacheDir, 'codeql', 'databases', language);
@@ -210,7 +211,7 @@ async function buildDatabase(
     ctx.changeSet.base.commit !== null &&
     supportsOverlay(language, run.cliVersion)
   ) {
-    return createOverlayDatabase({
+    const overlay = await createOverlayDatabase({
       input: run.input,
       language,
       cliVersion: run.cliVersion,
@@ -218,16 +219,18 @@ async function buildDatabase(
       database,
       deadline: Date.now() + options.remainingMs,
     });
+    return 'status' in overlay ? overlay : { ...overlay, overlay: true };
   }
   const full = await createDatabase(run, options);
-  return typeof full === 'string' ? { database: full, sourceRoot: ctx.repoRoot } : full;
+  return typeof full === 'string' ? { database: full, sourceRoot: ctx.repoRoot, overlay: false } : full;
 }
 
 /** Gathers the languages' outcomes into the producer's, remembering each analyzed language's issues once read. */
 function ranOutcome(
-  memoryPath: string,
+  run: Pick<CodeqlRun, 'memoryPath' | 'cliVersion'>,
   outcomes: readonly (LanguageOutcome & { language: CodeqlLanguage })[],
 ): ProducerOutcome {
+  const { memoryPath } = run;
   const reused: SarifIssue[] = [];
   const logs: SarifLog[] = [];
   const pending = new Map<string, { language: CodeqlLanguage; fingerprint: string }>();
@@ -253,7 +256,8 @@ function ranOutcome(
     reused,
     ...(failure ? { failure } : {}),
     ...(unexamined.length > 0 ? { unexamined } : {}),
-    details: { languages },
+    // The CLI's version and whether any language was analyzed on an overlay database, for telemetry.
+    details: { languages, cliVersion: run.cliVersion, overlay: outcomes.some((outcome) => outcome.overlay === true) },
     note: outcomes.map(({ language, status }) => `${language} ${status.replace(/_/g, ' ')}`).join(', '),
     onIssues: async (log, issues) => {
       const entry = pending.get(log.file);
@@ -289,7 +293,8 @@ export async function runCodeql(input: ProducerInput): Promise<ProducerOutcome> 
   const memoryPath = analysisMemoryPath(cacheDir);
   const sizes = await sourceSizes(ctx, [...changed.keys()], options.maxRepoSizeBytes);
   const settings = JSON.stringify({ queries: options.queries, scope: input.scope.mode });
-  const cliVersion = options.overlay ? await readCliVersion(input) : null;
+  // Read even without overlays: telemetry records which CodeQL ran.
+  const cliVersion = await readCliVersion(input);
   const run: CodeqlRun = {
     input,
     options,
@@ -305,5 +310,5 @@ export async function runCodeql(input: ProducerInput): Promise<ProducerOutcome> 
   const outcomes: (LanguageOutcome & { language: CodeqlLanguage })[] = [];
   for (const [language, files] of changed)
     outcomes.push({ language, ...(await analyzeLanguage(run, { language, files })) });
-  return ranOutcome(memoryPath, outcomes);
+  return ranOutcome(run, outcomes);
 }
