@@ -4,6 +4,7 @@ import type { RepoChangeSet } from '../change-set/types.js';
 import type { TollgateConfig } from '../config/schema.js';
 import { errorMessage, isWriteFailure } from '../errors.js';
 import { createEventLog, newRunId } from '../events/index.js';
+import { trackOpenCalls } from '../events/interrupted-calls.js';
 import { loadRedactor } from '../pipeline/redact-result.js';
 import type { AnyToolDefinition } from '../pipeline/tool.js';
 import type { EffectivePolicy } from '../policy/effective-policy.js';
@@ -115,6 +116,7 @@ export async function runLifecycle(options: RunLifecycleOptions): Promise<RunLif
     let outcome: RunLifecycleOutcome;
     let closeFailure: unknown;
     let removeAbortRecord = () => {};
+    const openCalls = trackOpenCalls(events);
     try {
       events.emit('run.start', {
         runId,
@@ -127,6 +129,7 @@ export async function runLifecycle(options: RunLifecycleOptions): Promise<RunLif
       });
       // Ctrl-C or a kill ends the process at once: the log records that, rather than merely stopping.
       removeAbortRecord = onAbort((signal) => {
+        openCalls.interrupt(signal);
         events.emit('run.abort', { runId, signal, durationMs: Date.now() - started });
         events.close();
       });
@@ -140,6 +143,7 @@ export async function runLifecycle(options: RunLifecycleOptions): Promise<RunLif
       await recordRunTelemetry(runDir, { runId, tools: outcome.tools, ...options.telemetry(finished) });
     } finally {
       removeAbortRecord();
+      openCalls.stop();
       try {
         events.close();
       } catch (error) {
