@@ -71,6 +71,10 @@ test.each(['SIGINT', 'SIGTERM'] as const)(
     });
     // The failed completions come before the abort, which stays the last event.
     expect(events.at(-1).type).toBe('run.abort');
+
+    const stats = await runCli(['stats'], { cwd: repo.root, env: repo.env });
+    expect(stats.stdout).toContain(`Interrupted runs: 1 (${signal} 1)`);
+    expect(stats.stdout).toMatch(/checks: 1 call\(s\), ran 0.*\n(.*\n)* {2}interrupted 1/);
   },
   60_000,
 );

@@ -13,7 +13,7 @@ import type { ToolResult } from '../result.js';
 import { recordRunHistory } from '../state/history-store.js';
 import { acquireLock, ensureTollgateDir, runDirFor } from '../state/index.js';
 import { pruneRuns } from '../state/prune-runs.js';
-import { type RunTelemetryInput, recordRunTelemetry } from '../telemetry/index.js';
+import { type RunTelemetryInput, recordInterruptedRun, recordRunTelemetry } from '../telemetry/index.js';
 import { changeSetForRun } from './change-set-for-run.js';
 import { executeSelected, type SelectedCall } from './execute-selected.js';
 import { pendingPolicyExecution, withPendingChecksNote } from './pending-policy.js';
@@ -129,9 +129,17 @@ export async function runLifecycle(options: RunLifecycleOptions): Promise<RunLif
       });
       // Ctrl-C or a kill ends the process at once: the log records that, rather than merely stopping.
       removeAbortRecord = onAbort((signal) => {
-        openCalls.interrupt(signal);
-        events.emit('run.abort', { runId, signal, durationMs: Date.now() - started });
+        const interrupted = openCalls.interrupt(signal);
+        const durationMs = Date.now() - started;
+        events.emit('run.abort', { runId, signal, durationMs });
         events.close();
+        recordInterruptedRun(runDir, {
+          runId,
+          source: options.mcpServerName ? 'mcp' : 'run',
+          signal,
+          durationMs,
+          tools: interrupted,
+        });
       });
       const answered = options.shortcut?.(changeSet) ?? null;
       const stored = answered ? { ...answered } : await executeAndStore(options, { changeSet, runId, runDir, events });
