@@ -18,9 +18,9 @@ beforeEach(async () => {
 });
 afterEach(() => repo.cleanup());
 
-const EXIT_CODES = { SIGINT: 130, SIGTERM: 143 } as const;
+const EXIT_CODES = { SIGINT: 130, SIGTERM: 143, SIGHUP: 143 } as const;
 
-test.each(['SIGINT', 'SIGTERM'] as const)(
+test.each(['SIGINT', 'SIGTERM', 'SIGHUP'] as const)(
   'a run interrupted by %s records an abort event that tollgate log shows, and fails the call it stopped',
   async (signal) => {
     assertBuilt();
