@@ -173,7 +173,7 @@ describe('executeTool', () => {
     [
       'answers an unknown key',
       `echo '{"allow":true}'`,
-      'preToolUse hook "echo \'{\\"allow\\":true}\'" answered an invalid reply at reply: expected {decision?: "allow"|"deny", reason?, modifiedArguments?, additionalContext?}',
+      'preToolUse hook "echo \'{\\"allow\\":true}\'" answered an invalid reply at reply: expected {decision?: "allow"|"deny", reason?, modifiedArguments?, additionalContext?, suppressOutput?: boolean}',
     ],
   ])('a preToolUse hook that %s fails the call closed, as an error', async (_name, run, summary) => {
     const config = configWith({ hooks: { preToolUse: [{ run }] } });
@@ -214,6 +214,21 @@ describe('executeTool', () => {
     expect(execution.result.summary).toBe(
       'internal error in throwing: boom\nAdditional guidance from postToolUseFailure hook: try --skip throwing',
     );
+  });
+
+  test('a hook reply with suppressOutput keeps its context out of the printed summary; the event log keeps it', async () => {
+    const config = configWith({
+      hooks: {
+        preToolUse: [{ run: `echo '{"additionalContext":"quiet note","suppressOutput":true}'` }],
+        postToolUse: [{ run: `echo '{"additionalContext":"loud note"}'` }],
+      },
+    });
+    const execution = await executeTool({ toolName: 'echo' }, env(config));
+    expect(execution.result.summary).toContain('Additional context from hooks: loud note');
+    expect(execution.result.summary).not.toContain('quiet note');
+    expect(execution.additionalContext).toEqual(['loud note']);
+    const ends = sink.events.filter((event) => event.type === 'hook.end');
+    expect(ends[0]?.data).toMatchObject({ output: { additionalContext: 'quiet note', suppressOutput: true } });
   });
 
   test('a preflight answer (e.g. skipped_no_changes) stands in for running the tool', async () => {

@@ -12,7 +12,7 @@ import { ledgerFor } from '../process-ledger.js';
 import { FAILURE_STATUSES, result, type ToolResult } from '../result.js';
 import { ONE_SHOT } from '../state/atomic-write.js';
 import type { EventSink } from './event-sink.js';
-import { type HookRunContext, type HookType, hookMatches, runHook } from './hooks.js';
+import { type HookReply, type HookRunContext, type HookType, hookMatches, runHook } from './hooks.js';
 import { checkPermissions } from './permissions.js';
 import { heartbeatInterval, withHeartbeat } from './process-heartbeat.js';
 import { loadRedactor, redactResult } from './redact-result.js';
@@ -146,8 +146,7 @@ export async function executeTool(call: ToolCall, env: PipelineEnvironment): Pro
   const postType: HookType = FAILURE_STATUSES.has(toolResult.status) ? 'postToolUseFailure' : 'postToolUse';
   for (const hook of env.config.hooks[postType].filter((candidate) => hookMatches(candidate, toolName))) {
     const outcome = await runHook(postType, hook, { arguments: input.value, result: toolResult }, hookContext);
-    if (outcome.kind === 'ok' && outcome.reply.additionalContext)
-      additionalContext.push(outcome.reply.additionalContext);
+    if (outcome.kind === 'ok') addContext(additionalContext, outcome.reply);
   }
   // What hooks add reaches the agent whatever the outcome: a preToolUse or postToolUse hook's context matters on a
   // success as much as postToolUseFailure's guidance does on a failure.
@@ -159,6 +158,11 @@ export async function executeTool(call: ToolCall, env: PipelineEnvironment): Pro
     toolResult.summary = `${toolResult.summary}\n${label}: ${additionalContext.join(' ')}`;
   }
   return finish(toolResult);
+}
+
+/** A hook's context goes into the printed summary, unless the hook asked that its output be suppressed. */
+function addContext(additionalContext: string[], reply: HookReply): void {
+  if (reply.additionalContext && !reply.suppressOutput) additionalContext.push(reply.additionalContext);
 }
 
 type ParsedInput = { ok: true; value: unknown } | { ok: false; message: string };
@@ -180,7 +184,7 @@ async function guardCall(
     if (outcome.kind === 'denied') {
       return { ok: false, refusal: result('error', `denied by preToolUse hook: ${outcome.reason}`) };
     }
-    if (outcome.reply.additionalContext) context.additionalContext.push(outcome.reply.additionalContext);
+    addContext(context.additionalContext, outcome.reply);
     if (outcome.reply.modifiedArguments) {
       const parsed = parseInput(tool, outcome.reply.modifiedArguments);
       if (!parsed.ok) {
