@@ -60,6 +60,10 @@ test.each(['SIGINT', 'SIGTERM', 'SIGHUP'] as const)(
       .split('\n')
       .map((line) => JSON.parse(line));
     const started = events.filter((event) => event.type === 'tool.execution_start');
+    // `tollgate run` is a person's request: each call is recorded as such before it starts.
+    expect(
+      events.filter((event) => event.type === 'tool.user_requested').map((event) => event.data.toolCallId),
+    ).toEqual(started.map((event) => event.data.toolCallId));
     const completed = events.filter((event) => event.type === 'tool.execution_complete');
     expect(started.length).toBeGreaterThan(0);
     expect(completed.map((event) => event.data.toolCallId).sort()).toEqual(

@@ -108,6 +108,20 @@ describe('executeTool', () => {
     expect(sink.events.at(-1)?.data).toMatchObject({ toolName: 'echo', success: true });
   });
 
+  test("a call a person asked for directly is recorded as user-requested before it starts; an agent's is not", async () => {
+    await executeTool({ toolName: 'echo', arguments: { message: 'hi' }, userRequested: true }, env());
+    const [requested, started] = sink.events;
+    expect(requested?.type).toBe('tool.user_requested');
+    expect(requested?.data).toEqual({ toolCallId: expect.any(String), toolName: 'echo', arguments: { message: 'hi' } });
+    expect(started?.type).toBe('tool.execution_start');
+    expect((started?.data as { toolCallId: string }).toolCallId).toBe(
+      (requested?.data as { toolCallId: string }).toolCallId,
+    );
+    sink.events.length = 0;
+    await executeTool({ toolName: 'echo', arguments: { message: 'hi' }, mcpServerName: 'tollgate' }, env());
+    expect(sink.events.some((event) => event.type === 'tool.user_requested')).toBe(false);
+  });
+
   test.each([
     ['an unknown tool', { toolName: 'nope' }, 'unknown tool "nope"; expected one of echo, sleepy, throwing'],
     [

@@ -26,6 +26,8 @@ export interface ToolCall {
   arguments?: unknown;
   /** Provenance when the call came through the MCP server. */
   mcpServerName?: string;
+  /** A person asked for it directly (`tollgate run`), not an agent (MCP) or a hook. */
+  userRequested?: boolean;
 }
 
 /** Everything a call needs from the run around it. */
@@ -89,6 +91,9 @@ export async function executeTool(call: ToolCall, env: PipelineEnvironment): Pro
   const additionalContext: string[] = [];
   let scope: string | null = null;
 
+  if (call.userRequested) {
+    env.events.emit('tool.user_requested', { toolCallId, toolName, arguments: call.arguments ?? {} });
+  }
   env.events.emit('tool.execution_start', {
     toolCallId,
     toolName,

@@ -55,6 +55,8 @@ export interface RunLifecycleOptions {
   force?: boolean;
   skipBefore?: (tool: AnyToolDefinition) => ToolResult | null;
   mcpServerName?: string;
+  /** A person asked for this run directly (`tollgate run`): each call gets a `tool.user_requested` event. */
+  userRequested?: boolean;
   signal?: AbortSignal;
   env?: NodeJS.ProcessEnv;
   onProgress?: (toolName: string, message: string) => void;
@@ -213,6 +215,7 @@ async function executeAndStore(
     ...(options.force ? { force: true } : {}),
     ...(options.skipBefore ? { skipBefore: options.skipBefore } : {}),
     ...(options.mcpServerName ? { mcpServerName: options.mcpServerName } : {}),
+    ...(options.userRequested ? { userRequested: true } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.env ? { env: options.env } : {}),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
