@@ -55,6 +55,7 @@ export async function runAndReport(flags: RunFlags): Promise<number> {
       wait: flags.wait,
       strict: flags.strict,
       verbose: flags.verbose,
+      userRequested: true,
       command: ['tollgate', ...process.argv.slice(2)].join(' '),
       version: TOLLGATE_VERSION,
       onProgress: display.update,

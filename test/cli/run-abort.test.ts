@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { createTempRepo, type TempRepo } from '../support/git-repo.js';
@@ -18,8 +18,10 @@ beforeEach(async () => {
 });
 afterEach(() => repo.cleanup());
 
-test.each(['SIGINT', 'SIGTERM'] as const)(
-  'a run interrupted by %s records an abort event that tollgate log shows',
+const EXIT_CODES = { SIGINT: 130, SIGTERM: 143, SIGHUP: 143 } as const;
+
+test.each(['SIGINT', 'SIGTERM', 'SIGHUP'] as const)(
+  'a run interrupted by %s records an abort event that tollgate log shows, and fails the call it stopped',
   async (signal) => {
     assertBuilt();
     await repo.write('a.txt', 'two\n');
@@ -41,14 +43,42 @@ test.each(['SIGINT', 'SIGTERM'] as const)(
     });
     await new Promise((resolve) => setTimeout(resolve, 300));
     child.kill(signal);
-    expect(await exited).toBe(signal === 'SIGINT' ? 130 : 143);
+    expect(await exited).toBe(EXIT_CODES[signal]);
 
     const log = await runCli(['log'], { cwd: repo.root, env: repo.env });
     expect(log.stdout).toMatch(
       new RegExp(`interrupted by ${signal} after \\S+: the run was aborted and its checks stopped`),
     );
+    expect(log.stdout).toMatch(new RegExp(`checks\\s+interrupted .*\\n\\s+interrupted by ${signal}`));
     const json = await runCli(['log', '--json'], { cwd: repo.root, env: repo.env });
     expect(JSON.parse(json.stdout).abort).toMatchObject({ signal });
+
+    const runsDir = join(repo.root, '.tollgate', 'runs');
+    const [runId] = readdirSync(runsDir);
+    const events = readFileSync(join(runsDir, runId!, 'events.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    const started = events.filter((event) => event.type === 'tool.execution_start');
+    // `tollgate run` is a person's request: each call is recorded as such before it starts.
+    expect(
+      events.filter((event) => event.type === 'tool.user_requested').map((event) => event.data.toolCallId),
+    ).toEqual(started.map((event) => event.data.toolCallId));
+    const completed = events.filter((event) => event.type === 'tool.execution_complete');
+    expect(started.length).toBeGreaterThan(0);
+    expect(completed.map((event) => event.data.toolCallId).sort()).toEqual(
+      started.map((event) => event.data.toolCallId).sort(),
+    );
+    expect(completed.find((event) => event.data.toolName === 'checks')?.data).toMatchObject({
+      success: false,
+      error: { message: `interrupted by ${signal}`, code: 'interrupted' },
+    });
+    // The failed completions come before the abort, which stays the last event.
+    expect(events.at(-1).type).toBe('run.abort');
+
+    const stats = await runCli(['stats'], { cwd: repo.root, env: repo.env });
+    expect(stats.stdout).toContain(`Interrupted runs: 1 (${signal} 1)`);
+    expect(stats.stdout).toMatch(/checks: 1 call\(s\), ran 0.*\n(.*\n)* {2}interrupted 1/);
   },
   60_000,
 );

@@ -14,7 +14,7 @@ export function registerStats(program: Command, io: () => CommandIo = processIo)
     .command('stats')
     .summary('summarise local validation telemetry over recent runs')
     .description(
-      'Reads .tollgate/runs/*/telemetry.jsonl (written by every run and MCP call; local only, never sent anywhere) and prints, per validator: calls, successes, timeouts, median and p95 duration, findings, how often the agent declared the change trivial and how often it was wrong, the time those declarations could have saved, why calls were skipped, and which reviewer CLIs (version, model) and CodeQL versions (overlay database or not) ran.',
+      'Reads .tollgate/runs/*/telemetry.jsonl (written by every run and MCP call; local only, never sent anywhere) and prints, per validator: calls, successes, timeouts, median and p95 duration, findings, how often the agent declared the change trivial and how often it was wrong, the time those declarations could have saved, why calls were skipped, calls refused for invalid input, runs a signal interrupted, and which reviewer CLIs (version, model) and CodeQL versions (overlay database or not) ran.',
     )
     .option('--limit <n>', 'how many recent runs to read (default 50)')
     .option('--json', 'print the summary as JSON')

@@ -79,7 +79,8 @@ function when(summary: RunSummary): string {
 
 function statusOf(tool: ToolCallSummary): string {
   if (tool.state === 'orphaned') return '';
-  return tool.status ?? (tool.success ? 'completed' : 'error');
+  // A call without a result names why it failed (`interrupted` when a signal stopped it).
+  return tool.status ?? (tool.success ? 'completed' : (tool.error?.code ?? 'error'));
 }
 
 function renderTool(tool: ToolCallSummary, widths: { name: number; status: number }): string[] {

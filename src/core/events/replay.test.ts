@@ -242,3 +242,25 @@ test('renders the run list', () => {
   `);
   expect(renderRunList([])).toBe('no runs yet; `tollgate run` records one\n');
 });
+
+test('a hook that asked for its output to be suppressed shows its decision in log, not its reason', () => {
+  const summary = replayRun(
+    parseEventLog(
+      logText([
+        ['run.start', runStart],
+        ['hook.start', { hookInvocationId: 'h1', hookType: 'preToolUse', toolCallId: 'c1' }],
+        [
+          'hook.end',
+          {
+            hookInvocationId: 'h1',
+            hookType: 'preToolUse',
+            success: true,
+            output: { decision: 'allow', reason: 'internal note', suppressOutput: true },
+          },
+        ],
+      ]),
+    ),
+  );
+  expect(summary.hooks.map((hook) => [hook.decision, hook.reason])).toEqual([['allow', null]]);
+  expect(renderRunLog('20261123T105600Z-ab12cd', summary)).not.toContain('internal note');
+});

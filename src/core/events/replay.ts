@@ -89,7 +89,13 @@ const loggedResultSchema = lazy(() =>
   }),
 );
 
-const hookOutputSchema = lazy(() => z.looseObject({ decision: z.string().optional(), reason: z.string().optional() }));
+const hookOutputSchema = lazy(() =>
+  z.looseObject({
+    decision: z.string().optional(),
+    reason: z.string().optional(),
+    suppressOutput: z.boolean().optional(),
+  }),
+);
 
 /** Folds a run's events into what happened: one entry per tool call, hook and permission decision. Pure. */
 export function replayRun(read: EventLogRead): RunSummary {
@@ -267,7 +273,8 @@ function foldHookEvent(fold: Fold, event: EventOf<'hook.start' | 'hook.end'>): v
   const output = hookOutputSchema().safeParse(event.data.output);
   if (output.success) {
     hook.decision = output.data.decision ?? null;
-    hook.reason = output.data.reason ?? null;
+    // A hook that asked for its output to be suppressed keeps its reason out of what `log` prints.
+    hook.reason = output.data.suppressOutput ? null : (output.data.reason ?? null);
   }
   if (event.data.error) hook.reason = event.data.error.message;
 }

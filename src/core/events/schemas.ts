@@ -60,6 +60,7 @@ export const eventDataSchemas = lazy(
           .optional(),
       }),
       'run.abort': z.looseObject({ runId: z.string(), signal: z.string(), durationMs: z.number() }),
+      'tool.user_requested': z.looseObject({ toolCallId: z.string(), toolName: z.string(), arguments: z.unknown() }),
       'tool.execution_start': z.looseObject({
         toolCallId: z.string(),
         toolName: z.string(),

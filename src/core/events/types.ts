@@ -31,6 +31,13 @@ export interface ToolExecutionStartData {
   mcpServerName?: string;
 }
 
+/** A call a person asked for directly (`tollgate run` at a terminal), recorded before its `tool.execution_start`. */
+export interface ToolUserRequestedData {
+  toolCallId: string;
+  toolName: string;
+  arguments: unknown;
+}
+
 export interface ToolExecutionProgressData {
   toolCallId: string;
   progressMessage: string;
@@ -135,6 +142,7 @@ export interface EventDataByType {
   'run.start': RunStartData;
   'run.end': RunEndData;
   'run.abort': RunAbortData;
+  'tool.user_requested': ToolUserRequestedData;
   'tool.execution_start': ToolExecutionStartData;
   'tool.execution_progress': ToolExecutionProgressData;
   'tool.execution_partial_result': ToolExecutionPartialResultData;

@@ -108,6 +108,20 @@ describe('executeTool', () => {
     expect(sink.events.at(-1)?.data).toMatchObject({ toolName: 'echo', success: true });
   });
 
+  test("a call a person asked for directly is recorded as user-requested before it starts; an agent's is not", async () => {
+    await executeTool({ toolName: 'echo', arguments: { message: 'hi' }, userRequested: true }, env());
+    const [requested, started] = sink.events.map((event) => ({ type: event.type, data: event.data as object }));
+    expect(requested?.type).toBe('tool.user_requested');
+    expect(requested?.data).toEqual({ toolCallId: expect.any(String), toolName: 'echo', arguments: { message: 'hi' } });
+    expect(started).toMatchObject({
+      type: 'tool.execution_start',
+      data: { toolCallId: (requested?.data as { toolCallId?: string } | undefined)?.toolCallId },
+    });
+    sink.events.length = 0;
+    await executeTool({ toolName: 'echo', arguments: { message: 'hi' }, mcpServerName: 'tollgate' }, env());
+    expect(sink.events.some((event) => event.type === 'tool.user_requested')).toBe(false);
+  });
+
   test.each([
     ['an unknown tool', { toolName: 'nope' }, 'unknown tool "nope"; expected one of echo, sleepy, throwing'],
     [
@@ -173,7 +187,7 @@ describe('executeTool', () => {
     [
       'answers an unknown key',
       `echo '{"allow":true}'`,
-      'preToolUse hook "echo \'{\\"allow\\":true}\'" answered an invalid reply at reply: expected {decision?: "allow"|"deny", reason?, modifiedArguments?, additionalContext?}',
+      'preToolUse hook "echo \'{\\"allow\\":true}\'" answered an invalid reply at reply: expected {decision?: "allow"|"deny", reason?, modifiedArguments?, additionalContext?, suppressOutput?: boolean}',
     ],
   ])('a preToolUse hook that %s fails the call closed, as an error', async (_name, run, summary) => {
     const config = configWith({ hooks: { preToolUse: [{ run }] } });
@@ -214,6 +228,21 @@ describe('executeTool', () => {
     expect(execution.result.summary).toBe(
       'internal error in throwing: boom\nAdditional guidance from postToolUseFailure hook: try --skip throwing',
     );
+  });
+
+  test('a hook reply with suppressOutput keeps its context out of the printed summary; the event log keeps it', async () => {
+    const config = configWith({
+      hooks: {
+        preToolUse: [{ run: `echo '{"additionalContext":"quiet note","suppressOutput":true}'` }],
+        postToolUse: [{ run: `echo '{"additionalContext":"loud note"}'` }],
+      },
+    });
+    const execution = await executeTool({ toolName: 'echo' }, env(config));
+    expect(execution.result.summary).toContain('Additional context from hooks: loud note');
+    expect(execution.result.summary).not.toContain('quiet note');
+    expect(execution.additionalContext).toEqual(['loud note']);
+    const ends = sink.events.filter((event) => event.type === 'hook.end');
+    expect(ends[0]?.data).toMatchObject({ output: { additionalContext: 'quiet note', suppressOutput: true } });
   });
 
   test('a preflight answer (e.g. skipped_no_changes) stands in for running the tool', async () => {

@@ -12,7 +12,7 @@ import { ledgerFor } from '../process-ledger.js';
 import { FAILURE_STATUSES, result, type ToolResult } from '../result.js';
 import { ONE_SHOT } from '../state/atomic-write.js';
 import type { EventSink } from './event-sink.js';
-import { type HookRunContext, type HookType, hookMatches, runHook } from './hooks.js';
+import { type HookReply, type HookRunContext, type HookType, hookMatches, runHook } from './hooks.js';
 import { checkPermissions } from './permissions.js';
 import { heartbeatInterval, withHeartbeat } from './process-heartbeat.js';
 import { loadRedactor, redactResult } from './redact-result.js';
@@ -26,6 +26,8 @@ export interface ToolCall {
   arguments?: unknown;
   /** Provenance when the call came through the MCP server. */
   mcpServerName?: string;
+  /** A person asked for it directly (`tollgate run`), not an agent (MCP) or a hook. */
+  userRequested?: boolean;
 }
 
 /** Everything a call needs from the run around it. */
@@ -89,6 +91,9 @@ export async function executeTool(call: ToolCall, env: PipelineEnvironment): Pro
   const additionalContext: string[] = [];
   let scope: string | null = null;
 
+  if (call.userRequested) {
+    env.events.emit('tool.user_requested', { toolCallId, toolName, arguments: call.arguments ?? {} });
+  }
   env.events.emit('tool.execution_start', {
     toolCallId,
     toolName,
@@ -146,8 +151,7 @@ export async function executeTool(call: ToolCall, env: PipelineEnvironment): Pro
   const postType: HookType = FAILURE_STATUSES.has(toolResult.status) ? 'postToolUseFailure' : 'postToolUse';
   for (const hook of env.config.hooks[postType].filter((candidate) => hookMatches(candidate, toolName))) {
     const outcome = await runHook(postType, hook, { arguments: input.value, result: toolResult }, hookContext);
-    if (outcome.kind === 'ok' && outcome.reply.additionalContext)
-      additionalContext.push(outcome.reply.additionalContext);
+    if (outcome.kind === 'ok') addContext(additionalContext, outcome.reply);
   }
   // What hooks add reaches the agent whatever the outcome: a preToolUse or postToolUse hook's context matters on a
   // success as much as postToolUseFailure's guidance does on a failure.
@@ -159,6 +163,11 @@ export async function executeTool(call: ToolCall, env: PipelineEnvironment): Pro
     toolResult.summary = `${toolResult.summary}\n${label}: ${additionalContext.join(' ')}`;
   }
   return finish(toolResult);
+}
+
+/** A hook's context goes into the printed summary, unless the hook asked that its output be suppressed. */
+function addContext(additionalContext: string[], reply: HookReply): void {
+  if (reply.additionalContext && !reply.suppressOutput) additionalContext.push(reply.additionalContext);
 }
 
 type ParsedInput = { ok: true; value: unknown } | { ok: false; message: string };
@@ -180,7 +189,7 @@ async function guardCall(
     if (outcome.kind === 'denied') {
       return { ok: false, refusal: result('error', `denied by preToolUse hook: ${outcome.reason}`) };
     }
-    if (outcome.reply.additionalContext) context.additionalContext.push(outcome.reply.additionalContext);
+    addContext(context.additionalContext, outcome.reply);
     if (outcome.reply.modifiedArguments) {
       const parsed = parseInput(tool, outcome.reply.modifiedArguments);
       if (!parsed.ok) {

@@ -20,6 +20,8 @@ const hookReplySchema = lazy(() =>
       reason: z.string().optional(),
       modifiedArguments: z.record(z.string(), z.unknown()).optional(),
       additionalContext: z.string().optional(),
+      /** Keep what this reply says (its context, its reason) out of what tollgate prints; the event log still has it. */
+      suppressOutput: z.boolean().optional(),
     })
     .strict(),
 );
@@ -146,7 +148,7 @@ async function invoke(hook: HookCommand, input: Record<string, unknown>, ctx: Ho
     const where = issue && issue.path.length > 0 ? issue.path.join('.') : 'reply';
     return {
       kind: 'failed',
-      message: `${name} answered an invalid reply at ${where}: expected {decision?: "allow"|"deny", reason?, modifiedArguments?, additionalContext?}`,
+      message: `${name} answered an invalid reply at ${where}: expected {decision?: "allow"|"deny", reason?, modifiedArguments?, additionalContext?, suppressOutput?: boolean}`,
     };
   }
   if (parsed.data.decision === 'deny') {

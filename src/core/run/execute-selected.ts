@@ -28,6 +28,8 @@ export interface ExecuteSelectedOptions {
   policy?: EffectivePolicy;
   /** Set when the calls came through the MCP server: recorded on every `tool.execution_start` event. */
   mcpServerName?: string;
+  /** A person asked for these calls directly (`tollgate run`): each gets a `tool.user_requested` event. */
+  userRequested?: boolean;
   /** Run even when nothing changed or an earlier pass would stand in (`advisories check --all`). */
   force?: boolean;
   /** A decision taken before the shared no-changes check, e.g. a declared trivial change (`skipped_trivial`). */
@@ -83,6 +85,7 @@ export async function executeSelected(
             toolName: call.tool.name,
             arguments: call.arguments,
             ...(options.mcpServerName ? { mcpServerName: options.mcpServerName } : {}),
+            ...(options.userRequested ? { userRequested: true } : {}),
           },
           {
             repoRoot: options.repoRoot,

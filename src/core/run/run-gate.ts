@@ -28,6 +28,8 @@ export interface RunGateOptions {
   /** Run the validators even when nothing changed (`advisories check --all`). */
   force?: boolean;
   verbose?: boolean;
+  /** A person asked for this run directly (`tollgate run`), not the stop hook on an agent's behalf. */
+  userRequested?: boolean;
   /** The command line that started the run, for the lock file and the log. */
   command: string;
   version: string;
@@ -70,6 +72,7 @@ export async function runGate(options: RunGateOptions): Promise<RunReport> {
     required,
     verbose: options.verbose ?? false,
     ...(options.force ? { force: true } : {}),
+    ...(options.userRequested ? { userRequested: true } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.env ? { env: options.env } : {}),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),

@@ -4,6 +4,7 @@ import type { RepoChangeSet } from '../change-set/types.js';
 import type { TollgateConfig } from '../config/schema.js';
 import { errorMessage, isWriteFailure } from '../errors.js';
 import { createEventLog, newRunId } from '../events/index.js';
+import { trackOpenCalls } from '../events/interrupted-calls.js';
 import { loadRedactor } from '../pipeline/redact-result.js';
 import type { AnyToolDefinition } from '../pipeline/tool.js';
 import type { EffectivePolicy } from '../policy/effective-policy.js';
@@ -12,7 +13,7 @@ import type { ToolResult } from '../result.js';
 import { recordRunHistory } from '../state/history-store.js';
 import { acquireLock, ensureTollgateDir, runDirFor } from '../state/index.js';
 import { pruneRuns } from '../state/prune-runs.js';
-import { type RunTelemetryInput, recordRunTelemetry } from '../telemetry/index.js';
+import { type RunTelemetryInput, recordInterruptedRun, recordRunTelemetry } from '../telemetry/index.js';
 import { changeSetForRun } from './change-set-for-run.js';
 import { executeSelected, type SelectedCall } from './execute-selected.js';
 import { pendingPolicyExecution, withPendingChecksNote } from './pending-policy.js';
@@ -41,6 +42,8 @@ export interface ValidatorRunOptions {
   /** The calls cover every enabled validator: only then may the verdict satisfy the stop hook. */
   complete: boolean;
   mcpServerName?: string;
+  /** A person asked for this run directly (`tollgate run`): each call gets a `tool.user_requested` event. */
+  userRequested?: boolean;
   signal?: AbortSignal;
   env?: NodeJS.ProcessEnv;
   onProgress?: (toolName: string, message: string) => void;
@@ -122,6 +125,7 @@ export async function runLifecycle(options: RunLifecycleOptions): Promise<RunLif
     let outcome: RunLifecycleOutcome;
     let closeFailure: unknown;
     let removeAbortRecord = () => {};
+    const openCalls = trackOpenCalls(events);
     try {
       events.emit('run.start', {
         runId,
@@ -134,8 +138,17 @@ export async function runLifecycle(options: RunLifecycleOptions): Promise<RunLif
       });
       // Ctrl-C or a kill ends the process at once: the log records that, rather than merely stopping.
       removeAbortRecord = onAbort((signal) => {
-        events.emit('run.abort', { runId, signal, durationMs: Date.now() - started });
+        const interrupted = openCalls.interrupt(signal);
+        const durationMs = Date.now() - started;
+        events.emit('run.abort', { runId, signal, durationMs });
         events.close();
+        recordInterruptedRun(runDir, {
+          runId,
+          source: options.mcpServerName ? 'mcp' : 'run',
+          signal,
+          durationMs,
+          tools: interrupted,
+        });
       });
       const answered = options.shortcut?.(changeSet) ?? null;
       const stored = answered ? { ...answered } : await executeAndStore(options, { changeSet, runId, runDir, events });
@@ -147,6 +160,7 @@ export async function runLifecycle(options: RunLifecycleOptions): Promise<RunLif
       await recordRunTelemetry(runDir, { runId, tools: outcome.tools, ...options.telemetry(finished) });
     } finally {
       removeAbortRecord();
+      openCalls.stop();
       try {
         events.close();
       } catch (error) {
@@ -208,6 +222,7 @@ async function executeAndStore(
     ...(options.force ? { force: true } : {}),
     ...(options.skipBefore ? { skipBefore: options.skipBefore } : {}),
     ...(options.mcpServerName ? { mcpServerName: options.mcpServerName } : {}),
+    ...(options.userRequested ? { userRequested: true } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.env ? { env: options.env } : {}),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),

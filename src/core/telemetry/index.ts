@@ -1,4 +1,10 @@
-export { type RunTelemetryInput, recordRunTelemetry, type TrivialDeclaration, toolTelemetry } from './record.js';
+export {
+  type RunTelemetryInput,
+  recordInterruptedRun,
+  recordRunTelemetry,
+  type TrivialDeclaration,
+  toolTelemetry,
+} from './record.js';
 export { telemetryRecordSchema } from './record-schemas.js';
 export {
   type CallTelemetry,

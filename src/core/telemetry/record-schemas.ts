@@ -43,7 +43,19 @@ const callRecordSchema = () =>
     skipReason: z.enum(SKIP_REASONS).nullable(),
   });
 
+const interruptedRecordSchema = () =>
+  z.object({
+    type: z.literal('validation.interrupted'),
+    at: z.string(),
+    runId: z.string(),
+    source: z.enum(TELEMETRY_SOURCES),
+    signal: z.string(),
+    durationMs: z.number(),
+    tools: z.array(z.string()),
+  });
+
 /** Built on first use: only `tollgate stats` reads the records back (start-up: no other command pays for them). */
 export const telemetryRecordSchema = lazy(
-  (): z.ZodType<TelemetryRecord> => z.discriminatedUnion('type', [toolRecordSchema(), callRecordSchema()]),
+  (): z.ZodType<TelemetryRecord> =>
+    z.discriminatedUnion('type', [toolRecordSchema(), callRecordSchema(), interruptedRecordSchema()]),
 );

@@ -4,6 +4,7 @@ import { FAILURE_STATUSES } from '../result.js';
 import { openFindings, type ToolReport } from '../run/run-report.js';
 import {
   type CallTelemetry,
+  type InterruptedRunTelemetry,
   type SkipReason,
   skipReasonOf,
   TELEMETRY_FILE,
@@ -33,7 +34,7 @@ export function toolTelemetry(input: RunTelemetryInput, at = new Date().toISOStr
     const declared = input.declarations?.get(tool.name)?.isTrivial ?? null;
     const alertCount = openFindings(tool).length;
     const skipReason = skipReasonOf(tool.status);
-    const ran = skipReason === null;
+    const ran = skipReason === null && tool.status !== 'invalid_input';
     return {
       type: 'validation.tool',
       at,
@@ -72,7 +73,18 @@ export function toolTelemetry(input: RunTelemetryInput, at = new Date().toISOStr
  * Appends the run's records to `<runDir>/telemetry.jsonl`. Telemetry never fails a run: a write error is dropped.
  */
 export async function recordRunTelemetry(runDir: string, input: RunTelemetryInput): Promise<void> {
-  const lines = toolTelemetry(input).map((record) => `${JSON.stringify(record)}\n`);
+  appendRecords(runDir, toolTelemetry(input));
+}
+
+/**
+ * Records a run a signal ended. Synchronous, as the abort handler that calls it must be: the process exits right after.
+ */
+export function recordInterruptedRun(runDir: string, record: Omit<InterruptedRunTelemetry, 'type' | 'at'>): void {
+  appendRecords(runDir, [{ type: 'validation.interrupted', at: new Date().toISOString(), ...record }]);
+}
+
+function appendRecords(runDir: string, records: readonly TelemetryRecord[]): void {
+  const lines = records.map((record) => `${JSON.stringify(record)}\n`);
   try {
     // Synchronous: a few hundred bytes cost less than their trips through the thread pool.
     mkdirSync(runDir, { recursive: true, mode: 0o700 });

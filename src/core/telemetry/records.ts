@@ -7,7 +7,11 @@ import type { ToolStatus } from '../result.js';
  */
 export const TELEMETRY_FILE = 'telemetry.jsonl';
 
-/** Why a call or a tool did not run its validators. */
+/**
+ * Why a call or a tool did not run its validators. A tool's `invalid_input` is not a skip but its own category
+ * (`tollgate stats` counts it apart); it stays here because a whole call refused for bad input is recorded with it,
+ * as tools' records of older versions were.
+ */
 export const SKIP_REASONS = [
   'no_changes',
   'trivial_change',
@@ -73,7 +77,19 @@ export interface CallTelemetry {
   skipReason: SkipReason | null;
 }
 
-export type TelemetryRecord = ToolTelemetry | CallTelemetry;
+/** A run a signal ended before it finished: written by the abort handler, since the run never reaches its end. */
+export interface InterruptedRunTelemetry {
+  type: 'validation.interrupted';
+  at: string;
+  runId: string;
+  source: (typeof TELEMETRY_SOURCES)[number];
+  signal: string;
+  durationMs: number;
+  /** The validators whose calls had started and not completed. */
+  tools: string[];
+}
+
+export type TelemetryRecord = ToolTelemetry | CallTelemetry | InterruptedRunTelemetry;
 
 export function skipReasonOf(status: ToolStatus): SkipReason | null {
   switch (status) {
@@ -84,7 +100,6 @@ export function skipReasonOf(status: ToolStatus): SkipReason | null {
     case 'budget_exhausted':
       return 'budget_exhausted';
     case 'invalid_input':
-      return 'invalid_input';
     case 'passed':
     case 'failed':
     case 'timeout':

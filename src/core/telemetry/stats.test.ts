@@ -156,6 +156,50 @@ describe('telemetry', () => {
     expect(renderStats(summarizeTelemetry([old!], 1))).not.toContain('reviewers');
   });
 
+  test('invalid input is its own category, not a skip, in new records and in those of older versions', () => {
+    const records = [
+      ...toolTelemetry({ runId: 'r1', source: 'mcp', tools: [report('lint', 'invalid_input', 0)] }, 'T'),
+      ...toolTelemetry({ runId: 'r2', source: 'mcp', tools: [report('lint', 'skipped_no_changes', 0)] }, 'T'),
+      // An older version's record: invalid input as a skip reason.
+      {
+        ...toolTelemetry({ runId: 'r3', source: 'mcp', tools: [report('lint', 'passed', 0)] }, 'T')[0]!,
+        status: 'invalid_input',
+        success: false,
+        skipReason: 'invalid_input' as const,
+      },
+    ];
+    expect(records[0]).toMatchObject({ skipReason: null, status: 'invalid_input' });
+    const lint = summarizeTelemetry(records, 3).tools[0]!;
+    expect(lint).toMatchObject({ calls: 3, ran: 0, invalidInput: 2, skips: { no_changes: 1 } });
+    const text = renderStats(summarizeTelemetry(records, 3));
+    expect(text).toContain('  invalid input 2\n  skipped: no_changes 1');
+    expect(text).toContain('could not finish 0');
+  });
+
+  test('runs a signal interrupted are counted, by signal, with the calls they stopped', () => {
+    const interrupted = (runId: string, signal: string, tools: string[]) => ({
+      type: 'validation.interrupted' as const,
+      at: 'T',
+      runId,
+      source: 'run' as const,
+      signal,
+      durationMs: 5,
+      tools,
+    });
+    const records = [
+      ...toolTelemetry({ runId: 'r1', source: 'run', tools: [report('checks', 'passed', 10)] }, 'T'),
+      interrupted('r2', 'SIGINT', ['checks', 'secrets']),
+      interrupted('r3', 'SIGHUP', ['checks']),
+    ];
+    const stats = summarizeTelemetry(records, 3);
+    expect(stats.interrupted).toEqual({ SIGINT: 1, SIGHUP: 1 });
+    expect(stats.tools.find((tool) => tool.tool === 'checks')).toMatchObject({ calls: 3, ran: 1, interrupted: 2 });
+    const text = renderStats(stats);
+    expect(text).toContain('checks: 3 call(s), ran 1: passed 1');
+    expect(text).toContain('  interrupted 2');
+    expect(text).toContain('Interrupted runs: 2 (SIGINT 1, SIGHUP 1)');
+  });
+
   test('no runs yet', () => {
     expect(renderStats(summarizeTelemetry([], 0))).toBe(
       'No telemetry yet: run `tollgate run` or call a validation tool through `tollgate mcp`.\n',

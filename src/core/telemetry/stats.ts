@@ -17,6 +17,10 @@ export interface ToolStats {
   /** Ran and found something (failed checks, findings): a job done, not a success of the change. */
   failed: number;
   timeouts: number;
+  /** Calls refused before they ran because their input was invalid: neither a skip nor a run. */
+  invalidInput: number;
+  /** Calls a signal stopped (Ctrl-C, a kill) before they completed. */
+  interrupted: number;
   alerts: number;
   medianMs: number;
   p95Ms: number;
@@ -35,6 +39,8 @@ export interface TelemetryStats {
   runs: number;
   /** Whole calls (MCP) by how they ended early; `ran` when they ran validators. */
   calls: Record<string, number>;
+  /** Runs a signal ended before they finished, by signal. */
+  interrupted: Record<string, number>;
   tools: ToolStats[];
   /** Lines that could not be read (a newer tollgate, a torn write). */
   unreadableLines: number;
@@ -100,35 +106,35 @@ export function summarizeTelemetry(
 ): TelemetryStats {
   const byTool = new Map<string, { stats: ToolStats; durations: number[] }>();
   const calls: Record<string, number> = {};
+  const interrupted: Record<string, number> = {};
+  const entryFor = (tool: string) => {
+    const entry = byTool.get(tool) ?? { stats: emptyToolStats(tool), durations: [] };
+    byTool.set(tool, entry);
+    return entry;
+  };
   for (const record of records) {
     if (record.type === 'validation.call') {
       const key = record.skipReason ?? 'ran';
       calls[key] = (calls[key] ?? 0) + 1;
       continue;
     }
-    const entry = byTool.get(record.tool) ?? {
-      stats: {
-        tool: record.tool,
-        calls: 0,
-        ran: 0,
-        successes: 0,
-        passed: 0,
-        failed: 0,
-        timeouts: 0,
-        alerts: 0,
-        medianMs: 0,
-        p95Ms: 0,
-        trivialDeclared: 0,
-        disagreements: 0,
-        potentialSavingsMs: 0,
-        skips: {},
-        reviewers: [],
-        codeql: [],
-      },
-      durations: [],
-    };
+    if (record.type === 'validation.interrupted') {
+      interrupted[record.signal] = (interrupted[record.signal] ?? 0) + 1;
+      for (const tool of record.tools) {
+        const { stats } = entryFor(tool);
+        stats.calls++;
+        stats.interrupted++;
+      }
+      continue;
+    }
+    const entry = entryFor(record.tool);
     const { stats } = entry;
     stats.calls++;
+    // Older versions recorded a tool's invalid input as a skip.
+    if (record.status === 'invalid_input' || record.skipReason === 'invalid_input') {
+      stats.invalidInput++;
+      continue;
+    }
     if (record.skipReason) stats.skips[record.skipReason] = (stats.skips[record.skipReason] ?? 0) + 1;
     else {
       stats.ran++;
@@ -161,7 +167,6 @@ export function summarizeTelemetry(
       if (overlay) entry.overlay++;
       if (!same) stats.codeql.push(entry);
     }
-    byTool.set(record.tool, entry);
   }
   const tools = [...byTool.values()]
     .map(({ stats, durations }) => {
@@ -169,7 +174,30 @@ export function summarizeTelemetry(
       return { ...stats, medianMs: percentile(sorted, 0.5), p95Ms: percentile(sorted, 0.95) };
     })
     .sort((a, b) => a.tool.localeCompare(b.tool));
-  return { runs, calls, tools, unreadableLines };
+  return { runs, calls, interrupted, tools, unreadableLines };
+}
+
+function emptyToolStats(tool: string): ToolStats {
+  return {
+    tool,
+    calls: 0,
+    ran: 0,
+    successes: 0,
+    passed: 0,
+    failed: 0,
+    timeouts: 0,
+    invalidInput: 0,
+    interrupted: 0,
+    alerts: 0,
+    medianMs: 0,
+    p95Ms: 0,
+    trivialDeclared: 0,
+    disagreements: 0,
+    potentialSavingsMs: 0,
+    skips: {},
+    reviewers: [],
+    codeql: [],
+  };
 }
 
 function percentile(sorted: readonly number[], fraction: number): number {
@@ -197,6 +225,8 @@ export function renderStats(stats: TelemetryStats): string {
         `  declared trivial ${tool.trivialDeclared} time(s), ${tool.disagreements} of them with findings; potential savings ${formatDuration(tool.potentialSavingsMs)}`,
       );
     }
+    if (tool.invalidInput > 0) lines.push(`  invalid input ${tool.invalidInput}`);
+    if (tool.interrupted > 0) lines.push(`  interrupted ${tool.interrupted}`);
     if (skips) lines.push(`  skipped: ${skips}`);
     if (tool.reviewers.length > 0) {
       const reviewers = tool.reviewers.map(
@@ -210,6 +240,12 @@ export function renderStats(stats: TelemetryStats): string {
         `  codeql ${codeql.version ?? '(version unknown)'}: ${codeql.calls} call(s), ${codeql.overlay} on an overlay database`,
       );
     }
+  }
+  const interrupted = Object.entries(stats.interrupted);
+  if (interrupted.length > 0) {
+    const total = interrupted.reduce((sum, [, count]) => sum + count, 0);
+    const bySignal = interrupted.map(([signal, count]) => `${signal} ${count}`).join(', ');
+    lines.push('', `Interrupted runs: ${total} (${bySignal})`);
   }
   const calls = Object.entries(stats.calls);
   if (calls.length > 0) {
