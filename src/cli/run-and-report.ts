@@ -26,17 +26,7 @@ export async function runAndReport(flags: RunFlags): Promise<number> {
   const plainRun = takePlainRun();
   // `git add` of the snapshot needs no config: it runs while the config and the policy are read.
   const changeSetStart = startChangeSet(await findRepoRoot(cwd, process.env));
-  let project: Awaited<ReturnType<typeof openProject>>;
-  let outputFile: string | undefined;
-  try {
-    project = await openProject({ cwd, env: process.env, base: flags.base });
-    outputFile = flags.output ?? project.loaded.config.output.file;
-    // A report that cannot be delivered fails now, not after every validator ran.
-    if (outputFile) await checkOutputWritable(outputFile, cwd);
-  } catch (error) {
-    changeSetStart.cancel();
-    throw error;
-  }
+  const { project, outputFile } = await openForRun(flags, cwd, changeSetStart);
   const { repoRoot, loaded } = project;
   const { config } = loaded;
   const display = createProgressDisplay(process.stderr, { heartbeats: flags.progress });
@@ -102,6 +92,24 @@ export async function runAndReport(flags: RunFlags): Promise<number> {
     return ExitCode.internal;
   }
   return report.verdict === 'passed' ? ExitCode.passed : ExitCode.failed;
+}
+
+/** The project and the report's destination; a failure here cancels the snapshot already started. */
+async function openForRun(
+  flags: RunFlags,
+  cwd: string,
+  changeSetStart: ReturnType<typeof startChangeSet>,
+): Promise<{ project: Awaited<ReturnType<typeof openProject>>; outputFile: string | undefined }> {
+  try {
+    const project = await openProject({ cwd, env: process.env, base: flags.base });
+    const outputFile = flags.output ?? project.loaded.config.output.file;
+    // A report that cannot be delivered fails now, not after every validator ran.
+    if (outputFile) await checkOutputWritable(outputFile, cwd);
+    return { project, outputFile };
+  } catch (error) {
+    changeSetStart.cancel();
+    throw error;
+  }
 }
 
 /**

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { gateCheckOf } from './gate-checks.js';
-import { GATES } from './generic-value.js';
+import { GATES } from './generic-gates.js';
 import { builtinRules } from './rules/index.js';
 import { base64Of, fakeToken, URL_SAFE } from './sample-tokens.js';
 import { SecretScanner } from './scanner.js';

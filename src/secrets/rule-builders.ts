@@ -1,5 +1,5 @@
 import type { Severity } from '../core/finding.js';
-import { GATES } from './generic-value.js';
+import { GATES } from './generic-gates.js';
 import type { RuleSamples, SecretRule } from './rule.js';
 import { randomString } from './sample-tokens.js';
 

@@ -1,93 +1,29 @@
 import picomatch from 'picomatch';
 import { appendAll } from '../core/append-all.js';
-import type { LineRange, SkipReason } from '../core/change-set/types.js';
+import type { LineRange } from '../core/change-set/types.js';
 import { isFormatlessRule } from './fixtures.js';
-import { type ImportedSuppressions, importedSuppressionFor } from './imported-suppressions.js';
+import { importedSuppressionFor } from './imported-suppressions.js';
 import { keyStoreText } from './key-stores.js';
 import { isCompiledCode, printableRuns } from './printable-runs.js';
-import type { RawSecret, ScanTextOptions, SecretScanner } from './scanner.js';
+import type { ScanOutcome, ScanTarget, ScanTargetsOptions, SkippedTarget } from './scan-target-types.js';
+import type { RawSecret, ScanTextOptions } from './scanner.js';
 import { mayBeSourceMap, sourceMapParts } from './source-map.js';
-import { type AppliedSuppression, type GateSuppressionPolicy, judgeSuppression } from './suppressions.js';
+import { judgeSuppression } from './suppressions.js';
 import { decodeText, isOneBytePerCharacter } from './text-decoding.js';
-import { type SecretFinding, toSecretFinding } from './to-finding.js';
+import { toSecretFinding } from './to-finding.js';
 
 /**
  * The scanning loop every surface shares (the validator, `tollgate scan`, the pre-commit hook): read each target
  * once, skip what is not text, scan, keep only masked findings. Sources differ only in how they build targets.
  */
-export interface ScanTarget {
-  /** Repo-relative POSIX path (or as given on the command line). */
-  readonly path: string;
-  /** Content, or null when it cannot be had (then `unreadable` says why). */
-  read(): Promise<Buffer | string | null>;
-  /** Lines to report; all when absent. */
-  readonly onlyLines?: readonly LineRange[];
-  /** Lines that are new in the change (for `isNew`); all when absent. */
-  readonly newLines?: readonly LineRange[];
-  /** Maps a line of the scanned text to the line in the real file (history scans join added lines). */
-  readonly lineMap?: readonly number[];
-  /** Attached to findings (history scans). */
-  readonly commit?: string;
-  /**
-   * The blob id the bytes must have (a changed file of the gate's snapshot that is streamed from disk): bytes that do
-   * not match were changed since the snapshot, and the target is read whole through `read` instead.
-   */
-  readonly expectedBlob?: { readonly id: string; readonly objectFormat: string };
-  /** Known before reading: not to be scanned, and why (a symlink out of the repository). */
-  readonly skip?: { reason: SkipReason; detail: string };
-}
 
-export interface SkippedTarget {
-  path: string;
-  reason: SkipReason | 'allowlisted';
-  detail: string;
-}
-
-/** A value a provider rule recognised and rejected, listed with `--report-allowed` (masked only). */
-export interface RejectedCandidate {
-  path: string;
-  line: number;
-  column: number;
-  ruleId: string;
-  masked: string;
-  /** Why it is no finding: a wrong checksum, a placeholder, a documentation host. */
-  reason: string;
-}
-
-export interface ScanOutcome {
-  findings: SecretFinding[];
-  /** Findings left out because their fingerprint is in the baseline. */
-  baselined: number;
-  /** Every inline allow and baseline entry that cleared a finding. */
-  suppressed: AppliedSuppression[];
-  skipped: SkippedTarget[];
-  /**
-   * Files that are no text encoding, scanned for their printable runs only (see `printable-runs.ts`); a history's
-   * blob as `<commit>:<path>` (commit id to 12 characters).
-   */
-  binaryRuns: string[];
-  scannedFiles: number;
-  scannedBytes: number;
-  /** Only when `ScanTargetsOptions.reportRejected` is set: the candidates dropped silently otherwise. */
-  rejected?: RejectedCandidate[];
-}
-
-export interface ScanTargetsOptions {
-  scanner: SecretScanner;
-  /** Glob patterns (config `secrets.paths`) of files never scanned. */
-  allowPaths?: readonly string[];
-  baseline?: ReadonlySet<string>;
-  /** The baseline's path as configured, named in listed suppressions. */
-  baselineLabel?: string;
-  /** `.gitleaksignore` entries and secretlint `allows`. */
-  imported?: ImportedSuppressions;
-  /** Set in the gate: which suppressions may clear a high or critical finding. Absent: every one applies. */
-  gate?: GateSuppressionPolicy;
-  /** Keep the candidates a provider rule rejected (`--report-allowed`), masked, in `ScanOutcome.rejected`. */
-  reportRejected?: boolean;
-  signal?: AbortSignal;
-  onProgress?: (scanned: number, total: number) => void;
-}
+export type {
+  RejectedCandidate,
+  ScanOutcome,
+  ScanTarget,
+  ScanTargetsOptions,
+  SkippedTarget,
+} from './scan-target-types.js';
 
 /**
  * Whether ASCII and Latin-1 files go through `SecretScanner.scanBytes`. Off: on npm code its regions still held about

@@ -1,4 +1,4 @@
-import { type CompiledRule, compileRule, locateRegex, searchRegex } from './compiled-rule.js';
+import { type CompiledRule, compileRule } from './compiled-rule.js';
 import type { ByteHitCheck } from './gate-checks.js';
 import { hitRegions } from './hit-regions.js';
 import { KeywordHits } from './keyword-hits.js';
@@ -10,19 +10,16 @@ import { type PathFacts, PathFactsCache } from './path-facts.js';
 import { PendingWindows } from './pending-windows.js';
 import { buildKeywordAutomaton, isAutomatonKeyword, type KeywordAutomaton } from './prefilter.js';
 import { providerPrefixTest } from './provider-prefixes.js';
-import type { MatchContext, SecretRule } from './rule.js';
+import type { SecretRule } from './rule.js';
 import { RuleProgressPool } from './rule-progress.js';
+import { runRuleWindow } from './run-rule-window.js';
 import {
-  accepts,
   type Found,
   finish,
   locate,
   type RawSecret,
-  rejectionOf,
   resolveOverlaps,
   type Span,
-  secretOf,
-  secretValueOf,
   vetoTest,
   withRejected,
 } from './scan-results.js';
@@ -155,7 +152,7 @@ export class SecretScanner {
     this.advance(scan, text, 0, text.length);
     for (const compiled of this.anchorless) {
       if (scan.scannedUntil[compiled.index] !== -1) continue;
-      this.runRule(compiled, text, 0, text.length, scan);
+      runRuleWindow(compiled, text, 0, text.length, scan);
     }
     if (facts.yaml && mayHoldKubernetesSecret(text)) this.scanKubernetesSecretData(text, scan.found);
     locate(scan.found, text, 0, 0);
@@ -314,7 +311,7 @@ export class SecretScanner {
     const pending = this.idleWindows.pop() ?? new PendingWindows(this.compiled.length);
     const found = this.idleHits.pop() ?? new KeywordHits();
     pending.run = (index, start, end, cutShort) =>
-      this.runRule(this.compiled[index]!, text, start, end, scan, cutShort, base);
+      runRuleWindow(this.compiled[index]!, text, start, end, scan, cutShort, base);
     const { syntax, lockfile, documentation } = scan;
     const hits: Hits = {
       scan,
@@ -366,7 +363,7 @@ export class SecretScanner {
     const start = Math.max(0, at - 64);
     const end = Math.min(text.length, at + compiled.maxLength);
     hits.scannedUntil[compiled.index] = base + end;
-    this.runRule(compiled, text, start, end, hits.scan, false, base);
+    runRuleWindow(compiled, text, start, end, hits.scan, false, base);
   }
 
   /** Secrets inside a Kubernetes Secret's base64 `data:` values, reported at the encoded value. */
@@ -392,67 +389,5 @@ export class SecretScanner {
       return stopwords.some((word) => lower.includes(word));
     }
     return false;
-  }
-
-  private runRule(
-    compiled: CompiledRule,
-    text: string,
-    start: number,
-    end: number,
-    scan: Pick<ScanState, 'syntax' | 'found' | 'seen' | 'vetoed' | 'rejected'>,
-    cutShort = false,
-    base = 0,
-  ): void {
-    const { rule } = compiled;
-    const regex = searchRegex(compiled);
-    const window = text.slice(start, end);
-    scan.seen.enterWindow(compiled.index, base + start, base + end);
-    regex.lastIndex = 0;
-    for (let match = regex.exec(window); match !== null; match = regex.exec(window)) {
-      if (match[0].length === 0) regex.lastIndex++;
-      // A match that runs into a window cut inside the line may be a truncated value; the next window sees it whole.
-      if (cutShort && match.index + match[0].length === window.length) continue;
-      const value = secretValueOf(match, rule.secretGroup, compiled.secretGroups);
-      if (!value) continue;
-      if (!scan.seen.firstTime(compiled.index, base + start + match.index, match[0].length)) continue;
-      const groups = match.groups;
-      // One object shape for every match: a conditional spread made each check that reads it slow (keyword-dense text).
-      const context: MatchContext = {
-        name: groups === undefined ? undefined : (groups.name ?? groups.envName),
-        group: value.group,
-        syntax: scan.syntax,
-        host: groups === undefined ? undefined : groups.host,
-      };
-      const accepted = accepts(rule, value.secret, context);
-      // Most matches in keyword-dense text are rejected generic values: where a secret sits is worked out (a second,
-      // sticky run with group offsets) only for those that count.
-      if (!accepted && (rule.generic || rule.claimsRejected?.(value.secret, context) === false)) continue;
-      const locate = locateRegex(compiled);
-      locate.lastIndex = match.index;
-      const located = secretOf(locate.exec(window)!, rule.secretGroup, compiled.secretGroups);
-      if (!located) continue;
-      const absolute = base + start + located.start;
-      if (!accepted) {
-        // A provider rule that recognised the shape and rejected the value (wrong checksum, placeholder password)
-        // has the last word: a generic rule may not report the same text.
-        scan.vetoed.push({ start: absolute, end: absolute + located.secret.length });
-        scan.rejected?.push({
-          rule,
-          order: compiled.index,
-          secret: located.secret,
-          start: absolute,
-          end: absolute + located.secret.length,
-          rejected: rejectionOf(rule, value.secret, context) ?? 'rejected by the rule',
-        });
-        continue;
-      }
-      scan.found.push({
-        rule,
-        order: compiled.index,
-        secret: located.secret,
-        start: absolute,
-        end: absolute + located.secret.length,
-      });
-    }
   }
 }

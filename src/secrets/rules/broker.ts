@@ -1,4 +1,4 @@
-import { GATES } from '../generic-value.js';
+import { GATES } from '../generic-gates.js';
 import { defineRules } from '../rule.js';
 import { fakeHumanPassword, fakeToken } from '../sample-tokens.js';
 import { isUsablePassword } from '../url-password.js';

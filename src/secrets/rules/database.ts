@@ -1,4 +1,5 @@
-import { GATES, judgeStatementPassword } from '../generic-value.js';
+import { GATES } from '../generic-gates.js';
+import { judgeStatementPassword } from '../generic-value.js';
 import { defineRules, type SecretRule } from '../rule.js';
 import { fakeHumanPassword, fakeToken } from '../sample-tokens.js';
 import { isUsablePassword } from '../url-password.js';

@@ -1,8 +1,8 @@
 import { checkedGate } from '../gate-checks.js';
+import { GATES } from '../generic-gates.js';
 import {
   assignmentOf,
   assignmentPattern,
-  GATES,
   type GenericKind,
   judgeGenericValue,
   PASSWORD_NAME,

@@ -1,4 +1,4 @@
-import { GATES } from '../generic-value.js';
+import { GATES } from '../generic-gates.js';
 import { defineRules, type SecretRule } from '../rule.js';
 import { prefixedToken } from '../rule-builders.js';
 import { fakeHex } from '../sample-tokens.js';

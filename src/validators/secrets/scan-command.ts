@@ -4,7 +4,7 @@ import { findRepoRoot } from '../../core/config/repo-root.js';
 import { isTollgateError, TollgateError } from '../../core/errors.js';
 import { checkOutputWritable, writeOutput } from '../../core/state/output-file.js';
 import { TOLLGATE_VERSION } from '../../core/version.js';
-import { baselinePath, readBaselineEntries, writeBaseline } from '../../secrets/baseline.js';
+import { baselinePath, readBaselineEntries, type SecretsBaseline, writeBaseline } from '../../secrets/baseline.js';
 import { applyFixtureMode, type FixtureMode, fixturesNote } from '../../secrets/fixtures.js';
 import type { PolicyFileReader } from '../../secrets/imported-suppressions.js';
 import { loadScanner } from '../../secrets/load-rules.js';
@@ -121,17 +121,7 @@ export async function runScanCommand(flags: ScanCommandFlags, io: ScanCommandIo 
     io.stderr(baselineWritten(outcome.findings.length, options.baseline));
     return 0;
   }
-  if (audit) {
-    const { live, stale } = auditBaseline(entries, outcome);
-    const pruned = flags.baselinePrune === true && stale.length > 0;
-    if (pruned) await writeBaseline(baselineFile, live);
-    const text = renderBaselineAudit(
-      { baseline: options.baseline, entries: entries.length, stale, pruned },
-      flags.format === 'json' ? 'json' : 'markdown',
-    );
-    await writeOutput(flags.output ?? '-', text, { cwd: io.cwd, stdout: io.stdout });
-    return stale.length > 0 && !pruned ? 1 : 0;
-  }
+  if (audit) return reportBaselineAudit(flags, io, { entries, outcome, file: baselineFile, name: options.baseline });
   // Loaded only with --verify: the verifiers bring the HTTPS client, which a plain scan never needs at start-up.
   const verified = verifying
     ? await (await import('./verify-step.js')).verifyFindings({
@@ -163,6 +153,31 @@ export async function runScanCommand(flags: ScanCommandFlags, io: ScanCommandIo 
     ...(flags.reportAllowed ? { allowed: outcome.suppressed, rejected: outcome.rejected ?? [] } : {}),
   };
   return writeReport(report, outcome, flags, io);
+}
+
+interface AuditedBaseline {
+  entries: SecretsBaseline['findings'];
+  outcome: ScanOutcome;
+  /** The baseline file on disk, and its name as configured. */
+  file: string;
+  name: string;
+}
+
+/** `--baseline-audit`: lists the entries no finding matches any more, and removes them with `--baseline-prune`. */
+async function reportBaselineAudit(
+  flags: ScanCommandFlags,
+  io: ScanCommandIo,
+  { entries, outcome, file, name }: AuditedBaseline,
+): Promise<number> {
+  const { live, stale } = auditBaseline(entries, outcome);
+  const pruned = flags.baselinePrune === true && stale.length > 0;
+  if (pruned) await writeBaseline(file, live);
+  const text = renderBaselineAudit(
+    { baseline: name, entries: entries.length, stale, pruned },
+    flags.format === 'json' ? 'json' : 'markdown',
+  );
+  await writeOutput(flags.output ?? '-', text, { cwd: io.cwd, stdout: io.stdout });
+  return stale.length > 0 && !pruned ? 1 : 0;
 }
 
 /** Renders the report where the flags say; the exit code counts blocking findings and files that could not be scanned. */

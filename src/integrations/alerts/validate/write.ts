@@ -6,10 +6,10 @@ import type { EvalResult } from '../evals.js';
 import type { JudgeDecision } from '../judge-call.js';
 import { parseReport } from '../report.js';
 import { renderAlertPage } from '../report-html.js';
-import { renderSummary, type SlotSummary, type ValidateAlertSummary } from '../summary.js';
+import { type DisagreeingReport, renderSummary, type SlotSummary, type ValidateAlertSummary } from '../summary.js';
 import { VERDICTS, type Verdict } from '../types.js';
 import { addUsage, type CallUsage } from '../usage.js';
-import { describeContest, findContest, standingVerdict } from './contested.js';
+import { type Contest, describeContest, findContest, standingVerdict } from './contested.js';
 import { diagnostics } from './diagnostics.js';
 import { compliance, type JudgeOutcome, requiredSkills } from './judge-reports.js';
 import type { AlertSession } from './types.js';
@@ -59,16 +59,7 @@ export async function writeOutcome(session: AlertSession, results: StageResults)
     ...(contest
       ? {
           contested: redact(describeContest(contest)),
-          disagreement: [contest.winner, ...contest.confirmed.map((entry) => entry.index)].map((index) => {
-            const slot = slotSummaries.find((candidate) => candidate.index === index);
-            return {
-              report: index,
-              agent: slot?.agent ?? 'unknown',
-              verdict: slot?.verdict ?? 'no verdict',
-              confidence: slot?.confidence ?? null,
-              challenge: slot?.challenge ?? null,
-            };
-          }),
+          disagreement: disagreementOf(contest, slotSummaries),
         }
       : {}),
     notes: session.notes.map(redact),
@@ -78,17 +69,7 @@ export async function writeOutcome(session: AlertSession, results: StageResults)
     ...(subject.verification ? { verification: subject.verification } : {}),
     slots: slotSummaries,
   };
-  await writer.writeJson('judge.json', {
-    winner_index: summary.winner,
-    decided_by: decision.source,
-    ...(decision.source === 'judge' ? { scores: decision.answer.scores } : {}),
-    ...(summary.note ? { note: summary.note } : {}),
-    ...(summary.contested ? { contested: summary.contested } : {}),
-    problems: decision.problems,
-    agent: judged.calls.length > 0 ? judged.agent : null,
-    candidates: slotSummaries.map(({ usage: _usage, ...rest }) => rest),
-    evals: Object.fromEntries([...evals].map(([index, result]) => [index, result])),
-  });
+  await writer.writeJson('judge.json', judgeRecord(summary, results));
   await writer.write(
     'report.html',
     renderAlertPage({
@@ -113,6 +94,36 @@ export async function writeOutcome(session: AlertSession, results: StageResults)
   const rendered = renderSummary(summary, { json: session.options.json, showUsage: session.options.showUsage });
   session.options.stdout(redact(rendered));
   return verdict;
+}
+
+/** The refuted pick and each report that confirmed the challenge, side by side. */
+function disagreementOf(contest: Contest, slotSummaries: readonly SlotSummary[]): DisagreeingReport[] {
+  return [contest.winner, ...contest.confirmed.map((entry) => entry.index)].map((index) => {
+    const slot = slotSummaries.find((candidate) => candidate.index === index);
+    return {
+      report: index,
+      agent: slot?.agent ?? 'unknown',
+      verdict: slot?.verdict ?? 'no verdict',
+      confidence: slot?.confidence ?? null,
+      challenge: slot?.challenge ?? null,
+    };
+  });
+}
+
+/** judge.json: who picked which report, why, and every candidate without its usage. */
+function judgeRecord(summary: ValidateAlertSummary, { evals, judged }: StageResults): Record<string, unknown> {
+  const { decision } = judged;
+  return {
+    winner_index: summary.winner,
+    decided_by: decision.source,
+    ...(decision.source === 'judge' ? { scores: decision.answer.scores } : {}),
+    ...(summary.note ? { note: summary.note } : {}),
+    ...(summary.contested ? { contested: summary.contested } : {}),
+    problems: decision.problems,
+    agent: judged.calls.length > 0 ? judged.agent : null,
+    candidates: summary.slots.map(({ usage: _usage, ...rest }) => rest),
+    evals: Object.fromEntries([...evals].map(([index, result]) => [index, result])),
+  };
 }
 
 /** Each analysis slot as the summary and judge.json show it: status, verdict, evals, challenge, compliance, usage. */

@@ -47,32 +47,10 @@ export async function runFixComments(options: FixCommentsOptions): Promise<FixCo
   const template = await loadReplyTemplate({ repoRoot: options.repoRoot, configured: options.config.replyTemplate });
   const needsGithub = !modes.dryRun || options.detached;
   const client = needsGithub ? await options.connect(repository) : null;
-  let committed: CommitFixesResult | null = null;
-  let payload = given;
-  if (options.commit && client) {
-    const groups = commitGroups(given.items, pr.number);
-    if (groups.length === 0) {
-      throw new TollgateError(
-        'usage',
-        `--commit: no valid item of ${label} lists files without a commitSha, so there is nothing to commit; add the changed paths as files, or drop --commit`,
-      );
-    }
-    committed = await commitFixes({
-      repoRoot: options.repoRoot,
-      env: options.env,
-      client,
-      repository,
-      prNumber: pr.number,
-      groups,
-      push: Boolean(options.push),
-      label,
-    });
-    const shaOf = new Map(committed.commits.flatMap((commit) => commit.threadIds.map((id) => [id, commit.sha])));
-    payload = {
-      ...given,
-      items: given.items.map((item) => ({ ...item, commitSha: shaOf.get(item.threadId) ?? item.commitSha })),
-    };
-  }
+  const { committed, payload } =
+    options.commit && client
+      ? await commitPayloadFiles(options, { client, repository, pr, payload: given, label })
+      : { committed: null, payload: given };
   const context: ItemContext = {
     options,
     modes,
@@ -120,6 +98,46 @@ export async function runFixComments(options: FixCommentsOptions): Promise<FixCo
     exitCode: status === 'failed' || status === 'blocked' ? 1 : 0,
     status,
     mutationsSent: client?.mutationsSent ?? 0,
+  };
+}
+
+interface CommitRequest {
+  client: NonNullable<ItemContext['client']>;
+  repository: Awaited<ReturnType<typeof resolveRepository>>;
+  pr: PullRequestRef;
+  payload: FixPayload;
+  label: string;
+}
+
+/** `--commit`: commits (and with `--push` pushes) the payload's named files; each item then carries its commit. */
+async function commitPayloadFiles(
+  options: FixCommentsOptions,
+  { client, repository, pr, payload, label }: CommitRequest,
+): Promise<{ committed: CommitFixesResult; payload: FixPayload }> {
+  const groups = commitGroups(payload.items, pr.number);
+  if (groups.length === 0) {
+    throw new TollgateError(
+      'usage',
+      `--commit: no valid item of ${label} lists files without a commitSha, so there is nothing to commit; add the changed paths as files, or drop --commit`,
+    );
+  }
+  const committed = await commitFixes({
+    repoRoot: options.repoRoot,
+    env: options.env,
+    client,
+    repository,
+    prNumber: pr.number,
+    groups,
+    push: Boolean(options.push),
+    label,
+  });
+  const shaOf = new Map(committed.commits.flatMap((commit) => commit.threadIds.map((id) => [id, commit.sha])));
+  return {
+    committed,
+    payload: {
+      ...payload,
+      items: payload.items.map((item) => ({ ...item, commitSha: shaOf.get(item.threadId) ?? item.commitSha })),
+    },
   };
 }
 

@@ -1,0 +1,96 @@
+import { checkedGate, isBase64Url } from './gate-checks.js';
+import { rejectedOnItsOwn } from './generic-value.js';
+import { nameGate } from './name-gate.js';
+
+/**
+ * What `GATES.xmlAttribute` needs, read in code: a quote within 40 characters of the line, then a blank (before
+ * `value=`) or a `>` within 80 characters before any `<`. A JSON key (`"api_key": "…",`) has no `>` on its line.
+ */
+function closesXmlAttribute(text: string, after: number): boolean {
+  const limit = Math.min(text.length, after + 40);
+  let quote = after;
+  for (let code = text.charCodeAt(quote); code !== 34; code = text.charCodeAt(++quote)) {
+    if (quote >= limit || code === 10 || code === 13) return false;
+  }
+  const next = text.charCodeAt(quote + 1);
+  if (next === 32 || next === 9) return true;
+  const stop = angleStops.next(text, quote + 1, Math.min(text.length, quote + 82));
+  return stop !== -1 && text.charCodeAt(stop) === 62;
+}
+
+/**
+ * The first `<`, `>` or line end at or after an offset, remembered for the latest text: keyword hits come in order,
+ * and on one line of JSON keys the next is megabytes on, so each hit read its 80 characters again.
+ */
+class AngleStops {
+  private text = '';
+  private from = 0;
+  /** Nothing stops in `[from, scanned)`; `text[scanned]` stops when `found`. */
+  private scanned = 0;
+  private found = false;
+
+  /** The offset of the first stop in `[from, limit)`, or -1. */
+  next(text: string, from: number, limit: number): number {
+    let at = from;
+    if (text === this.text && this.from <= from && from <= this.scanned) {
+      if (this.found) return this.scanned < limit ? this.scanned : -1;
+      at = this.scanned;
+    } else {
+      this.text = text;
+      this.from = from;
+    }
+    for (; at < limit; at++) {
+      const code = text.charCodeAt(at);
+      if (code === 60 || code === 62 || code === 10 || code === 13) {
+        this.scanned = at;
+        this.found = true;
+        return at;
+      }
+    }
+    this.scanned = Math.max(at, limit);
+    this.found = false;
+    return -1;
+  }
+}
+const angleStops = new AngleStops();
+
+/** Gates (see `SecretRule.gate`): what must follow a keyword hit for each generic shape to be possible at all. */
+export const GATES = {
+  /**
+   * `_PASSWORD=`, `": "`, `\\": \\"`, `', '` (PHP define), `?=` (make). A quoted value after `=` or `:` is what
+   * `assignmentPattern`'s quoted groups hold: one its rules reject on its own (`"Enter your password"`) stops the hit.
+   * A `,` counts only after a call's first argument, quoted, and before a quoted one, as in the pattern: a keyword
+   * inside a JSON value (`"cfg_access_key_2", "token_3": …`, on a line or one per line) then stops here.
+   */
+  assignment: nameGate(
+    { run: 40, at: 'separator', chars: '=:,?![', quoted: rejectedOnItsOwn, call: true },
+    String.raw`\\?["']?[ \t]{0,8}(?:[=:?!]|,[ \t]{0,16}["']|\[[0-9]{0,4}\][ \t]{0,4}=)`,
+  ),
+  /** A provider word early in a longer name: `twilio_auth_token =`. */
+  namedValue: checkedGate(
+    nameGate({ run: 80, at: 'separator', chars: '=:' }, String.raw`\\?["']?[ \t]{0,4}[=:]`),
+    undefined,
+    (bytes, after) => {
+      // The gate of every provider-named rule, tried at each `key`, `token` or `pass` of a file: the name's rest,
+      // then what may stand before `=` or `:`.
+      let at = after;
+      while (at - after <= 80 && (isBase64Url(bytes[at]!) || bytes[at]! === 46)) at++;
+      if (at - after > 80) return false;
+      let next = bytes[at]!;
+      if (next === 92) next = bytes[++at]!;
+      if (next === 34 || next === 39) next = bytes[++at]!;
+      for (let blanks = 0; blanks < 4 && (next === 32 || next === 9); blanks++) next = bytes[++at]!;
+      return next === 61 || next === 58;
+    },
+  ),
+  /** The rest of the element name (which may hold a namespace `:`), then `>`. */
+  xmlElement: nameGate({ run: 30, at: 'end', chars: ':>' }, '', '', '[A-Za-z0-9_.:-]{0,30}>'),
+  /** The rest of the quoted name, then the `value="` attribute or the element's text (`name="api_key">`). */
+  xmlAttribute: checkedGate(/[^"\r\n]{0,40}"(?:[ \t]+value[ \t]*=|[^<>\r\n]{0,80}>)/i, closesXmlAttribute),
+  cliFlag: nameGate({ run: 40, at: 'end', chars: ' \t=' }, '[ \\t=]'),
+  defineMacro: nameGate({ run: 30, at: 'end', chars: ' \t' }, '[ \\t]'),
+  k8sEnv: nameGate({ run: 40, at: 'separator', chars: '\r\n' }, String.raw`["']?[ \t]*\r?\n`),
+  netrc: /[a-z]{0,4}[ \t]/,
+  /** `scheme://user:` */
+  urlUser: /[^\s:/@'"`<>]{0,100}:/,
+} as const;
