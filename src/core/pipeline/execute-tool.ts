@@ -148,13 +148,26 @@ export async function executeTool(call: ToolCall, env: PipelineEnvironment): Pro
   const skipped = env.preflight ? await env.preflight(tool) : null;
   const toolResult = skipped ?? (await redactResult(await runWithBudget(tool, input.value, { toolCallId, call }, env)));
 
+  await runPostHooks(toolName, input.value, toolResult, { env, hookContext, additionalContext });
+  return finish(toolResult);
+}
+
+/**
+ * The postToolUse hooks (postToolUseFailure on a failure). What any hook added reaches the agent whatever the outcome:
+ * a preToolUse or postToolUse hook's context matters on a success as much as postToolUseFailure's guidance on a failure.
+ */
+async function runPostHooks(
+  toolName: string,
+  args: unknown,
+  toolResult: ToolResult,
+  context: { env: PipelineEnvironment; hookContext: HookRunContext; additionalContext: string[] },
+): Promise<void> {
+  const { env, hookContext, additionalContext } = context;
   const postType: HookType = FAILURE_STATUSES.has(toolResult.status) ? 'postToolUseFailure' : 'postToolUse';
   for (const hook of env.config.hooks[postType].filter((candidate) => hookMatches(candidate, toolName))) {
-    const outcome = await runHook(postType, hook, { arguments: input.value, result: toolResult }, hookContext);
+    const outcome = await runHook(postType, hook, { arguments: args, result: toolResult }, hookContext);
     if (outcome.kind === 'ok') addContext(additionalContext, outcome.reply);
   }
-  // What hooks add reaches the agent whatever the outcome: a preToolUse or postToolUse hook's context matters on a
-  // success as much as postToolUseFailure's guidance does on a failure.
   if (additionalContext.length > 0) {
     const label =
       postType === 'postToolUseFailure'
@@ -162,7 +175,6 @@ export async function executeTool(call: ToolCall, env: PipelineEnvironment): Pro
         : 'Additional context from hooks';
     toolResult.summary = `${toolResult.summary}\n${label}: ${additionalContext.join(' ')}`;
   }
-  return finish(toolResult);
 }
 
 /** A hook's context goes into the printed summary, unless the hook asked that its output be suppressed. */

@@ -97,25 +97,9 @@ export interface RunLifecycleOutcome {
 export async function runLifecycle(options: RunLifecycleOptions): Promise<RunLifecycleOutcome> {
   const started = Date.now();
   const { repoRoot, config } = options;
-  let early = options.changeSetStart;
-  let lock: Awaited<ReturnType<typeof acquireLock>>;
-  try {
-    ensureTollgateDir(repoRoot);
-    lock = await acquireLock(repoRoot, {
-      wait: options.lock.wait,
-      command: options.command,
-      ...(options.lock.timeoutMs !== undefined ? { timeoutMs: options.lock.timeoutMs } : {}),
-      onWait: (holder) => {
-        // Another run held the tree meanwhile: the snapshot begun before is not of the tree this run gets.
-        early?.cancel();
-        early = undefined;
-        options.lock.onWait?.(holder);
-      },
-    });
-  } catch (error) {
-    early?.cancel();
-    throw error;
-  }
+  const locked = await lockForRun(options);
+  const { lock } = locked;
+  let { early } = locked;
   try {
     if (await stopLeftovers(repoRoot, early)) early = undefined;
     const changeSet = await changeSetForRun(repoRoot, config, options.base, early);
@@ -177,6 +161,33 @@ export async function runLifecycle(options: RunLifecycleOptions): Promise<RunLif
     return outcome;
   } finally {
     await lock.release();
+  }
+}
+
+/**
+ * The run lock, and the change set begun before it (`early`) when it still describes the tree this run gets: another
+ * run that held the tree meanwhile makes it stale, so it is cancelled.
+ */
+async function lockForRun(
+  options: RunLifecycleOptions,
+): Promise<{ lock: Awaited<ReturnType<typeof acquireLock>>; early: RunLifecycleOptions['changeSetStart'] }> {
+  let early = options.changeSetStart;
+  try {
+    ensureTollgateDir(options.repoRoot);
+    const lock = await acquireLock(options.repoRoot, {
+      wait: options.lock.wait,
+      command: options.command,
+      ...(options.lock.timeoutMs !== undefined ? { timeoutMs: options.lock.timeoutMs } : {}),
+      onWait: (holder) => {
+        early?.cancel();
+        early = undefined;
+        options.lock.onWait?.(holder);
+      },
+    });
+    return { lock, early };
+  } catch (error) {
+    early?.cancel();
+    throw error;
   }
 }
 
