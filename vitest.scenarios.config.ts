@@ -1,15 +1,15 @@
 import { defineConfig } from 'vitest/config';
-import { loadScale, PROPERTY_RUNS_ENV, SCENARIO_SUITES } from './test/suites.js';
+import { loadScale, PROPERTY_RUNS_ENV, PROPERTY_SUITES, SCENARIO_SUITES } from './test/suites.js';
 
 /**
  * `npm run test:scenarios`: the built CLI's scenario suites (whole sessions through `bin/tollgate.cjs` on real
- * repositories) and the gate-invariant property at its full number of cases. A step of its own in `.ci/run`, after
+ * repositories), and every property test at its full number of cases. A step of its own in `.ci/run`, after
  * `npm test` (test/suites.ts).
  */
 const scale = loadScale();
 export default defineConfig({
   test: {
-    include: [...SCENARIO_SUITES, 'src/core/run/gate-invariant.property.test.ts'],
+    include: [...SCENARIO_SUITES, ...PROPERTY_SUITES],
     globalSetup: ['test/support/global-temp-root.ts'],
     env: { [PROPERTY_RUNS_ENV]: 'full' },
     testTimeout: 60_000 * scale,

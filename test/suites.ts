@@ -5,17 +5,28 @@ import { spawnSync } from 'node:child_process';
  * quiet two-core machine; the slow end-to-end suites run as their own steps of `.ci/run`:
  * - the real agent CLIs (`npm run test:e2e`, vitest.e2e.config.ts);
  * - the built CLI's scenario suites (`npm run test:scenarios`, vitest.scenarios.config.ts): whole sessions through
- *   `bin/tollgate.cjs` on real repositories, each case several runs of the CLI, and the gate-invariant property at its
- *   full number of cases;
+ *   `bin/tollgate.cjs` on real repositories, each case several runs of the CLI, and the gate-invariant property;
  * - the installed package on Node 22 and 24 (test/node-versions/run.sh).
- * `npm test` keeps the installed package on this Node (every command through `bin/tollgate.cjs`), the unit and
- * in-process tests, and the gate-invariant property at fewer cases.
+ * `npm test` keeps the installed package on this Node (every command through `bin/tollgate.cjs`), and the unit and
+ * in-process tests (property tests at fewer cases: test/support/property-runs.ts).
  */
 export const REAL_AGENT_SUITES = ['test/e2e-agents/**/*.test.ts', 'src/agents/contract.test.ts'];
 
-export const SCENARIO_SUITES = ['test/cli/**/*.test.ts', 'test/integrations/github-action.test.ts'];
+export const SCENARIO_SUITES = [
+  'test/cli/**/*.test.ts',
+  'test/integrations/github-action.test.ts',
+  // The stop hook's sessions through the built CLI, and the docs' workflow examples run by the runner harness.
+  'src/integrations/hooks/stop.test.ts',
+  'test/workflows/examples.test.ts',
+  // Every step sequence an agent could take, each a few runs of the gate: at its full count of cases there only.
+  'src/core/run/gate-invariant.property.test.ts',
+];
 
-/** Property tests that run in both steps: fewer random cases in `npm test`, all of them in the scenario step. */
+/**
+ * Property tests run in both steps: fewer random cases in `npm test` (those that read `propertyRuns`), all of them in
+ * the scenario step, which sets PROPERTY_RUNS_ENV to `full`.
+ */
+export const PROPERTY_SUITES = ['src/**/*.property.test.ts'];
 export const PROPERTY_RUNS_ENV = 'TOLLGATE_PROPERTY_RUNS';
 
 /**

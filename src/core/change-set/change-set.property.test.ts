@@ -2,6 +2,7 @@ import { cp } from 'node:fs/promises';
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createTempRepo, isolateProcessEnv, removeDir, type TempRepo } from '../../../test/support/git-repo.js';
+import { propertyRuns } from '../../../test/support/property-runs.js';
 import { createChangeSet } from './index.js';
 
 /**
@@ -120,6 +121,6 @@ test('the change set agrees with git on random edits', async () => {
         }
       },
     ),
-    { numRuns: Number(process.env.TOLLGATE_PROPERTY_RUNS ?? 20) },
+    { numRuns: propertyRuns(8, 20) },
   );
 });

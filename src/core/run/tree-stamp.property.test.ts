@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { useIsolatedRepos } from '../../../test/support/isolated-repos.js';
+import { propertyRuns } from '../../../test/support/property-runs.js';
 import { createChangeSet } from '../change-set/index.js';
 import { stampOf } from './tree-stamp.js';
 
@@ -107,7 +108,7 @@ describe('tree stamps (property)', () => {
           }
         }
       }),
-      { numRuns: 12 },
+      { numRuns: propertyRuns(5, 12) },
     );
   }, 120_000);
 });
