@@ -17,7 +17,12 @@ export const SCENARIO_SUITES = [
   'test/integrations/github-action.test.ts',
   // The stop hook's sessions through the built CLI, and the docs' workflow examples run by the runner harness.
   'src/integrations/hooks/stop.test.ts',
+  'src/integrations/hooks/stop-reason.test.ts',
+  'src/integrations/hooks/stop-fast-answer.test.ts',
   'test/workflows/examples.test.ts',
+  // Real programs of others end to end: the pre-commit framework from a clean cache, the HTML report in chromium.
+  'test/integrations/pre-commit-framework.test.ts',
+  'test/report/html-browser.test.ts',
   // Every step sequence an agent could take, each a few runs of the gate: at its full count of cases there only.
   'src/core/run/gate-invariant.property.test.ts',
 ];
