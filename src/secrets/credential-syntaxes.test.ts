@@ -249,6 +249,24 @@ describe('names ending in Key that key something else', () => {
     expect(findings('const stripeKey = "abcdefghABCDEFGHxyz";\n', 'src/pay.ts')).toEqual([]);
     expect(findings('const stripeKey = "a1b2c3d4";\n', 'src/pay.ts')).toEqual([]);
   });
+
+  test.each([
+    ['a paginator field', 'apis/ec2.paginators.json', '"result_key": "Ipv6CidrAssociations"'],
+    ['a header name', 'lib/services/s3.js', "SSECustomerKey: 'x-amz-server-side-encryption-customer-key-MD5',"],
+    ['an acronym before words', 'src/api.ts', 'const serverKey = "HTTPServerConfigV2Options";'],
+  ])('a value spelled in words is a name, not a key: %s', (_name, path, text) => {
+    expect(findings(`${text}\n`, path)).toEqual([]);
+  });
+
+  test('a key with words inside its random letters is still a key', () => {
+    for (const key of [
+      'sk9Tq2RandomXv8Lw3PwZk7Hn4Jd',
+      'a8f3Kd92LmQx7Vb4Np1Zr6Ty3Wc5',
+      'Xk3mPq8zRt5vLw2nBy7cJd4fGh6s',
+    ]) {
+      expect(findings(`const stripeKey = "${key}";\n`, 'src/pay.ts')).toEqual([`generic-secret-key-name ${key}`]);
+    }
+  });
 });
 
 describe('values that name, format or point at a credential are no findings', () => {

@@ -45,13 +45,42 @@ export function isIdentifierShaped(value: string): boolean {
   return true;
 }
 
+/** The parts of a name: capitalized or lower-case words, upper-case runs (an acronym before a word keeps its last capital
+ * for the word: `HTTPServer` is `HTTP`, `Server`), and digit runs. */
+const NAME_PART = /[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+/g;
+
+/**
+ * `Ipv6CidrAssociations`, `x-amz-server-side-encryption-customer-key-MD5`, `SSECustomerKeyMD5`: an API's own name for a
+ * field or a header, spelled in words. Looser than `isIdentifierShaped` (any case, any separators, an odd word that is
+ * no word), so it is for names that mark weak evidence only: a key called by whose it is (`stripeKey`) holds an issued
+ * key, and an issued key is random letters, whose case changes every few characters, so almost none of its letters sit
+ * in parts of three or more that read as words. Three such words, and four in five of the letters in them, make a name.
+ */
+export function isSpelledInWords(value: string): boolean {
+  const parts = value.match(NAME_PART);
+  if (parts === null) return false;
+  let letters = 0;
+  let inWords = 0;
+  let words = 0;
+  for (const part of parts) {
+    const code = part.charCodeAt(0);
+    if (code >= 48 && code <= 57) continue;
+    letters += part.length;
+    if (part.length >= 3 && isWordLike(part.toLowerCase())) {
+      inWords += part.length;
+      words++;
+    }
+  }
+  return words >= 3 && inWords * 5 >= letters * 4;
+}
+
 /**
  * Reads as a word of a name: a known short word or abbreviation, or 3 to 16 letters with a vowel, no run of four
  * consonants and no run of three vowels (`y` counts as both). Random letters break one of these in most words.
  */
 function isWordLike(word: string): boolean {
   if (SHORT_WORDS.has(word)) return true;
-  return word.length >= 3 && word.length <= 16 && /[aeiouy]/.test(word) && !/[^aeiou]{4}|[aeiou]{3}/.test(word);
+  return word.length >= 3 && word.length <= 16 && /[aeiouy]/.test(word) && !/[^aeiouy]{4}|[aeiou]{3}/.test(word);
 }
 
 /**

@@ -11,6 +11,7 @@ import {
 } from '../generic-value.js';
 import { isCredentialKeyName } from '../key-names.js';
 import { ALNUM, nameGate } from '../name-gate.js';
+import { isSpelledInWords } from '../name-shaped-values.js';
 import { defineRules, type SampleContext, type SecretRule } from '../rule.js';
 import { BASE64, fakeHex, fakeHumanPassword, fakeToken, URL_SAFE } from '../sample-tokens.js';
 import {
@@ -205,7 +206,7 @@ const KEY_NAME_GATE = checkedGate(
 function judgeKeyName(value: string, context: Parameters<typeof judgeGenericValue>[2]): boolean {
   const name = context.name ?? '';
   if (KNOWN_NAME.test(name) || !isCredentialKeyName(name)) return false;
-  if (value.length < 16 || !/[0-9]/.test(value) || !/[A-Za-z]/.test(value)) return false;
+  if (value.length < 16 || !/[0-9]/.test(value) || !/[A-Za-z]/.test(value) || isSpelledInWords(value)) return false;
   return judgeGenericValue('secret', value, context);
 }
 
