@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { loadScale, REAL_AGENT_SUITES, SCENARIO_SUITES } from './test/suites.js';
+import { LOAD_SCALE_ENV } from './test/support/time-budget.js';
 
 /**
  * `npm test`: everything but the slow end-to-end suites, which run as their own steps of `.ci/run` (test/suites.ts
@@ -12,6 +13,7 @@ export default defineConfig({
     exclude: ['**/node_modules/**', ...REAL_AGENT_SUITES, ...SCENARIO_SUITES],
     globalSetup: ['test/support/global-temp-root.ts'],
     // A loaded machine gets longer budgets, not failures (test/suites.ts: loadScale).
+    env: { [LOAD_SCALE_ENV]: String(scale) },
     testTimeout: 60_000 * scale,
     hookTimeout: 60_000 * scale,
     pool: 'forks',

@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { loadScale, REAL_AGENT_SUITES } from './test/suites.js';
+import { LOAD_SCALE_ENV } from './test/support/time-budget.js';
 
 /**
  * The real agent CLIs: end to end (Claude Code, Gemini CLI, Codex) against scripted model servers on 127.0.0.1, and the
@@ -11,6 +12,7 @@ export default defineConfig({
   test: {
     include: REAL_AGENT_SUITES,
     globalSetup: ['test/support/global-temp-root.ts'],
+    env: { [LOAD_SCALE_ENV]: String(scale) },
     testTimeout: 180_000 * scale,
     hookTimeout: 240_000 * scale,
     pool: 'forks',

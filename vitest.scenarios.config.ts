@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { loadScale, PROPERTY_RUNS_ENV, PROPERTY_SUITES, SCENARIO_SUITES } from './test/suites.js';
+import { LOAD_SCALE_ENV } from './test/support/time-budget.js';
 
 /**
  * `npm run test:scenarios`: the built CLI's scenario suites (whole sessions through `bin/tollgate.cjs` on real
@@ -11,7 +12,7 @@ export default defineConfig({
   test: {
     include: [...SCENARIO_SUITES, ...PROPERTY_SUITES],
     globalSetup: ['test/support/global-temp-root.ts'],
-    env: { [PROPERTY_RUNS_ENV]: 'full' },
+    env: { [PROPERTY_RUNS_ENV]: 'full', [LOAD_SCALE_ENV]: String(scale) },
     testTimeout: 60_000 * scale,
     hookTimeout: 60_000 * scale,
     pool: 'forks',

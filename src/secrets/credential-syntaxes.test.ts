@@ -81,6 +81,12 @@ const SPLIT_FIELDS: readonly Syntax[] = [
     'variable "db_password" {\n  type      = string\n  sensitive = true\n}',
   ],
   [
+    'Terraform variable default after its description and type',
+    'variables.tf',
+    'variable "db_password" {\n  description = "The database password"\n  type        = string\n  sensitive   = true\n  default     = "«P»"\n}',
+    'variable "db_password" {\n  description = "The database password"\n  type        = string\n  default     = var.fallback\n}',
+  ],
+  [
     'Hadoop site XML',
     'conf/core-site.xml',
     '<property>\n  <name>fs.s3a.secret.key</name>\n  <value>«T»</value>\n</property>',

@@ -51,14 +51,6 @@ export const SPLIT_FIELD_FORMS: readonly SplitFieldForm[] = [
     example: 'app_setting {\n  name  = "NAME"\n  value = "VALUE"\n}',
   },
   {
-    syntax: 'Terraform variable defaults',
-    reference: 'https://developer.hashicorp.com/terraform/language/values/variables#default-values',
-    before: '(?<![\\w"])variable[ \\t]+"',
-    between: `"[ \\t]*\\{${WRAP}default[ \\t]*=[ \\t]*`,
-    value: QUOTED('secretDefault'),
-    example: 'variable "NAME" { default = "VALUE" }',
-  },
-  {
     syntax: 'XML name/value properties (Hadoop and Hive `*-site.xml`, Oozie)',
     reference: 'https://hadoop.apache.org/docs/stable/hadoop-project-dist/hadoop-common/core-default.xml',
     before: '<name>',
@@ -76,11 +68,26 @@ export const SPLIT_FIELD_FORMS: readonly SplitFieldForm[] = [
   },
 ];
 
+/**
+ * `variable "db_password" {` and, after the arguments people write first (`description`, `type`, `sensitive`, one per
+ * line), its `default`. Several lines may lie between name and value, more than a line window holds, so its rules
+ * read a block after the name.
+ */
+export const TERRAFORM_VARIABLE_FORM: SplitFieldForm = {
+  syntax: 'Terraform variable defaults',
+  reference: 'https://developer.hashicorp.com/terraform/language/values/variables#default-values',
+  before: '(?<![\\w"])variable[ \\t]+"',
+  // The arguments people write before `default`, one per line (a `validation` block ends the reading).
+  between: `"[ \\t]*\\{(?:${WRAP}(?:description|type|sensitive|nullable|ephemeral)[ \\t]*=[^\\r\\n{]{0,300}){0,8}${WRAP}default[ \\t]*=[ \\t]*`,
+  value: QUOTED('secretDefault'),
+  example: 'variable "NAME" { default = "VALUE" }',
+};
+
 /** A name field holding a name with `core` in it, and the value field after it, in any of `SPLIT_FIELD_FORMS`. */
-export function splitFieldPattern(core: string): RegExp {
+export function splitFieldPattern(core: string, forms: readonly SplitFieldForm[] = SPLIT_FIELD_FORMS): RegExp {
   // Each form's value group follows its own `between`; the name group is shared, so the forms' `before`s come first.
-  const before = SPLIT_FIELD_FORMS.map((form) => form.before).join('|');
-  const after = SPLIT_FIELD_FORMS.map((form) => form.between + form.value).join('|');
+  const before = forms.map((form) => form.before).join('|');
+  const after = forms.map((form) => form.between + form.value).join('|');
   return new RegExp(`(?:${before})(?<name>[A-Za-z0-9_.-]{0,40}?${core}[A-Za-z0-9_.-]{0,30})(?:${after})`, 'i');
 }
 

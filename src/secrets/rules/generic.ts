@@ -19,7 +19,9 @@ import {
   continuedPropertyPattern,
   SPLIT_FIELD_FORMS,
   SPLIT_FIELD_GATE,
+  type SplitFieldForm,
   splitFieldPattern,
+  TERRAFORM_VARIABLE_FORM,
 } from '../split-fields.js';
 
 /**
@@ -210,8 +212,8 @@ function judgeKeyName(value: string, context: Parameters<typeof judgeGenericValu
   return judgeGenericValue('secret', value, context);
 }
 
-const splitFieldContexts = (name: string): SampleContext[] =>
-  SPLIT_FIELD_FORMS.map((form) => ({
+const splitFieldContexts = (name: string, forms: readonly SplitFieldForm[] = SPLIT_FIELD_FORMS): SampleContext[] =>
+  forms.map((form) => ({
     name: form.syntax,
     path: form.example.startsWith('<')
       ? 'conf/site.xml'
@@ -220,6 +222,18 @@ const splitFieldContexts = (name: string): SampleContext[] =>
         : 'main.tf',
     render: (v: string) => `${form.example.replace('NAME', name).replace('VALUE', v)}\n`,
   }));
+
+/** A variable's name, the arguments before its default (a description of a few lines at most) and the default. */
+const TERRAFORM_VARIABLE_BLOCK = 1200;
+const terraformVariableContexts = (name: string): SampleContext[] => [
+  ...splitFieldContexts(name, [TERRAFORM_VARIABLE_FORM]),
+  {
+    name: 'variable with a description and type first',
+    path: 'variables.tf',
+    render: (v) =>
+      `variable "${name}" {\n  description = "Used by the app"\n  type        = string\n  sensitive   = true\n  default     = "${v}"\n}\n`,
+  },
+];
 
 export default defineRules([
   generic('password', {
@@ -463,6 +477,30 @@ export default defineRules([
     key: 'API_TOKEN',
     match: [fakeToken('', 32)],
     contexts: splitFieldContexts('API_TOKEN'),
+  }),
+  generic('password', {
+    id: 'generic-password-terraform-variable',
+    gate: SPLIT_FIELD_GATE,
+    title: 'Password as the default of a Terraform variable',
+    reference: TERRAFORM_VARIABLE_FORM.reference,
+    pattern: splitFieldPattern(PASSWORD_NAME, [TERRAFORM_VARIABLE_FORM]),
+    window: 'block',
+    maxLength: TERRAFORM_VARIABLE_BLOCK,
+    key: 'db_password',
+    match: [fakeHumanPassword()],
+    contexts: terraformVariableContexts('db_password'),
+  }),
+  generic('secret', {
+    id: 'generic-secret-terraform-variable',
+    gate: SPLIT_FIELD_GATE,
+    title: 'Secret or token as the default of a Terraform variable',
+    reference: TERRAFORM_VARIABLE_FORM.reference,
+    pattern: splitFieldPattern(SECRET_NAME, [TERRAFORM_VARIABLE_FORM]),
+    window: 'block',
+    maxLength: TERRAFORM_VARIABLE_BLOCK,
+    key: 'api_token',
+    match: [fakeToken('', 32)],
+    contexts: terraformVariableContexts('api_token'),
   }),
   generic('password', {
     id: 'generic-password-continued-property',

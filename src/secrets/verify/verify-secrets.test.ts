@@ -12,6 +12,7 @@ import {
   startFakeProvider,
   type TestCa,
 } from '../../../test/fakes/https-provider/fake-provider.js';
+import { timeBudget } from '../../../test/support/time-budget.js';
 import { classifyByStatus } from './types.js';
 import { VERIFIERS } from './verifiers.js';
 import { type VerifyCandidate, type VerifyOptions, verifySecrets } from './verify-secrets.js';
@@ -66,7 +67,8 @@ function options(overrides: Partial<VerifyOptions> = {}): VerifyOptions & { coun
     repoRoot,
     network: 'allow',
     limit: 50,
-    timeoutMs: 400,
+    // Long enough for a TLS request to the local fake on a loaded machine; the hanging request waits it out.
+    timeoutMs: timeBudget(1500),
     endpoints: { github: fake.base, gitlab: fake.base },
     hostOverrides: {
       aws: fake.base,
