@@ -30,9 +30,16 @@ import { renderLoadTable, renderTable } from './table.mjs';
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..');
 const args = process.argv.slice(2);
+if (args.includes('--help') || args.includes('-h')) {
+  console.log(`usage: npm run bench [-- [BENCH…] [--table] [--quick] [--load N] [--rails DIR] [flags for the benches]]
+  every bench, then the speed table; --table: only the table's benches; --quick: small settings (plumbing, not figures);
+  --load N: the table's benches quiet, then beside N processes that each burn a core; --rails DIR: a rails clone
+  example: npm run bench -- --load 8   (docs/benchmarks.md)`);
+  process.exit(0);
+}
 const flagValue = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
 const quick = args.includes('--quick');
-const loadFlag = flagValue('--load');
+const loadFlag = args.includes('--load') ? String(flagValue('--load')) : undefined;
 const burners = loadFlag === undefined ? 0 : Number(loadFlag);
 if (loadFlag !== undefined && !(Number.isInteger(burners) && burners >= 1 && burners <= 64)) {
   console.error(

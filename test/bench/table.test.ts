@@ -52,6 +52,17 @@ function records(scale = 1) {
   ];
 }
 
+/** What scripts/test-under-load.mjs records (bench/npm-test-record.mjs). */
+const npmTestRecord = (burners: number, seconds: number, loadAfter: number) => ({
+  bench: 'npm-test',
+  burners,
+  seconds,
+  exitCode: 0,
+  date: '2026-12-01T10:00:00.000Z',
+  commit: 'abc1234',
+  load: [0.2, loadAfter],
+});
+
 const rowOf = (lines: string[], measure: string) => {
   const line = lines.find((candidate) => candidate.startsWith(`| ${measure}`));
   if (!line) throw new Error(`no row ${measure} in\n${lines.join('\n')}`);
@@ -99,16 +110,7 @@ describe('renderTable', () => {
   });
 
   it('reads npm test from its record, by burner count', () => {
-    const record = (burners: number, seconds: number) => ({
-      bench: 'npm-test',
-      burners,
-      seconds,
-      exitCode: 0,
-      date: '2026-12-01T10:00:00.000Z',
-      commit: 'abc1234',
-      load: [0.2, 1.1],
-    });
-    const lines: string[] = table.renderTable([record(0, 290), record(8, 700)]);
+    const lines: string[] = table.renderTable([npmTestRecord(0, 290, 1.1), npmTestRecord(8, 700, 8.4)]);
     expect(rowOf(lines, '`npm test`')).toContain(
       '290 s with 0 burners, exit 0 (on record 2026-12-01, abc1234) | ≤ 300 s',
     );
@@ -130,16 +132,7 @@ describe('renderLoadTable', () => {
   });
 
   it('compares npm test quiet against its record at the loaded pass’s burner count', () => {
-    const record = (burners: number, seconds: number) => ({
-      bench: 'npm-test',
-      burners,
-      seconds,
-      exitCode: 0,
-      date: '2026-12-01T10:00:00.000Z',
-      commit: 'abc1234',
-      load: [0.2, 8.4],
-    });
-    const both = [record(0, 290), record(8, 560)];
+    const both = [npmTestRecord(0, 290, 1.1), npmTestRecord(8, 560, 8.4)];
     const lines: string[] = table.renderLoadTable(both, both, 8);
     expect(rowOf(lines, '`npm test`')).toContain('| 1.93× | yes |');
   });
