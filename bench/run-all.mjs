@@ -6,7 +6,7 @@
 // measure.mjs). A bench fails (and so does this) only when what it measured is not what it claims: a corpus that holds
 // something other than source, a run that did the wrong work. A target not met is a figure, not a failure.
 //
-//   npm run bench                          every bench, then the table (about 10 minutes on a quiet 2-core machine)
+//   npm run bench                          every bench, then the table (its header says how long the run took)
 //   npm run bench -- --table               only the table's benches
 //   npm run bench -- --quick               the table's benches on small settings (a 20 MB slice, one run each):
 //                                          a check of the plumbing, not figures to quote
@@ -210,6 +210,11 @@ const steps =
           return step ? { ...step, args: [...step.args, ...passThrough] } : { script, args: passThrough };
         })
     : [...tableSteps(rails), ...(args.includes('--table') || quick || burners > 0 ? [] : otherSteps())];
+const unknown = named.filter((name) => !steps.some((step) => step.script.startsWith(name)));
+if (unknown.length > 0) {
+  console.error(`bench: no bench named ${unknown.join(', ')} in bench/ (e.g. npm run bench -- startup)`);
+  process.exit(2);
+}
 let failed;
 let table;
 if (burners > 0) {

@@ -27,7 +27,7 @@ export const ROWS = [
       return {
         figure: r.speedup,
         text:
-          `${r.speedup.toFixed(2)}× faster in wall, ${times(r.cpuRatio)} its CPU, ${r.mbps.toFixed(0)} MB/s ` +
+          `${r.speedup.toFixed(2)}× faster in wall, ${times(r.cpuRatio)} its CPU, ${r.mbps.toFixed(r.mbps < 10 ? 1 : 0)} MB/s ` +
           `(${r.megabytes.toFixed(0)} MB${r.corpus === 'slice' ? ' slice, --quick' : ''})`,
         met: r.speedup >= 5 && r.cpuRatio <= 0.3 && r.mbps >= 200,
       };
