@@ -24,6 +24,7 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  realpathSync,
   rmSync,
   statSync,
   symlinkSync,
@@ -312,8 +313,9 @@ function runGitleaks(dir) {
 }
 
 // ── run ────────────────────────────────────────────────────────────────────────────────────────────────────────
-const text = ensureCorpus();
-const slice = ensureSlice(text);
+// Real paths: `scan DIR` does not follow a link, and bench/.cache may be one (a checkout sharing another's corpus).
+const text = realpathSync(ensureCorpus());
+const slice = realpathSync(ensureSlice(text));
 // Built once and kept: whatever got into the folders since (a pack, a binary) would be measured as source.
 assertSourceCorpus(text, { repository: true });
 assertSourceCorpus(slice, { repository: true });
