@@ -154,7 +154,8 @@ async function runStep(step, resultsDir, index) {
   const started = performance.now();
   const child = spawn(process.execPath, [join(here, step.script), ...step.args], {
     stdio: 'inherit',
-    env: { ...process.env, ...step.env, BENCH_RESULTS: results },
+    // A BENCH_* setting of the caller's own (BENCH_ROUNDS, BENCH_REPO) wins over the table's.
+    env: { ...step.env, ...process.env, BENCH_RESULTS: results },
   });
   running = child;
   const status = await new Promise((done) => child.on('close', (code, signal) => done(code ?? signal)));
@@ -207,7 +208,8 @@ const steps =
         .map((script) => {
           // A bench of the table runs with the table's settings, then the flags given.
           const step = tableSteps(rails).find((candidate) => candidate.script === script);
-          return step ? { ...step, args: [...step.args, ...passThrough] } : { script, args: passThrough };
+          // The flags given come first: every bench reads a flag's first occurrence, so they win.
+          return step ? { ...step, args: [...passThrough, ...step.args] } : { script, args: passThrough };
         })
     : [...tableSteps(rails), ...(args.includes('--table') || quick || burners > 0 ? [] : otherSteps())];
 const unknown = named.filter((name) => !steps.some((step) => step.script.startsWith(name)));
