@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { closeSync, openSync, readdirSync, readSync } from 'node:fs';
+import { appendFileSync, closeSync, openSync, readdirSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 
 // Shared by the bench scripts: medians and one output shape (a human line, and a JSON line with --json).
@@ -12,6 +12,16 @@ export function median(values) {
 export function printResult({ name, line, values }) {
   console.log(line);
   if (process.argv.includes('--json')) console.log(JSON.stringify({ bench: name, ...values }));
+  recordResult(name, values);
+}
+
+/**
+ * Appends `{ bench: name, ...values }` as one JSON line to the file BENCH_RESULTS names, when it names one:
+ * `npm run bench` (bench/run-all.mjs) sets it and builds its summary table from what every bench recorded.
+ */
+export function recordResult(name, values) {
+  const file = process.env.BENCH_RESULTS;
+  if (file) appendFileSync(file, `${JSON.stringify({ bench: name, ...values })}\n`);
 }
 
 /**
@@ -23,12 +33,12 @@ export function isGitStorage(path) {
 }
 
 /**
- * Fails loudly (throws, so the bench exits non-zero and `npm run bench` says so) when a corpus folder holds anything
- * that is not source: git's storage (see isGitStorage) or a file with a NUL byte in its first 8 KB. `repository`: the
- * folder is a work tree whose top-level .git (the repository) and .tollgate (tollgate's state) are not the corpus. `binary: false` lets
- * binary files pass (a real project's images), refusing only git's storage.
+ * What in a corpus folder is not source, at most five of them: git's storage (see isGitStorage) or a file with a NUL
+ * byte in its first 8 KB. `repository`: the folder is a work tree whose top-level .git (the repository) and .tollgate
+ * (tollgate's state) are not the corpus. `binary: false` lets binary files pass (a real project's images), refusing
+ * only git's storage.
  */
-export function assertSourceCorpus(dir, { repository = false, binary = true } = {}) {
+export function corpusProblems(dir, { repository = false, binary = true } = {}) {
   const bad = [];
   const buffer = Buffer.alloc(8192);
   const walk = (folder, relative) => {
@@ -51,11 +61,11 @@ export function assertSourceCorpus(dir, { repository = false, binary = true } = 
     }
   };
   walk(dir, '');
-  if (bad.length > 0) throw new Error(`corpus ${dir} holds what is not source: ${bad.join(', ')}`);
+  return bad;
 }
 
-/** The same for a history: no path any commit of `range` touches may be git's own storage. */
-export function assertSourceHistory(repo, range, env = process.env) {
+/** What paths any commit of `range` touches are git's own storage (at most five); throws when git log fails. */
+export function historyProblems(repo, range, env = process.env) {
   const result = spawnSync('git', ['log', '--format=', '--name-only', '--no-renames', range], {
     cwd: repo,
     env,
@@ -63,7 +73,29 @@ export function assertSourceHistory(repo, range, env = process.env) {
     maxBuffer: 1 << 30,
   });
   if (result.status !== 0) throw new Error(`git log ${range} in ${repo}: ${result.stderr.trim()}`);
-  const bad = [...new Set(result.stdout.split('\n').filter((path) => path !== '' && isGitStorage(path)))];
-  if (bad.length > 0)
-    throw new Error(`history ${repo} ${range} holds what is not source: ${bad.slice(0, 5).join(', ')} (git storage)`);
+  return [...new Set(result.stdout.split('\n').filter((path) => path !== '' && isGitStorage(path)))]
+    .slice(0, 5)
+    .map((path) => `${path} (git storage)`);
+}
+
+/**
+ * Ends the bench loudly when a corpus folder holds anything that is not source (see corpusProblems): one line on
+ * stderr naming the folder and what is wrong, exit 1, so `npm run bench` fails and says which bench.
+ */
+export function assertSourceCorpus(dir, options = {}) {
+  refuseCorpus(`corpus ${dir}`, corpusProblems(dir, options));
+}
+
+/** The same for a history: no path any commit of `range` touches may be git's own storage. */
+export function assertSourceHistory(repo, range, env = process.env) {
+  refuseCorpus(`history ${repo} ${range}`, historyProblems(repo, range, env));
+}
+
+/** Ends the bench (one line on stderr, exit 1) when `problems` lists anything in the corpus `what` names. */
+export function refuseCorpus(what, problems) {
+  if (problems.length === 0) return;
+  console.error(
+    `bench: ${what} holds what is not source: ${problems.join(', ')}; rebuild it (remove it and run the bench again) or point the bench at source`,
+  );
+  process.exit(1);
 }

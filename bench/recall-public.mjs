@@ -28,6 +28,7 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } fr
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { assertSourceCorpus } from './measure.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const cli = join(root, 'bin/tollgate.cjs');
@@ -39,6 +40,8 @@ if (!setDir || !existsSync(setDir)) {
   console.error('SET_DIR: written by bench/recall/extract-*-examples.mjs (see the header of this file)');
   process.exit(2);
 }
+// Git's storage there would be scored as examples; an example may hold any byte a scanner's test does, so binaries pass.
+assertSourceCorpus(setDir, { binary: false });
 const withGitleaks = !args.includes('--no-gitleaks') && existsSync(gitleaksBin);
 
 /** Coarse classes, as the issue reports them: anything not listed is a niche SaaS provider. */

@@ -7,22 +7,27 @@
  *
  *   npm run build && node bench/rule-cost.mjs [--corpus DIR] [--mb N] [--rounds N]
  *
- * The corpus is read into memory first (default: up to 64 MB of the project's own node_modules, in path order), so
- * reading from disk is no part of the figure; each file goes through `scanContent`, as every scanning thread runs it.
+ * The corpus is read into memory first (default: up to 64 MB of bench/.cache/text, the npm library code
+ * bench/secrets.mjs builds, in path order; the project's own node_modules when that is not built), so reading from
+ * disk is no part of the figure. A file of git's storage, or (outside node_modules) a binary one, ends the bench:
+ * the figure is about source; each file goes through `scanContent`, as every scanning thread runs it.
  * The restricted scanner is built in-process from the rule list: no option of the CLI changes the rule set.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { median, printResult } from './measure.mjs';
+import { isGitStorage, median, printResult, refuseCorpus } from './measure.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const argument = (name, fallback) => {
   const at = process.argv.indexOf(name);
   return at === -1 ? fallback : process.argv[at + 1];
 };
-const corpusDir = resolve(argument('--corpus', join(root, 'node_modules')));
+const textCorpus = join(root, 'bench/.cache/text');
+const corpusDir = resolve(argument('--corpus', existsSync(textCorpus) ? textCorpus : join(root, 'node_modules')));
+// A project's node_modules holds images and native modules the scanner meets in real trees; elsewhere, text.
+const binaryAllowed = corpusDir === join(root, 'node_modules');
 const maxBytes = Number(argument('--mb', 64)) * 1e6;
 const rounds = Number(argument('--rounds', 3));
 
@@ -54,6 +59,13 @@ for (const path of listFiles(corpusDir, [])) {
   files.push({ path: relative(corpusDir, path), content: readFileSync(path) });
   bytes += size;
 }
+refuseCorpus(
+  `corpus ${corpusDir}`,
+  files
+    .filter((file) => isGitStorage(file.path) || (!binaryAllowed && file.content.subarray(0, 8192).includes(0)))
+    .slice(0, 5)
+    .map((file) => `${file.path} (${isGitStorage(file.path) ? 'git storage' : 'binary: a NUL byte'})`),
+);
 
 function scanAll(scanner) {
   const outcome = emptyScanOutcome();

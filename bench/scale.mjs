@@ -21,7 +21,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } f
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { median } from './measure.mjs';
+import { assertSourceCorpus, median, recordResult } from './measure.mjs';
 import { ensureSecretlint13 } from './secretlint13.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -157,6 +157,7 @@ if (only('dense')) {
     oneLine: true,
     value: (i) => `"cfg_${DENSE_KEYS[(i + 3) % DENSE_KEYS.length]}_${i}"`,
   });
+  assertSourceCorpus(dir);
   const rc = join(dir, '.secretlintrc.json');
   writeFileSync(rc, JSON.stringify({ rules: [{ id: '@secretlint/secretlint-rule-preset-recommend' }] }));
   const secretlint = ensureSecretlint13(root, { fallback: true });
@@ -177,6 +178,7 @@ if (only('dense')) {
     });
     const size = statSync(join(dir, file)).size;
     const found = JSON.parse(ours.result.stdout).findings.length;
+    recordDense(file, size, ours, theirs, found);
     console.log(
       `dense: ${(size / 1e6).toFixed(1)} MB ${what}: tollgate ${fmt(ours)}, ${found} findings; ` +
         `secretlint ${secretlint.version} --format compact ${fmt(theirs)}; ${(ours.wall / theirs.wall).toFixed(2)}x wall, ` +
@@ -209,6 +211,7 @@ function sourceTree(dir, count, bytes) {
 if (only('threads')) {
   const dir = join(work, 'threads');
   sourceTree(dir, 400, 240_000);
+  assertSourceCorpus(dir);
   const cores = Math.min(availableParallelism(), 16);
   const before = load();
   const [one, many, chosen] = paired(scanOf(dir, '.', 1), scanOf(dir, '.', cores), scanOf(dir, '.'));
@@ -222,6 +225,7 @@ if (only('threads')) {
       `${(many.cpu / one.cpu).toFixed(2)}x CPU; default against 1: ${(chosen.wall / one.wall).toFixed(2)}x wall, ` +
       `${(chosen.cpu / one.cpu).toFixed(2)}x CPU (${before} before, ${load()} after)`,
   );
+  recordThreads(cores, reports[0], one, many, chosen, same);
   if (!same) process.exitCode = 1;
 }
 
@@ -262,3 +266,29 @@ if (only('startup')) {
 }
 
 rmSync(work, { recursive: true, force: true });
+
+// ── what `npm run bench` puts in its table (bench/table.mjs reads these records) ───────────────────────────────
+function recordDense(file, bytes, ours, theirs, findings) {
+  recordResult('scale-dense', {
+    file,
+    megabytes: bytes / 1e6,
+    wallRatio: ours.wall / theirs.wall,
+    cpuRatio: ours.cpu / theirs.cpu,
+    findings,
+    secretlintFindings: (theirs.result.stdout.match(/: line \d+, col \d+, /g) ?? []).length,
+  });
+}
+
+function recordThreads(cores, report, one, many, chosen, same) {
+  recordResult('scale-threads', {
+    cores,
+    megabytes: report.scannedBytes / 1e6,
+    oneWall: one.wall,
+    manyWall: many.wall,
+    defaultWall: chosen.wall,
+    oneCpu: one.cpu,
+    manyCpu: many.cpu,
+    defaultCpu: chosen.cpu,
+    same,
+  });
+}
