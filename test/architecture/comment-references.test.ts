@@ -9,7 +9,7 @@ import { describe, expect, test } from 'vitest';
  */
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const FOLDERS = ['src', 'test', 'scripts', 'bench', 'bin'];
-const SKIP = /(^|\/)(node_modules|fixtures|\.agent-clis|\.node-versions)(\/|$)/;
+const SKIP = /(^|\/)(node_modules|fixtures|\.agent-clis|\.node-versions|\.cache)(\/|$)/;
 const REFERENCE = /\b(issues?|seeds?)\s*#?\d{1,3}\b/i;
 const COMMENT = /\/\/.*$|\/\*[\s\S]*?\*\//gm;
 
