@@ -33,7 +33,7 @@ export function compileRule(rule: SecretRule, index: number): CompiledRule {
     index,
     block: rule.window === 'block',
     maxLength: rule.maxLength ?? 512,
-    gate: rule.gate ? new RegExp(rule.gate.source, withFlags(rule.gate.flags.replace('g', ''), 'y')) : undefined,
+    gate: rule.gate ? stickyGate(rule.gate) : undefined,
     gateShape: nameGateShape(rule.gate),
     gateCheck: gateCheckOf(rule.gate),
     byteGateCheck: byteGateCheckOf(rule.gate),
@@ -41,6 +41,21 @@ export function compileRule(rule: SecretRule, index: number): CompiledRule {
     search: undefined,
     locate: undefined,
   };
+}
+
+/**
+ * Per gate, its sticky copy: hundreds of rules share a handful of gates (every provider-named rule has the same one),
+ * and each use sets `lastIndex` before it tests, so one copy serves them all.
+ */
+const stickyGates = new WeakMap<RegExp, RegExp>();
+
+function stickyGate(gate: RegExp): RegExp {
+  let sticky = stickyGates.get(gate);
+  if (sticky === undefined) {
+    sticky = new RegExp(gate.source, withFlags(gate.flags.replace('g', ''), 'y'));
+    stickyGates.set(gate, sticky);
+  }
+  return sticky;
 }
 
 /** The rule's pattern with `g`, for the exec loop in a window. */

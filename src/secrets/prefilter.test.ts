@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { buildKeywordAutomaton, FOLD } from './prefilter.js';
+import { buildKeywordAutomaton, FOLD, isAutomatonKeyword } from './prefilter.js';
 
 /** Every `keyword@end` the automaton reports over `text`, in order. */
 function automatonHits(keywords: string[], text: string): string[] {
@@ -56,5 +56,52 @@ describe('the keyword automaton, large', () => {
     const expected = naiveHits(keywords, text);
     expect(expected.length).toBeGreaterThan(0);
     expect(automatonHits(keywords, text)).toEqual(expected);
+  });
+});
+
+describe('the keyword automaton of the built-in rules', () => {
+  test('reports at each hit the keywords that end there, longest first, each with its rules in rule order', async () => {
+    const { builtinRules } = await import('./rules/index.js');
+    const entries = builtinRules.map((rule, index) => ({ keywords: rule.keywords, item: index }));
+    const nameWords = builtinRules.flatMap((rule) => rule.nameWords ?? []);
+    const { delta, outputs, accepting } = buildKeywordAutomaton(entries, nameWords);
+    // The expected lists, by comparing every keyword at every offset.
+    const itemsOf = new Map<string, number[]>();
+    for (const word of nameWords) itemsOf.set(word.toLowerCase(), []);
+    for (const { keywords, item } of entries) {
+      for (const keyword of keywords.filter(isAutomatonKeyword)) {
+        const list = itemsOf.get(keyword.toLowerCase()) ?? [];
+        if (!list.includes(item)) list.push(item);
+        itemsOf.set(keyword.toLowerCase(), list);
+      }
+    }
+    const names = new Set(nameWords.map((word) => word.toLowerCase()));
+    // Text made of the keywords themselves, run together and cut up, in both cases: every keyword and many overlaps.
+    const keywords = [...itemsOf.keys()];
+    const text = keywords.map((keyword, index) => (index % 3 === 0 ? keyword.toUpperCase() : keyword)).join('_');
+    const lower = text.toLowerCase();
+    const summary = (list: ReadonlyArray<{ length: number; items: readonly number[]; nameWord: boolean }>) =>
+      list.map(({ length, items, nameWord }) => `${length}${nameWord ? 'n' : ''}:${items.join(',')}`).join(' ');
+    const expected: string[] = new Array(text.length).fill('');
+    const ending: Array<Array<{ length: number; items: number[]; nameWord: boolean }>> = [];
+    for (const keyword of keywords) {
+      for (let at = lower.indexOf(keyword); at !== -1; at = lower.indexOf(keyword, at + 1)) {
+        const end = at + keyword.length - 1;
+        const list = ending[end] ?? [];
+        list.push({ length: keyword.length, items: itemsOf.get(keyword)!, nameWord: names.has(keyword) });
+        ending[end] = list;
+      }
+    }
+    ending.forEach((list, end) => {
+      expected[end] = summary(list.sort((a, b) => b.length - a.length));
+    });
+    const actual: string[] = [];
+    let state = 0;
+    for (let i = 0; i < text.length; i++) {
+      state = delta[(state << 7) | FOLD[text.charCodeAt(i)]!]!;
+      actual.push(accepting[state] === 1 ? summary(outputs[state]!) : '');
+    }
+    expect(expected.filter((list) => list !== '').length).toBeGreaterThan(keywords.length);
+    expect(actual).toEqual(expected);
   });
 });

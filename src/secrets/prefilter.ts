@@ -57,53 +57,79 @@ export function buildKeywordAutomaton<T>(
       itemsByKeyword.set(key, list);
     }
   }
-  // The trie, its edges listed per state: the full table is filled in below by copying rows, not code by code (the
-  // automata are built at every start, in the interpreter, where 128 steps per state cost more than a short scan).
+  return automatonOf(itemsByKeyword, names);
+}
+
+/**
+ * The automaton of keywords already lower-cased and grouped (in the order their items are to be reported), built with
+ * as little work as the interpreter can do: it is built at every start of every process and worker thread, where each
+ * step runs before V8 has optimized anything. The trie comes from the sorted keywords (each shares its prefix with the
+ * one before it), so no table is needed to find existing edges; its states are numbered breadth-first, which keeps the
+ * shallow states' rows (where the scan spends its time) side by side in the table; each state's row is its failure
+ * state's row, copied, with its own edges written over it.
+ */
+function automatonOf<T>(itemsByKeyword: ReadonlyMap<string, T[]>, names: ReadonlySet<string>): KeywordAutomaton<T> {
+  const sorted = [...itemsByKeyword.keys()].sort();
   let bound = 1;
-  for (const keyword of itemsByKeyword.keys()) bound += keyword.length;
-  const table = new Int32Array(bound * ALPHABET).fill(-1);
-  const edges: number[][] = [[]];
-  const ending: Array<Array<KeywordOutput<T>>> = [[]];
-  for (const [keyword, items] of itemsByKeyword) {
-    let state = 0;
-    for (let i = 0; i < keyword.length; i++) {
-      const code = keyword.charCodeAt(i);
-      let next = table[state * ALPHABET + code]!;
-      if (next === -1) {
-        next = edges.length;
-        table[state * ALPHABET + code] = next;
-        edges[state]!.push(code);
-        edges.push([]);
-        ending.push([]);
-      }
+  for (const keyword of sorted) bound += keyword.length;
+  // The trie, in the order states are made: each state's incoming character, first child and next sibling.
+  const code = new Uint8Array(bound);
+  const firstChild = new Int32Array(bound).fill(-1);
+  const nextSibling = new Int32Array(bound).fill(-1);
+  const lastChild = new Int32Array(bound).fill(-1);
+  const own: Array<KeywordOutput<T> | undefined> = [undefined];
+  const path = [0];
+  let made = 1;
+  let previous = '';
+  for (const keyword of sorted) {
+    let common = 0;
+    const limit = Math.min(previous.length, keyword.length);
+    while (common < limit && previous.charCodeAt(common) === keyword.charCodeAt(common)) common++;
+    // Sorted and distinct: the character after the shared prefix is new among its state's children, and the largest.
+    let state = path[common]!;
+    for (let i = common; i < keyword.length; i++) {
+      const next = made++;
+      code[next] = keyword.charCodeAt(i);
+      if (lastChild[state] === -1) firstChild[state] = next;
+      else nextSibling[lastChild[state]!] = next;
+      lastChild[state] = next;
+      own.push(undefined);
+      path[i + 1] = next;
       state = next;
     }
-    ending[state]!.push({ length: keyword.length, items, nameWord: names.has(keyword) });
+    own[state] = { length: keyword.length, items: itemsByKeyword.get(keyword)!, nameWord: names.has(keyword) };
+    previous = keyword;
   }
-  // Breadth-first, so a state's failure state (shallower) is complete before it: a state's row is its failure
-  // state's row with its own edges written over it; its children's failure links and inherited outputs follow.
-  const states = edges.length;
-  const failure = new Int32Array(states);
-  const queue: number[] = [];
-  const rootEdges = edges[0]!.map((code) => table[code]!);
-  for (let code = 0; code < ALPHABET; code++) if (table[code] === -1) table[code] = 0;
-  queue.push(...rootEdges);
-  for (let head = 0; head < queue.length; head++) {
-    const state = queue[head]!;
-    const row = state * ALPHABET;
-    const own = edges[state]!.map((code) => table[row + code]!);
-    table.copyWithin(row, failure[state]! * ALPHABET, failure[state]! * ALPHABET + ALPHABET);
-    edges[state]!.forEach((code, index) => {
-      const next = own[index]!;
-      table[row + code] = next;
-      failure[next] = table[failure[state]! * ALPHABET + code]!;
-      for (const output of ending[failure[next]!]!) ending[next]!.push(output);
-      queue.push(next);
-    });
+  // Breadth-first numbering: `order[n]` is the state made n-th in that order.
+  const order = new Int32Array(made);
+  const number = new Int32Array(made);
+  let tail = 1;
+  for (let head = 0; head < made; head++) {
+    const state = order[head]!;
+    number[state] = head;
+    for (let child = firstChild[state]!; child !== -1; child = nextSibling[child]!) order[tail++] = child;
   }
-  const used = table.subarray(0, states * ALPHABET);
-  const delta = states <= 0xffff ? new Uint16Array(used) : used.slice();
-  const accepting = new Uint8Array(states);
-  for (let state = 0; state < states; state++) if (ending[state]!.length > 0) accepting[state] = 1;
-  return { delta, outputs: ending.map((list) => (list.length > 0 ? list : undefined)), accepting };
+  // Row by row in that order: a state's failure state is shallower, so its row is complete before it is copied.
+  const delta = made <= 0xffff ? new Uint16Array(made * ALPHABET) : new Int32Array(made * ALPHABET);
+  const failure = new Int32Array(made);
+  const outputs: Array<ReadonlyArray<KeywordOutput<T>> | undefined> = new Array(made).fill(undefined);
+  const accepting = new Uint8Array(made);
+  for (let at = 0; at < made; at++) {
+    const row = at * ALPHABET;
+    if (at !== 0) delta.copyWithin(row, failure[at]! * ALPHABET, failure[at]! * ALPHABET + ALPHABET);
+    for (let child = firstChild[order[at]!]!; child !== -1; child = nextSibling[child]!) {
+      const next = number[child]!;
+      const fails = at === 0 ? 0 : delta[row + code[child]!]!;
+      failure[next] = fails;
+      delta[row + code[child]!] = next;
+      // A state's keywords: its own, then those of its failure state (the longest of them first).
+      const inherited = outputs[fails];
+      const mine = own[child];
+      const list = mine === undefined ? inherited : inherited === undefined ? [mine] : [mine, ...inherited];
+      if (list === undefined) continue;
+      outputs[next] = list;
+      accepting[next] = 1;
+    }
+  }
+  return { delta, outputs, accepting };
 }

@@ -117,7 +117,8 @@ export class SecretScanner {
       this.compiled
         .filter((item) => item.rule.nameWords === undefined)
         .map((item) => ({ keywords: item.rule.keywords, item })),
-      named.flatMap((item) => item.rule.nameWords ?? []),
+      // The provider-named rules share one list of name words: read once, not once per rule.
+      [...new Set(named.map((item) => item.rule.nameWords ?? []))].flat(),
     );
     this.nameKeywords = new NameKeywords(named.map((item) => ({ keywords: item.rule.keywords, item })));
     this.namedReach = Math.max(0, ...named.map((item) => (item.block ? item.maxLength : 0)));
