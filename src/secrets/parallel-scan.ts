@@ -45,10 +45,12 @@ export interface ParallelScanOptions {
 }
 
 /**
- * Bytes each extra thread must have to scan before it pays for itself. A worker spends 0.15 to 0.4 s of CPU starting
- * (its own module load and rule compilation; the more the machine is loaded, the more), while this thread scans
- * ordinary text at 100 to 150 MB/s: with less than this much to share, the scan is over, or nearly, before the worker
- * has its rules, and it would only have cost the CPU and 100-130 MiB.
+ * Bytes each extra thread must have to scan before it pays for itself. A worker spends 0.3 to 0.8 s of CPU starting
+ * (its module load, the garbage collection of a fresh heap, its rules; the more the machine is loaded, the more), in
+ * which this thread scans 15 to 20 MB of library code: with less than this much to share, the scan is over, or nearly,
+ * before the worker has its rules, and it would only have cost the CPU and 100-130 MiB. Starting workers while the
+ * files are listed hides part of that start, which is why 30 MB still gets a second thread. A faster scanner needs a
+ * larger figure: measure with `node bench/scale.mjs threads` (its 30 MB row).
  */
 export const BYTES_PER_THREAD = 24_000_000;
 
