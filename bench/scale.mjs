@@ -7,8 +7,10 @@
 //   dense      keyword-dense JSON against secretlint 13 (`--format compact`, bench/secretlint13.mjs) on the same file
 //              (≤ 1x): 12 MB with a credential-named key on every line, the same keys on one 12 MB line, and 2 MB on
 //              one line whose values look like identifiers (`"token_2": "cfg_auth_token_2"`, 0 findings)
-//   threads    `tollgate scan DIR` of 96 MB in 400 files on 1 thread against one per core (TOLLGATE_SCAN_THREADS),
-//              and the default choice; the findings must be the same
+//   threads    `tollgate scan --all` of the npm corpus (bench/.cache/text, built by bench/secrets.mjs; else a generated
+//              96 MB tree) on 1 thread against one per core (TOLLGATE_SCAN_THREADS) and the default choice, paired,
+//              wall and CPU; then the first 30 MB of it as a folder on 1 thread against 2 (does a laptop's scan pay
+//              for a second core?); the findings and skipped files must be the same on every count
 //   run        `tollgate run` with 10,000 findings against 2,000, per finding (masking was quadratic)
 //   startup    `tollgate --version` against `node -e 0` (target ≤ 1.5x; `run-no-changes.mjs` and `stop-hook.mjs`
 //              time the no-change run and the stop hook the same way)
@@ -17,7 +19,7 @@
 //
 // A report: it prints the figures and exits 0 either way. Everything is generated under os.tmpdir() and removed.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -62,11 +64,12 @@ const load = () => `load ${loadavg()[0].toFixed(2)}`;
 const fmt = (r) => `${r.wall.toFixed(2)} s wall, ${r.cpu.toFixed(2)} s CPU, ${r.rss.toFixed(0)} MB peak`;
 
 function scanOf(dir, target, threads) {
+  const targets = Array.isArray(target) ? target : [target];
   const env = { ...process.env };
   if (threads === undefined) delete env.TOLLGATE_SCAN_THREADS;
   else env.TOLLGATE_SCAN_THREADS = String(threads);
   return () => {
-    const run = timed(process.execPath, [cli, 'scan', target, '--format', 'json'], { cwd: dir, env });
+    const run = timed(process.execPath, [cli, 'scan', ...targets, '--format', 'json'], { cwd: dir, env });
     if (run.result.status !== 0 && run.result.status !== 1)
       throw new Error(`tollgate scan exited ${run.result.status}: ${run.result.stderr.slice(0, 400)}`);
     return run;
@@ -208,25 +211,74 @@ function sourceTree(dir, count, bytes) {
   }
 }
 
-if (only('threads')) {
-  const dir = join(work, 'threads');
-  sourceTree(dir, 400, 240_000);
-  assertSourceCorpus(dir);
-  const cores = Math.min(availableParallelism(), 16);
+/**
+ * The npm corpus bench/secrets.mjs builds (bench/.cache/text, 256 MB of library code committed as a repository), else
+ * a generated tree of 96 MB in 400 files; and the first 30 MB of it in a folder, what a laptop might scan.
+ */
+function threadCorpora() {
+  const npm = join(root, 'bench/.cache/text');
+  if (!existsSync(join(npm, '.git'))) {
+    const dir = join(work, 'threads');
+    sourceTree(dir, 400, 240_000);
+    const slice = join(work, 'threads-slice');
+    sourceTree(slice, 125, 240_000);
+    assertSourceCorpus(dir);
+    assertSourceCorpus(slice);
+    return {
+      full: { dir, args: ['.'], name: 'a generated tree (npm run bench:secrets builds the npm corpus)' },
+      slice,
+    };
+  }
+  const slice = join(work, 'threads-slice');
+  let bytes = 0;
+  for (const path of gitFiles(npm)) {
+    if (bytes >= 30_000_000) break;
+    const size = statSync(join(npm, path)).size;
+    mkdirSync(dirname(join(slice, path)), { recursive: true });
+    copyFileSync(join(npm, path), join(slice, path));
+    bytes += size;
+  }
+  assertSourceCorpus(slice);
+  return { full: { dir: npm, args: ['--all'], name: 'the npm corpus (bench/.cache/text, scan --all)' }, slice };
+}
+
+function gitFiles(dir) {
+  const listed = spawnSync('git', ['ls-files', '-z'], { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 28 });
+  return listed.stdout.split('\0').filter(Boolean).sort();
+}
+
+/** 1 thread against `threads` and the default choice on one corpus, paired; the findings must be the same. */
+function threadRow(label, dir, args, threads, { record = false } = {}) {
+  const scan = (count) => scanOf(dir, args, count);
   const before = load();
-  const [one, many, chosen] = paired(scanOf(dir, '.', 1), scanOf(dir, '.', cores), scanOf(dir, '.'));
+  const [one, many, chosen] = paired(scan(1), scan(threads), scan(undefined));
   const reports = [one, many, chosen].map((run) => JSON.parse(run.result.stdout));
-  const same = reports.every((report) => JSON.stringify(report.findings) === JSON.stringify(reports[0].findings));
-  const mb = (reports[0].scannedBytes / 1e6).toFixed(1);
-  console.log(
-    `threads: scan DIR of ${mb} MB in ${reports[0].scannedFiles} files, ${reports[0].findings.length} findings ` +
-      `(${same ? 'the same' : 'DIFFERENT'} on every count): 1 thread ${fmt(one)}; ${cores} threads ${fmt(many)}; ` +
-      `default ${fmt(chosen)}; ${cores} against 1: ${(many.wall / one.wall).toFixed(2)}x wall, ` +
-      `${(many.cpu / one.cpu).toFixed(2)}x CPU; default against 1: ${(chosen.wall / one.wall).toFixed(2)}x wall, ` +
-      `${(chosen.cpu / one.cpu).toFixed(2)}x CPU (${before} before, ${load()} after)`,
+  const same = reports.every(
+    (report) =>
+      JSON.stringify([report.findings, report.skipped]) === JSON.stringify([reports[0].findings, reports[0].skipped]),
   );
-  recordThreads(cores, reports[0], one, many, chosen, same);
+  const mb = (reports[0].scannedBytes / 1e6).toFixed(1);
+  const ratio = (run) =>
+    `${(one.wall / run.wall).toFixed(2)}x faster in wall, ${(run.cpu / one.cpu).toFixed(2)}x the CPU`;
+  console.log(
+    `${label}: ${mb} MB in ${reports[0].scannedFiles} files, ${reports[0].findings.length} findings ` +
+      `(${same ? 'the same' : 'DIFFERENT'} on every count): 1 thread ${fmt(one)}; ${threads} threads ${fmt(many)}; ` +
+      `default ${fmt(chosen)}; ${threads} against 1: ${ratio(many)}; default against 1: ${ratio(chosen)} ` +
+      `(${before} before, ${load()} after)`,
+  );
+  if (record) recordThreads(threads, reports[0], one, many, chosen, same);
   if (!same) process.exitCode = 1;
+}
+
+if (only('threads')) {
+  const { full, slice } = threadCorpora();
+  const cores = Math.min(availableParallelism(), 16);
+  console.log(
+    `threads: ${cores} cores; corpus: ${full.name}; target on 2 cores: >= 1.7x faster in wall, <= 1.1x the CPU`,
+  );
+  threadRow('threads', full.dir, full.args, cores, { record: true });
+  // Whether a second core pays on a laptop-sized scan: the default takes one per BYTES_PER_THREAD (24 MB).
+  threadRow('threads 30 MB', slice, ['.'], 2);
 }
 
 /** A repository whose one change adds `count` findings, validated by `tollgate run` with only the secret scan. */

@@ -15,7 +15,7 @@ import {
   skipBeforeReading,
   sortOutcome,
 } from './scan-targets.js';
-import type { WorkerJob } from './scan-worker.js';
+import type { WorkerFiles, WorkerJob } from './scan-worker.js';
 import type { SecretScanner } from './scanner.js';
 
 /**
@@ -45,18 +45,94 @@ export interface ParallelScanOptions {
 }
 
 /**
- * Bytes each extra thread must have to scan before it pays for itself. A worker spends 0.15 to 0.4 s of CPU starting
- * (its own module load and rule compilation; the more the machine is loaded, the more), while this thread scans
- * ordinary text at 100 to 150 MB/s: with less than this much to share, the scan is over, or nearly, before the worker
- * has its rules, and it would only have cost the CPU and 100-130 MiB.
+ * Bytes each extra thread must have to scan before it pays for itself. A worker spends 0.3 to 0.8 s of CPU starting
+ * (its module load, the garbage collection of a fresh heap, its rules; the more the machine is loaded, the more), in
+ * which this thread scans 15 to 20 MB of library code: with less than this much to share, the scan is over, or nearly,
+ * before the worker has its rules, and it would only have cost the CPU and 100-130 MiB. Starting workers while the
+ * files are listed hides part of that start, which is why 30 MB still gets a second thread. A faster scanner needs a
+ * larger figure: measure with `node bench/scale.mjs threads` (its 30 MB row).
  */
 export const BYTES_PER_THREAD = 24_000_000;
 
 const WORKER_URL = new URL('./scan-worker.js', import.meta.url);
 
+/**
+ * The worker threads of one scan of files on disk. They are started while the files are still being listed, each as
+ * soon as the bytes listed so far pay for it (`listed`), so that loading a worker and building its rules happens while
+ * this thread lists; they wait for the list (`scan`). Only more bytes can be listed, so a worker started early is one
+ * the whole list pays for too.
+ */
+export class ScanWorkers {
+  private readonly workers: StartedWorker[] = [];
+  private listedBytes = 0;
+  private readonly job: WorkerJob;
+  private readonly choice: ThreadChoice;
+  private readonly cores: number;
+  private readonly start: (job: WorkerJob) => StartedWorker;
+
+  /** `cores`: this machine's, 0 where no worker can start; `start` is the tests' stand-in for a thread. */
+  constructor(
+    options: Omit<ParallelScanOptions, 'scanner' | 'imported'>,
+    cores = spawnableCores(),
+    start = startWorker,
+  ) {
+    this.job = {
+      repoRoot: options.repoRoot,
+      options: options.options,
+      baseline: [...options.baseline],
+      ...(options.reportRejected ? { reportRejected: true } : {}),
+      ...(options.baselineLabel === undefined ? {} : { baselineLabel: options.baselineLabel }),
+    };
+    this.choice = options;
+    this.cores = cores;
+    this.start = start;
+    // An exact count (TOLLGATE_SCAN_THREADS) needs no bytes to decide: its workers start at once.
+    this.grow(0);
+  }
+
+  /** Workers started so far. */
+  get count(): number {
+    return this.workers.length;
+  }
+
+  /** The listing found a file of `size` bytes to scan. */
+  listed(size: number): void {
+    this.listedBytes += size;
+    this.grow(this.listedBytes);
+  }
+
+  /** Starts the workers `bytes` pay for beyond those started already. */
+  grow(bytes: number): void {
+    if (this.cores === 0) return;
+    const wanted = chooseThreads(bytes, this.choice, this.cores) - 1;
+    while (this.workers.length < wanted) this.workers.push(this.start(this.job));
+  }
+
+  /** Gives every worker the queue (files largest first, and its claim counter); resolves to their outcomes. */
+  scan(files: readonly QueuedFile[], claim: SharedArrayBuffer): Promise<ScanOutcome[]> {
+    const queue: WorkerFiles = { files: files.map(({ path, absolute, size }) => ({ path, absolute, size })), claim };
+    for (const { worker } of this.workers) {
+      worker.ref();
+      worker.postMessage(queue);
+    }
+    return Promise.all(this.workers.map(({ outcome }) => outcome));
+  }
+
+  /** Ends workers that will get no files (the listing failed). */
+  stop(): void {
+    for (const { worker } of this.workers) void worker.terminate();
+  }
+}
+
+export interface StartedWorker {
+  worker: Pick<Worker, 'ref' | 'postMessage' | 'terminate'>;
+  outcome: Promise<ScanOutcome>;
+}
+
 export async function scanDiskTargets(
   targets: readonly DiskTarget[],
   options: ParallelScanOptions,
+  workers: ScanWorkers = new ScanWorkers(options),
 ): Promise<ScanOutcome> {
   const scanOptions: ScanTargetsOptions = {
     scanner: options.scanner,
@@ -75,37 +151,26 @@ export async function scanDiskTargets(
     if (skip) notRead.skipped.push(skip);
     else queue.push(target);
   }
+  // Largest first: every thread starts on a large file, and what is left at the end is small files, which spread
+  // evenly, rather than one large file on one thread while the others wait.
   queue.sort((a, b) => b.size - a.size || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const total = queue.reduce((sum, file) => sum + file.size, 0);
+  workers.grow(queue.reduce((sum, file) => sum + file.size, 0));
   const claim = new Int32Array(new SharedArrayBuffer(4));
-  const extraThreads = threadCount(total, options) - 1;
-  const files: QueuedFile[] =
-    extraThreads > 0 ? queue.map(({ path, absolute, size }) => ({ path, absolute, size })) : [];
-  const workers = Array.from({ length: extraThreads }, () =>
-    startWorker({
-      repoRoot: options.repoRoot,
-      options: options.options,
-      files,
-      claim: claim.buffer as SharedArrayBuffer,
-      baseline: [...options.baseline],
-      ...(options.reportRejected ? { reportRejected: true } : {}),
-      ...(options.baselineLabel === undefined ? {} : { baselineLabel: options.baselineLabel }),
-    }),
-  );
+  const shares = workers.count > 0 ? workers.scan(queue, claim.buffer as SharedArrayBuffer) : Promise.resolve([]);
   // This thread works the same queue while the workers start; it blocks its event loop until the queue is empty,
   // which nothing else in a scan needs meanwhile.
   const own = scanQueue(queue, claim, scanOptions, (file) => () => file.read());
   const merged = emptyScanOutcome();
-  for (const outcome of [notRead, own, ...(await Promise.all(workers))]) mergeScanOutcome(merged, outcome);
+  for (const outcome of [notRead, own, ...(await shares)]) mergeScanOutcome(merged, outcome);
   sortOutcome(merged);
   return merged;
 }
 
-/** How many threads scan `bytes`: one where workers cannot start, else `chooseThreads` on this machine's cores. */
-function threadCount(bytes: number, choice: ThreadChoice): number {
+/** This machine's cores where workers can start, else 0 (none can). */
+function spawnableCores(): number {
   // Under a TypeScript test runner the compiled worker does not exist; scanning in-process is then the only way.
   const canSpawn = WORKER_URL.protocol === 'file:' && existsSync(fileURLToPath(WORKER_URL));
-  return canSpawn ? chooseThreads(bytes, choice, availableParallelism()) : 1;
+  return canSpawn ? availableParallelism() : 0;
 }
 
 export type ThreadChoice = Pick<ParallelScanOptions, 'threads' | 'maxThreads'>;
@@ -126,17 +191,24 @@ export function defaultThreads(bytes: number, cores: number): number {
   return Math.max(1, Math.min(cores, MAX_SCAN_THREADS, Math.floor(bytes / BYTES_PER_THREAD) + 1));
 }
 
-function startWorker(job: WorkerJob): Promise<ScanOutcome> {
-  return new Promise<ScanOutcome>((resolve, reject) => {
-    const worker = new Worker(WORKER_URL, { workerData: job });
-    let outcome: ScanOutcome | undefined;
+/**
+ * A worker that loads its scanner at once and scans when it gets the queue. Unreferenced until then, so a listing that
+ * fails leaves no thread keeping the process alive; a failure before it is given files is kept for `scan` to report.
+ */
+function startWorker(job: WorkerJob): StartedWorker {
+  const worker = new Worker(WORKER_URL, { workerData: job });
+  worker.unref();
+  const outcome = new Promise<ScanOutcome>((resolve, reject) => {
+    let result: ScanOutcome | undefined;
     worker.once('message', (message: ScanOutcome) => {
-      outcome = message;
+      result = message;
     });
     worker.once('error', reject);
     worker.once('exit', (code) => {
-      if (code === 0 && outcome) resolve(outcome);
+      if (code === 0 && result) resolve(result);
       else reject(new Error(`secret scan worker exited with code ${code} before it finished its files`));
     });
   });
+  outcome.catch(() => undefined);
+  return { worker, outcome };
 }

@@ -5,25 +5,33 @@ import { loadScanner } from './load-rules.js';
 import type { SecretsOptions } from './options.js';
 
 /**
- * A worker thread of `parallel-scan.ts`: builds its own scanner (rule functions cannot cross threads), then takes
- * files from the shared queue until it is empty, and posts back one outcome, which holds masked findings only.
+ * A worker thread of `parallel-scan.ts`. It is started while the files are still being listed, so it builds its own
+ * scanner (rule functions cannot cross threads) meanwhile; then it takes its share of the files from the shared queue
+ * (`WorkerFiles`, posted once the list is known) until the queue is empty, and posts back one outcome, which holds
+ * masked findings only.
  */
 export interface WorkerJob {
   repoRoot: string;
   options: SecretsOptions;
-  files: QueuedFile[];
-  /** An Int32Array's buffer: the index of the next file to claim. */
-  claim: SharedArrayBuffer;
   baseline: string[];
   baselineLabel?: string;
   reportRejected?: boolean;
 }
 
+/** The files to scan, largest first, and the queue's claim counter (an Int32Array's buffer). */
+export interface WorkerFiles {
+  files: QueuedFile[];
+  claim: SharedArrayBuffer;
+}
+
 const job = workerData as WorkerJob;
+const port = parentPort!;
+const files = new Promise<WorkerFiles>((resolve) => port.once('message', resolve));
 const { scanner, imported } = await loadScanner(job.repoRoot, job.options);
+const queue = await files;
 const outcome = scanQueue(
-  job.files,
-  new Int32Array(job.claim),
+  queue.files,
+  new Int32Array(queue.claim),
   {
     scanner,
     baseline: new Set(job.baseline),
@@ -33,4 +41,4 @@ const outcome = scanQueue(
   },
   (file) => () => readFile(file.absolute),
 );
-parentPort?.postMessage(outcome);
+port.postMessage(outcome);

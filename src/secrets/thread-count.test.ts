@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, test, vi } from 'vitest';
 import { secretsOptionsSchema } from './options.js';
+import { emptyScanOutcome } from './scan-targets.js';
 
 // Whatever the load average says, the count must not change: the chooser is tested with it mocked to a busy machine.
 vi.mock('node:os', async (original) => ({
@@ -8,7 +9,9 @@ vi.mock('node:os', async (original) => ({
   loadavg: () => [40, 40, 40],
 }));
 
-const { BYTES_PER_THREAD, chooseThreads, defaultThreads } = await import('./parallel-scan.js');
+const { BYTES_PER_THREAD, chooseThreads, defaultThreads, ScanWorkers } = await import('./parallel-scan.js');
+type ScanWorkersType = InstanceType<typeof ScanWorkers>;
+type Setup = ConstructorParameters<typeof ScanWorkers>[0];
 
 /** Workers sized by the cores and the bytes to scan, capped by `--max-threads` / `secrets.maxThreads`. */
 describe('scanning threads', () => {
@@ -41,6 +44,84 @@ describe('scanning threads', () => {
     expect(chooseThreads(1_000_000, { maxThreads: 8 }, 8)).toBe(1);
     expect(chooseThreads(500_000_000, { maxThreads: 16 }, 2)).toBe(2);
     expect(chooseThreads(1_000, { threads: 3, maxThreads: 1 }, 2)).toBe(3);
+  });
+});
+
+/** Workers started while the files are listed: a stand-in thread records what each is sent. */
+function listingWorkers(choice: Partial<Setup>, cores: number) {
+  const posted: unknown[] = [];
+  const stopped: number[] = [];
+  const setup: Setup = {
+    repoRoot: '/repo',
+    options: secretsOptionsSchema.parse(undefined),
+    baseline: new Set(['f1']),
+    ...choice,
+  };
+  const workers: ScanWorkersType = new ScanWorkers(setup, cores, (job) => {
+    const id = posted.length;
+    posted.push({ job });
+    return {
+      worker: {
+        ref: () => ({}) as never,
+        postMessage: (message: unknown) => posted.push({ id, message }),
+        terminate: async () => stopped.push(id) as never,
+      },
+      outcome: Promise.resolve({ ...emptyScanOutcome(), scannedFiles: id + 1 }),
+    };
+  });
+  return { workers, posted, stopped };
+}
+
+describe('workers started while the files are listed', () => {
+  test('a worker starts as soon as the bytes listed so far pay for it, not before, and never past the cores', () => {
+    const { workers } = listingWorkers({}, 2);
+    expect(workers.count).toBe(0);
+    workers.listed(BYTES_PER_THREAD / 2);
+    expect(workers.count).toBe(0);
+    workers.listed(BYTES_PER_THREAD / 2);
+    expect(workers.count).toBe(1);
+    workers.listed(10 * BYTES_PER_THREAD);
+    workers.grow(100 * BYTES_PER_THREAD);
+    expect(workers.count).toBe(1);
+  });
+
+  test('on more cores, one more per BYTES_PER_THREAD listed; the cap holds while listing', () => {
+    const open = listingWorkers({}, 8);
+    for (let i = 0; i < 3; i++) open.workers.listed(BYTES_PER_THREAD);
+    expect(open.workers.count).toBe(3);
+    const capped = listingWorkers({ maxThreads: 2 }, 8);
+    for (let i = 0; i < 5; i++) capped.workers.listed(BYTES_PER_THREAD);
+    expect(capped.workers.count).toBe(1);
+  });
+
+  test('an exact count (TOLLGATE_SCAN_THREADS) starts its workers before anything is listed; none where none can start', () => {
+    expect(listingWorkers({ threads: 3 }, 2).workers.count).toBe(2);
+    expect(listingWorkers({ threads: 1 }, 8).workers.count).toBe(0);
+    const unspawnable = listingWorkers({ threads: 3 }, 0).workers;
+    unspawnable.listed(100 * BYTES_PER_THREAD);
+    expect(unspawnable.count).toBe(0);
+  });
+
+  test('each worker gets the job at start, then the whole queue once, as plain data; their outcomes come back in order', async () => {
+    const { workers, posted } = listingWorkers({ threads: 3, reportRejected: true }, 2);
+    expect(posted).toEqual([
+      { job: expect.objectContaining({ repoRoot: '/repo', baseline: ['f1'], reportRejected: true }) },
+      { job: expect.objectContaining({ repoRoot: '/repo', baseline: ['f1'], reportRejected: true }) },
+    ]);
+    const claim = new SharedArrayBuffer(4);
+    const files = [{ path: 'a.js', absolute: '/repo/a.js', size: 9, read: () => Promise.resolve(null) }];
+    const outcomes = await workers.scan(files, claim);
+    expect(posted.slice(2)).toEqual([
+      { id: 0, message: { files: [{ path: 'a.js', absolute: '/repo/a.js', size: 9 }], claim } },
+      { id: 1, message: { files: [{ path: 'a.js', absolute: '/repo/a.js', size: 9 }], claim } },
+    ]);
+    expect(outcomes.map((outcome) => outcome.scannedFiles)).toEqual([1, 2]);
+  });
+
+  test('a listing that fails stops the workers it started', () => {
+    const { workers, stopped } = listingWorkers({ threads: 3 }, 2);
+    workers.stop();
+    expect(stopped).toEqual([0, 1]);
   });
 });
 

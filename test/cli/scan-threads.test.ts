@@ -64,6 +64,30 @@ describe('tollgate scan on one thread and on several', () => {
     expect(capped.stderr).toBe('');
     expect(capped.stdout).toBe(one.stdout);
   }, 120_000);
+
+  test('scan DIR (workers started while the folder is listed): the same JSON on 1 and 2 threads', async () => {
+    repo = await createTempRepo({ files: corpus() });
+    const dir = (threads: string) =>
+      runCli(['scan', 'src', '--format', 'json'], {
+        cwd: repo!.root,
+        env: { ...repo!.env, TOLLGATE_SCAN_THREADS: threads },
+      });
+    const [one, two] = [await dir('1'), await dir('2')];
+    const untimed = (text: string) => text.replace(/"durationMs": \d+/, '"durationMs": 0');
+    expect(JSON.parse(one.stdout).findings).toHaveLength(40);
+    expect(untimed(two.stdout)).toBe(untimed(one.stdout));
+  }, 60_000);
+
+  test('a path that is not there: one-line usage error, and the workers started for the listing do not hold the process', async () => {
+    repo = await createTempRepo({ files: { 'README.md': '# demo\n' } });
+    const result = await runCli(['scan', 'missing-dir'], {
+      cwd: repo.root,
+      env: { ...repo.env, TOLLGATE_SCAN_THREADS: '3' },
+      timeoutMs: 30_000,
+    });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr.trim()).toBe('tollgate: missing-dir: no such file or directory');
+  }, 40_000);
 });
 
 describe('the thread cap', () => {

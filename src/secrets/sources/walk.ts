@@ -33,8 +33,10 @@ interface ListedPath {
   gone?: boolean;
 }
 
-/** Tests only: sees each listing's pool once it is drained. */
+/** Who watches a listing: `onListed` sees each regular file's size as it is found (the scan starts its workers). */
 export interface ListingProbe {
+  onListed?(size: number): void;
+  /** Tests only: sees each listing's pool once it is drained. */
   onPool?(pool: { readonly peakRunning: number }): void;
 }
 
@@ -52,8 +54,10 @@ export async function listFilesUnder(
   for (const path of paths) {
     const info = await lstat(path).catch(() => null);
     if (info === null) throw Object.assign(new Error(`${path}: no such file or directory`), { code: 'ENOENT', path });
-    if (!info.isDirectory()) found.push({ absolute: path, size: info.size, symlink: info.isSymbolicLink() });
-    else if (repoRoot && isInside(repoRoot, path)) appendAll(found, await gitListEntries(repoRoot, path, probe));
+    if (!info.isDirectory()) {
+      found.push({ absolute: path, size: info.size, symlink: info.isSymbolicLink() });
+      if (info.isFile()) probe.onListed?.(info.size);
+    } else if (repoRoot && isInside(repoRoot, path)) appendAll(found, await gitListEntries(repoRoot, path, probe));
     else appendAll(found, await walkDirectory(path, probe));
   }
   const seen = new Set<string>();
@@ -140,7 +144,7 @@ async function gitListEntries(
     const info = await lstat(entry.absolute).catch(() => null);
     // Deleted-but-tracked files are listed by --cached; they are not there to scan.
     if (info === null || !(info.isFile() || info.isSymbolicLink())) entry.gone = true;
-    else recordStats(entry, info);
+    else recordStats(entry, info, probe);
   });
   for (const entry of listed) pool.add(entry);
   await pool.drained();
@@ -148,9 +152,10 @@ async function gitListEntries(
   return listed.filter((entry) => !entry.gone);
 }
 
-function recordStats(entry: ListedPath, info: Stats): void {
+function recordStats(entry: ListedPath, info: Stats, probe: ListingProbe): void {
   entry.size = info.size;
   entry.symlink = info.isSymbolicLink();
+  if (info.isFile()) probe.onListed?.(info.size);
 }
 
 type IgnoreRules = ReadonlyArray<{ base: string; matcher: Ignore }>;
@@ -171,7 +176,7 @@ async function walkDirectory(root: string, probe: ListingProbe): Promise<ListedP
   const pool: WorkPool<ListedPath | WalkedFolder> = new WorkPool(LIST_CONCURRENCY, async (item) => {
     if (!('entries' in item)) {
       const info = await lstat(item.absolute).catch(() => null);
-      if (info !== null) recordStats(item, info);
+      if (info !== null) recordStats(item, info, probe);
       return;
     }
     const [gitignore, entries] = await Promise.all([

@@ -9,7 +9,12 @@ import { applyFixtureMode, type FixtureMode, fixturesNote } from '../../secrets/
 import type { PolicyFileReader } from '../../secrets/imported-suppressions.js';
 import { loadScanner } from '../../secrets/load-rules.js';
 import { type SecretsOptions, secretsOptionsSchema } from '../../secrets/options.js';
-import { type DiskTarget, type ParallelScanOptions, scanDiskTargets } from '../../secrets/parallel-scan.js';
+import {
+  type DiskTarget,
+  type ParallelScanOptions,
+  ScanWorkers,
+  scanDiskTargets,
+} from '../../secrets/parallel-scan.js';
 import {
   type ScanOutcome,
   type ScanTarget,
@@ -20,7 +25,7 @@ import {
   unexaminedFiles,
 } from '../../secrets/scan-targets.js';
 import { historyBatches, historyTargets, stagedTargets } from '../../secrets/sources/git-sources.js';
-import { listFilesUnder } from '../../secrets/sources/walk.js';
+import { type ListingProbe, listFilesUnder } from '../../secrets/sources/walk.js';
 import { ADDED_LINES_POLICY } from '../../secrets/suppressions.js';
 import { auditBaseline, renderBaselineAudit } from './baseline-audit.js';
 import { renderScanReport, type ScanFormat, type SecretScanReport } from './report/index.js';
@@ -236,11 +241,19 @@ async function scanChosenSource(
     const targets = await historyTargets(range);
     return { scope, outcome: await scanTargets(targets, scanOptions), targets };
   }
-  // The whole work tree is the repository root as a path: git lists it, and symlinks out of it are not followed.
-  const targets = mode.all
-    ? await pathTargets(where.root, where.root, [where.root])
-    : await pathTargets(where.repoRoot, where.cwd, flags.paths.length > 0 ? flags.paths : ['.']);
-  const outcome = await scanDiskTargets(targets, parallel);
+  // Worker threads start while the files are listed, as soon as the bytes found pay for them, and build their rules
+  // meanwhile. The whole work tree is the repository root as a path: git lists it, and symlinks out of it are not
+  // followed.
+  const workers = new ScanWorkers(parallel);
+  const listing = { onListed: (size: number) => workers.listed(size) };
+  const targets = await (mode.all
+    ? pathTargets(where.root, where.root, [where.root], listing)
+    : pathTargets(where.repoRoot, where.cwd, flags.paths.length > 0 ? flags.paths : ['.'], listing)
+  ).catch((error: unknown) => {
+    workers.stop();
+    throw error;
+  });
+  const outcome = await scanDiskTargets(targets, parallel, workers);
   return { scope: mode.all ? 'all' : 'paths', outcome, targets };
 }
 
@@ -315,11 +328,16 @@ function historyBase(range: string | undefined): string | undefined {
   return match?.[1];
 }
 
-async function pathTargets(repoRoot: string | null, cwd: string, paths: readonly string[]): Promise<DiskTarget[]> {
+async function pathTargets(
+  repoRoot: string | null,
+  cwd: string,
+  paths: readonly string[],
+  probe: ListingProbe,
+): Promise<DiskTarget[]> {
   const absolute = paths.map((path) => (isAbsolute(path) ? path : resolve(cwd, path)));
   let files: Awaited<ReturnType<typeof listFilesUnder>>;
   try {
-    files = await listFilesUnder(repoRoot, absolute);
+    files = await listFilesUnder(repoRoot, absolute, probe);
   } catch (error) {
     const { code, path } = error as NodeJS.ErrnoException;
     if (code === 'ENOENT')
