@@ -1,4 +1,5 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
@@ -48,4 +49,21 @@ test('a walk of many more files than the pool keeps at most the pool busy, in de
   expect(peaks.length).toBeGreaterThan(0);
   for (const peak of peaks) expect(peak).toBeLessThanOrEqual(LIST_CONCURRENCY);
   expect(Math.max(...peaks)).toBeGreaterThan(1);
+});
+
+test('a named link to a folder lists the folder it leads to, inside git or outside it', async () => {
+  const outside = join(root, 'linked');
+  mkdirSync(join(outside, 'real/sub'), { recursive: true });
+  writeFileSync(join(outside, 'real/sub/app.env'), 'TOKEN=x\n');
+  symlinkSync(join(outside, 'real'), join(outside, 'link'));
+  const walked = await listFilesUnder(null, [join(outside, 'link')]);
+  expect(walked.map((file) => relative(outside, file.absolute).split('\\').join('/'))).toEqual(['link/sub/app.env']);
+
+  const repo = join(root, 'repo-with-link');
+  mkdirSync(join(repo, 'src'), { recursive: true });
+  writeFileSync(join(repo, 'src/main.ts'), 'export {};\n');
+  symlinkSync(join(repo, 'src'), join(repo, 'src-link'));
+  spawnSync('git', ['init', '-q'], { cwd: repo, env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', HOME: repo } });
+  const listed = await listFilesUnder(repo, [join(repo, 'src-link')]);
+  expect(listed.map((file) => relative(repo, file.absolute).split('\\').join('/'))).toEqual(['src/main.ts']);
 });

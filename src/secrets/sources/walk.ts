@@ -51,17 +51,22 @@ export async function listFilesUnder(
   probe: ListingProbe = {},
 ): Promise<DiskFile[]> {
   const found: ListedPath[] = [];
+  const realRoot = repoRoot ? await realpath(repoRoot).catch(() => repoRoot) : null;
   for (const path of paths) {
     const info = await lstat(path).catch(() => null);
     if (info === null) throw Object.assign(new Error(`${path}: no such file or directory`), { code: 'ENOENT', path });
-    if (!info.isDirectory()) {
+    const folder = info.isDirectory()
+      ? path
+      : info.isSymbolicLink()
+        ? await namedLinkFolder(path, repoRoot, realRoot)
+        : null;
+    if (folder === null) {
       found.push({ absolute: path, size: info.size, symlink: info.isSymbolicLink() });
       if (info.isFile()) probe.onListed?.(info.size);
-    } else if (repoRoot && isInside(repoRoot, path)) appendAll(found, await gitListEntries(repoRoot, path, probe));
-    else appendAll(found, await walkDirectory(path, probe));
+    } else if (repoRoot && isInside(repoRoot, folder)) appendAll(found, await gitListEntries(repoRoot, folder, probe));
+    else appendAll(found, await walkDirectory(folder, probe));
   }
   const seen = new Set<string>();
-  const realRoot = repoRoot ? await realpath(repoRoot).catch(() => repoRoot) : null;
   const files: Array<DiskFile | null> = [];
   // Only symbolic links need more file-system calls (where they lead); every other file is known already.
   const links = new WorkPool<{ slot: number; absolute: string }>(LIST_CONCURRENCY, async ({ slot, absolute }) => {
@@ -78,6 +83,20 @@ export async function listFilesUnder(
   await links.drained();
   probe.onPool?.(links);
   return files.filter((file): file is DiskFile => file !== null);
+}
+
+/**
+ * The folder to list for a named path that is a symbolic link to a folder (`tollgate scan vendor-link`), else null.
+ * Named, it is what the person asked for: inside the repository it is listed by git as the folder it leads to (git
+ * lists a link as a link); outside, walked through the link.
+ */
+async function namedLinkFolder(path: string, repoRoot: string | null, realRoot: string | null): Promise<string | null> {
+  const info = await stat(path).catch(() => null);
+  if (!info?.isDirectory()) return null;
+  const target = await realpath(path).catch(() => null);
+  if (target !== null && repoRoot && realRoot && isInside(realRoot, target))
+    return join(repoRoot, relative(realRoot, target));
+  return path;
 }
 
 function plainFile(absolute: string, size: number): DiskFile {
