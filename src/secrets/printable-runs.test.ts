@@ -6,7 +6,7 @@ import { MIN_RUN, printableRuns } from './printable-runs.js';
 function referenceRuns(bytes: Uint8Array, firstLine = 1) {
   const printable = (byte: number) => (byte >= 0x20 && byte <= 0x7e) || byte === 0x09 || byte === 0x0a || byte === 0x0d;
   const newlines: number[] = [];
-  bytes.forEach((byte, at) => byte === 0x0a && newlines.push(at));
+  for (let at = 0; at < bytes.length; at++) if (bytes[at] === 0x0a) newlines.push(at);
   const out = { text: '', lineMap: [] as number[], runs: 0 };
   const parts: string[] = [];
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
