@@ -12,6 +12,10 @@
 //
 // Baselines: `git log -p` (what the target names) and `git log -p -U0 --cc` (what git itself must do to list every
 // commit's added lines, merges' own lines included).
+// Where tollgate's CPU goes, each as a share of `git log -p`'s, so the floor is in every run's output: its own first
+// `git log` pass alone (the exact arguments it runs: most of its git CPU; the rename pass and the `cat-file` reads of
+// binary files and messages are small), and its start-up (`scan --history END..END`: an empty range, everything but
+// the reading and scanning of commits). What is left is the reading and scanning of the patch, binaries and messages.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -66,18 +70,38 @@ const gitPlain = [];
 const gitCc = [];
 const tollgate = [];
 const other = [];
-const scan = (bin) => measure(process.execPath, [bin, 'scan', '--history', range, '--format', 'json']);
+const gitOwn = [];
+const startUp = [];
+const scan = (bin, what = range) => measure(process.execPath, [bin, 'scan', '--history', what, '--format', 'json']);
+// The range's end, for an empty range of the same repository: `A..B` and `A...B` end at B, a single revision is its own.
+const rangeEnd = range.includes('..') ? range.split(/\.\.\.?/).pop() || 'HEAD' : range;
+// tollgate's first pass, as history-source.ts runs it (one `git log` over the range, output parsed as it streams).
+const ownLog = ['-c', 'core.quotePath=false', 'log', '-p', '-U0', '--cc', '--no-renames', '--raw', '--full-index'];
+const ownLogTail = [
+  '--no-abbrev',
+  '--no-color',
+  '--no-ext-diff',
+  '--no-textconv',
+  '--format=%x00commit %H',
+  range,
+  '--',
+];
 for (let round = 0; round < rounds; round++) {
   loads.push(loadavg()[0]);
   gitPlain.push(measure('git', ['log', '-p', range]));
   tollgate.push(scan(join(root, 'bin/tollgate.cjs')));
   if (process.env.BENCH_OTHER) other.push(scan(resolve(process.env.BENCH_OTHER)));
   gitCc.push(measure('git', ['log', '-p', '-U0', '--cc', '--no-color', range]));
+  gitOwn.push(measure('git', [...ownLog, ...ownLogTail]));
+  startUp.push(scan(join(root, 'bin/tollgate.cjs'), `${rangeEnd}..${rangeEnd}`));
 }
 const med = (runs, key) => median(runs.map((run) => run[key]));
 const ours = { cpu: med(tollgate, 'cpu'), seconds: med(tollgate, 'seconds') };
 const plain = { cpu: med(gitPlain, 'cpu'), seconds: med(gitPlain, 'seconds') };
 const cc = { cpu: med(gitCc, 'cpu'), seconds: med(gitCc, 'seconds') };
+const ownGitCpu = med(gitOwn, 'cpu');
+const startUpCpu = med(startUp, 'cpu');
+const share = (cpu) => (cpu / plain.cpu).toFixed(2);
 const peak = Math.max(...tollgate.map((run) => run.rssMb));
 const git = (args) => spawnSync('git', args, { cwd: repo, env, maxBuffer: 1 << 30 }).stdout;
 const count = Number(git(['rev-list', '--count', range]));
@@ -95,6 +119,9 @@ printResult({
       `(median of ${rounds}, load ${load})`,
     `  CPU: tollgate ${ours.cpu.toFixed(2)} s vs git log -p ${plain.cpu.toFixed(2)} s = ${(ours.cpu / plain.cpu).toFixed(2)}× (target ≤ 1.2×)`,
     `       vs git log -p -U0 --cc ${cc.cpu.toFixed(2)} s = ${(ours.cpu / cc.cpu).toFixed(2)}× (git alone: ${(cc.cpu / plain.cpu).toFixed(2)}× git log -p)`,
+    `  where it goes, × git log -p's CPU: tollgate's own git log pass ${share(ownGitCpu)}×, start-up (empty range) ` +
+      `${share(startUpCpu)}×, reading and scanning the commits ${share(ours.cpu - ownGitCpu - startUpCpu)}× ` +
+      `(floor without any scanning: ${share(ownGitCpu + startUpCpu)}×)`,
     `  wall: tollgate ${ours.seconds.toFixed(2)} s vs git log -p ${plain.seconds.toFixed(2)} s = ${(ours.seconds / plain.seconds).toFixed(2)}×`,
     `  peak RSS ${peak.toFixed(0)} MiB (target ≤ 256 MiB)`,
     ...(other.length > 0
@@ -115,6 +142,8 @@ printResult({
     cpuSeconds: ours.cpu,
     gitCpuSeconds: plain.cpu,
     gitCcCpuSeconds: cc.cpu,
+    ownGitCpuSeconds: ownGitCpu,
+    startUpCpuSeconds: startUpCpu,
     cpuRatio: ours.cpu / plain.cpu,
     seconds: ours.seconds,
     gitSeconds: plain.seconds,

@@ -31,9 +31,10 @@ export function printableRuns(bytes: Uint8Array, firstLine = 1): PrintableRuns {
     parts.push(trimmed);
     out.runs++;
   };
-  collectRuns(bytes, 1, 0, emit);
-  collectRuns(bytes, 2, 0, emit);
-  collectRuns(bytes, 2, 1, emit);
+  const latin1 = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+  collectRuns(bytes, 1, 0, emit, latin1);
+  collectRuns(bytes, 2, 0, emit, latin1);
+  collectRuns(bytes, 2, 1, emit, latin1);
   out.text = parts.length > 0 ? `${parts.join('\n')}\n` : '';
   return out;
 }
@@ -54,27 +55,33 @@ function isPrintable(byte: number): boolean {
   return (byte >= 0x20 && byte <= 0x7e) || byte === 0x09 || byte === 0x0a || byte === 0x0d;
 }
 
+/** One-byte runs: printable bytes, `MIN_RUN` or more (read as Latin-1, one character per byte). */
+const ONE_BYTE_RUN = new RegExp(`[\\t\\n\\r\\x20-\\x7e]{${MIN_RUN},}`, 'g');
+/** UTF-16LE runs: a printable byte, then a zero, `MIN_RUN` or more times (read as Latin-1, so in pairs of characters). */
+const TWO_BYTE_RUN = new RegExp(`(?:[\\t\\n\\r\\x20-\\x7e]\\x00){${MIN_RUN},}`, 'g');
+
 /**
  * Runs of characters `width` bytes wide starting at `offset` (mod width): one printable byte, then (UTF-16) a zero.
+ * Found by the regular expression engine over the bytes read as Latin-1: a loop over each byte in JavaScript cost
+ * more than the scan of the runs it found (binary files in history are mostly images, with few runs). A two-byte run
+ * of either alignment is one match: a printable byte is never zero, so runs of the two alignments never overlap, and
+ * each is found whole from its first pair.
  */
-function collectRuns(bytes: Uint8Array, width: 1 | 2, offset: number, emit: (run: string, start: number) => void) {
+function collectRuns(
+  bytes: Uint8Array,
+  width: 1 | 2,
+  offset: number,
+  emit: (run: string, start: number) => void,
+  latin1: string,
+) {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  let start = -1;
-  let count = 0;
-  const flush = (end: number) => {
-    if (start !== -1 && count >= MIN_RUN) emit(buffer.toString(width === 1 ? 'latin1' : 'utf16le', start, end), start);
-    start = -1;
-    count = 0;
-  };
-  let i = offset;
-  for (; i + width <= bytes.length; i += width) {
-    const byte = bytes[i]!;
-    if (isPrintable(byte) && (width === 1 || bytes[i + 1] === 0)) {
-      if (start === -1) start = i;
-      count++;
-    } else flush(i);
+  const pattern = width === 1 ? ONE_BYTE_RUN : TWO_BYTE_RUN;
+  pattern.lastIndex = 0;
+  for (let match = pattern.exec(latin1); match !== null; match = pattern.exec(latin1)) {
+    const start = match.index;
+    if (width === 2 && start % 2 !== offset) continue;
+    emit(width === 1 ? match[0] : buffer.toString('utf16le', start, start + match[0].length), start);
   }
-  flush(i);
 }
 
 /** How many sorted values are below `value`. */

@@ -113,7 +113,9 @@ class LogPasses {
     const result = await runProcess('git', ['-c', 'core.quotePath=false', ...logArgs(renames, revisions)], {
       cwd: this.options.repoRoot,
       ...(revisions ? {} : { input: (slice as CommitSlice).input }),
-      ...(this.options.env ? { env: this.options.env } : {}),
+      // Fully buffered output: into a pipe git otherwise flushes after every commit, and each of those small writes
+      // wakes this process for a read of its own (rails v7.2.0..v8.0.0: half the reads, a tenth less node CPU to read).
+      env: { ...(this.options.env ?? process.env), GIT_FLUSH: '0' },
       timeoutMs: 6 * 3_600_000,
       signal: this.stop.signal,
       // The patch is read from the stream; only git's error text is kept.
