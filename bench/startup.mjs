@@ -14,7 +14,7 @@
 // It is a report: it prints the figures and exits 0 either way. The repositories are small real ones under
 // os.tmpdir(), with a private HOME and git config.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -69,10 +69,34 @@ function makeCommittedChangeRepo(name) {
   return repo;
 }
 
+/**
+ * CPU time (user + system, ms) of this process's waited-for children so far, the git processes they started included;
+ * null where /proc is not there. Counted in clock ticks: a ratio of sums over many runs, not one run's figure.
+ */
+function childrenCpuMs() {
+  try {
+    const fields = readFileSync('/proc/self/stat', 'latin1').split(') ')[1].split(' ');
+    return (Number(fields[13]) + Number(fields[14])) * 10;
+  } catch {
+    return null;
+  }
+}
+
 function time(command, commandArgs, cwd, input) {
+  const cpuBefore = childrenCpuMs();
   const started = process.hrtime.bigint();
   const result = spawnSync(command, commandArgs, { cwd, env, input, encoding: 'utf8' });
-  return { ms: Number(process.hrtime.bigint() - started) / 1e6, result };
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  const cpuAfter = childrenCpuMs();
+  return { ms, cpuMs: cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore, result };
+}
+
+/** Sum of `b`'s CPU over sum of `a`'s, or null without CPU figures. */
+function cpuRatio(a, b) {
+  const sum = (samples) =>
+    samples.reduce((total, sample) => (total === null || sample.cpuMs === null ? null : total + sample.cpuMs), 0);
+  const [over, under] = [sum(b), sum(a)];
+  return over === null || !under ? null : over / under;
 }
 
 function mustPass(what, { result }, expectStdout) {
@@ -153,26 +177,31 @@ for (const command of commands) {
   }
   const node = [];
   const ours = [];
-  const ratios = [];
-  const otherRatios = [];
+  const others = [];
   for (let index = 0; index < runs; index++) {
-    const floor = time(process.execPath, ['-e', '0'], command.cwd).ms;
-    const measured = time(process.execPath, command.argv, command.cwd, command.input).ms;
-    node.push(floor);
-    ours.push(measured);
-    ratios.push(measured / floor);
-    if (other) otherRatios.push(time(process.execPath, other, command.otherCwd, otherInput).ms / floor);
+    node.push(time(process.execPath, ['-e', '0'], command.cwd));
+    ours.push(time(process.execPath, command.argv, command.cwd, command.input));
+    if (other) others.push(time(process.execPath, other, command.otherCwd, otherInput));
   }
-  const ratio = median(ratios);
-  const otherText = other ? `; --against: ${median(otherRatios).toFixed(2)}x` : '';
+  const ratio = median(ours.map((sample, index) => sample.ms / node[index].ms));
+  const cpu = cpuRatio(node, ours);
+  const cpuText = cpu === null ? '' : `, CPU ${cpu.toFixed(2)}x`;
+  const otherRatio = other ? median(others.map((sample, index) => sample.ms / node[index].ms)) : null;
+  const otherCpu = other ? cpuRatio(node, others) : null;
+  const otherText = other
+    ? `; --against: ${otherRatio.toFixed(2)}x${otherCpu === null ? '' : `, CPU ${otherCpu.toFixed(2)}x`}`
+    : '';
+  const ms = median(ours.map((sample) => sample.ms));
+  const nodeMs = median(node.map((sample) => sample.ms));
   console.log(
-    `${command.label}: ${median(ours).toFixed(1)} ms, ${ratio.toFixed(2)}x node -e 0 (${median(node).toFixed(1)} ms; median of ${runs} pairs; target <= ${TARGET_RATIO}x ${ratio <= TARGET_RATIO ? 'met' : 'NOT met'})${otherText}`,
+    `${command.label}: ${ms.toFixed(1)} ms, ${ratio.toFixed(2)}x node -e 0${cpuText} (${nodeMs.toFixed(1)} ms; median of ${runs} pairs; target <= ${TARGET_RATIO}x ${ratio <= TARGET_RATIO ? 'met' : 'NOT met'})${otherText}`,
   );
   values[command.name] = {
-    ms: median(ours),
-    nodeMs: median(node),
+    ms,
+    nodeMs,
     ratio,
-    ...(other ? { againstRatio: median(otherRatios) } : {}),
+    cpuRatio: cpu,
+    ...(other ? { againstRatio: otherRatio, againstCpuRatio: otherCpu } : {}),
   };
 }
 // The whole process of building a change set (validators switched off) against git's own look at the same tree, pair by

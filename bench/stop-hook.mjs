@@ -8,7 +8,7 @@
 // os.tmpdir(), with a private HOME and git config, validated once with `tollgate run` before timing.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { median, printResult } from './measure.mjs';
@@ -76,26 +76,32 @@ writeFileSync(
 const hook = [];
 const hookDirect = [];
 const baseline = [];
+const loadBefore = loadavg()[0];
 for (let index = 0; index < runs; index++) {
   baseline.push(time(process.execPath, ['-e', '0']).ms);
   hook.push(time(process.execPath, argv, payload).ms);
   hookDirect.push(time(process.execPath, [direct], payload).ms);
 }
+const loadAfter = loadavg()[0];
 const hookMs = median(hook);
 const directMs = median(hookDirect);
 const nodeMs = median(baseline);
+// Pair by pair: each run against the `node -e 0` started just before it.
+const ratio = median(hook.map((ms, index) => ms / baseline[index]));
+const directRatio = median(hookDirect.map((ms, index) => ms / baseline[index]));
 const verdict = (ms) => (ms < TARGET_MS ? 'met' : 'NOT met');
 printResult({
   name: 'stop-hook',
-  line: `tollgate hook stop (validated, unchanged tree), median of ${runs}: via the CLI ${hookMs.toFixed(1)} ms (${(hookMs / nodeMs).toFixed(2)}x node -e 0, target < ${TARGET_MS} ms ${verdict(hookMs)}); direct entry ${directMs.toFixed(1)} ms (${(directMs / nodeMs).toFixed(2)}x, ${verdict(directMs)}); node -e 0 ${nodeMs.toFixed(1)} ms`,
+  line: `tollgate hook stop (validated, unchanged tree), median of ${runs}: via the CLI ${hookMs.toFixed(1)} ms (${ratio.toFixed(2)}x node -e 0, median of pairs; target < ${TARGET_MS} ms ${verdict(hookMs)}); direct entry ${directMs.toFixed(1)} ms (${directRatio.toFixed(2)}x, ${verdict(directMs)}); node -e 0 ${nodeMs.toFixed(1)} ms; load average (1 min) ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after`,
   values: {
     hookMs,
     directMs,
     nodeMs,
-    ratio: hookMs / nodeMs,
-    directRatio: directMs / nodeMs,
+    ratio,
+    directRatio,
     targetMs: TARGET_MS,
     runs,
+    load: [loadBefore, loadAfter],
   },
 });
 rmSync(dir, { recursive: true, force: true });

@@ -34,8 +34,13 @@ function printVersion() {
 // against a checksum (a flipped bit could crash every start): so each file starts with our own header, the bundle's
 // SHA-256 and a SHA-1 of V8's data, and anything that does not match is ignored and rewritten. Every failure falls
 // back to compiling; TOLLGATE_NO_COMPILE_CACHE=1 turns the cache off.
-const CACHE_MAGIC = 'tollgate-code-cache-1\n';
+// A small bundle's cache also says whether the run that wrote it answered: the first run in a repository hands its
+// command to the whole CLI, and a cache written then lacked every function of the answer, which each answering run
+// compiled again. An answering run replaces such a cache once, with everything both paths compiled.
+const CACHE_MAGIC = 'tollgate-code-cache-2\n';
 const CACHE_ID_LENGTH = 64;
+const CACHE_COMPLETE = 'A';
+const CACHE_PARTIAL = 'H';
 const CACHE_DIGEST_LENGTH = 20;
 const CACHE_FILES_KEPT = 16;
 
@@ -87,7 +92,10 @@ function sha1(bytes) {
   return require('node:crypto').createHash('sha1').update(bytes).digest();
 }
 
-/** V8's data from a cache file, or undefined when there is none or it is not this bundle's, whole. */
+/**
+ * V8's data from a cache file and whether an answering run wrote it, or undefined when there is none or it is not
+ * this bundle's, whole.
+ */
 function readCache(file, id) {
   let data;
   try {
@@ -96,18 +104,23 @@ function readCache(file, id) {
     return undefined;
   }
   const idEnd = CACHE_MAGIC.length + CACHE_ID_LENGTH;
-  const headerLength = idEnd + CACHE_DIGEST_LENGTH;
+  const digestStart = idEnd + 1;
+  const headerLength = digestStart + CACHE_DIGEST_LENGTH;
   if (data.length <= headerLength || data.toString('latin1', 0, idEnd) !== CACHE_MAGIC + id) return undefined;
+  const flag = data.toString('latin1', idEnd, digestStart);
+  if (flag !== CACHE_COMPLETE && flag !== CACHE_PARTIAL) return undefined;
   const payload = data.subarray(headerLength);
-  return sha1(payload).equals(data.subarray(idEnd, headerLength)) ? payload : undefined;
+  if (!sha1(payload).equals(data.subarray(digestStart, headerLength))) return undefined;
+  return { payload, complete: flag === CACHE_COMPLETE };
 }
 
 /** Writes a cache file atomically (a reader sees the old file or the new one) and keeps the folder small. */
-function writeCache(dir, file, id, payload) {
+function writeCache(dir, file, id, complete, payload) {
   const temp = `${file}.${process.pid}.tmp`;
   try {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-    fs.writeFileSync(temp, Buffer.concat([Buffer.from(CACHE_MAGIC + id, 'latin1'), sha1(payload), payload]), {
+    const header = CACHE_MAGIC + id + (complete ? CACHE_COMPLETE : CACHE_PARTIAL);
+    fs.writeFileSync(temp, Buffer.concat([Buffer.from(header, 'latin1'), sha1(payload), payload]), {
       mode: 0o600,
     });
     fs.renameSync(temp, file);
@@ -130,8 +143,12 @@ function pruneCache(dir) {
   for (const { name } of files.slice(CACHE_FILES_KEPT)) fs.rmSync(path.join(dir, name), { force: true });
 }
 
-/** A bundle's exports, compiled from this user's code cache when there is a valid one. */
-function loadBundle(name) {
+/**
+ * A bundle's exports, compiled from this user's code cache when there is a valid one, and `answered()`, which a
+ * small bundle's caller calls when the bundle answered alone. The whole CLI's bundle is always complete: each command
+ * keeps a cache file of its own.
+ */
+function loadBundle(name, { small = false } = {}) {
   const vm = require('node:vm');
   const Module = require('node:module');
   const bundle = path.join(bundleDir, name);
@@ -141,14 +158,18 @@ function loadBundle(name) {
   const dir = cacheDirectory(process.env);
   const id = dir && bundleId(source);
   const file = dir && path.join(dir, cacheFileName(id));
-  const cachedData = dir ? readCache(file, id) : undefined;
+  const cached = dir ? readCache(file, id) : undefined;
   const script = new vm.Script(Module.wrap(source), {
     filename: bundle,
-    ...(cachedData ? { cachedData } : {}),
+    ...(cached ? { cachedData: cached.payload } : {}),
   });
-  if (dir && (!cachedData || script.cachedDataRejected)) {
+  const outcome = { answered: !small };
+  if (dir) {
     // Written at exit, so the cache also holds the functions this run compiled.
-    process.once('exit', () => writeCache(dir, file, id, script.createCachedData()));
+    process.once('exit', () => {
+      const stale = !cached || script.cachedDataRejected || (outcome.answered && !cached.complete);
+      if (stale) writeCache(dir, file, id, outcome.answered, script.createCachedData());
+    });
   }
   const mod = new Module(bundle, module);
   mod.filename = bundle;
@@ -156,26 +177,38 @@ function loadBundle(name) {
   const localRequire = (request) => mod.require(request);
   localRequire.resolve = (request) => Module._resolveFilename(request, mod);
   script.runInThisContext()(mod.exports, localRequire, mod, bundle, path.dirname(bundle));
-  return mod.exports;
+  return {
+    exports: mod.exports,
+    answered: () => {
+      outcome.answered = true;
+    },
+  };
 }
 
 /** The bundled CLI's exports (runCli). */
 function loadCli() {
-  return loadBundle('tollgate.cjs');
+  return loadBundle('tollgate.cjs').exports;
+}
+
+/**
+ * Tries a small bundle's `entry` (which resolves to null once it answered, else to what the whole CLI needs, such as
+ * the payload it already read from stdin), then the whole CLI.
+ */
+function fastPath(name, entry) {
+  const small = loadBundle(name, { small: true });
+  small.exports[entry](process.argv).then((handoff) => {
+    if (handoff) loadCli().runCli(process.argv, handoff);
+    else small.answered();
+  });
 }
 
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V') && printVersion()) {
   // answered
 } else if (args[0] === 'hook' && args[1] === 'stop') {
-  // Resolves to null once answered, else to what the whole CLI needs (the payload it already read from stdin).
-  loadBundle('stop-hook.cjs')
-    .stopHookFast(process.argv)
-    .then((handoff) => handoff && loadCli().runCli(process.argv, handoff));
+  fastPath('stop-hook.cjs', 'stopHookFast');
 } else if (args.length === 1 && args[0] === 'run') {
   // Same shape: a plain `run` on a tree unchanged since a passing run is answered by its own small bundle.
-  loadBundle('run-fast.cjs')
-    .runFast(process.argv)
-    .then((handoff) => handoff && loadCli().runCli(process.argv, handoff));
+  fastPath('run-fast.cjs', 'runFast');
 } else {
   loadCli().runCli(process.argv);
 }

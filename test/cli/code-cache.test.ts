@@ -20,7 +20,7 @@ import { createTempHome, type TempHome } from '../support/temp-home.js';
  * optimisation only: whatever is in the folder (nothing, garbage, another bundle's data, a flipped bit) and wherever
  * it cannot be written, the command prints what it prints without one.
  */
-const MAGIC = 'tollgate-code-cache-1\n';
+const MAGIC = 'tollgate-code-cache-2\n';
 const ROOT = join(dirname(CLI_PATH), '..');
 const BUNDLE = join(ROOT, 'dist/bundle/cli/tollgate.cjs');
 

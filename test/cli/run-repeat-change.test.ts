@@ -1,9 +1,9 @@
-import { existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { createTempRepo, removeDir, type TempRepo, tempDir } from '../support/git-repo.js';
-import { runCli } from '../support/run-cli.js';
+import { CLI_PATH, runCli } from '../support/run-cli.js';
 
 // The repeat run's fast path for a change (src/core/run/unchanged-run.ts, src/cli/run-fast.ts) through the built CLI:
 // a change committed but not pushed, validated by a passing run, is answered from the saved result by both a plain
@@ -17,6 +17,16 @@ const TRACE = { TOLLGATE_TRACE_FAST_PATH: '1' };
 /** Several whole runs per test: generous, so that a loaded machine is slow rather than failing. */
 const BUDGET = 240_000;
 
+/** The flag byte of the repeat run's small bundle's code cache ('A': written by a run it answered), and its mtime. */
+const runFastCache = (dir: string): { flag: string; written: number } | undefined => {
+  const bundle = readFileSync(join(CLI_PATH, '../../dist/bundle/cli/run-fast.cjs'), 'latin1');
+  const id = /tollgate-bundle-sha256: ([0-9a-f]{64})\s*$/.exec(bundle)![1]!;
+  const name = readdirSync(dir).find((file) => file.startsWith(id.slice(0, 32)) && file.endsWith('-run.bin'));
+  if (!name) return undefined;
+  const header = readFileSync(join(dir, name)).toString('latin1', 0, 'tollgate-code-cache-2\n'.length + 65);
+  return { flag: header.at(-1)!, written: statSync(join(dir, name)).mtimeMs };
+};
+
 const backdate = (repo: TempRepo, ...paths: string[]) => {
   const past = new Date(Date.now() - 60_000);
   for (const path of paths) utimesSync(join(repo.root, path), past, past);
@@ -24,7 +34,10 @@ const backdate = (repo: TempRepo, ...paths: string[]) => {
 
 describe('a repeat run of a committed, unpushed, validated change (built CLI)', () => {
   let repo: TempRepo;
+  /** This test's own code cache: the test run's shared one is written by other tests too. */
+  let cacheDir: string;
   beforeEach(async () => {
+    cacheDir = await tempDir('tollgate-code-cache-');
     repo = await createTempRepo({ files: { 'tollgate.config.yaml': CONFIG, 'app.txt': 'hello\n' } });
     await repo.publish();
     await repo.write('feature.txt', 'a feature\n');
@@ -32,13 +45,17 @@ describe('a repeat run of a committed, unpushed, validated change (built CLI)', 
     // Past git's racy-clean window: a stamp taken while a file it reads is seconds old is never saved.
     backdate(repo, 'tollgate.config.yaml', 'app.txt', 'feature.txt');
   });
-  afterEach(() => repo.cleanup());
+  afterEach(async () => {
+    await repo.cleanup();
+    await removeDir(cacheDir);
+  });
 
-  const run = () => runCli(['run'], { cwd: repo.root, env: { ...repo.env, ...TRACE } });
+  const env = () => ({ ...repo.env, ...TRACE, TOLLGATE_CACHE_DIR: cacheDir });
+  const run = () => runCli(['run'], { cwd: repo.root, env: env() });
   const stop = () =>
     runCli(['hook', 'stop', '--agent', 'claude'], {
       cwd: repo.root,
-      env: { ...repo.env, ...TRACE },
+      env: env(),
       input: JSON.stringify({ session_id: 'repeat', cwd: repo.root, hook_event_name: 'Stop' }),
     });
   /** Full runs until one saved its stamp (a pass, then a repeat of it), then the answer from the saved result. */
@@ -64,7 +81,13 @@ describe('a repeat run of a committed, unpushed, validated change (built CLI)', 
       const first = await run();
       expect(first.exitCode).toBe(0);
       expect(first.stderr).not.toContain(ANSWERED);
+      // The small bundle's code cache, written by a run it handed on, is replaced once by a run it answered.
+      expect(runFastCache(cacheDir)?.flag).toBe('H');
       const answered = await primed();
+      const complete = runFastCache(cacheDir);
+      expect(complete?.flag).toBe('A');
+      expect((await run()).stderr).toContain(ANSWERED);
+      expect(runFastCache(cacheDir)?.written).toBe(complete?.written);
       expect(answered.stdout).toContain('1 changed file(s)');
       expect(answered.stdout).toContain('may be declared done');
       const runId = /run `([^`]+)`/.exec(answered.stdout)?.[1] ?? '';

@@ -1,9 +1,9 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTempHome, createTempRepo, removeDir, type TempRepo, tempDir } from '../../../test/support/git-repo.js';
 import { TollgateError } from '../errors.js';
-import { findRepoRoot } from './repo-root.js';
+import { findRepoRoot, findRepoRootIfAny } from './repo-root.js';
 
 describe('findRepoRoot', () => {
   let repo: TempRepo;
@@ -39,5 +39,46 @@ describe('findRepoRoot', () => {
     await expect(findRepoRoot(missing, repo.env)).rejects.toThrow(
       `${missing} is not a directory; run tollgate inside a git repository`,
     );
+  });
+});
+
+describe('findRepoRootIfAny', () => {
+  /** A folder outside any repository whose PATH has a `git` that claims every folder is a work tree at /claimed. */
+  async function withClaimingGit(): Promise<{ outside: string; env: NodeJS.ProcessEnv; done: () => Promise<void> }> {
+    const home = await createTempHome();
+    const outside = await tempDir('tollgate-no-repo-');
+    const bin = join(outside, 'bin');
+    await mkdir(bin);
+    await writeFile(join(bin, 'git'), '#!/bin/sh\necho /claimed\n', { mode: 0o755 });
+    await mkdir(join(outside, 'work'));
+    return {
+      outside: join(outside, 'work'),
+      env: { ...home.env, PATH: `${bin}:${home.env.PATH ?? ''}` },
+      done: async () => {
+        await removeDir(outside);
+        await home.cleanup();
+      },
+    };
+  }
+
+  test.skipIf(process.platform === 'win32')('no .git or HEAD above the folder: null, without asking git', async () => {
+    const { outside, env, done } = await withClaimingGit();
+    expect(await findRepoRootIfAny(outside, env)).toBeNull();
+    await done();
+  });
+
+  test.skipIf(process.platform === 'win32')('a HEAD (a bare repository?) or GIT_DIR: git decides', async () => {
+    const { outside, env, done } = await withClaimingGit();
+    expect(await findRepoRootIfAny(outside, { ...env, GIT_DIR: join(outside, 'x') })).toBe('/claimed');
+    await writeFile(join(outside, 'HEAD'), 'ref: refs/heads/main\n');
+    expect(await findRepoRootIfAny(outside, env)).toBe('/claimed');
+    await done();
+  });
+
+  test('in a repository: its root; a folder that does not exist: null', async () => {
+    const repo = await createTempRepo({ files: { 'a.txt': 'a\n' } });
+    expect(await findRepoRootIfAny(repo.root, repo.env)).toBe(repo.root);
+    expect(await findRepoRootIfAny(join(repo.root, 'missing'), repo.env)).toBeNull();
+    await repo.cleanup();
   });
 });

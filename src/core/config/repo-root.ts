@@ -40,6 +40,33 @@ export async function findRepoRoot(cwd: string, env?: Env): Promise<string> {
   return root;
 }
 
+/** Variables that point git at a repository wherever it runs. */
+const REPOSITORY_VARIABLES = ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_COMMON_DIR', 'GIT_OBJECT_DIRECTORY'];
+
+/**
+ * For a command that also works outside a repository (`tollgate scan FILE`): the work tree root, or null when there
+ * is none. Null without starting git when no folder at or above `cwd` holds a `.git` entry or a `HEAD` (what git
+ * looks for to find a repository, bare ones included) and no variable points git elsewhere; else git decides.
+ */
+export async function findRepoRootIfAny(cwd: string, env?: Env): Promise<string | null> {
+  const effective = env ?? process.env;
+  let real: string | null;
+  try {
+    real = realpathSync(resolve(cwd));
+  } catch {
+    real = null; // findRepoRoot says what is wrong with it
+  }
+  if (real !== null && !REPOSITORY_VARIABLES.some((name) => effective[name]) && !mayHoldRepository(real)) return null;
+  return findRepoRoot(cwd, env).catch(() => null);
+}
+
+function mayHoldRepository(dir: string): boolean {
+  for (let current = dir; ; current = dirname(current)) {
+    if (existsSync(join(current, '.git')) || existsSync(join(current, 'HEAD'))) return true;
+    if (dirname(current) === current) return false;
+  }
+}
+
 /**
  * The nearest folder at or above `dir` holding a `.git` entry (a folder, or the file of a worktree or submodule):
  * what `git rev-parse --show-toplevel` answers, without starting git (tollgate runs after every agent turn, and a

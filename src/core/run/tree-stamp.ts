@@ -1,14 +1,13 @@
-import { spawn } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, existsSync, fstatSync, openSync, readSync, unlinkSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { lstat, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { indexMayHideEntries } from '../change-set/index-flags.js';
 import { fixedGitEnv } from '../change-set/snapshot-git-config.js';
 import { checkWorkTreeIsHere } from '../change-set/work-tree-here.js';
 import { TOLLGATE_DIR } from '../state/tollgate-dir.js';
 import { FAST_PATH_TRACE_VARIABLE } from './fast-path-trace.js';
+import { type GitResult, gitAll } from './stamp-git.js';
 
 /**
  * A stamp of everything in a repository that could change a run's answer without tollgate knowing: `git status` of
@@ -29,8 +28,6 @@ import { FAST_PATH_TRACE_VARIABLE } from './fast-path-trace.js';
  * text, which a filter can make equal to the commit): there only the full path sees what is on disk.
  */
 const RACY_MS = 2000;
-/** A status or ref list beyond this is a tree for the full path. */
-const MAX_OUTPUT = 64 * 1024 * 1024;
 const CONFIG_FILE_NAMES = ['tollgate.config.yaml', '.tollgate.yaml'];
 /** State that changes what a run decides without touching the tree: accepted policy edits, local waivers. */
 const POLICY_STATE_FILES = ['policy-accepted.json', 'waivers.json'];
@@ -55,57 +52,6 @@ export interface StampOptions {
   refs?: boolean;
 }
 
-interface GitResult {
-  code: number;
-  stdout: string;
-}
-
-/**
- * git's stdout goes to a temporary file, unlinked as soon as it is open, read back through our descriptor once git
- * exits: no pipe, stream or socket objects for these short processes (starting them through pipes cost more than
- * git's own work), and nothing left behind whatever happens. No stdin, no stderr.
- */
-function git(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): Promise<GitResult> {
-  return new Promise((resolvePromise) => {
-    let fd: number;
-    try {
-      const path = join(tmpdir(), `.tollgate-stamp-${process.pid}-${randomBytes(6).toString('hex')}`);
-      fd = openSync(path, 'wx+', 0o600);
-      unlinkSync(path);
-    } catch {
-      resolvePromise({ code: -1, stdout: '' });
-      return;
-    }
-    let settled = false;
-    const finish = (code: number) => {
-      if (settled) return;
-      settled = true;
-      let stdout = '';
-      try {
-        const size = fstatSync(fd).size;
-        if (size > MAX_OUTPUT) code = -1;
-        else {
-          const bytes = Buffer.allocUnsafe(size);
-          let read = 0;
-          for (let count = 1; read < size && count > 0; read += count) {
-            count = readSync(fd, bytes, read, size - read, read);
-          }
-          stdout = bytes.toString('utf8', 0, read);
-        }
-      } catch {
-        code = -1;
-      } finally {
-        closeSync(fd);
-      }
-      resolvePromise({ code, stdout });
-    };
-    // No time limit of its own: a slow git is waited for, and the caller's deadline decides (the stop hook's blocks).
-    const child = spawn('git', args, { cwd, env, stdio: ['ignore', fd, 'ignore'] });
-    child.on('error', () => finish(-1));
-    child.on('close', (code) => finish(code ?? -1));
-  });
-}
-
 const REPO = ['rev-parse', '--show-toplevel', '--git-path', 'index', '--show-object-format'];
 /** Every ref's commit, then every ref's name, in the same order: the refs in the same process as the root. */
 const REFS = ['--all', '--symbolic-full-name', '--all'];
@@ -116,12 +62,12 @@ const FILTERS = ['config', '-z', '--get-regexp', '^filter\\..*\\.(clean|process)
 export async function stampOf(options: StampOptions): Promise<Stamp | null> {
   const { cwd, env } = options;
   const gitEnv = fixedGitEnv(env);
-  // Status first: it takes longest, and each start costs this process a few milliseconds.
-  const [status, repo, filters] = await Promise.all([
-    git(STATUS, cwd, gitEnv),
-    git(options.refs ? [...REPO, ...REFS] : REPO, cwd, gitEnv),
-    git(FILTERS, cwd, gitEnv),
-  ]);
+  // Status first: it takes longest. All three at once, started by one shell (stamp-git.ts).
+  const [status, repo, filters] = (await gitAll(
+    [STATUS, options.refs ? [...REPO, ...REFS] : REPO, FILTERS],
+    cwd,
+    gitEnv,
+  )) as [GitResult, GitResult, GitResult];
   if (repo.code !== 0) return null;
   const [top = '', indexPath = '', objectFormat = '', ...refs] = repo.stdout.split('\n');
   const repoRoot = top;
@@ -132,8 +78,10 @@ export async function stampOf(options: StampOptions): Promise<Stamp | null> {
     return { repoRoot, value: '', racy: true, vouches: false };
   }
   // A repository whose status git could not give: no stamp vouches for it, and the full path decides (never "no
-  // repository, nothing to gate"). `git config --get-regexp` exits 1 when nothing matches.
-  if (status.code !== 0 || filters.code > 1) return { repoRoot, value: '', racy: true, vouches: false };
+  // repository, nothing to gate"). `git config --get-regexp` exits 1 when nothing matches; any other code (a git
+  // that could not run, or was killed) says nothing about filters.
+  if (status.code !== 0 || (filters.code !== 0 && filters.code !== 1))
+    return { repoRoot, value: '', racy: true, vouches: false };
   const vouches = filters.stdout === '' && !(await indexMayHide(resolve(cwd, indexPath), objectFormat));
   const hash = createHash('sha256').update(`${options.purpose}\0${options.version}\0`).update(status.stdout);
   if (options.refs) hash.update('\0refs\0').update(refs.join('\n'));

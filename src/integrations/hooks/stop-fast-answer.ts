@@ -9,7 +9,7 @@ import { environmentWarnings, payloadCwdWarning } from './stop-warnings.js';
  * The answer `runStopHook` gives when its fast path allows the stop with nothing to warn about, or null for every
  * other case (the caller then runs `runStopHook` with the same `read`). It takes exactly the fast path's checks: the
  * signed stamp and verdict, the block counter, and no warning from the environment or the payload's `cwd`; it spawns
- * the same two git processes and loads nothing else, so a small bundle of it answers most stops (bin/tollgate.cjs).
+ * the same git processes (tree-stamp.ts) and loads nothing else, so a small bundle of it answers most stops (bin/tollgate.cjs).
  */
 export async function fastStopAnswer(options: StopHookOptions & { read: StdinRead }): Promise<StopHookAnswer | null> {
   const { env, read } = options;

@@ -1,6 +1,6 @@
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { loadConfig } from '../../core/config/load.js';
-import { findRepoRoot } from '../../core/config/repo-root.js';
+import { findRepoRoot, findRepoRootIfAny } from '../../core/config/repo-root.js';
 import { isTollgateError, TollgateError } from '../../core/errors.js';
 import { checkOutputWritable, writeOutput } from '../../core/state/output-file.js';
 import { TOLLGATE_VERSION } from '../../core/version.js';
@@ -89,10 +89,8 @@ export async function runScanCommand(flags: ScanCommandFlags, io: ScanCommandIo 
   const audit = flags.baselineAudit === true;
   const all = flags.all || audit;
   const needsGit = flags.staged || all || flags.history !== undefined;
-  const repoRoot = await findRepoRoot(io.cwd, io.env).catch((error: unknown) => {
-    if (needsGit) throw error;
-    return null;
-  });
+  // Without --staged, --all or --history a scan needs no repository: outside one, git is not even started.
+  const repoRoot = needsGit ? await findRepoRoot(io.cwd, io.env) : await findRepoRootIfAny(io.cwd, io.env);
   const { options, network, read } = repoRoot
     ? await loadSecretsOptions(repoRoot, io.env, historyBase(flags.history))
     : { options: secretsOptionsSchema.parse(undefined), network: 'allow' as const, read: undefined };
