@@ -3,12 +3,14 @@ import { describe, expect, test } from 'vitest';
 import { builtinRules } from './rules/index.js';
 import { emptyScanOutcome, type ScanOutcome, scanContent } from './scan-targets.js';
 import { SecretScanner } from './scanner.js';
-import { decodeText, isOneBytePerCharacter } from './text-decoding.js';
+import { decodeText, isMultiByteUtf8 } from './text-decoding.js';
 
 /**
- * The byte path (`SecretScanner.scanBytes`: prefilter over the bytes, only the lines around hits decoded) against the
- * string path (the whole file decoded, then `scanText`), on random files with the rules' own match samples planted in
- * them: the findings, their places, fingerprints and masked values, and the rejected candidates must be the same.
+ * The byte path (`SecretScanner.scanUtf8`: prefilter over a UTF-8 file's bytes, only the lines around hits decoded)
+ * against the string path (the whole file decoded, then `scanText`), on random files with the rules' own match samples
+ * planted in them, next to characters of two, three and four bytes: the findings, their places (lines, columns and
+ * offsets in UTF-16 code units), fingerprints and masked values, and the rejected candidates must be the same. ASCII,
+ * Latin-1 and UTF-16 files go through `scanContent` too, and must come out as their decoded text does.
  */
 
 const scanner = new SecretScanner(builtinRules);
@@ -37,7 +39,13 @@ const filler = fc.constantFrom(
   '\t',
 );
 /** Characters that are one byte in Latin-1 and two or more in UTF-8, or a surrogate pair in UTF-16. */
-const wide = fc.constantFrom('é', 'ü', '€', 'ß', '😀', 'Ω', '\u00a0');
+const wide = fc.constantFrom('é', 'ü', '€', 'ß', '😀', 'Ω', '\u00a0', '\u2028', '\u3000', '𝒜');
+/** A keyword or planted secret with wide characters right against it, or a run of them. */
+const wideAround = fc.oneof(
+  fc.tuple(wide, fc.constantFrom(...KEYWORDS, ...PLANTED), wide).map((parts) => parts.join('')),
+  fc.tuple(wide, fc.integer({ min: 1, max: 600 })).map(([char, count]) => char.repeat(count)),
+  wide,
+);
 
 function fragments(extra: fc.Arbitrary<string>): fc.Arbitrary<string> {
   const piece = fc.oneof(
@@ -99,11 +107,11 @@ describe('byte path and string path', () => {
     },
   );
 
-  test('scanBytes equals scanText over Latin-1 on one-byte-per-character files', () => {
+  test('scanUtf8 equals scanText over the decoded text, places included', () => {
     fc.assert(
-      fc.property(fragments(wide), fc.constantFrom(...PATHS), fc.boolean(), (text, path, keepRejected) => {
-        const bytes = encode(text, 'latin1');
-        if (!isOneBytePerCharacter(bytes)) return;
+      fc.property(fragments(wideAround), fc.constantFrom(...PATHS), fc.boolean(), (text, path, keepRejected) => {
+        const bytes = Buffer.from(text, 'utf8');
+        if (!isMultiByteUtf8(bytes)) return;
         const options = { path, keepAllowed: true, ...(keepRejected ? { keepRejected: true } : {}) };
         const place = (items: ReturnType<SecretScanner['scanText']>) =>
           items.map(({ rule, line, column, start, end, rejected }) => ({
@@ -114,12 +122,19 @@ describe('byte path and string path', () => {
             end,
             rejected,
           }));
-        expect(place(scanner.scanBytes(bytes, options))).toEqual(
-          place(scanner.scanText(bytes.toString('latin1'), options)),
-        );
+        expect(place(scanner.scanUtf8(bytes, options))).toEqual(place(scanner.scanText(text, options)));
       }),
-      { numRuns: 80 },
+      { numRuns: 120 },
     );
+  });
+
+  test('only UTF-8 beyond ASCII without a byte order mark takes the byte path', () => {
+    expect(isMultiByteUtf8(Buffer.from('token = "é"', 'utf8'))).toBe(true);
+    expect(isMultiByteUtf8(Buffer.from('token = "e"', 'utf8'))).toBe(false);
+    expect(isMultiByteUtf8(Buffer.from('token = "é"', 'latin1'))).toBe(false);
+    expect(isMultiByteUtf8(Buffer.from('\ufefftoken = "é"', 'utf8'))).toBe(false);
+    expect(isMultiByteUtf8(encode('token = "é€"', 'utf16le'))).toBe(false);
+    expect(isMultiByteUtf8(Buffer.from('token = "é€"', 'utf16le'))).toBe(false);
   });
 
   test('a planted secret is found by the byte path next to wide characters and across long lines', () => {

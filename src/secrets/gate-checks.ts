@@ -6,8 +6,9 @@
  */
 export type HitCheck = (text: string, after: number) => boolean;
 /**
- * The same check over a file's bytes where each byte is one character (ASCII, Latin-1): the byte prefilter uses it
- * to pass over hits before any text is decoded (see `hit-regions.ts`). It must accept every hit the string check does.
+ * The same check over a UTF-8 file's bytes: the byte prefilter uses it to pass over hits before any text is decoded
+ * (see `hit-regions.ts`). It must accept every hit the string check does: it accepts on ASCII bytes only, and every
+ * byte of a multi-byte character is 0x80 or more, as the character is in the string.
  */
 export type ByteHitCheck = (bytes: Uint8Array, after: number) => boolean;
 

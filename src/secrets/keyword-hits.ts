@@ -45,8 +45,8 @@ export class KeywordHits {
   }
 
   /**
-   * `find` over bytes (a file's one-byte-per-character text: ASCII or Latin-1), where offsets are the same as in its
-   * string. A byte of 0x80 or more folds to NUL, as a non-ASCII character does.
+   * `find` over a UTF-8 file's bytes, with offsets of bytes. A byte of 0x80 or more folds to NUL, as a non-ASCII
+   * character does, and keywords are ASCII: the hits are those of its text.
    */
   findBytes(automaton: KeywordAutomaton<unknown>, bytes: Uint8Array, from: number, until: number, state: number): void {
     const { delta, accepting } = automaton;

@@ -1,3 +1,4 @@
+import { isAscii } from 'node:buffer';
 import { type CompiledRule, compileRule } from './compiled-rule.js';
 import type { ByteHitCheck } from './gate-checks.js';
 import { hitRegions } from './hit-regions.js';
@@ -72,6 +73,20 @@ const STREAM_BACK = 4096;
  * the next line `LINE_REACH` more; the rest is room for a gate's look-ahead.
  */
 const STREAM_AHEAD = 65_536;
+
+/** UTF-8 bytes decoded for `syntaxOfHead`, which reads 200 code units: no character is over 4 bytes. */
+const HEAD_BYTES = 800;
+
+/** The UTF-16 length of the valid UTF-8 `bytes[from, to)` (a surrogate pair for each 4-byte character). */
+function utf16Length(bytes: Buffer, from: number, to: number): number {
+  if (isAscii(bytes.subarray(from, to))) return to - from;
+  let units = 0;
+  for (let at = from; at < to; at++) {
+    const byte = bytes[at]!;
+    if ((byte & 0xc0) !== 0x80) units += byte >= 0xf0 ? 2 : 1;
+  }
+  return units;
+}
 
 /** Applies to every rule (an imported gitleaks `[allowlist]`). */
 export interface GlobalAllowlist {
@@ -161,29 +176,36 @@ export class SecretScanner {
   }
 
   /**
-   * The same findings as `scanText` gives for `bytes` read as Latin-1, for a file whose every byte is one character
-   * (ASCII or Latin-1 text: see `isOneBytePerCharacter`). The prefilter runs over the bytes, and only the regions
-   * around hits that may open a window are decoded and scanned (see `hit-regions.ts`); offsets are the same in both.
-   * A file with anything found in them is scanned again whole, where sits (its line, the allow
-   * markers and documentation context above it) is read as `scanText` reads it.
+   * The same findings as `scanText` gives for `bytes` decoded, for UTF-8 without a byte order mark (see
+   * `isMultiByteUtf8`). Decoding such a file whole costs more than the scan of it (every character becomes two bytes
+   * of a fresh string), so the prefilter runs over the bytes, and only the regions around hits that may open a window
+   * are decoded and scanned (see `hit-regions.ts`), each at its offset in the whole text's UTF-16 code units. A file
+   * with anything found in them is scanned again whole, where each finding's place (its line, the allow markers and
+   * documentation context above it) is read as `scanText` reads it.
    */
-  scanBytes(bytes: Buffer, options: ScanTextOptions): RawSecret[] {
-    if (!this.canStream(options.path)) return this.scanText(bytes.toString('latin1'), options);
+  scanUtf8(bytes: Buffer, options: ScanTextOptions): RawSecret[] {
+    if (!this.canStream(options.path)) return this.scanText(bytes.toString('utf8'), options);
     if (!this.acceptsPath(options.path)) return [];
     const facts = this.pathFacts.of(options.path);
-    const scan = this.startScan(facts, facts.syntax ?? syntaxOfHead(bytes.toString('latin1', 0, 200)), options);
+    const head = facts.syntax ?? syntaxOfHead(bytes.toString('utf8', 0, Math.min(bytes.length, HEAD_BYTES)));
+    const scan = this.startScan(facts, head, options);
     const hits = this.idleHits.pop() ?? new KeywordHits();
     const regions = hitRegions(bytes, this.automaton, hits, (state, last) => this.reachOf(scan, bytes, state, last));
     this.idleHits.push(hits);
+    let byteAt = 0;
+    let unitAt = 0;
     for (let region = 0; region < regions.length; region += 2) {
       const start = regions[region]!;
-      const text = bytes.toString('latin1', start, regions[region + 1]!);
+      unitAt += utf16Length(bytes, byteAt, start);
+      const text = bytes.toString('utf8', start, regions[region + 1]!);
       scan.state = 0;
-      this.advance(scan, text, 0, text.length, start);
+      this.advance(scan, text, 0, text.length, unitAt);
+      byteAt = regions[region + 1]!;
+      unitAt += text.length;
     }
     const clean = scan.found.length === 0 && (scan.rejected === null || scan.rejected.length === 0);
     this.finishScan(scan, options);
-    return clean ? [] : this.scanText(bytes.toString('latin1'), options);
+    return clean ? [] : this.scanText(bytes.toString('utf8'), options);
   }
 
   /** See `HitReach`: what a hit of the byte prefilter needs decoded after it, or -1 when nothing can act on it. */

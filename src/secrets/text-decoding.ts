@@ -43,14 +43,16 @@ export function decodeText(bytes: Uint8Array): DecodedText | null {
 }
 
 /**
- * Whether `decodeText` reads these bytes as Latin-1 characters, one per byte: ASCII text (the most of source code),
- * or Latin-1 text that is not UTF-8. Then a byte offset is a character offset, and the scanner reads the bytes
- * themselves (`SecretScanner.scanBytes`) rather than a string of the whole.
+ * Whether `decodeText` reads these bytes as UTF-8 with a character of more than one byte, and without a byte order
+ * mark: the text the scanner reads from the bytes themselves (`SecretScanner.scanUtf8`), since its string would hold
+ * two bytes per character. ASCII and Latin-1 become one-byte strings at little cost and are decoded whole.
  */
-export function isOneBytePerCharacter(bytes: Uint8Array): boolean {
-  if (utf32Of(bytes) || hasUtf16Bom(bytes) || utf16WithoutBom(bytes) || hasNulInHead(bytes)) return false;
+export function isMultiByteUtf8(bytes: Uint8Array): boolean {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  return isAscii(buffer) || (!isUtf8(buffer) && looksLikeLatin1(bytes));
+  if (isAscii(buffer)) return false;
+  if (utf32Of(bytes) || hasUtf16Bom(bytes) || utf16WithoutBom(bytes) || hasNulInHead(bytes)) return false;
+  if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return false;
+  return isUtf8(buffer);
 }
 
 function hasUtf16Bom(bytes: Uint8Array): boolean {
