@@ -7,9 +7,9 @@ import { keyStoreText } from './key-stores.js';
 import { isCompiledCode, printableRuns } from './printable-runs.js';
 import type { ScanOutcome, ScanTarget, ScanTargetsOptions, SkippedTarget } from './scan-target-types.js';
 import type { RawSecret, ScanTextOptions } from './scanner.js';
-import { mayBeSourceMap, sourceMapParts } from './source-map.js';
+import { sourceMapParts } from './source-map.js';
 import { judgeSuppression } from './suppressions.js';
-import { decodeText, isMultiByteUtf8 } from './text-decoding.js';
+import { decodeText } from './text-decoding.js';
 import { toSecretFinding } from './to-finding.js';
 
 /**
@@ -180,13 +180,6 @@ export function scanContent(
     return;
   }
   if (typeof content !== 'string') scanKeyStore(target, content, options, outcome);
-  if (typeof content !== 'string' && !mayBeSourceMap(target.path) && isMultiByteUtf8(content)) {
-    // UTF-8 beyond ASCII: the scanner reads the bytes, and decodes only the lines around keyword hits.
-    outcome.scannedFiles++;
-    outcome.scannedBytes += size;
-    record(target, options.scanner.scanUtf8(content, textOptionsFor(target, options)), options, outcome);
-    return;
-  }
   const decoded = typeof content === 'string' ? { text: content } : decodeText(content);
   if (decoded === null) {
     scanPrintableRuns(target, content as Buffer, options, outcome);

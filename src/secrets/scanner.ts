@@ -1,7 +1,4 @@
-import { isAscii } from 'node:buffer';
 import { type CompiledRule, compileRule } from './compiled-rule.js';
-import type { ByteHitCheck } from './gate-checks.js';
-import { hitRegions } from './hit-regions.js';
 import { KeywordHits } from './keyword-hits.js';
 import { decodedScanInput, kubernetesSecretValues, mayHoldKubernetesSecret } from './kubernetes-secret.js';
 import { type LineHits, queueLineWindow } from './line-windows.js';
@@ -74,20 +71,6 @@ const STREAM_BACK = 4096;
  */
 const STREAM_AHEAD = 65_536;
 
-/** UTF-8 bytes decoded for `syntaxOfHead`, which reads 200 code units: no character is over 4 bytes. */
-const HEAD_BYTES = 800;
-
-/** The UTF-16 length of the valid UTF-8 `bytes[from, to)` (a surrogate pair for each 4-byte character). */
-function utf16Length(bytes: Buffer, from: number, to: number): number {
-  if (isAscii(bytes.subarray(from, to))) return to - from;
-  let units = 0;
-  for (let at = from; at < to; at++) {
-    const byte = bytes[at]!;
-    if ((byte & 0xc0) !== 0x80) units += byte >= 0xf0 ? 2 : 1;
-  }
-  return units;
-}
-
 /** Applies to every rule (an imported gitleaks `[allowlist]`). */
 export interface GlobalAllowlist {
   readonly paths?: readonly RegExp[];
@@ -115,14 +98,6 @@ export class SecretScanner {
   private readonly reach: number;
   /** Whether a value starts with a provider token's prefix: then only that provider's rule may report it. */
   private readonly hasProviderPrefix: (value: string) => boolean;
-  /** How far past a name word's hit the rules found in its name may read (a block rule's length, else 0). */
-  private readonly namedReach: number;
-  /**
-   * The byte checks of those rules' gates (one, shared, in the built-in rules), or null when one of them has none:
-   * a name word's hit that no check accepts is passed over by the byte prefilter.
-   */
-  private readonly namedByteChecks: readonly ByteHitCheck[] | null;
-
   constructor(rules: readonly SecretRule[], allowlist: GlobalAllowlist = {}) {
     this.allowlist = allowlist;
     this.compiled = rules.map(compileRule);
@@ -135,10 +110,6 @@ export class SecretScanner {
       named.flatMap((item) => item.rule.nameWords ?? []),
     );
     this.nameKeywords = new NameKeywords(named.map((item) => ({ keywords: item.rule.keywords, item })));
-    this.namedReach = Math.max(0, ...named.map((item) => (item.block ? item.maxLength : 0)));
-    this.namedByteChecks = named.every((item) => item.byteGateCheck !== undefined)
-      ? [...new Set(named.map((item) => item.byteGateCheck!))]
-      : null;
     this.reach = Math.max(STREAM_AHEAD, ...this.compiled.map((item) => (item.block ? item.maxLength + 64 : 0)));
     this.progress = new RuleProgressPool(this.compiled.length);
     this.pathFacts = new PathFactsCache(
@@ -173,60 +144,6 @@ export class SecretScanner {
     locate(scan.found, text, 0, 0);
     if (scan.rejected) locate(scan.rejected, text, 0, 0);
     return this.finishScan(scan, options);
-  }
-
-  /**
-   * The same findings as `scanText` gives for `bytes` decoded, for UTF-8 without a byte order mark (see
-   * `isMultiByteUtf8`). Decoding such a file whole costs more than the scan of it (every character becomes two bytes
-   * of a fresh string), so the prefilter runs over the bytes, and only the regions around hits that may open a window
-   * are decoded and scanned (see `hit-regions.ts`), each at its offset in the whole text's UTF-16 code units. A file
-   * with anything found in them is scanned again whole, where each finding's place (its line, the allow markers and
-   * documentation context above it) is read as `scanText` reads it.
-   */
-  scanUtf8(bytes: Buffer, options: ScanTextOptions): RawSecret[] {
-    if (!this.canStream(options.path)) return this.scanText(bytes.toString('utf8'), options);
-    if (!this.acceptsPath(options.path)) return [];
-    const facts = this.pathFacts.of(options.path);
-    const head = facts.syntax ?? syntaxOfHead(bytes.toString('utf8', 0, Math.min(bytes.length, HEAD_BYTES)));
-    const scan = this.startScan(facts, head, options);
-    const hits = this.idleHits.pop() ?? new KeywordHits();
-    const regions = hitRegions(bytes, this.automaton, hits, (state, last) => this.reachOf(scan, bytes, state, last));
-    this.idleHits.push(hits);
-    let byteAt = 0;
-    let unitAt = 0;
-    for (let region = 0; region < regions.length; region += 2) {
-      const start = regions[region]!;
-      unitAt += utf16Length(bytes, byteAt, start);
-      const text = bytes.toString('utf8', start, regions[region + 1]!);
-      scan.state = 0;
-      this.advance(scan, text, 0, text.length, unitAt);
-      byteAt = regions[region + 1]!;
-      unitAt += text.length;
-    }
-    const clean = scan.found.length === 0 && (scan.rejected === null || scan.rejected.length === 0);
-    this.finishScan(scan, options);
-    return clean ? [] : this.scanText(bytes.toString('utf8'), options);
-  }
-
-  /** See `HitReach`: what a hit of the byte prefilter needs decoded after it, or -1 when nothing can act on it. */
-  private reachOf(scan: ScanState, bytes: Buffer, state: number, last: number): number {
-    let reach = -1;
-    for (const keyword of this.automaton.outputs[state]!) {
-      if (keyword.nameWord && this.nameWordActs(bytes, last + 1)) reach = Math.max(reach, this.namedReach);
-      for (const compiled of keyword.items) {
-        if (scan.scannedUntil[compiled.index] === Number.POSITIVE_INFINITY) continue;
-        if (compiled.byteGateCheck !== undefined && !compiled.byteGateCheck(bytes, last + 1)) continue;
-        reach = Math.max(reach, compiled.block ? compiled.maxLength : 0);
-      }
-    }
-    return reach;
-  }
-
-  private nameWordActs(bytes: Buffer, after: number): boolean {
-    const checks = this.namedByteChecks;
-    if (checks === null) return true;
-    for (const check of checks) if (check(bytes, after)) return true;
-    return false;
   }
 
   /**

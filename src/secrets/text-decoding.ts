@@ -42,23 +42,6 @@ export function decodeText(bytes: Uint8Array): DecodedText | null {
   return looksLikeLatin1(bytes) ? { text: buffer.toString('latin1'), encoding: 'latin1' } : null;
 }
 
-/**
- * Whether `decodeText` reads these bytes as UTF-8 with a character of more than one byte, and without a byte order
- * mark: the text the scanner reads from the bytes themselves (`SecretScanner.scanUtf8`), since its string would hold
- * two bytes per character. ASCII and Latin-1 become one-byte strings at little cost and are decoded whole.
- */
-export function isMultiByteUtf8(bytes: Uint8Array): boolean {
-  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (isAscii(buffer)) return false;
-  if (utf32Of(bytes) || hasUtf16Bom(bytes) || utf16WithoutBom(bytes) || hasNulInHead(bytes)) return false;
-  if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return false;
-  return isUtf8(buffer);
-}
-
-function hasUtf16Bom(bytes: Uint8Array): boolean {
-  return bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff));
-}
-
 /** A NUL in the sniffed head (past the UTF-16 and UTF-32 checks) makes content binary. */
 function hasNulInHead(bytes: Uint8Array): boolean {
   const end = Math.min(bytes.length, SNIFF_BYTES);
