@@ -1,4 +1,4 @@
-import { type ByteHitCheck, byteGateCheckOf, gateCheckOf, type HitCheck } from './gate-checks.js';
+import { gateCheckOf, type HitCheck } from './gate-checks.js';
 import { type NameGateShape, nameGateShape } from './name-gate.js';
 import type { SecretRule } from './rule.js';
 import { secretGroupNames } from './scan-results.js';
@@ -18,8 +18,6 @@ export interface CompiledRule {
   readonly gateShape: NameGateShape | undefined;
   /** The gate's check in code, run before its regex (`gate-checks.ts`). */
   readonly gateCheck: HitCheck | undefined;
-  /** The same check over one-byte-per-character bytes, where the gate has one (see `hit-regions.ts`). */
-  readonly byteGateCheck: ByteHitCheck | undefined;
   /** The pattern's named groups that may hold the secret (`secret…`), in pattern order; with the search regex. */
   secretGroups: readonly string[];
   /** See `searchRegex` and `locateRegex`. */
@@ -36,7 +34,6 @@ export function compileRule(rule: SecretRule, index: number): CompiledRule {
     gate: rule.gate ? stickyGate(rule.gate) : undefined,
     gateShape: nameGateShape(rule.gate),
     gateCheck: gateCheckOf(rule.gate),
-    byteGateCheck: byteGateCheckOf(rule.gate),
     secretGroups: [],
     search: undefined,
     locate: undefined,

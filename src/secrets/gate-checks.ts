@@ -5,32 +5,17 @@
  * must hold for at least one keyword hit of every match (the samples test proves it never hides a match sample).
  */
 export type HitCheck = (text: string, after: number) => boolean;
-/**
- * The same check over a file's bytes where each byte is one character (ASCII, Latin-1): the byte prefilter uses it
- * to pass over hits before any text is decoded (see `hit-regions.ts`). It must accept every hit the string check does.
- */
-export type ByteHitCheck = (bytes: Uint8Array, after: number) => boolean;
+const checks = new WeakMap<RegExp, HitCheck>();
 
-const checks = new WeakMap<RegExp, { text?: HitCheck; bytes?: ByteHitCheck }>();
-
-/**
- * `gate`, whose regex runs only after a keyword hit that `check` accepts; `byteCheck`, where given, turns hits down
- * before any text is decoded. Each is written for its input (a call through a shared reader of either was not
- * inlined, and the string scan of every `.` paid for it).
- */
-export function checkedGate(gate: RegExp, check: HitCheck | undefined, byteCheck?: ByteHitCheck): RegExp {
-  checks.set(gate, { ...(check ? { text: check } : {}), ...(byteCheck ? { bytes: byteCheck } : {}) });
+/** `gate`, whose regex runs only after a keyword hit that `check` accepts. */
+export function checkedGate(gate: RegExp, check: HitCheck): RegExp {
+  checks.set(gate, check);
   return gate;
 }
 
 /** The check of a gate built by `checkedGate` (by identity: the rule's own gate object). */
 export function gateCheckOf(gate: RegExp | undefined): HitCheck | undefined {
-  return gate === undefined ? undefined : checks.get(gate)?.text;
-}
-
-/** The byte check of a gate built by `checkedGate`, if it has one. */
-export function byteGateCheckOf(gate: RegExp | undefined): ByteHitCheck | undefined {
-  return gate === undefined ? undefined : checks.get(gate)?.bytes;
+  return gate === undefined ? undefined : checks.get(gate);
 }
 
 /** Per ASCII code, 1 for the characters of base64url (`A-Z a-z 0-9 _ -`). */

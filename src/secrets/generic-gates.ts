@@ -1,4 +1,4 @@
-import { checkedGate, isBase64Url } from './gate-checks.js';
+import { checkedGate } from './gate-checks.js';
 import { rejectedOnItsOwn } from './generic-value.js';
 import { nameGate } from './name-gate.js';
 
@@ -67,22 +67,7 @@ export const GATES = {
     String.raw`\\?["']?[ \t]{0,8}(?:[=:?!]|,[ \t]{0,16}["']|\[[0-9]{0,4}\][ \t]{0,4}=)`,
   ),
   /** A provider word early in a longer name: `twilio_auth_token =`. */
-  namedValue: checkedGate(
-    nameGate({ run: 80, at: 'separator', chars: '=:' }, String.raw`\\?["']?[ \t]{0,4}[=:]`),
-    undefined,
-    (bytes, after) => {
-      // The gate of every provider-named rule, tried at each `key`, `token` or `pass` of a file: the name's rest,
-      // then what may stand before `=` or `:`.
-      let at = after;
-      while (at - after <= 80 && (isBase64Url(bytes[at]!) || bytes[at]! === 46)) at++;
-      if (at - after > 80) return false;
-      let next = bytes[at]!;
-      if (next === 92) next = bytes[++at]!;
-      if (next === 34 || next === 39) next = bytes[++at]!;
-      for (let blanks = 0; blanks < 4 && (next === 32 || next === 9); blanks++) next = bytes[++at]!;
-      return next === 61 || next === 58;
-    },
-  ),
+  namedValue: nameGate({ run: 80, at: 'separator', chars: '=:' }, String.raw`\\?["']?[ \t]{0,4}[=:]`),
   /** The rest of the element name (which may hold a namespace `:`), then `>`. */
   xmlElement: nameGate({ run: 30, at: 'end', chars: ':>' }, '', '', '[A-Za-z0-9_.:-]{0,30}>'),
   /** The rest of the quoted name, then the `value="` attribute or the element's text (`name="api_key">`). */

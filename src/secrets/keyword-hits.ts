@@ -43,26 +43,4 @@ export class KeywordHits {
     this.at = i;
     this.state = state;
   }
-
-  /**
-   * `find` over bytes (a file's one-byte-per-character text: ASCII or Latin-1), where offsets are the same as in its
-   * string. A byte of 0x80 or more folds to NUL, as a non-ASCII character does.
-   */
-  findBytes(automaton: KeywordAutomaton<unknown>, bytes: Uint8Array, from: number, until: number, state: number): void {
-    const { delta, accepting } = automaton;
-    const { states, ends } = this;
-    let count = 0;
-    let i = from;
-    while (i < until) {
-      state = delta[(state << 7) | FOLD[bytes[i]!]!]!;
-      i++;
-      if (accepting[state] === 0) continue;
-      states[count] = state;
-      ends[count] = i - 1;
-      if (++count === CAPACITY) break;
-    }
-    this.count = count;
-    this.at = i;
-    this.state = state;
-  }
 }

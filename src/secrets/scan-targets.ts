@@ -7,9 +7,9 @@ import { keyStoreText } from './key-stores.js';
 import { isCompiledCode, printableRuns } from './printable-runs.js';
 import type { ScanOutcome, ScanTarget, ScanTargetsOptions, SkippedTarget } from './scan-target-types.js';
 import type { RawSecret, ScanTextOptions } from './scanner.js';
-import { mayBeSourceMap, sourceMapParts } from './source-map.js';
+import { sourceMapParts } from './source-map.js';
 import { judgeSuppression } from './suppressions.js';
-import { decodeText, isOneBytePerCharacter } from './text-decoding.js';
+import { decodeText } from './text-decoding.js';
 import { toSecretFinding } from './to-finding.js';
 
 /**
@@ -24,13 +24,6 @@ export type {
   ScanTargetsOptions,
   SkippedTarget,
 } from './scan-target-types.js';
-
-/**
- * Whether ASCII and Latin-1 files go through `SecretScanner.scanBytes`. Off: on npm code its regions still held about
- * 29% of the bytes, walked a second time as text, and the CLI spent 1.11x the CPU of the string path (see the
- * secrets docs); it stays, tested against the string path, for the work that makes its regions smaller.
- */
-export const BYTE_PATH: boolean = false;
 
 /**
  * A file read whole (one not streamed from disk: see `stream-file.ts`) larger than this is not scanned: listed as
@@ -187,13 +180,6 @@ export function scanContent(
     return;
   }
   if (typeof content !== 'string') scanKeyStore(target, content, options, outcome);
-  if (BYTE_PATH && typeof content !== 'string' && !mayBeSourceMap(target.path) && isOneBytePerCharacter(content)) {
-    // ASCII or Latin-1: the scanner reads the bytes, and decodes only the lines around keyword hits.
-    outcome.scannedFiles++;
-    outcome.scannedBytes += size;
-    record(target, options.scanner.scanBytes(content, textOptionsFor(target, options)), options, outcome);
-    return;
-  }
   const decoded = typeof content === 'string' ? { text: content } : decodeText(content);
   if (decoded === null) {
     scanPrintableRuns(target, content as Buffer, options, outcome);

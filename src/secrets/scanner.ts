@@ -1,6 +1,4 @@
 import { type CompiledRule, compileRule } from './compiled-rule.js';
-import type { ByteHitCheck } from './gate-checks.js';
-import { hitRegions } from './hit-regions.js';
 import { KeywordHits } from './keyword-hits.js';
 import { decodedScanInput, kubernetesSecretValues, mayHoldKubernetesSecret } from './kubernetes-secret.js';
 import { type LineHits, queueLineWindow } from './line-windows.js';
@@ -100,14 +98,6 @@ export class SecretScanner {
   private readonly reach: number;
   /** Whether a value starts with a provider token's prefix: then only that provider's rule may report it. */
   private readonly hasProviderPrefix: (value: string) => boolean;
-  /** How far past a name word's hit the rules found in its name may read (a block rule's length, else 0). */
-  private readonly namedReach: number;
-  /**
-   * The byte checks of those rules' gates (one, shared, in the built-in rules), or null when one of them has none:
-   * a name word's hit that no check accepts is passed over by the byte prefilter.
-   */
-  private readonly namedByteChecks: readonly ByteHitCheck[] | null;
-
   constructor(rules: readonly SecretRule[], allowlist: GlobalAllowlist = {}) {
     this.allowlist = allowlist;
     this.compiled = rules.map(compileRule);
@@ -121,10 +111,6 @@ export class SecretScanner {
       [...new Set(named.map((item) => item.rule.nameWords ?? []))].flat(),
     );
     this.nameKeywords = new NameKeywords(named.map((item) => ({ keywords: item.rule.keywords, item })));
-    this.namedReach = Math.max(0, ...named.map((item) => (item.block ? item.maxLength : 0)));
-    this.namedByteChecks = named.every((item) => item.byteGateCheck !== undefined)
-      ? [...new Set(named.map((item) => item.byteGateCheck!))]
-      : null;
     this.reach = Math.max(STREAM_AHEAD, ...this.compiled.map((item) => (item.block ? item.maxLength + 64 : 0)));
     this.progress = new RuleProgressPool(this.compiled.length);
     this.pathFacts = new PathFactsCache(
@@ -159,53 +145,6 @@ export class SecretScanner {
     locate(scan.found, text, 0, 0);
     if (scan.rejected) locate(scan.rejected, text, 0, 0);
     return this.finishScan(scan, options);
-  }
-
-  /**
-   * The same findings as `scanText` gives for `bytes` read as Latin-1, for a file whose every byte is one character
-   * (ASCII or Latin-1 text: see `isOneBytePerCharacter`). The prefilter runs over the bytes, and only the regions
-   * around hits that may open a window are decoded and scanned (see `hit-regions.ts`); offsets are the same in both.
-   * A file with anything found in them is scanned again whole, where sits (its line, the allow
-   * markers and documentation context above it) is read as `scanText` reads it.
-   */
-  scanBytes(bytes: Buffer, options: ScanTextOptions): RawSecret[] {
-    if (!this.canStream(options.path)) return this.scanText(bytes.toString('latin1'), options);
-    if (!this.acceptsPath(options.path)) return [];
-    const facts = this.pathFacts.of(options.path);
-    const scan = this.startScan(facts, facts.syntax ?? syntaxOfHead(bytes.toString('latin1', 0, 200)), options);
-    const hits = this.idleHits.pop() ?? new KeywordHits();
-    const regions = hitRegions(bytes, this.automaton, hits, (state, last) => this.reachOf(scan, bytes, state, last));
-    this.idleHits.push(hits);
-    for (let region = 0; region < regions.length; region += 2) {
-      const start = regions[region]!;
-      const text = bytes.toString('latin1', start, regions[region + 1]!);
-      scan.state = 0;
-      this.advance(scan, text, 0, text.length, start);
-    }
-    const clean = scan.found.length === 0 && (scan.rejected === null || scan.rejected.length === 0);
-    this.finishScan(scan, options);
-    return clean ? [] : this.scanText(bytes.toString('latin1'), options);
-  }
-
-  /** See `HitReach`: what a hit of the byte prefilter needs decoded after it, or -1 when nothing can act on it. */
-  private reachOf(scan: ScanState, bytes: Buffer, state: number, last: number): number {
-    let reach = -1;
-    for (const keyword of this.automaton.outputs[state]!) {
-      if (keyword.nameWord && this.nameWordActs(bytes, last + 1)) reach = Math.max(reach, this.namedReach);
-      for (const compiled of keyword.items) {
-        if (scan.scannedUntil[compiled.index] === Number.POSITIVE_INFINITY) continue;
-        if (compiled.byteGateCheck !== undefined && !compiled.byteGateCheck(bytes, last + 1)) continue;
-        reach = Math.max(reach, compiled.block ? compiled.maxLength : 0);
-      }
-    }
-    return reach;
-  }
-
-  private nameWordActs(bytes: Buffer, after: number): boolean {
-    const checks = this.namedByteChecks;
-    if (checks === null) return true;
-    for (const check of checks) if (check(bytes, after)) return true;
-    return false;
   }
 
   /**

@@ -42,21 +42,6 @@ export function decodeText(bytes: Uint8Array): DecodedText | null {
   return looksLikeLatin1(bytes) ? { text: buffer.toString('latin1'), encoding: 'latin1' } : null;
 }
 
-/**
- * Whether `decodeText` reads these bytes as Latin-1 characters, one per byte: ASCII text (the most of source code),
- * or Latin-1 text that is not UTF-8. Then a byte offset is a character offset, and the scanner reads the bytes
- * themselves (`SecretScanner.scanBytes`) rather than a string of the whole.
- */
-export function isOneBytePerCharacter(bytes: Uint8Array): boolean {
-  if (utf32Of(bytes) || hasUtf16Bom(bytes) || utf16WithoutBom(bytes) || hasNulInHead(bytes)) return false;
-  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  return isAscii(buffer) || (!isUtf8(buffer) && looksLikeLatin1(bytes));
-}
-
-function hasUtf16Bom(bytes: Uint8Array): boolean {
-  return bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff));
-}
-
 /** A NUL in the sniffed head (past the UTF-16 and UTF-32 checks) makes content binary. */
 function hasNulInHead(bytes: Uint8Array): boolean {
   const end = Math.min(bytes.length, SNIFF_BYTES);

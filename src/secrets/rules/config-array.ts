@@ -1,4 +1,3 @@
-import { checkedGate, isBase64Url } from '../gate-checks.js';
 import { type GenericKind, judgeGenericValue, PASSWORD_NAME, SECRET_NAME } from '../generic-value.js';
 import { nameGate } from '../name-gate.js';
 import { defineRules, type MatchContext, type SampleContext, type SecretRule } from '../rule.js';
@@ -18,17 +17,7 @@ const entry = (core: string) =>
   );
 
 /** After the keyword: the rest of the subscript name, its closing quote and bracket. */
-const GATE = checkedGate(
-  nameGate({ run: 30, at: 'separator', chars: ']' }, String.raw`["'][ \t]*\]`),
-  undefined,
-  (bytes, after) => {
-    // Names with `key`, `token` or `pass` are everywhere: the subscript's closing quote must end the name run.
-    let at = after;
-    while (at - after <= 30 && (isBase64Url(bytes[at]!) || bytes[at]! === 46)) at++;
-    const next = bytes[at]!;
-    return at - after <= 30 && (next === 34 || next === 39);
-  },
-);
+const GATE = nameGate({ run: 30, at: 'separator', chars: ']' }, String.raw`["'][ \t]*\]`);
 
 const judge = (kind: GenericKind) => (value: string, context: MatchContext) =>
   judgeGenericValue(kind, value, { ...context, syntax: 'code' });

@@ -8,32 +8,18 @@ import { base64Of, fakeToken, URL_SAFE } from '../sample-tokens.js';
  * base64 of a user id's first digit). The check in code reads the dot six characters on and that run before any
  * regex runs: a property path (`a.b.c`) or a sentence fails it at once.
  */
-const DOTTED_TOKEN_GATE = checkedGate(
-  /[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}(?![A-Za-z0-9_.-])/,
-  (text, after) => {
-    if (text.charCodeAt(after + 6) !== 46) return false;
-    const dot = after - 1;
-    let start = dot;
-    while (start > dot - 29 && isBase64Url(text.charCodeAt(start - 1))) start--;
-    const length = dot - start;
-    if (length < 24 || length > 28) return false;
-    const first = text.charCodeAt(start);
-    if (first < 77 || first > 79) return false; // M, N or O
-    const before = text.charCodeAt(start - 1);
-    return !(isBase64Url(before) || before === 46);
-  },
-  // The same over bytes (a byte past either end is undefined, which no comparison accepts, as NaN is not).
-  (bytes, after) => {
-    if (bytes[after + 6] !== 46) return false;
-    const dot = after - 1;
-    let start = dot;
-    while (start > dot - 29 && isBase64Url(bytes[start - 1]!)) start--;
-    const length = dot - start;
-    if (length < 24 || length > 28) return false;
-    const first = bytes[start]!;
-    return first >= 77 && first <= 79 && !(isBase64Url(bytes[start - 1]!) || bytes[start - 1] === 46);
-  },
-);
+const DOTTED_TOKEN_GATE = checkedGate(/[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}(?![A-Za-z0-9_.-])/, (text, after) => {
+  if (text.charCodeAt(after + 6) !== 46) return false;
+  const dot = after - 1;
+  let start = dot;
+  while (start > dot - 29 && isBase64Url(text.charCodeAt(start - 1))) start--;
+  const length = dot - start;
+  if (length < 24 || length > 28) return false;
+  const first = text.charCodeAt(start);
+  if (first < 77 || first > 79) return false; // M, N or O
+  const before = text.charCodeAt(start - 1);
+  return !(isBase64Url(before) || before === 46);
+});
 
 export default defineRules([
   {

@@ -24,7 +24,6 @@ export default defineRules([
     gate: checkedGate(
       /[A-Za-z0-9_-]{27}/,
       (text, after) => isDigit(text.charCodeAt(after - 2)) && isBase64Url(text.charCodeAt(after)),
-      (bytes, after) => isDigit(bytes[after - 2]!) && isBase64Url(bytes[after]!),
     ),
     pattern: /(?<![0-9A-Za-z|])([0-9]{15,16}\|[A-Za-z0-9_-]{27}|[0-9]{15,16}\|[a-f0-9]{32})(?![A-Za-z0-9_|-])/,
     entropy: 3.5,

@@ -1,4 +1,3 @@
-import { checkedGate } from '../gate-checks.js';
 import { defineRules, type MatchContext } from '../rule.js';
 import { missesByLittle, OTHER_CREDENTIAL_NAME, shapeClass, type ValueShape } from '../rule-builders.js';
 import { LOWER_ALPHANUMERIC, randomString } from '../sample-tokens.js';
@@ -143,14 +142,7 @@ export default defineRules([
     title: "API key or token named by its provider in words (Using adzuna key=…, webex token - '…')",
     severity: 'high',
     keywords: ['key', 'token'],
-    gate: checkedGate(/["']?[ \t]*(?:=|:|-[ \t]*['"])/, undefined, (bytes, after) => {
-      // `key` and `token` are in most files: only a quote, blanks and `=`, `:` or `-` after them go on.
-      let at = after;
-      let next = bytes[at]!;
-      if (next === 34 || next === 39) next = bytes[++at]!;
-      while (next === 32 || next === 9) next = bytes[++at]!;
-      return next === 61 || next === 58 || next === 45;
-    }),
+    gate: /["']?[ \t]*(?:=|:|-[ \t]*['"])/,
     pattern: PROSE_KEY,
     entropy: 3,
     validate: (secret, context) => {
@@ -183,13 +175,7 @@ export default defineRules([
     severity: 'high',
     keywords: ['key', 'token', 'secret', 'access'],
     // The keyword ends the name (`…_token`, `…KEY`), and every table's shapes are 20 characters or more.
-    gate: checkedGate(/s?["']?[ \t]{1,4}["']?[A-Za-z0-9][^\s"'`,;<>(){}[\]\\&]{19}/, undefined, (bytes, after) => {
-      let at = after;
-      let next = bytes[at]!;
-      if (next === 115) next = bytes[++at]!; // s
-      if (next === 34 || next === 39) next = bytes[++at]!;
-      return next === 32 || next === 9;
-    }),
+    gate: /s?["']?[ \t]{1,4}["']?[A-Za-z0-9][^\s"'`,;<>(){}[\]\\&]{19}/,
     pattern: SPACED_KEY,
     entropy: 3,
     validate: (secret, context) => {
