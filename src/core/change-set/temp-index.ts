@@ -32,7 +32,7 @@ export interface TempIndex {
    * The temporary index as it is now, with its file times: read once git has staged the tree (and any fix-up of the
    * entries is done), for a later snapshot of the same work tree to start from (`UserIndex.startFrom`).
    */
-  keep(): StagedIndex;
+  keep(): StagedIndex | null;
 }
 
 /** An index a snapshot's `git add` wrote: its bytes and the times of its file (git's racy-clean check reads the mtime). */
@@ -130,10 +130,16 @@ function writeIndex(start: StagedIndex, indexFile: string): Buffer {
   return start.bytes;
 }
 
-function keepIndex(indexFile: string): StagedIndex {
-  // Stat first, as in copyIndex: an older mtime than the bytes' only makes git re-check more entries, never fewer.
-  const { atime, mtime } = statSync(indexFile);
-  return { bytes: readFileSync(indexFile), atime, mtime };
+/** Null when there is none: `git add` of an empty tree into a fresh repository writes no index. */
+function keepIndex(indexFile: string): StagedIndex | null {
+  try {
+    // Stat first, as in copyIndex: an older mtime than the bytes' only makes git re-check more entries, never fewer.
+    const { atime, mtime } = statSync(indexFile);
+    return { bytes: readFileSync(indexFile), atime, mtime };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
 }
 
 /**
