@@ -3,9 +3,9 @@
 // pair (git, then tollgate, in turn, so a machine whose speed drifts moves both), in wall time and in CPU time. Two generated repositories: 100,000
 // files with 5,000 changed and 20,000 files with 2,000 changed (modified, staged, deleted and untracked). Target: at most
 // 1.3x for the whole process. A second row times a first run of the checks and the secret scan (see measureFirstRun;
-// target: at most 3x; one more run, outside the pairs, counts the git processes it starts and their CPU through a shim
-// on PATH: git's share against the anchor's CPU, and the rest's). Prints the load average before and after: on a
-// shared machine compare figures taken at a similar load.
+// target: at most 3x; up to three more runs, outside the pairs, count the git processes a first run starts and their
+// CPU through a shim on PATH: git's share against the anchor's CPU, and the rest's). Prints the load average before and
+// after: on a shared machine compare figures taken at a similar load.
 //
 //   npm run build && node bench/change-set.mjs [--json] [--runs N] [--only 20k|100k] [--against OTHER/bin/tollgate.cjs]
 //                                              [--global-lfs]
@@ -265,9 +265,9 @@ function firstRunOf(binary, repo, size, runEnv = firstRunEnv) {
 }
 
 /**
- * Git's share of one first run, outside the timed pairs: every git the run starts goes through a shim that records
- * its CPU time, so the row can say how many git processes a first run costs and how much of its CPU is git's own work
- * (against the anchor's CPU in the same pair). The shim's own start-up is not counted.
+ * Git's share of a first run, outside the timed pairs: every git the run starts goes through a shim that records its
+ * CPU time, so the row can say how many git processes a first run costs and how much of its CPU is git's own work,
+ * against the anchor's CPU just before it (median of up to three such runs). The shim's own start-up is not counted.
  */
 function gitShare(binary, repo, size) {
   const realGit = spawnSync('sh', ['-c', 'command -v git'], { env, encoding: 'utf8' }).stdout.trim();
@@ -275,23 +275,27 @@ function gitShare(binary, repo, size) {
   const shimDir = mkdtempSync(join(tmpdir(), 'tollgate-bench-git-shim-'));
   try {
     const log = join(shimDir, 'git-cpu.txt');
-    writeFileSync(log, '');
     const shim = join(shimDir, 'git');
     writeFileSync(shim, `#!/bin/sh\nexec ${gnuTime} -a -o '${log}' -f '%U %S' '${realGit}' "$@"\n`);
     chmodSync(shim, 0o755);
-    const anchor = time('sh', gitLook, repo, env);
-    const run = firstRunOf(binary, repo, size, { ...firstRunEnv, PATH: `${shimDir}:${env.PATH}` });
-    // GNU time adds a "Command exited with non-zero status" line for a git that exits non-zero (`config --get-regexp`
-    // when no key matches): only the figures count.
-    const lines = readFileSync(log, 'utf8')
-      .split('\n')
-      .filter((line) => /^\d+(\.\d+)? \d+(\.\d+)?$/.test(line));
-    const gitCpuMs = lines.reduce((sum, line) => sum + line.split(' ').reduce((a, b) => a + Number(b) * 1000, 0), 0);
+    const samples = [];
+    for (let i = 0; i < Math.min(runs, 3); i += 1) {
+      writeFileSync(log, '');
+      const anchor = time('sh', gitLook, repo, env);
+      const run = firstRunOf(binary, repo, size, { ...firstRunEnv, PATH: `${shimDir}:${env.PATH}` });
+      // GNU time adds a "Command exited with non-zero status" line for a git that exits non-zero (`config
+      // --get-regexp` when no key matches): only the figures count.
+      const lines = readFileSync(log, 'utf8')
+        .split('\n')
+        .filter((line) => /^\d+(\.\d+)? \d+(\.\d+)?$/.test(line));
+      const gitCpuMs = lines.reduce((sum, line) => sum + line.split(' ').reduce((a, b) => a + Number(b) * 1000, 0), 0);
+      samples.push({ processes: lines.length, gitCpuMs, anchorCpuMs: anchor.cpuMs, runCpuMs: run.cpuMs });
+    }
     return {
-      processes: lines.length,
-      gitCpuMs,
-      gitCpuRatio: gitCpuMs / anchor.cpuMs,
-      restCpuRatio: (run.cpuMs - gitCpuMs) / anchor.cpuMs,
+      processes: median(samples.map((sample) => sample.processes)),
+      gitCpuMs: median(samples.map((sample) => sample.gitCpuMs)),
+      gitCpuRatio: median(samples.map((sample) => sample.gitCpuMs / sample.anchorCpuMs)),
+      restCpuRatio: median(samples.map((sample) => (sample.runCpuMs - sample.gitCpuMs) / sample.anchorCpuMs)),
     };
   } finally {
     rmSync(shimDir, { recursive: true, force: true });
@@ -319,7 +323,7 @@ function measureFirstRun(repo, size) {
       ? `${of.processes} git processes, git's CPU ${of.gitCpuRatio.toFixed(2)}x the anchor's, the rest ${of.restCpuRatio.toFixed(2)}x`
       : 'git share not measured (needs GNU time)';
   console.log(
-    `${size.files / 1000}k files / ${expectedChanged(size) / 1000}k changed, first run (\`tollgate run --only checks,secrets\`, no earlier state): ${median(ours).toFixed(0)} ms, ${ratio.toFixed(2)}x wall, ${cpuRatio.toFixed(2)}x CPU of \`git status --porcelain && git diff HEAD --stat\` (median of ${runs} pairs; target <= ${FIRST_RUN_TARGET}x ${met ? 'met' : 'NOT met'})${otherText}; one more run: ${shareText(share)}${against ? ` (--against: ${shareText(againstShare)})` : ''}; load ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after`,
+    `${size.files / 1000}k files / ${expectedChanged(size) / 1000}k changed, first run (\`tollgate run --only checks,secrets\`, no earlier state): ${median(ours).toFixed(0)} ms, ${ratio.toFixed(2)}x wall, ${cpuRatio.toFixed(2)}x CPU of \`git status --porcelain && git diff HEAD --stat\` (median of ${runs} pairs; target <= ${FIRST_RUN_TARGET}x ${met ? 'met' : 'NOT met'})${otherText}; git's share (median of ${Math.min(runs, 3)} more runs): ${shareText(share)}${against ? ` (--against: ${shareText(againstShare)})` : ''}; load ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after`,
   );
   return {
     ms: median(ours),
