@@ -15,7 +15,7 @@ import { MODE_GITLINK, MODE_TYPE_MASK, type RawEntry } from './raw-diff.js';
 import { filterDrivers, keepRawBytes } from './raw-filters.js';
 import { resolveBase } from './resolve-base.js';
 import { reviewDiff } from './review-diff.js';
-import { withTempIndex } from './temp-index.js';
+import { type StagedIndex, withTempIndex } from './temp-index.js';
 import type { ChangedFile, ChangeSetOptions, RepoChangeSet } from './types.js';
 
 /** Default of `validation.maxFileSize`: larger files are listed in `skipped` and never read. */
@@ -50,10 +50,20 @@ export interface TreeFingerprint {
  * The fingerprint and HEAD that `createChangeSet` would give for the tree as it is now, from the same snapshot (the
  * temporary index, the pinned base, the raw bytes under clean filters) but without the patch, the file look-ups or any
  * read of content: what the check after a run compares, at a fraction of the cost.
+ *
+ * `since`: a change set of this work tree built earlier in this process. The snapshot then starts from the index that
+ * change set's `git add` wrote rather than from the user's, so git reads only the files whose stat data changed since
+ * (the user's index, never updated by a snapshot, would have it read and hash every edited and untracked file again).
+ * What git sees is the same: `git add --all` adds, updates and removes entries by what is on disk, and git's own stat
+ * and racy-clean checks decide which files it reads, as they do for the user's index.
  */
-export async function fingerprintTree(options: ChangeSetOptions): Promise<TreeFingerprint> {
+export async function fingerprintTree(options: ChangeSetOptions, since?: RepoChangeSet): Promise<TreeFingerprint> {
   const { cwd, ...settings } = options;
-  const snapshot = await snapshotOf(cwd, Promise.resolve(settings), () => {}, new AbortController().signal, true);
+  const startFrom = since ? stagedIndexes.get(since) : undefined;
+  const snapshot = await snapshotOf(cwd, Promise.resolve(settings), () => {}, new AbortController().signal, {
+    pathsOnly: true,
+    ...(startFrom ? { startFrom } : {}),
+  });
   if (snapshot === CANCELLED) throw new Error('the change set was cancelled');
   return { fingerprint: fingerprintOfSnapshot(snapshot), head: snapshot.head };
 }
@@ -116,7 +126,7 @@ async function buildChangeSet(
   onStaged: () => void,
   signal: AbortSignal,
 ): Promise<RepoChangeSet | null> {
-  const snapshot = await snapshotOf(cwd, settings, onStaged, signal, false);
+  const snapshot = await snapshotOf(cwd, settings, onStaged, signal, { pathsOnly: false });
   if (snapshot === CANCELLED) return null;
   const { repo, options } = snapshot;
   const ignorePatterns = [...(options.ignore ?? [])];
@@ -148,7 +158,7 @@ async function buildChangeSet(
   ignored.sort(comparePaths);
 
   const fingerprint = fingerprintOfSnapshot(snapshot);
-  return {
+  const changeSet: RepoChangeSet = {
     root: repo.root,
     base: snapshot.base,
     files,
@@ -169,6 +179,18 @@ async function buildChangeSet(
       return reviewDiff(git, { baseCommit: snapshot.base.commit, from: snapshot.from, entries: kept, pathspec });
     },
   };
+  if (snapshot.staged) stagedIndexes.set(changeSet, snapshot.staged);
+  return changeSet;
+}
+
+/** The index each change set's snapshot staged, for `fingerprintTree(…, since)`; dropped with the change set. */
+const stagedIndexes = new WeakMap<RepoChangeSet, StagedIndex>();
+
+/** How a snapshot is taken: `pathsOnly`, the changed paths without their patches (enough for the fingerprint). */
+interface SnapshotMode {
+  pathsOnly: boolean;
+  /** An earlier snapshot's index to start from (`fingerprintTree`). */
+  startFrom?: StagedIndex;
 }
 
 const CANCELLED = Symbol('cancelled');
@@ -178,20 +200,20 @@ type Snapshot = Exclude<Awaited<ReturnType<typeof takeSnapshot>>, null | typeof 
 /**
  * The snapshot of the tree at `cwd`. `git add` is the longest step and needs the index's path: it starts from a guess
  * while `git rev-parse` confirms where the repository is; on the rare wrong guess, it starts again from the real
- * location. `pathsOnly`: the changed paths without their patches (enough for the fingerprint).
+ * location.
  */
 async function snapshotOf(
   cwd: string,
   settings: Promise<ChangeSetSettings | null>,
   onStaged: () => void,
   signal: AbortSignal,
-  pathsOnly: boolean,
+  mode: SnapshotMode,
 ): Promise<Snapshot | typeof CANCELLED> {
   const located = locateRepo(cwd);
   located.catch(() => undefined); // awaited in every path below; this only keeps it from counting as unhandled
   const guess = guessRepo(cwd);
   const take = (where: Pick<RepoLocation, 'root' | 'indexPath'>) =>
-    takeSnapshot(where, located, settings, onStaged, signal, pathsOnly);
+    takeSnapshot(where, located, settings, onStaged, signal, mode);
   const guessed = guess ? await take(guess) : null;
   const snapshot = guessed ?? (await take(await located));
   if (!snapshot) throw new Error('the repository location changed while the change set was built');
@@ -216,12 +238,14 @@ async function takeSnapshot(
   settings: Promise<ChangeSetSettings | null>,
   onStaged: () => void,
   signal: AbortSignal,
-  pathsOnly: boolean,
+  mode: SnapshotMode,
 ) {
+  const { pathsOnly, startFrom } = mode;
   const git = createGitRunner(where.root);
   const objectFormat = located.then((repo) => repo.objectFormat);
   objectFormat.catch(() => undefined); // a failed `located` is reported where it is awaited; this copy may go unread
-  return withTempIndex(git, { path: where.indexPath, objectFormat, signal }, async (index) => {
+  const userIndex = { path: where.indexPath, objectFormat, signal, ...(startFrom ? { startFrom } : {}) };
+  return withTempIndex(git, userIndex, async (index) => {
     const repo = await located;
     if (!sameLocation(where, repo)) return null;
     index.staged.then(onStaged, onStaged);
@@ -238,14 +262,17 @@ async function takeSnapshot(
     const from = base.commit ?? emptyTreeOf(repo.objectFormat);
     if (pathsOnly) {
       const paths = await listChangedPaths(git, { from, env: index.env });
-      return { repo, base, head: repo.head, from, entries: paths, paths, unreadable, gap, stats: null, options };
+      const none = { stats: null, staged: null };
+      return { repo, base, head: repo.head, from, entries: paths, paths, unreadable, gap, ...none, options };
     }
+    // The index as the diff below reads it: git leaves it as it is (`--cached`, no optional locks).
+    const staged = index.keep();
     // The sizes and kinds of the changed files are looked up while git writes their patches.
     const stats = new FileStats(repo.root);
     const onListed = (entries: readonly RawEntry[]) =>
       stats.prefetch(entries.filter((entry) => hasFile(entry.dstMode)).map((entry) => entry.path));
     const listed = await listChanges(git, { from, env: index.env, onListed });
-    return { repo, base, head: repo.head, from, ...listed, unreadable, gap, stats, options };
+    return { repo, base, head: repo.head, from, ...listed, unreadable, gap, stats, staged, options };
   });
 }
 

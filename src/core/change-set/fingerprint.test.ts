@@ -81,6 +81,48 @@ describe('fingerprint', () => {
     expect((await fingerprintTree({ cwd: repo.root })).fingerprint).not.toBe(before.fingerprint);
   });
 
+  test('fingerprintTree since a change set (from the index its snapshot staged) gives what one from the user index gives, and sees every change made after it', async () => {
+    const repo = await repoWith({ 'a.txt': 'a\n', 'b.txt': 'b\n', 'gone.txt': 'g\n', 'f.bin': 'x' });
+    await repo.write('.gitattributes', 'f.bin filter=upper\n');
+    await repo.git('config', 'filter.upper.clean', 'tr a-z A-Z');
+    await repo.commit('second');
+    await repo.write('a.txt', 'changed\n');
+    await repo.write('new.txt', 'n\n');
+    await repo.write('f.bin', 'lower');
+    await repo.remove('gone.txt');
+    const options = { cwd: repo.root, ignore: ['*.md'] };
+    const since = await createChangeSet(options);
+    const same = async () => {
+      const fresh = await fingerprintTree(options);
+      expect(await fingerprintTree(options, since)).toEqual(fresh);
+      return fresh.fingerprint;
+    };
+    expect(await same()).toBe(since.fingerprint);
+    // Same size, same second as the snapshot's index: git's racy-clean check must read it again.
+    await repo.write('a.txt', 'chAnged\n');
+    const edited = await same();
+    expect(edited).not.toBe(since.fingerprint);
+    // The mtime put back: the ctime still moved.
+    const { stat, utimes } = await import('node:fs/promises');
+    const before = await stat(join(repo.root, 'b.txt'));
+    await repo.write('b.txt', 'B\n');
+    await utimes(join(repo.root, 'b.txt'), before.atime, before.mtime);
+    expect(await same()).not.toBe(edited);
+    // A flag set in the user's index meanwhile hides nothing from either.
+    await repo.git('update-index', '--assume-unchanged', 'b.txt');
+    await repo.write('b.txt', 'b again\n');
+    await repo.write('notes.md', 'ignored\n');
+    await repo.remove('new.txt');
+    await repo.write('later.txt', 'l\n');
+    await same();
+    await repo.write('a.txt', 'changed\n');
+    await repo.write('b.txt', 'b\n');
+    await repo.write('new.txt', 'n\n');
+    await repo.remove('later.txt');
+    await repo.remove('notes.md');
+    expect(await same()).toBe(since.fingerprint);
+  });
+
   test('does not depend on the order of its input', () => {
     const changes = [
       { path: 'b', mode: 0o100644, id: 'b'.repeat(40) },

@@ -1,4 +1,13 @@
-import { chmodSync, constants, copyFileSync, readFileSync, realpathSync, statSync, utimesSync } from 'node:fs';
+import {
+  chmodSync,
+  constants,
+  copyFileSync,
+  readFileSync,
+  realpathSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { withPrivateTempDir } from '../private-temp.js';
 import type { GitRunner } from './git.js';
@@ -19,6 +28,18 @@ export interface TempIndex {
    * commit). Until then, `work` may run what does not need the index.
    */
   staged: Promise<string[]>;
+  /**
+   * The temporary index as it is now, with its file times: read once git has staged the tree (and any fix-up of the
+   * entries is done), for a later snapshot of the same work tree to start from (`UserIndex.startFrom`).
+   */
+  keep(): StagedIndex | null;
+}
+
+/** An index a snapshot's `git add` wrote: its bytes and the times of its file (git's racy-clean check reads the mtime). */
+export interface StagedIndex {
+  bytes: Buffer;
+  atime: Date;
+  mtime: Date;
 }
 
 export interface UserIndex {
@@ -31,6 +52,13 @@ export interface UserIndex {
   objectFormat?: Promise<string> | string;
   /** Abandons the snapshot: a `git add` still running is stopped, so the folder is removed without waiting for it. */
   signal?: AbortSignal;
+  /**
+   * Start from this index, which an earlier snapshot of the same work tree staged, instead of a copy of the user's:
+   * git then reads again only the files whose stat data changed since that snapshot, where the user's index (which a
+   * snapshot never updates) would have it read and hash every edited and untracked file once more. The flags that hide
+   * entries were cleared in it already; any left are found and cleared again as for the user's index.
+   */
+  startFrom?: StagedIndex;
 }
 
 /**
@@ -45,12 +73,12 @@ export async function withTempIndex<T>(
   userIndex: UserIndex,
   work: (index: TempIndex) => Promise<T>,
 ): Promise<T> {
-  const { path: userIndexPath, objectFormat, signal } = userIndex;
+  const { path: userIndexPath, objectFormat, signal, startFrom } = userIndex;
   return withPrivateTempDir('tollgate-index-', async (dir) => {
     let staged: Promise<string[]> | undefined;
     try {
       const indexFile = join(dir, 'index');
-      const copied = copyIndex(userIndexPath, indexFile);
+      const copied = startFrom ? writeIndex(startFrom, indexFile) : copyIndex(userIndexPath, indexFile);
       const env = { GIT_INDEX_FILE: indexFile };
       // Read from the very bytes `git add` starts from, before it rewrites them.
       const mayHide =
@@ -63,7 +91,7 @@ export async function withTempIndex<T>(
       staged = stageWorkTree(git, env, mayHide, userIndexPath, signal);
       // `work` may await something else first; a failed `git add` must not count as unhandled meanwhile.
       staged.catch(() => undefined);
-      return await work({ env, staged });
+      return await work({ env, staged, keep: () => keepIndex(indexFile) });
     } finally {
       // Never pull the folder from under a running `git add`.
       await staged?.catch(() => undefined);
@@ -92,6 +120,26 @@ function copyIndex(userIndexPath: string, indexFile: string): Buffer | null {
     throw error;
   }
   return readFileSync(indexFile);
+}
+
+/** A kept index written back as the temporary index (0600, in the private folder), with its original file times. */
+function writeIndex(start: StagedIndex, indexFile: string): Buffer {
+  writeFileSync(indexFile, start.bytes, { mode: 0o600, flag: 'wx' });
+  // As for a copy of the user's index: the mtime git wrote it with keeps its racy-clean check what it was.
+  utimesSync(indexFile, start.atime, start.mtime);
+  return start.bytes;
+}
+
+/** Null when there is none: `git add` of an empty tree into a fresh repository writes no index. */
+function keepIndex(indexFile: string): StagedIndex | null {
+  try {
+    // Stat first, as in copyIndex: an older mtime than the bytes' only makes git re-check more entries, never fewer.
+    const { atime, mtime } = statSync(indexFile);
+    return { bytes: readFileSync(indexFile), atime, mtime };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
 }
 
 /**

@@ -33,15 +33,17 @@ export async function changeSetForRun(
 
 /**
  * The fingerprint and HEAD `changeSetForRun` would give now (same base, ignore patterns and pinning), without the
- * patch or file reads: what the check after a run compares.
+ * patch or file reads: what the check after a run compares. `since`: the run's own change set, whose snapshot's index
+ * the new one starts from (git then reads only what changed since).
  */
 export async function fingerprintForRun(
   repoRoot: string,
   config: TollgateConfig,
   base?: string,
+  since?: RepoChangeSet,
 ): Promise<TreeFingerprint> {
   const trustedCommits = await readTrustedCommits(repoRoot);
-  return fingerprintTree({ cwd: repoRoot, ...settingsForRun(config, base, trustedCommits) });
+  return fingerprintTree({ cwd: repoRoot, ...settingsForRun(config, base, trustedCommits) }, since);
 }
 
 function settingsForRun(config: TollgateConfig, base: string | undefined, trustedCommits: string[]): ChangeSetSettings {

@@ -23,7 +23,7 @@ export async function recheckTree(
   }
   // The fingerprint alone says whether anything changed; the whole change set (its patch, its files) is built only
   // when something did, to name what.
-  const now = await fingerprintForRun(repoRoot, config, base);
+  const now = await fingerprintForRun(repoRoot, config, base, before);
   if (now.fingerprint === before.fingerprint && now.head === before.head) {
     return { executions: [...executions], changed: null };
   }
