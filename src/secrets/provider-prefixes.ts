@@ -8,6 +8,16 @@ import type { SecretRule } from './rule.js';
  * (Longer ones stay with the generic rules: other scanners' formats for a prefix are often looser than ours.)
  */
 export function providerPrefixTest(rules: readonly SecretRule[]): (value: string) => boolean {
+  // Built at the first generic candidate, not with the scanner: it reads the rules' samples, which are made when first
+  // read, and most scans (an empty or clean file, a worker's share) never need it.
+  let test: ((value: string) => boolean) | undefined;
+  return (value) => {
+    test ??= prefixTestOf(rules);
+    return test(value);
+  };
+}
+
+function prefixTestOf(rules: readonly SecretRule[]): (value: string) => boolean {
   const prefixes = new Set<string>();
   for (const rule of rules) {
     if (rule.generic || rule.nameWords) continue;

@@ -1,7 +1,7 @@
 import type { Severity } from '../core/finding.js';
 import { GATES } from './generic-gates.js';
-import type { RuleSamples, SecretRule } from './rule.js';
-import { randomString } from './sample-tokens.js';
+import type { SecretRule } from './rule.js';
+import { lazySamples, randomString } from './sample-tokens.js';
 
 /** Shapes most provider rules share, so that a provider file reads as a list of formats. */
 
@@ -25,8 +25,9 @@ export interface PrefixedTokenSpec {
   severity?: Severity;
   entropy?: number;
   validate?: SecretRule['validate'];
-  match: string[];
-  ignore?: string[];
+  /** The samples, made when first read (see `lazySamples`). */
+  match: () => string[];
+  ignore?: () => string[];
 }
 
 /** A token that announces itself with a literal prefix (`dop_v1_`, `lin_api_`). The prefix is the keyword. */
@@ -42,10 +43,14 @@ export function prefixedToken(spec: PrefixedTokenSpec): SecretRule {
     pattern: new RegExp(`${TOKEN_START}(${prefix}${spec.body})(?![A-Za-z0-9_-])`),
     ...(spec.entropy === undefined ? { entropy: 3 } : { entropy: spec.entropy }),
     ...(spec.validate ? { validate: spec.validate } : {}),
-    samples: {
-      match: spec.match,
-      ignore: [...(spec.ignore ?? []), `${spec.prefix}\${TOKEN}`, `${spec.prefix}xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx`],
-    },
+    samples: lazySamples(() => ({
+      match: spec.match(),
+      ignore: [
+        ...(spec.ignore?.() ?? []),
+        `${spec.prefix}\${TOKEN}`,
+        `${spec.prefix}xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx`,
+      ],
+    })),
   };
 }
 
@@ -60,8 +65,9 @@ export interface NamedValueSpec {
   entropy?: number;
   /** Sample name (`TWILIO_AUTH_TOKEN`). */
   key: string;
-  match: string[];
-  ignore?: string[];
+  /** The samples, made when first read (see `lazySamples`). */
+  match: () => string[];
+  ignore?: () => string[];
 }
 
 /**
@@ -83,7 +89,11 @@ export function namedValue(spec: NamedValueSpec): SecretRule {
       'i',
     ),
     entropy: spec.entropy ?? 3,
-    samples: { key: spec.key, match: spec.match, ignore: [...(spec.ignore ?? []), '${' + spec.key + '}'] },
+    samples: lazySamples(() => ({
+      key: spec.key,
+      match: spec.match(),
+      ignore: [...(spec.ignore?.() ?? []), '${' + spec.key + '}'],
+    })),
   };
 }
 
@@ -213,25 +223,5 @@ export function providerNamedAssignment(spec: ProviderNamedSpec): SecretRule {
         ignore: [`\${${key}}`, 'your-api-key-here', 'x'.repeat(spec.shape.max), '1234567890'.repeat(4), `${sample}7`],
       };
     }),
-  };
-}
-
-/** Samples made by `make` when first read, once. */
-function lazySamples(make: () => RuleSamples & { key: string }): RuleSamples {
-  let made: (RuleSamples & { key: string }) | undefined;
-  const samples = () => {
-    made ??= make();
-    return made;
-  };
-  return {
-    get key() {
-      return samples().key;
-    },
-    get match() {
-      return samples().match;
-    },
-    get ignore() {
-      return samples().ignore;
-    },
   };
 }

@@ -78,6 +78,7 @@ export interface SecretRule {
   readonly passphraseProtected?: boolean;
   /** A format documentation shows as an example (JWTs): not reported in API documentation example files. */
   readonly commonInExamples?: boolean;
+  /** Built-in rules make theirs when first read (`lazySamples`): no scan reads them, every start loaded them. */
   readonly samples: RuleSamples;
 }
 

@@ -1,4 +1,5 @@
 import { tokenChecksum } from './checksum.js';
+import type { RuleSamples } from './rule.js';
 
 /**
  * Deterministic generators for rule samples and the quality corpus. Samples are built, never pasted, so that no real
@@ -70,6 +71,45 @@ let counter = 0;
 function nextSeed(label: string): string {
   counter += 1;
   return `${label}#${counter}`;
+}
+
+/** Seeds per lazily made sample set: far enough apart that no two sets share one. */
+const SEEDS_PER_SET = 100_000;
+let sets = 0;
+
+/**
+ * Samples made by `make` when first read, once. Only the rule tests, the docs and listings read samples; making them
+ * at every start cost a sixth of loading the rules (in each process and each scan worker). Each set draws its seeds
+ * from its own range, fixed when it is defined, so its values do not depend on which sets were read before it.
+ */
+export function lazySamples(make: () => RuleSamples): RuleSamples {
+  const firstSeed = ++sets * SEEDS_PER_SET;
+  let made: RuleSamples | undefined;
+  const samples = (): RuleSamples => {
+    if (made) return made;
+    const outer = counter;
+    counter = firstSeed;
+    try {
+      made = make();
+    } finally {
+      counter = outer;
+    }
+    return made;
+  };
+  return {
+    get key() {
+      return samples().key;
+    },
+    get match() {
+      return samples().match;
+    },
+    get ignore() {
+      return samples().ignore;
+    },
+    get contexts() {
+      return samples().contexts;
+    },
+  };
 }
 
 /** `prefix` + `length` random characters. */

@@ -10,6 +10,6 @@ export default defineRules([
     body: 'AQE[A-Za-z0-9+/=._-]{60,240}',
     key: 'ADYEN_API_KEY',
     severity: 'critical',
-    match: [`AQE${fakeToken('', 40)}.${fakeToken('', 40)}-${fakeToken('', 12)}`],
+    match: () => [`AQE${fakeToken('', 40)}.${fakeToken('', 40)}-${fakeToken('', 12)}`],
   }),
 ]);

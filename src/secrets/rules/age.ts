@@ -11,6 +11,6 @@ export default defineRules([
     prefix: 'AGE-SECRET-KEY-1',
     body: `[${BECH32}]{58}`,
     severity: 'critical',
-    match: [fakeToken('AGE-SECRET-KEY-1', 58, BECH32)],
+    match: () => [fakeToken('AGE-SECRET-KEY-1', 58, BECH32)],
   }),
 ]);

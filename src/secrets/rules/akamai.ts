@@ -1,6 +1,6 @@
 import { defineRules } from '../rule.js';
 import { TOKEN_START } from '../rule-builders.js';
-import { fakeToken, LOWER_ALPHANUMERIC } from '../sample-tokens.js';
+import { fakeToken, LOWER_ALPHANUMERIC, lazySamples } from '../sample-tokens.js';
 
 const part = () => fakeToken('', 16, LOWER_ALPHANUMERIC);
 
@@ -14,9 +14,9 @@ export default defineRules([
     keywords: ['akab-'],
     pattern: new RegExp(`${TOKEN_START}(akab-[a-z0-9]{16}-[a-z0-9]{16})(?![A-Za-z0-9_-])(?!\\.[A-Za-z])`),
     entropy: 3,
-    samples: {
+    samples: lazySamples(() => ({
       match: [`akab-${part()}-${part()}`],
       ignore: [`akab-${part()}-${part()}.luna.akamaiapis.net`, `akab-\${EDGEGRID_CLIENT_TOKEN}`],
-    },
+    })),
   },
 ]);

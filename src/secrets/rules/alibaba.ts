@@ -9,7 +9,7 @@ export default defineRules([
     prefix: 'LTAI',
     // Older IDs have 12 characters after the prefix, newer ones 20 or 21.
     body: '[A-Za-z0-9]{12,21}',
-    match: [fakeToken('LTAI', 20), fakeToken('LTAI', 12)],
+    match: () => [fakeToken('LTAI', 20), fakeToken('LTAI', 12)],
   }),
   namedValue({
     id: 'alibaba-access-key-secret',
@@ -18,6 +18,6 @@ export default defineRules([
     body: '[A-Za-z0-9]{30}',
     key: 'ALIBABA_CLOUD_ACCESS_KEY_SECRET',
     severity: 'critical',
-    match: [fakeToken('', 30)],
+    match: () => [fakeToken('', 30)],
   }),
 ]);

@@ -9,7 +9,7 @@ export default defineRules([
     prefix: 'sk-ant-api03-',
     body: '[A-Za-z0-9_-]{80,100}AA',
     severity: 'critical',
-    match: [`${fakeToken('sk-ant-api03-', 93, URL_SAFE)}AA`],
+    match: () => [`${fakeToken('sk-ant-api03-', 93, URL_SAFE)}AA`],
   }),
   prefixedToken({
     id: 'anthropic-admin-key',
@@ -17,6 +17,6 @@ export default defineRules([
     prefix: 'sk-ant-admin01-',
     body: '[A-Za-z0-9_-]{80,100}AA',
     severity: 'critical',
-    match: [`${fakeToken('sk-ant-admin01-', 93, URL_SAFE)}AA`],
+    match: () => [`${fakeToken('sk-ant-admin01-', 93, URL_SAFE)}AA`],
   }),
 ]);

@@ -17,12 +17,12 @@ export default defineRules([
     body: '(?:0/[a-f0-9]{32}|1/[0-9]{8,20}:[a-f0-9]{32}|2/[0-9]{8,20}/[0-9]{8,20}:[a-f0-9]{32})',
     key: 'ASANA_ACCESS_TOKEN',
     severity: 'critical',
-    match: [
+    match: () => [
       `2/${fakeToken('', 16, DIGITS, 'asana-user')}/${fakeToken('', 16, DIGITS, 'asana-app')}:${fakeHex(32, 'asana-v2')}`,
       `1/${fakeToken('', 13, DIGITS, 'asana-user-v1')}:${fakeHex(32, 'asana-v1')}`,
       `0/${fakeHex(32, 'asana-v0')}`,
     ],
     // A project path and a task id, which Asana integrations' configs hold beside the token under similar names.
-    ignore: ['0/1203456789012345/1203456789012346', '1/1203456789012345', `2/1203456789012345/1203456789012346:`],
+    ignore: () => ['0/1203456789012345/1203456789012346', '1/1203456789012345', `2/1203456789012345/1203456789012346:`],
   }),
 ]);

@@ -10,7 +10,7 @@ export default defineRules([
     // The `=` before the 8-digit checksum may be escaped: `\\=` in .properties files, `%3D` in URLs.
     body: '(?:[A-Za-z0-9_=-]{180,200}|[A-Za-z0-9_-]{170,195}(?:\\\\=|%3[Dd])[A-Fa-f0-9]{8})',
     severity: 'critical',
-    match: [
+    match: () => [
       `${fakeToken('ATATT3x', 178, URL_SAFE)}=${fakeHex(8).toUpperCase()}`,
       `${fakeToken('ATATT3x', 178, URL_SAFE)}%3D${fakeHex(8).toUpperCase()}`,
     ],
@@ -25,12 +25,12 @@ export default defineRules([
       body: '[A-Za-z0-9]{24}',
       key: 'JIRA_API_TOKEN',
       severity: 'high',
-      match: [
+      match: () => [
         fakeToken('', 24, undefined, 'atlassian-legacy'),
         fakeToken('', 24, undefined, 'atlassian-legacy-2').replace(/[A-Z]/g, (c) => c.toLowerCase()),
       ],
       // A Jira project key and a 24-letter name: names of things, not tokens.
-      ignore: ['PLATFORM', 'OPSTEAMPLATFORMMIGRATION'],
+      ignore: () => ['PLATFORM', 'OPSTEAMPLATFORMMIGRATION'],
     }),
     validate: (secret) => /[0-9]/.test(secret) && /[A-Za-z]/.test(secret),
   },

@@ -1,5 +1,5 @@
 import { defineRules } from '../rule.js';
-import { fakeHex, fakeToken, URL_SAFE } from '../sample-tokens.js';
+import { fakeHex, fakeToken, lazySamples, URL_SAFE } from '../sample-tokens.js';
 import type { ProviderInfo } from './providers.js';
 
 /**
@@ -24,7 +24,7 @@ export default defineRules([
       /Authorization["']?[ \t]{0,3}:[ \t]{0,3}["']?(?:Api-)?Token[ \t]{1,4}([A-Za-z0-9._~+/-]{20,200}=*)(?![A-Za-z0-9._~+/=-])/i,
     entropy: 3.3,
     validate: (secret) => /[0-9]/.test(secret) && /[A-Za-z]/.test(secret),
-    samples: {
+    samples: lazySamples(() => ({
       match: [fakeHex(40, 'drf-token'), fakeToken('', 32, URL_SAFE, 'api-token')],
       ignore: [`\${API_TOKEN}`, '<token>', 'your-token-goes-here-please'],
       contexts: [
@@ -44,6 +44,6 @@ export default defineRules([
           render: (v) => `headers = {"Authorization": "Token ${v}"}\n`,
         },
       ],
-    },
+    })),
   },
 ]);

@@ -1,7 +1,7 @@
 import { ALNUM, nameGate } from '../name-gate.js';
 import { defineRules } from '../rule.js';
 import { prefixedToken } from '../rule-builders.js';
-import { BASE64, fakeToken } from '../sample-tokens.js';
+import { BASE64, fakeToken, lazySamples } from '../sample-tokens.js';
 
 const ID_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
 /** Keys issued before AWS moved to base32 ids carry any digit (`AKIAI44QH8DH…` in AWS's own docs). */
@@ -15,7 +15,7 @@ export default defineRules([
     prefix: 'bedrock-api-key-',
     body: '[A-Za-z0-9+/=_-]{24,2048}',
     severity: 'critical',
-    match: [fakeToken('bedrock-api-key-', 32)],
+    match: () => [fakeToken('bedrock-api-key-', 32)],
   }),
   prefixedToken({
     id: 'aws-appsync-api-key',
@@ -24,7 +24,7 @@ export default defineRules([
     body: '[a-z0-9]{26}',
     severity: 'medium',
     entropy: 3.5,
-    match: [fakeToken('da2-', 26, 'abcdefghijklmnopqrstuvwxyz0123456789')],
+    match: () => [fakeToken('da2-', 26, 'abcdefghijklmnopqrstuvwxyz0123456789')],
   }),
   {
     id: 'aws-access-key-id',
@@ -32,7 +32,7 @@ export default defineRules([
     severity: 'high',
     keywords: ['AKIA', 'ASIA', 'ABIA', 'ACCA', 'A3T'],
     pattern: /(?<![A-Za-z0-9])((?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16})(?![A-Za-z0-9])/,
-    samples: {
+    samples: lazySamples(() => ({
       match: [
         fakeToken('AKIA', 16, ID_ALPHABET),
         fakeToken('ASIA', 16, ID_ALPHABET),
@@ -40,7 +40,7 @@ export default defineRules([
         fakeToken('A3TX', 16, OLD_ID_ALPHABET),
       ],
       ignore: ['AKIAIOSFODNN7EXAMPLE', 'AKIA' + 'X'.repeat(16), 'AKIA1234', 'AKIA0123456789ABCDEF'],
-    },
+    })),
   },
   {
     id: 'aws-secret-access-key',
@@ -57,11 +57,11 @@ export default defineRules([
     pattern:
       /(?:aws[A-Za-z0-9_.-]{0,20}?secret[A-Za-z0-9_.-]{0,20}|secret[_-]?access[_-]?key)["']?[ \t]{0,4}(?:=|:=|:|=>)[ \t]{0,4}["']?([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/i,
     entropy: 4,
-    samples: {
+    samples: lazySamples(() => ({
       key: 'aws_secret_access_key',
       match: [fakeToken('', 40, SECRET_ALPHABET)],
       ignore: ['wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', `\${AWS_SECRET_ACCESS_KEY}`, 'a'.repeat(40)],
-    },
+    })),
   },
   {
     id: 'aws-session-token',
@@ -71,11 +71,11 @@ export default defineRules([
     pattern:
       /(?:aws_?)?(?:session|security)_?token["']?[ \t]{0,4}(?:=|:|=>)[ \t]{0,4}["']?([A-Za-z0-9/+]{100,1500}={0,2})(?![A-Za-z0-9/+=])/i,
     entropy: 4.5,
-    samples: {
+    samples: lazySamples(() => ({
       key: 'aws_session_token',
       match: [fakeToken('IQoJb3JpZ2luX2Vj', 280, SECRET_ALPHABET)],
       ignore: [`\${AWS_SESSION_TOKEN}`, 'IQoJb3JpZ2luX2Vj...'],
-    },
+    })),
   },
   {
     id: 'aws-mws-auth-token',
@@ -83,12 +83,12 @@ export default defineRules([
     severity: 'high',
     keywords: ['amzn.mws.'],
     pattern: /amzn\.mws\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/,
-    samples: {
+    samples: lazySamples(() => ({
       match: [
         `amzn.mws.${fakeToken('', 8, '0123456789abcdef')}-4b1c-9d2e-${fakeToken('', 4, '0123456789abcdef')}-${fakeToken('', 12, '0123456789abcdef')}`,
       ],
       ignore: ['amzn.mws.00000000-0000-0000-0000-000000000000'],
-    },
+    })),
   },
   {
     id: 'aws-bedrock-api-key',
@@ -97,6 +97,9 @@ export default defineRules([
     keywords: ['ABSK'],
     pattern: /(?<![A-Za-z0-9])(ABSK[A-Za-z0-9+/]{109,269}={0,2})(?![A-Za-z0-9+/=])/,
     entropy: 4,
-    samples: { match: [fakeToken('ABSK', 128, SECRET_ALPHABET)], ignore: ['ABSK' + 'A'.repeat(120)] },
+    samples: lazySamples(() => ({
+      match: [fakeToken('ABSK', 128, SECRET_ALPHABET)],
+      ignore: ['ABSK' + 'A'.repeat(120)],
+    })),
   },
 ]);

@@ -1,5 +1,5 @@
 import { defineRules } from '../rule.js';
-import { BASE64, fakeToken, URL_SAFE } from '../sample-tokens.js';
+import { BASE64, fakeToken, lazySamples, URL_SAFE } from '../sample-tokens.js';
 
 const accountKey = () => `${fakeToken('', 86, BASE64)}==`;
 
@@ -11,7 +11,7 @@ export default defineRules([
     keywords: ['accountkey'],
     pattern: /AccountKey[ \t]{0,2}=[ \t]{0,2}([A-Za-z0-9+/]{86}==)/i,
     entropy: 4,
-    samples: {
+    samples: lazySamples(() => ({
       match: [
         `DefaultEndpointsProtocol=https;AccountName=acmeprod;AccountKey=${accountKey()};EndpointSuffix=core.windows.net`,
       ],
@@ -20,7 +20,7 @@ export default defineRules([
         'DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey=Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==;',
         `AccountKey=\${STORAGE_KEY}`,
       ],
-    },
+    })),
   },
   // The same 64-byte key outside a connection string: a storage, Cosmos DB or account key held in a variable or a
   // settings entry (`storageAccountKey = "…"`, `{ "AccountKey", "…" }`, `COSMOS_KEY: …`). 86 base64 + `==` is the key.
@@ -32,7 +32,7 @@ export default defineRules([
     pattern:
       /(?<![A-Za-z0-9_.-])(?<name>[A-Za-z0-9_.-]{0,40}?(?:storage|account|cosmos|azure)[A-Za-z0-9_.-]{0,30}?key[A-Za-z0-9_.-]{0,10})(?:[\]"'`)>]{1,3}[ \t]{0,4}(?:=|:=|:|=>|,|\{)?|[ \t]{0,4}(?:=|:=|:|=>|,|\{)|[ \t]{1,4})[ \t]{0,4}["'`(]{0,2}(?<secret>[A-Za-z0-9+/]{86}==)(?![A-Za-z0-9+/=])/i,
     entropy: 4,
-    samples: {
+    samples: lazySamples(() => ({
       key: 'AZURE_STORAGE_KEY',
       match: [accountKey()],
       // Any separator people write between a name and a value: XML elements, map lookups, command-line flags.
@@ -55,7 +55,7 @@ export default defineRules([
         'Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==',
         `\${STORAGE_ACCOUNT_KEY}`,
       ],
-    },
+    })),
   },
   {
     id: 'azure-shared-access-key',
@@ -64,12 +64,12 @@ export default defineRules([
     keywords: ['sharedaccesskey='],
     pattern: /SharedAccessKey[ \t]{0,2}=[ \t]{0,2}([A-Za-z0-9+/]{42,44}=?)(?![A-Za-z0-9+/=])/i,
     entropy: 4,
-    samples: {
+    samples: lazySamples(() => ({
       match: [
         `Endpoint=sb://acme.servicebus.windows.net/;SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey=${fakeToken('', 43, BASE64)}=`,
       ],
       ignore: ['SharedAccessKey=<key>'],
-    },
+    })),
   },
   {
     id: 'azure-sas-token',
@@ -78,12 +78,12 @@ export default defineRules([
     keywords: ['sig='],
     pattern: /[?&]sv=\d{4}-\d{2}-\d{2}&[^\s"'<>]{0,300}?[?&]?sig=([A-Za-z0-9%+/]{40,120}(?:%3D|=){0,2})/i,
     entropy: 4,
-    samples: {
+    samples: lazySamples(() => ({
       match: [
         `https://acme.blob.core.windows.net/data?sv=2022-11-02&ss=b&srt=sco&sp=rl&se=2027-01-01T00:00:00Z&sig=${fakeToken('', 43, 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789')}%3D`,
       ],
       ignore: ['?sv=2022-11-02&sig=<signature>'],
-    },
+    })),
   },
   {
     id: 'azure-ad-client-secret',
@@ -92,10 +92,10 @@ export default defineRules([
     keywords: ['Q~'],
     pattern: /(?<![A-Za-z0-9_~.-])([A-Za-z0-9_~.-]{3}\dQ~[A-Za-z0-9_~.-]{31,34})(?![A-Za-z0-9_~.-])/,
     entropy: 3.5,
-    samples: {
+    samples: lazySamples(() => ({
       match: [`${fakeToken('', 3)}8Q~${fakeToken('', 34, `${URL_SAFE}~.`)}`],
       ignore: ['abc8Q~' + 'x'.repeat(34)],
-    },
+    })),
   },
   {
     id: 'azure-devops-pat',
@@ -105,10 +105,10 @@ export default defineRules([
     pattern:
       /(?:azure[_-]?devops|ado_pat|azdo|system_accesstoken)[A-Za-z0-9_.-]{0,30}["']?[ \t]{0,4}(?:=|:|=>)[ \t]{0,4}["']?([a-z2-7]{52}|[A-Za-z0-9]{76}AZDO[A-Za-z0-9]{4})(?![A-Za-z0-9])/i,
     entropy: 3.5,
-    samples: {
+    samples: lazySamples(() => ({
       key: 'AZURE_DEVOPS_PAT',
       match: [fakeToken('', 52, 'abcdefghijklmnopqrstuvwxyz234567')],
       ignore: [`\${AZURE_DEVOPS_PAT}`],
-    },
+    })),
   },
 ]);

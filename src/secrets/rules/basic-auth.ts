@@ -1,6 +1,6 @@
 import { GATES } from '../generic-gates.js';
 import { defineRules } from '../rule.js';
-import { base64Of, fakeHumanPassword, fakeToken } from '../sample-tokens.js';
+import { base64Of, fakeHumanPassword, fakeToken, lazySamples } from '../sample-tokens.js';
 import { isUsablePassword } from '../url-password.js';
 import { decodesToUserAndPassword } from './npm.js';
 
@@ -87,7 +87,7 @@ export default defineRules([
       isDocumentationHost(context.host)
         ? 'a documentation host (example.com, example.net, example.org)'
         : 'a placeholder, reference or default password',
-    samples: {
+    samples: lazySamples(() => ({
       match: [
         `https://deploy:${encodeURIComponent(fakeHumanPassword())}@artifacts.acme.internal/repo`,
         `https://ci-bot:${fakeToken('', 32)}@git.acme.internal/app.git`,
@@ -97,7 +97,7 @@ export default defineRules([
         `https://\${USER}:\${TOKEN}@git.acme.internal`,
         'https://admin:<password>@host',
       ],
-    },
+    })),
   },
   {
     id: 'basic-auth-header',
@@ -107,10 +107,10 @@ export default defineRules([
     gate: /[ \t]{0,3}[A-Za-z0-9+/]{8}/,
     pattern: /Basic[ \t]{1,4}([A-Za-z0-9+/]{8,200}={0,2})(?![A-Za-z0-9+/=])/,
     validate: decodesToUserAndPassword,
-    samples: {
+    samples: lazySamples(() => ({
       match: [`Basic ${base64Of(`api:${fakeHumanPassword()}`)}`],
       ignore: [`Basic ${base64Of(`user:\${PASSWORD}`)}`, 'Basic authentication is enabled'],
-    },
+    })),
   },
   {
     // The base64 `user:password` of a Basic header, stored under an auth-named key (`"basic_auth": "…"`,
@@ -123,7 +123,7 @@ export default defineRules([
     pattern:
       /(?<![A-Za-z0-9_.-])[A-Za-z0-9_.-]{1,40}[_.-]auth[A-Za-z0-9]{0,4}\\?["']?[ \t]{0,4}(?::=|=|:)[ \t]{0,4}\\?["']([A-Za-z0-9+/]{12,400}={0,2})\\?["']/i,
     validate: decodesToUserAndPassword,
-    samples: {
+    samples: lazySamples(() => ({
       key: 'basic_auth',
       match: [base64Of(`deploy:${fakeHumanPassword('encoded-named')}`)],
       ignore: [base64Of(`deploy:\${PASSWORD}`), base64Of('just some text'), 'dGVzdA==', 'ZGVwbG95Og=='],
@@ -132,7 +132,7 @@ export default defineRules([
         { name: 'YAML', path: 'config/client.yaml', render: (v) => `proxy:\n  basic_auth: "${v}"\n` },
         { name: 'Python', path: 'app/client.py', render: (v) => `HTTP_AUTH = '${v}'\n` },
       ],
-    },
+    })),
   },
   {
     id: 'basic-auth-curl',
@@ -146,7 +146,7 @@ export default defineRules([
     pattern:
       /curl(?:[ \t](?:[^\r\n\\]|\\(?:\r?\n)?){0,300}?)?[ \t](?:-u|--user|--proxy-user|-U)[ \t=]{1,2}\\?["']?[^\s:'"\\]{0,60}(?:\\?["'](?=:))?:(?:\\?["'])?([^\s'"()\\]{1,100})/,
     validate: isUsableCurlPassword,
-    samples: {
+    samples: lazySamples(() => ({
       match: [
         `curl -sS -u admin:${fakeHumanPassword()} https://api.acme.internal/v1`,
         `curl -u deploy:${fakeToken('', 16, undefined, 'curl-user')} https://api.acme.internal/v1`,
@@ -163,7 +163,7 @@ export default defineRules([
         'curl --user deploy:[PASSWORD] https://api.acme.internal/v1',
         'curl --user "xxx:yyy" https://api.acme.internal/v1',
       ],
-    },
+    })),
   },
   {
     // Many HTTP APIs take the API key as the basic-auth user with an empty password, and document it as
@@ -179,7 +179,7 @@ export default defineRules([
       /curl(?:[ \t](?:[^\r\n\\]|\\(?:\r?\n)?){0,300}?)?[ \t](?:-u|--user)[ \t=]{1,2}\\?["']?([A-Za-z0-9_.+/=!-]{16,200}):(?=\\?["'`]|\s|$)/,
     entropy: 3.5,
     validate: (secret) => /[0-9]/.test(secret) && /[A-Za-z]/.test(secret) && isUsablePassword(secret),
-    samples: {
+    samples: lazySamples(() => ({
       match: [
         `curl https://api.acme.internal/v1/charges -u ${fakeToken('', 32, undefined, 'curl-key-user')}:`,
         `curl -u "${fakeToken('', 24, undefined, 'curl-key-user-quoted')}:" https://search.acme.internal:9200`,
@@ -189,6 +189,6 @@ export default defineRules([
         'curl -u "$STRIPE_SECRET_KEY:" https://api.acme.internal',
         'curl -u abcdefghijklmnopqrstuvwxyz0123456789: https://api.acme.internal',
       ],
-    },
+    })),
   },
 ]);

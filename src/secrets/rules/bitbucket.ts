@@ -10,7 +10,7 @@ export default defineRules([
     prefix: 'ATBB',
     body: '[A-Za-z0-9_=.-]{28,36}',
     severity: 'critical',
-    match: [fakeToken('ATBB', 32)],
+    match: () => [fakeToken('ATBB', 32)],
   }),
   prefixedToken({
     id: 'bitbucket-access-token',
@@ -18,7 +18,7 @@ export default defineRules([
     prefix: 'ATCTT3xFfGN0',
     body: '[A-Za-z0-9_=-]{100,300}',
     severity: 'critical',
-    match: [fakeToken('ATCTT3xFfGN0', 180, 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-')],
+    match: () => [fakeToken('ATCTT3xFfGN0', 180, 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-')],
   }),
   prefixedToken({
     id: 'bitbucket-data-center-token',
@@ -26,6 +26,6 @@ export default defineRules([
     prefix: 'BBDC-',
     body: '[A-Za-z0-9+/@_-]{40,48}',
     severity: 'critical',
-    match: [fakeToken('BBDC-', 44)],
+    match: () => [fakeToken('BBDC-', 44)],
   }),
 ]);

@@ -8,6 +8,6 @@ export default defineRules([
     title: 'Brevo (Sendinblue) API key',
     prefix: 'xkeysib-',
     body: '[a-f0-9]{64}-[A-Za-z0-9]{16}',
-    match: [`xkeysib-${fakeHex(64)}-${fakeToken('', 16)}`],
+    match: () => [`xkeysib-${fakeHex(64)}-${fakeToken('', 16)}`],
   }),
 ]);

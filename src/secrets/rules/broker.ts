@@ -1,6 +1,6 @@
 import { GATES } from '../generic-gates.js';
 import { defineRules } from '../rule.js';
-import { fakeHumanPassword, fakeToken } from '../sample-tokens.js';
+import { fakeHumanPassword, fakeToken, lazySamples } from '../sample-tokens.js';
 import { isUsablePassword } from '../url-password.js';
 
 export default defineRules([
@@ -13,10 +13,10 @@ export default defineRules([
     pattern:
       /amqps?:\/\/[^\s:/@'"`<>]{0,100}:([^\s@'"`<>/]{1,200})@(?!(?:[\w-]+\.)*example\.(?:com|org|net)\b)[A-Za-z0-9[]/i,
     validate: isUsablePassword,
-    samples: {
+    samples: lazySamples(() => ({
       match: [`amqp://orders:${encodeURIComponent(fakeHumanPassword())}@rabbit.internal:5672/vhost`],
       ignore: ['amqp://guest:guest@localhost:5672/', `amqp://orders:\${RABBIT_PASSWORD}@rabbit.internal`],
-    },
+    })),
   },
   {
     id: 'broker-mqtt-url',
@@ -27,9 +27,9 @@ export default defineRules([
     pattern:
       /(?:mqtts?|nats|kafka|stomp):\/\/[^\s:/@'"`<>]{0,100}:([^\s@'"`<>/]{1,200})@(?!(?:[\w-]+\.)*example\.(?:com|org|net)\b)[A-Za-z0-9[]/i,
     validate: isUsablePassword,
-    samples: {
+    samples: lazySamples(() => ({
       match: [`mqtt://sensor:${fakeToken('', 20)}@broker.internal:1883`],
       ignore: ['mqtt://user:pass@broker'],
-    },
+    })),
   },
 ]);

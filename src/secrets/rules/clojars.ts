@@ -8,6 +8,6 @@ export default defineRules([
     title: 'Clojars deploy token',
     prefix: 'CLOJARS_',
     body: '[a-f0-9]{60}',
-    match: [`CLOJARS_${fakeHex(60)}`],
+    match: () => [`CLOJARS_${fakeHex(60)}`],
   }),
 ]);

@@ -18,8 +18,8 @@ const scannable = (prefix: string, id: string, title: string) =>
     body: '[A-Za-z0-9]{40}[a-f0-9]{8}',
     severity: 'critical',
     validate: hasValidCloudflareChecksum,
-    match: [scannableSample(prefix)],
-    ignore: [scannableSample(prefix, true)],
+    match: () => [scannableSample(prefix)],
+    ignore: () => [scannableSample(prefix, true)],
   });
 
 export default defineRules([
@@ -30,7 +30,7 @@ export default defineRules([
     body: '[A-Za-z0-9_-]{40}',
     key: 'CLOUDFLARE_API_TOKEN',
     severity: 'critical',
-    match: [fakeToken('', 40, URL_SAFE)],
+    match: () => [fakeToken('', 40, URL_SAFE)],
   }),
   namedValue({
     id: 'cloudflare-global-api-key',
@@ -39,7 +39,7 @@ export default defineRules([
     body: '[a-f0-9]{37}',
     key: 'CLOUDFLARE_API_KEY',
     severity: 'critical',
-    match: [fakeHex(37)],
+    match: () => [fakeHex(37)],
   }),
   // Since 2026 every new or rolled credential is prefixed and checksummed, so a wrong checksum is a look-alike.
   scannable('cfat_', 'cloudflare-account-api-token', 'Cloudflare account API token'),
@@ -50,6 +50,6 @@ export default defineRules([
     title: 'Cloudflare Origin CA key',
     prefix: 'v1.0-',
     body: '[a-f0-9]{24}-[a-f0-9]{146}',
-    match: [`v1.0-${fakeHex(24)}-${fakeHex(146)}`],
+    match: () => [`v1.0-${fakeHex(24)}-${fakeHex(146)}`],
   }),
 ]);

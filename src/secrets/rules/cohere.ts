@@ -9,6 +9,6 @@ export default defineRules([
     provider: 'cohere',
     body: '[A-Za-z0-9]{40}',
     key: 'COHERE_API_KEY',
-    match: [fakeToken('', 40)],
+    match: () => [fakeToken('', 40)],
   }),
 ]);

@@ -1,7 +1,7 @@
 import { type GenericKind, judgeGenericValue, PASSWORD_NAME, SECRET_NAME } from '../generic-value.js';
 import { nameGate } from '../name-gate.js';
 import { defineRules, type MatchContext, type SampleContext, type SecretRule } from '../rule.js';
-import { fakeHumanPassword, fakeToken, URL_SAFE } from '../sample-tokens.js';
+import { fakeHumanPassword, fakeToken, lazySamples, URL_SAFE } from '../sample-tokens.js';
 
 /**
  * A secret assigned to a named entry of a config array or map: PHP `$config['api_key'] = '…'`,
@@ -46,7 +46,7 @@ const ignores = ['changeme', `\${DB_PASSWORD}`, 'your-secret-here', '<secret>', 
 
 function rule(
   kind: GenericKind,
-  spec: Pick<SecretRule, 'id' | 'title'> & { name: string; match: string[] },
+  spec: Pick<SecretRule, 'id' | 'title'> & { name: string; match: () => string[] },
 ): SecretRule {
   return {
     id: spec.id,
@@ -58,7 +58,7 @@ function rule(
     generic: true,
     pattern: entry(kind === 'password' ? PASSWORD_NAME : SECRET_NAME),
     validate: judge(kind),
-    samples: { match: spec.match, ignore: ignores, contexts: contexts(spec.name) },
+    samples: lazySamples(() => ({ match: spec.match(), ignore: ignores, contexts: contexts(spec.name) })),
   };
 }
 
@@ -67,12 +67,12 @@ export default defineRules([
     id: 'config-array-password',
     title: "Password in a config array or map entry ($config['db_password'] = …)",
     name: 'db_password',
-    match: [fakeHumanPassword('config-array-1'), fakeToken('', 16, URL_SAFE, 'config-array-2')],
+    match: () => [fakeHumanPassword('config-array-1'), fakeToken('', 16, URL_SAFE, 'config-array-2')],
   }),
   rule('secret', {
     id: 'config-array-secret',
     title: "Secret or key in a config array or map entry ($config['api_key'] = …)",
     name: 'api_key',
-    match: [fakeToken('', 32, undefined, 'config-array-3'), fakeToken('', 40, URL_SAFE, 'config-array-4')],
+    match: () => [fakeToken('', 32, undefined, 'config-array-3'), fakeToken('', 40, URL_SAFE, 'config-array-4')],
   }),
 ]);

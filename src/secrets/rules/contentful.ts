@@ -8,6 +8,6 @@ export default defineRules([
     title: 'Contentful personal access token',
     prefix: 'CFPAT-',
     body: '[A-Za-z0-9_-]{43}',
-    match: [fakeToken('CFPAT-', 43, URL_SAFE)],
+    match: () => [fakeToken('CFPAT-', 43, URL_SAFE)],
   }),
 ]);

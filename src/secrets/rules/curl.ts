@@ -1,6 +1,6 @@
 import { judgeStatementPassword } from '../generic-value.js';
 import { defineRules } from '../rule.js';
-import { fakeHumanPassword, fakeToken, URL_SAFE } from '../sample-tokens.js';
+import { fakeHumanPassword, fakeToken, lazySamples, URL_SAFE } from '../sample-tokens.js';
 
 /**
  * libcurl options set to a literal: `curl_easy_setopt(h, CURLOPT_USERPWD, "user:pw")` in C, `curl_setopt($ch, …)` in
@@ -43,7 +43,7 @@ export default defineRules([
       `${OPTION}(?:${USERPWD}[ \\t]*,[ \\t]*${QUOTED('[^Q:\\r\\n]{0,100}:(?<secretG>[^Q\\r\\n]{1,200})', 'User')}|(?:${PASSWORD_OPTION})[ \\t]*,[ \\t]*${QUOTED('(?<secretG>[^Q\\r\\n]{1,200})', 'Pass')})`,
     ),
     validate: judgeStatementPassword,
-    samples: {
+    samples: lazySamples(() => ({
       match: [fakeHumanPassword('curl-1'), fakeToken('', 20, URL_SAFE, 'curl-2')],
       ignore: ['changeme', '<password>', `\${PROXY_PASSWORD}`, '********'],
       contexts: [
@@ -52,6 +52,6 @@ export default defineRules([
         ...curlContexts('PROXYPASSWORD', (v) => v),
         ...curlContexts('XOAUTH2_BEARER', (v) => v),
       ],
-    },
+    })),
   },
 ]);

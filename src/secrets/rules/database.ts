@@ -1,7 +1,7 @@
 import { GATES } from '../generic-gates.js';
 import { judgeStatementPassword } from '../generic-value.js';
 import { defineRules, type SecretRule } from '../rule.js';
-import { fakeHumanPassword, fakeToken } from '../sample-tokens.js';
+import { fakeHumanPassword, fakeToken, lazySamples } from '../sample-tokens.js';
 import { isUsablePassword } from '../url-password.js';
 
 /** One `.pgpass` field: anything but `:` and whitespace, with `\:` and `\\` escapes. */
@@ -38,7 +38,7 @@ function dsn(schemes: string[], id: string, title: string, host: string): Secret
       'i',
     ),
     validate: isUsablePassword,
-    samples: {
+    samples: lazySamples(() => ({
       match: [
         `${schemes[0]}://app:${encodeURIComponent(fakeHumanPassword())}@${host}`,
         `${schemes[0]}://svc:${fakeToken('', 24)}@${host}`,
@@ -49,7 +49,7 @@ function dsn(schemes: string[], id: string, title: string, host: string): Secret
         `${schemes[0]}://app:<password>@${host}`,
         `${schemes[0]}://${host}`,
       ],
-    },
+    })),
   };
 }
 
@@ -73,7 +73,7 @@ export default defineRules([
     pattern:
       /jdbc:[a-z0-9]{2,20}:(?:[^\s"'<>]{0,300}?[?&;:]password=(?<secret>[^&;\s"'<>]{1,100})|thin:[^\s"'<>/@:]{1,60}\/(?<secretThin>[^\s"'<>@]{1,100})@)/i,
     validate: isUsablePassword,
-    samples: {
+    samples: lazySamples(() => ({
       match: [
         `jdbc:postgresql://db.internal:5432/app?user=app&password=${encodeURIComponent(fakeHumanPassword())}`,
         `jdbc:oracle:thin:scott/${encodeURIComponent(fakeHumanPassword())}@db.internal:1521/ORCL`,
@@ -82,7 +82,7 @@ export default defineRules([
         `jdbc:postgresql://db.internal:5432/app?user=app&password=\${DB_PASSWORD}`,
         'jdbc:mysql://localhost/app',
       ],
-    },
+    })),
   },
   {
     id: 'database-connection-string-password',
@@ -93,13 +93,13 @@ export default defineRules([
     pattern:
       /;[ \t]*(?:password|pwd)[ \t]*=[ \t]*(?:"(?<secretQuoted>[^"\r\n]{1,100})"|(?<secretBare>[^;"'\s<>]{1,100}))/i,
     validate: isUsablePassword,
-    samples: {
+    samples: lazySamples(() => ({
       match: [`Server=sql.internal;Database=app;User Id=app;Password=${fakeHumanPassword()};`],
       ignore: [
         `Server=sql.internal;Database=app;User Id=app;Password=\${SQL_PASSWORD};`,
         'Server=.;Integrated Security=true;Password=;',
       ],
-    },
+    })),
   },
   {
     id: 'database-redis-requirepass',
@@ -108,11 +108,11 @@ export default defineRules([
     keywords: ['requirepass'],
     pattern: /^[ \t]*requirepass[ \t]+["']?([^\s"']{1,200})/m,
     validate: isUsablePassword,
-    samples: {
+    samples: lazySamples(() => ({
       match: [fakeToken('', 24)],
       ignore: ['foobared', `\${REDIS_PASSWORD}`],
       contexts: [{ name: 'redis.conf', path: 'config/redis.conf', render: (v) => `bind 0.0.0.0\nrequirepass ${v}\n` }],
-    },
+    })),
   },
   {
     id: 'database-pgpass-password',
@@ -126,14 +126,14 @@ export default defineRules([
       'm',
     ),
     validate: isUsablePassword,
-    samples: {
+    samples: lazySamples(() => ({
       match: [fakeToken('', 20, undefined, 'pgpass-1'), fakeHumanPassword('pgpass-2')],
       ignore: ['*', `\${PGPASSWORD}`, 'changeme'],
       contexts: [
         { name: '.pgpass', path: '.pgpass', render: (v) => `# read-write\ndb.internal:5432:orders:orders:${v}\n` },
         { name: 'pgpass.conf', path: 'config/pgpass.conf', render: (v) => `*:*:*:replicator:${v}\n` },
       ],
-    },
+    })),
   },
   {
     id: 'database-sql-password',
@@ -148,7 +148,7 @@ export default defineRules([
       'i',
     ),
     validate: judgeStatementPassword,
-    samples: {
+    samples: lazySamples(() => ({
       match: [fakeHumanPassword('sql-1'), fakeToken('', 18, undefined, 'sql-2')],
       ignore: [`\${DB_PASSWORD}`, '$APP_USER_PASS', '<enter password>', 'changeme', `*${'9F2A'.repeat(10)}`],
       contexts: [
@@ -183,7 +183,7 @@ export default defineRules([
           render: (v) => `SET PASSWORD FOR 'app'@'localhost' = PASSWORD('${v}');\n`,
         },
       ],
-    },
+    })),
   },
   {
     id: 'database-mysql-cli-password',
@@ -195,7 +195,7 @@ export default defineRules([
       `(?<![\\w.-])${MYSQL_CLIENT}[ \\t](?:[^\\r\\n|;&<>]{0,200}?[ \\t])?(?:-p|--password=|--password[ \\t]+)${MYSQL_VALUE}`,
     ),
     validate: isUsablePassword,
-    samples: {
+    samples: lazySamples(() => ({
       match: [fakeHumanPassword('mysql-cli-1'), fakeToken('', 16, undefined, 'mysql-cli-2')],
       ignore: [`\${MYSQL_PASSWORD}`, '$MYSQL_PWD', 'root'],
       contexts: [
@@ -216,6 +216,6 @@ export default defineRules([
           render: (v) => `FROM mysql:8\nRUN mysqladmin -u root -p"${v}" create orders\n`,
         },
       ],
-    },
+    })),
   },
 ]);

@@ -9,6 +9,6 @@ export default defineRules([
     prefix: 'dapi',
     body: '[a-f0-9]{32}(?:-\\d)?',
     severity: 'critical',
-    match: [`dapi${fakeHex(32)}`],
+    match: () => [`dapi${fakeHex(32)}`],
   }),
 ]);

@@ -9,7 +9,7 @@ export default defineRules([
     provider: 'datadog',
     body: '[a-f0-9]{32}',
     key: 'DATADOG_API_KEY',
-    match: [fakeHex(32)],
+    match: () => [fakeHex(32)],
   }),
   namedValue({
     id: 'datadog-app-key',
@@ -17,7 +17,7 @@ export default defineRules([
     provider: 'datadog',
     body: '[a-f0-9]{40}',
     key: 'DATADOG_APP_KEY',
-    match: [fakeHex(40)],
+    match: () => [fakeHex(40)],
   }),
   namedValue({
     id: 'datadog-dd-api-key',
@@ -25,6 +25,6 @@ export default defineRules([
     provider: 'dd_',
     body: '[a-f0-9]{32}',
     key: 'DD_API_KEY',
-    match: [fakeHex(32)],
+    match: () => [fakeHex(32)],
   }),
 ]);

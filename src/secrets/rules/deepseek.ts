@@ -9,6 +9,6 @@ export default defineRules([
     provider: 'deepseek',
     body: 'sk-[a-f0-9]{32}',
     key: 'DEEPSEEK_API_KEY',
-    match: [`sk-${fakeHex(32)}`],
+    match: () => [`sk-${fakeHex(32)}`],
   }),
 ]);

@@ -9,6 +9,6 @@ export default defineRules([
     title: 'Defined Networking API key',
     prefix: 'dnkey-',
     body: '[A-Z0-9]{26}-[A-Z0-9]{52}',
-    match: [`${fakeToken('dnkey-', 26, UPPER_ALPHANUMERIC)}-${fakeToken('', 52, UPPER_ALPHANUMERIC)}`],
+    match: () => [`${fakeToken('dnkey-', 26, UPPER_ALPHANUMERIC)}-${fakeToken('', 52, UPPER_ALPHANUMERIC)}`],
   }),
 ]);

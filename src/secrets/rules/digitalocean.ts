@@ -9,20 +9,20 @@ export default defineRules([
     prefix: 'dop_v1_',
     body: '[a-f0-9]{64}',
     severity: 'critical',
-    match: [`dop_v1_${fakeHex(64)}`],
+    match: () => [`dop_v1_${fakeHex(64)}`],
   }),
   prefixedToken({
     id: 'digitalocean-oauth-token',
     title: 'DigitalOcean OAuth token',
     prefix: 'doo_v1_',
     body: '[a-f0-9]{64}',
-    match: [`doo_v1_${fakeHex(64)}`],
+    match: () => [`doo_v1_${fakeHex(64)}`],
   }),
   prefixedToken({
     id: 'digitalocean-refresh-token',
     title: 'DigitalOcean refresh token',
     prefix: 'dor_v1_',
     body: '[a-f0-9]{64}',
-    match: [`dor_v1_${fakeHex(64)}`],
+    match: () => [`dor_v1_${fakeHex(64)}`],
   }),
 ]);

@@ -1,6 +1,6 @@
 import { checkedGate, isBase64Url } from '../gate-checks.js';
 import { defineRules } from '../rule.js';
-import { base64Of, fakeToken, URL_SAFE } from '../sample-tokens.js';
+import { base64Of, fakeToken, lazySamples, URL_SAFE } from '../sample-tokens.js';
 
 /**
  * After the bare token's first dot (its keyword, found at every `.` of every text): 6 base64url characters, a dot and
@@ -30,13 +30,13 @@ export default defineRules([
     pattern:
       /discord[A-Za-z0-9_.-]{0,30}["']?[ \t]{0,4}(?:=|:|=>)[ \t]{0,4}["']?([MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38})(?![A-Za-z0-9_-])/i,
     entropy: 4,
-    samples: {
+    samples: lazySamples(() => ({
       key: 'DISCORD_BOT_TOKEN',
       match: [
         `${base64Of('1184420397162561536').replace(/=+$/, '')}.${fakeToken('', 6, URL_SAFE)}.${fakeToken('', 38, URL_SAFE)}`,
       ],
       ignore: [`\${DISCORD_BOT_TOKEN}`],
-    },
+    })),
   },
   {
     // Without a name: the first part must decode to a Discord snowflake (the bot's 17–20 digit user id).
@@ -48,14 +48,14 @@ export default defineRules([
     pattern: /(?<![A-Za-z0-9_.-])([MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38})(?![A-Za-z0-9_.-])/,
     validate: (token) => /^\d{17,20}$/.test(Buffer.from(token.split('.')[0] ?? '', 'base64url').toString('latin1')),
     entropy: 4,
-    samples: {
+    samples: lazySamples(() => ({
       match: [
         `${base64Of('1184420397162561536').replace(/=+$/, '')}.${fakeToken('', 6, URL_SAFE)}.${fakeToken('', 38, URL_SAFE)}`,
       ],
       ignore: [
         `${base64Of('not-a-snowflake-id!').replace(/=+$/, '')}.${fakeToken('', 6, URL_SAFE)}.${fakeToken('', 38, URL_SAFE)}`,
       ],
-    },
+    })),
   },
   {
     id: 'discord-webhook-url',
@@ -63,9 +63,9 @@ export default defineRules([
     severity: 'high',
     keywords: ['discord.com/api/webhooks', 'discordapp.com/api/webhooks'],
     pattern: /(https:\/\/(?:ptb\.|canary\.)?discord(?:app)?\.com\/api\/webhooks\/\d{17,20}\/[A-Za-z0-9_-]{60,70})/,
-    samples: {
+    samples: lazySamples(() => ({
       match: [`https://discord.com/api/webhooks/${fakeToken('', 19, '0123456789')}/${fakeToken('', 68, URL_SAFE)}`],
       ignore: ['https://discord.com/api/webhooks/123/abc'],
-    },
+    })),
   },
 ]);

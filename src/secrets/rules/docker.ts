@@ -1,6 +1,6 @@
 import { defineRules } from '../rule.js';
 import { prefixedToken } from '../rule-builders.js';
-import { base64Of, fakeHumanPassword, fakeToken, LOWER_ALPHANUMERIC, URL_SAFE } from '../sample-tokens.js';
+import { base64Of, fakeHumanPassword, fakeToken, LOWER_ALPHANUMERIC, lazySamples, URL_SAFE } from '../sample-tokens.js';
 import { decodesToUserAndPassword } from './npm.js';
 
 /** base64 of a Docker config (`{"auths":…`) whose entries carry a decodable `auth` or a `password`. */
@@ -18,7 +18,7 @@ export default defineRules([
     prefix: 'dckr_pat_',
     body: '[A-Za-z0-9_-]{27,40}',
     severity: 'critical',
-    match: [fakeToken('dckr_pat_', 27, URL_SAFE)],
+    match: () => [fakeToken('dckr_pat_', 27, URL_SAFE)],
   }),
   prefixedToken({
     id: 'docker-hub-oat',
@@ -26,21 +26,21 @@ export default defineRules([
     prefix: 'dckr_oat_',
     body: '[A-Za-z0-9_-]{27,40}',
     severity: 'critical',
-    match: [fakeToken('dckr_oat_', 32, URL_SAFE)],
+    match: () => [fakeToken('dckr_oat_', 32, URL_SAFE)],
   }),
   prefixedToken({
     id: 'docker-swarm-join-token',
     title: 'Docker Swarm join token',
     prefix: 'SWMTKN-1-',
     body: '[a-z0-9]{50}-[a-z0-9]{25}',
-    match: [`${fakeToken('SWMTKN-1-', 50, LOWER_ALPHANUMERIC)}-${fakeToken('', 25, LOWER_ALPHANUMERIC)}`],
+    match: () => [`${fakeToken('SWMTKN-1-', 50, LOWER_ALPHANUMERIC)}-${fakeToken('', 25, LOWER_ALPHANUMERIC)}`],
   }),
   prefixedToken({
     id: 'docker-swarm-unlock-key',
     title: 'Docker Swarm unlock key',
     prefix: 'SWMKEY-1-',
     body: '[A-Za-z0-9+/]{43}',
-    match: [fakeToken('SWMKEY-1-', 43)],
+    match: () => [fakeToken('SWMKEY-1-', 43)],
   }),
   {
     id: 'docker-config-auth',
@@ -49,7 +49,7 @@ export default defineRules([
     keywords: ['"auth"', '\\"auth\\"'],
     pattern: /\\?"auth\\?"[ \t]{0,4}:[ \t]{0,4}\\?"([A-Za-z0-9+/]{8,400}={0,2})\\?"/,
     validate: decodesToUserAndPassword,
-    samples: {
+    samples: lazySamples(() => ({
       key: '"auth"',
       match: [base64Of(`ci-bot:${fakeHumanPassword()}`)],
       ignore: [base64Of(`ci-bot:\${REGISTRY_PASSWORD}`), base64Of('not-a-pair')],
@@ -66,7 +66,7 @@ export default defineRules([
             JSON.stringify({ dockerconfig: JSON.stringify({ auths: { 'registry.acme.internal': { auth: value } } }) }),
         },
       ],
-    },
+    })),
   },
   {
     id: 'docker-config-json-base64',
@@ -77,7 +77,7 @@ export default defineRules([
     window: 'block',
     maxLength: 9000,
     validate: dockerConfigHasCredentials,
-    samples: {
+    samples: lazySamples(() => ({
       match: [
         base64Of(
           JSON.stringify({ auths: { 'registry.acme.internal': { auth: base64Of(`deploy:${fakeHumanPassword()}`) } } }),
@@ -86,6 +86,6 @@ export default defineRules([
       ignore: [
         base64Of(JSON.stringify({ auths: { 'registry.acme.internal': { auth: base64Of(`deploy:\${TOKEN}`) } } })),
       ],
-    },
+    })),
   },
 ]);

@@ -1,6 +1,6 @@
 import { judgeStatementPassword } from '../generic-value.js';
 import { defineRules } from '../rule.js';
-import { fakeHumanPassword, fakeToken, URL_SAFE } from '../sample-tokens.js';
+import { fakeHumanPassword, fakeToken, lazySamples, URL_SAFE } from '../sample-tokens.js';
 
 /**
  * .NET's credential constructors, from C# and from PowerShell (`New-Object System.Net.NetworkCredential(…)`): the
@@ -21,7 +21,7 @@ export default defineRules([
         '[ \\t]*,[ \\t]*"(?<secretQuoted>[^"\\r\\n]{1,200})"',
     ),
     validate: judgeStatementPassword,
-    samples: {
+    samples: lazySamples(() => ({
       match: [fakeHumanPassword('dotnet-1'), fakeToken('', 24, URL_SAFE, 'dotnet-2')],
       ignore: ['changeme', '<password>', '********', 'password'],
       contexts: [
@@ -41,6 +41,6 @@ export default defineRules([
           render: (v) => `var entry = new DirectoryEntry("LDAP://dc1.corp", "corp\\\\svc-ldap", "${v}");\n`,
         },
       ],
-    },
+    })),
   },
 ]);

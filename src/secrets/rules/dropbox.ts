@@ -18,8 +18,8 @@ export default defineRules([
     prefix: 'sl.',
     body: '(?:u\\.)?[A-Za-z0-9_=-]{130,1400}',
     entropy: 3.5,
-    match: [fakeToken('sl.', 135, URL_SAFE, 'dropbox-sl-1'), fakeToken('sl.u.', 240, URL_SAFE, 'dropbox-sl-2')],
-    ignore: [fakeToken('sl.', 40, URL_SAFE, 'dropbox-sl-short'), `sl.${'a'.repeat(135)}`],
+    match: () => [fakeToken('sl.', 135, URL_SAFE, 'dropbox-sl-1'), fakeToken('sl.u.', 240, URL_SAFE, 'dropbox-sl-2')],
+    ignore: () => [fakeToken('sl.', 40, URL_SAFE, 'dropbox-sl-short'), `sl.${'a'.repeat(135)}`],
   }),
   namedValue({
     id: 'dropbox-long-lived-token',
@@ -27,7 +27,7 @@ export default defineRules([
     provider: 'dropbox',
     body: '[A-Za-z0-9]{11}AAAAAAAAAA[A-Za-z0-9_=-]{43}',
     key: 'DROPBOX_ACCESS_TOKEN',
-    match: [longLived('dropbox-ll-1'), longLived('dropbox-ll-2')],
-    ignore: [`${'a'.repeat(11)}AAAAAAAAAA${'a'.repeat(43)}`],
+    match: () => [longLived('dropbox-ll-1'), longLived('dropbox-ll-2')],
+    ignore: () => [`${'a'.repeat(11)}AAAAAAAAAA${'a'.repeat(43)}`],
   }),
 ]);

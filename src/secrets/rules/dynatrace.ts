@@ -9,6 +9,6 @@ export default defineRules([
     prefix: 'dt0c01.',
     body: '[A-Z0-9]{24}\\.[A-Z0-9]{64}',
     severity: 'critical',
-    match: [`${fakeToken('dt0c01.', 24, UPPER_ALPHANUMERIC)}.${fakeToken('', 64, UPPER_ALPHANUMERIC)}`],
+    match: () => [`${fakeToken('dt0c01.', 24, UPPER_ALPHANUMERIC)}.${fakeToken('', 64, UPPER_ALPHANUMERIC)}`],
   }),
 ]);

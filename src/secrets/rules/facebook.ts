@@ -1,7 +1,7 @@
 import { checkedGate, isBase64Url } from '../gate-checks.js';
 import { defineRules } from '../rule.js';
 import { namedValue, prefixedToken } from '../rule-builders.js';
-import { fakeHex, fakeToken } from '../sample-tokens.js';
+import { fakeHex, fakeToken, lazySamples } from '../sample-tokens.js';
 
 const isDigit = (code: number) => code >= 48 && code <= 57;
 
@@ -11,7 +11,7 @@ export default defineRules([
     title: 'Facebook access token',
     prefix: 'EAACEdEose0cBA',
     body: '[0-9A-Za-z]{20,300}',
-    match: [fakeToken('EAACEdEose0cBA', 120)],
+    match: () => [fakeToken('EAACEdEose0cBA', 120)],
   }),
   {
     // `APP_ID|APP_SECRET`: an app access token is the app's id and secret joined by a bar.
@@ -27,12 +27,12 @@ export default defineRules([
     ),
     pattern: /(?<![0-9A-Za-z|])([0-9]{15,16}\|[A-Za-z0-9_-]{27}|[0-9]{15,16}\|[a-f0-9]{32})(?![A-Za-z0-9_|-])/,
     entropy: 3.5,
-    samples: {
+    samples: lazySamples(() => ({
       match: [
         `${fakeToken('1', 15, '0123456789')}|${fakeToken('', 27, 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-')}`,
       ],
       ignore: [`${'1'.repeat(16)}|${'a'.repeat(27)}`],
-    },
+    })),
   },
   namedValue({
     id: 'facebook-app-secret',
@@ -40,6 +40,6 @@ export default defineRules([
     provider: 'facebook',
     body: '[a-f0-9]{32}',
     key: 'FACEBOOK_APP_SECRET',
-    match: [fakeHex(32)],
+    match: () => [fakeHex(32)],
   }),
 ]);

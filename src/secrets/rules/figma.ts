@@ -8,6 +8,6 @@ export default defineRules([
     title: 'Figma personal access token',
     prefix: 'figd_',
     body: '[A-Za-z0-9_-]{40,60}',
-    match: [fakeToken('figd_', 40, URL_SAFE)],
+    match: () => [fakeToken('figd_', 40, URL_SAFE)],
   }),
 ]);

@@ -9,6 +9,6 @@ export default defineRules([
     prefix: 'fo1_',
     body: '[A-Za-z0-9_-]{43}',
     severity: 'critical',
-    match: [fakeToken('fo1_', 43, URL_SAFE)],
+    match: () => [fakeToken('fo1_', 43, URL_SAFE)],
   }),
 ]);

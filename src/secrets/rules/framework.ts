@@ -1,7 +1,7 @@
 import { shannonEntropy } from '../entropy.js';
 import { isPlaceholder } from '../placeholders.js';
 import { defineRules } from '../rule.js';
-import { BASE64, fakeHex, fakeToken, LOWER_ALPHANUMERIC } from '../sample-tokens.js';
+import { BASE64, fakeHex, fakeToken, LOWER_ALPHANUMERIC, lazySamples } from '../sample-tokens.js';
 
 /**
  * Framework credential files: the keys a web framework signs sessions and encrypts cookies with. Whoever has one can
@@ -38,7 +38,7 @@ export default defineRules([
     pattern:
       /define\([ \t]*["'](?:SECURE_AUTH|AUTH|LOGGED_IN|NONCE)_(?:KEY|SALT)["'][ \t]*,[ \t]*(?:'(?<secretSingle>[^'\r\n]{16,200})'|"(?<secretQuoted>[^"\r\n]{16,200})")/,
     validate: wordpressSalt,
-    samples: {
+    samples: lazySamples(() => ({
       match: [wordpressValue('wp-salt-1'), wordpressValue('wp-salt-2')],
       ignore: ['put your unique phrase here', 'xxxxxxxxxxxxxxxxxxxxxxxx', 'your-auth-key-goes-here-please'],
       contexts: [
@@ -53,7 +53,7 @@ export default defineRules([
           render: (v) => `<?php\ndefine( 'SECURE_AUTH_SALT', '${v}' );\n`,
         },
       ],
-    },
+    })),
   },
   {
     id: 'framework-rails-secret-key-base',
@@ -62,7 +62,7 @@ export default defineRules([
     keywords: ['secret_key_base'],
     pattern: /secret_key_base["']?[ \t]*(?:=>|[:=])[ \t]*["']?(?<secret>[0-9a-f]{64,256})(?![0-9A-Za-z])/i,
     validate: generated,
-    samples: {
+    samples: lazySamples(() => ({
       match: [fakeHex(128, 'rails-skb-1'), fakeHex(64, 'rails-skb-2')],
       ignore: ['0'.repeat(128), '<%= ENV["SECRET_KEY_BASE"] %>'],
       contexts: [
@@ -74,7 +74,7 @@ export default defineRules([
           render: (v) => `Rails.application.configure do\n  config.secret_key_base = "${v}"\nend\n`,
         },
       ],
-    },
+    })),
   },
   {
     id: 'framework-laravel-app-key',
@@ -83,7 +83,7 @@ export default defineRules([
     keywords: ['app_key'],
     pattern: /APP_KEY(?:["']?[ \t]*(?:=>|[:=])|"[ \t]+value=)[ \t]*["']?base64:(?<secret>[A-Za-z0-9+/]{43}=)/i,
     validate: laravelKey,
-    samples: {
+    samples: lazySamples(() => ({
       match: [
         `${fakeToken('', 43, BASE64, 'laravel-1').slice(0, 42)}A=`,
         `${fakeToken('', 43, BASE64, 'laravel-2').slice(0, 42)}E=`,
@@ -93,7 +93,7 @@ export default defineRules([
         { name: '.env', path: '.env', render: (v) => `APP_NAME=Shop\nAPP_KEY=base64:${v}\n` },
         { name: 'phpunit.xml', path: 'phpunit.xml', render: (v) => `<env name="APP_KEY" value="base64:${v}"/>\n` },
       ],
-    },
+    })),
   },
   {
     id: 'framework-symfony-app-secret',
@@ -102,14 +102,14 @@ export default defineRules([
     keywords: ['app_secret'],
     pattern: /APP_SECRET["']?[ \t]*[:=][ \t]*["']?(?<secret>[0-9a-f]{32,64})(?![0-9A-Za-z])/i,
     validate: generated,
-    samples: {
+    samples: lazySamples(() => ({
       match: [fakeHex(32, 'symfony-1'), fakeHex(40, 'symfony-2')],
       ignore: ['0'.repeat(32), '%env(APP_SECRET)%'],
       contexts: [
         { name: '.env', path: '.env', render: (v) => `APP_ENV=prod\nAPP_SECRET=${v}\n` },
         { name: '.env.local', path: '.env.local', render: (v) => `APP_SECRET="${v}"\n` },
       ],
-    },
+    })),
   },
   {
     id: 'framework-django-secret-key',
@@ -120,7 +120,7 @@ export default defineRules([
     pattern:
       /(?<![\w.])SECRET_KEY[ \t]*=[ \t]*(?:'(?<secretSingle>[^'\r\n]{32,120})'|"(?<secretQuoted>[^"\r\n]{32,120})")/,
     validate: (value) => generated(value.replace(/^django-insecure-/, '')),
-    samples: {
+    samples: lazySamples(() => ({
       match: [
         `django-insecure-${fakeToken('', 50, `${LOWER_ALPHANUMERIC}!@#%^&*(-_=+)`, 'django-1')}`,
         fakeToken('', 50, `${LOWER_ALPHANUMERIC}!@#%^&*(-_=+)`, 'django-2'),
@@ -130,6 +130,6 @@ export default defineRules([
         { name: 'settings.py', path: 'mysite/settings.py', render: (v) => `DEBUG = False\nSECRET_KEY = '${v}'\n` },
         { name: 'settings package', path: 'mysite/settings/production.py', render: (v) => `SECRET_KEY = "${v}"\n` },
       ],
-    },
+    })),
   },
 ]);

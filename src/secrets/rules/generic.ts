@@ -13,7 +13,7 @@ import { isCredentialKeyName } from '../key-names.js';
 import { ALNUM, nameGate } from '../name-gate.js';
 import { isSpelledInWords } from '../name-shaped-values.js';
 import { defineRules, type SampleContext, type SecretRule } from '../rule.js';
-import { BASE64, fakeHex, fakeHumanPassword, fakeToken, URL_SAFE } from '../sample-tokens.js';
+import { BASE64, fakeHex, fakeHumanPassword, fakeToken, lazySamples, URL_SAFE } from '../sample-tokens.js';
 import {
   CONTINUED_PROPERTY_GATE,
   continuedPropertyPattern,
@@ -96,7 +96,8 @@ function generic(
   kind: GenericKind,
   spec: Omit<SecretRule, 'generic' | 'validate' | 'samples' | 'keywords' | 'severity'> & {
     key: string;
-    match?: string[];
+    /** The samples, made when first read (see `lazySamples`). */
+    match?: () => string[];
     contexts?: SampleContext[];
   },
 ): SecretRule {
@@ -107,14 +108,14 @@ function generic(
     keywords: kind === 'password' ? PASSWORD_KEYWORDS : SECRET_KEYWORDS,
     generic: true,
     validate: judge(kind),
-    samples: {
+    samples: lazySamples(() => ({
       key,
       match:
-        match ??
+        match?.() ??
         (kind === 'password' ? [fakeHumanPassword(), fakeToken('', 16, URL_SAFE)] : [fakeToken('', 32), fakeHex(40)]),
       ignore: kind === 'password' ? passwordIgnores : secretIgnores,
       ...(contexts ? { contexts } : {}),
-    },
+    })),
   };
 }
 
@@ -258,7 +259,7 @@ export default defineRules([
     title: 'Password in an XML element',
     pattern: xmlElement(PASSWORD_NAME),
     key: '<password>',
-    match: [fakeHumanPassword()],
+    match: () => [fakeHumanPassword()],
     contexts: [
       {
         name: 'maven settings',
@@ -278,7 +279,7 @@ export default defineRules([
     title: 'Secret or token in an XML element',
     pattern: xmlElement(SECRET_NAME),
     key: '<apiToken>',
-    match: [fakeToken('', 32)],
+    match: () => [fakeToken('', 32)],
     contexts: [
       {
         name: 'xml config',
@@ -298,7 +299,7 @@ export default defineRules([
     title: 'Password in an XML setting (name="…password…")',
     pattern: xmlAttribute(PASSWORD_NAME),
     key: '<add key="DbPassword" value=',
-    match: [fakeHumanPassword()],
+    match: () => [fakeHumanPassword()],
     contexts: [
       {
         name: 'web.config',
@@ -318,7 +319,7 @@ export default defineRules([
     title: 'Secret or token in an XML setting (name="…key…")',
     pattern: xmlAttribute(SECRET_NAME),
     key: '<string name="api_key">',
-    match: [fakeToken('', 39, URL_SAFE)],
+    match: () => [fakeToken('', 39, URL_SAFE)],
     contexts: [
       {
         name: 'android strings',
@@ -465,7 +466,7 @@ export default defineRules([
     reference: SPLIT_FIELD_FORMS[0]!.reference,
     pattern: splitFieldPattern(PASSWORD_NAME),
     key: 'DB_PASSWORD',
-    match: [fakeHumanPassword()],
+    match: () => [fakeHumanPassword()],
     contexts: splitFieldContexts('DB_PASSWORD'),
   }),
   generic('secret', {
@@ -475,7 +476,7 @@ export default defineRules([
     reference: SPLIT_FIELD_FORMS[0]!.reference,
     pattern: splitFieldPattern(SECRET_NAME),
     key: 'API_TOKEN',
-    match: [fakeToken('', 32)],
+    match: () => [fakeToken('', 32)],
     contexts: splitFieldContexts('API_TOKEN'),
   }),
   generic('password', {
@@ -487,7 +488,7 @@ export default defineRules([
     window: 'block',
     maxLength: TERRAFORM_VARIABLE_BLOCK,
     key: 'db_password',
-    match: [fakeHumanPassword()],
+    match: () => [fakeHumanPassword()],
     contexts: terraformVariableContexts('db_password'),
   }),
   generic('secret', {
@@ -499,7 +500,7 @@ export default defineRules([
     window: 'block',
     maxLength: TERRAFORM_VARIABLE_BLOCK,
     key: 'api_token',
-    match: [fakeToken('', 32)],
+    match: () => [fakeToken('', 32)],
     contexts: terraformVariableContexts('api_token'),
   }),
   generic('password', {
@@ -529,7 +530,7 @@ export default defineRules([
         reference: 'https://cwe.mitre.org/data/definitions/798.html',
         pattern: assignmentOf(KEY_NAME, ''),
         key: 'stripeKey',
-        match: [fakeToken('', 32), fakeHex(40)],
+        match: () => [fakeToken('', 32), fakeHex(40)],
       }),
     ),
   ),
@@ -567,10 +568,10 @@ export default defineRules([
     gate: /[ \t]{0,3}[A-Za-z0-9._~+/-]{20}/,
     pattern: /Bearer[ \t]{1,4}([A-Za-z0-9._~+/-]{20,500}=*)(?![A-Za-z0-9._~+/=-])/,
     entropy: 3.5,
-    samples: {
+    samples: lazySamples(() => ({
       key: 'Authorization',
       match: [`Bearer ${fakeToken('', 40, URL_SAFE)}`],
       ignore: [`Bearer \${API_TOKEN}`, 'Bearer <token>', 'Bearer token'],
-    },
+    })),
   },
 ]);

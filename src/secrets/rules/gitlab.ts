@@ -1,5 +1,5 @@
 import { defineRules, type SecretRule } from '../rule.js';
-import { fakeHex, fakeToken, URL_SAFE } from '../sample-tokens.js';
+import { fakeHex, fakeToken, lazySamples, URL_SAFE } from '../sample-tokens.js';
 
 function prefixed(
   prefix: string,
@@ -16,10 +16,10 @@ function prefixed(
     keywords: [prefix],
     pattern: new RegExp(`(?<![A-Za-z0-9_-])(${prefix}${body})(?![A-Za-z0-9_-])`),
     entropy: 3,
-    samples: {
+    samples: lazySamples(() => ({
       match: [fakeToken(prefix, length, alphabet)],
       ignore: [`${prefix}${'x'.repeat(length)}`, `${prefix}\${CI_TOKEN}`],
-    },
+    })),
   };
 }
 
@@ -69,7 +69,11 @@ export default defineRules([
     keywords: ['_gitlab_session'],
     pattern: /_gitlab_session["']?[ \t]{0,4}[=:][ \t]{0,4}["']?([0-9a-f]{32})(?![A-Za-z0-9_-])/,
     entropy: 3,
-    samples: { key: '_gitlab_session', match: [fakeHex(32)], ignore: [`\${GITLAB_SESSION}`, '0'.repeat(32)] },
+    samples: lazySamples(() => ({
+      key: '_gitlab_session',
+      match: [fakeHex(32)],
+      ignore: [`\${GITLAB_SESSION}`, '0'.repeat(32)],
+    })),
   },
   {
     id: 'gitlab-ci-build-token',
@@ -78,6 +82,9 @@ export default defineRules([
     keywords: ['glcbt-'],
     pattern: /(?<![A-Za-z0-9_-])(glcbt-[0-9a-fA-F]{1,5}_[A-Za-z0-9_-]{20})(?![A-Za-z0-9_-])/,
     entropy: 3,
-    samples: { match: [`glcbt-${fakeHex(2)}_${fakeToken('', 20)}`], ignore: [`glcbt-\${CI_JOB_TOKEN}`] },
+    samples: lazySamples(() => ({
+      match: [`glcbt-${fakeHex(2)}_${fakeToken('', 20)}`],
+      ignore: [`glcbt-\${CI_JOB_TOKEN}`],
+    })),
   },
 ]);

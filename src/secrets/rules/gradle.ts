@@ -1,6 +1,6 @@
 import { judgeGenericValue } from '../generic-value.js';
 import { defineRules } from '../rule.js';
-import { fakeHumanPassword, fakeToken, URL_SAFE } from '../sample-tokens.js';
+import { fakeHumanPassword, fakeToken, lazySamples, URL_SAFE } from '../sample-tokens.js';
 import type { ProviderInfo } from './providers.js';
 
 /**
@@ -31,7 +31,7 @@ export default defineRules([
     pattern:
       /credentials[ \t]*(?:\([^)\r\n]{0,60}\))?[ \t]*\{[^{}]{0,300}?(?<![A-Za-z0-9_.])password[ \t]+(?:"(?<secretQuoted>[^"$\r\n]{1,200})"|'(?<secretSingle>[^'\r\n]{1,200})')/,
     validate: (secret, context) => judgeGenericValue('password', secret, { ...context, syntax: 'config' }),
-    samples: {
+    samples: lazySamples(() => ({
       match: [fakeHumanPassword('gradle'), fakeToken('', 20, URL_SAFE, 'gradle-token')],
       ignore: ['password', 'SOME_PASSWORD', '$mavenPassword', 'changeme'],
       contexts: [
@@ -43,6 +43,6 @@ export default defineRules([
             `publishing {\n  repositories {\n    maven {\n      credentials(PasswordCredentials) {\n        username "ci"\n        password "${v.replace(/\$/g, '')}"\n      }\n    }\n  }\n}\n`,
         },
       ],
-    },
+    })),
   },
 ]);

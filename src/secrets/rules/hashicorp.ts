@@ -1,7 +1,7 @@
 import { nameGate } from '../name-gate.js';
 import { defineRules, type SecretRule } from '../rule.js';
 import { namedValue, prefixedToken } from '../rule-builders.js';
-import { fakeToken, LOWER_ALPHANUMERIC, URL_SAFE } from '../sample-tokens.js';
+import { fakeToken, LOWER_ALPHANUMERIC, lazySamples, URL_SAFE } from '../sample-tokens.js';
 import { mixesDigitsAndCases } from '../token-shape.js';
 
 /** Vault tokens only as whole tokens: `settings.hvs.something` in code is a property path, not a token. */
@@ -9,10 +9,10 @@ const wholeToken = (rule: SecretRule, prefix: string, body: string): SecretRule 
   ...rule,
   pattern: new RegExp(`(?<![A-Za-z0-9_.-])(${prefix}${body})(?![A-Za-z0-9_-]|\\.[A-Za-z0-9_])`),
   validate: mixesDigitsAndCases,
-  samples: {
+  samples: lazySamples(() => ({
     ...rule.samples,
     ignore: [...rule.samples.ignore, `settings.${rule.samples.match[0]}`, `${rule.samples.match[0]}.field`],
-  },
+  })),
 });
 
 export default defineRules([
@@ -23,7 +23,7 @@ export default defineRules([
       prefix: 'hvs.',
       body: '[A-Za-z0-9_-]{24,250}',
       severity: 'critical',
-      match: [fakeToken('hvs.', 95, URL_SAFE)],
+      match: () => [fakeToken('hvs.', 95, URL_SAFE)],
     }),
     'hvs\\.',
     '[A-Za-z0-9_-]{24,250}',
@@ -35,7 +35,7 @@ export default defineRules([
       prefix: 'hvb.',
       body: '[A-Za-z0-9_-]{100,300}',
       severity: 'critical',
-      match: [fakeToken('hvb.', 138, URL_SAFE)],
+      match: () => [fakeToken('hvb.', 138, URL_SAFE)],
     }),
     'hvb\\.',
     '[A-Za-z0-9_-]{100,300}',
@@ -47,7 +47,7 @@ export default defineRules([
       prefix: 'hvr.',
       body: '[A-Za-z0-9_-]{24,250}',
       severity: 'critical',
-      match: [fakeToken('hvr.', 95, URL_SAFE)],
+      match: () => [fakeToken('hvr.', 95, URL_SAFE)],
     }),
     'hvr\\.',
     '[A-Za-z0-9_-]{24,250}',
@@ -62,8 +62,8 @@ export default defineRules([
       body: 's\\.[A-Za-z0-9]{24}',
       severity: 'critical',
       key: 'VAULT_TOKEN',
-      match: [fakeToken('s.', 24)],
-      ignore: ['s.xxxxxxxxxxxxxxxxxxxxxxxx', 's.AAAAAAAAAAAAAAAAAAAAAAAA'],
+      match: () => [fakeToken('s.', 24)],
+      ignore: () => ['s.xxxxxxxxxxxxxxxxxxxxxxxx', 's.AAAAAAAAAAAAAAAAAAAAAAAA'],
     }),
     validate: (secret: string) => mixesDigitsAndCases(secret.slice(2)),
   },
@@ -85,11 +85,11 @@ export default defineRules([
     pattern:
       /(?<![A-Za-z0-9_.-])(?<name>-{0,2}[A-Za-z0-9_.-]{0,30}?token[A-Za-z0-9_.-]{0,20})["']?[ \t]{0,4}(?:=|:=|:|=>|,|[ \t])[ \t]{0,4}["'`]?(?<secret>[sbr]\.(?:[A-Za-z0-9]{24}|CAES[A-Za-z0-9_-]{60,200}))(?![A-Za-z0-9_.-])/i,
     validate: (secret: string) => mixesDigitsAndCases(secret.slice(2)),
-    samples: {
+    samples: lazySamples(() => ({
       key: 'token',
       match: [fakeToken('s.', 24, undefined, 'vault-old-1'), fakeToken('r.', 24, undefined, 'vault-old-2')],
       ignore: ['s.xxxxxxxxxxxxxxxxxxxxxxxx', 's.abcdefghijklmnopqrstuvwx', 's.toString', `\${VAULT_TOKEN}`],
-    },
+    })),
   },
   wholeToken(
     prefixedToken({
@@ -98,7 +98,7 @@ export default defineRules([
       prefix: 'b.AAAAAQ',
       body: '[A-Za-z0-9_-]{80,300}',
       severity: 'critical',
-      match: [fakeToken('b.AAAAAQ', 130, URL_SAFE)],
+      match: () => [fakeToken('b.AAAAAQ', 130, URL_SAFE)],
     }),
     'b\\.AAAAAQ',
     '[A-Za-z0-9_-]{80,300}',
@@ -110,9 +110,9 @@ export default defineRules([
     keywords: ['.atlasv1.'],
     pattern: /(?<![A-Za-z0-9])([A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70})(?![A-Za-z0-9_=-])/,
     entropy: 3.5,
-    samples: {
+    samples: lazySamples(() => ({
       match: [`${fakeToken('', 14, LOWER_ALPHANUMERIC)}.atlasv1.${fakeToken('', 67, URL_SAFE)}`],
       ignore: ['xxxxxxxxxxxxxx.atlasv1.xxxx'],
-    },
+    })),
   },
 ]);

@@ -9,6 +9,6 @@ export default defineRules([
     prefix: 'IGQV',
     body: '[A-Za-z0-9_-]{100,400}',
     entropy: 4,
-    match: [fakeToken('IGQVJ', 180, URL_SAFE)],
+    match: () => [fakeToken('IGQVJ', 180, URL_SAFE)],
   }),
 ]);

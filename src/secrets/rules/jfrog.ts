@@ -9,7 +9,7 @@ export default defineRules([
     prefix: 'AKCp',
     body: '[A-Za-z0-9]{69}',
     severity: 'critical',
-    match: [fakeToken('AKCp', 69)],
+    match: () => [fakeToken('AKCp', 69)],
   }),
   // Identity and reference tokens are base64 of `reftkn:01:<expiry>:<random>`.
   prefixedToken({
@@ -18,6 +18,6 @@ export default defineRules([
     prefix: 'cmVmdGtuOjAxOj',
     body: '[A-Za-z0-9+/]{40,100}={0,2}',
     severity: 'critical',
-    match: [base64Of(`reftkn:01:1798761600:${fakeToken('', 33)}`)],
+    match: () => [base64Of(`reftkn:01:1798761600:${fakeToken('', 33)}`)],
   }),
 ]);

@@ -1,5 +1,5 @@
 import { defineRules } from '../rule.js';
-import { base64UrlOf, fakeJwt } from '../sample-tokens.js';
+import { base64UrlOf, fakeJwt, lazySamples } from '../sample-tokens.js';
 
 function decodePart(part: string): Record<string, unknown> | null {
   try {
@@ -31,7 +31,7 @@ export default defineRules([
     pattern:
       /(?<![A-Za-z0-9_-])(eyJ[A-Za-z0-9_-]{10,500}\.eyJ[A-Za-z0-9_-]{10,4000}\.[A-Za-z0-9_-]{20,800})(?![A-Za-z0-9_.-])/,
     validate: isSecretJwt,
-    samples: {
+    samples: lazySamples(() => ({
       match: [fakeJwt()],
       ignore: [
         // jwt.io's example token: published in every tutorial.
@@ -39,6 +39,6 @@ export default defineRules([
         `${base64UrlOf('{"alg":"none"}')}.${base64UrlOf('{"sub":"anonymous-user"}')}.`,
         fakeJwt({ iss: 'supabase', ref: 'acmeorders', role: 'anon', iat: 1767225600 }),
       ],
-    },
+    })),
   },
 ]);

@@ -8,6 +8,6 @@ export default defineRules([
     title: 'Linear API key',
     prefix: 'lin_api_',
     body: '[A-Za-z0-9]{40}',
-    match: [fakeToken('lin_api_', 40)],
+    match: () => [fakeToken('lin_api_', 40)],
   }),
 ]);

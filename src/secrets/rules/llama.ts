@@ -8,6 +8,6 @@ export default defineRules([
     title: 'LlamaIndex / LlamaCloud API key',
     prefix: 'llx-',
     body: '[A-Za-z0-9_-]{48}',
-    match: [fakeToken('llx-', 48, URL_SAFE)],
+    match: () => [fakeToken('llx-', 48, URL_SAFE)],
   }),
 ]);

@@ -1,6 +1,6 @@
 import type { SecretRule } from '../rule.js';
 import { namedValue, prefixedToken } from '../rule-builders.js';
-import { fakeHex, fakeToken, LOWER_ALPHANUMERIC, UPPER_ALPHANUMERIC, URL_SAFE } from '../sample-tokens.js';
+import { fakeHex, fakeToken, LOWER_ALPHANUMERIC, lazySamples, UPPER_ALPHANUMERIC, URL_SAFE } from '../sample-tokens.js';
 import { GITHUB_PATTERNS, type ProviderInfo } from './providers.js';
 
 /**
@@ -33,7 +33,7 @@ const PROVIDERS: Record<string, LongTailProvider> = {
       // Issued in lower case; hex digits in either case are the same token (copied through tools that upper-case).
       body: '(?:(?:[a-fA-F0-9]{16}|local)_)?[a-fA-F0-9]{40}',
       severity: 'critical',
-      match: [
+      match: () => [
         `sgp_${fakeHex(16)}_${fakeHex(40)}`,
         `sgp_local_${fakeHex(40)}`,
         `sgp_${fakeHex(40)}`,
@@ -45,7 +45,7 @@ const PROVIDERS: Record<string, LongTailProvider> = {
       title: 'Sourcegraph Cody Gateway key',
       prefix: 'slk_',
       body: `${HEX}{64}`,
-      match: [`slk_${fakeHex(64)}`],
+      match: () => [`slk_${fakeHex(64)}`],
     }),
     namedValue({
       id: 'sourcegraph-legacy-token',
@@ -53,7 +53,7 @@ const PROVIDERS: Record<string, LongTailProvider> = {
       provider: 'sourcegraph',
       body: `${HEX}{40}`,
       key: 'SOURCEGRAPH_TOKEN',
-      match: [fakeHex(40)],
+      match: () => [fakeHex(40)],
     }),
   ]),
   buildkite: vendor('Buildkite', 'https://buildkite.com/docs/apis/managing-api-tokens', [
@@ -62,7 +62,7 @@ const PROVIDERS: Record<string, LongTailProvider> = {
       title: 'Buildkite API access token',
       prefix: 'bkua_',
       body: '[a-z0-9]{40}',
-      match: [fakeToken('bkua_', 40, LOWER_ALPHANUMERIC)],
+      match: () => [fakeToken('bkua_', 40, LOWER_ALPHANUMERIC)],
     }),
   ]),
   circleci: vendor('CircleCI', GITHUB_PATTERNS, [
@@ -71,7 +71,7 @@ const PROVIDERS: Record<string, LongTailProvider> = {
       title: 'CircleCI personal API token',
       prefix: 'CCIPAT_',
       body: `[A-Za-z0-9]{22}_${HEX}{40}`,
-      match: [`${fakeToken('CCIPAT_', 22)}_${fakeHex(40)}`],
+      match: () => [`${fakeToken('CCIPAT_', 22)}_${fakeHex(40)}`],
     }),
   ]),
   flutterwave: vendor('Flutterwave', 'https://developer.flutterwave.com/docs/api-keys', [
@@ -81,7 +81,7 @@ const PROVIDERS: Record<string, LongTailProvider> = {
       prefix: 'FLWSECK',
       body: '(?:_TEST)?-[a-h0-9]{32}-X',
       severity: 'critical',
-      match: [`FLWSECK-${fakeHex(32)}-X`, `FLWSECK_TEST-${fakeHex(32)}-X`],
+      match: () => [`FLWSECK-${fakeHex(32)}-X`, `FLWSECK_TEST-${fakeHex(32)}-X`],
     }),
   ]),
   frameio: vendor('Frame.io', GITHUB_PATTERNS, [
@@ -90,7 +90,7 @@ const PROVIDERS: Record<string, LongTailProvider> = {
       title: 'Frame.io developer token',
       prefix: 'fio-u-',
       body: '[A-Za-z0-9_=-]{64}',
-      match: [fakeToken('fio-u-', 64, URL_SAFE)],
+      match: () => [fakeToken('fio-u-', 64, URL_SAFE)],
     }),
   ]),
   hubspot: vendor('HubSpot', 'https://developers.hubspot.com/docs/api/private-apps', [
@@ -100,7 +100,7 @@ const PROVIDERS: Record<string, LongTailProvider> = {
       prefix: 'pat-',
       body: `(?:na|eu|ap)[12]-${UUID}`,
       severity: 'critical',
-      match: [`pat-na1-${uuid('hubspot')}`, `pat-eu1-${uuid('hubspot-eu')}`],
+      match: () => [`pat-na1-${uuid('hubspot')}`, `pat-eu1-${uuid('hubspot-eu')}`],
     }),
   ]),
   langsmith: vendor(
@@ -112,7 +112,7 @@ const PROVIDERS: Record<string, LongTailProvider> = {
         title: 'LangSmith API key',
         prefix: 'lsv2_',
         body: `(?:pt|sk)_${HEX}{32}_${HEX}{10}`,
-        match: [`lsv2_pt_${fakeHex(32)}_${fakeHex(10)}`, `lsv2_sk_${fakeHex(32)}_${fakeHex(10)}`],
+        match: () => [`lsv2_pt_${fakeHex(32)}_${fakeHex(10)}`, `lsv2_sk_${fakeHex(32)}_${fakeHex(10)}`],
       }),
     ],
   ),
@@ -122,7 +122,7 @@ const PROVIDERS: Record<string, LongTailProvider> = {
       title: 'NVIDIA API key',
       prefix: 'nvapi-',
       body: '[A-Za-z0-9_-]{64}',
-      match: [fakeToken('nvapi-', 64, URL_SAFE)],
+      match: () => [fakeToken('nvapi-', 64, URL_SAFE)],
     }),
   ]),
   openrouter: vendor('OpenRouter', 'https://openrouter.ai/docs/api-reference/authentication', [
@@ -131,7 +131,7 @@ const PROVIDERS: Record<string, LongTailProvider> = {
       title: 'OpenRouter API key',
       prefix: 'sk-or-v1-',
       body: `${HEX}{64}`,
-      match: [`sk-or-v1-${fakeHex(64)}`],
+      match: () => [`sk-or-v1-${fakeHex(64)}`],
     }),
   ]),
   pagarme: vendor('Pagar.me', `${TRUFFLEHOG}pagarme`, [
@@ -140,7 +140,7 @@ const PROVIDERS: Record<string, LongTailProvider> = {
       title: 'Pagar.me live API key',
       prefix: 'ak_live_',
       body: '[A-Za-z0-9]{30}',
-      match: [fakeToken('ak_live_', 30)],
+      match: () => [fakeToken('ak_live_', 30)],
     }),
   ]),
   pinecone: vendor('Pinecone', 'https://docs.pinecone.io/guides/projects/manage-api-keys', [
@@ -149,7 +149,7 @@ const PROVIDERS: Record<string, LongTailProvider> = {
       title: 'Pinecone API key',
       prefix: 'pcsk_',
       body: '[A-Za-z0-9]{5,6}_[A-Za-z0-9]{63}',
-      match: [`${fakeToken('pcsk_', 5)}_${fakeToken('', 63)}`],
+      match: () => [`${fakeToken('pcsk_', 5)}_${fakeToken('', 63)}`],
     }),
   ]),
   prefect: vendor('Prefect', 'https://docs.prefect.io/v3/manage/cloud/manage-users/api-keys', [
@@ -158,7 +158,7 @@ const PROVIDERS: Record<string, LongTailProvider> = {
       title: 'Prefect Cloud API key',
       prefix: 'pnu_',
       body: '[A-Za-z0-9]{36}',
-      match: [fakeToken('pnu_', 36)],
+      match: () => [fakeToken('pnu_', 36)],
     }),
   ]),
   readme: vendor('ReadMe', GITLEAKS, [
@@ -167,7 +167,7 @@ const PROVIDERS: Record<string, LongTailProvider> = {
       title: 'ReadMe API key',
       prefix: 'rdme_',
       body: '[a-z0-9]{70}',
-      match: [fakeToken('rdme_', 70, LOWER_ALPHANUMERIC)],
+      match: () => [fakeToken('rdme_', 70, LOWER_ALPHANUMERIC)],
     }),
   ]),
   rootly: vendor('Rootly', `${TRUFFLEHOG}rootly`, [
@@ -176,7 +176,7 @@ const PROVIDERS: Record<string, LongTailProvider> = {
       title: 'Rootly API key',
       prefix: 'rootly_',
       body: `${HEX}{64}`,
-      match: [`rootly_${fakeHex(64)}`],
+      match: () => [`rootly_${fakeHex(64)}`],
     }),
   ]),
   tailscale: vendor('Tailscale', 'https://tailscale.com/kb/1277/key-prefixes', [
@@ -186,7 +186,7 @@ const PROVIDERS: Record<string, LongTailProvider> = {
       prefix: 'tskey-',
       body: '[a-z]{3,8}-[A-Za-z0-9]{8,24}-[A-Za-z0-9]{20,60}',
       severity: 'critical',
-      match: [
+      match: () => [
         `tskey-auth-${fakeToken('', 17)}-${fakeToken('', 33)}`,
         `tskey-api-${fakeToken('', 12)}-${fakeToken('', 28)}`,
       ],
@@ -198,7 +198,7 @@ const PROVIDERS: Record<string, LongTailProvider> = {
       title: 'Typeform personal access token',
       prefix: 'tfp_',
       body: '[A-Za-z0-9_]{40,59}',
-      match: [fakeToken('tfp_', 44)],
+      match: () => [fakeToken('tfp_', 44)],
     }),
   ]),
   ubidots: vendor('Ubidots', GITHUB_PATTERNS, [
@@ -207,7 +207,7 @@ const PROVIDERS: Record<string, LongTailProvider> = {
       title: 'Ubidots token',
       prefix: 'BBFF-',
       body: '[A-Za-z0-9]{30}',
-      match: [fakeToken('BBFF-', 30)],
+      match: () => [fakeToken('BBFF-', 30)],
     }),
   ]),
   bannerbear: vendor('Bannerbear', `${TRUFFLEHOG}bannerbear`, [
@@ -216,7 +216,7 @@ const PROVIDERS: Record<string, LongTailProvider> = {
       title: 'Bannerbear API key',
       prefix: 'bb_',
       body: `(?:pr|ma)_${HEX}{30}`,
-      match: [`bb_pr_${fakeHex(30)}`, `bb_ma_${fakeHex(30)}`],
+      match: () => [`bb_pr_${fakeHex(30)}`, `bb_ma_${fakeHex(30)}`],
     }),
   ]),
   fleetbase: vendor('Fleetbase', `${TRUFFLEHOG}fleetbase`, [
@@ -225,7 +225,7 @@ const PROVIDERS: Record<string, LongTailProvider> = {
       title: 'Fleetbase live API key',
       prefix: 'flb_live_',
       body: '[A-Za-z0-9]{20}',
-      match: [fakeToken('flb_live_', 20)],
+      match: () => [fakeToken('flb_live_', 20)],
     }),
   ]),
   flexport: vendor('Flexport', GITHUB_PATTERNS, [
@@ -234,7 +234,7 @@ const PROVIDERS: Record<string, LongTailProvider> = {
       title: 'Flexport API key',
       prefix: 'shltm_',
       body: '[A-Za-z0-9_-]{40}',
-      match: [fakeToken('shltm_', 40, URL_SAFE)],
+      match: () => [fakeToken('shltm_', 40, URL_SAFE)],
     }),
   ]),
   ramp: vendor('Ramp', `${TRUFFLEHOG}ramp`, [
@@ -244,7 +244,7 @@ const PROVIDERS: Record<string, LongTailProvider> = {
       prefix: 'ramp_sec_',
       body: '[A-Za-z0-9]{48}',
       severity: 'critical',
-      match: [fakeToken('ramp_sec_', 48)],
+      match: () => [fakeToken('ramp_sec_', 48)],
     }),
   ]),
   salad: vendor('SaladCloud', `${TRUFFLEHOG}saladcloudapikey`, [
@@ -253,7 +253,7 @@ const PROVIDERS: Record<string, LongTailProvider> = {
       title: 'SaladCloud API key',
       prefix: 'salad_cloud_',
       body: '[A-Za-z0-9]{1,7}_[A-Za-z0-9]{7,235}',
-      match: [`salad_cloud_user_${fakeToken('', 54)}`],
+      match: () => [`salad_cloud_user_${fakeToken('', 54)}`],
     }),
   ]),
   trufflehog: vendor('TruffleHog Enterprise', `${TRUFFLEHOG}trufflehogenterprise`, [
@@ -262,7 +262,7 @@ const PROVIDERS: Record<string, LongTailProvider> = {
       title: 'TruffleHog Enterprise API secret',
       prefix: 'thog-secret-',
       body: `${HEX}{32}`,
-      match: [`thog-secret-${fakeHex(32)}`],
+      match: () => [`thog-secret-${fakeHex(32)}`],
     }),
   ]),
   robinhood: vendor('Robinhood Crypto', `${TRUFFLEHOG}robinhoodcrypto`, [
@@ -271,7 +271,7 @@ const PROVIDERS: Record<string, LongTailProvider> = {
       title: 'Robinhood Crypto API key',
       prefix: 'rh-api-',
       body: UUID,
-      match: [`rh-api-${uuid('robinhood')}`],
+      match: () => [`rh-api-${uuid('robinhood')}`],
     }),
   ]),
   easypost: vendor('EasyPost', GITLEAKS, [
@@ -280,7 +280,7 @@ const PROVIDERS: Record<string, LongTailProvider> = {
       title: 'EasyPost production API key',
       prefix: 'EZAK',
       body: '[A-Za-z0-9]{54}',
-      match: [fakeToken('EZAK', 54)],
+      match: () => [fakeToken('EZAK', 54)],
     }),
     prefixedToken({
       id: 'easypost-test-api-key',
@@ -288,7 +288,7 @@ const PROVIDERS: Record<string, LongTailProvider> = {
       prefix: 'EZTK',
       body: '[A-Za-z0-9]{54}',
       severity: 'low',
-      match: [fakeToken('EZTK', 54)],
+      match: () => [fakeToken('EZTK', 54)],
     }),
   ]),
   adobe: vendor('Adobe', GITLEAKS, [
@@ -297,7 +297,7 @@ const PROVIDERS: Record<string, LongTailProvider> = {
       title: 'Adobe client secret',
       prefix: 'p8e-',
       body: '[A-Za-z0-9]{32}',
-      match: [fakeToken('p8e-', 32)],
+      match: () => [fakeToken('p8e-', 32)],
     }),
   ]),
   clickhouse: vendor('ClickHouse Cloud', GITLEAKS, [
@@ -306,7 +306,7 @@ const PROVIDERS: Record<string, LongTailProvider> = {
       title: 'ClickHouse Cloud API secret key',
       prefix: '4b1d',
       body: '[A-Za-z0-9]{38}',
-      match: [fakeToken('4b1d', 38)],
+      match: () => [fakeToken('4b1d', 38)],
     }),
   ]),
   duffel: vendor('Duffel', GITLEAKS, [
@@ -315,7 +315,7 @@ const PROVIDERS: Record<string, LongTailProvider> = {
       title: 'Duffel API token',
       prefix: 'duffel_',
       body: '(?:test|live)_[A-Za-z0-9_=-]{43}',
-      match: [fakeToken('duffel_live_', 43, URL_SAFE)],
+      match: () => [fakeToken('duffel_live_', 43, URL_SAFE)],
     }),
   ]),
   infracost: vendor('Infracost', GITLEAKS, [
@@ -324,7 +324,7 @@ const PROVIDERS: Record<string, LongTailProvider> = {
       title: 'Infracost API token',
       prefix: 'ico-',
       body: '[A-Za-z0-9]{32}',
-      match: [fakeToken('ico-', 32)],
+      match: () => [fakeToken('ico-', 32)],
     }),
   ]),
   intra42: vendor('42 Intra', GITLEAKS, [
@@ -333,7 +333,7 @@ const PROVIDERS: Record<string, LongTailProvider> = {
       title: '42 Intra client secret',
       prefix: 's-s4t2',
       body: `(?:ud|af)-${HEX}{64}`,
-      match: [`s-s4t2ud-${fakeHex(64)}`],
+      match: () => [`s-s4t2ud-${fakeHex(64)}`],
     }),
   ]),
   maxmind: vendor('MaxMind', 'https://dev.maxmind.com/license-key-format', [
@@ -344,7 +344,10 @@ const PROVIDERS: Record<string, LongTailProvider> = {
       keywords: ['_mmk'],
       pattern: /(?<![A-Za-z0-9_])([A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk)(?![A-Za-z0-9_])/,
       entropy: 3,
-      samples: { match: [`${fakeToken('', 6)}_${fakeToken('', 29)}_mmk`], ignore: [`xxxxxx_${'x'.repeat(29)}_mmk`] },
+      samples: lazySamples(() => ({
+        match: [`${fakeToken('', 6)}_${fakeToken('', 29)}_mmk`],
+        ignore: [`xxxxxx_${'x'.repeat(29)}_mmk`],
+      })),
     },
   ]),
   microsoft: vendor('Microsoft Teams', GITLEAKS, [
@@ -357,12 +360,12 @@ const PROVIDERS: Record<string, LongTailProvider> = {
         `(https://[a-z0-9-]+\\.webhook\\.office\\.com/webhookb2/${UUID}@${UUID}/IncomingWebhook/${HEX}{32}/${UUID})`,
       ),
       entropy: 3,
-      samples: {
+      samples: lazySamples(() => ({
         match: [
           `https://acme.webhook.office.com/webhookb2/${uuid('teams1')}@${uuid('teams2')}/IncomingWebhook/${fakeHex(32)}/${uuid('teams3')}`,
         ],
         ignore: ['https://acme.webhook.office.com/webhookb2/<id>@<tenant>/IncomingWebhook/<hash>/<owner>'],
-      },
+      })),
     },
   ]),
   octopus: vendor('Octopus Deploy', 'https://octopus.com/docs/octopus-rest-api/how-to-create-an-api-key', [
@@ -373,8 +376,8 @@ const PROVIDERS: Record<string, LongTailProvider> = {
       body: '[A-Z0-9]{26,32}',
       entropy: 3.5,
       validate: (secret) => /[0-9]/.test(secret.slice(4)) && /[A-Z]/.test(secret.slice(4)),
-      match: [fakeToken('API-', 27, UPPER_ALPHANUMERIC)],
-      ignore: ['API-ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'API-VERSION-DEPRECATED-IN-FAVOUR'],
+      match: () => [fakeToken('API-', 27, UPPER_ALPHANUMERIC)],
+      ignore: () => ['API-ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'API-VERSION-DEPRECATED-IN-FAVOUR'],
     }),
   ]),
   openshift: vendor(
@@ -387,7 +390,7 @@ const PROVIDERS: Record<string, LongTailProvider> = {
         prefix: 'sha256~',
         body: '[A-Za-z0-9_-]{43}',
         entropy: 3.5,
-        match: [fakeToken('sha256~', 43, URL_SAFE)],
+        match: () => [fakeToken('sha256~', 43, URL_SAFE)],
       }),
     ],
   ),
@@ -397,7 +400,7 @@ const PROVIDERS: Record<string, LongTailProvider> = {
       title: 'Scalingo API token',
       prefix: 'tk-us-',
       body: '[A-Za-z0-9_-]{48}',
-      match: [fakeToken('tk-us-', 48, URL_SAFE)],
+      match: () => [fakeToken('tk-us-', 48, URL_SAFE)],
     }),
   ]),
   settlemint: vendor('SettleMint', GITLEAKS, [
@@ -406,7 +409,7 @@ const PROVIDERS: Record<string, LongTailProvider> = {
       title: 'SettleMint access token',
       prefix: 'sm_',
       body: '(?:pat|aat|sat)_[A-Za-z0-9]{16}',
-      match: [fakeToken('sm_pat_', 16), fakeToken('sm_sat_', 16)],
+      match: () => [fakeToken('sm_pat_', 16), fakeToken('sm_sat_', 16)],
     }),
   ]),
   shippo: vendor('Shippo', GITLEAKS, [
@@ -415,7 +418,7 @@ const PROVIDERS: Record<string, LongTailProvider> = {
       title: 'Shippo API token',
       prefix: 'shippo_',
       body: `(?:live|test)_${HEX}{40}`,
-      match: [`shippo_live_${fakeHex(40)}`],
+      match: () => [`shippo_live_${fakeHex(40)}`],
     }),
   ]),
   harness: vendor('Harness', 'https://developer.harness.io/docs/platform/automation/api/add-and-manage-api-keys', [
@@ -426,10 +429,10 @@ const PROVIDERS: Record<string, LongTailProvider> = {
       keywords: ['pat.', 'sat.'],
       pattern: /(?<![A-Za-z0-9_.-])((?:pat|sat)\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20})(?![A-Za-z0-9_-])/,
       entropy: 3.5,
-      samples: {
+      samples: lazySamples(() => ({
         match: [`pat.${fakeToken('', 22, URL_SAFE)}.${fakeToken('', 24)}.${fakeToken('', 20)}`],
         ignore: ['pat.xxxxxxxxxxxxxxxxxxxxxx.xxxxxxxxxxxxxxxxxxxxxxxx.xxxxxxxxxxxxxxxxxxxx'],
-      },
+      })),
     },
   ]),
   authress: vendor('Authress', GITLEAKS, [
@@ -441,12 +444,12 @@ const PROVIDERS: Record<string, LongTailProvider> = {
       pattern:
         /(?<![A-Za-z0-9_-])((?:sc|ext|scauth|authress)_[a-z0-9]{5,30}\.[a-z0-9]{4,6}\.acc[_-][a-z0-9-]{10,32}\.[a-z0-9+/_=-]{30,120})(?![A-Za-z0-9+/_=-])/i,
       entropy: 3.5,
-      samples: {
+      samples: lazySamples(() => ({
         match: [
           `sc_${fakeToken('', 12, LOWER_ALPHANUMERIC)}.${fakeToken('', 5, LOWER_ALPHANUMERIC)}.acc_${fakeToken('', 20, LOWER_ALPHANUMERIC)}.${fakeToken('', 60, URL_SAFE)}`,
         ],
         ignore: ['sc_example.abcd.acc_xxxxxxxxxx.xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'],
-      },
+      })),
     },
   ]),
 };

@@ -1,5 +1,5 @@
 import { defineRules } from '../rule.js';
-import { fakeHex } from '../sample-tokens.js';
+import { fakeHex, lazySamples } from '../sample-tokens.js';
 
 export default defineRules([
   {
@@ -9,6 +9,6 @@ export default defineRules([
     keywords: ['-us'],
     pattern: /(?<![A-Za-z0-9])([0-9a-f]{32}-us\d{1,2})(?![A-Za-z0-9])/,
     entropy: 3,
-    samples: { match: [`${fakeHex(32)}-us14`], ignore: [`${'0'.repeat(32)}-us1`] },
+    samples: lazySamples(() => ({ match: [`${fakeHex(32)}-us14`], ignore: [`${'0'.repeat(32)}-us1`] })),
   },
 ]);

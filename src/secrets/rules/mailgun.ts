@@ -1,6 +1,6 @@
 import { defineRules } from '../rule.js';
 import { namedValue } from '../rule-builders.js';
-import { fakeHex } from '../sample-tokens.js';
+import { fakeHex, lazySamples } from '../sample-tokens.js';
 
 export default defineRules([
   {
@@ -10,7 +10,10 @@ export default defineRules([
     keywords: ['key-'],
     pattern: /(?<![A-Za-z0-9_-])(key-[0-9a-f]{32})(?![A-Za-z0-9_-])/,
     entropy: 3,
-    samples: { match: [`key-${fakeHex(32)}`], ignore: [`pubkey-${fakeHex(32)}`, `key-${'0'.repeat(32)}`] },
+    samples: lazySamples(() => ({
+      match: [`key-${fakeHex(32)}`],
+      ignore: [`pubkey-${fakeHex(32)}`, `key-${'0'.repeat(32)}`],
+    })),
   },
   namedValue({
     id: 'mailgun-signing-key',
@@ -18,6 +21,6 @@ export default defineRules([
     provider: 'mailgun',
     body: '[0-9a-f]{32}-[0-9a-f]{8}-[0-9a-f]{8}',
     key: 'MAILGUN_WEBHOOK_SIGNING_KEY',
-    match: [`${fakeHex(32)}-${fakeHex(8)}-${fakeHex(8)}`],
+    match: () => [`${fakeHex(32)}-${fakeHex(8)}-${fakeHex(8)}`],
   }),
 ]);

@@ -9,6 +9,6 @@ export default defineRules([
     provider: 'mailjet',
     body: '[a-f0-9]{32}',
     key: 'MAILJET_API_SECRET',
-    match: [fakeHex(32)],
+    match: () => [fakeHex(32)],
   }),
 ]);

@@ -9,6 +9,6 @@ export default defineRules([
     provider: 'mistral',
     body: '[A-Za-z0-9]{32}',
     key: 'MISTRAL_API_KEY',
-    match: [fakeToken('', 32)],
+    match: () => [fakeToken('', 32)],
   }),
 ]);

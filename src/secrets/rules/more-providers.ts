@@ -1,6 +1,6 @@
 import type { SecretRule } from '../rule.js';
 import { prefixedToken, TOKEN_START } from '../rule-builders.js';
-import { BASE64, fakeHex, fakeToken, UPPER_ALPHANUMERIC, URL_SAFE } from '../sample-tokens.js';
+import { BASE64, fakeHex, fakeToken, lazySamples, UPPER_ALPHANUMERIC, URL_SAFE } from '../sample-tokens.js';
 import type { ProviderInfo } from './providers.js';
 
 /**
@@ -34,10 +34,10 @@ const PROVIDERS: Record<string, Provider> = {
       pattern: new RegExp(`${TOKEN_START}(live_[0-9]{6,12}_[A-Za-z0-9]{30})(?![A-Za-z0-9_-])`),
       entropy: 3.5,
       validate: (secret) => mixesDigitsAndLetters(secret.slice(secret.lastIndexOf('_') + 1)),
-      samples: {
+      samples: lazySamples(() => ({
         match: [`live_${fakeToken('', 9, DIGITS, 'twitch-id')}_${fakeToken('', 30, undefined, 'twitch-key')}`],
         ignore: ['live_123456789_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx', 'live_stream_enabled'],
-      },
+      })),
     },
   ]),
   adafruit: vendor('Adafruit IO', 'https://io.adafruit.com/api/docs/#authentication', [
@@ -48,7 +48,7 @@ const PROVIDERS: Record<string, Provider> = {
       body: '[A-Za-z0-9]{28}',
       entropy: 3.5,
       validate: mixesDigitsAndLetters,
-      match: [fakeToken('aio_', 28)],
+      match: () => [fakeToken('aio_', 28)],
     }),
   ]),
   sidekiq: vendor('Sidekiq (Contribsys)', 'https://github.com/sidekiq/sidekiq/wiki/Commercial-FAQ', [
@@ -60,13 +60,13 @@ const PROVIDERS: Record<string, Provider> = {
       pattern:
         /BUNDLE_(?:ENTERPRISE|GEMS)__CONTRIBSYS__COM["']?[ \t]{0,4}(?:=|:)[ \t]{0,4}["']?([a-f0-9]{8}:[a-f0-9]{8})(?![A-Za-z0-9])/i,
       entropy: 2.5,
-      samples: {
+      samples: lazySamples(() => ({
         match: [`BUNDLE_ENTERPRISE__CONTRIBSYS__COM=${fakeHex(8, 'sidekiq-user')}:${fakeHex(8, 'sidekiq-pass')}`],
         ignore: [
           'BUNDLE_ENTERPRISE__CONTRIBSYS__COM=$SIDEKIQ_CREDENTIALS',
           'BUNDLE_GEMS__CONTRIBSYS__COM=00000000:00000000',
         ],
-      },
+      })),
     },
   ]),
   apify: vendor('Apify', 'https://docs.apify.com/platform/integrations/api#api-token', [
@@ -77,7 +77,7 @@ const PROVIDERS: Record<string, Provider> = {
       body: '[A-Za-z0-9]{36}',
       entropy: 3.5,
       validate: mixesDigitsAndLetters,
-      match: [fakeToken('apify_api_', 36)],
+      match: () => [fakeToken('apify_api_', 36)],
     }),
   ]),
   wireguard: vendor('WireGuard', 'https://www.wireguard.com/quickstart/', [
@@ -90,7 +90,7 @@ const PROVIDERS: Record<string, Provider> = {
       pattern:
         /(?<![A-Za-z0-9_])(?:Private|Preshared)Key[ \t]{0,4}=[ \t]{0,4}([A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=)(?![A-Za-z0-9+/=])/,
       entropy: 4,
-      samples: {
+      samples: lazySamples(() => ({
         match: [`${fakeToken('', 42, BASE64, 'wg-private')}A=`],
         ignore: ["<server's private key>", '$(cat /etc/wireguard/private.key)'],
         contexts: [
@@ -105,7 +105,7 @@ const PROVIDERS: Record<string, Provider> = {
             render: (v) => `[Peer]\nPublicKey = peer\nPresharedKey = ${v}\nAllowedIPs = 0.0.0.0/0\n`,
           },
         ],
-      },
+      })),
     },
   ]),
   stackhawk: vendor('StackHawk', 'https://docs.stackhawk.com/apidocs.html#section/Authentication', [
@@ -117,10 +117,10 @@ const PROVIDERS: Record<string, Provider> = {
       pattern: /(?<![A-Za-z0-9_.-])(hawk\.[A-Za-z0-9_-]{20}\.[A-Za-z0-9_-]{20})(?![A-Za-z0-9_.-])/,
       entropy: 3.5,
       validate: (secret) => mixesDigitsAndLetters(secret.slice(5)),
-      samples: {
+      samples: lazySamples(() => ({
         match: [`hawk.${fakeToken('', 20, undefined, 'hawk-id')}.${fakeToken('', 20, undefined, 'hawk-secret')}`],
         ignore: ['hawk.xxxxxxxxxxxxxxxxxxxx.xxxxxxxxxxxxxxxxxxxx'],
-      },
+      })),
     },
   ]),
   courier: vendor('Courier', 'https://www.courier.com/docs/reference/auth/intro/', [
@@ -131,7 +131,7 @@ const PROVIDERS: Record<string, Provider> = {
       body: '[A-Z0-9]{28}',
       entropy: 3.5,
       validate: (secret) => mixesDigitsAndLetters(secret.slice(8)),
-      match: [fakeToken('pk_prod_', 28, UPPER_ALPHANUMERIC)],
+      match: () => [fakeToken('pk_prod_', 28, UPPER_ALPHANUMERIC)],
     }),
   ]),
   'dependency-track': vendor('OWASP Dependency-Track', 'https://docs.dependencytrack.org/integrations/rest-api/', [
@@ -142,7 +142,7 @@ const PROVIDERS: Record<string, Provider> = {
       body: '[A-Za-z0-9]{32,40}',
       entropy: 3.5,
       validate: mixesDigitsAndLetters,
-      match: [fakeToken('odt_', 32)],
+      match: () => [fakeToken('odt_', 32)],
     }),
   ]),
   'mongodb-atlas': vendor('MongoDB Atlas', 'https://www.mongodb.com/docs/atlas/api/service-accounts-overview/', [
@@ -153,7 +153,7 @@ const PROVIDERS: Record<string, Provider> = {
       body: '[A-Za-z0-9_-]{40}',
       severity: 'critical',
       entropy: 3.5,
-      match: [fakeToken('mdb_sa_sk_', 40, URL_SAFE)],
+      match: () => [fakeToken('mdb_sa_sk_', 40, URL_SAFE)],
     }),
   ]),
   'microsoft-teams-legacy': vendor(
@@ -170,12 +170,12 @@ const PROVIDERS: Record<string, Provider> = {
           `(https://outlook\\.office(?:365)?\\.com/webhook/${UUID}@${UUID}/IncomingWebhook/${HEX}{32}/${UUID})`,
         ),
         entropy: 3,
-        samples: {
+        samples: lazySamples(() => ({
           match: [
             `https://outlook.office.com/webhook/${uuid('teams-old1')}@${uuid('teams-old2')}/IncomingWebhook/${fakeHex(32, 'teams-old3')}/${uuid('teams-old4')}`,
           ],
           ignore: ['https://outlook.office.com/webhook/<id>@<tenant>/IncomingWebhook/<hash>/<owner>'],
-        },
+        })),
       },
     ],
   ),
@@ -188,10 +188,10 @@ const PROVIDERS: Record<string, Provider> = {
       keywords: ['hapikey'],
       pattern: new RegExp(`hapikey["']?[ \\t]{0,4}(?:=|:|=>)[ \\t]{0,4}["']?(${UUID})(?![A-Za-z0-9-])`, 'i'),
       entropy: 3,
-      samples: {
+      samples: lazySamples(() => ({
         match: [`https://api.hubapi.com/contacts/v1/lists/all/contacts/all?hapikey=${uuid('hapikey')}`],
         ignore: ['https://api.hubapi.com/contacts/v1/lists?hapikey=demo', `hapikey=\${HUBSPOT_API_KEY}`],
-      },
+      })),
     },
   ]),
 };

@@ -11,7 +11,7 @@ export default defineRules([
     prefix: 'nfp_',
     body: '[A-Za-z0-9]{36,40}',
     severity: 'critical',
-    match: [fakeToken('nfp_', 36)],
+    match: () => [fakeToken('nfp_', 36)],
   }),
   namedValue({
     id: 'netlify-legacy-token',
@@ -19,6 +19,6 @@ export default defineRules([
     provider: 'netlify',
     body: '[A-Za-z0-9_-]{40,46}',
     key: 'NETLIFY_AUTH_TOKEN',
-    match: [fakeToken('', 43, URL_SAFE)],
+    match: () => [fakeToken('', 43, URL_SAFE)],
   }),
 ]);

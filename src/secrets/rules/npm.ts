@@ -1,7 +1,14 @@
 import { hasValidTokenChecksum } from '../checksum.js';
 import { defineRules } from '../rule.js';
 import { namedValue } from '../rule-builders.js';
-import { base64Of, fakeChecksumToken, fakeHex, fakeHumanPassword, wrongChecksumToken } from '../sample-tokens.js';
+import {
+  base64Of,
+  fakeChecksumToken,
+  fakeHex,
+  fakeHumanPassword,
+  lazySamples,
+  wrongChecksumToken,
+} from '../sample-tokens.js';
 
 const uuid = (seed: string) => [8, 4, 4, 4, 12].map((length, index) => fakeHex(length, `${seed}${index}`)).join('-');
 
@@ -14,8 +21,8 @@ export default defineRules([
     body: '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}',
     severity: 'critical',
     key: 'NPM_TOKEN',
-    match: [uuid('npm-legacy')],
-    ignore: ['00000000-0000-0000-0000-000000000000'],
+    match: () => [uuid('npm-legacy')],
+    ignore: () => ['00000000-0000-0000-0000-000000000000'],
   }),
   {
     id: 'npm-access-token',
@@ -24,10 +31,10 @@ export default defineRules([
     keywords: ['npm_'],
     pattern: /(?<![A-Za-z0-9_])(npm_[A-Za-z0-9]{36})(?![A-Za-z0-9])/,
     validate: hasValidTokenChecksum,
-    samples: {
+    samples: lazySamples(() => ({
       match: [fakeChecksumToken('npm_'), fakeChecksumToken('npm_')],
       ignore: [wrongChecksumToken('npm_'), 'npm_' + 'x'.repeat(36), `npm_\${NPM_TOKEN}`],
-    },
+    })),
   },
   {
     id: 'npm-legacy-auth-token',
@@ -36,11 +43,11 @@ export default defineRules([
     keywords: ['_authtoken'],
     pattern:
       /_authToken["']?[ \t]{0,2}[=:][ \t]{0,2}["']?([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?![A-Za-z0-9-])/i,
-    samples: {
+    samples: lazySamples(() => ({
       key: '//registry.npmjs.org/:_authToken',
       match: [`${fakeHex(8)}-${fakeHex(4)}-4${fakeHex(3)}-a${fakeHex(3)}-${fakeHex(12)}`],
       ignore: [`\${NPM_TOKEN}`],
-    },
+    })),
   },
   {
     id: 'npm-basic-auth',
@@ -49,11 +56,11 @@ export default defineRules([
     keywords: ['_auth'],
     pattern: /(?<![A-Za-z0-9])_auth["']?[ \t]{0,2}[=:][ \t]{0,2}["']?([A-Za-z0-9+/]{8,200}={0,2})(?![A-Za-z0-9+/=])/,
     validate: (secret) => decodesToUserAndPassword(secret),
-    samples: {
+    samples: lazySamples(() => ({
       key: '//npm.acme.dev/:_auth',
       match: [base64Of(`deploy:${fakeHumanPassword()}`)],
       ignore: [base64Of(`user:\${NPM_PASSWORD}`), base64Of('nocolon')],
-    },
+    })),
   },
 ]);
 

@@ -1,5 +1,5 @@
 import { defineRules } from '../rule.js';
-import { randomString } from '../sample-tokens.js';
+import { lazySamples, randomString } from '../sample-tokens.js';
 
 /** An NTLM AUTHENTICATE message (type 3) whose NT response is there: a challenge response that can be cracked offline. */
 function carriesNtResponse(encoded: string): boolean {
@@ -29,9 +29,9 @@ export default defineRules([
     keywords: ['TlRMTVNTUAAD'],
     pattern: /(?<![A-Za-z0-9+/])(TlRMTVNTUAAD[A-Za-z0-9+/]{60,4000}={0,2})(?![A-Za-z0-9+/=])/,
     validate: carriesNtResponse,
-    samples: {
+    samples: lazySamples(() => ({
       match: [authenticateMessage(Buffer.from(randomString(48, '0123456789abcdef', 'ntlm-response'), 'hex'))],
       ignore: [authenticateMessage(Buffer.alloc(24))],
-    },
+    })),
   },
 ]);

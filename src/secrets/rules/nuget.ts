@@ -9,6 +9,6 @@ export default defineRules([
     prefix: 'oy2',
     body: '[a-z0-9]{43}',
     entropy: 3.5,
-    match: [fakeToken('oy2', 43, LOWER_ALPHANUMERIC)],
+    match: () => [fakeToken('oy2', 43, LOWER_ALPHANUMERIC)],
   }),
 ]);

@@ -1,6 +1,6 @@
 import { defineRules } from '../rule.js';
 import { namedValue } from '../rule-builders.js';
-import { fakeToken, URL_SAFE } from '../sample-tokens.js';
+import { fakeToken, lazySamples, URL_SAFE } from '../sample-tokens.js';
 
 export default defineRules([
   namedValue({
@@ -10,7 +10,7 @@ export default defineRules([
     body: '00[A-Za-z0-9_-]{40}',
     key: 'OKTA_API_TOKEN',
     severity: 'critical',
-    match: [fakeToken('00', 40, URL_SAFE)],
+    match: () => [fakeToken('00', 40, URL_SAFE)],
   }),
   // Okta's own scheme names the token in the header: `Authorization: SSWS 00…`, with or without an Okta name nearby.
   {
@@ -21,10 +21,10 @@ export default defineRules([
     gate: /[ \t]{0,3}00[A-Za-z0-9_-]{40}(?![A-Za-z0-9_-])/,
     pattern: /(?<![A-Za-z0-9_-])SSWS[ \t]{1,4}(?<secret>00[A-Za-z0-9_-]{40})(?![A-Za-z0-9_-])/,
     entropy: 3,
-    samples: {
+    samples: lazySamples(() => ({
       match: [`SSWS ${fakeToken('00', 40, URL_SAFE, 'okta-ssws')}`],
       // The docs' elided example and a scheme named in prose.
       ignore: ['SSWS 00QCjAl4MlV-WPXM...0HmjFx-vbGua', 'SSWS $' + '{OKTA_API_TOKEN}', 'SSWS scheme'],
-    },
+    })),
   },
 ]);

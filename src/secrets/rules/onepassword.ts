@@ -9,7 +9,7 @@ export default defineRules([
     prefix: 'ops_eyJ',
     body: '[A-Za-z0-9+/_=-]{100,1200}',
     severity: 'critical',
-    match: [
+    match: () => [
       `ops_${base64UrlOf(JSON.stringify({ signInAddress: 'acme.1password.com', email: 'svc@acme.internal' }))}${fakeToken('', 120, URL_SAFE)}`,
     ],
   }),
@@ -21,7 +21,7 @@ export default defineRules([
     body: '[A-Z0-9]{6}-(?:[A-Z0-9]{6}-[A-Z0-9]{5}|[A-Z0-9]{11})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}',
     severity: 'critical',
     entropy: 2.5,
-    match: [
+    match: () => [
       'A3-' +
         ['6', '6', '5', '5', '5', '5']
           .map((n) => fakeToken('', Number(n), 'ABCDEFGHJKLMNPQRSTVWXYZ23456789'))

@@ -1,5 +1,5 @@
 import type { SecretRule } from '../rule.js';
-import { fakeHumanPassword, fakeToken } from '../sample-tokens.js';
+import { fakeHumanPassword, fakeToken, lazySamples } from '../sample-tokens.js';
 import { isUsablePassword } from '../url-password.js';
 import type { ProviderInfo } from './providers.js';
 
@@ -21,7 +21,7 @@ const RULES: Record<string, readonly SecretRule[]> = {
       pattern:
         /(?<![A-Za-z0-9_-])machine[ \t]+[^\s]{1,253}[ \t]+login[ \t]+[^\s]{1,100}[ \t]+password[ \t]+["']?([^\s"']{1,200})/i,
       validate: isUsablePassword,
-      samples: {
+      samples: lazySamples(() => ({
         match: [fakeHumanPassword('netrc-inline'), fakeToken('', 20, undefined, 'netrc-inline-token')],
         ignore: ['%s', '$GITHUB_TOKEN', '<password>', 'changeme'],
         contexts: [
@@ -36,7 +36,7 @@ const RULES: Record<string, readonly SecretRule[]> = {
             render: (v) => `printf 'machine api.acme.internal login deploy password ${v}\\n' >> ~/.netrc\n`,
           },
         ],
-      },
+      })),
     },
   ],
 };

@@ -1,5 +1,5 @@
 import { defineRules, type SampleContext, type SecretRule } from '../rule.js';
-import { fakeHex, fakeToken } from '../sample-tokens.js';
+import { fakeHex, fakeToken, lazySamples } from '../sample-tokens.js';
 import type { ProviderInfo } from './providers.js';
 
 /**
@@ -46,14 +46,19 @@ const hashRule = ({
   ...rule
 }: Pick<SecretRule, 'id' | 'title' | 'keywords' | 'pattern' | 'validate' | 'reference'> & {
   severity?: SecretRule['severity'];
-  match: string[];
-  ignore: string[];
+  /** The samples, made when first read (see `lazySamples`). */
+  match: () => string[];
+  ignore: () => string[];
   contexts?: SampleContext[];
 }): SecretRule => ({
   severity: 'medium',
   entropy: 3,
   ...rule,
-  samples: contexts ? { match, ignore, contexts } : { key: 'password_hash', match, ignore },
+  samples: lazySamples(() =>
+    contexts
+      ? { match: match(), ignore: ignore(), contexts }
+      : { key: 'password_hash', match: match(), ignore: ignore() },
+  ),
 });
 
 const bcryptSalt = `${fakeToken('', 21, BCRYPT, 'bcrypt-salt')}e`;
@@ -71,8 +76,8 @@ export default defineRules([
       const body = hash.slice(7);
       return lastCharFits(body.slice(0, 22), BCRYPT, 4) && lastCharFits(body, BCRYPT, 2);
     },
-    match: [`$2b$12$${bcryptSalt}${bcryptDigest}`, `$2y$10$${bcryptSalt}${bcryptDigest}`],
-    ignore: [
+    match: () => [`$2b$12$${bcryptSalt}${bcryptDigest}`, `$2y$10$${bcryptSalt}${bcryptDigest}`],
+    ignore: () => [
       `$2b$12$${bcryptSalt}${bcryptDigest.slice(0, -1)}v`,
       `$2b$12$${bcryptSalt.slice(0, -1)}f${bcryptDigest}`,
       `$2b$99$${bcryptSalt}${bcryptDigest}`,
@@ -85,8 +90,8 @@ export default defineRules([
     keywords: ['$1$'],
     pattern: new RegExp(`${START}(\\$1\\$${C}{1,8}\\$${C}{22})${END}`),
     validate: (hash) => lastCharBelow(digestOf(hash), 4),
-    match: [cryptSample('1', fakeToken('', 8, CRYPT, 'md5-salt'), 22, './01', 'md5crypt')],
-    ignore: [`$1$${fakeToken('', 8, CRYPT, 'md5-salt')}$${fakeToken('', 21, CRYPT, 'md5-bad')}z`, '$1$salt$'],
+    match: () => [cryptSample('1', fakeToken('', 8, CRYPT, 'md5-salt'), 22, './01', 'md5crypt')],
+    ignore: () => [`$1$${fakeToken('', 8, CRYPT, 'md5-salt')}$${fakeToken('', 21, CRYPT, 'md5-bad')}z`, '$1$salt$'],
   }),
   // Apache's MD5 variant `$apr1$` (`.htpasswd`): the same salt and digest as md5crypt.
   hashRule({
@@ -96,8 +101,8 @@ export default defineRules([
     // As for yescrypt, the secret starts after `$apr1$`: `$letter…` reads as a shell reference.
     pattern: new RegExp(`${START}\\$apr1\\$(${C}{1,8}\\$${C}{22})${END}`),
     validate: (hash) => lastCharBelow(digestOf(hash), 4),
-    match: [cryptSample('apr1', fakeToken('', 8, CRYPT, 'apr1-salt'), 22, './01', 'apr1')],
-    ignore: [`$apr1$${fakeToken('', 8, CRYPT, 'apr1-salt')}$${fakeToken('', 21, CRYPT, 'apr1-bad')}z`],
+    match: () => [cryptSample('apr1', fakeToken('', 8, CRYPT, 'apr1-salt'), 22, './01', 'apr1')],
+    ignore: () => [`$apr1$${fakeToken('', 8, CRYPT, 'apr1-salt')}$${fakeToken('', 21, CRYPT, 'apr1-bad')}z`],
   }),
   // SHA-crypt `$5$` (43 characters of digest, the last encoding four bits) and `$6$` (86, the last two bits), with
   // an optional `rounds=N$` and up to 16 characters of salt.
@@ -107,11 +112,11 @@ export default defineRules([
     keywords: ['$5$'],
     pattern: new RegExp(`${START}(\\$5\\$(?:rounds=[0-9]{1,9}\\$)?${C}{1,16}\\$${C}{43})${END}`),
     validate: (hash) => lastCharBelow(digestOf(hash), 16),
-    match: [
+    match: () => [
       cryptSample('5', fakeToken('', 16, CRYPT, 'sha256-salt'), 43, 'ABCD', 'sha256crypt'),
       cryptSample('5', `rounds=5000$${fakeToken('', 12, CRYPT, 'sha256-r')}`, 43, './01', 'sha256-rounds'),
     ],
-    ignore: [`$5$${fakeToken('', 16, CRYPT, 'sha256-salt')}$${fakeToken('', 42, CRYPT, 'sha256-bad')}z`],
+    ignore: () => [`$5$${fakeToken('', 16, CRYPT, 'sha256-salt')}$${fakeToken('', 42, CRYPT, 'sha256-bad')}z`],
   }),
   hashRule({
     id: 'password-hash-sha512crypt',
@@ -119,8 +124,8 @@ export default defineRules([
     keywords: ['$6$'],
     pattern: new RegExp(`${START}(\\$6\\$(?:rounds=[0-9]{1,9}\\$)?${C}{1,16}\\$${C}{86})${END}`),
     validate: (hash) => lastCharBelow(digestOf(hash), 4),
-    match: [cryptSample('6', fakeToken('', 16, CRYPT, 'sha512-salt'), 86, './01', 'sha512crypt')],
-    ignore: [`$6$${fakeToken('', 16, CRYPT, 'sha512-salt')}$${fakeToken('', 85, CRYPT, 'sha512-bad')}Z`],
+    match: () => [cryptSample('6', fakeToken('', 16, CRYPT, 'sha512-salt'), 86, './01', 'sha512crypt')],
+    ignore: () => [`$6$${fakeToken('', 16, CRYPT, 'sha512-salt')}$${fakeToken('', 85, CRYPT, 'sha512-bad')}Z`],
   }),
   // yescrypt `$y$` (today's default in Debian, Ubuntu and Fedora shadow files): parameters, salt, 43 of digest.
   hashRule({
@@ -129,8 +134,8 @@ export default defineRules([
     keywords: ['$y$'],
     // The secret starts after `$y$`: a value starting `$letter` reads as a shell reference, which is never reported.
     pattern: new RegExp(`${START}\\$y\\$(${C}{1,12}\\$${C}{4,86}\\$${C}{43})${END}`),
-    match: [`$y$j9T$${fakeToken('', 22, CRYPT, 'yescrypt-salt')}$${fakeToken('', 43, CRYPT, 'yescrypt-digest')}`],
-    ignore: [`$y$j9T$${fakeToken('', 22, CRYPT, 'yescrypt-salt')}$short`],
+    match: () => [`$y$j9T$${fakeToken('', 22, CRYPT, 'yescrypt-salt')}$${fakeToken('', 43, CRYPT, 'yescrypt-digest')}`],
+    ignore: () => [`$y$j9T$${fakeToken('', 22, CRYPT, 'yescrypt-salt')}$short`],
   }),
   // Cisco IOS type 8 (PBKDF2-SHA256) and type 9 (scrypt) secrets: 14 characters of salt, 43 of digest.
   hashRule({
@@ -138,8 +143,8 @@ export default defineRules([
     title: 'Cisco IOS type 8/9 secret ($8$…, $9$…)',
     keywords: ['$8$', '$9$'],
     pattern: new RegExp(`${START}(\\$[89]\\$${C}{14}\\$${C}{43})${END}`),
-    match: [`$9$${fakeToken('', 14, CRYPT, 'cisco-salt')}$${fakeToken('', 43, CRYPT, 'cisco-digest')}`],
-    ignore: [`$9$${fakeToken('', 13, CRYPT, 'cisco-salt')}$${fakeToken('', 43, CRYPT, 'cisco-digest')}`],
+    match: () => [`$9$${fakeToken('', 14, CRYPT, 'cisco-salt')}$${fakeToken('', 43, CRYPT, 'cisco-digest')}`],
+    ignore: () => [`$9$${fakeToken('', 13, CRYPT, 'cisco-salt')}$${fakeToken('', 43, CRYPT, 'cisco-digest')}`],
   }),
   // htpasswd's `{SHA}` (base64 of a SHA-1 digest: 28 characters) and LDAP's salted `{SSHA}`, right after `user:`:
   // the crypt formats above carry their own `$id$`, these only their prefix.
@@ -150,8 +155,8 @@ export default defineRules([
     reference: 'https://httpd.apache.org/docs/2.4/misc/password_encryptions.html',
     keywords: ['{sha}', '{ssha}'],
     pattern: /(?:^|[\s'"`>])[a-z_][a-z0-9_.@-]{0,31}:\{S?SHA\}([A-Za-z0-9+/]{27,60}={0,2})(?=[:'"`\s]|$)/,
-    match: [`${fakeToken('', 27, undefined, 'htpasswd-sha')}=`],
-    ignore: ['hash', 'c2hhMQ=='],
+    match: () => [`${fakeToken('', 27, undefined, 'htpasswd-sha')}=`],
+    ignore: () => ['hash', 'c2hhMQ=='],
     contexts: [
       { name: '.htpasswd', path: 'deploy/nginx/.htpasswd', render: (v) => `admin:{SHA}${v}\n` },
       {
@@ -171,10 +176,10 @@ export default defineRules([
     keywords: ['$krb5asrep$', '$krb5tgs$'],
     pattern:
       /(?<![A-Za-z0-9$])\$krb5(?:asrep|tgs)\$23\$((?:[^$:\s*]{1,128}:|\*[^*\s]{1,256}\*\$)?[0-9a-f]{32}\$[0-9a-f]{64,8192})(?![0-9a-f])/,
-    match: [
+    match: () => [
       `$krb5asrep$23$svc-backup@corp.internal:${fakeHex(32, 'asrep-sum')}$${fakeHex(232, 'asrep-data')}`,
       `$krb5tgs$23$*sqlsvc$CORP.INTERNAL$MSSQLSvc/db01*$${fakeHex(32, 'tgs-sum')}$${fakeHex(290, 'tgs-data')}`,
     ],
-    ignore: [`$krb5asrep$23$${fakeHex(32, 'asrep-short')}$${fakeHex(20, 'asrep-tail')}`],
+    ignore: () => [`$krb5asrep$23$${fakeHex(32, 'asrep-short')}$${fakeHex(20, 'asrep-tail')}`],
   }),
 ]);

@@ -9,7 +9,7 @@ export default defineRules([
     prefix: 'access_token$production$',
     body: '[a-z0-9]{16}\\$[a-f0-9]{32}',
     severity: 'critical',
-    match: [`access_token$production$${fakeToken('', 16, LOWER_ALPHANUMERIC)}$${fakeHex(32)}`],
+    match: () => [`access_token$production$${fakeToken('', 16, LOWER_ALPHANUMERIC)}$${fakeHex(32)}`],
   }),
   prefixedToken({
     id: 'paypal-braintree-sandbox-access-token',
@@ -17,7 +17,7 @@ export default defineRules([
     prefix: 'access_token$sandbox$',
     body: '[a-z0-9]{16}\\$[a-f0-9]{32}',
     severity: 'low',
-    match: [`access_token$sandbox$${fakeToken('', 16, LOWER_ALPHANUMERIC)}$${fakeHex(32)}`],
+    match: () => [`access_token$sandbox$${fakeToken('', 16, LOWER_ALPHANUMERIC)}$${fakeHex(32)}`],
   }),
   namedValue({
     id: 'paypal-client-secret',
@@ -25,6 +25,6 @@ export default defineRules([
     provider: 'paypal',
     body: 'E[A-Za-z0-9_-]{79}',
     key: 'PAYPAL_CLIENT_SECRET',
-    match: [fakeToken('E', 79, URL_SAFE)],
+    match: () => [fakeToken('E', 79, URL_SAFE)],
   }),
 ]);

@@ -9,6 +9,6 @@ export default defineRules([
     prefix: 'pplx-',
     body: '[A-Za-z0-9]{48}',
     severity: 'critical',
-    match: [fakeToken('pplx-', 48)],
+    match: () => [fakeToken('pplx-', 48)],
   }),
 ]);

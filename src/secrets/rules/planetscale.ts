@@ -9,7 +9,7 @@ export default defineRules([
     prefix: 'pscale_oauth_',
     body: '[A-Za-z0-9=._-]{32,64}',
     severity: 'critical',
-    match: [fakeToken('pscale_oauth_', 43, URL_SAFE)],
+    match: () => [fakeToken('pscale_oauth_', 43, URL_SAFE)],
   }),
   prefixedToken({
     id: 'planetscale-api-token',
@@ -17,7 +17,7 @@ export default defineRules([
     prefix: 'pscale_tkn_',
     body: '[A-Za-z0-9=._-]{32,64}',
     severity: 'critical',
-    match: [fakeToken('pscale_tkn_', 43, URL_SAFE)],
+    match: () => [fakeToken('pscale_tkn_', 43, URL_SAFE)],
   }),
   prefixedToken({
     id: 'planetscale-password',
@@ -25,6 +25,6 @@ export default defineRules([
     prefix: 'pscale_pw_',
     body: '[A-Za-z0-9=._-]{32,64}',
     severity: 'critical',
-    match: [fakeToken('pscale_pw_', 43, URL_SAFE)],
+    match: () => [fakeToken('pscale_pw_', 43, URL_SAFE)],
   }),
 ]);

@@ -8,13 +8,13 @@ export default defineRules([
     title: 'Postman collection access token',
     prefix: 'PMAT-',
     body: '[A-Z0-9]{26}',
-    match: [fakeToken('PMAT-', 26, UPPER_ALPHANUMERIC)],
+    match: () => [fakeToken('PMAT-', 26, UPPER_ALPHANUMERIC)],
   }),
   prefixedToken({
     id: 'postman-api-key',
     title: 'Postman API key',
     prefix: 'PMAK-',
     body: '[a-f0-9]{24}-[a-f0-9]{34}',
-    match: [`PMAK-${fakeHex(24)}-${fakeHex(34)}`],
+    match: () => [`PMAK-${fakeHex(24)}-${fakeHex(34)}`],
   }),
 ]);

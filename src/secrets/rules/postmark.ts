@@ -12,6 +12,6 @@ export default defineRules([
     provider: 'postmark',
     body: UUID,
     key: 'POSTMARK_SERVER_TOKEN',
-    match: [fakeUuid()],
+    match: () => [fakeUuid()],
   }),
 ]);

@@ -1,6 +1,6 @@
 import { judgeStatementPassword } from '../generic-value.js';
 import { defineRules } from '../rule.js';
-import { fakeHumanPassword, fakeToken } from '../sample-tokens.js';
+import { fakeHumanPassword, fakeToken, lazySamples } from '../sample-tokens.js';
 
 /**
  * PowerShell turns a literal into a credential with `ConvertTo-SecureString "…" -AsPlainText -Force`; the literal is
@@ -18,7 +18,7 @@ export default defineRules([
     keywords: ['convertto-securestring'],
     pattern: new RegExp(`ConvertTo-SecureString(?:[ \\t]+-(?:String|Force|AsPlainText)\\b){0,3}[ \\t]+${VALUE}`, 'i'),
     validate: judgeStatementPassword,
-    samples: {
+    samples: lazySamples(() => ({
       match: [fakeHumanPassword('pwsh-1'), fakeToken('', 16, undefined, 'pwsh-2')],
       ignore: ['$env:ADMIN_PASSWORD', '$(Get-Secret admin)', 'changeme', '<password>', '********'],
       contexts: [
@@ -43,6 +43,6 @@ export default defineRules([
           render: (v) => `{ "command": "ConvertTo-SecureString \\"${v}\\" -AsPlainText -Force" }\n`,
         },
       ],
-    },
+    })),
   },
 ]);

@@ -1,6 +1,6 @@
 import { KEY_STORE_MAX_BYTES, keyStoreKey } from '../key-stores.js';
 import { defineRules, type SecretRule } from '../rule.js';
-import { ALPHANUMERIC, BASE64, base64Of, fakePem, randomString } from '../sample-tokens.js';
+import { ALPHANUMERIC, BASE64, base64Of, fakePem, lazySamples, randomString } from '../sample-tokens.js';
 
 /** Key material must be there: a header with `...` or a few characters between the lines is documentation. */
 function hasKeyBody(block: string): boolean {
@@ -44,8 +44,6 @@ function pem(
   // Hand-assembled keys (string concatenation in code, pasted docs) sometimes close with another type's line
   // (`BEGIN PRIVATE KEY` … `END RSA PRIVATE KEY`): still one key.
   const end = label.endsWith('PRIVATE KEY') ? '(?:[A-Z0-9]{1,12} ){0,3}PRIVATE KEY' : escaped;
-  const plain = fakePem(label);
-  const encrypted = encryptedSample(label);
   return {
     id,
     title,
@@ -57,16 +55,20 @@ function pem(
     maxLength: 17000,
     ...(protectedKey ? { passphraseProtected: true } : {}),
     validate: (block) => hasKeyBody(block) && isPassphraseProtected(block) === protectedKey,
-    samples: {
-      match: [
-        protectedKey ? encrypted : plain,
-        ...(protectedKey || !label.endsWith('PRIVATE KEY') ? [] : [mismatchedEnd(plain, label)]),
-      ],
-      ignore: [
-        `-----BEGIN ${label}-----\\n...\\n-----END ${label}-----`,
-        `-----BEGIN ${label}-----\n<your key here>\n-----END ${label}-----`,
-      ],
-    },
+    samples: lazySamples(() => {
+      const plain = fakePem(label);
+      const encrypted = encryptedSample(label);
+      return {
+        match: [
+          protectedKey ? encrypted : plain,
+          ...(protectedKey || !label.endsWith('PRIVATE KEY') ? [] : [mismatchedEnd(plain, label)]),
+        ],
+        ignore: [
+          `-----BEGIN ${label}-----\\n...\\n-----END ${label}-----`,
+          `-----BEGIN ${label}-----\n<your key here>\n-----END ${label}-----`,
+        ],
+      };
+    }),
   };
 }
 
@@ -116,8 +118,6 @@ function protection(
 function puttyRule(protectedKey: boolean): SecretRule {
   const key = (encryption: string) =>
     `PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: ${encryption}\nComment: deploy\nPublic-Lines: 2\nAAAAC3NzaC1lZDI1NTE5AAAAIHf2\nq8Vd\nPrivate-Lines: 1\n${fakePem('X').split('\n')[1]}`;
-  const plain = key('none');
-  const encrypted = key('aes256-cbc');
   return {
     ...protection(
       protectedKey,
@@ -130,17 +130,16 @@ function puttyRule(protectedKey: boolean): SecretRule {
     window: 'block',
     maxLength: 12000,
     validate: (block) => /^Encryption: (?!none\b)/m.test(block) === protectedKey,
-    samples: {
-      match: [protectedKey ? encrypted : plain],
+    samples: lazySamples(() => ({
+      match: [key(protectedKey ? 'aes256-cbc' : 'none')],
       ignore: ['PuTTY-User-Key-File-3: ssh-ed25519'],
       contexts: [{ name: 'ppk file', path: 'deploy.ppk', render: (value) => `${value}\n` }],
-    },
+    })),
   };
 }
 
 /** kubeconfig `client-key-data`, k8s Secret `data:` and Helm values hold PEM keys in base64. */
 function base64Rule(protectedKey: boolean): SecretRule {
-  const encrypted = encryptedSample('RSA PRIVATE KEY');
   return {
     ...protection(
       protectedKey,
@@ -156,11 +155,11 @@ function base64Rule(protectedKey: boolean): SecretRule {
       if (!/-----BEGIN [A-Z ]{0,20}PRIVATE KEY/.test(text) || !hasKeyBody(text)) return false;
       return (isPassphraseProtected(text) || text.includes('BEGIN ENCRYPTED PRIVATE KEY')) === protectedKey;
     },
-    samples: {
-      match: [base64Of(protectedKey ? encrypted : fakePem('RSA PRIVATE KEY'))],
+    samples: lazySamples(() => ({
+      match: [base64Of(protectedKey ? encryptedSample('RSA PRIVATE KEY') : fakePem('RSA PRIVATE KEY'))],
       // (The other form of the key is the other rule's match; load-rules.test.ts checks that each reports only its own.)
       ignore: [base64Of(fakePem('CERTIFICATE')), base64Of(fakePem('PUBLIC KEY'))],
-    },
+    })),
   };
 }
 
@@ -191,7 +190,7 @@ function otherPemRule(protectedKey: boolean): SecretRule {
     validate: (found) =>
       hasKeyBody(found) &&
       (isPassphraseProtected(found) || /^-----BEGIN [A-Z0-9. ]{0,40}ENCRYPTED/.test(found)) === protectedKey,
-    samples: {
+    samples: lazySamples(() => ({
       match: protectedKey
         ? [block('SSH2 ENCRYPTED PRIVATE KEY', 'pem-other-ssh2')]
         : [
@@ -204,7 +203,7 @@ function otherPemRule(protectedKey: boolean): SecretRule {
         block('RSA PUBLIC KEY', 'pem-other-pub'),
         '-----BEGIN ED25519 PRIVATE KEY-----\n...\n-----END ED25519 PRIVATE KEY-----',
       ],
-    },
+    })),
   };
 }
 
@@ -270,10 +269,10 @@ function ssh2Rule(protectedKey: boolean): SecretRule {
       const cipher = ssh2Cipher(block);
       return cipher !== null && (cipher !== 'none') === protectedKey;
     },
-    samples: {
+    samples: lazySamples(() => ({
       match: [ssh2Sample(protectedKey ? '3des-cbc' : 'none')],
       ignore: ['---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----\n<your key>\n---- END SSH2 ENCRYPTED PRIVATE KEY ----'],
-    },
+    })),
   };
 }
 
@@ -355,7 +354,7 @@ function keyStoreRule(kind: 'pkcs12' | 'java', protectedKey: boolean): SecretRul
     window: 'block',
     maxLength: Math.ceil((KEY_STORE_MAX_BYTES * 4) / 3) + 2000,
     validate: (secret) => keyOfStore(secret) === (protectedKey ? 'sealed' : 'plain'),
-    samples: {
+    samples: lazySamples(() => ({
       key: 'KEYSTORE_BASE64',
       match: !pkcs12
         ? [storeBase64('jks', 'key'), storeBase64('jceks', 'key'), storeBase64('jceks', 'secret')]
@@ -369,7 +368,7 @@ function keyStoreRule(kind: 'pkcs12' | 'java', protectedKey: boolean): SecretRul
         { name: 'YAML block', path: 'deploy/values.yaml', render: (v) => `tls:\n  keystore: |\n    ${wrapped(v)}\n` },
         { name: 'JSON', path: 'config/app.json', render: (v) => `${JSON.stringify({ keystore: v }, null, 2)}\n` },
       ],
-    },
+    })),
   };
 }
 
@@ -428,14 +427,14 @@ export default defineRules([
     pattern: /("kty"\s*:\s*"(?:RSA|EC|OKP|oct)"[^{}]{0,8000}?"[dk]"\s*:\s*"[A-Za-z0-9_-]{22,}"[^{}]{0,8000})/,
     window: 'block',
     maxLength: 9000,
-    samples: {
+    samples: lazySamples(() => ({
       match: [jwkSample('RSA', true), jwkSample('EC', true), jwkSample('OKP', true), jwkSample('oct', true)],
       ignore: [jwkSample('RSA', false), jwkSample('EC', false), '{"kty": "EC", "d": "<private key here>"}'],
       contexts: [
         { name: 'JWK file', path: 'keys/signing.jwk', render: (value) => `${value}\n` },
         { name: 'JWKS', path: 'config/jwks.json', render: (value) => `{"keys": [${value}]}\n` },
       ],
-    },
+    })),
   },
   base64Rule(false),
   base64Rule(true),

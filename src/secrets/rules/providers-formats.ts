@@ -1,6 +1,6 @@
 import type { SecretRule } from '../rule.js';
 import { prefixedToken, TOKEN_START } from '../rule-builders.js';
-import { BASE64, fakeHex, fakeToken } from '../sample-tokens.js';
+import { BASE64, fakeHex, fakeToken, lazySamples } from '../sample-tokens.js';
 import { mixesDigitsAndCases } from '../token-shape.js';
 import { GITHUB_PATTERNS, type ProviderInfo } from './providers.js';
 
@@ -44,11 +44,11 @@ const PROVIDERS: Record<string, Provider> = {
       // `sumo` must be a word of the name in one case (`sumoToken`, `SUMO_ACCESS_ID`), not `sumOfValues`.
       validate: (secret, context) =>
         /[0-9A-Z]/.test(secret) && !CAMEL_CASE.test(secret) && SUMO_WORD.test(context.name ?? ''),
-      samples: {
+      samples: lazySamples(() => ({
         key: 'SUMO_ACCESS_ID',
         match: [fakeToken('su', 12, undefined, 'sumo-id')],
         ignore: ['suXXXXXXXXXXXX', `\${SUMO_ACCESS_ID}`, 'summary', 'subscriptionId'],
-      },
+      })),
     },
   ]),
   plaid: vendor('Plaid', 'https://plaid.com/docs/api/tokens/', [
@@ -59,10 +59,10 @@ const PROVIDERS: Record<string, Provider> = {
       keywords: ['access-production-', 'access-development-', 'access-sandbox-'],
       pattern: new RegExp(`${TOKEN_START}(access-(?:production|development|sandbox)-${UUID})(?![A-Za-z0-9_-])`),
       entropy: 3,
-      samples: {
+      samples: lazySamples(() => ({
         match: [`access-production-${uuid('plaid-prod')}`, `access-sandbox-${uuid('plaid-sandbox')}`],
         ignore: ['access-sandbox-<item-access-token>', 'access-production-denied'],
-      },
+      })),
     },
   ]),
   photoroom: vendor('Photoroom', 'https://docs.photoroom.com/getting-started/how-can-i-get-my-api-key', [
@@ -74,10 +74,10 @@ const PROVIDERS: Record<string, Provider> = {
       keywords: ['sk_pr_'],
       pattern: new RegExp(`${TOKEN_START}((?:sandbox_)?sk_pr_[A-Za-z0-9]{1,64}_[A-Fa-f0-9]{40})(?![A-Za-z0-9_-])`),
       entropy: 3,
-      samples: {
+      samples: lazySamples(() => ({
         match: [`sk_pr_default_${fakeHex(40, 'photoroom')}`, `sandbox_sk_pr_shop_${fakeHex(40, 'photoroom-sbx')}`],
         ignore: ['sk_pr_your_key_here', `sk_pr_default_${'0'.repeat(40)}`],
-      },
+      })),
     },
   ]),
   teamwork: vendor('Teamwork', `${TRUFFLEHOG}teamworkcrm`, [
@@ -88,7 +88,7 @@ const PROVIDERS: Record<string, Provider> = {
       body: '[A-Za-z0-9+/]{60,90}={0,2}',
       entropy: 4,
       validate: mixesDigitsAndCases,
-      match: [`${fakeToken('tkn.v1_', 71, undefined, 'teamwork')}=`],
+      match: () => [`${fakeToken('tkn.v1_', 71, undefined, 'teamwork')}=`],
     }),
   ]),
   segment: vendor('Segment', GITHUB_PATTERNS, [
@@ -99,7 +99,7 @@ const PROVIDERS: Record<string, Provider> = {
       body: '[A-Za-z0-9]{64}',
       entropy: 4,
       validate: mixesDigitsAndCases,
-      match: [fakeToken('sgp_', 64, undefined, 'segment')],
+      match: () => [fakeToken('sgp_', 64, undefined, 'segment')],
     }),
   ]),
   ionic: vendor('Ionic', GITHUB_PATTERNS, [
@@ -110,7 +110,7 @@ const PROVIDERS: Record<string, Provider> = {
       body: '[A-Za-z0-9]{42}',
       entropy: 3.5,
       validate: mixesDigitsAndCases,
-      match: [fakeToken('ion_', 42, undefined, 'ionic')],
+      match: () => [fakeToken('ion_', 42, undefined, 'ionic')],
     }),
   ]),
   'facebook-graph': vendor('Facebook', 'https://developers.facebook.com/docs/facebook-login/guides/access-tokens/', [
@@ -125,14 +125,14 @@ const PROVIDERS: Record<string, Provider> = {
       pattern: /(?<![A-Za-z0-9+/_-])(EAA[A-Za-z0-9]{90,400})(?![A-Za-z0-9+/=_-])/,
       entropy: 4,
       validate: mixesDigitsAndCases,
-      samples: {
+      samples: lazySamples(() => ({
         match: [fakeToken('EAAG', 160, undefined, 'facebook-eaa')],
         ignore: [
           `EAA${'x'.repeat(120)}`,
           `EAA${'Ab1'.repeat(40)}`,
           `iVBORw0KGgo/${fakeToken('EAAA', 120, undefined, 'png-run')}+${fakeToken('', 40, BASE64, 'png-tail')}`,
         ],
-      },
+      })),
     },
   ]),
   'flyio-macaroon': vendor('Fly.io', 'https://fly.io/docs/security/tokens/', [
@@ -145,10 +145,10 @@ const PROVIDERS: Record<string, Provider> = {
       pattern: new RegExp(`${TOKEN_START}(fm(?:1[ar]|2)_[A-Za-z0-9+/]{100,2000}={0,3})(?![A-Za-z0-9+/=_-])`),
       entropy: 4,
       validate: mixesDigitsAndCases,
-      samples: {
+      samples: lazySamples(() => ({
         match: [fakeToken('fm2_', 180, BASE64, 'fly-macaroon'), fakeToken('fm1r_', 120, BASE64, 'fly-macaroon-r')],
         ignore: [`fm2_${'A'.repeat(120)}`, 'fm2_token'],
-      },
+      })),
     },
   ]),
   'slack-workflow': vendor('Slack', 'https://slack.com/help/articles/360041352714-Build-a-workflow', [
@@ -161,12 +161,12 @@ const PROVIDERS: Record<string, Provider> = {
       pattern:
         /((?:https?:\/\/)?(?<![\w.-])hooks\.slack\.com\/(?:triggers|workflows)\/T[A-Z0-9]{8,12}\/(?:A[A-Z0-9]{8,12}\/)?[0-9]{8,20}\/[A-Za-z0-9]{20,48})(?![A-Za-z0-9])/,
       entropy: 3,
-      samples: {
+      samples: lazySamples(() => ({
         match: [
           `https://hooks.slack.com/triggers/T0${fakeToken('', 8, 'ABCDEFGHJKLMNPQRSTUVWXYZ0123456789', 'slack-t')}/${fakeToken('', 13, '0123456789', 'slack-n')}/${fakeHex(32, 'slack-trig')}`,
         ],
         ignore: ['https://hooks.slack.com/triggers/T00000000/0000000000000/XXXXXXXXXXXXXXXXXXXXXXXX'],
-      },
+      })),
     },
   ]),
 };

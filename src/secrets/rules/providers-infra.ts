@@ -1,5 +1,5 @@
 import type { SecretRule } from '../rule.js';
-import { BASE64, fakeHex, fakeToken, LOWER_ALPHANUMERIC } from '../sample-tokens.js';
+import { BASE64, fakeHex, fakeToken, LOWER_ALPHANUMERIC, lazySamples } from '../sample-tokens.js';
 import { mixesDigitsAndCases } from '../token-shape.js';
 import type { ProviderInfo } from './providers.js';
 
@@ -41,7 +41,7 @@ const PROVIDERS: Record<string, Provider> = {
           /(?:kubeadm|bootstrap[_-]?token|discovery-token)(?:[^\r\n]|\r?\n){0,300}?(?<![A-Za-z0-9_./-])([a-z0-9]{6}\.[a-z0-9]{16})(?![A-Za-z0-9_.-])/i,
         validate: (secret) =>
           secret === secret.toLowerCase() && !BOOTSTRAP_EXAMPLE.test(secret) && hasDigitAndLetter(secret.slice(7)),
-        samples: {
+        samples: lazySamples(() => ({
           match: [bootstrapToken('kubeadm')],
           ignore: ['abcdef.0123456789abcdef', 'static.bootstrapcdnassets', 'kubeadm.configuration'],
           contexts: [
@@ -60,7 +60,7 @@ const PROVIDERS: Record<string, Provider> = {
             { name: 'env', path: '.env', render: (v) => `KUBEADM_TOKEN=${v}\n` },
             { name: 'terraform', path: 'main.tf', render: (v) => `  bootstrap_token = "${v}"\n` },
           ],
-        },
+        })),
       },
     ],
   },
@@ -82,7 +82,7 @@ const PROVIDERS: Record<string, Provider> = {
           /(?:(?:unseal|recovery) key \d{1,2}:[ \t]*|(?:unseal|recovery)_keys_(?:b64|hex)\\?["']?[ \t]*:[ \t]*\[?\s{0,40}\\?["']|operator unseal[ \t]+(?:-[a-z-]+(?:=\S+)?[ \t]+){0,3}["']?)([A-Za-z0-9+/]{43}[A-Za-z0-9+/=]|[0-9a-f]{66})(?![A-Za-z0-9+/=])/i,
         entropy: 3.5,
         validate: (secret) => (secret.length === 66 ? hasDigitAndLetter(secret) : mixesDigitsAndCases(secret)),
-        samples: {
+        samples: lazySamples(() => ({
           match: [fakeToken('', 44, BASE64, 'unseal'), fakeHex(66, 'unseal-hex')],
           ignore: ['AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=', '<unseal-key-1>'],
           contexts: [
@@ -98,7 +98,7 @@ const PROVIDERS: Record<string, Provider> = {
             },
             { name: 'unseal command', path: 'scripts/unseal.sh', render: (v) => `vault operator unseal ${v}\n` },
           ],
-        },
+        })),
       },
     ],
   },
@@ -117,7 +117,7 @@ const PROVIDERS: Record<string, Provider> = {
           /\/api\/v1\/([A-Za-z0-9]{20,40})\/(?:telemetry|attributes|rpc|claim|firmware|software|provision)(?![A-Za-z0-9_-])/,
         entropy: 3.5,
         validate: mixesDigitsAndCases,
-        samples: {
+        samples: lazySamples(() => ({
           match: [fakeToken('', 20, undefined, 'thingsboard')],
           ignore: ['ACCESS_TOKEN_PLACEHOLDER', 'YOUR_ACCESS_TOKEN_HERE_1'],
           contexts: [
@@ -133,7 +133,7 @@ const PROVIDERS: Record<string, Provider> = {
               render: (v) => `URL = "https://tb.acme.internal/api/v1/${v}/attributes"\n`,
             },
           ],
-        },
+        })),
       },
       {
         id: 'thingsboard-mqtt-token',
@@ -144,7 +144,7 @@ const PROVIDERS: Record<string, Provider> = {
           /v1\/devices\/me\/[^\r\n]{0,200}?[ \t](?:-u|--username)[ \t]+["']?([A-Za-z0-9]{20,40})(?![A-Za-z0-9_-])/,
         entropy: 3.5,
         validate: mixesDigitsAndCases,
-        samples: {
+        samples: lazySamples(() => ({
           match: [fakeToken('', 20, undefined, 'thingsboard-mqtt')],
           ignore: ['ACCESS_TOKEN_PLACEHOLDER'],
           contexts: [
@@ -155,7 +155,7 @@ const PROVIDERS: Record<string, Provider> = {
                 `mosquitto_pub -d -q 1 -h tb.acme.internal -p 1883 -t v1/devices/me/telemetry -u "${v}" -m '{"t":21}'\n`,
             },
           ],
-        },
+        })),
       },
     ],
   },

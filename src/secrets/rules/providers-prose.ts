@@ -1,6 +1,6 @@
 import { defineRules, type MatchContext } from '../rule.js';
 import { missesByLittle, OTHER_CREDENTIAL_NAME, shapeClass, type ValueShape } from '../rule-builders.js';
-import { LOWER_ALPHANUMERIC, randomString } from '../sample-tokens.js';
+import { LOWER_ALPHANUMERIC, lazySamples, randomString } from '../sample-tokens.js';
 import { NAMED_PROVIDER_SHAPES, type NamedProviderShape } from './named-providers.js';
 import { MORE_NAMED_SHAPES } from './providers-named-more.js';
 import { SAAS_NAMED_SHAPES } from './providers-named-saas.js';
@@ -153,7 +153,7 @@ export default defineRules([
       const shape = shapeOf(context);
       return shape !== undefined && missesByLittle(secret, shape) && !OTHER_CREDENTIAL_NAME.test(context.name ?? '');
     },
-    samples: {
+    samples: lazySamples(() => ({
       key: 'abyssale key',
       match: [sample],
       // One character too many: no Abyssale key, and no bare-key finding either.
@@ -167,7 +167,7 @@ export default defineRules([
         { name: 'notes', path: 'notes/accounts.txt', render: (v) => `abyssale token - '${v}'\n` },
         { name: 'YAML list', path: 'config/providers.yaml', render: (v) => `keys:\n  abyssale api key: ${v}\n` },
       ],
-    },
+    })),
   },
   {
     id: 'providers-prose-spaced-key',
@@ -186,7 +186,7 @@ export default defineRules([
       const shape = spacedShapeOf(context.name ?? '');
       return shape !== undefined && missesByLittle(secret, shape) && !OTHER_CREDENTIAL_NAME.test(context.name ?? '');
     },
-    samples: {
+    samples: lazySamples(() => ({
       key: 'beebole token',
       match: [spacedSample],
       // One character short of a Beebole key; a word where the key would be.
@@ -197,7 +197,7 @@ export default defineRules([
         { name: 'glued name', path: 'scripts/keys.txt', render: (v) => `bbl: beeboleKEY "${v}"\n` },
         { name: 'access', path: 'notes/vault.txt', render: (v) => `BEEBOLE_ACCESS ${v}\n` },
       ],
-    },
+    })),
   },
   {
     id: 'providers-prose-logged-key',
@@ -216,7 +216,7 @@ export default defineRules([
       const shape = loggedShapeOf(context.name ?? '');
       return shape !== undefined && missesByLittle(secret, shape);
     },
-    samples: {
+    samples: lazySamples(() => ({
       match: [loggedSample],
       // One character too many; a word where the key would be.
       ignore: [`${loggedSample}7`, 'your-apiflash-key-here1'],
@@ -233,7 +233,7 @@ export default defineRules([
           render: (v) => `sending API request to apiflash\nusing api key = ${v}\n`,
         },
       ],
-    },
+    })),
   },
   {
     id: 'providers-prose-url-key',
@@ -250,7 +250,7 @@ export default defineRules([
       const shape = SHAPES.get((context.name ?? '').toLowerCase())?.shape;
       return shape !== undefined && missesByLittle(secret, shape);
     },
-    samples: {
+    samples: lazySamples(() => ({
       match: [urlSample],
       // One character too many; a template.
       ignore: [`${urlSample}7`, '{{BULBUL_KEY}}'],
@@ -262,6 +262,6 @@ export default defineRules([
           render: (v) => `GET https://bulbul.com/api/v2/voices?lang=en&api_key=${v}\n`,
         },
       ],
-    },
+    })),
   },
 ]);

@@ -9,6 +9,6 @@ export default defineRules([
     prefix: 'pul-',
     body: '[a-f0-9]{40}',
     severity: 'critical',
-    match: [`pul-${fakeHex(40)}`],
+    match: () => [`pul-${fakeHex(40)}`],
   }),
 ]);

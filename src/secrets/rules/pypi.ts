@@ -9,7 +9,7 @@ export default defineRules([
     prefix: 'pypi-AgEIcHlwaS5vcmc',
     body: '[A-Za-z0-9_-]{50,300}',
     severity: 'critical',
-    match: [fakeToken('pypi-AgEIcHlwaS5vcmc', 120, URL_SAFE)],
+    match: () => [fakeToken('pypi-AgEIcHlwaS5vcmc', 120, URL_SAFE)],
   }),
   prefixedToken({
     id: 'pypi-test-upload-token',
@@ -17,6 +17,6 @@ export default defineRules([
     prefix: 'pypi-AgENdGVzdC5weXBpLm9yZw',
     body: '[A-Za-z0-9_-]{50,300}',
     severity: 'medium',
-    match: [fakeToken('pypi-AgENdGVzdC5weXBpLm9yZw', 120, URL_SAFE)],
+    match: () => [fakeToken('pypi-AgENdGVzdC5weXBpLm9yZw', 120, URL_SAFE)],
   }),
 ]);

@@ -12,6 +12,6 @@ export default defineRules([
     provider: 'railway',
     body: UUID,
     key: 'RAILWAY_TOKEN',
-    match: [fakeUuid()],
+    match: () => [fakeUuid()],
   }),
 ]);

@@ -9,6 +9,6 @@ export default defineRules([
     prefix: 'r8_',
     body: '[A-Za-z0-9]{37}',
     severity: 'critical',
-    match: [fakeToken('r8_', 37)],
+    match: () => [fakeToken('r8_', 37)],
   }),
 ]);

@@ -9,6 +9,6 @@ export default defineRules([
     prefix: 'rubygems_',
     body: '[a-f0-9]{48}',
     severity: 'critical',
-    match: [`rubygems_${fakeHex(48)}`],
+    match: () => [`rubygems_${fakeHex(48)}`],
   }),
 ]);

@@ -1,5 +1,5 @@
 import { defineRules } from '../rule.js';
-import { fakeToken, URL_SAFE } from '../sample-tokens.js';
+import { fakeToken, lazySamples, URL_SAFE } from '../sample-tokens.js';
 import { mixesDigitsAndCases } from '../token-shape.js';
 
 export default defineRules([
@@ -13,9 +13,9 @@ export default defineRules([
     pattern: /(?<![A-Za-z0-9])(00D[A-Za-z0-9]{12}![A-Za-z0-9._]{80,200})(?![A-Za-z0-9._])/,
     entropy: 4,
     validate: (token) => mixesDigitsAndCases(token.slice(16)),
-    samples: {
+    samples: lazySamples(() => ({
       match: [`00D${fakeToken('', 12)}!AQ${fakeToken('', 94, URL_SAFE).replace(/[-_]/g, '.')}`],
       ignore: ['00DFT5H59PHLAN0IA', `00D${fakeToken('', 12)}!\${SF_SESSION}`],
-    },
+    })),
   },
 ]);

@@ -1,6 +1,6 @@
 import type { SecretRule } from '../rule.js';
 import { TOKEN_START } from '../rule-builders.js';
-import { base64UrlOf, fakeHex, fakeToken, LOWER_ALPHANUMERIC, URL_SAFE } from '../sample-tokens.js';
+import { base64UrlOf, fakeHex, fakeToken, LOWER_ALPHANUMERIC, lazySamples, URL_SAFE } from '../sample-tokens.js';
 import { mixesDigitsAndCases } from '../token-shape.js';
 import type { ProviderInfo } from './providers.js';
 
@@ -44,12 +44,12 @@ export const SELF_HOSTED_RULES: Readonly<Record<string, readonly SecretRule[]>> 
       entropy: 3.5,
       // The last part is a UUID: a hand-made stand-in rarely decodes to one.
       validate: (secret) => UUID_TEXT.test(Buffer.from(secret.slice(-48), 'base64url').toString('latin1')),
-      samples: {
+      samples: lazySamples(() => ({
         match: [teamcityToken('teamcity-a')],
         ignore: [
           `${TEAMCITY_HEADER}.${fakeToken('', 36, URL_SAFE, 'tc-bad')}.${fakeToken('', 48, URL_SAFE, 'tc-bad')}`,
         ],
-      },
+      })),
     },
   ],
   // API keys are `<key id>-<64 letters and digits>`; the JSON-RPC API takes them in `auth.login_with_api_key`.
@@ -65,7 +65,7 @@ export const SELF_HOSTED_RULES: Readonly<Record<string, readonly SecretRule[]>> 
         /(?:login_with_api_key|truenas)[^\r\n]{0,60}?(?:\r?\n[^\r\n]{0,120}?){0,3}?(?<![A-Za-z0-9_-])(\d{1,6}-[A-Za-z0-9]{64})(?![A-Za-z0-9_-])/i,
       entropy: 4,
       validate: (secret) => mixesDigitsAndCases(secret.slice(secret.indexOf('-') + 1)),
-      samples: {
+      samples: lazySamples(() => ({
         key: 'TRUENAS_API_KEY',
         match: [truenasKey('nas-a'), truenasKey('nas-key-b')],
         ignore: [`1-${'a1'.repeat(32)}`, `1-${fakeToken('', 64, LOWER_ALPHANUMERIC, 'nas-lower')}`],
@@ -88,7 +88,7 @@ export const SELF_HOSTED_RULES: Readonly<Record<string, readonly SecretRule[]>> 
               `{\n  "msg": "method",\n  "method": "auth.login_with_api_key",\n  "params": [\n    "${v}"\n  ]\n}\n`,
           },
         ],
-      },
+      })),
     },
   ],
 };

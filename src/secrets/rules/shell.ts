@@ -1,6 +1,6 @@
 import { judgeStatementPassword } from '../generic-value.js';
 import { defineRules } from '../rule.js';
-import { fakeHumanPassword, fakeToken } from '../sample-tokens.js';
+import { fakeHumanPassword, fakeToken, lazySamples } from '../sample-tokens.js';
 
 /**
  * Command lines whose syntax, not a variable name, says which word is the password: `sshpass -p …`, Windows
@@ -39,7 +39,7 @@ export default defineRules([
     gate: /[ \t]/,
     pattern: new RegExp(`(?<![\\w.-])sshpass[ \\t]+(?:-[A-Za-oq-z][ \\t]+)?-p[ \\t]?${WORD}`),
     validate: judgeStatementPassword,
-    samples: {
+    samples: lazySamples(() => ({
       match: [fakeHumanPassword('sshpass-1'), fakeToken('', 14, undefined, 'sshpass-2')],
       ignore: ['$SSH_PASS', `\${DEPLOY_PASSWORD}`, 'changeme', '<password>'],
       contexts: [
@@ -59,7 +59,7 @@ export default defineRules([
           render: (v) => `os.system("sshpass -p ${v} rsync -a dist/ deploy@app.internal:/srv")\n`,
         },
       ],
-    },
+    })),
   },
   {
     id: 'shell-net-use-password',
@@ -72,7 +72,7 @@ export default defineRules([
       'i',
     ),
     validate: judgeStatementPassword,
-    samples: {
+    samples: lazySamples(() => ({
       match: [fakeHumanPassword('net-use-1'), fakeToken('', 14, undefined, 'net-use-2')],
       ignore: ['*', '%SHARE_PASSWORD%', '$env:SHARE_PASSWORD', 'changeme'],
       contexts: [
@@ -87,7 +87,7 @@ export default defineRules([
           render: (v) => `net use \\\\files.internal\\ipc$ /user:builder '${v}'\n`,
         },
       ],
-    },
+    })),
   },
   {
     id: 'shell-password-stdin',
@@ -98,11 +98,11 @@ export default defineRules([
       `(?<![\\w.-])(?:echo|printf)[ \\t]+(?:-[neE]{1,3}[ \\t]+)?${WORD}[ \\t]*\\|${SAME_COMMAND}--password-stdin\\b`,
     ),
     validate: judgeStatementPassword,
-    samples: {
+    samples: lazySamples(() => ({
       match: [fakeHumanPassword('password-stdin-1'), fakeToken('', 24, undefined, 'password-stdin-2')],
       ignore: ['"$REGISTRY_PASSWORD"', '$CR_PAT', `"\${{ secrets.GITHUB_TOKEN }}"`, 'changeme'],
       contexts: commandContexts((v) => `echo '${v}' | docker login -u deploy --password-stdin registry.acme.dev`),
-    },
+    })),
   },
   {
     id: 'shell-registry-login-password',
@@ -113,11 +113,11 @@ export default defineRules([
       `(?<![\\w.-])(?:docker|podman|buildah|nerdctl|skopeo|helm[ \\t]+registry)[ \\t]+login\\b${SAME_COMMAND}[ \\t]-p[ \\t]+${WORD}`,
     ),
     validate: judgeStatementPassword,
-    samples: {
+    samples: lazySamples(() => ({
       match: [fakeHumanPassword('registry-login-1'), fakeToken('', 20, undefined, 'registry-login-2')],
       ignore: commandIgnores,
       contexts: commandContexts((v) => `docker login -u deploy -p ${v} registry.acme.dev`),
-    },
+    })),
   },
   {
     id: 'shell-client-password-flag',
@@ -139,7 +139,7 @@ export default defineRules([
       `(?<![\\w.-])(?:(?:redis-cli${SAME_COMMAND}[ \\t](?:-a|--pass))|(?:mongo(?:sh|dump|restore|export|import)?${SAME_COMMAND}[ \\t]-p)|(?:(?:sqlcmd|bcp)${SAME_COMMAND}[ \\t]-P)|(?:ldap(?:search|add|modify|delete|passwd)${SAME_COMMAND}[ \\t]-w))[ \\t]+${WORD}`,
     ),
     validate: judgeStatementPassword,
-    samples: {
+    samples: lazySamples(() => ({
       match: [fakeHumanPassword('client-flag-1'), fakeToken('', 18, undefined, 'client-flag-2')],
       ignore: commandIgnores,
       contexts: [
@@ -156,7 +156,7 @@ export default defineRules([
           render: (v) => `ldapsearch -x -D cn=admin -w '${v}' -b dc=acme\n`,
         },
       ],
-    },
+    })),
   },
   {
     id: 'shell-remote-exec-password',
@@ -165,7 +165,7 @@ export default defineRules([
     keywords: ['psexec', 'paexec'],
     pattern: new RegExp(`(?<![\\w.-])(?:ps|pa)exec(?:64)?(?:\\.exe)?${SAME_COMMAND}[ \\t]-p[ \\t]+${WORD}`, 'i'),
     validate: judgeStatementPassword,
-    samples: {
+    samples: lazySamples(() => ({
       match: [fakeHumanPassword('psexec-1'), fakeToken('', 16, undefined, 'psexec-2')],
       ignore: [...commandIgnores, '%ADMIN_PASSWORD%'],
       contexts: [
@@ -180,7 +180,7 @@ export default defineRules([
           render: (v) => `& psexec \\\\10.0.4.12 -u Administrator -p "${v}" -i -d hostname\n`,
         },
       ],
-    },
+    })),
   },
   {
     id: 'shell-wget-password',
@@ -189,10 +189,10 @@ export default defineRules([
     keywords: ['wget'],
     pattern: new RegExp(`(?<![\\w.-])wget${SAME_COMMAND}[ \\t]--(?:http-|ftp-|proxy-)?password[= \\t]${WORD}`),
     validate: judgeStatementPassword,
-    samples: {
+    samples: lazySamples(() => ({
       match: [fakeHumanPassword('wget-1'), fakeToken('', 16, undefined, 'wget-2')],
       ignore: commandIgnores,
       contexts: commandContexts((v) => `wget --user=deploy --password=${v} https://files.acme.internal/build.tgz`),
-    },
+    })),
   },
 ]);

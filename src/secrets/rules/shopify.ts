@@ -1,10 +1,17 @@
 import { GATES } from '../generic-gates.js';
 import { defineRules, type SecretRule } from '../rule.js';
 import { prefixedToken } from '../rule-builders.js';
-import { fakeHex } from '../sample-tokens.js';
+import { fakeHex, lazySamples } from '../sample-tokens.js';
 
 const shopify = (prefix: string, id: string, title: string) =>
-  prefixedToken({ id, title, prefix, body: '[a-fA-F0-9]{32}', severity: 'critical', match: [prefix + fakeHex(32)] });
+  prefixedToken({
+    id,
+    title,
+    prefix,
+    body: '[a-fA-F0-9]{32}',
+    severity: 'critical',
+    match: () => [prefix + fakeHex(32)],
+  });
 
 /**
  * Before the `shpss_` prefix (2023) an app's API secret key and a webhook's shared secret were 32 bare hex digits,
@@ -19,11 +26,11 @@ const legacySharedSecret: SecretRule = {
   pattern:
     /(?<![A-Za-z0-9_.-])(?<name>[A-Za-z0-9_.-]{0,30}?shopify[A-Za-z0-9_.-]{0,30}?(?:secret|shared[_.-]?key|webhook[_.-]?key)[A-Za-z0-9_.-]{0,20})(?:\\?["'])?[ \t]{0,4}(?:=|:=|:|=>)[ \t]{0,4}(?:\\?["'`])?(?<secret>[a-f0-9]{32})(?![A-Za-z0-9_-])/i,
   entropy: 3,
-  samples: {
+  samples: lazySamples(() => ({
     key: 'SHOPIFY_API_SECRET',
     match: [fakeHex(32)],
     ignore: [`\${SHOPIFY_API_SECRET}`, '0'.repeat(32)],
-  },
+  })),
 };
 
 export default defineRules([
@@ -38,7 +45,7 @@ export default defineRules([
     prefix: 'prtapi_',
     body: '[a-fA-F0-9]{32}',
     severity: 'critical',
-    match: [`prtapi_${fakeHex(32)}`],
+    match: () => [`prtapi_${fakeHex(32)}`],
   }),
   legacySharedSecret,
 ]);

@@ -1,6 +1,6 @@
 import type { SecretRule } from '../rule.js';
 import { TOKEN_START } from '../rule-builders.js';
-import { base64UrlOf, fakeHex, fakeToken, URL_SAFE } from '../sample-tokens.js';
+import { base64UrlOf, fakeHex, fakeToken, lazySamples, URL_SAFE } from '../sample-tokens.js';
 import type { ProviderInfo } from './providers.js';
 
 /**
@@ -37,7 +37,7 @@ export const SIGNED_URL_RULES: Readonly<Record<string, readonly SecretRule[]>> =
       pattern:
         /https:\/\/[A-Za-z0-9.-]{1,120}\.(?:logic\.azure\.com|powerplatform\.com)(?::443)?\/[^\s"'<>?]{1,300}\/paths\/invoke\?(?:[^\s"'<>#]{0,300}?&)?sig=([A-Za-z0-9_-]{43})(?![A-Za-z0-9_-])/,
       entropy: 4,
-      samples: {
+      samples: lazySamples(() => ({
         key: 'TEAMS_WEBHOOK_URL',
         match: [
           workflowUrl('prod-27.westeurope.logic.azure.com:443', 'logic'),
@@ -49,7 +49,7 @@ export const SIGNED_URL_RULES: Readonly<Record<string, readonly SecretRule[]>> =
         ignore: [
           'https://prod-27.westeurope.logic.azure.com:443/workflows/<id>/triggers/manual/paths/invoke?api-version=2016-06-01&sig=<signature>',
         ],
-      },
+      })),
     },
   ],
   // `cloudinary://<API key>:<API secret>@<cloud name>`: the secret is 27 characters.
@@ -61,7 +61,7 @@ export const SIGNED_URL_RULES: Readonly<Record<string, readonly SecretRule[]>> =
       keywords: ['cloudinary://'],
       pattern: /cloudinary:\/\/[0-9]{12,16}:([A-Za-z0-9_-]{27})@[A-Za-z0-9_-]{1,64}(?![A-Za-z0-9_-])/,
       entropy: 3.5,
-      samples: {
+      samples: lazySamples(() => ({
         key: 'CLOUDINARY_URL',
         match: [
           `cloudinary://${fakeToken('', 15, '0123456789', 'cld-key')}:${fakeToken('', 27, URL_SAFE, 'cld')}@acme-media`,
@@ -70,7 +70,7 @@ export const SIGNED_URL_RULES: Readonly<Record<string, readonly SecretRule[]>> =
           'cloudinary://<api_key>:<api_secret>@<cloud_name>',
           'cloudinary://123456789012345:abcdefghijklmnopqrstuvwxyz0@demo',
         ],
-      },
+      })),
     },
   ],
   // OAuth access (`oaa…`) and refresh (`oar…`) tokens: an id, `.v1.`, a base64url JSON payload and a 64-hex MAC.
@@ -84,10 +84,10 @@ export const SIGNED_URL_RULES: Readonly<Record<string, readonly SecretRule[]>> =
         `${TOKEN_START}(oa[ar][A-Za-z0-9]{14}\\.v1\\.eyJ[A-Za-z0-9_-]{16,1000}\\.[0-9a-f]{64})(?![A-Za-z0-9_-])`,
       ),
       entropy: 4,
-      samples: {
+      samples: lazySamples(() => ({
         match: [airtableToken('oaa', 'airtable-a'), airtableToken('oar', 'airtable-r')],
         ignore: [`oaa${'x'.repeat(14)}.v1.eyJ${'x'.repeat(40)}.${'0'.repeat(64)}`],
-      },
+      })),
     },
   ],
 };

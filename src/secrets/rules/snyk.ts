@@ -12,6 +12,6 @@ export default defineRules([
     provider: 'snyk',
     body: UUID,
     key: 'SNYK_TOKEN',
-    match: [fakeUuid()],
+    match: () => [fakeUuid()],
   }),
 ]);

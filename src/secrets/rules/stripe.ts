@@ -1,5 +1,5 @@
 import { defineRules } from '../rule.js';
-import { fakeToken } from '../sample-tokens.js';
+import { fakeToken, lazySamples } from '../sample-tokens.js';
 
 export default defineRules([
   {
@@ -9,10 +9,10 @@ export default defineRules([
     keywords: ['sk_live_'],
     pattern: /(?<![A-Za-z0-9_])(sk_live_[A-Za-z0-9]{24,247})(?![A-Za-z0-9])/,
     entropy: 3.5,
-    samples: {
+    samples: lazySamples(() => ({
       match: [fakeToken('sk_live_', 24), fakeToken('sk_live_', 99)],
       ignore: [`pk_live_${fakeToken('', 24)}`, 'sk_live_' + 'x'.repeat(24), `sk_live_\${STRIPE_KEY}`],
-    },
+    })),
   },
   {
     id: 'stripe-restricted-key',
@@ -21,7 +21,7 @@ export default defineRules([
     keywords: ['rk_live_'],
     pattern: /(?<![A-Za-z0-9_])(rk_live_[A-Za-z0-9]{24,247})(?![A-Za-z0-9])/,
     entropy: 3.5,
-    samples: { match: [fakeToken('rk_live_', 24)], ignore: ['rk_live_' + '0'.repeat(24)] },
+    samples: lazySamples(() => ({ match: [fakeToken('rk_live_', 24)], ignore: ['rk_live_' + '0'.repeat(24)] })),
   },
   {
     id: 'stripe-test-secret-key',
@@ -30,10 +30,10 @@ export default defineRules([
     keywords: ['sk_test_', 'rk_test_'],
     pattern: /(?<![A-Za-z0-9_])([sr]k_test_[A-Za-z0-9]{24,247})(?![A-Za-z0-9])/,
     entropy: 3.5,
-    samples: {
+    samples: lazySamples(() => ({
       match: [fakeToken('sk_test_', 24)],
       ignore: [`pk_test_${fakeToken('', 24)}`, 'sk_test_' + 'x'.repeat(24)],
-    },
+    })),
   },
   {
     id: 'stripe-webhook-secret',
@@ -42,6 +42,9 @@ export default defineRules([
     keywords: ['whsec_'],
     pattern: /(?<![A-Za-z0-9_])(whsec_[A-Za-z0-9+/]{32,64})(?![A-Za-z0-9+/])/,
     entropy: 3.5,
-    samples: { match: [fakeToken('whsec_', 32)], ignore: ['whsec_' + 'x'.repeat(32), 'whsec_...'] },
+    samples: lazySamples(() => ({
+      match: [fakeToken('whsec_', 32)],
+      ignore: ['whsec_' + 'x'.repeat(32), 'whsec_...'],
+    })),
   },
 ]);

@@ -10,7 +10,7 @@ export default defineRules([
     // Newer tokens carry a version (sbp_v0_…).
     body: '(?:v[0-9]_)?[a-f0-9]{40}',
     severity: 'critical',
-    match: [`sbp_${fakeHex(40)}`, `sbp_v0_${fakeHex(40)}`],
+    match: () => [`sbp_${fakeHex(40)}`, `sbp_v0_${fakeHex(40)}`],
   }),
   prefixedToken({
     id: 'supabase-secret-key',
@@ -18,6 +18,6 @@ export default defineRules([
     prefix: 'sb_secret_',
     body: '[A-Za-z0-9_-]{31,40}',
     severity: 'critical',
-    match: [fakeToken('sb_secret_', 31, URL_SAFE)],
+    match: () => [fakeToken('sb_secret_', 31, URL_SAFE)],
   }),
 ]);

@@ -8,6 +8,6 @@ export default defineRules([
     title: 'Tavily API key',
     prefix: 'tvly-',
     body: '(?:dev-|prod-)?[A-Za-z0-9]{32}',
-    match: [fakeToken('tvly-', 32), fakeToken('tvly-dev-', 32)],
+    match: () => [fakeToken('tvly-', 32), fakeToken('tvly-dev-', 32)],
   }),
 ]);

@@ -1,5 +1,5 @@
 import { defineRules } from '../rule.js';
-import { fakeToken, URL_SAFE } from '../sample-tokens.js';
+import { fakeToken, lazySamples, URL_SAFE } from '../sample-tokens.js';
 
 export default defineRules([
   {
@@ -9,9 +9,9 @@ export default defineRules([
     keywords: [':AA'],
     pattern: /(?<![A-Za-z0-9])(\d{8,10}:AA[A-Za-z0-9_-]{33})(?![A-Za-z0-9_-])/,
     entropy: 3.5,
-    samples: {
+    samples: lazySamples(() => ({
       match: [`${fakeToken('', 10, '0123456789')}:AA${fakeToken('', 33, URL_SAFE)}`],
       ignore: ['123456789:AAxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'],
-    },
+    })),
   },
 ]);

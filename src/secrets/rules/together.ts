@@ -9,7 +9,7 @@ export default defineRules([
     prefix: 'tgp_v1_',
     body: '[A-Za-z0-9_-]{43}',
     severity: 'critical',
-    match: [fakeToken('tgp_v1_', 43, URL_SAFE)],
+    match: () => [fakeToken('tgp_v1_', 43, URL_SAFE)],
   }),
   namedValue({
     id: 'together-legacy-api-key',
@@ -17,6 +17,6 @@ export default defineRules([
     provider: 'together',
     body: '[a-f0-9]{64}',
     key: 'TOGETHER_API_KEY',
-    match: [fakeHex(64)],
+    match: () => [fakeHex(64)],
   }),
 ]);

@@ -1,6 +1,6 @@
 import { defineRules } from '../rule.js';
 import { namedValue } from '../rule-builders.js';
-import { fakeHex } from '../sample-tokens.js';
+import { fakeHex, lazySamples } from '../sample-tokens.js';
 
 const sid = () => `AC${fakeHex(32, 'twilio-sid')}`;
 const authToken = () => fakeHex(32, 'twilio-pair-token');
@@ -12,7 +12,11 @@ export default defineRules([
     severity: 'high',
     keywords: ['twilio'],
     pattern: /twilio[A-Za-z0-9_.-]{0,30}["']?[ \t]{0,4}(?:=|:|=>)[ \t]{0,4}["']?(SK[0-9a-fA-F]{32})(?![A-Za-z0-9])/i,
-    samples: { key: 'TWILIO_API_KEY', match: [`SK${fakeHex(32)}`], ignore: ['SK' + '0'.repeat(32)] },
+    samples: lazySamples(() => ({
+      key: 'TWILIO_API_KEY',
+      match: [`SK${fakeHex(32)}`],
+      ignore: ['SK' + '0'.repeat(32)],
+    })),
   },
   namedValue({
     id: 'twilio-auth-token',
@@ -21,7 +25,7 @@ export default defineRules([
     body: '[0-9a-f]{32}',
     key: 'TWILIO_AUTH_TOKEN',
     severity: 'critical',
-    match: [fakeHex(32)],
+    match: () => [fakeHex(32)],
   }),
   // Twilio's quickstarts assign the account SID and the auth token to plain names (`account_sid = "AC…"`,
   // `auth_token = "…"`) after `from twilio.rest import Client`, or pass both at once (`Client("AC…", "…")`,
@@ -36,7 +40,7 @@ export default defineRules([
     pattern:
       /(?<![A-Za-z0-9])AC[0-9a-f]{32}(?![A-Za-z0-9])(?:\\?["'`]?[ \t]{0,4}[,:][ \t]{0,4}\\?["'`]?(?<secretPair>[0-9a-f]{32})|[^\r\n]{0,80}\r?\n(?:[^\r\n]{0,200}\r?\n){0,3}?[^\r\n]{0,60}?(?:token|auth|secret)[A-Za-z0-9_]{0,20}\\?["']?[ \t]{0,4}(?::=|=|:)[ \t]{0,4}\\?["'`]?(?<secret>[0-9a-f]{32}))(?![A-Za-z0-9])/i,
     entropy: 3,
-    samples: {
+    samples: lazySamples(() => ({
       match: [authToken()],
       ignore: ['0'.repeat(32), 'your_auth_token'],
       contexts: [
@@ -57,6 +61,6 @@ export default defineRules([
           render: (v) => `# twilio\ncurl -X POST "https://${sid()}:${v}@api.twilio.com/2010-04-01/Accounts"\n`,
         },
       ],
-    },
+    })),
   },
 ]);

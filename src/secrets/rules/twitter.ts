@@ -1,5 +1,5 @@
 import { defineRules } from '../rule.js';
-import { fakeToken } from '../sample-tokens.js';
+import { fakeToken, lazySamples } from '../sample-tokens.js';
 
 const URL_ENCODED = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789%';
 
@@ -14,11 +14,11 @@ export default defineRules([
     entropy: 3.5,
     // A base64 blob of zeros has the same run: the token's secret half is URL-encoded base64 (`%2B`, `%3D`, `%2F`).
     validate: (token) => /%(?:2B|2F|3D)/.test(token) && /[a-z]/.test(token) && /[0-9]/.test(token),
-    samples: {
+    samples: lazySamples(() => ({
       match: [
         `${'A'.repeat(21)}Mkq0AAAAAAA${fakeToken('', 20)}%2B${fakeToken('', 18)}%3D${fakeToken('', 40, URL_ENCODED.slice(0, -1))}`,
       ],
       ignore: [`${'A'.repeat(21)}${fakeToken('', 80)}`, `${'A'.repeat(21)}Mkq0%2B${'A'.repeat(80)}`],
-    },
+    })),
   },
 ]);

@@ -8,6 +8,6 @@ export default defineRules([
     title: 'WunderGraph Cosmo API key',
     prefix: 'cosmo_',
     body: '[a-f0-9]{32}',
-    match: [`cosmo_${fakeHex(32)}`],
+    match: () => [`cosmo_${fakeHex(32)}`],
   }),
 ]);

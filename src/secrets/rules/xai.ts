@@ -9,6 +9,6 @@ export default defineRules([
     prefix: 'xai-',
     body: '[A-Za-z0-9]{80}',
     severity: 'critical',
-    match: [fakeToken('xai-', 80)],
+    match: () => [fakeToken('xai-', 80)],
   }),
 ]);
