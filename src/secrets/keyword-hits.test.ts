@@ -13,7 +13,7 @@ function passHits(keywords: string[], text: string, cuts: number[] = []): string
   let from = 0;
   for (const until of ends) {
     for (let next = from; next < until; next = found.at) {
-      found.find(automaton, text, next, until, state);
+      found.find(automaton, automaton.accepting, text, next, until, state);
       state = found.state;
       for (let hit = 0; hit < found.count; hit++) {
         for (const output of automaton.outputs[found.states[hit]!]!)

@@ -24,10 +24,18 @@ export class KeywordHits {
 
   /**
    * Runs `automaton` over `text[from, until)` from `state`, recording hits until `until` or until `CAPACITY` of them
-   * are held: then `at` says where to go on from.
+   * are held: then `at` says where to go on from. `accepting` is the automaton's own, or a copy without the states
+   * whose keywords only rules exempt for this text's path use.
    */
-  find(automaton: KeywordAutomaton<unknown>, text: string, from: number, until: number, state: number): void {
-    const { delta, accepting } = automaton;
+  find(
+    automaton: KeywordAutomaton<unknown>,
+    accepting: Uint8Array,
+    text: string,
+    from: number,
+    until: number,
+    state: number,
+  ): void {
+    const { delta } = automaton;
     const { states, ends } = this;
     let count = 0;
     let i = from;

@@ -44,6 +44,8 @@ interface ScanState {
   readonly scannedUntil: Float64Array;
   /** The rules this path exempts: `scannedUntil` holds everything for them. */
   readonly exempt: readonly number[];
+  /** The prefilter's accepting states that matter here: none whose keywords only `exempt` rules use. */
+  readonly accepting: Uint8Array;
   /** The prefilter automaton's state. */
   state: number;
   readonly found: Found[];
@@ -88,6 +90,8 @@ export class SecretScanner {
   private readonly allowlist: GlobalAllowlist;
   /** Per path, its syntax, lockfile and documentation names, and the rules its own path filters exempt. */
   private readonly pathFacts: PathFactsCache;
+  /** Per set of exempt rules (their indices joined), the accepting states left (see `acceptingFor`). */
+  private readonly acceptingByExempt = new Map<string, Uint8Array>();
   private readonly progress: RuleProgressPool;
   private readonly idleWindows: PendingWindows[] = [];
   private readonly idleHits: KeywordHits[] = [];
@@ -210,6 +214,7 @@ export class SecretScanner {
       documentation: facts.documentation,
       scannedUntil: this.progress.take(facts.exempt),
       exempt: facts.exempt,
+      accepting: this.acceptingFor(facts.exempt),
       state: 0,
       found: [],
       seen: new SeenMatches(),
@@ -272,7 +277,7 @@ export class SecretScanner {
     };
     let state = scan.state;
     for (let next = from; next < until; next = found.at) {
-      found.find(automaton, text, next, until, state);
+      found.find(automaton, scan.accepting, text, next, until, state);
       state = found.state;
       for (let hit = 0; hit < found.count; hit++) {
         const last = found.ends[hit]!;
@@ -289,6 +294,30 @@ export class SecretScanner {
     this.idleWindows.push(pending);
     this.idleHits.push(found);
     scan.state = state;
+  }
+
+  /**
+   * The automaton's accepting states less those whose keywords only `exempt` rules use: `.pgpass`'s `:` keyword is on
+   * every other line of code, and each hit of it would be recorded and handled only to find its one rule exempt.
+   */
+  private acceptingFor(exempt: readonly number[]): Uint8Array {
+    const { accepting, outputs } = this.automaton;
+    if (exempt.length === 0) return accepting;
+    const key = exempt.join(',');
+    let own = this.acceptingByExempt.get(key);
+    if (own !== undefined) return own;
+    const skip = new Set(exempt);
+    own = accepting.slice();
+    for (let state = 0; state < own.length; state++) {
+      const list = outputs[state];
+      if (own[state] === 0 || list === undefined) continue;
+      const idle = list.every(
+        (keyword) => !keyword.nameWord && keyword.items.every((compiled) => skip.has(compiled.index)),
+      );
+      if (idle) own[state] = 0;
+    }
+    this.acceptingByExempt.set(key, own);
+    return own;
   }
 
   /** A hit of one of `compiled`'s keywords at `text[at, after)`: cuts the rule's window and runs it or queues it. */

@@ -29,6 +29,9 @@ export default defineRules([
     title: 'Azure storage or Cosmos DB account key (under a storage-, account- or Cosmos-named key)',
     severity: 'critical',
     keywords: ['storage', 'account', 'cosmos', 'azure'],
+    // The pattern's rest after the word: `account` and `storage` are in much ordinary code, and only the rare hit
+    // followed by `…key`, a separator and 86 base64 characters is worth a window.
+    gate: /[A-Za-z0-9_.-]{0,30}?key[A-Za-z0-9_.-]{0,10}(?:[\]"'`)>]{1,3}[ \t]{0,4}(?:=|:=|:|=>|,|\{)?|[ \t]{0,4}(?:=|:=|:|=>|,|\{)|[ \t]{1,4})[ \t]{0,4}["'`(]{0,2}[A-Za-z0-9+/]{86}==/i,
     pattern:
       /(?<![A-Za-z0-9_.-])(?<name>[A-Za-z0-9_.-]{0,40}?(?:storage|account|cosmos|azure)[A-Za-z0-9_.-]{0,30}?key[A-Za-z0-9_.-]{0,10})(?:[\]"'`)>]{1,3}[ \t]{0,4}(?:=|:=|:|=>|,|\{)?|[ \t]{0,4}(?:=|:=|:|=>|,|\{)|[ \t]{1,4})[ \t]{0,4}["'`(]{0,2}(?<secret>[A-Za-z0-9+/]{86}==)(?![A-Za-z0-9+/=])/i,
     entropy: 4,

@@ -1,3 +1,4 @@
+import { checkedGate } from '../gate-checks.js';
 import { defineRules, type MatchContext } from '../rule.js';
 import { missesByLittle, OTHER_CREDENTIAL_NAME, shapeClass, type ValueShape } from '../rule-builders.js';
 import { LOWER_ALPHANUMERIC, lazySamples, randomString } from '../sample-tokens.js';
@@ -127,6 +128,29 @@ const loggedSample = randomString(32, LOWER_ALPHANUMERIC, 'prose-logged-apiflash
  * A key in the query of a URL on the provider's own host (`https://api.bulbul.com/v1/users?key=…`): the domain names
  * the provider, and the value must be in its shape. Only `key`, `api_key`, `apikey`, `access_key` or `token`.
  */
+/** The lengths of `key` and `token`. */
+const PROSE_KEYWORD_LENGTHS = [3, 5];
+
+/** Whether `code` is a tab or a space. */
+function isBlank(code: number): boolean {
+  return code === 32 || code === 9;
+}
+
+/**
+ * Whether `key` or `token` (whichever ended at `after`) has blanks before it and a word's letter or digit before those,
+ * as `PROSE_KEY` needs: `{ token: … }` and an indented `key: …` (object literals in code) are not prose.
+ */
+function wordThenSpaceBefore(text: string, after: number): boolean {
+  for (const length of PROSE_KEYWORD_LENGTHS) {
+    let at = after - length - 1;
+    if (at < 0 || !isBlank(text.charCodeAt(at))) continue;
+    while (at > 0 && isBlank(text.charCodeAt(at))) at--;
+    const code = text.charCodeAt(at);
+    if ((code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122)) return true;
+  }
+  return false;
+}
+
 const URL_KEY =
   /https?:\/\/(?:[a-z0-9-]{1,40}\.){0,3}?(?<name>[a-z0-9]{2,40})\.[a-z]{2,6}(?::[0-9]{2,5})?\/[^\s"'`?#]{0,200}\?(?:[^\s"'`#]{0,200}?&)?(?:api_?key|key|access_key|token)=(?<secret>[A-Za-z0-9][A-Za-z0-9._~+/=-]{3,400})(?![A-Za-z0-9._~+/=-])/i;
 
@@ -142,7 +166,7 @@ export default defineRules([
     title: "API key or token named by its provider in words (Using adzuna key=…, webex token - '…')",
     severity: 'high',
     keywords: ['key', 'token'],
-    gate: /["']?[ \t]*(?:=|:|-[ \t]*['"])/,
+    gate: checkedGate(/["']?[ \t]*(?:=|:|-[ \t]*['"])/, wordThenSpaceBefore),
     pattern: PROSE_KEY,
     entropy: 3,
     validate: (secret, context) => {
