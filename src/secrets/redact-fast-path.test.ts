@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, test } from 'vitest';
 import { propertyRuns } from '../../test/support/property-runs.js';
+import { loadRedactor } from '../core/pipeline/redact-result.js';
 import { resetKnownValues } from './known-values.js';
 import { redactSecrets, type SecretTextScanner, sharedSecretScanner } from './redact.js';
 import { builtinRules } from './rules/index.js';
@@ -52,15 +53,19 @@ const path = fc.constantFrom('output.log', 'config-show.yaml', 'config-show.json
 
 describe('output masking with the keyword pre-check', () => {
   test('masks every text exactly as the full scan does', () => {
+    let masked = 0;
     fc.assert(
       fc.property(text, path, (input, at) => {
         resetKnownValues();
         const full = redactSecrets(input, { scanner: alwaysScans, path: at });
         resetKnownValues();
         expect(redactSecrets(input, { path: at })).toBe(full);
+        if (full !== input) masked++;
       }),
       { numRuns: propertyRuns(300, 3000) },
     );
+    // The inputs did hold secrets: the property compared masked output, not only untouched text.
+    expect(masked).toBeGreaterThan(30);
   });
 
   test('the pre-check says "nothing" only where the scan finds nothing', () => {
@@ -96,5 +101,13 @@ describe('output masking with the keyword pre-check', () => {
     const line = redactSecrets(`checks: npm test › uploading with ${key} to the bucket`);
     expect(line).not.toContain(key.slice(4));
     expect(line.startsWith('checks: npm test › uploading with ')).toBe(true);
+  });
+
+  test('the masker the pipeline uses for progress lines and report paths still masks them', async () => {
+    const redact = await loadRedactor();
+    const token = fakeChecksumToken('ghp_', 'redact-fast-path-pipeline');
+    expect(redact(`src/${token}.ts`)).not.toContain(token.slice(4));
+    expect(redact(`checks: running \`deploy --token ${token}\``)).not.toContain(token.slice(4));
+    expect(redact('src/lib/file-name-12.ts')).toBe('src/lib/file-name-12.ts');
   });
 });

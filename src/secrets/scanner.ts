@@ -181,8 +181,9 @@ export class SecretScanner {
           for (const compiled of keyword.items) {
             if (exempt.includes(compiled.index)) continue;
             if (compiled.gateCheck !== undefined && !compiled.gateCheck(text, after)) continue;
-            if (compiled.gate && !(gates ??= new GateCheck(text)).passes(compiled.gate, compiled.gateShape, after)) {
-              continue;
+            if (compiled.gate) {
+              gates ??= new GateCheck(text);
+              if (!gates.passes(compiled.gate, compiled.gateShape, after)) continue;
             }
             return true;
           }
