@@ -21,6 +21,8 @@ export interface SecretTextScanner {
     text: string,
     options: { path: string },
   ): ReadonlyArray<{ secret: string; start: number; end: number; rule: { id: string } }>;
+  /** False only when `scanText` of this text at this path is sure to find nothing (see `SecretScanner.mayFind`). */
+  mayFind?(text: string, path: string): boolean;
 }
 
 export interface RedactOptions {
@@ -49,16 +51,11 @@ export function redactSecrets(text: string, options: RedactOptions = {}): string
   const shown = view?.text ?? text;
   // Inline allow markers let a developer keep a known fixture in code; they must not let a secret into output.
   const judged = shown.replace(/(tollgate|gitleaks):allow/gi, (marker) => marker.replace(':', '_'));
-  const own = ownWordSpans(shown);
-  // A match inside tollgate's own prose is no value of the user's: neither masked nor remembered as a secret.
-  const matches = (options.scanner ?? sharedSecretScanner())
-    .scanText(judged, { path: options.path ?? 'output.log' })
-    .filter((match) => !insideOwnWords(own, match.start, match.end));
-  const spans: Span[] = matches.map((match) => ({ start: match.start, end: match.end, ruleId: match.rule.id }));
-  for (const match of matches) rememberFoundSecret(match.secret);
-  for (const span of companionSpans(judged, matches)) {
-    if (!insideOwnWords(own, span.start, span.end)) spans.push({ ...span, ruleId: 'key-companion-secret' });
-  }
+  const scanner = options.scanner ?? sharedSecretScanner();
+  const path = options.path ?? 'output.log';
+  // Most output (a progress line, a file path) holds no rule keyword: then the scan would find nothing, and skipping
+  // it (and its per-scan allocations) changes no byte of the result.
+  const spans: Span[] = scanner.mayFind?.(judged, path) === false ? [] : scannedSpans(scanner, judged, path, shown);
   for (const span of knownValueSpans(shown)) spans.push({ start: span.start, end: span.end, ruleId: span.kind });
   let out = '';
   let at = 0;
@@ -72,6 +69,19 @@ export function redactSecrets(text: string, options: RedactOptions = {}): string
     at = end;
   }
   return maskAuthorizationHeaders(maskUrlCredentials(out + text.slice(at)));
+}
+
+/** What the scanner finds in `judged`, and the high-entropy runs beside a matched key id. */
+function scannedSpans(scanner: SecretTextScanner, judged: string, path: string, shown: string): Span[] {
+  const own = ownWordSpans(shown);
+  // A match inside tollgate's own prose is no value of the user's: neither masked nor remembered as a secret.
+  const matches = scanner.scanText(judged, { path }).filter((match) => !insideOwnWords(own, match.start, match.end));
+  const spans: Span[] = matches.map((match) => ({ start: match.start, end: match.end, ruleId: match.rule.id }));
+  for (const match of matches) rememberFoundSecret(match.secret);
+  for (const span of companionSpans(judged, matches)) {
+    if (!insideOwnWords(own, span.start, span.end)) spans.push({ ...span, ruleId: 'key-companion-secret' });
+  }
+  return spans;
 }
 
 interface Span {

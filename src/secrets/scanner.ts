@@ -152,6 +152,52 @@ export class SecretScanner {
   }
 
   /**
+   * False only when `scanText(text, { path })` is sure to return nothing: no rule here runs without a keyword, the
+   * path is no YAML whose Kubernetes Secret values are decoded, and at no keyword hit would a rule's window open (the
+   * rule's own path filter exempts the path, or its gate fails right after the hit, exactly as `openWindow` decides).
+   * Rules run only in windows opened at such hits, so without one nothing can match. A name word's hit counts as a
+   * window. What lets output masking skip the scan for the many texts (paths, progress lines) no rule can match.
+   */
+  mayFind(text: string, path: string): boolean {
+    if (!this.acceptsPath(path)) return false;
+    if (this.anchorless.length > 0) return true;
+    const facts = this.pathFacts.of(path);
+    if (facts.yaml && mayHoldKubernetesSecret(text)) return true;
+    const found = this.idleHits.pop() ?? new KeywordHits();
+    try {
+      return this.opensWindow(text, facts.exempt, found);
+    } finally {
+      this.idleHits.push(found);
+    }
+  }
+
+  private opensWindow(text: string, exempt: readonly number[], found: KeywordHits): boolean {
+    const { automaton } = this;
+    let gates: GateCheck | undefined;
+    let state = 0;
+    for (let next = 0; next < text.length; next = found.at) {
+      found.find(automaton, text, next, text.length, state);
+      state = found.state;
+      for (let hit = 0; hit < found.count; hit++) {
+        const after = found.ends[hit]! + 1;
+        for (const keyword of automaton.outputs[found.states[hit]!]!) {
+          if (keyword.nameWord) return true;
+          for (const compiled of keyword.items) {
+            if (exempt.includes(compiled.index)) continue;
+            if (compiled.gateCheck !== undefined && !compiled.gateCheck(text, after)) continue;
+            if (compiled.gate) {
+              gates ??= new GateCheck(text);
+              if (!gates.passes(compiled.gate, compiled.gateShape, after)) continue;
+            }
+            return true;
+          }
+        }
+      }
+    }
+    return false;
+  }
+
+  /**
    * A text that arrives in pieces (a large file read from disk in windows), with the same findings `scanText` gives
    * for the whole: the prefilter's state and each rule's progress carry over, and every window a rule runs in lies
    * inside the text held, which keeps `STREAM_BACK` characters (and whole lines) behind the prefilter and waits for
