@@ -4,6 +4,7 @@ import { decodedScanInput, kubernetesSecretValues, mayHoldKubernetesSecret } fro
 import { type LineHits, queueLineWindow } from './line-windows.js';
 import { GateCheck } from './name-gate.js';
 import { NameKeywords } from './name-keywords.js';
+import { opensAnyWindow } from './opens-window.js';
 import { type PathFacts, PathFactsCache } from './path-facts.js';
 import { PendingWindows } from './pending-windows.js';
 import { buildKeywordAutomaton, isAutomatonKeyword, type KeywordAutomaton } from './prefilter.js';
@@ -165,36 +166,10 @@ export class SecretScanner {
     if (facts.yaml && mayHoldKubernetesSecret(text)) return true;
     const found = this.idleHits.pop() ?? new KeywordHits();
     try {
-      return this.opensWindow(text, facts.exempt, found);
+      return opensAnyWindow(this.automaton, this.acceptingFor(facts.exempt), text, facts.exempt, found);
     } finally {
       this.idleHits.push(found);
     }
-  }
-
-  private opensWindow(text: string, exempt: readonly number[], found: KeywordHits): boolean {
-    const { automaton } = this;
-    let gates: GateCheck | undefined;
-    let state = 0;
-    for (let next = 0; next < text.length; next = found.at) {
-      found.find(automaton, text, next, text.length, state);
-      state = found.state;
-      for (let hit = 0; hit < found.count; hit++) {
-        const after = found.ends[hit]! + 1;
-        for (const keyword of automaton.outputs[found.states[hit]!]!) {
-          if (keyword.nameWord) return true;
-          for (const compiled of keyword.items) {
-            if (exempt.includes(compiled.index)) continue;
-            if (compiled.gateCheck !== undefined && !compiled.gateCheck(text, after)) continue;
-            if (compiled.gate) {
-              gates ??= new GateCheck(text);
-              if (!gates.passes(compiled.gate, compiled.gateShape, after)) continue;
-            }
-            return true;
-          }
-        }
-      }
-    }
-    return false;
   }
 
   /**
