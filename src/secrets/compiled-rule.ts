@@ -1,5 +1,5 @@
 import { gateCheckOf, type HitCheck } from './gate-checks.js';
-import { type NameGateShape, nameGateShape } from './name-gate.js';
+import { type GateCheck, type NameGateShape, nameGateShape } from './name-gate.js';
 import type { SecretRule } from './rule.js';
 import { secretGroupNames } from './scan-results.js';
 
@@ -75,4 +75,13 @@ function withFlags(flags: string, extra: string): string {
   let out = flags;
   for (const flag of extra) if (!out.includes(flag)) out += flag;
   return out;
+}
+
+/**
+ * Whether `compiled`'s window opens at a keyword hit ending at `after`: its gate check and its gate pass right there.
+ * The scan and output masking's pre-check (`opens-window.ts`) decide alike through this.
+ */
+export function opensAt(compiled: CompiledRule, text: string, after: number, gates: GateCheck): boolean {
+  if (compiled.gateCheck !== undefined && !compiled.gateCheck(text, after)) return false;
+  return compiled.gate === undefined || gates.passes(compiled.gate, compiled.gateShape, after);
 }

@@ -1,11 +1,11 @@
-import type { CompiledRule } from './compiled-rule.js';
+import { type CompiledRule, opensAt } from './compiled-rule.js';
 import type { KeywordHits } from './keyword-hits.js';
 import { GateCheck } from './name-gate.js';
 import type { KeywordAutomaton } from './prefilter.js';
 
 /**
  * Whether a scan of `text` would open any rule's window: a keyword hit (among `accepting` states) of a rule `exempt`
- * does not list, whose gate check and gate pass right after the hit, exactly as the scanner's `openWindow` decides; a
+ * does not list, whose gate check and gate pass right after the hit, through the same `opensAt` the scan decides by; a
  * name word's hit counts as one. Rules run only in such windows, so when none opens nothing can be found
  * (`SecretScanner.mayFind`).
  */
@@ -16,7 +16,7 @@ export function opensAnyWindow(
   exempt: readonly number[],
   found: KeywordHits,
 ): boolean {
-  let gates: GateCheck | undefined;
+  const gates = new GateCheck(text);
   let state = 0;
   for (let next = 0; next < text.length; next = found.at) {
     found.find(automaton, accepting, text, next, text.length, state);
@@ -26,13 +26,7 @@ export function opensAnyWindow(
       for (const keyword of automaton.outputs[found.states[hit]!]!) {
         if (keyword.nameWord) return true;
         for (const compiled of keyword.items) {
-          if (exempt.includes(compiled.index)) continue;
-          if (compiled.gateCheck !== undefined && !compiled.gateCheck(text, after)) continue;
-          if (compiled.gate) {
-            gates ??= new GateCheck(text);
-            if (!gates.passes(compiled.gate, compiled.gateShape, after)) continue;
-          }
-          return true;
+          if (!exempt.includes(compiled.index) && opensAt(compiled, text, after, gates)) return true;
         }
       }
     }

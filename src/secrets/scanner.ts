@@ -1,4 +1,4 @@
-import { type CompiledRule, compileRule } from './compiled-rule.js';
+import { type CompiledRule, compileRule, opensAt } from './compiled-rule.js';
 import { KeywordHits } from './keyword-hits.js';
 import { decodedScanInput, kubernetesSecretValues, mayHoldKubernetesSecret } from './kubernetes-secret.js';
 import { type LineHits, queueLineWindow } from './line-windows.js';
@@ -344,8 +344,7 @@ export class SecretScanner {
   /** A hit of one of `compiled`'s keywords at `text[at, after)`: cuts the rule's window and runs it or queues it. */
   private openWindow(compiled: CompiledRule, at: number, after: number, hits: Hits): void {
     const { text, base } = hits;
-    if (compiled.gateCheck !== undefined && !compiled.gateCheck(text, after)) return;
-    if (compiled.gate && !hits.gates.passes(compiled.gate, compiled.gateShape, after)) return;
+    if (!opensAt(compiled, text, after, hits.gates)) return;
     if (!compiled.block) {
       queueLineWindow(hits, compiled.index, compiled.rule, at);
       return;
