@@ -10,7 +10,7 @@ import {
   stopDeadlineAt,
 } from '../integrations/hooks/stop-deadline.js';
 import type { StopHandoff } from '../integrations/hooks/stop-entry.js';
-import { fastStopAnswer } from '../integrations/hooks/stop-fast-answer.js';
+import { type EarlyStamp, fastStopAnswer, startEarlyStamp } from '../integrations/hooks/stop-fast-answer.js';
 import { stopHookAgentFromArgv } from './fast-path.js';
 import { installSignalHandlers, installStreamErrorHandlers } from './process-handlers.js';
 import { exitIfUnfinished } from './unfinished-guard.js';
@@ -25,6 +25,8 @@ import { exitIfUnfinished } from './unfinished-guard.js';
 export async function stopHookFast(argv: readonly string[]): Promise<StopHandoff | null> {
   const stop = stopHookAgentFromArgv(argv.slice(2));
   if (!stop) return {};
+  // git takes the stamp while the payload is read: the stamp is most of the answer's wait.
+  const early = startEarlyStamp(process.env, TOLLGATE_VERSION);
   const unfinished = exitIfUnfinished(argv);
   const removeSignalHandlers = installSignalHandlers();
   let read: StdinRead | undefined;
@@ -39,12 +41,13 @@ export async function stopHookFast(argv: readonly string[]): Promise<StopHandoff
   } catch {
     return handoff('stdin could not be read');
   }
-  return answerStop(stop, read, handoff, unfinished.settled);
+  return answerStop(stop, read, early, handoff, unfinished.settled);
 }
 
 async function answerStop(
   stop: { agent: HookAgentName | undefined },
   read: StdinRead,
+  early: EarlyStamp | undefined,
   handoff: (why: string) => StopHandoff,
   settled: () => void,
 ): Promise<StopHandoff | null> {
@@ -63,6 +66,7 @@ async function answerStop(
         env: process.env,
         cwd: process.cwd(),
         read,
+        ...(early ? { early } : {}),
         ...(stop.agent ? { agent: stop.agent } : {}),
       }),
       slow,

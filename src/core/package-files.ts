@@ -9,7 +9,8 @@ import { lazy } from './lazy.js';
  * Found on first use: most runs never ask.
  */
 const packageRoot = lazy((): string => {
-  let dir = dirname(fileURLToPath(import.meta.url));
+  const here = moduleDir();
+  let dir = here;
   for (;;) {
     const manifest = join(dir, 'package.json');
     if (existsSync(manifest)) {
@@ -20,10 +21,15 @@ const packageRoot = lazy((): string => {
       }
     }
     const parent = dirname(dir);
-    if (parent === dir) return join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+    if (parent === dir) return join(here, '..', '..');
     dir = parent;
   }
 });
+
+/** This module's folder: `import.meta.dirname` where Node has it (20.11 and later; no URL to build), else from the URL. */
+function moduleDir(): string {
+  return import.meta.dirname ?? dirname(fileURLToPath(import.meta.url));
+}
 
 /** Absolute path of a file shipped with the package, e.g. `packageFile('docs/config.md')`. */
 export function packageFile(relative: string): string {

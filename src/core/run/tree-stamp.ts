@@ -61,7 +61,9 @@ const FILTERS = ['config', '-z', '--get-regexp', '^filter\\..*\\.(clean|process)
 /** The repository root and the stamp of the work tree as seen from `cwd`; null when it is not a repository. */
 export async function stampOf(options: StampOptions): Promise<Stamp | null> {
   const { cwd, env } = options;
-  const gitEnv = fixedGitEnv(env);
+  // The C locale: these commands' output is the same bytes in every locale (porcelain, -z), and each git then skips
+  // loading the user's locale and message catalogue, a tenth of its start.
+  const gitEnv = { ...fixedGitEnv(env), LC_ALL: 'C' };
   // Status first: it takes longest. All three at once, started by one shell (stamp-git.ts).
   const [status, repo, filters] = (await gitAll(
     [STATUS, options.refs ? [...REPO, ...REFS] : REPO, FILTERS],

@@ -11,7 +11,8 @@ import { parseConfigText } from '../../core/config/load.js';
 import { runParallelValidation } from '../../core/run/parallel-validation.js';
 import type { StdinRead } from './read-stdin.js';
 import { runStopHook } from './stop.js';
-import { fastStopAnswer } from './stop-fast-answer.js';
+import { type EarlyStamp, fastStopAnswer } from './stop-fast-answer.js';
+import { stopStampOf } from './stop-fast-path.js';
 
 let repo: TempRepo;
 beforeEach(async () => {
@@ -26,8 +27,15 @@ async function payload(agent: string): Promise<string> {
   return raw.replaceAll('__REPO__', repo.root);
 }
 
-const fast = (text: string, env: NodeJS.ProcessEnv = {}, read: StdinRead = { kind: 'ok', text }) =>
-  fastStopAnswer({ stdin: Readable.from([]), env: { ...repo.env, ...env }, cwd: repo.root, read, version: 'test' });
+const fast = (text: string, env: NodeJS.ProcessEnv = {}, read: StdinRead = { kind: 'ok', text }, early?: EarlyStamp) =>
+  fastStopAnswer({
+    stdin: Readable.from([]),
+    env: { ...repo.env, ...env },
+    cwd: repo.root,
+    read,
+    version: 'test',
+    ...(early ? { early } : {}),
+  });
 
 const full = async (text: string, env: NodeJS.ProcessEnv = {}) =>
   runStopHook({
@@ -81,6 +89,22 @@ describe('the stop hook fast answer (the small bundle bin/tollgate.cjs tries fir
     expect(await fast('', {}, { kind: 'tty' })).toBeNull();
     await repo.write('src/a.ts', 'fin2\n'); // same size
     expect(await fast(text)).toBeNull();
+  });
+
+  test('a stamp started before the payload was read answers only for the folder the payload names', async () => {
+    await validatedAndStamped('claude');
+    const text = await payload('claude');
+    const taken = await stopStampOf(repo.root, repo.env, 'test');
+    expect(taken).not.toBeNull();
+    const early = (cwd: string, stamp = taken): EarlyStamp => ({ cwd, stamp: Promise.resolve(stamp) });
+    expect(await fast(text, {}, undefined, early(repo.root))).not.toBeNull();
+    // Taken before an edit: the early stamp is what the answer stands on, and it no longer matches.
+    const stale = { ...taken!, value: 'f'.repeat(64) };
+    expect(await fast(text, {}, undefined, early(repo.root, stale))).toBeNull();
+    // Taken in another folder than the payload's: set aside, and the stamp taken again where the payload says.
+    expect(await fast(text, {}, undefined, early(join(repo.root, 'src'), stale))).not.toBeNull();
+    await repo.write('src/a.ts', 'fin2\n');
+    expect(await fast(text, {}, undefined, early(join(repo.root, 'src'), taken))).toBeNull();
   });
 
   test('a forged stamp is refused: its signature is checked as on the full path', async () => {

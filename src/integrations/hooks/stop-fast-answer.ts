@@ -2,16 +2,45 @@ import { sessionPath } from '../../core/run/session-path.js';
 import { detectAgent, hookAgent } from './index.js';
 import { parsePayload, type StdinRead } from './read-stdin.js';
 import { answerWith, REVIEWER_FLAG, type StopHookAnswer, type StopHookOptions } from './stop-context.js';
-import { blocksSoFar, findStopCache, readStopFiles, stopStampOf, validatedByStamp } from './stop-fast-path.js';
+import {
+  blocksSoFar,
+  findStopCache,
+  readStopFiles,
+  type Stamp,
+  stopStampOf,
+  validatedByStamp,
+} from './stop-fast-path.js';
 import { environmentWarnings, payloadCwdWarning } from './stop-warnings.js';
+
+/** A stamp started before the payload was read, for the folder the hook was started in (`startEarlyStamp`). */
+export interface EarlyStamp {
+  cwd: string;
+  stamp: Promise<Stamp | null>;
+}
+
+/**
+ * Starts the stop's stamp of the folder the hook was started in at once, so git works while the hook reads its
+ * payload. Agents run the hook in the folder their payload names; when the payload names another, the stamp is taken
+ * again there (`fastStopAnswer`). Undefined when there is no current folder; never rejects.
+ */
+export function startEarlyStamp(env: NodeJS.ProcessEnv, version: string): EarlyStamp | undefined {
+  try {
+    const cwd = process.cwd();
+    return { cwd, stamp: stopStampOf(cwd, env, version).catch(() => null) };
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * The answer `runStopHook` gives when its fast path allows the stop with nothing to warn about, or null for every
  * other case (the caller then runs `runStopHook` with the same `read`). It takes exactly the fast path's checks: the
  * signed stamp and verdict, the block counter, and no warning from the environment or the payload's `cwd`; it spawns
- * the same git processes (tree-stamp.ts) and loads nothing else, so a small bundle of it answers most stops (bin/tollgate.cjs).
+ * the same git processes (tree-stamp.ts; `early`: already started, for the folder the payload names) and loads nothing else, so a small bundle of it answers most stops (bin/tollgate.cjs).
  */
-export async function fastStopAnswer(options: StopHookOptions & { read: StdinRead }): Promise<StopHookAnswer | null> {
+export async function fastStopAnswer(
+  options: StopHookOptions & { read: StdinRead; early?: EarlyStamp },
+): Promise<StopHookAnswer | null> {
   const { env, read } = options;
   if (env[REVIEWER_FLAG] === '1' || environmentWarnings(env).length > 0) return null;
   const parsed = read.kind === 'tty' ? parsePayload('') : parsePayload(read.text);
@@ -21,8 +50,9 @@ export async function fastStopAnswer(options: StopHookOptions & { read: StdinRea
   const cwd = payload.cwd ?? options.cwd;
   // The saved stamp and the state are read while git takes the stamp.
   const root = findStopCache(cwd);
+  const early = options.early?.cwd === cwd ? options.early.stamp : null;
   const [stamp, files] = await Promise.all([
-    stopStampOf(cwd, env, options.version ?? 'dev'),
+    early ?? stopStampOf(cwd, env, options.version ?? 'dev'),
     root === null ? null : readStopFiles(root),
   ]);
   if (!stamp) return null;
