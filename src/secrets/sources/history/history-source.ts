@@ -124,8 +124,9 @@ class LogPasses {
       env: { ...(this.options.env ?? process.env), GIT_FLUSH: '0' },
       timeoutMs: 6 * 3_600_000,
       signal: this.stop.signal,
-      // The patch is read from the stream; only git's error text is kept.
-      maxOutputBytes: 1024 * 1024,
+      // The patch is read from the stream; only git's error text is needed (its first line). The cap holds for stdout
+      // too, whose kept head is decoded at the end for nothing: 64 KiB, not a megabyte.
+      maxOutputBytes: 64 * 1024,
       outputControl: this.queue.control,
       onOutput: (name, chunk) => {
         if (name === 'stdout') stream.push(chunk);
