@@ -23,7 +23,7 @@ describe('joinedReads', () => {
       recording('message', ['m0', 'm1', 'm2'], seen),
     ]);
     expect(joined.names).toEqual(['b0', 'b1', 'm0', 'm1', 'm2']);
-    joined.names.forEach((_name, index) => joined.onObject(object, index));
+    for (let index = 0; index < joined.names.length; index++) joined.onObject(object, index);
     expect(seen).toEqual(['binary0:b0', 'binary1:b1', 'message0:m0', 'message1:m1', 'message2:m2']);
   });
 
