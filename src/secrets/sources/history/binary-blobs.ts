@@ -2,7 +2,7 @@ import type { LineRange } from '../../../core/change-set/types.js';
 import type { ScanTarget } from '../../scan-targets.js';
 import { decodeText } from '../../text-decoding.js';
 import { toRanges } from '../parse-patch.js';
-import { catFileTargets } from './cat-file-targets.js';
+import { type CatFileReads, OBJECT_MAX_BYTES } from './cat-file-targets.js';
 import type { BinaryChange } from './patch-stream.js';
 
 /**
@@ -11,31 +11,18 @@ import type { BinaryChange } from './patch-stream.js';
  * as the tree's files are (`scanContent`): text (UTF-16, UTF-32, Latin-1) on the lines no parent had, so a secret is
  * reported where it arrived and not again at each later change; content that is no text encoding for its printable
  * runs, on the byte lines (split at 0x0A) no parent had. A blob git cannot show is listed as unreadable, never passed
- * over.
+ * over. Read in the `git cat-file` that reads the commit messages (`history-source.ts`).
  */
-export interface BinaryBlobOptions {
-  repoRoot: string;
-  env?: NodeJS.ProcessEnv;
-  changes: readonly BinaryChange[];
-  signal?: AbortSignal;
-}
-
-/** Blobs above this are listed as too large instead of read (both versions and the decoded text are held at once). */
-export const BINARY_BLOB_MAX_BYTES = 50_000_000;
-
-export async function* binaryTargets(options: BinaryBlobOptions): AsyncGenerator<ScanTarget[]> {
+export function binaryReads(changes: readonly BinaryChange[]): CatFileReads {
   // Each change's parent versions right before its own, so only one change's blobs are held at a time.
   const requests: Array<{ change: BinaryChange; parent: boolean; name: string }> = [];
-  for (const change of options.changes) {
+  for (const change of changes) {
     for (const blob of change.parentBlobs) requests.push({ change, parent: true, name: blob });
     requests.push({ change, parent: false, name: change.blob ?? `${change.commit}:${change.path}` });
   }
   let parents: Buffer[] = [];
-  yield* catFileTargets({
-    ...options,
+  return {
     names: requests.map((request) => request.name),
-    maxBytes: BINARY_BLOB_MAX_BYTES,
-    what: '--history: reading the files git calls binary',
     onObject: (object, index) => {
       const request = requests[index]!;
       if (request.parent) {
@@ -46,7 +33,7 @@ export async function* binaryTargets(options: BinaryBlobOptions): AsyncGenerator
       parents = [];
       return target;
     },
-  });
+  };
 }
 
 function blobTarget(
@@ -63,7 +50,7 @@ function blobTarget(
       read: async () => null,
       skip: {
         reason: 'too_large',
-        detail: `${(object.size / 1e6).toFixed(1)} MB binary-to-git blob over the ${BINARY_BLOB_MAX_BYTES / 1e6} MB read from history`,
+        detail: `${(object.size / 1e6).toFixed(1)} MB binary-to-git blob over the ${OBJECT_MAX_BYTES / 1e6} MB read from history`,
       },
     };
   const content = object.content;

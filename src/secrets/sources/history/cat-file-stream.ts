@@ -9,6 +9,8 @@ export interface CatFileObject {
   missing: boolean;
 }
 
+const SPACE = 0x20;
+
 export class CatFileStream {
   private header: Buffer | null = null;
   /** While reading an object: its size, what is kept of it, and bytes still to come (content and the final `\n`). */
@@ -37,17 +39,22 @@ export class CatFileStream {
         this.header = Buffer.concat([this.header ?? Buffer.alloc(0), chunk.subarray(at)]);
         return;
       }
-      const line = Buffer.concat([this.header ?? Buffer.alloc(0), chunk.subarray(at, nl)]).toString('utf8');
-      this.header = null;
+      if (this.header) {
+        const line = Buffer.concat([this.header, chunk.subarray(at, nl)]);
+        this.header = null;
+        this.startObject(line, 0, line.length);
+      } else this.startObject(chunk, at, nl);
       at = nl + 1;
-      this.startObject(line);
     }
   }
 
-  private startObject(line: string): void {
-    const fields = line.split(' ');
-    const size = Number(fields[2]);
-    if (fields.length !== 3 || !Number.isSafeInteger(size)) {
+  /** The header line `data[start, end)`, read in place (a string of each object's header cost more than its parse). */
+  private startObject(data: Buffer, start: number, end: number): void {
+    // `<oid> <type> <size>`: exactly two spaces.
+    const spaces: number[] = [];
+    for (let i = start; i < end && spaces.length < 3; i++) if (data[i] === SPACE) spaces.push(i);
+    const size = spaces.length === 2 ? Number(data.toString('latin1', spaces[1]! + 1, end)) : Number.NaN;
+    if (!Number.isSafeInteger(size)) {
       // `<name> missing` (or ambiguous): no content follows.
       this.onObject({ size: 0, content: null, missing: true });
       return;

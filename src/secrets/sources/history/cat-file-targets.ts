@@ -9,18 +9,50 @@ import { FlowQueue } from './flow-queue.js';
  * git waits for the scanner (reading pauses while enough is queued). Replacement objects (`refs/replace/`) are not
  * what a push sends: the stored object is read.
  */
-export interface CatFileTargetOptions {
+/**
+ * Objects above this are not kept (listed as too large instead): a history's binary file, both its versions and the
+ * decoded text held at once, or a commit message (git itself makes none this size; a crafted object could).
+ */
+export const OBJECT_MAX_BYTES = 50_000_000;
+
+export interface CatFileReads {
+  /** Object names, one per object asked for (ids, or `rev:path`). */
+  readonly names: readonly string[];
+  /** The target for object `index` of `names`, or null for none. */
+  onObject(object: CatFileObject, index: number): ScanTarget | null;
+}
+
+export interface CatFileTargetOptions extends CatFileReads {
   repoRoot: string;
   env?: NodeJS.ProcessEnv;
   signal?: AbortSignal;
-  /** Object names, one per object asked for (ids, or `rev:path`). */
-  names: readonly string[];
   /** Objects above this many bytes are not kept (`content: null`). */
   maxBytes: number;
   /** What a failure names, e.g. `--history: reading commit messages`. */
   what: string;
-  /** The target for object `index` of `names`, or null for none. */
-  onObject(object: CatFileObject, index: number): ScanTarget | null;
+}
+
+/**
+ * Several lists of objects as one, in order, for one `git cat-file` process: each process costs its start and the
+ * pipe's reads on both sides.
+ */
+export function joinedReads(lists: readonly CatFileReads[]): CatFileReads {
+  const owners: Array<{ reads: CatFileReads; from: number }> = [];
+  const names: string[] = [];
+  for (const reads of lists) {
+    owners.push({ reads, from: names.length });
+    for (const name of reads.names) names.push(name);
+  }
+  let owner = 0;
+  return {
+    names,
+    // Objects arrive in the order asked for: the owner only moves forward.
+    onObject: (object, index) => {
+      while (owner + 1 < owners.length && index >= owners[owner + 1]!.from) owner++;
+      const { reads, from } = owners[owner]!;
+      return reads.onObject(object, index - from);
+    },
+  };
 }
 
 /** A batch is handed on once it holds this many bytes or targets. */

@@ -1,30 +1,16 @@
 import { commitMessagePath } from '../../commit-message-place.js';
-import type { ScanTarget } from '../../scan-targets.js';
-import { catFileTargets } from './cat-file-targets.js';
+import type { CatFileReads } from './cat-file-targets.js';
 
 /**
  * The messages of the commits a history scan reads: a pushed message is as public as its diff. Each commit is read
  * as git stores it (`git cat-file --batch`: no re-encoding, nothing cut at a NUL) and its message, what follows the
  * header's first empty line, is decoded as the tree's files are (text in any encoding we read, else printable runs).
  */
-export interface CommitMessageOptions {
-  repoRoot: string;
-  env?: NodeJS.ProcessEnv;
-  commits: readonly string[];
-  signal?: AbortSignal;
-}
-
-/** A message beyond this is listed as too large (git itself makes none this size; a crafted object could). */
-const MESSAGE_MAX_BYTES = 50_000_000;
-
-export function commitMessageTargets(options: CommitMessageOptions): AsyncGenerator<ScanTarget[]> {
-  return catFileTargets({
-    ...options,
-    names: options.commits,
-    maxBytes: MESSAGE_MAX_BYTES,
-    what: '--history: reading commit messages',
+export function commitMessageReads(commits: readonly string[]): CatFileReads {
+  return {
+    names: commits,
     onObject: (object, index) => {
-      const commit = options.commits[index]!;
+      const commit = commits[index]!;
       const base = { path: commitMessagePath(commit), commit };
       if (object.missing)
         return { ...base, read: async () => null, skip: { reason: 'unreadable', detail: 'commit missing' } };
@@ -37,7 +23,7 @@ export function commitMessageTargets(options: CommitMessageOptions): AsyncGenera
       const message = messageOf(object.content);
       return message.length === 0 ? null : { ...base, read: async () => message };
     },
-  });
+  };
 }
 
 /** What follows the header: continuation lines of a header start with a space, so the first empty line ends it. */

@@ -2,9 +2,10 @@ import { TollgateError } from '../../../core/errors.js';
 import { runProcess } from '../../../core/process.js';
 import type { ScanTarget } from '../../scan-targets.js';
 import { checkGitResult } from '../git-result.js';
-import { binaryTargets } from './binary-blobs.js';
+import { binaryReads } from './binary-blobs.js';
+import { catFileTargets, joinedReads, OBJECT_MAX_BYTES } from './cat-file-targets.js';
 import { CommitListing, type CommitSlice, commitSlices } from './commit-list.js';
-import { commitMessageTargets } from './commit-messages.js';
+import { commitMessageReads } from './commit-messages.js';
 import { FlowQueue } from './flow-queue.js';
 import { type AddedPiece, type BinaryChange, PatchStream } from './patch-stream.js';
 
@@ -60,9 +61,14 @@ export async function* historyTargetBatches(options: HistoryOptions): AsyncGener
     if (collector.rescans.length > 0 && !options.signal?.aborted)
       yield* passes.run([listedSlice(collector.rescans)], 1, true);
     if (options.signal?.aborted) return;
-    yield* binaryTargets({ ...options, changes: collector.binaries, signal: stop.signal });
-    if (options.signal?.aborted) return;
-    yield* commitMessageTargets({ ...options, commits: [...collector.commits], signal: stop.signal });
+    // The files git calls binary, then every commit's message, from one `git cat-file`.
+    yield* catFileTargets({
+      ...options,
+      ...joinedReads([binaryReads(collector.binaries), commitMessageReads([...collector.commits])]),
+      maxBytes: OBJECT_MAX_BYTES,
+      what: '--history: reading binary files and commit messages',
+      signal: stop.signal,
+    });
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
     if (passes.running > 0) {
@@ -118,8 +124,9 @@ class LogPasses {
       env: { ...(this.options.env ?? process.env), GIT_FLUSH: '0' },
       timeoutMs: 6 * 3_600_000,
       signal: this.stop.signal,
-      // The patch is read from the stream; only git's error text is kept.
-      maxOutputBytes: 1024 * 1024,
+      // The patch is read from the stream; only git's error text is needed (its first line). The cap holds for stdout
+      // too, whose kept head is decoded at the end for nothing: 64 KiB, not a megabyte.
+      maxOutputBytes: 64 * 1024,
       outputControl: this.queue.control,
       onOutput: (name, chunk) => {
         if (name === 'stdout') stream.push(chunk);
