@@ -29,7 +29,7 @@ const corpusDir = resolve(argument('--corpus', existsSync(textCorpus) ? textCorp
 // A project's node_modules holds images and native modules the scanner meets in real trees; elsewhere, text.
 const binaryAllowed = corpusDir === join(root, 'node_modules');
 const maxBytes = Number(argument('--mb', 64)) * 1e6;
-const rounds = Number(argument('--rounds', 3));
+const rounds = Number(argument('--rounds', 5));
 
 const { builtinRules } = await import(join(root, 'dist/secrets/rules/index.js'));
 const { SecretScanner } = await import(join(root, 'dist/secrets/scanner.js'));

@@ -2,11 +2,41 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { gateCheckOf } from './gate-checks.js';
 import { GATES } from './generic-gates.js';
+import { nameGateShape } from './name-gate.js';
 import { builtinRules } from './rules/index.js';
 import { base64Of, fakeToken, URL_SAFE } from './sample-tokens.js';
 import { SecretScanner } from './scanner.js';
 
 const discordRule = builtinRules.find((rule) => rule.id === 'discord-bot-token-bare')!;
+const ruleOf = (id: string) => builtinRules.find((rule) => rule.id === id)!;
+
+/**
+ * Proves a rule's gate check is implied by its gate regex: at every offset of random text made of `pieces`, where the
+ * sticky gate matches, the check passes (so the check only saves regex runs, and opens exactly the windows it did);
+ * with `prefix`, at the end of that prefix (a keyword hit) before the random text.
+ */
+function checkNeverTurnsDownGate(id: string, pieces: readonly string[], prefix?: string): void {
+  const { gate } = ruleOf(id);
+  const check = gateCheckOf(gate)!;
+  expect(check).toBeDefined();
+  const sticky = new RegExp(gate!.source, `${gate!.flags.replace('g', '')}y`);
+  let matched = 0;
+  fc.assert(
+    fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 12 }), (parts) => {
+      const text = `${prefix ?? ''}${parts.join('')}`;
+      // With a prefix, at its end only (a check that also reads before the hit is asked where the prefix holds).
+      for (let after = prefix?.length ?? 0; after <= (prefix === undefined ? text.length : prefix.length); after++) {
+        sticky.lastIndex = after;
+        if (!sticky.test(text)) continue;
+        matched++;
+        expect(check(text, after)).toBe(true);
+      }
+    }),
+    { numRuns: 3000 },
+  );
+  // The pieces must make text the gate matches, or the property proves nothing.
+  expect(matched).toBeGreaterThan(50);
+}
 
 describe('gates with a check in code', () => {
   test('the XML attribute check never turns down text its gate regex matches', () => {
@@ -65,5 +95,127 @@ describe('gates with a check in code', () => {
     const dots = (text: string) => [...text.matchAll(/\./g)].filter((dot) => check(text, dot.index + 1)).length;
     expect(dots(`this.config.value = a.b.c; ${'M'.repeat(24)}.abcdef.x`)).toBe(1);
     expect(dots('See https://example.com/a.b. Then call foo.bar() and baz.qux.')).toBe(0);
+  });
+
+  test('the spaced provider key: its check (a blank after the name) never turns down a hit its gate takes', () => {
+    checkNeverTurnsDownGate('providers-prose-spaced-key', [
+      's',
+      'S',
+      '"',
+      "'",
+      ' ',
+      '\t',
+      '  ',
+      '_',
+      ':',
+      '=',
+      '(',
+      'a',
+      'Ab3',
+      'x'.repeat(19),
+      'Q9'.repeat(10),
+      ',',
+      '\n',
+    ]);
+  });
+
+  test('the Facebook Graph token: its check (90 letters or digits) never turns down a hit its gate takes', () => {
+    checkNeverTurnsDownGate('facebook-graph-access-token', [
+      'a',
+      'Z',
+      '7',
+      '_',
+      '+',
+      ' ',
+      'Ab3'.repeat(10),
+      'x'.repeat(45),
+      '\n',
+    ]);
+  });
+
+  test('the named Azure account key: its check (`key` within the name) never turns down a hit its gate takes', () => {
+    checkNeverTurnsDownGate('azure-storage-account-key-named', [
+      'key',
+      'KEY',
+      'Key',
+      '_',
+      '.',
+      '-',
+      'a',
+      'x'.repeat(10),
+      'y'.repeat(25),
+      '=',
+      ' ',
+      '"',
+      ': ',
+      `${'A1+/'.repeat(21)}Ab==`,
+      '==',
+      '\n',
+    ]);
+  });
+
+  test('the provider key named in words: its check (a separator after the name) never turns down a hit its gate takes', () => {
+    checkNeverTurnsDownGate(
+      'providers-prose-named-key',
+      ['"', "'", ' ', '\t', '=', ':', '-', ' - ', 'a', '_', '(', '\n'],
+      'Using acme key',
+    );
+  });
+
+  test('the key named for whose it is: its check holds at the name end of every match, its quoted verdict only rejects what the rule rejects', () => {
+    const rule = ruleOf('generic-secret-key-name');
+    const check = gateCheckOf(rule.gate)!;
+    const quoted = nameGateShape(rule.gate)!.quoted!;
+    const search = new RegExp(rule.pattern.source, `${rule.pattern.flags}g`);
+    const pieces = [
+      'stripeKey',
+      'CLIENT_KEY',
+      'proxy_auth',
+      'Auth',
+      'keys',
+      'monkey',
+      '7',
+      '12',
+      '_',
+      '.',
+      ' ',
+      '=',
+      ': ',
+      '"',
+      "'",
+      ',',
+      '\n',
+      'Ab3'.repeat(6),
+      'MaxResults',
+      'x9',
+      fakeToken('', 20),
+      fakeToken('', 40),
+    ];
+    let matches = 0;
+    // Random pieces, and assignments made of a name, a separator and a value in random quotes, with pieces around.
+    const assignment = fc
+      .tuple(
+        fc.constantFrom('stripeKey', 'CLIENT_KEY', 'proxy_auth', 'x.fooKey12', 'Auth'),
+        fc.constantFrom('=', ': ', ' = ', '": ', "'='"),
+        fc.constantFrom('"', "'", ''),
+        fc.constantFrom(fakeToken('', 20), fakeToken('', 40), 'MaxResults', 'abc123def456ghi7', '{0}'),
+      )
+      .map(([name, separator, quote, value]) => `${name}${separator}${quote}${value}${quote}`);
+    const piece = fc.oneof(fc.constantFrom(...pieces), assignment);
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 8 }), (parts) => {
+        const text = parts.join('');
+        for (const match of text.matchAll(search)) {
+          matches++;
+          const name = match.groups!.name!;
+          expect(check(text, match.index + name.replace(/[0-9]{1,2}$/, '').length)).toBe(true);
+          const value = match.groups!.secretQuoted ?? match.groups!.secretSingle;
+          if (value === undefined || !quoted(value)) continue;
+          expect(rule.validate!(value, { name, group: 'secretQuoted', syntax: 'code', host: undefined })).toBe(false);
+        }
+      }),
+      { numRuns: 3000 },
+    );
+    expect(matches).toBeGreaterThan(100);
   });
 });

@@ -29,3 +29,15 @@ export const BASE64URL = (() => {
 export function isBase64Url(code: number): boolean {
   return code < 128 && BASE64URL[code] === 1;
 }
+
+/** Whether the UTF-16 code unit `code` is an ASCII letter or digit. */
+export function isAlphanumeric(code: number): boolean {
+  return code < 128 && BASE64URL[code] === 1 && code !== 95 && code !== 45;
+}
+
+/** Whether `count` letters or digits follow `after` (as a gate's `[A-Za-z0-9]{count}` needs there). */
+export function alphanumericRun(text: string, after: number, count: number): boolean {
+  if (!isAlphanumeric(text.charCodeAt(after + count - 1))) return false;
+  for (let at = after; at < after + count; at++) if (!isAlphanumeric(text.charCodeAt(at))) return false;
+  return true;
+}

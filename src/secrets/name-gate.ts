@@ -210,6 +210,10 @@ export class GateCheck {
   private quotedCheck: ((value: string) => boolean) | undefined;
   /** The verdict of `quotedCallArgument` after the latest hit: 1 a call's argument, 0 not, -1 not yet known. */
   private callVerdict = -1;
+  /** The latest gate regex tested, where, and its verdict. */
+  private testedGate: RegExp | undefined;
+  private testedAfter = -1;
+  private tested = false;
 
   constructor(private readonly text: string) {}
 
@@ -227,8 +231,13 @@ export class GateCheck {
       if (shape.quoted !== undefined && this.rejectsQuoted(shape.quoted)) return false;
       if (shape.call && codeAt(this.text, this.separator) === 44 && !this.callArgument()) return false;
     }
+    // Rules that share a gate (the split-field forms, every provider-named rule) ask it in turn at one hit.
+    if (gate === this.testedGate && after === this.testedAfter) return this.tested;
     gate.lastIndex = after;
-    return gate.test(this.text);
+    this.testedGate = gate;
+    this.testedAfter = after;
+    this.tested = gate.test(this.text);
+    return this.tested;
   }
 
   /** `quotedCallArgument` for the latest hit, read once for the rules of one gate. */

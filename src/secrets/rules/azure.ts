@@ -1,5 +1,20 @@
+import { checkedGate, isBase64Url } from '../gate-checks.js';
 import { defineRules } from '../rule.js';
 import { BASE64, fakeToken, lazySamples, URL_SAFE } from '../sample-tokens.js';
+
+/**
+ * Whether `key` (any case) starts within 30 name characters after the hit ending at `after`, as the named key's gate
+ * needs: a regex test at each `account` and `storage` of ordinary code cost more than the rule's windows.
+ */
+function keyWithinName(text: string, after: number): boolean {
+  for (let at = after; at <= after + 30; at++) {
+    const code = text.charCodeAt(at);
+    if ((code | 32) === 107 && (text.charCodeAt(at + 1) | 32) === 101 && (text.charCodeAt(at + 2) | 32) === 121)
+      return true;
+    if (!(isBase64Url(code) || code === 46)) return false; // the name's `[A-Za-z0-9_.-]`
+  }
+  return false;
+}
 
 const accountKey = () => `${fakeToken('', 86, BASE64)}==`;
 
@@ -31,7 +46,10 @@ export default defineRules([
     keywords: ['storage', 'account', 'cosmos', 'azure'],
     // The pattern's rest after the word: `account` and `storage` are in much ordinary code, and only the rare hit
     // followed by `…key`, a separator and 86 base64 characters is worth a window.
-    gate: /[A-Za-z0-9_.-]{0,30}?key[A-Za-z0-9_.-]{0,10}(?:[\]"'`)>]{1,3}[ \t]{0,4}(?:=|:=|:|=>|,|\{)?|[ \t]{0,4}(?:=|:=|:|=>|,|\{)|[ \t]{1,4})[ \t]{0,4}["'`(]{0,2}[A-Za-z0-9+/]{86}==/i,
+    gate: checkedGate(
+      /[A-Za-z0-9_.-]{0,30}?key[A-Za-z0-9_.-]{0,10}(?:[\]"'`)>]{1,3}[ \t]{0,4}(?:=|:=|:|=>|,|\{)?|[ \t]{0,4}(?:=|:=|:|=>|,|\{)|[ \t]{1,4})[ \t]{0,4}["'`(]{0,2}[A-Za-z0-9+/]{86}==/i,
+      keyWithinName,
+    ),
     pattern:
       /(?<![A-Za-z0-9_.-])(?<name>[A-Za-z0-9_.-]{0,40}?(?:storage|account|cosmos|azure)[A-Za-z0-9_.-]{0,30}?key[A-Za-z0-9_.-]{0,10})(?:[\]"'`)>]{1,3}[ \t]{0,4}(?:=|:=|:|=>|,|\{)?|[ \t]{0,4}(?:=|:=|:|=>|,|\{)|[ \t]{1,4})[ \t]{0,4}["'`(]{0,2}(?<secret>[A-Za-z0-9+/]{86}==)(?![A-Za-z0-9+/=])/i,
     entropy: 4,

@@ -1,4 +1,4 @@
-import { checkedGate } from '../gate-checks.js';
+import { checkedGate, isBase64Url } from '../gate-checks.js';
 import { GATES } from '../generic-gates.js';
 import {
   assignmentOf,
@@ -197,19 +197,42 @@ function startsNameWord(text: string, after: number): boolean {
   if (first >= 65 && first <= 90 && ((before >= 97 && before <= 122) || (before >= 48 && before <= 57))) return true;
   return length === 4 && !(before >= 0 && /[A-Za-z0-9.]/.test(String.fromCharCode(before)));
 }
+/**
+ * Whether at most two digits and then no name character follow the `key` or `auth` hit ending at `after`, as
+ * `KEY_NAME` ends a name (its separator starts with none): `primaryKeys`, `authority` and `keyboard` open no window.
+ */
+function endsNameAfterDigits(text: string, after: number): boolean {
+  let at = after;
+  while (at < after + 2 && isAsciiDigit(text.charCodeAt(at))) at++;
+  const code = text.charCodeAt(at);
+  return !(isAsciiDigit(code) || isBase64Url(code) || code === 46);
+}
+function isAsciiDigit(code: number): boolean {
+  return code >= 48 && code <= 57;
+}
+/**
+ * What `judgeKeyName` rejects in any value, whatever its name: fewer than 16 characters, no digit or no letter. With
+ * `rejectedOnItsOwn`, what the gate turns down quoted (`"limit_key": "MaxResults"` in API models).
+ */
+function keyNameValueRejected(value: string): boolean {
+  return tooWeakForKeyName(value) || rejectedOnItsOwn(value);
+}
+function tooWeakForKeyName(value: string): boolean {
+  return value.length < 16 || !/[0-9]/.test(value) || !/[A-Za-z]/.test(value);
+}
 /** The assignment gate's shape, the name ending within two digits of the keyword, behind a look at the word start. */
 const KEY_NAME_GATE = checkedGate(
   nameGate(
-    { run: 2, at: 'separator', chars: '=:,?![', quoted: rejectedOnItsOwn },
+    { run: 2, at: 'separator', chars: '=:,?![', quoted: keyNameValueRejected },
     String.raw`\\?["']?[ \t]{0,8}(?:[=:?!]|,[ \t]{0,16}["']|\[[0-9]{0,4}\][ \t]{0,4}=)`,
   ),
-  startsNameWord,
+  (text, after) => startsNameWord(text, after) && endsNameAfterDigits(text, after),
 );
 /** A key named only by whose it is is weaker evidence than `api_key`: a key-length value of letters and digits. */
 function judgeKeyName(value: string, context: Parameters<typeof judgeGenericValue>[2]): boolean {
   const name = context.name ?? '';
   if (KNOWN_NAME.test(name) || !isCredentialKeyName(name)) return false;
-  if (value.length < 16 || !/[0-9]/.test(value) || !/[A-Za-z]/.test(value) || isSpelledInWords(value)) return false;
+  if (tooWeakForKeyName(value) || isSpelledInWords(value)) return false;
   return judgeGenericValue('secret', value, context);
 }
 

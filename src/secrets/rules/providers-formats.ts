@@ -1,3 +1,4 @@
+import { alphanumericRun, checkedGate } from '../gate-checks.js';
 import type { SecretRule } from '../rule.js';
 import { prefixedToken, TOKEN_START } from '../rule-builders.js';
 import { BASE64, fakeHex, fakeToken, lazySamples } from '../sample-tokens.js';
@@ -120,7 +121,8 @@ const PROVIDERS: Record<string, Provider> = {
       title: 'Facebook Graph API access token (EAA…)',
       severity: 'high',
       keywords: ['eaa'],
-      gate: /[A-Za-z0-9]{90}/,
+      // `eaa` is in base64 data and ordinary words: a loop over what follows turns such hits down without a regex.
+      gate: checkedGate(/[A-Za-z0-9]{90}/, (text, after) => alphanumericRun(text, after, 90)),
       // Not inside base64 data (`…+EAAA…` in an embedded image): no base64 character on either side (`=` may assign it).
       pattern: /(?<![A-Za-z0-9+/_-])(EAA[A-Za-z0-9]{90,400})(?![A-Za-z0-9+/=_-])/,
       entropy: 4,

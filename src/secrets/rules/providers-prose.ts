@@ -151,6 +151,50 @@ function wordThenSpaceBefore(text: string, after: number): boolean {
   return false;
 }
 
+/** Per ASCII code, 1 where the spaced key's value may not go on (`[^\s"'\`,;<>(){}[\]\\&]`). */
+const SPACED_VALUE_STOP = new Uint8Array(128);
+for (const char of ' \t\n\r\v\f"\'`,;<>(){}[]\\&') SPACED_VALUE_STOP[char.charCodeAt(0)] = 1;
+
+/**
+ * The spaced key's gate in code, for its keywords' hits in ordinary code (`key`, `token`, `secret` and `access` stand
+ * mostly before a letter, `_`, a quote, `:` or `(`): past one optional `s` and one optional quote, 1 to 4 blanks, an
+ * optional quote, a letter or digit and 19 more characters of a value.
+ */
+function spacedValueAfter(text: string, after: number): boolean {
+  let at = after;
+  if (text.charCodeAt(at) === 115) at++; // s
+  if (isQuote(text.charCodeAt(at))) at++;
+  let blanks = 0;
+  while (blanks < 5 && isBlank(text.charCodeAt(at + blanks))) blanks++;
+  if (blanks === 0 || blanks > 4) return false;
+  at += blanks;
+  if (isQuote(text.charCodeAt(at))) at++;
+  const first = text.charCodeAt(at);
+  if (!((first >= 48 && first <= 57) || (first >= 65 && first <= 90) || (first >= 97 && first <= 122))) return false;
+  for (let next = at + 1; next <= at + 19; next++) {
+    const code = text.charCodeAt(next);
+    if (Number.isNaN(code) || (code < 128 && SPACED_VALUE_STOP[code] === 1)) return false;
+  }
+  return true;
+}
+
+/** Whether `code` is `"` or `'`. */
+function isQuote(code: number): boolean {
+  return code === 34 || code === 39;
+}
+
+/**
+ * The named key's gate after `wordThenSpaceBefore`: past one optional quote and any blanks, `=`, `:` or `-` (the
+ * regex then reads what the `-` form needs).
+ */
+function separatorAfter(text: string, after: number): boolean {
+  let at = after;
+  if (isQuote(text.charCodeAt(at))) at++;
+  while (isBlank(text.charCodeAt(at))) at++;
+  const code = text.charCodeAt(at);
+  return code === 61 || code === 58 || code === 45;
+}
+
 const URL_KEY =
   /https?:\/\/(?:[a-z0-9-]{1,40}\.){0,3}?(?<name>[a-z0-9]{2,40})\.[a-z]{2,6}(?::[0-9]{2,5})?\/[^\s"'`?#]{0,200}\?(?:[^\s"'`#]{0,200}?&)?(?:api_?key|key|access_key|token)=(?<secret>[A-Za-z0-9][A-Za-z0-9._~+/=-]{3,400})(?![A-Za-z0-9._~+/=-])/i;
 
@@ -166,7 +210,10 @@ export default defineRules([
     title: "API key or token named by its provider in words (Using adzuna key=…, webex token - '…')",
     severity: 'high',
     keywords: ['key', 'token'],
-    gate: checkedGate(/["']?[ \t]*(?:=|:|-[ \t]*['"])/, wordThenSpaceBefore),
+    gate: checkedGate(
+      /["']?[ \t]*(?:=|:|-[ \t]*['"])/,
+      (text, after) => wordThenSpaceBefore(text, after) && separatorAfter(text, after),
+    ),
     pattern: PROSE_KEY,
     entropy: 3,
     validate: (secret, context) => {
@@ -199,7 +246,7 @@ export default defineRules([
     severity: 'high',
     keywords: ['key', 'token', 'secret', 'access'],
     // The keyword ends the name (`…_token`, `…KEY`), and every table's shapes are 20 characters or more.
-    gate: /s?["']?[ \t]{1,4}["']?[A-Za-z0-9][^\s"'`,;<>(){}[\]\\&]{19}/,
+    gate: checkedGate(/s?["']?[ \t]{1,4}["']?[A-Za-z0-9][^\s"'`,;<>(){}[\]\\&]{19}/, spacedValueAfter),
     pattern: SPACED_KEY,
     entropy: 3,
     validate: (secret, context) => {
