@@ -34,10 +34,21 @@ export interface NameWalk {
 }
 
 export class NameKeywords<T> {
-  private readonly automaton: KeywordAutomaton<T>;
+  private readonly entries: ReadonlyArray<{ keywords: readonly string[]; item: T }>;
+  /**
+   * Built at the first name word's hit, not with the scanner: the provider names make the larger of the scanner's two
+   * automata (a tenth of a scan's start-up CPU), and a scan whose text holds no name word (a small file, most worker
+   * threads' first files) never reads it.
+   */
+  private automaton: KeywordAutomaton<T> | undefined;
 
   constructor(entries: ReadonlyArray<{ keywords: readonly string[]; item: T }>) {
-    this.automaton = buildKeywordAutomaton(entries);
+    this.entries = entries;
+  }
+
+  private tables(): KeywordAutomaton<T> {
+    this.automaton ??= buildKeywordAutomaton(this.entries);
+    return this.automaton;
   }
 
   startWalk(text: string): NameWalk {
@@ -58,7 +69,7 @@ export class NameKeywords<T> {
     if (from === walk.at) state = walk.state;
     else walk.runStart = from;
     const runStart = walk.runStart;
-    const { delta, outputs } = this.automaton;
+    const { delta, outputs } = this.tables();
     for (let i = from; i < end; i++) {
       state = delta[(state << 7) | FOLD[text.charCodeAt(i)]!]!;
       const ended = outputs[state];

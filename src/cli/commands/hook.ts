@@ -3,27 +3,9 @@ import { z } from 'zod';
 import { HOOK_AGENTS } from '../../integrations/hooks/index.js';
 import { parseFlags } from '../flags.js';
 import { type CommandIo, processIo } from '../io.js';
+import { hookGroup } from './hook-group.js';
 
-/**
- * The `tollgate hook` group. Subcommands come from several files (`stop` here, `pre-commit` from the secret-scanning
- * commands), so each registers itself on the group this returns, creating it on first use.
- */
-export function hookGroup(program: Command): Command {
-  const existing = program.commands.find((command) => command.name() === 'hook');
-  if (existing) return existing;
-  return program
-    .command('hook')
-    .summary('commands that agents and git run as hooks')
-    .description(
-      'Entry points for hooks: `stop` gates an agent\'s "done" on validation. Install them with `tollgate install <agent>`.',
-    )
-    .addHelpText(
-      'after',
-      `
-Example:
-  $ tollgate hook stop --agent cursor`,
-    );
-}
+export { hookGroup };
 
 const stopFlags = z.object({ agent: z.enum(HOOK_AGENTS).optional() });
 

@@ -5,7 +5,7 @@ import { FIXTURE_MODES } from '../../secrets/fixtures.js';
 import { MAX_SCAN_THREADS, scanThreadsFlag } from '../../secrets/options.js';
 import { SCAN_FORMATS } from '../../validators/secrets/report/scan-formats.js';
 import { parseFlags } from '../flags.js';
-import { hookGroup } from './hook.js';
+import { hookGroup } from './hook-group.js';
 
 const scanFlags = z.object({
   paths: z.array(z.string().min(1)).default([]),

@@ -474,6 +474,6 @@ export function namedProviderShapes(rows: readonly NamedProviderRow[]): Readonly
   );
 }
 
-export const NAMED_PROVIDER_SHAPES: ReadonlyMap<string, NamedProviderShape> = namedProviderShapes(ROWS);
+export const NAMED_PROVIDER_ROWS: readonly NamedProviderRow[] = ROWS;
 
 export const NAMED_PROVIDER_INFO: Readonly<Record<string, ProviderInfo>> = namedProviderInfo(ROWS);

@@ -1,11 +1,5 @@
 import type { SecretRule } from '../rule.js';
-import {
-  type NamedProviderRow,
-  type NamedProviderShape,
-  namedProviderInfo,
-  namedProviderRules,
-  namedProviderShapes,
-} from './named-providers.js';
+import { type NamedProviderRow, namedProviderInfo, namedProviderRules } from './named-providers.js';
 import type { ProviderInfo } from './providers.js';
 
 /**
@@ -97,6 +91,6 @@ const ROWS: readonly NamedProviderRow[] = [
 // Hex keys in mixed case (`acdeFf05…`) are refused by the builder for every table's rows (`providerNamedAssignment`).
 export const MORE_NAMED_RULES: Readonly<Record<string, readonly SecretRule[]>> = namedProviderRules(ROWS);
 
-export const MORE_NAMED_SHAPES: ReadonlyMap<string, NamedProviderShape> = namedProviderShapes(ROWS);
+export const MORE_NAMED_ROWS: readonly NamedProviderRow[] = ROWS;
 
 export const MORE_NAMED_INFO: Readonly<Record<string, ProviderInfo>> = namedProviderInfo(ROWS);

@@ -1,11 +1,5 @@
 import type { SecretRule } from '../rule.js';
-import {
-  type NamedProviderRow,
-  type NamedProviderShape,
-  namedProviderInfo,
-  namedProviderRules,
-  namedProviderShapes,
-} from './named-providers.js';
+import { type NamedProviderRow, namedProviderInfo, namedProviderRules } from './named-providers.js';
 import type { ProviderInfo } from './providers.js';
 
 /**
@@ -92,6 +86,6 @@ const ROWS: readonly NamedProviderRow[] = [
 
 export const SAAS_NAMED_RULES: Readonly<Record<string, readonly SecretRule[]>> = namedProviderRules(ROWS);
 
-export const SAAS_NAMED_SHAPES: ReadonlyMap<string, NamedProviderShape> = namedProviderShapes(ROWS);
+export const SAAS_NAMED_ROWS: readonly NamedProviderRow[] = ROWS;
 
 export const SAAS_NAMED_INFO: Readonly<Record<string, ProviderInfo>> = namedProviderInfo(ROWS);

@@ -2,9 +2,9 @@ import { checkedGate } from '../gate-checks.js';
 import { defineRules, type MatchContext } from '../rule.js';
 import { missesByLittle, OTHER_CREDENTIAL_NAME, shapeClass, type ValueShape } from '../rule-builders.js';
 import { LOWER_ALPHANUMERIC, lazySamples, randomString } from '../sample-tokens.js';
-import { NAMED_PROVIDER_SHAPES, type NamedProviderShape } from './named-providers.js';
-import { MORE_NAMED_SHAPES } from './providers-named-more.js';
-import { SAAS_NAMED_SHAPES } from './providers-named-saas.js';
+import { NAMED_PROVIDER_ROWS, type NamedProviderShape, namedProviderShapes } from './named-providers.js';
+import { MORE_NAMED_ROWS } from './providers-named-more.js';
+import { SAAS_NAMED_ROWS } from './providers-named-saas.js';
 
 /**
  * A provider's key named in words rather than in a variable name: a log line (`Using adzuna key=…`), notes
@@ -20,12 +20,20 @@ const PROSE_KEY = new RegExp(
   'i',
 );
 
-/** Every table of provider-named keys, by alias. */
-const SHAPES: ReadonlyMap<string, NamedProviderShape> = new Map([
-  ...NAMED_PROVIDER_SHAPES,
-  ...MORE_NAMED_SHAPES,
-  ...SAAS_NAMED_SHAPES,
-]);
+let shapesByAlias: ReadonlyMap<string, NamedProviderShape> | undefined;
+
+/**
+ * Every table of provider-named keys, by alias: made when a rule here first checks a match, not as the rules load
+ * (every scan and every worker thread loads them).
+ */
+function shapes(): ReadonlyMap<string, NamedProviderShape> {
+  shapesByAlias ??= new Map([
+    ...namedProviderShapes(NAMED_PROVIDER_ROWS),
+    ...namedProviderShapes(MORE_NAMED_ROWS),
+    ...namedProviderShapes(SAAS_NAMED_ROWS),
+  ]);
+  return shapesByAlias;
+}
 
 /** Credential words run on after a provider's name (`trelloapikey`, `zendeskapi`). */
 const RUN_ON_CREDENTIAL = /(?:api|access|secret|private|auth|oauth|key|token)+$/;
@@ -37,7 +45,7 @@ const RUN_ON_CREDENTIAL = /(?:api|access|secret|private|auth|oauth|key|token)+$/
 function shapeOf(context: MatchContext): ValueShape | undefined {
   const words = (context.name ?? '').toLowerCase().split(/[ \t]+/);
   for (const word of words.slice(0, -1)) {
-    const entry = SHAPES.get(word) ?? SHAPES.get(word.replace(RUN_ON_CREDENTIAL, ''));
+    const entry = shapes().get(word) ?? shapes().get(word.replace(RUN_ON_CREDENTIAL, ''));
     if (entry) return entry.shape;
   }
   return undefined;
@@ -90,10 +98,10 @@ function spacedShapeOf(name: string): ValueShape | undefined {
   const words = wordsOf(name);
   for (let at = 0; at < Math.min(3, words.length); at++) {
     const word = words[at]!;
-    const entry = SHAPES.get(word) ?? SHAPES.get(word.replace(RUN_ON_CREDENTIAL, ''));
+    const entry = shapes().get(word) ?? shapes().get(word.replace(RUN_ON_CREDENTIAL, ''));
     if (entry === undefined) continue;
     const rest = words.slice(at + 1);
-    const runOn = !SHAPES.has(word);
+    const runOn = !shapes().has(word);
     if ((runOn || rest.length > 0) && rest.every((rest) => CREDENTIAL_WORD.test(rest))) return entry.shape;
     return undefined;
   }
@@ -119,7 +127,7 @@ function loggedShapeOf(name: string): ValueShape | undefined {
     .split(/[ \t]+/)
     .at(-1)!
     .replace(/\.[a-z]+$/, '');
-  return SHAPES.get(provider)?.shape;
+  return shapes().get(provider)?.shape;
 }
 
 const loggedSample = randomString(32, LOWER_ALPHANUMERIC, 'prose-logged-apiflash');
@@ -314,11 +322,11 @@ export default defineRules([
     pattern: URL_KEY,
     entropy: 3,
     validate: (secret, context) => {
-      const shape = SHAPES.get((context.name ?? '').toLowerCase())?.shape;
+      const shape = shapes().get((context.name ?? '').toLowerCase())?.shape;
       return shape !== undefined && fits(secret, shape);
     },
     claimsRejected: (secret, context) => {
-      const shape = SHAPES.get((context.name ?? '').toLowerCase())?.shape;
+      const shape = shapes().get((context.name ?? '').toLowerCase())?.shape;
       return shape !== undefined && missesByLittle(secret, shape);
     },
     samples: lazySamples(() => ({

@@ -1,5 +1,4 @@
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import { loadConfig } from '../../core/config/load.js';
 import { findRepoRoot, findRepoRootIfAny } from '../../core/config/repo-root.js';
 import { isTollgateError, TollgateError } from '../../core/errors.js';
 import { checkOutputWritable, writeOutput } from '../../core/state/output-file.js';
@@ -300,6 +299,9 @@ async function loadSecretsOptions(
   env: NodeJS.ProcessEnv,
   base: string | undefined,
 ): Promise<{ options: SecretsOptions; network: 'allow' | 'deny'; read: PolicyFileReader | undefined }> {
+  // Loaded here, not at start: a scan outside a repository reads no config, and the loader brings every validator's
+  // schema (a third of the scan's modules).
+  const { loadConfig } = await import('../../core/config/load.js');
   // A range git does not know is reported by the history scan itself, naming `--history`.
   const loaded = await loadConfig({ repoRoot, cwd: repoRoot, env, base }).catch((error: unknown) => {
     if (base === undefined || !isTollgateError(error) || error.code !== 'bad_revision') throw error;
