@@ -18,7 +18,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { median, printResult } from './measure.mjs';
+import { clearMachineStartupCost, median, printResult } from './measure.mjs';
 
 const TARGET_RATIO = 1.5;
 const bin = join(dirname(fileURLToPath(import.meta.url)), '..', 'bin', 'tollgate.cjs');
@@ -32,6 +32,8 @@ const sandbox = mkdtempSync(join(tmpdir(), 'tollgate-bench-startup-'));
 const home = join(sandbox, 'home');
 mkdirSync(home);
 writeFileSync(join(home, '.gitconfig'), '[user]\n\tname = Bench\n\temail = bench@tollgate.invalid\n');
+const certificatesNote = clearMachineStartupCost();
+if (certificatesNote) console.log(certificatesNote);
 const env = { ...process.env, HOME: home, GIT_CONFIG_GLOBAL: join(home, '.gitconfig'), GIT_CONFIG_NOSYSTEM: '1' };
 for (const key of Object.keys(env))
   if (key.startsWith('GIT_') && !['GIT_CONFIG_GLOBAL', 'GIT_CONFIG_NOSYSTEM'].includes(key)) delete env[key];

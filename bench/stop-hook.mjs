@@ -11,7 +11,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { median, printResult } from './measure.mjs';
+import { clearMachineStartupCost, median, printResult } from './measure.mjs';
 
 const TARGET_MS = 100;
 const here = dirname(fileURLToPath(import.meta.url));
@@ -27,6 +27,8 @@ const home = join(dir, 'home');
 mkdirSync(repo);
 mkdirSync(home);
 writeFileSync(join(home, '.gitconfig'), '[user]\n\tname = Bench\n\temail = bench@tollgate.invalid\n');
+const certificatesNote = clearMachineStartupCost();
+if (certificatesNote) console.log(certificatesNote);
 const env = { ...process.env, HOME: home, GIT_CONFIG_GLOBAL: join(home, '.gitconfig'), GIT_CONFIG_NOSYSTEM: '1' };
 for (const key of Object.keys(env))
   if (key.startsWith('GIT_') && !['GIT_CONFIG_GLOBAL', 'GIT_CONFIG_NOSYSTEM'].includes(key)) delete env[key];
