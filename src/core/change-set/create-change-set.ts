@@ -16,7 +16,7 @@ import { filterDrivers, keepRawBytes } from './raw-filters.js';
 import { resolveBase } from './resolve-base.js';
 import { reviewDiff } from './review-diff.js';
 import { type StagedIndex, withTempIndex } from './temp-index.js';
-import type { ChangedFile, ChangeSetOptions, RepoChangeSet } from './types.js';
+import type { ChangedFile, ChangeSetBase, ChangeSetOptions, RepoChangeSet } from './types.js';
 
 /** Default of `validation.maxFileSize`: larger files are listed in `skipped` and never read. */
 export const DEFAULT_MAX_FILE_SIZE = 1_000_000;
@@ -63,6 +63,7 @@ export async function fingerprintTree(options: ChangeSetOptions, since?: RepoCha
   const snapshot = await snapshotOf(cwd, Promise.resolve(settings), () => {}, new AbortController().signal, {
     pathsOnly: true,
     ...(startFrom ? { startFrom } : {}),
+    ...(since ? { base: since.base } : {}),
   });
   if (snapshot === CANCELLED) throw new Error('the change set was cancelled');
   return { fingerprint: fingerprintOfSnapshot(snapshot), head: snapshot.head };
@@ -191,6 +192,13 @@ interface SnapshotMode {
   pathsOnly: boolean;
   /** An earlier snapshot's index to start from (`fingerprintTree`). */
   startFrom?: StagedIndex;
+  /**
+   * The base an earlier change set of this work tree used (`fingerprintTree(…, since)`): the tree is compared with the
+   * very commit that change set was measured against, so no ref is resolved and no history pinned again. What the
+   * comparison answers is whether the tree and HEAD are still the ones that change set describes; a base ref that
+   * moved meanwhile changes nothing that was validated (the result is stored under that change set's fingerprint).
+   */
+  base?: ChangeSetBase;
 }
 
 const CANCELLED = Symbol('cancelled');
@@ -240,7 +248,7 @@ async function takeSnapshot(
   signal: AbortSignal,
   mode: SnapshotMode,
 ) {
-  const { pathsOnly, startFrom } = mode;
+  const { pathsOnly, startFrom, base: knownBase } = mode;
   const git = createGitRunner(where.root);
   const objectFormat = located.then((repo) => repo.objectFormat);
   objectFormat.catch(() => undefined); // a failed `located` is reported where it is awaited; this copy may go unread
@@ -254,8 +262,13 @@ async function takeSnapshot(
     filters.catch(() => undefined); // awaited below, unless cancelled
     const options = await settings;
     if (options === null) return CANCELLED;
-    const [base, unreadable, drivers] = await Promise.all([baseAt(git, repo, options), index.staged, filters]);
-    const gap = await historyGap(git, { ...repo, base });
+    const [base, unreadable, drivers] = await Promise.all([
+      knownBase ?? baseAt(git, repo, options),
+      index.staged,
+      filters,
+    ]);
+    // The fingerprint alone (`pathsOnly`) says nothing about history out of view: only a change set reports it.
+    const gap = pathsOnly ? null : await historyGap(git, { ...repo, base });
     if (drivers !== null) {
       await keepRawBytes(git, { env: index.env, drivers, objectFormat: repo.objectFormat, baseCommit: base.commit });
     }

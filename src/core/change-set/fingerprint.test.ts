@@ -123,6 +123,26 @@ describe('fingerprint', () => {
     expect(await same()).toBe(since.fingerprint);
   });
 
+  test('fingerprintTree since a change set measures against that change set base, not one resolved again, and still sees an edit and a commit', async () => {
+    const repo = await repoWith({ 'a.txt': 'a\n' });
+    const first = (await repo.git('rev-parse', 'HEAD')).trim();
+    await repo.write('a.txt', 'second\n');
+    await repo.commit('second');
+    await repo.write('new.txt', 'n\n');
+    const since = await createChangeSet({ cwd: repo.root, base: first });
+    // Resolved again, `HEAD` would be another base: the tree is still compared with the one the change set used.
+    const now = await fingerprintTree({ cwd: repo.root, base: 'HEAD' }, since);
+    expect(now).toEqual({ fingerprint: since.fingerprint, head: since.head });
+    expect((await fingerprintTree({ cwd: repo.root, base: 'HEAD' })).fingerprint).not.toBe(since.fingerprint);
+    await repo.write('new.txt', 'm\n');
+    expect((await fingerprintTree({ cwd: repo.root, base: 'HEAD' }, since)).fingerprint).not.toBe(since.fingerprint);
+    await repo.write('new.txt', 'n\n');
+    await repo.git('commit', '--quiet', '--allow-empty', '--no-verify', '-m', 'empty');
+    const moved = await fingerprintTree({ cwd: repo.root, base: 'HEAD' }, since);
+    expect(moved.fingerprint).toBe(since.fingerprint);
+    expect(moved.head).not.toBe(since.head);
+  });
+
   test('does not depend on the order of its input', () => {
     const changes = [
       { path: 'b', mode: 0o100644, id: 'b'.repeat(40) },
