@@ -59,10 +59,10 @@ export interface TreeFingerprint {
  */
 export async function fingerprintTree(options: ChangeSetOptions, since?: RepoChangeSet): Promise<TreeFingerprint> {
   const { cwd, ...settings } = options;
-  const startFrom = since ? stagedIndexes.get(since) : undefined;
+  const earlier = since ? stagedIndexes.get(since) : undefined;
   const snapshot = await snapshotOf(cwd, Promise.resolve(settings), () => {}, new AbortController().signal, {
     pathsOnly: true,
-    ...(startFrom ? { startFrom } : {}),
+    ...(earlier ? { startFrom: earlier.index, listed: earlier.paths } : {}),
     ...(since ? { base: since.base } : {}),
   });
   if (snapshot === CANCELLED) throw new Error('the change set was cancelled');
@@ -180,18 +180,27 @@ async function buildChangeSet(
       return reviewDiff(git, { baseCommit: snapshot.base.commit, from: snapshot.from, entries: kept, pathspec });
     },
   };
-  if (snapshot.staged) stagedIndexes.set(changeSet, snapshot.staged);
+  if (snapshot.staged) stagedIndexes.set(changeSet, { index: snapshot.staged, paths: snapshot.paths });
   return changeSet;
 }
 
-/** The index each change set's snapshot staged, for `fingerprintTree(…, since)`; dropped with the change set. */
-const stagedIndexes = new WeakMap<RepoChangeSet, StagedIndex>();
+/**
+ * The index each change set's snapshot staged and the changed paths git listed from it, for `fingerprintTree(…,
+ * since)`; dropped with the change set.
+ */
+const stagedIndexes = new WeakMap<RepoChangeSet, { index: StagedIndex; paths: DescribedEntry[] }>();
 
 /** How a snapshot is taken: `pathsOnly`, the changed paths without their patches (enough for the fingerprint). */
 interface SnapshotMode {
   pathsOnly: boolean;
   /** An earlier snapshot's index to start from (`fingerprintTree`). */
   startFrom?: StagedIndex;
+  /**
+   * The changed paths git listed from `startFrom` against `base`: when `git add` leaves that index byte for byte as it
+   * was (nothing on disk differs from what it staged), the same index against the same base lists the same paths, so
+   * git is not asked again.
+   */
+  listed?: DescribedEntry[];
   /**
    * The base an earlier change set of this work tree used (`fingerprintTree(…, since)`): the tree is compared with the
    * very commit that change set was measured against, so no ref is resolved and no history pinned again. What the
@@ -248,7 +257,7 @@ async function takeSnapshot(
   signal: AbortSignal,
   mode: SnapshotMode,
 ) {
-  const { pathsOnly, startFrom, base: knownBase } = mode;
+  const { pathsOnly, startFrom, base: knownBase, listed: listedBefore } = mode;
   const git = createGitRunner(where.root);
   const objectFormat = located.then((repo) => repo.objectFormat);
   objectFormat.catch(() => undefined); // a failed `located` is reported where it is awaited; this copy may go unread
@@ -274,7 +283,9 @@ async function takeSnapshot(
     }
     const from = base.commit ?? emptyTreeOf(repo.objectFormat);
     if (pathsOnly) {
-      const paths = await listChangedPaths(git, { from, env: index.env });
+      const unchanged =
+        listedBefore !== undefined && knownBase !== undefined && drivers === null && sameIndex(index.keep(), startFrom);
+      const paths = unchanged ? listedBefore : await listChangedPaths(git, { from, env: index.env });
       const none = { stats: null, staged: null };
       return { repo, base, head: repo.head, from, entries: paths, paths, unreadable, gap, ...none, options };
     }
@@ -302,6 +313,14 @@ async function baseAt(git: GitRunner, repo: RepoLocation, options: ChangeSetSett
   if (handed && !named) return handed;
   const resolved = await resolveBase(git, { flag: options.base, config: options.configBase });
   return pinBase(git, { root, resolved, head, trusted });
+}
+
+/**
+ * Whether the temporary index holds exactly the bytes it started from: `git add` rewrites it whenever it adds, updates
+ * or removes an entry (or refreshes one's stat data), so equal bytes mean every entry is still the one staged before.
+ */
+function sameIndex(now: StagedIndex | null, before: StagedIndex | undefined): boolean {
+  return now !== null && before !== undefined && now.bytes.equals(before.bytes);
 }
 
 /** All files (null), or the groups of paths asked for that are in the change set (a rename with its old path). */

@@ -143,6 +143,46 @@ describe('fingerprint', () => {
     expect(moved.head).not.toBe(since.head);
   });
 
+  test('fingerprintTree since a change set asks git for no listing when `git add` left its index as staged, and sees every change when not', async () => {
+    const repo = await repoWith({ 'a.txt': 'a\n', 'b.txt': 'b\n', 'gone.txt': 'g\n' });
+    await repo.write('a.txt', 'changed\n');
+    await repo.write('new.txt', 'n\n');
+    await repo.remove('gone.txt');
+    const traceDir = await tempDir('tollgate-trace-');
+    onCleanup(() => removeDir(traceDir));
+    const trace = join(traceDir, 'git.trace');
+    const listings = async () =>
+      (await readFile(trace, 'utf8').catch(() => '')).split('\n').filter((line) => line.includes('git diff-index'))
+        .length;
+    const savedTrace = process.env.GIT_TRACE;
+    process.env.GIT_TRACE = trace;
+    try {
+      const since = await createChangeSet({ cwd: repo.root });
+      const before = await listings();
+      const same = await fingerprintTree({ cwd: repo.root }, since);
+      expect(same).toEqual({ fingerprint: since.fingerprint, head: since.head });
+      expect(await listings()).toBe(before);
+      // Each of these rewrites the index, and git lists the changes again.
+      const edits: Array<() => Promise<void>> = [
+        () => repo.write('a.txt', 'chAnged\n'), // same size, same second: git's racy-clean check reads it again
+        () => repo.write('later.txt', 'l\n'),
+        () => repo.remove('b.txt'),
+      ];
+      let listed = await listings();
+      for (const edit of edits) {
+        await edit();
+        const now = await fingerprintTree({ cwd: repo.root }, since);
+        expect(now.fingerprint).not.toBe(since.fingerprint);
+        expect(now).toEqual(await fingerprintTree({ cwd: repo.root }));
+        expect(await listings()).toBeGreaterThan(listed);
+        listed = await listings();
+      }
+    } finally {
+      if (savedTrace === undefined) delete process.env.GIT_TRACE;
+      else process.env.GIT_TRACE = savedTrace;
+    }
+  });
+
   test('does not depend on the order of its input', () => {
     const changes = [
       { path: 'b', mode: 0o100644, id: 'b'.repeat(40) },
