@@ -265,17 +265,21 @@ async function takeSnapshot(
   return withTempIndex(git, userIndex, async (index) => {
     const repo = await located;
     if (!sameLocation(where, repo)) return null;
-    index.staged.then(onStaged, onStaged);
+    let gitAdding = true;
+    const added = () => {
+      gitAdding = false;
+      onStaged();
+    };
+    index.staged.then(added, added);
     // Resolving the base and reading the filter config do not need the index: they run while `git add` works.
     const filters = filterDrivers(git);
     filters.catch(() => undefined); // awaited below, unless cancelled
     const options = await settings;
     if (options === null) return CANCELLED;
-    const [base, unreadable, drivers] = await Promise.all([
-      knownBase ?? baseAt(git, repo, options),
-      index.staged,
-      filters,
-    ]);
+    const ready = Promise.all([knownBase ?? baseAt(git, repo, options), index.staged, filters]);
+    // Every git above is under way: what the caller does now takes no time from the snapshot while `git add` runs.
+    if (gitAdding) options.whileGitWorks?.();
+    const [base, unreadable, drivers] = await ready;
     // The fingerprint alone (`pathsOnly`) says nothing about history out of view: only a change set reports it.
     const gap = pathsOnly ? null : await historyGap(git, { ...repo, base });
     if (drivers !== null) {

@@ -74,6 +74,25 @@ describe('a change set begun before its settings are known', () => {
     expect(left).toEqual([]);
   });
 
+  test('whileGitWorks runs at most once, only before `git add` is done, and changes nothing in the change set', async () => {
+    const files = Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`f${i}.txt`, `${i}\n`]));
+    const repo = await repoWith(files);
+    for (let i = 0; i < 300; i += 3) await repo.write(`f${i}.txt`, `edited ${i}\n`);
+    const events: string[] = [];
+    const started = startChangeSet(repo.root);
+    started.staged.then(() => events.push('staged'));
+    const early = await started.finish({ whileGitWorks: () => events.push('work') });
+    expect(events.filter((event) => event === 'work').length).toBeLessThanOrEqual(1);
+    expect(events.indexOf('work')).toBeLessThan(Math.max(0, events.indexOf('staged')) + 1);
+    expect(early.fingerprint).toBe((await createChangeSet({ cwd: repo.root })).fingerprint);
+    // Settings given once git is done: nothing is left to overlap, so nothing is called.
+    const late = startChangeSet(repo.root);
+    await late.staged;
+    let called = 0;
+    await late.finish({ whileGitWorks: () => called++ });
+    expect(called).toBe(0);
+  });
+
   test('outside a repository, finish fails as createChangeSet does', async () => {
     const dir = await tempDir('tollgate-not-a-repo-');
     onCleanup(() => removeDir(dir));

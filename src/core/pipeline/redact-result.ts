@@ -20,17 +20,16 @@ export function loadRedactor(): Promise<Redact> {
 }
 
 /**
- * Builds the masking's scanner now rather than on the first text it masks: a run calls this while git takes its
- * snapshot, when the process would otherwise only wait. Every run that gets as far as its report masks text (tool
- * summaries, file paths), so this is work the run does anyway, moved to where it costs no wall time.
+ * Builds the masking's scanner now rather than on the first text it masks: a run has this done while git takes its
+ * snapshot (`ChangeSetOptions.whileGitWorks`), when the process would otherwise only wait. Every run that gets as far
+ * as its report masks text (tool summaries, file paths), so this is work the run does anyway, moved to where it costs
+ * no wall time.
  */
 export function prepareRedactor(): void {
-  setImmediate(() => {
-    import('../../secrets/redact.js').then(
-      ({ sharedSecretScanner }) => sharedSecretScanner(),
-      () => undefined, // loadRedactor reports a failure where the masking is needed
-    );
-  });
+  import('../../secrets/redact.js').then(
+    ({ sharedSecretScanner }) => sharedSecretScanner(),
+    () => undefined, // loadRedactor reports a failure where the masking is needed
+  );
 }
 
 /** Masks strings anywhere in a JSON-shaped value; a mask that cut through JSON syntax drops the value instead. */

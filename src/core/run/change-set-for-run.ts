@@ -19,6 +19,7 @@ export async function changeSetForRun(
   config: TollgateConfig,
   base?: string,
   started?: ChangeSetStart,
+  whileGitWorks?: () => void,
 ): Promise<RepoChangeSet> {
   let trustedCommits: string[];
   try {
@@ -27,7 +28,7 @@ export async function changeSetForRun(
     started?.cancel();
     throw error;
   }
-  const settings = settingsForRun(config, base, trustedCommits);
+  const settings = { ...settingsForRun(config, base, trustedCommits), ...(whileGitWorks ? { whileGitWorks } : {}) };
   return started ? started.finish(settings) : createChangeSet({ cwd: repoRoot, ...settings });
 }
 

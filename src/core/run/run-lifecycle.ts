@@ -102,9 +102,7 @@ export async function runLifecycle(options: RunLifecycleOptions): Promise<RunLif
   let { early } = locked;
   try {
     if (await stopLeftovers(repoRoot, early)) early = undefined;
-    const building = changeSetForRun(repoRoot, config, options.base, early);
-    prepareRedactor();
-    const changeSet = await building;
+    const changeSet = await changeSetForRun(repoRoot, config, options.base, early, prepareRedactor);
     const runId = newRunId();
     const runDir = runDirFor(repoRoot, runId);
     const events = createEventLog(runDir, { verbose: options.verbose ?? false });
