@@ -277,8 +277,15 @@ async function takeSnapshot(
     const options = await settings;
     if (options === null) return CANCELLED;
     const ready = Promise.all([knownBase ?? baseAt(git, repo, options), index.staged, filters]);
+    // At most once, at the first wait for git still at work: `git add` now, else the rename pass of the listing.
+    let whileGitWorks = options.whileGitWorks;
+    const overlap = () => {
+      const work = whileGitWorks;
+      whileGitWorks = undefined;
+      work?.();
+    };
     // Every git above is under way: what the caller does now takes no time from the snapshot while `git add` runs.
-    if (gitAdding) options.whileGitWorks?.();
+    if (gitAdding) overlap();
     const [base, unreadable, drivers] = await ready;
     // The fingerprint alone (`pathsOnly`) says nothing about history out of view: only a change set reports it.
     const gap = pathsOnly ? null : await historyGap(git, { ...repo, base });
@@ -299,7 +306,7 @@ async function takeSnapshot(
     const stats = new FileStats(repo.root);
     const onListed = (entries: readonly RawEntry[]) =>
       stats.prefetch(entries.filter((entry) => hasFile(entry.dstMode)).map((entry) => entry.path));
-    const listed = await listChanges(git, { from, env: index.env, onListed });
+    const listed = await listChanges(git, { from, env: index.env, onListed, whileGitWorks: overlap });
     return { repo, base, head: repo.head, from, ...listed, unreadable, gap, stats, staged, options };
   });
 }

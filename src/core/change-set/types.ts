@@ -132,7 +132,8 @@ export interface ChangeSetOptions {
   trustedCommits?: readonly string[];
   /**
    * Work the caller needs soon that needs no tree (building a scanner): called at most once, and only when the
-   * snapshot has to wait for `git add` anyway, so the process does it while it would otherwise only wait.
+   * snapshot has to wait for git anyway (`git add`, or the listing's rename pass), so the process does it while it
+   * would otherwise only wait.
    */
   whileGitWorks?: () => void;
 }
