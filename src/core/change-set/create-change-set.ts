@@ -16,7 +16,7 @@ import { filterDrivers, keepRawBytes } from './raw-filters.js';
 import { resolveBase } from './resolve-base.js';
 import { reviewDiff } from './review-diff.js';
 import { type StagedIndex, withTempIndex } from './temp-index.js';
-import type { ChangedFile, ChangeSetOptions, RepoChangeSet } from './types.js';
+import type { ChangedFile, ChangeSetBase, ChangeSetOptions, RepoChangeSet } from './types.js';
 
 /** Default of `validation.maxFileSize`: larger files are listed in `skipped` and never read. */
 export const DEFAULT_MAX_FILE_SIZE = 1_000_000;
@@ -59,10 +59,11 @@ export interface TreeFingerprint {
  */
 export async function fingerprintTree(options: ChangeSetOptions, since?: RepoChangeSet): Promise<TreeFingerprint> {
   const { cwd, ...settings } = options;
-  const startFrom = since ? stagedIndexes.get(since) : undefined;
+  const earlier = since ? stagedIndexes.get(since) : undefined;
   const snapshot = await snapshotOf(cwd, Promise.resolve(settings), () => {}, new AbortController().signal, {
     pathsOnly: true,
-    ...(startFrom ? { startFrom } : {}),
+    ...(earlier ? { startFrom: earlier.index, listed: earlier.paths } : {}),
+    ...(since ? { base: since.base } : {}),
   });
   if (snapshot === CANCELLED) throw new Error('the change set was cancelled');
   return { fingerprint: fingerprintOfSnapshot(snapshot), head: snapshot.head };
@@ -179,18 +180,34 @@ async function buildChangeSet(
       return reviewDiff(git, { baseCommit: snapshot.base.commit, from: snapshot.from, entries: kept, pathspec });
     },
   };
-  if (snapshot.staged) stagedIndexes.set(changeSet, snapshot.staged);
+  if (snapshot.staged) stagedIndexes.set(changeSet, { index: snapshot.staged, paths: snapshot.paths });
   return changeSet;
 }
 
-/** The index each change set's snapshot staged, for `fingerprintTree(…, since)`; dropped with the change set. */
-const stagedIndexes = new WeakMap<RepoChangeSet, StagedIndex>();
+/**
+ * The index each change set's snapshot staged and the changed paths git listed from it, for `fingerprintTree(…,
+ * since)`; dropped with the change set.
+ */
+const stagedIndexes = new WeakMap<RepoChangeSet, { index: StagedIndex; paths: DescribedEntry[] }>();
 
 /** How a snapshot is taken: `pathsOnly`, the changed paths without their patches (enough for the fingerprint). */
 interface SnapshotMode {
   pathsOnly: boolean;
   /** An earlier snapshot's index to start from (`fingerprintTree`). */
   startFrom?: StagedIndex;
+  /**
+   * The changed paths git listed from `startFrom` against `base`: when `git add` leaves that index byte for byte as it
+   * was (nothing on disk differs from what it staged), the same index against the same base lists the same paths, so
+   * git is not asked again.
+   */
+  listed?: DescribedEntry[];
+  /**
+   * The base an earlier change set of this work tree used (`fingerprintTree(…, since)`): the tree is compared with the
+   * very commit that change set was measured against, so no ref is resolved and no history pinned again. What the
+   * comparison answers is whether the tree and HEAD are still the ones that change set describes; a base ref that
+   * moved meanwhile changes nothing that was validated (the result is stored under that change set's fingerprint).
+   */
+  base?: ChangeSetBase;
 }
 
 const CANCELLED = Symbol('cancelled');
@@ -240,7 +257,7 @@ async function takeSnapshot(
   signal: AbortSignal,
   mode: SnapshotMode,
 ) {
-  const { pathsOnly, startFrom } = mode;
+  const { pathsOnly, startFrom, base: knownBase, listed: listedBefore } = mode;
   const git = createGitRunner(where.root);
   const objectFormat = located.then((repo) => repo.objectFormat);
   objectFormat.catch(() => undefined); // a failed `located` is reported where it is awaited; this copy may go unread
@@ -248,20 +265,38 @@ async function takeSnapshot(
   return withTempIndex(git, userIndex, async (index) => {
     const repo = await located;
     if (!sameLocation(where, repo)) return null;
-    index.staged.then(onStaged, onStaged);
+    let gitAdding = true;
+    const added = () => {
+      gitAdding = false;
+      onStaged();
+    };
+    index.staged.then(added, added);
     // Resolving the base and reading the filter config do not need the index: they run while `git add` works.
     const filters = filterDrivers(git);
     filters.catch(() => undefined); // awaited below, unless cancelled
     const options = await settings;
     if (options === null) return CANCELLED;
-    const [base, unreadable, drivers] = await Promise.all([baseAt(git, repo, options), index.staged, filters]);
-    const gap = await historyGap(git, { ...repo, base });
+    const ready = Promise.all([knownBase ?? baseAt(git, repo, options), index.staged, filters]);
+    // At most once, at the first wait for git still at work: `git add` now, else the rename pass of the listing.
+    let whileGitWorks = options.whileGitWorks;
+    const overlap = () => {
+      const work = whileGitWorks;
+      whileGitWorks = undefined;
+      work?.();
+    };
+    // Every git above is under way: what the caller does now takes no time from the snapshot while `git add` runs.
+    if (gitAdding) overlap();
+    const [base, unreadable, drivers] = await ready;
+    // The fingerprint alone (`pathsOnly`) says nothing about history out of view: only a change set reports it.
+    const gap = pathsOnly ? null : await historyGap(git, { ...repo, base });
     if (drivers !== null) {
       await keepRawBytes(git, { env: index.env, drivers, objectFormat: repo.objectFormat, baseCommit: base.commit });
     }
     const from = base.commit ?? emptyTreeOf(repo.objectFormat);
     if (pathsOnly) {
-      const paths = await listChangedPaths(git, { from, env: index.env });
+      const unchanged =
+        listedBefore !== undefined && knownBase !== undefined && drivers === null && sameIndex(index.keep(), startFrom);
+      const paths = unchanged ? listedBefore : await listChangedPaths(git, { from, env: index.env });
       const none = { stats: null, staged: null };
       return { repo, base, head: repo.head, from, entries: paths, paths, unreadable, gap, ...none, options };
     }
@@ -271,7 +306,7 @@ async function takeSnapshot(
     const stats = new FileStats(repo.root);
     const onListed = (entries: readonly RawEntry[]) =>
       stats.prefetch(entries.filter((entry) => hasFile(entry.dstMode)).map((entry) => entry.path));
-    const listed = await listChanges(git, { from, env: index.env, onListed });
+    const listed = await listChanges(git, { from, env: index.env, onListed, whileGitWorks: overlap });
     return { repo, base, head: repo.head, from, ...listed, unreadable, gap, stats, staged, options };
   });
 }
@@ -289,6 +324,14 @@ async function baseAt(git: GitRunner, repo: RepoLocation, options: ChangeSetSett
   if (handed && !named) return handed;
   const resolved = await resolveBase(git, { flag: options.base, config: options.configBase });
   return pinBase(git, { root, resolved, head, trusted });
+}
+
+/**
+ * Whether the temporary index holds exactly the bytes it started from: `git add` rewrites it whenever it adds, updates
+ * or removes an entry (or refreshes one's stat data), so equal bytes mean every entry is still the one staged before.
+ */
+function sameIndex(now: StagedIndex | null, before: StagedIndex | undefined): boolean {
+  return now !== null && before !== undefined && now.bytes.equals(before.bytes);
 }
 
 /** All files (null), or the groups of paths asked for that are in the change set (a rename with its old path). */

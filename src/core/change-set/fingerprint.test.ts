@@ -123,6 +123,66 @@ describe('fingerprint', () => {
     expect(await same()).toBe(since.fingerprint);
   });
 
+  test('fingerprintTree since a change set measures against that change set base, not one resolved again, and still sees an edit and a commit', async () => {
+    const repo = await repoWith({ 'a.txt': 'a\n' });
+    const first = (await repo.git('rev-parse', 'HEAD')).trim();
+    await repo.write('a.txt', 'second\n');
+    await repo.commit('second');
+    await repo.write('new.txt', 'n\n');
+    const since = await createChangeSet({ cwd: repo.root, base: first });
+    // Resolved again, `HEAD` would be another base: the tree is still compared with the one the change set used.
+    const now = await fingerprintTree({ cwd: repo.root, base: 'HEAD' }, since);
+    expect(now).toEqual({ fingerprint: since.fingerprint, head: since.head });
+    expect((await fingerprintTree({ cwd: repo.root, base: 'HEAD' })).fingerprint).not.toBe(since.fingerprint);
+    await repo.write('new.txt', 'm\n');
+    expect((await fingerprintTree({ cwd: repo.root, base: 'HEAD' }, since)).fingerprint).not.toBe(since.fingerprint);
+    await repo.write('new.txt', 'n\n');
+    await repo.git('commit', '--quiet', '--allow-empty', '--no-verify', '-m', 'empty');
+    const moved = await fingerprintTree({ cwd: repo.root, base: 'HEAD' }, since);
+    expect(moved.fingerprint).toBe(since.fingerprint);
+    expect(moved.head).not.toBe(since.head);
+  });
+
+  test('fingerprintTree since a change set asks git for no listing when `git add` left its index as staged, and sees every change when not', async () => {
+    const repo = await repoWith({ 'a.txt': 'a\n', 'b.txt': 'b\n', 'gone.txt': 'g\n' });
+    await repo.write('a.txt', 'changed\n');
+    await repo.write('new.txt', 'n\n');
+    await repo.remove('gone.txt');
+    const traceDir = await tempDir('tollgate-trace-');
+    onCleanup(() => removeDir(traceDir));
+    const trace = join(traceDir, 'git.trace');
+    const listings = async () =>
+      (await readFile(trace, 'utf8').catch(() => '')).split('\n').filter((line) => line.includes('git diff-index'))
+        .length;
+    const savedTrace = process.env.GIT_TRACE;
+    process.env.GIT_TRACE = trace;
+    try {
+      const since = await createChangeSet({ cwd: repo.root });
+      const before = await listings();
+      const same = await fingerprintTree({ cwd: repo.root }, since);
+      expect(same).toEqual({ fingerprint: since.fingerprint, head: since.head });
+      expect(await listings()).toBe(before);
+      // Each of these rewrites the index, and git lists the changes again.
+      const edits: Array<() => Promise<void>> = [
+        () => repo.write('a.txt', 'chAnged\n'), // same size, same second: git's racy-clean check reads it again
+        () => repo.write('later.txt', 'l\n'),
+        () => repo.remove('b.txt'),
+      ];
+      let listed = await listings();
+      for (const edit of edits) {
+        await edit();
+        const now = await fingerprintTree({ cwd: repo.root }, since);
+        expect(now.fingerprint).not.toBe(since.fingerprint);
+        expect(now).toEqual(await fingerprintTree({ cwd: repo.root }));
+        expect(await listings()).toBeGreaterThan(listed);
+        listed = await listings();
+      }
+    } finally {
+      if (savedTrace === undefined) delete process.env.GIT_TRACE;
+      else process.env.GIT_TRACE = savedTrace;
+    }
+  });
+
   test('does not depend on the order of its input', () => {
     const changes = [
       { path: 'b', mode: 0o100644, id: 'b'.repeat(40) },

@@ -13,6 +13,8 @@ export interface ListChangesOptions {
    * run while git still writes the patches. Called once.
    */
   onListed?: (entries: readonly RawEntry[]) => void;
+  /** Called when the patch is read and the rename pass, still running, is all that is left to wait for. */
+  whileGitWorks?: () => void;
 }
 
 export interface ListedChanges {
@@ -83,6 +85,16 @@ export async function listChanges(git: GitRunner, options: ListChangesOptions): 
   const paths = describeSections(rawEntries ?? [], patch.end());
   if (renamePass === null) return { entries: paths, paths };
 
+  let renamesListed = false;
+  (renamePass as Promise<Buffer>).then(
+    () => {
+      renamesListed = true;
+    },
+    () => undefined,
+  );
+  // A settled pass runs its callback above before this line; otherwise git still works on the renames.
+  await Promise.resolve();
+  if (!renamesListed) options.whileGitWorks?.();
   const renamedPaths = new Set<string>();
   for (const entry of parseRawDiff((await (renamePass as Promise<Buffer>)).toString('utf8'))) {
     if (entry.status === 'R') renamedPaths.add(entry.srcPath).add(entry.path);

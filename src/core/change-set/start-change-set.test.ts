@@ -74,6 +74,33 @@ describe('a change set begun before its settings are known', () => {
     expect(left).toEqual([]);
   });
 
+  test('whileGitWorks runs at most once, only while git works, and changes nothing in the change set', async () => {
+    const files = Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`f${i}.txt`, `${i}\n`]));
+    const repo = await repoWith(files);
+    for (let i = 0; i < 300; i += 3) await repo.write(`f${i}.txt`, `edited ${i}\n`);
+    const events: string[] = [];
+    const started = startChangeSet(repo.root);
+    started.staged.then(() => events.push('staged'));
+    const early = await started.finish({ whileGitWorks: () => events.push('work') });
+    expect(events.filter((event) => event === 'work').length).toBeLessThanOrEqual(1);
+    expect(events.indexOf('work')).toBeLessThan(Math.max(0, events.indexOf('staged')) + 1);
+    expect(early.fingerprint).toBe((await createChangeSet({ cwd: repo.root })).fingerprint);
+    // Settings given once `git add` is done, and no rename pass to wait for (no deletion): nothing is called.
+    const late = startChangeSet(repo.root);
+    await late.staged;
+    let called = 0;
+    await late.finish({ whileGitWorks: () => called++ });
+    expect(called).toBe(0);
+    // A deletion and an addition: the listing's rename pass may be left to wait for, once at most.
+    await repo.remove('f1.txt');
+    await repo.write('added.txt', 'new\n');
+    const renames = startChangeSet(repo.root);
+    await renames.staged;
+    const withPass = await renames.finish({ whileGitWorks: () => called++ });
+    expect(called).toBeLessThanOrEqual(1);
+    expect(withPass.fingerprint).toBe((await createChangeSet({ cwd: repo.root })).fingerprint);
+  });
+
   test('outside a repository, finish fails as createChangeSet does', async () => {
     const dir = await tempDir('tollgate-not-a-repo-');
     onCleanup(() => removeDir(dir));

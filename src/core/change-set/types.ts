@@ -130,6 +130,12 @@ export interface ChangeSetOptions {
   maxFileSize?: number;
   /** Commits tollgate trusts (validated HEADs, earlier bases): the base is pinned to them (pin-base.ts). */
   trustedCommits?: readonly string[];
+  /**
+   * Work the caller needs soon that needs no tree (building a scanner): called at most once, and only when the
+   * snapshot has to wait for git anyway (`git add`, or the listing's rename pass), so the process does it while it
+   * would otherwise only wait.
+   */
+  whileGitWorks?: () => void;
 }
 
 /**

@@ -19,6 +19,19 @@ export function loadRedactor(): Promise<Redact> {
   return loaded;
 }
 
+/**
+ * Builds the masking's scanner now rather than on the first text it masks: a run has this done while git takes its
+ * snapshot (`ChangeSetOptions.whileGitWorks`), when the process would otherwise only wait. Every run that gets as far
+ * as its report masks text (tool summaries, file paths), so this is work the run does anyway, moved to where it costs
+ * no wall time.
+ */
+export function prepareRedactor(): void {
+  import('../../secrets/redact.js').then(
+    ({ sharedSecretScanner }) => sharedSecretScanner(),
+    () => undefined, // loadRedactor reports a failure where the masking is needed
+  );
+}
+
 /** Masks strings anywhere in a JSON-shaped value; a mask that cut through JSON syntax drops the value instead. */
 export function redactJson<T>(value: T, redact: Redact): T | { redacted: string } {
   if (value === undefined) return value;

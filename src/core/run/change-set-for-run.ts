@@ -19,6 +19,7 @@ export async function changeSetForRun(
   config: TollgateConfig,
   base?: string,
   started?: ChangeSetStart,
+  whileGitWorks?: () => void,
 ): Promise<RepoChangeSet> {
   let trustedCommits: string[];
   try {
@@ -27,14 +28,15 @@ export async function changeSetForRun(
     started?.cancel();
     throw error;
   }
-  const settings = settingsForRun(config, base, trustedCommits);
+  const settings = { ...settingsForRun(config, base, trustedCommits), ...(whileGitWorks ? { whileGitWorks } : {}) };
   return started ? started.finish(settings) : createChangeSet({ cwd: repoRoot, ...settings });
 }
 
 /**
  * The fingerprint and HEAD `changeSetForRun` would give now (same base, ignore patterns and pinning), without the
  * patch or file reads: what the check after a run compares. `since`: the run's own change set, whose snapshot's index
- * the new one starts from (git then reads only what changed since).
+ * the new one starts from (git then reads only what changed since), and whose base it is measured against (nothing to
+ * resolve or pin again, so the signed history is not read).
  */
 export async function fingerprintForRun(
   repoRoot: string,
@@ -42,7 +44,7 @@ export async function fingerprintForRun(
   base?: string,
   since?: RepoChangeSet,
 ): Promise<TreeFingerprint> {
-  const trustedCommits = await readTrustedCommits(repoRoot);
+  const trustedCommits = since ? [] : await readTrustedCommits(repoRoot);
   return fingerprintTree({ cwd: repoRoot, ...settingsForRun(config, base, trustedCommits) }, since);
 }
 

@@ -5,7 +5,7 @@ import type { TollgateConfig } from '../config/schema.js';
 import { errorMessage, isWriteFailure } from '../errors.js';
 import { createEventLog, newRunId } from '../events/index.js';
 import { trackOpenCalls } from '../events/interrupted-calls.js';
-import { loadRedactor } from '../pipeline/redact-result.js';
+import { loadRedactor, prepareRedactor } from '../pipeline/redact-result.js';
 import type { AnyToolDefinition } from '../pipeline/tool.js';
 import type { EffectivePolicy } from '../policy/effective-policy.js';
 import { reapLeftoverGroups } from '../process-ledger.js';
@@ -102,7 +102,7 @@ export async function runLifecycle(options: RunLifecycleOptions): Promise<RunLif
   let { early } = locked;
   try {
     if (await stopLeftovers(repoRoot, early)) early = undefined;
-    const changeSet = await changeSetForRun(repoRoot, config, options.base, early);
+    const changeSet = await changeSetForRun(repoRoot, config, options.base, early, prepareRedactor);
     const runId = newRunId();
     const runDir = runDirFor(repoRoot, runId);
     const events = createEventLog(runDir, { verbose: options.verbose ?? false });
