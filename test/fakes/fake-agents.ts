@@ -10,13 +10,62 @@ const FAKE_AGENT = resolve(import.meta.dirname, 'fake-agent.mjs');
 /** The executables of the adapter registry: each one can be faked, and a new adapter's is without an edit here. */
 export const FAKE_BINS: readonly string[] = agentAdapters.map((adapter) => adapter.bin);
 
-/** A fake CLI named `bin`: a shell script that hands its arguments to `fake-agent.mjs`, which plays the scenario. */
-async function writeFakeBin(dir: string, bin: string): Promise<void> {
+const quoted = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
+
+/** The keys of a step that `finish` in fake-agent.mjs plays: a step with any other key needs the Node fake. */
+const PLAIN_STEP_KEYS = new Set(['stdout', 'stderr', 'stdoutFile', 'stderrFile', 'exit']);
+
+/** Shell that writes a plain step's output and exits with its code, as `finish` in fake-agent.mjs does. */
+function playStep(step: FakeReviewStep): string | undefined {
+  if (Object.keys(step).some((key) => !PLAIN_STEP_KEYS.has(key))) return undefined;
+  const out = step.stdoutFile ? `cat ${quoted(step.stdoutFile)}` : `printf '%s' ${quoted(step.stdout ?? '')}`;
+  const err = step.stderrFile ? `cat ${quoted(step.stderrFile)} >&2` : `printf '%s' ${quoted(step.stderr ?? '')} >&2`;
+  return `${out}; ${err}; exit ${step.exit ?? 0}`;
+}
+
+/**
+ * A fake CLI named `bin`: a shell script that hands its arguments to `fake-agent.mjs`, which plays the scenario. The
+ * probes tollgate makes of every adapter it considers (`--help`, `--version`, the auth check) are answered by the
+ * script itself when their answer is plain text, logged as fake-agent.mjs logs them: a Node start each would be most
+ * of what a review test costs. Anything else, or a value the script cannot write as JSON as it is, goes to Node.
+ */
+async function writeFakeBin(dir: string, bin: string, agent: FakeAgentScript, log: string): Promise<void> {
   if (!FAKE_BINS.includes(bin)) {
     throw new Error(`no adapter in src/agents/index.ts runs \`${bin}\`; fake one of: ${FAKE_BINS.join(', ')}`);
   }
-  const quoted = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
-  const script = `#!/bin/sh\n# Fake ${bin} for tests: see fake-agent.mjs.\nexec ${quoted(process.execPath)} ${quoted(FAKE_AGENT)} ${quoted(bin)} "$@"\n`;
+  // FAKE_AGENT_NO_NODE: for the test that these answers are the script's own (fake-agents.test.ts).
+  const node = `{ [ -z "$FAKE_AGENT_NO_NODE" ] || exit 96; exec ${quoted(process.execPath)} ${quoted(FAKE_AGENT)} ${quoted(bin)} "$@"; }`;
+  const help = agent.help ? undefined : playStep(agent.helpFile ? { stdoutFile: agent.helpFile } : {});
+  const version = playStep({ stdout: `${agent.version ?? '0.0.0'}\n` });
+  const auth = agent.authArgs ? playStep(agent.auth ?? { stdout: '' }) : undefined;
+  const calls = [
+    // fake-agent.mjs: help is `--help` as the last of at most two arguments.
+    help && `if [ $# -le 2 ] && [ "$last" = --help ]; then call=help; answer() { ${help}; }; fi`,
+    `if [ "$*" = --version ]; then call=version; answer() { ${version}; }; fi`,
+    auth && `if [ "$*" = ${quoted(agent.authArgs!.join(' '))} ]; then call=auth; answer() { ${auth}; }; fi`,
+  ].filter((line): line is string => typeof line === 'string');
+  const script = `#!/bin/sh
+# Fake ${bin} for tests: see fake-agent.mjs (and writeFakeBin in fake-agents.ts for the probes answered here).
+IFS=' '
+call=
+last=
+for arg in "$@"; do last=$arg; done
+${calls.join('\n')}
+[ -n "$call" ] || ${node}
+# A JSON string of $1, or nothing (status 1) when it holds a character this script does not escape.
+json() { case $1 in *[!A-Za-z0-9\\ ._/:@=+,-]*) return 1 ;; esac; printf '"%s"' "$1"; }
+optional() { if [ -n "$2" ]; then json "$1"; else printf null; fi; }
+argv=
+for arg in "$@"; do argv="$argv\${argv:+,}$(json "$arg")" || ${node}; done
+cwd=$(json "$(pwd -P)") || ${node}
+active=$(optional "$TOLLGATE_ACTIVE" "\${TOLLGATE_ACTIVE+set}") || ${node}
+claudecode=$(optional "$CLAUDECODE" "\${CLAUDECODE+set}") || ${node}
+token=
+[ -z "\${GITHUB_TOKEN+set}\${GH_TOKEN+set}" ] || token=',"githubTokenSet":true'
+printf '{"bin":"%s","call":"%s","argv":[%s],"cwd":%s,"stdin":"","env":{"TOLLGATE_ACTIVE":%s,"CLAUDECODE":%s}%s}\\n' \\
+  ${quoted(bin)} "$call" "$argv" "$cwd" "$active" "$claudecode" "$token" >> ${quoted(log)}
+answer
+`;
   await writeFile(join(dir, bin), script, { mode: 0o755 });
 }
 export const AGENT_FIXTURES = resolve(import.meta.dirname, '../fixtures/agents');
@@ -142,7 +191,7 @@ export async function setupFakeAgents(
   const bin = join(dir, 'bin');
   await mkdir(bin);
   await symlink(process.execPath, join(bin, 'node'));
-  for (const name of Object.keys(agents)) await writeFakeBin(bin, name);
+  for (const [name, agent] of Object.entries(agents)) await writeFakeBin(bin, name, agent, log);
   return {
     env: {
       ...base,

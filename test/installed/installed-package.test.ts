@@ -4,7 +4,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { registrationsFor } from '../../src/cli/commands/by-name.js';
 import { type ProcessResult, runProcess } from '../../src/core/process.js';
 import { fakeChecksumToken, fakeToken } from '../../src/secrets/sample-tokens.js';
 import { createTempRepo, removeDir, type TempRepo, tempDir } from '../support/git-repo.js';
@@ -156,16 +158,20 @@ describe('the installed package', () => {
   });
 
   test('every command and subcommand has --help with an example', async () => {
+    // Through the installed package: the top level and each group, whose help lists every command the bundle has, and
+    // one leaf command. Each leaf's own help and its examples are checked in process (src/cli/commands/help.test.ts),
+    // from the same commander definitions, without a CLI start per command: here the bundle must list exactly them.
     const top = await commandNames([]);
     expect(top).toEqual(expect.arrayContaining(['run', 'scan', 'install', 'mcp', 'hook', 'config', 'advisories']));
-    const groups = ['hook', 'config', 'advisories', 'alerts', 'policy'];
-    const all = [
-      ...top.map((name) => [name]),
-      ...(
-        await Promise.all(groups.map(async (group) => (await commandNames([group])).map((sub) => [group, sub])))
-      ).flat(),
-    ];
-    for (const command of all) {
+    const source = await sourceCommands();
+    expect(top).toEqual(source.map(([name]) => name));
+    const groups = source.filter(([, subcommands]) => subcommands.length > 0).map(([name]) => name);
+    expect(groups).toEqual(expect.arrayContaining(['hook', 'config', 'advisories', 'alerts', 'policy']));
+    for (const [group, subcommands] of source.filter(([name]) => groups.includes(name))) {
+      expect(await commandNames([group]), `tollgate ${group} --help`).toEqual(subcommands);
+    }
+    expectClean(await helpOf([]), '--help');
+    for (const command of [...groups.map((group) => [group]), ['hook', 'stop']]) {
       const result = await helpOf(command);
       expectClean(result, `${command.join(' ')} --help`);
       expect(result.exitCode, command.join(' ')).toBe(0);
@@ -173,17 +179,22 @@ describe('the installed package', () => {
     }
   }, 120_000);
 
-  test('install, doctor and uninstall for every agent, in the project and for the user', async () => {
+  test('install, doctor and uninstall: every agent in the project, and for the user', async () => {
     // One doctor per scope, with every agent installed, reads each agent's installation as one doctor per agent would.
-    for (const scope of ['--project', '--user']) {
-      for (const agent of AGENTS) {
+    // Every agent's config format in the project; for the user, one JSON and one TOML writer (each agent's user paths
+    // are checked in process: src/integrations/hooks/install.test.ts).
+    for (const [scope, agents] of [
+      ['--project', AGENTS],
+      ['--user', ['claude', 'codex']],
+    ] as const) {
+      for (const agent of agents) {
         const installed = await tollgate(['install', agent, scope]);
         expectClean(installed, `install ${agent} ${scope}`);
         // No codex on this PATH: its hook's trust cannot be recorded, and an install that did not take effect is not 0.
         expect(installed.exitCode, `install ${agent} ${scope}`).toBe(agent === 'codex' ? 5 : 0);
       }
-      expectClean(await tollgate(['doctor']), `doctor after installing every agent ${scope}`);
-      for (const agent of AGENTS) {
+      expectClean(await tollgate(['doctor']), `doctor after installing ${agents.join(', ')} ${scope}`);
+      for (const agent of agents) {
         expectClean(await tollgate(['uninstall', agent, scope]), `uninstall ${agent} ${scope}`);
       }
     }
@@ -568,6 +579,13 @@ describe('the installed package', () => {
     expect(stderr.join('')).not.toMatch(/tollgate: internal error/i);
   }, 60_000);
 });
+
+/** The commands the source registers, each with its subcommands' names (none for a leaf), in help order. */
+async function sourceCommands(): Promise<[string, string[]][]> {
+  const program = new Command('tollgate');
+  for (const register of await registrationsFor([])) register(program);
+  return program.commands.map((command) => [command.name(), command.commands.map((sub) => sub.name())]);
+}
 
 async function directoryBytes(dir: string): Promise<number> {
   let total = 0;

@@ -16,13 +16,18 @@ afterEach(async () => {
   repo = undefined;
 });
 
-/** `commits` commits on main, commit i appending one line to `f{i % 5}.env`; every 10th line is a token. */
+/**
+ * `commits` commits on main, commit i appending one line to `f{i % FILES}.env`; every 10th line is a token. Spread over
+ * many small files, each commit's diff is cheap for git, and the patch still holds hundreds of long added lines.
+ */
+const FILES = 60;
+
 function fastImport(commits: number): { stream: string; tokens: Map<number, string> } {
   const tokens = new Map<number, string>();
   const files = new Map<string, string[]>();
   let stream = '';
   for (let i = 0; i < commits; i++) {
-    const file = `f${i % 5}.env`;
+    const file = `f${i % FILES}.env`;
     const lines = files.get(file) ?? [];
     const token = fakeChecksumToken('ghp_', `history-${i}`);
     if (i % 10 === 0) tokens.set(i, token);
@@ -55,9 +60,9 @@ describe('scan --history streams git log', () => {
     expect(outcome.findings).toHaveLength(tokens.size);
     const commits = new Set(outcome.findings.map((finding) => finding.commit));
     expect(commits.size).toBe(tokens.size);
-    // Commit i added line floor(i / 5) + 1 of its file.
+    // Commit i added line floor(i / FILES) + 1 of its file.
     const places = outcome.findings.map((finding) => `${finding.path}:${finding.line}`).sort();
-    const expected = [...tokens.keys()].map((i) => `f${i % 5}.env:${Math.floor(i / 5) + 1}`).sort();
+    const expected = [...tokens.keys()].map((i) => `f${i % FILES}.env:${Math.floor(i / FILES) + 1}`).sort();
     expect(places).toEqual(expected);
   });
 

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { describe, expect, test } from 'vitest';
-import { registrationsFor } from '../../src/cli/commands/by-name.js';
+import { registrationsFor } from './by-name.js';
 
 /** Every command's register functions: what a command line that names no command loads. */
 const commands = await registrationsFor([]);
