@@ -1,3 +1,5 @@
+import { gateReadOf } from './ascii-reach.js';
+
 /**
  * Gates that read the rest of a credential name after a keyword hit and then what must come next (`=`, `: `, a quote
  * and `]`). In keyword-dense text (a JSON document with a credential-named key on every line) one hit wakes a dozen
@@ -89,6 +91,9 @@ export function nameGateShape(gate: RegExp | undefined): NameGateShape | undefin
 }
 
 const NAME_CHAR = charTable(`${ALNUM}_.-`);
+
+/** Per gate regex, what it reads for a UTF-8 file read a byte per character (`ascii-reach.ts`). */
+const gateReads = new WeakMap<RegExp, { reach: number; withinLine: boolean }>();
 
 /** Where the run of name characters from `from` ends, reading at most `MAX_NAME_RUN + 1` of them. */
 export function nameRunEnd(text: string, from: number): number {
@@ -211,7 +216,11 @@ export class GateCheck {
   /** The verdict of `quotedCallArgument` after the latest hit: 1 a call's argument, 0 not, -1 not yet known. */
   private callVerdict = -1;
 
-  constructor(private readonly text: string) {}
+  /** `view`: when `text` is a UTF-8 file read a byte per character, told what the quoted-value check reads. */
+  constructor(
+    private readonly text: string,
+    private readonly view: { touch(start: number, end: number): void } | null = null,
+  ) {}
 
   /** Whether `gate` (sticky; `shape` its name-gate shape, if any) matches right after a hit ending at `after`. */
   passes(gate: RegExp, shape: NameGateShape | undefined, after: number): boolean {
@@ -227,8 +236,25 @@ export class GateCheck {
       if (shape.quoted !== undefined && this.rejectsQuoted(shape.quoted)) return false;
       if (shape.call && codeAt(this.text, this.separator) === 44 && !this.callArgument()) return false;
     }
+    if (this.view !== null) this.touchGate(gate, after);
     gate.lastIndex = after;
     return gate.test(this.text);
+  }
+
+  /** Tells the view what `gate`'s regex may read from `after` where a byte could decide unlike a character. */
+  private touchGate(gate: RegExp, after: number): void {
+    let read = gateReads.get(gate);
+    if (read === undefined) {
+      read = gateReadOf(gate);
+      gateReads.set(gate, read);
+    }
+    if (read.reach <= 0) return;
+    let end = after + read.reach;
+    if (read.withinLine) {
+      const lineEnd = this.text.indexOf('\n', after);
+      if (lineEnd !== -1) end = Math.min(end, lineEnd + 1);
+    }
+    this.view!.touch(after, end);
   }
 
   /** `quotedCallArgument` for the latest hit, read once for the rules of one gate. */
@@ -240,6 +266,8 @@ export class GateCheck {
   /** Whether `check` rejects the quoted value after the latest hit (rules of one gate share the verdict). */
   private rejectsQuoted(check: (value: string) => boolean): boolean {
     if (this.quotedVerdict === -1 || check !== this.quotedCheck) {
+      // It counts characters up to the closing quote, and judges what it finds.
+      this.view?.touch(this.separator, valueAt(this.text, this.separator) + MAX_QUOTED + 2);
       const value = quotedValueAt(this.text, this.separator);
       this.quotedCheck = check;
       this.quotedVerdict = value !== undefined && (value === '' || check(value)) ? 1 : 0;
