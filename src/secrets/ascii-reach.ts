@@ -20,13 +20,24 @@ export function gateReach(regex: RegExp): number {
   return gateReadOf(regex).reach;
 }
 
-/** `gateReach`, and whether no atom of the regex takes a line feed: then it reads no further than the next one. */
-export function gateReadOf(regex: RegExp): { reach: number; withinLine: boolean } {
-  if (/[uvm]/.test(regex.flags)) return { reach: -1, withinLine: false };
+/** What a gate regex reads from the offset it runs at. */
+export interface GateRead {
+  /** See `gateReach`. */
+  readonly reach: number;
+  /** The most characters it reads (its longest match, lookaheads counted, and one more). */
+  readonly length: number;
+  /** No atom takes a line feed: it reads no further than the next one. */
+  readonly withinLine: boolean;
+}
+
+/** `gateReach`, with the regex's whole reach and whether it stays within the line. */
+export function gateReadOf(regex: RegExp): GateRead {
+  const unsupported = { reach: -1, length: Number.POSITIVE_INFINITY, withinLine: false };
+  if (/[uvm]/.test(regex.flags)) return unsupported;
   const parse = new ReachParser(regex.source);
-  parse.alternatives(0);
-  if (parse.unsupported || parse.at < regex.source.length) return { reach: -1, withinLine: false };
-  return { reach: parse.nonAscii === 0 ? 0 : parse.deepest + 1, withinLine: !parse.takesLineFeed };
+  const length = parse.alternatives(0) + 1;
+  if (parse.unsupported || parse.at < regex.source.length) return unsupported;
+  return { reach: parse.nonAscii === 0 ? 0 : parse.deepest + 1, length, withinLine: !parse.takesLineFeed };
 }
 
 /**

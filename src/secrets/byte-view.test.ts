@@ -1,3 +1,4 @@
+import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
@@ -61,15 +62,25 @@ function summary(found: readonly RawSecret[]): string[] {
 
 let viewed = 0;
 
-/** The scan as `scan-targets.ts` runs it: from the bytes, through the byte view where it applies. */
+/**
+ * The scan as `scan-targets.ts` runs it: from the bytes, through the byte view for UTF-8 that is not all ASCII (here
+ * whatever its share of non-ASCII blocks, which only decides whether the view is likely to pay).
+ */
 function scanBytes(bytes: Buffer, at: string): RawSecret[] | null {
   const decoded = decodeForScan(bytes);
   if (decoded === null) return null;
   const options = { path: at, keepAllowed: true, keepRejected: true };
-  if (!(decoded instanceof Utf8ByteView)) return scanner.scanText(decoded.text, options);
-  const raw = scanner.scanView(decoded, options);
+  const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  const view =
+    decoded instanceof Utf8ByteView
+      ? decoded
+      : decoded.encoding === 'utf-8' && !isAscii(bytes)
+        ? new Utf8ByteView(bytes.subarray(bom))
+        : null;
+  if (view === null) return scanner.scanText((decoded as { text: string }).text, options);
+  const raw = scanner.scanView(view, options);
   if (raw !== null) viewed++;
-  return raw ?? scanner.scanText(decoded.utf8(), options);
+  return raw ?? scanner.scanText(view.utf8(), options);
 }
 
 describe('a UTF-8 file read a byte per character', () => {
@@ -105,17 +116,22 @@ describe('a UTF-8 file read a byte per character', () => {
     );
   });
 
+  test('UTF-8 whose non-ASCII bytes are in few of its blocks is read as bytes; elsewhere it is decoded at once', () => {
+    const sparse = Buffer.from(`const title = "Grüße";\n${'x = 1;\n'.repeat(200_000)}`);
+    expect(decodeForScan(sparse)).toBeInstanceOf(Utf8ByteView);
+    const dense = Buffer.from('Grüße\n'.repeat(20_000));
+    expect(decodeForScan(dense)).toEqual({ text: dense.toString('utf8'), encoding: 'utf-8' });
+  });
+
   test('a window away from the non-ASCII text is read from the bytes; one over it falls back', () => {
     const sample = SAMPLES.find((item) => item.key === 'api_key') ?? SAMPLES[0]!;
     const far = `const title = "Grüße 😀";\n${'x = 1;\n'.repeat(400)}${sample.key}=${sample.value}\n`;
-    const view = decodeForScan(Buffer.from(far)) as Utf8ByteView;
+    const view = new Utf8ByteView(Buffer.from(far));
     const raw = scanner.scanView(view, { path: 'config/settings.txt' });
     expect(raw).not.toBeNull();
     expect(summary(raw!)).toEqual(summary(scanner.scanText(far, { path: 'config/settings.txt' })));
     const near = `${sample.key}=${sample.value} # Grüße\n`;
-    expect(scanner.scanView(decodeForScan(Buffer.from(near)) as Utf8ByteView, { path: 'config/settings.txt' })).toBe(
-      null,
-    );
+    expect(scanner.scanView(new Utf8ByteView(Buffer.from(near)), { path: 'config/settings.txt' })).toBe(null);
   });
 });
 

@@ -32,10 +32,25 @@ export class Utf8ByteView {
 
   /** Notes that the scan read `[start, end)` of `text`: dirty when a byte there is not ASCII. */
   touch(start: number, end: number): void {
-    if (this.dirty) return;
+    if (!this.dirty && !this.isAscii(start, end)) this.dirty = true;
+  }
+
+  /** Whether the bytes in `[start, end)` (clipped to the text) are all ASCII. */
+  isAscii(start: number, end: number): boolean {
     const from = Math.max(0, start);
     const to = Math.min(this.bytes.length, end);
-    if (to > from && !isAscii(this.bytes.subarray(from, to))) this.dirty = true;
+    return to <= from || isAscii(this.bytes.subarray(from, to));
+  }
+
+  /**
+   * The decoded text of the bytes from `start` (a character's start) to `end`, or on to the end of the character
+   * holding the byte at `end`.
+   */
+  decode(start: number, end: number): string {
+    const { bytes } = this;
+    let to = Math.min(bytes.length, end);
+    while (to < bytes.length && (bytes[to]! & 0xc0) === 0x80) to++;
+    return bytes.toString('utf8', start, to);
   }
 
   /**

@@ -1,4 +1,5 @@
-import { gateReadOf } from './ascii-reach.js';
+import { type GateRead, gateReadOf } from './ascii-reach.js';
+import type { Utf8ByteView } from './byte-view.js';
 
 /**
  * Gates that read the rest of a credential name after a keyword hit and then what must come next (`=`, `: `, a quote
@@ -93,7 +94,9 @@ export function nameGateShape(gate: RegExp | undefined): NameGateShape | undefin
 const NAME_CHAR = charTable(`${ALNUM}_.-`);
 
 /** Per gate regex, what it reads for a UTF-8 file read a byte per character (`ascii-reach.ts`). */
-const gateReads = new WeakMap<RegExp, { reach: number; withinLine: boolean }>();
+const gateReads = new WeakMap<RegExp, GateRead>();
+/** The most bytes decoded to decide one gate's regex on a UTF-8 file read a byte per character. */
+const MAX_DECODED_GATE = 4096;
 
 /** Where the run of name characters from `from` ends, reading at most `MAX_NAME_RUN + 1` of them. */
 export function nameRunEnd(text: string, from: number): number {
@@ -219,7 +222,7 @@ export class GateCheck {
   /** `view`: when `text` is a UTF-8 file read a byte per character, told what the quoted-value check reads. */
   constructor(
     private readonly text: string,
-    private readonly view: { touch(start: number, end: number): void } | null = null,
+    private readonly view: Utf8ByteView | null = null,
   ) {}
 
   /** Whether `gate` (sticky; `shape` its name-gate shape, if any) matches right after a hit ending at `after`. */
@@ -236,25 +239,41 @@ export class GateCheck {
       if (shape.quoted !== undefined && this.rejectsQuoted(shape.quoted)) return false;
       if (shape.call && codeAt(this.text, this.separator) === 44 && !this.callArgument()) return false;
     }
-    if (this.view !== null) this.touchGate(gate, after);
+    if (this.view !== null) {
+      const verdict = this.decodedVerdict(gate, after);
+      if (verdict !== undefined) return verdict;
+    }
     gate.lastIndex = after;
     return gate.test(this.text);
   }
 
-  /** Tells the view what `gate`'s regex may read from `after` where a byte could decide unlike a character. */
-  private touchGate(gate: RegExp, after: number): void {
+  /**
+   * For a UTF-8 file read a byte per character: undefined when the bytes `gate`'s regex may read from `after` could
+   * not decide unlike the decoded text (ASCII where it matters, see `gateReach`), else its verdict on the decoded text
+   * there, from the hit's last character (what `\b` looks back at) to as far as it can read. When that has no bound,
+   * the view is dirty instead (and the verdict is moot).
+   */
+  private decodedVerdict(gate: RegExp, after: number): boolean | undefined {
     let read = gateReads.get(gate);
     if (read === undefined) {
       read = gateReadOf(gate);
       gateReads.set(gate, read);
     }
-    if (read.reach <= 0) return;
-    let end = after + read.reach;
-    if (read.withinLine) {
-      const lineEnd = this.text.indexOf('\n', after);
-      if (lineEnd !== -1) end = Math.min(end, lineEnd + 1);
+    if (read.reach <= 0) return undefined;
+    const view = this.view!;
+    const lineEnd = read.withinLine ? this.text.indexOf('\n', after) : -1;
+    const lineStop = lineEnd === -1 ? this.text.length : lineEnd + 1;
+    const end = read.withinLine ? Math.min(after + read.reach, lineStop) : after + read.reach;
+    if (view.isAscii(after, end)) return undefined;
+    // A UTF-16 unit takes at most 3 bytes. A read without a bound near enough is not decoded for each hit.
+    const stop = Math.min(after + 3 * read.length + 4, read.withinLine ? lineStop : Number.POSITIVE_INFINITY);
+    if (stop - after > MAX_DECODED_GATE) {
+      view.dirty = true;
+      return false;
     }
-    this.view!.touch(after, end);
+    const text = view.decode(after - 1, stop);
+    gate.lastIndex = 1;
+    return gate.test(text);
   }
 
   /** `quotedCallArgument` for the latest hit, read once for the rules of one gate. */
@@ -266,12 +285,23 @@ export class GateCheck {
   /** Whether `check` rejects the quoted value after the latest hit (rules of one gate share the verdict). */
   private rejectsQuoted(check: (value: string) => boolean): boolean {
     if (this.quotedVerdict === -1 || check !== this.quotedCheck) {
-      // It counts characters up to the closing quote, and judges what it finds.
-      this.view?.touch(this.separator, valueAt(this.text, this.separator) + MAX_QUOTED + 2);
-      const value = quotedValueAt(this.text, this.separator);
+      const value = this.quotedValue();
       this.quotedCheck = check;
       this.quotedVerdict = value !== undefined && (value === '' || check(value)) ? 1 : 0;
     }
     return this.quotedVerdict === 1;
+  }
+
+  /**
+   * `quotedValueAt` the latest hit's separator. It counts characters up to the closing quote: in a UTF-8 file read a
+   * byte per character, where those bytes are not all ASCII, it is read from their decoded text.
+   */
+  private quotedValue(): string | undefined {
+    const { view, text, separator } = this;
+    if (view === null) return quotedValueAt(text, separator);
+    const end = valueAt(text, separator) + MAX_QUOTED + 2;
+    if (view.isAscii(separator, end)) return quotedValueAt(text, separator);
+    // A UTF-16 unit takes at most 3 bytes; the separator and what `valueAt` skips are ASCII.
+    return quotedValueAt(view.decode(separator, end + 2 * (MAX_QUOTED + 2) + 4), 0);
   }
 }
