@@ -6,11 +6,23 @@
  */
 export type HitCheck = (text: string, after: number) => boolean;
 const checks = new WeakMap<RegExp, HitCheck>();
+const reaches = new WeakMap<RegExp, number>();
 
-/** `gate`, whose regex runs only after a keyword hit that `check` accepts. */
-export function checkedGate(gate: RegExp, check: HitCheck): RegExp {
+/**
+ * `gate`, whose regex runs only after a keyword hit that `check` accepts. A check must treat every code unit outside
+ * ASCII alike and stop at it (as ASCII tables do); one that counts characters past the hit (up to a limit, whatever
+ * they are) gives `reach`, how far it reads: a UTF-8 file read one byte per character must be ASCII that far for its
+ * verdict to be the decoded text's (`byte-view.ts`).
+ */
+export function checkedGate(gate: RegExp, check: HitCheck, reach = 0): RegExp {
   checks.set(gate, check);
+  if (reach > 0) reaches.set(gate, reach);
   return gate;
+}
+
+/** How far past the hit the check of `gate` reads counting characters (see `checkedGate`); 0 when it does not. */
+export function gateCheckReachOf(gate: RegExp | undefined): number {
+  return gate === undefined ? 0 : (reaches.get(gate) ?? 0);
 }
 
 /** The check of a gate built by `checkedGate` (by identity: the rule's own gate object). */

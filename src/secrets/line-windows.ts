@@ -27,6 +27,11 @@ export interface LineHits {
   readonly text: string;
   readonly base: number;
   readonly pending: PendingWindows;
+  /**
+   * Set when `text` is a UTF-8 file read a byte per character (`byte-view.ts`): told what is read where a length in
+   * bytes could decide unlike one in characters.
+   */
+  readonly view: { touch(start: number, end: number): void } | null;
   /** The line around the latest hit, computed once per line however many hits it has (minified code has many). */
   lineStart: number;
   lineEnd: number;
@@ -40,6 +45,11 @@ export function queueLineWindow(hits: LineHits, index: number, rule: SecretRule,
     hits.lineStart = text.lastIndexOf('\n', at - 1) + 1;
     const lineEnd = text.indexOf('\n', at);
     hits.lineEnd = lineEnd === -1 ? length : lineEnd;
+    // A line of over 3 × LONG_LINE bytes is over LONG_LINE UTF-16 units (a unit takes at most 3 bytes); one in
+    // between is long by its characters only if it is ASCII.
+    const bytes = hits.lineEnd - hits.lineStart;
+    if (hits.view !== null && bytes > LONG_LINE && bytes <= 3 * LONG_LINE)
+      hits.view.touch(hits.lineStart, hits.lineEnd);
   }
   const { lineStart, lineEnd } = hits;
   const long = lineEnd - lineStart > LONG_LINE;
@@ -50,6 +60,7 @@ export function queueLineWindow(hits: LineHits, index: number, rule: SecretRule,
     // least LONG_LINE_AFTER further on: each character is scanned a bounded number of times.
     const end = Math.min(lineEnd, at + 2 * LONG_LINE_AFTER);
     scannedUntil[index] = base + at + LONG_LINE_AFTER;
+    hits.view?.touch(at, at + LONG_LINE_AFTER);
     pending.add(index, Math.max(lineStart, at - LONG_LINE_BEFORE), end, end < lineEnd);
     return;
   }

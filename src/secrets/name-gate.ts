@@ -1,3 +1,6 @@
+import { type GateRead, gateReadOf } from './ascii-reach.js';
+import type { Utf8ByteView } from './byte-view.js';
+
 /**
  * Gates that read the rest of a credential name after a keyword hit and then what must come next (`=`, `: `, a quote
  * and `]`). In keyword-dense text (a JSON document with a credential-named key on every line) one hit wakes a dozen
@@ -89,6 +92,11 @@ export function nameGateShape(gate: RegExp | undefined): NameGateShape | undefin
 }
 
 const NAME_CHAR = charTable(`${ALNUM}_.-`);
+
+/** Per gate regex, what it reads for a UTF-8 file read a byte per character (`ascii-reach.ts`). */
+const gateReads = new WeakMap<RegExp, GateRead>();
+/** The most bytes decoded to decide one gate's regex on a UTF-8 file read a byte per character. */
+const MAX_DECODED_GATE = 4096;
 
 /** Where the run of name characters from `from` ends, reading at most `MAX_NAME_RUN + 1` of them. */
 export function nameRunEnd(text: string, from: number): number {
@@ -215,7 +223,11 @@ export class GateCheck {
   private testedAfter = -1;
   private tested = false;
 
-  constructor(private readonly text: string) {}
+  /** `view`: when `text` is a UTF-8 file read a byte per character, told what the quoted-value check reads. */
+  constructor(
+    private readonly text: string,
+    private readonly view: Utf8ByteView | null = null,
+  ) {}
 
   /** Whether `gate` (sticky; `shape` its name-gate shape, if any) matches right after a hit ending at `after`. */
   passes(gate: RegExp, shape: NameGateShape | undefined, after: number): boolean {
@@ -233,11 +245,47 @@ export class GateCheck {
     }
     // Rules that share a gate (the split-field forms, every provider-named rule) ask it in turn at one hit.
     if (gate === this.testedGate && after === this.testedAfter) return this.tested;
-    gate.lastIndex = after;
     this.testedGate = gate;
     this.testedAfter = after;
+    if (this.view !== null) {
+      const verdict = this.decodedVerdict(gate, after);
+      if (verdict !== undefined) {
+        this.tested = verdict;
+        return verdict;
+      }
+    }
+    gate.lastIndex = after;
     this.tested = gate.test(this.text);
     return this.tested;
+  }
+
+  /**
+   * For a UTF-8 file read a byte per character: undefined when the bytes `gate`'s regex may read from `after` could
+   * not decide unlike the decoded text (ASCII where it matters, see `gateReach`), else its verdict on the decoded text
+   * there, from the hit's last character (what `\b` looks back at) to as far as it can read. When that has no bound,
+   * the view is dirty instead (and the verdict is moot).
+   */
+  private decodedVerdict(gate: RegExp, after: number): boolean | undefined {
+    let read = gateReads.get(gate);
+    if (read === undefined) {
+      read = gateReadOf(gate);
+      gateReads.set(gate, read);
+    }
+    if (read.reach <= 0) return undefined;
+    const view = this.view!;
+    const lineEnd = read.withinLine ? this.text.indexOf('\n', after) : -1;
+    const lineStop = lineEnd === -1 ? this.text.length : lineEnd + 1;
+    const end = read.withinLine ? Math.min(after + read.reach, lineStop) : after + read.reach;
+    if (view.isAscii(after, end)) return undefined;
+    // A UTF-16 unit takes at most 3 bytes. A read without a bound near enough is not decoded for each hit.
+    const stop = Math.min(after + 3 * read.length + 4, read.withinLine ? lineStop : Number.POSITIVE_INFINITY);
+    if (stop - after > MAX_DECODED_GATE) {
+      view.dirty = true;
+      return false;
+    }
+    const text = view.decode(after - 1, stop);
+    gate.lastIndex = 1;
+    return gate.test(text);
   }
 
   /** `quotedCallArgument` for the latest hit, read once for the rules of one gate. */
@@ -249,10 +297,23 @@ export class GateCheck {
   /** Whether `check` rejects the quoted value after the latest hit (rules of one gate share the verdict). */
   private rejectsQuoted(check: (value: string) => boolean): boolean {
     if (this.quotedVerdict === -1 || check !== this.quotedCheck) {
-      const value = quotedValueAt(this.text, this.separator);
+      const value = this.quotedValue();
       this.quotedCheck = check;
       this.quotedVerdict = value !== undefined && (value === '' || check(value)) ? 1 : 0;
     }
     return this.quotedVerdict === 1;
+  }
+
+  /**
+   * `quotedValueAt` the latest hit's separator. It counts characters up to the closing quote: in a UTF-8 file read a
+   * byte per character, where those bytes are not all ASCII, it is read from their decoded text.
+   */
+  private quotedValue(): string | undefined {
+    const { view, text, separator } = this;
+    if (view === null) return quotedValueAt(text, separator);
+    const end = valueAt(text, separator) + MAX_QUOTED + 2;
+    if (view.isAscii(separator, end)) return quotedValueAt(text, separator);
+    // A UTF-16 unit takes at most 3 bytes; the separator and what `valueAt` skips are ASCII.
+    return quotedValueAt(view.decode(separator, end + 2 * (MAX_QUOTED + 2) + 4), 0);
   }
 }

@@ -1,15 +1,16 @@
 import picomatch from 'picomatch';
 import { appendAll } from '../core/append-all.js';
 import type { LineRange } from '../core/change-set/types.js';
+import { Utf8ByteView } from './byte-view.js';
 import { isFormatlessRule } from './fixtures.js';
 import { importedSuppressionFor } from './imported-suppressions.js';
 import { keyStoreText } from './key-stores.js';
 import { isCompiledCode, printableRuns } from './printable-runs.js';
 import type { ScanOutcome, ScanTarget, ScanTargetsOptions, SkippedTarget } from './scan-target-types.js';
 import type { RawSecret, ScanTextOptions } from './scanner.js';
-import { sourceMapParts } from './source-map.js';
+import { mayBeSourceMap, sourceMapParts } from './source-map.js';
 import { judgeSuppression } from './suppressions.js';
-import { decodeText } from './text-decoding.js';
+import { decodeForScan } from './text-decoding.js';
 import { toSecretFinding } from './to-finding.js';
 
 /**
@@ -180,14 +181,20 @@ export function scanContent(
     return;
   }
   if (typeof content !== 'string') scanKeyStore(target, content, options, outcome);
-  const decoded = typeof content === 'string' ? { text: content } : decodeText(content);
+  const decoded = typeof content === 'string' ? { text: content } : decodeForScan(content);
   if (decoded === null) {
     scanPrintableRuns(target, content as Buffer, options, outcome);
     return;
   }
-  const text = decoded.text;
   outcome.scannedFiles++;
   outcome.scannedBytes += size;
+  if (decoded instanceof Utf8ByteView && !mayBeSourceMap(target.path)) {
+    const textOptions = textOptionsFor(target, options);
+    const raw = options.scanner.scanView(decoded, textOptions) ?? options.scanner.scanText(decoded.utf8(), textOptions);
+    record(target, raw, options, outcome);
+    return;
+  }
+  const text = decoded instanceof Utf8ByteView ? decoded.utf8() : decoded.text;
   const parts = sourceMapParts(target.path, text);
   if (parts) {
     // Lines of the map say nothing about lines of its sources: each embedded source is scanned whole.

@@ -1,4 +1,7 @@
+import { gateReach } from './ascii-reach.js';
+import { spansInChars, type Utf8ByteView } from './byte-view.js';
 import { type CompiledRule, compileRule, opensAt } from './compiled-rule.js';
+import { gateCheckReachOf } from './gate-checks.js';
 import { KeywordHits } from './keyword-hits.js';
 import { decodedScanInput, kubernetesSecretValues, mayHoldKubernetesSecret } from './kubernetes-secret.js';
 import { type LineHits, queueLineWindow } from './line-windows.js';
@@ -54,6 +57,8 @@ interface ScanState {
   readonly vetoed: Span[];
   /** The rejected candidates, collected only when the scan was asked to keep them. */
   readonly rejected: Found[] | null;
+  /** Set when the text is a UTF-8 file read a byte per character (see `scanView`). */
+  readonly view: Utf8ByteView | null;
 }
 
 /** What `advance` carries from one keyword hit to the next. */
@@ -103,6 +108,11 @@ export class SecretScanner {
   private readonly reach: number;
   /** Whether a value starts with a provider token's prefix: then only that provider's rule may report it. */
   private readonly hasProviderPrefix: (value: string) => boolean;
+  /**
+   * Per rule, how far past a hit its gate's check in code counts characters (see `checkedGate`); null when some gate
+   * regex is not analysed for a byte reading (see `gateReach`), undefined until the first `scanView`.
+   */
+  private checkReaches: Float64Array | null | undefined;
   constructor(rules: readonly SecretRule[], allowlist: GlobalAllowlist = {}) {
     this.allowlist = allowlist;
     this.compiled = rules.map(compileRule);
@@ -150,6 +160,55 @@ export class SecretScanner {
     locate(scan.found, text, 0, 0);
     if (scan.rejected) locate(scan.rejected, text, 0, 0);
     return this.finishScan(scan, options);
+  }
+
+  /**
+   * `scanText` of `view.utf8()`, read from the bytes one per character (see `Utf8ByteView`): the same results, or null
+   * when a range a decision read holds a non-ASCII byte, or the path or rules need the text itself (a YAML file's
+   * Kubernetes Secret values, rules without keywords); then scan `view.utf8()`.
+   */
+  scanView(view: Utf8ByteView, options: ScanTextOptions): RawSecret[] | null {
+    if (!this.acceptsPath(options.path)) return [];
+    const facts = this.pathFacts.of(options.path);
+    if (this.anchorless.length > 0 || facts.yaml || this.gateCheckReaches() === null) return null;
+    const text = view.text;
+    // `syntaxOfHead` reads up to 200 characters.
+    if (facts.syntax === undefined) view.touch(0, 200);
+    const scan = this.startScan(facts, facts.syntax ?? syntaxOfHead(text), options, view);
+    if (!view.dirty) this.advance(scan, text, 0, text.length);
+    // Not given back to the pool: windows queued after the view went dirty never ran, and their rules' progress would
+    // be left set for the next text.
+    if (view.dirty) return null;
+    if (scan.found.length > 0 || (scan.rejected?.length ?? 0) > 0) {
+      // Results are rare: only they are placed in the decoded text, as `scanText` places them.
+      spansInChars(view, scan.rejected ? [scan.found, scan.vetoed, scan.rejected] : [scan.found, scan.vetoed]);
+      locate(scan.found, view.utf8(), 0, 0);
+      if (scan.rejected) locate(scan.rejected, view.utf8(), 0, 0);
+    }
+    return this.finishScan(scan, options);
+  }
+
+  /** See `checkReaches`; the regexes' own reads are told by `GateCheck`. */
+  private gateCheckReaches(): Float64Array | null {
+    if (this.checkReaches !== undefined) return this.checkReaches;
+    const reaches = new Float64Array(this.compiled.length);
+    const analysed = new Map<RegExp, boolean>();
+    for (const compiled of this.compiled) {
+      const gate = compiled.rule.gate;
+      if (gate === undefined) continue;
+      let known = analysed.get(gate);
+      if (known === undefined) {
+        known = gateReach(gate) !== -1;
+        analysed.set(gate, known);
+      }
+      if (!known) {
+        this.checkReaches = null;
+        return null;
+      }
+      reaches[compiled.index] = gateCheckReachOf(gate);
+    }
+    this.checkReaches = reaches;
+    return reaches;
   }
 
   /**
@@ -228,7 +287,12 @@ export class SecretScanner {
     return this.anchorless.length === 0 && !this.pathFacts.of(path).yaml;
   }
 
-  private startScan(facts: PathFacts, syntax: FileSyntax, options: ScanTextOptions): ScanState {
+  private startScan(
+    facts: PathFacts,
+    syntax: FileSyntax,
+    options: ScanTextOptions,
+    view: Utf8ByteView | null = null,
+  ): ScanState {
     return {
       syntax,
       lockfile: facts.lockfile,
@@ -241,6 +305,7 @@ export class SecretScanner {
       seen: new SeenMatches(),
       vetoed: [],
       rejected: options.keepRejected ? [] : null,
+      view,
     };
   }
 
@@ -276,8 +341,14 @@ export class SecretScanner {
     // Lent for this call (a nested scan, of a Kubernetes Secret's decoded value, takes others).
     const pending = this.idleWindows.pop() ?? new PendingWindows(this.compiled.length);
     const found = this.idleHits.pop() ?? new KeywordHits();
-    pending.run = (index, start, end, cutShort) =>
-      runRuleWindow(this.compiled[index]!, text, start, end, scan, cutShort, base);
+    const { view } = scan;
+    pending.run =
+      view === null
+        ? (index, start, end, cutShort) => runRuleWindow(this.compiled[index]!, text, start, end, scan, cutShort, base)
+        : (index, start, end, cutShort) => {
+            view.touch(start, end);
+            if (!view.dirty) runRuleWindow(this.compiled[index]!, text, start, end, scan, cutShort, base);
+          };
     const { syntax, lockfile, documentation } = scan;
     const hits: Hits = {
       scan,
@@ -288,16 +359,17 @@ export class SecretScanner {
       text,
       base,
       pending,
+      view,
       lineStart: -1,
       lineEnd: -2,
-      gates: new GateCheck(text),
+      gates: new GateCheck(text, view),
     };
     const walk = this.nameKeywords.startWalk(text);
     const named = (compiled: CompiledRule, at: number, after: number) => {
       if (base + at >= scannedUntil[compiled.index]!) this.openWindow(compiled, at, after, hits);
     };
     let state = scan.state;
-    for (let next = from; next < until; next = found.at) {
+    for (let next = from; next < until && view?.dirty !== true; next = found.at) {
       found.find(automaton, scan.accepting, text, next, until, state);
       state = found.state;
       for (let hit = 0; hit < found.count; hit++) {
@@ -343,7 +415,11 @@ export class SecretScanner {
 
   /** A hit of one of `compiled`'s keywords at `text[at, after)`: cuts the rule's window and runs it or queues it. */
   private openWindow(compiled: CompiledRule, at: number, after: number, hits: Hits): void {
-    const { text, base } = hits;
+    const { text, base, view } = hits;
+    if (view !== null) {
+      const reach = this.checkReaches![compiled.index]!;
+      if (reach > 0) view.touch(after, after + reach);
+    }
     if (!opensAt(compiled, text, after, hits.gates)) return;
     if (!compiled.block) {
       queueLineWindow(hits, compiled.index, compiled.rule, at);
@@ -352,6 +428,7 @@ export class SecretScanner {
     const start = Math.max(0, at - 64);
     const end = Math.min(text.length, at + compiled.maxLength);
     hits.scannedUntil[compiled.index] = base + end;
+    view?.touch(start, end);
     runRuleWindow(compiled, text, start, end, hits.scan, false, base);
   }
 

@@ -1,4 +1,5 @@
 import { isAscii, isUtf8 } from 'node:buffer';
+import { Utf8ByteView } from './byte-view.js';
 
 /**
  * Text in the encodings files are really written in: UTF-8, UTF-16 (Windows tools, PowerShell and .reg exports write
@@ -20,6 +21,15 @@ const utf16be = new TextDecoder('utf-16be');
 
 /** The text, or null when the bytes are binary in every encoding we read. */
 export function decodeText(bytes: Uint8Array): DecodedText | null {
+  const decoded = decodeForScan(bytes);
+  return decoded instanceof Utf8ByteView ? { text: decoded.utf8(), encoding: 'utf-8' } : decoded;
+}
+
+/**
+ * As `decodeText`, but UTF-8 that is not all ASCII comes as a `Utf8ByteView` (its bytes one per character), which
+ * the scanner reads for less and checks against the decoded text where that could differ.
+ */
+export function decodeForScan(bytes: Uint8Array): DecodedText | Utf8ByteView | null {
   const utf32 = utf32Of(bytes);
   if (utf32) return { text: decodeUtf32(bytes.subarray(utf32.skip), utf32.encoding), encoding: utf32.encoding };
   if (bytes.length >= 2) {
@@ -37,9 +47,28 @@ export function decodeText(bytes: Uint8Array): DecodedText | null {
   if (isAscii(buffer)) return { text: buffer.toString('latin1'), encoding: 'utf-8' };
   if (isUtf8(buffer)) {
     const bom = buffer.length >= 3 && buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf ? 3 : 0;
-    return { text: buffer.toString('utf8', bom), encoding: 'utf-8' };
+    const text = buffer.subarray(bom);
+    return sparselyNonAscii(text) ? new Utf8ByteView(text) : { text: text.toString('utf8'), encoding: 'utf-8' };
   }
   return looksLikeLatin1(bytes) ? { text: buffer.toString('latin1'), encoding: 'latin1' } : null;
+}
+
+/** The blocks `sparselyNonAscii` looks at, and how many of them in a thousand may hold a non-ASCII byte. */
+const BLOCK_BYTES = 4096;
+const NON_ASCII_BLOCKS_PER_MILLE = 20;
+
+/**
+ * Whether few enough blocks of `bytes` hold a non-ASCII byte for the byte reading to pay: a decision that reads one
+ * sends the file to the decoded text after all, having scanned part of it, and where such bytes are spread through a
+ * file (a bundle of localised strings) most scans do. Measured on bundles, beyond 2 % of blocks most do.
+ */
+function sparselyNonAscii(bytes: Buffer): boolean {
+  const blocks = Math.ceil(bytes.length / BLOCK_BYTES);
+  let allowed = Math.floor((blocks * NON_ASCII_BLOCKS_PER_MILLE) / 1000);
+  for (let at = 0; at < bytes.length; at += BLOCK_BYTES) {
+    if (!isAscii(bytes.subarray(at, at + BLOCK_BYTES)) && --allowed < 0) return false;
+  }
+  return true;
 }
 
 /** A NUL in the sniffed head (past the UTF-16 and UTF-32 checks) makes content binary. */
