@@ -1,10 +1,9 @@
-import { gateReach } from './ascii-reach.js';
 import { spansInChars, type Utf8ByteView } from './byte-view.js';
 import { type CompiledRule, compileRule, opensAt } from './compiled-rule.js';
-import { gateCheckReachOf } from './gate-checks.js';
+import { gateCheckReaches } from './gate-check-reaches.js';
 import { KeywordHits } from './keyword-hits.js';
 import { decodedScanInput, kubernetesSecretValues, mayHoldKubernetesSecret } from './kubernetes-secret.js';
-import { type LineHits, queueLineWindow } from './line-windows.js';
+import { queueLineWindow } from './line-windows.js';
 import { GateCheck } from './name-gate.js';
 import { NameKeywords } from './name-keywords.js';
 import { opensAnyWindow } from './opens-window.js';
@@ -15,16 +14,8 @@ import { providerPrefixTest } from './provider-prefixes.js';
 import type { SecretRule } from './rule.js';
 import { RuleProgressPool } from './rule-progress.js';
 import { runRuleWindow } from './run-rule-window.js';
-import {
-  type Found,
-  finish,
-  locate,
-  type RawSecret,
-  resolveOverlaps,
-  type Span,
-  vetoTest,
-  withRejected,
-} from './scan-results.js';
+import { type Found, finish, locate, type RawSecret, resolveOverlaps, vetoTest, withRejected } from './scan-results.js';
+import { type Hits, type ScanState, STREAM_AHEAD, STREAM_BACK } from './scan-state.js';
 import type { ScanTextOptions, TextStream } from './scan-text-options.js';
 import { SeenMatches } from './seen-matches.js';
 import { type FileSyntax, syntaxOfHead } from './syntax.js';
@@ -37,47 +28,6 @@ import { type FileSyntax, syntaxOfHead } from './syntax.js';
 
 export type { RawSecret } from './scan-results.js';
 export type { ScanTextOptions, TextStream } from './scan-text-options.js';
-
-/** What one scan of a text carries from one window to the next. */
-interface ScanState {
-  /** From the path, and for a file without an extension from its `#!` line, read once the text's start is held. */
-  syntax: FileSyntax;
-  readonly lockfile: boolean;
-  readonly documentation: boolean;
-  /** Per rule, the offset of the whole text up to which it has run (see `RuleProgressPool`). */
-  readonly scannedUntil: Float64Array;
-  /** The rules this path exempts: `scannedUntil` holds everything for them. */
-  readonly exempt: readonly number[];
-  /** The prefilter's accepting states that matter here: none whose keywords only `exempt` rules use. */
-  readonly accepting: Uint8Array;
-  /** The prefilter automaton's state. */
-  state: number;
-  readonly found: Found[];
-  readonly seen: SeenMatches;
-  readonly vetoed: Span[];
-  /** The rejected candidates, collected only when the scan was asked to keep them. */
-  readonly rejected: Found[] | null;
-  /** Set when the text is a UTF-8 file read a byte per character (see `scanView`). */
-  readonly view: Utf8ByteView | null;
-}
-
-/** What `advance` carries from one keyword hit to the next. */
-interface Hits extends LineHits {
-  readonly scan: ScanState;
-  /** The shared parse of what follows each hit, which rules' gates check before their own regex. */
-  readonly gates: GateCheck;
-}
-
-/**
- * Characters a streamed text keeps behind the prefilter (more than any window reaches back: a line window
- * `LINE_REACH`, a block window 64), in whole lines.
- */
-const STREAM_BACK = 4096;
-/**
- * The least a streamed text is scanned behind what has arrived: a line window reaches `LINE_REACH` past the hit and
- * the next line `LINE_REACH` more; the rest is room for a gate's look-ahead.
- */
-const STREAM_AHEAD = 65_536;
 
 /** Applies to every rule (an imported gitleaks `[allowlist]`). */
 export interface GlobalAllowlist {
@@ -188,27 +138,10 @@ export class SecretScanner {
     return this.finishScan(scan, options);
   }
 
-  /** See `checkReaches`; the regexes' own reads are told by `GateCheck`. */
+  /** See `checkReaches`. */
   private gateCheckReaches(): Float64Array | null {
-    if (this.checkReaches !== undefined) return this.checkReaches;
-    const reaches = new Float64Array(this.compiled.length);
-    const analysed = new Map<RegExp, boolean>();
-    for (const compiled of this.compiled) {
-      const gate = compiled.rule.gate;
-      if (gate === undefined) continue;
-      let known = analysed.get(gate);
-      if (known === undefined) {
-        known = gateReach(gate) !== -1;
-        analysed.set(gate, known);
-      }
-      if (!known) {
-        this.checkReaches = null;
-        return null;
-      }
-      reaches[compiled.index] = gateCheckReachOf(gate);
-    }
-    this.checkReaches = reaches;
-    return reaches;
+    if (this.checkReaches === undefined) this.checkReaches = gateCheckReaches(this.compiled);
+    return this.checkReaches;
   }
 
   /**
