@@ -10,7 +10,8 @@
 //   threads    `tollgate scan --all` of the npm corpus (bench/.cache/text, built by bench/secrets.mjs; else a generated
 //              96 MB tree) on 1 thread against one per core (TOLLGATE_SCAN_THREADS) and the default choice, paired,
 //              wall and CPU; then the first 30 MB of it as a folder on 1 thread against 2 (does a laptop's scan pay
-//              for a second core?); the findings and skipped files must be the same on every count
+//              for a second core?); the findings and skipped files must be the same on every count; and one
+//              timeline per thread count (bench/thread-timeline.mjs): each thread's first file, share and CPU
 //   run        `tollgate run` with 10,000 findings against 2,000, per finding (masking was quadratic)
 //   startup    `tollgate --version` against `node -e 0` (target ≤ 1.5x; `run-no-changes.mjs` and `stop-hook.mjs`
 //              time the no-change run and the stop hook the same way)
@@ -25,6 +26,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { assertSourceCorpus, median, recordResult } from './measure.mjs';
 import { ensureSecretlint13 } from './secretlint13.mjs';
+import { formatTimeline, threadTimeline } from './thread-timeline.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const cli = join(root, 'bin/tollgate.cjs');
@@ -277,6 +279,11 @@ if (only('threads')) {
     `threads: ${cores} cores; corpus: ${full.name}; target on 2 cores: >= 1.7x faster in wall, <= 1.1x the CPU`,
   );
   threadRow('threads', full.dir, full.args, cores, { record: true });
+  // Where each thread's time goes (bench/thread-timeline.cjs): when it scans its first byte, its share, its CPU.
+  for (const count of [1, cores]) {
+    console.log(`threads timeline, ${count} thread${count === 1 ? '' : 's'} (${load()}):`);
+    for (const line of formatTimeline(threadTimeline(cli, full.dir, full.args, count))) console.log(line);
+  }
   // Whether a second core pays on a laptop-sized scan: the default takes one per BYTES_PER_THREAD (24 MB).
   threadRow('threads 30 MB', slice, ['.'], 2);
 }

@@ -1,0 +1,69 @@
+'use strict';
+// A preload (`node -r bench/thread-timeline.cjs`, also through NODE_OPTIONS) that writes one JSON line per scanning
+// thread to the file $TOLLGATE_BENCH_TIMELINE names when the thread ends: when the thread started, opened its first
+// and last file of the folder being scanned, how many files and bytes it read, its own CPU time (user and system, from
+// /proc/thread-self/stat, so Linux only) before its first file and in all, and its garbage collection pauses. The main
+// thread's line also has the CPU of every other thread of the process (V8's platform threads: concurrent compilation,
+// parallel and concurrent garbage collection). Preloads run in worker threads too, so one run gives every thread's
+// line. `bench/scale.mjs threads` prints them; times are milliseconds since the epoch.
+const fs = require('node:fs');
+const { isMainThread, threadId } = require('node:worker_threads');
+const { PerformanceObserver, performance } = require('node:perf_hooks');
+
+const out = process.env.TOLLGATE_BENCH_TIMELINE;
+if (out && process.platform === 'linux') {
+  const now = () => performance.timeOrigin + performance.now();
+  const folder = `${process.cwd()}/`;
+  const tick = 1000 / 100; // USER_HZ: the kernel reports thread CPU in hundredths of a second
+
+  /** User and system CPU (ms) of a thread from its /proc stat line. */
+  const cpuOf = (path) => {
+    const stat = fs.readFileSync(path, 'latin1');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { user: Number(fields[11]) * tick, system: Number(fields[12]) * tick };
+  };
+
+  const line = { thread: isMainThread ? 'main' : `worker ${threadId}`, start: now(), files: 0, bytes: 0, gcMs: 0 };
+  let reading = false;
+  const { openSync, readSync } = fs;
+  // The scan reads every file with openSync and readSync (file-reader.ts); anything else opened is not a scanned file.
+  fs.openSync = function timedOpen(path, ...rest) {
+    if (typeof path === 'string' && path.startsWith(folder)) {
+      const at = now();
+      if (!reading) {
+        reading = true;
+        line.firstFile = at;
+        line.cpuBeforeFirst = cpuOf('/proc/thread-self/stat');
+      }
+      line.lastFile = at;
+      line.files++;
+    }
+    return openSync.call(this, path, ...rest);
+  };
+  fs.readSync = function timedRead(...args) {
+    const read = readSync.apply(this, args);
+    if (reading) line.bytes += read;
+    return read;
+  };
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) line.gcMs += entry.duration;
+  }).observe({ entryTypes: ['gc'] });
+
+  process.on('exit', () => {
+    line.end = now();
+    line.cpu = cpuOf('/proc/thread-self/stat');
+    if (isMainThread) {
+      // Worker threads have ended by now; what is left beside this one is V8's and libuv's.
+      let others = 0;
+      for (const task of fs.readdirSync('/proc/self/task')) {
+        if (task === String(process.pid)) continue;
+        try {
+          const cpu = cpuOf(`/proc/self/task/${task}/stat`);
+          others += cpu.user + cpu.system;
+        } catch {}
+      }
+      line.otherThreadsCpu = others;
+    }
+    fs.appendFileSync(out, `${JSON.stringify(line)}\n`);
+  });
+}
