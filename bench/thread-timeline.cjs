@@ -45,6 +45,25 @@ if (out && process.platform === 'linux') {
     if (reading) line.bytes += read;
     return read;
   };
+  if (isMainThread) {
+    // When each worker's outcome arrives and when its thread has exited: the scan waits for the later.
+    const threads = require('node:worker_threads');
+    const { Worker } = threads;
+    line.workers = [];
+    threads.Worker = class TimedWorker extends Worker {
+      constructor(...args) {
+        super(...args);
+        const record = { created: now() };
+        line.workers.push(record);
+        this.once('message', () => {
+          record.message = now();
+        });
+        this.once('exit', () => {
+          record.exit = now();
+        });
+      }
+    };
+  }
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) line.gcMs += entry.duration;
   }).observe({ entryTypes: ['gc'] });
