@@ -53,10 +53,13 @@ export function formatTimeline(records) {
     const scanning = total - before.user - before.system;
     const perMb = r.bytes > 0 ? `${((scanning * 1e6) / r.bytes).toFixed(1)} ms CPU/MB` : 'no bytes';
     const others = r.otherThreadsCpu === undefined ? '' : `; other threads of the process ${s(r.otherThreadsCpu)} CPU`;
+    const workers = (r.workers ?? []).map(
+      (w, index) => `; worker ${index + 1}'s outcome at ${at(w.message)}, its thread gone at ${at(w.exit)}`,
+    );
     return (
       `  ${r.thread}: started ${at(r.start)}, first file ${at(r.firstFile)}, last ${at(r.lastFile)}, ended ` +
       `${at(r.end)}; ${r.files} files, ${(r.bytes / 1e6).toFixed(1)} MB; CPU before its first file ` +
-      `${s(before.user)} user + ${s(before.system)} sys, scanning ${s(scanning)} (${perMb}); GC pauses ${s(r.gcMs)}${others}`
+      `${s(before.user)} user + ${s(before.system)} sys, scanning ${s(scanning)} (${perMb}); GC pauses ${s(r.gcMs)}${others}${workers.join('')}`
     );
   });
 }
