@@ -23,7 +23,9 @@ if (out && process.platform === 'linux') {
     return { user: Number(fields[11]) * tick, system: Number(fields[12]) * tick };
   };
 
-  const line = { thread: isMainThread ? 'main' : `worker ${threadId}`, start: now(), files: 0, bytes: 0, gcMs: 0 };
+  // This thread's id in /proc (`<pid>/task/<tid>`): the main thread leaves workers out of the "other threads".
+  const tid = fs.readlinkSync('/proc/thread-self').split('/').pop();
+  const line = { thread: isMainThread ? 'main' : `worker ${threadId}`, tid, start: now(), files: 0, bytes: 0, gcMs: 0 };
   let reading = false;
   const { openSync, readSync } = fs;
   // The scan reads every file with openSync and readSync (file-reader.ts); anything else opened is not a scanned file.
@@ -72,10 +74,21 @@ if (out && process.platform === 'linux') {
     line.end = now();
     line.cpu = cpuOf('/proc/thread-self/stat');
     if (isMainThread) {
-      // Worker threads have ended by now; what is left beside this one is V8's and libuv's.
+      // What is left beside this thread and the workers (whose threads may still be tearing down; each writes its
+      // line when its JavaScript ends, just after posting its outcome) is V8's and libuv's.
+      let written = '';
+      try {
+        written = fs.readFileSync(out, 'utf8');
+      } catch {}
+      const workers = new Set(
+        written
+          .split('\n')
+          .filter(Boolean)
+          .map((text) => JSON.parse(text).tid),
+      );
       let others = 0;
       for (const task of fs.readdirSync('/proc/self/task')) {
-        if (task === String(process.pid)) continue;
+        if (task === String(process.pid) || workers.has(task)) continue;
         try {
           const cpu = cpuOf(`/proc/self/task/${task}/stat`);
           others += cpu.user + cpu.system;
