@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
+import { closesXmlAttribute } from './generic-gates.js';
 import { quotedValueAt } from './name-gate.js';
 
 /** What `quotedValueAt` did with a loop over each character, to hold its searches to the same answers. */
@@ -32,6 +33,36 @@ it('quotedValueAt reads a quoted value as a loop over its characters did', () =>
       const separator = text.length === 0 ? 0 : at % text.length;
       expect(quotedValueAt(text, separator)).toBe(byLoop(text, separator));
     }),
-    { numRuns: 3000 },
+    { numRuns: 1500 },
+  );
+});
+
+/** What `closesXmlAttribute` did to find its quote: a loop over each character. */
+function quoteByLoop(text: string, after: number): number {
+  const limit = Math.min(text.length, after + 40);
+  let quote = after;
+  for (let code = text.charCodeAt(quote); code !== 34; code = text.charCodeAt(++quote)) {
+    if (quote >= limit || code === 10 || code === 13) return -1;
+  }
+  return quote;
+}
+
+it('closesXmlAttribute finds its quote as a loop over the characters did', () => {
+  const piece = fc.oneof(
+    fc.constantFrom('"', '\n', '\r', ' ', '>', '<', 'value=', 'k'),
+    fc.constantFrom('x'.repeat(38), 'y'.repeat(39), 'z'.repeat(40), 'w'.repeat(80)),
+  );
+  fc.assert(
+    fc.property(fc.array(piece, { maxLength: 10 }), fc.nat(), (pieces, at) => {
+      const text = pieces.join('');
+      const after = text.length === 0 ? 0 : at % (text.length + 1);
+      const quote = quoteByLoop(text, after);
+      // Past the quote both read the same characters: a blank, or a `>` before any `<` or line end.
+      const expected =
+        quote !== -1 &&
+        (/[ \t]/.test(text[quote + 1] ?? '') || /^[^<>\r\n]{0,80}>/.test(text.slice(quote + 1, quote + 83)));
+      expect(closesXmlAttribute(text, after)).toBe(expected);
+    }),
+    { numRuns: 1500 },
   );
 });
