@@ -7,10 +7,13 @@
 //   small   `tollgate scan` of a 2 MB JavaScript file (the start of TypeScript's own typescript.js), whole process,
 //           against secretlint 13 (`--format compact`, bench/secretlint13.mjs) on the same file and `node -e 0`
 //   empty   `tollgate scan` of an empty file: the CLI's whole start with the scanner, against `node -e 0`
+//   warm    in one process with the scanner built (bundled as the CLI is): the CPU of the first scan of 2 MB of JSON
+//           whose values look like identifiers (`bench/scale.mjs dense`'s third document) and of the same scan once
+//           warm (the median of 4 more): what a CLI scan pays before the engine has compiled its loops
 // Each is paired (taking turns) and printed with the load average before and after. `--against DIR` adds the same
 // figures for another built checkout (its bin/tollgate.cjs and src/), run in turn with this one: before/after.
 //
-//   npm run build && node bench/scanner-start.mjs [start|small|empty ...] [--runs N] [--against DIR] [--json]
+//   npm run build && node bench/scanner-start.mjs [start|small|empty|warm ...] [--runs N] [--against DIR] [--json]
 import { spawnSync } from 'node:child_process';
 import { closeSync, mkdirSync, mkdtempSync, openSync, readSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -56,6 +59,23 @@ function paired(runners) {
   });
 }
 
+/** esbuild's options for a probe of `checkout`'s src/, bundled as the CLI is (one minified CommonJS file). */
+function probeBuild(checkout) {
+  return {
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    minify: true,
+    format: 'cjs',
+    logLevel: 'error',
+    preserveSymlinks: true,
+    absWorkingDir: checkout,
+    mainFields: ['module', 'main'],
+    define: { 'import.meta.url': '__probeUrl', 'import.meta.dirname': '__dirname' },
+    banner: { js: "var __probeUrl = require('node:url').pathToFileURL(__filename).href;" },
+  };
+}
+
 /**
  * A probe bundled from `checkout`'s src/ as the CLI is (one minified CommonJS file): it prints its process's CPU
  * milliseconds when its code starts, once the rules' modules are evaluated and once the scanner is built.
@@ -63,6 +83,7 @@ function paired(runners) {
 async function probeOf(checkout, name) {
   const outfile = join(work, `${name}-probe.cjs`);
   await build({
+    ...probeBuild(checkout),
     stdin: {
       contents: `
         const cpu = () => { const used = process.cpuUsage(); return (used.user + used.system) / 1000; };
@@ -79,17 +100,6 @@ async function probeOf(checkout, name) {
       resolveDir: checkout,
       loader: 'ts',
     },
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    minify: true,
-    format: 'cjs',
-    logLevel: 'error',
-    preserveSymlinks: true,
-    absWorkingDir: checkout,
-    mainFields: ['module', 'main'],
-    define: { 'import.meta.url': '__probeUrl', 'import.meta.dirname': '__dirname' },
-    banner: { js: "var __probeUrl = require('node:url').pathToFileURL(__filename).href;" },
     outfile,
   });
   const dir = join(work, `${name}-cwd`);
@@ -109,6 +119,53 @@ function smallFile(path, bytes) {
   const read = readSync(fd, buffer, 0, bytes, 0);
   closeSync(fd);
   writeFileSync(path, buffer.subarray(0, buffer.lastIndexOf(10, read - 1) + 1));
+}
+
+/**
+ * A probe bundled from `checkout`'s src/: it builds the shared scanner, then prints the CPU milliseconds of five scans
+ * of `file` in turn.
+ */
+async function warmProbeOf(checkout, name, file) {
+  const outfile = join(work, `${name}-warm.cjs`);
+  await build({
+    ...probeBuild(checkout),
+    stdin: {
+      contents: `
+        const cpu = () => { const used = process.cpuUsage(); return (used.user + used.system) / 1000; };
+        const { sharedSecretScanner } = require('./src/secrets/redact.ts');
+        const text = require('node:fs').readFileSync(${JSON.stringify(file)}, 'latin1');
+        const scanner = sharedSecretScanner();
+        const times = [];
+        for (let round = 0; round < 5; round++) {
+          const started = cpu();
+          scanner.scanText(text, { path: 'identifiers.json' });
+          times.push(cpu() - started);
+        }
+        console.log(JSON.stringify(times));`,
+      resolveDir: checkout,
+      loader: 'ts',
+    },
+    outfile,
+  });
+  return () => {
+    const run = timed(process.execPath, [outfile]);
+    if (run.result.status !== 0)
+      throw new Error(`${name} warm probe exited ${run.result.status}: ${run.result.stderr}`);
+    const [first, ...rest] = JSON.parse(run.result.stdout);
+    return { ...run, first, warm: median(rest) };
+  };
+}
+
+/** `bench/scale.mjs dense`'s identifier JSON: `"token_2": "cfg_access_key_2"` on one line, about `bytes` of it. */
+function identifierJson(path, bytes) {
+  const keys = ['password', 'api_key', 'token', 'secret', 'client_secret', 'auth_token', 'access_key', 'private_key'];
+  const parts = [];
+  for (let i = 0, size = 0; size < bytes; i++) {
+    const part = `"${keys[i % keys.length]}_${i}": "cfg_${keys[(i + 3) % keys.length]}_${i}",`;
+    parts.push(part);
+    size += part.length + 1;
+  }
+  writeFileSync(path, `{${parts.join(' ')} "end": 1}\n`);
 }
 
 const scanDir = join(work, 'scan');
@@ -150,6 +207,24 @@ try {
           `whole process ${ms(figure.cpu)} CPU, ${(figure.cpu / baseline.cpu).toFixed(2)}x node -e 0's ` +
           `${ms(baseline.cpu)} (${before} before, ${load()} after)`,
         values: { checkout: name, ...figure, nodeCpu: baseline.cpu, loadBefore: before, loadAfter: load() },
+      });
+    });
+  }
+  // warm: the identifier JSON's first scan and its warm scans, in one process per checkout
+  if (only('warm')) {
+    const before = load();
+    const file = join(scanDir, 'identifiers.json');
+    identifierJson(file, 2_000_000);
+    const probes = [];
+    for (const [name, checkout] of checkouts) probes.push(await warmProbeOf(checkout, name, file));
+    paired(probes).forEach((figure, index) => {
+      const name = checkouts[index][0];
+      printResult({
+        name: 'scanner-start-warm',
+        line:
+          `warm (${name}): 2 MB of identifier JSON, first scan ${figure.first.toFixed(0)} ms CPU, warm ` +
+          `${figure.warm.toFixed(0)} ms CPU (${(figure.first / figure.warm).toFixed(2)}x) (${before} before, ${load()} after)`,
+        values: { checkout: name, first: figure.first, warm: figure.warm, loadBefore: before, loadAfter: load() },
       });
     });
   }

@@ -101,6 +101,7 @@ const NOT_A_VALUE = new Set([
   'locked',
   'expired',
 ]);
+const LONGEST_NOT_A_VALUE = Math.max(...[...NOT_A_VALUE].map((value) => value.length));
 
 /** Well-known defaults and the passwords from every tutorial: a finding on these helps no one. */
 const TRIVIAL_PASSWORDS = new Set([
@@ -265,7 +266,10 @@ export function rejectedOnItsOwn(value: string): boolean {
   if (/[^\x21-\x7e]/.test(value) || /\{\d+\}/.test(value)) return true;
   if (/^[-*&!@#|>[{(%=:?]/.test(value)) return true; // YAML anchors, tags, block scalars; markdown; flow maps
   // A type with GraphQL's non-null mark or an optional mark (`isPasswordAuthenticationVerifiable: Boolean!`).
-  if (NOT_A_VALUE.has(value.toLowerCase().replace(/[!?]$/, ''))) return true;
+  // Only a value as short as the longest of them is looked up: no lower-case copy of every value.
+  const last = value.charCodeAt(value.length - 1);
+  const bare = last === 33 || last === 63 ? value.slice(0, -1) : value;
+  if (bare.length <= LONGEST_NOT_A_VALUE && NOT_A_VALUE.has(bare.toLowerCase())) return true;
   return isIdentifierShaped(value) || isFormatString(value) || MIME_TYPE.test(value);
 }
 

@@ -34,8 +34,7 @@ const SHORT_WORDS = new Set(
  */
 export function isIdentifierShaped(value: string): boolean {
   if (value.length > 80) return false;
-  // Leading and trailing underscores mark a private or reserved name (`_aj_globalid`, `__meta__`).
-  const name = value.replace(/^_{1,2}(?=[A-Za-z])|(?<=[A-Za-z0-9])_{1,2}$/g, '');
+  const name = withoutMarkingUnderscores(value);
   if (!IDENTIFIER_SHAPE.test(name)) return false;
   const words = name.match(IDENTIFIER_WORD);
   if (words === null || words.length < 2) return false;
@@ -43,6 +42,34 @@ export function isIdentifierShaped(value: string): boolean {
   const named = words.length >= 3 && words[0]!.length <= 2 && name[words[0]!.length] === '_' ? words.slice(1) : words;
   for (const word of named) if (!isWordLike(word.toLowerCase())) return false;
   return true;
+}
+
+/**
+ * `value` without the underscores that mark a private or reserved name (`_aj_globalid`, `__meta__`): one or two
+ * before a letter at its start, and a run of one or two after a letter or digit at its end. Read in code: the
+ * regular expression that said so (`/^_{1,2}(?=[A-Za-z])|(?<=[A-Za-z0-9])_{1,2}$/g`) tried its look-behind at every
+ * character of every value, and keyword-dense data judges a value per line.
+ */
+export function withoutMarkingUnderscores(value: string): string {
+  let start = 0;
+  if (value.charCodeAt(0) === UNDERSCORE) {
+    const two = value.charCodeAt(1) === UNDERSCORE ? 2 : 1;
+    if (isLetter(value.charCodeAt(two))) start = two;
+  }
+  let end = value.length;
+  let run = 0;
+  while (run < end && value.charCodeAt(end - 1 - run) === UNDERSCORE) run++;
+  if ((run === 1 || run === 2) && end - run > 0) {
+    const before = value.charCodeAt(end - run - 1);
+    if (isLetter(before) || (before >= 48 && before <= 57)) end -= run;
+  }
+  return start === 0 && end === value.length ? value : value.slice(start, Math.max(start, end));
+}
+
+const UNDERSCORE = 95;
+
+function isLetter(code: number): boolean {
+  return (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
 }
 
 /** The parts of a name: capitalized or lower-case words, upper-case runs (an acronym before a word keeps its last capital
@@ -78,9 +105,29 @@ export function isSpelledInWords(value: string): boolean {
  * Reads as a word of a name: a known short word or abbreviation, or 3 to 16 letters with a vowel, no run of four
  * consonants and no run of three vowels (`y` counts as both). Random letters break one of these in most words.
  */
-function isWordLike(word: string): boolean {
+export function isWordLike(word: string): boolean {
   if (SHORT_WORDS.has(word)) return true;
-  return word.length >= 3 && word.length <= 16 && /[aeiouy]/.test(word) && !/[^aeiouy]{4}|[aeiou]{3}/.test(word);
+  if (word.length < 3 || word.length > 16) return false;
+  // In code, as `/[aeiouy]/` and no `/[^aeiouy]{4}|[aeiou]{3}/`: two regular expressions per word of every value.
+  let vowel = false;
+  let consonants = 0;
+  let vowels = 0;
+  for (let at = 0; at < word.length; at++) {
+    const code = word.charCodeAt(at);
+    if (code === 121) {
+      vowel = true;
+      consonants = 0;
+      vowels = 0;
+    } else if (code === 97 || code === 101 || code === 105 || code === 111 || code === 117) {
+      vowel = true;
+      consonants = 0;
+      if (++vowels === 3) return false;
+    } else {
+      vowels = 0;
+      if (++consonants === 4) return false;
+    }
+  }
+  return vowel;
 }
 
 /**
