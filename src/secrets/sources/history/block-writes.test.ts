@@ -81,8 +81,8 @@ describe('git told to write its output in blocks', () => {
       };
       const blocked = await targets(`${process.env.PATH}`);
       expect(blocked.length).toBeGreaterThan(80);
-    // Binary files and messages come from `git cat-file`, also through stdbuf.
-    expect(blocked.some((target) => Buffer.isBuffer((target as unknown[])[6]))).toBe(true);
+      // Binary files and messages come from `git cat-file`, also through stdbuf.
+      expect(blocked.some((target) => Buffer.isBuffer((target as unknown[])[6]))).toBe(true);
       expect(blocked).toEqual(await targets(`${gitOnlyPath()}${delimiter}/nonexistent`));
     },
   );
