@@ -16,8 +16,11 @@
 // `git log` pass alone (the exact arguments it runs: most of its git CPU; the rename pass and the `cat-file` reads of
 // binary files and messages are small), and its start-up (`scan --history END..END`: an empty range, everything but
 // the reading and scanning of commits). What is left is the reading and scanning of the patch, binaries and messages.
+// One more tollgate run per round has each of its git processes timed (a `git` first on PATH that runs the real one
+// under /usr/bin/time): the log pass, the rename pass, the cat-file of binaries and messages, the rest; Node's own CPU
+// is the whole tree's less theirs.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -52,16 +55,49 @@ assertSourceHistory(repo, range, env);
 const timeBin = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
 if (!timeBin) throw new Error('bench/history.mjs needs /usr/bin/time (GNU time) for the process tree CPU');
 /** Wall time, CPU (user + system, children waited for included) and peak RSS of one run, its output to /dev/null. */
-function measure(command, args) {
+function measure(command, args, extraEnv = {}) {
   const started = performance.now();
   const result = spawnSync(timeBin, ['-f', '%U %S %M', command, ...args], {
     cwd: repo,
-    env,
+    env: { ...env, ...extraEnv },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   const seconds = (performance.now() - started) / 1000;
   const [user, system, rssKb] = result.stderr.toString().trim().split('\n').pop().split(' ').map(Number);
   return { seconds, cpu: user + system, rssMb: rssKb / 1024 };
+}
+
+// tollgate's git processes, each timed: a folder first on PATH whose `git` runs the real one under /usr/bin/time and
+// appends its CPU and arguments to a log (stdbuf, when tollgate runs git through it, finds this `git` too).
+const realGit = spawnSync('sh', ['-c', 'command -v git'], { env }).stdout.toString().trim();
+const shimDir = join(work, 'git-shim');
+const shimLog = join(work, 'git-shim.log');
+mkdirSync(shimDir);
+writeFileSync(join(shimDir, 'git'), `#!/bin/sh\nexec ${timeBin} -a -o '${shimLog}' -f '%U %S|%C' '${realGit}' "$@"\n`);
+chmodSync(join(shimDir, 'git'), 0o755);
+/** Each git process of one tollgate run, by its pass: CPU seconds. */
+function gitChildren(bin) {
+  rmSync(shimLog, { force: true });
+  const run = spawnSync(process.execPath, [bin, 'scan', '--history', range, '--format', 'json'], {
+    cwd: repo,
+    env: { ...env, PATH: `${shimDir}:${env.PATH}` },
+    stdio: 'ignore',
+  });
+  if (run.status !== 0 && run.status !== 1) throw new Error(`tollgate with the git shim: exit ${run.status}`);
+  const passes = { log: 0, renames: 0, catFile: 0, other: 0 };
+  for (const line of readFileSync(shimLog, 'utf8').trim().split('\n')) {
+    const [times, command] = line.split('|');
+    const cpu = times.split(' ').reduce((sum, value) => sum + Number(value), 0);
+    const pass = command.includes('--find-renames')
+      ? 'renames'
+      : command.includes(' log ')
+        ? 'log'
+        : command.includes('cat-file')
+          ? 'catFile'
+          : 'other';
+    passes[pass] += cpu;
+  }
+  return passes;
 }
 
 const loadBefore = loadavg()[0];
@@ -72,10 +108,11 @@ const tollgate = [];
 const other = [];
 const gitOwn = [];
 const startUp = [];
+const children = [];
 const scan = (bin, what = range) => measure(process.execPath, [bin, 'scan', '--history', what, '--format', 'json']);
 // The range's end, for an empty range of the same repository: `A..B` and `A...B` end at B, a single revision is its own.
 const rangeEnd = range.includes('..') ? range.split(/\.\.\.?/).pop() || 'HEAD' : range;
-// tollgate's first pass, as history-source.ts runs it (one `git log` over the range, output parsed as it streams).
+// tollgate's first pass, its arguments as history-source.ts gives them (one `git log` over the range).
 const ownLog = ['-c', 'core.quotePath=false', 'log', '-p', '-U0', '--cc', '--no-renames', '--raw', '--full-index'];
 const ownLogTail = [
   '--no-abbrev',
@@ -86,14 +123,21 @@ const ownLogTail = [
   range,
   '--',
 ];
+// As history-source.ts runs it: fully buffered (GIT_FLUSH=0), through `stdbuf -o 256K` where PATH has it.
+const stdbuf = spawnSync('sh', ['-c', 'command -v stdbuf'], { env }).stdout.toString().trim();
+const ownPass = () =>
+  stdbuf
+    ? measure(stdbuf, ['-o', '256K', 'git', ...ownLog, ...ownLogTail], { GIT_FLUSH: '0' })
+    : measure('git', [...ownLog, ...ownLogTail], { GIT_FLUSH: '0' });
 for (let round = 0; round < rounds; round++) {
   loads.push(loadavg()[0]);
   gitPlain.push(measure('git', ['log', '-p', range]));
   tollgate.push(scan(join(root, 'bin/tollgate.cjs')));
   if (process.env.BENCH_OTHER) other.push(scan(resolve(process.env.BENCH_OTHER)));
   gitCc.push(measure('git', ['log', '-p', '-U0', '--cc', '--no-color', range]));
-  gitOwn.push(measure('git', [...ownLog, ...ownLogTail]));
+  gitOwn.push(ownPass());
   startUp.push(scan(join(root, 'bin/tollgate.cjs'), `${rangeEnd}..${rangeEnd}`));
+  children.push(gitChildren(join(root, 'bin/tollgate.cjs')));
 }
 const med = (runs, key) => median(runs.map((run) => run[key]));
 const ours = { cpu: med(tollgate, 'cpu'), seconds: med(tollgate, 'seconds') };
@@ -101,6 +145,8 @@ const plain = { cpu: med(gitPlain, 'cpu'), seconds: med(gitPlain, 'seconds') };
 const cc = { cpu: med(gitCc, 'cpu'), seconds: med(gitCc, 'seconds') };
 const ownGitCpu = med(gitOwn, 'cpu');
 const startUpCpu = med(startUp, 'cpu');
+const passCpu = Object.fromEntries(['log', 'renames', 'catFile', 'other'].map((pass) => [pass, med(children, pass)]));
+const allGitCpu = Object.values(passCpu).reduce((sum, cpu) => sum + cpu, 0);
 const share = (cpu) => (cpu / plain.cpu).toFixed(2);
 const peak = Math.max(...tollgate.map((run) => run.rssMb));
 const git = (args) => spawnSync('git', args, { cwd: repo, env, maxBuffer: 1 << 30 }).stdout;
@@ -122,6 +168,10 @@ printResult({
     `  where it goes, × git log -p's CPU: tollgate's own git log pass ${share(ownGitCpu)}×, start-up (empty range) ` +
       `${share(startUpCpu)}×, reading and scanning the commits ${share(ours.cpu - ownGitCpu - startUpCpu)}× ` +
       `(floor without any scanning: ${share(ownGitCpu + startUpCpu)}×)`,
+    `  its git processes (one run with each timed), × git log -p's CPU: log ${share(passCpu.log)}×, rename pass ` +
+      `${share(passCpu.renames)}×, cat-file ${share(passCpu.catFile)}×, others ${share(passCpu.other)}×; Node's own ` +
+      `${share(ours.cpu - allGitCpu)}×, of which start-up ${share(startUpCpu)}× and reading and scanning ` +
+      `${share(ours.cpu - allGitCpu - startUpCpu)}×`,
     `  wall: tollgate ${ours.seconds.toFixed(2)} s vs git log -p ${plain.seconds.toFixed(2)} s = ${(ours.seconds / plain.seconds).toFixed(2)}×`,
     `  peak RSS ${peak.toFixed(0)} MiB (target ≤ 256 MiB)`,
     ...(other.length > 0
@@ -144,6 +194,7 @@ printResult({
     gitCcCpuSeconds: cc.cpu,
     ownGitCpuSeconds: ownGitCpu,
     startUpCpuSeconds: startUpCpu,
+    gitPassCpuSeconds: passCpu,
     cpuRatio: ours.cpu / plain.cpu,
     seconds: ours.seconds,
     gitSeconds: plain.seconds,

@@ -1,6 +1,7 @@
 import { runProcess } from '../../../core/process.js';
 import type { ScanTarget } from '../../scan-targets.js';
 import { checkGitResult } from '../git-result.js';
+import { asGitResult, blockWritingGit } from './block-writes.js';
 import { type CatFileObject, CatFileStream } from './cat-file-stream.js';
 import { FlowQueue } from './flow-queue.js';
 
@@ -90,9 +91,10 @@ export async function* catFileTargets(options: CatFileTargetOptions): AsyncGener
   const input = options.names.map((name) => (/[\n\r]/.test(name) ? '' : name));
   // `--buffer`: every name is on stdin before git answers, so its output need not be flushed after each object (one
   // small write, and one read here, per commit message otherwise).
-  runProcess('git', ['--no-replace-objects', 'cat-file', '--batch', '--buffer'], {
+  const git = blockWritingGit(['--no-replace-objects', 'cat-file', '--batch', '--buffer'], options.env ?? process.env);
+  runProcess(git.command, git.args, {
     cwd: options.repoRoot,
-    ...(options.env ? { env: options.env } : {}),
+    env: git.env,
     input: `${input.join('\n')}\n`,
     timeoutMs: 3_600_000,
     ...(options.signal ? { signal: options.signal } : {}),
@@ -103,7 +105,7 @@ export async function* catFileTargets(options: CatFileTargetOptions): AsyncGener
     },
   }).then((result) => {
     try {
-      checkGitResult(result, options.what);
+      checkGitResult(asGitResult(git, result), options.what);
       finish(null);
     } catch (error) {
       finish(error);

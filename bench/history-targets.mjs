@@ -1,0 +1,41 @@
+#!/usr/bin/env node
+// Every target a history scan hands the scanner over a range (path, commit, line map, lines owned and new, skip reason,
+// content), hashed: run it with the build before and after a change to the history reading, on the same range, and the
+// two lines must be equal (same count, same bytes, same hash): the change kept the coverage byte for byte.
+//
+//   node bench/history-targets.mjs [--dist <build's dist folder>] <repository> <range>
+//   node bench/history-targets.mjs --dist /tmp/before/dist bench/.cache/rails-worktree v7.2.0..v8.0.0
+import { createHash } from 'node:crypto';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const args = process.argv.slice(2);
+const distAt = args.indexOf('--dist');
+const dist = distAt === -1 ? join(dirname(fileURLToPath(import.meta.url)), '../dist') : resolve(args[distAt + 1]);
+const [repo, range] = distAt === -1 ? args : args.filter((_, i) => i !== distAt && i !== distAt + 1);
+if (!repo || !range) {
+  console.error('usage: node bench/history-targets.mjs [--dist DIR] <repository> <range>');
+  process.exit(2);
+}
+const { historyBatches } = await import(pathToFileURL(join(dist, 'secrets/sources/git-sources.js')).href);
+const hash = createHash('sha256');
+let targets = 0;
+let bytes = 0;
+for await (const batch of historyBatches({ repoRoot: resolve(repo), range })) {
+  for (const target of batch) {
+    const content = target.skip ? null : await target.read();
+    targets++;
+    bytes += content?.length ?? 0;
+    hash.update(
+      JSON.stringify([target.path, target.commit, target.lineMap, target.onlyLines, target.newLines, target.skip]),
+    );
+    hash.update(
+      content === null
+        ? 'null'
+        : typeof content === 'string'
+          ? `s${content}`
+          : Buffer.concat([Buffer.from('b'), content]),
+    );
+  }
+}
+console.log(`${targets} targets, ${bytes} bytes, sha256 ${hash.digest('hex')} (${range})`);
