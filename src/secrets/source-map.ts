@@ -28,7 +28,7 @@ export function sourceMapParts(path: string, text: string): SourceMapPart[] | nu
   if (!mayBeSourceMap(path) || !text.trimStart().startsWith('{')) return null;
   let parsed: unknown;
   try {
-    parsed = JSON.parse(withoutMappings(text));
+    parsed = JSON.parse(text);
   } catch {
     return null;
   }
@@ -45,26 +45,4 @@ export function sourceMapPartsOf(path: string, parsed: unknown): SourceMapPart[]
       ? [{ path: `${path}!${sources[index] ?? `source-${index}`}`, text: content }]
       : [],
   );
-}
-
-/** A key that ends in `mappings`, then its value when that is a string without escapes or control characters. */
-const MAPPINGS_KEY = /"mappings"[ \t\n\r]*:[ \t\n\r]*/y;
-const PLAIN_STRING = /"[^"\\\x00-\x1f]*"/y;
-
-/**
- * `text` with the value of its first `"mappings": "…"` emptied: `JSON.parse` spends more on that one long string of
- * base64 than on all the embedded sources, and only its being a string matters here. Wherever such a key is (the map's
- * own, one in a nested object, one whose name only ends in `"mappings`), its value is a whole JSON string token, so the
- * emptied text parses exactly when the text does, to the same value but for that one string, which stays a string.
- */
-function withoutMappings(text: string): string {
-  for (let at = text.indexOf('"mappings"'); at !== -1; at = text.indexOf('"mappings"', at + 1)) {
-    MAPPINGS_KEY.lastIndex = at;
-    if (!MAPPINGS_KEY.test(text)) continue;
-    const start = MAPPINGS_KEY.lastIndex;
-    PLAIN_STRING.lastIndex = start;
-    if (!PLAIN_STRING.test(text)) return text;
-    return `${text.slice(0, start)}""${text.slice(PLAIN_STRING.lastIndex)}`;
-  }
-  return text;
 }
