@@ -105,34 +105,17 @@ function automatonOf<T>(itemsByKeyword: ReadonlyMap<string, T[]>, names: Readonl
     own[state] = { length: keyword.length, items: itemsByKeyword.get(keyword)!, nameWord: names.has(keyword) };
     previous = keyword;
   }
-  // Breadth-first order: `order[n]` is the state made n-th in that order, `place[state]` its place in it.
+  // Breadth-first order: `order[n]` is the state made n-th in that order.
   const order = new Int32Array(made);
-  const place = new Int32Array(made);
   let tail = 1;
   for (let head = 0; head < made; head++) {
-    const state = order[head]!;
-    place[state] = head;
-    for (let child = firstChild[state]!; child !== -1; child = nextSibling[child]!) order[tail++] = child;
+    for (let child = firstChild[order[head]!]!; child !== -1; child = nextSibling[child]!) order[tail++] = child;
   }
-  return tablesOf(made, order, place, firstChild, nextSibling, code, own);
-}
-
-/**
- * The table, row by row in breadth-first order: a state's failure state is shallower, so its row is complete before
- * it is copied. Each state gets its number as the first edge to it is written, when whether keywords end there is
- * known: those where none ends from 1 up (the root is 0), the others from the top down, so they end up last.
- */
-function tablesOf<T>(
-  made: number,
-  order: Int32Array,
-  place: Int32Array,
-  firstChild: Int32Array,
-  nextSibling: Int32Array,
-  code: Uint8Array,
-  own: ReadonlyArray<KeywordOutput<T> | undefined>,
-): KeywordAutomaton<T> {
   const delta = made <= 0x10000 ? new Uint16Array(made * ALPHABET) : new Int32Array(made * ALPHABET);
-  // By place in breadth-first order: the state's number, and its failure state's number.
+  // Row by row in that order (a state's failure state is shallower, so its row is complete before it is copied). Each
+  // state is numbered as the first edge to it is written, when whether keywords end there is known: those where none
+  // ends from 1 up (the root is 0), the others from the top down, so they come last. By state as made: its number,
+  // and its failure state's number.
   const numbers = new Int32Array(made);
   const failure = new Int32Array(made);
   const outputs: Array<ReadonlyArray<KeywordOutput<T>> | undefined> = new Array(made).fill(undefined);
@@ -140,17 +123,18 @@ function tablesOf<T>(
   let plain = 1;
   let ending = made;
   for (let at = 0; at < made; at++) {
-    const row = numbers[at]! * ALPHABET;
-    if (at !== 0) delta.copyWithin(row, failure[at]! * ALPHABET, failure[at]! * ALPHABET + ALPHABET);
-    for (let child = firstChild[order[at]!]!; child !== -1; child = nextSibling[child]!) {
+    const state = order[at]!;
+    const row = numbers[state]! * ALPHABET;
+    if (at !== 0) delta.copyWithin(row, failure[state]! * ALPHABET, failure[state]! * ALPHABET + ALPHABET);
+    for (let child = firstChild[state]!; child !== -1; child = nextSibling[child]!) {
       const fails = at === 0 ? 0 : delta[row + code[child]!]!;
       // A state's keywords: its own, then those of its failure state (the longest of them first).
       const inherited = outputs[fails];
       const mine = own[child];
       const list = mine === undefined ? inherited : inherited === undefined ? [mine] : [mine, ...inherited];
       const next = list === undefined ? plain++ : --ending;
-      numbers[place[child]!] = next;
-      failure[place[child]!] = fails;
+      numbers[child] = next;
+      failure[child] = fails;
       delta[row + code[child]!] = next;
       if (list === undefined) continue;
       outputs[next] = list;
