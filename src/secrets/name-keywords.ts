@@ -69,12 +69,11 @@ export class NameKeywords<T> {
     if (from === walk.at) state = walk.state;
     else walk.runStart = from;
     const runStart = walk.runStart;
-    const { delta, outputs } = this.tables();
+    const { delta, outputs, firstAccepting } = this.tables();
     for (let i = from; i < end; i++) {
       state = delta[(state << 7) | FOLD[text.charCodeAt(i)]!]!;
-      const ended = outputs[state];
-      if (ended === undefined) continue;
-      for (const keyword of ended) {
+      if (state < firstAccepting) continue;
+      for (const keyword of outputs[state]!) {
         const at = i - keyword.length + 1;
         if (at > runStart && SEPARATOR[text.charCodeAt(at - 1)] !== 1) continue;
         for (const item of keyword.items) visit(item, at, i + 1);

@@ -64,7 +64,7 @@ describe('the keyword automaton of the built-in rules', () => {
     const { builtinRules } = await import('./rules/index.js');
     const entries = builtinRules.map((rule, index) => ({ keywords: rule.keywords, item: index }));
     const nameWords = builtinRules.flatMap((rule) => rule.nameWords ?? []);
-    const { delta, outputs, accepting } = buildKeywordAutomaton(entries, nameWords);
+    const { delta, outputs, accepting, firstAccepting } = buildKeywordAutomaton(entries, nameWords);
     // The expected lists, by comparing every keyword at every offset.
     const itemsOf = new Map<string, number[]>();
     for (const word of nameWords) itemsOf.set(word.toLowerCase(), []);
@@ -103,5 +103,10 @@ describe('the keyword automaton of the built-in rules', () => {
     }
     expect(expected.filter((list) => list !== '').length).toBeGreaterThan(keywords.length);
     expect(actual).toEqual(expected);
+    // The per-character loop tells the states where keywords end by their number alone.
+    expect([...accepting].map((flag, state) => flag === 1 && state >= firstAccepting)).toEqual(
+      [...accepting].map((flag) => flag === 1),
+    );
+    expect(accepting.indexOf(1)).toBe(firstAccepting);
   });
 });

@@ -23,8 +23,13 @@ export interface KeywordAutomaton<T> {
   readonly delta: Uint16Array | Int32Array;
   /** Per state, the keywords that end there (including those that end in a suffix of it); empty for most states. */
   readonly outputs: ReadonlyArray<ReadonlyArray<KeywordOutput<T>> | undefined>;
-  /** Per state, 1 where some keyword ends (`outputs` has a list): what the per-character loop reads. */
+  /** Per state, 1 where some keyword ends (`outputs` has a list). */
   readonly accepting: Uint8Array;
+  /**
+   * The states where keywords end are numbered last, from this number on: the per-character loop tells a hit by one
+   * comparison of the state it has just loaded, with no second table to read (the loop is the scan's hottest code).
+   */
+  readonly firstAccepting: number;
 }
 
 const ALPHABET = 128;
@@ -64,9 +69,9 @@ export function buildKeywordAutomaton<T>(
  * The automaton of keywords already lower-cased and grouped (in the order their items are to be reported), built with
  * as little work as the interpreter can do: it is built at every start of every process and worker thread, where each
  * step runs before V8 has optimized anything. The trie comes from the sorted keywords (each shares its prefix with the
- * one before it), so no table is needed to find existing edges; its states are numbered breadth-first, which keeps the
- * shallow states' rows (where the scan spends its time) side by side in the table; each state's row is its failure
- * state's row, copied, with its own edges written over it.
+ * one before it), so no table is needed to find existing edges; its states are numbered breadth-first (those where
+ * keywords end apart, last), which keeps the shallow states' rows (where the scan spends its time) side by side in the
+ * table; each state's row is its failure state's row, copied, with its own edges written over it.
  */
 function automatonOf<T>(itemsByKeyword: ReadonlyMap<string, T[]>, names: ReadonlySet<string>): KeywordAutomaton<T> {
   const sorted = [...itemsByKeyword.keys()].sort();
@@ -100,36 +105,41 @@ function automatonOf<T>(itemsByKeyword: ReadonlyMap<string, T[]>, names: Readonl
     own[state] = { length: keyword.length, items: itemsByKeyword.get(keyword)!, nameWord: names.has(keyword) };
     previous = keyword;
   }
-  // Breadth-first numbering: `order[n]` is the state made n-th in that order.
+  // Breadth-first order: `order[n]` is the state made n-th in that order.
   const order = new Int32Array(made);
-  const number = new Int32Array(made);
   let tail = 1;
   for (let head = 0; head < made; head++) {
-    const state = order[head]!;
-    number[state] = head;
-    for (let child = firstChild[state]!; child !== -1; child = nextSibling[child]!) order[tail++] = child;
+    for (let child = firstChild[order[head]!]!; child !== -1; child = nextSibling[child]!) order[tail++] = child;
   }
-  // Row by row in that order: a state's failure state is shallower, so its row is complete before it is copied.
-  const delta = made <= 0xffff ? new Uint16Array(made * ALPHABET) : new Int32Array(made * ALPHABET);
+  const delta = made <= 0x10000 ? new Uint16Array(made * ALPHABET) : new Int32Array(made * ALPHABET);
+  // Row by row in that order (a state's failure state is shallower, so its row is complete before it is copied). Each
+  // state is numbered as the first edge to it is written, when whether keywords end there is known: those where none
+  // ends from 1 up (the root is 0), the others from the top down, so they come last. By state as made: its number,
+  // and its failure state's number.
+  const numbers = new Int32Array(made);
   const failure = new Int32Array(made);
   const outputs: Array<ReadonlyArray<KeywordOutput<T>> | undefined> = new Array(made).fill(undefined);
   const accepting = new Uint8Array(made);
+  let plain = 1;
+  let ending = made;
   for (let at = 0; at < made; at++) {
-    const row = at * ALPHABET;
-    if (at !== 0) delta.copyWithin(row, failure[at]! * ALPHABET, failure[at]! * ALPHABET + ALPHABET);
-    for (let child = firstChild[order[at]!]!; child !== -1; child = nextSibling[child]!) {
-      const next = number[child]!;
+    const state = order[at]!;
+    const row = numbers[state]! * ALPHABET;
+    if (at !== 0) delta.copyWithin(row, failure[state]! * ALPHABET, failure[state]! * ALPHABET + ALPHABET);
+    for (let child = firstChild[state]!; child !== -1; child = nextSibling[child]!) {
       const fails = at === 0 ? 0 : delta[row + code[child]!]!;
-      failure[next] = fails;
-      delta[row + code[child]!] = next;
       // A state's keywords: its own, then those of its failure state (the longest of them first).
       const inherited = outputs[fails];
       const mine = own[child];
       const list = mine === undefined ? inherited : inherited === undefined ? [mine] : [mine, ...inherited];
+      const next = list === undefined ? plain++ : --ending;
+      numbers[child] = next;
+      failure[child] = fails;
+      delta[row + code[child]!] = next;
       if (list === undefined) continue;
       outputs[next] = list;
       accepting[next] = 1;
     }
   }
-  return { delta, outputs, accepting };
+  return { delta, outputs, accepting, firstAccepting: ending };
 }

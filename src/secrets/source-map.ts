@@ -32,6 +32,11 @@ export function sourceMapParts(path: string, text: string): SourceMapPart[] | nu
   } catch {
     return null;
   }
+  return sourceMapPartsOf(path, parsed);
+}
+
+/** The embedded sources of a parsed source map, or null when the value is not one. */
+export function sourceMapPartsOf(path: string, parsed: unknown): SourceMapPart[] | null {
   const map = sourceMapSchema.safeParse(parsed);
   if (!map.success) return null;
   const { sources, sourcesContent = [] } = map.data;

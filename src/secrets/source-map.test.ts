@@ -1,0 +1,87 @@
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { sourceMapParts, sourceMapPartsOf } from './source-map.js';
+
+/** What `sourceMapParts` gave when it parsed every text whole. */
+function parsedWhole(path: string, text: string) {
+  if (!text.trimStart().startsWith('{')) return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  return sourceMapPartsOf(path, parsed);
+}
+
+const mappingsText = fc
+  .array(fc.constantFrom('A', 'g', '+', '/', ';', ',', '"', '\\', '\n', '\u0001', '\u00e9', '\u{1f511}'), {
+    maxLength: 12,
+  })
+  .map((chars) => chars.join(''));
+const value = fc.oneof(
+  fc.constantFrom(3, 2, '3', null, true),
+  mappingsText,
+  fc.array(fc.oneof(mappingsText, fc.constant(null)), { maxLength: 3 }),
+  fc.constant({ mappings: 'AAAA' }),
+  fc.constant('const s = "\\"mappings\\": \\"x\\""; // "mappings": "AAAA"'),
+);
+/** A key as the text writes it: plain, escaped, or only ending in `mappings`. */
+const key = fc.constantFrom(
+  '"version"',
+  '"sources"',
+  '"sourcesContent"',
+  '"names"',
+  '"mappings"',
+  '"mapping\\u0073"',
+  '"x\\"mappings"',
+  '"xmappings"',
+  '"a"',
+);
+const space = fc.constantFrom('', ' ', '\n\t', '\u00a0');
+/** The entries of a valid map, some of which each text takes (in any order) beside random ones. */
+const validEntries: Array<[string, string, string, unknown]> = [
+  ['"version"', '', '', 3],
+  ['"mappings"', '', '', 'AAAA;CAAC'],
+  ['"sources"', '', ' ', ['a.ts', null]],
+  ['"sourcesContent"', '', '', ['let a = 1;\n', null]],
+];
+/** A JSON text (duplicate keys allowed), then maybe broken: a character dropped or put in. */
+const mapText = fc
+  .tuple(
+    fc.shuffledSubarray(validEntries),
+    fc.array(fc.tuple(key, space, space, value), { maxLength: 4 }),
+    fc.option(fc.tuple(fc.nat(), fc.constantFrom('', '"', '}', ',', '\\', 'x', ' '))),
+  )
+  .map(([valid, random, edit]) => {
+    const entries = [...valid, ...random].sort((a, b) => JSON.stringify(a[3]).length - JSON.stringify(b[3]).length);
+    const text = `{${entries.map(([name, before, after, item]) => `${name}${before}:${after}${JSON.stringify(item)}`).join(',')}}`;
+    if (edit === null) return text;
+    const at = edit[0] % (text.length + 1);
+    return edit[1] === '' ? text.slice(0, at) + text.slice(at + 1) : text.slice(0, at) + edit[1] + text.slice(at);
+  });
+
+describe('source map parts', () => {
+  test('are those of the map parsed whole, for any text: keys repeated, escaped, nested, broken JSON', () => {
+    fc.assert(
+      fc.property(mapText, (text) => {
+        expect(sourceMapParts('a.js.map', text)).toEqual(parsedWhole('a.js.map', text));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  test('a map whose mappings come first, last, or twice gives its sources', () => {
+    const sources = '"sources":["a.ts","b.ts"],"sourcesContent":["let a = 1;\\n",null]';
+    for (const text of [
+      `{"version":3,"mappings":"AAAA;CAAC",${sources}}`,
+      `{"version":3,${sources},"mappings" :\n "AAAA"}`,
+      `{"version":3,"mappings":"AAAA",${sources},"mappings":"BBBB"}`,
+      `{"version":3,"mappings":"AA\\u0041A",${sources}}`,
+    ]) {
+      expect(sourceMapParts('a.js.map', text)).toEqual([{ path: 'a.js.map!a.ts', text: 'let a = 1;\n' }]);
+    }
+    expect(sourceMapParts('a.js.map', `{"version":3,"mappings":"AAAA",${sources},"mappings":7}`)).toBeNull();
+    expect(sourceMapParts('a.js.map', `{"version":3,"mappings":"AAAA\u0001",${sources}}`)).toBeNull();
+  });
+});
