@@ -8,6 +8,7 @@ import { checkWorkTreeIsHere } from '../change-set/work-tree-here.js';
 import { TOLLGATE_DIR } from '../state/tollgate-dir.js';
 import { FAST_PATH_TRACE_VARIABLE } from './fast-path-trace.js';
 import { type GitResult, gitAll } from './stamp-git.js';
+import { type RepoFiles, repoFilesOf } from './stamp-repo-files.js';
 
 /**
  * A stamp of everything in a repository that could change a run's answer without tollgate knowing: `git status` of
@@ -64,15 +65,15 @@ export async function stampOf(options: StampOptions): Promise<Stamp | null> {
   // The C locale: these commands' output is the same bytes in every locale (porcelain, -z), and each git then skips
   // loading the user's locale and message catalogue, a tenth of its start.
   const gitEnv = { ...fixedGitEnv(env), LC_ALL: 'C' };
-  // Status first: it takes longest. All three at once, started by one shell (stamp-git.ts).
-  const [status, repo, filters] = (await gitAll(
-    [STATUS, options.refs ? [...REPO, ...REFS] : REPO, FILTERS],
-    cwd,
-    gitEnv,
-  )) as [GitResult, GitResult, GitResult];
-  if (repo.code !== 0) return null;
-  const [top = '', indexPath = '', objectFormat = '', ...refs] = repo.stdout.split('\n');
-  const repoRoot = top;
+  // The root, index and refs from the repository's files where its layout is the plain one (a git process fewer),
+  // else from `git rev-parse`. Status first: it takes longest. All at once, started by one shell (stamp-git.ts).
+  const files = repoFilesOf(cwd, env, options.refs === true);
+  const revParse = options.refs ? [...REPO, ...REFS] : REPO;
+  const results = await gitAll(files ? [STATUS, FILTERS] : [STATUS, FILTERS, revParse], cwd, gitEnv);
+  const [status, filters, repo] = results as [GitResult, GitResult, GitResult | undefined];
+  const facts = files ?? repoFactsOf(repo!);
+  if (!facts) return null;
+  const { top: repoRoot, indexPath, objectFormat } = facts;
   try {
     checkWorkTreeIsHere(cwd, repoRoot, env);
   } catch {
@@ -86,7 +87,8 @@ export async function stampOf(options: StampOptions): Promise<Stamp | null> {
     return { repoRoot, value: '', racy: true, vouches: false };
   const vouches = filters.stdout === '' && !(await indexMayHide(resolve(cwd, indexPath), objectFormat));
   const hash = createHash('sha256').update(`${options.purpose}\0${options.version}\0`).update(status.stdout);
-  if (options.refs) hash.update('\0refs\0').update(refs.join('\n'));
+  // Refs read from files and refs from git are told apart: the two texts never stand for each other.
+  if (options.refs) hash.update(files ? '\0ref-files\0' : '\0refs\0').update(facts.refs);
   const now = Date.now();
   let racy = false;
   const paths = new Set<string>();
@@ -126,6 +128,13 @@ export async function stampOf(options: StampOptions): Promise<Stamp | null> {
   }
   hash.update(`\0PATH=${env.PATH ?? ''}`);
   return { repoRoot, value: hash.digest('hex'), racy, vouches };
+}
+
+/** What `git rev-parse` said of the repository; undefined when it is not one. */
+function repoFactsOf(repo: GitResult): RepoFiles | undefined {
+  if (repo.code !== 0) return undefined;
+  const [top = '', indexPath = '', objectFormat = '', ...refs] = repo.stdout.split('\n');
+  return { top, indexPath, objectFormat, refs: refs.join('\n') };
 }
 
 /** A state file's bytes, or why it could not be read (ENOENT: there is none). */
