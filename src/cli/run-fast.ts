@@ -14,6 +14,11 @@ export async function runFast(argv: readonly string[], started?: RunStampStart):
   if (argv.length !== 3 || argv[2] !== 'run') return {};
   const startedAt = Date.now();
   const { saved } = started ?? startRunStamp();
-  const { answerRunFast } = await import('./run-fast-answer.js');
-  return answerRunFast(argv, startedAt, saved);
+  let answer: typeof import('./run-fast-answer.js');
+  try {
+    answer = await import('./run-fast-answer.js');
+  } catch {
+    return {}; // the full CLI decides, and reports whatever went wrong
+  }
+  return answer.answerRunFast(argv, startedAt, saved);
 }

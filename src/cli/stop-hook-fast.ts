@@ -14,6 +14,11 @@ export async function stopHookFast(argv: readonly string[], started?: StartedSto
   // Anything but `hook stop ...` is not this bundle's; the rest of the command line is checked with the rest.
   if (argv[2] !== 'hook' || argv[3] !== 'stop') return {};
   const early = startEarlyStamp(process.env, TOLLGATE_VERSION, started);
-  const { answerStopHook } = await import('./stop-hook-answer.js');
-  return answerStopHook(argv, early);
+  let answer: typeof import('./stop-hook-answer.js');
+  try {
+    answer = await import('./stop-hook-answer.js');
+  } catch {
+    return {}; // the full CLI decides, and reports whatever went wrong
+  }
+  return answer.answerStopHook(argv, early);
 }
