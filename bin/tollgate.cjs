@@ -191,12 +191,26 @@ function loadCli() {
 }
 
 /**
+ * Starts a fast path's git before its bundle is read (fast-start.cjs: a few kilobytes, compiled without the cache,
+ * which needs node:crypto to check), so git works while Node loads the rest; undefined when it cannot, and the
+ * fast path then starts its git itself.
+ */
+function startFastPath() {
+  try {
+    return require(path.join(bundleDir, 'fast-start.cjs')).startFastPath(process.argv);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Tries a small bundle's `entry` (which resolves to null once it answered, else to what the whole CLI needs, such as
  * the payload it already read from stdin), then the whole CLI.
  */
 function fastPath(name, entry) {
+  const started = startFastPath();
   const small = loadBundle(name, { small: true });
-  small.exports[entry](process.argv).then((handoff) => {
+  small.exports[entry](process.argv, started).then((handoff) => {
     if (handoff) loadCli().runCli(process.argv, handoff);
     else small.answered();
   });

@@ -1,87 +1,24 @@
-import { traceFastPath } from '../core/run/fast-path-trace.js';
 import { TOLLGATE_VERSION } from '../core/version.js';
-import type { HookAgentName } from '../integrations/hooks/index.js';
-import { fallbackHookAgent, hookAgent } from '../integrations/hooks/index.js';
-import { readStdin, type StdinRead } from '../integrations/hooks/read-stdin.js';
-import {
-  agentHookTimeout,
-  fastPathHandoffAt,
-  processStartedAt,
-  stopDeadlineAt,
-} from '../integrations/hooks/stop-deadline.js';
+import { type StartedStopStamp, startEarlyStamp } from '../integrations/hooks/stop-early-stamp.js';
 import type { StopHandoff } from '../integrations/hooks/stop-entry.js';
-import { type EarlyStamp, fastStopAnswer, startEarlyStamp } from '../integrations/hooks/stop-fast-answer.js';
-import { stopHookAgentFromArgv } from './fast-path.js';
-import { installSignalHandlers, installStreamErrorHandlers } from './process-handlers.js';
-import { exitIfUnfinished } from './unfinished-guard.js';
 
 /**
  * The entry of the stop hook's own small bundle (dist/bundle/cli/stop-hook.cjs): agents run `tollgate hook stop`
  * after every turn, and on an unchanged, validated tree the answer needs a few small modules, not the whole CLI.
- * Resolves to null once it answered (stdout written, exit code 0), or to what the full CLI needs to decide instead
- * (bin/tollgate.cjs then loads it): any case but the fast path's plain allow, any error of its own, and a fast path
- * still waiting (for a slow git) halfway to the hook's deadline, which the full path then keeps.
+ * Its stamp's git is started first (by bin/tollgate.cjs through fast-start.cjs, `started`, or here), and only then is
+ * the rest of the answer loaded (stop-hook-answer.ts: hashing, the signed state, the agents' payloads), so git works
+ * on the other core while Node loads it. Resolves to null once it answered (stdout written, exit code 0), or to what
+ * the full CLI needs to decide instead (bin/tollgate.cjs then loads it).
  */
-export async function stopHookFast(argv: readonly string[]): Promise<StopHandoff | null> {
-  const stop = stopHookAgentFromArgv(argv.slice(2));
-  if (!stop) return {};
-  // git takes the stamp while the payload is read: the stamp is most of the answer's wait.
-  const early = startEarlyStamp(process.env, TOLLGATE_VERSION);
-  const unfinished = exitIfUnfinished(argv);
-  const removeSignalHandlers = installSignalHandlers();
-  let read: StdinRead | undefined;
-  const handoff = (why: string): StopHandoff => {
-    traceFastPath(process.env, `handed to the full stop hook: ${why}`);
-    removeSignalHandlers();
-    unfinished.settled();
-    return read ? { read } : {};
-  };
+export async function stopHookFast(argv: readonly string[], started?: StartedStopStamp): Promise<StopHandoff | null> {
+  // Anything but `hook stop ...` is not this bundle's; the rest of the command line is checked with the rest.
+  if (argv[2] !== 'hook' || argv[3] !== 'stop') return {};
+  const early = startEarlyStamp(process.env, TOLLGATE_VERSION, started);
+  let answer: typeof import('./stop-hook-answer.js');
   try {
-    read = await readStdin(process.stdin, 5000);
+    answer = await import('./stop-hook-answer.js');
   } catch {
-    return handoff('stdin could not be read');
+    return {}; // the full CLI decides, and reports whatever went wrong
   }
-  return answerStop(stop, read, early, handoff, unfinished.settled);
-}
-
-async function answerStop(
-  stop: { agent: HookAgentName | undefined },
-  read: StdinRead,
-  early: EarlyStamp | undefined,
-  handoff: (why: string) => StopHandoff,
-  settled: () => void,
-): Promise<StopHandoff | null> {
-  const startedAt = processStartedAt();
-  const agent = stop.agent ? hookAgent(stop.agent) : fallbackHookAgent;
-  const deadlineAt = stopDeadlineAt(startedAt, agentHookTimeout(process.env, agent.hookTimeoutMs).ms);
-  let timer: NodeJS.Timeout | undefined;
-  const slow = new Promise<'slow'>((resolve) => {
-    timer = setTimeout(() => resolve('slow'), Math.max(0, fastPathHandoffAt(startedAt, deadlineAt) - Date.now()));
-  });
-  try {
-    const answer = await Promise.race([
-      fastStopAnswer({
-        version: TOLLGATE_VERSION,
-        stdin: process.stdin,
-        env: process.env,
-        cwd: process.cwd(),
-        read,
-        ...(early ? { early } : {}),
-        ...(stop.agent ? { agent: stop.agent } : {}),
-      }),
-      slow,
-    ]);
-    if (!answer) return handoff('no saved answer it can give here');
-    if (answer === 'slow') return handoff('git was slow, halfway to the deadline');
-    installStreamErrorHandlers();
-    process.stdout.write(answer.stdout);
-    traceFastPath(process.env, 'answered from the saved stamp');
-    settled();
-    process.exitCode = 0;
-    return null;
-  } catch {
-    return handoff('an error of its own'); // the full path decides, and reports whatever went wrong
-  } finally {
-    clearTimeout(timer);
-  }
+  return answer.answerStopHook(argv, early);
 }

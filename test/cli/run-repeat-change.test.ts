@@ -172,6 +172,24 @@ describe('a repeat run of a committed, unpushed, validated change (built CLI)', 
     },
     BUDGET,
   );
+
+  test(
+    'a base ref moved inside packed-refs (the stamp reads .git itself there) takes the full path',
+    async () => {
+      await repo.git('pack-refs', '--all');
+      await primed();
+      // Rewritten by hand, as an agent could: git never writes a loose ref for it, only packed-refs changes.
+      const packedPath = join(repo.root, '.git/packed-refs');
+      const head = (await repo.git('rev-parse', 'HEAD')).trim();
+      const packed = readFileSync(packedPath, 'latin1');
+      const moved = packed.replace(/^[0-9a-f]{40} refs\/remotes\/origin\/main$/m, `${head} refs/remotes/origin/main`);
+      expect(moved).not.toBe(packed);
+      writeFileSync(packedPath, moved);
+      expect((await repo.git('rev-parse', 'refs/remotes/origin/main')).trim()).toBe(head);
+      await expectFullRun();
+    },
+    BUDGET,
+  );
 });
 
 describe('only a complete pass is ever saved', () => {

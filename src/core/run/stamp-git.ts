@@ -1,5 +1,4 @@
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -135,16 +134,34 @@ function shellEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return kept;
 }
 
-/** A temporary file already unlinked, open for reading and writing; undefined when none could be made. */
+let outputs = 0;
+
+/**
+ * A temporary file already unlinked, open for reading and writing; undefined when none could be made. Created with
+ * O_EXCL (never an existing file or a symlink someone left there) under a name unique to this process; a name that
+ * is taken is tried again under another. No cryptographic randomness: a guessed name can only make the stamp fail
+ * (the full path then decides), and loading node:crypto before git starts would delay git.
+ */
 function openOutput(): number | undefined {
-  try {
-    const path = join(tmpdir(), `.tollgate-stamp-${process.pid}-${randomBytes(6).toString('hex')}`);
-    const fd = openSync(path, 'wx+', 0o600);
-    unlinkSync(path);
-    return fd;
-  } catch {
-    return undefined;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const unique = `${process.pid}-${outputs++}-${Math.random().toString(36).slice(2)}`;
+    const path = join(tmpdir(), `.tollgate-stamp-${unique}`);
+    let fd: number;
+    try {
+      fd = openSync(path, 'wx+', 0o600);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') continue;
+      return undefined;
+    }
+    try {
+      unlinkSync(path);
+      return fd;
+    } catch {
+      closeSync(fd);
+      return undefined;
+    }
   }
+  return undefined;
 }
 
 /** What was written to `fd`, which is closed; `code` becomes -1 when it could not be read or is too big. */

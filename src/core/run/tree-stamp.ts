@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { lstat, readFile } from 'node:fs/promises';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import { indexMayHideEntries } from '../change-set/index-flags.js';
-import { fixedGitEnv } from '../change-set/snapshot-git-config.js';
 import { checkWorkTreeIsHere } from '../change-set/work-tree-here.js';
 import { TOLLGATE_DIR } from '../state/tollgate-dir.js';
 import { FAST_PATH_TRACE_VARIABLE } from './fast-path-trace.js';
-import { type GitResult, gitAll } from './stamp-git.js';
+import type { GitResult } from './stamp-git.js';
+import type { RepoFiles } from './stamp-repo-files.js';
+import { type StampOptions, type StartedStamp, startStamp } from './stamp-start.js';
 
 /**
  * A stamp of everything in a repository that could change a run's answer without tollgate knowing: `git status` of
@@ -41,38 +41,22 @@ export interface Stamp {
   vouches: boolean;
 }
 
-export interface StampOptions {
-  cwd: string;
-  env: NodeJS.ProcessEnv;
-  /** tollgate's version: another version may answer differently. */
-  version: string;
-  /** What the stamp is for ('stop', 'run'); stamps for different purposes never match. */
-  purpose: string;
-  /** Hash every ref too (names and commits; the branch's upstream is in the status): a run's base is read from refs. */
-  refs?: boolean;
-}
-
-const REPO = ['rev-parse', '--show-toplevel', '--git-path', 'index', '--show-object-format'];
-/** Every ref's commit, then every ref's name, in the same order: the refs in the same process as the root. */
-const REFS = ['--all', '--symbolic-full-name', '--all'];
-const STATUS = ['status', '--porcelain=v2', '-z', '--branch', '--untracked-files=all'];
-const FILTERS = ['config', '-z', '--get-regexp', '^filter\\..*\\.(clean|process)$'];
+export type { StampOptions } from './stamp-start.js';
+export { findSaved } from './stamp-start.js';
 
 /** The repository root and the stamp of the work tree as seen from `cwd`; null when it is not a repository. */
-export async function stampOf(options: StampOptions): Promise<Stamp | null> {
+export function stampOf(options: StampOptions): Promise<Stamp | null> {
+  return finishStamp(startStamp(options));
+}
+
+/** The stamp of a stamp whose git was started (stamp-start.ts); null when it is not a repository. */
+export async function finishStamp(started: StartedStamp): Promise<Stamp | null> {
+  const { options, files } = started;
   const { cwd, env } = options;
-  // The C locale: these commands' output is the same bytes in every locale (porcelain, -z), and each git then skips
-  // loading the user's locale and message catalogue, a tenth of its start.
-  const gitEnv = { ...fixedGitEnv(env), LC_ALL: 'C' };
-  // Status first: it takes longest. All three at once, started by one shell (stamp-git.ts).
-  const [status, repo, filters] = (await gitAll(
-    [STATUS, options.refs ? [...REPO, ...REFS] : REPO, FILTERS],
-    cwd,
-    gitEnv,
-  )) as [GitResult, GitResult, GitResult];
-  if (repo.code !== 0) return null;
-  const [top = '', indexPath = '', objectFormat = '', ...refs] = repo.stdout.split('\n');
-  const repoRoot = top;
+  const [status, filters, repo] = (await started.results) as [GitResult, GitResult, GitResult | undefined];
+  const facts = files ?? repoFactsOf(repo!);
+  if (!facts) return null;
+  const { top: repoRoot, indexPath, objectFormat } = facts;
   try {
     checkWorkTreeIsHere(cwd, repoRoot, env);
   } catch {
@@ -86,7 +70,8 @@ export async function stampOf(options: StampOptions): Promise<Stamp | null> {
     return { repoRoot, value: '', racy: true, vouches: false };
   const vouches = filters.stdout === '' && !(await indexMayHide(resolve(cwd, indexPath), objectFormat));
   const hash = createHash('sha256').update(`${options.purpose}\0${options.version}\0`).update(status.stdout);
-  if (options.refs) hash.update('\0refs\0').update(refs.join('\n'));
+  // Refs read from files and refs from git are told apart: the two texts never stand for each other.
+  if (options.refs) hash.update(files ? '\0ref-files\0' : '\0refs\0').update(facts.refs);
   const now = Date.now();
   let racy = false;
   const paths = new Set<string>();
@@ -128,6 +113,13 @@ export async function stampOf(options: StampOptions): Promise<Stamp | null> {
   return { repoRoot, value: hash.digest('hex'), racy, vouches };
 }
 
+/** What `git rev-parse` said of the repository; undefined when it is not one. */
+function repoFactsOf(repo: GitResult): RepoFiles | undefined {
+  if (repo.code !== 0) return undefined;
+  const [top = '', indexPath = '', objectFormat = '', ...refs] = repo.stdout.split('\n');
+  return { top, indexPath, objectFormat, refs: refs.join('\n') };
+}
+
 /** A state file's bytes, or why it could not be read (ENOENT: there is none). */
 async function readStateBytes(path: string): Promise<Buffer | string> {
   try {
@@ -146,17 +138,4 @@ async function indexMayHide(path: string, objectFormat: string): Promise<boolean
     return (error as NodeJS.ErrnoException).code !== 'ENOENT';
   }
   return indexMayHideEntries(index, objectFormat, TOLLGATE_DIR);
-}
-
-/**
- * The work tree root, as `cwd` sees it, holding `relativePath` (a fast path's saved answer); null when the first
- * folder up from `cwd` that holds `.git` does not. So a fast path can read its saved answer while git takes the
- * stamp; the stamp's root must then be the same folder.
- */
-export function findSaved(cwd: string, relativePath: string): string | null {
-  // Synchronous: a few cached `lstat`s, done before git starts, cost less than their trips through the thread pool.
-  for (let dir = cwd; ; dir = dirname(dir)) {
-    if (existsSync(join(dir, relativePath))) return dir;
-    if (existsSync(join(dir, '.git')) || dirname(dir) === dir) return null;
-  }
 }

@@ -15,10 +15,10 @@ import { readStateKeyIfPresent } from '../state/state-key.js';
 import { TOLLGATE_DIR, tollgatePaths } from '../state/tollgate-dir.js';
 import { trustedDigestOf } from '../state/trusted-commits.js';
 import { recordRunTelemetry } from '../telemetry/record.js';
-import { TOLLGATE_VERSION } from '../version.js';
 import { runEndTools } from './run-end-tools.js';
 import type { RunReport } from './run-report.js';
-import { findSaved, type Stamp, type StampOptions } from './tree-stamp.js';
+import type { Stamp } from './tree-stamp.js';
+import { UNCHANGED_RUN_FILE } from './unchanged-run-start.js';
 
 /**
  * The repeat run's fast path. An agent runs `tollgate run` again and again on a tree it has not touched since the last
@@ -39,7 +39,7 @@ import { findSaved, type Stamp, type StampOptions } from './tree-stamp.js';
  * What it does not do, unlike a full run: it does not record results in `state.json` (nothing ran; the repeated run's
  * results stand) and does not refresh the timestamps of `history.json` (the commits it would record are there already).
  */
-const CACHE_FILE = 'run-cache.json';
+const CACHE_FILE = UNCHANGED_RUN_FILE;
 const STORED_REPORT_VERSION = 1;
 
 export type UnchangedRunFormat = 'markdown' | 'json';
@@ -126,15 +126,7 @@ export async function settleUnchangedRun(
   }
 }
 
-/** How a plain run's stamp is taken: the same before a run, after it, and by the fast path. */
-export function plainRunStampOptions(cwd: string, env: NodeJS.ProcessEnv): StampOptions {
-  return { cwd, env, version: TOLLGATE_VERSION, purpose: 'run', refs: true };
-}
-
-/** The work tree root where an earlier plain run left a report to repeat; null when none did (`findSaved`). */
-export function findUnchangedRun(cwd: string): string | null {
-  return findSaved(cwd, join(TOLLGATE_DIR, CACHE_FILE));
-}
+export { findUnchangedRun, plainRunStampOptions } from './unchanged-run-start.js';
 
 export interface UnchangedRunAnswer {
   /** The new run's report, to render. */

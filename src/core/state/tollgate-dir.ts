@@ -3,8 +3,9 @@ import { join } from 'node:path';
 import { TollgateError } from '../errors.js';
 import { writeFileAtomicSync } from './atomic-write.js';
 
-/** The folder, relative to the repository root, that holds everything tollgate writes. */
-export const TOLLGATE_DIR = '.tollgate';
+import { TOLLGATE_DIR } from './tollgate-dir-name.js';
+
+export { TOLLGATE_DIR };
 
 /** Where each piece of tollgate's state lives. Every path is inside `<repo>/.tollgate/`. */
 export interface TollgatePaths {

@@ -2,35 +2,11 @@ import { sessionPath } from '../../core/run/session-path.js';
 import { detectAgent, hookAgent } from './index.js';
 import { parsePayload, type StdinRead } from './read-stdin.js';
 import { answerWith, REVIEWER_FLAG, type StopHookAnswer, type StopHookOptions } from './stop-context.js';
-import {
-  blocksSoFar,
-  findStopCache,
-  readStopFiles,
-  type Stamp,
-  stopStampOf,
-  validatedByStamp,
-} from './stop-fast-path.js';
+import type { EarlyStamp } from './stop-early-stamp.js';
+import { blocksSoFar, findStopCache, readStopFiles, stopStampOf, validatedByStamp } from './stop-fast-path.js';
 import { environmentWarnings, payloadCwdWarning } from './stop-warnings.js';
 
-/** A stamp started before the payload was read, for the folder the hook was started in (`startEarlyStamp`). */
-export interface EarlyStamp {
-  cwd: string;
-  stamp: Promise<Stamp | null>;
-}
-
-/**
- * Starts the stop's stamp of the folder the hook was started in at once, so git works while the hook reads its
- * payload. Agents run the hook in the folder their payload names; when the payload names another, the stamp is taken
- * again there (`fastStopAnswer`). Undefined when there is no current folder; never rejects.
- */
-export function startEarlyStamp(env: NodeJS.ProcessEnv, version: string): EarlyStamp | undefined {
-  try {
-    const cwd = process.cwd();
-    return { cwd, stamp: stopStampOf(cwd, env, version).catch(() => null) };
-  } catch {
-    return undefined;
-  }
-}
+export { type EarlyStamp, startEarlyStamp } from './stop-early-stamp.js';
 
 /**
  * The answer `runStopHook` gives when its fast path allows the stop with nothing to warn about, or null for every

@@ -5,6 +5,7 @@ import { readVerifiedJson, writeSignedJsonFile } from '../../core/state/signed-j
 import { readStateKeyIfPresent } from '../../core/state/state-key.js';
 import { ensureTollgateDir, TOLLGATE_DIR } from '../../core/state/tollgate-dir.js';
 import { trustedDigestOf } from '../../core/state/trusted-commits.js';
+import { stopStampOptions } from './stop-stamp-start.js';
 
 /**
  * The stop hook's fast path (under 100 ms on an unchanged, validated tree). Building the change set to get
@@ -35,7 +36,7 @@ export type { Stamp } from '../../core/run/tree-stamp.js';
 
 /** The stop hook's stamp of the work tree (`tree-stamp.ts`); null when `cwd` is not in a repository. */
 export function stopStampOf(cwd: string, env: NodeJS.ProcessEnv, version: string): Promise<Stamp | null> {
-  return stampOf({ cwd, env, version, purpose: 'stop', refs: true });
+  return stampOf(stopStampOptions(cwd, env, version));
 }
 
 /** What a stop's answer stands on besides the stamp, read while git takes it (`readStopFiles`): signed, verified. */

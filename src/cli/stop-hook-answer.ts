@@ -1,0 +1,87 @@
+import { traceFastPath } from '../core/run/fast-path-trace.js';
+import { TOLLGATE_VERSION } from '../core/version.js';
+import type { HookAgentName } from '../integrations/hooks/index.js';
+import { fallbackHookAgent, hookAgent } from '../integrations/hooks/index.js';
+import { readStdin, type StdinRead } from '../integrations/hooks/read-stdin.js';
+import {
+  agentHookTimeout,
+  fastPathHandoffAt,
+  processStartedAt,
+  stopDeadlineAt,
+} from '../integrations/hooks/stop-deadline.js';
+import type { StopHandoff } from '../integrations/hooks/stop-entry.js';
+import { type EarlyStamp, fastStopAnswer } from '../integrations/hooks/stop-fast-answer.js';
+import { stopHookAgentFromArgv } from './fast-path.js';
+import { installSignalHandlers, installStreamErrorHandlers } from './process-handlers.js';
+import { exitIfUnfinished } from './unfinished-guard.js';
+
+/**
+ * The stop hook's small bundle once its stamp's git is started (stop-hook-fast.ts): resolves to null once it answered
+ * (stdout written, exit code 0), or to what the full CLI needs to decide instead (bin/tollgate.cjs then loads it): any
+ * case but the fast path's plain allow, any error of its own, and a fast path still waiting (for a slow git) halfway
+ * to the hook's deadline, which the full path then keeps.
+ */
+export async function answerStopHook(
+  argv: readonly string[],
+  early: EarlyStamp | undefined,
+): Promise<StopHandoff | null> {
+  const stop = stopHookAgentFromArgv(argv.slice(2));
+  if (!stop) return {};
+  const unfinished = exitIfUnfinished(argv);
+  const removeSignalHandlers = installSignalHandlers();
+  let read: StdinRead | undefined;
+  const handoff = (why: string): StopHandoff => {
+    traceFastPath(process.env, `handed to the full stop hook: ${why}`);
+    removeSignalHandlers();
+    unfinished.settled();
+    return read ? { read } : {};
+  };
+  try {
+    read = await readStdin(process.stdin, 5000);
+  } catch {
+    return handoff('stdin could not be read');
+  }
+  return answerStop(stop, read, early, handoff, unfinished.settled);
+}
+
+async function answerStop(
+  stop: { agent: HookAgentName | undefined },
+  read: StdinRead,
+  early: EarlyStamp | undefined,
+  handoff: (why: string) => StopHandoff,
+  settled: () => void,
+): Promise<StopHandoff | null> {
+  const startedAt = processStartedAt();
+  const agent = stop.agent ? hookAgent(stop.agent) : fallbackHookAgent;
+  const deadlineAt = stopDeadlineAt(startedAt, agentHookTimeout(process.env, agent.hookTimeoutMs).ms);
+  let timer: NodeJS.Timeout | undefined;
+  const slow = new Promise<'slow'>((resolve) => {
+    timer = setTimeout(() => resolve('slow'), Math.max(0, fastPathHandoffAt(startedAt, deadlineAt) - Date.now()));
+  });
+  try {
+    const answer = await Promise.race([
+      fastStopAnswer({
+        version: TOLLGATE_VERSION,
+        stdin: process.stdin,
+        env: process.env,
+        cwd: process.cwd(),
+        read,
+        ...(early ? { early } : {}),
+        ...(stop.agent ? { agent: stop.agent } : {}),
+      }),
+      slow,
+    ]);
+    if (!answer) return handoff('no saved answer it can give here');
+    if (answer === 'slow') return handoff('git was slow, halfway to the deadline');
+    installStreamErrorHandlers();
+    process.stdout.write(answer.stdout);
+    traceFastPath(process.env, 'answered from the saved stamp');
+    settled();
+    process.exitCode = 0;
+    return null;
+  } catch {
+    return handoff('an error of its own'); // the full path decides, and reports whatever went wrong
+  } finally {
+    clearTimeout(timer);
+  }
+}
