@@ -89,10 +89,10 @@ export class ContentCache {
     const registered = this.sources.get(path);
     if (!registered || registered.source === 'none' || registered.id === '') return null;
     if (registered.source === 'large' && !large) return null;
-    const absolute = join(this.options.root, path);
+    const absolute = () => join(this.options.root, path);
     const live = large
-      ? await readFile(absolute).catch(() => null)
-      : (this.readEarly(path, registered.source) ?? readSmall(absolute, registered.source));
+      ? await readFile(absolute()).catch(() => null)
+      : (this.readEarly(path, registered.source) ?? readSmall(absolute(), registered.source));
     if (live !== null && blobIdOf(live, this.options.objectFormat) === registered.id) return live;
     return this.options.blobs.read(registered.id);
   }

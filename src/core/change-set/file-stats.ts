@@ -1,15 +1,25 @@
-import { closeSync, constants, fstatSync, lstat, lstatSync, openSync, readSync, type Stats } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstat,
+  lstatSync,
+  openSync,
+  readFileSync,
+  readSync,
+  type Stats,
+} from 'node:fs';
 import { sep } from 'node:path';
 
 /** Look-ups done in one go on the main thread, between git's output chunks. */
 const SLICE = 256;
 /**
- * A slice is slow when more than this share of its look-ups put the process to sleep (voluntary context switches): a
- * look-up that waits for a disk or a network sleeps, a cached one does not. Wall time would not tell: on a loaded
- * machine the process also loses its core between look-ups that never waited.
+ * A slice is slow when more than this share of its look-ups put the main thread to sleep (voluntary context
+ * switches): a look-up that waits for a disk or a network sleeps, a cached one does not. Wall time would not tell: on
+ * a loaded machine the process also loses its core between look-ups that never waited.
  */
 const SLOW_SHARE = 0.125;
-/** Slow slices in a row before the rest go to the thread pool: the runtime's own threads' sleeps count too. */
+/** Slow slices in a row before the rest go to the thread pool. */
 const SLOW_SLICES = 2;
 /**
  * At most this many bytes of content are read early and held until read (beyond it, files are read when asked): a
@@ -108,12 +118,12 @@ export class FileStats {
     }
     const end = Math.min(this.next + SLICE, this.queued.length);
     const count = end - this.next;
-    const sleptBefore = process.resourceUsage().voluntaryContextSwitches;
+    const sleptBefore = mainThreadSleeps();
     for (; this.next < end; this.next += 1) {
       const path = this.queued[this.next]!;
       this.settled.set(path, this.toRead.has(path) ? this.readEarly(path) : this.lookUp(path));
     }
-    const slept = process.resourceUsage().voluntaryContextSwitches - sleptBefore;
+    const slept = mainThreadSleeps() - sleptBefore;
     const slow = slept > count * this.slowShare;
     this.slowSlices = slow ? this.slowSlices + 1 : 0;
     if (this.next < this.queued.length) {
@@ -203,4 +213,25 @@ export class FileStats {
   private wake(): void {
     if (this.done()) for (const wake of this.waiting.splice(0)) wake();
   }
+}
+
+/** Where Linux counts this thread's own sleeps; null once it turned out not to be there. */
+let threadStatus: string | null = '/proc/thread-self/status';
+
+/**
+ * How often the main thread went to sleep so far. On Linux, its own count: the whole process's also counts the
+ * runtime's other threads (the garbage collector's helpers wake and sleep by the hundred while git's output is parsed),
+ * which made slices of cached look-ups count as slow on a busy machine. Elsewhere, the whole process's.
+ */
+function mainThreadSleeps(): number {
+  if (threadStatus !== null) {
+    try {
+      const match = /\nvoluntary_ctxt_switches:\s*(\d+)/.exec(readFileSync(threadStatus, 'latin1'));
+      if (match) return Number(match[1]);
+    } catch {
+      // Not Linux, or no /proc: the process's count below.
+    }
+    threadStatus = null;
+  }
+  return process.resourceUsage().voluntaryContextSwitches;
 }
