@@ -17,14 +17,17 @@ export interface ContentCacheOptions {
   objectFormat: string;
   /** Reads blobs of the snapshot from the object store. */
   blobs: BlobReader;
+  /** Bytes of a file read from disk earlier in this run (file-stats.ts), taken in place of reading it again. */
+  readEarly?: (path: string) => Buffer | undefined;
 }
 
 /**
  * Reads the new version of each changed path at most once, on first request, as the snapshot holds it: the blob that
  * `git add` wrote into the temporary index when the change set was built, never whatever the file holds later. The
- * file on disk is read first and used when its blob id is the snapshot's (the common case: no git process); when it
- * differs (the file was edited since, or git converted its line ends) the blob comes from the object store. A symlink's
- * content is its target text (what git stores), never the file it points to. Read failures give null: the change set
+ * file on disk is read first (or taken from the read done while git listed the change) and used when its blob id is
+ * the snapshot's (the common case: no git process); when it differs (the file was edited since, or git converted its
+ * line ends) the blob comes from the object store. A symlink's content is its target text (what git stores), never
+ * the file it points to. Read failures give null: the change set
  * already lists unreadable files in `skipped`, and a validator cannot do better with an exception.
  */
 export class ContentCache {
@@ -86,10 +89,17 @@ export class ContentCache {
     const registered = this.sources.get(path);
     if (!registered || registered.source === 'none' || registered.id === '') return null;
     if (registered.source === 'large' && !large) return null;
-    const absolute = join(this.options.root, path);
-    const live = large ? await readFile(absolute).catch(() => null) : readSmall(absolute, registered.source);
+    const absolute = () => join(this.options.root, path);
+    const live = large
+      ? await readFile(absolute()).catch(() => null)
+      : (this.readEarly(path, registered.source) ?? readSmall(absolute(), registered.source));
     if (live !== null && blobIdOf(live, this.options.objectFormat) === registered.id) return live;
     return this.options.blobs.read(registered.id);
+  }
+
+  /** A regular file's bytes read earlier (checked against the blob id like any read from disk). */
+  private readEarly(path: string, source: ContentSource): Buffer | undefined {
+    return source === 'file' || source === 'binary' ? this.options.readEarly?.(path) : undefined;
   }
 }
 

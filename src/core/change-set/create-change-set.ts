@@ -11,7 +11,7 @@ import { inspectFiles } from './inspect-files.js';
 import { listChangedPaths, listChanges } from './list-changes.js';
 import { guessRepo, locateRepo, type RepoLocation, sameLocation } from './locate-repo.js';
 import { pinBase } from './pin-base.js';
-import { MODE_GITLINK, MODE_TYPE_MASK, type RawEntry } from './raw-diff.js';
+import { MODE_GITLINK, MODE_REGULAR, MODE_TYPE_MASK, type RawEntry } from './raw-diff.js';
 import { filterDrivers, keepRawBytes } from './raw-filters.js';
 import { resolveBase } from './resolve-base.js';
 import { reviewDiff } from './review-diff.js';
@@ -141,8 +141,13 @@ async function buildChangeSet(
     if (isIgnored(entry.path)) ignored.push(entry.path);
     else kept.push(entry);
   }
-  const content = new ContentCache({ root: repo.root, objectFormat: repo.objectFormat, blobs: new BlobReader(git) });
   const stats = snapshot.stats ?? new FileStats(repo.root);
+  const content = new ContentCache({
+    root: repo.root,
+    objectFormat: repo.objectFormat,
+    blobs: new BlobReader(git),
+    readEarly: (path) => stats.takeContent(path),
+  });
   await stats.ready();
   const { files, skipped } = await inspectFiles({ root: repo.root, entries: kept, maxFileSize, content, stats });
   for (const path of snapshot.unreadable) {
@@ -302,10 +307,17 @@ async function takeSnapshot(
     }
     // The index as the diff below reads it: git leaves it as it is (`--cached`, no optional locks).
     const staged = index.keep();
-    // The sizes and kinds of the changed files are looked up while git writes their patches.
-    const stats = new FileStats(repo.root);
-    const onListed = (entries: readonly RawEntry[]) =>
-      stats.prefetch(entries.filter((entry) => hasFile(entry.dstMode)).map((entry) => entry.path));
+    // The sizes and kinds of the changed files are looked up, and the regular files within the cap read, while git
+    // writes their patches: the validators that read them next find them in memory.
+    const stats = new FileStats(repo.root, undefined, { maxFileSize: options.maxFileSize ?? DEFAULT_MAX_FILE_SIZE });
+    const onListed = (entries: readonly RawEntry[]) => {
+      const onDisk = entries.filter((entry) => hasFile(entry.dstMode));
+      stats.prefetch(
+        onDisk.filter((entry) => isRegularFile(entry.dstMode)).map((entry) => entry.path),
+        true,
+      );
+      stats.prefetch(onDisk.map((entry) => entry.path));
+    };
     const listed = await listChanges(git, { from, env: index.env, onListed, whileGitWorks: overlap });
     return { repo, base, head: repo.head, from, ...listed, unreadable, gap, stats, staged, options };
   });
@@ -346,6 +358,11 @@ function pathspecFor(files: readonly ChangedFile[], paths: readonly string[] | u
 /** Whether the new version of a changed path is something on disk to look at (not a deletion, not a submodule). */
 function hasFile(mode: number): boolean {
   return mode !== 0 && (mode & MODE_TYPE_MASK) !== MODE_GITLINK;
+}
+
+/** A regular file (not a symbolic link or a submodule): its content is its bytes on disk. */
+function isRegularFile(mode: number): boolean {
+  return (mode & MODE_TYPE_MASK) === MODE_REGULAR;
 }
 
 function emptyTreeOf(objectFormat: string): string {

@@ -1,4 +1,5 @@
-import { mkdtemp, rm, symlink, unlink, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, rm, symlink, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
@@ -48,4 +49,47 @@ test('paths asked for in several batches are all answered before ready settles',
     expect(stats.of('a.txt')?.size).toBe(4);
     expect(stats.of('b.txt')?.size).toBe(5);
   }
+});
+
+test('early reads: a regular file within the cap is read once and handed over once; links, FIFOs, folders and files over the cap are not read', async () => {
+  root = await mkdtemp(join(tmpdir(), 'tollgate-file-stats-'));
+  await writeFile(join(root, 'a.txt'), 'four');
+  await writeFile(join(root, 'big.txt'), 'x'.repeat(20));
+  await symlink('a.txt', join(root, 'link'));
+  execFileSync('mkfifo', [join(root, 'fifo')]);
+  await mkdir(join(root, 'folder.txt'));
+  const stats = new FileStats(root, undefined, { maxFileSize: 10 });
+  // Every path asked for as a regular file: what is on disk decides what is read.
+  stats.prefetch(['a.txt', 'big.txt', 'link', 'fifo', 'folder.txt', 'gone.txt'], true);
+  await stats.ready();
+  expect(stats.of('a.txt')?.size).toBe(4);
+  expect(stats.takeContent('a.txt')?.toString()).toBe('four');
+  expect(stats.takeContent('a.txt')).toBeUndefined();
+  expect(stats.of('big.txt')?.size).toBe(20);
+  expect(stats.takeContent('big.txt')).toBeUndefined();
+  // A link's own stats, as lstat gives them, and nothing read through it.
+  expect(stats.of('link')?.isSymbolicLink()).toBe(true);
+  expect(stats.takeContent('link')).toBeUndefined();
+  // Opened without blocking for a writer, and never read.
+  expect(stats.of('fifo')?.isFIFO()).toBe(true);
+  expect(stats.takeContent('fifo')).toBeUndefined();
+  expect(stats.of('folder.txt')?.isDirectory()).toBe(true);
+  expect(stats.takeContent('folder.txt')).toBeUndefined();
+  expect(stats.of('gone.txt')).toBeNull();
+});
+
+test('early reads only where asked, and not without a cap', async () => {
+  root = await mkdtemp(join(tmpdir(), 'tollgate-file-stats-'));
+  await writeFile(join(root, 'a.txt'), 'four');
+  await writeFile(join(root, 'b.txt'), 'fives');
+  const reading = new FileStats(root, undefined, { maxFileSize: 10 });
+  reading.prefetch(['a.txt']);
+  reading.prefetch(['b.txt'], true);
+  const plain = new FileStats(root);
+  plain.prefetch(['a.txt'], true);
+  await Promise.all([reading.ready(), plain.ready()]);
+  expect(reading.takeContent('a.txt')).toBeUndefined();
+  expect(reading.takeContent('b.txt')?.toString()).toBe('fives');
+  expect(plain.takeContent('a.txt')).toBeUndefined();
+  expect(plain.of('a.txt')?.size).toBe(4);
 });

@@ -80,6 +80,7 @@ export function parseRawDiff(raw: string): RawEntry[] {
 
 export const MODE_TYPE_MASK = 0o170000;
 export const MODE_SYMLINK = 0o120000;
+export const MODE_REGULAR = 0o100000;
 export const MODE_GITLINK = 0o160000;
 
 /**
