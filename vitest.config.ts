@@ -12,6 +12,8 @@ export default defineConfig({
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     exclude: ['**/node_modules/**', ...REAL_AGENT_SUITES, ...SCENARIO_SUITES],
     globalSetup: ['test/support/global-temp-root.ts'],
+    // Records each file's CPU, children included, when TOLLGATE_TEST_CPU_LOG names a file (docs/testing.md).
+    setupFiles: ['test/support/cpu-per-file.ts'],
     // A loaded machine gets longer budgets, not failures (test/suites.ts: loadScale).
     env: { [LOAD_SCALE_ENV]: String(scale) },
     testTimeout: 60_000 * scale,
