@@ -25,8 +25,8 @@ function cpuTicks(): CpuTicks | undefined {
     // The command name (field 2) may hold spaces: the fields that follow start after its closing parenthesis.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     // Fields 14-17 of the whole line (utime, stime, cutime, cstime) are 11-14 here, counted from field 3.
-    const [utime, stime, cutime, cstime] = fields.slice(11, 15).map(Number);
-    return { self: utime + stime, children: cutime + cstime };
+    const field = (index: number) => Number(fields[index]);
+    return { self: field(11) + field(12), children: field(13) + field(14) };
   } catch {
     return undefined;
   }
