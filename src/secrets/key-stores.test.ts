@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
+import { timeBudget } from '../../test/support/time-budget.js';
 import { keyStoreKey, keyStoreKind, keyStoreText } from './key-stores.js';
 import { builtinRules } from './rules/index.js';
 import { keyStoreSample } from './rules/private-key.js';
@@ -126,6 +127,6 @@ describe('stores written by the real tools', () => {
         ]);
       }
     },
-    120_000,
+    timeBudget(120_000),
   );
 });

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 // @ts-expect-error: a plain ESM module loaded by node --import, without types
 import { patientRpcTimers } from './rpc-timeout-preload.mjs';
@@ -18,11 +18,13 @@ describe("vitest's RPC timer in the workers (rpc-timeout-preload.mjs)", () => {
   test('an answer that arrived while the event loop was held is read before the timer gives up', async () => {
     const timers = patientRpcTimers(undefined, { rpcTimeoutMs: 50, patientMs: 20 });
     const outcome: string[] = [];
-    const timer = timers.setTimeout(() => outcome.push('onTimeoutError'), 50);
-    const armed = performance.now();
-    // The answer comes from another process, as the main process's does: in the pipe while this loop is held.
-    const written = join(await tempDir('rpc-timer-'), 'written');
-    const child = spawn('sh', ['-c', `echo answer; : > '${written}'`], { stdio: ['ignore', 'pipe', 'ignore'] });
+    // The answer comes from another process, as the main process's does, on a pipe this process already reads; it
+    // writes once told to (the file `go`), while this process's event loop is held.
+    const dir = await tempDir('rpc-timer-');
+    const [go, written] = [join(dir, 'go'), join(dir, 'written')];
+    const child = spawn('sh', ['-c', `while [ ! -e '${go}' ]; do sleep 0.01; done; echo answer; : > '${written}'`], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     const answered = new Promise<void>((resolve) =>
       child.stdout.once('data', () => {
         timers.clearTimeout(timer);
@@ -30,12 +32,18 @@ describe("vitest's RPC timer in the workers (rpc-timeout-preload.mjs)", () => {
         resolve();
       }),
     );
+    await new Promise((resolve) => child.once('spawn', resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    const timer = timers.setTimeout(() => outcome.push('onTimeoutError'), 50);
+    const armed = performance.now();
+    writeFileSync(go, '');
     const hold = new Int32Array(new SharedArrayBuffer(4));
+    // Held until the answer is in the pipe, and far past the timeout.
     while (!existsSync(written) || performance.now() - armed < 100) Atomics.wait(hold, 0, 0, 5);
     await answered;
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(outcome).toEqual(['answer']);
-    await removeDir(dirname(written));
+    await removeDir(dir);
   });
 
   test('with no answer it still gives up, and other timers are untouched', async () => {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTempRepo, type TempRepo } from '../../../../test/support/git-repo.js';
+import { timeBudget } from '../../../../test/support/time-budget.js';
 import { builtinRules } from '../../rules/index.js';
 import { fakeChecksumToken } from '../../sample-tokens.js';
 import { scanBatches, scanTargets } from '../../scan-targets.js';
@@ -108,6 +109,6 @@ describe('the history scan catches what the tree scan catches', () => {
         { numRuns: 2 },
       );
     },
-    60_000,
+    timeBudget(60_000),
   );
 });
