@@ -13,10 +13,11 @@ export default defineConfig({
     exclude: ['**/node_modules/**', ...REAL_AGENT_SUITES, ...SCENARIO_SUITES],
     globalSetup: ['test/support/global-temp-root.ts'],
     setupFiles: WORKER_SETUP_FILES,
-    // A loaded machine gets longer budgets, not failures (test/suites.ts: loadScale).
+    // A loaded machine gets longer budgets, not failures (test/suites.ts: loadScale). Two minutes for a file's slowest
+    // tests (a few CLI runs); a test needs no timeout of its own below that, and one above it is a timeBudget.
     env: { [LOAD_SCALE_ENV]: String(scale) },
-    testTimeout: 60_000 * scale,
-    hookTimeout: 60_000 * scale,
+    testTimeout: 120_000 * scale,
+    hookTimeout: 120_000 * scale,
     pool: 'forks',
     // Two cores: keep a little headroom for the git and child processes the tests spawn. A worker keeps its modules
     // from one test file to the next (isolate: false): loading them again for each of 220 files cost about a tenth of

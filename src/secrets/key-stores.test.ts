@@ -3,7 +3,6 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { timeBudget } from '../../test/support/time-budget.js';
 import { keyStoreKey, keyStoreKind, keyStoreText } from './key-stores.js';
 import { builtinRules } from './rules/index.js';
 import { keyStoreSample } from './rules/private-key.js';
@@ -127,6 +126,6 @@ describe('stores written by the real tools', () => {
         ]);
       }
     },
-    timeBudget(120_000),
+    120_000,
   );
 });

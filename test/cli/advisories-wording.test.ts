@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type FakeOsv, startFakeOsv } from '../fakes/osv/server.js';
 import { createTempRepo, type TempRepo } from '../support/git-repo.js';
 import { runCli } from '../support/run-cli.js';
-import { timeBudget } from '../support/time-budget.js';
 
 /**
  * A report read at a terminal names commands, not MCP inputs, and a Python project is shown a PyPI package. A
@@ -27,31 +26,23 @@ describe('advisories speak the CLI in a CLI report (built CLI, fake OSV)', () =>
       },
     });
     await repo.publish();
-  }, timeBudget(60_000));
+  }, 60_000);
   afterAll(async () => {
     await repo.cleanup();
     await osv.close();
   });
 
-  test(
-    'no lockfile changed: the Python example, as a command',
-    async () => {
-      await repo.write('app.py', 'print(2)\n');
-      expect(await advisories()).toBe(
-        'no lockfile or manifest changed; nothing to check. To vet a dependency before adding it, run `tollgate advisories check pypi:requests@2.19.0`',
-      );
-    },
-    timeBudget(60_000),
-  );
+  test('no lockfile changed: the Python example, as a command', async () => {
+    await repo.write('app.py', 'print(2)\n');
+    expect(await advisories()).toBe(
+      'no lockfile or manifest changed; nothing to check. To vet a dependency before adding it, run `tollgate advisories check pypi:requests@2.19.0`',
+    );
+  }, 60_000);
 
-  test(
-    'a lockfile changed without a new dependency: named once, and --all as a command',
-    async () => {
-      await repo.write('requirements.txt', '# pinned\nrequests==2.31.0\n');
-      expect(await advisories()).toBe(
-        'requirements.txt changed, but no dependency was added or upgraded (run `tollgate advisories check --all` to check every locked dependency)',
-      );
-    },
-    timeBudget(60_000),
-  );
+  test('a lockfile changed without a new dependency: named once, and --all as a command', async () => {
+    await repo.write('requirements.txt', '# pinned\nrequests==2.31.0\n');
+    expect(await advisories()).toBe(
+      'requirements.txt changed, but no dependency was added or upgraded (run `tollgate advisories check --all` to check every locked dependency)',
+    );
+  }, 60_000);
 });

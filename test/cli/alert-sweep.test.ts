@@ -9,7 +9,6 @@ import { type FakeAlert, type FakeGithubRest, startFakeGithubRest } from '../fak
 import { buildReport, claudeResult } from '../support/build-report.js';
 import { createTempRepo, removeDir, type TempRepo, tempDir } from '../support/git-repo.js';
 import { CLI_PATH, runCli } from '../support/run-cli.js';
-import { timeBudget } from '../support/time-budget.js';
 
 /**
  * The alert sweep through the built CLI: 12 open alerts over 4 repositories behind the fake GitHub REST server (the
@@ -101,7 +100,7 @@ beforeAll(async () => {
     source.env,
   );
   env = { ...fakes.env, GITHUB_TOKEN: TOKEN, GITHUB_API_URL: server.url };
-}, timeBudget(120_000));
+}, 120_000);
 
 afterAll(async () => {
   await server?.close();
@@ -146,146 +145,127 @@ async function merge(dirs: string[], extra: string[] = []) {
 }
 
 describe('alert sweep over 12 open alerts in 4 shards', () => {
-  test(
-    '4 concurrent shards merge to the single-process result, every alert once, no token anywhere',
-    async () => {
-      const shards = await Promise.all(
-        [1, 2, 3, 4].map((index) =>
-          runCli(sweepArgs(`${index}/4`, join(work, `shard-${index}`)), { cwd: work, env, timeoutMs: 240_000 }),
-        ),
-      );
-      for (const shard of shards) expect(shard.exitCode, shard.stderr).toBe(0);
-      const perShard = shards.map((shard) => JSON.parse(shard.stdout));
-      expect(perShard.map((summary) => summary.listed)).toEqual([ALERTS, ALERTS, ALERTS, ALERTS]);
-      expect(perShard.map((summary) => summary.inShard)).toEqual(SHARD_SIZES);
-      // The listing spans pages: a second page, after the cursor the first one ended on.
-      expect(
-        server.requests.some((request) => /^\/orgs\/acme\/secret-scanning\/alerts\?.*after=[^&]/.test(request.url)),
-      ).toBe(true);
+  test('4 concurrent shards merge to the single-process result, every alert once, no token anywhere', async () => {
+    const shards = await Promise.all(
+      [1, 2, 3, 4].map((index) =>
+        runCli(sweepArgs(`${index}/4`, join(work, `shard-${index}`)), { cwd: work, env, timeoutMs: 240_000 }),
+      ),
+    );
+    for (const shard of shards) expect(shard.exitCode, shard.stderr).toBe(0);
+    const perShard = shards.map((shard) => JSON.parse(shard.stdout));
+    expect(perShard.map((summary) => summary.listed)).toEqual([ALERTS, ALERTS, ALERTS, ALERTS]);
+    expect(perShard.map((summary) => summary.inShard)).toEqual(SHARD_SIZES);
+    // The listing spans pages: a second page, after the cursor the first one ended on.
+    expect(
+      server.requests.some((request) => /^\/orgs\/acme\/secret-scanning\/alerts\?.*after=[^&]/.test(request.url)),
+    ).toBe(true);
 
-      const single = await runCli(sweepArgs('1/1', join(work, 'single'), ['--concurrency', '4']), {
-        cwd: work,
-        env,
-        timeoutMs: 240_000,
-      });
-      expect(single.exitCode, single.stderr).toBe(0);
+    const single = await runCli(sweepArgs('1/1', join(work, 'single'), ['--concurrency', '4']), {
+      cwd: work,
+      env,
+      timeoutMs: 240_000,
+    });
+    expect(single.exitCode, single.stderr).toBe(0);
 
-      const merged = await merge(
-        [1, 2, 3, 4].map((index) => join(work, `shard-${index}`)),
-        ['--out-dir', join(work, 'summary')],
-      );
-      expect(merged.exitCode, merged.stderr).toBe(0);
-      const alone = await merge([join(work, 'single')]);
-      const shardResults = JSON.parse(merged.stdout).results;
-      expect(shardResults).toHaveLength(ALERTS);
-      expect(new Set(shardResults.map((r: { repo: string; number: number }) => `${r.repo}#${r.number}`)).size).toBe(
-        ALERTS,
-      );
-      expect(shardResults).toEqual(JSON.parse(alone.stdout).results);
-      expect(JSON.parse(merged.stdout).totals).toEqual({
-        TRUE_POSITIVE: 2 * PER_REPO,
-        FALSE_POSITIVE: PER_REPO,
-        INCONCLUSIVE: PER_REPO,
-      });
-      expect(shardResults[0]).toMatchObject({
-        secretType: 'github_personal_access_token',
-        winner: { agent: 'claude' },
-      });
-      expect(readFileSync(join(work, 'summary', 'summary.md'), 'utf8')).toContain('| acme/web#1 |');
-      expect(readFileSync(join(work, 'summary', 'summary.html'), 'utf8')).toContain(`data-decided="${ALERTS}"`);
+    const merged = await merge(
+      [1, 2, 3, 4].map((index) => join(work, `shard-${index}`)),
+      ['--out-dir', join(work, 'summary')],
+    );
+    expect(merged.exitCode, merged.stderr).toBe(0);
+    const alone = await merge([join(work, 'single')]);
+    const shardResults = JSON.parse(merged.stdout).results;
+    expect(shardResults).toHaveLength(ALERTS);
+    expect(new Set(shardResults.map((r: { repo: string; number: number }) => `${r.repo}#${r.number}`)).size).toBe(
+      ALERTS,
+    );
+    expect(shardResults).toEqual(JSON.parse(alone.stdout).results);
+    expect(JSON.parse(merged.stdout).totals).toEqual({
+      TRUE_POSITIVE: 2 * PER_REPO,
+      FALSE_POSITIVE: PER_REPO,
+      INCONCLUSIVE: PER_REPO,
+    });
+    expect(shardResults[0]).toMatchObject({ secretType: 'github_personal_access_token', winner: { agent: 'claude' } });
+    expect(readFileSync(join(work, 'summary', 'summary.md'), 'utf8')).toContain('| acme/web#1 |');
+    expect(readFileSync(join(work, 'summary', 'summary.html'), 'utf8')).toContain(`data-decided="${ALERTS}"`);
 
-      // Never the API token, never a planted secret in clear, in any file or output.
-      const outputs = [...shards, single, merged].flatMap((run) => [run.stdout, run.stderr]);
-      for (const dir of ['shard-1', 'shard-2', 'shard-3', 'shard-4', 'single', 'summary']) {
-        for (const path of readdirSync(join(work, dir), { recursive: true }) as string[]) {
-          const full = join(work, dir, path);
-          if (!existsSync(full) || !full.match(/\.(json|md|html|log|sh|txt)$/)) continue;
-          outputs.push(readFileSync(full, 'utf8'));
-        }
+    // Never the API token, never a planted secret in clear, in any file or output.
+    const outputs = [...shards, single, merged].flatMap((run) => [run.stdout, run.stderr]);
+    for (const dir of ['shard-1', 'shard-2', 'shard-3', 'shard-4', 'single', 'summary']) {
+      for (const path of readdirSync(join(work, dir), { recursive: true }) as string[]) {
+        const full = join(work, dir, path);
+        if (!existsSync(full) || !full.match(/\.(json|md|html|log|sh|txt)$/)) continue;
+        outputs.push(readFileSync(full, 'utf8'));
       }
-      for (const text of outputs) {
-        expect(text).not.toContain(TOKEN);
-        for (const secret of planted.values()) expect(text).not.toContain(secret);
-      }
-      expect(server.requests.every((request) => request.authorized)).toBe(true);
-    },
-    timeBudget(300_000),
-  );
+    }
+    for (const text of outputs) {
+      expect(text).not.toContain(TOKEN);
+      for (const secret of planted.values()) expect(text).not.toContain(secret);
+    }
+    expect(server.requests.every((request) => request.authorized)).toBe(true);
+  }, 300_000);
 
-  test(
-    'a shard killed mid-way finishes only what was left when rerun; a rerun of a finished shard does nothing',
-    async () => {
-      const out = join(work, 'killed');
-      const mine = REPOS.flatMap((repo) =>
-        Array.from({ length: PER_REPO }, (_, i) => i + 1).filter((number) =>
-          inShard(repo, number, { index: 2, count: 4 }),
-        ),
-      ).length;
-      // Shard 2 holds 4 alerts, decided one at a time (the default --concurrency 1): killed after 2, some are left.
-      expect(mine).toBe(SHARD_SIZES[1]);
-      const child = spawn(process.execPath, [CLI_PATH, ...sweepArgs('2/4', out)], {
-        cwd: work,
-        env,
-        detached: true,
-        stdio: 'ignore',
-      });
-      const exited = new Promise((resolve) => child.on('exit', resolve));
-      while (doneCount(out) < 2) await new Promise((resolve) => setTimeout(resolve, 50));
-      process.kill(-child.pid!, 'SIGKILL');
-      await exited;
-      const done = doneCount(out);
-      expect(done).toBeLessThan(mine);
+  test('a shard killed mid-way finishes only what was left when rerun; a rerun of a finished shard does nothing', async () => {
+    const out = join(work, 'killed');
+    const mine = REPOS.flatMap((repo) =>
+      Array.from({ length: PER_REPO }, (_, i) => i + 1).filter((number) =>
+        inShard(repo, number, { index: 2, count: 4 }),
+      ),
+    ).length;
+    // Shard 2 holds 4 alerts, decided one at a time (the default --concurrency 1): killed after 2, some are left.
+    expect(mine).toBe(SHARD_SIZES[1]);
+    const child = spawn(process.execPath, [CLI_PATH, ...sweepArgs('2/4', out)], {
+      cwd: work,
+      env,
+      detached: true,
+      stdio: 'ignore',
+    });
+    const exited = new Promise((resolve) => child.on('exit', resolve));
+    while (doneCount(out) < 2) await new Promise((resolve) => setTimeout(resolve, 50));
+    process.kill(-child.pid!, 'SIGKILL');
+    await exited;
+    const done = doneCount(out);
+    expect(done).toBeLessThan(mine);
 
-      const before = analysisCalls();
-      const rerun = await runCli(sweepArgs('2/4', out), { cwd: work, env, timeoutMs: 240_000 });
-      expect(rerun.exitCode, rerun.stderr).toBe(0);
-      expect(JSON.parse(rerun.stdout)).toMatchObject({ inShard: mine, alreadyDone: done, decided: mine - done });
-      expect(analysisCalls() - before).toBe(mine - done);
+    const before = analysisCalls();
+    const rerun = await runCli(sweepArgs('2/4', out), { cwd: work, env, timeoutMs: 240_000 });
+    expect(rerun.exitCode, rerun.stderr).toBe(0);
+    expect(JSON.parse(rerun.stdout)).toMatchObject({ inShard: mine, alreadyDone: done, decided: mine - done });
+    expect(analysisCalls() - before).toBe(mine - done);
 
-      const again = await runCli(sweepArgs('2/4', out), { cwd: work, env, timeoutMs: 60_000 });
-      expect(JSON.parse(again.stdout)).toMatchObject({ alreadyDone: mine, decided: 0 });
-      expect(analysisCalls() - before).toBe(mine - done);
+    const again = await runCli(sweepArgs('2/4', out), { cwd: work, env, timeoutMs: 60_000 });
+    expect(JSON.parse(again.stdout)).toMatchObject({ alreadyDone: mine, decided: 0 });
+    expect(analysisCalls() - before).toBe(mine - done);
 
-      const rerunResults = JSON.parse((await merge([out])).stdout).results;
-      expect(rerunResults).toEqual(JSON.parse((await merge([join(work, 'shard-2')])).stdout).results);
-    },
-    timeBudget(300_000),
-  );
+    const rerunResults = JSON.parse((await merge([out])).stdout).results;
+    expect(rerunResults).toEqual(JSON.parse((await merge([join(work, 'shard-2')])).stdout).results);
+  }, 300_000);
 
-  test(
-    'a sweep stopped by SIGTERM leaves no repository clone in --out (the workflow uploads --out)',
-    async () => {
-      const out = join(work, 'terminated');
-      // Shard 4 holds 3 alerts: stopped once the first is decided, two are left (a clone is in --out meanwhile).
-      const child = spawn(process.execPath, [CLI_PATH, ...sweepArgs('4/4', out)], { cwd: work, env, stdio: 'ignore' });
-      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-      while (doneCount(out) < 1) await new Promise((resolve) => setTimeout(resolve, 50));
-      child.kill('SIGTERM');
-      expect(await exited).toBe(143);
-      // Agents killed with the sweep may still be exiting: give the file system a moment, then look.
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      const clones = (readdirSync(out, { recursive: true }) as string[]).filter((path) =>
-        /(^|\/)(repo|_shared_repo)$/.test(path),
-      );
-      expect(clones).toEqual([]);
-    },
-    timeBudget(120_000),
-  );
+  test('a sweep stopped by SIGTERM leaves no repository clone in --out (the workflow uploads --out)', async () => {
+    const out = join(work, 'terminated');
+    // Shard 4 holds 3 alerts: stopped once the first is decided, two are left (a clone is in --out meanwhile).
+    const child = spawn(process.execPath, [CLI_PATH, ...sweepArgs('4/4', out)], { cwd: work, env, stdio: 'ignore' });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    while (doneCount(out) < 1) await new Promise((resolve) => setTimeout(resolve, 50));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(143);
+    // Agents killed with the sweep may still be exiting: give the file system a moment, then look.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const clones = (readdirSync(out, { recursive: true }) as string[]).filter((path) =>
+      /(^|\/)(repo|_shared_repo)$/.test(path),
+    );
+    expect(clones).toEqual([]);
+  }, 120_000);
 
-  test(
-    'an alert in two shard folders is an error naming it; a bad folder is one line',
-    async () => {
-      const duplicate = await merge([join(work, 'shard-2'), join(work, 'killed')]);
-      expect(duplicate.exitCode).toBe(2);
-      expect(duplicate.stderr.trim()).toMatch(/^tollgate: alerts merge: alert acme\/\w+#\d+ is in two shard folders/);
-      const missing = await merge([join(work, 'nowhere')]);
-      expect(missing.exitCode).toBe(2);
-      expect(missing.stderr.trim().split('\n')).toHaveLength(1);
-      const bad = await runCli(['validate-alert', '--org', 'acme', '--open', '--shard', '0/4'], { cwd: work, env });
-      expect(bad.exitCode).toBe(2);
-      expect(bad.stderr).toContain('--shard: expected I/N');
-      expect(relative(work, join(work, 'shard-1'))).toBe('shard-1');
-    },
-    timeBudget(60_000),
-  );
+  test('an alert in two shard folders is an error naming it; a bad folder is one line', async () => {
+    const duplicate = await merge([join(work, 'shard-2'), join(work, 'killed')]);
+    expect(duplicate.exitCode).toBe(2);
+    expect(duplicate.stderr.trim()).toMatch(/^tollgate: alerts merge: alert acme\/\w+#\d+ is in two shard folders/);
+    const missing = await merge([join(work, 'nowhere')]);
+    expect(missing.exitCode).toBe(2);
+    expect(missing.stderr.trim().split('\n')).toHaveLength(1);
+    const bad = await runCli(['validate-alert', '--org', 'acme', '--open', '--shard', '0/4'], { cwd: work, env });
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toContain('--shard: expected I/N');
+    expect(relative(work, join(work, 'shard-1'))).toBe('shard-1');
+  }, 60_000);
 });

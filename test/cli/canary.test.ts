@@ -10,7 +10,6 @@ import { type FakeGithubServer, startFakeGithub } from '../fakes/github/server.j
 import { addPullRequest, addThread, comment, createWorld } from '../fakes/github/world.js';
 import { createTempRepo, type TempRepo } from '../support/git-repo.js';
 import { CLI_PATH, runCli } from '../support/run-cli.js';
-import { timeBudget } from '../support/time-budget.js';
 
 /**
  * Canary secrets of every class: provider tokens with a prefix planted in a changed file, printed by a failing check
@@ -163,7 +162,7 @@ describe('no secret leaves tollgate unmasked', () => {
     await repo.write('tollgate.config.yaml', config);
 
     for (const file of filesUnder(join(repo.root, '.tollgate'))) record(file, readFileSync(file, 'utf8'));
-  }, timeBudget(240_000));
+  }, 240_000);
   afterAll(async () => {
     await github?.close();
     rmSync(outDir, { recursive: true, force: true });

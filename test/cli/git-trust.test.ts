@@ -3,7 +3,6 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { fakeChecksumToken } from '../../src/secrets/sample-tokens.js';
 import { cloneRepo, createTempRepo, removeDir, type TempRepo } from '../support/git-repo.js';
 import { runCli } from '../support/run-cli.js';
-import { timeBudget } from '../support/time-budget.js';
 
 /**
  * What git can be told to show is not the agent's to choose: a base moved by a fetch from the repository itself or by
@@ -84,85 +83,69 @@ describe('a base moves only for a reason the change cannot write', () => {
       const result = await expectBlockedOnSecret(repo, 'src/settings.py', 'moved');
       expect(result.report.base).toMatchObject({ commit: cloned, source: 'pinned' });
     },
-    timeBudget(120_000),
+    120_000,
   );
 });
 
 describe("git's object view is not the repository's to choose", () => {
-  test(
-    'a replacement of the base commit whose tree already holds the key',
-    async () => {
-      const repo = await clone();
-      const base = (await repo.git('rev-parse', 'HEAD')).trim();
-      await repo.write('src/settings.py', `TOKEN = "${token('replace')}"\n`);
-      await repo.git('add', '-A');
-      const tree = (await repo.git('write-tree')).trim();
-      const standIn = (await repo.git('commit-tree', tree, '-p', base, '-m', 'stand-in')).trim();
-      await repo.git('replace', base, standIn);
-      await repo.git('config', 'core.useReplaceRefs', 'true');
-      await expectBlockedOnSecret(repo, 'src/settings.py', 'replace');
-    },
-    timeBudget(120_000),
-  );
+  test('a replacement of the base commit whose tree already holds the key', async () => {
+    const repo = await clone();
+    const base = (await repo.git('rev-parse', 'HEAD')).trim();
+    await repo.write('src/settings.py', `TOKEN = "${token('replace')}"\n`);
+    await repo.git('add', '-A');
+    const tree = (await repo.git('write-tree')).trim();
+    const standIn = (await repo.git('commit-tree', tree, '-p', base, '-m', 'stand-in')).trim();
+    await repo.git('replace', base, standIn);
+    await repo.git('config', 'core.useReplaceRefs', 'true');
+    await expectBlockedOnSecret(repo, 'src/settings.py', 'replace');
+  }, 120_000);
 
-  test(
-    'a replacement of the base commit whose config switches secret scanning off',
-    async () => {
-      const repo = await clone();
-      const base = (await repo.git('rev-parse', 'HEAD')).trim();
-      await repo.write('tollgate.config.yaml', `${CONFIG}  secrets: { enabled: false }\n`);
-      await repo.git('add', '-A');
-      const standIn = (await repo.git('commit-tree', (await repo.git('write-tree')).trim(), '-m', 'stand-in')).trim();
-      await repo.git('replace', base, standIn);
-      await repo.git('checkout', '--quiet', 'tollgate.config.yaml');
-      await repo.write('src/settings.py', `TOKEN = "${token('policy')}"\n`);
-      await repo.commit('settings');
-      await expectBlockedOnSecret(repo, 'src/settings.py', 'policy');
-    },
-    timeBudget(120_000),
-  );
+  test('a replacement of the base commit whose config switches secret scanning off', async () => {
+    const repo = await clone();
+    const base = (await repo.git('rev-parse', 'HEAD')).trim();
+    await repo.write('tollgate.config.yaml', `${CONFIG}  secrets: { enabled: false }\n`);
+    await repo.git('add', '-A');
+    const standIn = (await repo.git('commit-tree', (await repo.git('write-tree')).trim(), '-m', 'stand-in')).trim();
+    await repo.git('replace', base, standIn);
+    await repo.git('checkout', '--quiet', 'tollgate.config.yaml');
+    await repo.write('src/settings.py', `TOKEN = "${token('policy')}"\n`);
+    await repo.commit('settings');
+    await expectBlockedOnSecret(repo, 'src/settings.py', 'policy');
+  }, 120_000);
 
-  test(
-    'grafts that make the base the parent of HEAD do not hide a key committed and deleted since',
-    async () => {
-      const repo = await clone();
-      const base = (await repo.git('rev-parse', 'HEAD')).trim();
-      await repo.write('src/settings.py', `TOKEN = "${token('graft')}"\n`);
-      await repo.commit('settings');
-      await repo.git('rm', '--quiet', 'src/settings.py');
-      const head = await repo.commit('remove settings');
-      await repo.write('.git/info/grafts', `${head} ${base}\n`);
-      const result = await run(repo);
-      expect(result.exitCode).toBe(1);
-      expect(result.secrets.status).toBe('failed');
-      expect(result.secrets.summary).toContain('in commits since the base');
-      expect(JSON.stringify(result.report)).not.toContain(token('graft'));
-      expect((await stop(repo)).decision).toBe('block');
-    },
-    timeBudget(120_000),
-  );
+  test('grafts that make the base the parent of HEAD do not hide a key committed and deleted since', async () => {
+    const repo = await clone();
+    const base = (await repo.git('rev-parse', 'HEAD')).trim();
+    await repo.write('src/settings.py', `TOKEN = "${token('graft')}"\n`);
+    await repo.commit('settings');
+    await repo.git('rm', '--quiet', 'src/settings.py');
+    const head = await repo.commit('remove settings');
+    await repo.write('.git/info/grafts', `${head} ${base}\n`);
+    const result = await run(repo);
+    expect(result.exitCode).toBe(1);
+    expect(result.secrets.status).toBe('failed');
+    expect(result.secrets.summary).toContain('in commits since the base');
+    expect(JSON.stringify(result.report)).not.toContain(token('graft'));
+    expect((await stop(repo)).decision).toBe('block');
+  }, 120_000);
 
-  test(
-    'a shallow list cut above the base makes the run incomplete, in one line that says what to run',
-    async () => {
-      const repo = await clone();
-      await repo.git('checkout', '--quiet', '-b', 'feature');
-      await repo.write('src/settings.py', `TOKEN = "${token('shallow')}"\n`);
-      const added = await repo.commit('settings');
-      await repo.git('rm', '--quiet', 'src/settings.py');
-      await repo.commit('remove settings');
-      await repo.write('.git/shallow', `${added}\n`);
-      const result = await run(repo);
-      expect(result.exitCode).not.toBe(0);
-      expect(result.report.verdict).not.toBe('passed');
-      const reasons = result.report.tools.filter((tool) => tool.status === 'incomplete').map((tool) => tool.summary);
-      expect(reasons.length).toBeGreaterThan(0);
-      expect(reasons[0]).toContain('git fetch --unshallow');
-      expect(reasons[0]).not.toContain('\n');
-      expect((await stop(repo)).decision).toBe('block');
-    },
-    timeBudget(120_000),
-  );
+  test('a shallow list cut above the base makes the run incomplete, in one line that says what to run', async () => {
+    const repo = await clone();
+    await repo.git('checkout', '--quiet', '-b', 'feature');
+    await repo.write('src/settings.py', `TOKEN = "${token('shallow')}"\n`);
+    const added = await repo.commit('settings');
+    await repo.git('rm', '--quiet', 'src/settings.py');
+    await repo.commit('remove settings');
+    await repo.write('.git/shallow', `${added}\n`);
+    const result = await run(repo);
+    expect(result.exitCode).not.toBe(0);
+    expect(result.report.verdict).not.toBe('passed');
+    const reasons = result.report.tools.filter((tool) => tool.status === 'incomplete').map((tool) => tool.summary);
+    expect(reasons.length).toBeGreaterThan(0);
+    expect(reasons[0]).toContain('git fetch --unshallow');
+    expect(reasons[0]).not.toContain('\n');
+    expect((await stop(repo)).decision).toBe('block');
+  }, 120_000);
 });
 
 describe("git's work tree is the folder holding .git", () => {

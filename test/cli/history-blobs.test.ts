@@ -4,7 +4,6 @@ import { fakeChecksumToken } from '../../src/secrets/sample-tokens.js';
 import { createRunnerFiles, parseOutputs, runActionMain, runnerEnvironment } from '../support/action-runner.js';
 import { createTempRepo, removeDir, type TempRepo } from '../support/git-repo.js';
 import { runCli } from '../support/run-cli.js';
-import { timeBudget } from '../support/time-budget.js';
 
 /**
  * History scans read what git stores: a file with one NUL byte committed and deleted in the next commit, and a token
@@ -83,90 +82,70 @@ describe('a file with one NUL byte, committed and deleted in the next commit', (
     added = await repo.commit('app and keys');
     await repo.git('rm', '--quiet', 'keys.dat');
     await repo.commit('remove keys');
-  }, timeBudget(60_000));
+  }, 60_000);
 
-  test(
-    '`run` fails on the secret in that commit, and lists the blob as scanned for printable text',
-    async () => {
-      const { exitCode, stdout, secrets } = await gate(repo);
-      expect(exitCode).toBe(1);
-      expect(secrets.status).toBe('failed');
-      expect(secrets.findings.map(({ ruleId, path, line }) => ({ ruleId, path, line }))).toEqual([
-        { ruleId: 'github-pat', path: 'keys.dat', line: 1 },
-      ]);
-      expect(secrets.summary).toContain(`in commit ${added.slice(0, 12)}`);
-      expect(secrets.details?.history?.scannedAsBinary).toEqual([`${added.slice(0, 12)}:keys.dat`]);
-      expect(stdout).not.toContain(token('nul'));
-    },
-    timeBudget(60_000),
-  );
+  test('`run` fails on the secret in that commit, and lists the blob as scanned for printable text', async () => {
+    const { exitCode, stdout, secrets } = await gate(repo);
+    expect(exitCode).toBe(1);
+    expect(secrets.status).toBe('failed');
+    expect(secrets.findings.map(({ ruleId, path, line }) => ({ ruleId, path, line }))).toEqual([
+      { ruleId: 'github-pat', path: 'keys.dat', line: 1 },
+    ]);
+    expect(secrets.summary).toContain(`in commit ${added.slice(0, 12)}`);
+    expect(secrets.details?.history?.scannedAsBinary).toEqual([`${added.slice(0, 12)}:keys.dat`]);
+    expect(stdout).not.toContain(token('nul'));
+  }, 60_000);
 
-  test(
-    '`scan --history` fails on it',
-    async () => {
-      const { exitCode, stdout, findings } = await scanHistory(repo, `${base}..HEAD`);
-      expect(exitCode).toBe(1);
-      expect(findings.map(({ ruleId, path, line }) => ({ ruleId, path, line }))).toEqual([
-        { ruleId: 'github-pat', path: 'keys.dat', line: 1 },
-      ]);
-      expect(stdout).not.toContain(token('nul'));
-    },
-    timeBudget(60_000),
-  );
+  test('`scan --history` fails on it', async () => {
+    const { exitCode, stdout, findings } = await scanHistory(repo, `${base}..HEAD`);
+    expect(exitCode).toBe(1);
+    expect(findings.map(({ ruleId, path, line }) => ({ ruleId, path, line }))).toEqual([
+      { ruleId: 'github-pat', path: 'keys.dat', line: 1 },
+    ]);
+    expect(stdout).not.toContain(token('nul'));
+  }, 60_000);
 
-  test(
-    "the Action's `run` and `scan` fail on it",
-    async () => {
-      const run = await action(repo, { base });
-      expect(run.exitCode, run.stderr).toBe(1);
-      expect(run.outputs).toMatchObject({ verdict: 'failed', findings: '1' });
-      const report = JSON.parse(readFileSync(run.outputs['report-path']!, 'utf8')) as RunReport;
-      const secrets = report.tools.find((t) => t.name === 'secrets')!;
-      expect(secrets.findings.map(({ ruleId, path }) => `${ruleId} ${path}`)).toEqual(['github-pat keys.dat']);
-      const scan = await action(repo, { command: 'scan', base });
-      expect(scan.exitCode, scan.stderr).toBe(1);
-      expect(scan.outputs).toMatchObject({ verdict: 'failed', findings: '1' });
-      expect(scan.stdout).toMatch(/^::error file=keys\.dat,line=1,col=\d+,title=secrets\/github-pat/m);
-      for (const text of [run.stdout, run.summary, scan.stdout, scan.summary]) expect(text).not.toContain(token('nul'));
-    },
-    timeBudget(120_000),
-  );
+  test("the Action's `run` and `scan` fail on it", async () => {
+    const run = await action(repo, { base });
+    expect(run.exitCode, run.stderr).toBe(1);
+    expect(run.outputs).toMatchObject({ verdict: 'failed', findings: '1' });
+    const report = JSON.parse(readFileSync(run.outputs['report-path']!, 'utf8')) as RunReport;
+    const secrets = report.tools.find((t) => t.name === 'secrets')!;
+    expect(secrets.findings.map(({ ruleId, path }) => `${ruleId} ${path}`)).toEqual(['github-pat keys.dat']);
+    const scan = await action(repo, { command: 'scan', base });
+    expect(scan.exitCode, scan.stderr).toBe(1);
+    expect(scan.outputs).toMatchObject({ verdict: 'failed', findings: '1' });
+    expect(scan.stdout).toMatch(/^::error file=keys\.dat,line=1,col=\d+,title=secrets\/github-pat/m);
+    for (const text of [run.stdout, run.summary, scan.stdout, scan.summary]) expect(text).not.toContain(token('nul'));
+  }, 120_000);
 });
 
 describe('a NUL-byte file still in the tree', () => {
-  test(
-    "the Action's `scan` of the pull request fails on it",
-    async () => {
-      const { repo, base } = await repoOnBranch();
-      await repo.write('keys.dat', withNul('kept'));
-      await repo.commit('keys');
-      const scan = await action(repo, { command: 'scan', base });
-      expect(scan.exitCode, scan.stderr).toBe(1);
-      expect(scan.outputs).toMatchObject({ verdict: 'failed', findings: '1' });
-      expect(scan.stdout).toMatch(/^::error file=keys\.dat,line=1,col=\d+,title=secrets\/github-pat/m);
-      expect(scan.stdout).not.toContain(token('kept'));
-    },
-    timeBudget(120_000),
-  );
+  test("the Action's `scan` of the pull request fails on it", async () => {
+    const { repo, base } = await repoOnBranch();
+    await repo.write('keys.dat', withNul('kept'));
+    await repo.commit('keys');
+    const scan = await action(repo, { command: 'scan', base });
+    expect(scan.exitCode, scan.stderr).toBe(1);
+    expect(scan.outputs).toMatchObject({ verdict: 'failed', findings: '1' });
+    expect(scan.stdout).toMatch(/^::error file=keys\.dat,line=1,col=\d+,title=secrets\/github-pat/m);
+    expect(scan.stdout).not.toContain(token('kept'));
+  }, 120_000);
 });
 
 describe('a token in a commit message', () => {
-  test(
-    '`run` fails with the finding at `commit <id> message`, saying how to reword it',
-    async () => {
-      const { repo } = await repoOnBranch();
-      await repo.write('src/app.py', 'print("hi")\n');
-      const commit = await repo.commit(`app\n\ndeployed with GITHUB_TOKEN=${token('message')}`);
-      const { exitCode, stdout, secrets } = await gate(repo);
-      expect(exitCode).toBe(1);
-      expect(secrets.status).toBe('failed');
-      expect(secrets.findings.map(({ ruleId, path, line }) => ({ ruleId, path, line }))).toEqual([
-        { ruleId: 'github-pat', path: `commit ${commit} message`, line: 3 },
-      ]);
-      expect(secrets.summary).toContain(`in the message of commit ${commit.slice(0, 12)}, line 3`);
-      expect(stdout).toContain('`reword`');
-      expect(stdout).not.toContain(token('message'));
-    },
-    timeBudget(60_000),
-  );
+  test('`run` fails with the finding at `commit <id> message`, saying how to reword it', async () => {
+    const { repo } = await repoOnBranch();
+    await repo.write('src/app.py', 'print("hi")\n');
+    const commit = await repo.commit(`app\n\ndeployed with GITHUB_TOKEN=${token('message')}`);
+    const { exitCode, stdout, secrets } = await gate(repo);
+    expect(exitCode).toBe(1);
+    expect(secrets.status).toBe('failed');
+    expect(secrets.findings.map(({ ruleId, path, line }) => ({ ruleId, path, line }))).toEqual([
+      { ruleId: 'github-pat', path: `commit ${commit} message`, line: 3 },
+    ]);
+    expect(secrets.summary).toContain(`in the message of commit ${commit.slice(0, 12)}, line 3`);
+    expect(stdout).toContain('`reword`');
+    expect(stdout).not.toContain(token('message'));
+  }, 60_000);
 });

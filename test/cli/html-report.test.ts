@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { fakeChecksumToken } from '../../src/secrets/sample-tokens.js';
 import { createTempRepo, type TempRepo } from '../support/git-repo.js';
 import { runCli } from '../support/run-cli.js';
-import { timeBudget } from '../support/time-budget.js';
 
 /**
  * `run --format html` and `log --format html` of the same run: one page, drawn from the report the run stored. A
@@ -52,7 +51,7 @@ describe('the HTML report (built CLI, real repository)', () => {
     expect(run.exitCode).toBe(1);
     runPage = readFileSync(join(repo.root, 'out/a.html'), 'utf8');
     runId = /<title>tollgate run ([^<]+)<\/title>/.exec(runPage)![1]!;
-  }, timeBudget(120_000));
+  }, 120_000);
   afterAll(() => repo.cleanup());
 
   test('log draws the same page as run, byte for byte, with or without the run id', async () => {

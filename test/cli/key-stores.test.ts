@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { keyStoreSample } from '../../src/secrets/rules/private-key.js';
 import { createTempRepo, type TempRepo } from '../support/git-repo.js';
 import { runCli } from '../support/run-cli.js';
-import { timeBudget } from '../support/time-budget.js';
 
 /**
  * Binary key stores in a change, through the built CLI: the gate (`run`) and `scan --history` report a store that holds
@@ -27,7 +26,7 @@ beforeAll(async () => {
   await repo.write('certs/client.p12', keyStoreSample('pkcs12', 'plain-key'));
   await repo.write('certs/truststore.jks', keyStoreSample('jks', 'certificate'));
   await repo.commit('signing material');
-}, timeBudget(60_000));
+}, 60_000);
 afterAll(async () => {
   await repo?.cleanup();
 });
@@ -41,30 +40,22 @@ const EXPECTED = [
 const storeText = keyStoreSample('pkcs12', 'plain-key').toString('base64').slice(0, 24);
 
 describe('key stores in a change', () => {
-  test(
-    '`run` fails on the stores that hold keys, never on the trust store, and prints no store bytes',
-    async () => {
-      const result = await runCli(['run', '--format', 'json'], { cwd: repo.root, env: repo.env });
-      expect(result.exitCode, result.stderr).toBe(1);
-      const report = JSON.parse(result.stdout) as { tools: Array<{ name: string; findings: Finding[] }> };
-      const secrets = report.tools.find((tool) => tool.name === 'secrets')!;
-      expect(summary(secrets.findings)).toEqual(EXPECTED);
-      expect(result.stdout).not.toContain(storeText);
-    },
-    timeBudget(120_000),
-  );
+  test('`run` fails on the stores that hold keys, never on the trust store, and prints no store bytes', async () => {
+    const result = await runCli(['run', '--format', 'json'], { cwd: repo.root, env: repo.env });
+    expect(result.exitCode, result.stderr).toBe(1);
+    const report = JSON.parse(result.stdout) as { tools: Array<{ name: string; findings: Finding[] }> };
+    const secrets = report.tools.find((tool) => tool.name === 'secrets')!;
+    expect(summary(secrets.findings)).toEqual(EXPECTED);
+    expect(result.stdout).not.toContain(storeText);
+  }, 120_000);
 
-  test(
-    '`scan --history` finds the same stores in the commit',
-    async () => {
-      const result = await runCli(['scan', '--history', `${base}..HEAD`, '--format', 'json'], {
-        cwd: repo.root,
-        env: repo.env,
-      });
-      expect(result.exitCode, result.stderr).toBe(1);
-      expect(summary((JSON.parse(result.stdout) as { findings: Finding[] }).findings)).toEqual(EXPECTED);
-      expect(result.stdout).not.toContain(storeText);
-    },
-    timeBudget(120_000),
-  );
+  test('`scan --history` finds the same stores in the commit', async () => {
+    const result = await runCli(['scan', '--history', `${base}..HEAD`, '--format', 'json'], {
+      cwd: repo.root,
+      env: repo.env,
+    });
+    expect(result.exitCode, result.stderr).toBe(1);
+    expect(summary((JSON.parse(result.stdout) as { findings: Finding[] }).findings)).toEqual(EXPECTED);
+    expect(result.stdout).not.toContain(storeText);
+  }, 120_000);
 });

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTempRepo, type TempRepo } from '../support/git-repo.js';
 import { runCli } from '../support/run-cli.js';
-import { timeBudget } from '../support/time-budget.js';
 
 /**
  * `tollgate log` shows what the report showed. A check that writes a file changes the tree during the run, so every
@@ -29,7 +28,7 @@ describe('tollgate log replays the statuses of the report (built CLI)', () => {
     const run = await runCli(['run', '--skip', 'code_review', '--format', 'json'], { cwd: repo.root, env: repo.env });
     report = JSON.parse(run.stdout);
     log = (await runCli(['log'], { cwd: repo.root, env: repo.env })).stdout;
-  }, timeBudget(120_000));
+  }, 120_000);
   afterAll(() => repo.cleanup());
 
   test('the run is one whose tree changed under it, with a pending policy edit', () => {

@@ -5,7 +5,6 @@ import { afterEach, beforeEach, expect, test } from 'vitest';
 import { createTempRepo, type TempRepo } from '../support/git-repo.js';
 import { assertBuilt, CLI_PATH, runCli } from '../support/run-cli.js';
 import { removeDir, tempDir } from '../support/temp-home.js';
-import { timeBudget } from '../support/time-budget.js';
 
 let repo: TempRepo;
 beforeEach(async () => {
@@ -81,61 +80,55 @@ test.each(['SIGINT', 'SIGTERM', 'SIGHUP'] as const)(
     expect(stats.stdout).toContain(`Interrupted runs: 1 (${signal} 1)`);
     expect(stats.stdout).toMatch(/checks: 1 call\(s\), ran 0.*\n(.*\n)* {2}interrupted 1/);
   },
-  timeBudget(60_000),
+  60_000,
 );
 
-test(
-  'a run killed with SIGKILL leaves its check running; the next run stops that process group first',
-  async () => {
-    assertBuilt();
-    const marks = await tempDir('tollgate-marks-');
-    try {
-      // The first time, the check records its process group and starts a grandchild that would outlive it; after
-      // that it passes at once.
-      await repo.write(
-        'tollgate.config.yaml',
-        [
-          'checks:',
-          '  - name: server',
-          '    run: if [ -f "$MARKS/done" ]; then exit 0; fi; touch "$MARKS/done"; sleep 300 & echo $$ > "$MARKS/pgid"; wait',
-          '',
-        ].join('\n'),
-      );
-      await repo.git('add', '-A');
-      await repo.git('commit', '-q', '-m', 'config');
-      await repo.write('a.txt', 'two\n');
-      const env = { ...repo.env, TOLLGATE_DEBUG: '', MARKS: marks };
-      const child = spawn(process.execPath, [CLI_PATH, 'run'], { cwd: repo.root, env, stdio: 'ignore' });
-      const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-      const pgidFile = join(marks, 'pgid');
-      for (let waited = 0; !existsSync(pgidFile); waited += 100) {
-        if (waited > 30_000) throw new Error('the check never started');
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      const pgid = Number(readFileSync(pgidFile, 'utf8').trim());
-      // The check can write its pgid before tollgate has recorded the group in its ledger (a loaded machine may pause
-      // tollgate right after the spawn): kill only once the record is on disk, as it is for any run that lived longer.
-      const ledgerFile = join(repo.root, '.tollgate', 'children', `${child.pid}.json`);
-      for (let waited = 0; !ledgerHolds(ledgerFile, pgid); waited += 50) {
-        if (waited > 30_000) throw new Error('the run never recorded its check in the ledger');
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      child.kill('SIGKILL');
-      await exited;
-      expect(groupAlive(pgid)).toBe(true);
-
-      const next = await runCli(['run'], { cwd: repo.root, env });
-      expect(next.stderr).toContain(
-        `tollgate: stopped checks: sh (process group ${pgid}, pid ${child.pid} was killed)`,
-      );
-      expect(groupAlive(pgid)).toBe(false);
-      expect(next.exitCode).toBe(0);
-    } finally {
-      await removeDir(marks);
+test('a run killed with SIGKILL leaves its check running; the next run stops that process group first', async () => {
+  assertBuilt();
+  const marks = await tempDir('tollgate-marks-');
+  try {
+    // The first time, the check records its process group and starts a grandchild that would outlive it; after
+    // that it passes at once.
+    await repo.write(
+      'tollgate.config.yaml',
+      [
+        'checks:',
+        '  - name: server',
+        '    run: if [ -f "$MARKS/done" ]; then exit 0; fi; touch "$MARKS/done"; sleep 300 & echo $$ > "$MARKS/pgid"; wait',
+        '',
+      ].join('\n'),
+    );
+    await repo.git('add', '-A');
+    await repo.git('commit', '-q', '-m', 'config');
+    await repo.write('a.txt', 'two\n');
+    const env = { ...repo.env, TOLLGATE_DEBUG: '', MARKS: marks };
+    const child = spawn(process.execPath, [CLI_PATH, 'run'], { cwd: repo.root, env, stdio: 'ignore' });
+    const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+    const pgidFile = join(marks, 'pgid');
+    for (let waited = 0; !existsSync(pgidFile); waited += 100) {
+      if (waited > 30_000) throw new Error('the check never started');
+      await new Promise((resolve) => setTimeout(resolve, 100));
     }
-  },
-  timeBudget(90_000),
-);
+    const pgid = Number(readFileSync(pgidFile, 'utf8').trim());
+    // The check can write its pgid before tollgate has recorded the group in its ledger (a loaded machine may pause
+    // tollgate right after the spawn): kill only once the record is on disk, as it is for any run that lived longer.
+    const ledgerFile = join(repo.root, '.tollgate', 'children', `${child.pid}.json`);
+    for (let waited = 0; !ledgerHolds(ledgerFile, pgid); waited += 50) {
+      if (waited > 30_000) throw new Error('the run never recorded its check in the ledger');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    child.kill('SIGKILL');
+    await exited;
+    expect(groupAlive(pgid)).toBe(true);
+
+    const next = await runCli(['run'], { cwd: repo.root, env });
+    expect(next.stderr).toContain(`tollgate: stopped checks: sh (process group ${pgid}, pid ${child.pid} was killed)`);
+    expect(groupAlive(pgid)).toBe(false);
+    expect(next.exitCode).toBe(0);
+  } finally {
+    await removeDir(marks);
+  }
+}, 90_000);
 
 function ledgerHolds(file: string, pgid: number): boolean {
   try {

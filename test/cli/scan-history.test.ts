@@ -3,7 +3,6 @@ import { fakeChecksumToken, fakePem } from '../../src/secrets/sample-tokens.js';
 import { createTempRepo, type TempRepo } from '../support/git-repo.js';
 import { runCli } from '../support/run-cli.js';
 import { sarifProblems } from '../support/sarif-checks.js';
-import { timeBudget } from '../support/time-budget.js';
 
 /** `tollgate scan --history` through the built CLI, on real repositories. */
 let repo: TempRepo;
@@ -157,29 +156,25 @@ describe('tollgate scan --history', () => {
     expect(github.stdout).not.toContain(token('message'));
   });
 
-  test(
-    'a file added whole beyond the windowing size is scanned in pieces, with every line where it is',
-    async () => {
-      repo = await createTempRepo({ files: { 'README.md': '# app\n' } });
-      const lines = Array.from({ length: 130_000 }, (_, i) => `const value${i} = "ordinary generated data line";`);
-      // Where the history reader cuts its first ~4 MB piece (line index `cut` is the first of the next piece).
-      let cut = 0;
-      for (let bytes = 0; bytes < 4_000_000; cut++) bytes += lines[cut]!.length + 1;
-      const singles = [cut - 21, cut - 20, cut + 19, cut + 20, cut + 21, 129_999];
-      for (const at of singles) lines[at] = `const secret${at} = "${token(`large-${at}`)}";`;
-      // A private key whose lines run across the cut.
-      const pem = fakePem('RSA PRIVATE KEY', 'scan-history-pem').split('\n');
-      lines.splice(cut - 4, pem.length, ...pem);
-      await repo.write('data/dump.js', `${lines.join('\n')}\n`);
-      const added = await repo.commit('dump');
-      const { report, places } = await scanHistory('HEAD');
-      expect(places).toEqual(
-        [...singles.map((at) => at + 1), cut - 3].map((line) => `${short(added)} data/dump.js:${line}`).sort(),
-      );
-      expect(report.findings.filter((f) => f.ruleId.includes('private-key'))).toHaveLength(1);
-    },
-    timeBudget(60_000),
-  );
+  test('a file added whole beyond the windowing size is scanned in pieces, with every line where it is', async () => {
+    repo = await createTempRepo({ files: { 'README.md': '# app\n' } });
+    const lines = Array.from({ length: 130_000 }, (_, i) => `const value${i} = "ordinary generated data line";`);
+    // Where the history reader cuts its first ~4 MB piece (line index `cut` is the first of the next piece).
+    let cut = 0;
+    for (let bytes = 0; bytes < 4_000_000; cut++) bytes += lines[cut]!.length + 1;
+    const singles = [cut - 21, cut - 20, cut + 19, cut + 20, cut + 21, 129_999];
+    for (const at of singles) lines[at] = `const secret${at} = "${token(`large-${at}`)}";`;
+    // A private key whose lines run across the cut.
+    const pem = fakePem('RSA PRIVATE KEY', 'scan-history-pem').split('\n');
+    lines.splice(cut - 4, pem.length, ...pem);
+    await repo.write('data/dump.js', `${lines.join('\n')}\n`);
+    const added = await repo.commit('dump');
+    const { report, places } = await scanHistory('HEAD');
+    expect(places).toEqual(
+      [...singles.map((at) => at + 1), cut - 3].map((line) => `${short(added)} data/dump.js:${line}`).sort(),
+    );
+    expect(report.findings.filter((f) => f.ruleId.includes('private-key'))).toHaveLength(1);
+  }, 60_000);
 
   test('merges: a side branch secret is reported at its own commit, a secret the merge itself wrote at the merge', async () => {
     repo = await createTempRepo({ files: { 'app.env': 'A=1\nB=2\n' } });

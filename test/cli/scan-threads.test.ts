@@ -2,7 +2,6 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { fakeChecksumToken, fakeHumanPassword, wrongChecksumToken } from '../../src/secrets/sample-tokens.js';
 import { createTempRepo, type TempRepo } from '../support/git-repo.js';
 import { runCli } from '../support/run-cli.js';
-import { timeBudget } from '../support/time-budget.js';
 
 /**
  * `tollgate scan` on several threads reports exactly what it reports on one (the threads take files from one queue,
@@ -44,63 +43,51 @@ const scan = (args: string[], threads?: string) =>
   });
 
 describe('tollgate scan on one thread and on several', () => {
-  test(
-    'the same report, byte for byte, whatever the thread count or cap',
-    async () => {
-      repo = await createTempRepo({ files: corpus() });
-      const sarif = ['--format', 'sarif'];
-      const [one, three] = [await scan(sarif, '1'), await scan(sarif, '3')];
-      expect(one.exitCode).toBe(1);
-      expect(one.stdout.match(/"ruleId": "secrets\/github-pat"/g)).toHaveLength(20);
-      expect(three.stdout).toBe(one.stdout);
-      expect(three.exitCode).toBe(1);
+  test('the same report, byte for byte, whatever the thread count or cap', async () => {
+    repo = await createTempRepo({ files: corpus() });
+    const sarif = ['--format', 'sarif'];
+    const [one, three] = [await scan(sarif, '1'), await scan(sarif, '3')];
+    expect(one.exitCode).toBe(1);
+    expect(one.stdout.match(/"ruleId": "secrets\/github-pat"/g)).toHaveLength(20);
+    expect(three.stdout).toBe(one.stdout);
+    expect(three.exitCode).toBe(1);
 
-      // Every list the report holds (findings, allows, rejected candidates), in the same order; only the time differs.
-      const listed = ['--report-allowed', '--format', 'markdown'];
-      const [single, several] = [await scan(listed, '1'), await scan(listed, '3')];
-      const untimed = (text: string) => text.replace(/ in \d+ ms\./, ' in (time) ms.');
-      expect(single.stdout).toContain('Recognised but not reported (20):');
-      expect(untimed(several.stdout)).toBe(untimed(single.stdout));
+    // Every list the report holds (findings, allows, rejected candidates), in the same order; only the time differs.
+    const listed = ['--report-allowed', '--format', 'markdown'];
+    const [single, several] = [await scan(listed, '1'), await scan(listed, '3')];
+    const untimed = (text: string) => text.replace(/ in \d+ ms\./, ' in (time) ms.');
+    expect(single.stdout).toContain('Recognised but not reported (20):');
+    expect(untimed(several.stdout)).toBe(untimed(single.stdout));
 
-      // The cap from config, overridden by the flag: still the same report.
-      const capped = await scan([...sarif, '--max-threads', '2']);
-      expect(capped.stderr).toBe('');
-      expect(capped.stdout).toBe(one.stdout);
-    },
-    timeBudget(120_000),
-  );
+    // The cap from config, overridden by the flag: still the same report.
+    const capped = await scan([...sarif, '--max-threads', '2']);
+    expect(capped.stderr).toBe('');
+    expect(capped.stdout).toBe(one.stdout);
+  }, 120_000);
 
-  test(
-    'scan DIR (workers started while the folder is listed): the same JSON on 1 and 2 threads',
-    async () => {
-      repo = await createTempRepo({ files: corpus() });
-      const dir = (threads: string) =>
-        runCli(['scan', 'src', '--format', 'json'], {
-          cwd: repo!.root,
-          env: { ...repo!.env, TOLLGATE_SCAN_THREADS: threads },
-        });
-      const [one, two] = [await dir('1'), await dir('2')];
-      const untimed = (text: string) => text.replace(/"durationMs": \d+/, '"durationMs": 0');
-      expect(JSON.parse(one.stdout).findings).toHaveLength(40);
-      expect(untimed(two.stdout)).toBe(untimed(one.stdout));
-    },
-    timeBudget(60_000),
-  );
-
-  test(
-    'a path that is not there: one-line usage error, and the workers started for the listing do not hold the process',
-    async () => {
-      repo = await createTempRepo({ files: { 'README.md': '# demo\n' } });
-      const result = await runCli(['scan', 'missing-dir'], {
-        cwd: repo.root,
-        env: { ...repo.env, TOLLGATE_SCAN_THREADS: '3' },
-        timeoutMs: 30_000,
+  test('scan DIR (workers started while the folder is listed): the same JSON on 1 and 2 threads', async () => {
+    repo = await createTempRepo({ files: corpus() });
+    const dir = (threads: string) =>
+      runCli(['scan', 'src', '--format', 'json'], {
+        cwd: repo!.root,
+        env: { ...repo!.env, TOLLGATE_SCAN_THREADS: threads },
       });
-      expect(result.exitCode).toBe(2);
-      expect(result.stderr.trim()).toBe('tollgate: missing-dir: no such file or directory');
-    },
-    timeBudget(40_000),
-  );
+    const [one, two] = [await dir('1'), await dir('2')];
+    const untimed = (text: string) => text.replace(/"durationMs": \d+/, '"durationMs": 0');
+    expect(JSON.parse(one.stdout).findings).toHaveLength(40);
+    expect(untimed(two.stdout)).toBe(untimed(one.stdout));
+  }, 60_000);
+
+  test('a path that is not there: one-line usage error, and the workers started for the listing do not hold the process', async () => {
+    repo = await createTempRepo({ files: { 'README.md': '# demo\n' } });
+    const result = await runCli(['scan', 'missing-dir'], {
+      cwd: repo.root,
+      env: { ...repo.env, TOLLGATE_SCAN_THREADS: '3' },
+      timeoutMs: 30_000,
+    });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr.trim()).toBe('tollgate: missing-dir: no such file or directory');
+  }, 40_000);
 });
 
 describe('the thread cap', () => {

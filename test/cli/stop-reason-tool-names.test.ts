@@ -2,7 +2,6 @@ import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createTempRepo, type TempRepo } from '../support/git-repo.js';
 import { runCli } from '../support/run-cli.js';
-import { timeBudget } from '../support/time-budget.js';
 
 /**
  * Claude Code 2.1 and Codex 0.17x defer MCP tools behind a tool search: a block reason that says "call
@@ -38,5 +37,5 @@ test.each([
       `Call the \`parallel_validation\` tool (tollgate MCP server; ${hint}) or run \`tollgate run\``,
     );
   },
-  timeBudget(60_000),
+  60_000,
 );

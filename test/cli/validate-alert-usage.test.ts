@@ -6,7 +6,6 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startFakeGithubRest } from '../fakes/github-rest/server.js';
 import { createTempRepo, type TempRepo } from '../support/git-repo.js';
 import { runCli } from '../support/run-cli.js';
-import { timeBudget } from '../support/time-budget.js';
 
 /** Alert numbers start at 1: `validate-alert acme/web 0` is a usage error, and nothing is asked of the API. */
 let repo: TempRepo;
@@ -41,37 +40,33 @@ describe('validate-alert ALERT_ID', () => {
 });
 
 describe('GITHUB_TOKEN_FILE', () => {
-  test(
-    'the token is read from the file, not the environment, and sent to the API',
-    async () => {
-      const token = 'fake-file-token-0123456789abcdef';
-      const fake = await startFakeGithubRest({
-        token,
-        repos: {
-          'acme/web': {
-            clone_url: 'file:///nowhere.git',
-            alerts: { 7: { number: 7, secret_type: 'github_personal_access_token', locations: [] } },
-          },
+  test('the token is read from the file, not the environment, and sent to the API', async () => {
+    const token = 'fake-file-token-0123456789abcdef';
+    const fake = await startFakeGithubRest({
+      token,
+      repos: {
+        'acme/web': {
+          clone_url: 'file:///nowhere.git',
+          alerts: { 7: { number: 7, secret_type: 'github_personal_access_token', locations: [] } },
         },
+      },
+    });
+    try {
+      const file = join(repo.home, 'alerts-token');
+      writeFileSync(file, `${token}\n`, { mode: 0o600 });
+      const env = { ...repo.env, GITHUB_TOKEN_FILE: file, GITHUB_API_URL: fake.url, PATH: '/usr/bin:/bin' };
+      const result = await runCli(['validate-alert', 'acme/web', '7', '--agent', 'claude'], { cwd: repo.root, env });
+      expect(fake.requests.length).toBeGreaterThan(0);
+      expect(fake.requests.every((request) => request.authorized)).toBe(true);
+      expect(result.stdout + result.stderr).not.toContain(token);
+      const missing = await runCli(['validate-alert', 'acme/web', '7'], {
+        cwd: repo.root,
+        env: { ...env, GITHUB_TOKEN_FILE: join(repo.home, 'nope') },
       });
-      try {
-        const file = join(repo.home, 'alerts-token');
-        writeFileSync(file, `${token}\n`, { mode: 0o600 });
-        const env = { ...repo.env, GITHUB_TOKEN_FILE: file, GITHUB_API_URL: fake.url, PATH: '/usr/bin:/bin' };
-        const result = await runCli(['validate-alert', 'acme/web', '7', '--agent', 'claude'], { cwd: repo.root, env });
-        expect(fake.requests.length).toBeGreaterThan(0);
-        expect(fake.requests.every((request) => request.authorized)).toBe(true);
-        expect(result.stdout + result.stderr).not.toContain(token);
-        const missing = await runCli(['validate-alert', 'acme/web', '7'], {
-          cwd: repo.root,
-          env: { ...env, GITHUB_TOKEN_FILE: join(repo.home, 'nope') },
-        });
-        expect(missing.exitCode).toBe(2);
-        expect(missing.stderr).toMatch(/^tollgate: GITHUB_TOKEN_FILE: cannot read /);
-      } finally {
-        await fake.close();
-      }
-    },
-    timeBudget(60_000),
-  );
+      expect(missing.exitCode).toBe(2);
+      expect(missing.stderr).toMatch(/^tollgate: GITHUB_TOKEN_FILE: cannot read /);
+    } finally {
+      await fake.close();
+    }
+  }, 60_000);
 });

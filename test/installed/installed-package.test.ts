@@ -158,111 +158,96 @@ describe('the installed package', () => {
     ).toBe(true);
   });
 
-  test(
-    'every command and subcommand has --help with an example',
-    async () => {
-      // Through the installed package: the top level and each group, whose help lists every command the bundle has, and
-      // one leaf command. Each leaf's own help and its examples are checked in process (src/cli/commands/help.test.ts),
-      // from the same commander definitions, without a CLI start per command: here the bundle must list exactly them.
-      const top = await commandNames([]);
-      expect(top).toEqual(expect.arrayContaining(['run', 'scan', 'install', 'mcp', 'hook', 'config', 'advisories']));
-      const source = await sourceCommands();
-      expect(top).toEqual(source.map(([name]) => name));
-      const groups = source.filter(([, subcommands]) => subcommands.length > 0).map(([name]) => name);
-      expect(groups).toEqual(expect.arrayContaining(['hook', 'config', 'advisories', 'alerts', 'policy']));
-      for (const [group, subcommands] of source.filter(([name]) => groups.includes(name))) {
-        expect(await commandNames([group]), `tollgate ${group} --help`).toEqual(subcommands);
-      }
-      expectClean(await helpOf([]), '--help');
-      for (const command of [...groups.map((group) => [group]), ['hook', 'stop']]) {
-        const result = await helpOf(command);
-        expectClean(result, `${command.join(' ')} --help`);
-        expect(result.exitCode, command.join(' ')).toBe(0);
-        expect(result.stdout, command.join(' ')).toMatch(/Examples?:\n\s+\$ tollgate /);
-      }
-    },
-    timeBudget(120_000),
-  );
+  test('every command and subcommand has --help with an example', async () => {
+    // Through the installed package: the top level and each group, whose help lists every command the bundle has, and
+    // one leaf command. Each leaf's own help and its examples are checked in process (src/cli/commands/help.test.ts),
+    // from the same commander definitions, without a CLI start per command: here the bundle must list exactly them.
+    const top = await commandNames([]);
+    expect(top).toEqual(expect.arrayContaining(['run', 'scan', 'install', 'mcp', 'hook', 'config', 'advisories']));
+    const source = await sourceCommands();
+    expect(top).toEqual(source.map(([name]) => name));
+    const groups = source.filter(([, subcommands]) => subcommands.length > 0).map(([name]) => name);
+    expect(groups).toEqual(expect.arrayContaining(['hook', 'config', 'advisories', 'alerts', 'policy']));
+    for (const [group, subcommands] of source.filter(([name]) => groups.includes(name))) {
+      expect(await commandNames([group]), `tollgate ${group} --help`).toEqual(subcommands);
+    }
+    expectClean(await helpOf([]), '--help');
+    for (const command of [...groups.map((group) => [group]), ['hook', 'stop']]) {
+      const result = await helpOf(command);
+      expectClean(result, `${command.join(' ')} --help`);
+      expect(result.exitCode, command.join(' ')).toBe(0);
+      expect(result.stdout, command.join(' ')).toMatch(/Examples?:\n\s+\$ tollgate /);
+    }
+  });
 
-  test(
-    'install, doctor and uninstall: in the project and for the user',
-    async () => {
-      // One doctor per scope, with the agents installed, reads each installation as one doctor per agent would. In each
-      // scope one JSON and one TOML writer: each agent's own files, paths and format are checked in process
-      // (src/integrations/hooks/install.test.ts), from the same writers the bundle holds.
-      for (const [scope, agents] of [
-        ['--project', ['claude', 'codex']],
-        ['--user', ['claude', 'codex']],
-      ] as const) {
-        for (const agent of agents) {
-          const installed = await tollgate(['install', agent, scope]);
-          expectClean(installed, `install ${agent} ${scope}`);
-          // No codex on this PATH: its hook's trust cannot be recorded, and an install that did not take effect is not 0.
-          expect(installed.exitCode, `install ${agent} ${scope}`).toBe(agent === 'codex' ? 5 : 0);
-        }
-        const doctorArgs = scope === '--user' ? ['doctor', '--json'] : ['doctor'];
-        expectClean(
-          await tollgate(doctorArgs),
-          `${doctorArgs.join(' ')} after installing ${agents.join(', ')} ${scope}`,
-        );
-        for (const agent of agents) {
-          expectClean(await tollgate(['uninstall', agent, scope]), `uninstall ${agent} ${scope}`);
-        }
+  test('install, doctor and uninstall: in the project and for the user', async () => {
+    // One doctor per scope, with the agents installed, reads each installation as one doctor per agent would. In each
+    // scope one JSON and one TOML writer: each agent's own files, paths and format are checked in process
+    // (src/integrations/hooks/install.test.ts), from the same writers the bundle holds.
+    for (const [scope, agents] of [
+      ['--project', ['claude', 'codex']],
+      ['--user', ['claude', 'codex']],
+    ] as const) {
+      for (const agent of agents) {
+        const installed = await tollgate(['install', agent, scope]);
+        expectClean(installed, `install ${agent} ${scope}`);
+        // No codex on this PATH: its hook's trust cannot be recorded, and an install that did not take effect is not 0.
+        expect(installed.exitCode, `install ${agent} ${scope}`).toBe(agent === 'codex' ? 5 : 0);
       }
-    },
-    timeBudget(120_000),
-  );
+      const doctorArgs = scope === '--user' ? ['doctor', '--json'] : ['doctor'];
+      expectClean(await tollgate(doctorArgs), `${doctorArgs.join(' ')} after installing ${agents.join(', ')} ${scope}`);
+      for (const agent of agents) {
+        expectClean(await tollgate(['uninstall', agent, scope]), `uninstall ${agent} ${scope}`);
+      }
+    }
+  });
 
-  test(
-    'run in each format, log, waive and stats on a real change',
-    async () => {
-      await writeFile(join(repo.root, 'value.txt'), 'bad\n');
-      const markdown = await tollgate(['run']);
-      expectClean(markdown, 'run');
-      expect(markdown.exitCode).toBe(1);
-      expect(markdown.stdout).toContain('# tollgate: FAILED');
-      const json = await tollgate(['run', '--format', 'json']);
-      expectClean(json, 'run --format json');
-      const report = JSON.parse(json.stdout);
-      const sarif = await tollgate(['run', '--format', 'sarif', '--output', 'out/report.sarif']);
-      expectClean(sarif, 'run --format sarif --output');
-      const sarifText = readFileSync(join(repo.root, 'out/report.sarif'), 'utf8');
-      const github = await tollgate(['run', '--format', 'github']);
-      expectClean(github, 'run --format github');
-      expect(github.stdout).toMatch(/^::error file=tollgate\.config\.yaml,line=2,title=checks%3A /m);
-      const html = await tollgate(['run', '--format', 'html', '--output', 'out/report.html']);
-      expectClean(html, 'run --format html --output');
-      expect(html.exitCode).toBe(1);
-      expect(sarifProblems(sarifText)).toEqual([]);
-      // The failed check points at the config line that defines it.
-      expect(JSON.parse(sarifText).runs[0].results[0].locations[0].physicalLocation).toEqual({
-        artifactLocation: { uri: 'tollgate.config.yaml', uriBaseId: '%SRCROOT%' },
-        region: { startLine: 2 },
-      });
-      for (const args of [
-        ['log'],
-        ['log', '--list'],
-        ['log', '--json', '--output', '-'],
-        ['log', '--format', 'html', '--output', 'out/run.html'],
-        // Plain `stats` ran above (the code cache test).
-        ['stats', '--json'],
-        ['waive', '--list'],
-      ]) {
-        expectClean(await tollgate(args), args.join(' '));
-      }
-      // The latest run is the HTML one: `log` draws the page it drew, from the report it stored.
-      const runPage = readFileSync(join(repo.root, 'out/report.html'), 'utf8');
-      expect(runPage).toContain('<section class="summary"');
-      expect(readFileSync(join(repo.root, 'out/run.html'), 'utf8')).toBe(runPage);
-      const finding = report.tools.flatMap((tool: { findings: Array<{ id: string }> }) => tool.findings)[0];
-      expect(finding).toBeDefined();
-      expectClean(await tollgate(['waive', finding.id, '--reason', 'known flaky on CI']), 'waive');
-      await writeFile(join(repo.root, 'value.txt'), 'good\n');
-      const passed = await tollgate(['run', '--no-wait']);
-      expectClean(passed, 'run after the fix');
-    },
-    timeBudget(120_000),
-  );
+  test('run in each format, log, waive and stats on a real change', async () => {
+    await writeFile(join(repo.root, 'value.txt'), 'bad\n');
+    const markdown = await tollgate(['run']);
+    expectClean(markdown, 'run');
+    expect(markdown.exitCode).toBe(1);
+    expect(markdown.stdout).toContain('# tollgate: FAILED');
+    const json = await tollgate(['run', '--format', 'json']);
+    expectClean(json, 'run --format json');
+    const report = JSON.parse(json.stdout);
+    const sarif = await tollgate(['run', '--format', 'sarif', '--output', 'out/report.sarif']);
+    expectClean(sarif, 'run --format sarif --output');
+    const sarifText = readFileSync(join(repo.root, 'out/report.sarif'), 'utf8');
+    const github = await tollgate(['run', '--format', 'github']);
+    expectClean(github, 'run --format github');
+    expect(github.stdout).toMatch(/^::error file=tollgate\.config\.yaml,line=2,title=checks%3A /m);
+    const html = await tollgate(['run', '--format', 'html', '--output', 'out/report.html']);
+    expectClean(html, 'run --format html --output');
+    expect(html.exitCode).toBe(1);
+    expect(sarifProblems(sarifText)).toEqual([]);
+    // The failed check points at the config line that defines it.
+    expect(JSON.parse(sarifText).runs[0].results[0].locations[0].physicalLocation).toEqual({
+      artifactLocation: { uri: 'tollgate.config.yaml', uriBaseId: '%SRCROOT%' },
+      region: { startLine: 2 },
+    });
+    for (const args of [
+      ['log'],
+      ['log', '--list'],
+      ['log', '--json', '--output', '-'],
+      ['log', '--format', 'html', '--output', 'out/run.html'],
+      // Plain `stats` ran above (the code cache test).
+      ['stats', '--json'],
+      ['waive', '--list'],
+    ]) {
+      expectClean(await tollgate(args), args.join(' '));
+    }
+    // The latest run is the HTML one: `log` draws the page it drew, from the report it stored.
+    const runPage = readFileSync(join(repo.root, 'out/report.html'), 'utf8');
+    expect(runPage).toContain('<section class="summary"');
+    expect(readFileSync(join(repo.root, 'out/run.html'), 'utf8')).toBe(runPage);
+    const finding = report.tools.flatMap((tool: { findings: Array<{ id: string }> }) => tool.findings)[0];
+    expect(finding).toBeDefined();
+    expectClean(await tollgate(['waive', finding.id, '--reason', 'known flaky on CI']), 'waive');
+    await writeFile(join(repo.root, 'value.txt'), 'good\n');
+    const passed = await tollgate(['run', '--no-wait']);
+    expectClean(passed, 'run after the fix');
+  });
 
   test('a plain run on an unchanged tree is answered by its small bundle, as its own recorded run', async () => {
     const clean = await createTempRepo({
@@ -290,343 +275,307 @@ describe('the installed package', () => {
     }
   });
 
-  test(
-    'policy: an edit of the config is pending, listed by status; accept needs a person at a terminal',
-    async () => {
-      const config = readFileSync(join(repo.root, 'tollgate.config.yaml'), 'utf8');
-      await writeFile(join(repo.root, 'tollgate.config.yaml'), `${config}ignore: ["**"]\n`);
-      try {
-        const status = await tollgate(['policy', 'status']);
-        expectClean(status, 'policy status');
-        expect(status.stdout).toMatch(/tollgate\.config\.yaml +edited: PENDING a person's review/);
-        const json = await tollgate(['policy', 'status', '--json']);
-        expectClean(json, 'policy status --json');
-        expect(JSON.parse(json.stdout).files).toContainEqual(
-          expect.objectContaining({ path: 'tollgate.config.yaml', status: 'changed' }),
-        );
-        const accept = await tollgate(['policy', 'accept']);
-        expectClean(accept, 'policy accept');
-        expect(accept.exitCode).toBe(2);
-        expect(accept.stderr).toContain('policy accept: refused');
-        const run = await tollgate(['run', '--format', 'json']);
-        expectClean(run, 'run with a pending policy edit');
-        expect(run.exitCode).toBe(1);
-        expect(JSON.parse(run.stdout).tools.map((tool: { name: string }) => tool.name)).toContain('policy');
-      } finally {
-        await writeFile(join(repo.root, 'tollgate.config.yaml'), config);
-      }
-    },
-    timeBudget(60_000),
-  );
+  test('policy: an edit of the config is pending, listed by status; accept needs a person at a terminal', async () => {
+    const config = readFileSync(join(repo.root, 'tollgate.config.yaml'), 'utf8');
+    await writeFile(join(repo.root, 'tollgate.config.yaml'), `${config}ignore: ["**"]\n`);
+    try {
+      const status = await tollgate(['policy', 'status']);
+      expectClean(status, 'policy status');
+      expect(status.stdout).toMatch(/tollgate\.config\.yaml +edited: PENDING a person's review/);
+      const json = await tollgate(['policy', 'status', '--json']);
+      expectClean(json, 'policy status --json');
+      expect(JSON.parse(json.stdout).files).toContainEqual(
+        expect.objectContaining({ path: 'tollgate.config.yaml', status: 'changed' }),
+      );
+      const accept = await tollgate(['policy', 'accept']);
+      expectClean(accept, 'policy accept');
+      expect(accept.exitCode).toBe(2);
+      expect(accept.stderr).toContain('policy accept: refused');
+      const run = await tollgate(['run', '--format', 'json']);
+      expectClean(run, 'run with a pending policy edit');
+      expect(run.exitCode).toBe(1);
+      expect(JSON.parse(run.stdout).tools.map((tool: { name: string }) => tool.name)).toContain('policy');
+    } finally {
+      await writeFile(join(repo.root, 'tollgate.config.yaml'), config);
+    }
+  });
 
-  test(
-    'scan in every mode, and the pre-commit hook through a real git commit',
-    async () => {
-      await writeFile(join(repo.root, 'src/settings.js'), `export const token = '${TOKEN}';\n`);
-      const results = new Map<string, ProcessResult>();
-      for (const args of [
-        ['scan', 'src'],
-        ['scan', '--all'],
-        ['scan', '--all', '--format', 'json'],
-        ['scan', '--all', '--format', 'sarif'],
-        ['scan', '--all', '--format', 'github'],
-        ['scan', '--history', 'HEAD'],
-        ['scan', '--all', '--report-allowed'],
-        ['scan', '--baseline-audit'],
-      ]) {
-        const result = await tollgate(args);
-        expectClean(result, args.join(' '));
-        results.set(args.join(' '), result);
-      }
-      expect(results.get('scan --all')?.exitCode).toBe(1);
-      expect(sarifProblems(results.get('scan --all --format sarif')?.stdout ?? '')).toEqual([]);
-      // A made-up password in a test folder is reported as a fixture: not blocking unless asked.
-      await mkdir(join(repo.root, 'fixture-tests'), { recursive: true });
-      await writeFile(join(repo.root, 'fixture-tests/test_db.py'), 'db_password = "Kestrel42!"\n');
-      const fixture = await tollgate(['scan', 'fixture-tests/test_db.py', '--format', 'json']);
-      expectClean(fixture, 'scan a test fixture');
-      expect([fixture.exitCode, JSON.parse(fixture.stdout).fixtures.count]).toEqual([0, 1]);
-      expect((await tollgate(['scan', 'fixture-tests/test_db.py', '--fixtures', 'block'])).exitCode).toBe(1);
-      await removeDir(join(repo.root, 'fixture-tests'));
-      expectClean(await tollgate(['hook', 'install', 'pre-commit']), 'hook install pre-commit');
-      await repo.git('add', 'src/settings.js');
-      expectClean(await tollgate(['scan', '--staged']), 'scan --staged');
-      const blocked = await runProcess('git', ['commit', '-qm', 'add settings'], { cwd: repo.root, env });
-      expect(blocked.exitCode, blocked.stderr).not.toBe(0);
-      expect(blocked.stderr).not.toContain(TOKEN);
-      await repo.git('rm', '-q', '--cached', 'src/settings.js');
-      await writeFile(join(repo.root, 'src/settings.js'), 'export const token = process.env.TOKEN;\n');
-      await repo.git('add', 'src/settings.js');
-      const committed = await runProcess('git', ['commit', '-qm', 'read the token from the environment'], {
-        cwd: repo.root,
-        env,
-      });
-      expect(committed.exitCode, committed.stderr).toBe(0);
-    },
-    timeBudget(120_000),
-  );
+  test('scan in every mode, and the pre-commit hook through a real git commit', async () => {
+    await writeFile(join(repo.root, 'src/settings.js'), `export const token = '${TOKEN}';\n`);
+    const results = new Map<string, ProcessResult>();
+    for (const args of [
+      ['scan', 'src'],
+      ['scan', '--all'],
+      ['scan', '--all', '--format', 'json'],
+      ['scan', '--all', '--format', 'sarif'],
+      ['scan', '--all', '--format', 'github'],
+      ['scan', '--history', 'HEAD'],
+      ['scan', '--all', '--report-allowed'],
+      ['scan', '--baseline-audit'],
+    ]) {
+      const result = await tollgate(args);
+      expectClean(result, args.join(' '));
+      results.set(args.join(' '), result);
+    }
+    expect(results.get('scan --all')?.exitCode).toBe(1);
+    expect(sarifProblems(results.get('scan --all --format sarif')?.stdout ?? '')).toEqual([]);
+    // A made-up password in a test folder is reported as a fixture: not blocking unless asked.
+    await mkdir(join(repo.root, 'fixture-tests'), { recursive: true });
+    await writeFile(join(repo.root, 'fixture-tests/test_db.py'), 'db_password = "Kestrel42!"\n');
+    const fixture = await tollgate(['scan', 'fixture-tests/test_db.py', '--format', 'json']);
+    expectClean(fixture, 'scan a test fixture');
+    expect([fixture.exitCode, JSON.parse(fixture.stdout).fixtures.count]).toEqual([0, 1]);
+    expect((await tollgate(['scan', 'fixture-tests/test_db.py', '--fixtures', 'block'])).exitCode).toBe(1);
+    await removeDir(join(repo.root, 'fixture-tests'));
+    expectClean(await tollgate(['hook', 'install', 'pre-commit']), 'hook install pre-commit');
+    await repo.git('add', 'src/settings.js');
+    expectClean(await tollgate(['scan', '--staged']), 'scan --staged');
+    const blocked = await runProcess('git', ['commit', '-qm', 'add settings'], { cwd: repo.root, env });
+    expect(blocked.exitCode, blocked.stderr).not.toBe(0);
+    expect(blocked.stderr).not.toContain(TOKEN);
+    await repo.git('rm', '-q', '--cached', 'src/settings.js');
+    await writeFile(join(repo.root, 'src/settings.js'), 'export const token = process.env.TOKEN;\n');
+    await repo.git('add', 'src/settings.js');
+    const committed = await runProcess('git', ['commit', '-qm', 'read the token from the environment'], {
+      cwd: repo.root,
+      env,
+    });
+    expect(committed.exitCode, committed.stderr).toBe(0);
+  });
 
-  test(
-    'piping into a reader that stops early ends quietly',
-    async () => {
-      const many = Array.from(
-        { length: 3000 },
-        (_, i) => `const k${i} = '${fakeChecksumToken('ghp_', `pipe-${i}`)}';`,
-      ).join('\n');
-      await writeFile(join(repo.root, 'many.js'), `${many}\n`);
-      const piped = await runProcess('sh', ['-c', `"${bin}" scan many.js --format json | head -c 10 >/dev/null`], {
-        cwd: repo.root,
-        env,
+  test('piping into a reader that stops early ends quietly', async () => {
+    const many = Array.from(
+      { length: 3000 },
+      (_, i) => `const k${i} = '${fakeChecksumToken('ghp_', `pipe-${i}`)}';`,
+    ).join('\n');
+    await writeFile(join(repo.root, 'many.js'), `${many}\n`);
+    const piped = await runProcess('sh', ['-c', `"${bin}" scan many.js --format json | head -c 10 >/dev/null`], {
+      cwd: repo.root,
+      env,
+      timeoutMs: 60_000,
+    });
+    expect(piped.stderr).not.toMatch(/EPIPE|Unhandled/);
+    await removeDir(join(repo.root, 'many.js'));
+  });
+
+  test('hook stop answers each agent in its own format', async () => {
+    for (const agent of AGENTS) {
+      const payload = readFileSync(join(ROOT, 'test/fixtures/hooks', agent, 'stop.json'), 'utf8')
+        .replace(/^\uFEFF/, '')
+        .replaceAll('__REPO__', repo.root);
+      const result = await tollgate(['hook', 'stop', '--agent', agent], { input: payload });
+      expectClean(result, `hook stop --agent ${agent}`);
+      if (result.stdout.trim() !== '') JSON.parse(result.stdout);
+    }
+  });
+
+  test('a stop hook that cannot decide says the gate is off, and doctor reports the fail-open', async () => {
+    const config = readFileSync(join(repo.root, 'tollgate.config.yaml'), 'utf8');
+    await writeFile(join(repo.root, 'tollgate.config.yaml'), 'validation: [\n');
+    try {
+      const payload = readFileSync(join(ROOT, 'test/fixtures/hooks/claude/stop.json'), 'utf8').replaceAll(
+        '__REPO__',
+        repo.root,
+      );
+      const stop = await tollgate(['hook', 'stop', '--agent', 'claude'], { input: payload });
+      expectClean(stop, 'hook stop with a broken config');
+      expect(JSON.parse(stop.stdout).systemMessage).toContain('the completion gate is OFF');
+      const doctor = await tollgate(['doctor']);
+      expectClean(doctor, 'doctor');
+      expect(doctor.stdout).toMatch(/stop hook: last fail-open .* \(claude\): .*let the agent stop unvalidated/);
+    } finally {
+      await writeFile(join(repo.root, 'tollgate.config.yaml'), config);
+    }
+  });
+
+  test('a .gitignore that lists .tollgate/ does not break the change set (git 2.39)', async () => {
+    const ignored = await createTempRepo({
+      files: { '.gitignore': '.tollgate/\nnode_modules/\n', 'a.js': 'export const a = 1;\n' },
+    });
+    try {
+      await writeFile(join(ignored.root, 'a.js'), 'export const a = 2;\n');
+      const ignoredEnv = { ...ignored.env, PATH: env.PATH, TOLLGATE_DEBUG: '' };
+      const first = await runProcess(bin, ['run', '--format', 'json'], {
+        cwd: ignored.root,
+        env: ignoredEnv,
         timeoutMs: 60_000,
       });
-      expect(piped.stderr).not.toMatch(/EPIPE|Unhandled/);
-      await removeDir(join(repo.root, 'many.js'));
-    },
-    timeBudget(60_000),
-  );
+      expectClean(first, 'run with .tollgate/ in .gitignore');
+      expect(JSON.parse(first.stdout).files).toEqual([{ path: 'a.js', status: 'modified' }]);
+      const second = await runProcess(bin, ['run'], { cwd: ignored.root, env: ignoredEnv, timeoutMs: 60_000 });
+      expectClean(second, 'second run with .tollgate/ in .gitignore');
+    } finally {
+      await ignored.cleanup();
+    }
+  });
 
-  test(
-    'hook stop answers each agent in its own format',
-    async () => {
-      for (const agent of AGENTS) {
-        const payload = readFileSync(join(ROOT, 'test/fixtures/hooks', agent, 'stop.json'), 'utf8')
-          .replace(/^\uFEFF/, '')
-          .replaceAll('__REPO__', repo.root);
-        const result = await tollgate(['hook', 'stop', '--agent', agent], { input: payload });
-        expectClean(result, `hook stop --agent ${agent}`);
-        if (result.stdout.trim() !== '') JSON.parse(result.stdout);
-      }
-    },
-    timeBudget(60_000),
-  );
-
-  test(
-    'a stop hook that cannot decide says the gate is off, and doctor reports the fail-open',
-    async () => {
-      const config = readFileSync(join(repo.root, 'tollgate.config.yaml'), 'utf8');
-      await writeFile(join(repo.root, 'tollgate.config.yaml'), 'validation: [\n');
-      try {
-        const payload = readFileSync(join(ROOT, 'test/fixtures/hooks/claude/stop.json'), 'utf8').replaceAll(
-          '__REPO__',
-          repo.root,
-        );
-        const stop = await tollgate(['hook', 'stop', '--agent', 'claude'], { input: payload });
-        expectClean(stop, 'hook stop with a broken config');
-        expect(JSON.parse(stop.stdout).systemMessage).toContain('the completion gate is OFF');
-        const doctor = await tollgate(['doctor']);
-        expectClean(doctor, 'doctor');
-        expect(doctor.stdout).toMatch(/stop hook: last fail-open .* \(claude\): .*let the agent stop unvalidated/);
-      } finally {
-        await writeFile(join(repo.root, 'tollgate.config.yaml'), config);
-      }
-    },
-    timeBudget(60_000),
-  );
-
-  test(
-    'a .gitignore that lists .tollgate/ does not break the change set (git 2.39)',
-    async () => {
-      const ignored = await createTempRepo({
-        files: { '.gitignore': '.tollgate/\nnode_modules/\n', 'a.js': 'export const a = 1;\n' },
-      });
-      try {
-        await writeFile(join(ignored.root, 'a.js'), 'export const a = 2;\n');
-        const ignoredEnv = { ...ignored.env, PATH: env.PATH, TOLLGATE_DEBUG: '' };
-        const first = await runProcess(bin, ['run', '--format', 'json'], {
-          cwd: ignored.root,
-          env: ignoredEnv,
-          timeoutMs: 60_000,
-        });
-        expectClean(first, 'run with .tollgate/ in .gitignore');
-        expect(JSON.parse(first.stdout).files).toEqual([{ path: 'a.js', status: 'modified' }]);
-        const second = await runProcess(bin, ['run'], { cwd: ignored.root, env: ignoredEnv, timeoutMs: 60_000 });
-        expectClean(second, 'second run with .tollgate/ in .gitignore');
-      } finally {
-        await ignored.cleanup();
-      }
-    },
-    timeBudget(60_000),
-  );
-
-  test(
-    'a scoped call never passes the whole change: secret_scanning on one path, then run and the stop hook',
-    async () => {
-      const keyId = fakeToken('AKIA', 16, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567', 'bypass-id');
-      const secretKey = fakeToken('', 40, undefined, 'bypass-secret');
-      const bypass = await createTempRepo({
-        files: {
-          'app.js': 'export const app = 1;\n',
-          'tollgate.config.yaml': 'validation:\n  advisories: { enabled: false }\n',
-        },
-      });
-      try {
-        await writeFile(join(bypass.root, 'app.js'), 'export const app = 2;\n');
-        await writeFile(
-          join(bypass.root, 'config.js'),
-          `export const aws = { id: '${keyId}', secret: '${secretKey}' };\n`,
-        );
-        const bypassEnv = { ...bypass.env, PATH: env.PATH, TOLLGATE_DEBUG: '' } as Record<string, string>;
-        const transport = new StdioClientTransport({
-          command: bin,
-          args: ['mcp'],
-          cwd: bypass.root,
-          env: bypassEnv,
-          stderr: 'pipe',
-        });
-        const client = new Client({ name: 'bypass-test', version: '1.0.0' });
-        await client.connect(transport);
-        try {
-          const scoped = await client.callTool({ name: 'secret_scanning', arguments: { paths: ['app.js'] } });
-          const text = JSON.stringify(scoped.content);
-          expect(text).not.toContain('may be declared done');
-          expect(text).toContain('part of the change only');
-          const status = await client.callTool({ name: 'validation_status', arguments: {} });
-          expect((status.structuredContent as { state: string }).state).not.toBe('validated');
-        } finally {
-          await client.close();
-        }
-        const run = await runProcess(bin, ['run', '--format', 'json'], {
-          cwd: bypass.root,
-          env: bypassEnv,
-          timeoutMs: 60_000,
-        });
-        expect(run.exitCode).toBe(1);
-        const secrets = JSON.parse(run.stdout).tools.find((tool: { name: string }) => tool.name === 'secrets');
-        expect(secrets.status).toBe('failed');
-        expect(run.stdout).not.toContain(secretKey);
-        const payload = readFileSync(join(ROOT, 'test/fixtures/hooks/claude/stop.json'), 'utf8').replaceAll(
-          '__REPO__',
-          bypass.root,
-        );
-        const stop = await runProcess(bin, ['hook', 'stop', '--agent', 'claude'], {
-          cwd: bypass.root,
-          env: bypassEnv,
-          input: payload,
-        });
-        expect(JSON.parse(stop.stdout).decision).toBe('block');
-      } finally {
-        await bypass.cleanup();
-      }
-    },
-    timeBudget(120_000),
-  );
-
-  test(
-    'advisories check, config, init, agents and the GitHub commands without GitHub',
-    async () => {
-      const advisories = await tollgate(['advisories', 'check', 'npm:lodash@4.17.15']);
-      expectClean(advisories, 'advisories check');
-      expect(advisories.exitCode).toBe(1);
-      for (const args of [
-        ['config', 'show'],
-        ['config', 'show', '--json'],
-        ['config', 'schema'],
-        ['agents'],
-        ['agents', '--json'],
-      ]) {
-        const result = await tollgate(args);
-        expectClean(result, args.join(' '));
-        expect(result.exitCode, args.join(' ')).toBe(0);
-        if (args[1] === 'schema') JSON.parse(result.stdout);
-      }
-      const fresh = await createTempRepo({ files: { 'README.md': '# fresh\n' } });
-      try {
-        const init = await runProcess(bin, ['init'], { cwd: fresh.root, env: { ...fresh.env, PATH: env.PATH } });
-        expectClean(init, 'init');
-        expect(readFileSync(join(fresh.root, 'tollgate.config.yaml'), 'utf8')).toContain('checks');
-      } finally {
-        await fresh.cleanup();
-      }
-      // No GitHub here: each says so on one line, as a usage or connection problem, never a crash.
-      const offline = { ...env, GH_TOKEN: '', GITHUB_TOKEN: '', GITHUB_API_URL: 'http://127.0.0.1:9' };
-      for (const args of [
-        ['comments', '--pr', '1'],
-        // Each command once: their other modes are checked in process (fix-comments, validate-alert --local).
-        ['fix-comments', '--payload', 'missing.json', '--evidence', 'remote', '--wait-checks', '1m'],
-        ['validate-alert'],
-        ['validate-alert', '--org', 'acme', '--open', '--shard', '1/2', '--out', 'sweep'],
-        // Outside a GitHub runner the Action's step names the variable it misses.
-        ['action-step'],
-      ]) {
-        const result = await runProcess(bin, args, { cwd: repo.root, env: offline, timeoutMs: 60_000 });
-        expectClean(result, args.join(' '));
-        expect(result.exitCode, args.join(' ')).not.toBe(0);
-      }
-      // A sweep shard's folder as the workflow uploads it, merged into one summary.
-      const shard = join(repo.home, 'shard-1', 'acme', 'api', '7');
-      await mkdir(shard, { recursive: true });
-      const decided = { repo: 'acme/api', number: 7, updatedAt: '2026-11-20T10:00:00Z' };
-      await writeFile(join(shard, 'done.json'), JSON.stringify({ ...decided, configHash: 'x' }));
+  test('a scoped call never passes the whole change: secret_scanning on one path, then run and the stop hook', async () => {
+    const keyId = fakeToken('AKIA', 16, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567', 'bypass-id');
+    const secretKey = fakeToken('', 40, undefined, 'bypass-secret');
+    const bypass = await createTempRepo({
+      files: {
+        'app.js': 'export const app = 1;\n',
+        'tollgate.config.yaml': 'validation:\n  advisories: { enabled: false }\n',
+      },
+    });
+    try {
+      await writeFile(join(bypass.root, 'app.js'), 'export const app = 2;\n');
       await writeFile(
-        join(shard, 'result.json'),
-        JSON.stringify({
-          ...decided,
-          secretType: 'github_personal_access_token',
-          verdict: 'FALSE_POSITIVE',
-          confidence: 8,
-          confidenceLabel: 'High',
-          riskLevel: 'Low',
-          keyFinding: 'A revoked token.',
-          winner: { index: 0, agent: 'claude' },
-          decidedBy: 'single',
-          analyses: 1,
-          usage: {},
-        }),
+        join(bypass.root, 'config.js'),
+        `export const aws = { id: '${keyId}', secret: '${secretKey}' };\n`,
       );
-      const merged = await tollgate(['alerts', 'merge', join(repo.home, 'shard-1'), '--format', 'json']);
-      expectClean(merged, 'alerts merge');
-      expect(JSON.parse(merged.stdout).totals).toEqual({ FALSE_POSITIVE: 1 });
-      await writeFile(join(repo.root, 'report.md'), '# Secret alert analysis\n\nnothing here\n');
-      expectClean(await tollgate(['evals', 'report.md']), 'evals');
-    },
-    timeBudget(120_000),
-  );
-
-  test(
-    'mcp serves the validators to the SDK client',
-    async () => {
+      const bypassEnv = { ...bypass.env, PATH: env.PATH, TOLLGATE_DEBUG: '' } as Record<string, string>;
       const transport = new StdioClientTransport({
         command: bin,
         args: ['mcp'],
-        cwd: repo.root,
-        env: env as Record<string, string>,
+        cwd: bypass.root,
+        env: bypassEnv,
         stderr: 'pipe',
       });
-      const stderr: string[] = [];
-      transport.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
-      const client = new Client({ name: 'installed-test', version: '1.0.0' });
+      const client = new Client({ name: 'bypass-test', version: '1.0.0' });
       await client.connect(transport);
       try {
-        const tools = (await client.listTools()).tools;
-        const names = tools.map((tool) => tool.name);
-        // One tool per validator, besides parallel_validation and validation_status.
-        expect(names).toEqual(
-          expect.arrayContaining([
-            'parallel_validation',
-            'checks',
-            'static_analysis',
-            'secret_scanning',
-            'dependency_advisories',
-            'validation_status',
-          ]),
-        );
-        expect(tools.find((tool) => tool.name === 'parallel_validation')?.annotations?.readOnlyHint).toBe(false);
-        const unknown = await client.callTool({ name: 'nope', arguments: {} }).catch((error) => error);
-        expect((unknown as { code?: number }).code).toBe(-32602);
-        // The arguments a tool's description asks for are in its advertised schema.
-        const secretScanning = tools.find((tool) => tool.name === 'secret_scanning')!;
-        expect(Object.keys(secretScanning.inputSchema.properties ?? {})).toContain('paths');
-        const bad = await client.callTool({ name: 'secret_scanning', arguments: { paths: 'not-a-list' } });
-        expect(bad.isError).toBe(true);
+        const scoped = await client.callTool({ name: 'secret_scanning', arguments: { paths: ['app.js'] } });
+        const text = JSON.stringify(scoped.content);
+        expect(text).not.toContain('may be declared done');
+        expect(text).toContain('part of the change only');
         const status = await client.callTool({ name: 'validation_status', arguments: {} });
-        expect(status.isError).toBeFalsy();
+        expect((status.structuredContent as { state: string }).state).not.toBe('validated');
       } finally {
         await client.close();
       }
-      expect(stderr.join('')).not.toMatch(/tollgate: internal error/i);
-    },
-    timeBudget(60_000),
-  );
+      const run = await runProcess(bin, ['run', '--format', 'json'], {
+        cwd: bypass.root,
+        env: bypassEnv,
+        timeoutMs: 60_000,
+      });
+      expect(run.exitCode).toBe(1);
+      const secrets = JSON.parse(run.stdout).tools.find((tool: { name: string }) => tool.name === 'secrets');
+      expect(secrets.status).toBe('failed');
+      expect(run.stdout).not.toContain(secretKey);
+      const payload = readFileSync(join(ROOT, 'test/fixtures/hooks/claude/stop.json'), 'utf8').replaceAll(
+        '__REPO__',
+        bypass.root,
+      );
+      const stop = await runProcess(bin, ['hook', 'stop', '--agent', 'claude'], {
+        cwd: bypass.root,
+        env: bypassEnv,
+        input: payload,
+      });
+      expect(JSON.parse(stop.stdout).decision).toBe('block');
+    } finally {
+      await bypass.cleanup();
+    }
+  });
+
+  test('advisories check, config, init, agents and the GitHub commands without GitHub', async () => {
+    const advisories = await tollgate(['advisories', 'check', 'npm:lodash@4.17.15']);
+    expectClean(advisories, 'advisories check');
+    expect(advisories.exitCode).toBe(1);
+    for (const args of [
+      ['config', 'show'],
+      ['config', 'show', '--json'],
+      ['config', 'schema'],
+      ['agents'],
+      ['agents', '--json'],
+    ]) {
+      const result = await tollgate(args);
+      expectClean(result, args.join(' '));
+      expect(result.exitCode, args.join(' ')).toBe(0);
+      if (args[1] === 'schema') JSON.parse(result.stdout);
+    }
+    const fresh = await createTempRepo({ files: { 'README.md': '# fresh\n' } });
+    try {
+      const init = await runProcess(bin, ['init'], { cwd: fresh.root, env: { ...fresh.env, PATH: env.PATH } });
+      expectClean(init, 'init');
+      expect(readFileSync(join(fresh.root, 'tollgate.config.yaml'), 'utf8')).toContain('checks');
+    } finally {
+      await fresh.cleanup();
+    }
+    // No GitHub here: each says so on one line, as a usage or connection problem, never a crash.
+    const offline = { ...env, GH_TOKEN: '', GITHUB_TOKEN: '', GITHUB_API_URL: 'http://127.0.0.1:9' };
+    for (const args of [
+      ['comments', '--pr', '1'],
+      // Each command once: their other modes are checked in process (fix-comments, validate-alert --local).
+      ['fix-comments', '--payload', 'missing.json', '--evidence', 'remote', '--wait-checks', '1m'],
+      ['validate-alert'],
+      ['validate-alert', '--org', 'acme', '--open', '--shard', '1/2', '--out', 'sweep'],
+      // Outside a GitHub runner the Action's step names the variable it misses.
+      ['action-step'],
+    ]) {
+      const result = await runProcess(bin, args, { cwd: repo.root, env: offline, timeoutMs: 60_000 });
+      expectClean(result, args.join(' '));
+      expect(result.exitCode, args.join(' ')).not.toBe(0);
+    }
+    // A sweep shard's folder as the workflow uploads it, merged into one summary.
+    const shard = join(repo.home, 'shard-1', 'acme', 'api', '7');
+    await mkdir(shard, { recursive: true });
+    const decided = { repo: 'acme/api', number: 7, updatedAt: '2026-11-20T10:00:00Z' };
+    await writeFile(join(shard, 'done.json'), JSON.stringify({ ...decided, configHash: 'x' }));
+    await writeFile(
+      join(shard, 'result.json'),
+      JSON.stringify({
+        ...decided,
+        secretType: 'github_personal_access_token',
+        verdict: 'FALSE_POSITIVE',
+        confidence: 8,
+        confidenceLabel: 'High',
+        riskLevel: 'Low',
+        keyFinding: 'A revoked token.',
+        winner: { index: 0, agent: 'claude' },
+        decidedBy: 'single',
+        analyses: 1,
+        usage: {},
+      }),
+    );
+    const merged = await tollgate(['alerts', 'merge', join(repo.home, 'shard-1'), '--format', 'json']);
+    expectClean(merged, 'alerts merge');
+    expect(JSON.parse(merged.stdout).totals).toEqual({ FALSE_POSITIVE: 1 });
+    await writeFile(join(repo.root, 'report.md'), '# Secret alert analysis\n\nnothing here\n');
+    expectClean(await tollgate(['evals', 'report.md']), 'evals');
+  });
+
+  test('mcp serves the validators to the SDK client', async () => {
+    const transport = new StdioClientTransport({
+      command: bin,
+      args: ['mcp'],
+      cwd: repo.root,
+      env: env as Record<string, string>,
+      stderr: 'pipe',
+    });
+    const stderr: string[] = [];
+    transport.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
+    const client = new Client({ name: 'installed-test', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const tools = (await client.listTools()).tools;
+      const names = tools.map((tool) => tool.name);
+      // One tool per validator, besides parallel_validation and validation_status.
+      expect(names).toEqual(
+        expect.arrayContaining([
+          'parallel_validation',
+          'checks',
+          'static_analysis',
+          'secret_scanning',
+          'dependency_advisories',
+          'validation_status',
+        ]),
+      );
+      expect(tools.find((tool) => tool.name === 'parallel_validation')?.annotations?.readOnlyHint).toBe(false);
+      const unknown = await client.callTool({ name: 'nope', arguments: {} }).catch((error) => error);
+      expect((unknown as { code?: number }).code).toBe(-32602);
+      // The arguments a tool's description asks for are in its advertised schema.
+      const secretScanning = tools.find((tool) => tool.name === 'secret_scanning')!;
+      expect(Object.keys(secretScanning.inputSchema.properties ?? {})).toContain('paths');
+      const bad = await client.callTool({ name: 'secret_scanning', arguments: { paths: 'not-a-list' } });
+      expect(bad.isError).toBe(true);
+      const status = await client.callTool({ name: 'validation_status', arguments: {} });
+      expect(status.isError).toBeFalsy();
+    } finally {
+      await client.close();
+    }
+    expect(stderr.join('')).not.toMatch(/tollgate: internal error/i);
+  });
 });
 
 /** The commands the source registers, each with its subcommands' names (none for a leaf), in help order. */

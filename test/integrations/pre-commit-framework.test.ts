@@ -14,7 +14,6 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { runProcess } from '../../src/core/process.js';
 import { fakeChecksumToken } from '../../src/secrets/sample-tokens.js';
 import { createTempHome, createTempRepo, removeDir, type TempRepo, tempDir } from '../support/git-repo.js';
-import { timeBudget } from '../support/time-budget.js';
 
 /**
  * The pre-commit framework as a project meets it: a clean cache (PRE_COMMIT_HOME in a temp folder, a temp HOME), a
@@ -109,7 +108,7 @@ describe.skipIf(frameworks.length === 0)('tollgate from the pre-commit framework
       writeFileSync(join(fakeBin, tool), `#!/bin/sh\necho "${tool} $*" >> '${toolCalls}'\nexit 1\n`);
       chmodSync(join(fakeBin, tool), 0o755);
     }
-  }, timeBudget(120_000));
+  }, 120_000);
   afterAll(() => removeDir(scratch));
 
   describe.each(frameworks)('$label', (framework) => {
@@ -146,60 +145,52 @@ describe.skipIf(frameworks.length === 0)('tollgate from the pre-commit framework
       delete env.PRE_COMMIT;
       Object.assign(env, framework.env);
       rmSync(toolCalls, { force: true });
-    }, timeBudget(60_000));
+    }, 60_000);
     afterAll(async () => {
       await repo?.cleanup();
       if (cache) await removeDir(cache);
     });
 
-    test(
-      'installs from a clean cache in seconds: no npm, no build, no node_modules, no warning',
-      async () => {
-        const version = await preCommit('--version');
-        expect(version.exitCode, version.stderr).toBe(0);
-        const installed = await preCommit('install');
-        expect(installed.exitCode, installed.stderr + installed.stdout).toBe(0);
-        const hooks = await preCommit('install-hooks');
-        const output = hooks.stdout + hooks.stderr;
-        expect(hooks.exitCode, output).toBe(0);
-        // Before, pre-commit npm-installed every development dependency and ran the TypeScript build: minutes.
-        expect(hooks.durationMs, `${version.stdout.trim()}: install-hooks`).toBeLessThan(120_000);
-        expect(output).not.toMatch(/warning|deprecat/i);
-        expect(existsSync(toolCalls) ? readFileSync(toolCalls, 'utf8') : '').toBe('');
-        const made = folders(cache);
-        expect(made.filter((path) => /(^|\/)(node_modules|node_env[^/]*)$/.test(path))).toEqual([]);
-        expect(made.filter((path) => /(^|\/)dist\/bundle$/.test(path))).toEqual([]);
-      },
-      timeBudget(300_000),
-    );
+    test('installs from a clean cache in seconds: no npm, no build, no node_modules, no warning', async () => {
+      const version = await preCommit('--version');
+      expect(version.exitCode, version.stderr).toBe(0);
+      const installed = await preCommit('install');
+      expect(installed.exitCode, installed.stderr + installed.stdout).toBe(0);
+      const hooks = await preCommit('install-hooks');
+      const output = hooks.stdout + hooks.stderr;
+      expect(hooks.exitCode, output).toBe(0);
+      // Before, pre-commit npm-installed every development dependency and ran the TypeScript build: minutes.
+      expect(hooks.durationMs, `${version.stdout.trim()}: install-hooks`).toBeLessThan(120_000);
+      expect(output).not.toMatch(/warning|deprecat/i);
+      expect(existsSync(toolCalls) ? readFileSync(toolCalls, 'utf8') : '').toBe('');
+      const made = folders(cache);
+      expect(made.filter((path) => /(^|\/)(node_modules|node_env[^/]*)$/.test(path))).toEqual([]);
+      expect(made.filter((path) => /(^|\/)dist\/bundle$/.test(path))).toEqual([]);
+    }, 300_000);
 
-    test(
-      'a commit that adds a secret is blocked, masked; a clean one passes; the whole gate waits for a stage',
-      async () => {
-        const head = (await repo.git('rev-parse', 'HEAD')).trim();
-        await repo.write('app.env', `TOKEN=${token}\n`);
-        await repo.git('add', 'app.env');
-        const blocked = await commit('add the token');
-        const said = blocked.stdout + blocked.stderr;
-        expect(blocked.exitCode, said).not.toBe(0);
-        expect(said).toContain('tollgate (secrets in the staged change)');
-        expect(said).toContain('commit blocked: 1 secret in staged changes');
-        expect(said).toContain('app.env:1:7 secrets/github-pat');
-        expect(said).not.toContain(token);
-        expect((await repo.git('rev-parse', 'HEAD')).trim()).toBe(head);
+    test('a commit that adds a secret is blocked, masked; a clean one passes; the whole gate waits for a stage', async () => {
+      const head = (await repo.git('rev-parse', 'HEAD')).trim();
+      await repo.write('app.env', `TOKEN=${token}\n`);
+      await repo.git('add', 'app.env');
+      const blocked = await commit('add the token');
+      const said = blocked.stdout + blocked.stderr;
+      expect(blocked.exitCode, said).not.toBe(0);
+      expect(said).toContain('tollgate (secrets in the staged change)');
+      expect(said).toContain('commit blocked: 1 secret in staged changes');
+      expect(said).toContain('app.env:1:7 secrets/github-pat');
+      expect(said).not.toContain(token);
+      expect((await repo.git('rev-parse', 'HEAD')).trim()).toBe(head);
 
-        await repo.write('app.env', `TOKEN=\${GITHUB_TOKEN}\n`);
-        await repo.git('add', 'app.env');
-        const clean = await commit('read the token from the environment');
-        const passed = clean.stdout + clean.stderr;
-        expect(clean.exitCode, passed).toBe(0);
-        expect(passed).toMatch(/tollgate \(secrets in the staged change\)\.+Passed/);
-        // `stages: [manual]` in the manifest: listed without a stage of its own, the whole gate does not run on commit.
-        expect(passed).not.toContain('tollgate (the whole gate)');
-        expect((await repo.git('rev-parse', 'HEAD')).trim()).not.toBe(head);
-        expect(existsSync(toolCalls)).toBe(false);
-      },
-      timeBudget(300_000),
-    );
+      await repo.write('app.env', `TOKEN=\${GITHUB_TOKEN}\n`);
+      await repo.git('add', 'app.env');
+      const clean = await commit('read the token from the environment');
+      const passed = clean.stdout + clean.stderr;
+      expect(clean.exitCode, passed).toBe(0);
+      expect(passed).toMatch(/tollgate \(secrets in the staged change\)\.+Passed/);
+      // `stages: [manual]` in the manifest: listed without a stage of its own, the whole gate does not run on commit.
+      expect(passed).not.toContain('tollgate (the whole gate)');
+      expect((await repo.git('rev-parse', 'HEAD')).trim()).not.toBe(head);
+      expect(existsSync(toolCalls)).toBe(false);
+    }, 300_000);
   });
 });

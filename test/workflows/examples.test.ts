@@ -6,7 +6,6 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { runProcess } from '../../src/core/process.js';
 import { repoRoot } from '../support/action-runner.js';
 import { createTempRepo, removeDir, type TempRepo, tempDir } from '../support/git-repo.js';
-import { timeBudget } from '../support/time-budget.js';
 import { readWorkflow, runJob, type StandIn, type Workflow } from '../support/workflow-runner.js';
 
 /**
@@ -114,117 +113,105 @@ const gateConfig = (check: string) =>
   `checks:\n  - name: tests\n    run: ${check}\nvalidation:\n  advisories: { enabled: false }\n`;
 
 describe('docs/ci examples, run by the runner harness', () => {
-  test(
-    'gate.yml: a JavaScript project, npm ci before the gate, comment and SARIF upload',
-    async () => {
-      const { repo, event } = await pullRequest(
-        {
-          '.gitignore': 'node_modules/\n',
-          'package.json': JSON.stringify({
-            name: 'shop',
-            version: '1.0.0',
-            private: true,
-            scripts: { test: 'node test.js' },
-            dependencies: { 'shop-money': 'file:vendor/shop-money' },
-          }),
-          'package-lock.json': JSON.stringify({
-            name: 'shop',
-            version: '1.0.0',
-            lockfileVersion: 3,
-            requires: true,
-            packages: {
-              '': { name: 'shop', version: '1.0.0', dependencies: { 'shop-money': 'file:vendor/shop-money' } },
-              'node_modules/shop-money': { resolved: 'vendor/shop-money', link: true },
-              'vendor/shop-money': { version: '1.0.0' },
-            },
-          }),
-          'vendor/shop-money/package.json': '{"name":"shop-money","version":"1.0.0","main":"index.js"}\n',
-          'vendor/shop-money/index.js': 'exports.cents = (amount) => Math.round(amount * 100);\n',
-          'test.js': "const { cents } = require('shop-money');\nif (cents(1.5) !== 150) process.exit(1);\n",
-          'tollgate.config.yaml': gateConfig('npm test'),
-        },
-        { 'src/price.js': 'export const price = 1.5;\n' },
-      );
-      try {
-        const before = uploads.length;
-        const run = await runExample('docs/ci/gate.yml', repo, event);
-        expect(run.conclusion, logOf(run)).toBe('success');
-        expect(existsSync(join(repo.root, 'node_modules/shop-money'))).toBe(true);
-        expect(run.summary).toMatch(/1 check\(s\) passed/);
-        expect(uploads.slice(before)).toEqual([{ category: 'tollgate', results: 0 }]);
-        expect(requests).toContain('POST /repos/acme/shop/issues/7/comments');
-      } finally {
-        await repo.cleanup();
-      }
-    },
-    timeBudget(240_000),
-  );
+  test('gate.yml: a JavaScript project, npm ci before the gate, comment and SARIF upload', async () => {
+    const { repo, event } = await pullRequest(
+      {
+        '.gitignore': 'node_modules/\n',
+        'package.json': JSON.stringify({
+          name: 'shop',
+          version: '1.0.0',
+          private: true,
+          scripts: { test: 'node test.js' },
+          dependencies: { 'shop-money': 'file:vendor/shop-money' },
+        }),
+        'package-lock.json': JSON.stringify({
+          name: 'shop',
+          version: '1.0.0',
+          lockfileVersion: 3,
+          requires: true,
+          packages: {
+            '': { name: 'shop', version: '1.0.0', dependencies: { 'shop-money': 'file:vendor/shop-money' } },
+            'node_modules/shop-money': { resolved: 'vendor/shop-money', link: true },
+            'vendor/shop-money': { version: '1.0.0' },
+          },
+        }),
+        'vendor/shop-money/package.json': '{"name":"shop-money","version":"1.0.0","main":"index.js"}\n',
+        'vendor/shop-money/index.js': 'exports.cents = (amount) => Math.round(amount * 100);\n',
+        'test.js': "const { cents } = require('shop-money');\nif (cents(1.5) !== 150) process.exit(1);\n",
+        'tollgate.config.yaml': gateConfig('npm test'),
+      },
+      { 'src/price.js': 'export const price = 1.5;\n' },
+    );
+    try {
+      const before = uploads.length;
+      const run = await runExample('docs/ci/gate.yml', repo, event);
+      expect(run.conclusion, logOf(run)).toBe('success');
+      expect(existsSync(join(repo.root, 'node_modules/shop-money'))).toBe(true);
+      expect(run.summary).toMatch(/1 check\(s\) passed/);
+      expect(uploads.slice(before)).toEqual([{ category: 'tollgate', results: 0 }]);
+      expect(requests).toContain('POST /repos/acme/shop/issues/7/comments');
+    } finally {
+      await repo.cleanup();
+    }
+  }, 240_000);
 
-  test(
-    'gate-python.yml: a Python project, pip install before the gate',
-    async () => {
-      const { repo, event } = await pullRequest(
+  test('gate-python.yml: a Python project, pip install before the gate', async () => {
+    const { repo, event } = await pullRequest(
+      {
+        '.gitignore': '__pycache__/\n',
+        'requirements.txt': './vendor/shop_money-1.0-py3-none-any.whl\n',
+        'tests/test_money.py':
+          'import unittest\nfrom shop_money import cents\n\nclass Money(unittest.TestCase):\n    def test_cents(self):\n        self.assertEqual(cents(1.5), 150)\n',
+        'tollgate.config.yaml': gateConfig('python -m unittest discover -s tests'),
+      },
+      { 'tests/__init__.py': '' },
+    );
+    try {
+      // A wheel built here, so pip installs it with no index: a zip with the module and its metadata.
+      const wheel = [
+        'import zipfile, sys',
+        "with zipfile.ZipFile(sys.argv[1], 'w') as z:",
+        "    z.writestr('shop_money/__init__.py', 'def cents(amount):\\n    return round(amount * 100)\\n')",
+        "    z.writestr('shop_money-1.0.dist-info/METADATA', 'Metadata-Version: 2.1\\nName: shop-money\\nVersion: 1.0\\n')",
+        "    z.writestr('shop_money-1.0.dist-info/WHEEL', 'Wheel-Version: 1.0\\nGenerator: test\\nRoot-Is-Purelib: true\\nTag: py3-none-any\\n')",
+        "    z.writestr('shop_money-1.0.dist-info/RECORD', '')",
+      ].join('\n');
+      await runProcess('mkdir', ['-p', join(repo.root, 'vendor')], {
+        cwd: repo.root,
+        env: repo.env,
+        timeoutMs: 10_000,
+      });
+      const built = await runProcess(
+        'python3',
+        ['-c', wheel, join(repo.root, 'vendor/shop_money-1.0-py3-none-any.whl')],
         {
-          '.gitignore': '__pycache__/\n',
-          'requirements.txt': './vendor/shop_money-1.0-py3-none-any.whl\n',
-          'tests/test_money.py':
-            'import unittest\nfrom shop_money import cents\n\nclass Money(unittest.TestCase):\n    def test_cents(self):\n        self.assertEqual(cents(1.5), 150)\n',
-          'tollgate.config.yaml': gateConfig('python -m unittest discover -s tests'),
-        },
-        { 'tests/__init__.py': '' },
-      );
-      try {
-        // A wheel built here, so pip installs it with no index: a zip with the module and its metadata.
-        const wheel = [
-          'import zipfile, sys',
-          "with zipfile.ZipFile(sys.argv[1], 'w') as z:",
-          "    z.writestr('shop_money/__init__.py', 'def cents(amount):\\n    return round(amount * 100)\\n')",
-          "    z.writestr('shop_money-1.0.dist-info/METADATA', 'Metadata-Version: 2.1\\nName: shop-money\\nVersion: 1.0\\n')",
-          "    z.writestr('shop_money-1.0.dist-info/WHEEL', 'Wheel-Version: 1.0\\nGenerator: test\\nRoot-Is-Purelib: true\\nTag: py3-none-any\\n')",
-          "    z.writestr('shop_money-1.0.dist-info/RECORD', '')",
-        ].join('\n');
-        await runProcess('mkdir', ['-p', join(repo.root, 'vendor')], {
           cwd: repo.root,
           env: repo.env,
-          timeoutMs: 10_000,
-        });
-        const built = await runProcess(
-          'python3',
-          ['-c', wheel, join(repo.root, 'vendor/shop_money-1.0-py3-none-any.whl')],
-          {
-            cwd: repo.root,
-            env: repo.env,
-            timeoutMs: 30_000,
-          },
-        );
-        expect(built.exitCode, built.stderr).toBe(0);
-        await repo.git('add', 'vendor');
-        await repo.commit('vendor the wheel');
-        const run = await runExample('docs/ci/gate-python.yml', repo, event);
-        expect(run.conclusion, logOf(run)).toBe('success');
-        expect(run.steps.map((step) => step.outcome)).toEqual(['success', 'success', 'success', 'success', 'success']);
-      } finally {
-        await repo.cleanup();
-      }
-    },
-    timeBudget(240_000),
-  );
+          timeoutMs: 30_000,
+        },
+      );
+      expect(built.exitCode, built.stderr).toBe(0);
+      await repo.git('add', 'vendor');
+      await repo.commit('vendor the wheel');
+      const run = await runExample('docs/ci/gate-python.yml', repo, event);
+      expect(run.conclusion, logOf(run)).toBe('success');
+      expect(run.steps.map((step) => step.outcome)).toEqual(['success', 'success', 'success', 'success', 'success']);
+    } finally {
+      await repo.cleanup();
+    }
+  }, 240_000);
 
-  test(
-    'secret-history.yml and advisories.yml run their steps',
-    async () => {
-      const { repo, event } = await pullRequest({ 'README.md': '# shop\n' }, { 'docs/a.md': 'A page.\n' });
-      try {
-        const scan = await runExample('docs/ci/secret-history.yml', repo, event);
-        expect(scan.conclusion, logOf(scan)).toBe('success');
-        const advisories = await runExample('docs/ci/advisories.yml', repo, event);
-        expect(advisories.conclusion, logOf(advisories)).toBe('success');
-      } finally {
-        await repo.cleanup();
-      }
-    },
-    timeBudget(240_000),
-  );
+  test('secret-history.yml and advisories.yml run their steps', async () => {
+    const { repo, event } = await pullRequest({ 'README.md': '# shop\n' }, { 'docs/a.md': 'A page.\n' });
+    try {
+      const scan = await runExample('docs/ci/secret-history.yml', repo, event);
+      expect(scan.conclusion, logOf(scan)).toBe('success');
+      const advisories = await runExample('docs/ci/advisories.yml', repo, event);
+      expect(advisories.conclusion, logOf(advisories)).toBe('success');
+    } finally {
+      await repo.cleanup();
+    }
+  }, 240_000);
 });
 
 describe('docs/ci examples ask for the permissions they use, per job', () => {

@@ -20,7 +20,6 @@ import { z } from 'zod';
 import { createTempRepo, type TempRepo } from '../../../test/support/git-repo.js';
 import { propertyRuns } from '../../../test/support/property-runs.js';
 import { registriesWith } from '../../../test/support/registries.js';
-import { timeBudget } from '../../../test/support/time-budget.js';
 import { builtinRules } from '../../secrets/rules/index.js';
 import { fakeChecksumToken } from '../../secrets/sample-tokens.js';
 import { scanBatches } from '../../secrets/scan-targets.js';
@@ -502,106 +501,102 @@ function seedFromEnv(): { seed?: number } {
 }
 
 describe('the gate invariant', () => {
-  test(
-    'validated only after a full passing run of every enabled validator on the current tree',
-    async () => {
-      const registries = registriesWith(tools);
-      /** The config as the gate loads it: the base's policy, the pending edits listed. */
-      const gateConfig = async () => {
-        const loaded = await loadConfig({ repoRoot: repo.root, cwd: repo.root, env: {}, tools, registries });
-        const { config, hash: configHash, policy } = loaded;
-        return { repoRoot: repo.root, config, configHash, version: 'test', ...(policy ? { policy } : {}) };
-      };
-      let session = 0;
-      await fc.assert(
-        fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 6 }), async (steps) => {
-          await repo.remove('.tollgate');
-          await resetGitTrust();
-          await repo.git('reset', '-q', '--soft', initial);
-          await repo.git('update-ref', 'refs/remotes/origin/main', initial);
-          // The base ref's reflog as the fetch left it: each case is one session, not the sequel of earlier cases' moves.
-          await writeFile(reflogPath(), fetchedReflog);
-          // The index as the base has it, flags and all gone (`git rm --cached` leaves skip-worktree entries alone).
-          await repo.git('read-tree', initial);
-          await writeFile(join(repo.root, '.git', 'info', 'attributes'), '');
-          swapDuringRun = null;
-          secretInHistory = false;
-          for (const file of [...FILES, ...POLICY_FILES, SECRET_FILE]) await repo.remove(file);
-          const policyEdits = new Map<string, string>();
-          /** The model: the clean trees (by content) that a full run looked at. */
-          const passedTrees = new Set<string>();
-          for (const current of steps) {
-            const base = await gateConfig();
-            await act(current);
-            const tree = await observeTree();
-            const treeKey = JSON.stringify([...tree.entries(), ...policyEdits.entries()].sort());
-            if (current.kind === 'commit secret' && secretInHistory) {
-              // A full run right after: the secret's commit fails it, whatever the tree holds now.
-              const report = await runGate({ ...base, tools, command: 'test' });
-              expect(report.verdict, JSON.stringify(steps)).not.toBe('passed');
-              swapDuringRun = null;
-            }
-            if (current.kind === 'policy') {
-              if (current.edit === 'revert') {
-                for (const file of POLICY_FILES) await repo.remove(file);
-                policyEdits.clear();
-              } else {
-                const [file, text] = POLICY_EDITS[current.edit];
-                policyEdits.set(file, text);
-                await repo.write(file, text);
-              }
-            } else if (current.kind === 'scoped') {
-              session += 1;
-              await runValidationCall({
-                ...base,
-                callName: 'scan',
-                registry: tools,
-                calls: [{ tool: scanTool, arguments: { paths: [current.file] } }],
-                declarations: new Map(),
-                complete: false,
-                sessionId: `property-${session}`,
-              });
-            } else if (current.kind === 'full' || current.kind === 'only') {
-              const report = await runGate({
-                ...base,
-                tools,
-                command: 'test',
-                ...(current.kind === 'only' ? { only: [current.tool] } : {}),
-              });
-              // Only the model decides what passes: a clean tree (no SECRET, no TODO, every file readable) after a full
-              // run over it, with the policy as the base has it (no edit pending). No run passes over a file it cannot
-              // read.
-              const entries = [...tree.values()];
-              const readable = entries.every((entry) => entry.kind !== 'unreadable');
-              const clean =
-                policyEdits.size === 0 &&
-                !secretInHistory &&
-                readable &&
-                entries.every(({ text }) => !text.includes('SECRET') && !text.includes('TODO'));
-              if (current.kind === 'full' && clean) passedTrees.add(treeKey);
-              if (current.kind === 'full' && readable) {
-                expect(report.verdict, JSON.stringify(steps)).toBe(clean ? 'passed' : 'failed');
-              } else if (current.kind === 'full') {
-                expect(report.verdict, JSON.stringify(steps)).not.toBe('passed');
-              }
-              swapDuringRun = null;
-            }
-            const after = await observeTree();
-            const afterKey = JSON.stringify([...after.entries(), ...policyEdits.entries()].sort());
-            const status = await readGateStatus({ ...(await gateConfig()), tools });
-            const treeIsEmpty = after.size === 0 && policyEdits.size === 0;
-            if (status.state === 'validated' && !treeIsEmpty) {
-              expect(passedTrees.has(afterKey), JSON.stringify(steps)).toBe(true);
-            }
+  test('validated only after a full passing run of every enabled validator on the current tree', async () => {
+    const registries = registriesWith(tools);
+    /** The config as the gate loads it: the base's policy, the pending edits listed. */
+    const gateConfig = async () => {
+      const loaded = await loadConfig({ repoRoot: repo.root, cwd: repo.root, env: {}, tools, registries });
+      const { config, hash: configHash, policy } = loaded;
+      return { repoRoot: repo.root, config, configHash, version: 'test', ...(policy ? { policy } : {}) };
+    };
+    let session = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 6 }), async (steps) => {
+        await repo.remove('.tollgate');
+        await resetGitTrust();
+        await repo.git('reset', '-q', '--soft', initial);
+        await repo.git('update-ref', 'refs/remotes/origin/main', initial);
+        // The base ref's reflog as the fetch left it: each case is one session, not the sequel of earlier cases' moves.
+        await writeFile(reflogPath(), fetchedReflog);
+        // The index as the base has it, flags and all gone (`git rm --cached` leaves skip-worktree entries alone).
+        await repo.git('read-tree', initial);
+        await writeFile(join(repo.root, '.git', 'info', 'attributes'), '');
+        swapDuringRun = null;
+        secretInHistory = false;
+        for (const file of [...FILES, ...POLICY_FILES, SECRET_FILE]) await repo.remove(file);
+        const policyEdits = new Map<string, string>();
+        /** The model: the clean trees (by content) that a full run looked at. */
+        const passedTrees = new Set<string>();
+        for (const current of steps) {
+          const base = await gateConfig();
+          await act(current);
+          const tree = await observeTree();
+          const treeKey = JSON.stringify([...tree.entries(), ...policyEdits.entries()].sort());
+          if (current.kind === 'commit secret' && secretInHistory) {
+            // A full run right after: the secret's commit fails it, whatever the tree holds now.
+            const report = await runGate({ ...base, tools, command: 'test' });
+            expect(report.verdict, JSON.stringify(steps)).not.toBe('passed');
+            swapDuringRun = null;
           }
-        }),
-        {
-          numRuns: FIXED_CASES.length + propertyRuns(5, 20),
-          examples: FIXED_CASES.map((steps) => [steps] as [Step[]]),
-          ...seedFromEnv(),
-        },
-      );
-    },
-    timeBudget(480_000),
-  );
+          if (current.kind === 'policy') {
+            if (current.edit === 'revert') {
+              for (const file of POLICY_FILES) await repo.remove(file);
+              policyEdits.clear();
+            } else {
+              const [file, text] = POLICY_EDITS[current.edit];
+              policyEdits.set(file, text);
+              await repo.write(file, text);
+            }
+          } else if (current.kind === 'scoped') {
+            session += 1;
+            await runValidationCall({
+              ...base,
+              callName: 'scan',
+              registry: tools,
+              calls: [{ tool: scanTool, arguments: { paths: [current.file] } }],
+              declarations: new Map(),
+              complete: false,
+              sessionId: `property-${session}`,
+            });
+          } else if (current.kind === 'full' || current.kind === 'only') {
+            const report = await runGate({
+              ...base,
+              tools,
+              command: 'test',
+              ...(current.kind === 'only' ? { only: [current.tool] } : {}),
+            });
+            // Only the model decides what passes: a clean tree (no SECRET, no TODO, every file readable) after a full
+            // run over it, with the policy as the base has it (no edit pending). No run passes over a file it cannot
+            // read.
+            const entries = [...tree.values()];
+            const readable = entries.every((entry) => entry.kind !== 'unreadable');
+            const clean =
+              policyEdits.size === 0 &&
+              !secretInHistory &&
+              readable &&
+              entries.every(({ text }) => !text.includes('SECRET') && !text.includes('TODO'));
+            if (current.kind === 'full' && clean) passedTrees.add(treeKey);
+            if (current.kind === 'full' && readable) {
+              expect(report.verdict, JSON.stringify(steps)).toBe(clean ? 'passed' : 'failed');
+            } else if (current.kind === 'full') {
+              expect(report.verdict, JSON.stringify(steps)).not.toBe('passed');
+            }
+            swapDuringRun = null;
+          }
+          const after = await observeTree();
+          const afterKey = JSON.stringify([...after.entries(), ...policyEdits.entries()].sort());
+          const status = await readGateStatus({ ...(await gateConfig()), tools });
+          const treeIsEmpty = after.size === 0 && policyEdits.size === 0;
+          if (status.state === 'validated' && !treeIsEmpty) {
+            expect(passedTrees.has(afterKey), JSON.stringify(steps)).toBe(true);
+          }
+        }
+      }),
+      {
+        numRuns: FIXED_CASES.length + propertyRuns(5, 20),
+        examples: FIXED_CASES.map((steps) => [steps] as [Step[]]),
+        ...seedFromEnv(),
+      },
+    );
+  }, 480_000);
 });

@@ -2,7 +2,6 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createTempRepo, type TempRepo } from '../../../test/support/git-repo.js';
-import { timeBudget } from '../../../test/support/time-budget.js';
 import { fakeChecksumToken } from '../../secrets/sample-tokens.js';
 import { validators } from '../../validators/index.js';
 import { createTollgateMcpServer } from './server.js';
@@ -67,48 +66,40 @@ async function gateState(): Promise<string> {
   return (status.structuredContent as { state: string }).state;
 }
 
-test(
-  'a single validator that passes says what is still needed; only the complete run says "done"',
-  async () => {
-    const checks = await call('checks');
-    const stillNeeded = 'checks passed. Still needed before done: parallel_validation (secrets not run on this tree).';
-    expect(checks.structured.status).toBe('passed');
-    expect(checks.structured.next).toBe(stillNeeded);
-    expect(checks.structured.summary).toBe(stillNeeded);
-    expect(checks.text).toContain(stillNeeded);
-    expect(checks.text).not.toContain('may be declared done');
-    expect(await gateState()).not.toBe('validated');
+test('a single validator that passes says what is still needed; only the complete run says "done"', async () => {
+  const checks = await call('checks');
+  const stillNeeded = 'checks passed. Still needed before done: parallel_validation (secrets not run on this tree).';
+  expect(checks.structured.status).toBe('passed');
+  expect(checks.structured.next).toBe(stillNeeded);
+  expect(checks.structured.summary).toBe(stillNeeded);
+  expect(checks.text).toContain(stillNeeded);
+  expect(checks.text).not.toContain('may be declared done');
+  expect(await gateState()).not.toBe('validated');
 
-    // Every validator has now run on this tree, one at a time: still not one run on one snapshot.
-    const secrets = await call('secret_scanning');
-    expect(secrets.structured.next).toBe(
-      'secrets passed. Still needed before done: parallel_validation (each validator ran on this tree, but only a run of all of them on one snapshot counts).',
-    );
-    expect(await gateState()).not.toBe('validated');
+  // Every validator has now run on this tree, one at a time: still not one run on one snapshot.
+  const secrets = await call('secret_scanning');
+  expect(secrets.structured.next).toBe(
+    'secrets passed. Still needed before done: parallel_validation (each validator ran on this tree, but only a run of all of them on one snapshot counts).',
+  );
+  expect(await gateState()).not.toBe('validated');
 
-    const all = await call('parallel_validation');
-    expect(all.structured.next).toBe('Validation passed. The change may be declared done.');
-    expect(await gateState()).toBe('validated');
+  const all = await call('parallel_validation');
+  expect(all.structured.next).toBe('Validation passed. The change may be declared done.');
+  expect(await gateState()).toBe('validated');
 
-    // After the complete run, a single tool agrees with validation_status, and says why.
-    const again = await call('checks');
-    expect(again.structured.next).toBe(
-      `checks passed, and run ${all.structured.runId} of every enabled validator already passed this same change: it may be declared done.`,
-    );
-  },
-  timeBudget(60_000),
-);
+  // After the complete run, a single tool agrees with validation_status, and says why.
+  const again = await call('checks');
+  expect(again.structured.next).toBe(
+    `checks passed, and run ${all.structured.runId} of every enabled validator already passed this same change: it may be declared done.`,
+  );
+});
 
-test(
-  'after a complete run failed on another validator, a pass of one says which did not pass',
-  async () => {
-    await repo.write('deploy.env', `GITHUB_TOKEN=${fakeChecksumToken('ghp_', 'partial-calls')}\n`);
-    expect((await call('parallel_validation')).structured.status).toBe('failed');
-    const checks = await call('checks');
-    expect(checks.structured.next).toBe(
-      'checks passed. Still needed before done: parallel_validation (secrets did not pass on it).',
-    );
-    expect(await gateState()).toBe('failed');
-  },
-  timeBudget(60_000),
-);
+test('after a complete run failed on another validator, a pass of one says which did not pass', async () => {
+  await repo.write('deploy.env', `GITHUB_TOKEN=${fakeChecksumToken('ghp_', 'partial-calls')}\n`);
+  expect((await call('parallel_validation')).structured.status).toBe('failed');
+  const checks = await call('checks');
+  expect(checks.structured.next).toBe(
+    'checks passed. Still needed before done: parallel_validation (secrets did not pass on it).',
+  );
+  expect(await gateState()).toBe('failed');
+});

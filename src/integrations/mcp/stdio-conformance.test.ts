@@ -13,7 +13,6 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type FakeOsv, startFakeOsv } from '../../../test/fakes/osv/server.js';
 import { createTempRepo, type TempRepo } from '../../../test/support/git-repo.js';
 import { CLI_PATH } from '../../../test/support/run-cli.js';
-import { timeBudget } from '../../../test/support/time-budget.js';
 import { updateSession } from '../../core/run/session-store.js';
 import { fakeChecksumToken } from '../../secrets/sample-tokens.js';
 
@@ -68,158 +67,136 @@ async function connect(env: Record<string, string> = ALL_ON): Promise<Client> {
 }
 
 describe.skipIf(!built)('tollgate mcp over stdio: what real clients see', () => {
-  test(
-    'one tool per validator, annotations that tell the truth, invalid params as JSON-RPC errors',
-    async () => {
-      const client = await connect();
-      const { tools } = await client.listTools();
-      expect(tools.map((tool) => tool.name)).toEqual([
-        'parallel_validation',
-        'dependency_advisories',
-        'checks',
-        'code_review',
-        'secret_scanning',
-        'static_analysis',
-        'validation_status',
-      ]);
-      const byName = new Map(tools.map((tool) => [tool.name, tool]));
-      expect(byName.get('parallel_validation')?.annotations).toMatchObject({
-        readOnlyHint: false,
-        openWorldHint: true,
-      });
-      expect(byName.get('dependency_advisories')?.annotations).toMatchObject({
-        readOnlyHint: true,
-        openWorldHint: true,
-      });
-      expect(byName.get('validation_status')?.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: false });
-      expect(client.getServerCapabilities()?.tools?.listChanged).toBe(true);
+  test('one tool per validator, annotations that tell the truth, invalid params as JSON-RPC errors', async () => {
+    const client = await connect();
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual([
+      'parallel_validation',
+      'dependency_advisories',
+      'checks',
+      'code_review',
+      'secret_scanning',
+      'static_analysis',
+      'validation_status',
+    ]);
+    const byName = new Map(tools.map((tool) => [tool.name, tool]));
+    expect(byName.get('parallel_validation')?.annotations).toMatchObject({ readOnlyHint: false, openWorldHint: true });
+    expect(byName.get('dependency_advisories')?.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: true });
+    expect(byName.get('validation_status')?.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: false });
+    expect(client.getServerCapabilities()?.tools?.listChanged).toBe(true);
 
-      const unknown = (await client.callTool({ name: 'nope', arguments: {} }).catch((error) => error)) as McpError;
-      expect(unknown.code).toBe(ErrorCode.InvalidParams);
-      const notObject = (await client
-        .request({ method: 'tools/call', params: { name: 'checks', arguments: [1] } } as never, CallToolResultSchema)
-        .catch((error) => error)) as McpError;
-      expect(notObject.code).toBe(ErrorCode.InvalidParams);
-      await client.close();
-    },
-    timeBudget(60_000),
-  );
+    const unknown = (await client.callTool({ name: 'nope', arguments: {} }).catch((error) => error)) as McpError;
+    expect(unknown.code).toBe(ErrorCode.InvalidParams);
+    const notObject = (await client
+      .request({ method: 'tools/call', params: { name: 'checks', arguments: [1] } } as never, CallToolResultSchema)
+      .catch((error) => error)) as McpError;
+    expect(notObject.code).toBe(ErrorCode.InvalidParams);
+    await client.close();
+  });
 
-  test(
-    'on a clean tree, scoped calls check the package and the committed file they name',
-    async () => {
-      const client = await connect();
-      const advisories = await client.callTool({
-        name: 'dependency_advisories',
-        arguments: { packages: ['npm:lodash@4.17.15'] },
-      });
-      expect(osv.queries).toContain('npm/lodash@4.17.15');
-      expect((advisories.structuredContent as { status: string }).status).toBe('failed');
-      const secrets = await client.callTool({ name: 'secret_scanning', arguments: { paths: ['committed.txt'] } });
-      const structured = secrets.structuredContent as {
-        status: string;
-        findings: Array<{ path?: string }>;
-      };
-      expect(structured.status).toBe('failed');
-      expect(structured.findings.map((finding) => finding.path)).toEqual(['committed.txt']);
-      expect(JSON.stringify(secrets)).not.toContain(token);
-      await client.close();
-    },
-    timeBudget(60_000),
-  );
+  test('on a clean tree, scoped calls check the package and the committed file they name', async () => {
+    const client = await connect();
+    const advisories = await client.callTool({
+      name: 'dependency_advisories',
+      arguments: { packages: ['npm:lodash@4.17.15'] },
+    });
+    expect(osv.queries).toContain('npm/lodash@4.17.15');
+    expect((advisories.structuredContent as { status: string }).status).toBe('failed');
+    const secrets = await client.callTool({ name: 'secret_scanning', arguments: { paths: ['committed.txt'] } });
+    const structured = secrets.structuredContent as {
+      status: string;
+      findings: Array<{ path?: string }>;
+    };
+    expect(structured.status).toBe('failed');
+    expect(structured.findings.map((finding) => finding.path)).toEqual(['committed.txt']);
+    expect(JSON.stringify(secrets)).not.toContain(token);
+    await client.close();
+  });
 
-  test(
-    'the tool list follows the config, announced with list_changed; validation_status tells a tripped breaker',
-    async () => {
-      const sessionId = 'stdio-conformance';
-      // A change that is not validated yet, so validation_status has something to say besides "passed".
-      await repo.write('pending.txt', 'a change\n');
-      await updateSession(repo.root, `mcp-${sessionId}`, (session) => {
-        session.consecutiveTimeouts = 2;
-      });
-      // No switch for code_review: the config decides, and the config is about to change.
-      const client = await connect({
-        TOLLGATE_USE_CHECKS: '1',
-        TOLLGATE_USE_SECRETS: '1',
-        TOLLGATE_USE_ADVISORIES: '1',
-        TOLLGATE_USE_STATIC_ANALYSIS: '0',
-        TOLLGATE_SESSION_ID: sessionId,
-      });
-      let announced = 0;
-      client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
-        announced++;
-      });
-      // The config is policy (docs/policy.md): an edit applies once it is in the base, here a commit on main.
-      await commitConfig(configText('validation:\n  code_review: { enabled: true }\n'));
-      expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('code_review');
-      // code_review is off by default, so that listing was itself a change, announced before its answer.
-      expect(announced).toBe(1);
-      announced = 0;
-      await commitConfig(configText('validation:\n  code_review: { enabled: false }\n'));
-      const status = await client.callTool({ name: 'validation_status', arguments: {} });
-      expect(status.structuredContent).toMatchObject({ circuitBreakerTripped: true });
-      expect((status.structuredContent as { next: string }).next).toContain('circuit breaker has tripped');
-      for (let waited = 0; announced === 0 && waited < 2_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
-      expect(announced).toBe(1);
-      const names = (await client.listTools()).tools.map((tool) => tool.name);
-      expect(names).not.toContain('code_review');
-      await client.close();
-      await commitConfig(configText());
-      await repo.remove('pending.txt');
-    },
-    timeBudget(60_000),
-  );
+  test('the tool list follows the config, announced with list_changed; validation_status tells a tripped breaker', async () => {
+    const sessionId = 'stdio-conformance';
+    // A change that is not validated yet, so validation_status has something to say besides "passed".
+    await repo.write('pending.txt', 'a change\n');
+    await updateSession(repo.root, `mcp-${sessionId}`, (session) => {
+      session.consecutiveTimeouts = 2;
+    });
+    // No switch for code_review: the config decides, and the config is about to change.
+    const client = await connect({
+      TOLLGATE_USE_CHECKS: '1',
+      TOLLGATE_USE_SECRETS: '1',
+      TOLLGATE_USE_ADVISORIES: '1',
+      TOLLGATE_USE_STATIC_ANALYSIS: '0',
+      TOLLGATE_SESSION_ID: sessionId,
+    });
+    let announced = 0;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+      announced++;
+    });
+    // The config is policy (docs/policy.md): an edit applies once it is in the base, here a commit on main.
+    await commitConfig(configText('validation:\n  code_review: { enabled: true }\n'));
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('code_review');
+    // code_review is off by default, so that listing was itself a change, announced before its answer.
+    expect(announced).toBe(1);
+    announced = 0;
+    await commitConfig(configText('validation:\n  code_review: { enabled: false }\n'));
+    const status = await client.callTool({ name: 'validation_status', arguments: {} });
+    expect(status.structuredContent).toMatchObject({ circuitBreakerTripped: true });
+    expect((status.structuredContent as { next: string }).next).toContain('circuit breaker has tripped');
+    for (let waited = 0; announced === 0 && waited < 2_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+    expect(announced).toBe(1);
+    const names = (await client.listTools()).tools.map((tool) => tool.name);
+    expect(names).not.toContain('code_review');
+    await client.close();
+    await commitConfig(configText());
+    await repo.remove('pending.txt');
+  });
 });
 
 describe.skipIf(!built)('tollgate mcp over stdio: JSON-RPC as the spec says', () => {
-  test(
-    'a line that is not JSON gets a parse error with id null; requests before initialize are refused',
-    async () => {
-      const child = spawn(process.execPath, [CLI_PATH, 'mcp'], {
-        cwd: repo.root,
-        env: { ...repo.env, ...ALL_ON },
-        stdio: ['pipe', 'pipe', 'ignore'],
-      });
-      const replies = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
-      const send = (line: string) => child.stdin.write(`${line}\n`);
-      const next = async () => JSON.parse((await replies.next()).value as string) as Record<string, unknown>;
+  test('a line that is not JSON gets a parse error with id null; requests before initialize are refused', async () => {
+    const child = spawn(process.execPath, [CLI_PATH, 'mcp'], {
+      cwd: repo.root,
+      env: { ...repo.env, ...ALL_ON },
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
+    const replies = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+    const send = (line: string) => child.stdin.write(`${line}\n`);
+    const next = async () => JSON.parse((await replies.next()).value as string) as Record<string, unknown>;
 
-      send('this is not json');
-      expect(await next()).toEqual({
-        jsonrpc: '2.0',
-        id: null,
-        error: { code: ErrorCode.ParseError, message: expect.stringContaining('Parse error') },
-      });
-      send(JSON.stringify({ jsonrpc: '2.0', id: 7, nothing: 'here' }));
-      expect(await next()).toMatchObject({ id: 7, error: { code: ErrorCode.InvalidRequest } });
-      send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }));
-      expect(await next()).toEqual({
-        jsonrpc: '2.0',
-        id: 1,
-        error: { code: -32000, message: 'Server not initialized: send initialize before tools/list' },
-      });
-      send(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }));
-      expect(await next()).toEqual({ jsonrpc: '2.0', id: 2, result: {} });
+    send('this is not json');
+    expect(await next()).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: ErrorCode.ParseError, message: expect.stringContaining('Parse error') },
+    });
+    send(JSON.stringify({ jsonrpc: '2.0', id: 7, nothing: 'here' }));
+    expect(await next()).toMatchObject({ id: 7, error: { code: ErrorCode.InvalidRequest } });
+    send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }));
+    expect(await next()).toEqual({
+      jsonrpc: '2.0',
+      id: 1,
+      error: { code: -32000, message: 'Server not initialized: send initialize before tools/list' },
+    });
+    send(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }));
+    expect(await next()).toEqual({ jsonrpc: '2.0', id: 2, result: {} });
 
-      const clientInfo = { name: 'raw', version: '1.0.0' };
-      send(
-        JSON.stringify({
-          jsonrpc: '2.0',
-          id: 3,
-          method: 'initialize',
-          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo },
-        }),
-      );
-      expect(await next()).toMatchObject({ id: 3, result: { serverInfo: { name: 'tollgate' } } });
-      send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
-      send(JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'tools/list', params: {} }));
-      const listed = await next();
-      expect(listed).toMatchObject({ id: 4, result: { tools: expect.arrayContaining([expect.anything()]) } });
-      child.stdin.end();
-      await new Promise((resolve) => child.once('exit', resolve));
-    },
-    timeBudget(60_000),
-  );
+    const clientInfo = { name: 'raw', version: '1.0.0' };
+    send(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo },
+      }),
+    );
+    expect(await next()).toMatchObject({ id: 3, result: { serverInfo: { name: 'tollgate' } } });
+    send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+    send(JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'tools/list', params: {} }));
+    const listed = await next();
+    expect(listed).toMatchObject({ id: 4, result: { tools: expect.arrayContaining([expect.anything()]) } });
+    child.stdin.end();
+    await new Promise((resolve) => child.once('exit', resolve));
+  });
 });
 
 async function commitConfig(text: string): Promise<void> {

@@ -2,7 +2,6 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createTempRepo, type TempRepo } from '../../../test/support/git-repo.js';
-import { timeBudget } from '../../../test/support/time-budget.js';
 import { builtinRules } from '../rules/index.js';
 import { fakeChecksumToken } from '../sample-tokens.js';
 import { type ScanOutcome, scanBatches, scanTargets } from '../scan-targets.js';
@@ -179,64 +178,60 @@ function variedHistory(commits: number): string {
 }
 
 describe('scan --history gives what the whole-patch parser gave', () => {
-  test(
-    'same findings, commits, lines and fingerprints as parsing one `git log -p` whole, with 1 to 3 git processes',
-    async () => {
-      repo = await createTempRepo();
-      const imported = spawnSync('git', ['fast-import', '--quiet'], {
-        cwd: repo.root,
-        env: repo.env,
-        input: variedHistory(600),
+  test('same findings, commits, lines and fingerprints as parsing one `git log -p` whole, with 1 to 3 git processes', async () => {
+    repo = await createTempRepo();
+    const imported = spawnSync('git', ['fast-import', '--quiet'], {
+      cwd: repo.root,
+      env: repo.env,
+      input: variedHistory(600),
+    });
+    expect(imported.status, imported.stderr?.toString()).toBe(0);
+    const scanner = new SecretScanner(builtinRules);
+    const log = spawnSync(
+      'git',
+      [
+        '-c',
+        'core.quotePath=false',
+        'log',
+        '-p',
+        '-U0',
+        '--no-color',
+        '--no-ext-diff',
+        '--no-merges',
+        '--format=%x00commit %H',
+        'main',
+        '--',
+      ],
+      { cwd: repo.root, env: repo.env, maxBuffer: 1e9 },
+    );
+    const whole = parsePatch(log.stdout.toString())
+      .filter((file) => !file.binary)
+      .map((file) => {
+        const text = file.added.map((item) => item.text).join('\n');
+        return {
+          path: file.path,
+          commit: file.commit!,
+          lineMap: file.added.map((item) => item.line),
+          read: async () => text,
+        };
       });
-      expect(imported.status, imported.stderr?.toString()).toBe(0);
-      const scanner = new SecretScanner(builtinRules);
-      const log = spawnSync(
-        'git',
-        [
-          '-c',
-          'core.quotePath=false',
-          'log',
-          '-p',
-          '-U0',
-          '--no-color',
-          '--no-ext-diff',
-          '--no-merges',
-          '--format=%x00commit %H',
-          'main',
-          '--',
-        ],
-        { cwd: repo.root, env: repo.env, maxBuffer: 1e9 },
+    const summary = (outcome: ScanOutcome) =>
+      outcome.findings
+        .map(
+          (finding) =>
+            `${finding.commit} ${finding.path}:${finding.line}:${finding.column} ${finding.ruleId} ${finding.fingerprint}`,
+        )
+        .sort();
+    const expected = summary(await scanTargets(whole, { scanner }));
+    expect(expected.length).toBeGreaterThan(40);
+    expect(expected.some((line) => line.includes('config/ü'))).toBe(true);
+    expect(log.stdout.toString()).toContain('rename to src/moved');
+    for (const parallel of [1, 2, 3]) {
+      const outcome = await scanBatches(
+        historyTargetBatches({ repoRoot: repo.root, env: repo.env, range: 'main', parallel }),
+        { scanner },
       );
-      const whole = parsePatch(log.stdout.toString())
-        .filter((file) => !file.binary)
-        .map((file) => {
-          const text = file.added.map((item) => item.text).join('\n');
-          return {
-            path: file.path,
-            commit: file.commit!,
-            lineMap: file.added.map((item) => item.line),
-            read: async () => text,
-          };
-        });
-      const summary = (outcome: ScanOutcome) =>
-        outcome.findings
-          .map(
-            (finding) =>
-              `${finding.commit} ${finding.path}:${finding.line}:${finding.column} ${finding.ruleId} ${finding.fingerprint}`,
-          )
-          .sort();
-      const expected = summary(await scanTargets(whole, { scanner }));
-      expect(expected.length).toBeGreaterThan(40);
-      expect(expected.some((line) => line.includes('config/ü'))).toBe(true);
-      expect(log.stdout.toString()).toContain('rename to src/moved');
-      for (const parallel of [1, 2, 3]) {
-        const outcome = await scanBatches(
-          historyTargetBatches({ repoRoot: repo.root, env: repo.env, range: 'main', parallel }),
-          { scanner },
-        );
-        expect(summary(outcome)).toEqual(expected);
-      }
-    },
-    timeBudget(60_000),
-  );
+      expect(summary(outcome)).toEqual(expected);
+    }
+  });
 });

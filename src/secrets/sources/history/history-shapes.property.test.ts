@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTempRepo, type TempRepo } from '../../../../test/support/git-repo.js';
-import { timeBudget } from '../../../../test/support/time-budget.js';
 import { builtinRules } from '../../rules/index.js';
 import { fakeChecksumToken } from '../../sample-tokens.js';
 import { scanBatches, scanTargets } from '../../scan-targets.js';
@@ -109,6 +108,6 @@ describe('the history scan catches what the tree scan catches', () => {
         { numRuns: 2 },
       );
     },
-    timeBudget(60_000),
+    60_000,
   );
 });
