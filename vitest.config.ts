@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { loadScale, REAL_AGENT_SUITES, SCENARIO_SUITES } from './test/suites.js';
+import { loadScale, REAL_AGENT_SUITES, SCENARIO_SUITES, WORKER_EXEC_ARGV, WORKER_SETUP_FILES } from './test/suites.js';
 import { LOAD_SCALE_ENV } from './test/support/time-budget.js';
 
 /**
@@ -12,14 +12,16 @@ export default defineConfig({
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     exclude: ['**/node_modules/**', ...REAL_AGENT_SUITES, ...SCENARIO_SUITES],
     globalSetup: ['test/support/global-temp-root.ts'],
-    // A loaded machine gets longer budgets, not failures (test/suites.ts: loadScale).
+    setupFiles: WORKER_SETUP_FILES,
+    // A loaded machine gets longer budgets, not failures (test/suites.ts: loadScale). Two minutes for a file's slowest
+    // tests (a few CLI runs); a test needs no timeout of its own below that, and one above it is a timeBudget.
     env: { [LOAD_SCALE_ENV]: String(scale) },
-    testTimeout: 60_000 * scale,
-    hookTimeout: 60_000 * scale,
+    testTimeout: 120_000 * scale,
+    hookTimeout: 120_000 * scale,
     pool: 'forks',
     // Two cores: keep a little headroom for the git and child processes the tests spawn. A worker keeps its modules
     // from one test file to the next (isolate: false): loading them again for each of 220 files cost about a tenth of
     // the suite. So a test file must leave no module state behind (see docs/testing.md).
-    poolOptions: { forks: { maxForks: 2, minForks: 1, isolate: false } },
+    poolOptions: { forks: { maxForks: 2, minForks: 1, isolate: false, execArgv: WORKER_EXEC_ARGV } },
   },
 });

@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { loadScale, REAL_AGENT_SUITES } from './test/suites.js';
+import { loadScale, REAL_AGENT_SUITES, WORKER_EXEC_ARGV, WORKER_SETUP_FILES } from './test/suites.js';
 import { LOAD_SCALE_ENV } from './test/support/time-budget.js';
 
 /**
@@ -12,10 +12,11 @@ export default defineConfig({
   test: {
     include: REAL_AGENT_SUITES,
     globalSetup: ['test/support/global-temp-root.ts'],
+    setupFiles: WORKER_SETUP_FILES,
     env: { [LOAD_SCALE_ENV]: String(scale) },
     testTimeout: 180_000 * scale,
     hookTimeout: 240_000 * scale,
     pool: 'forks',
-    poolOptions: { forks: { maxForks: 1, minForks: 1 } },
+    poolOptions: { forks: { maxForks: 1, minForks: 1, execArgv: WORKER_EXEC_ARGV } },
   },
 });

@@ -1,5 +1,12 @@
 import { defineConfig } from 'vitest/config';
-import { loadScale, PROPERTY_RUNS_ENV, PROPERTY_SUITES, SCENARIO_SUITES } from './test/suites.js';
+import {
+  loadScale,
+  PROPERTY_RUNS_ENV,
+  PROPERTY_SUITES,
+  SCENARIO_SUITES,
+  WORKER_EXEC_ARGV,
+  WORKER_SETUP_FILES,
+} from './test/suites.js';
 import { LOAD_SCALE_ENV } from './test/support/time-budget.js';
 
 /**
@@ -12,10 +19,11 @@ export default defineConfig({
   test: {
     include: [...SCENARIO_SUITES, ...PROPERTY_SUITES],
     globalSetup: ['test/support/global-temp-root.ts'],
+    setupFiles: WORKER_SETUP_FILES,
     env: { [PROPERTY_RUNS_ENV]: 'full', [LOAD_SCALE_ENV]: String(scale) },
     testTimeout: 60_000 * scale,
     hookTimeout: 60_000 * scale,
     pool: 'forks',
-    poolOptions: { forks: { maxForks: 2, minForks: 1, isolate: false } },
+    poolOptions: { forks: { maxForks: 2, minForks: 1, isolate: false, execArgv: WORKER_EXEC_ARGV } },
   },
 });

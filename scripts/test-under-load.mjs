@@ -5,6 +5,7 @@
 //
 //   node scripts/test-under-load.mjs            npm test beside 8 burners
 //   node scripts/test-under-load.mjs --load 0   npm test alone: the quiet figure (on a machine nothing else uses)
+//   node scripts/test-under-load.mjs --load 8 -- FILE…   `npx vitest run FILE…` instead (a subset; not recorded)
 //
 // Exits with npm test's own exit code. Interrupted (Ctrl-C), it stops the burners and npm test with it.
 import { spawn, spawnSync } from 'node:child_process';
@@ -14,12 +15,17 @@ import { loadNow, settleLoad, startBurners } from '../bench/load.mjs';
 import { appendNpmTestRecord } from '../bench/npm-test-record.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const args = process.argv.slice(2);
+const dashes = process.argv.indexOf('--');
+const args = dashes === -1 ? process.argv.slice(2) : process.argv.slice(2, dashes);
+// After `--`: vitest's own arguments, for a subset of the files (its figure is not npm test's, so it is not recorded).
+const vitestArgs = dashes === -1 ? null : process.argv.slice(dashes + 1);
 if (args.includes('--help') || args.includes('-h')) {
   console.log(
-    'usage: node scripts/test-under-load.mjs [--load N]\n' +
-      '  runs `npm test` beside N processes that each burn a core (default 8; 0: alone) and prints its wall time\n' +
-      '  example: node scripts/test-under-load.mjs --load 8',
+    'usage: node scripts/test-under-load.mjs [--load N] [-- VITEST_ARGS…]\n' +
+      '  runs `npm test` beside N processes that each burn a core (default 8; 0: alone) and prints its wall time;\n' +
+      '  with -- and arguments, `npx vitest run ARGS…` instead (a subset of the files; not recorded)\n' +
+      '  example: node scripts/test-under-load.mjs --load 8\n' +
+      '  example: node scripts/test-under-load.mjs --load 8 -- src/core/process.test.ts src/secrets/scanner.test.ts',
   );
   process.exit(0);
 }
@@ -39,16 +45,27 @@ if (burners > 0) {
   await settleLoad(burners);
 }
 const loadBefore = loadNow();
-console.log(`npm test at ${commit}, ${burners} burners, load ${loadBefore}`);
+const what = vitestArgs ? `vitest run (${vitestArgs.length} argument(s))` : 'npm test';
+console.log(`${what} at ${commit}, ${burners} burners, load ${loadBefore}`);
 const started = performance.now();
-const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-const child = spawn(npm, ['test'], { cwd: root, stdio: 'inherit' });
+const [command, commandArgs] = vitestArgs ? ['npx', ['vitest', 'run', ...vitestArgs]] : ['npm', ['test']];
+const child = spawn(process.platform === 'win32' ? `${command}.cmd` : command, commandArgs, {
+  cwd: root,
+  stdio: 'inherit',
+});
 // Interrupted, this process exits through bench/load.mjs's handler: npm test goes with it.
 process.on('exit', () => child.exitCode === null && child.kill('SIGTERM'));
 const exitCode = await new Promise((done) => child.on('close', (code, signal) => done(code ?? (signal ? 1 : 0))));
 const seconds = (performance.now() - started) / 1000;
 const loadAfter = loadNow();
 burning.stop();
+if (vitestArgs) {
+  console.log(
+    `\`node scripts/test-under-load.mjs --load ${burners} -- …\` at ${commit}: ${what} ${seconds.toFixed(0)} s wall, ` +
+      `exit ${exitCode}, ${burners} burners, load ${loadBefore} before, ${loadAfter} after`,
+  );
+  process.exit(exitCode);
+}
 appendNpmTestRecord(root, {
   date: new Date().toISOString(),
   commit,

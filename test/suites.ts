@@ -48,3 +48,14 @@ export function loadScale(): number {
   }
   return Math.min(10, Math.max(1, fastest / 80));
 }
+
+/**
+ * Node options of every vitest worker: vitest's RPC timer reads the answers that arrived while a test held the worker's
+ * event loop before it gives up, instead of failing a run whose tests all passed (test/support/rpc-timeout-preload.mjs).
+ */
+export const WORKER_EXEC_ARGV = ['--import', new URL('./support/rpc-timeout-preload.mjs', import.meta.url).href];
+/**
+ * Setup files of every vitest config: the tests get Node's own timers back (node-timers.ts), and with
+ * TOLLGATE_TEST_CPU_LOG set each file's CPU, children included, is recorded (cpu-per-file.ts, docs/testing.md).
+ */
+export const WORKER_SETUP_FILES = ['test/support/node-timers.ts', 'test/support/cpu-per-file.ts'];

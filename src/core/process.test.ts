@@ -178,5 +178,5 @@ describe('runProcess', () => {
     expect(received).toBe(30_000);
     expect(result.exitCode).toBe(0);
     expect(result.detachedSurvivor).toBeUndefined();
-  }, 15_000);
+  });
 });

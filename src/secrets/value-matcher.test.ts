@@ -59,9 +59,13 @@ describe('ValueMatcher', () => {
     };
     cpuOf(500);
     const few = cpuOf(1000);
-    const many = cpuOf(4000);
+    // Linear: 4x. Rebuilding one alternation of every secret on each new one: 16x. On a busy machine one timing can
+    // still come out slow (a core shared with other work runs fewer instructions a second): the fastest of three is what
+    // the masking costs, and a rebuild per secret is slow every time.
+    const bound = 8 * few + 20_000;
+    let many = cpuOf(4000);
+    for (let attempt = 1; attempt < 3 && many >= bound; attempt++) many = Math.min(many, cpuOf(4000));
     resetKnownValues();
-    // Linear: 4x. Rebuilding one alternation of every secret on each new one: 16x.
-    expect(many).toBeLessThan(8 * few + 20_000);
+    expect(many).toBeLessThan(bound);
   });
 });

@@ -2,7 +2,9 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { runProcess } from '../../src/core/process.js';
 import { removeDir, tempDir } from '../support/git-repo.js';
+import { timeBudget } from '../support/time-budget.js';
 
 // The burners of `npm run bench -- --load N` and scripts/test-under-load.mjs (bench/load.mjs): started, then gone,
 // however the process that started them ends.
@@ -88,5 +90,17 @@ describe('npm test records', () => {
     } finally {
       await removeDir(root);
     }
+  });
+});
+
+describe('scripts/test-under-load.mjs', () => {
+  it('says how to time a subset of the files (vitest arguments after --)', async () => {
+    const result = await runProcess(process.execPath, ['scripts/test-under-load.mjs', '--help'], {
+      cwd: process.cwd(),
+      timeoutMs: timeBudget(30_000),
+    });
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.stdout).toContain('[-- VITEST_ARGS…]');
+    expect(result.stdout).toMatch(/example: node scripts\/test-under-load\.mjs --load 8 -- src\/\S+\.test\.ts/);
   });
 });

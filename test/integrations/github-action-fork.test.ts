@@ -89,4 +89,4 @@ test('comment "true" on a fork\'s pull request: 403 from GitHub, the passed gate
   } finally {
     await repo.cleanup();
   }
-}, 120_000);
+});

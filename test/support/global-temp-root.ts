@@ -17,6 +17,11 @@ export default function setup(): () => void {
   process.env.TOLLGATE_STATE_KEY_FILE = join(root, 'state-key', 'state.key');
   const previousCache = process.env.TOLLGATE_CACHE_DIR;
   process.env.TOLLGATE_CACHE_DIR = join(root, 'code-cache');
+  // A host's extra CA bundle (some set one for a proxy) is parsed by every Node process at start: tens of milliseconds
+  // of CPU for each of the thousands of node children the tests start (the CLI, fake agents, fake analyzers, npm). No
+  // test reaches a real TLS server; the ones about NODE_EXTRA_CA_CERTS set their own.
+  const previousCa = process.env.NODE_EXTRA_CA_CERTS;
+  delete process.env.NODE_EXTRA_CA_CERTS;
   return () => {
     // npm on Node 22 and later keeps its own compile cache in TMPDIR (test/node-versions/run.sh).
     const left = readdirSync(root).filter(
@@ -34,5 +39,6 @@ export default function setup(): () => void {
     else process.env.TOLLGATE_STATE_KEY_FILE = previousKey;
     if (previousCache === undefined) delete process.env.TOLLGATE_CACHE_DIR;
     else process.env.TOLLGATE_CACHE_DIR = previousCache;
+    if (previousCa !== undefined) process.env.NODE_EXTRA_CA_CERTS = previousCa;
   };
 }

@@ -110,5 +110,5 @@ describe('tree stamps (property)', () => {
       }),
       { numRuns: propertyRuns(5, 12) },
     );
-  }, 120_000);
+  });
 });

@@ -276,7 +276,7 @@ describe('validate-alert with three competing analyses', () => {
     expect(server.requests.every((request) => request.authorized)).toBe(true);
     // Locations were paged (120 > 100 per page).
     expect(server.requests.filter((request) => request.url.includes('/locations')).length).toBe(2);
-  }, 60_000);
+  });
 
   test('a stuck agent ends as timeout, the judge sees it, and a malformed judge twice falls back to the evals', async () => {
     const { code, stdout, alertDir } = await run(
@@ -319,7 +319,7 @@ describe('validate-alert with three competing analyses', () => {
     // The call gets what is left of the 1.5 s analysis budget, so the seconds it names depend on the machine's speed.
     expect(judgeCall.stdin).toMatch(/timeout: claude did not answer within \d s and was stopped/);
     expect(JSON.parse(await readFile(join(alertDir, 'challenge-1.json'), 'utf8'))).toMatchObject({ status: 'skipped' });
-  }, 60_000);
+  });
 
   test('a refuted FALSE_POSITIVE picked over a confirmed TRUE_POSITIVE is not a silent pass: INCONCLUSIVE, named', async () => {
     const { code, stdout, alertDir } = await run(
@@ -376,7 +376,7 @@ describe('validate-alert with three competing analyses', () => {
     const judge = JSON.parse(await readFile(join(alertDir, 'judge.json'), 'utf8'));
     expect(judge.contested).toBe(summary.contested);
     expect(await readFile(join(alertDir, 'report.html'), 'utf8')).toContain('Contested: report 1 (FALSE_POSITIVE)');
-  }, 60_000);
+  });
 
   test('no analysis produces a report: INCONCLUSIVE, with its own exit code (not 3, which is an internal error)', async () => {
     const { code, stdout } = await run([{ when: 'analysis 1/1 -->', steps: [{ hang: true }] }], {
@@ -385,7 +385,7 @@ describe('validate-alert with three competing analyses', () => {
     });
     expect(JSON.parse(stdout)).toMatchObject({ verdict: 'INCONCLUSIVE', winner: null });
     expect(code).toBe(4);
-  }, 60_000);
+  });
 
   test('a project skill folder (<dir>/SKILL.md) reaches the analyses: listed in the prompt, copied into the workspace', async () => {
     const skillDir = join(source.root, '.tollgate', 'skills', 'analysis', 'cloud-keys');
@@ -437,7 +437,7 @@ describe('validate-alert with three competing analyses', () => {
     expect(stderr).toMatch(/^tollgate: analysis 1\/1 \(claude\): failed after \d+s \[\d+s\]$/m);
     expect(stderr).toMatch(/^tollgate: done: INCONCLUSIVE \[\d+s\]$/m);
     expect(JSON.parse(stdout).notes.join('\n')).toMatch(/broken\.md: front matter is not valid YAML/);
-  }, 60_000);
+  });
 
   test("--verify asks the secret's provider first and hands the answer to the analyses as evidence", async () => {
     const ca = makeTestCa();
@@ -461,5 +461,5 @@ describe('validate-alert with three competing analyses', () => {
       await provider.close();
       removeTestCa(ca);
     }
-  }, 60_000);
+  });
 });

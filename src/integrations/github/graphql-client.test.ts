@@ -103,7 +103,7 @@ describe('the GraphQL client', () => {
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }
-  }, 20_000);
+  });
 
   test('a GraphQL RATE_LIMITED answer waits for the reset when it is near, and is reported when it is not', async () => {
     const limited = (resetInS: number): GraphqlHttpResponse => ({

@@ -333,5 +333,5 @@ describe('tollgate install / uninstall', () => {
     expect(progress).toEqual([
       'tollgate: waiting for `codex app-server` to list the hooks, to trust the Stop hook (15 s so far, at most 16 s)',
     ]);
-  }, 60_000);
+  });
 });

@@ -85,4 +85,4 @@ test('a finding of two runs of the change is named once, and the excerpt says wh
   expect(reason).toContain('not ok 301 - add is broken');
   expect(reason).toContain('    not ok 301 - add is broken\n');
   expect(reason).toContain('      at: math.js:1:28');
-}, 60_000);
+});

@@ -144,7 +144,7 @@ describe('MCP conformance with what real clients do', () => {
     }
     expect(state.tools.code_review?.lastRun?.status).toBe('incomplete');
     await client.close();
-  }, 20_000);
+  });
 
   test('validation_status says when the circuit breaker has tripped', async () => {
     await repo.write('src/a.ts', 'fine\n');

@@ -92,7 +92,7 @@ test('a single validator that passes says what is still needed; only the complet
   expect(again.structured.next).toBe(
     `checks passed, and run ${all.structured.runId} of every enabled validator already passed this same change: it may be declared done.`,
   );
-}, 60_000);
+});
 
 test('after a complete run failed on another validator, a pass of one says which did not pass', async () => {
   await repo.write('deploy.env', `GITHUB_TOKEN=${fakeChecksumToken('ghp_', 'partial-calls')}\n`);
@@ -102,4 +102,4 @@ test('after a complete run failed on another validator, a pass of one says which
     'checks passed. Still needed before done: parallel_validation (secrets did not pass on it).',
   );
   expect(await gateState()).toBe('failed');
-}, 60_000);
+});

@@ -95,7 +95,7 @@ describe('scoped calls check what they were asked about, whatever the change set
     expect(osv.queries.length).toBeGreaterThan(queried);
     expect(second.status).toBe('failed');
     await client.close();
-  }, 30_000);
+  });
 
   test('dependency_advisories {packages} says unavailable when no advisory source answers', async () => {
     const client = await connect(await cleanRepo(UNREACHABLE));
@@ -108,7 +108,7 @@ describe('scoped calls check what they were asked about, whatever the change set
     expect(structured.next).not.toContain('may be declared done');
     expect((answer.content as Array<{ text: string }>)[0]!.text).toMatch(/unavailable|unreachable|could not/i);
     await client.close();
-  }, 30_000);
+  });
 
   test('secret_scanning {paths} reports the secret in a committed, unchanged file', async () => {
     const client = await connect(await cleanRepo(osv.url));
@@ -121,7 +121,7 @@ describe('scoped calls check what they were asked about, whatever the change set
     // The tree is clean: nothing to validate; the scoped finding does not make the change fail.
     expect((status.structuredContent as { state: string }).state).toBe('validated');
     await client.close();
-  }, 30_000);
+  });
 
   test('on a clean tree, bad input is still invalid input, never "no changes"', async () => {
     const client = await connect(await cleanRepo(osv.url));
@@ -129,7 +129,7 @@ describe('scoped calls check what they were asked about, whatever the change set
     expect(answer.isError).toBe(true);
     expect(answer.structuredContent).toMatchObject({ status: 'invalid_input' });
     await client.close();
-  }, 30_000);
+  });
 
   test('secret_scanning {paths} refuses a path outside the repository', async () => {
     const client = await connect(await cleanRepo(osv.url));
@@ -137,5 +137,5 @@ describe('scoped calls check what they were asked about, whatever the change set
     expect(answer.isError).toBe(true);
     expect((answer.content as Array<{ text: string }>)[0]!.text).toContain('is outside the repository');
     await client.close();
-  }, 30_000);
+  });
 });

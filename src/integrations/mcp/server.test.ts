@@ -164,7 +164,7 @@ describe('tollgate mcp', () => {
     const status = await client.callTool({ name: 'validation_status', arguments: {} });
     expect((status.structuredContent as { state: string }).state).not.toBe('validated');
     await close();
-  }, 20_000);
+  });
 
   test('validation_status says what the stop hook would', async () => {
     await repo.write('src/a.ts', 'fine\n');

@@ -92,7 +92,7 @@ describe.skipIf(!built)('tollgate mcp over stdio: what real clients see', () => 
       .catch((error) => error)) as McpError;
     expect(notObject.code).toBe(ErrorCode.InvalidParams);
     await client.close();
-  }, 60_000);
+  });
 
   test('on a clean tree, scoped calls check the package and the committed file they name', async () => {
     const client = await connect();
@@ -111,7 +111,7 @@ describe.skipIf(!built)('tollgate mcp over stdio: what real clients see', () => 
     expect(structured.findings.map((finding) => finding.path)).toEqual(['committed.txt']);
     expect(JSON.stringify(secrets)).not.toContain(token);
     await client.close();
-  }, 60_000);
+  });
 
   test('the tool list follows the config, announced with list_changed; validation_status tells a tripped breaker', async () => {
     const sessionId = 'stdio-conformance';
@@ -149,7 +149,7 @@ describe.skipIf(!built)('tollgate mcp over stdio: what real clients see', () => 
     await client.close();
     await commitConfig(configText());
     await repo.remove('pending.txt');
-  }, 60_000);
+  });
 });
 
 describe.skipIf(!built)('tollgate mcp over stdio: JSON-RPC as the spec says', () => {
@@ -196,7 +196,7 @@ describe.skipIf(!built)('tollgate mcp over stdio: JSON-RPC as the spec says', ()
     expect(listed).toMatchObject({ id: 4, result: { tools: expect.arrayContaining([expect.anything()]) } });
     child.stdin.end();
     await new Promise((resolve) => child.once('exit', resolve));
-  }, 60_000);
+  });
 });
 
 async function commitConfig(text: string): Promise<void> {

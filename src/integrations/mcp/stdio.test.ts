@@ -63,7 +63,7 @@ describe.skipIf(!built)('tollgate mcp over stdio', () => {
     await client.close();
     // Nothing but JSON-RPC went to stdout (the client would have failed to parse it); stderr is free for diagnostics.
     expect(stderr.join('')).not.toContain('internal error');
-  }, 60_000);
+  });
 });
 
 /** A check that sleeps for as long as the file `sleep-for` says, else passes at once. */
@@ -114,7 +114,7 @@ describe.skipIf(!built)('tollgate mcp over stdio: slow validators', () => {
     expect(beats.at(-1)).toMatch(/^tollgate: still running checks \([\d.]+s elapsed\)$/);
     await client.close();
     await slow.remove('sleep-for');
-  }, 30_000);
+  });
 
   test('client timeouts are not server timeouts: the circuit breaker stays open and the next call runs', async () => {
     await slow.write('sleep-for', '30\n');
@@ -141,5 +141,5 @@ describe.skipIf(!built)('tollgate mcp over stdio: slow validators', () => {
     const answer = await client.callTool({ name: 'checks', arguments: {} });
     expect((answer.structuredContent as { status: string }).status).toBe('passed');
     await client.close();
-  }, 60_000);
+  });
 });

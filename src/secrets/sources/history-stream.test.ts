@@ -233,5 +233,5 @@ describe('scan --history gives what the whole-patch parser gave', () => {
       );
       expect(summary(outcome)).toEqual(expected);
     }
-  }, 60_000);
+  });
 });
