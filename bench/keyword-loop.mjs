@@ -11,11 +11,11 @@
  * read into memory first: ASCII files as one-byte strings, the others decoded as UTF-8 (two-byte strings), as the scan
  * holds them. DIR is a checkout with `dist/` built (for example a `git worktree` of the base commit).
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isGitStorage, median, printResult, refuseCorpus } from './measure.mjs';
+import { isGitStorage, listCorpusFiles, median, printResult, refuseCorpus } from './measure.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const argument = (name, fallback) => {
@@ -31,16 +31,7 @@ const maxBytes = Number(argument('--mb', 24)) * 1e6;
 const rounds = Number(argument('--rounds', 11));
 const corpus = join(root, 'bench/.cache/text');
 
-function listFiles(dir, out) {
-  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-    if (entry.name === '.git') continue;
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) listFiles(path, out);
-    else if (entry.isFile()) out.push(path);
-  }
-  return out;
-}
-const all = listFiles(corpus, []);
+const all = listCorpusFiles(corpus);
 refuseCorpus(`corpus ${corpus}`, all.filter(isGitStorage).slice(0, 5));
 const texts = [];
 let bytes = 0;

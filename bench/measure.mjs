@@ -24,6 +24,17 @@ export function recordResult(name, values) {
   if (file) appendFileSync(file, `${JSON.stringify({ bench: name, ...values })}\n`);
 }
 
+/** Every file under `dir`, in name order, its `.git` folders left out: a corpus listed the same way by every bench. */
+export function listCorpusFiles(dir, out = []) {
+  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    if (entry.name === '.git') continue;
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) listCorpusFiles(path, out);
+    else if (entry.isFile()) out.push(path);
+  }
+  return out;
+}
+
 /**
  * A path that is git's own storage, not a project's source: a pack, its index or reverse index, a loose object, a
  * nested repository's folder. A corpus holding one measures how compressed bytes scan, not how source does.

@@ -13,11 +13,11 @@
  * the figure is about source; each file goes through `scanContent`, as every scanning thread runs it.
  * The restricted scanner is built in-process from the rule list: no option of the CLI changes the rule set.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isGitStorage, median, printResult, refuseCorpus } from './measure.mjs';
+import { isGitStorage, listCorpusFiles, median, printResult, refuseCorpus } from './measure.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const argument = (name, fallback) => {
@@ -41,19 +41,9 @@ const scanners = {
   all: new SecretScanner(builtinRules),
 };
 
-function listFiles(dir, out) {
-  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-    if (entry.name === '.git') continue;
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) listFiles(path, out);
-    else if (entry.isFile()) out.push(path);
-  }
-  return out;
-}
-
 const files = [];
 let bytes = 0;
-for (const path of listFiles(corpusDir, [])) {
+for (const path of listCorpusFiles(corpusDir)) {
   const size = statSync(path).size;
   if (size > 16_000_000 || bytes + size > maxBytes) continue;
   files.push({ path: relative(corpusDir, path), content: readFileSync(path) });

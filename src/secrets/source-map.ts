@@ -18,12 +18,12 @@ const sourceMapSchema = z.object({
   sourcesContent: z.array(z.string().nullable()).optional(),
 });
 
-/** The embedded sources of a source map, or null when the file is not one (then it is scanned as it is). */
 /** Only a `.map` file is read as a source map (its embedded sources scanned each on its own). */
 export function mayBeSourceMap(path: string): boolean {
   return path.endsWith('.map');
 }
 
+/** The embedded sources of a source map, or null when the file is not one (then it is scanned as it is). */
 export function sourceMapParts(path: string, text: string): SourceMapPart[] | null {
   if (!mayBeSourceMap(path) || !text.trimStart().startsWith('{')) return null;
   let parsed: unknown;

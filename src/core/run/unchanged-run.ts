@@ -39,7 +39,6 @@ import { UNCHANGED_RUN_FILE } from './unchanged-run-start.js';
  * What it does not do, unlike a full run: it does not record results in `state.json` (nothing ran; the repeated run's
  * results stand) and does not refresh the timestamps of `history.json` (the commits it would record are there already).
  */
-const CACHE_FILE = UNCHANGED_RUN_FILE;
 const STORED_REPORT_VERSION = 1;
 
 export type UnchangedRunFormat = 'markdown' | 'json';
@@ -105,7 +104,7 @@ export async function settleUnchangedRun(
   template: UnchangedRunTemplate,
   restamp: () => Promise<Stamp | null>,
 ): Promise<void> {
-  const path = join(repoRoot, TOLLGATE_DIR, CACHE_FILE);
+  const path = join(repoRoot, TOLLGATE_DIR, UNCHANGED_RUN_FILE);
   try {
     if (!isCompletePass(template.report)) {
       await rm(path, { force: true });
@@ -156,7 +155,7 @@ export async function readUnchangedRun(repoRoot: string, env: NodeJS.ProcessEnv)
   const paths = tollgatePaths(repoRoot);
   if (!(await lstat(paths.root).catch(() => null))?.isDirectory()) return null;
   const [cache, history, state, leftovers] = await Promise.all([
-    readVerifiedJson(join(paths.root, CACHE_FILE), 'run-cache', key),
+    readVerifiedJson(join(paths.root, UNCHANGED_RUN_FILE), 'run-cache', key),
     readVerifiedJson(join(paths.root, 'history.json'), 'history', key),
     readVerifiedJson(paths.statePath, 'state', key),
     leftoverProcesses(paths.root),
