@@ -58,14 +58,17 @@ describe('ValueMatcher', () => {
       return spent.user + spent.system;
     };
     cpuOf(500);
-    const few = cpuOf(1000);
     // Linear: 4x. Rebuilding one alternation of every secret on each new one: 16x. On a busy machine one timing can
-    // still come out slow (a core shared with other work runs fewer instructions a second): the fastest of three is what
-    // the masking costs, and a rebuild per secret is slow every time.
-    const bound = 8 * few + 20_000;
-    let many = cpuOf(4000);
-    for (let attempt = 1; attempt < 3 && many >= bound; attempt++) many = Math.min(many, cpuOf(4000));
+    // still come out slow (a core shared with other work runs fewer instructions a second), either of the two: the
+    // fastest of up to three of each, taken in turn, is what the masking costs, and a rebuild per secret is slow every
+    // time.
+    let few = Number.POSITIVE_INFINITY;
+    let many = Number.POSITIVE_INFINITY;
+    for (let attempt = 0; attempt < 3 && !(many < 8 * few + 20_000); attempt++) {
+      few = Math.min(few, cpuOf(1000));
+      many = Math.min(many, cpuOf(4000));
+    }
     resetKnownValues();
-    expect(many).toBeLessThan(bound);
+    expect(many).toBeLessThan(8 * few + 20_000);
   });
 });

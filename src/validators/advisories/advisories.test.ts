@@ -179,7 +179,12 @@ async function run({
   try {
     return await runAdvisories(ctx);
   } finally {
-    for (const key of Object.keys(env)) if (saved[key] === undefined) delete process.env[key];
+    // Every key put back as it was, not only the new ones removed: a repository's env overwrites HOME with a temp
+    // folder removed after this file, and a worker runs other files after this one (isolate: false).
+    for (const key of Object.keys(env)) {
+      if (saved[key] === undefined) delete process.env[key];
+      else process.env[key] = saved[key];
+    }
   }
 }
 
