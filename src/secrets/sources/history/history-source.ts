@@ -19,8 +19,9 @@ import { type AddedPiece, type BinaryChange, PatchStream, type RescanFiles } fro
  * neighbours decoded, plus the `git rev-list` that lists them). With `parallel` above 1 the
  * range's commits are listed once (`commit-list.ts`) and cut into slices, and that many `git log -p` run at once, each
  * reading its slice's ids from stdin: faster on a machine with idle cores, dearer in CPU. Reading pauses while enough
- * is queued, so git waits for the scanner rather than memory filling, however long the history. Commits that may hold
- * a rename are read again afterwards with rename detection (see `logArgs`), and files git calls binary are read whole
+ * is queued, so git waits for the scanner rather than memory filling, however long the history. The added and deleted
+ * files of commits that may hold a rename are read again afterwards with rename detection (see `logArgs` and
+ * `renameSlice`), and files git calls binary are read whole
  * (one `git cat-file --batch`) and decoded as the tree's files are: UTF-16 text is binary to git but not to us, and
  * content that is no text at all is scanned for its printable runs. Last, the message of every commit the log showed
  * (`commit-messages.ts`): a pushed message is as public as its diff.
