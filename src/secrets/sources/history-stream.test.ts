@@ -282,7 +282,13 @@ function movingHistory(oddName: string): string {
 
 describe('the rename pass reads only what rename detection can change', () => {
   test('the same targets as reading each commit whole with rename detection, with or without a pathspec', async () => {
-    for (const oddName of ['odd name.txt', '"new\\nline.txt"']) {
+    // A caller's global pathspec settings (which git refuses beside literal ones) change nothing.
+    const cases: Array<[string, NodeJS.ProcessEnv]> = [
+      ['odd name.txt', {}],
+      ['odd name.txt', { GIT_GLOB_PATHSPECS: '1', GIT_ICASE_PATHSPECS: '1' }],
+      ['"new\\nline.txt"', {}],
+    ];
+    for (const [oddName, extraEnv] of cases) {
       repo = await createTempRepo();
       const imported = spawnSync('git', ['fast-import', '--quiet'], {
         cwd: repo.root,
@@ -304,7 +310,8 @@ describe('the rename pass reads only what rename detection can change', () => {
         .map((file) => `${file.commit} ${file.path} ${file.added.map((item) => `${item.line}:${item.text}`).join('|')}`)
         .sort();
       const got: string[] = [];
-      for await (const batch of historyTargetBatches({ repoRoot: repo.root, env: repo.env, range: 'main' }))
+      const env = { ...repo.env, ...extraEnv };
+      for await (const batch of historyTargetBatches({ repoRoot: repo.root, env, range: 'main' }))
         for (const target of batch) {
           if (!target.lineMap) continue;
           const lines = String(await target.read()).split('\n');

@@ -126,10 +126,8 @@ class LogPasses {
     const revisions = 'revisions' in slice ? slice.revisions : null;
     // Fully buffered output: into a pipe git otherwise flushes after every commit, and each of those small writes
     // wakes this process for a read of its own (rails v7.2.0..v8.0.0: half the reads, a tenth less node CPU to read).
-    // A path given to the rename pass is a path, never a pattern or magic.
-    const literal = renames ? ['--literal-pathspecs'] : [];
-    const git = blockWritingGit(['-c', 'core.quotePath=false', ...literal, ...logArgs(renames, revisions)], {
-      ...(this.options.env ?? process.env),
+    const git = blockWritingGit(['-c', 'core.quotePath=false', ...logArgs(renames, revisions)], {
+      ...(renames ? literalPathspecs(this.options.env ?? process.env) : (this.options.env ?? process.env)),
       GIT_FLUSH: '0',
     });
     const result = await runProcess(git.command, git.args, {
@@ -346,6 +344,15 @@ export function renameSlice(rescans: ReadonlyMap<string, RescanFiles>): CommitSl
   }
   if (paths.size === 0) return listedSlice(commits);
   return { input: Buffer.from(`${commits.join('\n')}\n--\n${[...paths].join('\n')}\n`), commits: commits.length };
+}
+
+/**
+ * `env` for a git whose pathspecs are paths, never patterns or magic. git refuses `--literal-pathspecs` beside a
+ * caller's `GIT_GLOB_PATHSPECS` or `GIT_ICASE_PATHSPECS` (and a case-blind match is not the path): those are dropped.
+ */
+function literalPathspecs(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { GIT_GLOB_PATHSPECS, GIT_NOGLOB_PATHSPECS, GIT_ICASE_PATHSPECS, ...rest } = env;
+  return { ...rest, GIT_LITERAL_PATHSPECS: '1' };
 }
 
 /** Listed commit ids as one slice, for `git log --no-walk=unsorted --stdin`. */
