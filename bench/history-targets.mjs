@@ -3,26 +3,32 @@
 // content), hashed: run it with the build before and after a change to the history reading, on the same range, and the
 // two lines must be equal (same count, same bytes, same hash): the change kept the coverage byte for byte.
 //
-//   node bench/history-targets.mjs [--dist <build's dist folder>] <repository> <range>
+// With --unordered, each target is hashed on its own and the sorted hashes are hashed: the same set of targets in any
+// order (the rename pass reading only the added and deleted files of its commits hands the modified ones on earlier).
+//
+//   node bench/history-targets.mjs [--dist <build's dist folder>] [--unordered] <repository> <range>
 //   node bench/history-targets.mjs --dist /tmp/before/dist bench/.cache/rails-worktree v7.2.0..v8.0.0
 import { createHash } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-const args = process.argv.slice(2);
+const unordered = process.argv.includes('--unordered');
+const args = process.argv.slice(2).filter((arg) => arg !== '--unordered');
 const distAt = args.indexOf('--dist');
 const dist = distAt === -1 ? join(dirname(fileURLToPath(import.meta.url)), '../dist') : resolve(args[distAt + 1]);
 const [repo, range] = distAt === -1 ? args : args.filter((_, i) => i !== distAt && i !== distAt + 1);
 if (!repo || !range) {
-  console.error('usage: node bench/history-targets.mjs [--dist DIR] <repository> <range>');
+  console.error('usage: node bench/history-targets.mjs [--dist DIR] [--unordered] <repository> <range>');
   process.exit(2);
 }
 const { historyBatches } = await import(pathToFileURL(join(dist, 'secrets/sources/git-sources.js')).href);
-const hash = createHash('sha256');
+const whole = createHash('sha256');
+const each = [];
 let targets = 0;
 let bytes = 0;
 for await (const batch of historyBatches({ repoRoot: resolve(repo), range })) {
   for (const target of batch) {
+    const hash = unordered ? createHash('sha256') : whole;
     const content = target.skip ? null : await target.read();
     targets++;
     bytes += content?.length ?? 0;
@@ -36,6 +42,10 @@ for await (const batch of historyBatches({ repoRoot: resolve(repo), range })) {
           ? `s${content}`
           : Buffer.concat([Buffer.from('b'), content]),
     );
+    if (unordered) each.push(hash.digest('hex'));
   }
 }
-console.log(`${targets} targets, ${bytes} bytes, sha256 ${hash.digest('hex')} (${range})`);
+if (unordered) for (const digest of each.sort()) whole.update(digest);
+console.log(
+  `${targets} targets, ${bytes} bytes, sha256 ${whole.digest('hex')} (${range}${unordered ? ', unordered' : ''})`,
+);

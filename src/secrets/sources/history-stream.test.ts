@@ -7,7 +7,7 @@ import { fakeChecksumToken } from '../sample-tokens.js';
 import { type ScanOutcome, scanBatches, scanTargets } from '../scan-targets.js';
 import { SecretScanner } from '../scanner.js';
 import { historyBatches } from './git-sources.js';
-import { historyTargetBatches } from './history/history-source.js';
+import { historyTargetBatches, renameSlice } from './history/history-source.js';
 import { parsePatch } from './parse-patch.js';
 
 let repo: TempRepo | undefined;
@@ -233,5 +233,117 @@ describe('scan --history gives what the whole-patch parser gave', () => {
       );
       expect(summary(outcome)).toEqual(expected);
     }
+  });
+});
+
+/**
+ * Commits that add and delete files (renames among them) beside modified files, with names that need care: the rename
+ * pass is given only the added and deleted paths, and the modified files come from the first pass.
+ */
+function movingHistory(oddName: string): string {
+  let stream = '';
+  let mark = 0;
+  const token = (n: number) => fakeChecksumToken('ghp_', `moving-${n}`);
+  const body = (n: number, extra = '') =>
+    `${Array.from({ length: 30 }, (_, i) => `line ${i} of file ${n}`).join('\n')}\n${extra}`;
+  const commit = (ops: string) => {
+    mark++;
+    stream += `commit refs/heads/main\nmark :${mark}\ncommitter T <t@example.invalid> ${1_700_000_000 + mark} +0000\ndata 2\nc\n`;
+    if (mark > 1) stream += `from :${mark - 1}\n`;
+    stream += ops;
+  };
+  const modify = (path: string, content: string) =>
+    `M 100644 inline ${path}\ndata ${Buffer.byteLength(content)}\n${content}\n`;
+  commit(
+    modify('a.txt', body(1)) +
+      modify('dir one/b "q".txt', body(2)) +
+      modify('c.txt', body(3)) +
+      modify('kept.txt', body(4)) +
+      modify('gone.txt', body(5)),
+  );
+  // A rename with an edit, a modified file, an added and a deleted one.
+  commit(
+    'R a.txt moved/a.txt\n' +
+      modify('moved/a.txt', body(1, `key = "${token(1)}"\n`)) +
+      modify('kept.txt', body(4, `kept = "${token(2)}"\n`)) +
+      modify('fresh.txt', `fresh = "${token(3)}"\n`) +
+      'D gone.txt\n',
+  );
+  // Renames of an odd name; this commit modifies fresh.txt, which the commit before added.
+  commit(
+    `R "dir one/b \\"q\\".txt" "dir two/b \\"q\\".txt"\n` +
+      modify('dir two/b "q".txt', body(2, `quoted = "${token(4)}"\n`)) +
+      modify('fresh.txt', `fresh = "${token(3)}"\nmore = "${token(5)}"\n`) +
+      modify(oddName, `odd = "${token(6)}"\n`) +
+      'D c.txt\n',
+  );
+  return stream;
+}
+
+describe('the rename pass reads only what rename detection can change', () => {
+  test('the same targets as reading each commit whole with rename detection, with or without a pathspec', async () => {
+    // A caller's global pathspec settings (which git refuses beside literal ones) change nothing.
+    const cases: Array<[string, NodeJS.ProcessEnv]> = [
+      ['odd name.txt', {}],
+      ['odd name.txt', { GIT_GLOB_PATHSPECS: '1', GIT_ICASE_PATHSPECS: '1' }],
+      ['"new\\nline.txt"', {}],
+    ];
+    for (const [oddName, extraEnv] of cases) {
+      repo = await createTempRepo();
+      const imported = spawnSync('git', ['fast-import', '--quiet'], {
+        cwd: repo.root,
+        env: repo.env,
+        input: movingHistory(oddName),
+      });
+      expect(imported.status, imported.stderr?.toString()).toBe(0);
+      const log = spawnSync(
+        'git',
+        [
+          ...['-c', 'core.quotePath=false', 'log', '-p', '-U0', '--find-renames', '--no-color', '--no-ext-diff'],
+          ...['--format=%x00commit %H', 'main', '--'],
+        ],
+        { cwd: repo.root, env: repo.env, maxBuffer: 1e9 },
+      );
+      expect(log.stdout.toString()).toContain('rename to moved/a.txt');
+      const expected = parsePatch(log.stdout.toString())
+        .filter((file) => file.added.length > 0)
+        .map((file) => `${file.commit} ${file.path} ${file.added.map((item) => `${item.line}:${item.text}`).join('|')}`)
+        .sort();
+      const got: string[] = [];
+      const env = { ...repo.env, ...extraEnv };
+      for await (const batch of historyTargetBatches({ repoRoot: repo.root, env, range: 'main' }))
+        for (const target of batch) {
+          if (!target.lineMap) continue;
+          const lines = String(await target.read()).split('\n');
+          got.push(
+            `${target.commit} ${target.path} ${lines.map((line, i) => `${target.lineMap![i]}:${line}`).join('|')}`,
+          );
+        }
+      expect(got.sort()).toEqual(expected);
+      expect(got.some((line) => line.includes(' moved/a.txt 31:key'))).toBe(true);
+      await repo.cleanup();
+      repo = undefined;
+    }
+  });
+
+  test('the rename pass is given its commits, then every left path after --, or only its commits', () => {
+    const files = (read: string[], left: string[] | null) => ({ read: new Set(read), left });
+    const input = (rescans: Map<string, ReturnType<typeof files>>) => renameSlice(rescans).input.toString();
+    expect(
+      input(
+        new Map([
+          ['c1', files(['m.txt'], ['a.txt', 'b.txt'])],
+          ['c2', files([], ['b.txt', 'c d.txt'])],
+        ]),
+      ),
+    ).toBe('c1\nc2\n--\na.txt\nb.txt\nc d.txt\n');
+    expect(
+      input(
+        new Map([
+          ['c1', files([], ['a.txt'])],
+          ['c2', files([], null)],
+        ]),
+      ),
+    ).toBe('c1\nc2\n');
   });
 });

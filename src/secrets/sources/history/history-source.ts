@@ -8,7 +8,7 @@ import { catFileTargets, joinedReads, OBJECT_MAX_BYTES } from './cat-file-target
 import { CommitListing, type CommitSlice, commitSlices } from './commit-list.js';
 import { commitMessageReads } from './commit-messages.js';
 import { FlowQueue } from './flow-queue.js';
-import { type AddedPiece, type BinaryChange, PatchStream } from './patch-stream.js';
+import { type AddedPiece, type BinaryChange, PatchStream, type RescanFiles } from './patch-stream.js';
 
 /**
  * `tollgate scan --history <range>`: what every commit in the range added, as scan targets, streamed.
@@ -19,8 +19,9 @@ import { type AddedPiece, type BinaryChange, PatchStream } from './patch-stream.
  * neighbours decoded, plus the `git rev-list` that lists them). With `parallel` above 1 the
  * range's commits are listed once (`commit-list.ts`) and cut into slices, and that many `git log -p` run at once, each
  * reading its slice's ids from stdin: faster on a machine with idle cores, dearer in CPU. Reading pauses while enough
- * is queued, so git waits for the scanner rather than memory filling, however long the history. Commits that may hold
- * a rename are read again afterwards with rename detection (see `logArgs`), and files git calls binary are read whole
+ * is queued, so git waits for the scanner rather than memory filling, however long the history. The added and deleted
+ * files of commits that may hold a rename are read again afterwards with rename detection (see `logArgs` and
+ * `renameSlice`), and files git calls binary are read whole
  * (one `git cat-file --batch`) and decoded as the tree's files are: UTF-16 text is binary to git but not to us, and
  * content that is no text at all is scanned for its printable runs. Last, the message of every commit the log showed
  * (`commit-messages.ts`): a pushed message is as public as its diff.
@@ -58,9 +59,10 @@ export async function* historyTargetBatches(options: HistoryOptions): AsyncGener
   const passes = new LogPasses(options, queue, collector, stop, what);
   try {
     yield* passes.run(await firstPassInputs(options, processes, what), processes, false);
-    // Commits that added and deleted files, read again with rename detection (see `PatchStreamSink.rescan`).
-    if (collector.rescans.length > 0 && !options.signal?.aborted)
-      yield* passes.run([listedSlice(collector.rescans)], 1, true);
+    // The added and deleted files of commits that had both, read again with rename detection (see
+    // `PatchStreamSink.rescan`): only those paths, when every one is known for sure.
+    if (collector.rescans.size > 0 && !options.signal?.aborted)
+      yield* passes.run([renameSlice(collector.rescans)], 1, true);
     if (options.signal?.aborted) return;
     // The files git calls binary, then every commit's message, from one `git cat-file`.
     yield* catFileTargets({
@@ -115,12 +117,17 @@ class LogPasses {
   }
 
   private async readSlice(slice: LogInput, renames: boolean): Promise<void> {
-    const stream = new PatchStream(this.collector);
+    const stream = new PatchStream(
+      this.collector,
+      renames
+        ? { alreadyRead: new Map([...this.collector.rescans].map(([commit, files]) => [commit, files.read])) }
+        : {},
+    );
     const revisions = 'revisions' in slice ? slice.revisions : null;
     // Fully buffered output: into a pipe git otherwise flushes after every commit, and each of those small writes
     // wakes this process for a read of its own (rails v7.2.0..v8.0.0: half the reads, a tenth less node CPU to read).
     const git = blockWritingGit(['-c', 'core.quotePath=false', ...logArgs(renames, revisions)], {
-      ...(this.options.env ?? process.env),
+      ...(renames ? literalPathspecs(this.options.env ?? process.env) : (this.options.env ?? process.env)),
       GIT_FLUSH: '0',
     });
     const result = await runProcess(git.command, git.args, {
@@ -235,7 +242,8 @@ class TargetCollector {
   readonly binaries: BinaryChange[] = [];
   /** Every commit the log showed (the rename pass shows some again), in the order shown. */
   readonly commits = new Set<string>();
-  readonly rescans: string[] = [];
+  /** Commits left to the rename pass, in the order shown, with what the first pass read of each. */
+  readonly rescans = new Map<string, RescanFiles>();
   private batch: ScanTarget[] = [];
   private bytes = 0;
 
@@ -252,8 +260,8 @@ class TargetCollector {
     this.binaries.push(change);
   }
 
-  rescan(commit: string): void {
-    this.rescans.push(commit);
+  rescan(commit: string, files: RescanFiles): void {
+    this.rescans.set(commit, files);
   }
 
   commit(commit: string): void {
@@ -319,6 +327,32 @@ function logArgs(renames: boolean, revisions: readonly string[] | null): string[
     ...(revisions ?? ['--no-walk=unsorted', '--stdin']),
     '--',
   ];
+}
+
+/**
+ * The rename pass's input: its commits, then (after `--`, which `git log --stdin` reads as the start of pathspecs) the
+ * paths of every file they left, when each is known for sure. A path another of these commits modified is shown for
+ * that commit too, and passed over there (`PatchStreamOptions.alreadyRead`); rename detection pairs only the added and
+ * deleted files of a commit, and every one of those is in the list.
+ */
+export function renameSlice(rescans: ReadonlyMap<string, RescanFiles>): CommitSlice {
+  const commits = [...rescans.keys()];
+  const paths = new Set<string>();
+  for (const files of rescans.values()) {
+    if (files.left === null) return listedSlice(commits);
+    for (const path of files.left) paths.add(path);
+  }
+  if (paths.size === 0) return listedSlice(commits);
+  return { input: Buffer.from(`${commits.join('\n')}\n--\n${[...paths].join('\n')}\n`), commits: commits.length };
+}
+
+/**
+ * `env` for a git whose pathspecs are paths, never patterns or magic. git refuses `--literal-pathspecs` beside a
+ * caller's `GIT_GLOB_PATHSPECS` or `GIT_ICASE_PATHSPECS` (and a case-blind match is not the path): those are dropped.
+ */
+function literalPathspecs(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { GIT_GLOB_PATHSPECS, GIT_NOGLOB_PATHSPECS, GIT_ICASE_PATHSPECS, ...rest } = env;
+  return { ...rest, GIT_LITERAL_PATHSPECS: '1' };
 }
 
 /** Listed commit ids as one slice, for `git log --no-walk=unsorted --stdin`. */

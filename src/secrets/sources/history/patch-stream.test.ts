@@ -1,26 +1,37 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { parsePatch } from '../parse-patch.js';
-import { type AddedPiece, type BinaryChange, PatchStream, type PatchStreamOptions } from './patch-stream.js';
+import {
+  type AddedPiece,
+  type BinaryChange,
+  PatchStream,
+  type PatchStreamOptions,
+  type RescanFiles,
+  samePathHeader,
+} from './patch-stream.js';
 
 function read(
   chunks: readonly (string | Buffer)[],
   options?: PatchStreamOptions,
-): { pieces: AddedPiece[]; binaries: BinaryChange[]; rescans: string[] } {
+): { pieces: AddedPiece[]; binaries: BinaryChange[]; rescans: string[]; rescanned: Map<string, RescanFiles> } {
   const pieces: AddedPiece[] = [];
   const binaries: BinaryChange[] = [];
   const rescans: string[] = [];
+  const rescanned = new Map<string, RescanFiles>();
   const stream = new PatchStream(
     {
       piece: (piece) => pieces.push(piece),
       binary: (change) => binaries.push(change),
-      rescan: (commit) => rescans.push(commit),
+      rescan: (commit, files) => {
+        rescans.push(commit);
+        rescanned.set(commit, files);
+      },
     },
     options,
   );
   for (const chunk of chunks) stream.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
   stream.end();
-  return { pieces, binaries, rescans };
+  return { pieces, binaries, rescans, rescanned };
 }
 
 const LOG = [
@@ -149,31 +160,33 @@ describe('PatchStream', () => {
     ]);
   });
 
-  test('a commit whose --raw lines add and delete files is left for the rename pass; other commits and merges are read', () => {
+  test('a commit whose --raw lines add and delete files leaves those to the rename pass and reads its modified ones; other commits and merges are read', () => {
     const raw = (status: string, path: string) =>
       `:100644 100644 ${'1'.repeat(40)} ${'2'.repeat(40)} ${status}\t${path}`;
-    const file = (path: string, line: string) => [
+    const file = (path: string, line: string, mode?: 'new' | 'deleted') => [
       `diff --git a/${path} b/${path}`,
-      '--- a/x',
-      `+++ b/${path}`,
-      '@@ -0,0 +1 @@',
-      `+${line}`,
+      ...(mode ? [`${mode} file mode 100644`] : []),
+      mode === 'new' ? '--- /dev/null' : `--- a/${path}`,
+      mode === 'deleted' ? '+++ /dev/null' : `+++ b/${path}`,
+      mode === 'deleted' ? '@@ -1 +0,0 @@' : '@@ -0,0 +1 @@',
+      mode === 'deleted' ? `-${line}` : `+${line}`,
     ];
     const log = [
       '\0commit moves',
       '',
       raw('A', 'new.txt'),
-      raw('D', 'old.txt'),
+      raw('D', 'old dir/old.txt'),
       raw('M', 'kept.txt'),
       '',
       ...file('kept.txt', 'edited in the moving commit'),
-      ...file('new.txt', 'moved content'),
+      ...file('new.txt', 'moved content', 'new'),
+      ...file('old dir/old.txt', 'moved content', 'deleted'),
       '\0commit adds',
       '',
       raw('A', 'added.txt'),
       raw('M', 'kept.txt'),
       '',
-      ...file('added.txt', 'added'),
+      ...file('added.txt', 'added', 'new'),
       '\0commit merge',
       '',
       `::100644 100644 100644 ${'1'.repeat(40)} ${'2'.repeat(40)} ${'3'.repeat(40)} AD\tboth.txt`,
@@ -191,14 +204,94 @@ describe('PatchStream', () => {
         const points = [...new Set(cuts)].sort((a, b) => a - b);
         const chunks = points.map((point, i) => bytes.subarray(points[i - 1] ?? 0, point));
         chunks.push(bytes.subarray(points[points.length - 1] ?? 0));
-        const { pieces, rescans } = read(chunks);
+        const { pieces, rescans, rescanned } = read(chunks);
         expect(rescans).toEqual(['moves']);
+        expect(rescanned.get('moves')).toEqual({ read: new Set(['kept.txt']), left: ['new.txt', 'old dir/old.txt'] });
         expect(pieces.map(({ commit, path, text }) => `${commit} ${path} ${text}`)).toEqual([
+          'moves kept.txt edited in the moving commit',
           'adds added.txt added',
           'merge both.txt merge line',
         ]);
       }),
     );
+  });
+
+  test('the rename pass passes over the files an earlier pass read, and reads the rest of those commits', () => {
+    const log = [
+      '\0commit moves',
+      'diff --git a/kept.txt b/kept.txt',
+      '--- a/kept.txt',
+      '+++ b/kept.txt',
+      '@@ -0,0 +1 @@',
+      '+read by the first pass',
+      'diff --git a/old.bin b/new.bin',
+      'similarity index 90%',
+      'rename from old.bin',
+      'rename to new.bin',
+      'index 1111111111111111111111111111111111111111..2222222222222222222222222222222222222222 100644',
+      'Binary files a/old.bin and b/new.bin differ',
+      'diff --git a/old.txt b/moved.txt',
+      'similarity index 80%',
+      'rename from old.txt',
+      'rename to moved.txt',
+      '--- a/old.txt',
+      '+++ b/moved.txt',
+      '@@ -2,0 +3 @@',
+      '+edited while moved',
+      '\0commit other',
+      'diff --git a/kept.txt b/kept.txt',
+      '--- a/kept.txt',
+      '+++ b/kept.txt',
+      '@@ -0,0 +1 @@',
+      '+another commit: read',
+      '',
+    ].join('\n');
+    const { pieces, binaries } = read([log], { alreadyRead: new Map([['moves', new Set(['kept.txt'])]]) });
+    expect(pieces.map(({ commit, path, text }) => `${commit} ${path} ${text}`)).toEqual([
+      'moves moved.txt edited while moved',
+      'other kept.txt another commit: read',
+    ]);
+    expect(binaries.map(({ commit, path }) => `${commit} ${path}`)).toEqual(['moves new.bin']);
+  });
+
+  test('a left file whose path is not known for sure sends the whole commits to the rename pass', () => {
+    const raw = (status: string, path: string) =>
+      `:100644 100644 ${'1'.repeat(40)} ${'2'.repeat(40)} ${status}\t${path}`;
+    const log = (header: string) =>
+      [
+        '\0commit moves',
+        '',
+        raw('A', 'x'),
+        raw('D', 'y'),
+        '',
+        header,
+        'new file mode 100644',
+        'index 0000000000000000000000000000000000000000..e69de29bb2d1d6434b8b29ae775ad8c2e48c5391',
+        'diff --git a/y b/y',
+        'deleted file mode 100644',
+        'index e69de29bb2d1d6434b8b29ae775ad8c2e48c5391..0000000000000000000000000000000000000000',
+        '',
+      ].join('\n');
+    // Empty files have no ---/+++ lines: the header alone names them.
+    expect(read([log('diff --git a/x b/x')]).rescanned.get('moves')).toEqual({ read: new Set(), left: ['x', 'y'] });
+    expect(read([log('diff --git "a/t\\tx" "b/t\\tx"')]).rescanned.get('moves')?.left).toEqual(['t\tx', 'y']);
+    // A name with ` b/` in it: both sides differ in length, so the line is read one way only.
+    expect(read([log('diff --git a/p b/q b/p b/q')]).rescanned.get('moves')?.left).toEqual(['p b/q', 'y']);
+    for (const header of [
+      'diff --git a/x b/z',
+      'diff --git "a/new\\nline" "b/new\\nline"',
+      'diff --git a/\uFFFD b/\uFFFD',
+    ])
+      expect(read([log(header)]).rescanned.get('moves')?.left).toBeNull();
+  });
+
+  test('samePathHeader reads a header only when both sides name one path', () => {
+    expect(samePathHeader('a/x b/x')).toBe('x');
+    expect(samePathHeader('a/x y b/x y')).toBe('x y');
+    expect(samePathHeader('"a/x\\"y" "b/x\\"y"')).toBe('x"y');
+    expect(samePathHeader('a/x b/y')).toBeNull();
+    expect(samePathHeader('a/x  b/x')).toBeNull();
+    expect(samePathHeader('b/x a/x')).toBeNull();
   });
 
   test('gives what the whole-text parser gives, however the stream is cut', () => {

@@ -41,12 +41,24 @@ export interface PatchStreamSink {
   binary(change: BinaryChange): void;
   /**
    * A commit that added files and deleted others (its `--raw` lines say so): some may be renames, which this output
-   * (`--no-renames`) shows as whole new files. Its files are passed over here; the caller reads it again with rename
-   * detection.
+   * (`--no-renames`) shows as whole new files. Its added and deleted files are passed over here, its modified ones
+   * read (rename detection pairs only added and deleted files, so their diffs are the same with it); the caller reads
+   * the rest again with rename detection. Called once the commit's last file has been read.
    */
-  rescan(commit: string): void;
+  rescan(commit: string, files: RescanFiles): void;
   /** Every commit the log shows, as its mark arrives (its message is read afterwards). */
   commit?(commit: string): void;
+}
+
+/** What a commit left to the rename pass holds, as this stream read it. */
+export interface RescanFiles {
+  /** The paths of the files read here (modified ones): the rename pass shows them as they are here, not again. */
+  read: ReadonlySet<string>;
+  /**
+   * The paths of the files left (added and deleted), each exactly as git names it, to limit the rename pass to them;
+   * null when some path could not be told for sure (a header not parsed, a line end or undecodable byte in it).
+   */
+  left: string[] | null;
 }
 
 export interface PatchStreamOptions {
@@ -54,6 +66,11 @@ export interface PatchStreamOptions {
   pieceBytes?: number;
   /** Lines each piece shares with its neighbours, so a secret over a few lines is never cut in two. Default 20. */
   overlapLines?: number;
+  /**
+   * The rename pass: for each commit listed, the paths an earlier pass already read (`RescanFiles.read`), passed over
+   * here. Every other file of those commits is read.
+   */
+  alreadyRead?: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
 const NL = 0x0a;
@@ -72,6 +89,9 @@ const DIFF_COMBINED = Buffer.from('diff --combined ');
 const NEW_PATH = Buffer.from('+++ ');
 const BINARY = Buffer.from('Binary files ');
 const INDEX = Buffer.from('index ');
+const OLD_PATH = Buffer.from('--- ');
+const NEW_FILE = Buffer.from('new file mode ');
+const DELETED_FILE = Buffer.from('deleted file mode ');
 /** An all-zero id: no blob on that side (an added or deleted file). */
 const NO_BLOB = /^0+$/;
 
@@ -84,8 +104,19 @@ interface FileState {
   blobs: string[];
   /** Some added line held a NUL: the blob is read whole instead (see `BinaryChange`); no more pieces leave. */
   nul: boolean;
-  /** In a commit left to the rename pass (`PatchStreamSink.rescan`): nothing of it is kept. */
+  /**
+   * Passed over: an added or deleted file of a commit left to the rename pass (`PatchStreamSink.rescan`), or in the
+   * rename pass a file an earlier pass read. Decided before the file's first hunk.
+   */
   skipped: boolean;
+  /** A `new file mode` or `deleted file mode` line: git shows the file as added or deleted. */
+  addedOrDeleted: boolean;
+  /** The path as the `diff --git` line named it when both its sides parse and agree, else null. */
+  headerPath: string | null;
+  /** The path of a `--- a/…` line (a deleted file's), else null. */
+  oldPath: string | null;
+  /** The path of a `+++ b/…` line, else null. */
+  newPath: string | null;
   /** Index in `added` of the first line this file's next piece owns. */
   ownFrom: number;
   /** Set once the added bytes passed the piece size: the piece owns lines up to here and waits for the overlap after. */
@@ -107,6 +138,10 @@ export class PatchStream {
   private addsFiles = false;
   private deletesFiles = false;
   private skipCommit = false;
+  /** The commit left to the rename pass, as its files are read (`PatchStreamSink.rescan`). */
+  private rescanRead = new Set<string>();
+  private rescanLeft: string[] | null = [];
+  private readonly alreadyRead: ReadonlyMap<string, ReadonlySet<string>> | null;
 
   constructor(
     private readonly sink: PatchStreamSink,
@@ -114,6 +149,7 @@ export class PatchStream {
   ) {
     this.pieceBytes = options.pieceBytes ?? 4_000_000;
     this.overlap = options.overlapLines ?? 20;
+    this.alreadyRead = options.alreadyRead ?? null;
   }
 
   push(chunk: Buffer): void {
@@ -146,7 +182,7 @@ export class PatchStream {
     const carry = this.carry;
     this.carry = null;
     if (carry) this.line(carry, 0, carry.length);
-    this.closeFile();
+    this.closeCommit();
   }
 
   /** The line `data[start, end)`, read in place: a view or string of each of git's lines cost more than the rest. */
@@ -160,7 +196,7 @@ export class PatchStream {
       this.inHunk = false;
     }
     if (first === 0 && startsWith(data, start, end, COMMIT_MARK)) {
-      this.closeFile();
+      this.closeCommit();
       this.commit = data.toString('utf8', start + COMMIT_MARK.length, end).trim();
       this.sink.commit?.(this.commit);
       this.rawOpen = true;
@@ -176,19 +212,33 @@ export class PatchStream {
     if (first === 0x64 /* d */ && this.fileHeader(data, start, end)) return;
     const file = this.file;
     if (!file) return;
-    if (first === AT) this.hunkHeader(file, data, start, end);
-    else if (startsWith(data, start, end, NEW_PATH)) {
+    if (first === AT) {
+      this.decideSkip(file);
+      this.hunkHeader(file, data, start, end);
+    } else if (startsWith(data, start, end, NEW_PATH)) {
       const target = withoutNameEnd(data.toString('utf8', start + NEW_PATH.length, end));
-      if (target !== '/dev/null') file.path = unquotePath(target).replace(/^b\//, '');
-    } else if (startsWith(data, start, end, BINARY)) file.binary = true;
+      if (target !== '/dev/null') file.path = file.newPath = unquotePath(target).replace(/^b\//, '');
+    } else if (startsWith(data, start, end, OLD_PATH)) {
+      // Read only for a file left to the rename pass: a deleted file's path, to limit that pass to it.
+      if (this.skipCommit && file.addedOrDeleted) {
+        const source = withoutNameEnd(data.toString('utf8', start + OLD_PATH.length, end));
+        if (source !== '/dev/null') file.oldPath = unquotePath(source).replace(/^a\//, '');
+      }
+    } else if (startsWith(data, start, end, NEW_FILE) || startsWith(data, start, end, DELETED_FILE))
+      file.addedOrDeleted = true;
+    else if (startsWith(data, start, end, BINARY)) file.binary = true;
     else if (startsWith(data, start, end, INDEX))
       file.blobs = indexIds(data.toString('latin1', start + INDEX.length, end));
   }
 
   /** `diff --git a/x b/y`, or a merge's `diff --cc y` (two or more parents; the hunk header says how many). */
   private fileHeader(data: Buffer, start: number, end: number): boolean {
-    if (startsWith(data, start, end, DIFF_GIT)) this.openFile(pathFromDiffHeader(data.toString('utf8', start, end)), 1);
-    else if (startsWith(data, start, end, DIFF_CC))
+    if (startsWith(data, start, end, DIFF_GIT)) {
+      const header = data.toString('utf8', start, end);
+      this.openFile(pathFromDiffHeader(header), 1);
+      // Only a commit left to the rename pass needs the path for sure (to limit that pass to it).
+      if (this.skipCommit) this.file!.headerPath = samePathHeader(header.slice(DIFF_GIT.length));
+    } else if (startsWith(data, start, end, DIFF_CC))
       this.openFile(unquotePath(data.toString('utf8', start + DIFF_CC.length, end)), 2);
     else if (startsWith(data, start, end, DIFF_COMBINED))
       this.openFile(unquotePath(data.toString('utf8', start + DIFF_COMBINED.length, end)), 2);
@@ -213,7 +263,6 @@ export class PatchStream {
     if (this.rawOpen) {
       this.rawOpen = false;
       this.skipCommit = this.addsFiles && this.deletesFiles && this.commit !== null;
-      if (this.skipCommit) this.sink.rescan(this.commit!);
     }
     this.file = {
       path,
@@ -221,7 +270,11 @@ export class PatchStream {
       binary: false,
       blobs: [],
       nul: false,
-      skipped: this.skipCommit,
+      skipped: false,
+      addedOrDeleted: false,
+      headerPath: null,
+      oldPath: null,
+      newPath: null,
       ownFrom: 0,
       cutAt: -1,
     };
@@ -282,17 +335,54 @@ export class PatchStream {
     file.cutAt = -1;
   }
 
+  /**
+   * Whether the open file is passed over, decided once its header lines are read (before its first hunk, and at its
+   * end for a file with none): in a commit left to the rename pass, an added or deleted file; in the rename pass, a
+   * file the first pass read.
+   */
+  private decideSkip(file: FileState): void {
+    if (this.skipCommit) file.skipped = file.addedOrDeleted;
+    else if (this.alreadyRead !== null && this.commit !== null)
+      file.skipped = this.alreadyRead.get(this.commit)?.has(file.path) === true;
+  }
+
+  private closeCommit(): void {
+    this.closeFile();
+    if (this.skipCommit && this.commit !== null) {
+      this.sink.rescan(this.commit, { read: this.rescanRead, left: this.rescanLeft });
+      this.rescanRead = new Set();
+      this.rescanLeft = [];
+    }
+    this.skipCommit = false;
+  }
+
   private closeFile(): void {
     const file = this.file;
     this.file = null;
     this.inHunk = false;
     if (!file) return;
+    this.decideSkip(file);
+    if (this.skipCommit) this.noteRescanFile(file);
     const lines = this.added;
     if (!file.binary && !file.nul && !file.skipped && lines.count > file.ownFrom)
       this.emit(file, lines.count, file.ownFrom, lines.count);
     // A merge's binary file is shown only when it differs from every parent: the merge wrote it.
     if ((file.binary || file.nul) && !file.skipped) this.wholeBlob(file);
     lines.clear();
+  }
+
+  /** A file of a commit left to the rename pass: read here, or left, by its exact path when there is one. */
+  private noteRescanFile(file: FileState): void {
+    if (!file.skipped) {
+      this.rescanRead.add(file.path);
+      return;
+    }
+    if (this.rescanLeft === null) return;
+    const exact = file.newPath ?? file.oldPath ?? file.headerPath;
+    // git reads a pathspec a line at a time (a line end cannot be in one), and U+FFFD may stand for bytes the path
+    // really has: such a path is not passed on, and the rename pass then reads its commits whole.
+    if (exact === null || exact === '' || /[\n\r\uFFFD]/.test(exact)) this.rescanLeft = null;
+    else this.rescanLeft.push(exact);
   }
 
   private wholeBlob(file: FileState): void {
@@ -327,6 +417,21 @@ export class PatchStream {
 function indexIds(rest: string): string[] {
   const match = /^([0-9a-f,]+)\.\.([0-9a-f]+)/.exec(rest);
   return match ? [...match[1]!.split(','), match[2]!] : [];
+}
+
+/**
+ * The path of `a/<path> b/<path>` (or both sides quoted) when both sides name the same path, as every file of a diff
+ * without rename detection does; null when the line could be read more than one way.
+ */
+export function samePathHeader(rest: string): string | null {
+  if (rest.length % 2 === 0 || rest[(rest.length - 1) / 2] !== ' ') return null;
+  const half = (rest.length - 1) / 2;
+  const left = rest.slice(0, half);
+  const right = rest.slice(half + 1);
+  if (left.startsWith('a/') && right.startsWith('b/') && left.slice(2) === right.slice(2)) return right.slice(2);
+  if (left.startsWith('"a/') && right.startsWith('"b/') && left.slice(3) === right.slice(3))
+    return unquotePath(`"${right.slice(3)}`);
+  return null;
 }
 
 function startsWith(data: Buffer, start: number, end: number, prefix: Buffer): boolean {
