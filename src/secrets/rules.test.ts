@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { cpuMs } from '../../test/support/cpu-time.js';
 import type { SampleContext, SecretRule } from './rule.js';
-import { builtinRules, PROVIDER_FILES, providerCount } from './rules/index.js';
+import { builtinRules, providerCount, providerFiles } from './rules/index.js';
 import { SecretScanner } from './scanner.js';
 import { toSecretFinding } from './to-finding.js';
 
@@ -44,7 +44,7 @@ function contextsOf(rule: SecretRule): readonly SampleContext[] {
 }
 
 function providerOf(rule: SecretRule): string {
-  return Object.entries(PROVIDER_FILES).find(([, rules]) => rules.includes(rule))![0];
+  return Object.entries(providerFiles()).find(([, rules]) => rules.includes(rule))![0];
 }
 
 /**
