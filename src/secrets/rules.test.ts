@@ -81,6 +81,15 @@ describe('rule pack', () => {
     expect(lacking).toEqual([]);
   });
 
+  test('the provider files hold exactly the built-in rules, the same objects in the same order', () => {
+    expect(Object.values(providerFiles()).flat()).toEqual(builtinRules);
+    Object.values(providerFiles())
+      .flat()
+      .forEach((rule, index) => expect(rule).toBe(builtinRules[index]));
+    // The generic assignments come last: every other rule wins over them on the same text.
+    expect(Object.keys(providerFiles()).at(-1)).toBe('generic');
+  });
+
   test('knows at least 500 providers', () => {
     expect(providerCount()).toBeGreaterThanOrEqual(500);
   });
