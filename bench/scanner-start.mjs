@@ -95,7 +95,7 @@ async function probeOf(checkout, name) {
           const { loadScanner } = await import('./src/secrets/load-rules.ts');
           const { builtinRules } = await import('./src/secrets/rules/index.ts');
           const loaded = cpu();
-          const { scanner } = await loadScanner(process.cwd(), secretsOptionsSchema.parse({}));
+          const { scanner } = await loadScanner(process.cwd(), (typeof secretsOptionsSchema === 'function' ? secretsOptionsSchema() : secretsOptionsSchema).parse({}));
           const ready = cpu();
           console.log(JSON.stringify({ started, loaded, ready, rules: builtinRules.length, same: scanner.rules.length }));
         })();`,
