@@ -10,7 +10,10 @@
 // Prints each group's median share and CPU milliseconds over the runs, the process's CPU (/usr/bin/time) and the load
 // average before and after. `--against DIR` profiles another checkout's src/ the same way, in turn.
 //
-//   node bench/scan-start-profile.mjs [--runs N] [--against DIR] [--file PATH] [--top N] [--json]
+//   node bench/scan-start-profile.mjs [--runs N] [--against DIR] [--file PATH] [--top N] [--files] [--inside LABEL]
+//                                     [--keep] [--json]
+// --files: each module by its file, not its folder; --inside LABEL: that label split by leaf function and line;
+// --keep: leave the bundles and profiles in the temp folder (printed).
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
