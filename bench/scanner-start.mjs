@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // What every secret scan pays before it reads its first byte, and what that start costs a small scan:
 //   start   a fresh process that loads the built-in rules and builds the scanner, as the CLI's bundle and each scan
-//           worker do (this bench bundles src/ the same way, without the code cache): its CPU from process start to
+//           worker do (this bench bundles src/ the same way, without the code cache unless --code-cache, with which
+//           the probe is compiled through one as bin/tollgate.cjs compiles the CLI): its CPU from process start to
 //           "rules loaded" (the rule modules' evaluation) and to "scanner ready" (keyword automata, compiled rules),
 //           against `node -e 0`'s whole CPU
 //   small   `tollgate scan` of a 2 MB JavaScript file (the start of TypeScript's own typescript.js), whole process,
@@ -13,7 +14,7 @@
 // Each is paired (taking turns) and printed with the load average before and after. `--against DIR` adds the same
 // figures for another built checkout (its bin/tollgate.cjs and src/), run in turn with this one: before/after.
 //
-//   npm run build && node bench/scanner-start.mjs [start|small|empty|warm ...] [--runs N] [--against DIR] [--json]
+//   npm run build && node bench/scanner-start.mjs [start|small|empty|warm ...] [--runs N] [--against DIR] [--code-cache] [--json]
 import { spawnSync } from 'node:child_process';
 import { closeSync, mkdirSync, mkdtempSync, openSync, readSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -27,6 +28,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
 const flag = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
 const runs = Number(flag('--runs') ?? 5);
+const codeCache = args.includes('--code-cache');
 const against = flag('--against') && resolve(flag('--against'));
 const wanted = args.filter((arg, index) => !arg.startsWith('-') && !['--runs', '--against'].includes(args[index - 1]));
 const only = (name) => wanted.length === 0 || wanted.includes(name);
@@ -93,7 +95,7 @@ async function probeOf(checkout, name) {
           const { loadScanner } = await import('./src/secrets/load-rules.ts');
           const { builtinRules } = await import('./src/secrets/rules/index.ts');
           const loaded = cpu();
-          const { scanner } = await loadScanner(process.cwd(), secretsOptionsSchema.parse({}));
+          const { scanner } = await loadScanner(process.cwd(), (typeof secretsOptionsSchema === 'function' ? secretsOptionsSchema() : secretsOptionsSchema).parse({}));
           const ready = cpu();
           console.log(JSON.stringify({ started, loaded, ready, rules: builtinRules.length, same: scanner.rules.length }));
         })();`,
@@ -104,12 +106,35 @@ async function probeOf(checkout, name) {
   });
   const dir = join(work, `${name}-cwd`);
   mkdirSync(dir);
+  // --code-cache: through V8's code cache, as bin/tollgate.cjs loads the CLI (the first, warming run writes it).
+  const command = codeCache ? [codeCacheLoader(), outfile] : [outfile];
   return () => {
-    const run = timed(process.execPath, [outfile], { cwd: dir });
+    const run = timed(process.execPath, command, { cwd: dir });
     if (run.result.status !== 0) throw new Error(`${name} probe exited ${run.result.status}: ${run.result.stderr}`);
     const probe = JSON.parse(run.result.stdout);
     return { ...run, modules: probe.loaded - probe.started, scanner: probe.ready - probe.loaded, rules: probe.rules };
   };
+}
+
+/** A loader that compiles a bundle through a code cache beside it, as bin/tollgate.cjs does (without its checks). */
+function codeCacheLoader() {
+  const loader = join(work, 'code-cache-loader.cjs');
+  writeFileSync(
+    loader,
+    `const fs = require('node:fs'), vm = require('node:vm'), Module = require('node:module'), path = require('node:path');
+const file = process.argv[2], cacheFile = file + '.code-cache';
+const source = fs.readFileSync(file, 'latin1');
+let cached;
+try { cached = fs.readFileSync(cacheFile); } catch {}
+const script = new vm.Script(Module.wrap(source), { filename: file, ...(cached ? { cachedData: cached } : {}) });
+process.once('exit', () => { if (!cached || script.cachedDataRejected) fs.writeFileSync(cacheFile, script.createCachedData()); });
+const mod = new Module(file, module);
+mod.filename = file;
+mod.paths = Module._nodeModulePaths(path.dirname(file));
+script.runInThisContext()(mod.exports, (request) => mod.require(request), mod, file, path.dirname(file));
+`,
+  );
+  return loader;
 }
 
 /** The first `bytes` of TypeScript's compiler, cut at a line's end: real, ordinary JavaScript. */
@@ -202,7 +227,7 @@ try {
       printResult({
         name: 'scanner-start',
         line:
-          `start (${name}): ${figure.rules} rules loaded ${figure.modules.toFixed(0)} ms CPU, scanner ready ` +
+          `start${codeCache ? ', code cache' : ''} (${name}): ${figure.rules} rules loaded ${figure.modules.toFixed(0)} ms CPU, scanner ready ` +
           `${figure.scanner.toFixed(0)} ms CPU more (${(figure.modules + figure.scanner).toFixed(0)} ms in all); ` +
           `whole process ${ms(figure.cpu)} CPU, ${(figure.cpu / baseline.cpu).toFixed(2)}x node -e 0's ` +
           `${ms(baseline.cpu)} (${before} before, ${load()} after)`,

@@ -19,14 +19,14 @@ const plainPem = fakePem('RSA PRIVATE KEY', 'load-rules-plain');
 const pkcs8Encrypted = fakePem('ENCRYPTED PRIVATE KEY', 'load-rules-pkcs8');
 
 async function idsFound(encryptedKeys: 'report' | 'ignore' | undefined, text: string): Promise<string[]> {
-  const options = secretsOptionsSchema.parse(encryptedKeys ? { encryptedKeys } : {});
+  const options = secretsOptionsSchema().parse(encryptedKeys ? { encryptedKeys } : {});
   const { scanner } = await loadScanner(root, options);
   return scanner.scanText(text, { path: 'deploy/keys.txt' }).map((item) => item.rule.id);
 }
 
 describe('secrets.encryptedKeys', () => {
   test('defaults to report: a passphrase-protected key is a medium finding', async () => {
-    expect(secretsOptionsSchema.parse({}).encryptedKeys).toBe('report');
+    expect(secretsOptionsSchema().parse({}).encryptedKeys).toBe('report');
     expect(await idsFound(undefined, encryptedPem)).toEqual(['private-key-rsa-passphrase']);
     expect(await idsFound('report', pkcs8Encrypted)).toEqual(['private-key-encrypted']);
     expect(await idsFound('report', base64Of(encryptedPem))).toEqual(['private-key-base64-passphrase']);
@@ -59,7 +59,7 @@ describe('secrets.encryptedKeys', () => {
   });
 
   test('a value other than report or ignore is refused, naming what is valid', () => {
-    const result = secretsOptionsSchema.safeParse({ encryptedKeys: 'drop' });
+    const result = secretsOptionsSchema().safeParse({ encryptedKeys: 'drop' });
     expect(result.success).toBe(false);
     expect(JSON.stringify(result.error?.issues)).toContain('report');
   });

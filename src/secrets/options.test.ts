@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { registriesWith } from '../../test/support/registries.js';
-import { secretsOptionsSchema } from './options.js';
+import { defaultSecretsOptions, secretsOptionsSchema } from './options.js';
 
 const rule = (pattern: string, extra: Record<string, unknown> = {}) => ({
   id: 'acme-key',
@@ -11,7 +11,7 @@ const rule = (pattern: string, extra: Record<string, unknown> = {}) => ({
 
 describe('secrets.rules[].pattern', () => {
   test.each([['acme_[a-z0-9]{32}'], ['acme_(?:[a-z]+\\.)+com']])('accepts %s', (pattern) => {
-    expect(secretsOptionsSchema.safeParse({ rules: [rule(pattern)] }).success).toBe(true);
+    expect(secretsOptionsSchema().safeParse({ rules: [rule(pattern)] }).success).toBe(true);
   });
 
   test.each([
@@ -19,7 +19,7 @@ describe('secrets.rules[].pattern', () => {
     ['acme=(\\w+\\s?)*', {}],
     ['acme=(?:[a-z]+A)+', { caseInsensitive: true }],
   ])('rejects %s as super-linear, at secrets.rules[1].pattern', (pattern, extra) => {
-    const parsed = secretsOptionsSchema.safeParse({
+    const parsed = secretsOptionsSchema().safeParse({
       rules: [rule('acme_[a-z]{8}'), rule(pattern, { id: 'b', ...extra })],
     });
     expect(parsed.success).toBe(false);
@@ -38,4 +38,17 @@ test('the config error names the file position and field, and shows the reason d
   ).toThrow(
     'tollgate.config.yaml:4:16 secrets.rules[0].pattern: may take super-linear time (nested quantifiers in (a+)+); make repeated parts unable to match the same text, e.g. "(?:[a-z]+\\.)+" not "(?:[a-z]+\\.?)+"',
   );
+});
+
+describe('the secrets defaults', () => {
+  test('defaultSecretsOptions() is what the schema makes of no section, key for key', () => {
+    expect(defaultSecretsOptions()).toStrictEqual(secretsOptionsSchema().parse(undefined));
+    expect(defaultSecretsOptions()).toStrictEqual(secretsOptionsSchema().parse({}));
+  });
+
+  test('each call is a fresh object: a caller that changes its copy changes no other', () => {
+    const first = defaultSecretsOptions();
+    first.paths.push('vendor/**');
+    expect(defaultSecretsOptions().paths).toEqual([]);
+  });
 });

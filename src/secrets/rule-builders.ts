@@ -186,7 +186,6 @@ export function providerNamedAssignment(spec: ProviderNamedSpec): SecretRule {
   // The format, or else any other value (`secretOff`): one that misses the format by a character (wrong length or
   // alphabet) is no key of this provider's, and the rule then keeps the generic rules off it too (`claimsRejected`).
   const value = `(?<secret>${shapeClass(spec.shape)}{${spec.shape.min},${spec.shape.max}})(?![A-Za-z0-9_-])|(?<secretOff>${OFF_FORMAT_VALUE})`;
-  const key = `${spec.aliases[0]!.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_API_KEY`;
   return {
     id: `${spec.slug}-named-key`,
     title: `${spec.provider} API key or token (named)`,
@@ -214,6 +213,7 @@ export function providerNamedAssignment(spec: ProviderNamedSpec): SecretRule {
       aliasIsWord(context.name ?? '', spec.aliases),
     // Made when first read (the rule tests, the docs): four hundred of these rules are built at every start.
     samples: lazySamples(() => {
+      const key = `${spec.aliases[0]!.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_API_KEY`;
       const alphabet = spec.shape.charset === 'hex' ? '0123456789abcdef' : 'abcdefghijklmnopqrstuvwxyz0123456789';
       const sample = randomString(spec.shape.max, alphabet, spec.slug);
       return {

@@ -1,5 +1,5 @@
 import type { SecretRule } from './rule.js';
-import { builtinRules, isFormatFile, PROVIDER_FILES, providerCount } from './rules/index.js';
+import { builtinRules, isFormatFile, providerCount, providerFiles } from './rules/index.js';
 import { VERIFIERS } from './verify/verifiers.js';
 
 /**
@@ -29,7 +29,7 @@ function row(file: string, rule: SecretRule): string {
 /** The whole generated `docs/validators/secret-rules.md`. */
 export function renderRuleTable(): string {
   const { rules, providers } = ruleCounts();
-  const rows = Object.entries(PROVIDER_FILES)
+  const rows = Object.entries(providerFiles())
     .flatMap(([file, list]) => list.map((rule) => ({ file, rule })))
     .sort(
       (a, b) =>

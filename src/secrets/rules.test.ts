@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { cpuMs } from '../../test/support/cpu-time.js';
 import type { SampleContext, SecretRule } from './rule.js';
-import { builtinRules, PROVIDER_FILES, providerCount } from './rules/index.js';
+import { builtinRules, providerCount, providerFiles } from './rules/index.js';
 import { SecretScanner } from './scanner.js';
 import { toSecretFinding } from './to-finding.js';
 
@@ -44,7 +44,7 @@ function contextsOf(rule: SecretRule): readonly SampleContext[] {
 }
 
 function providerOf(rule: SecretRule): string {
-  return Object.entries(PROVIDER_FILES).find(([, rules]) => rules.includes(rule))![0];
+  return Object.entries(providerFiles()).find(([, rules]) => rules.includes(rule))![0];
 }
 
 /**
@@ -79,6 +79,14 @@ describe('rule pack', () => {
       )
       .map((rule) => rule.id);
     expect(lacking).toEqual([]);
+  });
+
+  test('the provider files hold exactly the built-in rules, the same objects in the same order', () => {
+    expect(Object.values(providerFiles()).flat()).toEqual(builtinRules);
+    const listed = Object.values(providerFiles()).flat();
+    expect(listed.every((rule, index) => rule === builtinRules[index])).toBe(true);
+    // The generic assignments come last: every other rule wins over them on the same text.
+    expect(Object.keys(providerFiles()).at(-1)).toBe('generic');
   });
 
   test('knows at least 500 providers', () => {

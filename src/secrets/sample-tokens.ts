@@ -83,33 +83,52 @@ let sets = 0;
  * from its own range, fixed when it is defined, so its values do not depend on which sets were read before it.
  */
 export function lazySamples(make: () => RuleSamples): RuleSamples {
-  const firstSeed = ++sets * SEEDS_PER_SET;
-  let made: RuleSamples | undefined;
-  const samples = (): RuleSamples => {
-    if (made) return made;
+  return new LazySamples(make, ++sets * SEEDS_PER_SET);
+}
+
+/**
+ * One object per rule, its getters on the prototype: an object literal with four getters made five closures and
+ * defined four accessors for each of the hundreds of rules at every start. The getters are not own properties, so a
+ * set is copied by naming its fields, not by spreading it.
+ */
+class LazySamples implements RuleSamples {
+  #make: (() => RuleSamples) | undefined;
+  #made: RuleSamples | undefined;
+  readonly #firstSeed: number;
+
+  constructor(make: () => RuleSamples, firstSeed: number) {
+    this.#make = make;
+    this.#firstSeed = firstSeed;
+  }
+
+  #samples(): RuleSamples {
+    if (this.#made) return this.#made;
     const outer = counter;
-    counter = firstSeed;
+    counter = this.#firstSeed;
     try {
-      made = make();
+      this.#made = this.#make!();
+      this.#make = undefined;
     } finally {
       counter = outer;
     }
-    return made;
-  };
-  return {
-    get key() {
-      return samples().key;
-    },
-    get match() {
-      return samples().match;
-    },
-    get ignore() {
-      return samples().ignore;
-    },
-    get contexts() {
-      return samples().contexts;
-    },
-  };
+    return this.#made;
+  }
+
+  get key(): string | undefined {
+    return this.#samples().key;
+  }
+
+  get match(): readonly string[] {
+    return this.#samples().match;
+  }
+
+  get ignore(): readonly string[] {
+    return this.#samples().ignore;
+  }
+
+  get contexts(): RuleSamples['contexts'] {
+    return this.#samples().contexts;
+  }
 }
 
 /** `prefix` + `length` random characters. */

@@ -53,7 +53,7 @@ function listingWorkers(choice: Partial<Setup>, cores: number) {
   const stopped: number[] = [];
   const setup: Setup = {
     repoRoot: '/repo',
-    options: secretsOptionsSchema.parse(undefined),
+    options: secretsOptionsSchema().parse(undefined),
     baseline: new Set(['f1']),
     ...choice,
   };
@@ -127,17 +127,17 @@ describe('workers started while the files are listed', () => {
 
 describe('secrets.maxThreads', () => {
   test.each([[1], [4], [16]])('accepts %s', (maxThreads) => {
-    expect(secretsOptionsSchema.parse({ maxThreads }).maxThreads).toBe(maxThreads);
+    expect(secretsOptionsSchema().parse({ maxThreads }).maxThreads).toBe(maxThreads);
   });
 
   test.each([[0], [17], [2.5], ['4'], [-1]])('rejects %j, naming the valid values', (maxThreads) => {
-    const parsed = secretsOptionsSchema.safeParse({ maxThreads });
+    const parsed = secretsOptionsSchema().safeParse({ maxThreads });
     expect(parsed.error?.issues.map((issue) => [issue.path, issue.message])).toEqual([
       [['maxThreads'], 'expected a whole number from 1 to 16'],
     ]);
   });
 
   test('unset by default: one per core', () => {
-    expect(secretsOptionsSchema.parse(undefined).maxThreads).toBeUndefined();
+    expect(secretsOptionsSchema().parse(undefined).maxThreads).toBeUndefined();
   });
 });

@@ -17,7 +17,7 @@ function workerScript(name: string, body: string): URL {
   return pathToFileURL(path);
 }
 
-const job = { repoRoot: dir, options: secretsOptionsSchema.parse(undefined), baseline: [] };
+const job = { repoRoot: dir, options: secretsOptionsSchema().parse(undefined), baseline: [] };
 
 describe("a scan worker's outcome", () => {
   test('arrives with its message, before its thread has exited (a heap takes a while to tear down)', async () => {

@@ -52,7 +52,7 @@ export function secretsContext(
   return toolContext({
     repoRoot: root,
     changeSet,
-    options: secretsOptionsSchema.parse(options),
+    options: secretsOptionsSchema().parse(options),
     input,
     artifactsDir: join(root, '.tollgate', 'runs', 'r1', 'secrets'),
   });

@@ -61,7 +61,7 @@ async function validateWith(
       : `local finding ${options.target.fingerprint}`;
   progress.stage('gathering', where);
   const alert = await gatherAlert({ target: options.target, env: options.env, repoRoot, loaded, token });
-  const secretsOptions = secretsOptionsSchema.parse(effective.secrets);
+  const secretsOptions = secretsOptionsSchema().parse(effective.secrets);
   if ((options.verify || secretsOptions.verify) && alert.secrets.alertSecret) {
     progress.stage('asking the provider whether the secret is live');
     alert.subject.verification = await verifyAlertSecret({

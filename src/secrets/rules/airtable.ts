@@ -17,6 +17,10 @@ export default defineRules([
     ...airtable,
     keywords: ['airtable'],
     gate: undefined,
-    samples: lazySamples(() => ({ ...airtable.samples, key: 'AIRTABLE_TOKEN' })),
+    samples: lazySamples(() => ({
+      match: airtable.samples.match,
+      ignore: airtable.samples.ignore,
+      key: 'AIRTABLE_TOKEN',
+    })),
   },
 ]);

@@ -10,7 +10,9 @@ const wholeToken = (rule: SecretRule, prefix: string, body: string): SecretRule 
   pattern: new RegExp(`(?<![A-Za-z0-9_.-])(${prefix}${body})(?![A-Za-z0-9_-]|\\.[A-Za-z0-9_])`),
   validate: mixesDigitsAndCases,
   samples: lazySamples(() => ({
-    ...rule.samples,
+    key: rule.samples.key,
+    match: rule.samples.match,
+    contexts: rule.samples.contexts,
     ignore: [...rule.samples.ignore, `settings.${rule.samples.match[0]}`, `${rule.samples.match[0]}.field`],
   })),
 });

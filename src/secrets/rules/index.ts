@@ -118,7 +118,7 @@ import xai from './xai.js';
  * come first, then the long tail (prefixed tokens, then provider-named assignments), URLs and wrapped keys next,
  * generic assignments last. A new provider file is one import, one entry here and one in `providers.ts`.
  */
-const RULE_FILES: Record<string, readonly SecretRule[]> = {
+const FIRST_FILES: Record<string, readonly SecretRule[]> = {
   github,
   gitlab,
   npm,
@@ -203,17 +203,10 @@ const RULE_FILES: Record<string, readonly SecretRule[]> = {
   twitter,
   wundergraph,
   asana,
-  ...mergeRuleFiles(
-    LONG_TAIL_RULES,
-    MORE_PROVIDER_RULES,
-    FORMAT_PROVIDER_RULES,
-    INFRA_PROVIDER_RULES,
-    NAMED_PROVIDER_RULES,
-    MORE_NAMED_RULES,
-    SELF_HOSTED_RULES,
-    SIGNED_URL_RULES,
-    SAAS_NAMED_RULES,
-  ),
+};
+
+/** URLs and wrapped keys, then generic assignments. */
+const LAST_FILES: Record<string, readonly SecretRule[]> = {
   'providers-prose': providersProse,
   'dotnet-credential': dotnetCredential,
   ntlm,
@@ -238,57 +231,98 @@ const RULE_FILES: Record<string, readonly SecretRule[]> = {
 /** Two tables of provider files as one: a provider in both keeps its prefixed formats first, then its named rule. */
 function mergeRuleFiles(
   ...tables: ReadonlyArray<Readonly<Record<string, readonly SecretRule[]>>>
-): Record<string, readonly SecretRule[]> {
-  const merged: Record<string, readonly SecretRule[]> = {};
+): Map<string, readonly SecretRule[]> {
+  const merged = new Map<string, readonly SecretRule[]>();
   for (const table of tables) {
-    for (const [file, rules] of Object.entries(table)) merged[file] = [...(merged[file] ?? []), ...rules];
+    for (const file in table) merged.set(file, [...(merged.get(file) ?? []), ...table[file]!]);
   }
   return merged;
 }
 
-const INFO: Readonly<Record<string, ProviderInfo>> = {
-  ...SAAS_NAMED_INFO,
-  ...MORE_NAMED_INFO,
-  ...NAMED_PROVIDER_INFO,
-  ...FORMAT_PROVIDER_INFO,
-  ...INFRA_PROVIDER_INFO,
-  ...PASSWORD_FILE_INFO,
-  ...MORE_PROVIDER_INFO,
-  ...LONG_TAIL_INFO,
-  ...SELF_HOSTED_INFO,
-  ...SIGNED_URL_INFO,
-  ...PROVIDER_INFO,
-  gradle: GRADLE_INFO,
-  'auth-header': AUTH_HEADER_INFO,
-  'password-hash': PASSWORD_HASH_INFO,
-};
+/**
+ * The three parts in order, as one object of them would hold them (a file named again keeps its place and takes its
+ * later rules), in a Map: spreading the long tail's hundreds of files into one object literal, then listing its
+ * entries, was most of the time the rules' index took at every start.
+ */
+function ruleFiles(): Map<string, readonly SecretRule[]> {
+  const files = new Map<string, readonly SecretRule[]>();
+  for (const file in FIRST_FILES) files.set(file, FIRST_FILES[file]!);
+  // The long tail: prefixed tokens, then provider-named assignments.
+  const longTail = mergeRuleFiles(
+    LONG_TAIL_RULES,
+    MORE_PROVIDER_RULES,
+    FORMAT_PROVIDER_RULES,
+    INFRA_PROVIDER_RULES,
+    NAMED_PROVIDER_RULES,
+    MORE_NAMED_RULES,
+    SELF_HOSTED_RULES,
+    SIGNED_URL_RULES,
+    SAAS_NAMED_RULES,
+  );
+  for (const [file, rules] of longTail) files.set(file, rules);
+  for (const file in LAST_FILES) files.set(file, LAST_FILES[file]!);
+  return files;
+}
+
+/**
+ * Each provider file's name and reference, looked up in these tables, the last one holding the file winning: merging
+ * them into one object of hundreds of keys cost more at every start than the few hundred look-ups do.
+ */
+const INFO_TABLES: ReadonlyArray<Readonly<Record<string, ProviderInfo>>> = [
+  SAAS_NAMED_INFO,
+  MORE_NAMED_INFO,
+  NAMED_PROVIDER_INFO,
+  FORMAT_PROVIDER_INFO,
+  INFRA_PROVIDER_INFO,
+  PASSWORD_FILE_INFO,
+  MORE_PROVIDER_INFO,
+  LONG_TAIL_INFO,
+  SELF_HOSTED_INFO,
+  SIGNED_URL_INFO,
+  PROVIDER_INFO,
+  { gradle: GRADLE_INFO, 'auth-header': AUTH_HEADER_INFO, 'password-hash': PASSWORD_HASH_INFO },
+];
+
+function infoOf(file: string): ProviderInfo | undefined {
+  for (let at = INFO_TABLES.length - 1; at >= 0; at--) {
+    const table = INFO_TABLES[at]!;
+    if (Object.hasOwn(table, file)) return table[file];
+  }
+  return undefined;
+}
 
 /** The rules of each provider file, each carrying its provider's name and format reference. */
-export const PROVIDER_FILES: Readonly<Record<string, readonly SecretRule[]>> = Object.fromEntries(
-  Object.entries(RULE_FILES).map(([file, rules]) => {
-    const info = INFO[file];
-    return [
-      file,
-      rules.map((rule) => ({
-        ...rule,
-        provider: rule.provider ?? info?.name,
-        reference: rule.reference ?? info?.reference,
-      })),
-    ];
-  }),
-);
+const FILES: ReadonlyArray<readonly [string, readonly SecretRule[]]> = Array.from(ruleFiles(), ([file, rules]) => {
+  const info = infoOf(file);
+  return [
+    file,
+    rules.map((rule) => ({
+      ...rule,
+      provider: rule.provider ?? info?.name,
+      reference: rule.reference ?? info?.reference,
+    })),
+  ];
+});
 
-export const builtinRules: readonly SecretRule[] = Object.values(PROVIDER_FILES).flat();
+export const builtinRules: readonly SecretRule[] = FILES.flatMap(([, rules]) => rules);
+
+let providerFilesMade: Readonly<Record<string, readonly SecretRule[]>> | undefined;
+
+/** Each provider file's rules (the same objects as `builtinRules`), by file key, in rule order. */
+export function providerFiles(): Readonly<Record<string, readonly SecretRule[]>> {
+  providerFilesMade ??= Object.fromEntries(FILES);
+  return providerFilesMade;
+}
 
 /** Provider files whose rules find a kind of credential (private keys, passwords), not one vendor's tokens. */
 export function isFormatFile(file: string): boolean {
-  return INFO[file]?.format === true;
+  return infoOf(file)?.format === true;
 }
 
 /** How many distinct vendors the built-in rules know (format families left out). */
 export function providerCount(): number {
-  const names = Object.entries(PROVIDER_FILES)
-    .filter(([file]) => !isFormatFile(file))
-    .flatMap(([, rules]) => rules.map((rule) => rule.provider));
+  const names = FILES.filter(([file]) => !isFormatFile(file)).flatMap(([, rules]) =>
+    rules.map((rule) => rule.provider),
+  );
   return new Set(names).size;
 }

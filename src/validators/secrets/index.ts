@@ -10,7 +10,7 @@ export const secretsTool = defineTool({
     'change adds, and fails with their locations and types; the secrets themselves are never shown. Call it before ' +
     'declaring a change done, or with `paths` to check files you are about to write. No change is trivial for it.',
   configKey: 'secrets',
-  optionsSchema: secretsOptionsSchema,
+  optionsSchema: secretsOptionsSchema(),
   inputSchema: secretsInputSchema,
   permissions: [],
   enabledByDefault: true,

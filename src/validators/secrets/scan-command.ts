@@ -7,7 +7,7 @@ import { baselinePath, readBaselineEntries, type SecretsBaseline, writeBaseline 
 import { applyFixtureMode, type FixtureMode, fixturesNote } from '../../secrets/fixtures.js';
 import type { PolicyFileReader } from '../../secrets/imported-suppressions.js';
 import { loadScanner } from '../../secrets/load-rules.js';
-import { type SecretsOptions, secretsOptionsSchema } from '../../secrets/options.js';
+import { defaultSecretsOptions, type SecretsOptions, secretsOptionsSchema } from '../../secrets/options.js';
 import {
   type DiskTarget,
   type ParallelScanOptions,
@@ -92,7 +92,7 @@ export async function runScanCommand(flags: ScanCommandFlags, io: ScanCommandIo 
   const repoRoot = needsGit ? await findRepoRoot(io.cwd, io.env) : await findRepoRootIfAny(io.cwd, io.env);
   const { options, network, read } = repoRoot
     ? await loadSecretsOptions(repoRoot, io.env, historyBase(flags.history))
-    : { options: secretsOptionsSchema.parse(undefined), network: 'allow' as const, read: undefined };
+    : { options: defaultSecretsOptions(), network: 'allow' as const, read: undefined };
   const root = repoRoot ?? io.cwd;
   const { scanner, notes, imported } = await loadScanner(root, options, read);
   const baselineFile = baselinePath(root, options.baseline);
@@ -308,7 +308,7 @@ async function loadSecretsOptions(
     return loadConfig({ repoRoot, cwd: repoRoot, env });
   });
   return {
-    options: secretsOptionsSchema.parse(loaded.config.secrets),
+    options: secretsOptionsSchema().parse(loaded.config.secrets),
     network: loaded.config.permissions.network,
     read: loaded.policy?.read,
   };

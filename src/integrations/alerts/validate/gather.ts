@@ -74,7 +74,7 @@ export async function gatherAlert(options: GatherOptions): Promise<GatheredAlert
     repoRoot,
     repoName: basename(repoRoot),
     fingerprint: t.fingerprint,
-    secretsOptions: secretsOptionsSchema.parse(options.loaded?.config.secrets),
+    secretsOptions: secretsOptionsSchema().parse(options.loaded?.config.secrets),
     env: options.env,
   });
   return { subject: found.subject, secrets: { credentials, alertSecret: found.secret }, cloneUrl: repoRoot };

@@ -28,7 +28,7 @@ const SELF_ALLOWED = 'its allow marker is new in this commit, which does not cle
 
 export async function runPreCommit(options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<PreCommitResult> {
   const { repoRoot, loaded } = await openProject({ cwd: options.cwd, env: options.env, configCwd: 'repoRoot' });
-  const secrets: SecretsOptions = secretsOptionsSchema.parse(loaded.config.secrets);
+  const secrets: SecretsOptions = secretsOptionsSchema().parse(loaded.config.secrets);
   const writeFiles = loaded.config.permissions.writeFiles === 'allow';
   // Suppression files as the policy has them (docs/policy.md): a commit cannot clear its own secret by adding one.
   const read = loaded.policy?.read;
