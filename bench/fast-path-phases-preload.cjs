@@ -122,46 +122,33 @@ function wrapPromises(promises) {
   }
 }
 
-// process.stdout is made on first use (it loads the stream modules): wrapped then, not here.
-const stdoutDescriptor = Object.getOwnPropertyDescriptor(process, 'stdout');
-Object.defineProperty(process, 'stdout', {
-  configurable: true,
-  enumerable: stdoutDescriptor.enumerable,
-  get() {
-    mark('process.stdout made');
-    const stream = stdoutDescriptor.get.call(process);
-    Object.defineProperty(process, 'stdout', {
-      configurable: true,
-      enumerable: stdoutDescriptor.enumerable,
-      value: stream,
-    });
-    const write = stream.write;
-    stream.write = function (...args) {
-      mark('stdout write begin');
-      const result = write.apply(this, args);
-      mark('stdout write end');
-      return result;
-    };
-    return stream;
-  },
+/** Calls `made` with process[name] (a stream Node makes on first use) when something first uses it, not here. */
+function onFirstUse(name, made) {
+  const descriptor = Object.getOwnPropertyDescriptor(process, name);
+  Object.defineProperty(process, name, {
+    configurable: true,
+    enumerable: descriptor.enumerable,
+    get() {
+      mark(`process.${name} begin`);
+      const stream = descriptor.get.call(process);
+      Object.defineProperty(process, name, { configurable: true, enumerable: descriptor.enumerable, value: stream });
+      mark(`process.${name} end`);
+      made(stream);
+      return stream;
+    },
+  });
+}
+// Making process.stdout loads the stream modules: wrapped when made, not here.
+onFirstUse('stdout', (stream) => {
+  const write = stream.write;
+  stream.write = function (...args) {
+    mark('stdout write begin');
+    const result = write.apply(this, args);
+    mark('stdout write end');
+    return result;
+  };
 });
-const stdinDescriptor = Object.getOwnPropertyDescriptor(process, 'stdin');
-Object.defineProperty(process, 'stdin', {
-  configurable: true,
-  enumerable: stdinDescriptor.enumerable,
-  get() {
-    mark('process.stdin begin');
-    const stream = stdinDescriptor.get.call(process);
-    Object.defineProperty(process, 'stdin', {
-      configurable: true,
-      enumerable: stdinDescriptor.enumerable,
-      value: stream,
-    });
-    mark('process.stdin end');
-    stream.once('end', () => mark('stdin end'));
-    return stream;
-  },
-});
+onFirstUse('stdin', (stream) => stream.once('end', () => mark('stdin end')));
 
 process.once('exit', () => {
   mark('exit');

@@ -115,10 +115,12 @@ describe('a repeat run of a committed, unpushed, validated change (built CLI)', 
     'an answer exits as soon as it is written: whole through a pipe, and exit 0 with nothing said when the reader left',
     async () => {
       const answered = await primed();
+      // As runCli runs it (TOLLGATE_* variables are part of the stamp).
+      const shellEnv = { ...env(), TOLLGATE_DEBUG: '' };
       // The answer is written straight to the descriptor, then the process exits: nothing of it may be lost.
       const piped = await runProcess('sh', ['-c', `"${process.execPath}" "${CLI_PATH}" run | cat`], {
         cwd: repo.root,
-        env: env(),
+        env: shellEnv,
         timeoutMs: 60_000,
       });
       expect(piped.stderr).toContain(ANSWERED);
@@ -127,7 +129,7 @@ describe('a repeat run of a committed, unpushed, validated change (built CLI)', 
       const gone = await runProcess(
         'sh',
         ['-c', `exec 3>&1; { "${process.execPath}" "${CLI_PATH}" run; echo "exit $?" >&3; } | true`],
-        { cwd: repo.root, env: env(), timeoutMs: 60_000 },
+        { cwd: repo.root, env: shellEnv, timeoutMs: 60_000 },
       );
       expect(gone.stdout.trim()).toBe('exit 0');
       expect(gone.stderr).toContain(ANSWERED);
