@@ -8,12 +8,12 @@ import * as fs from 'node:fs';
  * listings, removes, renames) are the callback functions, whose behaviour the promise API shares; the rest (`open`,
  * whose FileHandle only the promise API has, and the writes a first run makes) load the real module when called.
  */
-function promised<Args extends unknown[], Result>(
-  call: (...args: [...Args, (error: NodeJS.ErrnoException | null, result: Result) => void]) => void,
-): (...args: Args) => Promise<Result> {
-  return (...args: Args) =>
-    new Promise<Result>((resolve, reject) => {
-      call(...args, (error, result) => (error ? reject(error) : resolve(result)));
+function promised(call: (...args: never[]) => void): (...args: unknown[]) => Promise<unknown> {
+  return (...args) =>
+    new Promise((resolve, reject) => {
+      (call as (...args: unknown[]) => void)(...args, (error: NodeJS.ErrnoException | null, result?: unknown) =>
+        error ? reject(error) : resolve(result),
+      );
     });
 }
 
