@@ -14,11 +14,18 @@
 // It is a report: it prints the figures and exits 0 either way. The repositories are small real ones under
 // os.tmpdir(), with a private HOME and git config.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { clearMachineStartupCost, median, printResult } from './measure.mjs';
+import {
+  childrenCpuMs,
+  makeCommittedChangeRepo as makeCommittedChangeRepoIn,
+  makeRepo as makeRepoIn,
+  startupSandbox,
+  stopPayloadFor,
+} from './startup-repos.mjs';
 
 const TARGET_RATIO = 1.5;
 const bin = join(dirname(fileURLToPath(import.meta.url)), '..', 'bin', 'tollgate.cjs');
@@ -28,61 +35,11 @@ const runs = runsFlag === -1 ? 15 : Number(args[runsFlag + 1]);
 const againstFlag = args.indexOf('--against');
 const against = againstFlag === -1 ? null : args[againstFlag + 1];
 
-const sandbox = mkdtempSync(join(tmpdir(), 'tollgate-bench-startup-'));
-const home = join(sandbox, 'home');
-mkdirSync(home);
-writeFileSync(join(home, '.gitconfig'), '[user]\n\tname = Bench\n\temail = bench@tollgate.invalid\n');
 const certificatesNote = clearMachineStartupCost();
 if (certificatesNote) console.log(certificatesNote);
-const env = { ...process.env, HOME: home, GIT_CONFIG_GLOBAL: join(home, '.gitconfig'), GIT_CONFIG_NOSYSTEM: '1' };
-for (const key of Object.keys(env))
-  if (key.startsWith('GIT_') && !['GIT_CONFIG_GLOBAL', 'GIT_CONFIG_NOSYSTEM'].includes(key)) delete env[key];
-delete env.TOLLGATE_ACTIVE;
-
-/** A committed repository of 200 small files and a one-check config; `changed` files edited after the commit. */
-function makeRepo(name, changed) {
-  const repo = join(sandbox, name);
-  mkdirSync(repo);
-  const git = (...gitArgs) => spawnSync('git', gitArgs, { cwd: repo, env, encoding: 'utf8' });
-  git('init', '-q', '-b', 'main');
-  for (let index = 0; index < 200; index++) {
-    mkdirSync(join(repo, 'src', `m${index % 10}`), { recursive: true });
-    writeFileSync(join(repo, 'src', `m${index % 10}`, `f${index}.ts`), `export const v${index} = ${index};\n`);
-  }
-  writeFileSync(join(repo, 'tollgate.config.yaml'), 'checks:\n  - name: ok\n    run: "true"\n');
-  git('add', '-A');
-  git('commit', '-q', '-m', 'initial');
-  for (let index = 0; index < changed; index++)
-    writeFileSync(join(repo, 'src', 'm0', `f${index * 10}.ts`), `export const changed = ${index};\n`);
-  return repo;
-}
-
-/** A repository whose upstream (a bare clone) has the initial commit, and 5 edited files committed on top. */
-function makeCommittedChangeRepo(name) {
-  const repo = makeRepo(name, 0);
-  const git = (...gitArgs) => spawnSync('git', gitArgs, { cwd: repo, env, encoding: 'utf8' });
-  const remote = join(sandbox, `${name}-origin.git`);
-  spawnSync('git', ['init', '-q', '--bare', remote], { env });
-  git('remote', 'add', 'origin', remote);
-  git('push', '-q', '-u', 'origin', 'main');
-  for (let index = 0; index < 5; index++)
-    writeFileSync(join(repo, 'src', 'm0', `f${index * 10}.ts`), `export const changed = ${index};\n`);
-  git('commit', '-q', '-a', '-m', 'change');
-  return repo;
-}
-
-/**
- * CPU time (user + system, ms) of this process's waited-for children so far, the git processes they started included;
- * null where /proc is not there. Counted in clock ticks: a ratio of sums over many runs, not one run's figure.
- */
-function childrenCpuMs() {
-  try {
-    const fields = readFileSync('/proc/self/stat', 'latin1').split(') ')[1].split(' ');
-    return (Number(fields[13]) + Number(fields[14])) * 10;
-  } catch {
-    return null;
-  }
-}
+const { sandbox, env } = startupSandbox('tollgate-bench-startup-');
+const makeRepo = (name, changed) => makeRepoIn(sandbox, env, name, changed);
+const makeCommittedChangeRepo = (name) => makeCommittedChangeRepoIn(sandbox, env, name);
 
 function time(command, commandArgs, cwd, input) {
   const cpuBefore = childrenCpuMs();
@@ -129,8 +86,7 @@ for (const [build, cleanRepo, editedRepo, committedRepo] of [
 }
 // Past git's racy-clean window, so that the next answers save the fast paths' stamps.
 await new Promise((resolveSleep) => setTimeout(resolveSleep, 2100));
-const payloadFor = (cwd) =>
-  JSON.stringify({ session_id: 'bench', cwd, hook_event_name: 'Stop', stop_hook_active: false });
+const payloadFor = stopPayloadFor;
 const payload = payloadFor(edited);
 mustPass('tollgate hook stop', time(process.execPath, [bin, 'hook', 'stop'], edited, payload), '{}');
 if (against) time(process.execPath, [against, 'hook', 'stop'], otherEdited, payloadFor(otherEdited));

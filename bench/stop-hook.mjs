@@ -7,11 +7,12 @@
 // It is a report: it prints the figures and exits 0 either way. The repository is a small real one under
 // os.tmpdir(), with a private HOME and git config, validated once with `tollgate run` before timing.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { clearMachineStartupCost, median, printResult } from './measure.mjs';
+import { makeRepo, startupSandbox, stopPayloadFor } from './startup-repos.mjs';
 
 const TARGET_MS = 100;
 const here = dirname(fileURLToPath(import.meta.url));
@@ -21,29 +22,10 @@ const args = process.argv.slice(2);
 const runsFlag = args.indexOf('--runs');
 const runs = runsFlag === -1 ? 15 : Number(args[runsFlag + 1]);
 
-const dir = mkdtempSync(join(tmpdir(), 'tollgate-bench-stop-'));
-const repo = join(dir, 'repo');
-const home = join(dir, 'home');
-mkdirSync(repo);
-mkdirSync(home);
-writeFileSync(join(home, '.gitconfig'), '[user]\n\tname = Bench\n\temail = bench@tollgate.invalid\n');
 const certificatesNote = clearMachineStartupCost();
 if (certificatesNote) console.log(certificatesNote);
-const env = { ...process.env, HOME: home, GIT_CONFIG_GLOBAL: join(home, '.gitconfig'), GIT_CONFIG_NOSYSTEM: '1' };
-for (const key of Object.keys(env))
-  if (key.startsWith('GIT_') && !['GIT_CONFIG_GLOBAL', 'GIT_CONFIG_NOSYSTEM'].includes(key)) delete env[key];
-const git = (...gitArgs) => spawnSync('git', gitArgs, { cwd: repo, env, encoding: 'utf8' });
-
-git('init', '-q', '-b', 'main');
-for (let index = 0; index < 200; index++) {
-  mkdirSync(join(repo, 'src', `m${index % 10}`), { recursive: true });
-  writeFileSync(join(repo, 'src', `m${index % 10}`, `f${index}.ts`), `export const v${index} = ${index};\n`);
-}
-writeFileSync(join(repo, 'tollgate.config.yaml'), 'checks:\n  - name: ok\n    run: "true"\n');
-git('add', '-A');
-git('commit', '-q', '-m', 'initial');
-for (let index = 0; index < 5; index++)
-  writeFileSync(join(repo, 'src', 'm0', `f${index * 10}.ts`), `export const changed = ${index};\n`);
+const { sandbox: dir, env } = startupSandbox('tollgate-bench-stop-');
+const repo = makeRepo(dir, env, 'repo', 5);
 
 /** `tollgate hook stop` through the installed entry point, as agents run it. */
 function hookArgv() {
@@ -55,7 +37,7 @@ if (run.status !== 0) {
   console.log(`tollgate run failed (${run.status}): ${run.stderr.trim()}`);
   process.exit(0);
 }
-const payload = JSON.stringify({ session_id: 'bench', cwd: repo, hook_event_name: 'Stop', stop_hook_active: false });
+const payload = stopPayloadFor(repo);
 const argv = hookArgv();
 const time = (command, commandArgs, input) => {
   const started = performance.now();

@@ -205,14 +205,20 @@ function startFastPath() {
 
 /**
  * Tries a small bundle's `entry` (which resolves to null once it answered, else to what the whole CLI needs, such as
- * the payload it already read from stdin), then the whole CLI.
+ * the payload it already read from stdin), then the whole CLI. An answer resolves only once it is written and its
+ * run recorded, so the process exits then, with the answer's exit code: the teardown of the event loop and the heap
+ * that a natural end runs cost a short process more than its answer's own work ('exit' listeners still run: the code
+ * cache is written, locks are released).
  */
 function fastPath(name, entry) {
   const started = startFastPath();
   const small = loadBundle(name, { small: true });
   small.exports[entry](process.argv, started).then((handoff) => {
     if (handoff) loadCli().runCli(process.argv, handoff);
-    else small.answered();
+    else {
+      small.answered();
+      process.exit();
+    }
   });
 }
 

@@ -49,13 +49,37 @@ const cjsImportMeta = {
   },
 };
 
+// The fast paths' small bundles get src/core/fs-promises-lite.ts for `node:fs/promises`: the same calls through the
+// callback API every process has loaded (loading the promise API, with the watchers and readline it brings, cost each
+// answer more than its reads). A call the module lacks fails the build.
+const fsPromisesLite = {
+  name: 'fs-promises-lite',
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /^(node:)?fs\/promises$/ }, () => ({
+      path: join(root, 'src/core/fs-promises-lite.ts'),
+    }));
+  },
+};
+
 /**
  * Each with a size limit: a stray import (the full path, zod, a validator) would quietly make every stop, or every
  * no-change run, pay for it again.
  */
 const SMALL_BUNDLES = [
-  { file: 'stop-hook.cjs', entry: 'src/cli/stop-hook-fast.ts', limit: 64 * 1024 },
-  { file: 'run-fast.cjs', entry: 'src/cli/run-fast.ts', limit: 96 * 1024 },
+  {
+    file: 'stop-hook.cjs',
+    entry: 'src/cli/stop-hook-fast.ts',
+    limit: 64 * 1024,
+    forbidden: ['node:fs/promises'],
+    plugins: [fsPromisesLite],
+  },
+  {
+    file: 'run-fast.cjs',
+    entry: 'src/cli/run-fast.ts',
+    limit: 96 * 1024,
+    forbidden: ['node:fs/promises'],
+    plugins: [fsPromisesLite],
+  },
   // Loaded before either of them, without the code cache: it only starts their stamp's git, which must not wait for
   // the modules the answer needs later (hashing, the promise-based file API).
   {
@@ -66,11 +90,12 @@ const SMALL_BUNDLES = [
   },
 ];
 
-async function bundleSmall(outdir, { file, entry, limit, forbidden = [] }, maps) {
+async function bundleSmall(outdir, { file, entry, limit, forbidden = [], plugins = [] }, maps) {
   const { metafile } = await build({
     ...common,
     ...maps,
     ...cjsImportMeta,
+    plugins: [...common.plugins, ...plugins],
     entryPoints: [join(root, entry)],
     outfile: join(outdir, file),
     format: 'cjs',

@@ -9,7 +9,8 @@ import {
 import type { SavedRunStart } from '../core/run/unchanged-run-start.js';
 import { renderJson } from '../report/json.js';
 import { renderMarkdown } from '../report/markdown.js';
-import { installSignalHandlers, installStreamErrorHandlers } from './process-handlers.js';
+import { writeAnswer } from './answer-output.js';
+import { installSignalHandlers } from './process-handlers.js';
 import type { CliHandoff } from './run-handoff.js';
 import { exitIfUnfinished } from './unfinished-guard.js';
 
@@ -17,7 +18,8 @@ import { exitIfUnfinished } from './unfinished-guard.js';
  * The repeat run's small bundle once its stamp's git is started (run-fast.ts; `started` is null when no saved report
  * was found, and no stamp taken; undefined after an error of its own): resolves to null once it answered (report on stdout, exit code 0), or to what the
  * full CLI needs instead (bin/tollgate.cjs then loads it): any tree it cannot vouch for, and any error of its own.
- * Until it resolves, an exit is an internal error (exit 3), never a silent 0.
+ * Until it resolves, an exit is an internal error (exit 3), never a silent 0; once it resolved to null, the report is
+ * out and the process may exit at once.
  */
 export async function answerRunFast(
   argv: readonly string[],
@@ -48,11 +50,10 @@ export async function answerRunFast(
         { run: { stamp } },
         pending ? 'the tree, refs, config or policy changed' : 'no saved result to repeat',
       );
-    installStreamErrorHandlers();
-    process.stdout.write(rendered(answer));
+    process.exitCode = 0;
+    await writeAnswer(rendered(answer));
     traceFastPath(process.env, `answered from the saved result of run ${answer.repeats}`);
     unfinished.settled();
-    process.exitCode = 0;
     return null;
   } catch {
     return handoff({}, 'an error of its own'); // the full path decides, and reports whatever went wrong

@@ -11,13 +11,14 @@ import {
 } from '../integrations/hooks/stop-deadline.js';
 import type { StopHandoff } from '../integrations/hooks/stop-entry.js';
 import { type EarlyStamp, fastStopAnswer } from '../integrations/hooks/stop-fast-answer.js';
+import { writeAnswer } from './answer-output.js';
 import { stopHookAgentFromArgv } from './fast-path.js';
-import { installSignalHandlers, installStreamErrorHandlers } from './process-handlers.js';
+import { installSignalHandlers } from './process-handlers.js';
 import { exitIfUnfinished } from './unfinished-guard.js';
 
 /**
  * The stop hook's small bundle once its stamp's git is started (stop-hook-fast.ts): resolves to null once it answered
- * (stdout written, exit code 0), or to what the full CLI needs to decide instead (bin/tollgate.cjs then loads it): any
+ * (stdout written, exit code 0: the process may exit at once), or to what the full CLI needs to decide instead (bin/tollgate.cjs then loads it): any
  * case but the fast path's plain allow, any error of its own, and a fast path still waiting (for a slow git) halfway
  * to the hook's deadline, which the full path then keeps.
  */
@@ -73,11 +74,10 @@ async function answerStop(
     ]);
     if (!answer) return handoff('no saved answer it can give here');
     if (answer === 'slow') return handoff('git was slow, halfway to the deadline');
-    installStreamErrorHandlers();
-    process.stdout.write(answer.stdout);
+    process.exitCode = 0;
+    await writeAnswer(answer.stdout);
     traceFastPath(process.env, 'answered from the saved stamp');
     settled();
-    process.exitCode = 0;
     return null;
   } catch {
     return handoff('an error of its own'); // the full path decides, and reports whatever went wrong

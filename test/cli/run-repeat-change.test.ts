@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync, utimesSync, writeFileS
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { runProcess } from '../../src/core/process.js';
 import { createTempRepo, removeDir, type TempRepo, tempDir } from '../support/git-repo.js';
 import { CLI_PATH, runCli } from '../support/run-cli.js';
 
@@ -106,6 +107,33 @@ describe('a repeat run of a committed, unpushed, validated change (built CLI)', 
       await repo.git('update-ref', 'refs/remotes/origin/main', 'HEAD');
       const moved = await stop();
       expect(moved.stderr).not.toContain(STOP_ANSWERED);
+    },
+    BUDGET,
+  );
+
+  test(
+    'an answer exits as soon as it is written: whole through a pipe, and exit 0 with nothing said when the reader left',
+    async () => {
+      const answered = await primed();
+      // As runCli runs it (TOLLGATE_* variables are part of the stamp).
+      const shellEnv = { ...env(), TOLLGATE_DEBUG: '' };
+      // The answer is written straight to the descriptor, then the process exits: nothing of it may be lost.
+      const piped = await runProcess('sh', ['-c', `"${process.execPath}" "${CLI_PATH}" run | cat`], {
+        cwd: repo.root,
+        env: shellEnv,
+        timeoutMs: 60_000,
+      });
+      expect(piped.stderr).toContain(ANSWERED);
+      expect(piped.stdout.replace(/run `[^`]+`|\d+ms/g, '')).toBe(answered.stdout.replace(/run `[^`]+`|\d+ms/g, ''));
+      // A reader that is gone before the answer is written: not an error, and the run still counts.
+      const gone = await runProcess(
+        'sh',
+        ['-c', `exec 3>&1; { "${process.execPath}" "${CLI_PATH}" run; echo "exit $?" >&3; } | true`],
+        { cwd: repo.root, env: shellEnv, timeoutMs: 60_000 },
+      );
+      expect(gone.stdout.trim()).toBe('exit 0');
+      expect(gone.stderr).toContain(ANSWERED);
+      expect(gone.stderr).not.toMatch(/EPIPE|cannot write|internal error/);
     },
     BUDGET,
   );
