@@ -203,6 +203,15 @@ function startFastPath() {
   }
 }
 
+/** A `tollgate run`'s snapshot, begun by fast-start.cjs; undefined when it cannot be (the run then begins its own). */
+function startRunSnapshot() {
+  try {
+    return require(path.join(bundleDir, 'fast-start.cjs')).startRunSnapshot(process.argv);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Tries a small bundle's `entry` (which resolves to null once it answered, else to what the whole CLI needs, such as
  * the payload it already read from stdin), then the whole CLI. An answer resolves only once it is written and its
@@ -229,6 +238,10 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V') && printV
 } else if (args.length === 1 && args[0] === 'run') {
   // Same shape: a plain `run` on a tree unchanged since a passing run is answered by its own small bundle.
   fastPath('run-fast.cjs', 'runFast');
+} else if (args[0] === 'run') {
+  // Any other run takes a snapshot: its `git add` starts before the CLI loads, and the run takes it over.
+  const early = startRunSnapshot();
+  loadCli().runCli(process.argv, early ? { early } : {});
 } else {
   loadCli().runCli(process.argv);
 }

@@ -1,3 +1,4 @@
+import { startEarlyStage } from '../core/change-set/early-stage.js';
 import { startRunStamp } from '../core/run/unchanged-run-start.js';
 import { TOLLGATE_VERSION } from '../core/version.js';
 import { startStopStamp } from '../integrations/hooks/stop-stamp-start.js';
@@ -12,4 +13,15 @@ export function startFastPath(argv: readonly string[]): unknown {
   if (argv[2] === 'hook' && argv[3] === 'stop') return startStopStamp(process.env, TOLLGATE_VERSION);
   if (argv.length === 3 && argv[2] === 'run') return startRunStamp();
   return undefined;
+}
+
+/**
+ * For any `tollgate run` but a plain one (whose small bundle may answer without a snapshot): the snapshot's `git add`
+ * (early-stage.ts), begun before bin/tollgate.cjs loads the whole CLI, which hands it to the run. Undefined for
+ * `--help`, outside a repository, and on any error (the run then starts its own).
+ */
+export function startRunSnapshot(argv: readonly string[]): unknown {
+  if (argv[2] !== 'run' || argv.length === 3) return undefined;
+  if (argv.slice(3).some((arg) => arg === '--help' || arg === '-h' || arg === '--')) return undefined;
+  return startEarlyStage(process.cwd());
 }

@@ -1,5 +1,5 @@
 import { isAbsolute } from 'node:path';
-import { startChangeSet } from '../core/change-set/index.js';
+import { discardEarlyStage, startChangeSet } from '../core/change-set/index.js';
 import { openProject } from '../core/config/open-project.js';
 import { findRepoRoot } from '../core/config/repo-root.js';
 import { ExitCode } from '../core/errors.js';
@@ -17,15 +17,24 @@ import { validatorsFor } from '../validators/index.js';
 import { readerOf } from './person-at-terminal.js';
 import { createProgressDisplay } from './progress-display.js';
 import type { RunFlags } from './run-flags.js';
-import { takePlainRun } from './run-handoff.js';
+import { takeEarlyStage, takePlainRun } from './run-handoff.js';
 
 /** `tollgate run`: glue between flags, the gate and the report. Returns the exit code. */
 export async function runAndReport(flags: RunFlags): Promise<number> {
   const cwd = process.cwd();
   // Only a plain `tollgate run` is handed over by its small bundle (src/cli/run-fast.ts): its flags are all defaults.
   const plainRun = takePlainRun();
-  // `git add` of the snapshot needs no config: it runs while the config and the policy are read.
-  const changeSetStart = startChangeSet(await findRepoRoot(cwd, process.env));
+  // `git add` of the snapshot needs no config: it runs while the config and the policy are read (begun before the CLI
+  // loaded, when bin/tollgate.cjs could).
+  const early = takeEarlyStage();
+  let root: string;
+  try {
+    root = await findRepoRoot(cwd, process.env);
+  } catch (error) {
+    if (early) discardEarlyStage(early);
+    throw error;
+  }
+  const changeSetStart = startChangeSet(root, early);
   const { project, outputFile } = await openForRun(flags, cwd, changeSetStart);
   const { repoRoot, loaded } = project;
   const { config } = loaded;

@@ -1,3 +1,4 @@
+import type { EarlyStage } from '../core/change-set/early-stage.js';
 import type { Stamp } from '../core/run/tree-stamp.js';
 import type { StopHandoff } from '../integrations/hooks/stop-entry.js';
 
@@ -8,6 +9,8 @@ import type { StopHandoff } from '../integrations/hooks/stop-entry.js';
 export interface CliHandoff extends StopHandoff {
   /** Set for a plain `tollgate run` (unchanged-run.ts). */
   run?: PlainRunHandoff;
+  /** Set for any other `tollgate run`: its snapshot's `git add`, begun before the CLI loaded (early-stage.ts). */
+  early?: EarlyStage;
 }
 
 export interface PlainRunHandoff {
@@ -30,4 +33,17 @@ export function takePlainRun(): PlainRunHandoff | undefined {
   const run = handed;
   handed = undefined;
   return run;
+}
+
+let earlyStage: EarlyStage | undefined;
+
+export function handEarlyStage(stage: EarlyStage | undefined): void {
+  earlyStage = stage;
+}
+
+/** The snapshot's `git add` bin/tollgate.cjs began for this process's `tollgate run`, once; undefined when none was. */
+export function takeEarlyStage(): EarlyStage | undefined {
+  const stage = earlyStage;
+  earlyStage = undefined;
+  return stage;
 }

@@ -1,6 +1,6 @@
 import { ExitCode, errorMessage } from '../core/errors.js';
 import { installSignalHandlers, installStreamErrorHandlers } from './process-handlers.js';
-import { type CliHandoff, handPlainRun } from './run-handoff.js';
+import { type CliHandoff, handEarlyStage, handPlainRun } from './run-handoff.js';
 import { exitIfUnfinished } from './unfinished-guard.js';
 
 async function start(argv: readonly string[], handoff: CliHandoff): Promise<number> {
@@ -16,6 +16,7 @@ async function start(argv: readonly string[], handoff: CliHandoff): Promise<numb
     }
   }
   handPlainRun(handoff.run);
+  handEarlyStage(handoff.early);
   const { main } = await import('./main.js');
   return main(argv);
 }

@@ -20,13 +20,33 @@ function installExitHook(): void {
  * removes it afterwards: on success, on error, and when the process is stopped by a signal.
  */
 export async function withPrivateTempDir<T>(prefix: string, work: (dir: string) => Promise<T>): Promise<T> {
+  const folder = openPrivateTempDir(prefix);
+  try {
+    return await work(folder.dir);
+  } finally {
+    folder.remove();
+  }
+}
+
+/** A private folder made now and removed by `remove` (or on the way out, like `withPrivateTempDir`'s). */
+export interface PrivateTempDir {
+  dir: string;
+  remove(): void;
+}
+
+/**
+ * A fresh private (0700) folder for work that starts before the code that finishes it is loaded (a snapshot's `git
+ * add` begun before the CLI): the same folder `withPrivateTempDir` makes, removed by `remove` or when the process ends.
+ */
+export function openPrivateTempDir(prefix: string): PrivateTempDir {
   installExitHook();
   const dir = mkdtempSync(join(tmpdir(), prefix));
   live.add(dir);
-  try {
-    return await work(dir);
-  } finally {
-    live.delete(dir);
-    rmSync(dir, { recursive: true, force: true });
-  }
+  return {
+    dir,
+    remove: () => {
+      live.delete(dir);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }

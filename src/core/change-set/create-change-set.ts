@@ -2,6 +2,7 @@ import { takeHandedBase } from './base-handoff.js';
 import { BlobReader } from './blob-reader.js';
 import { ContentCache } from './content-cache.js';
 import type { DescribedEntry } from './describe-diff.js';
+import { type EarlyStage, sameWorkTreeIndex } from './early-stage.js';
 import { FileStats } from './file-stats.js';
 import { fingerprintOf } from './fingerprint.js';
 import { createGitRunner, type GitRunner } from './git.js';
@@ -15,7 +16,7 @@ import { MODE_GITLINK, MODE_REGULAR, MODE_TYPE_MASK, type RawEntry } from './raw
 import { filterDrivers, keepRawBytes } from './raw-filters.js';
 import { resolveBase } from './resolve-base.js';
 import { reviewDiff } from './review-diff.js';
-import { type StagedIndex, withTempIndex } from './temp-index.js';
+import { discardEarlyStage, type StagedIndex, withTempIndex } from './temp-index.js';
 import type { ChangedFile, ChangeSetBase, ChangeSetOptions, RepoChangeSet } from './types.js';
 
 /** Default of `validation.maxFileSize`: larger files are listed in `skipped` and never read. */
@@ -85,7 +86,11 @@ export interface ChangeSetStart {
   cancel(): void;
 }
 
-export function startChangeSet(cwd: string): ChangeSetStart {
+/**
+ * `early`: the snapshot's `git add` begun before the CLI loaded (`startEarlyStage`), taken over when it was begun for
+ * this work tree and its index, else stopped and dropped.
+ */
+export function startChangeSet(cwd: string, early?: EarlyStage): ChangeSetStart {
   let give: (settings: ChangeSetSettings | null) => void = () => {};
   const settings = new Promise<ChangeSetSettings | null>((resolve) => {
     give = resolve;
@@ -96,7 +101,7 @@ export function startChangeSet(cwd: string): ChangeSetStart {
   });
   // Cancelling stops a `git add` still running: a bad config then fails at once, not after git read the whole tree.
   const abandon = new AbortController();
-  const built = buildChangeSet(cwd, settings, onStaged, abandon.signal);
+  const built = buildChangeSet(cwd, settings, onStaged, abandon.signal, early);
   built.catch(() => undefined).finally(onStaged); // a cancelled start is never awaited
   let given = false;
   const once = (value: ChangeSetSettings | null) => {
@@ -126,8 +131,9 @@ async function buildChangeSet(
   settings: Promise<ChangeSetSettings | null>,
   onStaged: () => void,
   signal: AbortSignal,
+  early: EarlyStage | undefined,
 ): Promise<RepoChangeSet | null> {
-  const snapshot = await snapshotOf(cwd, settings, onStaged, signal, { pathsOnly: false });
+  const snapshot = await snapshotOf(cwd, settings, onStaged, signal, { pathsOnly: false, ...(early ? { early } : {}) });
   if (snapshot === CANCELLED) return null;
   const { repo, options } = snapshot;
   const ignorePatterns = [...(options.ignore ?? [])];
@@ -213,6 +219,8 @@ interface SnapshotMode {
    * moved meanwhile changes nothing that was validated (the result is stored under that change set's fingerprint).
    */
   base?: ChangeSetBase;
+  /** The `git add` begun before the CLI loaded (`startChangeSet`). */
+  early?: EarlyStage;
 }
 
 const CANCELLED = Symbol('cancelled');
@@ -234,9 +242,13 @@ async function snapshotOf(
   const located = locateRepo(cwd);
   located.catch(() => undefined); // awaited in every path below; this only keeps it from counting as unhandled
   const guess = guessRepo(cwd);
-  const take = (where: Pick<RepoLocation, 'root' | 'indexPath'>) =>
-    takeSnapshot(where, located, settings, onStaged, signal, mode);
-  const guessed = guess ? await take(guess) : null;
+  const { early, ...rest } = mode;
+  // Only for the guess it was begun for: should the guess be wrong, `withTempIndex` drops it with the guess.
+  const earlyHere = early && guess && sameWorkTreeIndex(early.where, guess) ? early : undefined;
+  if (early && !earlyHere) discardEarlyStage(early);
+  const take = (where: Pick<RepoLocation, 'root' | 'indexPath'>, stage?: EarlyStage) =>
+    takeSnapshot(where, located, settings, onStaged, signal, stage ? { ...rest, early: stage } : rest);
+  const guessed = guess ? await take(guess, earlyHere) : null;
   const snapshot = guessed ?? (await take(await located));
   if (!snapshot) throw new Error('the repository location changed while the change set was built');
   return snapshot;
@@ -262,11 +274,17 @@ async function takeSnapshot(
   signal: AbortSignal,
   mode: SnapshotMode,
 ) {
-  const { pathsOnly, startFrom, base: knownBase, listed: listedBefore } = mode;
+  const { pathsOnly, startFrom, base: knownBase, listed: listedBefore, early } = mode;
   const git = createGitRunner(where.root);
   const objectFormat = located.then((repo) => repo.objectFormat);
   objectFormat.catch(() => undefined); // a failed `located` is reported where it is awaited; this copy may go unread
-  const userIndex = { path: where.indexPath, objectFormat, signal, ...(startFrom ? { startFrom } : {}) };
+  const userIndex = {
+    path: where.indexPath,
+    objectFormat,
+    signal,
+    ...(startFrom ? { startFrom } : {}),
+    ...(early ? { early } : {}),
+  };
   return withTempIndex(git, userIndex, async (index) => {
     const repo = await located;
     if (!sameLocation(where, repo)) return null;

@@ -1,9 +1,11 @@
-import { readFileSync, realpathSync, statSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { TollgateError } from '../errors.js';
 import { createGitRunner } from './git.js';
-import { checkWorkTreeIsHere, RELOCATING_ENV } from './work-tree-here.js';
+import { checkWorkTreeIsHere } from './work-tree-here.js';
+
+export { guessRepo } from './guess-repo.js';
 
 export interface RepoLocation {
   /** Absolute work tree root. */
@@ -65,28 +67,6 @@ export async function locateRepo(cwd: string): Promise<RepoLocation> {
     objectFormat,
     head: result.exitCode === 0 && head ? head : null,
   };
-}
-
-/**
- * Where the work tree and its index probably are, from the nearest `.git` folder or file above `cwd`, without running
- * git; null when the environment relocates them. Only a head start: the caller checks it against `locateRepo`, which
- * knows for sure (saving one git call from the start of every run).
- */
-export function guessRepo(cwd: string): Pick<RepoLocation, 'root' | 'indexPath'> | null {
-  if (RELOCATING_ENV.some((name) => process.env[name] !== undefined)) return null;
-  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
-    const dotGit = join(dir, '.git');
-    try {
-      const stats = statSync(dotGit);
-      if (stats.isDirectory()) return { root: dir, indexPath: join(dotGit, 'index') };
-      // A linked worktree or a submodule: `.git` is a file that points at the real git folder.
-      const pointer = /^gitdir: (.+)$/m.exec(readFileSync(dotGit, 'utf8'));
-      return pointer?.[1] ? { root: dir, indexPath: join(resolve(dir, pointer[1]), 'index') } : null;
-    } catch {
-      // No `.git` here; keep climbing.
-    }
-    if (dirname(dir) === dir) return null;
-  }
 }
 
 /** Whether a guess names the same work tree and index as the real location (symlinks resolved). */

@@ -10,6 +10,8 @@ import {
 } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { withPrivateTempDir } from '../private-temp.js';
+import type { ProcessResult } from '../process.js';
+import type { EarlyStage } from './early-stage.js';
 import type { GitRunner } from './git.js';
 import { parseHiddenEntries, revealHiddenEntries } from './hidden-entries.js';
 import { indexMayHideEntries } from './index-flags.js';
@@ -59,6 +61,11 @@ export interface UserIndex {
    * entries were cleared in it already; any left are found and cleared again as for the user's index.
    */
   startFrom?: StagedIndex;
+  /**
+   * A `git add` into a copy of this index begun before the CLI loaded (`startEarlyStage`): used in place of starting
+   * one, when it was begun for this work tree and index; stopped and dropped otherwise. Never with `startFrom`.
+   */
+  early?: EarlyStage;
 }
 
 /**
@@ -73,12 +80,16 @@ export async function withTempIndex<T>(
   userIndex: UserIndex,
   work: (index: TempIndex) => Promise<T>,
 ): Promise<T> {
-  const { path: userIndexPath, objectFormat, signal, startFrom } = userIndex;
-  return withPrivateTempDir('tollgate-index-', async (dir) => {
+  const { path: userIndexPath, objectFormat, signal, startFrom, early } = userIndex;
+  const inFolder = async (
+    dir: string,
+    copy: (indexFile: string) => Buffer | null,
+    started?: Promise<ProcessResult>,
+  ) => {
     let staged: Promise<string[]> | undefined;
     try {
       const indexFile = join(dir, 'index');
-      const copied = startFrom ? writeIndex(startFrom, indexFile) : copyIndex(userIndexPath, indexFile);
+      const copied = copy(indexFile);
       const env = { GIT_INDEX_FILE: indexFile };
       // Read from the very bytes `git add` starts from, before it rewrites them.
       const mayHide =
@@ -88,7 +99,7 @@ export async function withTempIndex<T>(
               (format) => indexMayHideEntries(copied, format, STATE_DIR),
               () => true, // the caller fails on its own; meanwhile, stage as if the index were unknown
             );
-      staged = stageWorkTree(git, env, mayHide, userIndexPath, signal);
+      staged = stageWorkTree(git, env, mayHide, userIndexPath, signal, started);
       // `work` may await something else first; a failed `git add` must not count as unhandled meanwhile.
       staged.catch(() => undefined);
       return await work({ env, staged, keep: () => keepIndex(indexFile) });
@@ -96,7 +107,29 @@ export async function withTempIndex<T>(
       // Never pull the folder from under a running `git add`.
       await staged?.catch(() => undefined);
     }
-  });
+  };
+  // A `git add` started before the CLI loaded, for this very index and from a copy of it: taken as this snapshot's.
+  if (early && startFrom === undefined && early.where.root === git.cwd && early.where.indexPath === userIndexPath) {
+    const stop = () => early.stop();
+    if (signal?.aborted) stop();
+    signal?.addEventListener('abort', stop, { once: true });
+    try {
+      return await inFolder(early.dir, () => early.copied, early.adding);
+    } finally {
+      signal?.removeEventListener('abort', stop);
+      await early.close();
+    }
+  }
+  if (early) discardEarlyStage(early);
+  return withPrivateTempDir('tollgate-index-', (dir) =>
+    inFolder(dir, (indexFile) => (startFrom ? writeIndex(startFrom, indexFile) : copyIndex(userIndexPath, indexFile))),
+  );
+}
+
+/** A stage begun for another work tree or index: its `git add` is stopped and its folder removed, in the background. */
+export function discardEarlyStage(early: EarlyStage): void {
+  early.stop();
+  early.close().catch(() => undefined);
 }
 
 /**
@@ -104,7 +137,7 @@ export async function withTempIndex<T>(
  * repository with nothing staged: git starts an empty one). The kernel copies the file (no round trip of a
  * many-megabyte index through JavaScript), and the bytes are read back from the copy, the very bytes `git add` starts from.
  */
-function copyIndex(userIndexPath: string, indexFile: string): Buffer | null {
+export function copyIndex(userIndexPath: string, indexFile: string): Buffer | null {
   try {
     // Stat first: should the user's index be replaced meanwhile, the copy gets the newer bytes with the older mtime,
     // which only makes git re-check more entries (see the mtime below), never fewer.
@@ -155,8 +188,9 @@ async function stageWorkTree(
   mayHide: Promise<boolean>,
   userIndexPath: string,
   signal?: AbortSignal,
+  started?: Promise<ProcessResult>,
 ): Promise<string[]> {
-  const adding = addAll(git, env, null, signal);
+  const adding = addAll(git, env, null, signal, started);
   adding.catch(() => undefined); // awaited below
   const listing = (await mayHide)
     ? git.output(['ls-files', '-v', '-z'], { env: { GIT_INDEX_FILE: userIndexPath } })
@@ -180,16 +214,12 @@ async function addAll(
   env: Record<string, string>,
   paths: readonly string[] | null,
   signal?: AbortSignal,
+  started?: Promise<ProcessResult>,
 ): Promise<string[]> {
-  // No untracked cache, split index or fsmonitor: the runner forces those off (SNAPSHOT_GIT_CONFIG).
   const excluded = notTheChange(git.cwd);
   const result =
     paths === null
-      ? await git.run(
-          ['add', '--all', '--ignore-errors', '--', '.', ...excluded.map((path) => `:(top,exclude)${path}`)],
-          // The pathspec magic above must stay magic even if the user exports GIT_LITERAL_PATHSPECS.
-          { env: { ...env, GIT_LITERAL_PATHSPECS: '0' }, ...(signal ? { signal } : {}) },
-        )
+      ? await (started ?? startAddAll(git, env, signal))
       : await git.run(['add', '--all', '--ignore-errors', '--pathspec-from-file=-', '--pathspec-file-nul'], {
           env: { ...env, GIT_LITERAL_PATHSPECS: '1' },
           input: `${paths.join('\0')}\0`,
@@ -202,6 +232,20 @@ async function addAll(
   if (unreadable.length === 0 && stderr.trim() === '') return [];
   if (unreadable.length === 0) throw new Error(`git add (temporary index) failed: ${stderr.trim()}`);
   return unreadable;
+}
+
+/**
+ * Starts `git add -A` of the whole tree (but what `notTheChange` leaves out) into the index `env` names: the process
+ * `addAll` waits for, also started by `startEarlyStage` before the rest of the CLI loads. No untracked cache, split
+ * index or fsmonitor: the runner forces those off (SNAPSHOT_GIT_CONFIG).
+ */
+export function startAddAll(git: GitRunner, env: Record<string, string>, signal?: AbortSignal): Promise<ProcessResult> {
+  const excluded = notTheChange(git.cwd);
+  return git.run(
+    ['add', '--all', '--ignore-errors', '--', '.', ...excluded.map((path) => `:(top,exclude)${path}`)],
+    // The pathspec magic above must stay magic even if the user exports GIT_LITERAL_PATHSPECS.
+    { env: { ...env, GIT_LITERAL_PATHSPECS: '0' }, ...(signal ? { signal } : {}) },
+  );
 }
 
 /**
