@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Utf8ByteView } from './byte-view.js';
 
 /**
  * A source map is not code: its `names` and `mappings` are identifiers and base64-VLQ that look like tokens to any
@@ -45,4 +46,54 @@ export function sourceMapPartsOf(path: string, parsed: unknown): SourceMapPart[]
       ? [{ path: `${path}!${sources[index] ?? `source-${index}`}`, text: content }]
       : [],
   );
+}
+
+/** `\u0080` to `\u00ff` as a JSON escape, as the file's bytes spell it (either case of hex digit). */
+const LATIN1_ESCAPE = /\\u00[89a-f]/i;
+const NON_ASCII = /[^\x00-\x7f]/;
+/** Characters a one-byte reading can only have from a `\uXXXX` escape. */
+const WIDE_RUN = /[^\x00-\xff]+/g;
+
+/**
+ * `sourceMapParts(path, view.utf8())` of a UTF-8 map that is not all ASCII, parsed from the one-byte reading of its
+ * bytes (`view.text`): decoding a map to a two-byte string cost more than parsing it. JSON's syntax is ASCII, so both
+ * readings parse alike (a non-ASCII byte outside a string fails either way, and no byte of the one-byte reading is a
+ * control character JSON refuses in a string), and each string holds the same bytes; only the strings that are kept
+ * (source names and contents) are decoded. Undefined, to parse the decoded text instead, when the bytes hold a
+ * `\u0080`-`\u00ff` escape: in the one-byte reading its character could not be told from a byte.
+ */
+export function sourceMapPartsOfView(path: string, view: Utf8ByteView): SourceMapPart[] | null | undefined {
+  if (!mayBeSourceMap(path)) return null;
+  const text = view.text;
+  if (LATIN1_ESCAPE.test(text)) return undefined;
+  if (!text.trimStart().startsWith('{')) return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) {
+    const map = parsed as { sources?: unknown; sourcesContent?: unknown };
+    if (Array.isArray(map.sources)) map.sources = map.sources.map(decodedString);
+    if (Array.isArray(map.sourcesContent)) map.sourcesContent = map.sourcesContent.map(decodedString);
+  }
+  return sourceMapPartsOf(path, parsed);
+}
+
+/**
+ * A string of the one-byte reading as the decoded text's parse has it: its runs of characters up to U+00FF are the
+ * file's bytes (or ASCII from escapes) and are decoded as UTF-8; a character above came from an escape and stays.
+ * A run never splits a byte sequence, since escapes are ASCII text between sequences.
+ */
+function decodedString(value: unknown): unknown {
+  if (typeof value !== 'string' || !NON_ASCII.test(value)) return value;
+  let out = '';
+  let from = 0;
+  WIDE_RUN.lastIndex = 0;
+  for (let run = WIDE_RUN.exec(value); run !== null; run = WIDE_RUN.exec(value)) {
+    out += Buffer.from(value.slice(from, run.index), 'latin1').toString('utf8') + run[0];
+    from = run.index + run[0].length;
+  }
+  return out + Buffer.from(value.slice(from), 'latin1').toString('utf8');
 }
