@@ -106,6 +106,8 @@ const stringPiece = fc.constantFrom(
   '\\u0041',
   '\\u00E9',
   '\\u0100',
+  '\\u01e9',
+  '\\\\\\u00e9',
 );
 const jsonString = fc.array(stringPiece, { maxLength: 10 }).map((pieces) => `"${pieces.join('')}"`);
 const stringOrNull = fc.oneof(jsonString, fc.constant('null'));
@@ -136,7 +138,7 @@ describe('source map parts from the bytes', () => {
         const view = new Utf8ByteView(Buffer.from(text, 'utf8'));
         const parts = sourceMapPartsOfView('a.js.map', view);
         if (parts === undefined) {
-          expect(view.text).toMatch(/\\u00[89a-f]/i);
+          expect(view.text).toMatch(/(?<!\\)(?:\\\\)*\\u01[89a-f]/i);
           return;
         }
         answered++;
@@ -147,7 +149,7 @@ describe('source map parts from the bytes', () => {
     expect(answered).toBeGreaterThan(1000);
   });
 
-  test('decode the sources it keeps, and leave a map with a Latin-1 escape to the decoded text', () => {
+  test('decode the sources it keeps, Latin-1 escapes too, and leave a map with a \\u0180-\\u01ff escape to the decoded text', () => {
     const map = (content: string) =>
       new Utf8ByteView(
         Buffer.from(`{"version":3,"mappings":"A","sources":["caf\u00e9.ts"],"sourcesContent":[${content}]}`),
@@ -155,7 +157,13 @@ describe('source map parts from the bytes', () => {
     expect(sourceMapPartsOfView('m.js.map', map('"const s = \'\u{1f511} \\u20ac\';"'))).toEqual([
       { path: 'm.js.map!caf\u00e9.ts', text: "const s = '\u{1f511} \u20ac';" },
     ]);
-    expect(sourceMapPartsOfView('m.js.map', map('"\\u00e9"'))).toBeUndefined();
+    expect(sourceMapPartsOfView('m.js.map', map('"\\u00e9 \\\\u00e9 \u00e9 \\u0100"'))).toEqual([
+      { path: 'm.js.map!caf\u00e9.ts', text: '\u00e9 \\u00e9 \u00e9 \u0100' },
+    ]);
+    expect(sourceMapPartsOfView('m.js.map', map('"\\u01e9"'))).toBeUndefined();
+    expect(sourceMapPartsOfView('m.js.map', map('"\\\\u01e9 \\u00e9"'))).toEqual([
+      { path: 'm.js.map!caf\u00e9.ts', text: '\\u01e9 \u00e9' },
+    ]);
     expect(sourceMapPartsOfView('m.js', map('"x"'))).toBeNull();
   });
 });
