@@ -8,7 +8,7 @@ import { keyStoreText } from './key-stores.js';
 import { isCompiledCode, printableRuns } from './printable-runs.js';
 import type { ScanOutcome, ScanTarget, ScanTargetsOptions, SkippedTarget } from './scan-target-types.js';
 import type { RawSecret, ScanTextOptions } from './scanner.js';
-import { type SourceMapPart, sourceMapParts, sourceMapPartsOfView } from './source-map.js';
+import { mayBeSourceMap, type SourceMapPart, sourceMapParts, sourceMapPartsOfView } from './source-map.js';
 import { judgeSuppression } from './suppressions.js';
 import { decodeForScan } from './text-decoding.js';
 import { toSecretFinding } from './to-finding.js';
@@ -181,7 +181,7 @@ export function scanContent(
     return;
   }
   if (typeof content !== 'string') scanKeyStore(target, content, options, outcome);
-  const decoded = typeof content === 'string' ? { text: content } : decodeForScan(content);
+  const decoded = typeof content === 'string' ? { text: content } : decodeForScan(content, mayBeSourceMap(target.path));
   if (decoded === null) {
     scanPrintableRuns(target, content as Buffer, options, outcome);
     return;
