@@ -284,7 +284,7 @@ if (only('threads')) {
     console.log(`threads timeline, ${count} thread${count === 1 ? '' : 's'} (${load()}):`);
     for (const line of formatTimeline(threadTimeline(cli, full.dir, full.args, count))) console.log(line);
   }
-  // Whether a second core pays on a laptop-sized scan: the default takes one per BYTES_PER_THREAD (24 MB).
+  // Whether a second core pays on a laptop-sized scan: the default takes one per BYTES_PER_THREAD (128 MB).
   threadRow('threads 30 MB', slice, ['.'], 2);
 }
 

@@ -34,6 +34,21 @@ describe('source maps', () => {
     expect(sourceMapParts('dist/bundle.js.map', map([]))).toEqual([]);
   });
 
+  test('a map with non-ASCII text, read from its bytes, reports inside its sources as decoded', async () => {
+    // Over 50 blocks of 4 KB with non-ASCII bytes in one: the file is read a byte per character.
+    const padding = `${'export const x = 1;\n'.repeat(16_000)}`;
+    const text = map([`// caf\u00e9 \u{1f511}\nconst token = "${token}";\n`, padding]).replace(
+      '"src/api.ts"',
+      '"src/\\u00e9t\u00e9.ts"',
+    );
+    expect(await scan('dist/bundle.js.map', text)).toEqual(['dist/bundle.js.map!src/\u00e9t\u00e9.ts:2 github-pat']);
+    expect(await scan('keys.map', `// caf\u00e9\ntoken = "${token}"\n${padding}`)).toEqual(['keys.map:2 github-pat']);
+    // Dense non-ASCII text: a map is read from its bytes whatever the density, other files are decoded.
+    const dense = map([`// \u00e9\u00e9\u00e9 \u{1f511}\nconst token = "${token}";\n`, null]);
+    expect(await scan('dist/b.js.map', dense)).toEqual(['dist/b.js.map!src/api.ts:2 github-pat']);
+    expect(await scan('keys.map', `// \u00e9\u00e9\ntoken = "${token}"\n`)).toEqual(['keys.map:2 github-pat']);
+  });
+
   test('a .map file that is not a source map, and a source map under another name, are scanned as text', async () => {
     expect(sourceMapParts('keys.map', `token = "${token}"`)).toBeNull();
     expect(sourceMapParts('roads.map', '{"version": 2}')).toBeNull();

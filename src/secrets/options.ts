@@ -134,7 +134,7 @@ function makeSecretsOptionsSchema() {
       maxThreads: scanThreadsCap
         .optional()
         .describe(
-          '`tollgate scan` of files on disk: at most this many threads (1 = no worker; `--max-threads` overrides). Default: one per core, up to 16, and one more than the main thread only per 24 MB to scan.',
+          '`tollgate scan` of files on disk: at most this many threads (1 = no worker; `--max-threads` overrides). Default: one per core, up to 16, and one more than the main thread only per 128 MB to scan.',
         ),
       verify: z
         .boolean()

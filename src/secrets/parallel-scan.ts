@@ -47,12 +47,13 @@ export interface ParallelScanOptions {
 /**
  * Bytes each extra thread must have to scan before it pays for itself. A worker spends 0.3 to 0.8 s of CPU starting
  * (its module load, the garbage collection of a fresh heap, its rules; the more the machine is loaded, the more), in
- * which this thread scans 15 to 20 MB of library code: with less than this much to share, the scan is over, or nearly,
- * before the worker has its rules, and it would only have cost the CPU and 100-130 MiB. Starting workers while the
- * files are listed hides part of that start, which is why 30 MB still gets a second thread. A faster scanner needs a
- * larger figure: measure with `node bench/scale.mjs threads` (its 30 MB row).
+ * which this thread scans 15 to 20 MB of library code, and the second isolate compiles the scanner again; while both
+ * threads stream bytes each runs slower. On a quiet machine a second thread cost wall time on the npm corpus's first
+ * 24, 48 and 102 MB and saved some on its first 160 MB (docs/benchmarks.md): with less than this much to share, it
+ * would only have cost the CPU and 100-130 MiB. A faster scanner needs a larger figure: measure with
+ * `node bench/scale.mjs threads` (its 30 MB row) and paired runs on larger slices.
  */
-export const BYTES_PER_THREAD = 24_000_000;
+export const BYTES_PER_THREAD = 128_000_000;
 
 const WORKER_URL = new URL('./scan-worker.js', import.meta.url);
 

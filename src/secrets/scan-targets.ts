@@ -8,7 +8,7 @@ import { keyStoreText } from './key-stores.js';
 import { isCompiledCode, printableRuns } from './printable-runs.js';
 import type { ScanOutcome, ScanTarget, ScanTargetsOptions, SkippedTarget } from './scan-target-types.js';
 import type { RawSecret, ScanTextOptions } from './scanner.js';
-import { mayBeSourceMap, sourceMapParts } from './source-map.js';
+import { mayBeSourceMap, type SourceMapPart, sourceMapParts, sourceMapPartsOfView } from './source-map.js';
 import { judgeSuppression } from './suppressions.js';
 import { decodeForScan } from './text-decoding.js';
 import { toSecretFinding } from './to-finding.js';
@@ -181,25 +181,34 @@ export function scanContent(
     return;
   }
   if (typeof content !== 'string') scanKeyStore(target, content, options, outcome);
-  const decoded = typeof content === 'string' ? { text: content } : decodeForScan(content);
+  const decoded = typeof content === 'string' ? { text: content } : decodeForScan(content, mayBeSourceMap(target.path));
   if (decoded === null) {
     scanPrintableRuns(target, content as Buffer, options, outcome);
     return;
   }
   outcome.scannedFiles++;
   outcome.scannedBytes += size;
-  if (decoded instanceof Utf8ByteView && !mayBeSourceMap(target.path)) {
+  // A map read a byte per character is parsed from those bytes, never decoded whole unless that is not sure to agree.
+  const viewParts = decoded instanceof Utf8ByteView ? sourceMapPartsOfView(target.path, decoded) : undefined;
+  if (decoded instanceof Utf8ByteView && viewParts === null) {
     const textOptions = textOptionsFor(target, options);
     const raw = options.scanner.scanView(decoded, textOptions) ?? options.scanner.scanText(decoded.utf8(), textOptions);
     record(target, raw, options, outcome);
     return;
   }
+  if (viewParts) {
+    collectParts(target, viewParts, options, outcome);
+    return;
+  }
   const text = decoded instanceof Utf8ByteView ? decoded.utf8() : decoded.text;
   const parts = sourceMapParts(target.path, text);
-  if (parts) {
-    // Lines of the map say nothing about lines of its sources: each embedded source is scanned whole.
-    for (const part of parts) collect({ path: part.path, read: target.read }, part.text, options, outcome);
-  } else collect(target, text, options, outcome);
+  if (parts) collectParts(target, parts, options, outcome);
+  else collect(target, text, options, outcome);
+}
+
+/** Lines of a source map say nothing about lines of its sources: each embedded source is scanned whole. */
+function collectParts(target: ScanTarget, parts: SourceMapPart[], options: ScanTargetsOptions, outcome: ScanOutcome) {
+  for (const part of parts) collect({ path: part.path, read: target.read }, part.text, options, outcome);
 }
 
 /** Content that is no text encoding: its printable runs are scanned, each reported on the file line it starts on. */

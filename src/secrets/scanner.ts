@@ -269,8 +269,6 @@ export class SecretScanner {
    */
   private advance(scan: ScanState, text: string, from: number, until: number, base = 0): void {
     const { scannedUntil } = scan;
-    const { automaton } = this;
-    const { outputs } = automaton;
     // Lent for this call (a nested scan, of a Kubernetes Secret's decoded value, takes others).
     const pending = this.idleWindows.pop() ?? new PendingWindows(this.compiled.length);
     const found = this.idleHits.pop() ?? new KeywordHits();
@@ -297,11 +295,28 @@ export class SecretScanner {
       lineEnd: -2,
       gates: new GateCheck(text, view),
     };
+    scan.state = this.handleHits(hits, found, from, until, scan.state);
+    pending.flushAll();
+    this.idleWindows.push(pending);
+    this.idleHits.push(found);
+  }
+
+  /**
+   * `advance`'s loop: the prefilter's pass over `hits.text[from, until)` from `state`, and each hit handled; returns
+   * the prefilter's state at `until`. A function of its own so that V8's on-stack replacement of the loop ends where
+   * the loop does: when the loop was compiled that way in the middle of a large file, the compiled code also held
+   * what followed the loop in `advance`, which had not run yet, and was thrown away at its end ("wrong map" at the
+   * pool's `push`), then entered again by the next large file, about 50 times a scan.
+   */
+  private handleHits(hits: Hits, found: KeywordHits, from: number, until: number, state: number): number {
+    const { scan, text, base, scannedUntil } = hits;
+    const { view } = scan;
+    const { automaton } = this;
+    const { outputs } = automaton;
     const walk = this.nameKeywords.startWalk(text);
     const named = (compiled: CompiledRule, at: number, after: number) => {
       if (base + at >= scannedUntil[compiled.index]!) this.openWindow(compiled, at, after, hits);
     };
-    let state = scan.state;
     for (let next = from; next < until && view?.dirty !== true; next = found.at) {
       found.find(automaton, scan.accepting, text, next, until, state);
       state = found.state;
@@ -316,10 +331,7 @@ export class SecretScanner {
         }
       }
     }
-    pending.flushAll();
-    this.idleWindows.push(pending);
-    this.idleHits.push(found);
-    scan.state = state;
+    return state;
   }
 
   /**

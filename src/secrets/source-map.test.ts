@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { sourceMapParts, sourceMapPartsOf } from './source-map.js';
+import { Utf8ByteView } from './byte-view.js';
+import { sourceMapParts, sourceMapPartsOf, sourceMapPartsOfView } from './source-map.js';
 
 /** What `sourceMapParts` gave when it parsed every text whole. */
 function parsedWhole(path: string, text: string) {
@@ -83,5 +84,86 @@ describe('source map parts', () => {
     }
     expect(sourceMapParts('a.js.map', `{"version":3,"mappings":"AAAA",${sources},"mappings":7}`)).toBeNull();
     expect(sourceMapParts('a.js.map', `{"version":3,"mappings":"AAAA\u0001",${sources}}`)).toBeNull();
+  });
+});
+
+/** A character of a JSON string and how the text spells it: as itself, or escaped. */
+const stringPiece = fc.constantFrom(
+  'a',
+  ' ',
+  '\u00e9',
+  '\u00ff',
+  '\u0085',
+  '\u20ac',
+  '\u{1f511}',
+  '\\u00e9',
+  '\\u20ac',
+  '\\ud83d\\udd11',
+  '\\\\u00e9',
+  '\\n',
+  '\\"',
+  '\\\\',
+  '\\u0041',
+  '\\u00E9',
+  '\\u0100',
+  '\\u01e9',
+  '\\\\\\u00e9',
+);
+const jsonString = fc.array(stringPiece, { maxLength: 10 }).map((pieces) => `"${pieces.join('')}"`);
+const stringOrNull = fc.oneof(jsonString, fc.constant('null'));
+/** Something a non-ASCII map may hold outside its strings: nothing, blanks, or bytes JSON refuses there. */
+const outside = fc.constantFrom('', ' ', '\n', '\u00a0', '\ufeff', '\u00e9', '\u2028');
+/** A source map whose names and sources hold non-ASCII text written as bytes or as escapes, maybe broken. */
+const nonAsciiMap = fc
+  .tuple(
+    fc.array(stringOrNull, { maxLength: 3 }),
+    fc.array(stringOrNull, { maxLength: 3 }),
+    outside,
+    outside,
+    fc.constantFrom('3', '2', '"3"'),
+    fc.option(fc.tuple(fc.nat(), fc.constantFrom('', '"', '}', '\u00e9', '\\'))),
+  )
+  .map(([sources, contents, before, inside, version, edit]) => {
+    const text = `${before}{"version":${version},${inside}"mappings":"AAAA","sources":[${sources.join(',')}],"sourcesContent":[${contents.join(',')}],"names":["\u00e9"]}`;
+    if (edit === null) return text;
+    const at = edit[0] % (text.length + 1);
+    return edit[1] === '' ? text.slice(0, at) + text.slice(at + 1) : text.slice(0, at) + edit[1] + text.slice(at);
+  });
+
+describe('source map parts from the bytes', () => {
+  test('are those of the decoded text parsed, for maps with raw and escaped non-ASCII text', () => {
+    let answered = 0;
+    fc.assert(
+      fc.property(nonAsciiMap, (text) => {
+        const view = new Utf8ByteView(Buffer.from(text, 'utf8'));
+        const parts = sourceMapPartsOfView('a.js.map', view);
+        if (parts === undefined) {
+          expect(view.text).toMatch(/(?<!\\)(?:\\\\)*\\u01[89a-f]/i);
+          return;
+        }
+        answered++;
+        expect(parts).toEqual(sourceMapParts('a.js.map', view.utf8()));
+      }),
+      { numRuns: 3000 },
+    );
+    expect(answered).toBeGreaterThan(1000);
+  });
+
+  test('decode the sources it keeps, Latin-1 escapes too, and leave a map with a \\u0180-\\u01ff escape to the decoded text', () => {
+    const map = (content: string) =>
+      new Utf8ByteView(
+        Buffer.from(`{"version":3,"mappings":"A","sources":["caf\u00e9.ts"],"sourcesContent":[${content}]}`),
+      );
+    expect(sourceMapPartsOfView('m.js.map', map('"const s = \'\u{1f511} \\u20ac\';"'))).toEqual([
+      { path: 'm.js.map!caf\u00e9.ts', text: "const s = '\u{1f511} \u20ac';" },
+    ]);
+    expect(sourceMapPartsOfView('m.js.map', map('"\\u00e9 \\\\u00e9 \u00e9 \\u0100"'))).toEqual([
+      { path: 'm.js.map!caf\u00e9.ts', text: '\u00e9 \\u00e9 \u00e9 \u0100' },
+    ]);
+    expect(sourceMapPartsOfView('m.js.map', map('"\\u01e9"'))).toBeUndefined();
+    expect(sourceMapPartsOfView('m.js.map', map('"\\\\u01e9 \\u00e9"'))).toEqual([
+      { path: 'm.js.map!caf\u00e9.ts', text: '\\u01e9 \u00e9' },
+    ]);
+    expect(sourceMapPartsOfView('m.js', map('"x"'))).toBeNull();
   });
 });

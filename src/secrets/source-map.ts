@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Utf8ByteView } from './byte-view.js';
 
 /**
  * A source map is not code: its `names` and `mappings` are identifiers and base64-VLQ that look like tokens to any
@@ -45,4 +46,85 @@ export function sourceMapPartsOf(path: string, parsed: unknown): SourceMapPart[]
       ? [{ path: `${path}!${sources[index] ?? `source-${index}`}`, text: content }]
       : [],
   );
+}
+
+/** `\u0080` to `\u00ff` as a JSON escape, as the file's bytes spell it (either case of hex digit). */
+const LATIN1_ESCAPE = /\\u00[89a-f]/i;
+/** Such an escape, or an escaped backslash (so that `\\u00e9`, a backslash and text, is passed over). */
+const LATIN1_ESCAPE_OR_BACKSLASH = /\\(?:\\|u00([89a-f][0-9a-f]))/gi;
+/** Where `LATIN1_ESCAPE` is moved to: `\u0180` to `\u01ff`. */
+const SHIFTED_ESCAPE = /\\u01[89a-f]/i;
+const SHIFTED_ESCAPE_OR_BACKSLASH = /\\(?:\\|(u01[89a-f]))/gi;
+const SHIFT = 0x100;
+const SHIFTED = /[\u0180-\u01ff]/g;
+const NON_ASCII = /[^\x00-\x7f]/;
+/** Characters a one-byte reading can only have from a `\uXXXX` escape. */
+const WIDE_RUN = /[^\x00-\xff]+/g;
+
+/**
+ * `sourceMapParts(path, view.utf8())` of a UTF-8 map that is not all ASCII, parsed from the one-byte reading of its
+ * bytes (`view.text`): decoding a map to a two-byte string cost more than parsing it. JSON's syntax is ASCII, so both
+ * readings parse alike (a non-ASCII byte outside a string fails either way, and no byte of the one-byte reading is a
+ * control character JSON refuses in a string), and each string holds the same bytes; only the strings that are kept
+ * (source names and contents) are decoded. A `\u0080`-`\u00ff` escape, whose character could not be told from a byte,
+ * is parsed as `\u0180`-`\u01ff` and moved back; undefined (parse the decoded text instead) when the bytes already hold
+ * such an escape.
+ */
+export function sourceMapPartsOfView(path: string, view: Utf8ByteView): SourceMapPart[] | null | undefined {
+  if (!mayBeSourceMap(path)) return null;
+  let text = view.text;
+  if (SHIFTED_ESCAPE.test(text) && holdsShiftedEscape(text)) return undefined;
+  if (!text.trimStart().startsWith('{')) return null;
+  if (LATIN1_ESCAPE.test(text)) {
+    text = text.replace(LATIN1_ESCAPE_OR_BACKSLASH, (whole, hex: string | undefined) =>
+      hex === undefined ? whole : `\\u01${hex}`,
+    );
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) {
+    const map = parsed as { sources?: unknown; sourcesContent?: unknown };
+    if (Array.isArray(map.sources)) map.sources = map.sources.map(decodedString);
+    if (Array.isArray(map.sourcesContent)) map.sourcesContent = map.sourcesContent.map(decodedString);
+  }
+  return sourceMapPartsOf(path, parsed);
+}
+
+/** Whether `text` holds a `\u0180`-`\u01ff` escape, not only a backslash escaped before such text. */
+function holdsShiftedEscape(text: string): boolean {
+  SHIFTED_ESCAPE_OR_BACKSLASH.lastIndex = 0;
+  for (
+    let found = SHIFTED_ESCAPE_OR_BACKSLASH.exec(text);
+    found !== null;
+    found = SHIFTED_ESCAPE_OR_BACKSLASH.exec(text)
+  ) {
+    if (found[1] !== undefined) return true;
+  }
+  return false;
+}
+
+/**
+ * A string of the one-byte reading as the decoded text's parse has it: its runs of characters up to U+00FF are the
+ * file's bytes (or ASCII from escapes) and are decoded as UTF-8; a character above came from an escape and stays,
+ * moved back if `sourceMapPartsOfView` shifted it. A run never splits a byte sequence, since escapes are ASCII text
+ * between sequences.
+ */
+function decodedString(value: unknown): unknown {
+  if (typeof value !== 'string' || !NON_ASCII.test(value)) return value;
+  let out = '';
+  let from = 0;
+  WIDE_RUN.lastIndex = 0;
+  for (let run = WIDE_RUN.exec(value); run !== null; run = WIDE_RUN.exec(value)) {
+    out += Buffer.from(value.slice(from, run.index), 'latin1').toString('utf8') + run[0].replace(SHIFTED, shiftedBack);
+    from = run.index + run[0].length;
+  }
+  return out + Buffer.from(value.slice(from), 'latin1').toString('utf8');
+}
+
+function shiftedBack(char: string): string {
+  return String.fromCharCode(char.charCodeAt(0) - SHIFT);
 }

@@ -27,9 +27,10 @@ export function decodeText(bytes: Uint8Array): DecodedText | null {
 
 /**
  * As `decodeText`, but UTF-8 that is not all ASCII comes as a `Utf8ByteView` (its bytes one per character), which
- * the scanner reads for less and checks against the decoded text where that could differ.
+ * the scanner reads for less and checks against the decoded text where that could differ: when its non-ASCII bytes
+ * are sparse, or whatever their density when `anyDensity` (a source map, parsed from its bytes).
  */
-export function decodeForScan(bytes: Uint8Array): DecodedText | Utf8ByteView | null {
+export function decodeForScan(bytes: Uint8Array, anyDensity = false): DecodedText | Utf8ByteView | null {
   const utf32 = utf32Of(bytes);
   if (utf32) return { text: decodeUtf32(bytes.subarray(utf32.skip), utf32.encoding), encoding: utf32.encoding };
   if (bytes.length >= 2) {
@@ -48,7 +49,9 @@ export function decodeForScan(bytes: Uint8Array): DecodedText | Utf8ByteView | n
   if (isUtf8(buffer)) {
     const bom = buffer.length >= 3 && buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf ? 3 : 0;
     const text = buffer.subarray(bom);
-    return sparselyNonAscii(text) ? new Utf8ByteView(text) : { text: text.toString('utf8'), encoding: 'utf-8' };
+    return anyDensity || sparselyNonAscii(text)
+      ? new Utf8ByteView(text)
+      : { text: text.toString('utf8'), encoding: 'utf-8' };
   }
   return looksLikeLatin1(bytes) ? { text: buffer.toString('latin1'), encoding: 'latin1' } : null;
 }

@@ -15,11 +15,14 @@ type Setup = ConstructorParameters<typeof ScanWorkers>[0];
 
 /** Workers sized by the cores and the bytes to scan, capped by `--max-threads` / `secrets.maxThreads`. */
 describe('scanning threads', () => {
-  test('one per core, as many as the bytes pay for (a worker per 24 MB beyond the first)', () => {
-    expect(BYTES_PER_THREAD).toBe(24_000_000);
-    expect(defaultThreads(500_000_000, 8)).toBe(8);
+  test('one per core, as many as the bytes pay for (a worker per 128 MB beyond the first)', () => {
+    expect(BYTES_PER_THREAD).toBe(128_000_000);
+    expect(defaultThreads(1_000_000_000, 8)).toBe(8);
     expect(defaultThreads(500_000_000, 2)).toBe(2);
-    expect(defaultThreads(30_000_000, 8)).toBe(2);
+    expect(defaultThreads(30_000_000, 8)).toBe(1);
+    expect(defaultThreads(100_000_000, 8)).toBe(1);
+    expect(defaultThreads(256_000_000, 8)).toBe(3);
+    expect(defaultThreads(255_000_000, 2)).toBe(2);
     expect(defaultThreads(BYTES_PER_THREAD - 1, 8)).toBe(1);
     expect(defaultThreads(1_000_000, 8)).toBe(1);
     expect(defaultThreads(0, 8)).toBe(1);

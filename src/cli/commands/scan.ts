@@ -53,7 +53,7 @@ export function registerScan(program: Command): void {
     )
     .option(
       '--max-threads <n>',
-      `scan files on disk with at most n threads, 1 to ${MAX_SCAN_THREADS} (1: no worker threads); default: config secrets.maxThreads, else one per core, and a worker only per 24 MB to scan`,
+      `scan files on disk with at most n threads, 1 to ${MAX_SCAN_THREADS} (1: no worker threads); default: config secrets.maxThreads, else one per core, and a worker only per 128 MB to scan`,
     )
     .option(
       '--baseline-write',
