@@ -24,20 +24,11 @@ export async function runAndReport(flags: RunFlags): Promise<number> {
   const cwd = process.cwd();
   // Only a plain `tollgate run` is handed over by its small bundle (src/cli/run-fast.ts): its flags are all defaults.
   const plainRun = takePlainRun();
-  // `git add` of the snapshot needs no config: it runs while the config and the policy are read (begun before the CLI
-  // loaded, when bin/tollgate.cjs could).
-  const early = takeEarlyStage();
-  let root: string;
-  try {
-    root = await findRepoRoot(cwd, process.env);
-  } catch (error) {
-    if (early) discardEarlyStage(early);
-    throw error;
-  }
-  const changeSetStart = startChangeSet(root, early);
+  const changeSetStart = await startRunChangeSet(cwd);
   const { project, outputFile } = await openForRun(flags, cwd, changeSetStart);
   const { repoRoot, loaded } = project;
   const { config } = loaded;
+  const command = ['tollgate', ...process.argv.slice(2)].join(' ');
   const display = createProgressDisplay(process.stderr, { heartbeats: flags.progress });
   let report: Awaited<ReturnType<typeof runGate>>;
   try {
@@ -55,7 +46,7 @@ export async function runAndReport(flags: RunFlags): Promise<number> {
       strict: flags.strict,
       verbose: flags.verbose,
       userRequested: true,
-      command: ['tollgate', ...process.argv.slice(2)].join(' '),
+      command,
       version: TOLLGATE_VERSION,
       onProgress: display.update,
       onLockWait: (holder) => display.update('lock', `waiting for ${holder}`),
@@ -90,7 +81,7 @@ export async function runAndReport(flags: RunFlags): Promise<number> {
           format,
           configHash: loaded.hash,
           keepRuns: config.output.keepRuns,
-          command: ['tollgate', ...process.argv.slice(2)].join(' '),
+          command,
         },
         () => stampOf(plainRunStampOptions(cwd, process.env)),
       );
@@ -101,6 +92,20 @@ export async function runAndReport(flags: RunFlags): Promise<number> {
     return ExitCode.internal;
   }
   return report.verdict === 'passed' ? ExitCode.passed : ExitCode.failed;
+}
+
+/**
+ * The snapshot of the repository around `cwd`. Its `git add` needs no config: it runs while the config and the policy
+ * are read, begun before the CLI loaded when bin/tollgate.cjs could.
+ */
+async function startRunChangeSet(cwd: string): Promise<ReturnType<typeof startChangeSet>> {
+  const early = takeEarlyStage();
+  try {
+    return startChangeSet(await findRepoRoot(cwd, process.env), early);
+  } catch (error) {
+    if (early) discardEarlyStage(early);
+    throw error;
+  }
 }
 
 /** The project and the report's destination; a failure here cancels the snapshot already started. */

@@ -1,4 +1,4 @@
-import type { EarlyStage } from '../core/change-set/early-stage.js';
+import type { EarlyStage } from '../core/change-set/early-stage-type.js';
 import type { Stamp } from '../core/run/tree-stamp.js';
 import type { StopHandoff } from '../integrations/hooks/stop-entry.js';
 

@@ -77,107 +77,119 @@ export const scanThreadsCap = z
   .max(MAX_SCAN_THREADS, { error: scanThreadsError });
 export const scanThreadsFlag = z.string().transform(Number).pipe(scanThreadsCap);
 
+/** What to scan and which findings count: the fields a project sets most. */
+function scanFields() {
+  return {
+    scope: z
+      .enum(['added', 'files'])
+      .default('added')
+      .describe('`added`: scan only the lines the change adds; `files`: every line of every changed file.'),
+    paths: z
+      .array(z.string().min(1))
+      .default([])
+      .describe('Glob patterns of files never scanned (test fixtures, vendored code), e.g. "test/fixtures/**".'),
+    rules: z.array(customRuleSchema()).default([]).describe('Extra rules for your own token formats.'),
+    baseline: z
+      .string()
+      .min(1)
+      .default('.tollgate/secrets-baseline.json')
+      .describe(
+        'Known findings (by fingerprint) that no longer block; written by `tollgate scan --baseline-write`. In the gate a high or critical one is cleared only by a baseline in the repository (tracked or in the diff), not by the ignored .tollgate/.',
+      ),
+    encryptedKeys: z
+      .enum(['report', 'ignore'])
+      .default('report')
+      .describe(
+        '`report`: passphrase-protected private keys (PEM with a cipher, ENCRYPTED PRIVATE KEY, PuTTY with Encryption) are findings of medium severity; `ignore`: they are not reported at all.',
+      ),
+    fixtures: z
+      .enum(FIXTURE_MODES)
+      .default('report')
+      .describe(
+        '`report`: a finding in a test, fixture, example or docs path whose value looks made up (or a generic-rule match there) is shown and counted with low severity and `fixture: true`, but does not block; `block`: it blocks like any finding; `ignore`: it is not shown (only counted). A checksum-valid provider token is never a fixture.',
+      ),
+    redactAfterAttempts: z
+      .union([z.literal(false), z.number().int().min(1).max(20)])
+      .default(false)
+      .describe('Pre-commit hook: after this many blocked attempts on the same findings, redact them. Off by default.'),
+    gitleaksConfig: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('Path of a gitleaks TOML config whose [[rules]] and [allowlist] are imported.'),
+    gitleaksIgnore: z
+      .union([z.string().min(1), z.literal(false)])
+      .optional()
+      .describe(
+        'A gitleaks ignore file whose fingerprints ([commit:]file:rule-id:line) clear the finding at that place; default: .gitleaksignore when it exists; false: none.',
+      ),
+    secretlintConfig: z
+      .union([z.string().min(1), z.literal(false)])
+      .optional()
+      .describe(
+        "A secretlint config (JSON or YAML) whose rules' `allows` patterns clear matching secrets; default: the first .secretlintrc(.json|.yaml|.yml) that exists; false: none.",
+      ),
+  };
+}
+
+/** How `tollgate scan` runs: threads and live verification. */
+function runFields() {
+  return {
+    maxThreads: scanThreadsCap
+      .optional()
+      .describe(
+        '`tollgate scan` of files on disk: at most this many threads (1 = no worker; `--max-threads` overrides). Default: one per core, up to 16, and one more than the main thread only per 128 MB to scan.',
+      ),
+    verify: z
+      .boolean()
+      .default(false)
+      .describe(
+        "`tollgate scan`: ask each found credential's own provider (read-only HTTPS endpoint) whether it is live, as `--verify` does. Off when permissions.network is deny.",
+      ),
+    verifyLimit: z
+      .number()
+      .int()
+      .min(0)
+      .max(1000)
+      .default(50)
+      .describe('At most this many verification requests per run; the rest are reported `unknown`.'),
+    verifyEndpoints: z
+      .object({
+        github: httpsUrl().optional().describe('GitHub Enterprise API base, e.g. https://github.example.com/api/v3'),
+        gitlab: httpsUrl().optional().describe('GitLab self-managed base, e.g. https://gitlab.example.com'),
+        mailgun: z
+          .enum(['https://api.mailgun.net', 'https://api.eu.mailgun.net'])
+          .optional()
+          .describe("Mailgun's region: https://api.eu.mailgun.net for EU accounts (the only two Mailgun API hosts)."),
+      })
+      .strict()
+      .prefault({})
+      .describe(
+        "API bases for self-hosted GitHub and GitLab and Mailgun's EU region; every other provider is asked only at its own host.",
+      ),
+  };
+}
+
+/** Each custom rule's id is used once. */
+function uniqueRuleIds(options: { rules: readonly { id: string }[] }, ctx: z.RefinementCtx): void {
+  const seen = new Map<string, number>();
+  options.rules.forEach((rule, index) => {
+    const first = seen.get(rule.id);
+    if (first === undefined) seen.set(rule.id, index);
+    else
+      ctx.addIssue({
+        code: 'custom',
+        path: ['rules', index, 'id'],
+        message: `duplicate rule id ${JSON.stringify(rule.id)} (first used by secrets.rules[${first}])`,
+      });
+  });
+}
+
 function makeSecretsOptionsSchema() {
   return z
-    .object({
-      scope: z
-        .enum(['added', 'files'])
-        .default('added')
-        .describe('`added`: scan only the lines the change adds; `files`: every line of every changed file.'),
-      paths: z
-        .array(z.string().min(1))
-        .default([])
-        .describe('Glob patterns of files never scanned (test fixtures, vendored code), e.g. "test/fixtures/**".'),
-      rules: z.array(customRuleSchema()).default([]).describe('Extra rules for your own token formats.'),
-      baseline: z
-        .string()
-        .min(1)
-        .default('.tollgate/secrets-baseline.json')
-        .describe(
-          'Known findings (by fingerprint) that no longer block; written by `tollgate scan --baseline-write`. In the gate a high or critical one is cleared only by a baseline in the repository (tracked or in the diff), not by the ignored .tollgate/.',
-        ),
-      encryptedKeys: z
-        .enum(['report', 'ignore'])
-        .default('report')
-        .describe(
-          '`report`: passphrase-protected private keys (PEM with a cipher, ENCRYPTED PRIVATE KEY, PuTTY with Encryption) are findings of medium severity; `ignore`: they are not reported at all.',
-        ),
-      fixtures: z
-        .enum(FIXTURE_MODES)
-        .default('report')
-        .describe(
-          '`report`: a finding in a test, fixture, example or docs path whose value looks made up (or a generic-rule match there) is shown and counted with low severity and `fixture: true`, but does not block; `block`: it blocks like any finding; `ignore`: it is not shown (only counted). A checksum-valid provider token is never a fixture.',
-        ),
-      redactAfterAttempts: z
-        .union([z.literal(false), z.number().int().min(1).max(20)])
-        .default(false)
-        .describe(
-          'Pre-commit hook: after this many blocked attempts on the same findings, redact them. Off by default.',
-        ),
-      gitleaksConfig: z
-        .string()
-        .min(1)
-        .optional()
-        .describe('Path of a gitleaks TOML config whose [[rules]] and [allowlist] are imported.'),
-      gitleaksIgnore: z
-        .union([z.string().min(1), z.literal(false)])
-        .optional()
-        .describe(
-          'A gitleaks ignore file whose fingerprints ([commit:]file:rule-id:line) clear the finding at that place; default: .gitleaksignore when it exists; false: none.',
-        ),
-      secretlintConfig: z
-        .union([z.string().min(1), z.literal(false)])
-        .optional()
-        .describe(
-          "A secretlint config (JSON or YAML) whose rules' `allows` patterns clear matching secrets; default: the first .secretlintrc(.json|.yaml|.yml) that exists; false: none.",
-        ),
-      maxThreads: scanThreadsCap
-        .optional()
-        .describe(
-          '`tollgate scan` of files on disk: at most this many threads (1 = no worker; `--max-threads` overrides). Default: one per core, up to 16, and one more than the main thread only per 128 MB to scan.',
-        ),
-      verify: z
-        .boolean()
-        .default(false)
-        .describe(
-          "`tollgate scan`: ask each found credential's own provider (read-only HTTPS endpoint) whether it is live, as `--verify` does. Off when permissions.network is deny.",
-        ),
-      verifyLimit: z
-        .number()
-        .int()
-        .min(0)
-        .max(1000)
-        .default(50)
-        .describe('At most this many verification requests per run; the rest are reported `unknown`.'),
-      verifyEndpoints: z
-        .object({
-          github: httpsUrl().optional().describe('GitHub Enterprise API base, e.g. https://github.example.com/api/v3'),
-          gitlab: httpsUrl().optional().describe('GitLab self-managed base, e.g. https://gitlab.example.com'),
-          mailgun: z
-            .enum(['https://api.mailgun.net', 'https://api.eu.mailgun.net'])
-            .optional()
-            .describe("Mailgun's region: https://api.eu.mailgun.net for EU accounts (the only two Mailgun API hosts)."),
-        })
-        .strict()
-        .prefault({})
-        .describe(
-          "API bases for self-hosted GitHub and GitLab and Mailgun's EU region; every other provider is asked only at its own host.",
-        ),
-    })
+    .object({ ...scanFields(), ...runFields() })
     .strict()
-    .superRefine((options, ctx) => {
-      const seen = new Map<string, number>();
-      options.rules.forEach((rule, index) => {
-        const first = seen.get(rule.id);
-        if (first === undefined) seen.set(rule.id, index);
-        else
-          ctx.addIssue({
-            code: 'custom',
-            path: ['rules', index, 'id'],
-            message: `duplicate rule id ${JSON.stringify(rule.id)} (first used by secrets.rules[${first}])`,
-          });
-      });
-    })
+    .superRefine(uniqueRuleIds)
     .prefault({});
 }
 

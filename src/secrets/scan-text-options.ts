@@ -25,3 +25,10 @@ export interface TextStream {
   /** The findings, as `scanText` gives them for the whole text. */
   end(): RawSecret[];
 }
+
+/** Applies to every rule (an imported gitleaks `[allowlist]`). */
+export interface GlobalAllowlist {
+  readonly paths?: readonly RegExp[];
+  readonly regexes?: readonly RegExp[];
+  readonly stopwords?: readonly string[];
+}

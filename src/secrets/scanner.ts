@@ -16,7 +16,7 @@ import { RuleProgressPool } from './rule-progress.js';
 import { runRuleWindow } from './run-rule-window.js';
 import { type Found, finish, locate, type RawSecret, resolveOverlaps, vetoTest, withRejected } from './scan-results.js';
 import { type Hits, type ScanState, STREAM_AHEAD, STREAM_BACK } from './scan-state.js';
-import type { ScanTextOptions, TextStream } from './scan-text-options.js';
+import type { GlobalAllowlist, ScanTextOptions, TextStream } from './scan-text-options.js';
 import { SeenMatches } from './seen-matches.js';
 import { type FileSyntax, syntaxOfHead } from './syntax.js';
 
@@ -27,14 +27,7 @@ import { type FileSyntax, syntaxOfHead } from './syntax.js';
  */
 
 export type { RawSecret } from './scan-results.js';
-export type { ScanTextOptions, TextStream } from './scan-text-options.js';
-
-/** Applies to every rule (an imported gitleaks `[allowlist]`). */
-export interface GlobalAllowlist {
-  readonly paths?: readonly RegExp[];
-  readonly regexes?: readonly RegExp[];
-  readonly stopwords?: readonly string[];
-}
+export type { GlobalAllowlist, ScanTextOptions, TextStream } from './scan-text-options.js';
 
 export class SecretScanner {
   private readonly compiled: readonly CompiledRule[];
@@ -302,11 +295,9 @@ export class SecretScanner {
   }
 
   /**
-   * `advance`'s loop: the prefilter's pass over `hits.text[from, until)` from `state`, and each hit handled; returns
-   * the prefilter's state at `until`. A function of its own so that V8's on-stack replacement of the loop ends where
-   * the loop does: when the loop was compiled that way in the middle of a large file, the compiled code also held
-   * what followed the loop in `advance`, which had not run yet, and was thrown away at its end ("wrong map" at the
-   * pool's `push`), then entered again by the next large file, about 50 times a scan.
+   * `advance`'s loop over the prefilter's hits in `hits.text[from, until)`; returns the prefilter's state at `until`.
+   * Its own function so that V8's on-stack replacement of the loop does not also compile the code after it, which
+   * had not run yet and was thrown away again ("wrong map"), about 50 times a scan.
    */
   private handleHits(hits: Hits, found: KeywordHits, from: number, until: number, state: number): number {
     const { scan, text, base, scannedUntil } = hits;

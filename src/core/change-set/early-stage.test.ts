@@ -87,8 +87,9 @@ describe('a snapshot whose git add began before the CLI loaded', () => {
       files = changeSet.files.map((file) => file.path);
     });
     expect(files).toEqual(['a.txt']);
-    // The stage's own git add and the snapshot's.
-    expect(gits.filter(isSnapshotAdd)).toHaveLength(2);
+    // The snapshot's git add, and the stage's own unless it was stopped before git started.
+    expect(gits.filter(isSnapshotAdd).length).toBeGreaterThanOrEqual(1);
+    expect(gits.filter(isSnapshotAdd).length).toBeLessThanOrEqual(2);
     expect(existsSync(stageDir)).toBe(false);
     expect(left).toEqual([]);
   });

@@ -7,7 +7,7 @@ export {
   startChangeSet,
   type TreeFingerprint,
 } from './create-change-set.js';
-export type { EarlyStage } from './early-stage.js';
+export type { EarlyStage } from './early-stage-type.js';
 export { discardEarlyStage } from './temp-index.js';
 export type * from './types.js';
 export { isUnchanged } from './types.js';

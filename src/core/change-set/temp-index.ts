@@ -11,7 +11,7 @@ import {
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { withPrivateTempDir } from '../private-temp.js';
 import type { ProcessResult } from '../process.js';
-import type { EarlyStage } from './early-stage.js';
+import type { EarlyStage } from './early-stage-type.js';
 import type { GitRunner } from './git.js';
 import { parseHiddenEntries, revealHiddenEntries } from './hidden-entries.js';
 import { indexMayHideEntries } from './index-flags.js';
