@@ -19,9 +19,12 @@ export default defineConfig({
     testTimeout: 120_000 * scale,
     hookTimeout: 120_000 * scale,
     pool: 'forks',
-    // Two cores: keep a little headroom for the git and child processes the tests spawn. A worker keeps its modules
-    // from one test file to the next (isolate: false): loading them again for each of 220 files cost about a tenth of
-    // the suite. So a test file must leave no module state behind (see docs/testing.md).
-    poolOptions: { forks: { maxForks: 2, minForks: 1, isolate: false, execArgv: WORKER_EXEC_ARGV } },
+    // Four workers on two cores: the tests wait on their children (git, the CLI) much of the time, and on a loaded
+    // machine the suite's share of the CPU grows with how many of its processes can run (docs/testing.md: beside 8
+    // processes that each burn a core, 2 spinning processes got 0.08 of a core, 4 got 0.15). All four start at once and
+    // stay (no worker ended half-way through the run). A worker keeps its modules from one test file to the next
+    // (isolate: false): loading them again for each of 220 files cost about a tenth of the suite. So a test file must
+    // leave no module state behind (see docs/testing.md).
+    poolOptions: { forks: { maxForks: 4, minForks: 4, isolate: false, execArgv: WORKER_EXEC_ARGV } },
   },
 });

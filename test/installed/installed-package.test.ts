@@ -2,7 +2,6 @@ import { readFileSync, statSync, utimesSync } from 'node:fs';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -10,6 +9,7 @@ import { registrationsFor } from '../../src/cli/commands/by-name.js';
 import { type ProcessResult, runProcess } from '../../src/core/process.js';
 import { fakeChecksumToken, fakeToken } from '../../src/secrets/sample-tokens.js';
 import { createTempRepo, removeDir, type TempRepo, tempDir } from '../support/git-repo.js';
+import { mcpTestClient } from '../support/mcp-client.js';
 import { sarifProblems } from '../support/sarif-checks.js';
 import { timeBudget } from '../support/time-budget.js';
 
@@ -432,7 +432,7 @@ describe('the installed package', () => {
         env: bypassEnv,
         stderr: 'pipe',
       });
-      const client = new Client({ name: 'bypass-test', version: '1.0.0' });
+      const client = mcpTestClient('bypass-test');
       await client.connect(transport);
       try {
         const scoped = await client.callTool({ name: 'secret_scanning', arguments: { paths: ['app.js'] } });
@@ -545,7 +545,7 @@ describe('the installed package', () => {
     });
     const stderr: string[] = [];
     transport.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
-    const client = new Client({ name: 'installed-test', version: '1.0.0' });
+    const client = mcpTestClient('installed-test');
     await client.connect(transport);
     try {
       const tools = (await client.listTools()).tools;

@@ -204,9 +204,21 @@ async function getPage(
   }
   try {
     return { body: await response.json(), link: response.headers.get('link') };
-  } catch {
+  } catch (error) {
+    // The request's timeout also covers reading the body: a large page cut off is late, not malformed.
+    if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
+      throw new TollgateError(
+        'io',
+        `GitHub API ${what}: the response did not arrive whole within ${Math.ceil(requestTimeoutMs(options) / 1000)} s; rerun later`,
+      );
+    }
     throw new TollgateError('io', `GitHub API ${what}: the response is not JSON`);
   }
+}
+
+/** How long one request may take, its body's reading included. */
+function requestTimeoutMs(options: GithubRestOptions): number {
+  return options.timeoutMs ?? 30_000;
 }
 
 /** Retries on a rate limit, as many times as it takes within the bounded waits (see `github-rate-limit.ts`). */
@@ -223,7 +235,7 @@ async function fetchWithRateLimits(
     try {
       response = await (options.fetch ?? httpFetch)(url, {
         headers,
-        signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
+        signal: AbortSignal.timeout(requestTimeoutMs(options)),
       });
     } catch (error) {
       throw new TollgateError(

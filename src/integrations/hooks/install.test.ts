@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { createTempRepo, type TempRepo } from '../../../test/support/git-repo.js';
+import { timeBudget } from '../../../test/support/time-budget.js';
 import { diagnoseInstalls, renderDoctor } from './doctor.js';
 import { InstallNotInEffectError, installAgent, uninstallAgent } from './install.js';
 
@@ -24,6 +25,12 @@ function env(withCodex = false): NodeJS.ProcessEnv {
   return { ...repo.env, PATH: path };
 }
 
+/**
+ * How long the fake `codex app-server` (a Node start) may take to answer, scaled by the load: a fixed 5 s failed the
+ * trust round trip at load 25. The test of a server that never answers keeps its fixed limit: that wait is under test.
+ */
+const CODEX_ANSWER_BUDGET_MS = timeBudget(30_000);
+
 const options = (
   agent: 'claude' | 'codex' | 'copilot' | 'cursor' | 'gemini',
   scope: 'project' | 'user' = 'project',
@@ -34,7 +41,7 @@ const options = (
   cwd: repo.root,
   env: env(withCodex),
   home: repo.home,
-  codexTimeoutMs: 5000,
+  codexTimeoutMs: CODEX_ANSWER_BUDGET_MS,
 });
 
 const read = (path: string) => readFile(path, 'utf8');
@@ -281,14 +288,24 @@ describe('tollgate install / uninstall', () => {
   test('doctor: a Codex hook that Codex does not trust is NOT TRUSTED, asked of codex app-server', async () => {
     await expect(installAgent(options('codex', 'user'))).rejects.toThrow(InstallNotInEffectError);
     const trustRow = async (withCodex: boolean) =>
-      (await diagnoseInstalls({ cwd: repo.root, env: env(withCodex), home: repo.home, codexTimeoutMs: 5000 })).find(
-        (row) => row.agent === 'codex' && row.scope === 'user' && row.what === 'hook trust',
-      );
+      (
+        await diagnoseInstalls({
+          cwd: repo.root,
+          env: env(withCodex),
+          home: repo.home,
+          codexTimeoutMs: CODEX_ANSWER_BUDGET_MS,
+        })
+      ).find((row) => row.agent === 'codex' && row.scope === 'user' && row.what === 'hook trust');
     // Installed without codex on PATH: nothing trusted it.
     expect((await trustRow(false))?.state).toBe('not trusted');
     expect((await trustRow(true))?.state).toBe('not trusted');
     const rendered = renderDoctor(
-      await diagnoseInstalls({ cwd: repo.root, env: env(true), home: repo.home, codexTimeoutMs: 5000 }),
+      await diagnoseInstalls({
+        cwd: repo.root,
+        env: env(true),
+        home: repo.home,
+        codexTimeoutMs: CODEX_ANSWER_BUDGET_MS,
+      }),
     );
     expect(rendered).toMatch(
       / {2}user {4}hook trust NOT TRUSTED: Codex ignores this hook \(rerun `tollgate install codex`/,

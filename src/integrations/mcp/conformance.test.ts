@@ -1,4 +1,3 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import {
   CallToolResultSchema,
@@ -9,6 +8,7 @@ import {
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { fakeRegistry } from '../../../test/fakes/fake-validators.js';
 import { createTempRepo, type TempRepo } from '../../../test/support/git-repo.js';
+import { mcpTestClient } from '../../../test/support/mcp-client.js';
 import type { AnyToolDefinition } from '../../core/pipeline/tool.js';
 import { updateSession } from '../../core/run/session-store.js';
 import { readState } from '../../core/state/results-store.js';
@@ -33,7 +33,7 @@ async function connect(options: { env?: NodeJS.ProcessEnv; registry?: readonly A
     heartbeatMs: 100,
     log: () => {},
   });
-  const client = new Client({ name: 'conformance-client', version: '1.0.0' });
+  const client = mcpTestClient('conformance-client');
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   await Promise.all([server.connect(serverTransport), client.connect(clientTransport)]);
   return client;

@@ -1,7 +1,8 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createTempRepo, type TempRepo } from '../../../test/support/git-repo.js';
+import { mcpTestClient } from '../../../test/support/mcp-client.js';
 import { fakeChecksumToken } from '../../secrets/sample-tokens.js';
 import { validators } from '../../validators/index.js';
 import { createTollgateMcpServer } from './server.js';
@@ -44,7 +45,7 @@ beforeAll(async () => {
     sessionId: 'partial-calls',
     log: () => {},
   });
-  client = new Client({ name: 'test-client', version: '1.0.0' });
+  client = mcpTestClient('test-client');
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   await Promise.all([server.connect(serverTransport), client.connect(clientTransport)]);
 });

@@ -1,8 +1,8 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { addTestJs, FAILING_CHECK_CONFIG, MATH_JS } from '../../../test/support/failing-check.js';
 import { createTempRepo, type TempRepo } from '../../../test/support/git-repo.js';
+import { mcpTestClient } from '../../../test/support/mcp-client.js';
 import { validators } from '../../validators/index.js';
 import { createTollgateMcpServer } from './server.js';
 
@@ -32,7 +32,7 @@ async function connect() {
     sessionId: 'result-content',
     log: () => {},
   });
-  const client = new Client({ name: 'test-client', version: '1.0.0' });
+  const client = mcpTestClient('test-client');
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   await Promise.all([server.connect(serverTransport), client.connect(clientTransport)]);
   return { client, server };

@@ -1,8 +1,8 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { type FakeOsv, startFakeOsv } from '../../../test/fakes/osv/server.js';
 import { createTempRepo, type TempRepo } from '../../../test/support/git-repo.js';
+import { mcpTestClient } from '../../../test/support/mcp-client.js';
 import { fakeChecksumToken } from '../../secrets/sample-tokens.js';
 import { validators } from '../../validators/index.js';
 import { createTollgateMcpServer } from './server.js';
@@ -52,7 +52,7 @@ async function connect(root: TempRepo) {
     sessionId: 'scoped-session',
     log: () => {},
   });
-  const client = new Client({ name: 'test-client', version: '1.0.0' });
+  const client = mcpTestClient('test-client');
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   await Promise.all([server.connect(serverTransport), client.connect(clientTransport)]);
   return client;

@@ -1,11 +1,11 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { fakeRegistry } from '../../../test/fakes/fake-validators.js';
 import { createTempRepo, removeDir, type TempRepo, tempDir } from '../../../test/support/git-repo.js';
+import { mcpTestClient } from '../../../test/support/mcp-client.js';
 import type { AnyToolDefinition } from '../../core/pipeline/tool.js';
 import { parallelInputSchema } from '../../core/run/trivial-declarations.js';
 import { validators } from '../../validators/index.js';
@@ -31,7 +31,7 @@ async function connect(
     sessionId: 'test-session',
     log: () => {},
   });
-  const client = new Client({ name: 'test-client', version: '1.0.0' });
+  const client = mcpTestClient('test-client');
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   await Promise.all([server.connect(serverTransport), client.connect(clientTransport)]);
   return { client, close: () => client.close() };

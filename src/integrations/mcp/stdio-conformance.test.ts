@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import {
   CallToolResultSchema,
@@ -12,6 +12,7 @@ import {
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type FakeOsv, startFakeOsv } from '../../../test/fakes/osv/server.js';
 import { createTempRepo, type TempRepo } from '../../../test/support/git-repo.js';
+import { mcpTestClient } from '../../../test/support/mcp-client.js';
 import { CLI_PATH } from '../../../test/support/run-cli.js';
 import { updateSession } from '../../core/run/session-store.js';
 import { fakeChecksumToken } from '../../secrets/sample-tokens.js';
@@ -61,7 +62,7 @@ async function connect(env: Record<string, string> = ALL_ON): Promise<Client> {
     env: { ...(repo.env as Record<string, string>), ...env },
     stderr: 'pipe',
   });
-  const client = new Client({ name: 'stdio-conformance', version: '1.0.0' });
+  const client = mcpTestClient('stdio-conformance');
   await client.connect(transport);
   return client;
 }

@@ -1,11 +1,13 @@
 import { existsSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTempRepo, type TempRepo } from '../../../test/support/git-repo.js';
+import { mcpTestClient } from '../../../test/support/mcp-client.js';
 import { CLI_PATH } from '../../../test/support/run-cli.js';
+import { timeBudget } from '../../../test/support/time-budget.js';
 import { readSession } from '../../core/run/session-store.js';
 import { readState } from '../../core/state/results-store.js';
 
@@ -45,7 +47,7 @@ describe.skipIf(!built)('tollgate mcp over stdio', () => {
       stderr: 'pipe',
     });
     transport.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
-    const client = new Client({ name: 'stdio-test', version: '1.0.0' });
+    const client = mcpTestClient('stdio-test');
     await client.connect(transport);
     const names = (await client.listTools()).tools.map((tool) => tool.name);
     expect(names).toContain('validation_status');
@@ -85,7 +87,7 @@ async function connectTo(root: TempRepo, env: Record<string, string>): Promise<C
     },
     stderr: 'pipe',
   });
-  const client = new Client({ name: 'stdio-test', version: '1.0.0' });
+  const client = mcpTestClient('stdio-test');
   await client.connect(transport);
   return client;
 }
@@ -100,11 +102,14 @@ describe.skipIf(!built)('tollgate mcp over stdio: slow validators', () => {
   });
 
   test('a heartbeat keeps a client that resets its timeout on progress waiting for a slow check', async () => {
-    await slow.write('sleep-for', '2\n');
+    // The check outlasts the client's timeout twice over, and five heartbeats fit in that timeout: both scaled by the
+    // load, since a starved server's heartbeat comes late (a fixed 1 s timeout failed at load 25).
+    const timeout = timeBudget(1000);
+    await slow.write('sleep-for', `${Math.ceil((2 * timeout) / 1000)}\n`);
     const client = await connectTo(slow, { TOLLGATE_MCP_HEARTBEAT_MS: '200' });
     const messages: string[] = [];
     const answer = await client.callTool({ name: 'checks', arguments: {} }, undefined, {
-      timeout: 1000,
+      timeout,
       resetTimeoutOnProgress: true,
       onprogress: (update) => messages.push(update.message ?? ''),
     });
