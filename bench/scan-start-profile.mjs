@@ -15,22 +15,13 @@
 // --files: each module by its file, not its folder; --inside LABEL: that label split by leaf function and line;
 // --keep: leave the bundles and profiles in the temp folder (printed).
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import {
-  appendFileSync,
-  cpSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { SourceMap } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { appendBundleHash, cjsImportMeta, common } from '../scripts/bundle-lib.mjs';
 import { median, printResult } from './measure.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -49,41 +40,22 @@ async function layout(checkout, name) {
   mkdirSync(join(dir, 'dist/bundle/cli'), { recursive: true });
   cpSync(join(checkout, 'bin'), join(dir, 'bin'), { recursive: true });
   cpSync(join(checkout, 'package.json'), join(dir, 'package.json'));
-  const zodEnglishOnly = {
-    name: 'zod-english-only',
-    setup(pluginBuild) {
-      pluginBuild.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, (loaded) => ({
-        contents: 'export { default as en } from "./en.js";\n',
-        resolveDir: dirname(loaded.path),
-        loader: 'js',
-      }));
-    },
-  };
+  // The CLI's build options, unminified where a profile needs it: names and line breaks kept for the source map.
   await build({
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
+    ...common,
+    ...cjsImportMeta,
+    minify: false,
     minifyIdentifiers: true,
     minifySyntax: true,
-    legalComments: 'none',
     logLevel: 'error',
-    preserveSymlinks: true,
     absWorkingDir: checkout,
-    mainFields: ['module', 'main'],
-    plugins: [zodEnglishOnly],
     sourcemap: 'linked',
-    define: { 'import.meta.url': '__tollgateModule.url', 'import.meta.dirname': '__dirname' },
-    banner: {
-      js: "var __tollgateModule = { get url() { return require('node:url').pathToFileURL(__filename).href; } };",
-    },
     entryPoints: [join(checkout, 'src/cli/start.ts')],
     outfile: join(dir, 'dist/bundle/cli/tollgate.cjs'),
     format: 'cjs',
   });
   const bundle = join(dir, 'dist/bundle/cli/tollgate.cjs');
-  // The build's trailer, which bin/tollgate.cjs reads as the bundle's id instead of hashing it at each start.
-  const hash = createHash('sha256').update(readFileSync(bundle)).digest('hex');
-  appendFileSync(bundle, `// tollgate-bundle-sha256: ${hash}\n`);
+  appendBundleHash(bundle);
   const map = new SourceMap(JSON.parse(readFileSync(`${bundle}.map`, 'utf8')));
   return { name, dir, bundle, map, cache: join(dir, 'cache') };
 }

@@ -23,7 +23,7 @@ const zodEnglishOnly = {
   },
 };
 
-const common = {
+export const common = {
   bundle: true,
   platform: 'node',
   target: 'node20',
@@ -42,7 +42,7 @@ const common = {
 
 // CommonJS has no import.meta: give the code its module URL back, made on first use (building a URL at each start
 // cost the fast paths a few percent of a run; they need only the folder, `import.meta.dirname`).
-const cjsImportMeta = {
+export const cjsImportMeta = {
   define: { 'import.meta.url': '__tollgateModule.url', 'import.meta.dirname': '__dirname' },
   banner: {
     js: "var __tollgateModule = { get url() { return require('node:url').pathToFileURL(__filename).href; } };",
@@ -171,12 +171,14 @@ export async function bundleCli(outdir, { sourcemap, selfStarting = false }) {
   if (!selfStarting) {
     // bin/tollgate.cjs keys its code cache by this hash (V8 itself compares only the source's length): appended here,
     // it costs the CLI nothing to read on each start. Every CommonJS bundle goes through that cache.
-    for (const file of bundles) {
-      const path = join(outdir, file);
-      const hash = createHash('sha256').update(readFileSync(path)).digest('hex');
-      appendFileSync(path, `// tollgate-bundle-sha256: ${hash}\n`);
-    }
+    for (const file of bundles) appendBundleHash(join(outdir, file));
   }
+}
+
+/** The trailer bin/tollgate.cjs reads as a bundle's id instead of hashing the bundle at each start. */
+export function appendBundleHash(path) {
+  const hash = createHash('sha256').update(readFileSync(path)).digest('hex');
+  appendFileSync(path, `// tollgate-bundle-sha256: ${hash}\n`);
 }
 
 /** The Action's `main`: maps the runner's INPUT_* to the step's settings and hands over to tollgate.cjs beside it. */
