@@ -71,18 +71,21 @@ describe('overlap resolution in O(n log n)', () => {
       }));
     const inputs = { small: many(8000), large: many(32_000) };
     // CPU time, not wall time (other processes on a loaded machine take the wall clock, not this thread's CPU), and
-    // the same 256k findings resolved at each size so both totals are long enough for the clock's resolution.
-    const cpu = { small: 0, large: 0 };
-    for (let round = 0; round < 4; round++) {
-      for (const [size, times] of [
-        ['small', 8],
-        ['large', 2],
-      ] as const) {
-        const started = process.cpuUsage();
-        for (let i = 0; i < times; i++) resolveOverlaps(inputs[size]);
-        const used = process.cpuUsage(started);
-        cpu[size] += used.user + used.system;
-      }
+    // the same 64k findings resolved at each size so both totals are long enough for the clock's resolution. A core
+    // shared with other work runs fewer instructions a second, so one timing of either size can come out slow: the
+    // fastest of up to five of each, taken in turn, is what resolving costs, and a pairwise way is slow every time.
+    const cpuOf = (size: 'small' | 'large'): number => {
+      const times = size === 'small' ? 8 : 2;
+      const started = process.cpuUsage();
+      for (let i = 0; i < times; i++) resolveOverlaps(inputs[size]);
+      const used = process.cpuUsage(started);
+      return used.user + used.system;
+    };
+    cpuOf('small');
+    const cpu = { small: Number.POSITIVE_INFINITY, large: Number.POSITIVE_INFINITY };
+    for (let attempt = 0; attempt < 5 && !(cpu.large < 2 * cpu.small); attempt++) {
+      cpu.small = Math.min(cpu.small, cpuOf('small'));
+      cpu.large = Math.min(cpu.large, cpuOf('large'));
     }
     // Per finding, linearithmic costs about the same at both sizes (32k: < 4x the time of 8k); pairwise cost 4x.
     expect(cpu.large / cpu.small).toBeLessThan(2);
