@@ -111,14 +111,25 @@ export function refuseCorpus(what, problems) {
   process.exit(1);
 }
 
+/** Where the dropped certificate bundle is kept, so the benches' installs (started as children) still reach the registry. */
+const KEPT_CA_CERTS = 'BENCH_KEPT_NODE_EXTRA_CA_CERTS';
+
 /**
  * Drops NODE_EXTRA_CA_CERTS from this process's environment (and so from every child it starts). A machine that sets
  * it makes each node process parse that certificate bundle at start (about 50 ms of CPU here), which inflates the
  * `node -e 0` anchor and every start-up figure beside it; a user's machine usually has no such setting. Returns a
- * line saying so, or '' when nothing was set.
+ * line saying so, or '' when nothing was set. The value is kept for `installEnv()`: a registry behind a proxy with
+ * its own certificate needs it.
  */
 export function clearMachineStartupCost() {
   if (!process.env.NODE_EXTRA_CA_CERTS) return '';
+  process.env[KEPT_CA_CERTS] = process.env.NODE_EXTRA_CA_CERTS;
   delete process.env.NODE_EXTRA_CA_CERTS;
   return 'bench: NODE_EXTRA_CA_CERTS unset for every timed process (node would parse that bundle at each start)';
+}
+
+/** The environment for an `npm install` a bench needs (not timed): the certificate bundle put back if it was dropped. */
+export function installEnv() {
+  const kept = process.env[KEPT_CA_CERTS];
+  return kept && !process.env.NODE_EXTRA_CA_CERTS ? { ...process.env, NODE_EXTRA_CA_CERTS: kept } : process.env;
 }

@@ -3,6 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { installEnv } from './measure.mjs';
 
 const PACKAGES = ['secretlint@13', '@secretlint/secretlint-rule-preset-recommend@13'];
 
@@ -41,7 +42,7 @@ export function ensureSecretlint13(root, { fallback = false } = {}) {
     const install = spawnSync(
       'npm',
       ['install', '--prefix', prefix, '--ignore-scripts', '--no-audit', '--no-fund', ...PACKAGES],
-      { encoding: 'utf8', stdio: ['ignore', 'inherit', 'pipe'] },
+      { encoding: 'utf8', stdio: ['ignore', 'inherit', 'pipe'], env: installEnv() },
     );
     if (install.status !== 0) {
       const why = `npm install of ${PACKAGES.join(' ')} failed: ${(install.stderr ?? '').trim().split('\n').pop()}`;

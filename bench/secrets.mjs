@@ -33,7 +33,7 @@ import {
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { assertSourceCorpus, median, recordResult } from './measure.mjs';
+import { assertSourceCorpus, installEnv, median, recordResult } from './measure.mjs';
 import { ensureSecretlint13 } from './secretlint13.mjs';
 
 const PINNED = [
@@ -117,7 +117,7 @@ function ensureCorpus() {
         '--omit=peer',
         ...PINNED,
       ],
-      { stdio: 'inherit' },
+      { stdio: 'inherit', env: installEnv() },
     );
   }
   console.log('copying the text of the corpus and committing it (once)…');
