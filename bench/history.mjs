@@ -123,12 +123,19 @@ const ownLogTail = [
   range,
   '--',
 ];
-// As history-source.ts runs it: fully buffered (GIT_FLUSH=0), through `stdbuf -o 256K` where PATH has it.
+// As history-source.ts runs it: fully buffered (GIT_FLUSH=0), through `stdbuf -o 256K` where PATH has it, with
+// malloc keeping what it frees (src/secrets/sources/history/kept-heap.ts, unless the caller tunes malloc).
 const stdbuf = spawnSync('sh', ['-c', 'command -v stdbuf'], { env }).stdout.toString().trim();
+const ownEnv = {
+  GIT_FLUSH: '0',
+  ...(env.GLIBC_TUNABLES === undefined && !Object.keys(env).some((name) => name.startsWith('MALLOC_'))
+    ? { GLIBC_TUNABLES: 'glibc.malloc.trim_threshold=33554432:glibc.malloc.mmap_threshold=33554432' }
+    : {}),
+};
 const ownPass = () =>
   stdbuf
-    ? measure(stdbuf, ['-o', '256K', 'git', ...ownLog, ...ownLogTail], { GIT_FLUSH: '0' })
-    : measure('git', [...ownLog, ...ownLogTail], { GIT_FLUSH: '0' });
+    ? measure(stdbuf, ['-o', '256K', 'git', ...ownLog, ...ownLogTail], ownEnv)
+    : measure('git', [...ownLog, ...ownLogTail], ownEnv);
 for (let round = 0; round < rounds; round++) {
   loads.push(loadavg()[0]);
   gitPlain.push(measure('git', ['log', '-p', range]));

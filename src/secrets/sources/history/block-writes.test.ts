@@ -8,6 +8,7 @@ import type { ProcessResult } from '../../../core/process.js';
 import type { ScanTarget } from '../../scan-targets.js';
 import { asGitResult, blockWritingGit } from './block-writes.js';
 import { historyTargetBatches } from './history-source.js';
+import { KEPT_HEAP_TUNABLES } from './kept-heap.js';
 
 let repo: TempRepo | undefined;
 const folders: string[] = [];
@@ -46,12 +47,21 @@ const result = (exitCode: number, stderr = ''): ProcessResult => ({
 describe('git told to write its output in blocks', () => {
   test('runs through stdbuf where PATH has it, with the fixed object view; plain git where it has not', () => {
     const plain = blockWritingGit(['log'], { PATH: gitOnlyPath(), X: '1' });
-    expect(plain).toEqual({ command: 'git', args: ['log'], env: { PATH: expect.any(String), X: '1' } });
+    expect(plain).toEqual({
+      command: 'git',
+      args: ['log'],
+      env: { PATH: expect.any(String), X: '1', GLIBC_TUNABLES: KEPT_HEAP_TUNABLES },
+    });
     if (!stdbufPath) return;
     const blocked = blockWritingGit(['log'], { PATH: process.env.PATH, X: '1' });
     expect(blocked.command).toBe(stdbufPath);
     expect(blocked.args).toEqual(['-o', '256K', 'git', 'log']);
-    expect(blocked.env).toMatchObject({ X: '1', GIT_NO_REPLACE_OBJECTS: '1', GIT_OPTIONAL_LOCKS: '0' });
+    expect(blocked.env).toMatchObject({
+      X: '1',
+      GIT_NO_REPLACE_OBJECTS: '1',
+      GIT_OPTIONAL_LOCKS: '0',
+      GLIBC_TUNABLES: KEPT_HEAP_TUNABLES,
+    });
   });
 
   test("stdbuf's own failures read as git not starting; git's own exit codes pass", () => {

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { fixedGitEnv } from '../../../core/change-set/snapshot-git-config.js';
 import type { ProcessResult } from '../../../core/process.js';
+import { keptHeapEnv } from './kept-heap.js';
 
 /**
  * A long-running git whose output tollgate streams, told to write it in large blocks. Into a pipe, git's stdio writes
@@ -22,9 +23,11 @@ const BLOCK = '256K';
 
 export function blockWritingGit(args: readonly string[], env: NodeJS.ProcessEnv): GitCommand {
   const stdbuf = stdbufPath(env);
+  // A long pass's allocator keeps what it frees (kept-heap.ts): a fifth less of git's CPU on rails.
+  const kept = keptHeapEnv(env);
   // `runProcess` gives a command named `git` the fixed object view; through stdbuf it is given here.
-  if (stdbuf) return { command: stdbuf, args: ['-o', BLOCK, 'git', ...args], env: fixedGitEnv(env) };
-  return { command: 'git', args: [...args], env };
+  if (stdbuf) return { command: stdbuf, args: ['-o', BLOCK, 'git', ...args], env: fixedGitEnv(kept) };
+  return { command: 'git', args: [...args], env: kept };
 }
 
 /**
