@@ -39,6 +39,10 @@ class AngleStops {
   next(text: string, from: number, limit: number): number {
     let at = from;
     if (text === this.text && this.from <= from && from <= this.scanned) {
+      // Equal content need not be the same string (the next file in the queue may be a copy of the last): keep the
+      // one given, so that its later hits compare by reference, not character by character (a copy of a 2 MB line
+      // of JSON keys took minutes).
+      this.text = text;
       if (this.found) return this.scanned < limit ? this.scanned : -1;
       at = this.scanned;
     } else {
