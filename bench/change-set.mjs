@@ -8,15 +8,19 @@
 // after: on a shared machine compare figures taken at a similar load.
 //
 //   npm run build && node bench/change-set.mjs [--json] [--runs N] [--only 20k|100k] [--against OTHER/bin/tollgate.cjs]
-//                                              [--global-lfs]
+//                                              [--global-lfs] [--fresh]
 //
 // --against also times another build of tollgate (an older checkout) in the same pairs, for a before/after figure.
+// --fresh gives every changed file that is on disk new content before each first run (outside the timing; in a
+// repository of its own, `repo-<size>-fresh`), so the run's `git add` writes all their blobs, as a developer's first
+// run on a change does. Without it only the warm-up writes them: the timed runs find every blob already stored.
 // --global-lfs runs both sides with Git LFS's filter in the global config (see below).
 //
 // It is a report: it prints the figures and exits 0 either way. The repositories are generated once under os.tmpdir()
 // and reused while GENERATOR_VERSION stays the same; every process runs with a private HOME and git config.
 import { spawnSync } from 'node:child_process';
 import {
+  appendFileSync,
   chmodSync,
   existsSync,
   mkdirSync,
@@ -45,6 +49,7 @@ const flag = (name) => (args.indexOf(name) === -1 ? null : args[args.indexOf(nam
 const runs = Number(flag('--runs') ?? 7);
 const against = flag('--against');
 const only = flag('--only');
+const fresh = args.includes('--fresh');
 
 const dir = join(tmpdir(), `tollgate-bench-change-set-${GENERATOR_VERSION}`);
 const home = join(dir, 'home');
@@ -136,8 +141,8 @@ function generate(repo, { files, changes }) {
 }
 
 function prepare(size) {
-  const repo = join(dir, `repo-${size.name}`);
-  const stamp = join(dir, `ready-${size.name}`);
+  const repo = join(dir, `repo-${size.name}${fresh ? '-fresh' : ''}`);
+  const stamp = join(dir, `ready-${size.name}${fresh ? '-fresh' : ''}`);
   if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== GENERATOR_VERSION) {
     const started = performance.now();
     generate(repo, size);
@@ -251,8 +256,28 @@ const firstRunEnv = {
   ...Object.fromEntries(['ADVISORIES', 'STATIC_ANALYSIS', 'CODE_REVIEW'].map((name) => [`TOLLGATE_USE_${name}`, '0'])),
 };
 
+/** The changed files on disk (modified, staged, untracked), listed once per repository for --fresh. */
+const liveChanged = new Map();
+let freshRound = 0;
+
+/** --fresh: one more line in every changed file on disk, so that no blob of the next run is stored yet. */
+function freshen(repo) {
+  if (!liveChanged.has(repo)) {
+    const records = git(repo, 'status', '--porcelain=v1', '-z', '--untracked-files=all').split('\0');
+    liveChanged.set(
+      repo,
+      records
+        .filter((record) => record.length > 3 && !record.slice(0, 2).includes('D'))
+        .map((record) => record.slice(3)),
+    );
+  }
+  freshRound += 1;
+  for (const path of liveChanged.get(repo)) appendFileSync(join(repo, path), `// fresh ${freshRound}\n`);
+}
+
 function firstRunOf(binary, repo, size, runEnv = firstRunEnv) {
   rmSync(join(repo, '.tollgate'), { recursive: true, force: true });
+  if (fresh) freshen(repo);
   const run = time(process.execPath, [binary, 'run', '--only', 'checks,secrets', '--format', 'json'], repo, runEnv);
   const report = JSON.parse(run.stdout);
   const statuses = (report.tools ?? []).map((tool) => `${tool.name}:${tool.status}`).sort();
@@ -323,7 +348,7 @@ function measureFirstRun(repo, size) {
       ? `${of.processes} git processes, git's CPU ${of.gitCpuRatio.toFixed(2)}x the anchor's, the rest ${of.restCpuRatio.toFixed(2)}x`
       : 'git share not measured (needs GNU time)';
   console.log(
-    `${size.files / 1000}k files / ${expectedChanged(size) / 1000}k changed, first run (\`tollgate run --only checks,secrets\`, no earlier state): ${median(ours).toFixed(0)} ms, ${ratio.toFixed(2)}x wall, ${cpuRatio.toFixed(2)}x CPU of \`git status --porcelain && git diff HEAD --stat\` (median of ${runs} pairs; target <= ${FIRST_RUN_TARGET}x ${met ? 'met' : 'NOT met'})${otherText}; git's share (median of ${Math.min(runs, 3)} more runs): ${shareText(share)}${against ? ` (--against: ${shareText(againstShare)})` : ''}; load ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after`,
+    `${size.files / 1000}k files / ${expectedChanged(size) / 1000}k changed, first run (\`tollgate run --only checks,secrets\`, no earlier state): ${median(ours).toFixed(0)} ms, ${ratio.toFixed(2)}x wall, ${cpuRatio.toFixed(2)}x CPU of \`git status --porcelain && git diff HEAD --stat\` (median of ${runs} pairs; target <= ${FIRST_RUN_TARGET}x ${met ? 'met' : 'NOT met'})${fresh ? ' with new content in every changed file before each run (--fresh)' : ''}${otherText}; git's share (median of ${Math.min(runs, 3)} more runs): ${shareText(share)}${against ? ` (--against: ${shareText(againstShare)})` : ''}; load ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after`,
   );
   return {
     ms: median(ours),
@@ -338,7 +363,7 @@ function measureFirstRun(repo, size) {
 }
 
 const loadBefore = loadavg()[0];
-const values = { runs, target: TARGET };
+const values = { runs, target: TARGET, ...(fresh ? { fresh: true } : {}) };
 for (const size of SIZES) if (only === null || only === size.name) values[size.name] = measure(size);
 const loadAfter = loadavg()[0];
 values.load = [loadBefore, loadAfter];
