@@ -24,6 +24,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, wr
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { keptHeapEnv } from '../dist/core/kept-heap-env.js';
 import { writeLongLines, writeMergeHeavy } from './history-corpus.mjs';
 import { assertSourceHistory, median, printResult } from './measure.mjs';
 
@@ -124,14 +125,9 @@ const ownLogTail = [
   '--',
 ];
 // As history-source.ts runs it: fully buffered (GIT_FLUSH=0), through `stdbuf -o 256K` where PATH has it, with
-// malloc keeping what it frees (src/secrets/sources/history/kept-heap.ts, unless the caller tunes malloc).
+// malloc keeping what it frees (the build's own keptHeapEnv, src/core/kept-heap-env.ts).
 const stdbuf = spawnSync('sh', ['-c', 'command -v stdbuf'], { env }).stdout.toString().trim();
-const ownEnv = {
-  GIT_FLUSH: '0',
-  ...(env.GLIBC_TUNABLES === undefined && !Object.keys(env).some((name) => name.startsWith('MALLOC_'))
-    ? { GLIBC_TUNABLES: 'glibc.malloc.trim_threshold=33554432:glibc.malloc.mmap_threshold=33554432' }
-    : {}),
-};
+const ownEnv = keptHeapEnv({ ...env, GIT_FLUSH: '0' });
 const ownPass = () =>
   stdbuf
     ? measure(stdbuf, ['-o', '256K', 'git', ...ownLog, ...ownLogTail], ownEnv)

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { readBlobs } from './blob-reader.js';
 import { DigestCache } from './digest-cache.js';
 import type { GitRunner } from './git.js';
-import { objectWriterEnv } from './object-writer-env.js';
+import { withKeptHeap } from '../kept-heap-env.js';
 
 /**
  * Names of the filter drivers the config defines with a `clean` or `process` command. A clean filter decides what
@@ -118,7 +118,7 @@ async function hashRawBytes(git: GitRunner, paths: readonly string[]): Promise<s
   const ids = new Map<string, string>();
   if (byLine.length > 0) {
     const output = await git.output(['hash-object', '-w', '--no-filters', '--stdin-paths'], {
-      env: objectWriterEnv({}),
+      env: withKeptHeap({}),
       input: `${byLine.join('\n')}\n`,
     });
     const lines = output.split('\n');

@@ -15,7 +15,7 @@ import type { EarlyStage } from './early-stage-type.js';
 import type { GitRunner } from './git.js';
 import { parseHiddenEntries, revealHiddenEntries } from './hidden-entries.js';
 import { indexMayHideEntries } from './index-flags.js';
-import { objectWriterEnv } from './object-writer-env.js';
+import { withKeptHeap } from '../kept-heap-env.js';
 
 /**
  * Tollgate's state folder: its untracked files are never staged, so tollgate's own state cannot change the change set
@@ -222,7 +222,7 @@ async function addAll(
     paths === null
       ? await (started ?? startAddAll(git, env, signal))
       : await git.run(['add', '--all', '--ignore-errors', '--pathspec-from-file=-', '--pathspec-file-nul'], {
-          env: objectWriterEnv({ ...env, GIT_LITERAL_PATHSPECS: '1' }),
+          env: withKeptHeap({ ...env, GIT_LITERAL_PATHSPECS: '1' }),
           input: `${paths.join('\0')}\0`,
         });
   if (result.exitCode === 0 || signal?.aborted) return [];
@@ -245,8 +245,8 @@ export function startAddAll(git: GitRunner, env: Record<string, string>, signal?
   return git.run(
     ['add', '--all', '--ignore-errors', '--', '.', ...excluded.map((path) => `:(top,exclude)${path}`)],
     // The pathspec magic above must stay magic even if the user exports GIT_LITERAL_PATHSPECS. It writes a blob for
-    // every new file content: glibc is told to keep its heap between them (objectWriterEnv).
-    { env: objectWriterEnv({ ...env, GIT_LITERAL_PATHSPECS: '0' }), ...(signal ? { signal } : {}) },
+    // every new file content: glibc is told to keep its heap between them (withKeptHeap).
+    { env: withKeptHeap({ ...env, GIT_LITERAL_PATHSPECS: '0' }), ...(signal ? { signal } : {}) },
   );
 }
 

@@ -8,7 +8,7 @@ import type { ProcessResult } from '../../../core/process.js';
 import type { ScanTarget } from '../../scan-targets.js';
 import { asGitResult, blockWritingGit } from './block-writes.js';
 import { historyTargetBatches } from './history-source.js';
-import { KEPT_HEAP_TUNABLES } from './kept-heap.js';
+import { KEPT_HEAP_TUNABLES } from '../../../core/kept-heap-env.js';
 
 let repo: TempRepo | undefined;
 const folders: string[] = [];

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { fixedGitEnv } from '../../../core/change-set/snapshot-git-config.js';
 import type { ProcessResult } from '../../../core/process.js';
-import { keptHeapEnv } from './kept-heap.js';
+import { keptHeapEnv } from '../../../core/kept-heap-env.js';
 
 /**
  * A long-running git whose output tollgate streams, told to write it in large blocks. Into a pipe, git's stdio writes
@@ -23,7 +23,7 @@ const BLOCK = '256K';
 
 export function blockWritingGit(args: readonly string[], env: NodeJS.ProcessEnv): GitCommand {
   const stdbuf = stdbufPath(env);
-  // A long pass's allocator keeps what it frees (kept-heap.ts): a fifth less of git's CPU on rails.
+  // A long pass's allocator keeps what it frees (core/kept-heap-env.ts): a fifth less of git's CPU on rails.
   const kept = keptHeapEnv(env);
   // `runProcess` gives a command named `git` the fixed object view; through stdbuf it is given here.
   if (stdbuf) return { command: stdbuf, args: ['-o', BLOCK, 'git', ...args], env: fixedGitEnv(kept) };
