@@ -41,17 +41,23 @@ export function spawnLite(
       handle.close();
       resolvePromise(signalCode ? null : exitCode);
     };
-    // The options child_process.spawn hands the same handle (lib/internal/child_process.js), pipes aside.
-    const error = handle.spawn({
-      file,
-      args: argv,
-      cwd: options.cwd,
-      envPairs,
-      stdio: options.stdio.map((fd) => (fd === 'ignore' ? { type: 'ignore' } : { type: 'fd', fd })),
-      detached: false,
-      windowsHide: false,
-      windowsVerbatimArguments: false,
-    });
+    let error: number;
+    try {
+      // The options child_process.spawn hands the same handle (lib/internal/child_process.js), pipes aside.
+      error = handle.spawn({
+        file,
+        args: argv,
+        cwd: options.cwd,
+        envPairs,
+        stdio: options.stdio.map((fd) => (fd === 'ignore' ? { type: 'ignore' } : { type: 'fd', fd })),
+        detached: false,
+        windowsHide: false,
+        windowsVerbatimArguments: false,
+      });
+    } catch {
+      resolvePromise(undefined); // refused before anything started (the permission model)
+      return;
+    }
     if (error !== 0) {
       handle.close();
       resolvePromise(undefined);

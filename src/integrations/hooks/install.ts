@@ -200,9 +200,8 @@ export async function installAgent(options: InstallOptions): Promise<string[]> {
     }
   }
   const notInEffect: string[] = [];
-  await afterInstallSteps[agent.name]?.(
-    installStep(options, writer, prefix, { roots, commands, edits, manifest }, notInEffect),
-  );
+  const step = installStep(options, writer, prefix, { roots, commands, edits, manifest }, notInEffect);
+  await afterInstallSteps[agent.name]?.(step);
   await writeManifest(options.env, options.home, manifest);
   const lines = [...writer.lines, ...notes.map((note) => `${prefix}: note: ${note}`)];
   if (notInEffect.length > 0) throw new InstallNotInEffectError(lines, notInEffect);
