@@ -71,6 +71,8 @@ const SMALL_BUNDLES = [
     entry: 'src/cli/stop-hook-fast.ts',
     limit: 64 * 1024,
     forbidden: ['node:fs/promises'],
+    // The agents' install code (config file editors, the Codex trust file): no stop needs it.
+    forbiddenInputs: [/node_modules\/(jsonc-parser|smol-toml)\//, /src\/integrations\/hooks\/(codex-install|install)/],
     plugins: [fsPromisesLite],
   },
   {
@@ -90,7 +92,7 @@ const SMALL_BUNDLES = [
   },
 ];
 
-async function bundleSmall(outdir, { file, entry, limit, forbidden = [], plugins = [] }, maps) {
+async function bundleSmall(outdir, { file, entry, limit, forbidden = [], forbiddenInputs = [], plugins = [] }, maps) {
   const { metafile } = await build({
     ...common,
     ...maps,
@@ -101,7 +103,12 @@ async function bundleSmall(outdir, { file, entry, limit, forbidden = [], plugins
     format: 'cjs',
     metafile: true,
   });
-  const bytes = Object.values(metafile.outputs).find((output) => output.entryPoint)?.bytes ?? 0;
+  const output = Object.values(metafile.outputs).find((candidate) => candidate.entryPoint);
+  const bytes = output?.bytes ?? 0;
+  for (const pattern of forbiddenInputs) {
+    const input = Object.keys(output?.inputs ?? {}).find((name) => pattern.test(name));
+    if (input) throw new Error(`${file} holds ${input}: its entry (${entry}) must not import it`);
+  }
   if (bytes > limit) {
     throw new Error(`${file} is ${bytes} bytes, over ${limit}: its entry (${entry}) imports more than its fast path`);
   }
@@ -131,7 +138,13 @@ export async function bundleCli(outdir, { sourcemap, selfStarting = false }) {
   if (!selfStarting) {
     // The small bundles tried before the whole CLI: most stops, and most runs of an agent on an unchanged tree, are
     // answered without reading it.
+    // npm publishes only what package.json's `files` lists: a small bundle left out of it is one every installed
+    // tollgate lacks, and its fast path then falls back without a word (fast-start.cjs was, for a while).
+    const published = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).files;
     for (const small of SMALL_BUNDLES) {
+      if (!published.includes(`dist/bundle/cli/${small.file}`)) {
+        throw new Error(`${small.file} is not in package.json's "files": an installed tollgate would lack it`);
+      }
       await bundleSmall(outdir, small, maps);
       bundles.push(small.file);
     }

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import * as real from 'node:fs/promises';
 import { mkdtemp, rm as removeDir, symlink, writeFile as write } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -52,6 +53,13 @@ describe('fs-promises-lite: the small bundles’ node:fs/promises answers as the
       [() => lite.readdir(path('missing')), () => real.readdir(path('missing'))],
     ];
     for (const [mine, theirs] of pairs) expect(await outcome(mine)).toEqual(await outcome(theirs));
+  });
+
+  test.skipIf(process.platform === 'win32')('a FIFO is refused at once, never waited on', async () => {
+    const fifo = join(dir, 'fifo');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    // No writer ever comes: the promise API's read would wait for one.
+    expect(await outcome(() => lite.readFile(fifo, 'utf8'))).toEqual({ code: 'EAGAIN' });
   });
 
   test('removes, renames and writes', async () => {

@@ -2,28 +2,53 @@ import * as fs from 'node:fs';
 
 /**
  * What the fast paths' small bundles get for `node:fs/promises` (scripts/bundle-lib.mjs puts this module in its
- * place there, and only there): the same calls, made through the callback API of `node:fs`, which every process has
- * loaded. Loading `node:fs/promises` itself (with the file watchers and readline it brings) cost each stop and each
- * repeat run more than all the files they read. The calls the fast paths make on every answer (reads, stats,
- * listings, removes, renames) are the callback functions, whose behaviour the promise API shares; the rest (`open`,
- * whose FileHandle only the promise API has, and the writes a first run makes) load the real module when called.
+ * place there, and only there): the same calls and answers, made at once on this thread. Loading `node:fs/promises`
+ * itself (with the file watchers and readline it brings) cost each stop and each repeat run more than all the files
+ * they read, and so did the thread pool the callback API starts at its first call (four threads, for reads of a few
+ * small files in `.tollgate/` while the process has nothing else to do but wait for git). The calls the fast paths
+ * make on every answer (reads, stats, listings, removes, renames) are these; the rest (`open`, whose FileHandle only
+ * the promise API has, and the writes a first run makes) load the real module when called.
  */
-function promised(call: (...args: never[]) => void): (...args: unknown[]) => Promise<unknown> {
-  return (...args) =>
-    new Promise((resolve, reject) => {
-      (call as (...args: unknown[]) => void)(...args, (error: NodeJS.ErrnoException | null, result?: unknown) =>
-        error ? reject(error) : resolve(result),
-      );
-    });
+function now<Result>(call: () => Result): Promise<Result> {
+  try {
+    return Promise.resolve(call());
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }
 
-export const readFile = promised(fs.readFile) as unknown as typeof fs.promises.readFile;
-export const lstat = promised(fs.lstat) as unknown as typeof fs.promises.lstat;
-export const stat = promised(fs.stat) as unknown as typeof fs.promises.stat;
-export const readdir = promised(fs.readdir) as unknown as typeof fs.promises.readdir;
-export const rm = promised(fs.rm) as unknown as typeof fs.promises.rm;
-export const rename = promised(fs.rename) as unknown as typeof fs.promises.rename;
-export const unlink = promised(fs.unlink) as unknown as typeof fs.promises.unlink;
+/**
+ * Only a regular file (or a folder, which fails as the promise API fails): a FIFO or a device would block this
+ * thread where the promise API blocks one of its pool's, so the timers that hand a slow answer to the full path
+ * could never fire. It is opened without waiting (O_NONBLOCK: a FIFO's open waits for a writer) and refused.
+ */
+function readRegularFile(path: fs.PathLike, options?: unknown): string | Buffer {
+  const fd = fs.openSync(path, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+  try {
+    const info = fs.fstatSync(fd);
+    if (!info.isFile() && !info.isDirectory()) {
+      const error: NodeJS.ErrnoException = new Error(`EAGAIN: not a regular file, read '${String(path)}'`);
+      throw Object.assign(error, { code: 'EAGAIN', syscall: 'read', path: String(path) });
+    }
+    return fs.readFileSync(fd, options as BufferEncoding);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+export const readFile = ((path: fs.PathLike, options?: unknown) =>
+  now(() => readRegularFile(path, options))) as unknown as typeof fs.promises.readFile;
+export const lstat = ((path: fs.PathLike, options?: fs.StatOptions) =>
+  now(() => fs.lstatSync(path, options))) as unknown as typeof fs.promises.lstat;
+export const stat = ((path: fs.PathLike, options?: fs.StatOptions) =>
+  now(() => fs.statSync(path, options))) as unknown as typeof fs.promises.stat;
+export const readdir = ((path: fs.PathLike, options?: unknown) =>
+  now(() => fs.readdirSync(path, options as BufferEncoding))) as unknown as typeof fs.promises.readdir;
+export const rm = ((path: fs.PathLike, options?: fs.RmOptions) =>
+  now(() => fs.rmSync(path, options))) as unknown as typeof fs.promises.rm;
+export const rename = ((from: fs.PathLike, to: fs.PathLike) =>
+  now(() => fs.renameSync(from, to))) as unknown as typeof fs.promises.rename;
+export const unlink = ((path: fs.PathLike) => now(() => fs.unlinkSync(path))) as unknown as typeof fs.promises.unlink;
 
 /** The promise API's own function, loaded at its first call. */
 function later<Name extends keyof typeof fs.promises>(name: Name): (typeof fs.promises)[Name] {

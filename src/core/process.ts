@@ -1,5 +1,6 @@
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fixedGitEnv } from './change-set/snapshot-git-config.js';
+import { childProcess } from './child-process-lazy.js';
 import type { ProcessLedger } from './process-ledger.js';
 
 /**
@@ -143,7 +144,7 @@ class ChildRun {
 
   start(command: string, args: readonly string[]): void {
     const { options } = this;
-    const child = spawn(command, args, {
+    const child = childProcess().spawn(command, args, {
       cwd: options.cwd,
       // Every git tollgate starts sees the object view the repository cannot change (snapshot-git-config.ts).
       env:

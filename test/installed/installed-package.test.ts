@@ -115,6 +115,7 @@ describe('the installed package', () => {
     expect(manifest.dependencies ?? {}).toEqual({});
     expect(await readdir(join(packageDir, 'dist'))).toEqual(['bundle']);
     expect((await readdir(join(packageDir, 'dist', 'bundle', 'cli'))).sort()).toEqual([
+      'fast-start.cjs',
       'run-fast.cjs',
       'scan-worker.js',
       'stop-hook.cjs',

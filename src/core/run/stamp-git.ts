@@ -1,7 +1,8 @@
-import { spawn } from 'node:child_process';
 import { closeSync, fstatSync, openSync, readSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { childProcess } from '../child-process-lazy.js';
+import { type LiteStdio, spawnLite } from './spawn-lite.js';
 
 /** A git process's exit code (-1 when it could not run or its output was too big) and its stdout. */
 export interface GitResult {
@@ -40,16 +41,35 @@ export async function gitAll(
 function git(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): Promise<GitResult> {
   const fd = openOutput();
   if (fd === undefined) return Promise.resolve({ code: -1, stdout: '' });
+  return run('git', args, { cwd, env, stdio: ['ignore', fd, 'ignore'] }).then((code) => readOutput(fd, code ?? -1));
+}
+
+/**
+ * Runs `file` and resolves to its exit code: null when a signal ended it, undefined when it did not start. Through
+ * spawn-lite.ts where it can (no `node:child_process`, with the streams and sockets it loads), else `child_process`.
+ */
+async function run(
+  file: string,
+  args: readonly string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv; stdio: LiteStdio[] },
+): Promise<number | null | undefined> {
+  const lite = spawnLite(file, args, options);
+  if (lite) return lite;
+  const { spawn } = childProcess();
   return new Promise((resolvePromise) => {
     let settled = false;
-    const finish = (code: number) => {
+    const finish = (code: number | null | undefined) => {
       if (settled) return;
       settled = true;
-      resolvePromise(readOutput(fd, code));
+      resolvePromise(code);
     };
-    const child = spawn('git', args, { cwd, env, stdio: ['ignore', fd, 'ignore'] });
-    child.on('error', () => finish(-1));
-    child.on('close', (code) => finish(code ?? -1));
+    try {
+      const child = spawn(file, args, options);
+      child.on('error', () => finish(undefined));
+      child.on('close', (code) => finish(code));
+    } catch {
+      finish(undefined);
+    }
   });
 }
 
@@ -70,27 +90,15 @@ function throughShell(
     fds.push(fd);
   }
   const [codesFd, ...outputFds] = fds as [number, ...number[]];
-  return new Promise((resolvePromise) => {
-    let settled = false;
-    const finish = (started: boolean, shellCode: number) => {
-      if (settled) return;
-      settled = true;
-      const codes = readOutput(codesFd, shellCode);
-      if (!started) {
-        for (const fd of outputFds) closeSync(fd);
-        resolvePromise(undefined);
-        return;
-      }
-      const exitCodes = parseCodes(codes, commands.length);
-      resolvePromise(outputFds.map((fd, index) => readOutput(fd, exitCodes[index]!)));
-    };
-    const child = spawn(shell, ['-c', shellScript(commands)], {
-      cwd,
-      env: shellEnv(env),
-      stdio: ['ignore', codesFd, 'ignore', ...outputFds],
-    });
-    child.on('error', () => finish(false, -1));
-    child.on('close', (code) => finish(true, code ?? -1));
+  const stdio: LiteStdio[] = ['ignore', codesFd, 'ignore', ...outputFds];
+  return run(shell, ['-c', shellScript(commands)], { cwd, env: shellEnv(env), stdio }).then((shellCode) => {
+    const codes = readOutput(codesFd, shellCode ?? -1);
+    if (shellCode === undefined) {
+      for (const fd of outputFds) closeSync(fd);
+      return undefined;
+    }
+    const exitCodes = parseCodes(codes, commands.length);
+    return outputFds.map((fd, index) => readOutput(fd, exitCodes[index]!));
   });
 }
 

@@ -1,6 +1,5 @@
 import { join } from 'node:path';
 import { STATE_KEY_LOCATION_ENV } from '../../core/state/state-key.js';
-import { trustCodexHook } from './codex-install.js';
 import {
   allowWithSystemMessage,
   blockWithDecision,
@@ -41,7 +40,6 @@ export const codexHooks: HookAgent<'codex'> = {
   findDeferredTool: (server, tool) =>
     `if it is deferred, find it with tool_search: namespace \`mcp__${server}\`, tool \`${tool}\``,
   allow: allowWithSystemMessage,
-  afterInstall: trustCodexHook,
   configEdits: (scope, roots, commands) => {
     const base = scope === 'user' ? join(roots.home, '.codex') : join(roots.repoRoot!, '.codex');
     return {

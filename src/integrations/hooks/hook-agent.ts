@@ -120,11 +120,9 @@ export interface HookAgent<Name extends string = string> {
     roots: ScopeRoots,
     commands: InstallCommands,
   ): { edits: ConfigEdit[]; notes: string[] };
-  /** A step of this agent's own once its config files are written (Codex trusts the hook it was given). */
-  afterInstall?(step: InstallStep): Promise<void>;
 }
 
-/** What an agent's `afterInstall` gets: what `install` wrote, how to write more, and where to say what it did. */
+/** What an agent's step after install (install-steps.ts) gets: what `install` wrote, how to write more, and where to say what it did. */
 export interface InstallStep {
   scope: InstallScope;
   roots: ScopeRoots;

@@ -15,6 +15,7 @@ import type { InstallCommands, InstallScope, InstallStep, ScopeRoots } from './h
 import type { HookAgentName } from './index.js';
 import { hookAgent } from './index.js';
 import { type InstallRecord, readManifest, tollgateHome, writeManifest } from './install-manifest.js';
+import { afterInstallSteps } from './install-steps.js';
 import {
   addHook,
   addJsonEntry,
@@ -199,14 +200,15 @@ export async function installAgent(options: InstallOptions): Promise<string[]> {
     }
   }
   const notInEffect: string[] = [];
-  await agent.afterInstall?.(installStep(options, writer, prefix, { roots, commands, edits, manifest }, notInEffect));
+  const step = installStep(options, writer, prefix, { roots, commands, edits, manifest }, notInEffect);
+  await afterInstallSteps[agent.name]?.(step);
   await writeManifest(options.env, options.home, manifest);
   const lines = [...writer.lines, ...notes.map((note) => `${prefix}: note: ${note}`)];
   if (notInEffect.length > 0) throw new InstallNotInEffectError(lines, notInEffect);
   return lines;
 }
 
-/** What an agent's own step after install gets (`HookAgent.afterInstall`). */
+/** What an agent's own step after install gets (install-steps.ts). */
 function installStep(
   options: InstallOptions,
   writer: FileWriter,

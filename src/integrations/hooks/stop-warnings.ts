@@ -1,7 +1,7 @@
-import { execFile } from 'node:child_process';
 import { realpathSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { fixedGitEnv } from '../../core/change-set/snapshot-git-config.js';
+import { childProcess } from '../../core/child-process-lazy.js';
 import type { RegisteredHookAgent } from './index.js';
 import type { StopHookAnswer } from './stop-context.js';
 
@@ -52,7 +52,7 @@ export function environmentWarnings(env: NodeJS.ProcessEnv): string[] {
 
 function gitTopLevel(cwd: string, env: NodeJS.ProcessEnv): Promise<string | null> {
   return new Promise((done) => {
-    execFile(
+    childProcess().execFile(
       'git',
       ['rev-parse', '--show-toplevel'],
       { cwd, env: fixedGitEnv(env), timeout: 10_000 },
