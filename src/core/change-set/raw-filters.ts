@@ -1,9 +1,9 @@
 import { lstatSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
+import { withKeptHeap } from '../kept-heap-env.js';
 import { readBlobs } from './blob-reader.js';
 import { DigestCache } from './digest-cache.js';
 import type { GitRunner } from './git.js';
-import { withKeptHeap } from '../kept-heap-env.js';
 
 /**
  * Names of the filter drivers the config defines with a `clean` or `process` command. A clean filter decides what

@@ -9,13 +9,13 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { withKeptHeap } from '../kept-heap-env.js';
 import { withPrivateTempDir } from '../private-temp.js';
 import type { ProcessResult } from '../process.js';
 import type { EarlyStage } from './early-stage-type.js';
 import type { GitRunner } from './git.js';
 import { parseHiddenEntries, revealHiddenEntries } from './hidden-entries.js';
 import { indexMayHideEntries } from './index-flags.js';
-import { withKeptHeap } from '../kept-heap-env.js';
 
 /**
  * Tollgate's state folder: its untracked files are never staged, so tollgate's own state cannot change the change set

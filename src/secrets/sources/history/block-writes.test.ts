@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createTempRepo, type TempRepo } from '../../../../test/support/git-repo.js';
+import { KEPT_HEAP_TUNABLES } from '../../../core/kept-heap-env.js';
 import type { ProcessResult } from '../../../core/process.js';
 import type { ScanTarget } from '../../scan-targets.js';
 import { asGitResult, blockWritingGit } from './block-writes.js';
 import { historyTargetBatches } from './history-source.js';
-import { KEPT_HEAP_TUNABLES } from '../../../core/kept-heap-env.js';
 
 let repo: TempRepo | undefined;
 const folders: string[] = [];

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { fixedGitEnv } from '../../../core/change-set/snapshot-git-config.js';
-import type { ProcessResult } from '../../../core/process.js';
 import { keptHeapEnv } from '../../../core/kept-heap-env.js';
+import type { ProcessResult } from '../../../core/process.js';
 
 /**
  * A long-running git whose output tollgate streams, told to write it in large blocks. Into a pipe, git's stdio writes
