@@ -26,9 +26,10 @@ export function decodeText(bytes: Uint8Array): DecodedText | null {
 }
 
 /**
- * As `decodeText`, but UTF-8 that is not all ASCII comes as a `Utf8ByteView` (its bytes one per character), which
- * the scanner reads for less and checks against the decoded text where that could differ: when its non-ASCII bytes
- * are sparse, or whatever their density when `anyDensity` (a source map, parsed from its bytes).
+ * As `decodeText`, but ASCII, and UTF-8 that is not all ASCII, come as a `Utf8ByteView` (its bytes one per
+ * character), which the scanner reads for less and (when not ASCII) checks against the decoded text where that could
+ * differ: ASCII unless `anyDensity` (a source map, parsed from one string), other UTF-8 when its non-ASCII bytes are
+ * sparse, or whatever their density when `anyDensity` (a source map, parsed from its bytes).
  */
 export function decodeForScan(bytes: Uint8Array, anyDensity = false): DecodedText | Utf8ByteView | null {
   const utf32 = utf32Of(bytes);
@@ -42,10 +43,11 @@ export function decodeForScan(bytes: Uint8Array, anyDensity = false): DecodedTex
   const bomless = utf16WithoutBom(bytes);
   if (bomless) return { text: (bomless === 'utf-16le' ? utf16le : utf16be).decode(bytes), encoding: bomless };
   if (hasNulInHead(bytes)) return null;
-  // Most source is ASCII: checked and copied into a one-byte string by simdutf, several times faster than a fatal
-  // TextDecoder, and one-byte strings are faster for the scanner to walk. The strings are the same either way.
+  // Most source is ASCII: checked by simdutf, several times faster than a fatal TextDecoder. The scan reads it from its
+  // bytes (`byte-scan.ts`), making strings only of what it looks at; a source map is parsed from one string.
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (isAscii(buffer)) return { text: buffer.toString('latin1'), encoding: 'utf-8' };
+  if (isAscii(buffer))
+    return anyDensity ? { text: buffer.toString('latin1'), encoding: 'utf-8' } : new Utf8ByteView(buffer, true);
   if (isUtf8(buffer)) {
     const bom = buffer.length >= 3 && buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf ? 3 : 0;
     const text = buffer.subarray(bom);
