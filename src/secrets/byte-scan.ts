@@ -74,7 +74,7 @@ class Tiles {
   gates = new GateCheck('');
 
   constructor(
-    private readonly bytes: Buffer,
+    readonly bytes: Buffer,
     private readonly view: Utf8ByteView | null,
     private readonly size: number,
   ) {}
@@ -109,10 +109,10 @@ export function advanceBytes(
   found: KeywordHits,
 ): void {
   const { compiled } = context;
+  const tiles = new Tiles(bytes, view, context.tileBytes);
   pending.run = (index, start, end, cutShort) => {
     view?.touch(start, end);
-    if (view?.dirty !== true)
-      runRuleWindow(compiled[index]!, bytes.toString('latin1', start, end), 0, end - start, scan, cutShort, start);
+    if (view?.dirty !== true) runWindow(compiled[index]!, tiles, start, end, scan, cutShort);
   };
   const hits: ByteHits = {
     scan,
@@ -128,7 +128,7 @@ export function advanceBytes(
     view,
     lineStart: -1,
     lineEnd: -2,
-    tiles: new Tiles(bytes, view, context.tileBytes),
+    tiles,
   };
   scan.state = handleHits(context, hits, found, scan.state);
   pending.flushAll();
@@ -180,6 +180,15 @@ function openWindow(context: ByteScanContext, compiled: CompiledRule, at: number
   const end = Math.min(bytes.length, at + compiled.maxLength);
   hits.scannedUntil[compiled.index] = end;
   view?.touch(start, end);
-  if (view?.dirty !== true)
-    runRuleWindow(compiled, bytes.toString('latin1', start, end), 0, end - start, hits.scan, false, start);
+  if (view?.dirty !== true) runWindow(compiled, tiles, start, end, hits.scan, false);
+}
+
+/**
+ * Runs `compiled` over the bytes `[start, end)`: a slice of the tile when it holds them (no copy: on one long line
+ * of keyword-dense JSON, merged windows cover most of the line for each of a dozen rules), else a string of their own.
+ */
+function runWindow(compiled: CompiledRule, tiles: Tiles, start: number, end: number, scan: ScanState, cut: boolean) {
+  if (start >= tiles.start && end <= tiles.end)
+    runRuleWindow(compiled, tiles.text, start - tiles.start, end - tiles.start, scan, cut, tiles.start);
+  else runRuleWindow(compiled, tiles.bytes.toString('latin1', start, end), 0, end - start, scan, cut, start);
 }
