@@ -28,16 +28,27 @@ export interface GateRead {
   readonly length: number;
   /** No atom takes a line feed: it reads no further than the next one. */
   readonly withinLine: boolean;
+  /**
+   * Some atom may be read after one that takes a line feed (or such an atom repeats): it may read past a line's end.
+   * When false, it reads no further than the first line feed after its start, included, which is what lets a scan of
+   * bytes test it on a string of whole lines (`byte-scan.ts`).
+   */
+  readonly crossesLine: boolean;
 }
 
 /** `gateReach`, with the regex's whole reach and whether it stays within the line. */
 export function gateReadOf(regex: RegExp): GateRead {
-  const unsupported = { reach: -1, length: Number.POSITIVE_INFINITY, withinLine: false };
+  const unsupported = { reach: -1, length: Number.POSITIVE_INFINITY, withinLine: false, crossesLine: true };
   if (/[uvm]/.test(regex.flags)) return unsupported;
   const parse = new ReachParser(regex.source);
   const length = parse.alternatives(0) + 1;
   if (parse.unsupported || parse.at < regex.source.length) return unsupported;
-  return { reach: parse.nonAscii === 0 ? 0 : parse.deepest + 1, length, withinLine: !parse.takesLineFeed };
+  return {
+    reach: parse.nonAscii === 0 ? 0 : parse.deepest + 1,
+    length,
+    withinLine: !parse.takesLineFeed,
+    crossesLine: parse.crossesLine,
+  };
 }
 
 /**
@@ -50,8 +61,11 @@ class ReachParser {
   /** How many atoms that take non-ASCII were seen, and the furthest offset any of them may read at. */
   nonAscii = 0;
   deepest = 0;
-  /** Whether some atom may take `\n` (told conservatively: any escape that could name it counts). */
+  /** Whether some atom may take `\n` (told conservatively: any escape that could name it counts), and how many do. */
   takesLineFeed = false;
+  lineFeedAtoms = 0;
+  /** See `GateRead.crossesLine`. */
+  crossesLine = false;
   constructor(private readonly source: string) {}
 
   alternatives(start: number): number {
@@ -65,14 +79,20 @@ class ReachParser {
 
   private sequence(start: number): number {
     let total = 0;
+    let tookLineFeed = false;
     while (this.at < this.source.length && this.source[this.at] !== '|' && this.source[this.at] !== ')') {
+      // Anything after a line feed, even an assertion (`$`, `\b`), reads past it.
+      if (tookLineFeed) this.crossesLine = true;
+      const before = this.lineFeedAtoms;
       total += this.quantified(start + total);
+      if (this.lineFeedAtoms > before) tookLineFeed = true;
     }
     return total;
   }
 
   private quantified(start: number): number {
     const before = this.nonAscii;
+    const lineFeedsBefore = this.lineFeedAtoms;
     const group = this.source[this.at] === '(';
     const atom = this.atom(start);
     const { source } = this;
@@ -91,6 +111,7 @@ class ReachParser {
       }
     }
     if (times !== 1 && source[this.at] === '?') this.at++;
+    if (times !== 1 && this.lineFeedAtoms > lineFeedsBefore) this.crossesLine = true;
     const total = atom === 0 ? 0 : atom * times;
     // A group's atoms counted their own offsets for one pass through it; repeated, they may read further on.
     if (this.nonAscii > before && (!group || times !== 1)) this.deepest = Math.max(this.deepest, start + total);
@@ -116,8 +137,13 @@ class ReachParser {
     this.at++;
     if (char === '^' || char === '$') return 0;
     if (char === '.' || char.charCodeAt(0) >= 0x80) this.nonAscii++;
-    if (char === '\n') this.takesLineFeed = true;
+    if (char === '\n') this.tookLineFeed();
     return 1;
+  }
+
+  private tookLineFeed(): void {
+    this.takesLineFeed = true;
+    this.lineFeedAtoms++;
   }
 
   private characterClass(): number {
@@ -138,7 +164,7 @@ class ReachParser {
       }
     }
     if (takesNonAscii) this.nonAscii++;
-    if (new RegExp(`[${negated ? '^' : ''}${source.slice(from, this.at)}]`).test('\n')) this.takesLineFeed = true;
+    if (new RegExp(`[${negated ? '^' : ''}${source.slice(from, this.at)}]`).test('\n')) this.tookLineFeed();
     if (source[this.at] !== ']') this.unsupported = true;
     this.at++;
     return 1;
@@ -154,7 +180,7 @@ class ReachParser {
     this.at += 2;
     if (/[1-9k]/.test(kind)) this.unsupported = true;
     if ((kind === 'b' || kind === 'B') && !inClass) return 0;
-    if (!inClass && /[nsWDxuc0]/.test(kind)) this.takesLineFeed = true;
+    if (!inClass && /[nsWDxuc0]/.test(kind)) this.tookLineFeed();
     let takesNonAscii = /[sSWDpP]/.test(kind);
     const hex = kind === 'x' ? 2 : kind === 'u' ? 4 : 0;
     if (hex > 0) {

@@ -116,11 +116,13 @@ describe('a UTF-8 file read a byte per character', () => {
     );
   });
 
-  test('UTF-8 whose non-ASCII bytes are in few of its blocks is read as bytes; elsewhere it is decoded at once', () => {
+  test('UTF-8 is read as bytes however dense its non-ASCII text; a scan that reads it falls back to the decoded text', () => {
     const sparse = Buffer.from(`const title = "Grüße";\n${'x = 1;\n'.repeat(200_000)}`);
     expect(decodeForScan(sparse)).toBeInstanceOf(Utf8ByteView);
-    const dense = Buffer.from('Grüße\n'.repeat(20_000));
-    expect(decodeForScan(dense)).toEqual({ text: dense.toString('utf8'), encoding: 'utf-8' });
+    const dense = Buffer.from('password = "Grüße"\n'.repeat(20_000));
+    const view = decodeForScan(dense);
+    expect(view).toBeInstanceOf(Utf8ByteView);
+    expect(scanner.scanView(view as Utf8ByteView, { path: 'config/settings.txt' })).toBe(null);
   });
 
   test('a window away from the non-ASCII text is read from the bytes; one over it falls back', () => {

@@ -9,14 +9,27 @@ import { isAscii } from 'node:buffer';
  * makes the view `dirty`, and the file is scanned again as decoded text. Results of a clean scan are moved to
  * character offsets of the decoded text (`toCharOffsets`), so they are what the decoded text's scan gives.
  */
-export class Utf8ByteView {
+/** What a decision reads of a byte view beyond its one-byte text (`GateCheck`): a view, or part of one. */
+export interface ByteReads {
+  dirty: boolean;
+  isAscii(start: number, end: number): boolean;
+  decode(start: number, end: number): string;
+}
+
+export class Utf8ByteView implements ByteReads {
   /** Set once a range read by the scan holds a byte outside ASCII. */
   dirty = false;
   private oneByte: string | undefined;
   private decoded: string | undefined;
 
-  /** `bytes`: valid UTF-8, past any BOM. */
-  constructor(readonly bytes: Buffer) {}
+  /**
+   * `bytes`: valid UTF-8, past any BOM. `ascii`: every byte is ASCII (checked by the caller), so no range is ever dirty
+   * and the decoded text is the one-byte one: such a file is still read from its bytes, never whole as a string.
+   */
+  constructor(
+    readonly bytes: Buffer,
+    readonly ascii = false,
+  ) {}
 
   /** The bytes as one character each. */
   get text(): string {
@@ -26,20 +39,21 @@ export class Utf8ByteView {
 
   /** The real text, decoded once when asked (results to place, or a dirty scan to repeat). */
   utf8(): string {
+    if (this.ascii) return this.text;
     this.decoded ??= this.bytes.toString('utf8');
     return this.decoded;
   }
 
   /** Notes that the scan read `[start, end)` of `text`: dirty when a byte there is not ASCII. */
   touch(start: number, end: number): void {
-    if (!this.dirty && !this.isAscii(start, end)) this.dirty = true;
+    if (!this.ascii && !this.dirty && !this.isAscii(start, end)) this.dirty = true;
   }
 
   /** Whether the bytes in `[start, end)` (clipped to the text) are all ASCII. */
   isAscii(start: number, end: number): boolean {
     const from = Math.max(0, start);
     const to = Math.min(this.bytes.length, end);
-    return to <= from || isAscii(this.bytes.subarray(from, to));
+    return this.ascii || to <= from || isAscii(this.bytes.subarray(from, to));
   }
 
   /**

@@ -52,4 +52,33 @@ export class KeywordHits {
     this.at = i;
     this.state = state;
   }
+
+  /**
+   * `find` over bytes read one per character (ASCII, or UTF-8 read as Latin-1): the same hits at the same offsets as
+   * over their one-byte string, without making that string. A loop of its own, so each stays monomorphic.
+   */
+  findBytes(
+    automaton: KeywordAutomaton<unknown>,
+    accepting: Uint8Array,
+    bytes: Uint8Array,
+    from: number,
+    until: number,
+    state: number,
+  ): void {
+    const { delta, firstAccepting } = automaton;
+    const { states, ends } = this;
+    let count = 0;
+    let i = from;
+    while (i < until) {
+      state = delta[(state << 7) | FOLD[bytes[i]!]!]!;
+      i++;
+      if (state < firstAccepting || accepting[state] === 0) continue;
+      states[count] = state;
+      ends[count] = i - 1;
+      if (++count === CAPACITY) break;
+    }
+    this.count = count;
+    this.at = i;
+    this.state = state;
+  }
 }

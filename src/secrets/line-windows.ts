@@ -23,8 +23,12 @@ export interface LineHits {
   readonly documentation: boolean;
   /** Per rule, the offset of the whole text up to which it has run. */
   readonly scannedUntil: Float64Array;
-  /** The text held, which starts at offset `base` of the whole. */
+  /** The text held, which starts at offset `base` of the whole ('' when `bytes` holds it). */
   readonly text: string;
+  /** The length of what is held. */
+  readonly length: number;
+  /** Set when the text is read from its bytes, one per character (`byte-scan.ts`), not from `text`. */
+  readonly bytes: Buffer | null;
   readonly base: number;
   readonly pending: PendingWindows;
   /**
@@ -39,16 +43,18 @@ export interface LineHits {
 
 /** Queues the window of rule `index` (a line rule) for its keyword hit at `at`, or nothing where it does not apply. */
 export function queueLineWindow(hits: LineHits, index: number, rule: SecretRule, at: number): void {
-  const { text, base, pending, scannedUntil } = hits;
-  const length = text.length;
+  const { text, bytes, length, base, pending, scannedUntil } = hits;
   if (at < hits.lineStart || at > hits.lineEnd) {
-    hits.lineStart = text.lastIndexOf('\n', at - 1) + 1;
-    const lineEnd = text.indexOf('\n', at);
+    // A keyword is printable, so a hit at 0 starts the first line (where `lastIndexOf` on a buffer would read from
+    // its end).
+    if (bytes !== null) hits.lineStart = at === 0 ? 0 : bytes.lastIndexOf(10, at - 1) + 1;
+    else hits.lineStart = text.lastIndexOf('\n', at - 1) + 1;
+    const lineEnd = bytes !== null ? bytes.indexOf(10, at) : text.indexOf('\n', at);
     hits.lineEnd = lineEnd === -1 ? length : lineEnd;
     // A line of over 3 × LONG_LINE bytes is over LONG_LINE UTF-16 units (a unit takes at most 3 bytes); one in
     // between is long by its characters only if it is ASCII.
-    const bytes = hits.lineEnd - hits.lineStart;
-    if (hits.view !== null && bytes > LONG_LINE && bytes <= 3 * LONG_LINE)
+    const lineBytes = hits.lineEnd - hits.lineStart;
+    if (hits.view !== null && lineBytes > LONG_LINE && lineBytes <= 3 * LONG_LINE)
       hits.view.touch(hits.lineStart, hits.lineEnd);
   }
   const { lineStart, lineEnd } = hits;
@@ -70,7 +76,7 @@ export function queueLineWindow(hits: LineHits, index: number, rule: SecretRule,
   scannedUntil[index] = base + end;
   if (!long && end < length) {
     // The next line too: a k8s `name:` line and its `value:` line belong together.
-    const next = text.indexOf('\n', end + 1);
+    const next = bytes !== null ? bytes.indexOf(10, end + 1) : text.indexOf('\n', end + 1);
     end = next === -1 || next > end + LINE_REACH ? Math.min(length, end + 1 + LINE_REACH) : next;
   }
   pending.add(index, start, end);

@@ -1,5 +1,5 @@
 import { type GateRead, gateReadOf } from './ascii-reach.js';
-import type { Utf8ByteView } from './byte-view.js';
+import type { ByteReads } from './byte-view.js';
 
 /**
  * Gates that read the rest of a credential name after a keyword hit and then what must come next (`=`, `: `, a quote
@@ -223,10 +223,13 @@ export class GateCheck {
   private testedAfter = -1;
   private tested = false;
 
-  /** `view`: when `text` is a UTF-8 file read a byte per character, told what the quoted-value check reads. */
+  /**
+   * `view`: when `text` is a UTF-8 file read a byte per character (or whole lines of one, see `byte-scan.ts`), its
+   * bytes at the same offsets, told what the quoted-value check reads.
+   */
   constructor(
     private readonly text: string,
-    private readonly view: Utf8ByteView | null = null,
+    private readonly view: ByteReads | null = null,
   ) {}
 
   /** Whether `gate` (sticky; `shape` its name-gate shape, if any) matches right after a hit ending at `after`. */

@@ -82,4 +82,32 @@ export class NameKeywords<T> {
     walk.at = end;
     walk.state = state;
   }
+
+  /** `forEachBefore` over bytes read one per character (see `KeywordHits.findBytes`); `walk.text` is unused. */
+  forEachBeforeBytes(
+    walk: NameWalk,
+    bytes: Uint8Array,
+    end: number,
+    visit: (item: T, at: number, after: number) => void,
+  ): void {
+    const limit = Math.max(0, end - NAME_REACH);
+    let from = end;
+    while (from > limit && from !== walk.at && NAME_CHAR[bytes[from - 1]!] === 1) from--;
+    let state = 0;
+    if (from === walk.at) state = walk.state;
+    else walk.runStart = from;
+    const runStart = walk.runStart;
+    const { delta, outputs, firstAccepting } = this.tables();
+    for (let i = from; i < end; i++) {
+      state = delta[(state << 7) | FOLD[bytes[i]!]!]!;
+      if (state < firstAccepting) continue;
+      for (const keyword of outputs[state]!) {
+        const at = i - keyword.length + 1;
+        if (at > runStart && SEPARATOR[bytes[at - 1]!] !== 1) continue;
+        for (const item of keyword.items) visit(item, at, i + 1);
+      }
+    }
+    walk.at = end;
+    walk.state = state;
+  }
 }

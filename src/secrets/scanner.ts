@@ -1,3 +1,4 @@
+import { advanceBytes } from './byte-scan.js';
 import { spansInChars, type Utf8ByteView } from './byte-view.js';
 import { type CompiledRule, compileRule, opensAt } from './compiled-rule.js';
 import { gateCheckReaches } from './gate-check-reaches.js';
@@ -56,6 +57,8 @@ export class SecretScanner {
    * regex is not analysed for a byte reading (see `gateReach`), undefined until the first `scanView`.
    */
   private checkReaches: Float64Array | null | undefined;
+  /** About how many bytes of whole lines `scanView` reads a hit's gates from (see `byte-scan.ts`); tests cut it. */
+  tileBytes = 64 * 1024;
   constructor(rules: readonly SecretRule[], allowlist: GlobalAllowlist = {}) {
     this.allowlist = allowlist;
     this.compiled = rules.map(compileRule);
@@ -106,24 +109,34 @@ export class SecretScanner {
   }
 
   /**
-   * `scanText` of `view.utf8()`, read from the bytes one per character (see `Utf8ByteView`): the same results, or null
-   * when a range a decision read holds a non-ASCII byte, or the path or rules need the text itself (a YAML file's
-   * Kubernetes Secret values, rules without keywords); then scan `view.utf8()`.
+   * `scanText` of `view.utf8()`, read from the bytes one per character with no string of the whole file
+   * (`byte-scan.ts`): the same results, or null when a range a decision read holds a non-ASCII byte, or the path or
+   * rules need the text itself (a YAML file's Kubernetes Secret values, rules without keywords); then scan `view.utf8()`.
    */
   scanView(view: Utf8ByteView, options: ScanTextOptions): RawSecret[] | null {
     if (!this.acceptsPath(options.path)) return [];
     const facts = this.pathFacts.of(options.path);
-    if (this.anchorless.length > 0 || facts.yaml || this.gateCheckReaches() === null) return null;
-    const text = view.text;
+    const checkReaches = this.gateCheckReaches();
+    if (this.anchorless.length > 0 || facts.yaml || checkReaches === null) return null;
     // `syntaxOfHead` reads up to 200 characters.
     if (facts.syntax === undefined) view.touch(0, 200);
-    const scan = this.startScan(facts, facts.syntax ?? syntaxOfHead(text), options, view);
-    if (!view.dirty) this.advance(scan, text, 0, text.length);
+    const syntax = facts.syntax ?? syntaxOfHead(view.bytes.toString('latin1', 0, 200));
+    // An ASCII file's bytes are its text: nothing to tell the view.
+    const scan = this.startScan(facts, syntax, options, view.ascii ? null : view);
+    if (!view.dirty) {
+      const { automaton, nameKeywords, compiled, tileBytes } = this;
+      const context = { automaton, nameKeywords, compiled, checkReaches, tileBytes };
+      const pending = this.idleWindows.pop() ?? new PendingWindows(this.compiled.length);
+      const found = this.idleHits.pop() ?? new KeywordHits();
+      advanceBytes(context, scan, view.bytes, scan.view, pending, found);
+      this.idleWindows.push(pending);
+      this.idleHits.push(found);
+    }
     // Not given back to the pool: windows queued after the view went dirty never ran, and their rules' progress would
     // be left set for the next text.
     if (view.dirty) return null;
     if (scan.found.length > 0 || (scan.rejected?.length ?? 0) > 0) {
-      // Results are rare: only they are placed in the decoded text, as `scanText` places them.
+      // Results are rare: only they are placed in the decoded text, as `scanText` places them (ASCII: where they are).
       spansInChars(view, scan.rejected ? [scan.found, scan.vetoed, scan.rejected] : [scan.found, scan.vetoed]);
       locate(scan.found, view.utf8(), 0, 0);
       if (scan.rejected) locate(scan.rejected, view.utf8(), 0, 0);
@@ -265,14 +278,9 @@ export class SecretScanner {
     // Lent for this call (a nested scan, of a Kubernetes Secret's decoded value, takes others).
     const pending = this.idleWindows.pop() ?? new PendingWindows(this.compiled.length);
     const found = this.idleHits.pop() ?? new KeywordHits();
-    const { view } = scan;
-    pending.run =
-      view === null
-        ? (index, start, end, cutShort) => runRuleWindow(this.compiled[index]!, text, start, end, scan, cutShort, base)
-        : (index, start, end, cutShort) => {
-            view.touch(start, end);
-            if (!view.dirty) runRuleWindow(this.compiled[index]!, text, start, end, scan, cutShort, base);
-          };
+    // A text read from its bytes goes through `scanView` (`byte-scan.ts`): here `scan.view` is null.
+    pending.run = (index, start, end, cutShort) =>
+      runRuleWindow(this.compiled[index]!, text, start, end, scan, cutShort, base);
     const { syntax, lockfile, documentation } = scan;
     const hits: Hits = {
       scan,
@@ -281,12 +289,14 @@ export class SecretScanner {
       documentation,
       scannedUntil,
       text,
+      length: text.length,
+      bytes: null,
       base,
       pending,
-      view,
+      view: null,
       lineStart: -1,
       lineEnd: -2,
-      gates: new GateCheck(text, view),
+      gates: new GateCheck(text),
     };
     scan.state = this.handleHits(hits, found, from, until, scan.state);
     pending.flushAll();
@@ -301,14 +311,13 @@ export class SecretScanner {
    */
   private handleHits(hits: Hits, found: KeywordHits, from: number, until: number, state: number): number {
     const { scan, text, base, scannedUntil } = hits;
-    const { view } = scan;
     const { automaton } = this;
     const { outputs } = automaton;
     const walk = this.nameKeywords.startWalk(text);
     const named = (compiled: CompiledRule, at: number, after: number) => {
       if (base + at >= scannedUntil[compiled.index]!) this.openWindow(compiled, at, after, hits);
     };
-    for (let next = from; next < until && view?.dirty !== true; next = found.at) {
+    for (let next = from; next < until; next = found.at) {
       found.find(automaton, scan.accepting, text, next, until, state);
       state = found.state;
       for (let hit = 0; hit < found.count; hit++) {
@@ -351,11 +360,7 @@ export class SecretScanner {
 
   /** A hit of one of `compiled`'s keywords at `text[at, after)`: cuts the rule's window and runs it or queues it. */
   private openWindow(compiled: CompiledRule, at: number, after: number, hits: Hits): void {
-    const { text, base, view } = hits;
-    if (view !== null) {
-      const reach = this.checkReaches![compiled.index]!;
-      if (reach > 0) view.touch(after, after + reach);
-    }
+    const { text, base } = hits;
     if (!opensAt(compiled, text, after, hits.gates)) return;
     if (!compiled.block) {
       queueLineWindow(hits, compiled.index, compiled.rule, at);
@@ -364,7 +369,6 @@ export class SecretScanner {
     const start = Math.max(0, at - 64);
     const end = Math.min(text.length, at + compiled.maxLength);
     hits.scannedUntil[compiled.index] = base + end;
-    view?.touch(start, end);
     runRuleWindow(compiled, text, start, end, hits.scan, false, base);
   }
 

@@ -1,0 +1,194 @@
+import type { ByteReads, Utf8ByteView } from './byte-view.js';
+import { type CompiledRule, opensAt } from './compiled-rule.js';
+import type { KeywordHits } from './keyword-hits.js';
+import { type LineHits, queueLineWindow } from './line-windows.js';
+import { GateCheck } from './name-gate.js';
+import type { NameKeywords } from './name-keywords.js';
+import type { PendingWindows } from './pending-windows.js';
+import type { KeywordAutomaton } from './prefilter.js';
+import { runRuleWindow } from './run-rule-window.js';
+import type { ScanState } from './scan-state.js';
+
+/**
+ * The scan of a file read from its bytes, one per character (ASCII, or UTF-8 through a `Utf8ByteView`), that makes no
+ * string of the whole file: the keyword pass, the name-keyword walk and the line bounds read the buffer; a rule's
+ * window becomes a string of its own when it runs; and what a hit's gates read (their checks in code, the shared name
+ * parse, the gate regexes) is read from a tile, a string of whole lines around the hit, made once for the hits of the
+ * next `tileBytes` or so. A string of a whole file over 128 KB is a fresh mapping that the kernel zeroes page by page,
+ * and most bytes of most files are read by nothing but the keyword pass.
+ *
+ * Why a tile decides as the whole text does: every gate reads no further than the first line feed after the hit
+ * (`GateRead.crossesLine` is false for each, or the scan is not made this way), and every check in code stops where a
+ * line ends, reading back or ahead (the start of a string is read as no character, which no check tells from a line
+ * feed); a tile starts where a line starts and ends after a line feed or where the file ends. The property tests in
+ * `byte-scan.test.ts` scan random text with tiles of one line and compare every result with the string's scan.
+ */
+
+/** What the scanner lends a byte scan: its automata, its rules, and each rule's reach of its check in code. */
+export interface ByteScanContext {
+  readonly automaton: KeywordAutomaton<CompiledRule>;
+  readonly nameKeywords: NameKeywords<CompiledRule>;
+  readonly compiled: readonly CompiledRule[];
+  readonly checkReaches: Float64Array;
+  /** About how many bytes a tile holds (whole lines, so more when a line is longer). */
+  readonly tileBytes: number;
+}
+
+/** The line-window state of a byte scan, with its tiles. */
+interface ByteHits extends LineHits {
+  readonly scan: ScanState;
+  readonly bytes: Buffer;
+  readonly view: Utf8ByteView | null;
+  readonly tiles: Tiles;
+}
+
+/** A view's reads at the offsets of a tile that starts at `start` of its file. */
+class ShiftedReads implements ByteReads {
+  constructor(
+    private readonly view: Utf8ByteView,
+    private readonly start: number,
+  ) {}
+
+  get dirty(): boolean {
+    return this.view.dirty;
+  }
+
+  set dirty(value: boolean) {
+    this.view.dirty = value;
+  }
+
+  isAscii(start: number, end: number): boolean {
+    return this.view.isAscii(this.start + start, this.start + end);
+  }
+
+  decode(start: number, end: number): string {
+    return this.view.decode(this.start + start, this.start + end);
+  }
+}
+
+/** The tile the latest hits were decided on: `text` holds the bytes `[start, end)`, whole lines. */
+class Tiles {
+  text = '';
+  start = 0;
+  end = -1;
+  gates = new GateCheck('');
+
+  constructor(
+    readonly bytes: Buffer,
+    private readonly view: Utf8ByteView | null,
+    private readonly size: number,
+  ) {}
+
+  /** Makes the tile hold the line of the hit `[at, after)` (hits come in order). */
+  cover(at: number, after: number): void {
+    const { bytes } = this;
+    if (at >= this.start && (after < this.end || this.end === bytes.length)) return;
+    // A keyword is printable, so a hit at 0 starts the first line.
+    const start = at === 0 ? 0 : bytes.lastIndexOf(10, at - 1) + 1;
+    const from = Math.max(after, start + this.size);
+    const lineFeed = from >= bytes.length ? -1 : bytes.indexOf(10, from);
+    const end = lineFeed === -1 ? bytes.length : lineFeed + 1;
+    this.text = bytes.toString('latin1', start, end);
+    this.start = start;
+    this.end = end;
+    this.gates = new GateCheck(this.text, this.view === null ? null : new ShiftedReads(this.view, start));
+  }
+}
+
+/**
+ * `SecretScanner.advance` over the whole of `bytes`, read one per character: the same windows opened and run, so the
+ * same results in `scan`, at byte offsets. `view` (null for an ASCII file) is told what is read where a non-ASCII byte
+ * could decide unlike the decoded text; once dirty, the scan stops (its results are moot).
+ */
+export function advanceBytes(
+  context: ByteScanContext,
+  scan: ScanState,
+  bytes: Buffer,
+  view: Utf8ByteView | null,
+  pending: PendingWindows,
+  found: KeywordHits,
+): void {
+  const { compiled } = context;
+  const tiles = new Tiles(bytes, view, context.tileBytes);
+  pending.run = (index, start, end, cutShort) => {
+    view?.touch(start, end);
+    if (view?.dirty !== true) runWindow(compiled[index]!, tiles, start, end, scan, cutShort);
+  };
+  const hits: ByteHits = {
+    scan,
+    syntax: scan.syntax,
+    lockfile: scan.lockfile,
+    documentation: scan.documentation,
+    scannedUntil: scan.scannedUntil,
+    text: '',
+    length: bytes.length,
+    bytes,
+    base: 0,
+    pending,
+    view,
+    lineStart: -1,
+    lineEnd: -2,
+    tiles,
+  };
+  scan.state = handleHits(context, hits, found, scan.state);
+  pending.flushAll();
+}
+
+/** The loop over the keyword pass's hits (see `SecretScanner.handleHits`); returns the automaton's state at the end. */
+function handleHits(context: ByteScanContext, hits: ByteHits, found: KeywordHits, state: number): number {
+  const { scan, bytes, scannedUntil, view } = hits;
+  const { automaton, nameKeywords } = context;
+  const { outputs } = automaton;
+  const walk = nameKeywords.startWalk('');
+  const named = (compiled: CompiledRule, at: number, after: number) => {
+    if (at >= scannedUntil[compiled.index]!) openWindow(context, compiled, at, after, hits);
+  };
+  const until = bytes.length;
+  for (let next = 0; next < until && view?.dirty !== true; next = found.at) {
+    found.findBytes(automaton, scan.accepting, bytes, next, until, state);
+    state = found.state;
+    for (let hit = 0; hit < found.count; hit++) {
+      const last = found.ends[hit]!;
+      for (const keyword of outputs[found.states[hit]!]!) {
+        const at = last - keyword.length + 1;
+        if (keyword.nameWord) nameKeywords.forEachBeforeBytes(walk, bytes, at, named);
+        for (const compiled of keyword.items) {
+          if (at >= scannedUntil[compiled.index]!) openWindow(context, compiled, at, last + 1, hits);
+        }
+      }
+    }
+  }
+  return state;
+}
+
+/** `SecretScanner.openWindow` for a hit of `compiled`'s keyword at `bytes[at, after)`, its gates read on a tile. */
+function openWindow(context: ByteScanContext, compiled: CompiledRule, at: number, after: number, hits: ByteHits) {
+  const { bytes, view, tiles } = hits;
+  if (view !== null) {
+    const reach = context.checkReaches[compiled.index]!;
+    if (reach > 0) view.touch(after, after + reach);
+  }
+  if (compiled.gateCheck !== undefined || compiled.gate !== undefined) {
+    tiles.cover(at, after);
+    if (!opensAt(compiled, tiles.text, after - tiles.start, tiles.gates)) return;
+  }
+  if (!compiled.block) {
+    queueLineWindow(hits, compiled.index, compiled.rule, at);
+    return;
+  }
+  const start = Math.max(0, at - 64);
+  const end = Math.min(bytes.length, at + compiled.maxLength);
+  hits.scannedUntil[compiled.index] = end;
+  view?.touch(start, end);
+  if (view?.dirty !== true) runWindow(compiled, tiles, start, end, hits.scan, false);
+}
+
+/**
+ * Runs `compiled` over the bytes `[start, end)`: a slice of the tile when it holds them (no copy: on one long line
+ * of keyword-dense JSON, merged windows cover most of the line for each of a dozen rules), else a string of their own.
+ */
+function runWindow(compiled: CompiledRule, tiles: Tiles, start: number, end: number, scan: ScanState, cut: boolean) {
+  if (start >= tiles.start && end <= tiles.end)
+    runRuleWindow(compiled, tiles.text, start - tiles.start, end - tiles.start, scan, cut, tiles.start);
+  else runRuleWindow(compiled, tiles.bytes.toString('latin1', start, end), 0, end - start, scan, cut, start);
+}
