@@ -39,10 +39,6 @@ class AngleStops {
   next(text: string, from: number, limit: number): number {
     let at = from;
     if (text === this.text && this.from <= from && from <= this.scanned) {
-      // Equal content need not be the same string (the next file in the queue may be a copy of the last): keep the
-      // one given, so that its later hits compare by reference, not character by character (a copy of a 2 MB line
-      // of JSON keys took minutes).
-      this.text = text;
       if (this.found) return this.scanned < limit ? this.scanned : -1;
       at = this.scanned;
     } else {
@@ -61,8 +57,24 @@ class AngleStops {
     this.found = false;
     return -1;
   }
+
+  forget(): void {
+    this.text = '';
+    this.from = 0;
+    this.scanned = 0;
+    this.found = false;
+  }
 }
 const angleStops = new AngleStops();
+
+/**
+ * Called as each text's scan starts. Within a text the string is the same one, and `===` compares references; a new
+ * text of equal length (a copy of the last file, next in a queue sorted by size, or one that differs only at its end)
+ * would be compared character by character at every hit: a copy of a 2 MB line of JSON keys took minutes.
+ */
+export function forgetLastText(): void {
+  angleStops.forget();
+}
 
 /** Gates (see `SecretRule.gate`): what must follow a keyword hit for each generic shape to be possible at all. */
 export const GATES = {

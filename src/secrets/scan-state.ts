@@ -1,8 +1,10 @@
 import type { Utf8ByteView } from './byte-view.js';
+import { forgetLastText } from './generic-gates.js';
 import type { LineHits } from './line-windows.js';
 import type { GateCheck } from './name-gate.js';
+import type { PathFacts } from './path-facts.js';
 import type { Found, Span } from './scan-results.js';
-import type { SeenMatches } from './seen-matches.js';
+import { SeenMatches } from './seen-matches.js';
 import type { FileSyntax } from './syntax.js';
 
 // The scanner's per-text state, apart from the scanner itself (which holds what all texts share).
@@ -28,6 +30,33 @@ export interface ScanState {
   readonly rejected: Found[] | null;
   /** Set when the text is a UTF-8 file read a byte per character (see `scanView`). */
   readonly view: Utf8ByteView | null;
+}
+
+/**
+ * A new text's scan state, from its path's facts and the rules' progress the scanner gives it. The gates' memory of
+ * the last text goes with the last text.
+ */
+export function newScanState(
+  facts: PathFacts,
+  syntax: FileSyntax,
+  shared: { scannedUntil: Float64Array; accepting: Uint8Array; keepRejected: boolean },
+  view: Utf8ByteView | null,
+): ScanState {
+  forgetLastText();
+  return {
+    syntax,
+    lockfile: facts.lockfile,
+    documentation: facts.documentation,
+    scannedUntil: shared.scannedUntil,
+    exempt: facts.exempt,
+    accepting: shared.accepting,
+    state: 0,
+    found: [],
+    seen: new SeenMatches(),
+    vetoed: [],
+    rejected: shared.keepRejected ? [] : null,
+    view,
+  };
 }
 
 /** What `advance` carries from one keyword hit to the next. */

@@ -16,9 +16,8 @@ import type { SecretRule } from './rule.js';
 import { RuleProgressPool } from './rule-progress.js';
 import { runRuleWindow } from './run-rule-window.js';
 import { type Found, finish, locate, type RawSecret, resolveOverlaps, vetoTest, withRejected } from './scan-results.js';
-import { type Hits, type ScanState, STREAM_AHEAD, STREAM_BACK } from './scan-state.js';
+import { type Hits, newScanState, type ScanState, STREAM_AHEAD, STREAM_BACK } from './scan-state.js';
 import type { GlobalAllowlist, ScanTextOptions, TextStream } from './scan-text-options.js';
-import { SeenMatches } from './seen-matches.js';
 import { type FileSyntax, syntaxOfHead } from './syntax.js';
 
 /**
@@ -232,20 +231,9 @@ export class SecretScanner {
     options: ScanTextOptions,
     view: Utf8ByteView | null = null,
   ): ScanState {
-    return {
-      syntax,
-      lockfile: facts.lockfile,
-      documentation: facts.documentation,
-      scannedUntil: this.progress.take(facts.exempt),
-      exempt: facts.exempt,
-      accepting: this.acceptingFor(facts.exempt),
-      state: 0,
-      found: [],
-      seen: new SeenMatches(),
-      vetoed: [],
-      rejected: options.keepRejected ? [] : null,
-      view,
-    };
+    const scannedUntil = this.progress.take(facts.exempt);
+    const shared = { scannedUntil, accepting: this.acceptingFor(facts.exempt), keepRejected: !!options.keepRejected };
+    return newScanState(facts, syntax, shared, view);
   }
 
   private finishScan(scan: ScanState, options: ScanTextOptions): RawSecret[] {
