@@ -144,7 +144,8 @@ describe.skipIf(!built)('tollgate mcp over stdio: what real clients see', () => 
     const status = await client.callTool({ name: 'validation_status', arguments: {} });
     expect(status.structuredContent).toMatchObject({ circuitBreakerTripped: true });
     expect((status.structuredContent as { next: string }).next).toContain('circuit breaker has tripped');
-    for (let waited = 0; announced === 0 && waited < timeBudget(2_000); waited += 50) await new Promise((r) => setTimeout(r, 50));
+    for (let waited = 0; announced === 0 && waited < timeBudget(2_000); waited += 50)
+      await new Promise((r) => setTimeout(r, 50));
     expect(announced).toBe(1);
     const names = (await client.listTools()).tools.map((tool) => tool.name);
     expect(names).not.toContain('code_review');
