@@ -82,21 +82,28 @@ describe('checks validator', () => {
   });
 
   test('a check that leaves a detached process holding its output times out on time and names the survivor', async () => {
-    const marker = `sleep 32.${process.pid}${Date.now() % 100000}`;
+    // The survivor must be out of the group before the check times out: scaled, a loaded machine starts it late.
+    const timeoutMs = timeBudget(1000);
+    // It outlives the check by far (its timeout, the kill's grace, the drain), so it still runs when the check returns.
+    const survivorSeconds = 30 + 2 * Math.ceil(timeoutMs / 1000);
+    const marker = `sleep ${survivorSeconds}.${process.pid}${Date.now() % 100000}`;
     // Written by the survivor once it has left the group: no race with the group kill at exit.
     const ready = join(tmpdir(), `survivor-ready-${process.pid}-${Date.now()}`);
     try {
-      const execution = await runWith([
-        {
-          name: 'daemon',
-          run: `setsid sh -c 'touch ${ready}; exec ${marker}' & while [ ! -f ${ready} ]; do sleep 0.01; done; sleep 30`,
-          // The survivor must be out of the group before the check times out: scaled, a loaded machine starts it late.
-          timeout: `${timeBudget(1000)}ms`,
-        },
-      ]);
+      const execution = await runWith(
+        [
+          {
+            name: 'daemon',
+            run: `setsid sh -c 'touch ${ready}; exec ${marker}' & while [ ! -f ${ready} ]; do sleep 0.01; done; sleep ${survivorSeconds}`,
+            timeout: `${timeoutMs}ms`,
+          },
+        ],
+        undefined,
+        timeBudget(30_000),
+      );
       expect(execution.result.status).toBe('failed');
       expect(execution.result.summary).toContain('daemon left a detached process running');
-      // On time: returned while the survivor (32 s) still runs, long before the run's budget (30 s) ran out.
+      // On time: returned while the survivor still runs (waiting for it to let go of the output would outlast it).
       expect((await runProcess('pgrep', ['-f', marker], { cwd: process.cwd() })).exitCode).toBe(0);
     } finally {
       await runProcess('pkill', ['-f', marker], { cwd: process.cwd() });
