@@ -2,6 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { type FakeAgents, recorded, setupFakeAgents } from '../../test/fakes/fake-agents.js';
 import { removeDir, tempDir } from '../../test/support/temp-home.js';
+import { timeBudget } from '../../test/support/time-budget.js';
 import { agentAdapters, agentByName } from './index.js';
 import { type AgentRunOutcome, runAgent } from './run-agent.js';
 import type { AgentAdapter, AgentSettings } from './types.js';
@@ -36,7 +37,7 @@ afterAll(async () => {
 async function review(
   adapter: AgentAdapter,
   step: Parameters<typeof setupFakeAgents>[0][string]['review'],
-  timeoutMs = 20_000,
+  timeoutMs = timeBudget(20_000),
 ) {
   const expectArgv = adapter.reviewArgs({
     ...settings,
@@ -101,9 +102,11 @@ test('codex gets its schema and prompt in a private dir: 0700, files 0600', asyn
 });
 
 test('a reviewer that hangs is killed at the timeout with its whole process group, and its prompt file is removed', async () => {
-  const { outcome, calls } = await review(agentByName('gemini'), { hang: true }, 1500);
+  // The fake must have started its child before the timeout: scaled, as a loaded machine starts it late.
+  const timeoutMs = timeBudget(1500);
+  const { outcome, calls } = await review(agentByName('gemini'), { hang: true }, timeoutMs);
   expect(outcome.kind).toBe('timeout');
-  expect(messageOf(outcome)).toBe('gemini did not answer within 2 s and was stopped');
+  expect(messageOf(outcome)).toBe(`gemini did not answer within ${Math.round(timeoutMs / 1000)} s and was stopped`);
   const hang = calls.find((call) => call.call === 'hang')!;
   for (const pid of [hang.pid!, hang.childPid!]) expect(await isGone(pid), `pid ${pid} survived`).toBe(true);
 });
@@ -116,7 +119,7 @@ test('huge output is capped, and what is left is not taken for an answer', async
     answerSchema: {},
     repoRoot: repo,
     settings,
-    timeoutMs: 20_000,
+    timeoutMs: timeBudget(20_000),
     env: fakes.env,
     maxOutputBytes: 256 * 1024,
   });
@@ -144,7 +147,7 @@ test('a missing binary is not_installed and names the install command', async ()
 
 /** Gone, or a zombie waiting for a reaper (in a container, PID 1 may never reap it): either way it runs nothing. */
 async function isGone(pid: number): Promise<boolean> {
-  for (let attempt = 0; attempt < 40; attempt++) {
+  for (let attempt = 0; attempt < timeBudget(2000) / 50; attempt++) {
     try {
       process.kill(pid, 0);
     } catch {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { removeDir, tempDir } from '../../test/support/temp-home.js';
+import { timeBudget } from '../../test/support/time-budget.js';
 import { type OutputControl, runProcess } from './process.js';
 
 /** Alive and not a zombie (a killed orphan stays a zombie until PID 1 reaps it, which some containers never do). */
@@ -13,6 +14,18 @@ function isAlive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** Waits until `pid` has ended (the kernel may take a moment to end a killed process on a busy machine). */
+async function ended(pid: number): Promise<boolean> {
+  const deadline = Date.now() + timeBudget(2000);
+  while (isAlive(pid) && Date.now() < deadline) await new Promise((done) => setTimeout(done, 20));
+  return !isAlive(pid);
+}
+
+/** Whether a process whose command line contains `marker` runs (a survivor the test started). */
+async function running(marker: string): Promise<boolean> {
+  return (await runProcess('pgrep', ['-f', marker], { cwd: process.cwd() })).exitCode === 0;
 }
 
 describe('runProcess', () => {
@@ -30,7 +43,10 @@ describe('runProcess', () => {
   });
 
   test('closes stdin when no input is given, so a child waiting on it does not hang', async () => {
-    const result = await runProcess('sh', ['-c', 'cat; echo done'], { cwd: process.cwd(), timeoutMs: 5000 });
+    const result = await runProcess('sh', ['-c', 'cat; echo done'], {
+      cwd: process.cwd(),
+      timeoutMs: timeBudget(5000),
+    });
     expect(result).toMatchObject({ exitCode: 0, stdout: 'done\n', timedOut: false });
   });
 
@@ -38,22 +54,22 @@ describe('runProcess', () => {
     const dir = await tempDir('tollgate-proc-');
     dirs.push(dir);
     const pidFile = join(dir, 'grandchild.pid');
+    // The shell must have written the pid before the timeout: scaled, as a loaded machine starts it late.
     const result = await runProcess('sh', ['-c', `sleep 30 & echo $! > '${pidFile}'; wait`], {
       cwd: dir,
-      timeoutMs: 300,
+      timeoutMs: timeBudget(300),
       killGraceMs: 200,
     });
     expect(result.timedOut).toBe(true);
     const grandchild = Number(readFileSync(pidFile, 'utf8').trim());
-    await new Promise((done) => setTimeout(done, 100));
-    expect(isAlive(grandchild)).toBe(false);
+    expect(await ended(grandchild)).toBe(true);
   });
 
   test('a background child left by a finished command does not hold the result hostage', async () => {
-    const started = Date.now();
-    const result = await runProcess('sh', ['-c', 'sleep 30 & echo started'], { cwd: process.cwd(), timeoutMs: 10_000 });
-    expect(result.exitCode).toBe(0);
-    expect(Date.now() - started).toBeLessThan(5000);
+    // Waiting for the pipe to close would wait for the sleep (30 s) and end at the timeout (25 s) instead: not timed
+    // out is the proof, whatever the wall clock says on a busy machine.
+    const result = await runProcess('sh', ['-c', 'sleep 30 & echo started'], { cwd: process.cwd(), timeoutMs: 25_000 });
+    expect(result).toMatchObject({ exitCode: 0, stdout: 'started\n', timedOut: false });
   });
 
   test('a process that left the group (setsid) and holds the output does not keep us waiting', async () => {
@@ -62,7 +78,6 @@ describe('runProcess', () => {
     // Written by the survivor once it has left the group: no race with the group kill at exit.
     const ready = join(tmpdir(), `survivor-ready-${process.pid}-${Date.now()}`);
     try {
-      const started = Date.now();
       const result = await runProcess(
         'sh',
         [
@@ -77,7 +92,9 @@ describe('runProcess', () => {
       expect(result.exitCode).toBe(0);
       expect(result.stdout).toContain('started');
       expect(result.detachedSurvivor).toBe(true);
-      expect(Date.now() - started).toBeLessThan(5_000);
+      // Returned while the survivor still holds the output (it sleeps 30 s; the timeout, 20 s, was not reached).
+      expect(result.timedOut).toBe(false);
+      expect(await running(marker)).toBe(true);
     } finally {
       await runProcess('pkill', ['-f', marker], { cwd: process.cwd() });
       rmSync(ready, { force: true });
@@ -97,7 +114,8 @@ describe('runProcess', () => {
         ],
         {
           cwd: process.cwd(),
-          timeoutMs: 300,
+          // The survivor must have left the group before the timeout: scaled, as a loaded machine starts it late.
+          timeoutMs: timeBudget(300),
           killGraceMs: 100,
         },
       );

@@ -33,7 +33,7 @@ beforeAll(async () => {
   work = await tempDir('tollgate-installed-');
   const packed = await runProcess('npm', ['pack', '--pack-destination', work, '--ignore-scripts', '--silent'], {
     cwd: ROOT,
-    timeoutMs: 120_000,
+    timeoutMs: timeBudget(120_000),
   });
   expect(packed.exitCode, packed.stderr).toBe(0);
   const tarball = join(work, packed.stdout.trim().split('\n').at(-1)!);
@@ -42,7 +42,7 @@ beforeAll(async () => {
   const installed = await runProcess(
     'npm',
     ['install', '--global', '--prefix', prefix, '--offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball],
-    { cwd: work, timeoutMs: 120_000 },
+    { cwd: work, timeoutMs: timeBudget(120_000) },
   );
   expect(installed.exitCode, installed.stderr).toBe(0);
   bin = join(prefix, 'bin', 'tollgate');
@@ -67,7 +67,7 @@ function tollgate(args: readonly string[], options: { input?: string; cwd?: stri
   return runProcess(bin, args, {
     cwd: options.cwd ?? repo.root,
     env,
-    timeoutMs: 60_000,
+    timeoutMs: timeBudget(60_000),
     ...(options.input !== undefined ? { input: options.input } : {}),
   });
 }
@@ -127,7 +127,11 @@ describe('the installed package', () => {
   test('starts from its code cache in the user cache folder; a corrupt cache file changes nothing', async () => {
     const cacheDir = join(work, 'code-cache');
     const withCache = (args: string[]) =>
-      runProcess(bin, args, { cwd: repo.root, env: { ...env, TOLLGATE_CACHE_DIR: cacheDir }, timeoutMs: 60_000 });
+      runProcess(bin, args, {
+        cwd: repo.root,
+        env: { ...env, TOLLGATE_CACHE_DIR: cacheDir },
+        timeoutMs: timeBudget(60_000),
+      });
     const first = await withCache(['stats']);
     expectClean(first, 'stats (writes the cache)');
     const files = (await readdir(cacheDir)).filter((name) => name.endsWith('-stats.bin'));
@@ -353,7 +357,7 @@ describe('the installed package', () => {
     const piped = await runProcess('sh', ['-c', `"${bin}" scan many.js --format json | head -c 10 >/dev/null`], {
       cwd: repo.root,
       env,
-      timeoutMs: 60_000,
+      timeoutMs: timeBudget(60_000),
     });
     expect(piped.stderr).not.toMatch(/EPIPE|Unhandled/);
     await removeDir(join(repo.root, 'many.js'));
@@ -399,11 +403,15 @@ describe('the installed package', () => {
       const first = await runProcess(bin, ['run', '--format', 'json'], {
         cwd: ignored.root,
         env: ignoredEnv,
-        timeoutMs: 60_000,
+        timeoutMs: timeBudget(60_000),
       });
       expectClean(first, 'run with .tollgate/ in .gitignore');
       expect(JSON.parse(first.stdout).files).toEqual([{ path: 'a.js', status: 'modified' }]);
-      const second = await runProcess(bin, ['run'], { cwd: ignored.root, env: ignoredEnv, timeoutMs: 60_000 });
+      const second = await runProcess(bin, ['run'], {
+        cwd: ignored.root,
+        env: ignoredEnv,
+        timeoutMs: timeBudget(60_000),
+      });
       expectClean(second, 'second run with .tollgate/ in .gitignore');
     } finally {
       await ignored.cleanup();
@@ -448,7 +456,7 @@ describe('the installed package', () => {
       const run = await runProcess(bin, ['run', '--format', 'json'], {
         cwd: bypass.root,
         env: bypassEnv,
-        timeoutMs: 60_000,
+        timeoutMs: timeBudget(60_000),
       });
       expect(run.exitCode).toBe(1);
       const secrets = JSON.parse(run.stdout).tools.find((tool: { name: string }) => tool.name === 'secrets');
@@ -504,7 +512,7 @@ describe('the installed package', () => {
       // Outside a GitHub runner the Action's step names the variable it misses.
       ['action-step'],
     ]) {
-      const result = await runProcess(bin, args, { cwd: repo.root, env: offline, timeoutMs: 60_000 });
+      const result = await runProcess(bin, args, { cwd: repo.root, env: offline, timeoutMs: timeBudget(60_000) });
       expectClean(result, args.join(' '));
       expect(result.exitCode, args.join(' ')).not.toBe(0);
     }

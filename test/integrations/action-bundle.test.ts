@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import { runProcess } from '../../src/core/process.js';
 import { removeDir, tempDir } from '../support/git-repo.js';
+import { timeBudget } from '../support/time-budget.js';
 
 /**
  * The runner runs the Action from its repository at the tag, as committed, and the pre-commit framework runs the same
@@ -20,7 +21,7 @@ test('the committed prebuilt CLI (action/dist: the Action and the pre-commit hoo
   const build = await runProcess(process.execPath, ['scripts/build-action.mjs', '--outdir', fresh], {
     cwd: root,
     env: process.env,
-    timeoutMs: 180_000,
+    timeoutMs: timeBudget(180_000),
   });
   expect(build.exitCode, build.stderr).toBe(0);
   const stale = 'action/dist is stale: run `npm run build:action` and commit action/dist';

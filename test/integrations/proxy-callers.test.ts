@@ -8,6 +8,7 @@ import { startFakeGithub } from '../fakes/github/server.js';
 import { createWorld } from '../fakes/github/world.js';
 import { startFakeGithubRest } from '../fakes/github-rest/server.js';
 import { type FakeProxy, startFakeProxy } from '../fakes/proxy/connect-proxy.js';
+import { timeBudget } from '../support/time-budget.js';
 
 /** GitHub's REST API (the sweep, the Action's comment) and GraphQL API honour HTTP_PROXY through the shared fetch. */
 const TOKEN = 'fake-proxy-callers-token-0123456789';
@@ -61,7 +62,8 @@ describe('GitHub clients behind HTTP_PROXY', () => {
     const proxy = await proxied();
     const client = createGraphqlClient({
       transport: createHttpsTransport({ url: server.url, token: TOKEN }),
-      timeoutMs: 10_000,
+      // The fake builds GitHub's whole schema on its first request: seconds on a loaded machine.
+      timeoutMs: timeBudget(10_000),
       rateLimitFloor: 0,
     });
     const data = await client.request(

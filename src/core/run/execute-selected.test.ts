@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { createTempRepo, type TempRepo } from '../../../test/support/git-repo.js';
 import { registriesWith } from '../../../test/support/registries.js';
+import { timeBudget } from '../../../test/support/time-budget.js';
 import type { RepoChangeSet } from '../change-set/types.js';
 import { parseConfigText } from '../config/load.js';
 import type { EventSink } from '../pipeline/event-sink.js';
@@ -25,10 +26,16 @@ afterEach(() => repo.cleanup());
 let seen: Map<string, ToolContext<unknown, unknown>>;
 let running = 0;
 let mostAtOnce = 0;
+/**
+ * A fake validator holds its slot until this many have run at once: the overlap a concurrency of N allows happens by
+ * design, not because a quiet machine starts the next one within the first one's 30 ms.
+ */
+let holdUntilAtOnce = 0;
 beforeEach(() => {
   seen = new Map();
   running = 0;
   mostAtOnce = 0;
+  holdUntilAtOnce = 0;
 });
 
 function fakeTool(name: string, extra: { readsHistory?: boolean } = {}): AnyToolDefinition {
@@ -49,6 +56,7 @@ function fakeTool(name: string, extra: { readsHistory?: boolean } = {}): AnyTool
       mostAtOnce = Math.max(mostAtOnce, running);
       ctx.progress(`${name} working`);
       await new Promise((resolve) => setTimeout(resolve, 30));
+      while (mostAtOnce < holdUntilAtOnce) await new Promise((resolve) => setTimeout(resolve, 5));
       running -= 1;
       return result('passed', `${name} ran`);
     },
@@ -231,7 +239,9 @@ test.each([
   [1, 1],
   [2, 2],
 ])('validation.concurrency %i: at most %i validators at once', async (concurrency, most) => {
-  const out = await run([plain, history, third], {}, `validation:\n  concurrency: ${concurrency}\n`);
+  holdUntilAtOnce = most;
+  // Fewer at once than allowed would hold the validators for good: fail then, rather than at the test's timeout.
+  const out = await within(5_000, run([plain, history, third], {}, `validation:\n  concurrency: ${concurrency}\n`));
   expect(out.map((execution) => execution.toolName)).toEqual(['plain', 'history', 'third']);
   expect(mostAtOnce).toBe(most);
 });
@@ -275,8 +285,12 @@ test('an aborted signal reaches the validators', async () => {
   expect(out[0]!.result.status).toBe('incomplete');
 });
 
-/** Settles with the run, or fails the test after `ms` instead of hanging it: a deadlock must fail, not time out. */
-async function within<T>(ms: number, work: Promise<T>): Promise<T> {
+/**
+ * Settles with the run, or fails the test after `quietMs` instead of hanging it: a deadlock must fail, not time out.
+ * Scaled by the load (docs/testing.md): a busy machine is slow, not deadlocked.
+ */
+async function within<T>(quietMs: number, work: Promise<T>): Promise<T> {
+  const ms = timeBudget(quietMs);
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`the run did not settle within ${ms} ms (deadlock?)`)), ms);
@@ -318,7 +332,7 @@ describe('a validator that waits to run alone (an exclusive check)', () => {
   test('a cancelled run ends it too: it stops waiting and never runs, nothing hangs', async () => {
     const controller = new AbortController();
     const pending = run([exclusive, holding], { signal: controller.signal }, 'validation:\n  concurrency: 2\n');
-    for (let waited = 0; timeline.length < 2 && waited < 2_000; waited += 10) {
+    for (let waited = 0; timeline.length < 2 && waited < timeBudget(2_000); waited += 10) {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     expect([...timeline].sort()).toEqual(['start exclusive', 'start holding']);

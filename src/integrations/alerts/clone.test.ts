@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createTempRepo, removeDir, type TempRepo, tempDir } from '../../../test/support/git-repo.js';
+import { timeBudget } from '../../../test/support/time-budget.js';
 import { cloneFull, copyClone, gitAuthEnv, stripUserInfo } from './clone.js';
 import { createRedactor } from './mask.js';
 
@@ -48,7 +49,7 @@ test('a full clone and its fast copy keep every branch, and no .git/config holds
   const options = {
     env: gitAuthEnv(repo.env, TOKEN),
     redact: createRedactor({ credentials: [TOKEN] }),
-    timeoutMs: 30_000,
+    timeoutMs: timeBudget(30_000),
   };
   const shared = join(dir, 'shared');
   expect(await cloneFull(repo.root, shared, options)).toEqual({ ok: true });
@@ -72,7 +73,7 @@ test('a failed clone is a result with a masked one-line message, not an exceptio
   const options = {
     env: gitAuthEnv(repo.env, TOKEN),
     redact: createRedactor({ credentials: [TOKEN] }),
-    timeoutMs: 30_000,
+    timeoutMs: timeBudget(30_000),
   };
   const result = await cloneFull(`https://x-access-token:${TOKEN}@127.0.0.1:9/o/r.git`, join(dir, 'nope'), options);
   expect(result.ok).toBe(false);

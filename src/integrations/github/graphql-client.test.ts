@@ -4,6 +4,7 @@ import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { startFakeGithub } from '../../../test/fakes/github/server.js';
 import { addPullRequest, createWorld } from '../../../test/fakes/github/world.js';
+import { timeBudget } from '../../../test/support/time-budget.js';
 import { createGraphqlClient } from './graphql-client.js';
 import { createHttpsTransport } from './https-transport.js';
 import type { GraphqlHttpResponse, GraphqlTransport } from './transport.js';
@@ -91,7 +92,7 @@ describe('the GraphQL client', () => {
           url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
           token: 't',
         }),
-        timeoutMs: 5000,
+        timeoutMs: timeBudget(5000),
         rateLimitFloor: 0,
         onBackoff: (_waitMs, reason) => said.push(reason),
       });
@@ -179,7 +180,8 @@ describe('the GraphQL client', () => {
   test('never puts the token in an error', async () => {
     const client = createGraphqlClient({
       transport: createHttpsTransport({ url: 'http://127.0.0.1:1/graphql', token: 'secret-token-value' }),
-      timeoutMs: 2000,
+      // A refused connection, not a timeout, whatever the load.
+      timeoutMs: timeBudget(2000),
       rateLimitFloor: 0,
     });
     const error = await client.request(VIEWER, {}, viewerSchema).catch((caught: Error) => caught);

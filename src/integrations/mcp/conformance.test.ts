@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { fakeRegistry } from '../../../test/fakes/fake-validators.js';
 import { createTempRepo, type TempRepo } from '../../../test/support/git-repo.js';
 import { mcpTestClient } from '../../../test/support/mcp-client.js';
+import { timeBudget } from '../../../test/support/time-budget.js';
 import type { AnyToolDefinition } from '../../core/pipeline/tool.js';
 import { updateSession } from '../../core/run/session-store.js';
 import { readState } from '../../core/state/results-store.js';
@@ -138,7 +139,7 @@ describe('MCP conformance with what real clients do', () => {
     expect(beats.at(-1)).toMatch(/^tollgate: still running code_review \([\d.]+m?s elapsed\)$/);
     // The server finishes the cancelled call on its own; wait until it has stored it.
     let state = await readState(repo.root);
-    for (let waited = 0; !state.tools.code_review?.lastRun && waited < 10_000; waited += 100) {
+    for (let waited = 0; !state.tools.code_review?.lastRun && waited < timeBudget(10_000); waited += 100) {
       await new Promise((resolve) => setTimeout(resolve, 100));
       state = await readState(repo.root);
     }

@@ -14,6 +14,7 @@ import { type FakeOsv, startFakeOsv } from '../../../test/fakes/osv/server.js';
 import { createTempRepo, type TempRepo } from '../../../test/support/git-repo.js';
 import { mcpTestClient } from '../../../test/support/mcp-client.js';
 import { CLI_PATH } from '../../../test/support/run-cli.js';
+import { timeBudget } from '../../../test/support/time-budget.js';
 import { updateSession } from '../../core/run/session-store.js';
 import { fakeChecksumToken } from '../../secrets/sample-tokens.js';
 
@@ -143,7 +144,8 @@ describe.skipIf(!built)('tollgate mcp over stdio: what real clients see', () => 
     const status = await client.callTool({ name: 'validation_status', arguments: {} });
     expect(status.structuredContent).toMatchObject({ circuitBreakerTripped: true });
     expect((status.structuredContent as { next: string }).next).toContain('circuit breaker has tripped');
-    for (let waited = 0; announced === 0 && waited < 2_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+    for (let waited = 0; announced === 0 && waited < timeBudget(2_000); waited += 50)
+      await new Promise((r) => setTimeout(r, 50));
     expect(announced).toBe(1);
     const names = (await client.listTools()).tools.map((tool) => tool.name);
     expect(names).not.toContain('code_review');

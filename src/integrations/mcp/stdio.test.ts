@@ -132,7 +132,10 @@ describe.skipIf(!built)('tollgate mcp over stdio: slow validators', () => {
         /timed out/i,
       );
       // The server finishes the cancelled call on its own time; wait until it has recorded it.
-      for (let waited = 0; readSession(slow.root, `mcp-${sessionId}`).updatedAt === before && waited < 15_000; ) {
+      for (
+        let waited = 0;
+        readSession(slow.root, `mcp-${sessionId}`).updatedAt === before && waited < timeBudget(15_000);
+      ) {
         await sleep(100);
         waited += 100;
       }

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createTempRepo, type TempRepo } from '../../../test/support/git-repo.js';
+import { timeBudget } from '../../../test/support/time-budget.js';
 import { builtinRules } from '../rules/index.js';
 import { fakeChecksumToken } from '../sample-tokens.js';
 import { type ScanOutcome, scanBatches, scanTargets } from '../scan-targets.js';
@@ -79,7 +80,8 @@ describe('scan --history streams git log', () => {
       expect(batch.length).toBeGreaterThan(0);
       break;
     }
-    expect(performance.now() - started).toBeLessThan(5000);
+    // Scaled: a loaded machine starts git and reads the first batch late (docs/testing.md).
+    expect(performance.now() - started).toBeLessThan(timeBudget(5000));
     // No git is left working in the repository (they are told to stop; give them a moment to go).
     const gitsIn = (root: string) =>
       readdirSync('/proc').filter((pid) => {
@@ -91,7 +93,8 @@ describe('scan --history streams git log', () => {
           return false;
         }
       });
-    for (let i = 0; i < 40 && gitsIn(repo.root).length > 0; i++)
+    const deadline = performance.now() + timeBudget(2000);
+    while (gitsIn(repo.root).length > 0 && performance.now() < deadline)
       await new Promise((resolve) => setTimeout(resolve, 50));
     expect(gitsIn(repo.root)).toEqual([]);
   });

@@ -5,7 +5,9 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { registriesWith } from '../../../test/support/registries.js';
 import { staticChangeSet } from '../../../test/support/static-change-set.js';
 import { removeDir, tempDir } from '../../../test/support/temp-home.js';
+import { timeBudget } from '../../../test/support/time-budget.js';
 import { buildConfigSchema, type TollgateConfig } from '../../core/config/schema.js';
+import { formatDuration } from '../../core/config/units.js';
 import { discardEvents } from '../../core/pipeline/event-sink.js';
 import { executeTool } from '../../core/pipeline/execute-tool.js';
 import { runProcess } from '../../core/process.js';
@@ -80,21 +82,29 @@ describe('checks validator', () => {
   });
 
   test('a check that leaves a detached process holding its output times out on time and names the survivor', async () => {
-    const marker = `sleep 32.${process.pid}${Date.now() % 100000}`;
+    // The survivor must be out of the group before the check times out: scaled, a loaded machine starts it late.
+    const timeoutMs = timeBudget(1000);
+    // It outlives the check by far (its timeout, the kill's grace, the drain), so it still runs when the check returns.
+    const survivorSeconds = 30 + 2 * Math.ceil(timeoutMs / 1000);
+    const marker = `sleep ${survivorSeconds}.${process.pid}${Date.now() % 100000}`;
     // Written by the survivor once it has left the group: no race with the group kill at exit.
     const ready = join(tmpdir(), `survivor-ready-${process.pid}-${Date.now()}`);
     try {
-      const started = Date.now();
-      const execution = await runWith([
-        {
-          name: 'daemon',
-          run: `setsid sh -c 'touch ${ready}; exec ${marker}' & while [ ! -f ${ready} ]; do sleep 0.01; done; sleep 30`,
-          timeout: '1s',
-        },
-      ]);
-      expect(Date.now() - started).toBeLessThan(10_000);
+      const execution = await runWith(
+        [
+          {
+            name: 'daemon',
+            run: `setsid sh -c 'touch ${ready}; exec ${marker}' & while [ ! -f ${ready} ]; do sleep 0.01; done; sleep ${survivorSeconds}`,
+            timeout: `${timeoutMs}ms`,
+          },
+        ],
+        undefined,
+        timeBudget(30_000),
+      );
       expect(execution.result.status).toBe('failed');
       expect(execution.result.summary).toContain('daemon left a detached process running');
+      // On time: returned while the survivor still runs (waiting for it to let go of the output would outlast it).
+      expect((await runProcess('pgrep', ['-f', marker], { cwd: process.cwd() })).exitCode).toBe(0);
     } finally {
       await runProcess('pkill', ['-f', marker], { cwd: process.cwd() });
       rmSync(ready, { force: true });
@@ -117,15 +127,22 @@ describe('checks validator', () => {
 
   test('a check that outlives its timeout is killed with its process group and reported', async () => {
     const pidFile = join(dir, 'pid');
+    // The shell must have written the pid before the timeout: scaled, as a loaded machine starts it late.
+    const timeoutMs = timeBudget(300);
     const execution = await runWith([
-      { name: 'hang', run: `sleep 30 & echo $! > '${pidFile}'; wait`, timeout: '300ms' },
+      { name: 'hang', run: `sleep 30 & echo $! > '${pidFile}'; wait`, timeout: `${timeoutMs}ms` },
     ]);
     expect(execution.result.status).toBe('failed');
-    expect(execution.result.findings[0]?.title).toBe('check "hang" timed out after 300ms');
+    expect(execution.result.findings[0]?.title).toBe(`check "hang" timed out after ${formatDuration(timeoutMs)}`);
     const pid = Number(readFileSync(pidFile, 'utf8'));
-    await new Promise((done) => setTimeout(done, 100));
-    const stat = existsSync(`/proc/${pid}/stat`) ? readFileSync(`/proc/${pid}/stat`, 'utf8') : '';
-    expect(stat === '' || stat.slice(stat.lastIndexOf(')') + 2)[0] === 'Z').toBe(true);
+    // Gone or a zombie; a killed process can take a moment to end on a busy machine.
+    const ended = () => {
+      const stat = existsSync(`/proc/${pid}/stat`) ? readFileSync(`/proc/${pid}/stat`, 'utf8') : '';
+      return stat === '' || stat.slice(stat.lastIndexOf(')') + 2)[0] === 'Z';
+    };
+    const deadline = Date.now() + timeBudget(2000);
+    while (!ended() && Date.now() < deadline) await new Promise((done) => setTimeout(done, 20));
+    expect(ended()).toBe(true);
   });
 
   test('the run budget running out mid-check is a timeout that says not to rerun', async () => {

@@ -6,6 +6,7 @@ import type { EvidenceSource } from '../../../src/integrations/github/review-thr
 import type { ReviewCommentsConfig } from '../../../src/integrations/github/review-threads/run-comments.js';
 import { createTempRepo, type TempRepo } from '../../support/git-repo.js';
 import { registriesWith } from '../../support/registries.js';
+import { timeBudget } from '../../support/time-budget.js';
 import { type FakeGithubServer, startFakeGithub } from './server.js';
 import { addPullRequest, createWorld, type FakePullRequest, type FakeWorld } from './world.js';
 
@@ -44,7 +45,7 @@ export async function createScenario(): Promise<Scenario> {
     connect: async () =>
       createGraphqlClient({
         transport: createHttpsTransport({ url: server.url, token: 'test-token' }),
-        timeoutMs: 10_000,
+        timeoutMs: timeBudget(10_000),
         rateLimitFloor: 10,
         sleep: async (ms) => {
           sleeps.push(ms);
