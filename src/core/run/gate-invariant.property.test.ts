@@ -141,6 +141,9 @@ const historyTool = defineTool({
   inputSchema: z.object({}).strict(),
   permissions: [],
   enabledByDefault: true,
+  // As the secrets validator: the commits since the base are its input too, so an empty tree diff does not skip it
+  // (a secret committed and deleted leaves the tree as the base has it).
+  readsHistory: true,
   run: async (ctx) => {
     const { base, head } = ctx.changeSet;
     if (head === null || base.commit === null) return result('passed', 'no commits');
@@ -476,6 +479,8 @@ async function act(current: Step): Promise<void> {
  * must not say "validated"), and each git attack on a tree with a secret, which a full run must fail.
  */
 const FIXED_CASES: Step[][] = [
+  // A secret committed and deleted: the tree is the base's again, the history is not (fast-check found it).
+  [{ kind: 'commit secret', encoding: 'binary' }, { kind: 'delete secret' }, { kind: 'full' }],
   [
     { kind: 'only', tool: 'scan' },
     { kind: 'full' },
