@@ -6,8 +6,8 @@ let loaded: typeof ChildProcess | undefined;
 /**
  * `node:child_process`, loaded at the first child started through it. The fast paths' small bundles hold modules
  * that start children only off their answer's way (the snapshot's early `git add`, a hook payload's cwd outside the
- * repository) and start their stamp's git without it (core/run/spawn-lite.ts): loading it, with the sockets and
- * streams it brings, cost each of them about 8 ms of CPU. A require, not an import(): the small bundles are compiled
+ * repository): loading it, with the sockets and streams it brings, cost each of them about 8 ms of CPU where it is
+ * not needed. A require, not an import(): the small bundles are compiled
  * by bin/tollgate.cjs, where a dynamic import() cannot run.
  */
 export function childProcess(): typeof ChildProcess {

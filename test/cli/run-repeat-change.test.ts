@@ -139,36 +139,6 @@ describe('a repeat run of a committed, unpushed, validated change (built CLI)', 
   );
 
   test(
-    'an answer starts its git without node:child_process (neither the repeat run nor the stop hook loads it)',
-    async () => {
-      await primed();
-      await stop();
-      expect((await stop()).stderr).toContain(STOP_ANSWERED);
-      // A preload that lists the built-in modules the process loaded, at its exit.
-      const preload = join(cacheDir, 'modules-preload.cjs');
-      const listed = join(cacheDir, 'modules.txt');
-      writeFileSync(
-        preload,
-        `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(listed)}, process.moduleLoadList.join('\\n')));\n`,
-      );
-      const traced = { ...env(), NODE_OPTIONS: `--require ${preload}` };
-      const modules = () => readFileSync(listed, 'utf8').split('\n');
-      const answered = await runCli(['run'], { cwd: repo.root, env: traced });
-      expect(answered.stderr).toContain(ANSWERED);
-      expect(modules()).not.toContain('NativeModule child_process');
-      expect(modules()).toContain('NativeModule crypto'); // the list is the answering process's own
-      const stopped = await runCli(['hook', 'stop', '--agent', 'claude'], {
-        cwd: repo.root,
-        env: traced,
-        input: JSON.stringify({ session_id: 'repeat', cwd: repo.root, hook_event_name: 'Stop' }),
-      });
-      expect(stopped.stderr).toContain(STOP_ANSWERED);
-      expect(modules()).not.toContain('NativeModule child_process');
-    },
-    BUDGET,
-  );
-
-  test(
     'a tracked or an untracked file takes the full path',
     async () => {
       await primed();
@@ -296,15 +266,13 @@ describe('a fast path that cannot finish', () => {
     await repo.publish();
     preloads = await tempDir('tollgate-preload-');
     // Every child process started from here on never ends and holds nothing open: the fast path's `git status`
-    // never answers, and Node finds nothing left to wait for. The fast paths start git through the process handle
-    // itself (src/core/run/spawn-lite.ts), the rest through child_process.
+    // never answers, and Node finds nothing left to wait for.
     await mkdir(preloads, { recursive: true });
     await writeFile(
       join(preloads, 'git-never-ends.cjs'),
       [
         "const { EventEmitter } = require('node:events');",
         "require('node:child_process').spawn = () => new EventEmitter();",
-        "process.binding('process_wrap').Process.prototype.spawn = () => 0;",
         '',
       ].join('\n'),
     );

@@ -2,7 +2,6 @@ import { closeSync, fstatSync, openSync, readSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { childProcess } from '../child-process-lazy.js';
-import { type LiteStdio, spawnLite } from './spawn-lite.js';
 
 /** A git process's exit code (-1 when it could not run or its output was too big) and its stdout. */
 export interface GitResult {
@@ -46,15 +45,15 @@ function git(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): Prom
 
 /**
  * Runs `file` and resolves to its exit code: null when a signal ended it, undefined when it did not start. Through
- * spawn-lite.ts where it can (no `node:child_process`, with the streams and sockets it loads), else `child_process`.
+ * `child_process`, loaded here at the first call. (Its own process handle, `process.binding('process_wrap')`, would
+ * spare the module's load, but that handle's arguments are Node's internals: Node 24 aborts the process on the ones
+ * Node 20 takes.)
  */
 async function run(
   file: string,
   args: readonly string[],
-  options: { cwd: string; env: NodeJS.ProcessEnv; stdio: LiteStdio[] },
+  options: { cwd: string; env: NodeJS.ProcessEnv; stdio: Array<'ignore' | number> },
 ): Promise<number | null | undefined> {
-  const lite = spawnLite(file, args, options);
-  if (lite) return lite;
   const { spawn } = childProcess();
   return new Promise((resolvePromise) => {
     let settled = false;
@@ -90,7 +89,7 @@ function throughShell(
     fds.push(fd);
   }
   const [codesFd, ...outputFds] = fds as [number, ...number[]];
-  const stdio: LiteStdio[] = ['ignore', codesFd, 'ignore', ...outputFds];
+  const stdio: Array<'ignore' | number> = ['ignore', codesFd, 'ignore', ...outputFds];
   return run(shell, ['-c', shellScript(commands)], { cwd, env: shellEnv(env), stdio }).then((shellCode) => {
     const codes = readOutput(codesFd, shellCode ?? -1);
     if (shellCode === undefined) {
