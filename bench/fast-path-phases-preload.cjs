@@ -80,31 +80,6 @@ function wrapChildProcess(childProcess) {
   }
 }
 
-// The fast paths start their git through the process handle itself (src/core/run/spawn-lite.ts), not child_process:
-// the same marks for it. Looked up here only when the fast path looks it up (process.binding is wrapped, not called).
-const originalBinding = process.binding;
-process.binding = function binding(name) {
-  const result = originalBinding.call(this, name);
-  if (name === 'process_wrap' && result?.Process && !wrapped.has(result.Process.prototype.spawn)) {
-    const spawn = result.Process.prototype.spawn;
-    const replacement = function (options) {
-      const label = `spawn ${short(options?.file ?? '?')}`;
-      mark(`${label} called`);
-      const exit = this.onexit;
-      this.onexit = function (...args) {
-        mark(`${label} child closed`);
-        return exit.apply(this, args);
-      };
-      const error = spawn.call(this, options);
-      mark(`${label} returned`);
-      return error;
-    };
-    wrapped.add(replacement);
-    result.Process.prototype.spawn = replacement;
-  }
-  return result;
-};
-
 function wrapVm(vm) {
   if (wrapped.has(vm.Script)) return;
   const Original = vm.Script;
