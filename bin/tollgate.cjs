@@ -163,14 +163,17 @@ function loadBundle(name, { small = false } = {}) {
     filename: bundle,
     ...(cached ? { cachedData: cached.payload } : {}),
   });
-  const outcome = { answered: !small };
-  if (dir) {
-    // Written at exit, so the cache also holds the functions this run compiled.
-    process.once('exit', () => {
-      const stale = !cached || script.cachedDataRejected || (outcome.answered && !cached.complete);
-      if (stale) writeCache(dir, file, id, outcome.answered, script.createCachedData());
-    });
-  }
+  const outcome = { answered: !small, saved: false };
+  const budgetAtLoad = budgetSet;
+  // Written at exit, so the cache also holds the functions this run compiled, or before the V8 flags change (a small
+  // bundle that hands over to the whole CLI, `tierUpLater`): data written after would be rejected at the next load.
+  const save = () => {
+    if (!dir || outcome.saved || budgetSet !== budgetAtLoad) return;
+    outcome.saved = true;
+    const stale = !cached || script.cachedDataRejected || (outcome.answered && !cached.complete);
+    if (stale) writeCache(dir, file, id, outcome.answered, script.createCachedData());
+  };
+  if (dir) process.once('exit', save);
   const mod = new Module(bundle, module);
   mod.filename = bundle;
   mod.paths = Module._nodeModulePaths(path.dirname(bundle));
@@ -182,12 +185,35 @@ function loadBundle(name, { small = false } = {}) {
     answered: () => {
       outcome.answered = true;
     },
+    save,
   };
 }
 
 /** The bundled CLI's exports (runCli). */
 function loadCli() {
   return loadBundle('tollgate.cjs').exports;
+}
+
+/**
+ * V8's interrupt budget for every `tollgate run` that loads the whole CLI, set before its bundle is compiled. V8
+ * optimizes a function once it has run for about this many bytes of bytecode (144 KiB by default): in a first run,
+ * which lasts about a second, that sent hundreds of functions run a few times each to the optimizing compiler, whose
+ * threads took 0.15-0.25 s of the process's 0.6 s of CPU. At 1 MiB only the truly hot ones (the scanner's and the
+ * patch parser's loops) are optimized (docs/benchmarks.md, "Where a first run's time goes": the paired figures). Only
+ * when the command line and NODE_OPTIONS leave the budget alone; the same for every `run`, whose code cache is one file.
+ */
+const INTERRUPT_BUDGET = 1024 * 1024;
+let budgetSet = false;
+
+function tierUpLater() {
+  const flags = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS || ''}`;
+  if (budgetSet || /--interrupt[-_]budget/.test(flags)) return;
+  try {
+    require('node:v8').setFlagsFromString(`--interrupt-budget=${INTERRUPT_BUDGET}`);
+    budgetSet = true;
+  } catch {
+    // Only the speed differs.
+  }
 }
 
 /**
@@ -223,8 +249,14 @@ function fastPath(name, entry) {
   const started = startFastPath();
   const small = loadBundle(name, { small: true });
   small.exports[entry](process.argv, started).then((handoff) => {
-    if (handoff) loadCli().runCli(process.argv, handoff);
-    else {
+    if (handoff) {
+      // Every `run` compiles the whole CLI with the same budget (its code cache is one file per command).
+      if (args[0] === 'run') {
+        small.save();
+        tierUpLater();
+      }
+      loadCli().runCli(process.argv, handoff);
+    } else {
       small.answered();
       process.exit();
     }
@@ -241,6 +273,7 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V') && printV
 } else if (args[0] === 'run') {
   // Any other run takes a snapshot: its `git add` starts before the CLI loads, and the run takes it over.
   const early = startRunSnapshot();
+  tierUpLater();
   loadCli().runCli(process.argv, early ? { early } : {});
 } else {
   loadCli().runCli(process.argv);

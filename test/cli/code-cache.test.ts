@@ -12,6 +12,7 @@ import {
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type ProcessResult, runProcess } from '../../src/core/process.js';
+import { createTempRepo } from '../support/git-repo.js';
 import { CLI_PATH, runCli } from '../support/run-cli.js';
 import { createTempHome, type TempHome } from '../support/temp-home.js';
 
@@ -153,6 +154,45 @@ describe('the code cache', () => {
     const off = join(home.home, 'cache-off');
     expectSameAnswer(await help(envWith(off, { TOLLGATE_NO_COMPILE_CACHE: '1' })));
     expect(() => readdirSync(off)).toThrow();
+  });
+
+  test('every run keeps its cache files valid across the V8 budget a run sets: each is written once', async () => {
+    // bin/tollgate.cjs raises V8's interrupt budget before a `run` compiles the whole CLI; V8 rejects data written
+    // under other flags. A first run, a plain run handed from its small bundle to the whole CLI, and the same runs
+    // again: the whole CLI's `run` file and the small bundle's are each written once and read after (a rewrite makes a
+    // new file, with a new inode).
+    const repo = await createTempRepo({ files: { 'a.txt': 'one\n' } });
+    try {
+      await repo.write('a.txt', 'two\n');
+      const dir = join(home.home, 'cache-runs');
+      const env: NodeJS.ProcessEnv = { ...repo.env, TOLLGATE_CACHE_DIR: dir };
+      for (const name of ['CHECKS', 'ADVISORIES', 'STATIC_ANALYSIS', 'CODE_REVIEW']) env[`TOLLGATE_USE_${name}`] = '0';
+      const inodes = () => Object.fromEntries(cacheFiles(dir).map((name) => [name, statSync(join(dir, name)).ino]));
+      const firstRun = async () => {
+        await repo.remove('.tollgate');
+        const result = await runCli(['run', '--only', 'secrets', '--format', 'json'], { cwd: repo.root, env });
+        expect(result.exitCode, result.stderr).toBe(0);
+      };
+      const plainRun = async () => {
+        await repo.remove('.tollgate');
+        const result = await runCli(['run'], { cwd: repo.root, env });
+        expect(result.stderr).not.toMatch(/error/i);
+      };
+      await firstRun();
+      const afterFirst = inodes();
+      expect(Object.keys(afterFirst)).toHaveLength(1);
+      await firstRun();
+      expect(inodes(), 'a second run reads the file the first wrote').toEqual(afterFirst);
+      await plainRun();
+      const afterPlain = inodes();
+      expect(Object.keys(afterPlain), "the small bundle's file is added").toHaveLength(2);
+      expect(afterPlain).toMatchObject(afterFirst);
+      await plainRun();
+      await firstRun();
+      expect(inodes(), 'nothing is written again').toEqual(afterPlain);
+    } finally {
+      await repo.cleanup();
+    }
   });
 
   test('the folder keeps only the most recently written files', async () => {
