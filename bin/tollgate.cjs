@@ -195,12 +195,14 @@ function loadCli() {
 }
 
 /**
- * V8's interrupt budget for every `tollgate run` that loads the whole CLI, set before its bundle is compiled. V8
- * optimizes a function once it has run for about this many bytes of bytecode (144 KiB by default): in a first run,
- * which lasts about a second, that sent hundreds of functions run a few times each to the optimizing compiler, whose
- * threads took 0.15-0.25 s of the process's 0.6 s of CPU. At 1 MiB only the truly hot ones (the scanner's and the
- * patch parser's loops) are optimized (docs/benchmarks.md, "Where a first run's time goes": the paired figures). Only
- * when the command line and NODE_OPTIONS leave the budget alone; the same for every `run`, whose code cache is one file.
+ * V8's interrupt budget for every `tollgate run` that loads the whole CLI, set before its bundle is compiled. V8 11
+ * (Node 20) optimizes a function once it has run through this many bytes of bytecode a few times over (66 KiB by
+ * default): in a first run, which lasts about a second, that sent hundreds of functions run a few times each to the
+ * optimizing compiler, whose threads took 0.15-0.25 s of the process's 0.6 s of CPU. At 1 MiB only the truly hot ones
+ * (the scanner's and the patch parser's loops) are optimized (docs/benchmarks.md, "The optimizing compiler's share of a
+ * first run"). Only when the command line and NODE_OPTIONS leave the budget alone, and only on a V8 that has the flag
+ * (V8 12 and later count invocations instead, and print an error for a flag they do not know); the same for every
+ * `run`, whose code cache is one file.
  */
 const INTERRUPT_BUDGET = 1024 * 1024;
 let budgetSet = false;
@@ -208,6 +210,7 @@ let budgetSet = false;
 function tierUpLater() {
   const flags = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS || ''}`;
   if (budgetSet || /--interrupt[-_]budget/.test(flags)) return;
+  if (Number(process.versions.v8.split('.')[0]) > 11) return;
   try {
     require('node:v8').setFlagsFromString(`--interrupt-budget=${INTERRUPT_BUDGET}`);
     budgetSet = true;

@@ -80,6 +80,8 @@ function expectClean(result: ProcessResult, what: string): void {
   expect(output, what).not.toMatch(/tollgate: internal error/i);
   expect(output, what).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
   expect(output, what).not.toContain(TOKEN);
+  // V8's complaint about a flag it lacks: bin/tollgate.cjs sets its budget only on a V8 that has the flag (Node 20).
+  expect(result.stderr, what).not.toMatch(/unrecognized flag/);
 }
 
 /** `tollgate … --help` answers, by command line: a group's help lists its subcommands and is checked as a command's. */
