@@ -3,7 +3,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { propertyRuns } from '../../test/support/property-runs.js';
 import { loadRedactor } from '../core/pipeline/redact-result.js';
 import { resetKnownValues } from './known-values.js';
-import { redactSecrets, type SecretTextScanner, sharedSecretScanner } from './redact.js';
+import { maskUrlCredentials, redactSecrets, type SecretTextScanner, sharedSecretScanner } from './redact.js';
 import { builtinRules } from './rules/index.js';
 import { fakeChecksumToken, fakeToken } from './sample-tokens.js';
 
@@ -75,6 +75,31 @@ describe('output masking with the keyword pre-check', () => {
       }),
       { numRuns: propertyRuns(300, 3000) },
     );
+  });
+
+  test('URL credentials are masked as both patterns alone mask them, `://` or not', () => {
+    const urlish = fc.array(
+      fc.oneof(fragment, fc.constantFrom('://', 'https://', 'git+ssh://', ':', '@', 'user', 'x:y@', 'a.b-c+d')),
+      { maxLength: 10 },
+    );
+    const bothPatterns = (input: string) =>
+      input
+        .replace(
+          /\b([a-z][a-z0-9+.-]*:\/\/)([^\s/:@'"]*):([^\s/@'"]+)@/gi,
+          (_m, scheme, user) => `${scheme}${user}:***@`,
+        )
+        .replace(/\b([a-z][a-z0-9+.-]*:\/\/)([A-Za-z0-9_\-.]{20,})@/gi, (_m, scheme) => `${scheme}***@`);
+    let changed = 0;
+    fc.assert(
+      fc.property(urlish, (parts) => {
+        const input = parts.join('');
+        const expected = bothPatterns(input);
+        expect(maskUrlCredentials(input)).toBe(expected);
+        if (expected !== input) changed++;
+      }),
+      { numRuns: propertyRuns(300, 3000) },
+    );
+    expect(changed).toBeGreaterThan(0);
   });
 
   test('plain paths and progress lines take the skip; no rule sample the scan finds does', () => {
