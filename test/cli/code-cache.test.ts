@@ -81,6 +81,47 @@ describe('the code cache', () => {
     expect(cacheFiles(dir).sort()).toEqual([file, file!.replace(/-other\.bin$/, '-help.bin')].sort());
   });
 
+  test('`scan --history`, which starts V8 with flags of its own, keeps a cache file of its own and reads it back', async () => {
+    // V8 rejects a cache written under other flags: a history scan sharing the other scans' file would reject and
+    // rewrite it on every start, each of them compiling the whole bundle.
+    const repo = await createTempRepo({ files: { 'a.txt': 'one\n' } });
+    try {
+      await repo.write('b.txt', 'two\n');
+      await repo.commit('second');
+      const dir = join(home.home, 'cache-history');
+      const env = envWith(dir, { HOME: repo.home });
+      const scan = (...args: string[]) => runCli(['scan', ...args, '--format', 'json'], { cwd: repo.root, env });
+      const uncached = await runCli(['scan', '--history', 'HEAD~1..HEAD', '--format', 'json'], {
+        cwd: repo.root,
+        env: { ...env, TOLLGATE_NO_COMPILE_CACHE: '1' },
+      });
+      expect(uncached.exitCode, uncached.stderr).toBe(0);
+      const first = await scan('--history', 'HEAD~1..HEAD');
+      expect(first.stderr).toBe('');
+      expect(first.exitCode).toBe(0);
+      await scan('a.txt');
+      const files = cacheFiles(dir);
+      // The flags are Node 20's (bin/tollgate.cjs): on other Nodes both scans start alike and share a file.
+      const ownFlags = process.versions.node.split('.')[0] === '20';
+      expect(files, 'one file for the history scan, one for the other scan').toHaveLength(ownFlags ? 2 : 1);
+      const written = files.map((file) => statSync(join(dir, file)).mtimeMs);
+      for (const args of [['--history=HEAD~1..HEAD'], ['a.txt']]) {
+        const again = await scan(...args);
+        expect(again.stderr).toBe('');
+        expect(again.exitCode).toBe(0);
+      }
+      expect(cacheFiles(dir)).toEqual(files);
+      expect(
+        files.map((file) => statSync(join(dir, file)).mtimeMs),
+        'valid caches are not written again',
+      ).toEqual(written);
+      const strip = (json: string) => json.replace(/"durationMs":\s*[0-9.]+/g, '');
+      expect(strip(first.stdout)).toBe(strip(uncached.stdout));
+    } finally {
+      await repo.cleanup();
+    }
+  });
+
   test('garbage, a flipped bit or another bundle in the cache file is ignored and replaced', async () => {
     const dir = join(home.home, 'cache-corrupt');
     await help(envWith(dir));
