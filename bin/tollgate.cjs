@@ -13,18 +13,6 @@ const path = require('node:path');
 const bundleDir = path.join(__dirname, '..', 'dist', 'bundle', 'cli');
 const args = process.argv.slice(2);
 
-// V8's tiering for `scan --history`. A history scan hands the scanner thousands of small texts (rails
-// v7.2.0..v8.0.0: 2,871 added pieces and 1,813 messages) in one short process, and V8 compiled about a hundred
-// functions with its optimising compiler on its helper threads, most of them too late to pay back: a fifth of Node's
-// CPU. Four times V8's interrupt budget (Node 20's default is 67,584) leaves the lukewarm ones to the cheaper tiers and
-// cut the whole run's CPU by about a tenth (docs/benchmarks.md, "V8's tiering"). Node 20 only: later V8s tier by
-// invocation counts, have no such flag (an unknown one is an error line on stderr) and gained nothing measurable from
-// theirs. Set before the bundle is compiled, and part of the code cache's file name (`flagsTag`): V8 checks a cache
-// against the flags it was written under.
-const RUNTIME_V8_FLAGS =
-  process.versions.node.split('.')[0] === '20' && isHistoryScan(args) ? '--interrupt-budget=270000' : '';
-if (RUNTIME_V8_FLAGS) require('node:v8').setFlagsFromString(RUNTIME_V8_FLAGS);
-
 /** `tollgate scan … --history <range>` (or `--history=<range>`): only the speed of the run depends on it. */
 function isHistoryScan(argv) {
   return argv[0] === 'scan' && argv.some((arg) => arg === '--history' || arg.startsWith('--history='));
@@ -94,7 +82,7 @@ function bundleId(source) {
 
 /** A short tag of what else V8 checks a cache against: the flags from the command line, NODE_OPTIONS and our own. */
 function flagsTag() {
-  const flags = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS || ''} ${RUNTIME_V8_FLAGS}`.trim();
+  const flags = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS || ''} ${runtimeV8Flags}`.trim();
   let hash = 0x811c9dc5;
   for (let index = 0; index < flags.length; index++) hash = Math.imul(hash ^ flags.charCodeAt(index), 0x01000193);
   return flags === '' ? 'default' : (hash >>> 0).toString(16);
@@ -181,11 +169,11 @@ function loadBundle(name, { small = false } = {}) {
     ...(cached ? { cachedData: cached.payload } : {}),
   });
   const outcome = { answered: !small, saved: false };
-  const budgetAtLoad = budgetSet;
+  const flagsAtLoad = runtimeV8Flags;
   // Written at exit, so the cache also holds the functions this run compiled, or before the V8 flags change (a small
   // bundle that hands over to the whole CLI, `tierUpLater`): data written after would be rejected at the next load.
   const save = () => {
-    if (!dir || outcome.saved || budgetSet !== budgetAtLoad) return;
+    if (!dir || outcome.saved || runtimeV8Flags !== flagsAtLoad) return;
     outcome.saved = true;
     const stale = !cached || script.cachedDataRejected || (outcome.answered && !cached.complete);
     if (stale) writeCache(dir, file, id, outcome.answered, script.createCachedData());
@@ -212,25 +200,28 @@ function loadCli() {
 }
 
 /**
- * V8's interrupt budget for every `tollgate run` that loads the whole CLI, set before its bundle is compiled. V8 11
- * (Node 20) optimizes a function once it has run through this many bytes of bytecode a few times over (66 KiB by
- * default): in a first run, which lasts about a second, that sent hundreds of functions run a few times each to the
- * optimizing compiler, whose threads took 0.15-0.25 s of the process's 0.6 s of CPU. At 1 MiB only the truly hot ones
- * (the scanner's keyword pass among them) are optimized: 7 compilations in place of 64 (docs/benchmarks.md, "The
- * optimizing compiler's share of a first run"). Only when the command line and NODE_OPTIONS leave the budget alone, and only on a V8 that has the flag
- * (V8 12 and later count invocations instead, and print an error for a flag they do not know); the same for every
- * `run`, whose code cache is one file.
+ * V8's interrupt budget for the short, busy commands, set before the whole CLI's bundle is compiled. V8 11 (Node 20)
+ * optimizes a function once it has run through this many bytes of bytecode a few times over (66 KiB by default): in a
+ * process that lasts about a second, that sends hundreds of functions run a few times each to the optimizing compiler,
+ * whose threads took a fifth to a third of Node's CPU. A first `run` (0.15-0.25 s of 0.6 s) gets 1 MiB: only the truly
+ * hot functions, the scanner's keyword pass among them, are optimized (7 compilations in place of 64). `scan --history`
+ * (thousands of small texts) gets four times the default; it keeps its loops optimized earlier. See
+ * docs/benchmarks.md, "The optimizing compiler's share of a first run" and "V8's tiering". Only when the command line
+ * and NODE_OPTIONS leave the budget alone, and only on a V8 that has the flag (V8 12 and later count invocations
+ * instead, and print an error for a flag they do not know). The flags are part of the code cache's name (`flagsTag`):
+ * V8 rejects a cache written under other flags.
  */
-const INTERRUPT_BUDGET = 1024 * 1024;
-let budgetSet = false;
+const RUN_INTERRUPT_BUDGET = 1024 * 1024;
+const HISTORY_INTERRUPT_BUDGET = 270_000;
+let runtimeV8Flags = '';
 
-function tierUpLater() {
+function tierUpLater(budget) {
   const flags = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS || ''}`;
-  if (budgetSet || /--interrupt[-_]budget/.test(flags)) return;
+  if (runtimeV8Flags || /--interrupt[-_]budget/.test(flags)) return;
   if (Number(process.versions.v8.split('.')[0]) > 11) return;
   try {
-    require('node:v8').setFlagsFromString(`--interrupt-budget=${INTERRUPT_BUDGET}`);
-    budgetSet = true;
+    require('node:v8').setFlagsFromString(`--interrupt-budget=${budget}`);
+    runtimeV8Flags = `--interrupt-budget=${budget}`;
   } catch {
     // Only the speed differs.
   }
@@ -273,7 +264,7 @@ function fastPath(name, entry) {
       // Every `run` compiles the whole CLI with the same budget (its code cache is one file per command).
       if (args[0] === 'run') {
         small.save();
-        tierUpLater();
+        tierUpLater(RUN_INTERRUPT_BUDGET);
       }
       loadCli().runCli(process.argv, handoff);
     } else {
@@ -293,8 +284,9 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V') && printV
 } else if (args[0] === 'run') {
   // Any other run takes a snapshot: its `git add` starts before the CLI loads, and the run takes it over.
   const early = startRunSnapshot();
-  tierUpLater();
+  tierUpLater(RUN_INTERRUPT_BUDGET);
   loadCli().runCli(process.argv, early ? { early } : {});
 } else {
+  if (isHistoryScan(args)) tierUpLater(HISTORY_INTERRUPT_BUDGET);
   loadCli().runCli(process.argv);
 }
