@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { type FakeAgents, helpFileOf, setupFakeAgents } from './fake-agents.js';
 
@@ -21,10 +21,16 @@ beforeAll(async () => {
 });
 afterAll(() => fakes.cleanup());
 
+/**
+ * One call of a fake, in the fakes' own folder (not $HOME: a worker runs other files first, isolate: false). A call
+ * that did not run says why (spawn error, signal) in what the test compares, instead of an empty log and no status.
+ */
 function call(command: string[], env: NodeJS.ProcessEnv) {
   writeFileSync(log, '');
-  const run = spawnSync(command[0]!, command.slice(1), { env, input: '', encoding: 'utf8', cwd: fakes.env.HOME });
-  return { stdout: run.stdout, stderr: run.stderr, status: run.status, log: fakes.calls() };
+  const run = spawnSync(command[0]!, command.slice(1), { env, input: '', encoding: 'utf8', cwd: dirname(log) });
+  const failed = run.error ? { error: `${(run.error as NodeJS.ErrnoException).code}: ${run.error.message}` } : {};
+  const signal = run.signal ? { signal: run.signal } : {};
+  return { stdout: run.stdout, stderr: run.stderr, status: run.status, ...failed, ...signal, log: fakes.calls() };
 }
 
 test.each([

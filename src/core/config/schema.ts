@@ -287,7 +287,31 @@ const validationFields = {
  * in a top-level section named by its `configKey`, and its on/off switch at `validation.<name>.enabled`
  * (overridden by `TOLLGATE_USE_<NAME>=0|1`).
  */
-export function buildConfigSchema(registries: Registries) {
+export function buildConfigSchema(registries: Registries): ConfigSchema {
+  const built = builtSchemas.get(registries.tools) ?? [];
+  const known = built.find(
+    (entry) => entry.agentNames === registries.agentNames && entry.reportFormats === registries.reportFormats,
+  );
+  if (known) return known.schema;
+  const schema = composeConfigSchema(registries);
+  builtSchemas.set(registries.tools, [
+    ...built,
+    { agentNames: registries.agentNames, reportFormats: registries.reportFormats, schema },
+  ]);
+  return schema;
+}
+
+/**
+ * Schemas already built, by the registry lists they were built from (the same arrays, not equal ones): a schema is
+ * immutable and a function of those lists alone, and composing one is most of what parsing a small config costs (a
+ * run parses its config and the policy at the base; the in-process tests thousands of times).
+ */
+const builtSchemas = new WeakMap<
+  readonly AnyToolDefinition[],
+  Array<Pick<Registries, 'agentNames' | 'reportFormats'> & { schema: ConfigSchema }>
+>();
+
+function composeConfigSchema(registries: Registries) {
   const { tools } = registries;
   const toolSections: Record<string, z.ZodType> = {};
   const switches: Record<string, z.ZodType> = {};
@@ -342,7 +366,7 @@ export function buildConfigSchema(registries: Registries) {
     });
 }
 
-export type ConfigSchema = ReturnType<typeof buildConfigSchema>;
+export type ConfigSchema = ReturnType<typeof composeConfigSchema>;
 
 type CoreShape = ReturnType<typeof coreSectionsFor> & { validation: z.ZodObject<typeof validationFields> };
 type CoreConfig = z.output<z.ZodObject<CoreShape>>;

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { chmod, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { type FakeAgents, type FakeReviewStep, helpFileOf, setupFakeAgents } from '../../../test/fakes/fake-agents.js';
 import { type FakeGithubRest, startFakeGithubRest } from '../../../test/fakes/github-rest/server.js';
 import { makeTestCa, removeTestCa, startFakeProvider } from '../../../test/fakes/https-provider/fake-provider.js';
@@ -22,20 +22,31 @@ const CREDENTIAL = fakeChecksumToken('ghp_', 'tollgate-api-credential');
 let source: TempRepo;
 let work: string;
 let bare: string;
+let bareDir: string;
 let oldCommit: string;
 let server: FakeGithubRest;
 let fakes: FakeAgents | undefined;
 let gitLog: string;
 let wrapperDir: string;
 
-beforeEach(async () => {
+/** The repository the alert is in, and the bare clone the fake GitHub serves: made once, read by every test. */
+beforeAll(async () => {
   source = await createTempRepo({ files: { 'config/prod.env': `GITHUB_TOKEN=${PLANTED}\n`, 'README.md': '# api\n' } });
   oldCommit = (await source.git('rev-parse', 'HEAD')).trim();
   await source.write('config/prod.env', '# GITHUB_TOKEN comes from the environment\n');
   await source.commit('load the token from the environment');
-  work = await tempDir('tollgate-alert-work-');
-  bare = join(work, 'api.git');
+  bareDir = await tempDir('tollgate-alert-origin-');
+  bare = join(bareDir, 'api.git');
   await source.git('clone', '--quiet', '--bare', source.root, bare);
+});
+
+afterAll(async () => {
+  await source?.cleanup();
+  if (bareDir) await removeDir(bareDir);
+});
+
+beforeEach(async () => {
+  work = await tempDir('tollgate-alert-work-');
   server = await startFakeGithubRest({
     token: CREDENTIAL,
     repos: {
@@ -74,7 +85,8 @@ afterEach(async () => {
   await server.close();
   await fakes?.cleanup();
   fakes = undefined;
-  await source.cleanup();
+  // What a test put in the shared repository's work tree (the skill folders) goes with it.
+  await removeDir(join(source.root, '.tollgate'));
   await removeDir(work);
 });
 

@@ -1,7 +1,16 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { schema as githubSchema } from '@octokit/graphql-schema';
-import { buildSchema, GraphQLError, type GraphQLSchema, graphql, parse } from 'graphql';
+import {
+  buildSchema,
+  type DocumentNode,
+  type ExecutionResult,
+  execute,
+  GraphQLError,
+  type GraphQLSchema,
+  parse,
+  validate,
+} from 'graphql';
 import type { FakeCheck, FakeComment, FakePullRequest, FakeThread, FakeWorld } from './world.js';
 
 /**
@@ -13,6 +22,22 @@ let schemaCache: GraphQLSchema | undefined;
 function schema(): GraphQLSchema {
   schemaCache ??= buildSchema(githubSchema.idl, { assumeValidSDL: true });
   return schemaCache;
+}
+
+/**
+ * Each query text parsed and validated against the schema once per worker, as `graphql()` would on every request:
+ * tollgate sends the same few documents again and again, and validating one against GitHub's whole schema is most of
+ * what a request costs here. Executing still happens per request, over that request's world and variables.
+ */
+const prepared = new Map<string, { document: DocumentNode; invalid: readonly GraphQLError[] }>();
+function prepare(query: string): { document: DocumentNode; invalid: readonly GraphQLError[] } {
+  let known = prepared.get(query);
+  if (!known) {
+    const document = parse(query);
+    known = { document, invalid: validate(schema(), document) };
+    prepared.set(query, known);
+  }
+  return known;
 }
 
 export interface FakeGithubServer {
@@ -75,7 +100,8 @@ async function handle(world: FakeWorld, request: IncomingMessage, response: Serv
     query: string;
     variables?: Record<string, unknown>;
   };
-  const definition = parse(query).definitions[0];
+  const { document, invalid } = prepare(query);
+  const definition = document.definitions[0];
   const kind = definition && 'operation' in definition && definition.operation === 'mutation' ? 'mutation' : 'query';
   const name = definition && 'name' in definition && definition.name ? definition.name.value : 'anonymous';
   if (world.rateLimit.remaining <= 0) {
@@ -84,7 +110,10 @@ async function handle(world: FakeWorld, request: IncomingMessage, response: Serv
   if (kind === 'mutation') world.beforeMutation?.(name, variables);
   world.operations.push({ name, kind, variables });
   world.rateLimit.remaining--;
-  const result = await graphql({ schema: schema(), source: query, rootValue: root(world), variableValues: variables });
+  const result: ExecutionResult =
+    invalid.length > 0
+      ? { errors: invalid }
+      : await execute({ schema: schema(), document, rootValue: root(world), variableValues: variables });
   const errors = result.errors?.map((error) => ({
     message: error.message,
     path: error.path,
