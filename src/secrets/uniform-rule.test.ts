@@ -1,4 +1,6 @@
 import { describe, expect, test } from 'vitest';
+import { loadScanner } from './load-rules.js';
+import { defaultSecretsOptions } from './options.js';
 import type { SecretRule } from './rule.js';
 import { builtinRules, providerFiles } from './rules/index.js';
 import { uniformRule } from './uniform-rule.js';
@@ -30,5 +32,20 @@ describe('uniformRule', () => {
     expect(Object.keys(uniform)).toEqual(Object.keys(uniformRule(builtinRules[0]!)));
     for (const rule of builtinRules.slice(0, 50))
       for (const [key, value] of Object.entries(rule)) expect(uniformRule(rule)[key as keyof SecretRule]).toBe(value);
+  });
+
+  test('a config rule joins the built-in rules with their shape', async () => {
+    const custom = {
+      id: 'acme',
+      severity: 'high' as const,
+      keywords: ['acme_'],
+      pattern: 'acme_[a-z0-9]{16}',
+      caseInsensitive: false,
+    };
+    const options = { ...defaultSecretsOptions(), rules: [custom] };
+    const { scanner } = await loadScanner('/nonexistent-repo', options, async () => null);
+    const orders = new Set(scanner.rules.map((rule) => Object.keys(rule).join(',')));
+    expect(scanner.rules.some((rule) => rule.id === 'acme')).toBe(true);
+    expect(orders.size).toBe(1);
   });
 });
