@@ -1,4 +1,4 @@
-import { FOLD, type KeywordAutomaton } from './prefilter.js';
+import { buildKeywordAutomaton, FOLD, type KeywordAutomaton } from './prefilter.js';
 
 /**
  * The prefilter's per-character pass, alone in a small function that records where keywords end; the scanner handles
@@ -12,6 +12,11 @@ import { FOLD, type KeywordAutomaton } from './prefilter.js';
 /** Hits recorded before they are handled (the pass then continues where it stopped). */
 const CAPACITY = 1024;
 
+/** An automaton of no keyword, made as every other is (so of the same shape): see `KeywordHits`' constructor. */
+const NO_KEYWORDS = buildKeywordAutomaton<unknown>([]);
+/** Calls past the point where V8 starts keeping a function's type feedback (8 in Node 20's V8). */
+const WARM_CALLS = 32;
+
 export class KeywordHits {
   /** Per hit, the automaton's state after its last character, where its keywords are listed. */
   readonly states = new Int32Array(CAPACITY);
@@ -21,6 +26,19 @@ export class KeywordHits {
   /** Where the pass stopped (every character before it read) and the automaton's state there. */
   at = 0;
   state = 0;
+
+  constructor() {
+    // Each pass run over nothing, so the code after its loop has type feedback before the loop is first optimized.
+    // The first large text has the loop compiled mid-pass (on-stack replacement); without feedback for what follows
+    // the loop, that compiled loop was entered and left again at its end on later calls: from one run to the next,
+    // 0 to 1,677 deoptimizations a scan of the npm corpus (`--trace-deopt`), in each scanning thread's isolate. V8
+    // keeps no feedback for a function's first few calls, so one call is not enough.
+    const empty = new Uint8Array(0);
+    for (let round = 0; round < WARM_CALLS; round++) {
+      this.find(NO_KEYWORDS, NO_KEYWORDS.accepting, '', 0, 0, 0);
+      this.findBytes(NO_KEYWORDS, NO_KEYWORDS.accepting, empty, 0, 0, 0);
+    }
+  }
 
   /**
    * Runs `automaton` over `text[from, until)` from `state`, recording hits until `until` or until `CAPACITY` of them

@@ -13,6 +13,7 @@ import { sharedSecretScanner } from './redact.js';
 import type { SecretRule } from './rule.js';
 import { builtinRules } from './rules/index.js';
 import { SecretScanner } from './scanner.js';
+import { uniformRule } from './uniform-rule.js';
 
 export interface LoadedScanner {
   scanner: SecretScanner;
@@ -34,7 +35,8 @@ export async function loadScanner(
   const { imported, notes } = await loadImportedSuppressions(repoRoot, options, read);
   const builtin =
     options.encryptedKeys === 'ignore' ? builtinRules.filter((rule) => !rule.passphraseProtected) : builtinRules;
-  const rules: SecretRule[] = [...builtin, ...options.rules.map(compileCustomRule)];
+  // Custom and imported rules get the built-in rules' one shape too (see `uniformRule`).
+  const rules: SecretRule[] = [...builtin, ...options.rules.map((rule) => uniformRule(compileCustomRule(rule)))];
   if (!options.gitleaksConfig) {
     // The built-in rules alone are the scanner that masks output: built once (its keyword automata and compiled rules
     // cost tens of milliseconds of CPU), shared.
@@ -52,7 +54,7 @@ export async function loadScanner(
   const text = bytes.toString('utf8');
   const gitleaks = importGitleaksConfig(text, options.gitleaksConfig);
   return {
-    scanner: new SecretScanner([...rules, ...gitleaks.rules], gitleaks.allowlist),
+    scanner: new SecretScanner([...rules, ...gitleaks.rules.map(uniformRule)], gitleaks.allowlist),
     notes: [...notes, ...gitleaks.notes],
     imported,
   };

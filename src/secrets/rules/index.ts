@@ -1,4 +1,5 @@
 import type { SecretRule } from '../rule.js';
+import { uniformRule } from '../uniform-rule.js';
 import adyen from './adyen.js';
 import age from './age.js';
 import airtable from './airtable.js';
@@ -296,11 +297,14 @@ const FILES: ReadonlyArray<readonly [string, readonly SecretRule[]]> = Array.fro
   const info = infoOf(file);
   return [
     file,
-    rules.map((rule) => ({
-      ...rule,
-      provider: rule.provider ?? info?.name,
-      reference: rule.reference ?? info?.reference,
-    })),
+    // One shape for every rule (see `uniformRule`).
+    rules.map((rule) =>
+      uniformRule({
+        ...rule,
+        provider: rule.provider ?? info?.name,
+        reference: rule.reference ?? info?.reference,
+      }),
+    ),
   ];
 });
 
