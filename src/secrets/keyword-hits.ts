@@ -11,6 +11,8 @@ import { FOLD, type KeywordAutomaton } from './prefilter.js';
 
 /** Hits recorded before they are handled (the pass then continues where it stopped). */
 const CAPACITY = 1024;
+/** Calls of each loop in `warm`. */
+const WARM_CALLS = 16;
 
 export class KeywordHits {
   /** Per hit, the automaton's state after its last character, where its keywords are listed. */
@@ -21,6 +23,22 @@ export class KeywordHits {
   /** Where the pass stopped (every character before it read) and the automaton's state there. */
   at = 0;
   state = 0;
+
+  /**
+   * Runs both loops over one character, before any text: the code after each loop then has its type feedback
+   * when V8 compiles the loop by on-stack replacement in the middle of a scan's first large text. Without it the
+   * compiled `findBytes` left the loop through a deoptimization at each later return (about 200 times in a one-thread
+   * `scan --all` of the npm corpus, the code kept and entered again), and each time ran on in the interpreter.
+   */
+  warm(automaton: KeywordAutomaton<unknown>): this {
+    const bytes = Buffer.from(' ');
+    // V8 records a function's type feedback only from about its eighth call on.
+    for (let call = 0; call < WARM_CALLS; call++) {
+      this.find(automaton, automaton.accepting, ' ', 0, 1, 0);
+      this.findBytes(automaton, automaton.accepting, bytes, 0, 1, 0);
+    }
+    return this;
+  }
 
   /**
    * Runs `automaton` over `text[from, until)` from `state`, recording hits until `until` or until `CAPACITY` of them
