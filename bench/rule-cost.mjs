@@ -7,12 +7,12 @@
  *
  *   npm run build && node bench/rule-cost.mjs [--corpus DIR] [--mb N] [--rounds N] [--processes N] [--piece MB]
  *
- * The figure is the median over `--processes` fresh processes (default 3) of `--rounds` rounds each: within one
- * process the rounds agree to a few percent, but one process to the next the ratio moved from 0.80 to 0.96 (what V8
- * compiled, and how, for the shared scanner code), which a single process could not show. Each process builds the two
- * scanners and warms them in the other order than the one before. Each round scans the corpus once per rule set in
- * pieces of about `--piece` MB (default 1), the sets taking turns piece by piece, so load on a shared machine lands on
- * both alike.
+ * The figure is the median of every round of `--processes` fresh processes (default 3), `--rounds` each (default 3).
+ * Each round scans the corpus once per rule set in pieces of about `--piece` MB (default 16), the sets taking turns
+ * piece by piece, so load on a shared machine lands on both alike; each process builds the two scanners and warms
+ * them in the other order than the one before. At load 13-20, whole 64 MB passes taking turns gave rounds from 0.66
+ * to 1.03 in one run, 16 MB pieces 0.78 to 0.95; and one process's median differs from the next one's by up to 0.09,
+ * which one process could not show.
  *
  * The corpus is read into memory first (default: up to 64 MB of bench/.cache/text, the npm library code
  * bench/secrets.mjs builds, in path order; the project's own node_modules when that is not built), so reading from
