@@ -123,7 +123,7 @@ function tableSteps(rails) {
       script: 'rule-cost.mjs',
       args: quick
         ? [...(existsSync(slice) ? ['--corpus', slice] : []), '--mb', '8', '--rounds', '1']
-        : [...(existsSync(text) ? ['--corpus', text] : []), '--mb', '64', '--rounds', '5'],
+        : [...(existsSync(text) ? ['--corpus', text] : []), '--mb', '64', '--rounds', '3'],
     },
   ];
 }

@@ -153,7 +153,7 @@ export const ROWS = [
     read(r) {
       return {
         figure: r.ratio,
-        text: `${r.ratio.toFixed(3)} (${r.allRules} rules ${r.allMBPerCpuSecond.toFixed(1)} MB per CPU-s, ${r.oldestRules}: ${r.oldestMBPerCpuSecond.toFixed(1)}; ${r.megabytes.toFixed(0)} MB)`,
+        text: `${r.ratio.toFixed(3)} (${r.allRules} rules ${r.allMBPerCpuSecond.toFixed(1)} MB per CPU-s, ${r.oldestRules}: ${r.oldestMBPerCpuSecond.toFixed(1)}; ${r.megabytes.toFixed(0)} MB${r.ratioSpread ? `; rounds ${r.ratioSpread.map((value) => value.toFixed(3)).join('-')}` : ''})`,
         met: r.ratio >= 0.9,
       };
     },
