@@ -106,7 +106,7 @@ describe('the keyword pass', () => {
     );
   });
 
-  test('a warmed pass (both loops run over one blank first) finds what a fresh one does, over text and bytes', () => {
+  test('a pass used before (its loops warmed over nothing when made, then run on another text) finds what a new one does, over text and bytes', () => {
     const pass = (found: KeywordHits, automaton: ReturnType<typeof buildKeywordAutomaton>, text: string) => {
       const bytes = Buffer.from(text, 'latin1');
       found.find(automaton, automaton.accepting, text, 0, text.length, 0);
@@ -120,9 +120,9 @@ describe('the keyword pass', () => {
         fc.string({ unit: fc.constantFrom(' ', 'a', 'k', 'e', 'y', 't', 'o', 'n', 'K', '\n') }),
         (keywords, text) => {
           const automaton = buildKeywordAutomaton(keywords.map((keyword) => ({ keywords: [keyword], item: keyword })));
-          expect(pass(new KeywordHits().warm(automaton), automaton, text)).toEqual(
-            pass(new KeywordHits(), automaton, text),
-          );
+          const used = new KeywordHits();
+          pass(used, automaton, `${text} key token`);
+          expect(pass(used, automaton, text)).toEqual(pass(new KeywordHits(), automaton, text));
         },
       ),
     );

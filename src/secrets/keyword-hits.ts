@@ -11,9 +11,6 @@ import { buildKeywordAutomaton, FOLD, type KeywordAutomaton } from './prefilter.
 
 /** Hits recorded before they are handled (the pass then continues where it stopped). */
 const CAPACITY = 1024;
-/** Calls of each loop in `warm`. */
-const WARM_CALLS = 16;
-
 /** An automaton of no keyword, made as every other is (so of the same shape): see `KeywordHits`' constructor. */
 const NO_KEYWORDS = buildKeywordAutomaton<unknown>([]);
 /** Calls past the point where V8 starts keeping a function's type feedback (8 in Node 20's V8). */
@@ -40,22 +37,6 @@ export class KeywordHits {
       this.find(NO_KEYWORDS, NO_KEYWORDS.accepting, '', 0, 0, 0);
       this.findBytes(NO_KEYWORDS, NO_KEYWORDS.accepting, empty, 0, 0, 0);
     }
-  }
-
-  /**
-   * Runs both loops over one character, before any text: the code after each loop then has its type feedback
-   * when V8 compiles the loop by on-stack replacement in the middle of a scan's first large text. Without it the
-   * compiled `findBytes` left the loop through a deoptimization at each later return (about 200 times in a one-thread
-   * `scan --all` of the npm corpus, the code kept and entered again), and each time ran on in the interpreter.
-   */
-  warm(automaton: KeywordAutomaton<unknown>): this {
-    const bytes = Buffer.from(' ');
-    // V8 records a function's type feedback only from about its eighth call on.
-    for (let call = 0; call < WARM_CALLS; call++) {
-      this.find(automaton, automaton.accepting, ' ', 0, 1, 0);
-      this.findBytes(automaton, automaton.accepting, bytes, 0, 1, 0);
-    }
-    return this;
   }
 
   /**

@@ -70,7 +70,7 @@ export class SecretScanner {
       // The provider-named rules share one list of name words: read once, not once per rule.
       [...new Set(named.map((item) => item.rule.nameWords ?? []))].flat(),
     );
-    this.idleHits.push(new KeywordHits().warm(this.automaton));
+    this.idleHits.push(new KeywordHits());
     this.nameKeywords = new NameKeywords(named.map((item) => ({ keywords: item.rule.keywords, item })));
     this.reach = Math.max(STREAM_AHEAD, ...this.compiled.map((item) => (item.block ? item.maxLength + 64 : 0)));
     this.progress = new RuleProgressPool(this.compiled.length);
