@@ -3,8 +3,8 @@ import {
   collectWatched,
   envKeyOf,
   evidencePath,
+  fewEnoughTracked,
   type GitPlaces,
-  MAX_TRACKED,
   type StampEvidence,
 } from './stamp-evidence.js';
 import { type GitResult, gitAll } from './stamp-git.js';
@@ -23,12 +23,14 @@ const EXCLUDES = ['config', '--path', '--get', 'core.excludesFile'];
 /** git prints the system config file's path through an "editor" that is the shell's own printf. */
 const SYSTEM = ['config', '--system', '--edit'];
 const PRINT_EDITOR = "printf '%s\\n'";
+/** More ignored paths than this: the answer is not kept (a folder of build output listed file by file). */
+const MAX_IGNORED = 20_000;
 
 export async function recordStampEvidence(cwd: string, env: NodeJS.ProcessEnv): Promise<boolean> {
   try {
     const startedMs = Date.now();
     const files = repoFilesOf(cwd, env, true);
-    if (!files) return false;
+    if (!files || !fewEnoughTracked(files.indexPath)) return false;
     const gitEnv = stampGitEnv(env);
     const placesEnv = { ...gitEnv, GIT_EDITOR: PRINT_EDITOR };
     const first = placesOf(await gitAll([IGNORED, EXCLUDES, SYSTEM], files.top, placesEnv));
@@ -70,7 +72,7 @@ function placesOf(results: GitResult[]): GitPlaces | undefined {
   let count = 0;
   for (const record of ignored.stdout.split('\0')) {
     if (record.startsWith('! ') && record.endsWith('/')) ignoredDirs.add(record.slice(2));
-    if (++count > MAX_TRACKED) return undefined;
+    if (++count > MAX_IGNORED) return undefined;
   }
   return { systemConfig, excludesFile: excludes.code === 0 ? excludes.stdout.replace(/\n$/, '') : null, ignoredDirs };
 }

@@ -1,4 +1,14 @@
-import { closeSync, fstatSync, lstatSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
+import {
+  closeSync,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  type Stats,
+  statSync,
+} from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { TOLLGATE_DIR } from '../state/tollgate-dir-name.js';
 import { type IndexEntry, readIndexEntries } from './git-index-entries.js';
@@ -25,11 +35,20 @@ import type { RepoFiles } from './stamp-repo-files.js';
  * The evidence is signed with the user's state key (the caller checks it before using the answer).
  */
 export const EVIDENCE_FILE = 'stamp-evidence.json';
-/** Beyond these, git is cheaper than the evidence (or the evidence too big to keep). */
-export const MAX_TRACKED = 50_000;
-const MAX_WATCHED = 20_000;
+/**
+ * Beyond these, git costs less than the evidence: in a fresh process each stat and index entry costs Node about as
+ * much as git's start (docs/benchmarks.md, "Answering without git"). Index entries, and other paths watched.
+ */
+export const MAX_TRACKED = 500;
+const MAX_WATCHED = 200;
+/** An index file bigger than this holds more than MAX_TRACKED entries (each at least 62 bytes; paths are short). */
+const MAX_INDEX_BYTES = MAX_TRACKED * 256;
 /** As the stamp's racy rule (tree-stamp.ts): a file changed this recently may change again within its timestamp. */
 const RACY_MS = 2000;
+/** How far before the index file's mtime a tracked file's last change must be for its entry to decide (see below). */
+const RACY_GAP_MS = 1;
+/** How close a time in milliseconds (a double) must be to git's nanoseconds. */
+const MATCH_NS = 1000;
 
 export interface StampEvidence {
   /** The folder and environment git ran in (`envKeyOf`). */
@@ -67,12 +86,23 @@ export function envKeyOf(cwd: string, env: NodeJS.ProcessEnv): string {
  * points elsewhere, or a target that changed, is seen. Throws on any other error.
  */
 export function statKey(path: string): string {
-  const info = lstatSync(path, { bigint: true, throwIfNoEntry: false });
+  const info = lstatSync(path, NO_THROW);
   if (!info) return '-';
-  const key = `${info.mode}:${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}:${info.uid}:${info.gid}`;
+  const key = keyOf(info);
   if (!info.isSymbolicLink()) return key;
-  const target = statSync(path, { bigint: true, throwIfNoEntry: false });
-  return target ? `${key}>${target.mode}:${target.dev}:${target.ino}:${target.size}:${target.ctimeNs}` : `${key}>-`;
+  const target = statSync(path, NO_THROW);
+  return target ? `${key}>${keyOf(target)}` : `${key}>-`;
+}
+
+const NO_THROW = { throwIfNoEntry: false } as const;
+
+/**
+ * Stat data as one string. Plain (not bigint) stat data, a fraction of the cost: its times are doubles of
+ * milliseconds, exact to a quarter of a microsecond, and any change after the evidence was recorded moves a ctime
+ * by far more (the record spans at least git's own run).
+ */
+function keyOf(info: Stats): string {
+  return `${info.mode}:${info.dev}:${info.ino}:${info.size}:${info.mtimeMs}:${info.ctimeMs}:${info.uid}:${info.gid}`;
 }
 
 /** True when the evidence holds for the repository `files` describes, seen from `cwd` with `env` (see above). */
@@ -105,63 +135,64 @@ export function indexEvidence(
   indexKey: string,
 ): { entries: IndexEntry[]; read: string[] } | undefined {
   const index = readPinned(indexPath, indexKey);
-  const entries = index && readIndexEntries(index.bytes);
+  // The count first: beyond MAX_TRACKED, git answers for less than the entries cost to read and compare.
+  if (!index || index.bytes.length < 12 || index.bytes.readUInt32BE(8) > MAX_TRACKED) return undefined;
+  const entries = readIndexEntries(index.bytes);
   if (!entries || entries.length > MAX_TRACKED) return undefined;
   const read: string[] = [];
   for (const entry of entries) {
     const path = join(top, entry.path);
-    if (!statMatches(path, entry.stat, index.mtimeNs)) read.push(path);
+    if (!statMatches(path, entry.stat, index.mtimeMs)) read.push(path);
   }
   return { entries, read };
 }
 
 /** A file's bytes, read through one descriptor whose stat data is `key` before and after the read. */
-function readPinned(path: string, key: string): { bytes: Buffer; mtimeNs: bigint } | undefined {
+function readPinned(path: string, key: string): { bytes: Buffer; mtimeMs: number } | undefined {
   const fd = openSync(path, 'r');
   try {
-    const before = fstatSync(fd, { bigint: true });
-    const bytes = Buffer.allocUnsafe(Number(before.size));
+    const before = fstatSync(fd);
+    if (before.size > MAX_INDEX_BYTES) return undefined;
+    const bytes = Buffer.allocUnsafe(before.size);
     let read = 0;
     for (let count = 1; read < bytes.length && count > 0; read += count) {
       count = readSync(fd, bytes, read, bytes.length - read, read);
     }
-    const after = fstatSync(fd, { bigint: true });
-    const keyOf = (info: typeof before) =>
-      `${info.mode}:${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}:${info.uid}:${info.gid}`;
-    if (read !== bytes.length || keyOf(before) !== key || keyOf(after) !== key) return undefined;
-    return { bytes, mtimeNs: before.mtimeNs };
+    if (read !== bytes.length || keyOf(before) !== key || keyOf(fstatSync(fd)) !== key) return undefined;
+    return { bytes, mtimeMs: before.mtimeMs };
   } finally {
     closeSync(fd);
   }
 }
 
-const NS = 1_000_000_000n;
-const U32 = 0xffffffffn;
-
 /**
  * True when `path` has the stat data an index entry holds for it (git's fields, each as git truncates it to 32
- * bits; the mode as git records it) and neither its mtime nor its ctime is at or after the index file's mtime:
- * git's racy-clean rule, under which git itself would read the file.
+ * bits; the mode as git records it) and its mtime and ctime are at least RACY_GAP_MS before the index file's mtime
+ * (git's racy-clean rule, under which git itself would read the file, with a margin). Plain (not bigint) stat data, a
+ * quarter of the cost: its times are doubles of milliseconds, exact to well under a microsecond, so nanoseconds are
+ * compared within MATCH_NS. That is sound because of the margin: a change after the index was written sets the
+ * file's ctime to at least the index file's mtime, at least RACY_GAP_MS past the ctime the entry holds.
  */
-function statMatches(path: string, stat: number[], indexMtimeNs: bigint): boolean {
-  const info = lstatSync(path, { bigint: true, throwIfNoEntry: false });
-  if (!info || info.mtimeNs >= indexMtimeNs || info.ctimeNs >= indexMtimeNs || info.ctimeNs < 0n) return false;
-  const mode = info.isSymbolicLink() ? 0o120000 : info.isFile() ? (info.mode & 0o100n ? 0o100755 : 0o100644) : -1;
-  const u32 = (value: bigint) => Number(value & U32);
-  const fields = [
-    u32(info.ctimeNs / NS),
-    Number(info.ctimeNs % NS),
-    u32(info.mtimeNs / NS),
-    Number(info.mtimeNs % NS),
-    u32(info.dev),
-    u32(info.ino),
-    mode,
-    u32(info.uid),
-    u32(info.gid),
-    u32(info.size),
-  ];
-  for (let field = 0; field < fields.length; field += 1) if (fields[field] !== stat[field]) return false;
-  return true;
+function statMatches(path: string, stat: number[], indexMtimeMs: number): boolean {
+  const info = lstatSync(path, NO_THROW);
+  if (!info || info.ctimeMs < 0 || Math.max(info.mtimeMs, info.ctimeMs) > indexMtimeMs - RACY_GAP_MS) return false;
+  const mode = info.isSymbolicLink() ? 0o120000 : info.isFile() ? (info.mode & 0o100 ? 0o100755 : 0o100644) : -1;
+  return (
+    timeMatches(info.ctimeMs, stat[0]!, stat[1]!) &&
+    timeMatches(info.mtimeMs, stat[2]!, stat[3]!) &&
+    info.dev >>> 0 === stat[4] &&
+    info.ino >>> 0 === stat[5] &&
+    mode === stat[6] &&
+    info.uid >>> 0 === stat[7] &&
+    info.gid >>> 0 === stat[8] &&
+    info.size >>> 0 === stat[9]
+  );
+}
+
+/** A time in milliseconds against git's seconds and nanoseconds (the seconds truncated to 32 bits). */
+function timeMatches(ms: number, seconds: number, nanoseconds: number): boolean {
+  const whole = Math.floor(ms / 1000);
+  return whole >>> 0 === seconds && Math.abs((ms - whole * 1000) * 1e6 - nanoseconds) < MATCH_NS;
 }
 
 /**
@@ -329,6 +360,17 @@ function isEvidence(value: unknown): value is StampEvidence {
     Array.isArray(evidence.watched) &&
     evidence.watched.every((pair) => Array.isArray(pair) && typeof pair[0] === 'string' && typeof pair[1] === 'string')
   );
+}
+
+/** True when the index at `indexPath` holds at most MAX_TRACKED entries: evidence is worth recording. */
+export function fewEnoughTracked(indexPath: string): boolean {
+  const header = Buffer.alloc(12);
+  const fd = openSync(indexPath, 'r');
+  try {
+    return readSync(fd, header, 0, 12, 0) === 12 && header.readUInt32BE(8) <= MAX_TRACKED;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** The saved evidence's path under a work tree. */
