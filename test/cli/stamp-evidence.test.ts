@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
@@ -36,7 +36,7 @@ describe('a stamp from saved evidence (built CLI)', () => {
     await repo.commit('feature');
     // Past git's racy-clean window (a stamp of files seconds old is never saved); the index written after them.
     backdate();
-    await repo.git('update-index', '--refresh');
+    await settleThenRefresh();
   });
   afterEach(async () => {
     await repo.cleanup();
@@ -49,6 +49,14 @@ describe('a stamp from saved evidence (built CLI)', () => {
     for (const path of ['tollgate.config.yaml', 'app.txt', 'src/a.txt', 'feature.txt']) {
       utimesSync(join(repo.root, path), past, past);
     }
+  };
+  /**
+   * The index rewritten a little after the files' ctimes: file times come from the kernel's coarse clock, and an
+   * index written in the same tick as a file's change makes that entry racy (git reads the file; no evidence is kept).
+   */
+  const settleThenRefresh = async () => {
+    await new Promise((resolveWait) => setTimeout(resolveWait, 50));
+    await repo.git('update-index', '--refresh');
   };
   const env = () => ({
     ...repo.env,
@@ -74,19 +82,30 @@ describe('a stamp from saved evidence (built CLI)', () => {
     );
   /** Runs until one answered without git (a pass, a repeat that saves the stamp and the evidence, then answers). */
   const primed = async () => {
+    const seen: Array<{ gits: number; trace: string }> = [];
     for (let attempt = 0; attempt < 4; attempt += 1) {
       const out = await run();
+      seen.push({
+        gits: out.gits,
+        trace: out.stderr
+          .split('\n')
+          .filter((line) => line.includes('fast path'))
+          .join(' / '),
+      });
       expect(out.exitCode).toBe(0);
       if (out.stderr.includes(ANSWERED) && out.gits === 0) return;
     }
-    throw new Error('the fast path never answered without git');
+    const evidence = join(repo.root, '.tollgate', 'stamp-evidence.json');
+    throw new Error(
+      `the fast path never answered without git: ${JSON.stringify(seen)}; evidence ${existsSync(evidence)}`,
+    );
   };
   /** The committed tree back, its files' mtimes in the past and the index refreshed after them. */
   const restore = async () => {
     await repo.git('checkout', '--quiet', '--', '.');
     await repo.git('clean', '-fdq');
     backdate();
-    await repo.git('update-index', '--refresh');
+    await settleThenRefresh();
   };
   /** A run whose stamp asked git again, and was not answered from the saved result. */
   const expectGitAsked = async () => {
@@ -139,6 +158,23 @@ describe('a stamp from saved evidence (built CLI)', () => {
       await primed();
       chmodSync(join(repo.root, 'feature.txt'), 0o755);
       await expectGitAsked();
+    },
+    BUDGET,
+  );
+
+  test(
+    'an edit not staged is answered without git too, until the attributes git compares it through change',
+    async () => {
+      await repo.write('app.txt', 'edited, not staged\n');
+      const past = new Date(Date.now() - 60_000);
+      utimesSync(join(repo.root, 'app.txt'), past, past);
+      // Its ctime must be older than the record's racy window: wait it out, as an agent's pause would.
+      await new Promise((resolveWait) => setTimeout(resolveWait, 2100));
+      await primed();
+      await mkdir(join(repo.root, '.git', 'info'), { recursive: true });
+      writeFileSync(join(repo.root, '.git', 'info', 'attributes'), '*.txt text eol=crlf\n');
+      // git is asked (here it says the same: the file still differs from its entry).
+      expect((await run()).gits).toBeGreaterThan(0);
     },
     BUDGET,
   );

@@ -68,6 +68,8 @@ export interface GitPlaces {
   systemConfig: string;
   /** `core.excludesFile`, when set. */
   excludesFile: string | null;
+  /** `core.attributesFile`, when set. */
+  attributesFile: string | null;
   /** Untracked folders git ignores whole, as `git ls-files --others --ignored --directory` lists them ("dir/"). */
   ignoredDirs: ReadonlySet<string>;
 }
@@ -217,7 +219,11 @@ export function collectWatched(
   if (!configs || configs.some(includesOther)) return undefined;
   const binaries = gitBinaries(env);
   if (!binaries) return undefined;
-  const ignores = [join(gitDir, 'info', 'exclude'), ...globalExcludes(env, places.excludesFile)];
+  const excludes = globalExcludes(env, places.excludesFile);
+  // A file git reads is compared through its attributes (line endings, working-tree encoding): their files too.
+  const attributes = index.read.length === 0 ? [] : attributeFiles(gitDir, env, places);
+  if (!excludes || !attributes) return undefined;
+  const ignores = [join(gitDir, 'info', 'exclude'), ...excludes, ...attributes];
   const folders = watchedFolders(files.top, index.entries, places.ignoredDirs);
   if (!folders) return undefined;
   const paths = [indexPath, ...configs, ...binaries, ...ignores, join(gitDir, 'shallow'), ...folders, ...index.read];
@@ -251,13 +257,32 @@ function includesOther(path: string): boolean {
   }
 }
 
-/** The global excludes files git may read: the configured one and the default one. */
-function globalExcludes(env: NodeJS.ProcessEnv, configured: string | null): string[] {
-  const home = env.HOME!;
-  const xdg = env.XDG_CONFIG_HOME && isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : join(home, '.config');
-  const paths = [join(xdg, 'git', 'ignore')];
-  if (configured && isAbsolute(configured)) paths.push(configured);
+/** The global excludes files git may read: the configured one and the default one; undefined for a relative one. */
+function globalExcludes(env: NodeJS.ProcessEnv, configured: string | null): string[] | undefined {
+  const paths = [join(xdgConfig(env), 'git', 'ignore')];
+  if (configured !== null && !isAbsolute(configured)) return undefined;
+  if (configured) paths.push(configured);
   return paths;
+}
+
+/**
+ * The attributes files outside the tree git may read: the repository's, the global ones (configured and default)
+ * and the system one, beside the system config file (`$(prefix)/etc/gitattributes`); undefined when that place is not
+ * known (the system config moved by a variable, system attributes turned off or on by one, a relative path).
+ */
+function attributeFiles(gitDir: string, env: NodeJS.ProcessEnv, places: GitPlaces): string[] | undefined {
+  const configured = places.attributesFile;
+  if (env.GIT_CONFIG_SYSTEM !== undefined || env.GIT_ATTR_NOSYSTEM !== undefined) return undefined;
+  if (!places.systemConfig.endsWith('/gitconfig') || (configured !== null && !isAbsolute(configured))) return undefined;
+  const system = `${places.systemConfig.slice(0, -'gitconfig'.length)}gitattributes`;
+  const paths = [join(gitDir, 'info', 'attributes'), join(xdgConfig(env), 'git', 'attributes'), system];
+  if (configured) paths.push(configured);
+  return paths;
+}
+
+function xdgConfig(env: NodeJS.ProcessEnv): string {
+  const xdg = env.XDG_CONFIG_HOME;
+  return xdg && isAbsolute(xdg) ? xdg : join(env.HOME!, '.config');
 }
 
 /** `git` in each PATH folder up to the first that holds it; undefined for a relative PATH entry before that. */
@@ -274,9 +299,10 @@ function gitBinaries(env: NodeJS.ProcessEnv): string[] | undefined {
 }
 
 /**
- * Every folder git lists for untracked files, and every `.gitignore` in them: from the root down, all but `.git`,
+ * Every folder git lists for untracked files, and every `.gitignore` and `.gitattributes` in them: from the root down, all but `.git`,
  * folders git ignores whole (`ignoredDirs`), and folders not tracked whose own `.gitignore` is `*` (everything in them
- * ignored; that file is watched instead). Undefined beyond MAX_WATCHED paths, or at a symlinked `.gitignore`.
+ * ignored; that file is watched instead). Undefined beyond MAX_WATCHED paths, or at a symlinked `.gitignore` or
+ * `.gitattributes`.
  */
 function watchedFolders(top: string, entries: IndexEntry[], ignoredDirs: ReadonlySet<string>): string[] | undefined {
   const tracked = new Set<string>();
@@ -297,7 +323,7 @@ function watchedFolders(top: string, entries: IndexEntry[], ignoredDirs: Readonl
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       if (entry.name === '.git') continue;
       const path = relative === '' ? entry.name : `${relative}/${entry.name}`;
-      if (entry.name === '.gitignore') {
+      if (entry.name === '.gitignore' || entry.name === '.gitattributes') {
         if (!entry.isFile()) return undefined;
         watched.push(join(dir, entry.name));
       }
@@ -315,51 +341,6 @@ function watchedFolders(top: string, entries: IndexEntry[], ignoredDirs: Readonl
 function ignoresAll(path: string): boolean {
   const info = lstatSync(path, { throwIfNoEntry: false });
   return info?.isFile() === true && /^\*\r?\n?$/.test(readFileSync(path, 'latin1'));
-}
-
-/**
- * The saved evidence of the repository `files` describes when it holds (`evidenceHolds`), with the git results it
- * recorded; undefined when there is none, it is not whole, or it does not hold. Its signature is not checked here
- * (that needs node:crypto, loaded later): `signed` is the object read, for the caller to check.
- */
-export function readSavedEvidence(
-  files: RepoFiles,
-  cwd: string,
-  env: NodeJS.ProcessEnv,
-): { results: GitResultLike[]; signed: Record<string, unknown> } | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(readFileSync(evidencePath(files.top), 'utf8'));
-  } catch {
-    return undefined;
-  }
-  if (!isEvidence(value) || !evidenceHolds(value, files, cwd, env)) return undefined;
-  const results = [
-    { code: 0, stdout: value.status },
-    { code: value.filtersCode, stdout: value.filters },
-  ];
-  return { results, signed: value as unknown as Record<string, unknown> };
-}
-
-/** A git result as stamp-git.ts gives it. */
-interface GitResultLike {
-  code: number;
-  stdout: string;
-}
-
-function isEvidence(value: unknown): value is StampEvidence {
-  const evidence = value as Partial<StampEvidence> | null;
-  return (
-    typeof evidence === 'object' &&
-    evidence !== null &&
-    typeof evidence.env === 'string' &&
-    typeof evidence.refs === 'string' &&
-    typeof evidence.status === 'string' &&
-    typeof evidence.filters === 'string' &&
-    (evidence.filtersCode === 0 || evidence.filtersCode === 1) &&
-    Array.isArray(evidence.watched) &&
-    evidence.watched.every((pair) => Array.isArray(pair) && typeof pair[0] === 'string' && typeof pair[1] === 'string')
-  );
 }
 
 /** True when the index at `indexPath` holds at most MAX_TRACKED entries: evidence is worth recording. */

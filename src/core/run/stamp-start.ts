@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fixedGitEnv } from '../change-set/snapshot-git-config.js';
-import { readSavedEvidence } from './stamp-evidence.js';
+import { readSavedEvidence } from './stamp-evidence-read.js';
 import { type GitResult, gitAll } from './stamp-git.js';
 import { type RepoFiles, repoFilesOf } from './stamp-repo-files.js';
 
