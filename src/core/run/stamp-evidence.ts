@@ -45,6 +45,8 @@ const MAX_WATCHED = 200;
 const MAX_INDEX_BYTES = MAX_TRACKED * 256;
 /** As the stamp's racy rule (tree-stamp.ts): a file changed this recently may change again within its timestamp. */
 const RACY_MS = 2000;
+/** More than a tick of the kernel's coarse clock, which stamps file times (4 ms at 250 Hz, 10 at 100 Hz). */
+const TICK_MS = 100;
 /** How far before the index file's mtime a tracked file's last change must be for its entry to decide (see below). */
 const RACY_GAP_MS = 1;
 /** How close a time in milliseconds (a double) must be to git's nanoseconds. */
@@ -214,7 +216,7 @@ export function collectWatched(
   const index = indexKey === '-' ? undefined : indexEvidence(files.top, indexPath, indexKey);
   // A file git reads is watched by its own stat data, which must be older than the record (so no write after it
   // can share its timestamps).
-  if (index?.read.every((path) => settledBefore(path, startedMs)) !== true) return undefined;
+  if (index?.read.every((path) => settledBefore(path, startedMs - RACY_MS)) !== true) return undefined;
   const configs = configFiles(gitDir, env, places.systemConfig);
   if (!configs || configs.some(includesOther)) return undefined;
   const binaries = gitBinaries(env);
@@ -227,13 +229,16 @@ export function collectWatched(
   const folders = watchedFolders(files.top, index.entries, places.ignoredDirs);
   if (!folders) return undefined;
   const paths = [indexPath, ...configs, ...binaries, ...ignores, join(gitDir, 'shallow'), ...folders, ...index.read];
+  // A watched path changed within a tick of the file clock before the record could change again with the same
+  // times while git looks: each must be older than that.
+  if (!paths.every((path) => settledBefore(path, startedMs - TICK_MS))) return undefined;
   return paths.map((path): [string, string] => [path, statKey(path)]);
 }
 
-/** True when `path` is absent or was last changed more than RACY_MS before `startedMs`. */
-function settledBefore(path: string, startedMs: number): boolean {
-  const info = lstatSync(path, { throwIfNoEntry: false });
-  return !info || Math.max(info.mtimeMs, info.ctimeMs) < startedMs - RACY_MS;
+/** True when `path` is absent or was last changed before `beforeMs`. */
+function settledBefore(path: string, beforeMs: number): boolean {
+  const info = lstatSync(path, NO_THROW);
+  return !info || Math.max(info.mtimeMs, info.ctimeMs) < beforeMs;
 }
 
 /** Every config file git reads here: the system one, the global ones, the repository's. */
