@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fixedGitEnv } from '../change-set/snapshot-git-config.js';
+import { readSavedEvidence } from './stamp-evidence-read.js';
 import { type GitResult, gitAll } from './stamp-git.js';
 import { type RepoFiles, repoFilesOf } from './stamp-repo-files.js';
 
@@ -28,26 +29,45 @@ export interface StartedStamp {
   files: RepoFiles | undefined;
   /** git status, the filter config, and (without `files`) git rev-parse, in that order. */
   results: Promise<GitResult[]>;
+  /**
+   * The saved evidence (stamp-evidence.ts) that held, whose recorded answer `results` holds instead of git's; its
+   * signature is checked before the stamp uses it (`finishStamp`), and git is asked after all when it does not hold.
+   */
+  evidence?: Record<string, unknown>;
 }
 
 const REPO = ['rev-parse', '--show-toplevel', '--git-path', 'index', '--show-object-format'];
 /** Every ref's commit, then every ref's name, in the same order: the refs in the same process as the root. */
 const REFS = ['--all', '--symbolic-full-name', '--all'];
-const STATUS = ['status', '--porcelain=v2', '-z', '--branch', '--untracked-files=all'];
-const FILTERS = ['config', '-z', '--get-regexp', '^filter\\..*\\.(clean|process)$'];
+export const STATUS = ['status', '--porcelain=v2', '-z', '--branch', '--untracked-files=all'];
+export const FILTERS = ['config', '-z', '--get-regexp', '^filter\\..*\\.(clean|process)$'];
 
-/** Starts the stamp's git processes; never throws (a git that cannot start gives results that vouch for nothing). */
+/**
+ * Starts the stamp's git processes, or takes their answer from saved evidence that still holds (no git at all); never
+ * throws (a git that cannot start gives results that vouch for nothing).
+ */
 export function startStamp(options: StampOptions): StartedStamp {
   const { cwd, env } = options;
-  // The C locale: these commands' output is the same bytes in every locale (porcelain, -z), and each git then skips
-  // loading the user's locale and message catalogue, a tenth of its start.
-  const gitEnv = { ...fixedGitEnv(env), LC_ALL: 'C' };
   // The root, index and refs from the repository's files where its layout is the plain one (a git process fewer),
-  // else from `git rev-parse`. Status first: it takes longest. All at once, started by one shell (stamp-git.ts).
+  // else from `git rev-parse`.
   const files = repoFilesOf(cwd, env, options.refs === true);
+  const saved = files && options.refs ? readSavedEvidence(files, cwd, env) : undefined;
+  if (saved) return { options, files, results: Promise.resolve(saved.results), evidence: saved.signed };
+  return { options, files, results: startStampGit(options, files) };
+}
+
+/** The stamp's git: status first (it takes longest), all at once, started by one shell (stamp-git.ts). */
+export function startStampGit(options: StampOptions, files: RepoFiles | undefined): Promise<GitResult[]> {
   const revParse = options.refs ? [...REPO, ...REFS] : REPO;
-  const results = gitAll(files ? [STATUS, FILTERS] : [STATUS, FILTERS, revParse], cwd, gitEnv);
-  return { options, files, results };
+  return gitAll(files ? [STATUS, FILTERS] : [STATUS, FILTERS, revParse], options.cwd, stampGitEnv(options.env));
+}
+
+/**
+ * The environment of a stamp's git. The C locale: these commands' output is the same bytes in every locale
+ * (porcelain, -z), and each git then skips loading the user's locale and message catalogue, a tenth of its start.
+ */
+export function stampGitEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return { ...fixedGitEnv(env), LC_ALL: 'C' };
 }
 
 /**

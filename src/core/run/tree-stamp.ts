@@ -3,11 +3,13 @@ import { lstat, readFile } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import { indexMayHideEntries } from '../change-set/index-flags.js';
 import { checkWorkTreeIsHere } from '../change-set/work-tree-here.js';
+import { checkSignature } from '../state/signed-json.js';
+import { readStateKeyIfPresent } from '../state/state-key.js';
 import { TOLLGATE_DIR } from '../state/tollgate-dir.js';
 import { FAST_PATH_TRACE_VARIABLE } from './fast-path-trace.js';
 import type { GitResult } from './stamp-git.js';
 import type { RepoFiles } from './stamp-repo-files.js';
-import { type StampOptions, type StartedStamp, startStamp } from './stamp-start.js';
+import { type StampOptions, type StartedStamp, startStamp, startStampGit } from './stamp-start.js';
 
 /**
  * A stamp of everything in a repository that could change a run's answer without tollgate knowing: `git status` of
@@ -39,6 +41,8 @@ export interface Stamp {
   racy: boolean;
   /** False when `git status` may not see every edit (see above): no answer may be saved with, or read by, this stamp. */
   vouches: boolean;
+  /** How it was taken: so that a saved answer can record its git's evidence in the same folder and environment. */
+  taken?: StampOptions;
 }
 
 export type { StampOptions } from './stamp-start.js';
@@ -53,7 +57,7 @@ export function stampOf(options: StampOptions): Promise<Stamp | null> {
 export async function finishStamp(started: StartedStamp): Promise<Stamp | null> {
   const { options, files } = started;
   const { cwd, env } = options;
-  const [status, filters, repo] = (await started.results) as [GitResult, GitResult, GitResult | undefined];
+  const [status, filters, repo] = (await stampResults(started)) as [GitResult, GitResult, GitResult | undefined];
   const facts = files ?? repoFactsOf(repo!);
   if (!facts) return null;
   const { top: repoRoot, indexPath, objectFormat } = facts;
@@ -110,7 +114,18 @@ export async function finishStamp(started: StartedStamp): Promise<Stamp | null> 
     }
   }
   hash.update(`\0PATH=${env.PATH ?? ''}`);
-  return { repoRoot, value: hash.digest('hex'), racy, vouches };
+  return { repoRoot, value: hash.digest('hex'), racy, vouches, taken: options };
+}
+
+/**
+ * The stamp's git results: git's own, or the ones saved evidence recorded (stamp-start.ts) once its signature holds
+ * under the user's state key; git is started now when it does not (edited outside tollgate, or no key).
+ */
+async function stampResults(started: StartedStamp): Promise<GitResult[]> {
+  if (!started.evidence) return started.results;
+  const key = await readStateKeyIfPresent(started.options.env).catch(() => null);
+  if (checkSignature('stamp-evidence', started.evidence, key) === 'valid') return started.results;
+  return startStampGit(started.options, started.files);
 }
 
 /** What `git rev-parse` said of the repository; undefined when it is not one. */

@@ -17,6 +17,7 @@ import { trustedDigestOf } from '../state/trusted-commits.js';
 import { recordRunTelemetry } from '../telemetry/record.js';
 import { runEndTools } from './run-end-tools.js';
 import type { RunReport } from './run-report.js';
+import { recordStampEvidence } from './stamp-evidence-record.js';
 import type { Stamp } from './tree-stamp.js';
 import { UNCHANGED_RUN_FILE } from './unchanged-run-start.js';
 
@@ -120,6 +121,8 @@ export async function settleUnchangedRun(
     }
     const cache: RunCache = { stamp: saved, trusted: trustedDigestOf(history ?? null), ...template };
     await writeSignedJsonFile(path, 'run-cache', cache, { indent: 0 });
+    // The next stamp may then take its git's answer from the evidence, without git (stamp-evidence.ts).
+    if (saved !== '' && stamp?.taken) await recordStampEvidence(stamp.taken.cwd, stamp.taken.env);
   } catch {
     await rm(path, { force: true }).catch(() => {}); // no cache: the next run takes the full path
   }

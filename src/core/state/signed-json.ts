@@ -17,7 +17,8 @@ export type SignedKind =
   | 'commit-scans'
   | 'policy-accepted'
   | 'filtered-digests'
-  | 'analyzer-probes';
+  | 'analyzer-probes'
+  | 'stamp-evidence';
 
 /** What a read object's signature says. `unsigned`: written by a tollgate from before signatures. */
 export type Signature = 'valid' | 'unsigned' | 'forged';

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { recordStampEvidence } from '../../core/run/stamp-evidence-record.js';
 import { findSaved, type Stamp, stampOf } from '../../core/run/tree-stamp.js';
 import { readVerifiedJson, writeSignedJsonFile } from '../../core/state/signed-json-file.js';
 import { readStateKeyIfPresent } from '../../core/state/state-key.js';
@@ -105,6 +106,8 @@ export async function saveStamp(stamp: Stamp, fingerprint: string, configHash: s
     const cache: StopCache = { stamp: stamp.value, fingerprint, configHash, trusted: trustedDigestOf(history) };
     ensureTollgateDir(stamp.repoRoot);
     await writeSignedJsonFile(join(stamp.repoRoot, TOLLGATE_DIR, CACHE_FILE), 'stop-cache', cache, { indent: 0 });
+    // The next stamp may then take its git's answer from the evidence, without git (stamp-evidence.ts).
+    if (stamp.taken) await recordStampEvidence(stamp.taken.cwd, stamp.taken.env);
   } catch {
     // No stamp: the next stop takes the full path.
   }

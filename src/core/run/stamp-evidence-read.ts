@@ -1,0 +1,48 @@
+import { readFileSync } from 'node:fs';
+import { evidenceHolds, evidencePath, type StampEvidence } from './stamp-evidence.js';
+import type { RepoFiles } from './stamp-repo-files.js';
+
+/**
+ * The saved evidence of the repository `files` describes when it holds (`evidenceHolds`), with the git results it
+ * recorded; undefined when there is none, it is not whole, or it does not hold. Its signature is not checked here
+ * (that needs node:crypto, loaded later): `signed` is the object read, for the caller to check.
+ */
+export function readSavedEvidence(
+  files: RepoFiles,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): { results: GitResultLike[]; signed: Record<string, unknown> } | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(evidencePath(files.top), 'utf8'));
+  } catch {
+    return undefined;
+  }
+  if (!isEvidence(value) || !evidenceHolds(value, files, cwd, env)) return undefined;
+  const results = [
+    { code: 0, stdout: value.status },
+    { code: value.filtersCode, stdout: value.filters },
+  ];
+  return { results, signed: value as unknown as Record<string, unknown> };
+}
+
+/** A git result as stamp-git.ts gives it. */
+interface GitResultLike {
+  code: number;
+  stdout: string;
+}
+
+function isEvidence(value: unknown): value is StampEvidence {
+  const evidence = value as Partial<StampEvidence> | null;
+  return (
+    typeof evidence === 'object' &&
+    evidence !== null &&
+    typeof evidence.env === 'string' &&
+    typeof evidence.refs === 'string' &&
+    typeof evidence.status === 'string' &&
+    typeof evidence.filters === 'string' &&
+    (evidence.filtersCode === 0 || evidence.filtersCode === 1) &&
+    Array.isArray(evidence.watched) &&
+    evidence.watched.every((pair) => Array.isArray(pair) && typeof pair[0] === 'string' && typeof pair[1] === 'string')
+  );
+}
