@@ -89,7 +89,7 @@ function matchingBytes(bytes: Buffer, from: number, to: number, prefix: Buffer, 
 }
 
 /** git's offset varint (varint.c): seven bits a byte, most significant first, each continuation adding one. */
-function readVarint(bytes: Buffer, at: number, end: number): { value: number; next: number } | null {
+export function readVarint(bytes: Buffer, at: number, end: number): { value: number; next: number } | null {
   if (at >= end) return null;
   let byte = bytes[at]!;
   let value = byte & 0x7f;

@@ -1,4 +1,5 @@
 import { isAscii } from 'node:buffer';
+import { readVarint } from '../change-set/index-flags.js';
 
 /**
  * Reads a git index file (https://git-scm.com/docs/index-format) into its entries' paths and stat data: the evidence
@@ -75,19 +76,4 @@ export function readIndexEntries(index: Buffer): IndexEntry[] | undefined {
     at += 8 + index.readUInt32BE(at + 4);
   }
   return at === end ? entries : undefined;
-}
-
-/** git's offset varint (varint.c): seven bits a byte, most significant first, each continuation adding one. */
-function readVarint(bytes: Buffer, at: number, end: number): { value: number; next: number } | null {
-  if (at >= end) return null;
-  let byte = bytes[at]!;
-  let value = byte & 0x7f;
-  let next = at + 1;
-  while ((byte & 0x80) !== 0) {
-    if (next >= end || value > 0xffffff) return null;
-    byte = bytes[next]!;
-    next += 1;
-    value = (value + 1) * 128 + (byte & 0x7f);
-  }
-  return { value, next };
 }
