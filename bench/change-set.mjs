@@ -33,7 +33,7 @@ import {
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { assertSourceCorpus, median, printResult } from './measure.mjs';
+import { assertSourceCorpus, median, printResult, privateGitEnv } from './measure.mjs';
 
 const GENERATOR_VERSION = 'v2';
 const FILES_PER_DIR = 100;
@@ -55,10 +55,7 @@ const dir = join(tmpdir(), `tollgate-bench-change-set-${GENERATOR_VERSION}`);
 const home = join(dir, 'home');
 mkdirSync(home, { recursive: true });
 writeFileSync(join(home, '.gitconfig'), '[user]\n\tname = Bench\n\temail = bench@tollgate.invalid\n');
-const env = { ...process.env, HOME: home, GIT_CONFIG_GLOBAL: join(home, '.gitconfig'), GIT_CONFIG_NOSYSTEM: '1' };
-for (const key of Object.keys(env))
-  if (key.startsWith('GIT_') && !['GIT_CONFIG_GLOBAL', 'GIT_CONFIG_NOSYSTEM'].includes(key)) delete env[key];
-delete env.TOLLGATE_ACTIVE;
+const env = privateGitEnv(home);
 // --global-lfs: Git LFS set up in the user's global config (`git lfs install`), as on many developers' machines. The
 // generated repositories name no filter in any attributes, so git's own work is the same; what tollgate does to rule
 // out clean filters is what this measures. (Through the environment: the bench's home is shared by concurrent runs.)

@@ -14,7 +14,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { median } from './measure.mjs';
+import { median, privateGitEnv } from './measure.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
@@ -37,10 +37,8 @@ if (!existsSync(join(repo, '.git'))) {
 const work = mkdtempSync(join(tmpdir(), 'tollgate-bench-pairs-'));
 process.on('exit', () => rmSync(work, { recursive: true, force: true }));
 const home = join(benchDir, 'home');
-const env = { ...process.env, HOME: home, GIT_CONFIG_GLOBAL: join(home, '.gitconfig'), GIT_CONFIG_NOSYSTEM: '1' };
-for (const key of Object.keys(env))
-  if (key.startsWith('GIT_') && !['GIT_CONFIG_GLOBAL', 'GIT_CONFIG_NOSYSTEM'].includes(key)) delete env[key];
-for (const key of ['TOLLGATE_ACTIVE', 'NODE_EXTRA_CA_CERTS', 'NODE_OPTIONS']) delete env[key];
+const env = privateGitEnv(home);
+for (const key of ['NODE_EXTRA_CA_CERTS', 'NODE_OPTIONS']) delete env[key];
 for (const name of ['ADVISORIES', 'STATIC_ANALYSIS', 'CODE_REVIEW']) env[`TOLLGATE_USE_${name}`] = '0';
 
 /** One first run of a side: wall seconds and CPU seconds of the whole tree. */

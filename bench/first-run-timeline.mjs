@@ -17,7 +17,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { median, printResult } from './measure.mjs';
+import { median, printResult, privateGitEnv } from './measure.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
@@ -51,10 +51,7 @@ if (compiled.status !== 0) {
 }
 
 const home = join(benchDir, 'home');
-const env = { ...process.env, HOME: home, GIT_CONFIG_GLOBAL: join(home, '.gitconfig'), GIT_CONFIG_NOSYSTEM: '1' };
-for (const key of Object.keys(env))
-  if (key.startsWith('GIT_') && !['GIT_CONFIG_GLOBAL', 'GIT_CONFIG_NOSYSTEM'].includes(key)) delete env[key];
-delete env.TOLLGATE_ACTIVE;
+const env = privateGitEnv(home);
 delete env.NODE_EXTRA_CA_CERTS;
 const realGit = spawnSync('sh', ['-c', 'command -v git'], { env, encoding: 'utf8' }).stdout.trim();
 const gitLog = join(work, 'git.log');

@@ -133,3 +133,15 @@ export function installEnv() {
   const kept = process.env[KEPT_CA_CERTS];
   return kept && !process.env.NODE_EXTRA_CA_CERTS ? { ...process.env, NODE_EXTRA_CA_CERTS: kept } : process.env;
 }
+
+/**
+ * The environment of a bench's git and tollgate: `home` as HOME with its own global config, no system config, no
+ * other GIT_* variable and no TOLLGATE_ACTIVE, so that no user setting moves a figure.
+ */
+export function privateGitEnv(home) {
+  const env = { ...process.env, HOME: home, GIT_CONFIG_GLOBAL: `${home}/.gitconfig`, GIT_CONFIG_NOSYSTEM: '1' };
+  for (const key of Object.keys(env))
+    if (key.startsWith('GIT_') && !['GIT_CONFIG_GLOBAL', 'GIT_CONFIG_NOSYSTEM'].includes(key)) delete env[key];
+  delete env.TOLLGATE_ACTIVE;
+  return env;
+}

@@ -205,7 +205,7 @@ function loadCli() {
  * process that lasts about a second, that sends hundreds of functions run a few times each to the optimizing compiler,
  * whose threads took a fifth to a third of Node's CPU. A first `run` (0.15-0.25 s of 0.6 s) gets 1 MiB: only the truly
  * hot functions, the scanner's keyword pass among them, are optimized (7 compilations in place of 64). `scan --history`
- * (thousands of small texts) gets four times the default; it keeps its loops optimized earlier. See
+ * (thousands of small texts) gets four times the default, which still optimizes its loops early. See
  * docs/benchmarks.md, "The optimizing compiler's share of a first run" and "V8's tiering". Only when the command line
  * and NODE_OPTIONS leave the budget alone, and only on a V8 that has the flag (V8 12 and later count invocations
  * instead, and print an error for a flag they do not know). The flags are part of the code cache's name (`flagsTag`):

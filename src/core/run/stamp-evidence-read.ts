@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { evidenceHolds, evidencePath, type StampEvidence } from './stamp-evidence.js';
+import type { GitResult } from './stamp-git.js';
 import type { RepoFiles } from './stamp-repo-files.js';
 
 /**
@@ -11,7 +12,7 @@ export function readSavedEvidence(
   files: RepoFiles,
   cwd: string,
   env: NodeJS.ProcessEnv,
-): { results: GitResultLike[]; signed: Record<string, unknown> } | undefined {
+): { results: GitResult[]; signed: Record<string, unknown> } | undefined {
   let value: unknown;
   try {
     value = JSON.parse(readFileSync(evidencePath(files.top), 'utf8'));
@@ -24,12 +25,6 @@ export function readSavedEvidence(
     { code: value.filtersCode, stdout: value.filters },
   ];
   return { results, signed: value as unknown as Record<string, unknown> };
-}
-
-/** A git result as stamp-git.ts gives it. */
-interface GitResultLike {
-  code: number;
-  stdout: string;
 }
 
 function isEvidence(value: unknown): value is StampEvidence {

@@ -12,13 +12,6 @@ import { type GitResult, gitAll } from './stamp-git.js';
 import { repoFilesOf } from './stamp-repo-files.js';
 import { FILTERS, STATUS, stampGitEnv } from './stamp-start.js';
 
-/**
- * Records the evidence of a stamp's git (stamp-evidence.ts) after the full path saved a passing answer, so that the
- * next fast path can take git's answer without starting git. The evidence is collected before git runs and again
- * after, and kept only when both are the same: nothing git's answer depends on moved while git looked. Which folders
- * git ignores whole, where the system config file is and which global excludes file is set are asked of git in the
- * same round, and must not change between rounds either. Never throws; false when nothing was recorded.
- */
 const IGNORED = ['status', '--porcelain=v2', '-z', '--ignored=matching', '--untracked-files=all'];
 const EXCLUDES = ['config', '--path', '--get', 'core.excludesFile'];
 const ATTRIBUTES = ['config', '--path', '--get', 'core.attributesFile'];
@@ -28,6 +21,13 @@ const PRINT_EDITOR = "printf '%s\\n'";
 /** More ignored paths than this: the answer is not kept (a folder of build output listed file by file). */
 const MAX_IGNORED = 20_000;
 
+/**
+ * Records the evidence of a stamp's git (stamp-evidence.ts) after the full path saved a passing answer, so that the
+ * next fast path can take git's answer without starting git. The evidence is collected before git runs and again
+ * after, and kept only when both are the same: nothing git's answer depends on moved while git looked. Which folders
+ * git ignores whole, where the system config file is and which global excludes file is set are asked of git in the
+ * same round, and must not change between rounds either. Never throws; false when nothing was recorded.
+ */
 export async function recordStampEvidence(cwd: string, env: NodeJS.ProcessEnv): Promise<boolean> {
   try {
     const startedMs = Date.now();
@@ -66,12 +66,13 @@ export async function recordStampEvidence(cwd: string, env: NodeJS.ProcessEnv): 
   }
 }
 
-/** What git said of the places that decide which files it reads; undefined when any answer is not plain. */
+/** Says why under TOLLGATE_TRACE_FAST_PATH, and answers false. */
 function notKept(env: NodeJS.ProcessEnv, why: string): false {
   traceFastPath(env, `no evidence kept: ${why}`);
   return false;
 }
 
+/** What git said of the places that decide which files it reads; undefined when any answer is not plain. */
 function placesOf(results: GitResult[]): GitPlaces | undefined {
   const [ignored, excludes, system, attributes] = results;
   if (ignored?.code !== 0 || !system || system.code !== 0) return undefined;

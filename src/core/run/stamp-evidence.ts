@@ -245,10 +245,9 @@ function settledBefore(path: string, beforeMs: number): boolean {
 function configFiles(gitDir: string, env: NodeJS.ProcessEnv, systemConfig: string): string[] | undefined {
   const home = env.HOME;
   if (!home || !isAbsolute(home) || !isAbsolute(systemConfig)) return undefined;
-  const xdg = env.XDG_CONFIG_HOME && isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : join(home, '.config');
   const global = env.GIT_CONFIG_GLOBAL
     ? [env.GIT_CONFIG_GLOBAL]
-    : [join(home, '.gitconfig'), join(xdg, 'git', 'config')];
+    : [join(home, '.gitconfig'), join(xdgConfig(env), 'git', 'config')];
   if (!global.every((path) => isAbsolute(path))) return undefined;
   return [systemConfig, ...global, join(gitDir, 'config')];
 }
@@ -297,7 +296,7 @@ function gitBinaries(env: NodeJS.ProcessEnv): string[] | undefined {
     if (!isAbsolute(dir)) return undefined;
     const path = join(dir, 'git');
     paths.push(path);
-    const info = statSync(path, { throwIfNoEntry: false });
+    const info = statSync(path, NO_THROW);
     if (info?.isFile() && (info.mode & 0o111) !== 0) return paths;
   }
   return undefined;
@@ -344,7 +343,7 @@ function watchedFolders(top: string, entries: IndexEntry[], ignoredDirs: Readonl
 
 /** True when `path` is a file whose patterns are exactly `*`: everything in its folder is ignored. */
 function ignoresAll(path: string): boolean {
-  const info = lstatSync(path, { throwIfNoEntry: false });
+  const info = lstatSync(path, NO_THROW);
   return info?.isFile() === true && /^\*\r?\n?$/.test(readFileSync(path, 'latin1'));
 }
 
