@@ -16,7 +16,7 @@
 //
 //   npm run build && node bench/scanner-start.mjs [start|small|empty|warm ...] [--runs N] [--against DIR] [--code-cache] [--json]
 import { spawnSync } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, readSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -84,6 +84,11 @@ function probeBuild(checkout) {
  */
 async function probeOf(checkout, name) {
   const outfile = join(work, `${name}-probe.cjs`);
+  // What a scan loads: the rules' table where the checkout has one (its provider-named rules made at their first hit),
+  // else every rule made (rules/index.ts's builtinRules, which reading makes them all).
+  const table = existsSync(join(checkout, 'src/secrets/rules/table.ts'))
+    ? `const { builtinRuleTable: builtinRules } = await import('./src/secrets/rules/table.ts');`
+    : `const { builtinRules } = await import('./src/secrets/rules/index.ts');`;
   await build({
     ...probeBuild(checkout),
     stdin: {
@@ -93,11 +98,11 @@ async function probeOf(checkout, name) {
         (async () => {
           const { secretsOptionsSchema } = await import('./src/secrets/options.ts');
           const { loadScanner } = await import('./src/secrets/load-rules.ts');
-          const { builtinRules } = await import('./src/secrets/rules/index.ts');
+          ${table}
           const loaded = cpu();
           const { scanner } = await loadScanner(process.cwd(), (typeof secretsOptionsSchema === 'function' ? secretsOptionsSchema() : secretsOptionsSchema).parse({}));
           const ready = cpu();
-          console.log(JSON.stringify({ started, loaded, ready, rules: builtinRules.length, same: scanner.rules.length }));
+          console.log(JSON.stringify({ started, loaded, ready, rules: builtinRules.length, same: scanner.ruleCount ?? scanner.rules.length }));
         })();`,
       resolveDir: checkout,
       loader: 'ts',

@@ -1,4 +1,5 @@
 import { gateCheckOf, type HitCheck } from './gate-checks.js';
+import { LazyRule, type RuleEntry, type RuleOutline } from './lazy-rule.js';
 import { type GateCheck, type NameGateShape, nameGateShape } from './name-gate.js';
 import type { SecretRule } from './rule.js';
 import { secretGroupNames } from './scan-results.js';
@@ -8,7 +9,10 @@ import { secretGroupNames } from './scan-results.js';
  * few of the hundreds of rules, and making every one up front was most of a short scan's set-up.
  */
 export interface CompiledRule {
+  /** The rule, made at first read when it is a `LazyRule`: read only once a hit's gate has passed. */
   readonly rule: SecretRule;
+  /** What the scanner's set-up reads of the rule, without making it. */
+  readonly outline: RuleOutline;
   readonly index: number;
   readonly block: boolean;
   readonly maxLength: number;
@@ -23,21 +27,48 @@ export interface CompiledRule {
   /** See `searchRegex` and `locateRegex`. */
   search: RegExp | undefined;
   locate: RegExp | undefined;
+  /** Whether `rule` is this one's, without making a lazy rule. */
+  holds(rule: SecretRule): boolean;
 }
 
-export function compileRule(rule: SecretRule, index: number): CompiledRule {
-  return {
-    rule,
-    index,
-    block: rule.window === 'block',
-    maxLength: rule.maxLength ?? 512,
-    gate: rule.gate ? stickyGate(rule.gate) : undefined,
-    gateShape: nameGateShape(rule.gate),
-    gateCheck: gateCheckOf(rule.gate),
-    secretGroups: [],
-    search: undefined,
-    locate: undefined,
-  };
+export function compileRule(entry: RuleEntry, index: number): CompiledRule {
+  return new Compiled(entry, index);
+}
+
+/** One class for every rule, made or lazy: the scan's hot code reads its fields through one shape. */
+class Compiled implements CompiledRule {
+  readonly outline: RuleOutline;
+  readonly block: boolean;
+  readonly maxLength: number;
+  readonly gate: RegExp | undefined;
+  readonly gateShape: NameGateShape | undefined;
+  readonly gateCheck: HitCheck | undefined;
+  secretGroups: readonly string[] = [];
+  search: RegExp | undefined = undefined;
+  locate: RegExp | undefined = undefined;
+  private made: SecretRule | undefined;
+
+  constructor(
+    entry: RuleEntry,
+    readonly index: number,
+  ) {
+    this.outline = entry;
+    this.made = entry instanceof LazyRule ? undefined : entry;
+    this.block = entry.window === 'block';
+    this.maxLength = entry.maxLength ?? 512;
+    this.gate = entry.gate ? stickyGate(entry.gate) : undefined;
+    this.gateShape = nameGateShape(entry.gate);
+    this.gateCheck = gateCheckOf(entry.gate);
+  }
+
+  get rule(): SecretRule {
+    this.made ??= (this.outline as LazyRule).rule();
+    return this.made;
+  }
+
+  holds(rule: SecretRule): boolean {
+    return this.made === rule;
+  }
 }
 
 /**

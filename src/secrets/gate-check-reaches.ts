@@ -12,7 +12,7 @@ export function gateCheckReaches(compiled: readonly CompiledRule[]): Float64Arra
   const reaches = new Float64Array(compiled.length);
   const analysed = new Map<RegExp, boolean>();
   for (const item of compiled) {
-    const gate = item.rule.gate;
+    const gate = item.outline.gate;
     if (gate === undefined) continue;
     let known = analysed.get(gate);
     if (known === undefined) {

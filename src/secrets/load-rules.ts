@@ -8,10 +8,10 @@ import {
   type PolicyFileReader,
   readFromDisk,
 } from './imported-suppressions.js';
+import type { RuleEntry } from './lazy-rule.js';
 import type { SecretsOptions } from './options.js';
 import { sharedSecretScanner } from './redact.js';
-import type { SecretRule } from './rule.js';
-import { builtinRules } from './rules/index.js';
+import { builtinRuleTable } from './rules/table.js';
 import { SecretScanner } from './scanner.js';
 import { uniformRule } from './uniform-rule.js';
 
@@ -34,13 +34,15 @@ export async function loadScanner(
 ): Promise<LoadedScanner> {
   const { imported, notes } = await loadImportedSuppressions(repoRoot, options, read);
   const builtin =
-    options.encryptedKeys === 'ignore' ? builtinRules.filter((rule) => !rule.passphraseProtected) : builtinRules;
+    options.encryptedKeys === 'ignore'
+      ? builtinRuleTable.filter((rule) => !rule.passphraseProtected)
+      : builtinRuleTable;
   // Custom and imported rules get the built-in rules' one shape too (see `uniformRule`).
-  const rules: SecretRule[] = [...builtin, ...options.rules.map((rule) => uniformRule(compileCustomRule(rule)))];
+  const rules: RuleEntry[] = [...builtin, ...options.rules.map((rule) => uniformRule(compileCustomRule(rule)))];
   if (!options.gitleaksConfig) {
     // The built-in rules alone are the scanner that masks output: built once (its keyword automata and compiled rules
     // cost tens of milliseconds of CPU), shared.
-    const builtinOnly = rules.length === builtinRules.length && builtin === builtinRules;
+    const builtinOnly = rules.length === builtinRuleTable.length && builtin === builtinRuleTable;
     return { scanner: builtinOnly ? sharedSecretScanner() : new SecretScanner(rules), notes, imported };
   }
   const path = isAbsolute(options.gitleaksConfig) ? options.gitleaksConfig : join(repoRoot, options.gitleaksConfig);

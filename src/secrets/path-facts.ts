@@ -48,7 +48,7 @@ export class PathFactsCache {
   private exemptRules(path: string): number[] {
     const exempt: number[] = [];
     for (const compiled of this.pathFiltered) {
-      const { allowlist, onlyPaths } = compiled.rule;
+      const { allowlist, onlyPaths } = compiled.outline;
       if (allowlist?.paths?.some((re) => re.test(path)) || (onlyPaths && !onlyPaths.test(path))) {
         exempt.push(compiled.index);
       }

@@ -4,7 +4,7 @@ import { controlCodesIn, controlFreeView } from './control-free-view.js';
 import { companionSpans, knownValueSpans, rememberFoundSecret } from './known-values.js';
 import { maskSecret } from './mask.js';
 import { insideOwnWords, ownWordSpans } from './own-words.js';
-import { builtinRules } from './rules/index.js';
+import { builtinRuleTable } from './rules/table.js';
 import { SecretScanner } from './scanner.js';
 
 /**
@@ -39,7 +39,7 @@ let shared: SecretScanner | undefined;
 
 /** One scanner per process: building the keyword automaton is the expensive part. */
 export function sharedSecretScanner(): SecretScanner {
-  shared ??= new SecretScanner(builtinRules);
+  shared ??= new SecretScanner(builtinRuleTable);
   return shared;
 }
 

@@ -1,5 +1,6 @@
 import type { Severity } from '../core/finding.js';
 import { GATES } from './generic-gates.js';
+import { LazyRule } from './lazy-rule.js';
 import type { SecretRule } from './rule.js';
 import { lazySamples, randomString } from './sample-tokens.js';
 
@@ -224,4 +225,14 @@ export function providerNamedAssignment(spec: ProviderNamedSpec): SecretRule {
       };
     }),
   };
+}
+
+/**
+ * `providerNamedAssignment(spec())`, made at the rule's first keyword hit (see `LazyRule`): its outline is known from
+ * the row's aliases alone, the same `keywords` array `spec` must give.
+ */
+export function lazyProviderNamedAssignment(aliases: readonly string[], spec: () => ProviderNamedSpec): LazyRule {
+  return new LazyRule({ keywords: aliases, nameWords: SECRET_NAME_WORDS, gate: GATES.namedValue }, () =>
+    providerNamedAssignment(spec()),
+  );
 }

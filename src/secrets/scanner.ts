@@ -4,6 +4,7 @@ import { type CompiledRule, compileRule, opensAt } from './compiled-rule.js';
 import { gateCheckReaches } from './gate-check-reaches.js';
 import { KeywordHits } from './keyword-hits.js';
 import { decodedScanInput, kubernetesSecretValues, mayHoldKubernetesSecret } from './kubernetes-secret.js';
+import type { RuleEntry } from './lazy-rule.js';
 import { queueLineWindow } from './line-windows.js';
 import { GateCheck } from './name-gate.js';
 import { NameKeywords } from './name-keywords.js';
@@ -58,29 +59,29 @@ export class SecretScanner {
   private checkReaches: Float64Array | null | undefined;
   /** About how many bytes of whole lines `scanView` reads a hit's gates from (see `byte-scan.ts`); tests cut it. */
   tileBytes = 64 * 1024;
-  constructor(rules: readonly SecretRule[], allowlist: GlobalAllowlist = {}) {
+  constructor(rules: readonly RuleEntry[], allowlist: GlobalAllowlist = {}) {
     this.allowlist = allowlist;
     this.compiled = rules.map(compileRule);
     this.hasProviderPrefix = providerPrefixTest(rules);
-    const named = this.compiled.filter((item) => item.rule.nameWords !== undefined);
+    const named = this.compiled.filter((item) => item.outline.nameWords !== undefined);
     this.automaton = buildKeywordAutomaton(
       this.compiled
-        .filter((item) => item.rule.nameWords === undefined)
-        .map((item) => ({ keywords: item.rule.keywords, item })),
+        .filter((item) => item.outline.nameWords === undefined)
+        .map((item) => ({ keywords: item.outline.keywords, item })),
       // The provider-named rules share one list of name words: read once, not once per rule.
-      [...new Set(named.map((item) => item.rule.nameWords ?? []))].flat(),
+      [...new Set(named.map((item) => item.outline.nameWords ?? []))].flat(),
     );
     this.idleHits.push(new KeywordHits());
-    this.nameKeywords = new NameKeywords(named.map((item) => ({ keywords: item.rule.keywords, item })));
+    this.nameKeywords = new NameKeywords(named.map((item) => ({ keywords: item.outline.keywords, item })));
     this.reach = Math.max(STREAM_AHEAD, ...this.compiled.map((item) => (item.block ? item.maxLength + 64 : 0)));
     this.progress = new RuleProgressPool(this.compiled.length);
     this.pathFacts = new PathFactsCache(
       this.compiled.filter(
-        (item) => item.rule.onlyPaths !== undefined || (item.rule.allowlist?.paths?.length ?? 0) > 0,
+        (item) => item.outline.onlyPaths !== undefined || (item.outline.allowlist?.paths?.length ?? 0) > 0,
       ),
     );
     this.anchorless = this.compiled.filter(
-      (item) => item.rule.keywords.length === 0 || !item.rule.keywords.every(isAutomatonKeyword),
+      (item) => item.outline.keywords.length === 0 || !item.outline.keywords.every(isAutomatonKeyword),
     );
   }
 
@@ -89,8 +90,14 @@ export class SecretScanner {
     return !this.allowlist.paths?.some((re) => re.test(path));
   }
 
+  /** Every rule, made (a lazy one is made here). */
   get rules(): readonly SecretRule[] {
     return this.compiled.map((item) => item.rule);
+  }
+
+  /** How many rules it runs, none made to count them. */
+  get ruleCount(): number {
+    return this.compiled.length;
   }
 
   scanText(text: string, options: ScanTextOptions): RawSecret[] {
@@ -370,7 +377,7 @@ export class SecretScanner {
       }
       const input = decodedScanInput(value);
       for (const inner of this.scanText(input.text, { path: input.path })) {
-        const order = this.compiled.findIndex((item) => item.rule === inner.rule);
+        const order = this.compiled.findIndex((item) => item.holds(inner.rule));
         found.push({ rule: inner.rule, secret: inner.secret, start: value.start, end: value.end, order });
       }
     }

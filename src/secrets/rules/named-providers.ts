@@ -1,5 +1,5 @@
-import type { SecretRule } from '../rule.js';
-import { providerNamedAssignment, type ValueShape } from '../rule-builders.js';
+import type { RuleEntry } from '../lazy-rule.js';
+import { lazyProviderNamedAssignment, type ValueShape } from '../rule-builders.js';
 import type { ProviderInfo } from './providers.js';
 
 /**
@@ -437,13 +437,16 @@ function parseShape(text: string): ValueShape {
   return { charset, symbols: kind.slice(charset.length), min, max: max ?? min };
 }
 
-/** One provider-named assignment rule per row. */
-export function namedProviderRules(rows: readonly NamedProviderRow[]): Record<string, readonly SecretRule[]> {
+/** One provider-named assignment rule per row, made at its first keyword hit (`LazyRule`). */
+export function namedProviderRules(rows: readonly NamedProviderRow[]): Record<string, readonly RuleEntry[]> {
   return Object.fromEntries(
-    rows.map(([slug, provider, aliases, text]) => [
-      slug,
-      [providerNamedAssignment({ slug, provider, aliases: aliases.split(' '), shape: parseShape(text) })],
-    ]),
+    rows.map(([slug, provider, aliases, text]) => {
+      const keywords = aliases.split(' ');
+      return [
+        slug,
+        [lazyProviderNamedAssignment(keywords, () => ({ slug, provider, aliases: keywords, shape: parseShape(text) }))],
+      ];
+    }),
   );
 }
 
@@ -457,7 +460,7 @@ export function namedProviderInfo(rows: readonly NamedProviderRow[]): Record<str
   );
 }
 
-export const NAMED_PROVIDER_RULES: Readonly<Record<string, readonly SecretRule[]>> = namedProviderRules(ROWS);
+export const NAMED_PROVIDER_RULES: Readonly<Record<string, readonly RuleEntry[]>> = namedProviderRules(ROWS);
 
 /** An alias's provider and value shape, for rules that find the provider's name outside a variable name. */
 export interface NamedProviderShape {

@@ -1,4 +1,4 @@
-import type { SecretRule } from '../rule.js';
+import type { RuleEntry } from '../lazy-rule.js';
 import { type NamedProviderRow, namedProviderInfo, namedProviderRules } from './named-providers.js';
 import type { ProviderInfo } from './providers.js';
 
@@ -89,7 +89,7 @@ const ROWS: readonly NamedProviderRow[] = [
 ];
 
 // Hex keys in mixed case (`acdeFf05…`) are refused by the builder for every table's rows (`providerNamedAssignment`).
-export const MORE_NAMED_RULES: Readonly<Record<string, readonly SecretRule[]>> = namedProviderRules(ROWS);
+export const MORE_NAMED_RULES: Readonly<Record<string, readonly RuleEntry[]>> = namedProviderRules(ROWS);
 
 export const MORE_NAMED_ROWS: readonly NamedProviderRow[] = ROWS;
 

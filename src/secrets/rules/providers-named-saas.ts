@@ -1,4 +1,4 @@
-import type { SecretRule } from '../rule.js';
+import type { RuleEntry } from '../lazy-rule.js';
 import { type NamedProviderRow, namedProviderInfo, namedProviderRules } from './named-providers.js';
 import type { ProviderInfo } from './providers.js';
 
@@ -84,7 +84,7 @@ const ROWS: readonly NamedProviderRow[] = [
   ['zipcodebase', 'Zipcodebase', 'zipcodebase', 'hex-:36', rule('zipcodebase')],
 ];
 
-export const SAAS_NAMED_RULES: Readonly<Record<string, readonly SecretRule[]>> = namedProviderRules(ROWS);
+export const SAAS_NAMED_RULES: Readonly<Record<string, readonly RuleEntry[]>> = namedProviderRules(ROWS);
 
 export const SAAS_NAMED_ROWS: readonly NamedProviderRow[] = ROWS;
 

@@ -96,7 +96,7 @@ export async function runSecrets(ctx: ToolContext<SecretsOptions, SecretsInput>)
     scannedBytes: outcome.scannedBytes,
     baselined: outcome.baselined,
     suppressions: outcome.suppressed,
-    rules: loaded.scanner.rules.length,
+    rules: loaded.scanner.ruleCount,
     scope: explicit ? 'paths' : options.scope,
     skipped,
     ...(outcome.binaryRuns.length > 0 ? { scannedAsBinary: outcome.binaryRuns } : {}),
