@@ -119,6 +119,13 @@ export function defineRules(rules: readonly SecretRule[]): readonly SecretRule[]
   return rules;
 }
 
+/**
+ * The samples of a rule that has none (config `secrets.rules`, an imported gitleaks config): one object shared by all
+ * of them, not an object and two arrays made for each such rule as its config loads (built-in rules make theirs when
+ * first read, see `lazySamples`). Frozen: no rule's samples can change another's.
+ */
+export const NO_SAMPLES: RuleSamples = Object.freeze({ match: Object.freeze([]), ignore: Object.freeze([]) });
+
 /** What a rule's `validate` gets besides the secret, for the generic rules that judge a value by its name. */
 export interface MatchContext {
   /** The `name` group of the match (`DB_PASSWORD`), when the pattern has one. */
