@@ -36,6 +36,9 @@ describe('an env entry, value first', () => {
       `env:\n  - image: db\n    value: "${password}"\n    name: DB_PASSWORD\n`,
     ],
     ['value first, CRLF', `env:\r\n  - value: "${password}"\r\n    name: DB_PASSWORD\r\n`],
+    ['flow mapping, name first', `env:\n  - {name: DB_PASSWORD, value: "${password}"}\n`],
+    ['flow mapping, name first, bare value', `env:\n  - {name: DB_PASSWORD, value: ${password}}\n`],
+    ['flow mapping, name first, more fields', `env:\n  - { name: DB_PASSWORD, value: ${password}, x: 1 }\n`],
     ['flow mapping, value first', `env:\n  - {value: "${password}", name: DB_PASSWORD}\n`],
     ['flow mapping, bare value first', `env:\n  - { value: ${password}, name: DB_PASSWORD }\n`],
     ['JSON in YAML, value first', `env: [{"value": "${password}", "name": "DB_PASSWORD"}]\n`],
@@ -62,6 +65,11 @@ describe('an env entry, value first', () => {
     expect(findings(`env: [{ value: "${password}", name: "DB_PASSWORD" }],\n`, 'src/stack.ts')).toEqual([
       `generic-password-k8s-env ${password}`,
     ]);
+    expect(findings(`env: [{ name: 'DB_PASSWORD', value: '${password}' }],\n`, 'src/stack.ts')).toEqual([
+      `generic-password-k8s-env ${password}`,
+    ]);
+    expect(findings('env: [{ name: "DB_PASSWORD", value: config.dbPassword }],\n', 'src/stack.ts')).toEqual([]);
+    expect(findings('env: [{ value: dbPassword, name: "DB_PASSWORD" }],\n', 'src/stack.ts')).toEqual([]);
   });
 });
 
@@ -89,6 +97,12 @@ describe('what an env entry written value first does not hold', () => {
     ['a value shallower than the name', `settings:\n  value: "${password}"\n    name: DB_PASSWORD\n`],
     ['a value two lines up', `env:\n  - value: "${password}"\n    image: db\n    name: DB_PASSWORD\n`],
     ['a comment after the value', `env:\n  - value: "${password}" # rotated\n    name: DB_PASSWORD\n`],
+    ['a flow mapping, name first, placeholder', 'env:\n  - {name: DB_PASSWORD, value: changeme}\n'],
+    ['a flow mapping, name first, template', 'env:\n  - {name: API_TOKEN, value: "{{ .Values.token }}"}\n'],
+    [
+      'a flow mapping, name first, Secret reference',
+      'env:\n  - {name: DB_PASSWORD, valueFrom: {secretKeyRef: {name: db, key: pw}}}\n',
+    ],
     ['a flow mapping, value first, placeholder', 'env:\n  - {value: "<your-password>", name: DB_PASSWORD}\n'],
     ['JSON in YAML, value first, template', 'env: [{"value": "{{ .Values.token }}", "name": "API_TOKEN"}]\n'],
   ])('%s', (_name, text) => {

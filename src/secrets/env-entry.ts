@@ -8,8 +8,9 @@ import type { SampleContext } from './rule.js';
  */
 
 /**
- * A container env entry: its `name:` line and its `value:` line (`- name: DB_PASSWORD` / `  value: …`); or its value
- * first, then its name, in one list item: on the next line at the same indentation (the `- ` of the item's first line
+ * A container env entry: its `name:` line and its `value:` line (`- name: DB_PASSWORD` / `  value: …`), or both in a
+ * flow mapping or object literal with unquoted keys (`{name: DB_PASSWORD, value: …}`; JSON's quoted keys are a split
+ * field's, `split-fields.ts`); or its value first, then its name, in one list item: on the next line at the same indentation (the `- ` of the item's first line
  * counts as indentation: `- value: …` / `  name: …`), or after a `,` in a flow mapping or JSON object (`{value: …,
  * name: …}`, `{"value": "…", "name": "…"}`). The value-first form's own groups (`secret…Item`, `envName`) hold it.
  */
@@ -21,9 +22,12 @@ export const envEntryPattern = (core: string): RegExp => {
   // (the next line's key is indented as far: `\k<indent>\k<dash>\k<gap>`), or past a flow mapping's `{` or `,`.
   // Read back only where a `value` key is (a look back from every blank of a long run of them is quadratic).
   const valueKeyStart = `(?<=(?:^|\\n)(?<indent>[ \\t]*)(?:-(?=(?<dash>[ \\t]))(?<gap>[ \\t]+))?|[{,][ \\t]*)`;
+  // After a name-first flow mapping's value (`{name: …, value: …}`), its `,` or `}`: a bare value stops before it.
+  // The block form has no `flow` group, `\k<flow>` matches nothing there, and its value is read as before.
+  const flowEnd = '(?:(?=[ \\t]*[,}])|(?=\\k<flow>))';
   const nameAfter = `[ \\t]*(?:\\r?\\n\\k<indent>\\k<dash>\\k<gap>|,[ \\t]*(?:\\r?\\n[ \\t]*)?)["']?name["']?[ \\t]*:[ \\t]*["']?(?<envName>${name})["']?[ \\t]*(?:\\r?\\n|[,}])`;
   return new RegExp(
-    `name:[ \\t]*["']?(?<name>${name})["']?[ \\t]*\\r?\\n[ \\t]*-?[ \\t]*value:[ \\t]*${value('')}|(?=["']?value)${valueKeyStart}["']?value["']?[ \\t]*:[ \\t]*${value('Item')}(?=${nameAfter})`,
+    `name:[ \\t]*["']?(?<name>${name})["']?[ \\t]*(?:\\r?\\n[ \\t]*-?[ \\t]*|(?<flow>,)[ \\t]*)value:[ \\t]*${value('')}${flowEnd}|(?=["']?value)${valueKeyStart}["']?value["']?[ \\t]*:[ \\t]*${value('Item')}(?=${nameAfter})`,
     'i',
   );
 };
@@ -91,6 +95,11 @@ export const envEntryContexts = (name: string, value: (v: string) => string): Sa
     path: 'k8s/deployment.yaml',
     render: (v) =>
       `    env:\n    -   value: ${value(v)}\n        name: ${name}\n    - name: PORT\n      value: "8080"\n`,
+  },
+  {
+    name: 'flow mapping',
+    path: 'compose/app.yaml',
+    render: (v) => `env:\n  - {name: ${name}, value: ${value(v)}}\n`,
   },
   {
     name: 'flow mapping, value first',
