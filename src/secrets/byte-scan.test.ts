@@ -76,6 +76,10 @@ const ASCII = [
   '" value="',
   '- name: ',
   'value: ',
+  '  - value: ',
+  '\n    name: ',
+  '{value: ',
+  ', name: ',
   '"name": "',
   '"value": "',
 ];
@@ -197,6 +201,34 @@ describe('a file scanned from its bytes', () => {
       const view = new Utf8ByteView(Buffer.from(value, 'latin1'), true);
       expect(summary(tiny.scanView(view, { path: 'config/settings.txt', ...OPTIONS })!)).toEqual(expected);
     }
+  });
+
+  test('an env entry written value first: the window reads the line before, alike in bytes and in characters', () => {
+    const sample = 'q8Zr3LmN5pXv7TbW2yKd9HfJ4sGc6AeQ';
+    const pair = (line: string) => `${line}\n    name: API_TOKEN\n`;
+    const cases = [
+      pair(`  - value: ${sample}`),
+      pair(`  - value: "${sample}"`),
+      `é\n${pair(`  - value: ${sample}`)}`,
+      // A line before the name's that is short in characters and long in bytes, or long in both, or short in both.
+      pair(`  - value: ${sample} ${'é'.repeat(400)}`),
+      pair(`  - value: ${'é'.repeat(900)}`),
+      pair(`  - value: ${'a'.repeat(1100)}`),
+      pair(`  - value: ${sample}${' '.repeat(1000)}`),
+      pair(`  - value: "${sample}", ${'é'.repeat(120)}`),
+      `x: 1\n${' '.repeat(1030)}\n    name: API_TOKEN\n`,
+      `{"value": "${sample}",\n "name": "API_TOKEN"}\n`,
+      `[{value: ${sample}, name: API_TOKEN}, {value: ${'é'.repeat(3)}, name: API_TOKEN}]\n`,
+    ];
+    let found = 0;
+    for (const value of cases) {
+      const bytes = Buffer.from(value, 'utf8');
+      const expected = summary(wholeText.scanText(decodeText(bytes)!.text, { path: 'config/env.txt', ...OPTIONS }));
+      const actual = fromBytes(tiny, bytes, 'config/env.txt');
+      expect(actual === null ? null : summary(actual.found), JSON.stringify(value.slice(0, 40))).toEqual(expected);
+      found += expected.filter((item) => item.startsWith('generic-secret-k8s-env')).length;
+    }
+    expect(found).toBeGreaterThanOrEqual(5);
   });
 
   test('ASCII comes as a view of its bytes, except a source map (parsed from one string)', () => {

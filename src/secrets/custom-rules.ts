@@ -1,5 +1,5 @@
 import type { CustomRule } from './options.js';
-import type { SecretRule } from './rule.js';
+import { NO_SAMPLES, type SecretRule } from './rule.js';
 
 /** A rule from config `secrets.rules`. Its samples are empty: users test their own formats with `tollgate scan`. */
 export function compileCustomRule(rule: CustomRule): SecretRule {
@@ -10,6 +10,6 @@ export function compileCustomRule(rule: CustomRule): SecretRule {
     keywords: rule.keywords,
     pattern: new RegExp(rule.pattern, rule.caseInsensitive ? 'i' : ''),
     ...(rule.entropy === undefined ? {} : { entropy: rule.entropy }),
-    samples: { match: [], ignore: [] },
+    samples: NO_SAMPLES,
   };
 }

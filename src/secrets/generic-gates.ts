@@ -1,3 +1,4 @@
+import { namedByNameKey } from './env-entry.js';
 import { checkedGate } from './gate-checks.js';
 import { rejectedOnItsOwn } from './generic-value.js';
 import { nameGate } from './name-gate.js';
@@ -100,7 +101,14 @@ export const GATES = {
   ),
   cliFlag: nameGate({ run: 40, at: 'end', chars: ' \t=' }, '[ \\t=]'),
   defineMacro: nameGate({ run: 30, at: 'end', chars: ' \t' }, '[ \\t]'),
-  k8sEnv: nameGate({ run: 40, at: 'separator', chars: '\r\n' }, String.raw`["']?[ \t]*\r?\n`),
+  /**
+   * A container env entry's name ending its line (`- name: DB_PASSWORD`, before or after its `value:` line) or its
+   * flow mapping's field (`{value: …, name: DB_PASSWORD}`), and a `name` key before it (`namedByNameKey`).
+   */
+  k8sEnv: checkedGate(
+    nameGate({ run: 40, at: 'separator', chars: '\r\n,}' }, String.raw`["']?[ \t]*(?:\r?\n|[,}])`),
+    namedByNameKey,
+  ),
   netrc: /[a-z]{0,4}[ \t]/,
   /** `scheme://user:` */
   urlUser: /[^\s:/@'"`<>]{0,100}:/,

@@ -1,7 +1,7 @@
 import { TollgateError } from '../core/errors.js';
 import type { Severity } from '../core/finding.js';
 import { superLinearReason } from './redos.js';
-import type { SecretRule } from './rule.js';
+import { NO_SAMPLES, type SecretRule } from './rule.js';
 import { parseTomlDocument, type TomlTable } from './toml-document.js';
 
 /**
@@ -53,7 +53,7 @@ export function importGitleaksConfig(text: string, label: string): ImportedGitle
       ...(typeof raw.entropy === 'number' ? { entropy: raw.entropy } : {}),
       ...(typeof raw.secretGroup === 'number' ? { secretGroup: raw.secretGroup } : {}),
       allowlist: allow,
-      samples: { match: [], ignore: [] },
+      samples: NO_SAMPLES,
     });
   });
   const globals = [...(isTable(document.allowlist) ? [document.allowlist] : []), ...arrayOfTables(document.allowlists)];

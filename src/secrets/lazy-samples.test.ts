@@ -72,3 +72,31 @@ describe('rule samples are made when first read', () => {
     expect(rule.samples.match[0]).toMatch(rule.pattern);
   });
 });
+
+describe('rules without samples', () => {
+  it('config and imported gitleaks rules share one empty set, with the fields a set of their own had', async () => {
+    const { compileCustomRule } = await import('./custom-rules.js');
+    const { importGitleaksConfig } = await import('./gitleaks-config.js');
+    const custom = (id: string) =>
+      compileCustomRule({
+        id,
+        pattern: 'acme_([a-z0-9]{32})',
+        keywords: ['acme_'],
+        severity: 'high',
+        caseInsensitive: false,
+      });
+    const imported = importGitleaksConfig(
+      '[[rules]]\nid = "a"\nregex = "a_[0-9]{8}"\n[[rules]]\nid = "b"\nregex = "b_[0-9]{8}"\n',
+      '.gitleaks.toml',
+    ).rules;
+    const sets = [custom('acme-one').samples, custom('acme-two').samples, ...imported.map((rule) => rule.samples)];
+    expect(sets).toHaveLength(4);
+    for (const samples of sets) {
+      expect(samples).toBe(sets[0]);
+      expect({ ...samples }).toStrictEqual({ match: [], ignore: [] });
+      expect([samples.key, samples.contexts]).toEqual([undefined, undefined]);
+    }
+    // Shared, so no rule can change another's.
+    expect(Object.isFrozen(sets[0]) && Object.isFrozen(sets[0]!.match) && Object.isFrozen(sets[0]!.ignore)).toBe(true);
+  });
+});

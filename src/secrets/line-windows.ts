@@ -70,7 +70,8 @@ export function queueLineWindow(hits: LineHits, index: number, rule: SecretRule,
     pending.add(index, Math.max(lineStart, at - LONG_LINE_BEFORE), end, end < lineEnd);
     return;
   }
-  const start = Math.max(lineStart, at - LINE_REACH);
+  let start = Math.max(lineStart, at - LINE_REACH);
+  if (!long && rule.window === 'item') start = lineBeforeStart(hits, lineStart);
   let end = Math.min(lineEnd, at + LINE_REACH);
   // Later hits on this line need no new window; hits on the next line do (their window reaches further).
   scannedUntil[index] = base + end;
@@ -80,4 +81,27 @@ export function queueLineWindow(hits: LineHits, index: number, rule: SecretRule,
     end = next === -1 || next > end + LINE_REACH ? Math.min(length, end + 1 + LINE_REACH) : next;
   }
   pending.add(index, start, end);
+}
+
+/**
+ * Where the window of an `item` rule (see `SecretRule.window`) starts for a hit on the line starting at `lineStart`:
+ * the start of the line before, when that line is at most `LINE_REACH` long, else `lineStart`. Only line feeds decide
+ * where it starts, and a length only where bytes and characters agree: a window is touched (`view`) as it runs, and a
+ * line it leaves out for its length is touched here when a character count could have kept it (a character takes at
+ * most 3 bytes). Hits come in order, so each window starts at or after the previous one's start, as `SeenMatches`
+ * needs.
+ */
+function lineBeforeStart(hits: LineHits, lineStart: number): number {
+  if (lineStart === 0) return 0;
+  const { bytes, text } = hits;
+  // The line feed that ends the line before is at `lineStart - 1`; a buffer's `lastIndexOf` reads a negative offset
+  // from its end, so the first line is no search.
+  const before =
+    lineStart === 1
+      ? 0
+      : (bytes !== null ? bytes.lastIndexOf(10, lineStart - 2) : text.lastIndexOf('\n', lineStart - 2)) + 1;
+  const size = lineStart - before;
+  if (size <= LINE_REACH) return before;
+  if (hits.view !== null && size <= 3 * LINE_REACH) hits.view.touch(before, lineStart);
+  return lineStart;
 }

@@ -63,9 +63,10 @@ export interface SecretRule {
   readonly secretGroup?: number;
   /**
    * `line` (default): the window is the line around the keyword hit. `block`: from the hit forward up to
-   * `maxLength` characters, for multi-line secrets (PEM keys).
+   * `maxLength` characters, for multi-line secrets (PEM keys). `item`: the line window and the line before it, for a
+   * pair whose value may come first (a YAML list item's `value:` line above its `name:` line, see `queueLineWindow`).
    */
-  readonly window?: 'line' | 'block';
+  readonly window?: 'line' | 'block' | 'item';
   /** Upper bound on the match length, for `block` windows. */
   readonly maxLength?: number;
   /**
@@ -118,6 +119,13 @@ export interface SampleContext {
 export function defineRules(rules: readonly SecretRule[]): readonly SecretRule[] {
   return rules;
 }
+
+/**
+ * The samples of a rule that has none (config `secrets.rules`, an imported gitleaks config): one object shared by all
+ * of them, not an object and two arrays made for each such rule as its config loads (built-in rules make theirs when
+ * first read, see `lazySamples`). Frozen: no rule's samples can change another's.
+ */
+export const NO_SAMPLES: RuleSamples = Object.freeze({ match: Object.freeze([]), ignore: Object.freeze([]) });
 
 /** What a rule's `validate` gets besides the secret, for the generic rules that judge a value by its name. */
 export interface MatchContext {

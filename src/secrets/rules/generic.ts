@@ -1,3 +1,4 @@
+import { envEntryContexts, envEntryPattern } from '../env-entry.js';
 import { checkedGate, isBase64Url } from '../gate-checks.js';
 import { GATES } from '../generic-gates.js';
 import {
@@ -144,11 +145,20 @@ const defineMacro = (core: string) =>
     `(?<![^\\s"])(?:[#%][ \\t]*(?:define|global)|set)[ \\t]+(?<name>[A-Za-z0-9_.-]{0,40}?${core}[A-Za-z0-9_.-]{0,30})[ \\t]+(?:\\\\?"(?<secretQuoted>[^"\\\\\\r\\n]{1,200})\\\\?"|'(?<secretSingle>[^'\\r\\n]{1,200})'|(?<secretBare>[^\\s"'\\\\]{1,200}))`,
     'i',
   );
-const k8sEnv = (core: string) =>
-  new RegExp(
-    `name:[ \\t]*["']?(?<name>[A-Za-z0-9_.-]{0,40}?${core}[A-Za-z0-9_.-]{0,40})["']?[ \\t]*\\r?\\n[ \\t]*-?[ \\t]*value:[ \\t]*(?:"(?<secretQuoted>[^"\\r\\n]{1,200})"|'(?<secretSingle>[^'\\r\\n]{1,200})'|(?<secretBare>[^\\s"']{1,200}))`,
-    'i',
+
+/**
+ * An env-entry rule: its window takes in the line before the hit's (`item`), where a value written first sits; a bare
+ * value read there is judged as one (`secretBare`), like a bare value after the name.
+ */
+function k8sEnvRule(kind: GenericKind, spec: Parameters<typeof generic>[1]): SecretRule {
+  const rule = generic(kind, { ...spec, window: 'item' });
+  const validate = rule.validate!;
+  return withValidate(
+    (value, context) =>
+      validate(value, context.group === 'secretBareItem' ? { ...context, group: 'secretBare' } : context),
+    rule,
   );
+}
 
 /**
  * A literal fallback in an environment lookup, assigned to a secret-like name: `password = os.environ.get("DB_PASS") or
@@ -420,33 +430,21 @@ export default defineRules([
       { name: 'RPM spec', path: 'app.spec', render: (v) => `%define upload_token ${v}\nName: app\n` },
     ],
   }),
-  generic('password', {
+  k8sEnvRule('password', {
     id: 'generic-password-k8s-env',
     gate: GATES.k8sEnv,
     title: 'Password in a container env entry (name: …PASSWORD / value: …)',
-    pattern: k8sEnv(PASSWORD_NAME),
+    pattern: envEntryPattern(PASSWORD_NAME),
     key: '- name: DB_PASSWORD\n  value:',
-    contexts: [
-      {
-        name: 'k8s env entry',
-        path: 'k8s/deployment.yaml',
-        render: (v) => `env:\n  - name: DB_PASSWORD\n    value: "${v}"\n`,
-      },
-    ],
+    contexts: envEntryContexts('DB_PASSWORD', (v) => `"${v}"`),
   }),
-  generic('secret', {
+  k8sEnvRule('secret', {
     id: 'generic-secret-k8s-env',
     gate: GATES.k8sEnv,
     title: 'Secret in a container env entry (name: …TOKEN / value: …)',
-    pattern: k8sEnv(SECRET_NAME),
+    pattern: envEntryPattern(SECRET_NAME),
     key: '- name: API_TOKEN\n  value:',
-    contexts: [
-      {
-        name: 'k8s env entry',
-        path: 'k8s/deployment.yaml',
-        render: (v) => `env:\n  - name: API_TOKEN\n    value: ${v}\n`,
-      },
-    ],
+    contexts: envEntryContexts('API_TOKEN', (v) => v),
   }),
   // Android builds put keys into the app as `buildConfigField "String", "MAPS_API_KEY", "\"…\""` (or `'"…"'` in
   // Groovy) and `resValue "string", "maps_api_key", "…"`: the field name says what the value is. The call's name is
