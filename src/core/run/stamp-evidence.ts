@@ -10,6 +10,7 @@ import {
   statSync,
 } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
+import { indexMayHideEntries } from '../change-set/index-flags.js';
 import { TOLLGATE_DIR } from '../state/tollgate-dir-name.js';
 import { type IndexEntry, readIndexEntries } from './git-index-entries.js';
 import type { RepoFiles } from './stamp-repo-files.js';
@@ -170,7 +171,8 @@ export function indexEvidence(
   // The count first: beyond MAX_TRACKED, git answers for less than the entries cost to read and compare.
   if (!index || index.bytes.length < 12 || index.bytes.readUInt32BE(8) > MAX_TRACKED) return undefined;
   const entries = readIndexEntries(index.bytes);
-  if (!entries || entries.length > MAX_TRACKED) return undefined;
+  // An index that hides entries from status (index-flags.ts) is never recorded: so the stamp need not read it again.
+  if (!entries || entries.length > MAX_TRACKED || indexMayHideEntries(index.bytes, 'sha1', TOLLGATE_DIR)) return;
   const matched: TrackedStat[] = [];
   const read: string[] = [];
   for (const entry of entries) {
