@@ -37,10 +37,11 @@ import type { RepoFiles } from './stamp-repo-files.js';
  */
 export const EVIDENCE_FILE = 'stamp-evidence.json';
 /**
- * Beyond these, git costs less than the evidence: in a fresh process each stat and index entry costs Node about as
- * much as git's start (docs/benchmarks.md, "Answering without git"). Index entries, and other paths watched.
+ * Beyond these, git costs less than the evidence: each tracked file's stat costs a fresh Node about what git's own
+ * status costs per file (docs/benchmarks.md, "Session 19's cuts": 1,000 files 0.86-0.99x the CPU of asking git,
+ * 2,000 files 1.07x). Index entries, and other paths watched.
  */
-export const MAX_TRACKED = 500;
+export const MAX_TRACKED = 1000;
 const MAX_WATCHED = 200;
 /** An index file bigger than this holds more than MAX_TRACKED entries (each at least 62 bytes; paths are short). */
 const MAX_INDEX_BYTES = MAX_TRACKED * 256;
