@@ -88,9 +88,10 @@ function flagsTag() {
   return flags === '' ? 'default' : (hash >>> 0).toString(16);
 }
 
-function cacheFileName(id) {
+/** `variant`: a small bundle that took its stamp itself (`fastPath`) compiles other functions than one that did not. */
+function cacheFileName(id, variant) {
   const command = /^[a-z][a-z0-9-]{0,39}$/.test(args[0] || '') ? args[0] : 'other';
-  return `${id.slice(0, 32)}-${process.version}-${process.arch}-${flagsTag()}-${command}.bin`;
+  return `${id.slice(0, 32)}-${process.version}-${process.arch}-${flagsTag()}-${command}${variant}.bin`;
 }
 
 function sha1(bytes) {
@@ -153,7 +154,7 @@ function pruneCache(dir) {
  * small bundle's caller calls when the bundle answered alone. The whole CLI's bundle is always complete: each command
  * keeps a cache file of its own.
  */
-function loadBundle(name, { small = false } = {}) {
+function loadBundle(name, { small = false, variant = '' } = {}) {
   const vm = require('node:vm');
   const Module = require('node:module');
   const bundle = path.join(bundleDir, name);
@@ -162,7 +163,7 @@ function loadBundle(name, { small = false } = {}) {
   const source = fs.readFileSync(bundle, 'latin1').replace(/^#!.*/, '');
   const dir = cacheDirectory(process.env);
   const id = dir && bundleId(source);
-  const file = dir && path.join(dir, cacheFileName(id));
+  const file = dir && path.join(dir, cacheFileName(id, variant));
   const cached = dir ? readCache(file, id) : undefined;
   const script = new vm.Script(Module.wrap(source), {
     filename: bundle,
@@ -250,6 +251,20 @@ function startRunSnapshot() {
 }
 
 /**
+ * True when the current folder holds saved evidence (src/core/run/stamp-evidence.ts), from which a fast path's stamp
+ * usually needs no git: the small bundle then takes its stamp itself, checked by code compiled from the code cache,
+ * and fast-start.cjs (compiled each time, for a git started before node:crypto loads) is not loaded at all. Agents
+ * start the hook and their runs in the repository's root, where the evidence is.
+ */
+function evidenceHere() {
+  try {
+    return fs.existsSync(path.join(process.cwd(), '.tollgate', 'stamp-evidence.json'));
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Tries a small bundle's `entry` (which resolves to null once it answered, else to what the whole CLI needs, such as
  * the payload it already read from stdin), then the whole CLI. An answer resolves only once it is written and its
  * run recorded, so the process exits then, with the answer's exit code: the teardown of the event loop and the heap
@@ -257,8 +272,9 @@ function startRunSnapshot() {
  * cache is written, locks are released).
  */
 function fastPath(name, entry) {
-  const started = startFastPath();
-  const small = loadBundle(name, { small: true });
+  const direct = evidenceHere();
+  const started = direct ? undefined : startFastPath();
+  const small = loadBundle(name, { small: true, variant: direct ? '-direct' : '' });
   small.exports[entry](process.argv, started).then((handoff) => {
     if (handoff) {
       // Every `run` compiles the whole CLI with the same budget (its code cache is one file per command).

@@ -18,11 +18,16 @@ const TRACE = { TOLLGATE_TRACE_FAST_PATH: '1' };
 /** Several whole runs per test: generous, so that a loaded machine is slow rather than failing. */
 const BUDGET = 240_000;
 
-/** The flag byte of the repeat run's small bundle's code cache ('A': written by a run it answered), and its mtime. */
+/**
+ * The flag byte of the repeat run's small bundle's code cache ('A': written by a run it answered), and its mtime: the
+ * newest of its two (`-direct`: the run that took its stamp itself, from saved evidence; bin/tollgate.cjs).
+ */
 const runFastCache = (dir: string): { flag: string; written: number } | undefined => {
   const bundle = readFileSync(join(CLI_PATH, '../../dist/bundle/cli/run-fast.cjs'), 'latin1');
   const id = /tollgate-bundle-sha256: ([0-9a-f]{64})\s*$/.exec(bundle)![1]!;
-  const name = readdirSync(dir).find((file) => file.startsWith(id.slice(0, 32)) && file.endsWith('-run.bin'));
+  const name = readdirSync(dir)
+    .filter((file) => file.startsWith(id.slice(0, 32)) && /-run(-direct)?\.bin$/.test(file))
+    .sort((a, b) => statSync(join(dir, b)).mtimeMs - statSync(join(dir, a)).mtimeMs)[0];
   if (!name) return undefined;
   const header = readFileSync(join(dir, name)).toString('latin1', 0, 'tollgate-code-cache-2\n'.length + 65);
   return { flag: header.at(-1)!, written: statSync(join(dir, name)).mtimeMs };

@@ -38,6 +38,10 @@ function isEvidence(value: unknown): value is StampEvidence {
     typeof evidence.filters === 'string' &&
     (evidence.filtersCode === 0 || evidence.filtersCode === 1) &&
     Array.isArray(evidence.watched) &&
-    evidence.watched.every((pair) => Array.isArray(pair) && typeof pair[0] === 'string' && typeof pair[1] === 'string')
+    evidence.watched.every(
+      (pair) => Array.isArray(pair) && typeof pair[0] === 'string' && typeof pair[1] === 'string',
+    ) &&
+    // Each entry's fields are compared with `===` (evidenceHolds): one of another type never holds.
+    Array.isArray(evidence.tracked)
   );
 }

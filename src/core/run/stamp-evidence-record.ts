@@ -54,7 +54,7 @@ export async function recordStampEvidence(cwd: string, env: NodeJS.ProcessEnv): 
     const evidence: StampEvidence = {
       env: envKeyOf(cwd, env),
       refs: files.refs,
-      watched: before,
+      ...before,
       status: status.stdout,
       filters: filters.stdout,
       filtersCode: filters.code,

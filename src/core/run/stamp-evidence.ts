@@ -10,6 +10,7 @@ import {
   statSync,
 } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
+import { indexMayHideEntries } from '../change-set/index-flags.js';
 import { TOLLGATE_DIR } from '../state/tollgate-dir-name.js';
 import { type IndexEntry, readIndexEntries } from './git-index-entries.js';
 import type { RepoFiles } from './stamp-repo-files.js';
@@ -36,10 +37,11 @@ import type { RepoFiles } from './stamp-repo-files.js';
  */
 export const EVIDENCE_FILE = 'stamp-evidence.json';
 /**
- * Beyond these, git costs less than the evidence: in a fresh process each stat and index entry costs Node about as
- * much as git's start (docs/benchmarks.md, "Answering without git"). Index entries, and other paths watched.
+ * Beyond these, git costs less than the evidence: each tracked file's stat costs a fresh Node about what git's own
+ * status costs per file (docs/benchmarks.md, "Session 19's cuts": 1,000 files 0.86-0.99x the CPU of asking git,
+ * 2,000 files 1.07x). Index entries, and other paths watched.
  */
-export const MAX_TRACKED = 500;
+export const MAX_TRACKED = 1000;
 const MAX_WATCHED = 200;
 /** An index file bigger than this holds more than MAX_TRACKED entries (each at least 62 bytes; paths are short). */
 const MAX_INDEX_BYTES = MAX_TRACKED * 256;
@@ -59,6 +61,12 @@ export interface StampEvidence {
   refs: string;
   /** [path, `statKey`] of every file and folder git's answer depended on, the index file first. */
   watched: Array<[string, string]>;
+  /**
+   * Every tracked file whose stat data was its index entry's (not racy) when git answered, with that stat data
+   * (`trackedStat`): the same stat data now says git would decide the same without reading it, since the index that
+   * holds the entry is pinned by its own stat data (watched first). Compared as numbers, without reading the index.
+   */
+  tracked: TrackedStat[];
   status: string;
   filters: string;
   filtersCode: number;
@@ -100,6 +108,29 @@ export function statKey(path: string): string {
 
 const NO_THROW = { throwIfNoEntry: false } as const;
 
+/** A tracked file's path and its lstat data: mode, dev, ino, size, mtimeMs, ctimeMs, uid, gid. */
+export type TrackedStat = [string, number, number, number, number, number, number, number, number];
+
+function trackedStat(path: string, info: Stats): TrackedStat {
+  return [path, info.mode, info.dev, info.ino, info.size, info.mtimeMs, info.ctimeMs, info.uid, info.gid];
+}
+
+/** True when `path` exists with the stat data `tracked` recorded (JSON keeps each double exactly). */
+function trackedHolds(tracked: TrackedStat): boolean {
+  const info = lstatSync(tracked[0], NO_THROW);
+  return (
+    info !== undefined &&
+    info.ctimeMs === tracked[6] &&
+    info.mtimeMs === tracked[5] &&
+    info.ino === tracked[3] &&
+    info.size === tracked[4] &&
+    info.mode === tracked[1] &&
+    info.dev === tracked[2] &&
+    info.uid === tracked[7] &&
+    info.gid === tracked[8]
+  );
+}
+
 /**
  * Stat data as one string. Plain (not bigint) stat data, a fraction of the cost: its times are doubles of
  * milliseconds, exact to a quarter of a microsecond, and any change after the evidence was recorded moves a ctime
@@ -109,46 +140,49 @@ function keyOf(info: Stats): string {
   return `${info.mode}:${info.dev}:${info.ino}:${info.size}:${info.mtimeMs}:${info.ctimeMs}:${info.uid}:${info.gid}`;
 }
 
-/** True when the evidence holds for the repository `files` describes, seen from `cwd` with `env` (see above). */
+/**
+ * True when the evidence holds for the repository `files` describes, seen from `cwd` with `env` (see above). The
+ * index is not read: it is watched, and every entry was recorded either in `tracked` (its file's stat data was the
+ * entry's) or, for a file git reads, in `watched`.
+ */
 export function evidenceHolds(evidence: StampEvidence, files: RepoFiles, cwd: string, env: NodeJS.ProcessEnv): boolean {
   try {
     if (evidence.env !== envKeyOf(cwd, env) || evidence.refs !== files.refs) return false;
-    const indexPath = join(files.top, '.git', 'index');
-    if (evidence.watched[0]?.[0] !== indexPath) return false;
-    const watched = new Set<string>();
-    for (const [path, key] of evidence.watched) {
-      if (statKey(path) !== key) return false;
-      watched.add(path);
-    }
-    // A tracked file git would read (its stat data is not its entry's) must be one whose own stat data is watched.
-    const index = indexEvidence(files.top, indexPath, evidence.watched[0][1]);
-    return index?.read.every((path) => watched.has(path)) === true;
+    if (evidence.watched[0]?.[0] !== join(files.top, '.git', 'index')) return false;
+    for (const [path, key] of evidence.watched) if (statKey(path) !== key) return false;
+    for (const tracked of evidence.tracked) if (!trackedHolds(tracked)) return false;
+    return true;
   } catch {
     return false;
   }
 }
 
 /**
- * The index's entries when its file still has the stat data `indexKey`, and the paths of those git would read to
- * decide (`read`): the file's stat data is not the entry's, or it is racy (its mtime or ctime at or after the index
- * file's mtime, git's racy-clean rule). Undefined for an index that is not pinned or not understood.
+ * The index's entries when its file still has the stat data `indexKey`; the stat data of the files whose stat data is
+ * their entry's (`matched`), and the paths of those git would read to decide (`read`): the file's stat data is not
+ * the entry's, or it is racy (its mtime or ctime at or after the index file's mtime, git's racy-clean rule).
+ * Undefined for an index that is not pinned or not understood.
  */
 export function indexEvidence(
   top: string,
   indexPath: string,
   indexKey: string,
-): { entries: IndexEntry[]; read: string[] } | undefined {
+): { entries: IndexEntry[]; matched: TrackedStat[]; read: string[] } | undefined {
   const index = readPinned(indexPath, indexKey);
   // The count first: beyond MAX_TRACKED, git answers for less than the entries cost to read and compare.
   if (!index || index.bytes.length < 12 || index.bytes.readUInt32BE(8) > MAX_TRACKED) return undefined;
   const entries = readIndexEntries(index.bytes);
-  if (!entries || entries.length > MAX_TRACKED) return undefined;
+  // An index that hides entries from status (index-flags.ts) is never recorded: so the stamp need not read it again.
+  if (!entries || entries.length > MAX_TRACKED || indexMayHideEntries(index.bytes, 'sha1', TOLLGATE_DIR)) return;
+  const matched: TrackedStat[] = [];
   const read: string[] = [];
   for (const entry of entries) {
     const path = join(top, entry.path);
-    if (!statMatches(path, entry.stat, index.mtimeMs)) read.push(path);
+    const info = lstatSync(path, NO_THROW);
+    if (info && statMatches(info, entry.stat, index.mtimeMs)) matched.push(trackedStat(path, info));
+    else read.push(path);
   }
-  return { entries, read };
+  return { entries, matched, read };
 }
 
 /** A file's bytes, read through one descriptor whose stat data is `key` before and after the read. */
@@ -170,16 +204,15 @@ function readPinned(path: string, key: string): { bytes: Buffer; mtimeMs: number
 }
 
 /**
- * True when `path` has the stat data an index entry holds for it (git's fields, each as git truncates it to 32
- * bits; the mode as git records it) and its mtime and ctime are at least RACY_GAP_MS before the index file's mtime
+ * True when a file's stat data `info` is what an index entry holds for it (git's fields, each as git truncates it to
+ * 32 bits; the mode as git records it) and its mtime and ctime are at least RACY_GAP_MS before the index file's mtime
  * (git's racy-clean rule, under which git itself would read the file, with a margin). Plain (not bigint) stat data, a
  * quarter of the cost: its times are doubles of milliseconds, exact to well under a microsecond, so nanoseconds are
  * compared within MATCH_NS. That is sound because of the margin: a change after the index was written sets the
  * file's ctime to at least the index file's mtime, at least RACY_GAP_MS past the ctime the entry holds.
  */
-function statMatches(path: string, stat: number[], indexMtimeMs: number): boolean {
-  const info = lstatSync(path, NO_THROW);
-  if (!info || info.ctimeMs < 0 || Math.max(info.mtimeMs, info.ctimeMs) > indexMtimeMs - RACY_GAP_MS) return false;
+function statMatches(info: Stats, stat: number[], indexMtimeMs: number): boolean {
+  if (info.ctimeMs < 0 || Math.max(info.mtimeMs, info.ctimeMs) > indexMtimeMs - RACY_GAP_MS) return false;
   const mode = info.isSymbolicLink() ? 0o120000 : info.isFile() ? (info.mode & 0o100 ? 0o100755 : 0o100644) : -1;
   return (
     timeMatches(info.ctimeMs, stat[0]!, stat[1]!) &&
@@ -200,16 +233,17 @@ function timeMatches(ms: number, seconds: number, nanoseconds: number): boolean 
 }
 
 /**
- * The watched paths of the repository `files` describes, with their stat data now; undefined when the evidence
- * cannot vouch (a tracked file git reads that changed within RACY_MS of `startedMs`, when the record began; a
- * symlinked `.gitignore`, a config file that includes another, a relative PATH entry, too many folders).
+ * The watched paths of the repository `files` describes, with their stat data now, and the tracked files whose stat
+ * data is their index entry's (`indexEvidence`); undefined when the evidence cannot vouch (a tracked file git reads
+ * that changed within RACY_MS of `startedMs`, when the record began; a symlinked `.gitignore`, a config file that
+ * includes another, a relative PATH entry, too many folders).
  */
 export function collectWatched(
   files: RepoFiles,
   env: NodeJS.ProcessEnv,
   places: GitPlaces,
   startedMs: number,
-): Array<[string, string]> | undefined {
+): Pick<StampEvidence, 'watched' | 'tracked'> | undefined {
   const gitDir = join(files.top, '.git');
   const indexPath = join(gitDir, 'index');
   const indexKey = statKey(indexPath);
@@ -232,7 +266,7 @@ export function collectWatched(
   // A watched path changed within a tick of the file clock before the record could change again with the same
   // times while git looks: each must be older than that.
   if (!paths.every((path) => settledBefore(path, startedMs - TICK_MS))) return undefined;
-  return paths.map((path): [string, string] => [path, statKey(path)]);
+  return { watched: paths.map((path): [string, string] => [path, statKey(path)]), tracked: index.matched };
 }
 
 /** True when `path` is absent or was last changed before `beforeMs`. */

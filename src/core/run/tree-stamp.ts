@@ -57,7 +57,8 @@ export function stampOf(options: StampOptions): Promise<Stamp | null> {
 export async function finishStamp(started: StartedStamp): Promise<Stamp | null> {
   const { options, files } = started;
   const { cwd, env } = options;
-  const [status, filters, repo] = (await stampResults(started)) as [GitResult, GitResult, GitResult | undefined];
+  const { results, fromEvidence } = await stampResults(started);
+  const [status, filters, repo] = results as [GitResult, GitResult, GitResult | undefined];
   const facts = files ?? repoFactsOf(repo!);
   if (!facts) return null;
   const { top: repoRoot, indexPath, objectFormat } = facts;
@@ -72,7 +73,9 @@ export async function finishStamp(started: StartedStamp): Promise<Stamp | null> 
   // that could not run, or was killed) says nothing about filters.
   if (status.code !== 0 || (filters.code !== 0 && filters.code !== 1))
     return { repoRoot, value: '', racy: true, vouches: false };
-  const vouches = filters.stdout === '' && !(await indexMayHide(resolve(cwd, indexPath), objectFormat));
+  // Evidence is recorded only for an index that hides nothing, and holds only while that index is unchanged.
+  const vouches =
+    filters.stdout === '' && (fromEvidence || !(await indexMayHide(resolve(cwd, indexPath), objectFormat)));
   const hash = createHash('sha256').update(`${options.purpose}\0${options.version}\0`).update(status.stdout);
   // Refs read from files and refs from git are told apart: the two texts never stand for each other.
   if (options.refs) hash.update(files ? '\0ref-files\0' : '\0refs\0').update(facts.refs);
@@ -121,11 +124,14 @@ export async function finishStamp(started: StartedStamp): Promise<Stamp | null> 
  * The stamp's git results: git's own, or the ones saved evidence recorded (stamp-start.ts) once its signature holds
  * under the user's state key; git is started now when it does not (edited outside tollgate, or no key).
  */
-async function stampResults(started: StartedStamp): Promise<GitResult[]> {
-  if (!started.evidence) return started.results;
-  const key = await readStateKeyIfPresent(started.options.env).catch(() => null);
-  if (checkSignature('stamp-evidence', started.evidence, key) === 'valid') return started.results;
-  return startStampGit(started.options, started.files);
+async function stampResults(started: StartedStamp): Promise<{ results: GitResult[]; fromEvidence: boolean }> {
+  if (started.evidence) {
+    const key = await readStateKeyIfPresent(started.options.env).catch(() => null);
+    if (checkSignature('stamp-evidence', started.evidence, key) === 'valid')
+      return { results: await started.results, fromEvidence: true };
+  }
+  const results = started.evidence ? startStampGit(started.options, started.files) : started.results;
+  return { results: await results, fromEvidence: false };
 }
 
 /** What `git rev-parse` said of the repository; undefined when it is not one. */
