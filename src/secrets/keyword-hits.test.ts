@@ -1,18 +1,24 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { KeywordHits } from './keyword-hits.js';
-import { buildKeywordAutomaton } from './prefilter.js';
+import { acceptingOf, buildKeywordAutomaton } from './prefilter.js';
 
 /**
  * Every `keyword@end` found by `KeywordHits` over `text`, the pass started again at each of `cuts`; keywords in
- * `muted` are left out of the accepting states the pass is given, as the scan leaves out those of path-exempt rules.
+ * `muted` are left out of the accepting states the pass is given, as the scan leaves out those of path-exempt rules;
+ * keywords in `bound` are built as path-bound ones (numbered among the states where nothing ends).
  */
-function passHits(keywords: string[], text: string, cuts: number[] = [], muted: string[] = []): string[] {
-  const automaton = buildKeywordAutomaton(keywords.map((keyword) => ({ keywords: [keyword], item: keyword })));
-  const accepting = automaton.accepting.slice();
+function passHits(keywords: string[], text: string, cuts: number[] = [], muted: string[] = [], bound: string[] = []) {
+  const automaton = buildKeywordAutomaton(
+    keywords.map((keyword) => ({ keywords: [keyword], item: keyword })),
+    [],
+    (item) => bound.includes(item),
+  );
+  const states = automaton.accepting.slice();
   automaton.outputs.forEach((list, state) => {
-    if (list?.every((output) => output.items.every((item) => muted.includes(item)))) accepting[state] = 0;
+    if (list?.every((output) => output.items.every((item) => muted.includes(item)))) states[state] = 0;
   });
+  const accepting = acceptingOf(states);
   const found = new KeywordHits();
   const hits: string[] = [];
   let state = 0;
@@ -95,11 +101,13 @@ describe('the keyword pass', () => {
         fc.array(textChar, { maxLength: 200 }),
         fc.array(fc.nat(200), { maxLength: 4 }),
         fc.array(fc.nat(9), { maxLength: 3 }),
-        (keywords, chars, cuts, mutedAt) => {
+        fc.array(fc.nat(9), { maxLength: 4 }),
+        (keywords, chars, cuts, mutedAt, boundAt) => {
           const text = chars.join('');
           const muted = mutedAt.map((index) => keywords[index % keywords.length]!);
+          const bound = boundAt.map((index) => keywords[index % keywords.length]!);
           const kept = keywords.filter((word) => !muted.includes(word));
-          expect(passHits(keywords, text, cuts, muted)).toEqual(naiveHits(kept, text));
+          expect(passHits(keywords, text, cuts, muted, bound)).toEqual(naiveHits(kept, text));
         },
       ),
       { numRuns: 400 },
@@ -109,9 +117,10 @@ describe('the keyword pass', () => {
   test('a pass used before (its loops warmed over nothing when made, then run on another text) finds what a new one does, over text and bytes', () => {
     const pass = (found: KeywordHits, automaton: ReturnType<typeof buildKeywordAutomaton>, text: string) => {
       const bytes = Buffer.from(text, 'latin1');
-      found.find(automaton, automaton.accepting, text, 0, text.length, 0);
+      const accepting = acceptingOf(automaton.accepting);
+      found.find(automaton, accepting, text, 0, text.length, 0);
       const onText = [found.count, [...found.ends.subarray(0, found.count)], found.at, found.state];
-      found.findBytes(automaton, automaton.accepting, bytes, 0, bytes.length, 0);
+      found.findBytes(automaton, accepting, bytes, 0, bytes.length, 0);
       return [onText, [found.count, [...found.ends.subarray(0, found.count)], found.at, found.state]];
     };
     fc.assert(
@@ -127,4 +136,100 @@ describe('the keyword pass', () => {
       ),
     );
   });
+
+  test('reads bytes as two streams, however small its record, with the hits one stream finds in their text, in order', () => {
+    const keyword = fc.array(fc.constantFrom('a', 'k', 's', '_', ':', '-'), { minLength: 1, maxLength: 5 });
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(
+          keyword.map((chars) => chars.join('')),
+          { minLength: 1, maxLength: 8 },
+        ),
+        // Runs of keyword-dense and of sparse text, so that either stream may fill its record first.
+        fc.array(
+          fc.tuple(
+            fc.constantFrom('ak_', 'aks_:-AK\n \u00e1\u00cb', ' \nxyz', 'q'),
+            fc.integer({ min: 0, max: 700 }),
+            fc.integer({ min: 1, max: 1 << 30 }),
+          ),
+          { maxLength: 5 },
+        ),
+        fc.integer({ min: 1, max: 40 }),
+        fc.array(fc.nat(3500), { maxLength: 3 }),
+        fc.array(fc.nat(7), { maxLength: 2 }),
+        (keywords, runs, capacity, cuts, boundAt) => {
+          const text = runs
+            .map(([alphabet, length, seed]) =>
+              Array.from(
+                { length },
+                (_, at) => alphabet[((seed ^ Math.imul(at, 2654435761)) >>> 7) % alphabet.length],
+              ).join(''),
+            )
+            .join('');
+          const bound = boundAt.map((index) => keywords[index % keywords.length]!);
+          const automaton = buildKeywordAutomaton(
+            keywords.map((word) => ({ keywords: [word], item: word })),
+            [],
+            (item) => bound.includes(item),
+          );
+          const bytes = Buffer.from(text, 'latin1');
+          expect(orderedHits(automaton, bytes, cuts, new KeywordHits(capacity))).toEqual(
+            orderedHits(automaton, text, cuts, new KeywordHits()),
+          );
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  test("reads a keyword across the two streams' boundary, wherever it lies, from its first character", () => {
+    const automaton = buildKeywordAutomaton(
+      ['abcdefghij', 'cdefghijk', 'hij', 'j'].map((word) => ({ keywords: [word], item: word })),
+    );
+    for (let shift = 0; shift < 24; shift++) {
+      const text = `${' '.repeat(290 + shift)}abcdefghijk${' '.repeat(310 - shift)}`;
+      const bytes = Buffer.from(text, 'latin1');
+      const hits = orderedHits(automaton, bytes, [], new KeywordHits());
+      expect(hits).toEqual(orderedHits(automaton, text, [], new KeywordHits()));
+      expect(hits).toHaveLength(2);
+    }
+  });
+
+  test('reads a text longer than a pass reads at once as two streams with the hits one stream finds', () => {
+    const pieces = ['api_key = "x";\n', 'token.', 'a'.repeat(37), 'SECRET:', ' password', '\u00e9t\u00e9 ', 'ey'];
+    const text = Array.from({ length: 40_000 }, (_, at) => pieces[(at * 7 + (at >> 3)) % pieces.length]).join('');
+    const automaton = buildKeywordAutomaton(
+      ['api_key', 'token', 'secret', 'password', 'ey', ':', '.'].map((word) => ({ keywords: [word], item: word })),
+    );
+    const bytes = Buffer.from(text, 'latin1');
+    expect(bytes.length).toBeGreaterThan(400_000);
+    const two = orderedHits(automaton, bytes, [], new KeywordHits());
+    expect(two).toEqual(orderedHits(automaton, text, [], new KeywordHits()));
+    expect(two.length).toBeGreaterThan(30_000);
+  });
 });
+
+/** Every hit of a pass over `input` (the pass started again at each of `cuts`), as `state@end`, in the order found. */
+function orderedHits(
+  automaton: ReturnType<typeof buildKeywordAutomaton>,
+  input: string | Buffer,
+  cuts: number[],
+  found: KeywordHits,
+): string[] {
+  const accepting = acceptingOf(automaton.accepting);
+  const hits: string[] = [];
+  let state = 0;
+  let from = 0;
+  for (const until of [...new Set(cuts.filter((cut) => cut > 0 && cut < input.length)), input.length].sort(
+    (a, b) => a - b,
+  )) {
+    for (let next = from; next < until; next = found.at) {
+      if (typeof input === 'string') found.find(automaton, accepting, input, next, until, state);
+      else found.findBytes(automaton, accepting, input, next, until, state);
+      state = found.state;
+      for (let hit = 0; hit < found.count; hit++) hits.push(`${found.states[hit]}@${found.ends[hit]}`);
+    }
+    from = until;
+  }
+  return hits;
+}

@@ -28,8 +28,24 @@ export interface KeywordAutomaton<T> {
   /**
    * The states where keywords end are numbered last, from this number on: the per-character loop tells a hit by one
    * comparison of the state it has just loaded, with no second table to read (the loop is the scan's hottest code).
+   * States whose keywords only path-bound items use (see `buildKeywordAutomaton`) are numbered below it, among the
+   * others: a scan that may report them reads from the lowest of its accepting states (`acceptingOf`).
    */
   readonly firstAccepting: number;
+  /** The longest keyword's length: the state after a character depends on no character further back. */
+  readonly longest: number;
+}
+
+/** The accepting states a text's scan reports (1 per state), and the lowest of them: no state below it is one. */
+export interface Accepting {
+  readonly states: Uint8Array;
+  readonly first: number;
+}
+
+/** `states` with its lowest accepting state found. */
+export function acceptingOf(states: Uint8Array): Accepting {
+  const first = states.indexOf(1);
+  return { states, first: first === -1 ? states.length : first };
 }
 
 const ALPHABET = 128;
@@ -46,9 +62,17 @@ export function isAutomatonKeyword(keyword: string): boolean {
   return keyword.length > 0 && /^[\x20-\x7e]+$/.test(keyword);
 }
 
+/**
+ * `pathBound` tells the items that scan only the few paths they name (a rule's `onlyPaths`): a state where only their
+ * keywords end is numbered among those where none ends, so that on every other path (where those items are exempt)
+ * the per-character loop passes it by its number, as it does a state where no keyword ends. On the npm corpus the
+ * `.pgpass` rule's `:` was such a state once in 90 bytes, each a second table read and a branch the processor
+ * could not predict.
+ */
 export function buildKeywordAutomaton<T>(
   entries: ReadonlyArray<{ keywords: readonly string[]; item: T }>,
   nameWords: readonly string[] = [],
+  pathBound: (item: T) => boolean = () => false,
 ): KeywordAutomaton<T> {
   const itemsByKeyword = new Map<string, T[]>();
   const names = new Set(nameWords.filter(isAutomatonKeyword).map((word) => word.toLowerCase()));
@@ -62,7 +86,7 @@ export function buildKeywordAutomaton<T>(
       itemsByKeyword.set(key, list);
     }
   }
-  return automatonOf(itemsByKeyword, names);
+  return automatonOf(itemsByKeyword, names, pathBound);
 }
 
 /**
@@ -73,7 +97,11 @@ export function buildKeywordAutomaton<T>(
  * keywords end apart, last), which keeps the shallow states' rows (where the scan spends its time) side by side in the
  * table; each state's row is its failure state's row, copied, with its own edges written over it.
  */
-function automatonOf<T>(itemsByKeyword: ReadonlyMap<string, T[]>, names: ReadonlySet<string>): KeywordAutomaton<T> {
+function automatonOf<T>(
+  itemsByKeyword: ReadonlyMap<string, T[]>,
+  names: ReadonlySet<string>,
+  pathBound: (item: T) => boolean,
+): KeywordAutomaton<T> {
   const sorted = [...itemsByKeyword.keys()].sort();
   let bound = 1;
   for (const keyword of sorted) bound += keyword.length;
@@ -132,7 +160,7 @@ function automatonOf<T>(itemsByKeyword: ReadonlyMap<string, T[]>, names: Readonl
       const inherited = outputs[fails];
       const mine = own[child];
       const list = mine === undefined ? inherited : inherited === undefined ? [mine] : [mine, ...inherited];
-      const next = list === undefined ? plain++ : --ending;
+      const next = list === undefined || onlyPathBound(list, pathBound) ? plain++ : --ending;
       numbers[child] = next;
       failure[child] = fails;
       delta[row + code[child]!] = next;
@@ -141,5 +169,11 @@ function automatonOf<T>(itemsByKeyword: ReadonlyMap<string, T[]>, names: Readonl
       accepting[next] = 1;
     }
   }
-  return { delta, outputs, accepting, firstAccepting: ending };
+  const longest = sorted.reduce((most, keyword) => Math.max(most, keyword.length), 0);
+  return { delta, outputs, accepting, firstAccepting: ending, longest };
+}
+
+/** Whether only path-bound items use the keywords of `list` (a name word is everyone's). */
+function onlyPathBound<T>(list: ReadonlyArray<KeywordOutput<T>>, pathBound: (item: T) => boolean): boolean {
+  return list.every((keyword) => !keyword.nameWord && keyword.items.length > 0 && keyword.items.every(pathBound));
 }
