@@ -32,8 +32,6 @@ export interface KeywordAutomaton<T> {
    * others: a scan that may report them reads from the lowest of its accepting states (`acceptingOf`).
    */
   readonly firstAccepting: number;
-  /** The longest keyword's length: the state after a character depends on no character further back. */
-  readonly longest: number;
 }
 
 /** The accepting states a text's scan reports (1 per state), and the lowest of them: no state below it is one. */
@@ -169,8 +167,7 @@ function automatonOf<T>(
       accepting[next] = 1;
     }
   }
-  const longest = sorted.reduce((most, keyword) => Math.max(most, keyword.length), 0);
-  return { delta, outputs, accepting, firstAccepting: ending, longest };
+  return { delta, outputs, accepting, firstAccepting: ending };
 }
 
 /** Whether only path-bound items use the keywords of `list` (a name word is everyone's). */
