@@ -140,8 +140,8 @@ function automatonOf<T>(
   const delta = made <= 0x10000 ? new Uint16Array(made * ALPHABET) : new Int32Array(made * ALPHABET);
   // Row by row in that order (a state's failure state is shallower, so its row is complete before it is copied). Each
   // state is numbered as the first edge to it is written, when whether keywords end there is known: those where none
-  // ends from 1 up (the root is 0), the others from the top down, so they come last. By state as made: its number,
-  // and its failure state's number.
+  // ends (or only path-bound items' keywords do) from 1 up (the root is 0), the others from the top down, so they come
+  // last. By state as made: its number, and its failure state's number.
   const numbers = new Int32Array(made);
   const failure = new Int32Array(made);
   const outputs: Array<ReadonlyArray<KeywordOutput<T>> | undefined> = new Array(made).fill(undefined);
