@@ -1,4 +1,4 @@
-import { buildKeywordAutomaton, FOLD, type KeywordAutomaton } from './prefilter.js';
+import { type Accepting, acceptingOf, buildKeywordAutomaton, FOLD, type KeywordAutomaton } from './prefilter.js';
 
 /**
  * The prefilter's per-character pass, alone in a small function that records where keywords end; the scanner handles
@@ -13,6 +13,7 @@ import { buildKeywordAutomaton, FOLD, type KeywordAutomaton } from './prefilter.
 const CAPACITY = 1024;
 /** An automaton of no keyword, made as every other is (so of the same shape): see `KeywordHits`' constructor. */
 const NO_KEYWORDS = buildKeywordAutomaton<unknown>([]);
+const NONE_ACCEPTING = acceptingOf(NO_KEYWORDS.accepting);
 /** Calls past the point where V8 starts keeping a function's type feedback (8 in Node 20's V8). */
 const WARM_CALLS = 32;
 
@@ -34,33 +35,35 @@ export class KeywordHits {
     // keeps no feedback for a function's first few calls, so one call is not enough.
     const empty = new Uint8Array(0);
     for (let round = 0; round < WARM_CALLS; round++) {
-      this.find(NO_KEYWORDS, NO_KEYWORDS.accepting, '', 0, 0, 0);
-      this.findBytes(NO_KEYWORDS, NO_KEYWORDS.accepting, empty, 0, 0, 0);
+      this.find(NO_KEYWORDS, NONE_ACCEPTING, '', 0, 0, 0);
+      this.findBytes(NO_KEYWORDS, NONE_ACCEPTING, empty, 0, 0, 0);
     }
   }
 
   /**
    * Runs `automaton` over `text[from, until)` from `state`, recording hits until `until` or until `CAPACITY` of them
    * are held: then `at` says where to go on from. `accepting` is the automaton's own, or a copy without the states
-   * whose keywords only rules exempt for this text's path use. A state where no keyword ends is told from the others
-   * by its number alone (see `firstAccepting`), so most characters cost one table read and one comparison.
+   * whose keywords only rules exempt for this text's path use. A state that is not accepting here is told from the
+   * others by its number alone, most of the time (see `Accepting.first`), so most characters cost one table read and
+   * one comparison.
    */
   find(
     automaton: KeywordAutomaton<unknown>,
-    accepting: Uint8Array,
+    accepting: Accepting,
     text: string,
     from: number,
     until: number,
     state: number,
   ): void {
-    const { delta, firstAccepting } = automaton;
+    const { delta } = automaton;
+    const { states: accepts, first } = accepting;
     const { states, ends } = this;
     let count = 0;
     let i = from;
     while (i < until) {
       state = delta[(state << 7) | FOLD[text.charCodeAt(i)]!]!;
       i++;
-      if (state < firstAccepting || accepting[state] === 0) continue;
+      if (state < first || accepts[state] === 0) continue;
       states[count] = state;
       ends[count] = i - 1;
       if (++count === CAPACITY) break;
@@ -76,20 +79,21 @@ export class KeywordHits {
    */
   findBytes(
     automaton: KeywordAutomaton<unknown>,
-    accepting: Uint8Array,
+    accepting: Accepting,
     bytes: Uint8Array,
     from: number,
     until: number,
     state: number,
   ): void {
-    const { delta, firstAccepting } = automaton;
+    const { delta } = automaton;
+    const { states: accepts, first } = accepting;
     const { states, ends } = this;
     let count = 0;
     let i = from;
     while (i < until) {
       state = delta[(state << 7) | FOLD[bytes[i]!]!]!;
       i++;
-      if (state < firstAccepting || accepting[state] === 0) continue;
+      if (state < first || accepts[state] === 0) continue;
       states[count] = state;
       ends[count] = i - 1;
       if (++count === CAPACITY) break;

@@ -1,7 +1,7 @@
 import { type CompiledRule, opensAt } from './compiled-rule.js';
 import type { KeywordHits } from './keyword-hits.js';
 import { GateCheck } from './name-gate.js';
-import type { KeywordAutomaton } from './prefilter.js';
+import type { Accepting, KeywordAutomaton } from './prefilter.js';
 
 /**
  * Whether a scan of `text` would open any rule's window: a keyword hit (among `accepting` states) of a rule `exempt`
@@ -11,7 +11,7 @@ import type { KeywordAutomaton } from './prefilter.js';
  */
 export function opensAnyWindow(
   automaton: KeywordAutomaton<CompiledRule>,
-  accepting: Uint8Array,
+  accepting: Accepting,
   text: string,
   exempt: readonly number[],
   found: KeywordHits,

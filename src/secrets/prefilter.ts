@@ -28,8 +28,22 @@ export interface KeywordAutomaton<T> {
   /**
    * The states where keywords end are numbered last, from this number on: the per-character loop tells a hit by one
    * comparison of the state it has just loaded, with no second table to read (the loop is the scan's hottest code).
+   * States whose keywords only path-bound items use (see `buildKeywordAutomaton`) are numbered below it, among the
+   * others: a scan that may report them reads from the lowest of its accepting states (`acceptingOf`).
    */
   readonly firstAccepting: number;
+}
+
+/** The accepting states a text's scan reports (1 per state), and the lowest of them: no state below it is one. */
+export interface Accepting {
+  readonly states: Uint8Array;
+  readonly first: number;
+}
+
+/** `states` with its lowest accepting state found. */
+export function acceptingOf(states: Uint8Array): Accepting {
+  const first = states.indexOf(1);
+  return { states, first: first === -1 ? states.length : first };
 }
 
 const ALPHABET = 128;
@@ -46,9 +60,17 @@ export function isAutomatonKeyword(keyword: string): boolean {
   return keyword.length > 0 && /^[\x20-\x7e]+$/.test(keyword);
 }
 
+/**
+ * `pathBound` tells the items that scan only the few paths they name (a rule's `onlyPaths`): a state where only their
+ * keywords end is numbered among those where none ends, so that on every other path (where those items are exempt)
+ * the per-character loop passes it by its number, as it does a state where no keyword ends. On the npm corpus the
+ * `.pgpass` rule's `:` was such a state once in 90 bytes, each a second table read and a branch the processor
+ * could not predict.
+ */
 export function buildKeywordAutomaton<T>(
   entries: ReadonlyArray<{ keywords: readonly string[]; item: T }>,
   nameWords: readonly string[] = [],
+  pathBound: (item: T) => boolean = () => false,
 ): KeywordAutomaton<T> {
   const itemsByKeyword = new Map<string, T[]>();
   const names = new Set(nameWords.filter(isAutomatonKeyword).map((word) => word.toLowerCase()));
@@ -62,7 +84,7 @@ export function buildKeywordAutomaton<T>(
       itemsByKeyword.set(key, list);
     }
   }
-  return automatonOf(itemsByKeyword, names);
+  return automatonOf(itemsByKeyword, names, pathBound);
 }
 
 /**
@@ -73,7 +95,11 @@ export function buildKeywordAutomaton<T>(
  * keywords end apart, last), which keeps the shallow states' rows (where the scan spends its time) side by side in the
  * table; each state's row is its failure state's row, copied, with its own edges written over it.
  */
-function automatonOf<T>(itemsByKeyword: ReadonlyMap<string, T[]>, names: ReadonlySet<string>): KeywordAutomaton<T> {
+function automatonOf<T>(
+  itemsByKeyword: ReadonlyMap<string, T[]>,
+  names: ReadonlySet<string>,
+  pathBound: (item: T) => boolean,
+): KeywordAutomaton<T> {
   const sorted = [...itemsByKeyword.keys()].sort();
   let bound = 1;
   for (const keyword of sorted) bound += keyword.length;
@@ -114,8 +140,8 @@ function automatonOf<T>(itemsByKeyword: ReadonlyMap<string, T[]>, names: Readonl
   const delta = made <= 0x10000 ? new Uint16Array(made * ALPHABET) : new Int32Array(made * ALPHABET);
   // Row by row in that order (a state's failure state is shallower, so its row is complete before it is copied). Each
   // state is numbered as the first edge to it is written, when whether keywords end there is known: those where none
-  // ends from 1 up (the root is 0), the others from the top down, so they come last. By state as made: its number,
-  // and its failure state's number.
+  // ends (or only path-bound items' keywords do) from 1 up (the root is 0), the others from the top down, so they come
+  // last. By state as made: its number, and its failure state's number.
   const numbers = new Int32Array(made);
   const failure = new Int32Array(made);
   const outputs: Array<ReadonlyArray<KeywordOutput<T>> | undefined> = new Array(made).fill(undefined);
@@ -132,7 +158,7 @@ function automatonOf<T>(itemsByKeyword: ReadonlyMap<string, T[]>, names: Readonl
       const inherited = outputs[fails];
       const mine = own[child];
       const list = mine === undefined ? inherited : inherited === undefined ? [mine] : [mine, ...inherited];
-      const next = list === undefined ? plain++ : --ending;
+      const next = list === undefined || onlyPathBound(list, pathBound) ? plain++ : --ending;
       numbers[child] = next;
       failure[child] = fails;
       delta[row + code[child]!] = next;
@@ -142,4 +168,9 @@ function automatonOf<T>(itemsByKeyword: ReadonlyMap<string, T[]>, names: Readonl
     }
   }
   return { delta, outputs, accepting, firstAccepting: ending };
+}
+
+/** Whether only path-bound items use the keywords of `list` (a name word is everyone's). */
+function onlyPathBound<T>(list: ReadonlyArray<KeywordOutput<T>>, pathBound: (item: T) => boolean): boolean {
+  return list.every((keyword) => !keyword.nameWord && keyword.items.length > 0 && keyword.items.every(pathBound));
 }

@@ -3,6 +3,7 @@ import { forgetLastText } from './generic-gates.js';
 import type { LineHits } from './line-windows.js';
 import type { GateCheck } from './name-gate.js';
 import type { PathFacts } from './path-facts.js';
+import type { Accepting } from './prefilter.js';
 import type { Found, Span } from './scan-results.js';
 import { SeenMatches } from './seen-matches.js';
 import type { FileSyntax } from './syntax.js';
@@ -20,7 +21,7 @@ export interface ScanState {
   /** The rules this path exempts: `scannedUntil` holds everything for them. */
   readonly exempt: readonly number[];
   /** The prefilter's accepting states that matter here: none whose keywords only `exempt` rules use. */
-  readonly accepting: Uint8Array;
+  readonly accepting: Accepting;
   /** The prefilter automaton's state. */
   state: number;
   readonly found: Found[];
@@ -39,7 +40,7 @@ export interface ScanState {
 export function newScanState(
   facts: PathFacts,
   syntax: FileSyntax,
-  shared: { scannedUntil: Float64Array; accepting: Uint8Array; keepRejected: boolean },
+  shared: { scannedUntil: Float64Array; accepting: Accepting; keepRejected: boolean },
   view: Utf8ByteView | null,
 ): ScanState {
   forgetLastText();

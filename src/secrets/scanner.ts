@@ -11,7 +11,13 @@ import { NameKeywords } from './name-keywords.js';
 import { opensAnyWindow } from './opens-window.js';
 import { type PathFacts, PathFactsCache } from './path-facts.js';
 import { PendingWindows } from './pending-windows.js';
-import { buildKeywordAutomaton, isAutomatonKeyword, type KeywordAutomaton } from './prefilter.js';
+import {
+  type Accepting,
+  acceptingOf,
+  buildKeywordAutomaton,
+  isAutomatonKeyword,
+  type KeywordAutomaton,
+} from './prefilter.js';
 import { providerPrefixTest } from './provider-prefixes.js';
 import type { SecretRule } from './rule.js';
 import { RuleProgressPool } from './rule-progress.js';
@@ -41,7 +47,8 @@ export class SecretScanner {
   /** Per path, its syntax, lockfile and documentation names, and the rules its own path filters exempt. */
   private readonly pathFacts: PathFactsCache;
   /** Per set of exempt rules (their indices joined), the accepting states left (see `acceptingFor`). */
-  private readonly acceptingByExempt = new Map<string, Uint8Array>();
+  private readonly acceptingByExempt = new Map<string, Accepting>();
+  private readonly accepting: Accepting;
   private readonly progress: RuleProgressPool;
   private readonly idleWindows: PendingWindows[] = [];
   private readonly idleHits: KeywordHits[] = [];
@@ -70,7 +77,9 @@ export class SecretScanner {
         .map((item) => ({ keywords: item.outline.keywords, item })),
       // The provider-named rules share one list of name words: read once, not once per rule.
       [...new Set(named.map((item) => item.outline.nameWords ?? []))].flat(),
+      (item) => item.outline.onlyPaths !== undefined,
     );
+    this.accepting = acceptingOf(this.automaton.accepting);
     this.idleHits.push(new KeywordHits());
     this.nameKeywords = new NameKeywords(named.map((item) => ({ keywords: item.outline.keywords, item })));
     this.reach = Math.max(STREAM_AHEAD, ...this.compiled.map((item) => (item.block ? item.maxLength + 64 : 0)));
@@ -334,22 +343,23 @@ export class SecretScanner {
    * The automaton's accepting states less those whose keywords only `exempt` rules use: `.pgpass`'s `:` keyword is on
    * every other line of code, and each hit of it would be recorded and handled only to find its one rule exempt.
    */
-  private acceptingFor(exempt: readonly number[]): Uint8Array {
+  private acceptingFor(exempt: readonly number[]): Accepting {
     const { accepting, outputs } = this.automaton;
-    if (exempt.length === 0) return accepting;
+    if (exempt.length === 0) return this.accepting;
     const key = exempt.join(',');
     let own = this.acceptingByExempt.get(key);
     if (own !== undefined) return own;
     const skip = new Set(exempt);
-    own = accepting.slice();
-    for (let state = 0; state < own.length; state++) {
+    const states = accepting.slice();
+    for (let state = 0; state < states.length; state++) {
       const list = outputs[state];
-      if (own[state] === 0 || list === undefined) continue;
+      if (states[state] === 0 || list === undefined) continue;
       const idle = list.every(
         (keyword) => !keyword.nameWord && keyword.items.every((compiled) => skip.has(compiled.index)),
       );
-      if (idle) own[state] = 0;
+      if (idle) states[state] = 0;
     }
+    own = acceptingOf(states);
     this.acceptingByExempt.set(key, own);
     return own;
   }

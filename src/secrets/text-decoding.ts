@@ -59,9 +59,15 @@ export function decodeForScan(bytes: Uint8Array, sourceMap = false): DecodedText
 
 /** A NUL in the sniffed head (past the UTF-16 and UTF-32 checks) makes content binary. */
 function hasNulInHead(bytes: Uint8Array): boolean {
-  const end = Math.min(bytes.length, SNIFF_BYTES);
-  for (let i = 0; i < end; i++) if (bytes[i] === 0) return true;
-  return false;
+  return nulIn(bytes, Math.min(bytes.length, SNIFF_BYTES));
+}
+
+/**
+ * Whether `bytes[0, end)` holds a NUL: Node's search for one byte (`memchr`), where a loop in JavaScript read each of
+ * the 8,000 bytes every file's two sniffs read (about 0.7 % of a scan of the npm corpus).
+ */
+function nulIn(bytes: Uint8Array, end: number): boolean {
+  return Buffer.prototype.indexOf.call(bytes.subarray(0, end), 0) !== -1;
 }
 
 /**
@@ -113,7 +119,8 @@ function decodeUtf32(bytes: Uint8Array, encoding: 'utf-32le' | 'utf-32be'): stri
  */
 export function utf16WithoutBom(bytes: Uint8Array): 'utf-16le' | 'utf-16be' | null {
   const end = Math.min(bytes.length, SNIFF_BYTES) & ~1;
-  if (end < 4) return null;
+  // Without a zero byte neither side has one: most files.
+  if (end < 4 || !nulIn(bytes, end)) return null;
   let evenZeros = 0;
   let oddZeros = 0;
   let controls = 0;
