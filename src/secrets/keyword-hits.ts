@@ -1,4 +1,4 @@
-import { buildKeywordAutomaton, FOLD, type KeywordAutomaton } from './prefilter.js';
+import { buildKeywordAutomaton, type KeywordAutomaton } from './prefilter.js';
 
 /**
  * The prefilter's per-character pass, alone in a small function that records where keywords end; the scanner handles
@@ -53,12 +53,12 @@ export class KeywordHits {
     until: number,
     state: number,
   ): void {
-    const { delta, firstAccepting } = automaton;
+    const { delta, classes, shift, firstAccepting } = automaton;
     const { states, ends } = this;
     let count = 0;
     let i = from;
     while (i < until) {
-      state = delta[(state << 7) | FOLD[text.charCodeAt(i)]!]!;
+      state = delta[(state << shift) | classes[text.charCodeAt(i)]!]!;
       i++;
       if (state < firstAccepting || accepting[state] === 0) continue;
       states[count] = state;
@@ -82,12 +82,12 @@ export class KeywordHits {
     until: number,
     state: number,
   ): void {
-    const { delta, firstAccepting } = automaton;
+    const { delta, classes, shift, firstAccepting } = automaton;
     const { states, ends } = this;
     let count = 0;
     let i = from;
     while (i < until) {
-      state = delta[(state << 7) | FOLD[bytes[i]!]!]!;
+      state = delta[(state << shift) | classes[bytes[i]!]!]!;
       i++;
       if (state < firstAccepting || accepting[state] === 0) continue;
       states[count] = state;
