@@ -1,4 +1,4 @@
-import { type Accepting, acceptingOf, buildKeywordAutomaton, FOLD, type KeywordAutomaton } from './prefilter.js';
+import { type Accepting, acceptingOf, buildKeywordAutomaton, type KeywordAutomaton } from './prefilter.js';
 
 /**
  * The prefilter's per-character pass, alone in a small function that records where keywords end; the scanner handles
@@ -55,13 +55,13 @@ export class KeywordHits {
     until: number,
     state: number,
   ): void {
-    const { delta } = automaton;
+    const { delta, classes, shift } = automaton;
     const { states: accepts, first } = accepting;
     const { states, ends } = this;
     let count = 0;
     let i = from;
     while (i < until) {
-      state = delta[(state << 7) | FOLD[text.charCodeAt(i)]!]!;
+      state = delta[(state << shift) | classes[text.charCodeAt(i)]!]!;
       i++;
       if (state < first || accepts[state] === 0) continue;
       states[count] = state;
@@ -85,13 +85,13 @@ export class KeywordHits {
     until: number,
     state: number,
   ): void {
-    const { delta } = automaton;
+    const { delta, classes, shift } = automaton;
     const { states: accepts, first } = accepting;
     const { states, ends } = this;
     let count = 0;
     let i = from;
     while (i < until) {
-      state = delta[(state << 7) | FOLD[bytes[i]!]!]!;
+      state = delta[(state << shift) | classes[bytes[i]!]!]!;
       i++;
       if (state < first || accepts[state] === 0) continue;
       states[count] = state;

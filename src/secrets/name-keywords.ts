@@ -1,4 +1,4 @@
-import { buildKeywordAutomaton, FOLD, type KeywordAutomaton } from './prefilter.js';
+import { buildKeywordAutomaton, type KeywordAutomaton } from './prefilter.js';
 
 /**
  * The keywords of rules with `nameWords` (provider names in `toggl_api_key`), found in the name before a name word's
@@ -69,9 +69,9 @@ export class NameKeywords<T> {
     if (from === walk.at) state = walk.state;
     else walk.runStart = from;
     const runStart = walk.runStart;
-    const { delta, outputs, firstAccepting } = this.tables();
+    const { delta, classes, shift, outputs, firstAccepting } = this.tables();
     for (let i = from; i < end; i++) {
-      state = delta[(state << 7) | FOLD[text.charCodeAt(i)]!]!;
+      state = delta[(state << shift) | classes[text.charCodeAt(i)]!]!;
       if (state < firstAccepting) continue;
       for (const keyword of outputs[state]!) {
         const at = i - keyword.length + 1;
@@ -97,9 +97,9 @@ export class NameKeywords<T> {
     if (from === walk.at) state = walk.state;
     else walk.runStart = from;
     const runStart = walk.runStart;
-    const { delta, outputs, firstAccepting } = this.tables();
+    const { delta, classes, shift, outputs, firstAccepting } = this.tables();
     for (let i = from; i < end; i++) {
-      state = delta[(state << 7) | FOLD[bytes[i]!]!]!;
+      state = delta[(state << shift) | classes[bytes[i]!]!]!;
       if (state < firstAccepting) continue;
       for (const keyword of outputs[state]!) {
         const at = i - keyword.length + 1;

@@ -1,14 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { buildKeywordAutomaton, FOLD, isAutomatonKeyword } from './prefilter.js';
+import { buildKeywordAutomaton, isAutomatonKeyword } from './prefilter.js';
 
 /** Every `keyword@end` the automaton reports over `text`, in order. */
 function automatonHits(keywords: string[], text: string): string[] {
-  const { delta, outputs } = buildKeywordAutomaton(keywords.map((keyword) => ({ keywords: [keyword], item: keyword })));
+  const automaton = buildKeywordAutomaton(keywords.map((keyword) => ({ keywords: [keyword], item: keyword })));
+  const { delta, classes, shift, outputs } = automaton;
   const hits: string[] = [];
   let state = 0;
   for (let i = 0; i < text.length; i++) {
-    state = delta[(state << 7) | FOLD[text.charCodeAt(i)]!]!;
+    state = delta[(state << shift) | classes[text.charCodeAt(i)]!]!;
     for (const output of outputs[state] ?? []) for (const item of output.items) hits.push(`${item}@${i + 1}`);
   }
   return hits.sort();
@@ -32,7 +33,10 @@ describe('the keyword automaton', () => {
     fc.assert(
       fc.property(
         fc.array(keyword, { minLength: 1, maxLength: 12 }),
-        fc.array(fc.constantFrom('a', 'b', 'c', 'A', 'B', '.', '_', ' '), { maxLength: 60 }),
+        // With characters no keyword holds (each its table column 0), in both cases and outside ASCII.
+        fc.array(fc.constantFrom('a', 'b', 'c', 'A', 'B', '.', '_', ' ', 'z', 'Z', '\u00e1', '\u0161'), {
+          maxLength: 60,
+        }),
         (keywords, chars) => {
           const text = chars.join('');
           expect(automatonHits(keywords, text)).toEqual(naiveHits(keywords, text));
@@ -64,7 +68,7 @@ describe('the keyword automaton of the built-in rules', () => {
     const { builtinRules } = await import('./rules/index.js');
     const entries = builtinRules.map((rule, index) => ({ keywords: rule.keywords, item: index }));
     const nameWords = builtinRules.flatMap((rule) => rule.nameWords ?? []);
-    const { delta, outputs, accepting, firstAccepting } = buildKeywordAutomaton(entries, nameWords);
+    const { delta, classes, shift, outputs, accepting, firstAccepting } = buildKeywordAutomaton(entries, nameWords);
     // The expected lists, by comparing every keyword at every offset.
     const itemsOf = new Map<string, number[]>();
     for (const word of nameWords) itemsOf.set(word.toLowerCase(), []);
@@ -98,7 +102,7 @@ describe('the keyword automaton of the built-in rules', () => {
     const actual: string[] = [];
     let state = 0;
     for (let i = 0; i < text.length; i++) {
-      state = delta[(state << 7) | FOLD[text.charCodeAt(i)]!]!;
+      state = delta[(state << shift) | classes[text.charCodeAt(i)]!]!;
       actual.push(accepting[state] === 1 ? summary(outputs[state]!) : '');
     }
     expect(expected.filter((list) => list !== '').length).toBeGreaterThan(keywords.length);
@@ -108,5 +112,7 @@ describe('the keyword automaton of the built-in rules', () => {
       [...accepting].map((flag) => flag === 1),
     );
     expect(accepting.indexOf(1)).toBe(firstAccepting);
+    // A row is as wide as the keywords' characters need: 64 columns, half of the 128 of every ASCII character.
+    expect(shift).toBe(6);
   });
 });
