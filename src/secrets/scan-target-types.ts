@@ -25,6 +25,12 @@ export interface ScanTarget {
    * not match were changed since the snapshot, and the target is read whole through `read` instead.
    */
   readonly expectedBlob?: { readonly id: string; readonly objectFormat: string };
+  /**
+   * Scanned from its decoded text, never read from its bytes (`SecretScanner.scanView`): the same findings, by the
+   * scanner's one other path. A history's added lines are all text; its commit messages, read as bytes, would warm the
+   * byte path too in a run too short to repay it.
+   */
+  readonly scanAsText?: boolean;
   /** Known before reading: not to be scanned, and why (a symlink out of the repository). */
   readonly skip?: { reason: SkipReason; detail: string };
 }

@@ -1,6 +1,7 @@
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { sharedSecretScanner } from './redact.js';
 import { type ScanTarget, scanTargets } from './scan-targets.js';
+import { SecretScanner } from './scanner.js';
 
 const scanner = sharedSecretScanner();
 
@@ -77,5 +78,28 @@ describe('scanTargets reads ahead', () => {
     }));
     const outcome = await scanTargets(targets, { scanner, signal: controller.signal });
     expect(outcome.scannedFiles).toBe(1);
+  });
+});
+
+describe('scanAsText', () => {
+  const message = Buffer.from(
+    'Add the deploy settings\n\nDB_PASSWORD="Tq8#vNw2!pLr6@zXe"\nnaïve café: aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYzEXAMPLEKEY\n',
+  );
+
+  test('the same outcome as the byte path, from the decoded text only', async () => {
+    const fresh = new SecretScanner(scanner.rules);
+    const viewed = vi.spyOn(fresh, 'scanView');
+    const target = (scanAsText: boolean): ScanTarget => ({
+      path: 'commit 0123 message',
+      commit: 'a'.repeat(40),
+      ...(scanAsText ? { scanAsText } : {}),
+      read: async () => message,
+    });
+    const asBytes = await scanTargets([target(false)], { scanner: fresh });
+    expect(viewed).toHaveBeenCalledTimes(1);
+    const asText = await scanTargets([target(true)], { scanner: fresh });
+    expect(viewed).toHaveBeenCalledTimes(1);
+    expect(asBytes.findings.length).toBeGreaterThan(0);
+    expect(asText).toEqual(asBytes);
   });
 });

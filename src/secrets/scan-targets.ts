@@ -192,7 +192,9 @@ export function scanContent(
   const viewParts = decoded instanceof Utf8ByteView ? sourceMapPartsOfView(target.path, decoded) : undefined;
   if (decoded instanceof Utf8ByteView && viewParts === null) {
     const textOptions = textOptionsFor(target, options);
-    const raw = options.scanner.scanView(decoded, textOptions) ?? options.scanner.scanText(decoded.utf8(), textOptions);
+    const raw = target.scanAsText
+      ? options.scanner.scanText(decoded.utf8(), textOptions)
+      : (options.scanner.scanView(decoded, textOptions) ?? options.scanner.scanText(decoded.utf8(), textOptions));
     record(target, raw, options, outcome);
     return;
   }
