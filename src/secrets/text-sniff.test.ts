@@ -32,7 +32,7 @@ function sniffedInTurn(bytes: Uint8Array): unknown {
 function described(bytes: Uint8Array): unknown {
   const decoded = decodeForScan(bytes);
   if (decoded instanceof Utf8ByteView) return { view: decoded.bytes.toString('latin1'), ascii: decoded.ascii };
-  if (decoded && decoded.encoding.startsWith('utf-32')) return { encoding: decoded.encoding };
+  if (decoded?.encoding.startsWith('utf-32')) return { encoding: decoded.encoding };
   return decoded;
 }
 
