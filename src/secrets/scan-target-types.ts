@@ -12,6 +12,11 @@ export interface ScanTarget {
   readonly path: string;
   /** Content, or null when it cannot be had (then `unreadable` says why). */
   read(): Promise<Buffer | string | null>;
+  /**
+   * What `read` resolves to, when it is at hand already (a history's added lines and messages): `scanTargets` scans it
+   * without a read's promises, going through the event loop every few milliseconds instead.
+   */
+  readonly content?: Buffer | string;
   /** Lines to report; all when absent. */
   readonly onlyLines?: readonly LineRange[];
   /** Lines that are new in the change (for `isNew`); all when absent. */

@@ -103,3 +103,35 @@ describe('scanAsText', () => {
     expect(asText).toEqual(asBytes);
   });
 });
+
+describe('content at hand', () => {
+  const texts = Array.from({ length: 3000 }, (_, index) =>
+    index % 500 === 0 ? `DB_PASSWORD="Tq8#vNw2!pLr${index}@zXe"\n` : `export const value${index} = ${index};\n`,
+  );
+
+  test('is scanned without a read, as the read would give it, and the event loop gets turns meanwhile', async () => {
+    let reads = 0;
+    const read = (text: string) => () => {
+      reads++;
+      return Promise.resolve(text);
+    };
+    const readOnly = await scanTargets(
+      texts.map((text, index) => ({ path: `src/f${index}.ts`, read: read(text) })),
+      { scanner },
+    );
+    expect(reads).toBe(3000);
+    let turned = false;
+    setImmediate(() => {
+      turned = true;
+    });
+    let turnedBeforeEnd = false;
+    const atHand = await scanTargets(
+      texts.map((text, index) => ({ path: `src/f${index}.ts`, content: text, read: read(text) })),
+      { scanner, onProgress: (done) => void (done === 3000 && (turnedBeforeEnd = turned)) },
+    );
+    expect(reads).toBe(3000);
+    expect(turnedBeforeEnd).toBe(true);
+    expect(atHand.findings.length).toBeGreaterThan(0);
+    expect(atHand).toEqual(readOnly);
+  });
+});

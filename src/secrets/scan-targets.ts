@@ -112,7 +112,8 @@ export async function scanTargets(targets: readonly ScanTarget[], options: ScanT
     ahead = Math.max(ahead, from);
     while (ahead < targets.length && ahead < from + READ_AHEAD) {
       const target = targets[ahead]!;
-      if (!target.expectedBlob && !target.skip && !allowed?.(target.path)) reads.set(ahead, settledRead(target));
+      if (!target.expectedBlob && !target.skip && target.content === undefined && !allowed?.(target.path))
+        reads.set(ahead, settledRead(target));
       ahead++;
     }
   };
@@ -124,6 +125,12 @@ export async function scanTargets(targets: readonly ScanTarget[], options: ScanT
     const skip = skipBeforeReading(target, allowed);
     if (skip) {
       outcome.skipped.push(skip);
+      continue;
+    }
+    if (target.content !== undefined) {
+      const turn = takeTurn();
+      if (turn) await turn;
+      scanContent(target, target.content, options, outcome);
       continue;
     }
     readAhead(index + 1);
@@ -141,6 +148,19 @@ export async function scanTargets(targets: readonly ScanTarget[], options: ScanT
   }
   outcome.findings.sort((a, b) => a.path.localeCompare(b.path) || a.line - b.line || a.column - b.column);
   return outcome;
+}
+
+let lastTurn = 0;
+
+/**
+ * Every few milliseconds of scanning content at hand, a turn of the event loop: the readers feeding it (git's output,
+ * parsed as it arrives) then keep up, and git keeps writing while this thread scans instead of waiting on a full pipe.
+ */
+function takeTurn(): Promise<void> | undefined {
+  const now = performance.now();
+  if (now - lastTurn < 2) return undefined;
+  lastTurn = now;
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 /** `secrets.paths` as a matcher, or null when it lists nothing. */

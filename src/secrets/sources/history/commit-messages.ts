@@ -22,7 +22,7 @@ export function commitMessageReads(commits: readonly string[]): CatFileReads {
         };
       const message = messageOf(object.content);
       // Scanned as text, as the added lines are: one of the scanner's paths warmed, not two (see `scanAsText`).
-      return message.length === 0 ? null : { ...base, scanAsText: true, read: async () => message };
+      return message.length === 0 ? null : { ...base, scanAsText: true, content: message, read: async () => message };
     },
   };
 }
