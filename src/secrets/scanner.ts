@@ -39,8 +39,11 @@ export class SecretScanner {
   private readonly allowlist: GlobalAllowlist;
   /** Per path, its syntax, lockfile and documentation names, and the rules its own path filters exempt. */
   private readonly pathFacts: PathFactsCache;
-  /** Per set of exempt rules (their indices joined), the accepting states left (see `acceptingFor`). */
-  private readonly acceptingByExempt = new Map<string, Uint8Array>();
+  /**
+   * Per set of exempt rules, the accepting states left (see `acceptingFor`): keyed by the set's one array, which every
+   * path with that set shares (`PathFacts.exempt`), not by its indices joined anew at each text.
+   */
+  private readonly acceptingByExempt = new Map<readonly number[], Uint8Array>();
   private readonly progress: RuleProgressPool;
   private readonly idleWindows: PendingWindows[] = [];
   private readonly idleHits: KeywordHits[] = [];
@@ -330,8 +333,7 @@ export class SecretScanner {
   private acceptingFor(exempt: readonly number[]): Uint8Array {
     const { accepting, outputs } = this.automaton;
     if (exempt.length === 0) return accepting;
-    const key = exempt.join(',');
-    let own = this.acceptingByExempt.get(key);
+    let own = this.acceptingByExempt.get(exempt);
     if (own !== undefined) return own;
     const skip = new Set(exempt);
     own = accepting.slice();
@@ -343,7 +345,7 @@ export class SecretScanner {
       );
       if (idle) own[state] = 0;
     }
-    this.acceptingByExempt.set(key, own);
+    this.acceptingByExempt.set(exempt, own);
     return own;
   }
 
