@@ -127,7 +127,12 @@ describe('content at hand', () => {
     let turnedBeforeEnd = false;
     const atHand = await scanTargets(
       texts.map((text, index) => ({ path: `src/f${index}.ts`, content: text, read: read(text) })),
-      { scanner, onProgress: (done) => void (done === 3000 && (turnedBeforeEnd = turned)) },
+      {
+        scanner,
+        onProgress: (done) => {
+          if (done === 3000) turnedBeforeEnd = turned;
+        },
+      },
     );
     expect(reads).toBe(3000);
     expect(turnedBeforeEnd).toBe(true);
