@@ -53,7 +53,7 @@ async function passOf(checkout) {
   const { KeywordHits } = await import(join(checkout, 'dist/secrets/keyword-hits.js'));
   const scanner = new SecretScanner(builtinRules);
   const { automaton } = scanner;
-  const accepting = texts.map(({ path }) => scanner.acceptingFor(scanner.pathFacts.of(path).exempt));
+  const accepting = texts.map(({ path }) => scanner.accepting.for(scanner.pathFacts.of(path).exempt));
   const found = new KeywordHits();
   return () => {
     let hits = 0;

@@ -10,7 +10,10 @@ export interface PathFacts {
   readonly documentation: boolean;
   /** Whether the text may be a Kubernetes manifest (`.yaml`, `.yml`), whose Secrets' `data:` values are decoded. */
   readonly yaml: boolean;
-  /** The rules whose own allowlist or path filter exempts this path (their indices). */
+  /**
+   * The rules whose own allowlist or path filter exempts this path (their indices): one array per set of rules, shared
+   * by every path with that set, so that what is worked out per set can be looked up by the array itself.
+   */
   readonly exempt: readonly number[];
 }
 
@@ -26,6 +29,8 @@ const REMEMBERED_PATHS = 4096;
  */
 export class PathFactsCache {
   private readonly known = new Map<string, PathFacts>();
+  /** Each set of exempt rules met, by its indices joined: a few sets at most (subsets of the path-filtered rules). */
+  private readonly exemptSets = new Map<string, readonly number[]>();
 
   /** `pathFiltered`: the only rules some path may exempt (their allowlist's paths, `onlyPaths`). */
   constructor(private readonly pathFiltered: readonly CompiledRule[]) {}
@@ -45,7 +50,7 @@ export class PathFactsCache {
     return facts;
   }
 
-  private exemptRules(path: string): number[] {
+  private exemptRules(path: string): readonly number[] {
     const exempt: number[] = [];
     for (const compiled of this.pathFiltered) {
       const { allowlist, onlyPaths } = compiled.outline;
@@ -53,6 +58,10 @@ export class PathFactsCache {
         exempt.push(compiled.index);
       }
     }
+    const key = exempt.join(',');
+    const known = this.exemptSets.get(key);
+    if (known !== undefined) return known;
+    this.exemptSets.set(key, exempt);
     return exempt;
   }
 }

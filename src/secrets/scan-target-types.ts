@@ -12,6 +12,11 @@ export interface ScanTarget {
   readonly path: string;
   /** Content, or null when it cannot be had (then `unreadable` says why). */
   read(): Promise<Buffer | string | null>;
+  /**
+   * What `read` resolves to, when it is at hand already (a history's added lines and messages): `scanTargets` scans it
+   * without a read's promises, going through the event loop every few milliseconds instead.
+   */
+  readonly content?: Buffer | string;
   /** Lines to report; all when absent. */
   readonly onlyLines?: readonly LineRange[];
   /** Lines that are new in the change (for `isNew`); all when absent. */
@@ -25,6 +30,12 @@ export interface ScanTarget {
    * not match were changed since the snapshot, and the target is read whole through `read` instead.
    */
   readonly expectedBlob?: { readonly id: string; readonly objectFormat: string };
+  /**
+   * Scanned from its decoded text, never read from its bytes (`SecretScanner.scanView`): the same findings, by the
+   * scanner's one other path. A history's added lines are all text; its commit messages, read as bytes, would warm the
+   * byte path too in a run too short to repay it.
+   */
+  readonly scanAsText?: boolean;
   /** Known before reading: not to be scanned, and why (a symlink out of the repository). */
   readonly skip?: { reason: SkipReason; detail: string };
 }

@@ -1,6 +1,7 @@
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { sharedSecretScanner } from './redact.js';
 import { type ScanTarget, scanTargets } from './scan-targets.js';
+import { SecretScanner } from './scanner.js';
 
 const scanner = sharedSecretScanner();
 
@@ -77,5 +78,65 @@ describe('scanTargets reads ahead', () => {
     }));
     const outcome = await scanTargets(targets, { scanner, signal: controller.signal });
     expect(outcome.scannedFiles).toBe(1);
+  });
+});
+
+describe('scanAsText', () => {
+  const message = Buffer.from(
+    'Add the deploy settings\n\nDB_PASSWORD="Tq8#vNw2!pLr6@zXe"\nnaïve café: aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYzEXAMPLEKEY\n',
+  );
+
+  test('the same outcome as the byte path, from the decoded text only', async () => {
+    const fresh = new SecretScanner(scanner.rules);
+    const viewed = vi.spyOn(fresh, 'scanView');
+    const target = (scanAsText: boolean): ScanTarget => ({
+      path: 'commit 0123 message',
+      commit: 'a'.repeat(40),
+      ...(scanAsText ? { scanAsText } : {}),
+      read: async () => message,
+    });
+    const asBytes = await scanTargets([target(false)], { scanner: fresh });
+    expect(viewed).toHaveBeenCalledTimes(1);
+    const asText = await scanTargets([target(true)], { scanner: fresh });
+    expect(viewed).toHaveBeenCalledTimes(1);
+    expect(asBytes.findings.length).toBeGreaterThan(0);
+    expect(asText).toEqual(asBytes);
+  });
+});
+
+describe('content at hand', () => {
+  const texts = Array.from({ length: 3000 }, (_, index) =>
+    index % 500 === 0 ? `DB_PASSWORD="Tq8#vNw2!pLr${index}@zXe"\n` : `export const value${index} = ${index};\n`,
+  );
+
+  test('is scanned without a read, as the read would give it, and the event loop gets turns meanwhile', async () => {
+    let reads = 0;
+    const read = (text: string) => () => {
+      reads++;
+      return Promise.resolve(text);
+    };
+    const readOnly = await scanTargets(
+      texts.map((text, index) => ({ path: `src/f${index}.ts`, read: read(text) })),
+      { scanner },
+    );
+    expect(reads).toBe(3000);
+    let turned = false;
+    setImmediate(() => {
+      turned = true;
+    });
+    let turnedBeforeEnd = false;
+    const atHand = await scanTargets(
+      texts.map((text, index) => ({ path: `src/f${index}.ts`, content: text, read: read(text) })),
+      {
+        scanner,
+        onProgress: (done) => {
+          if (done === 3000) turnedBeforeEnd = turned;
+        },
+      },
+    );
+    expect(reads).toBe(3000);
+    expect(turnedBeforeEnd).toBe(true);
+    expect(atHand.findings.length).toBeGreaterThan(0);
+    expect(atHand).toEqual(readOnly);
   });
 });

@@ -112,7 +112,8 @@ export async function scanTargets(targets: readonly ScanTarget[], options: ScanT
     ahead = Math.max(ahead, from);
     while (ahead < targets.length && ahead < from + READ_AHEAD) {
       const target = targets[ahead]!;
-      if (!target.expectedBlob && !target.skip && !allowed?.(target.path)) reads.set(ahead, settledRead(target));
+      if (!target.expectedBlob && !target.skip && target.content === undefined && !allowed?.(target.path))
+        reads.set(ahead, settledRead(target));
       ahead++;
     }
   };
@@ -124,6 +125,12 @@ export async function scanTargets(targets: readonly ScanTarget[], options: ScanT
     const skip = skipBeforeReading(target, allowed);
     if (skip) {
       outcome.skipped.push(skip);
+      continue;
+    }
+    if (target.content !== undefined) {
+      const turn = takeTurn();
+      if (turn) await turn;
+      scanContent(target, target.content, options, outcome);
       continue;
     }
     readAhead(index + 1);
@@ -141,6 +148,19 @@ export async function scanTargets(targets: readonly ScanTarget[], options: ScanT
   }
   outcome.findings.sort((a, b) => a.path.localeCompare(b.path) || a.line - b.line || a.column - b.column);
   return outcome;
+}
+
+let lastTurn = 0;
+
+/**
+ * Every few milliseconds of scanning content at hand, a turn of the event loop: the readers feeding it (git's output,
+ * parsed as it arrives) then keep up, and git keeps writing while this thread scans instead of waiting on a full pipe.
+ */
+function takeTurn(): Promise<void> | undefined {
+  const now = performance.now();
+  if (now - lastTurn < 2) return undefined;
+  lastTurn = now;
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 /** `secrets.paths` as a matcher, or null when it lists nothing. */
@@ -192,7 +212,9 @@ export function scanContent(
   const viewParts = decoded instanceof Utf8ByteView ? sourceMapPartsOfView(target.path, decoded) : undefined;
   if (decoded instanceof Utf8ByteView && viewParts === null) {
     const textOptions = textOptionsFor(target, options);
-    const raw = options.scanner.scanView(decoded, textOptions) ?? options.scanner.scanText(decoded.utf8(), textOptions);
+    const raw = target.scanAsText
+      ? options.scanner.scanText(decoded.utf8(), textOptions)
+      : (options.scanner.scanView(decoded, textOptions) ?? options.scanner.scanText(decoded.utf8(), textOptions));
     record(target, raw, options, outcome);
     return;
   }
@@ -288,14 +310,18 @@ export function textOptionsFor(
   target: ScanTarget,
   options: Pick<ScanTargetsOptions, 'reportRejected'>,
 ): ScanTextOptions {
-  const realLine = (line: number) => target.lineMap?.[line - 1] ?? line;
-  const only = target.onlyLines ? lineSet(target.onlyLines) : null;
-  return {
-    path: target.path,
-    keepAllowed: true,
-    ...(options.reportRejected ? { keepRejected: true } : {}),
-    ...(only ? { acceptLine: (line: number) => only(realLine(line)) } : {}),
-  };
+  // Made for every target, most of them a few lines with nothing found: no spread objects, no closure not needed.
+  const onlyLines = target.onlyLines;
+  if (onlyLines === undefined)
+    return options.reportRejected
+      ? { path: target.path, keepAllowed: true, keepRejected: true }
+      : { path: target.path, keepAllowed: true };
+  const only = lineSet(onlyLines);
+  const lineMap = target.lineMap;
+  const acceptLine = lineMap ? (line: number) => only(lineMap[line - 1] ?? line) : only;
+  return options.reportRejected
+    ? { path: target.path, keepAllowed: true, keepRejected: true, acceptLine }
+    : { path: target.path, keepAllowed: true, acceptLine };
 }
 
 /** The scanner's raw secrets of one target, judged against every suppression and kept only masked. */
@@ -305,6 +331,7 @@ export function record(
   options: ScanTargetsOptions,
   outcome: ScanOutcome,
 ): void {
+  if (raw.length === 0) return;
   const realLine = (line: number) => target.lineMap?.[line - 1] ?? line;
   const isNew = target.newLines ? lineSet(target.newLines) : () => true;
   for (const item of raw) {

@@ -1,6 +1,7 @@
 import { advanceBytes } from './byte-scan.js';
 import { spansInChars, type Utf8ByteView } from './byte-view.js';
 import { type CompiledRule, compileRule, opensAt } from './compiled-rule.js';
+import { ExemptAccepting } from './exempt-accepting.js';
 import { gateCheckReaches } from './gate-check-reaches.js';
 import { KeywordHits } from './keyword-hits.js';
 import { decodedScanInput, kubernetesSecretValues, mayHoldKubernetesSecret } from './kubernetes-secret.js';
@@ -11,13 +12,7 @@ import { NameKeywords } from './name-keywords.js';
 import { opensAnyWindow } from './opens-window.js';
 import { type PathFacts, PathFactsCache } from './path-facts.js';
 import { PendingWindows } from './pending-windows.js';
-import {
-  type Accepting,
-  acceptingOf,
-  buildKeywordAutomaton,
-  isAutomatonKeyword,
-  type KeywordAutomaton,
-} from './prefilter.js';
+import { buildKeywordAutomaton, isAutomatonKeyword, type KeywordAutomaton } from './prefilter.js';
 import { providerPrefixTest } from './provider-prefixes.js';
 import type { SecretRule } from './rule.js';
 import { RuleProgressPool } from './rule-progress.js';
@@ -46,9 +41,8 @@ export class SecretScanner {
   private readonly allowlist: GlobalAllowlist;
   /** Per path, its syntax, lockfile and documentation names, and the rules its own path filters exempt. */
   private readonly pathFacts: PathFactsCache;
-  /** Per set of exempt rules (their indices joined), the accepting states left (see `acceptingFor`). */
-  private readonly acceptingByExempt = new Map<string, Accepting>();
-  private readonly accepting: Accepting;
+  /** The accepting states a text's scan reports, by its path's exempt rules. */
+  private readonly accepting: ExemptAccepting;
   private readonly progress: RuleProgressPool;
   private readonly idleWindows: PendingWindows[] = [];
   private readonly idleHits: KeywordHits[] = [];
@@ -79,7 +73,7 @@ export class SecretScanner {
       [...new Set(named.map((item) => item.outline.nameWords ?? []))].flat(),
       (item) => item.outline.onlyPaths !== undefined,
     );
-    this.accepting = acceptingOf(this.automaton.accepting);
+    this.accepting = new ExemptAccepting(this.automaton);
     this.idleHits.push(new KeywordHits());
     this.nameKeywords = new NameKeywords(named.map((item) => ({ keywords: item.outline.keywords, item })));
     this.reach = Math.max(STREAM_AHEAD, ...this.compiled.map((item) => (item.block ? item.maxLength + 64 : 0)));
@@ -180,7 +174,7 @@ export class SecretScanner {
     if (facts.yaml && mayHoldKubernetesSecret(text)) return true;
     const found = this.idleHits.pop() ?? new KeywordHits();
     try {
-      return opensAnyWindow(this.automaton, this.acceptingFor(facts.exempt), text, facts.exempt, found);
+      return opensAnyWindow(this.automaton, this.accepting.for(facts.exempt), text, facts.exempt, found);
     } finally {
       this.idleHits.push(found);
     }
@@ -249,7 +243,7 @@ export class SecretScanner {
     view: Utf8ByteView | null = null,
   ): ScanState {
     const scannedUntil = this.progress.take(facts.exempt);
-    const shared = { scannedUntil, accepting: this.acceptingFor(facts.exempt), keepRejected: !!options.keepRejected };
+    const shared = { scannedUntil, accepting: this.accepting.for(facts.exempt), keepRejected: !!options.keepRejected };
     return newScanState(facts, syntax, shared, view);
   }
 
@@ -337,31 +331,6 @@ export class SecretScanner {
       }
     }
     return state;
-  }
-
-  /**
-   * The automaton's accepting states less those whose keywords only `exempt` rules use: `.pgpass`'s `:` keyword is on
-   * every other line of code, and each hit of it would be recorded and handled only to find its one rule exempt.
-   */
-  private acceptingFor(exempt: readonly number[]): Accepting {
-    const { accepting, outputs } = this.automaton;
-    if (exempt.length === 0) return this.accepting;
-    const key = exempt.join(',');
-    let own = this.acceptingByExempt.get(key);
-    if (own !== undefined) return own;
-    const skip = new Set(exempt);
-    const states = accepting.slice();
-    for (let state = 0; state < states.length; state++) {
-      const list = outputs[state];
-      if (states[state] === 0 || list === undefined) continue;
-      const idle = list.every(
-        (keyword) => !keyword.nameWord && keyword.items.every((compiled) => skip.has(compiled.index)),
-      );
-      if (idle) states[state] = 0;
-    }
-    own = acceptingOf(states);
-    this.acceptingByExempt.set(key, own);
-    return own;
   }
 
   /** A hit of one of `compiled`'s keywords at `text[at, after)`: cuts the rule's window and runs it or queues it. */

@@ -33,17 +33,12 @@ export function decodeText(bytes: Uint8Array): DecodedText | null {
  * reading the bytes first cost less CPU than decoding them first, the 147 files that fell back included.
  */
 export function decodeForScan(bytes: Uint8Array, sourceMap = false): DecodedText | Utf8ByteView | null {
-  const utf32 = utf32Of(bytes);
-  if (utf32) return { text: decodeUtf32(bytes.subarray(utf32.skip), utf32.encoding), encoding: utf32.encoding };
-  if (bytes.length >= 2) {
-    if (bytes[0] === 0xff && bytes[1] === 0xfe)
-      return { text: utf16le.decode(bytes.subarray(2)), encoding: 'utf-16le' };
-    if (bytes[0] === 0xfe && bytes[1] === 0xff)
-      return { text: utf16be.decode(bytes.subarray(2)), encoding: 'utf-16be' };
-  }
-  const bomless = utf16WithoutBom(bytes);
-  if (bomless) return { text: (bomless === 'utf-16le' ? utf16le : utf16be).decode(bytes), encoding: bomless };
-  if (hasNulInHead(bytes)) return null;
+  // No NUL in the sniffed head (one native search): no UTF-32 (its BOMs and its pattern hold zeros) and no BOM-less
+  // UTF-16 (zeros in every other byte), so the sniffing loops over the head are skipped.
+  if (indexOfByte.call(bytes.length > SNIFF_BYTES ? bytes.subarray(0, SNIFF_BYTES) : bytes, 0) !== -1)
+    return decodeWithNul(bytes);
+  const utf16 = utf16ByBom(bytes);
+  if (utf16) return utf16;
   // Most source is ASCII: checked by simdutf, several times faster than a fatal TextDecoder. The scan reads it from its
   // bytes (`byte-scan.ts`), making strings only of what it looks at; a source map is parsed from one string.
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -57,17 +52,25 @@ export function decodeForScan(bytes: Uint8Array, sourceMap = false): DecodedText
   return looksLikeLatin1(bytes) ? { text: buffer.toString('latin1'), encoding: 'latin1' } : null;
 }
 
-/** A NUL in the sniffed head (past the UTF-16 and UTF-32 checks) makes content binary. */
-function hasNulInHead(bytes: Uint8Array): boolean {
-  return nulIn(bytes, Math.min(bytes.length, SNIFF_BYTES));
+const indexOfByte = Uint8Array.prototype.indexOf;
+
+/** Bytes with a NUL in their head: UTF-32 (by BOM or pattern), UTF-16 (by BOM or pattern), or binary. */
+function decodeWithNul(bytes: Uint8Array): DecodedText | null {
+  const utf32 = utf32Of(bytes);
+  if (utf32) return { text: decodeUtf32(bytes.subarray(utf32.skip), utf32.encoding), encoding: utf32.encoding };
+  const utf16 = utf16ByBom(bytes);
+  if (utf16) return utf16;
+  const bomless = utf16WithoutBom(bytes);
+  if (bomless) return { text: (bomless === 'utf-16le' ? utf16le : utf16be).decode(bytes), encoding: bomless };
+  return null;
 }
 
-/**
- * Whether `bytes[0, end)` holds a NUL: Node's search for one byte (`memchr`), where a loop in JavaScript read each of
- * the 8,000 bytes every file's two sniffs read (about 0.7 % of a scan of the npm corpus).
- */
-function nulIn(bytes: Uint8Array, end: number): boolean {
-  return Buffer.prototype.indexOf.call(bytes.subarray(0, end), 0) !== -1;
+/** UTF-16 by its BOM (checked after UTF-32's, whose little-endian BOM starts with UTF-16's). */
+function utf16ByBom(bytes: Uint8Array): DecodedText | null {
+  if (bytes.length < 2) return null;
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return { text: utf16le.decode(bytes.subarray(2)), encoding: 'utf-16le' };
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return { text: utf16be.decode(bytes.subarray(2)), encoding: 'utf-16be' };
+  return null;
 }
 
 /**
@@ -119,8 +122,7 @@ function decodeUtf32(bytes: Uint8Array, encoding: 'utf-32le' | 'utf-32be'): stri
  */
 export function utf16WithoutBom(bytes: Uint8Array): 'utf-16le' | 'utf-16be' | null {
   const end = Math.min(bytes.length, SNIFF_BYTES) & ~1;
-  // Without a zero byte neither side has one: most files.
-  if (end < 4 || !nulIn(bytes, end)) return null;
+  if (end < 4) return null;
   let evenZeros = 0;
   let oddZeros = 0;
   let controls = 0;

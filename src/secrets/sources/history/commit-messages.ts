@@ -21,7 +21,8 @@ export function commitMessageReads(commits: readonly string[]): CatFileReads {
           skip: { reason: 'too_large', detail: `${(object.size / 1e6).toFixed(1)} MB commit object` },
         };
       const message = messageOf(object.content);
-      return message.length === 0 ? null : { ...base, read: async () => message };
+      // Scanned as text, as the added lines are: one of the scanner's paths warmed, not two (see `scanAsText`).
+      return message.length === 0 ? null : { ...base, scanAsText: true, content: message, read: async () => message };
     },
   };
 }

@@ -283,21 +283,10 @@ function pieceTarget(piece: AddedPiece): ScanTarget {
     ...(piece.commit ? { commit: piece.commit } : {}),
     lineMap: piece.lineMap,
     onlyLines: [piece.own],
-    read: () => throughEventLoop(text),
+    // At hand: scanned without a read's promises, the event loop's turns taken by the scan (see `ScanTarget.content`).
+    content: text,
+    read: () => Promise.resolve(text),
   };
-}
-
-let lastTurn = 0;
-
-/**
- * Every few milliseconds a read goes through the event loop rather than a microtask: git's output is then read between
- * one target's scan and the next, so git keeps writing while we scan instead of waiting on a full pipe.
- */
-function throughEventLoop(text: string): Promise<string> {
-  const now = performance.now();
-  if (now - lastTurn < 2) return Promise.resolve(text);
-  lastTurn = now;
-  return new Promise((resolve) => setImmediate(resolve, text));
 }
 
 /**
