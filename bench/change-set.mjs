@@ -33,9 +33,16 @@ import {
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { assertSourceCorpus, median, printResult, privateGitEnv } from './measure.mjs';
+import {
+  assertSourceCorpus,
+  CHANGE_SET_GENERATOR_VERSION,
+  changeSetBenchDir,
+  median,
+  printResult,
+  privateGitEnv,
+} from './measure.mjs';
 
-const GENERATOR_VERSION = 'v2';
+const GENERATOR_VERSION = CHANGE_SET_GENERATOR_VERSION;
 const FILES_PER_DIR = 100;
 const TARGET = 1.3;
 const SIZES = [
@@ -51,7 +58,7 @@ const against = flag('--against');
 const only = flag('--only');
 const fresh = args.includes('--fresh');
 
-const dir = join(tmpdir(), `tollgate-bench-change-set-${GENERATOR_VERSION}`);
+const dir = changeSetBenchDir;
 const home = join(dir, 'home');
 mkdirSync(home, { recursive: true });
 writeFileSync(join(home, '.gitconfig'), '[user]\n\tname = Bench\n\temail = bench@tollgate.invalid\n');

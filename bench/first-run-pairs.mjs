@@ -10,11 +10,11 @@
 // repository is the one `node bench/change-set.mjs --only 20k` generated under os.tmpdir() (run that first), or --repo.
 // A report: it exits 0 whatever the figures, 2 when it cannot measure.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { median, privateGitEnv } from './measure.mjs';
+import { changeSetBenchDir, generatedRepo20k, median, privateGitEnv } from './measure.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
@@ -25,14 +25,8 @@ const sides = [
   { bin: flag('--against') ?? self, flags: (flag('--flags-a') ?? '').split(' ').filter(Boolean) },
   { bin: self, flags: (flag('--flags-b') ?? '').split(' ').filter(Boolean) },
 ];
-const benchDir = join(tmpdir(), 'tollgate-bench-change-set-v2');
-const repo = flag('--repo') ?? join(benchDir, 'repo-20k');
-if (!existsSync(join(repo, '.git'))) {
-  console.error(
-    `first-run-pairs: no repository at ${repo}; run \`node bench/change-set.mjs --only 20k --runs 1\` first`,
-  );
-  process.exit(2);
-}
+const benchDir = changeSetBenchDir;
+const repo = generatedRepo20k('first-run-pairs', flag('--repo'));
 
 const work = mkdtempSync(join(tmpdir(), 'tollgate-bench-pairs-'));
 process.on('exit', () => rmSync(work, { recursive: true, force: true }));

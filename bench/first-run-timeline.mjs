@@ -17,23 +17,16 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { median, printResult, privateGitEnv } from './measure.mjs';
+import { changeSetBenchDir, generatedRepo20k, median, printResult, privateGitEnv } from './measure.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
 const flag = (name) => (args.indexOf(name) === -1 ? null : args[args.indexOf(name) + 1]);
 const runs = Number(flag('--runs') ?? 3);
 const bin = flag('--bin') ?? join(here, '..', 'bin', 'tollgate.cjs');
-const benchDir = join(tmpdir(), 'tollgate-bench-change-set-v2');
-const repo = flag('--repo') ?? join(benchDir, 'repo-20k');
+const benchDir = changeSetBenchDir;
+const repo = generatedRepo20k('first-run-timeline', flag('--repo'));
 const EXPECTED_FILES = 2_000;
-
-if (!existsSync(join(repo, '.git'))) {
-  console.error(
-    `first-run-timeline: no repository at ${repo}; run \`node bench/change-set.mjs --only 20k --runs 1\` first`,
-  );
-  process.exit(2);
-}
 
 const work = mkdtempSync(join(tmpdir(), 'tollgate-bench-timeline-'));
 process.on('exit', () => rmSync(work, { recursive: true, force: true }));

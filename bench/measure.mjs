@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, closeSync, openSync, readdirSync, readSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, openSync, readdirSync, readSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 // Shared by the bench scripts: medians and one output shape (a human line, and a JSON line with --json).
@@ -132,6 +133,23 @@ export function clearMachineStartupCost() {
 export function installEnv() {
   const kept = process.env[KEPT_CA_CERTS];
   return kept && !process.env.NODE_EXTRA_CA_CERTS ? { ...process.env, NODE_EXTRA_CA_CERTS: kept } : process.env;
+}
+
+/**
+ * The generated repositories of `bench/change-set.mjs`, kept between runs in this folder while its generator's
+ * version (the folder's suffix) stays the same; the other first-run benches reuse its 20k repository.
+ */
+export const CHANGE_SET_GENERATOR_VERSION = 'v2';
+export const changeSetBenchDir = join(tmpdir(), `tollgate-bench-change-set-${CHANGE_SET_GENERATOR_VERSION}`);
+
+/** The 20k-file repository `bench/change-set.mjs` generates (or `--repo`); exits 2, saying how to make it, when absent. */
+export function generatedRepo20k(bench, repoFlag) {
+  const repo = repoFlag ?? join(changeSetBenchDir, 'repo-20k');
+  if (!existsSync(join(repo, '.git'))) {
+    console.error(`${bench}: no repository at ${repo}; run \`node bench/change-set.mjs --only 20k --runs 1\` first`);
+    process.exit(2);
+  }
+  return repo;
 }
 
 /**
