@@ -1,3 +1,4 @@
+import { shannonEntropy } from './entropy.js';
 import { FIREBASE_SDK_TEST_KEYS, ONEPASSWORD_DOCS_EXAMPLE_KEYS } from './published-test-keys.js';
 
 /**
@@ -36,12 +37,40 @@ const JWT_IO_SIGNATURE = 'SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c';
 export function isPlaceholder(value: string): boolean {
   if (WELL_KNOWN.has(value)) return true;
   if (value.includes(JWT_IO_SIGNATURE)) return true;
-  if (PLACEHOLDER_WORDS.test(value)) return true;
+  if (holdsPlaceholderWord(value)) return true;
   if (REFERENCE.test(value) || EMBEDDED_REFERENCE.test(value)) return true;
   // Long blobs (key material) legitimately hold runs like `AAAAAAAA`; the run check is for short tokens.
   // Dropbox long-lived tokens carry a fixed `AAAAAAAAAA` run at offset 11 by design: judge the rest of the token.
   if (DROPBOX_LONG_LIVED.test(value)) return isLowVariety(value.slice(0, 11) + value.slice(21));
   return value.length <= 100 && isLowVariety(value);
+}
+
+/** Past this length a value is key material (a key store's base64, a PEM body), not a token someone typed. */
+const KEY_MATERIAL_LENGTH = 100;
+/** Bits per character under which a long value is too plain to be random key material (base64 of a key is about 6). */
+const KEY_MATERIAL_ENTROPY = 4.5;
+const PLACEHOLDER_WORDS_ALL = new RegExp(PLACEHOLDER_WORDS.source, 'gi');
+const LETTER_OR_DIGIT = /[A-Za-z0-9]/;
+
+/**
+ * Whether the value holds a stand-in's word. In long random key material a short word turns up by chance (a 1,400
+ * character base64 store holds `todo` in any case about once in a thousand), so there a word counts only where it
+ * stands apart (no letter or digit on either side), or where the value is too plain to be random at all. Marks
+ * such as `...` count anywhere.
+ */
+function holdsPlaceholderWord(value: string): boolean {
+  if (value.length <= KEY_MATERIAL_LENGTH) return PLACEHOLDER_WORDS.test(value);
+  PLACEHOLDER_WORDS_ALL.lastIndex = 0;
+  let found = false;
+  for (let match = PLACEHOLDER_WORDS_ALL.exec(value); match; match = PLACEHOLDER_WORDS_ALL.exec(value)) {
+    const end = match.index + match[0].length;
+    // Marks (`...`, `***`, `<name>`, `<%`) never turn up in base64 by chance: they count wherever they are.
+    if (!LETTER_OR_DIGIT.test(match[0][0] ?? '')) return true;
+    if (!LETTER_OR_DIGIT.test(value[match.index - 1] ?? '') && !LETTER_OR_DIGIT.test(value[end] ?? '')) return true;
+    PLACEHOLDER_WORDS_ALL.lastIndex = match.index + 1;
+    found = true;
+  }
+  return found && shannonEntropy(value) < KEY_MATERIAL_ENTROPY;
 }
 
 const DROPBOX_LONG_LIVED = /^[A-Za-z0-9]{11}AAAAAAAAAA[A-Za-z0-9_=-]{43}$/;
