@@ -34,6 +34,14 @@ describe('placeholders in long key material', () => {
       `MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7VJTUt9Us8cKjMzEfYyjiWA4R4...${'x'.repeat(40)}Q`,
     ],
     ['a run of x', 'x'.repeat(400)],
+    [
+      "AWS's example session token (EXAMPLE mid-token)",
+      `AQoDYXdzEPT//////////wEXAMPLEtc764bNrC9SAPBSM22wDOk4x4HIZ8j4FZTwdQWLWsKWHGBuFqwAeMicRXmxfpSPfIeoIYRqTflfKD8YUuwthAx7mSEI/qkPpKPi/kMcGdQrmGdeehM4IC1NtBmUpp2wUE8phUZampKsburEDy0KPkyQDYwT7WZ0wq5VSXDvp75YU9HFvlRd8Tx6q6fE8YQcHNVXAkiY9q6d+xo0rKwT38xVqr7ZD0u0iPPkUL64lIZbqBAz+scqKmlzm8FDrypNC9Yjc8fPOLn9FX9KSYvKTr4rvx3iSIlTJabIQwj2ICCR/oLxBA==`,
+    ],
+    [
+      'a capitalised word mid-material',
+      `${randomString(120, BASE64, 'cap')}Redacted${randomString(40, BASE64, 'cap2')}`,
+    ],
     ['a stand-in repeated', 'YOURPRIVATEKEYHEREdummy'.repeat(10)],
   ])('%s is still a placeholder', (_name, value) => {
     expect(value.length).toBeGreaterThan(100);

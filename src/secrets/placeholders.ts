@@ -51,12 +51,21 @@ const KEY_MATERIAL_LENGTH = 100;
 const KEY_MATERIAL_ENTROPY = 4.5;
 const PLACEHOLDER_WORDS_ALL = new RegExp(PLACEHOLDER_WORDS.source, 'gi');
 const LETTER_OR_DIGIT = /[A-Za-z0-9]/;
+/** Random base64 spells a given six-letter word in one case about once in 10^10 characters. */
+const WORD_LENGTH_BY_DESIGN = 6;
+
+function writtenAsWord(word: string): boolean {
+  if (word.length < WORD_LENGTH_BY_DESIGN) return false;
+  const lower = word.toLowerCase();
+  return word === lower || word === word.toUpperCase() || word === lower[0]!.toUpperCase() + lower.slice(1);
+}
 
 /**
- * Whether the value holds a stand-in's word. In long random key material a short word turns up by chance (a 1,400
- * character base64 store holds `todo` in any case about once in a thousand), so there a word counts only where it
- * stands apart (no letter or digit on either side), or where the value is too plain to be random at all. Marks
- * such as `...` count anywhere.
+ * Whether the value holds a stand-in's word. In long random key material a short word turns up by chance in some mix
+ * of cases (a 1,400-character base64 store holds `todo` as `tODo` or the like about once in a thousand), so there a
+ * word counts only where chance cannot spell it: standing apart (no letter or digit on either side), or written as
+ * a word (one case, or capitalised) and at least `WORD_LENGTH_BY_DESIGN` long (AWS's example session token holds
+ * `EXAMPLE` mid-token), or in a value too plain to be random. Marks such as `...` count anywhere.
  */
 function holdsPlaceholderWord(value: string): boolean {
   if (value.length <= KEY_MATERIAL_LENGTH) return PLACEHOLDER_WORDS.test(value);
@@ -67,6 +76,7 @@ function holdsPlaceholderWord(value: string): boolean {
     // Marks (`...`, `***`, `<name>`, `<%`) never turn up in base64 by chance: they count wherever they are.
     if (!LETTER_OR_DIGIT.test(match[0][0] ?? '')) return true;
     if (!LETTER_OR_DIGIT.test(value[match.index - 1] ?? '') && !LETTER_OR_DIGIT.test(value[end] ?? '')) return true;
+    if (writtenAsWord(match[0])) return true;
     PLACEHOLDER_WORDS_ALL.lastIndex = match.index + 1;
     found = true;
   }
