@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// What another design of `scan --history` would cost, measured before it is built (issue #45: ≤ 1.2× `git log -p`).
+// What another design of `scan --history` would cost, measured before it is built (the target: ≤ 1.2× `git log -p`).
 // Today one `git log -p -U0 --cc` hands over every commit's added lines. The design measured here lets git list the
 // changes without diffing (`git log --raw -c`), reads each new blob once (`git cat-file --batch`, de-duplicated by
 // id), scans the whole blob as the prefilter, and asks git for the real added lines only of blobs that hold a
