@@ -15,7 +15,11 @@ const packageRoot = lazy((): string => {
     const manifest = join(dir, 'package.json');
     if (existsSync(manifest)) {
       try {
-        if ((JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'tollgate') return dir;
+        const parsed = JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string };
+        if (parsed.name === 'tollgate') {
+          foundManifest = parsed;
+          return dir;
+        }
       } catch {
         // Not ours (or unreadable): keep walking.
       }
@@ -29,6 +33,15 @@ const packageRoot = lazy((): string => {
 /** This module's folder: `import.meta.dirname` where Node has it (20.11 and later; no URL to build), else from the URL. */
 function moduleDir(): string {
   return import.meta.dirname ?? dirname(fileURLToPath(import.meta.url));
+}
+
+/** The package.json `packageRoot` found (read once: the version is read from it on every start). */
+let foundManifest: Record<string, unknown> | undefined;
+
+/** tollgate's own package.json, parsed; undefined when the package root was not found by its manifest. */
+export function packageManifest(): Record<string, unknown> | undefined {
+  packageRoot();
+  return foundManifest;
 }
 
 /** Absolute path of a file shipped with the package, e.g. `packageFile('docs/config.md')`. */

@@ -1,10 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { packageFile } from './package-files.js';
+import { packageFile, packageManifest } from './package-files.js';
 
 /** Read once from our own package.json. */
 export const TOLLGATE_VERSION: string = (() => {
   try {
-    return (JSON.parse(readFileSync(packageFile('package.json'), 'utf8')) as { version?: string }).version ?? '0.0.0';
+    const manifest = packageManifest() ?? (JSON.parse(readFileSync(packageFile('package.json'), 'utf8')) as object);
+    const { version } = manifest as { version?: unknown };
+    return typeof version === 'string' ? version : '0.0.0';
   } catch {
     return '0.0.0';
   }

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { errorMessage, TollgateError } from '../errors.js';
+import { isoTime } from '../iso-time.js';
 import {
   EPHEMERAL_TYPES,
   type EventDataByType,
@@ -100,7 +101,7 @@ export function openEventLog(path: string, options: OpenEventLogOptions): EventL
       const envelope = {
         id: randomUUID(),
         parentId: emitOptions.parentId === undefined ? lastId : emitOptions.parentId,
-        timestamp: new Date().toISOString(),
+        timestamp: isoTime(),
         type,
         ...(ephemeral ? { ephemeral: true } : {}),
         data,
@@ -149,8 +150,7 @@ function serialize(envelope: EventEnvelope): string {
  * runs started in the same millisecond still get distinct folders).
  */
 export function newRunId(now: Date = new Date()): string {
-  const stamp = now
-    .toISOString()
+  const stamp = isoTime(now)
     .replace(/\.\d{3}Z$/, 'Z')
     .replace(/[-:]/g, '');
   const millisecond = now.getUTCMilliseconds().toString(16).padStart(3, '0');

@@ -2,6 +2,7 @@ import { renameSync } from 'node:fs';
 import { lstat, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createEventLog, newRunId } from '../events/writer.js';
+import { isoTime } from '../iso-time.js';
 import { writeFileAtomicSync } from '../state/atomic-write.js';
 import { type HeldLock, tryLockOnce } from '../state/lock-file.js';
 import {
@@ -257,7 +258,7 @@ async function recordRun(
       tools: template.tools.map((tool) => tool.name),
       unchangedSince: template.runId,
     });
-    const startedAt = new Date(run.startedAt).toISOString();
+    const startedAt = isoTime(new Date(run.startedAt));
     report = {
       ...template,
       runId: run.runId,

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, linkSync, openSync, readFileSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { errorMessage, TollgateError } from '../errors.js';
+import { isoTime } from '../iso-time.js';
 
 /**
  * The lock file itself: its content, its creation in one step, and its release (also on exit and fatal signals). No
@@ -30,7 +31,7 @@ export function newLockHolder(command: string | undefined): { holder: LockHolder
   const holder: LockHolder = {
     pid: process.pid,
     host: hostname(),
-    startedAt: new Date().toISOString(),
+    startedAt: isoTime(),
     command: command ?? process.argv.slice(1).join(' '),
     token: randomBytes(8).toString('hex'),
   };

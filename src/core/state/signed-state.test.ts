@@ -5,7 +5,7 @@ import { removeDir, tempDir } from '../../../test/support/temp-home.js';
 import { readLocalWaivers } from './local-waivers-file.js';
 import { lastVerdictFor, readState, recordRunVerdict } from './results-store.js';
 import { checkSignature, signObject } from './signed-json.js';
-import { loadStateKey, stateKeyPath } from './state-key.js';
+import { loadStateKey, readStateKeyIfPresent, stateKeyPath } from './state-key.js';
 import { ensureTollgateDir } from './tollgate-dir.js';
 
 let dir: string;
@@ -17,6 +17,19 @@ afterEach(async () => {
 });
 
 describe('the state key', () => {
+  test('two reads at once share one read of the file; a key still missing is read again next time', async () => {
+    const path = join(dir, 'shared', 'state.key');
+    const env = { TOLLGATE_STATE_SIGNER_PATH: path };
+    expect(await readStateKeyIfPresent(env)).toBeNull();
+    const created = await loadStateKey(env);
+    const other = { TOLLGATE_STATE_SIGNER_PATH: join(dir, 'other.key') };
+    await writeFile(other.TOLLGATE_STATE_SIGNER_PATH, Buffer.alloc(32, 7));
+    const [first, second] = await Promise.all([readStateKeyIfPresent(other), readStateKeyIfPresent(other)]);
+    expect(first).toBe(second);
+    expect(first).toEqual(Buffer.alloc(32, 7));
+    expect(await readStateKeyIfPresent(env)).toBe(created);
+  });
+
   test('lives under XDG_STATE_HOME, else ~/.local/state; TOLLGATE_STATE_SIGNER_PATH (or the older TOLLGATE_STATE_KEY_FILE) overrides both', () => {
     expect(stateKeyPath({ HOME: '/h' })).toBe('/h/.local/state/tollgate/state.key');
     expect(stateKeyPath({ HOME: '/h', XDG_STATE_HOME: '/x' })).toBe('/x/tollgate/state.key');

@@ -45,14 +45,32 @@ export async function loadStateKey(env: NodeJS.ProcessEnv = process.env): Promis
   return key;
 }
 
+/**
+ * Reads of the key under way, by path: a fast path asks for the key from two places at once (the stamp's evidence and
+ * the saved answer), and both then wait for one read.
+ */
+const reading = new Map<string, Promise<Buffer | null>>();
+
 /** The key when it exists; null when it does not (nothing was ever signed by this user, so nothing can verify). */
-export async function readStateKeyIfPresent(env: NodeJS.ProcessEnv = process.env): Promise<Buffer | null> {
+export function readStateKeyIfPresent(env: NodeJS.ProcessEnv = process.env): Promise<Buffer | null> {
   const path = stateKeyPath(env);
   const known = loaded.get(path);
-  if (known) return known;
-  const key = await readKey(path);
-  if (key) loaded.set(path, key);
-  return key;
+  if (known) return Promise.resolve(known);
+  const pending = reading.get(path);
+  if (pending) return pending;
+  const read = readKey(path).then(
+    (key) => {
+      reading.delete(path);
+      if (key) loaded.set(path, key);
+      return key;
+    },
+    (error: unknown) => {
+      reading.delete(path);
+      throw error;
+    },
+  );
+  reading.set(path, read);
+  return read;
 }
 
 async function readKey(path: string): Promise<Buffer | null> {

@@ -1,5 +1,6 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { isoTime } from '../iso-time.js';
 import { FAILURE_STATUSES } from '../result.js';
 import { openFindings, type ToolReport } from '../run/run-report.js';
 import {
@@ -29,7 +30,7 @@ export interface RunTelemetryInput {
 }
 
 /** Per-tool records of a run, from its tool reports. Pure. */
-export function toolTelemetry(input: RunTelemetryInput, at = new Date().toISOString()): TelemetryRecord[] {
+export function toolTelemetry(input: RunTelemetryInput, at = isoTime()): TelemetryRecord[] {
   const records: TelemetryRecord[] = input.tools.map((tool): ToolTelemetry => {
     const declared = input.declarations?.get(tool.name)?.isTrivial ?? null;
     const alertCount = openFindings(tool).length;
