@@ -221,7 +221,7 @@ let runtimeV8Flags = '';
  * a code cache made under V8's default flags, which V8 rejects once a flag has changed: loaded after the budget is
  * set, these cost three times the CPU (about 20 ms of a first run), so they are loaded just before it.
  */
-const RUN_BUILTINS = ['vm', 'crypto', 'fs/promises', 'readline/promises', 'timers/promises'];
+const RUN_BUILTINS = ['vm', 'module', 'crypto', 'fs/promises', 'readline/promises', 'timers/promises'];
 const HISTORY_BUILTINS = [...RUN_BUILTINS, 'os', 'child_process', 'worker_threads', 'perf_hooks'];
 
 function tierUpLater(budget, builtins) {
