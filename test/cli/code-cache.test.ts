@@ -236,6 +236,43 @@ describe('the code cache', () => {
     }
   });
 
+  test("a first run loads the built-in modules it needs before it changes V8's flags", async () => {
+    // Node's own code cache for its built-in modules is made under V8's default flags; once bin/tollgate.cjs sets the
+    // interrupt budget, V8 rejects it, and a built-in module first loaded after that is compiled from source (three
+    // times the CPU). A preload notes which `node:` modules are first required after the flag changed.
+    const repo = await createTempRepo({ files: { 'a.txt': 'one\n' } });
+    try {
+      await repo.write('a.txt', 'two\n');
+      const preload = join(home.home, 'flag-watch.cjs');
+      const log = join(home.home, 'flag-watch.json');
+      writeFileSync(
+        preload,
+        `const v8 = require('node:v8'); const Module = require('node:module'); const fs = require('node:fs');
+const before = new Set(); const after = new Set(); let flagged = false;
+const set = v8.setFlagsFromString;
+v8.setFlagsFromString = function (flags) { flagged = true; return set.call(this, flags); };
+const load = Module._load;
+Module._load = function (request, ...rest) {
+  if (typeof request === 'string' && request.startsWith('node:')) (flagged ? after : before).add(request);
+  return load.call(this, request, ...rest);
+};
+process.on('exit', () => fs.writeFileSync(${JSON.stringify(log)}, JSON.stringify({ flagged, after: [...after].filter((name) => !before.has(name)) })));
+`,
+      );
+      const env: NodeJS.ProcessEnv = { ...repo.env, TOLLGATE_CACHE_DIR: join(home.home, 'cache-flag-watch') };
+      env.NODE_OPTIONS = `${env.NODE_OPTIONS ?? ''} --require ${preload}`.trim();
+      for (const name of ['CHECKS', 'ADVISORIES', 'STATIC_ANALYSIS', 'CODE_REVIEW']) env[`TOLLGATE_USE_${name}`] = '0';
+      const result = await runCli(['run', '--only', 'secrets', '--format', 'json'], { cwd: repo.root, env });
+      expect(result.exitCode, result.stderr).toBe(0);
+      const seen = JSON.parse(readFileSync(log, 'utf8')) as { flagged: boolean; after: string[] };
+      // V8 12 and later (Node 22, 24) take no budget: no flag changes there.
+      expect(seen.flagged).toBe(Number(process.versions.v8.split('.')[0]) <= 11);
+      expect(seen.after.filter((name) => ['node:crypto', 'node:vm', 'node:fs/promises'].includes(name))).toEqual([]);
+    } finally {
+      await repo.cleanup();
+    }
+  });
+
   test('the folder keeps only the most recently written files', async () => {
     const dir = join(home.home, 'cache-pruned');
     mkdirSync(dir, { mode: 0o700 });

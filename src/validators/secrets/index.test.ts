@@ -302,4 +302,12 @@ describe('secrets validator', () => {
     const result = await run({}, { paths: ['committed.txt'] });
     expect(result.findings.map((f) => [f.ruleId, f.path])).toEqual([['github-pat', 'committed.txt']]);
   });
+
+  test('secrets.verify reaches the verification step (loaded only then): with the network denied, a note says so', async () => {
+    await change({ 'config/app.env': `GITHUB_TOKEN=${oldToken}\nNEW_TOKEN=${newToken}\n` });
+    const result = await run({ verify: true });
+    expect(result.status).toBe('failed');
+    expect(result.details?.verifyNotes).toEqual(['verification off: permissions.network is deny']);
+    expect((await run()).details?.verifyNotes).toBeUndefined();
+  });
 });

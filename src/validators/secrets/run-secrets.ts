@@ -26,7 +26,6 @@ import { formatSecretLine, toFinding } from '../../secrets/to-finding.js';
 import { explicitTargets, pathsOutside } from './explicit-paths.js';
 import { formatHistoryLine, type HistoryScan, historyFinding, scanCommitsSinceBase } from './history-scan.js';
 import { scanSubmodules } from './submodule-history.js';
-import { verifyFindings } from './verify-step.js';
 
 export interface SecretsInput {
   paths?: string[] | undefined;
@@ -168,6 +167,8 @@ async function verifyIfAsked(
 ): Promise<{ findings: ScanOutcome['findings']; notes: string[] }> {
   if (!ctx.options.verify || outcome.findings.length === 0) return { findings: outcome.findings, notes: [] };
   ctx.progress(`asking providers whether ${outcome.findings.length} credential(s) are live`);
+  // Loaded only here: its HTTPS client (node:https, tls, http) cost a run that verifies nothing a few ms to load.
+  const { verifyFindings } = await import('./verify-step.js');
   return verifyFindings({
     repoRoot: ctx.repoRoot,
     findings: outcome.findings,
