@@ -109,10 +109,13 @@ function withFlags(flags: string, extra: string): string {
 }
 
 /**
- * Whether `compiled`'s window opens at a keyword hit ending at `after`: its gate check and its gate pass right there.
+ * Whether `compiled`'s window opens at a keyword hit ending at `after`: its gate check and its gate pass right there
+ * (`gates` reads the same `text`).
  * The scan and output masking's pre-check (`opens-window.ts`) decide alike through this.
  */
 export function opensAt(compiled: CompiledRule, text: string, after: number, gates: GateCheck): boolean {
-  if (compiled.gateCheck !== undefined && !compiled.gateCheck(text, after)) return false;
-  return compiled.gate === undefined || gates.passes(compiled.gate, compiled.gateShape, after);
+  const { gateCheck, gateShape } = compiled;
+  // A gate with a name-gate shape has its check asked after the shape's table look-up (`GateCheck.passes`).
+  if (gateCheck !== undefined && gateShape === undefined && !gateCheck(text, after)) return false;
+  return compiled.gate === undefined || gates.passes(compiled.gate, gateShape, after, gateCheck);
 }

@@ -1,5 +1,6 @@
 import { type GateRead, gateReadOf } from './ascii-reach.js';
 import type { ByteReads } from './byte-view.js';
+import type { HitCheck } from './gate-checks.js';
 
 /**
  * Gates that read the rest of a credential name after a keyword hit and then what must come next (`=`, `: `, a quote
@@ -216,6 +217,9 @@ export class GateCheck {
   /** The verdict of `quotedCheck` on the value after the latest hit: 1 rejected, 0 not, -1 not yet known. */
   private quotedVerdict = -1;
   private quotedCheck: ((value: string) => boolean) | undefined;
+  /** The verdict of the check in code `checked` after the latest hit: 1 passed, 0 not, -1 not yet known. */
+  private checkVerdict = -1;
+  private checked: HitCheck | undefined;
   /** The verdict of `quotedCallArgument` after the latest hit: 1 a call's argument, 0 not, -1 not yet known. */
   private callVerdict = -1;
   /** The latest gate regex tested, where, and its verdict. */
@@ -232,8 +236,12 @@ export class GateCheck {
     private readonly view: ByteReads | null = null,
   ) {}
 
-  /** Whether `gate` (sticky; `shape` its name-gate shape, if any) matches right after a hit ending at `after`. */
-  passes(gate: RegExp, shape: NameGateShape | undefined, after: number): boolean {
+  /**
+   * Whether `gate` (sticky; `shape` its name-gate shape, if any) matches right after a hit ending at `after`. With a
+   * shape, `check` (the gate's check in code) is asked once the shape allows the hit, its verdict kept for the other
+   * rules of the gate at the same hit; without one, the caller asks it first (`opensAt`).
+   */
+  passes(gate: RegExp, shape: NameGateShape | undefined, after: number, check?: HitCheck): boolean {
     if (shape !== undefined) {
       if (after !== this.after) {
         this.after = after;
@@ -241,8 +249,10 @@ export class GateCheck {
         this.separator = separatorAt(this.text, this.runEnd);
         this.quotedVerdict = -1;
         this.callVerdict = -1;
+        this.checkVerdict = -1;
       }
       if (!shapeAllows(shape, this.text, after, this.runEnd, this.separator)) return false;
+      if (check !== undefined && !this.checkPasses(check)) return false;
       if (shape.quoted !== undefined && this.rejectsQuoted(shape.quoted)) return false;
       if (shape.call && codeAt(this.text, this.separator) === 44 && !this.callArgument()) return false;
     }
@@ -289,6 +299,15 @@ export class GateCheck {
     const text = view.decode(after - 1, stop);
     gate.lastIndex = 1;
     return gate.test(text);
+  }
+
+  /** `check`'s verdict at the latest hit, asked once for the rules of one gate. */
+  private checkPasses(check: HitCheck): boolean {
+    if (this.checkVerdict === -1 || check !== this.checked) {
+      this.checked = check;
+      this.checkVerdict = check(this.text, this.after) ? 1 : 0;
+    }
+    return this.checkVerdict === 1;
   }
 
   /** `quotedCallArgument` for the latest hit, read once for the rules of one gate. */

@@ -1,3 +1,4 @@
+import { checkedGate, isBase64Url } from './gate-checks.js';
 import { nameGate } from './name-gate.js';
 
 /**
@@ -96,11 +97,75 @@ export function splitFieldPattern(core: string, forms: readonly SplitFieldForm[]
  * (`,`, `{`, a line end, `value =`), or its closing tag. A credential-named JSON key (`"DB_PASSWORD": …`) has a `:`
  * after its quote and stops here.
  */
-export const SPLIT_FIELD_GATE = nameGate(
-  { run: 30, at: 'end', chars: '"<' },
-  String.raw`(?:"[ \t]*(?:[,{\r\n]|value[ \t]*=)|</(?:name|key)>)`,
-  'i',
+export const SPLIT_FIELD_GATE = checkedGate(
+  nameGate({ run: 30, at: 'end', chars: '"<' }, String.raw`(?:"[ \t]*(?:[,{\r\n]|value[ \t]*=)|</(?:name|key)>)`, 'i'),
+  inNameField,
 );
+
+/** How far `inNameField` reads back (the name, the blanks and the field before it) before it leaves it to the regex. */
+const NAME_FIELD_REACH = 160;
+
+/** Whether the UTF-16 code unit `code` may be in a name the split-field patterns take (`[A-Za-z0-9_.-]`, or ` `). */
+function isNameOrSpace(code: number): boolean {
+  return code === 32 || code === 46 || isBase64Url(code);
+}
+
+/** Whether `text` holds `word` (lower case letters) right before `end`, in any case. */
+function endsWith(text: string, end: number, word: string): boolean {
+  if (end < word.length) return false;
+  for (let index = 0; index < word.length; index++)
+    if ((text.charCodeAt(end - word.length + index) | 0x20) !== word.charCodeAt(index)) return false;
+  return true;
+}
+
+/**
+ * Where the blanks (` `, tab) that end at `end` start, or -1 when they reach back to `limit` (then the regex decides).
+ * A text's start is read as a line's: tiles of whole lines (`byte-scan.ts`) give the verdicts the whole text does.
+ */
+function blanksStart(text: string, end: number, limit: number): number {
+  let at = end;
+  while (at > 0 && (text.charCodeAt(at - 1) === 32 || text.charCodeAt(at - 1) === 9)) if (--at <= limit) return -1;
+  return at;
+}
+
+/**
+ * Whether a keyword hit ending at `after` may be in a name the split-field patterns take: the name (letters, digits,
+ * `_.-` and the blank of `secret key`) right after what one of `SPLIT_FIELD_FORMS`, or `TERRAFORM_VARIABLE_FORM`, has
+ * before it: `<name>`, `<key>`, `"name": "`, `"key": "`, `"ParameterKey": "`, `name = "`, `variable "` (any case);
+ * the name's one blank at most is that of its credential word (`SECRET_NAME`'s `api key`, `secret key`).
+ * Reads back only, on the hit's line (a text's start is read as a line's); a reading back as far as
+ * `NAME_FIELD_REACH` is left to the regex (true). A quoted word in code (`["token", …]`, `{"type": "token", …}`)
+ * then opens no window.
+ */
+export function inNameField(text: string, after: number): boolean {
+  const limit = after - NAME_FIELD_REACH;
+  let at = after;
+  // A name holds at most one blank, in its credential word (`api key`): prose is not read back word by word.
+  let blanks = 0;
+  for (let code = text.charCodeAt(at - 1); at > 0 && isNameOrSpace(code); code = text.charCodeAt(at - 1)) {
+    if (code === 32 && ++blanks > 1) break;
+    if (--at <= limit) return true;
+  }
+  const code = at > 0 ? text.charCodeAt(at - 1) : -1;
+  if (code === 62) return endsWith(text, at - 1, '<name') || endsWith(text, at - 1, '<key');
+  if (code !== 34) return false;
+  const quote = at - 1;
+  at = blanksStart(text, quote, limit);
+  if (at === -1) return true;
+  if (at < quote && endsWith(text, at, 'variable')) return true;
+  const separator = at > 0 ? text.charCodeAt(at - 1) : -1;
+  if (separator !== 58 && separator !== 61) return false;
+  at = blanksStart(text, at - 1, limit);
+  if (at === -1) return true;
+  if (separator === 61) return endsWith(text, at, 'name') && !isWordOrQuote(at > 4 ? text.charCodeAt(at - 5) : -1);
+  if (at === 0 || text.charCodeAt(at - 1) !== 34) return false;
+  return endsWith(text, at - 1, '"name') || endsWith(text, at - 1, '"key') || endsWith(text, at - 1, '"parameterkey');
+}
+
+/** `\w` or `"`, as the HCL form's `(?<![\w"])` reads the character before `name`. */
+function isWordOrQuote(code: number): boolean {
+  return code === 34 || (isBase64Url(code) && code !== 45);
+}
 
 /** `db.password=\` with the value on the continuation line (Java `.properties`). */
 export function continuedPropertyPattern(core: string): RegExp {
