@@ -1,9 +1,9 @@
 /**
  * A hit context: the characters a gate needs right around its keyword, position by position, declared with the gate
- * (`checkedGate`) so that the keyword pass itself turns a hit down before it is recorded. Meant for keywords found
- * everywhere: the bare Discord token's `.` was 78 % of all keyword hits on npm code and the Facebook app token's `|`
- * 8 %; each hit recorded costs the scan its dispatch, a tile and the gate's check, for a gate that turns down nearly
- * every one of them.
+ * (`checkedGate`) so that the keyword pass drops a hit it does not hold before any hit is handled (`KeywordHits`,
+ * once its loop stops). Meant for keywords found everywhere: the bare Discord token's `.` was 78 % of all keyword hits
+ * on npm code and the Facebook app token's `|` 8 %; each hit handled cost the scan its dispatch, a tile and the gate's
+ * check, for a gate that turns down nearly every one of them.
  *
  * A context must be implied by the gate: wherever one of its positions does not hold, the gate (its check in code and
  * its regex) fails right there, on any text (`hit-context.test.ts` checks each built-in one on random text). Its
