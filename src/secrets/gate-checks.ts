@@ -1,3 +1,5 @@
+import type { HitContext } from './hit-context.js';
+
 /**
  * Gates with a check in code ahead of their regex, for keywords found everywhere (`.`): on such a keyword even one
  * sticky regex test per hit costs more than the rest of the scan of ordinary text, while a look at two or three
@@ -7,17 +9,26 @@
 export type HitCheck = (text: string, after: number) => boolean;
 const checks = new WeakMap<RegExp, HitCheck>();
 const reaches = new WeakMap<RegExp, number>();
+const contexts = new WeakMap<RegExp, HitContext>();
 
 /**
  * `gate`, whose regex runs only after a keyword hit that `check` accepts. A check must treat every code unit outside
  * ASCII alike and stop at it (as ASCII tables do); one that counts characters past the hit (up to a limit, whatever
  * they are) gives `reach`, how far it reads: a UTF-8 file read one byte per character must be ASCII that far for its
- * verdict to be the decoded text's (`byte-view.ts`).
+ * verdict to be the decoded text's (`byte-view.ts`). `context`, when given, is what the gate needs right around the
+ * keyword, which the keyword pass checks before it records a hit (`hit-context.ts`): the gate must fail wherever it
+ * does not hold.
  */
-export function checkedGate(gate: RegExp, check: HitCheck, reach = 0): RegExp {
+export function checkedGate(gate: RegExp, check: HitCheck, reach = 0, context?: HitContext): RegExp {
   checks.set(gate, check);
   if (reach > 0) reaches.set(gate, reach);
+  if (context !== undefined) contexts.set(gate, context);
   return gate;
+}
+
+/** The hit context of a gate built by `checkedGate` with one. */
+export function hitContextOf(gate: RegExp | undefined): HitContext | undefined {
+  return gate === undefined ? undefined : contexts.get(gate);
 }
 
 /** How far past the hit the check of `gate` reads counting characters (see `checkedGate`); 0 when it does not. */

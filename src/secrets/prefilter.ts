@@ -1,3 +1,5 @@
+import { type HitConditions, NO_CONDITIONS } from './hit-context.js';
+
 /**
  * The keyword prefilter: one pass over a buffer that finds every occurrence of every rule keyword, ASCII
  * case-insensitively, with an Aho-Corasick automaton compiled to a flat transition table. Rules run only in a window
@@ -43,16 +45,22 @@ export interface KeywordAutomaton<T> {
   readonly firstAccepting: number;
 }
 
-/** The accepting states a text's scan reports (1 per state), and the lowest of them: no state below it is one. */
+/**
+ * The accepting states a text's scan reports, and the lowest of them: no state below it is one. Per state, 0 where no
+ * hit is reported, 1 where every hit is, and from `FIRST_CONDITION` on the mark of a condition in `conditions` that
+ * the characters around a hit must hold for it to be reported (`hit-context.ts`).
+ */
 export interface Accepting {
   readonly states: Uint8Array;
   readonly first: number;
+  readonly conditions: HitConditions;
 }
 
 /** `states` with its lowest accepting state found. */
-export function acceptingOf(states: Uint8Array): Accepting {
-  const first = states.indexOf(1);
-  return { states, first: first === -1 ? states.length : first };
+export function acceptingOf(states: Uint8Array, conditions: HitConditions = NO_CONDITIONS): Accepting {
+  let first = 0;
+  while (first < states.length && states[first] === 0) first++;
+  return { states, first, conditions };
 }
 
 const ALPHABET = 128;

@@ -1,4 +1,5 @@
 import { checkedGate, isBase64Url } from '../gate-checks.js';
+import { hitContext } from '../hit-context.js';
 import { defineRules } from '../rule.js';
 import { base64Of, fakeToken, lazySamples, URL_SAFE } from '../sample-tokens.js';
 
@@ -6,20 +7,28 @@ import { base64Of, fakeToken, lazySamples, URL_SAFE } from '../sample-tokens.js'
  * After the bare token's first dot (its keyword, found at every `.` of every text): 6 base64url characters, a dot and
  * the HMAC; before it, the first part, a whole run of 24 to 28 base64url characters that starts with M, N or O (the
  * base64 of a user id's first digit). The check in code reads the dot six characters on and that run before any
- * regex runs: a property path (`a.b.c`) or a sentence fails it at once.
+ * regex runs: a property path (`a.b.c`) or a sentence fails it at once. The keyword pass itself records a dot only
+ * where the least of that holds (its context: 24 base64url characters, the dot, 6 more, a dot and 27 more), so most of
+ * the dots of a text cost no more than any other character.
  */
-const DOTTED_TOKEN_GATE = checkedGate(/[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}(?![A-Za-z0-9_.-])/, (text, after) => {
-  if (text.charCodeAt(after + 6) !== 46) return false;
-  const dot = after - 1;
-  let start = dot;
-  while (start > dot - 29 && isBase64Url(text.charCodeAt(start - 1))) start--;
-  const length = dot - start;
-  if (length < 24 || length > 28) return false;
-  const first = text.charCodeAt(start);
-  if (first < 77 || first > 79) return false; // M, N or O
-  const before = text.charCodeAt(start - 1);
-  return !(isBase64Url(before) || before === 46);
-});
+const B64 = 'A-Za-z0-9_-';
+const DOTTED_TOKEN_GATE = checkedGate(
+  /[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}(?![A-Za-z0-9_.-])/,
+  (text, after) => {
+    if (text.charCodeAt(after + 6) !== 46) return false;
+    const dot = after - 1;
+    let start = dot;
+    while (start > dot - 29 && isBase64Url(text.charCodeAt(start - 1))) start--;
+    const length = dot - start;
+    if (length < 24 || length > 28) return false;
+    const first = text.charCodeAt(start);
+    if (first < 77 || first > 79) return false; // M, N or O
+    const before = text.charCodeAt(start - 1);
+    return !(isBase64Url(before) || before === 46);
+  },
+  0,
+  hitContext(Array(24).fill(B64), [...Array(6).fill(B64), '.', ...Array(27).fill(B64)]),
+);
 
 export default defineRules([
   {

@@ -1,4 +1,5 @@
 import { checkedGate, isBase64Url } from '../gate-checks.js';
+import { hitContext } from '../hit-context.js';
 import { defineRules } from '../rule.js';
 import { namedValue, prefixedToken } from '../rule-builders.js';
 import { fakeHex, fakeToken, lazySamples } from '../sample-tokens.js';
@@ -20,10 +21,13 @@ export default defineRules([
     severity: 'critical',
     keywords: ['|'],
     // The bar is in ordinary code on every other line (`a || b`, shell pipes): only a digit before it and a secret
-    // character after it let the rule look further.
+    // character after it let the rule look further, and the keyword pass itself records no other (its context: a
+    // digit, the bar, the gate's 27 secret characters).
     gate: checkedGate(
       /[A-Za-z0-9_-]{27}/,
       (text, after) => isDigit(text.charCodeAt(after - 2)) && isBase64Url(text.charCodeAt(after)),
+      0,
+      hitContext(['0-9'], Array(27).fill('A-Za-z0-9_-')),
     ),
     pattern: /(?<![0-9A-Za-z|])([0-9]{15,16}\|[A-Za-z0-9_-]{27}|[0-9]{15,16}\|[a-f0-9]{32})(?![A-Za-z0-9_|-])/,
     entropy: 3.5,
