@@ -45,7 +45,9 @@ export class KeywordHits {
    * are held: then `at` says where to go on from. `accepting` is the automaton's own, or a copy without the states
    * whose keywords only rules exempt for this text's path use. A state that is not accepting here is told from the
    * others by its number alone, most of the time (see `Accepting.first`), so most characters cost one table read and
-   * one comparison.
+   * one comparison. That step is a loop of its own, inside the loop that records hits: with the recording in the same
+   * loop V8's optimized code kept the automaton's state on the stack (a store and a load in the chain of table reads
+   * each character waits on); the inner loop has few enough live values for the state to stay in a register.
    */
   find(
     automaton: KeywordAutomaton<unknown>,
@@ -61,8 +63,10 @@ export class KeywordHits {
     let count = 0;
     let i = from;
     while (i < until) {
-      state = delta[(state << shift) | classes[text.charCodeAt(i)]!]!;
-      i++;
+      do {
+        state = delta[(state << shift) | classes[text.charCodeAt(i)]!]!;
+        i++;
+      } while (state < first && i < until);
       if (state < first || accepts[state] === 0) continue;
       states[count] = state;
       ends[count] = i - 1;
@@ -91,8 +95,10 @@ export class KeywordHits {
     let count = 0;
     let i = from;
     while (i < until) {
-      state = delta[(state << shift) | classes[bytes[i]!]!]!;
-      i++;
+      do {
+        state = delta[(state << shift) | classes[bytes[i]!]!]!;
+        i++;
+      } while (state < first && i < until);
       if (state < first || accepts[state] === 0) continue;
       states[count] = state;
       ends[count] = i - 1;
