@@ -5,11 +5,12 @@
  * built-in rule) over the same texts with the accepting states the scan uses for each path, and the hits (count and a
  * checksum of where they end and what ends there) must be the same, or the bench fails.
  *
- *   npm run build && node bench/keyword-loop.mjs --against DIR [--mb N] [--rounds N]
+ *   npm run build && node bench/keyword-loop.mjs --against DIR [--mb N] [--rounds N] [--bytes]
  *
  * Texts: every fourth file of bench/.cache/text (the npm corpus bench/secrets.mjs builds) up to N MB (default 24),
  * read into memory first: ASCII files as one-byte strings, the others decoded as UTF-8 (two-byte strings), as the scan
- * holds them. DIR is a checkout with `dist/` built (for example a `git worktree` of the base commit).
+ * holds them; with --bytes, every file as its bytes through `KeywordHits.findBytes`, as the byte scan reads them.
+ * DIR is a checkout with `dist/` built (for example a `git worktree` of the base commit).
  */
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -29,6 +30,7 @@ if (!against) {
 }
 const maxBytes = Number(argument('--mb', 24)) * 1e6;
 const rounds = Number(argument('--rounds', 11));
+const overBytes = process.argv.includes('--bytes');
 const corpus = join(root, 'bench/.cache/text');
 
 const all = listCorpusFiles(corpus);
@@ -41,7 +43,7 @@ for (let index = 0; index < all.length && bytes < maxBytes; index += 4) {
   const ascii = !content.some((byte) => byte > 127);
   texts.push({
     path: relative(corpus, all[index]),
-    text: ascii ? content.toString('latin1') : content.toString('utf8'),
+    text: overBytes ? content : ascii ? content.toString('latin1') : content.toString('utf8'),
   });
 }
 const chars = texts.reduce((sum, { text }) => sum + text.length, 0);
@@ -62,7 +64,8 @@ async function passOf(checkout) {
       const { text } = texts[index];
       let state = 0;
       for (let next = 0; next < text.length; next = found.at) {
-        found.find(automaton, accepting[index], text, next, text.length, state);
+        if (overBytes) found.findBytes(automaton, accepting[index], text, next, text.length, state);
+        else found.find(automaton, accepting[index], text, next, text.length, state);
         state = found.state;
         hits += found.count;
         for (let hit = 0; hit < found.count; hit++)
@@ -99,7 +102,7 @@ const perChar = (list) => (median(list) * 1e6) / chars;
 printResult({
   name: 'keyword-loop',
   line: [
-    `keyword pass: ${(chars / 1e6).toFixed(1)} M characters, ${texts.length} files; ${hits.this}`,
+    `keyword pass${overBytes ? ' over bytes' : ''}: ${(chars / 1e6).toFixed(1)} M characters, ${texts.length} files; ${hits.this}`,
     `  this ${perChar(times.this).toFixed(2)} ns, against ${perChar(times.against).toFixed(2)} ns CPU per character`,
     `  ratio this/against ${median(ratios).toFixed(3)} (median of ${rounds} paired rounds: ${ratios.map((value) => value.toFixed(3)).join(' ')})`,
     `  load average before ${loadBefore.join(' ')}, after ${loadAfter.join(' ')}`,

@@ -114,6 +114,57 @@ describe('the keyword pass', () => {
     );
   });
 
+  test('over bytes in two streams per segment, gives the hits of one stream, in the same order, wherever it is cut', () => {
+    const keyword = fc
+      .array(fc.constantFrom('a', 'b', '_', '.'), { minLength: 1, maxLength: 5 })
+      .map((c) => c.join(''));
+    /** Every hit's state and end, in the order recorded, the pass restarted at each cut and after each full record. */
+    const ordered = (
+      found: KeywordHits,
+      automaton: ReturnType<typeof buildKeywordAutomaton>,
+      bytes: Buffer,
+      cuts: number[],
+    ) => {
+      const accepting = acceptingOf(automaton.accepting);
+      const hits: number[] = [];
+      let state = 0;
+      let from = 0;
+      for (const until of [...new Set(cuts.filter((cut) => cut > 0 && cut < bytes.length)), bytes.length].sort(
+        (a, b) => a - b,
+      )) {
+        for (let next = from; next < until; next = found.at) {
+          found.findBytes(automaton, accepting, bytes, next, until, state);
+          state = found.state;
+          for (let hit = 0; hit < found.count; hit++) hits.push(found.states[hit]!, found.ends[hit]!);
+        }
+        from = until;
+      }
+      return [hits, state];
+    };
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(keyword, { minLength: 1, maxLength: 8 }),
+        fc.array(fc.constantFrom('a', 'b', 'A', '_', '.', ' ', '\u00e9'), { maxLength: 300 }),
+        fc.array(fc.nat(300), { maxLength: 4 }),
+        fc.integer({ min: 1, max: 12 }),
+        (keywords, chars, cuts, half) => {
+          const automaton = buildKeywordAutomaton(keywords.map((word) => ({ keywords: [word], item: word })));
+          const bytes = Buffer.from(chars.join(''), 'utf8');
+          // A half of 2048 bytes never splits texts this short: the plain one-stream loop.
+          expect(ordered(new KeywordHits(half), automaton, bytes, cuts)).toEqual(
+            ordered(new KeywordHits(), automaton, bytes, cuts),
+          );
+        },
+      ),
+      { numRuns: 500 },
+    );
+    // Every byte a hit: the record fills in the middle of the segments and the pass goes on.
+    const dots = buildKeywordAutomaton([{ keywords: ['.'], item: '.' }]);
+    const bytes = Buffer.from('.'.repeat(40_000));
+    const [hits] = ordered(new KeywordHits(), dots, bytes, []);
+    expect((hits as number[]).filter((_, index) => index % 2 === 1)).toEqual([...Array(40_000).keys()]);
+  });
+
   test('a pass used before (its loops warmed over nothing when made, then run on another text) finds what a new one does, over text and bytes', () => {
     const pass = (found: KeywordHits, automaton: ReturnType<typeof buildKeywordAutomaton>, text: string) => {
       const bytes = Buffer.from(text, 'latin1');

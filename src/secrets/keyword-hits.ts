@@ -11,7 +11,9 @@ import { type Accepting, acceptingOf, buildKeywordAutomaton, type KeywordAutomat
  */
 
 /** Hits recorded before they are handled (the pass then continues where it stopped). */
-const CAPACITY = 1024;
+const CAPACITY = 8192;
+/** Bytes of each of the two streams of a segment of `findBytes` (see there). */
+const HALF = 2048;
 /** An automaton of no keyword, made as every other is (so of the same shape): see `KeywordHits`' constructor. */
 const NO_KEYWORDS = buildKeywordAutomaton<unknown>([]);
 const NONE_ACCEPTING = acceptingOf(NO_KEYWORDS.accepting);
@@ -32,11 +34,14 @@ export class KeywordHits {
   /** Per hit, the offset of its last character. */
   readonly ends = new Int32Array(CAPACITY);
   count = 0;
+  /** Bytes per stream of a two-stream segment (`findBytes`); smaller in tests, so short texts take that path. */
+  readonly half: number;
   /** Where the pass stopped (every character before it read) and the automaton's state there. */
   at = 0;
   state = 0;
 
-  constructor() {
+  constructor(half = HALF) {
+    this.half = Math.min(half, CAPACITY >> 2);
     // Each pass run over nothing, so the code after its loop has type feedback before the loop is first optimized.
     // The first large text has the loop compiled mid-pass (on-stack replacement); without feedback for what follows
     // the loop, that compiled loop was entered and left again at its end on later calls: from one run to the next,
@@ -60,8 +65,11 @@ export class KeywordHits {
    * are held: then `at` says where to go on from. `accepting` is the automaton's own, or a copy without the states
    * whose keywords only rules exempt for this text's path use. A state that is not accepting here is told from the
    * others by its number alone, most of the time (see `Accepting.first`), so most characters cost one table read and
-   * one comparison. A hit of a state with a condition is kept only where the characters around it hold it
-   * (`hit-context.ts`): its rules' gates would turn down every other.
+   * one comparison. That step is a loop of its own, inside the loop that records hits: with the recording in the same
+   * loop V8's optimized code kept the automaton's state on the stack (a store and a load in the chain of table reads
+   * each character waits on); the inner loop has few enough live values for the state to stay in a register. A hit
+   * of a state with a condition is kept only where the characters around it hold it (`hit-context.ts`): its rules'
+   * gates would turn down every other.
    */
   find(
     automaton: KeywordAutomaton<unknown>,
@@ -77,8 +85,10 @@ export class KeywordHits {
     let count = 0;
     let i = from;
     while (i < until) {
-      state = delta[(state << shift) | classes[text.charCodeAt(i)]!]!;
-      i++;
+      do {
+        state = delta[(state << shift) | classes[text.charCodeAt(i)]!]!;
+        i++;
+      } while (state < first && i < until);
       if (state < first || accepts[state] === 0) continue;
       states[count] = state;
       ends[count] = i - 1;
@@ -103,12 +113,21 @@ export class KeywordHits {
   ): void {
     const { delta, classes, shift } = automaton;
     const { states: accepts, first } = accepting;
-    const { states, ends } = this;
+    const { states, ends, half } = this;
     let count = 0;
     let i = from;
+    if (automaton.depth <= half) {
+      while (until - i >= 2 * half && count + 2 * half < CAPACITY) {
+        count = this.segment(automaton, accepting, bytes, i, count, state);
+        i += 2 * half;
+        state = this.state;
+      }
+    }
     while (i < until) {
-      state = delta[(state << shift) | classes[bytes[i]!]!]!;
-      i++;
+      do {
+        state = delta[(state << shift) | classes[bytes[i]!]!]!;
+        i++;
+      } while (state < first && i < until);
       if (state < first || accepts[state] === 0) continue;
       states[count] = state;
       ends[count] = i - 1;
@@ -154,5 +173,52 @@ export class KeywordHits {
       ends[kept++] = end;
     }
     return kept;
+  }
+
+   * `findBytes` over `bytes[from, from + 2 * half)`, its hits recorded from `count` on; returns the count after them,
+   * with the state at the end in `this.state`. Each byte's step waits on the table read of the byte before, so one
+   * stream of reads leaves the processor idle most of the time: two run side by side, the first over the first half
+   * from `state`, the second over the second half from the first state, started `depth` bytes before its half (the
+   * state there is then what it is after the whole text: a keyword's length decides it). The second stream's hits
+   * are stored `half` slots on (the first records at most one per byte) and moved back after the first's.
+   */
+  private segment(
+    automaton: KeywordAutomaton<unknown>,
+    accepting: Accepting,
+    bytes: Uint8Array,
+    from: number,
+    count: number,
+    state: number,
+  ): number {
+    const { delta, classes, shift, depth } = automaton;
+    const { states: accepts, first } = accepting;
+    const { states, ends, half } = this;
+    const mid = from + half;
+    let other = 0;
+    let j = mid - depth;
+    for (; j < mid; j++) other = delta[(other << shift) | classes[bytes[j]!]!]!;
+    const second = count + half;
+    let count2 = second;
+    let i = from;
+    while (i < mid) {
+      do {
+        state = delta[(state << shift) | classes[bytes[i]!]!]!;
+        other = delta[(other << shift) | classes[bytes[j]!]!]!;
+        i++;
+        j++;
+      } while (state < first && other < first && i < mid);
+      if (state >= first && accepts[state] !== 0) {
+        states[count] = state;
+        ends[count++] = i - 1;
+      }
+      if (other >= first && accepts[other] !== 0) {
+        states[count2] = other;
+        ends[count2++] = j - 1;
+      }
+    }
+    states.copyWithin(count, second, count2);
+    ends.copyWithin(count, second, count2);
+    this.state = other;
+    return count + count2 - second;
   }
 }

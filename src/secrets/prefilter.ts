@@ -43,6 +43,11 @@ export interface KeywordAutomaton<T> {
    * others: a scan that may report them reads from the lowest of its accepting states (`acceptingOf`).
    */
   readonly firstAccepting: number;
+  /**
+   * The longest keyword's length: the state after any text is the state after its last `depth` characters read from
+   * the first state, so a pass may start that far back anywhere with no state to carry (`KeywordHits.findBytes`).
+   */
+  readonly depth: number;
 }
 
 /**
@@ -186,7 +191,9 @@ function automatonOf<T>(
       accepting[next] = 1;
     }
   }
-  return { delta, classes, shift, outputs, accepting, firstAccepting: ending };
+  let depth = 0;
+  for (const keyword of sorted) depth = Math.max(depth, keyword.length);
+  return { delta, classes, shift, outputs, accepting, firstAccepting: ending, depth };
 }
 
 /**

@@ -108,6 +108,10 @@ const stringPiece = fc.constantFrom(
   '\\u0100',
   '\\u01e9',
   '\\\\\\u00e9',
+  // No such escape in JSON: the map is refused both ways, never parsed here as its lower-case twin.
+  '\\U00e9',
+  '\\U01e9',
+  '\\u01E9',
 );
 const jsonString = fc.array(stringPiece, { maxLength: 10 }).map((pieces) => `"${pieces.join('')}"`);
 const stringOrNull = fc.oneof(jsonString, fc.constant('null'));
@@ -138,7 +142,7 @@ describe('source map parts from the bytes', () => {
         const view = new Utf8ByteView(Buffer.from(text, 'utf8'));
         const parts = sourceMapPartsOfView('a.js.map', view);
         if (parts === undefined) {
-          expect(view.text).toMatch(/(?<!\\)(?:\\\\)*\\u01[89a-f]/i);
+          expect(view.text).toMatch(/(?<!\\)(?:\\\\)*\\u01[89a-fA-F]/);
           return;
         }
         answered++;

@@ -48,13 +48,17 @@ export function sourceMapPartsOf(path: string, parsed: unknown): SourceMapPart[]
   );
 }
 
-/** `\u0080` to `\u00ff` as a JSON escape, as the file's bytes spell it (either case of hex digit). */
-const LATIN1_ESCAPE = /\\u00[89a-f]/i;
+/**
+ * `\u0080` to `\u00ff` as a JSON escape, as the file's bytes spell it (either case of hex digit, but only a lower-case
+ * `u`: JSON has no `\U` escape, and a `\U00e9` rewritten to `\u01e9` would make a map that the decoded text's parse
+ * refuses parse here).
+ */
+const LATIN1_ESCAPE = /\\u00[89a-fA-F]/;
 /** Such an escape, or an escaped backslash (so that `\\u00e9`, a backslash and text, is passed over). */
-const LATIN1_ESCAPE_OR_BACKSLASH = /\\(?:\\|u00([89a-f][0-9a-f]))/gi;
+const LATIN1_ESCAPE_OR_BACKSLASH = /\\(?:\\|u00([89a-fA-F][0-9a-fA-F]))/g;
 /** Where `LATIN1_ESCAPE` is moved to: `\u0180` to `\u01ff`. */
-const SHIFTED_ESCAPE = /\\u01[89a-f]/i;
-const SHIFTED_ESCAPE_OR_BACKSLASH = /\\(?:\\|(u01[89a-f]))/gi;
+const SHIFTED_ESCAPE = /\\u01[89a-fA-F]/;
+const SHIFTED_ESCAPE_OR_BACKSLASH = /\\(?:\\|(u01[89a-fA-F]))/g;
 const SHIFT = 0x100;
 const SHIFTED = /[\u0180-\u01ff]/g;
 const NON_ASCII = /[^\x00-\x7f]/;
