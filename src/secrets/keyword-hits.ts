@@ -175,6 +175,7 @@ export class KeywordHits {
     return kept;
   }
 
+  /**
    * `findBytes` over `bytes[from, from + 2 * half)`, its hits recorded from `count` on; returns the count after them,
    * with the state at the end in `this.state`. Each byte's step waits on the table read of the byte before, so one
    * stream of reads leaves the processor idle most of the time: two run side by side, the first over the first half
