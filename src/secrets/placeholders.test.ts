@@ -202,3 +202,8 @@ describe('runs and sequences that random characters make by chance', () => {
     expect(isPlaceholder(value)).toBe(true);
   });
 });
+
+test('a run that is a whole field of the value was typed: a crypt hash with the salt 12345678', () => {
+  expect(isPlaceholder(`$5$12345678$${randomString(43, ALNUM, 'crypt')}`)).toBe(true);
+  expect(isPlaceholder(`xoxp-${'4'.repeat(3)}123456-${randomString(24, ALNUM, 'field')}`)).toBe(false);
+});

@@ -149,7 +149,8 @@ const DROPBOX_LONG_LIVED = /^[A-Za-z0-9]{11}AAAAAAAAAA[A-Za-z0-9_=-]{43}$/;
  * people type into stand-ins. A random generator makes one by chance only from a small alphabet: 6 of a kind turn up
  * in 36 random digits about once in 3,000 (a Slack token's numeric parts) and in 64 hex digits about once in 10^4. So a
  * run counts when it is `LOW_VARIETY_RUN` long among letters and digits of every kind, longer among only digits or only
- * hex digits (`CHANCE_FREE_RUN`; digits among a token's letters, as in Slack's), or when it makes up a third of the value.
+ * hex digits (`CHANCE_FREE_RUN`; digits among a token's letters, as in Slack's), or when it makes up a third of the value
+ * or a whole field of it (a crypt hash's salt `12345678`).
  */
 function isLowVariety(value: string): boolean {
   // Characters in the run of equal ones, of ones counting up, and of ones counting down, ending at `i - 1`.
@@ -181,7 +182,8 @@ function chanceFreeRun(value: string, start: number, end: number): number {
   while (from > 0 && LETTER_OR_DIGIT.test(value[from - 1]!)) from--;
   while (to < value.length && LETTER_OR_DIGIT.test(value[to]!)) to++;
   const around = value.slice(from, to);
-  if (!LETTER_OR_DIGIT.test(value[start]!)) return LOW_VARIETY_RUN;
+  // A run that is a whole field (a crypt hash's salt `$5$12345678$…`) was typed, not drawn.
+  if (!LETTER_OR_DIGIT.test(value[start]!) || around.length === end - start) return LOW_VARIETY_RUN;
   // A value of digits alone (an id, a number someone typed: `0/1203456789012345`) keeps the short length.
   if (/^[0-9]+$/.test(around)) return /[A-Za-z]/.test(value) ? CHANCE_FREE_RUN.digits : LOW_VARIETY_RUN;
   if (/^[0-9a-f]+$/.test(around) || /^[0-9A-F]+$/.test(around)) return CHANCE_FREE_RUN.hex;
