@@ -154,23 +154,31 @@ const DROPBOX_LONG_LIVED = /^[A-Za-z0-9]{11}AAAAAAAAAA[A-Za-z0-9_=-]{43}$/;
  */
 function isLowVariety(value: string): boolean {
   // Characters in the run of equal ones, of ones counting up, and of ones counting down, ending at `i - 1`.
-  const runs = [1, 1, 1];
-  for (let i = 1; i <= value.length; i++) {
-    const step = i < value.length ? value.charCodeAt(i) - value.charCodeAt(i - 1) : Number.NaN;
-    for (let kind = 0; kind < 3; kind++) {
-      if (step === RUN_STEPS[kind]) {
-        runs[kind]! += 1;
-        continue;
-      }
-      const run = runs[kind]!;
-      if (run >= LOW_VARIETY_RUN && (run * 3 >= value.length || run >= chanceFreeRun(value, i - run, i))) return true;
-      runs[kind] = 1;
-    }
+  let same = 1;
+  let up = 1;
+  let down = 1;
+  for (let i = 1; i < value.length; i++) {
+    const step = value.charCodeAt(i) - value.charCodeAt(i - 1);
+    if (step === 0) same++;
+    else if (same >= LOW_VARIETY_RUN && runCounts(value, i - same, i)) return true;
+    else same = 1;
+    if (step === 1) up++;
+    else if (up >= LOW_VARIETY_RUN && runCounts(value, i - up, i)) return true;
+    else up = 1;
+    if (step === -1) down++;
+    else if (down >= LOW_VARIETY_RUN && runCounts(value, i - down, i)) return true;
+    else down = 1;
   }
-  return false;
+  const end = value.length;
+  return [same, up, down].some((run) => run >= LOW_VARIETY_RUN && runCounts(value, end - run, end));
 }
 
-const RUN_STEPS = [0, 1, -1] as const;
+/** Whether a run of `LOW_VARIETY_RUN` or more at `start…end` marks a stand-in (see `isLowVariety`). */
+function runCounts(value: string, start: number, end: number): boolean {
+  const run = end - start;
+  return run * 3 >= value.length || run >= chanceFreeRun(value, start, end);
+}
+
 const LOW_VARIETY_RUN = 6;
 /** Run lengths that random digits (36 of them: 10^-7 or so) and random hex digits (64 of them) practically never make. */
 const CHANCE_FREE_RUN = { digits: 9, hex: 8 } as const;
