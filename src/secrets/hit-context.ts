@@ -98,14 +98,23 @@ export function holdsInText(conditions: HitConditions, mark: number, text: strin
 }
 
 /**
+ * Each class's set, made once: contexts repeat a few classes position after position (the bare Discord token's 58
+ * positions are two), and every scanner's automaton takes them again. Never written once made (`conditionsOf` copies).
+ */
+const SETS = new Map<string, Uint8Array>();
+
+/**
  * Per byte, 1 where `chars` (a regex class's inside) allows it. Only printable ASCII characters and ranges between
  * them, no escape and no negation, so that no character past ASCII is ever allowed; anything else throws.
  */
 function setOf(chars: string): Uint8Array {
+  const known = SETS.get(chars);
+  if (known) return known;
   if (!/^[\x20-\x7e]+$/.test(chars) || chars.includes('\\') || chars.startsWith('^'))
     throw new Error(`a hit context allows ASCII characters only, written plainly: [${chars}]`);
   const pattern = new RegExp(`^[${chars}]$`);
   const set = new Uint8Array(256);
   for (let code = 0; code < 128; code++) if (pattern.test(String.fromCharCode(code))) set[code] = 1;
+  SETS.set(chars, set);
   return set;
 }
