@@ -159,7 +159,7 @@ export class KeywordHits {
     return kept;
   }
 
-  /** `heldInText` over bytes read one per character. */
+  /** `heldInText` over bytes read one per character: a copy, like `findBytes`, so each stays monomorphic. */
   private heldInBytes(accepting: Accepting, bytes: Uint8Array, count: number): number {
     const { states: marks, conditions } = accepting;
     const { states, ends } = this;
