@@ -150,6 +150,10 @@ describe('an env entry with other lines of its item between name and value', () 
       'six lines between',
       `env:\n  - name: DB_PASSWORD\n    a: 1\n    b: 2\n    # c\n\n    d:\n      e: 3\n    value: "${password}"\n`,
     ],
+    [
+      'a nested list between, name first',
+      `env:\n  - name: DB_PASSWORD\n    args:\n      - --flag\n    value: "${password}"\n`,
+    ],
     ['CRLF', `env:\r\n  - name: DB_PASSWORD\r\n    # c\r\n    value: "${password}"\r\n`],
     [
       'docker-compose environment list',
