@@ -182,6 +182,10 @@ describe('an env entry with other lines of its item between name and value', () 
       `env:\n  - name: DB_PASSWORD\n    valueFrom:\n      secretKeyRef: {name: db, key: pw}\n  - name: LOG_LEVEL\n    value: "${password}"\n`,
     ],
     [
+      'the next item’s value, on the next line',
+      `env:\n  - name: DB_PASSWORD\n  - value: "${password}"\n    name: LOG\n`,
+    ],
+    [
       'the next item’s value, its first line',
       `env:\n  - name: DB_PASSWORD\n    description: x\n  - value: "${password}"\n    name: LOG_LEVEL\n`,
     ],

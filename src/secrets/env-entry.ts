@@ -54,7 +54,7 @@ export const envEntryPattern = (core: string): RegExp => {
   const linesBetween = `${nameLineBack}(?:\\r?\\n${itemLine(nameContent)}){1,${ITEM_BETWEEN}}\\r?\\n${nameContent}`;
   const fieldsBetween = `(?:[ \\t]*(?:\\r?\\n[ \\t]*)?${FLOW_FIELD}[ \\t]*,){0,${ITEM_BETWEEN}}?`;
   return new RegExp(
-    `name:[ \\t]*["']?(?<name>${name})["']?[ \\t]*(?:\\r?\\n[ \\t]*-?[ \\t]*|(?<flow>,)${fieldsBetween}[ \\t]*|${linesBetween})value:[ \\t]*${value('')}${flowEnd}|(?=["']?value)${valueKeyStart}["']?value["']?[ \\t]*:[ \\t]*${value('Item')}(?=${nameAfter})`,
+    `name:[ \\t]*["']?(?<name>${name})["']?[ \\t]*(?:\\r?\\n[ \\t]*|(?<flow>,)${fieldsBetween}[ \\t]*|${linesBetween})value:[ \\t]*${value('')}${flowEnd}|(?=["']?value)${valueKeyStart}["']?value["']?[ \\t]*:[ \\t]*${value('Item')}(?=${nameAfter})`,
     'i',
   );
 };
