@@ -82,6 +82,10 @@ const ASCII = [
   ', name: ',
   '"name": "',
   '"value": "',
+  '\n    # note',
+  '\n    description: ',
+  '\n  - ',
+  ', type: x',
 ];
 const NON_ASCII = ['\u00a0', 'é', '\u2028', '中文', '😀'];
 
@@ -229,6 +233,36 @@ describe('a file scanned from its bytes', () => {
       found += expected.filter((item) => item.startsWith('generic-secret-k8s-env')).length;
     }
     expect(found).toBeGreaterThanOrEqual(5);
+  });
+
+  test('an env entry with lines of its item between name and value: its lines either side, alike in bytes and in characters', () => {
+    const sample = 'q8Zr3LmN5pXv7TbW2yKd9HfJ4sGc6AeQ';
+    const between = (lines: string[]) => lines.map((line) => `    ${line}\n`).join('');
+    const nameFirst = (lines: string[]) => `  - name: API_TOKEN\n${between(lines)}    value: ${sample}\n`;
+    const valueFirst = (lines: string[]) => `  - value: ${sample}\n${between(lines)}    name: API_TOKEN\n`;
+    const cases = [nameFirst, valueFirst].flatMap((item) => [
+      item(['# note']),
+      item(['# é note', 'description: café']),
+      item(['a: 1', 'b: 2', 'c: 3', 'd: 4', 'e: 5', 'f: 6']),
+      // A line between that is short in characters and long in bytes, or long in both, or short in both.
+      item([`# ${'é'.repeat(400)}`]),
+      item([`# ${'é'.repeat(900)}`]),
+      item([`# ${'a'.repeat(1100)}`]),
+      item(['# x', `d: ${' '.repeat(1000)}`, '# y']),
+      `${'é'.repeat(600)}\n${'x: 1\n'.repeat(3)}${item(['# c'])}`,
+      `${item(['# c'])}${'y: 2\n'.repeat(3)}${'é'.repeat(600)}\n`,
+    ]);
+    let found = 0;
+    for (const value of cases) {
+      const bytes = Buffer.from(value, 'utf8');
+      const expected = summary(wholeText.scanText(decodeText(bytes)!.text, { path: 'config/env.txt', ...OPTIONS }));
+      for (const scanner of [tiny, usual]) {
+        const actual = fromBytes(scanner, bytes, 'config/env.txt');
+        expect(actual === null ? null : summary(actual.found), JSON.stringify(value.slice(0, 60))).toEqual(expected);
+      }
+      found += expected.filter((item) => item.startsWith('generic-secret-k8s-env')).length;
+    }
+    expect(found).toBeGreaterThanOrEqual(10);
   });
 
   test('ASCII comes as a view of its bytes, except a source map (parsed from one string)', () => {

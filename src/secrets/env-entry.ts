@@ -7,12 +7,31 @@ import type { SampleContext } from './rule.js';
  * their gate (`GATES.k8sEnv`) and the contexts their samples are tested in.
  */
 
+/** How many lines of one item (or fields of one flow mapping) may stand between its name and its value. */
+export const ITEM_BETWEEN = 6;
+
+/**
+ * A line of the item between its name and its value, where `content` matches the item's indentation (its `- `
+ * counted as blanks): a blank or comment line, a line indented deeper, or another key at the item's indentation
+ * (not `name` nor `value`, not a `- `).
+ */
+const itemLine = (content: string) =>
+  `(?:[ \\t]*(?:#[^\\r\\n]*)?|${content}(?:[ \\t]+[^\\s#][^\\r\\n]*|(?!["']?(?:name|value)["']?[ \\t]*:)[^\\s#-][^\\r\\n]*))`;
+
+/** Another field of a flow mapping or JSON object (`description: upstream`, `"type": "plain"`), a scalar only. */
+const FLOW_FIELD = `(?!["']?(?:name|value)["']?[ \\t]*:)["']?[A-Za-z_][A-Za-z0-9_.-]{0,40}["']?[ \\t]*:[ \\t]*(?:"[^"\\r\\n]{0,200}"|'[^'\\r\\n]{0,200}'|[^,{}\\[\\]"'\\r\\n]{1,200})`;
+
 /**
  * A container env entry: its `name:` line and its `value:` line (`- name: DB_PASSWORD` / `  value: …`), or both in a
  * flow mapping or object literal with unquoted keys (`{name: DB_PASSWORD, value: …}`; JSON's quoted keys are a split
- * field's, `split-fields.ts`); or its value first, then its name, in one list item: on the next line at the same indentation (the `- ` of the item's first line
- * counts as indentation: `- value: …` / `  name: …`), or after a `,` in a flow mapping or JSON object (`{value: …,
- * name: …}`, `{"value": "…", "name": "…"}`). The value-first form's own groups (`secret…Item`, `envName`) hold it.
+ * field's, `split-fields.ts`); or its value first, then its name, in one list item: on the next line at the same
+ * indentation (the `- ` of the item's first line counts as indentation: `- value: …` / `  name: …`), or after a `,`
+ * in a flow mapping or JSON object (`{value: …, name: …}`, `{"value": "…", "name": "…"}`). The value-first form's own
+ * groups (`secret…Item`, `envName`) hold it.
+ * In either order, up to `ITEM_BETWEEN` lines of the same item may stand between the two (comments, blank lines, other
+ * keys at the item's indentation, deeper lines), or up to as many other scalar fields of a flow mapping or JSON object;
+ * the next item (a `- ` at the item's indentation) or a dedent ends the item, and a `name` or `value` key between them
+ * would be another pair's.
  */
 export const envEntryPattern = (core: string): RegExp => {
   const name = `[A-Za-z0-9_.-]{0,40}?${core}[A-Za-z0-9_.-]{0,40}`;
@@ -25,9 +44,17 @@ export const envEntryPattern = (core: string): RegExp => {
   // After a name-first flow mapping's value (`{name: …, value: …}`), its `,` or `}`: a bare value stops before it.
   // The block form has no `flow` group, `\k<flow>` matches nothing there, and its value is read as before.
   const flowEnd = '(?:(?=[ \\t]*[,}])|(?=\\k<flow>))';
-  const nameAfter = `[ \\t]*(?:\\r?\\n\\k<indent>\\k<dash>\\k<gap>|,[ \\t]*(?:\\r?\\n[ \\t]*)?)["']?name["']?[ \\t]*:[ \\t]*["']?(?<envName>${name})["']?[ \\t]*(?:\\r?\\n|[,}])`;
+  // The lines of the item between a value first and its name, at the value line's indentation (`itemLine`).
+  const between = `(?:${itemLine('\\k<indent>\\k<dash>\\k<gap>')}\\r?\\n){0,${ITEM_BETWEEN}}?`;
+  const nameAfter = `[ \\t]*(?:\\r?\\n${between}\\k<indent>\\k<dash>\\k<gap>|(?:,[ \\t]*(?:\\r?\\n[ \\t]*)?${FLOW_FIELD}[ \\t]*){0,${ITEM_BETWEEN}}?,[ \\t]*(?:\\r?\\n[ \\t]*)?)["']?name["']?[ \\t]*:[ \\t]*["']?(?<envName>${name})["']?[ \\t]*(?:\\r?\\n|[,}])`;
+  // A name first with lines of its item before its `value:` line: the name line's indentation and `- ` read back
+  // from the line's end (tried only where the value is not on the next line, as before).
+  const nameLineBack = `(?<=(?:^|\\n)(?<nameIndent>[ \\t]*)(?:-(?=(?<nameDash>[ \\t]))(?<nameGap>[ \\t]+))?["']?name["']?[ \\t]*:[^\\r\\n]*)`;
+  const nameContent = '\\k<nameIndent>\\k<nameDash>\\k<nameGap>';
+  const linesBetween = `${nameLineBack}(?:\\r?\\n${itemLine(nameContent)}){1,${ITEM_BETWEEN}}\\r?\\n${nameContent}`;
+  const fieldsBetween = `(?:[ \\t]*(?:\\r?\\n[ \\t]*)?${FLOW_FIELD}[ \\t]*,){0,${ITEM_BETWEEN}}?`;
   return new RegExp(
-    `name:[ \\t]*["']?(?<name>${name})["']?[ \\t]*(?:\\r?\\n[ \\t]*-?[ \\t]*|(?<flow>,)[ \\t]*)value:[ \\t]*${value('')}${flowEnd}|(?=["']?value)${valueKeyStart}["']?value["']?[ \\t]*:[ \\t]*${value('Item')}(?=${nameAfter})`,
+    `name:[ \\t]*["']?(?<name>${name})["']?[ \\t]*(?:\\r?\\n[ \\t]*|(?<flow>,)${fieldsBetween}[ \\t]*|${linesBetween})value:[ \\t]*${value('')}${flowEnd}|(?=["']?value)${valueKeyStart}["']?value["']?[ \\t]*:[ \\t]*${value('Item')}(?=${nameAfter})`,
     'i',
   );
 };

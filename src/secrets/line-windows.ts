@@ -1,3 +1,4 @@
+import { ITEM_BETWEEN } from './env-entry.js';
 import type { PendingWindows } from './pending-windows.js';
 import type { SecretRule } from './rule.js';
 import type { FileSyntax } from './syntax.js';
@@ -15,6 +16,11 @@ const LONG_LINE = 1000;
 const LONG_LINE_BEFORE = 160;
 /** …and name rest, separator and value (≤ 200) end within this far after it. Windows are twice this long. */
 const LONG_LINE_AFTER = 400;
+/**
+ * How many lines before and after the hit's an `item` window takes: a container env item's name and value with up to
+ * `ITEM_BETWEEN` (`env-entry.ts`) lines between them, in either order.
+ */
+const ITEM_LINES = ITEM_BETWEEN + 1;
 
 /** What the scan of one text carries from one keyword hit to the next. */
 export interface LineHits {
@@ -70,38 +76,92 @@ export function queueLineWindow(hits: LineHits, index: number, rule: SecretRule,
     pending.add(index, Math.max(lineStart, at - LONG_LINE_BEFORE), end, end < lineEnd);
     return;
   }
-  let start = Math.max(lineStart, at - LINE_REACH);
-  if (!long && rule.window === 'item') start = lineBeforeStart(hits, lineStart);
+  const item = !long && rule.window === 'item';
+  const start = item ? itemStart(hits, lineStart) : Math.max(lineStart, at - LINE_REACH);
   let end = Math.min(lineEnd, at + LINE_REACH);
   // Later hits on this line need no new window; hits on the next line do (their window reaches further).
   scannedUntil[index] = base + end;
-  if (!long && end < length) {
-    // The next line too: a k8s `name:` line and its `value:` line belong together.
+  // The next line too (a k8s `name:` line and its `value:` line belong together); an item's lines up to `ITEM_LINES`,
+  // up to the first after the next that starts the next item or leaves the item (`endsItem`).
+  const lines = item ? ITEM_LINES : 1;
+  const indent = item ? opening(hits, lineStart) >> 8 : 0;
+  for (let line = lines; !long && line > 0 && end < length; line--) {
     const next = bytes !== null ? bytes.indexOf(10, end + 1) : text.indexOf('\n', end + 1);
-    end = next === -1 || next > end + LINE_REACH ? Math.min(length, end + 1 + LINE_REACH) : next;
+    if (next === -1 || next > end + LINE_REACH) {
+      end = Math.min(length, end + 1 + LINE_REACH);
+      break;
+    }
+    if (line < lines && endsItem(opening(hits, end + 1), indent)) break;
+    end = next;
   }
   pending.add(index, start, end);
 }
 
+/** Codes of what opens a line, as `opening` gives them. */
+const DASH = 45;
+const HASH = 35;
+const OTHER = 128;
+
+/**
+ * What opens the line starting at `from`: its indentation (blanks, up to `LINE_REACH`) shifted left by 8, and the code
+ * after it (a line feed or carriage return for a blank line, `OTHER` for any non-ASCII character). Only ASCII blanks
+ * and codes decide, so a byte read and a character read of the line give the same.
+ */
+function opening(hits: LineHits, from: number): number {
+  const { bytes, text, length } = hits;
+  let at = from;
+  const stop = Math.min(length, from + LINE_REACH);
+  let code = 10;
+  for (; at < stop; at++) {
+    code = bytes !== null ? bytes[at]! : text.charCodeAt(at);
+    if (code !== 32 && code !== 9) break;
+    code = 10;
+  }
+  return ((at - from) << 8) | (code > 127 ? OTHER : code);
+}
+
+/**
+ * Whether a line after an item's hit line (opened as `opening` says) ends the item's window: a `- ` at the hit line's
+ * indentation or less (the next item), or any other line less indented; not a blank or comment line.
+ */
+function endsItem(open: number, indent: number): boolean {
+  const code = open & 0xff;
+  if (code === 10 || code === 13 || code === HASH) return false;
+  return open >> 8 < indent || (code === DASH && open >> 8 <= indent);
+}
+
+/** Whether a line (opened as `opening` says) starts an item: a `- `, or a flow mapping's or sequence's `{` or `[`. */
+function startsItem(open: number): boolean {
+  const code = open & 0xff;
+  return code === DASH || code === 123 || code === 91;
+}
+
 /**
  * Where the window of an `item` rule (see `SecretRule.window`) starts for a hit on the line starting at `lineStart`:
- * the start of the line before, when that line is at most `LINE_REACH` long, else `lineStart`. Only line feeds decide
- * where it starts, and a length only where bytes and characters agree: a window is touched (`view`) as it runs, and a
- * line it leaves out for its length is touched here when a character count could have kept it (a character takes at
- * most 3 bytes). Hits come in order, so each window starts at or after the previous one's start, as `SeenMatches`
- * needs.
+ * the start of the nearest line before that starts an item (`startsItem`; `lineStart` when the hit's own line does),
+ * else of the `ITEM_LINES`-th line before, or of the line after the nearest line before that is longer than
+ * `LINE_REACH`. Which lines start an item does not depend on the hit, so windows start in the hits' order. Only line feeds decide where it starts, and a length only where bytes and characters
+ * agree: a window is touched (`view`) as it runs, and a line it leaves out for its length is touched here when a
+ * character count could have kept it (a character takes at most 3 bytes). Hits come in order, so each window starts at
+ * or after the previous one's start, as `SeenMatches` needs (a later line's lines before end where this one's do, or
+ * later).
  */
-function lineBeforeStart(hits: LineHits, lineStart: number): number {
-  if (lineStart === 0) return 0;
+function itemStart(hits: LineHits, lineStart: number): number {
   const { bytes, text } = hits;
-  // The line feed that ends the line before is at `lineStart - 1`; a buffer's `lastIndexOf` reads a negative offset
-  // from its end, so the first line is no search.
-  const before =
-    lineStart === 1
-      ? 0
-      : (bytes !== null ? bytes.lastIndexOf(10, lineStart - 2) : text.lastIndexOf('\n', lineStart - 2)) + 1;
-  const size = lineStart - before;
-  if (size <= LINE_REACH) return before;
-  if (hits.view !== null && size <= 3 * LINE_REACH) hits.view.touch(before, lineStart);
-  return lineStart;
+  let start = lineStart;
+  if (startsItem(opening(hits, lineStart))) return start;
+  for (let line = 0; line < ITEM_LINES && start > 0; line++) {
+    // The line feed that ends the line before is at `start - 1`; a buffer's `lastIndexOf` reads a negative offset
+    // from its end, so the first line is no search.
+    const before =
+      start === 1 ? 0 : (bytes !== null ? bytes.lastIndexOf(10, start - 2) : text.lastIndexOf('\n', start - 2)) + 1;
+    const size = start - before;
+    if (size > LINE_REACH) {
+      if (hits.view !== null && size <= 3 * LINE_REACH) hits.view.touch(before, start);
+      break;
+    }
+    start = before;
+    if (startsItem(opening(hits, start))) break;
+  }
+  return start;
 }

@@ -63,8 +63,9 @@ export interface SecretRule {
   readonly secretGroup?: number;
   /**
    * `line` (default): the window is the line around the keyword hit. `block`: from the hit forward up to
-   * `maxLength` characters, for multi-line secrets (PEM keys). `item`: the line window and the line before it, for a
-   * pair whose value may come first (a YAML list item's `value:` line above its `name:` line, see `queueLineWindow`).
+   * `maxLength` characters, for multi-line secrets (PEM keys). `item`: the line window and up to 7 lines before and after
+   * it, for a pair whose value may come first or a few lines away (a YAML list item's `value:` line above its `name:`
+   * line, or comments and other keys between them; see `queueLineWindow`).
    */
   readonly window?: 'line' | 'block' | 'item';
   /** Upper bound on the match length, for `block` windows. */

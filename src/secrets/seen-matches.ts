@@ -4,10 +4,11 @@ const LENGTHS = 65_536;
 /**
  * How far a rule's next window can reach back into its previous one: a line window starts at most `LINE_REACH`
  * (1,024) before its keyword hit, which lies past the previous window's hit, whose window reaches at most a line
- * reach and the next line's beyond it. Remembering more than needed only costs memory; less only costs judging a
- * match twice, which `resolveOverlaps` then reports once.
+ * reach and the next line's beyond it; an `item` window (`line-windows.ts`) reaches 7 lines of at most a line reach
+ * either way, 15 lines in all. Remembering more than needed only costs memory; less only costs judging a match twice,
+ * which `resolveOverlaps` then reports once.
  */
-const OVERLAP = 8192;
+const OVERLAP = 16_384;
 
 /**
  * Which matches a scan has already judged, per rule, so that a match found again in an overlapping window is judged
