@@ -53,6 +53,8 @@ const unit = fc.oneof(
   // The spaced provider key's keywords and what its context reads after them.
   { weight: 2, arbitrary: fc.constantFrom('access', 'ACCESS', 'Key', 'token', 'secret', 'beebole', '_', 's', 'S') },
   { weight: 2, arbitrary: fc.constantFrom("'", '\t', '  ', 'x'.repeat(20), '(', ':') },
+  // The named Azure key's keywords and what its context reads after them.
+  { weight: 1, arbitrary: fc.constantFrom('account', 'Storage', 'ke', 'y', 'ab', '.k', 'KEY=') },
   // The Graph API token's keyword and runs of letters and digits around its 90.
   { weight: 1, arbitrary: fc.constantFrom('EAA', 'eaa', 'Ab1'.repeat(20), 'q'.repeat(89), `EAA${'Zz9'.repeat(30)}`) },
 );
@@ -102,6 +104,7 @@ describe('hit contexts', () => {
 
   test('the built-in ones: wherever a context fails, its gate turns the hit down', () => {
     expect(CONTEXT_RULES.map((rule) => rule.id).sort()).toEqual([
+      'azure-storage-account-key-named',
       'discord-bot-token-bare',
       'facebook-app-access-token',
       'facebook-graph-access-token',
