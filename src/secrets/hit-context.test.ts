@@ -31,6 +31,11 @@ function naiveHolds(context: HitContext, text: string, at: number, length: numbe
 
 const CONTEXT_RULES = builtinRules.filter((rule) => hitContextOf(rule.gate) !== undefined);
 
+/** `sample` in each of its rule's sample contexts (the spaced provider key's name and value: `BEEBOLE_ACCESS …`). */
+function rendered(rule: SecretRule, sample: string): string[] {
+  return (rule.samples.contexts ?? []).map((context) => context.render(sample));
+}
+
 /** The same rule with a gate of the same regex and check but no context: the keyword pass then keeps every hit. */
 function withoutContext(rule: SecretRule): SecretRule {
   const gate = rule.gate!;
@@ -45,6 +50,13 @@ const unit = fc.oneof(
   { weight: 2, arbitrary: fc.constantFrom(' ', '\n', '=', '"', '\r\n', 'a.b', '1|') },
   { weight: 1, arbitrary: fc.constantFrom('é', '\u00a0', '中', '😀', '\u0130') },
   { weight: 1, arbitrary: fc.constantFrom('MTE4NDQyMDM5NzE2MjU2MTUzNg', '123456789012345|', 'x'.repeat(27)) },
+  // The spaced provider key's keywords and what its context reads after them.
+  { weight: 2, arbitrary: fc.constantFrom('access', 'ACCESS', 'Key', 'token', 'secret', 'beebole', '_', 's', 'S') },
+  { weight: 2, arbitrary: fc.constantFrom("'", '\t', '  ', 'x'.repeat(20), '(', ':') },
+  // The named Azure key's keywords and what its context reads after them.
+  { weight: 1, arbitrary: fc.constantFrom('account', 'Storage', 'ke', 'y', 'ab', '.k', 'KEY=') },
+  // The Graph API token's keyword and runs of letters and digits around its 90.
+  { weight: 1, arbitrary: fc.constantFrom('EAA', 'eaa', 'Ab1'.repeat(20), 'q'.repeat(89), `EAA${'Zz9'.repeat(30)}`) },
 );
 const run = (chars: string, min: number, max: number) =>
   fc.string({ unit: fc.constantFrom(...chars), minLength: min, maxLength: max });
@@ -92,13 +104,16 @@ describe('hit contexts', () => {
 
   test('the built-in ones: wherever a context fails, its gate turns the hit down', () => {
     expect(CONTEXT_RULES.map((rule) => rule.id).sort()).toEqual([
+      'azure-storage-account-key-named',
       'discord-bot-token-bare',
       'facebook-app-access-token',
+      'facebook-graph-access-token',
+      'providers-prose-spaced-key',
     ]);
     for (const rule of CONTEXT_RULES) {
       const compiled = compileRule(rule, 0);
       const context = hitContextOf(rule.gate)!;
-      const samples = rule.samples.match.map((sample) => ` ${sample} `);
+      const samples = rule.samples.match.flatMap((sample) => [` ${sample} `, ...rendered(rule, sample)]);
       fc.assert(
         fc.property(
           fc.oneof(dense, fc.constantFrom(...samples)),
@@ -109,7 +124,9 @@ describe('hit contexts', () => {
             for (const cut of cuts) value = value.slice(0, cut) + value.slice(cut + 1);
             const gates = new GateCheck(value);
             for (const keyword of rule.keywords) {
-              for (let at = value.indexOf(keyword); at !== -1; at = value.indexOf(keyword, at + 1)) {
+              // In any case (`EAA`); not through `toLowerCase`, which makes `İ` two code units.
+              const escaped = keyword.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+              for (const { index: at } of value.matchAll(new RegExp(`(?=${escaped})`, 'gi'))) {
                 if (naiveHolds(context, value, at, keyword.length)) continue;
                 expect(opensAt(compiled, value, at + keyword.length, gates)).toBe(false);
               }
@@ -130,7 +147,11 @@ describe('a scan with hit contexts', () => {
   const summary = (found: readonly RawSecret[]) =>
     found.map((item) => `${item.rule.id} ${item.start}-${item.end} ${item.secret} ${item.rejected ?? ''}`);
   const OPTIONS = { path: 'src/app.js', keepAllowed: true, keepRejected: true };
-  const tokens = CONTEXT_RULES.flatMap((rule) => [...rule.samples.match, ...rule.samples.ignore]);
+  const tokens = CONTEXT_RULES.flatMap((rule) => [
+    ...rule.samples.match,
+    ...rule.samples.ignore,
+    ...rule.samples.match.flatMap((sample) => rendered(rule, sample)),
+  ]);
   const text = fc
     .array(fc.oneof({ weight: 6, arbitrary: unit }, { weight: 1, arbitrary: fc.constantFrom(...tokens) }), {
       maxLength: 80,
@@ -151,10 +172,14 @@ describe('a scan with hit contexts', () => {
     );
   });
 
-  test('every sample of the context rules is found, after other dots and bars on its line', () => {
+  test('every sample of the context rules is found, after other dots, bars and `access` on its line', () => {
     for (const rule of CONTEXT_RULES) {
-      for (const sample of rule.samples.match) {
-        const value = `a.b || c.d.e = 1|2; const token = "${sample}"; x.y\n`;
+      const lines = rule.samples.match.flatMap((sample) => {
+        const own = rendered(rule, sample);
+        return own.length > 0 ? own : [`const token = "${sample}";`];
+      });
+      for (const line of lines) {
+        const value = `a.b || c.d.e = 1|2; access(x) accessToken; ${line} x.y\n`;
         const found = withContexts.scanText(value, OPTIONS).map((item) => item.rule.id);
         expect(found).toContain(rule.id);
         expect(summary(withContexts.scanText(value, OPTIONS))).toEqual(summary(without.scanText(value, OPTIONS)));

@@ -20,8 +20,8 @@ export interface HitContext {
 }
 
 /**
- * A context's positions as character classes (the text between `[` and `]` of a regex class, such as `A-Za-z0-9_-`),
- * checked here to allow only ASCII characters.
+ * A context's positions as character classes (the text between `[` and `]` of a regex class, such as `A-Za-z0-9_-`;
+ * a tab written as itself), checked here to allow only ASCII characters.
  */
 export function hitContext(before: readonly string[], after: readonly string[]): HitContext {
   for (const chars of [...before, ...after]) setOf(chars);
@@ -104,13 +104,14 @@ export function holdsInText(conditions: HitConditions, mark: number, text: strin
 const SETS = new Map<string, Uint8Array>();
 
 /**
- * Per byte, 1 where `chars` (a regex class's inside) allows it. Only printable ASCII characters and ranges between
- * them, no escape and no negation, so that no character past ASCII is ever allowed; anything else throws.
+ * Per byte, 1 where `chars` (a regex class's inside) allows it. Only printable ASCII characters, the tab (written as
+ * itself) and ranges between them, no escape and no negation, so that no character past ASCII is ever allowed;
+ * anything else throws.
  */
 function setOf(chars: string): Uint8Array {
   const known = SETS.get(chars);
   if (known) return known;
-  if (!/^[\x20-\x7e]+$/.test(chars) || chars.includes('\\') || chars.startsWith('^'))
+  if (!/^[\t\x20-\x7e]+$/.test(chars) || chars.includes('\\') || chars.startsWith('^'))
     throw new Error(`a hit context allows ASCII characters only, written plainly: [${chars}]`);
   const pattern = new RegExp(`^[${chars}]$`);
   const set = new Uint8Array(256);

@@ -1,4 +1,5 @@
 import { checkedGate } from '../gate-checks.js';
+import { hitContext } from '../hit-context.js';
 import { defineRules, type MatchContext } from '../rule.js';
 import { missesByLittle, OTHER_CREDENTIAL_NAME, shapeClass, type ValueShape } from '../rule-builders.js';
 import { LOWER_ALPHANUMERIC, lazySamples, randomString } from '../sample-tokens.js';
@@ -253,8 +254,15 @@ export default defineRules([
     title: 'API key or token after its provider and a space (clockify secret …, appsynergy_token …)',
     severity: 'high',
     keywords: ['key', 'token', 'secret', 'access'],
-    // The keyword ends the name (`…_token`, `…KEY`), and every table's shapes are 20 characters or more.
-    gate: checkedGate(/s?["']?[ \t]{1,4}["']?[A-Za-z0-9][^\s"'`,;<>(){}[\]\\&]{19}/, spacedValueAfter),
+    // The keyword ends the name (`…_token`, `…KEY`), and every table's shapes are 20 characters or more. Its context
+    // (what `spacedValueAfter` needs first: an `s`, a quote or a blank) lets the keyword pass drop the hits of
+    // `access`, this rule's alone, that stand before anything else (half of them on npm code: `accessToken`, `access(`).
+    gate: checkedGate(
+      /s?["']?[ \t]{1,4}["']?[A-Za-z0-9][^\s"'`,;<>(){}[\]\\&]{19}/,
+      spacedValueAfter,
+      0,
+      hitContext([], [`s"' \t`]),
+    ),
     pattern: SPACED_KEY,
     entropy: 3,
     validate: (secret, context) => {
