@@ -100,6 +100,8 @@ export function queueLineWindow(hits: LineHits, index: number, rule: SecretRule,
 /** Codes of what opens a line, as `opening` gives them. */
 const DASH = 45;
 const HASH = 35;
+const BRACE = 123;
+const BRACKET = 91;
 const OTHER = 128;
 
 /**
@@ -133,18 +135,18 @@ function endsItem(open: number, indent: number): boolean {
 /** Whether a line (opened as `opening` says) starts an item: a `- `, or a flow mapping's or sequence's `{` or `[`. */
 function startsItem(open: number): boolean {
   const code = open & 0xff;
-  return code === DASH || code === 123 || code === 91;
+  return code === DASH || code === BRACE || code === BRACKET;
 }
 
 /**
  * Where the window of an `item` rule (see `SecretRule.window`) starts for a hit on the line starting at `lineStart`:
  * the start of the nearest line before that starts an item (`startsItem`; `lineStart` when the hit's own line does),
  * else of the `ITEM_LINES`-th line before, or of the line after the nearest line before that is longer than
- * `LINE_REACH`. Which lines start an item does not depend on the hit, so windows start in the hits' order. Only line feeds decide where it starts, and a length only where bytes and characters
- * agree: a window is touched (`view`) as it runs, and a line it leaves out for its length is touched here when a
- * character count could have kept it (a character takes at most 3 bytes). Hits come in order, so each window starts at
- * or after the previous one's start, as `SeenMatches` needs (a later line's lines before end where this one's do, or
- * later).
+ * `LINE_REACH`. Which lines start an item does not depend on the hit, so windows start in the hits' order. Only line
+ * feeds decide where it starts, and a length only where bytes and characters agree: a window is touched (`view`) as it
+ * runs, and a line it leaves out for its length is touched here when a character count could have kept it (a
+ * character takes at most 3 bytes). Hits come in order, so each window starts at or after the previous one's start,
+ * as `SeenMatches` needs (a later line's lines before end where this one's do, or later).
  */
 function itemStart(hits: LineHits, lineStart: number): number {
   const { bytes, text } = hits;

@@ -8,8 +8,9 @@ import { FIREBASE_SDK_TEST_KEYS, ONEPASSWORD_DOCS_EXAMPLE_KEYS } from './publish
  */
 
 /**
- * Words that mark a value as a stand-in (case-insensitive; where they count: `holdsPlaceholderWord`). `<name>` is a stand-in, but not any
- * `<…>`: generated salts (WordPress) hold `<`, `>` and `{` at random. ERB and PHP tags are templates.
+ * Words that mark a value as a stand-in (case-insensitive; where they count: `holdsPlaceholderWord`). `<name>` is a
+ * stand-in, but not any `<…>`: generated salts (WordPress) hold `<`, `>` and `{` at random. ERB and PHP tags are
+ * templates.
  */
 const PLACEHOLDER_WORDS =
   /example|placeholder|changeme|change[_-]me|replace[_-]?me|your[_-]?(?:own[_-]?)?(?:api|secret|token|key|pass|access|client|app|db|auth|password)|dummy|redacted|insert[_-]|xxxx|\*\*\*|\.\.\.|\u2026|sample[_-]?(?:key|token|secret)|fake[_-]?(?:key|token|secret|pass)|notreal|not[_-]a[_-]real|todo|fixme|<[A-Za-z_][\w .:-]*>|<%|%>|<\?|\?>/i;
@@ -43,7 +44,7 @@ export function isPlaceholder(value: string): boolean {
   // Long blobs (key material) legitimately hold runs like `AAAAAAAA`; the run check is for short tokens.
   // Dropbox long-lived tokens carry a fixed `AAAAAAAAAA` run at offset 11 by design: judge the rest of the token.
   if (DROPBOX_LONG_LIVED.test(value)) return isLowVariety(value.slice(0, 11) + value.slice(21));
-  return value.length <= 100 && isLowVariety(value);
+  return value.length <= KEY_MATERIAL_LENGTH && isLowVariety(value);
 }
 
 /** Past this length a value is key material (a key store's base64, a PEM body), not a token someone typed. */
