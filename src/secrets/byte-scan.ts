@@ -152,9 +152,7 @@ function handleHits(context: ByteScanContext, hits: ByteHits, found: KeywordHits
       for (const keyword of outputs[found.states[hit]!]!) {
         const at = last - keyword.length + 1;
         if (keyword.nameWord) nameKeywords.forEachBeforeBytes(walk, bytes, at, named);
-        const { narrowing } = keyword;
-        const items = narrowing === null ? keyword.items : narrowing.inBytes(bytes, at, last + 1);
-        for (const compiled of items) {
+        for (const compiled of keyword.items) {
           if (at >= scannedUntil[compiled.index]!) openWindow(context, compiled, at, last + 1, hits);
         }
       }

@@ -53,8 +53,6 @@ const unit = fc.oneof(
   // The spaced provider key's keywords and what its context reads after them.
   { weight: 2, arbitrary: fc.constantFrom('access', 'ACCESS', 'Key', 'token', 'secret', 'beebole', '_', 's', 'S') },
   { weight: 2, arbitrary: fc.constantFrom("'", '\t', '  ', 'x'.repeat(20), '(', ':') },
-  // The named provider key's separators and what else stands after `key` and `token`.
-  { weight: 2, arbitrary: fc.constantFrom('webex ', ' = ', '-', " - '", '?', '.', ';', 'KEY', ' \t:') },
   // The named Azure key's keywords and what its context reads after them.
   { weight: 1, arbitrary: fc.constantFrom('account', 'Storage', 'ke', 'y', 'ab', '.k', 'KEY=') },
   // The Graph API token's keyword and runs of letters and digits around its 90.
@@ -110,7 +108,6 @@ describe('hit contexts', () => {
       'discord-bot-token-bare',
       'facebook-app-access-token',
       'facebook-graph-access-token',
-      'providers-prose-named-key',
       'providers-prose-spaced-key',
     ]);
     for (const rule of CONTEXT_RULES) {

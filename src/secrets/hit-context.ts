@@ -97,11 +97,6 @@ export function holdsInText(conditions: HitConditions, mark: number, text: strin
   return true;
 }
 
-/** Per byte, 1 where the context position `chars` allows it (see `hitContext`). */
-export function contextSet(chars: string): Uint8Array {
-  return setOf(chars);
-}
-
 /**
  * Each class's set, made once: contexts repeat a few classes position after position (the bare Discord token's 58
  * positions are two), and every scanner's automaton takes them again. Never written once made (`conditionsOf` copies).

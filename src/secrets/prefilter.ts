@@ -15,14 +15,6 @@ export interface KeywordOutput<T> {
   readonly items: readonly T[];
   /** A name word (see `SecretRule.nameWords`): the name before it is to be searched for the keywords of such rules. */
   readonly nameWord: boolean;
-  /** The items narrowed by the characters around a hit, when some have hit contexts (`keyword-narrowing.ts`). */
-  narrowing: ItemNarrowing<T> | null;
-}
-
-/** Which of a keyword's items may act on a hit `[at, end)`, read from what is right around it. */
-export interface ItemNarrowing<T> {
-  inBytes(bytes: Uint8Array, at: number, end: number): readonly T[];
-  inText(text: string, at: number, end: number): readonly T[];
 }
 
 export interface KeywordAutomaton<T> {
@@ -125,11 +117,6 @@ export function buildKeywordAutomaton<T>(
  * keywords end apart, last), which keeps the shallow states' rows (where the scan spends its time) side by side in the
  * table; each state's row is its failure state's row, copied, with its own edges written over it.
  */
-/** A keyword's output, not narrowed yet. */
-function outputOf<T>(keyword: string, items: T[], nameWord: boolean): KeywordOutput<T> {
-  return { length: keyword.length, items, nameWord, narrowing: null };
-}
-
 function automatonOf<T>(
   itemsByKeyword: ReadonlyMap<string, T[]>,
   names: ReadonlySet<string>,
@@ -165,7 +152,7 @@ function automatonOf<T>(
       path[i + 1] = next;
       state = next;
     }
-    own[state] = outputOf(keyword, itemsByKeyword.get(keyword)!, names.has(keyword));
+    own[state] = { length: keyword.length, items: itemsByKeyword.get(keyword)!, nameWord: names.has(keyword) };
     previous = keyword;
   }
   // Breadth-first order: `order[n]` is the state made n-th in that order.

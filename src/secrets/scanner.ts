@@ -4,7 +4,6 @@ import { type CompiledRule, compileRule, opensAt } from './compiled-rule.js';
 import { ExemptAccepting } from './exempt-accepting.js';
 import { gateCheckReaches } from './gate-check-reaches.js';
 import { KeywordHits } from './keyword-hits.js';
-import { narrowKeywords } from './keyword-narrowing.js';
 import { decodedScanInput, kubernetesSecretValues, mayHoldKubernetesSecret } from './kubernetes-secret.js';
 import type { RuleEntry } from './lazy-rule.js';
 import { queueLineWindow } from './line-windows.js';
@@ -75,7 +74,6 @@ export class SecretScanner {
       (item) => item.outline.onlyPaths !== undefined,
     );
     this.accepting = new ExemptAccepting(this.automaton);
-    narrowKeywords(this.automaton);
     this.idleHits.push(new KeywordHits());
     this.nameKeywords = new NameKeywords(named.map((item) => ({ keywords: item.outline.keywords, item })));
     this.reach = Math.max(STREAM_AHEAD, ...this.compiled.map((item) => (item.block ? item.maxLength + 64 : 0)));
@@ -326,9 +324,7 @@ export class SecretScanner {
         for (const keyword of outputs[found.states[hit]!]!) {
           const at = last - keyword.length + 1;
           if (keyword.nameWord) this.nameKeywords.forEachBefore(walk, at, named);
-          const { narrowing } = keyword;
-          const items = narrowing === null ? keyword.items : narrowing.inText(text, at, last + 1);
-          for (const compiled of items) {
+          for (const compiled of keyword.items) {
             if (base + at >= scannedUntil[compiled.index]!) this.openWindow(compiled, at, last + 1, hits);
           }
         }

@@ -219,13 +219,9 @@ export default defineRules([
     title: "API key or token named by its provider in words (Using adzuna key=…, webex token - '…')",
     severity: 'high',
     keywords: ['key', 'token'],
-    // Its context (what `separatorAfter` needs first: a quote, a blank, `=`, `:` or `-`) leaves this rule out at the
-    // hits of `key` and `token` it shares with other rules that stand before anything else (`token?`, `key.`).
     gate: checkedGate(
       /["']?[ \t]*(?:=|:|-[ \t]*['"])/,
       (text, after) => wordThenSpaceBefore(text, after) && separatorAfter(text, after),
-      0,
-      hitContext([], [`"' \t=:-`]),
     ),
     pattern: PROSE_KEY,
     entropy: 3,
