@@ -90,9 +90,12 @@ export function holdsInText(conditions: HitConditions, mark: number, text: strin
   const { starts, offsets, sets } = conditions;
   const end = starts[mark - FIRST_CONDITION + 1]!;
   for (let check = starts[mark - FIRST_CONDITION]!; check < end; check++) {
-    // Past either end of the text: NaN, which no comparison lets through.
-    const code = text.charCodeAt(after + offsets[check]!);
-    if (!(code < 256) || sets[(check << 8) | code] === 0) return false;
+    // Past either end of the text: no condition holds. Tested here, not left to `charCodeAt`'s NaN: a first read out of
+    // bounds threw away the optimized keyword loop this is inlined in (a history scan's short texts meet it early).
+    const at = after + offsets[check]!;
+    if (at < 0 || at >= text.length) return false;
+    const code = text.charCodeAt(at);
+    if (code >= 256 || sets[(check << 8) | code] === 0) return false;
   }
   return true;
 }

@@ -4,9 +4,15 @@
  * after) cost more than the rest of reading a patch.
  */
 const NL = 0x0a;
-const INITIAL_BYTES = 64 * 1024;
-/** A buffer grown past this (a file of huge lines) is let go when the file ends. */
+/**
+ * Small, so that the buffer grows (and is replaced) within the first few files, before V8 optimizes the parse: a first
+ * growth after that (the first file of more than this many added bytes, anywhere in a history) threw the optimized
+ * `add`, `hunkLine` and `push` away (code never run, a field no longer constant) and compiled them again.
+ */
+const INITIAL_BYTES = 256;
+/** A buffer grown past this (a file of huge lines) is let go when the file ends, for one of `KEPT_AFTER_HUGE`. */
 const KEEP_BYTES = 16 * 1024 * 1024;
+const KEPT_AFTER_HUGE = 64 * 1024;
 
 export class AddedLines {
   /** Byte offset of each line in `bytes`. */
@@ -54,7 +60,7 @@ export class AddedLines {
     this.starts = [];
     this.numbers = [];
     this.length = 0;
-    if (this.bytes.length > KEEP_BYTES) this.bytes = Buffer.allocUnsafe(INITIAL_BYTES);
+    if (this.bytes.length > KEEP_BYTES) this.bytes = Buffer.allocUnsafe(KEPT_AFTER_HUGE);
   }
 
   private grow(needed: number): void {

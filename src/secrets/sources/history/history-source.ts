@@ -278,15 +278,13 @@ class TargetCollector {
 
 function pieceTarget(piece: AddedPiece): ScanTarget {
   const text = piece.text;
-  return {
-    path: piece.path,
-    ...(piece.commit ? { commit: piece.commit } : {}),
-    lineMap: piece.lineMap,
-    onlyLines: [piece.own],
-    // At hand: scanned without a read's promises, the event loop's turns taken by the scan (see `ScanTarget.content`).
-    content: text,
-    read: () => Promise.resolve(text),
-  };
+  // At hand: scanned without a read's promises, the event loop's turns taken by the scan (see `ScanTarget.content`).
+  const read = () => Promise.resolve(text);
+  const { path, commit, lineMap } = piece;
+  // One object per piece, no spread (thousands of pieces): a piece without a commit has no `commit` key, as before.
+  return commit
+    ? { path, commit, lineMap, onlyLines: [piece.own], content: text, read }
+    : { path, lineMap, onlyLines: [piece.own], content: text, read };
 }
 
 /**

@@ -1,5 +1,6 @@
 import { pathFromDiffHeader, unquotePath, withoutNameEnd } from '../parse-patch.js';
 import { AddedLines } from './added-lines.js';
+import { type FileState, newFileState } from './file-state.js';
 import type { PatchStreamOptions, PatchStreamSink } from './patch-stream-types.js';
 
 export type {
@@ -29,36 +30,10 @@ const INDEX = Buffer.from('index ');
 const OLD_PATH = Buffer.from('--- ');
 const NEW_FILE = Buffer.from('new file mode ');
 const DELETED_FILE = Buffer.from('deleted file mode ');
+const NOTHING_READ: ReadonlyMap<string, ReadonlySet<string>> = new Map();
+const NO_PATHS: ReadonlySet<string> = new Set();
 /** An all-zero id: no blob on that side (an added or deleted file). */
 const NO_BLOB = /^0+$/;
-
-interface FileState {
-  path: string;
-  /** Parents of a combined (merge) diff; 1 for a plain diff. */
-  parents: number;
-  binary: boolean;
-  /** The `index` line's ids: one per parent, then the new one (empty when the patch has none). */
-  blobs: string[];
-  /** Some added line held a NUL: the blob is read whole instead (see `BinaryChange`); no more pieces leave. */
-  nul: boolean;
-  /**
-   * Passed over: an added or deleted file of a commit left to the rename pass (`PatchStreamSink.rescan`), or in the
-   * rename pass a file an earlier pass read. Decided before the file's first hunk.
-   */
-  skipped: boolean;
-  /** A `new file mode` or `deleted file mode` line: git shows the file as added or deleted. */
-  addedOrDeleted: boolean;
-  /** The path as the `diff --git` line named it when both its sides parse and agree, else null. */
-  headerPath: string | null;
-  /** The path of a `--- a/…` line (a deleted file's), else null. */
-  oldPath: string | null;
-  /** The path of a `+++ b/…` line, else null. */
-  newPath: string | null;
-  /** Index in `added` of the first line this file's next piece owns. */
-  ownFrom: number;
-  /** Set once the added bytes passed the piece size: the piece owns lines up to here and waits for the overlap after. */
-  cutAt: number;
-}
 
 /**
  * Reads `git log -p -U0 --cc --format=%x00commit %H` output as it streams, in bytes: only the lines a commit added are
@@ -88,7 +63,8 @@ export class PatchStream {
   /** The commit left to the rename pass, as its files are read (`PatchStreamSink.rescan`). */
   private rescanRead = new Set<string>();
   private rescanLeft: string[] | null = [];
-  private readonly alreadyRead: ReadonlyMap<string, ReadonlySet<string>> | null;
+  /** Empty outside the rename pass (see `decideSkip`). */
+  private readonly alreadyRead: ReadonlyMap<string, ReadonlySet<string>>;
 
   constructor(
     private readonly sink: PatchStreamSink,
@@ -96,7 +72,7 @@ export class PatchStream {
   ) {
     this.pieceBytes = options.pieceBytes ?? 4_000_000;
     this.overlap = options.overlapLines ?? 20;
-    this.alreadyRead = options.alreadyRead ?? null;
+    this.alreadyRead = options.alreadyRead ?? NOTHING_READ;
   }
 
   push(chunk: Buffer): void {
@@ -117,8 +93,11 @@ export class PatchStream {
       // patch (rails v7.2.0..v8.0.0: 100k lines, a third less CPU for this loop).
       const nl = indexOfByte.call(chunk, NL, at);
       if (nl === -1) break;
-      // The hot case, a removed line (in a merge: one its first parent had), is passed over at once.
-      if (!(this.inHunk && chunk[at] === MINUS)) this.line(chunk, at, nl);
+      // The hot cases, read here without `line`'s dispatch: a removed line (in a merge: one its first parent had) is
+      // passed over at once, an added one (in a merge: one its first parent lacked) goes straight to the hunk.
+      const first = chunk[at];
+      if (!this.inHunk || (first !== MINUS && first !== PLUS)) this.line(chunk, at, nl);
+      else if (first === PLUS) this.hunkLine(this.file!, chunk, at, nl);
       at = nl + 1;
     }
     // A copy: holding a slice would keep the whole chunk alive for a few bytes.
@@ -174,8 +153,7 @@ export class PatchStream {
     } else if (startsWith(data, start, end, NEW_FILE) || startsWith(data, start, end, DELETED_FILE))
       file.addedOrDeleted = true;
     else if (startsWith(data, start, end, BINARY)) file.binary = true;
-    else if (startsWith(data, start, end, INDEX))
-      file.blobs = indexIds(data.toString('latin1', start + INDEX.length, end));
+    else if (startsWith(data, start, end, INDEX)) file.index = data.toString('latin1', start + INDEX.length, end);
   }
 
   /** `diff --git a/x b/y`, or a merge's `diff --cc y` (two or more parents; the hunk header says how many). */
@@ -211,20 +189,7 @@ export class PatchStream {
       this.rawOpen = false;
       this.skipCommit = this.addsFiles && this.deletesFiles && this.commit !== null;
     }
-    this.file = {
-      path,
-      parents,
-      binary: false,
-      blobs: [],
-      nul: false,
-      skipped: false,
-      addedOrDeleted: false,
-      headerPath: null,
-      oldPath: null,
-      newPath: null,
-      ownFrom: 0,
-      cutAt: -1,
-    };
+    this.file = newFileState(path, parents);
     this.inHunk = false;
   }
 
@@ -289,8 +254,9 @@ export class PatchStream {
    */
   private decideSkip(file: FileState): void {
     if (this.skipCommit) file.skipped = file.addedOrDeleted;
-    else if (this.alreadyRead !== null && this.commit !== null)
-      file.skipped = this.alreadyRead.get(this.commit)?.has(file.path) === true;
+    // The same look-ups in every pass (empty maps outside the rename pass): code the first pass never ran would throw
+    // the optimized parse away when the rename pass first ran it.
+    else if (this.commit !== null) file.skipped = (this.alreadyRead.get(this.commit) ?? NO_PATHS).has(file.path);
   }
 
   private closeCommit(): void {
@@ -333,7 +299,7 @@ export class PatchStream {
   }
 
   private wholeBlob(file: FileState): void {
-    const ids = file.blobs;
+    const ids = file.index === null ? [] : indexIds(file.index);
     const blob = ids.length > 0 ? ids[ids.length - 1]! : null;
     // A deleted file has no new blob: nothing arrived.
     if (blob !== null && NO_BLOB.test(blob)) return;
