@@ -1,4 +1,4 @@
-import { devNull } from 'node:os';
+import { DEV_NULL } from '../os-lazy.js';
 
 /**
  * Settings under which git reports what is on disk, whatever the repository's config says: no file system monitor
@@ -42,7 +42,7 @@ export function fixedGitEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return {
     ...env,
     GIT_NO_REPLACE_OBJECTS: '1',
-    GIT_GRAFT_FILE: devNull,
+    GIT_GRAFT_FILE: DEV_NULL,
     GIT_OPTIONAL_LOCKS: '0',
     ...forcedConfigEnv(env, SNAPSHOT_GIT_CONFIG),
   };
@@ -50,7 +50,7 @@ export function fixedGitEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 
 /** True when `env` already ends with what `fixedGitEnv` adds (a runner's environment reaching `runProcess`). */
 function isFixedGitEnv(env: NodeJS.ProcessEnv): boolean {
-  if (env.GIT_NO_REPLACE_OBJECTS !== '1' || env.GIT_GRAFT_FILE !== devNull || env.GIT_OPTIONAL_LOCKS !== '0')
+  if (env.GIT_NO_REPLACE_OBJECTS !== '1' || env.GIT_GRAFT_FILE !== DEV_NULL || env.GIT_OPTIONAL_LOCKS !== '0')
     return false;
   const count = Number(env.GIT_CONFIG_COUNT);
   const start = count - SNAPSHOT_GIT_CONFIG.length;

@@ -6,16 +6,19 @@ import type { RepoFiles } from './stamp-repo-files.js';
 /**
  * The saved evidence of the repository `files` describes when it holds (`evidenceHolds`), with the git results it
  * recorded; undefined when there is none, it is not whole, or it does not hold. Its signature is not checked here
- * (that needs node:crypto, loaded later): `signed` is the object read, for the caller to check.
+ * (that needs node:crypto, loaded later): `signed` is the object read and `text` the file's text, for the caller to
+ * check (`checkSignatureOfText`).
  */
 export function readSavedEvidence(
   files: RepoFiles,
   cwd: string,
   env: NodeJS.ProcessEnv,
-): { results: GitResult[]; signed: Record<string, unknown> } | undefined {
+): { results: GitResult[]; signed: Record<string, unknown>; text: string } | undefined {
+  let text: string;
   let value: unknown;
   try {
-    value = JSON.parse(readFileSync(evidencePath(files.top), 'utf8'));
+    text = readFileSync(evidencePath(files.top), 'utf8');
+    value = JSON.parse(text);
   } catch {
     return undefined;
   }
@@ -24,7 +27,7 @@ export function readSavedEvidence(
     { code: 0, stdout: value.status },
     { code: value.filtersCode, stdout: value.filters },
   ];
-  return { results, signed: value as unknown as Record<string, unknown> };
+  return { results, signed: value as unknown as Record<string, unknown>, text };
 }
 
 function isEvidence(value: unknown): value is StampEvidence {

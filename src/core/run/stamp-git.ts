@@ -1,7 +1,7 @@
 import { closeSync, fstatSync, openSync, readSync, unlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { childProcess } from '../child-process-lazy.js';
+import { os } from '../os-lazy.js';
 
 /** A git process's exit code (-1 when it could not run or its output was too big) and its stdout. */
 export interface GitResult {
@@ -152,7 +152,7 @@ let outputs = 0;
 function openOutput(): number | undefined {
   for (let attempt = 0; attempt < 3; attempt++) {
     const unique = `${process.pid}-${outputs++}-${Math.random().toString(36).slice(2)}`;
-    const path = join(tmpdir(), `.tollgate-stamp-${unique}`);
+    const path = join(os().tmpdir(), `.tollgate-stamp-${unique}`);
     let fd: number;
     try {
       fd = openSync(path, 'wx+', 0o600);

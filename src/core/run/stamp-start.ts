@@ -34,6 +34,8 @@ export interface StartedStamp {
    * signature is checked before the stamp uses it (`finishStamp`), and git is asked after all when it does not hold.
    */
   evidence?: Record<string, unknown>;
+  /** The evidence file's text, which its signature is checked on (`checkSignatureOfText`). */
+  evidenceText?: string;
 }
 
 const REPO = ['rev-parse', '--show-toplevel', '--git-path', 'index', '--show-object-format'];
@@ -52,7 +54,10 @@ export function startStamp(options: StampOptions): StartedStamp {
   // else from `git rev-parse`.
   const files = repoFilesOf(cwd, env, options.refs === true);
   const saved = files && options.refs ? readSavedEvidence(files, cwd, env) : undefined;
-  if (saved) return { options, files, results: Promise.resolve(saved.results), evidence: saved.signed };
+  if (saved) {
+    const results = Promise.resolve(saved.results);
+    return { options, files, results, evidence: saved.signed, evidenceText: saved.text };
+  }
   return { options, files, results: startStampGit(options, files) };
 }
 

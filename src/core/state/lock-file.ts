@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, linkSync, openSync, readFileSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
-import { hostname } from 'node:os';
 import { errorMessage, TollgateError } from '../errors.js';
 import { isoTime } from '../iso-time.js';
+import { os } from '../os-lazy.js';
 
 /**
  * The lock file itself: its content, its creation in one step, and its release (also on exit and fatal signals). No
@@ -30,7 +30,7 @@ export interface HeldLock {
 export function newLockHolder(command: string | undefined): { holder: LockHolder; content: string } {
   const holder: LockHolder = {
     pid: process.pid,
-    host: hostname(),
+    host: os().hostname(),
     startedAt: isoTime(),
     command: command ?? process.argv.slice(1).join(' '),
     token: randomBytes(8).toString('hex'),

@@ -78,16 +78,26 @@ export async function pruneRunFolders(
 }
 
 /**
- * Removes a run folder set aside: its files one by one, then the folder (a run writes only files: its events, report
- * and telemetry). Node's recursive remove loads a module of its own and stats each entry first, which cost a repeat
- * run about a millisecond on every answer once the folder holds `keep` runs; anything else (a folder inside, an
- * error) is left to it.
+ * Removes a run folder set aside: its entries one by one, then the folder. A repeated run writes only files (its
+ * events, report and telemetry); a full run also a folder per validator (`checks/`, `secrets/`...), whose files go
+ * the same way. Node's recursive remove loads a module of its own and stats each entry first, which cost a repeat
+ * run about a millisecond on every answer once the folder holds `keep` runs; anything else (folders deeper than
+ * that, an error) is left to it. A symbolic link is removed, never followed.
  */
 async function removeRunFolder(path: string): Promise<void> {
   try {
-    for (const name of readdirSync(path)) unlinkSync(join(path, name));
-    rmdirSync(path);
+    removeEntries(path, 1);
   } catch {
     await rm(path, { recursive: true, force: true });
   }
+}
+
+/** Removes `path`'s files, its folders `depth` levels down the same way, then `path`; throws at anything else. */
+function removeEntries(path: string, depth: number): void {
+  for (const entry of readdirSync(path, { withFileTypes: true })) {
+    const child = join(path, entry.name);
+    if (entry.isDirectory() && depth > 0) removeEntries(child, depth - 1);
+    else unlinkSync(child);
+  }
+  rmdirSync(path);
 }

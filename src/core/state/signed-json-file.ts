@@ -7,7 +7,7 @@ import {
   type WriteFileAtomicOptions,
   writeFileAtomic,
 } from './atomic-write.js';
-import { checkSignature, type SignedKind, signObject, unsigned } from './signed-json.js';
+import { checkSignatureOfText, type SignedKind, signObject, unsigned } from './signed-json.js';
 import { loadStateKey, readStateKeyIfPresent } from './state-key.js';
 
 export type SignedJsonRead<T> =
@@ -30,7 +30,7 @@ export async function readSignedJsonFile<Schema extends z.ZodType>(
   if (text === undefined) return { kind: 'missing' };
   const json = parseJsonText(text);
   if (json.kind === 'corrupt') return json;
-  const signature = checkSignature(kind, json.value, await readStateKeyIfPresent());
+  const signature = checkSignatureOfText(kind, text, json.value, await readStateKeyIfPresent());
   if (signature !== 'valid') return { kind: signature };
   return parseJsonShape(unsigned(json.value), schema);
 }
@@ -45,8 +45,9 @@ export async function readVerifiedJson(
   key: Buffer,
 ): Promise<Record<string, unknown> | null> {
   try {
-    const value: unknown = JSON.parse(await readFile(path, 'utf8'));
-    return checkSignature(kind, value, key) === 'valid' ? (value as Record<string, unknown>) : null;
+    const text = await readFile(path, 'utf8');
+    const value: unknown = JSON.parse(text);
+    return checkSignatureOfText(kind, text, value, key) === 'valid' ? (value as Record<string, unknown>) : null;
   } catch {
     return null;
   }

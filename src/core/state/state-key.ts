@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { link, mkdir, open, readFile, rm } from 'node:fs/promises';
-import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { errorMessage, TollgateError } from '../errors.js';
+import { os } from '../os-lazy.js';
 
 /**
  * The per-user key that signs what tollgate keeps in `.tollgate/` (results, verdicts, waivers, the stop hook's
@@ -24,7 +24,7 @@ const KEY_BYTES = 32;
 export function stateKeyPath(env: NodeJS.ProcessEnv = process.env): string {
   const override = env[STATE_SIGNER_PATH_ENV] || env[STATE_KEY_FILE_ENV];
   if (override) return override;
-  const stateHome = env.XDG_STATE_HOME || join(env.HOME || homedir(), '.local', 'state');
+  const stateHome = env.XDG_STATE_HOME || join(env.HOME || os().homedir(), '.local', 'state');
   return join(stateHome, 'tollgate', 'state.key');
 }
 
