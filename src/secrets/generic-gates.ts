@@ -11,19 +11,50 @@ const XML_ATTRIBUTE_REACH = 40 + 82 + 1;
  * `value=`) or a `>` within 80 characters before any `<`. A JSON key (`"api_key": "…",`) has no `>` on its line.
  */
 export function closesXmlAttribute(text: string, after: number): boolean {
-  // The engine's own searches on the 41 characters a quote may be at (not a loop over each: a scan's first
-  // megabytes run before its loops are compiled).
-  const reach = text.slice(after, Math.min(text.length, after + 41));
-  const at = reach.indexOf('"');
-  if (at === -1) return false;
-  const name = reach.slice(0, at);
-  if (name.includes('\n') || name.includes('\r')) return false;
-  const quote = after + at;
+  // The engine's own searches (not a loop over each character: a scan's first megabytes run before its loops are
+  // compiled), each remembered for the next hit: no string is cut for a hit.
+  const quote = quotes.next(text, after);
+  if (quote === -1 || quote - after > 40) return false;
+  const lineFeed = lineFeeds.next(text, after);
+  if (lineFeed !== -1 && lineFeed < quote) return false;
+  const carriageReturn = carriageReturns.next(text, after);
+  if (carriageReturn !== -1 && carriageReturn < quote) return false;
   const next = text.charCodeAt(quote + 1);
   if (next === 32 || next === 9) return true;
   const stop = angleStops.next(text, quote + 1, Math.min(text.length, quote + 82));
   return stop !== -1 && text.charCodeAt(stop) === 62;
 }
+
+/**
+ * The first offset of one character at or after an offset, remembered for the latest text: a later offset up to the
+ * one found has the same answer. Keyword hits come in order, so each part of a text is searched once.
+ */
+class NextIndex {
+  private text = '';
+  private from = 0;
+  /** The first offset of the character at or after `from`, or -1 when there is none. */
+  private found = -1;
+
+  constructor(private readonly char: string) {}
+
+  next(text: string, from: number): number {
+    if (text === this.text && this.from <= from && (from <= this.found || this.found === -1)) return this.found;
+    this.text = text;
+    this.from = from;
+    this.found = text.indexOf(this.char, from);
+    return this.found;
+  }
+
+  forget(): void {
+    this.text = '';
+    this.from = 0;
+    this.found = -1;
+  }
+}
+
+const quotes = new NextIndex('"');
+const lineFeeds = new NextIndex('\n');
+const carriageReturns = new NextIndex('\r');
 
 /**
  * The first `<`, `>` or line end at or after an offset, remembered for the latest text: keyword hits come in order,
@@ -75,6 +106,9 @@ const angleStops = new AngleStops();
  */
 export function forgetLastText(): void {
   angleStops.forget();
+  quotes.forget();
+  lineFeeds.forget();
+  carriageReturns.forget();
 }
 
 /** Gates (see `SecretRule.gate`): what must follow a keyword hit for each generic shape to be possible at all. */
