@@ -2,6 +2,7 @@ import { namedByNameKey } from './env-entry.js';
 import { checkedGate } from './gate-checks.js';
 import { rejectedOnItsOwn } from './generic-value.js';
 import { nameGate } from './name-gate.js';
+import { forgetNextIndexes, NextIndex } from './next-index.js';
 
 /** What `closesXmlAttribute` reads past the hit: a quote within 40 characters, then up to 82 more. */
 const XML_ATTRIBUTE_REACH = 40 + 82 + 1;
@@ -23,33 +24,6 @@ export function closesXmlAttribute(text: string, after: number): boolean {
   if (next === 32 || next === 9) return true;
   const stop = angleStops.next(text, quote + 1, Math.min(text.length, quote + 82));
   return stop !== -1 && text.charCodeAt(stop) === 62;
-}
-
-/**
- * The first offset of one character at or after an offset, remembered for the latest text: a later offset up to the
- * one found has the same answer. Keyword hits come in order, so each part of a text is searched once.
- */
-class NextIndex {
-  private text = '';
-  private from = 0;
-  /** The first offset of the character at or after `from`, or -1 when there is none. */
-  private found = -1;
-
-  constructor(private readonly char: string) {}
-
-  next(text: string, from: number): number {
-    if (text === this.text && this.from <= from && (from <= this.found || this.found === -1)) return this.found;
-    this.text = text;
-    this.from = from;
-    this.found = text.indexOf(this.char, from);
-    return this.found;
-  }
-
-  forget(): void {
-    this.text = '';
-    this.from = 0;
-    this.found = -1;
-  }
 }
 
 const quotes = new NextIndex('"');
@@ -106,9 +80,7 @@ const angleStops = new AngleStops();
  */
 export function forgetLastText(): void {
   angleStops.forget();
-  quotes.forget();
-  lineFeeds.forget();
-  carriageReturns.forget();
+  forgetNextIndexes();
 }
 
 /** Gates (see `SecretRule.gate`): what must follow a keyword hit for each generic shape to be possible at all. */

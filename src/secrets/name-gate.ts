@@ -1,6 +1,7 @@
 import { type GateRead, gateReadOf } from './ascii-reach.js';
 import type { ByteReads } from './byte-view.js';
 import type { HitCheck } from './gate-checks.js';
+import { NextIndex } from './next-index.js';
 
 /**
  * Gates that read the rest of a credential name after a keyword hit and then what must come next (`=`, `: `, a quote
@@ -197,14 +198,22 @@ export function quotedValueAt(text: string, separator: number): string | undefin
   const start = valueAt(text, separator);
   const quote = codeAt(text, start);
   if (quote !== 34 && quote !== 39) return undefined;
-  // The engine's own searches, on at most the quoted group's reach: a scan's first megabytes run before its loops are
-  // compiled, and a loop over each character here cost more there than the rest of the check.
-  const reach = text.slice(start + 1, Math.min(text.length, start + MAX_QUOTED + 2));
-  const close = reach.indexOf(quote === 34 ? '"' : "'");
-  if (close === -1) return '';
-  const value = reach.slice(0, close);
-  return value.includes('\n') || value.includes('\r') ? '' : value;
+  // The engine's own searches, remembered for the next hit (`NextIndex`): a scan's first megabytes run before its
+  // loops are compiled, and a loop over each character here cost more there than the rest of the check.
+  const close = (quote === 34 ? doubleQuotes : singleQuotes).next(text, start + 1);
+  if (close === -1 || close > start + MAX_QUOTED + 1) return '';
+  const lineFeed = lineFeeds.next(text, start + 1);
+  if (lineFeed !== -1 && lineFeed < close) return '';
+  const carriageReturn = carriageReturns.next(text, start + 1);
+  if (carriageReturn !== -1 && carriageReturn < close) return '';
+  return text.slice(start + 1, close);
 }
+
+/** `quotedValueAt`'s own searches (its offsets come in order apart from other checks'). */
+const doubleQuotes = new NextIndex('"');
+const singleQuotes = new NextIndex("'");
+const lineFeeds = new NextIndex('\n');
+const carriageReturns = new NextIndex('\r');
 
 /**
  * The gate checks of one text: the parse of what follows a hit is made once for all the rules that hit wakes (they

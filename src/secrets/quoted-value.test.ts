@@ -104,3 +104,29 @@ it('closesXmlAttribute takes a quote 40 characters on, and none further', () => 
     }
   }
 });
+
+it('quotedValueAt reads each of many separators in one text as the loop did, in order or not', () => {
+  const piece = fc.oneof(
+    fc.constantFrom(':', '=', ' ', '"', "'", '\n', '\r', 'a', ': "', "= '", '"a": "b", '),
+    fc.constantFrom('x'.repeat(199), 'y'.repeat(200), 'z'.repeat(201), 'w'.repeat(400)),
+  );
+  fc.assert(
+    fc.property(
+      fc.array(piece, { maxLength: 30 }),
+      fc.array(fc.nat(), { maxLength: 40 }),
+      fc.boolean(),
+      (pieces, offsets, inOrder) => {
+        const text = pieces.join('');
+        const separators = offsets.map((at) => (text.length === 0 ? 0 : at % text.length));
+        if (inOrder) separators.sort((a, b) => a - b);
+        for (const separator of separators) expect(quotedValueAt(text, separator)).toBe(byLoop(text, separator));
+      },
+    ),
+    { numRuns: 1500 },
+  );
+  for (const length of [199, 200, 201, 202]) {
+    const text = `k: "${'v'.repeat(length)}" and k: "${'v'.repeat(length)}\n"`;
+    for (const separator of [1, text.indexOf(':', 5)])
+      expect(quotedValueAt(text, separator)).toBe(byLoop(text, separator));
+  }
+});
