@@ -183,7 +183,10 @@ function handleBatch(
       let mask = -1;
       if (masked !== null) {
         tiles.cover(at, last + 1);
-        mask = shapeMask(masked, tiles.text, last + 1 - tiles.start);
+        // The gates' own parse of the hit, which their `passes` then reads again without parsing.
+        const after = last + 1 - tiles.start;
+        const { gates } = tiles;
+        mask = shapeMask(masked, tiles.text, after, gates.nameEnd(after), gates.separatorAfter(after));
       }
       const { items } = keyword;
       for (let i = 0; i < items.length; i++) {

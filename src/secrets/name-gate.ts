@@ -252,14 +252,7 @@ export class GateCheck {
    */
   passes(gate: RegExp, shape: NameGateShape | undefined, after: number, check?: HitCheck): boolean {
     if (shape !== undefined) {
-      if (after !== this.after) {
-        this.after = after;
-        this.runEnd = nameRunEnd(this.text, after);
-        this.separator = separatorAt(this.text, this.runEnd);
-        this.quotedVerdict = -1;
-        this.callVerdict = -1;
-        this.checkVerdict = -1;
-      }
+      this.parse(after);
       if (!shapeAllows(shape, this.text, after, this.runEnd, this.separator)) return false;
       if (check !== undefined && !this.checkPasses(check)) return false;
       if (shape.quoted !== undefined && this.rejectsQuoted(shape.quoted)) return false;
@@ -279,6 +272,28 @@ export class GateCheck {
     gate.lastIndex = after;
     this.tested = gate.test(this.text);
     return this.tested;
+  }
+
+  /** Where the name holding a hit ending at `after` ends (`nameRunEnd`): the parse `passes` reads, made once a hit. */
+  nameEnd(after: number): number {
+    this.parse(after);
+    return this.runEnd;
+  }
+
+  /** The separator after that name (`separatorAt`), from the same parse. */
+  separatorAfter(after: number): number {
+    this.parse(after);
+    return this.separator;
+  }
+
+  private parse(after: number): void {
+    if (after === this.after) return;
+    this.after = after;
+    this.runEnd = nameRunEnd(this.text, after);
+    this.separator = separatorAt(this.text, this.runEnd);
+    this.quotedVerdict = -1;
+    this.callVerdict = -1;
+    this.checkVerdict = -1;
   }
 
   /**

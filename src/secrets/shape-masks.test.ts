@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import type { CompiledRule } from './compiled-rule.js';
-import { nameRunEnd, separatorAt, shapeAllows } from './name-gate.js';
+import { GateCheck, nameRunEnd, separatorAt, shapeAllows } from './name-gate.js';
 import type { KeywordOutput } from './prefilter.js';
 import { builtinRules } from './rules/index.js';
 import { SecretScanner } from './scanner.js';
@@ -36,9 +36,11 @@ describe('shape masks', () => {
       fc.property(fc.constantFrom(...masked), fc.string({ maxLength: 6 }), follower, (output, before, after) => {
         const text = `${before}secret${after}`;
         const end = before.length + 'secret'.length;
-        const mask = shapeMask(outputShapes(output)!, text, end);
         const runEnd = nameRunEnd(text, end);
         const separator = separatorAt(text, runEnd);
+        const mask = shapeMask(outputShapes(output)!, text, end, runEnd, separator);
+        const gates = new GateCheck(text);
+        expect([gates.nameEnd(end), gates.separatorAfter(end)]).toEqual([runEnd, separator]);
         for (const [index, item] of output.items.entries()) {
           const allowed = item.gateShape === undefined || shapeAllows(item.gateShape, text, end, runEnd, separator);
           expect((mask & (1 << index)) !== 0, `rule ${index} after ${JSON.stringify(after)}`).toBe(allowed);

@@ -1,5 +1,5 @@
 import type { CompiledRule } from './compiled-rule.js';
-import { MAX_NAME_RUN, nameRunEnd, separatorAt, valueAt } from './name-gate.js';
+import { MAX_NAME_RUN, valueAt } from './name-gate.js';
 import type { KeywordAutomaton, KeywordOutput } from './prefilter.js';
 
 /**
@@ -55,13 +55,17 @@ function disallow(table: Int32Array, allowed: Uint8Array, bit: number): void {
 }
 
 /**
- * The bits of the rules of a keyword hit ending at `after` whose shapes allow it: the same parse as `GateCheck.passes`
- * (`nameRunEnd`, `separatorAt`, `valueAt`) and the same tests as `shapeAllows`, for every rule at once. Rules without a
- * shape keep their bit.
+ * The bits of the rules of a keyword hit ending at `after` whose shapes allow it: the same tests as `shapeAllows`, on
+ * the same parse (`runEnd` from `nameRunEnd`, `separator` from `separatorAt`), for every rule at once. Rules without
+ * a shape keep their bit.
  */
-export function shapeMask(shapes: OutputShapes, text: string, after: number): number {
-  const runEnd = nameRunEnd(text, after);
-  const separator = separatorAt(text, runEnd);
+export function shapeMask(
+  shapes: OutputShapes,
+  text: string,
+  after: number,
+  runEnd: number,
+  separator: number,
+): number {
   const mask =
     shapes.run[runEnd - after]! & shapes.atEnd[column(text, runEnd)]! & shapes.atSeparator[column(text, separator)]!;
   if (shapes.value === null || mask === 0) return mask;
