@@ -3,11 +3,12 @@ import { type CompiledRule, opensAt } from './compiled-rule.js';
 import type { KeywordHits } from './keyword-hits.js';
 import { type LineHits, queueLineWindow } from './line-windows.js';
 import { GateCheck } from './name-gate.js';
-import type { NameKeywords } from './name-keywords.js';
+import type { NameKeywords, NameWalk } from './name-keywords.js';
 import type { PendingWindows } from './pending-windows.js';
 import type { KeywordAutomaton } from './prefilter.js';
 import { runRuleWindow } from './run-rule-window.js';
 import type { ScanState } from './scan-state.js';
+import { type StateShapes, shapeMask } from './shape-masks.js';
 
 /**
  * The scan of a file read from its bytes, one per character (ASCII, or UTF-8 through a `Utf8ByteView`), that makes no
@@ -30,6 +31,8 @@ export interface ByteScanContext {
   readonly nameKeywords: NameKeywords<CompiledRule>;
   readonly compiled: readonly CompiledRule[];
   readonly checkReaches: Float64Array;
+  /** Per automaton state, which rules of its keywords a hit's name parse lets through (`shape-masks.ts`). */
+  readonly shapes: StateShapes;
   /** About how many bytes a tile holds (whole lines, so more when a line is longer). */
   readonly tileBytes: number;
 }
@@ -137,28 +140,62 @@ export function advanceBytes(
 /** The loop over the keyword pass's hits (see `SecretScanner.handleHits`); returns the automaton's state at the end. */
 function handleHits(context: ByteScanContext, hits: ByteHits, found: KeywordHits, state: number): number {
   const { scan, bytes, scannedUntil, view } = hits;
-  const { automaton, nameKeywords } = context;
-  const { outputs } = automaton;
-  const walk = nameKeywords.startWalk('');
+  const walk = context.nameKeywords.startWalk('');
   const named = (compiled: CompiledRule, at: number, after: number) => {
     if (at >= scannedUntil[compiled.index]!) openWindow(context, compiled, at, after, hits);
   };
   const until = bytes.length;
   for (let next = 0; next < until && view?.dirty !== true; next = found.at) {
-    found.findBytes(automaton, scan.accepting, bytes, next, until, state);
+    found.findBytes(context.automaton, scan.accepting, bytes, next, until, state);
     state = found.state;
-    for (let hit = 0; hit < found.count; hit++) {
-      const last = found.ends[hit]!;
-      for (const keyword of outputs[found.states[hit]!]!) {
-        const at = last - keyword.length + 1;
-        if (keyword.nameWord) nameKeywords.forEachBeforeBytes(walk, bytes, at, named);
-        for (const compiled of keyword.items) {
-          if (at >= scannedUntil[compiled.index]!) openWindow(context, compiled, at, last + 1, hits);
-        }
+    handleBatch(context, hits, found, walk, named);
+  }
+  return state;
+}
+
+/**
+ * The hits of one batch of the keyword pass. A function of its own, called once per batch: V8 compiles its loop while
+ * the first batch runs (on-stack replacement), and the loop over batches (here, in `handleHits`) had no type feedback
+ * then for what it runs after a batch, so that compiled code was thrown away at the first batch's end and compiled
+ * again (`--trace-deopt`): on a file of keyword-dense JSON, a second compilation of the largest function of the scan.
+ */
+function handleBatch(
+  context: ByteScanContext,
+  hits: ByteHits,
+  found: KeywordHits,
+  walk: NameWalk,
+  named: (compiled: CompiledRule, at: number, after: number) => void,
+): void {
+  const { bytes, scannedUntil, view, tiles } = hits;
+  const { automaton, nameKeywords, shapes } = context;
+  const { outputs } = automaton;
+  for (let hit = 0; hit < found.count; hit++) {
+    const last = found.ends[hit]!;
+    const state = found.states[hit]!;
+    const keywords = outputs[state]!;
+    // A UTF-8 file's view is told what each rule's gate reads (`openWindow`): there every rule is asked.
+    const masks = view === null ? shapes.of(state) : null;
+    for (let k = 0; k < keywords.length; k++) {
+      const keyword = keywords[k]!;
+      const at = last - keyword.length + 1;
+      if (keyword.nameWord) nameKeywords.forEachBeforeBytes(walk, bytes, at, named);
+      const masked = masks === null ? null : masks[k]!;
+      let mask = -1;
+      if (masked !== null) {
+        tiles.cover(at, last + 1);
+        // The gates' own parse of the hit, which their `passes` then reads again without parsing.
+        const after = last + 1 - tiles.start;
+        const { gates } = tiles;
+        mask = shapeMask(masked, tiles.text, after, gates.nameEnd(after), gates.separatorAfter(after));
+      }
+      const { items } = keyword;
+      for (let i = 0; i < items.length; i++) {
+        const compiled = items[i]!;
+        if ((mask & (1 << i)) !== 0 && at >= scannedUntil[compiled.index]!)
+          openWindow(context, compiled, at, last + 1, hits);
       }
     }
   }
-  return state;
 }
 
 /** `SecretScanner.openWindow` for a hit of `compiled`'s keyword at `bytes[at, after)`, its gates read on a tile. */

@@ -2,6 +2,7 @@ import { namedByNameKey } from './env-entry.js';
 import { checkedGate } from './gate-checks.js';
 import { rejectedOnItsOwn } from './generic-value.js';
 import { nameGate } from './name-gate.js';
+import { forgetNextIndexes, NextIndex } from './next-index.js';
 
 /** What `closesXmlAttribute` reads past the hit: a quote within 40 characters, then up to 82 more. */
 const XML_ATTRIBUTE_REACH = 40 + 82 + 1;
@@ -11,19 +12,23 @@ const XML_ATTRIBUTE_REACH = 40 + 82 + 1;
  * `value=`) or a `>` within 80 characters before any `<`. A JSON key (`"api_key": "…",`) has no `>` on its line.
  */
 export function closesXmlAttribute(text: string, after: number): boolean {
-  // The engine's own searches on the 41 characters a quote may be at (not a loop over each: a scan's first
-  // megabytes run before its loops are compiled).
-  const reach = text.slice(after, Math.min(text.length, after + 41));
-  const at = reach.indexOf('"');
-  if (at === -1) return false;
-  const name = reach.slice(0, at);
-  if (name.includes('\n') || name.includes('\r')) return false;
-  const quote = after + at;
+  // The engine's own searches (not a loop over each character: a scan's first megabytes run before its loops are
+  // compiled), each remembered for the next hit: no string is cut for a hit.
+  const quote = quotes.next(text, after);
+  if (quote === -1 || quote - after > 40) return false;
+  const lineFeed = lineFeeds.next(text, after);
+  if (lineFeed !== -1 && lineFeed < quote) return false;
+  const carriageReturn = carriageReturns.next(text, after);
+  if (carriageReturn !== -1 && carriageReturn < quote) return false;
   const next = text.charCodeAt(quote + 1);
   if (next === 32 || next === 9) return true;
   const stop = angleStops.next(text, quote + 1, Math.min(text.length, quote + 82));
   return stop !== -1 && text.charCodeAt(stop) === 62;
 }
+
+const quotes = new NextIndex('"');
+const lineFeeds = new NextIndex('\n');
+const carriageReturns = new NextIndex('\r');
 
 /**
  * The first `<`, `>` or line end at or after an offset, remembered for the latest text: keyword hits come in order,
@@ -75,6 +80,7 @@ const angleStops = new AngleStops();
  */
 export function forgetLastText(): void {
   angleStops.forget();
+  forgetNextIndexes();
 }
 
 /** Gates (see `SecretRule.gate`): what must follow a keyword hit for each generic shape to be possible at all. */

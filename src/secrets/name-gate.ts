@@ -1,6 +1,7 @@
 import { type GateRead, gateReadOf } from './ascii-reach.js';
 import type { ByteReads } from './byte-view.js';
 import type { HitCheck } from './gate-checks.js';
+import { NextIndex } from './next-index.js';
 
 /**
  * Gates that read the rest of a credential name after a keyword hit and then what must come next (`=`, `: `, a quote
@@ -197,14 +198,22 @@ export function quotedValueAt(text: string, separator: number): string | undefin
   const start = valueAt(text, separator);
   const quote = codeAt(text, start);
   if (quote !== 34 && quote !== 39) return undefined;
-  // The engine's own searches, on at most the quoted group's reach: a scan's first megabytes run before its loops are
-  // compiled, and a loop over each character here cost more there than the rest of the check.
-  const reach = text.slice(start + 1, Math.min(text.length, start + MAX_QUOTED + 2));
-  const close = reach.indexOf(quote === 34 ? '"' : "'");
-  if (close === -1) return '';
-  const value = reach.slice(0, close);
-  return value.includes('\n') || value.includes('\r') ? '' : value;
+  // The engine's own searches, remembered for the next hit (`NextIndex`): a scan's first megabytes run before its
+  // loops are compiled, and a loop over each character here cost more there than the rest of the check.
+  const close = (quote === 34 ? doubleQuotes : singleQuotes).next(text, start + 1);
+  if (close === -1 || close > start + MAX_QUOTED + 1) return '';
+  const lineFeed = lineFeeds.next(text, start + 1);
+  if (lineFeed !== -1 && lineFeed < close) return '';
+  const carriageReturn = carriageReturns.next(text, start + 1);
+  if (carriageReturn !== -1 && carriageReturn < close) return '';
+  return text.slice(start + 1, close);
 }
+
+/** `quotedValueAt`'s own searches (its offsets come in order apart from other checks'). */
+const doubleQuotes = new NextIndex('"');
+const singleQuotes = new NextIndex("'");
+const lineFeeds = new NextIndex('\n');
+const carriageReturns = new NextIndex('\r');
 
 /**
  * The gate checks of one text: the parse of what follows a hit is made once for all the rules that hit wakes (they
@@ -243,14 +252,7 @@ export class GateCheck {
    */
   passes(gate: RegExp, shape: NameGateShape | undefined, after: number, check?: HitCheck): boolean {
     if (shape !== undefined) {
-      if (after !== this.after) {
-        this.after = after;
-        this.runEnd = nameRunEnd(this.text, after);
-        this.separator = separatorAt(this.text, this.runEnd);
-        this.quotedVerdict = -1;
-        this.callVerdict = -1;
-        this.checkVerdict = -1;
-      }
+      this.parse(after);
       if (!shapeAllows(shape, this.text, after, this.runEnd, this.separator)) return false;
       if (check !== undefined && !this.checkPasses(check)) return false;
       if (shape.quoted !== undefined && this.rejectsQuoted(shape.quoted)) return false;
@@ -270,6 +272,28 @@ export class GateCheck {
     gate.lastIndex = after;
     this.tested = gate.test(this.text);
     return this.tested;
+  }
+
+  /** Where the name holding a hit ending at `after` ends (`nameRunEnd`): the parse `passes` reads, made once a hit. */
+  nameEnd(after: number): number {
+    this.parse(after);
+    return this.runEnd;
+  }
+
+  /** The separator after that name (`separatorAt`), from the same parse. */
+  separatorAfter(after: number): number {
+    this.parse(after);
+    return this.separator;
+  }
+
+  private parse(after: number): void {
+    if (after === this.after) return;
+    this.after = after;
+    this.runEnd = nameRunEnd(this.text, after);
+    this.separator = separatorAt(this.text, this.runEnd);
+    this.quotedVerdict = -1;
+    this.callVerdict = -1;
+    this.checkVerdict = -1;
   }
 
   /**

@@ -12,8 +12,6 @@
  */
 const IDENTIFIER_SHAPE =
   /^(?:[a-z]+(?:[A-Z][a-z]+)*|[A-Z]+)\d{0,4}(?:[-_.=](?:(?:[a-z]+(?:[A-Z][a-z]+)*|[A-Z][a-z]+|[A-Z]+)\d{0,4}|\d{1,8}))*$/;
-/** The words of a value that has `IDENTIFIER_SHAPE`. */
-const IDENTIFIER_WORD = /[A-Z]?[a-z]+|[A-Z]+/g;
 /** Short words and abbreviations without a vowel that names are made of (`my_key`, `cfg_db_key`, `svc-pwd`). */
 const SHORT_WORDS = new Set(
   [
@@ -24,24 +22,75 @@ const SHORT_WORDS = new Set(
     .join(' ')
     .split(' '),
 );
+/** The longest of `SHORT_WORDS`. */
+const LONGEST_SHORT_WORD = Math.max(...[...SHORT_WORDS].map((word) => word.length));
 
 /**
  * `cfg_access_key_2`, `my_secret_name`, `myAccessKey2`, `SECRET_REF_3`: a name made of words, which names a credential
  * kept elsewhere and is none. Each word must read as one (see `isWordLike`) and there must be two: random text with
  * a `_` (`sk_live_4eC3…`, base64url, `Tr0ub4dor_3`) has digits inside its words, upper case mid-word or letters no
  * word has, and a lone `falcon_7` may be a chosen password.
- * On the hot path of keyword-dense data (a candidate per line), so one anchored regex decides most values.
+ * On the hot path of keyword-dense data (a candidate per line), so one anchored regex decides most values, and the
+ * words are then read from the name in place (`nameWords`), with no string made for any but a short word that only
+ * the list of short words can pass.
  */
 export function isIdentifierShaped(value: string): boolean {
   if (value.length > 80) return false;
   const name = withoutMarkingUnderscores(value);
   if (!IDENTIFIER_SHAPE.test(name)) return false;
-  const words = name.match(IDENTIFIER_WORD);
-  if (words === null || words.length < 2) return false;
+  const count = nameWords(name);
+  if (count < 2) return false;
   // A namespace prefix of one or two letters (`aj_` for Active Job) before two words that read as words.
-  const named = words.length >= 3 && words[0]!.length <= 2 && name[words[0]!.length] === '_' ? words.slice(1) : words;
-  for (const word of named) if (!isWordLike(word.toLowerCase())) return false;
+  const first = count >= 3 && wordEnds[0]! <= 2 && name.charCodeAt(wordEnds[0]!) === UNDERSCORE ? 1 : 0;
+  for (let word = first; word < count; word++)
+    if (!isWordLikeIn(name, wordStarts[word]!, wordEnds[word]!)) return false;
   return true;
+}
+
+/** Where the words of the latest name read by `nameWords` start and end (a name of 80 characters has at most 80). */
+const wordStarts = new Int32Array(81);
+const wordEnds = new Int32Array(81);
+
+/**
+ * The words of `name` as `/[A-Z]?[a-z]+|[A-Z]+/g` matches them (a capital and lower-case letters, lower-case letters,
+ * or a run of capitals), into `wordStarts` and `wordEnds`; returns how many. Anything else between them is skipped.
+ */
+function nameWords(name: string): number {
+  let count = 0;
+  let at = 0;
+  while (at < name.length) {
+    const code = name.charCodeAt(at);
+    let end = at + 1;
+    if (isUpper(code)) {
+      if (isLower(name.charCodeAt(end))) while (isLower(name.charCodeAt(end))) end++;
+      else while (isUpper(name.charCodeAt(end))) end++;
+    } else if (isLower(code)) {
+      while (isLower(name.charCodeAt(end))) end++;
+    } else {
+      at = end;
+      continue;
+    }
+    wordStarts[count] = at;
+    wordEnds[count] = end;
+    count++;
+    at = end;
+  }
+  return count;
+}
+
+function isUpper(code: number): boolean {
+  return code >= 65 && code <= 90;
+}
+
+function isLower(code: number): boolean {
+  return code >= 97 && code <= 122;
+}
+
+/** `isWordLike` of `name[start, end)` in lower case, a string made only for the list of short words. */
+function isWordLikeIn(name: string, start: number, end: number): boolean {
+  const length = end - start;
+  if (length >= 3 && length <= 16 && readsAsWord(name, start, end, 0x20)) return true;
+  return length <= LONGEST_SHORT_WORD && SHORT_WORDS.has(name.slice(start, end).toLowerCase());
 }
 
 /**
@@ -108,12 +157,20 @@ export function isSpelledInWords(value: string): boolean {
 export function isWordLike(word: string): boolean {
   if (SHORT_WORDS.has(word)) return true;
   if (word.length < 3 || word.length > 16) return false;
-  // In code, as `/[aeiouy]/` and no `/[^aeiouy]{4}|[aeiou]{3}/`: two regular expressions per word of every value.
+  return readsAsWord(word, 0, word.length, 0);
+}
+
+/**
+ * `text[start, end)` has a vowel, no run of four consonants and no run of three vowels (`y` counts as both), each
+ * character's code or'ed with `fold` first (0x20 reads a letter as its lower case). In code, as `/[aeiouy]/` and no `/[^aeiouy]{4}|[aeiou]{3}/`: two regular
+ * expressions per word of every value.
+ */
+function readsAsWord(text: string, start: number, end: number, fold: number): boolean {
   let vowel = false;
   let consonants = 0;
   let vowels = 0;
-  for (let at = 0; at < word.length; at++) {
-    const code = word.charCodeAt(at);
+  for (let at = start; at < end; at++) {
+    const code = text.charCodeAt(at) | fold;
     if (code === 121) {
       vowel = true;
       consonants = 0;

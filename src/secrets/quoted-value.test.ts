@@ -66,3 +66,67 @@ it('closesXmlAttribute finds its quote as a loop over the characters did', () =>
     { numRuns: 1500 },
   );
 });
+
+it('closesXmlAttribute gives each of many hits on one text the same answer, in order or not', () => {
+  const piece = fc.oneof(
+    fc.constantFrom('"', '\n', '\r', ' ', '>', '<', 'value=', 'k', '"a": "b", '),
+    fc.constantFrom('x'.repeat(38), 'y'.repeat(39), 'z'.repeat(40), 'w'.repeat(80)),
+  );
+  const expected = (text: string, after: number) => {
+    const quote = quoteByLoop(text, after);
+    return (
+      quote !== -1 &&
+      (/[ \t]/.test(text[quote + 1] ?? '') || /^[^<>\r\n]{0,80}>/.test(text.slice(quote + 1, quote + 83)))
+    );
+  };
+  fc.assert(
+    fc.property(
+      fc.array(piece, { maxLength: 30 }),
+      fc.array(fc.nat(), { maxLength: 40 }),
+      fc.boolean(),
+      (pieces, offsets, inOrder) => {
+        const text = pieces.join('');
+        const hits = offsets.map((at) => at % (text.length + 1));
+        if (inOrder) hits.sort((a, b) => a - b);
+        for (const after of hits) expect(closesXmlAttribute(text, after), `at ${after}`).toBe(expected(text, after));
+      },
+    ),
+    { numRuns: 1500 },
+  );
+});
+
+it('closesXmlAttribute takes a quote 40 characters on, and none further', () => {
+  for (const gap of [0, 1, 39, 40, 41, 42, 200]) {
+    for (const after of [0, 3]) {
+      const text = `${'k'.repeat(after)}${'n'.repeat(gap)}" value="x"`;
+      expect(closesXmlAttribute(text, after), `gap ${gap}`).toBe(gap <= 40);
+      expect(closesXmlAttribute(`${text}\n${text}`, after), `gap ${gap}, two lines`).toBe(gap <= 40);
+    }
+  }
+});
+
+it('quotedValueAt reads each of many separators in one text as the loop did, in order or not', () => {
+  const piece = fc.oneof(
+    fc.constantFrom(':', '=', ' ', '"', "'", '\n', '\r', 'a', ': "', "= '", '"a": "b", '),
+    fc.constantFrom('x'.repeat(199), 'y'.repeat(200), 'z'.repeat(201), 'w'.repeat(400)),
+  );
+  fc.assert(
+    fc.property(
+      fc.array(piece, { maxLength: 30 }),
+      fc.array(fc.nat(), { maxLength: 40 }),
+      fc.boolean(),
+      (pieces, offsets, inOrder) => {
+        const text = pieces.join('');
+        const separators = offsets.map((at) => (text.length === 0 ? 0 : at % text.length));
+        if (inOrder) separators.sort((a, b) => a - b);
+        for (const separator of separators) expect(quotedValueAt(text, separator)).toBe(byLoop(text, separator));
+      },
+    ),
+    { numRuns: 1500 },
+  );
+  for (const length of [199, 200, 201, 202]) {
+    const text = `k: "${'v'.repeat(length)}" and k: "${'v'.repeat(length)}\n"`;
+    for (const separator of [1, text.indexOf(':', 5)])
+      expect(quotedValueAt(text, separator)).toBe(byLoop(text, separator));
+  }
+});

@@ -20,6 +20,7 @@ import { runRuleWindow } from './run-rule-window.js';
 import { type Found, finish, locate, type RawSecret, resolveOverlaps, vetoTest, withRejected } from './scan-results.js';
 import { type Hits, newScanState, type ScanState, STREAM_AHEAD, STREAM_BACK } from './scan-state.js';
 import type { GlobalAllowlist, ScanTextOptions, TextStream } from './scan-text-options.js';
+import { StateShapes } from './shape-masks.js';
 import { type FileSyntax, syntaxOfHead } from './syntax.js';
 
 /**
@@ -58,6 +59,8 @@ export class SecretScanner {
    * regex is not analysed for a byte reading (see `gateReach`), undefined until the first `scanView`.
    */
   private checkReaches: Float64Array | null | undefined;
+  /** See `ByteScanContext.shapes`; made at the first `scanView`. */
+  private shapes: StateShapes | undefined;
   /** About how many bytes of whole lines `scanView` reads a hit's gates from (see `byte-scan.ts`); tests cut it. */
   tileBytes = 64 * 1024;
   constructor(rules: readonly RuleEntry[], allowlist: GlobalAllowlist = {}) {
@@ -135,7 +138,8 @@ export class SecretScanner {
     const scan = this.startScan(facts, syntax, options, view.ascii ? null : view);
     if (!view.dirty) {
       const { automaton, nameKeywords, compiled, tileBytes } = this;
-      const context = { automaton, nameKeywords, compiled, checkReaches, tileBytes };
+      this.shapes ??= new StateShapes(automaton);
+      const context = { automaton, nameKeywords, compiled, checkReaches, tileBytes, shapes: this.shapes };
       const pending = this.idleWindows.pop() ?? new PendingWindows(this.compiled.length);
       const found = this.idleHits.pop() ?? new KeywordHits();
       advanceBytes(context, scan, view.bytes, scan.view, pending, found);
