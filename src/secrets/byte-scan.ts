@@ -9,6 +9,7 @@ import type { KeywordAutomaton } from './prefilter.js';
 import { runRuleWindow } from './run-rule-window.js';
 import type { ScanState } from './scan-state.js';
 import { type StateShapes, shapeMask } from './shape-masks.js';
+import type { UnitBytes } from './unit-bytes.js';
 
 /**
  * The scan of a file read from its bytes, one per character (ASCII, or UTF-8 through a `Utf8ByteView`), that makes no
@@ -69,6 +70,9 @@ class ShiftedReads implements ByteReads {
   }
 }
 
+/** About how many units a tile holds that is decoded (it holds non-ASCII text, `unit-bytes.ts`). */
+const DECODED_TILE = 2048;
+
 /** The tile the latest hits were decided on: `text` holds the bytes `[start, end)`, whole lines. */
 class Tiles {
   text = '';
@@ -80,7 +84,20 @@ class Tiles {
     readonly bytes: Buffer,
     private readonly view: Utf8ByteView | null,
     private readonly size: number,
+    /** Set when `bytes` are the units of a decoded text (`unit-bytes.ts`): a range holding a non-ASCII one is decoded. */
+    private readonly units: UnitBytes | null = null,
   ) {}
+
+  /** Past the first line feed at or after `from`, or the end. */
+  private lineEndFrom(from: number): number {
+    const lineFeed = from >= this.bytes.length ? -1 : this.bytes.indexOf(10, from);
+    return lineFeed === -1 ? this.bytes.length : lineFeed + 1;
+  }
+
+  /** The text of `[start, end)`: its one-byte reading, or its decoded text when it holds a non-ASCII unit. */
+  textOf(start: number, end: number): string {
+    return this.units === null ? this.bytes.toString('latin1', start, end) : this.units.text(start, end);
+  }
 
   /** Makes the tile hold the line of the hit `[at, after)` (hits come in order). */
   cover(at: number, after: number): void {
@@ -88,10 +105,11 @@ class Tiles {
     if (at >= this.start && (after < this.end || this.end === bytes.length)) return;
     // A keyword is printable, so a hit at 0 starts the first line.
     const start = at === 0 ? 0 : bytes.lastIndexOf(10, at - 1) + 1;
-    const from = Math.max(after, start + this.size);
-    const lineFeed = from >= bytes.length ? -1 : bytes.indexOf(10, from);
-    const end = lineFeed === -1 ? bytes.length : lineFeed + 1;
-    this.text = bytes.toString('latin1', start, end);
+    let end = this.lineEndFrom(Math.max(after, start + this.size));
+    // A tile that must be decoded is made as short as its hit's lines allow: decoding costs by the character.
+    if (this.units !== null && !this.units.isAscii(start, end))
+      end = this.lineEndFrom(Math.max(after, start + DECODED_TILE));
+    this.text = this.textOf(start, end);
     this.start = start;
     this.end = end;
     this.gates = new GateCheck(this.text, this.view === null ? null : new ShiftedReads(this.view, start));
@@ -101,7 +119,8 @@ class Tiles {
 /**
  * `SecretScanner.advance` over the whole of `bytes`, read one per character: the same windows opened and run, so the
  * same results in `scan`, at byte offsets. `view` (null for an ASCII file) is told what is read where a non-ASCII byte
- * could decide unlike the decoded text; once dirty, the scan stops (its results are moot).
+ * could decide unlike the decoded text; once dirty, the scan stops (its results are moot). With `units` (and no view),
+ * `bytes` are `units.units`: offsets are the decoded text's, and a tile or window holding a non-ASCII unit is decoded.
  */
 export function advanceBytes(
   context: ByteScanContext,
@@ -110,9 +129,10 @@ export function advanceBytes(
   view: Utf8ByteView | null,
   pending: PendingWindows,
   found: KeywordHits,
+  units: UnitBytes | null = null,
 ): void {
   const { compiled } = context;
-  const tiles = new Tiles(bytes, view, context.tileBytes);
+  const tiles = new Tiles(bytes, view, context.tileBytes, units);
   pending.run = (index, start, end, cutShort) => {
     view?.touch(start, end);
     if (view?.dirty !== true) runWindow(compiled[index]!, tiles, start, end, scan, cutShort);
@@ -227,5 +247,5 @@ function openWindow(context: ByteScanContext, compiled: CompiledRule, at: number
 function runWindow(compiled: CompiledRule, tiles: Tiles, start: number, end: number, scan: ScanState, cut: boolean) {
   if (start >= tiles.start && end <= tiles.end)
     runRuleWindow(compiled, tiles.text, start - tiles.start, end - tiles.start, scan, cut, tiles.start);
-  else runRuleWindow(compiled, tiles.bytes.toString('latin1', start, end), 0, end - start, scan, cut, start);
+  else runRuleWindow(compiled, tiles.textOf(start, end), 0, end - start, scan, cut, start);
 }

@@ -61,6 +61,8 @@ function summary(found: readonly RawSecret[]): string[] {
 }
 
 let viewed = 0;
+/** Scans of UTF-8 that is not all ASCII (read one byte per unit of the decoded text, `unit-bytes.ts`) with results. */
+let fromUnits = 0;
 
 /**
  * The scan as `scan-targets.ts` runs it: from the bytes, through the byte view for UTF-8 that is not all ASCII (here
@@ -80,12 +82,14 @@ function scanBytes(bytes: Buffer, at: string): RawSecret[] | null {
   if (view === null) return scanner.scanText((decoded as { text: string }).text, options);
   const raw = scanner.scanView(view, options);
   if (raw !== null) viewed++;
+  if (raw !== null && !view.ascii && raw.length > 0) fromUnits++;
   return raw ?? scanner.scanText(view.utf8(), options);
 }
 
 describe('a UTF-8 file read a byte per character', () => {
   test('finds what the decoded text gives: rule, line, column, offsets and value, on random mixed text', () => {
     viewed = 0;
+    fromUnits = 0;
     fc.assert(
       fc.property(text, encoding, path, (value, how, at) => {
         const bytes = encode(value, how);
@@ -98,8 +102,10 @@ describe('a UTF-8 file read a byte per character', () => {
       }),
       { numRuns: 400, seed: 45 },
     );
-    // The byte reading itself was what answered in many of the runs, not only the decoded text it falls back to.
+    // The byte reading itself was what answered in many of the runs, not only the decoded text it falls back to; and
+    // many of those with results were of non-ASCII text, read as the decoded text's units.
     expect(viewed).toBeGreaterThan(25);
+    expect(fromUnits).toBeGreaterThan(25);
   });
 
   test('scanTargets reports the same findings from the bytes as from the decoded text', async () => {
@@ -116,24 +122,26 @@ describe('a UTF-8 file read a byte per character', () => {
     );
   });
 
-  test('UTF-8 is read as bytes however dense its non-ASCII text; a scan that reads it falls back to the decoded text', () => {
+  test('UTF-8 is read as bytes however dense its non-ASCII text, one byte per unit of the decoded text', () => {
     const sparse = Buffer.from(`const title = "Grüße";\n${'x = 1;\n'.repeat(200_000)}`);
     expect(decodeForScan(sparse)).toBeInstanceOf(Utf8ByteView);
-    const dense = Buffer.from('password = "Grüße"\n'.repeat(20_000));
-    const view = decodeForScan(dense);
+    const text = 'password = "Grüße"\npassword = "Gr\u00fc\u00dfe-\u{1f511}-7Qx9Lp2ZkV"\n'.repeat(20_000);
+    const view = decodeForScan(Buffer.from(text));
     expect(view).toBeInstanceOf(Utf8ByteView);
-    expect(scanner.scanView(view as Utf8ByteView, { path: 'config/settings.txt' })).toBe(null);
+    const raw = scanner.scanView(view as Utf8ByteView, { path: 'config/settings.txt' });
+    expect(summary(raw!)).toEqual(summary(scanner.scanText(text, { path: 'config/settings.txt' })));
   });
 
-  test('a window away from the non-ASCII text is read from the bytes; one over it falls back', () => {
+  test('a secret after non-ASCII text, or beside it on its line, is found where the decoded text has it', () => {
     const sample = SAMPLES.find((item) => item.key === 'api_key') ?? SAMPLES[0]!;
     const far = `const title = "Grüße 😀";\n${'x = 1;\n'.repeat(400)}${sample.key}=${sample.value}\n`;
-    const view = new Utf8ByteView(Buffer.from(far));
-    const raw = scanner.scanView(view, { path: 'config/settings.txt' });
-    expect(raw).not.toBeNull();
+    const raw = scanner.scanView(new Utf8ByteView(Buffer.from(far)), { path: 'config/settings.txt' });
+    expect(raw!.length).toBeGreaterThan(0);
     expect(summary(raw!)).toEqual(summary(scanner.scanText(far, { path: 'config/settings.txt' })));
-    const near = `${sample.key}=${sample.value} # Grüße\n`;
-    expect(scanner.scanView(new Utf8ByteView(Buffer.from(near)), { path: 'config/settings.txt' })).toBe(null);
+    const near = `😀 ${sample.key}=${sample.value} # Grüße\n`;
+    const nearRaw = scanner.scanView(new Utf8ByteView(Buffer.from(near)), { path: 'config/settings.txt' });
+    expect(nearRaw!.length).toBeGreaterThan(0);
+    expect(summary(nearRaw!)).toEqual(summary(scanner.scanText(near, { path: 'config/settings.txt' })));
   });
 });
 

@@ -1,5 +1,5 @@
 import { advanceBytes } from './byte-scan.js';
-import { spansInChars, type Utf8ByteView } from './byte-view.js';
+import type { Utf8ByteView } from './byte-view.js';
 import { type CompiledRule, compileRule, opensAt } from './compiled-rule.js';
 import { ExemptAccepting } from './exempt-accepting.js';
 import { gateCheckReaches } from './gate-check-reaches.js';
@@ -22,6 +22,7 @@ import { type Hits, newScanState, type ScanState, STREAM_AHEAD, STREAM_BACK } fr
 import type { GlobalAllowlist, ScanTextOptions, TextStream } from './scan-text-options.js';
 import { StateShapes } from './shape-masks.js';
 import { type FileSyntax, syntaxOfHead } from './syntax.js';
+import { UnitBytes } from './unit-bytes.js';
 
 /**
  * The hot path: keyword prefilter over the whole text, then each triggered rule's regex in a small window around the
@@ -122,40 +123,41 @@ export class SecretScanner {
   }
 
   /**
-   * `scanText` of `view.utf8()`, read from the bytes one per character with no string of the whole file
-   * (`byte-scan.ts`): the same results, or null when a range a decision read holds a non-ASCII byte, or the path or
-   * rules need the text itself (a YAML file's Kubernetes Secret values, rules without keywords); then scan `view.utf8()`.
+   * `scanText` of `view.utf8()`, read from the bytes with no string of the whole file (`byte-scan.ts`): the same
+   * results, or null when the path or rules need the text itself (a YAML file's Kubernetes Secret values, rules without
+   * keywords); then scan `view.utf8()`. An ASCII file's bytes are its text; any other is read one byte per UTF-16 unit
+   * of its decoded text (`unit-bytes.ts`), so offsets are the decoded text's and only the tiles and windows that hold
+   * non-ASCII text are decoded.
    */
   scanView(view: Utf8ByteView, options: ScanTextOptions): RawSecret[] | null {
     if (!this.acceptsPath(options.path)) return [];
     const facts = this.pathFacts.of(options.path);
     const checkReaches = this.gateCheckReaches();
     if (this.anchorless.length > 0 || facts.yaml || checkReaches === null) return null;
+    const units = view.ascii ? null : UnitBytes.of(view.bytes);
+    const bytes = units === null ? view.bytes : units.units;
     // `syntaxOfHead` reads up to 200 characters.
-    if (facts.syntax === undefined) view.touch(0, 200);
-    const syntax = facts.syntax ?? syntaxOfHead(view.bytes.toString('latin1', 0, 200));
-    // An ASCII file's bytes are its text: nothing to tell the view.
-    const scan = this.startScan(facts, syntax, options, view.ascii ? null : view);
-    if (!view.dirty) {
-      const { automaton, nameKeywords, compiled, tileBytes } = this;
-      this.shapes ??= new StateShapes(automaton);
-      const context = { automaton, nameKeywords, compiled, checkReaches, tileBytes, shapes: this.shapes };
-      const pending = this.idleWindows.pop() ?? new PendingWindows(this.compiled.length);
-      const found = this.idleHits.pop() ?? new KeywordHits();
-      advanceBytes(context, scan, view.bytes, scan.view, pending, found);
-      this.idleWindows.push(pending);
-      this.idleHits.push(found);
-    }
-    // Not given back to the pool: windows queued after the view went dirty never ran, and their rules' progress would
-    // be left set for the next text.
-    if (view.dirty) return null;
+    const head = units === null ? bytes.toString('latin1', 0, 200) : units.text(0, Math.min(200, bytes.length));
+    const scan = this.startScan(facts, facts.syntax ?? syntaxOfHead(head), options);
+    this.advanceBytes(scan, checkReaches, bytes, units);
     if (scan.found.length > 0 || (scan.rejected?.length ?? 0) > 0) {
-      // Results are rare: only they are placed in the decoded text, as `scanText` places them (ASCII: where they are).
-      spansInChars(view, scan.rejected ? [scan.found, scan.vetoed, scan.rejected] : [scan.found, scan.vetoed]);
+      // Results are rare: only they are placed in the decoded text, as `scanText` places them.
       locate(scan.found, view.utf8(), 0, 0);
       if (scan.rejected) locate(scan.rejected, view.utf8(), 0, 0);
     }
     return this.finishScan(scan, options);
+  }
+
+  /** `advanceBytes` (`byte-scan.ts`) over the whole of `bytes`, with this scanner's automata and rules lent. */
+  private advanceBytes(scan: ScanState, checkReaches: Float64Array, bytes: Buffer, units: UnitBytes | null): void {
+    const { automaton, nameKeywords, compiled, tileBytes } = this;
+    this.shapes ??= new StateShapes(automaton);
+    const context = { automaton, nameKeywords, compiled, checkReaches, tileBytes, shapes: this.shapes };
+    const pending = this.idleWindows.pop() ?? new PendingWindows(this.compiled.length);
+    const found = this.idleHits.pop() ?? new KeywordHits();
+    advanceBytes(context, scan, bytes, null, pending, found, units);
+    this.idleWindows.push(pending);
+    this.idleHits.push(found);
   }
 
   /** See `checkReaches`. */
@@ -240,15 +242,10 @@ export class SecretScanner {
     return this.anchorless.length === 0 && !this.pathFacts.of(path).yaml;
   }
 
-  private startScan(
-    facts: PathFacts,
-    syntax: FileSyntax,
-    options: ScanTextOptions,
-    view: Utf8ByteView | null = null,
-  ): ScanState {
+  private startScan(facts: PathFacts, syntax: FileSyntax, options: ScanTextOptions): ScanState {
     const scannedUntil = this.progress.take(facts.exempt);
     const shared = { scannedUntil, accepting: this.accepting.for(facts.exempt), keepRejected: !!options.keepRejected };
-    return newScanState(facts, syntax, shared, view);
+    return newScanState(facts, syntax, shared, null);
   }
 
   private finishScan(scan: ScanState, options: ScanTextOptions): RawSecret[] {
