@@ -1,8 +1,8 @@
 /**
- * How a regular expression run from an offset treats characters outside ASCII: what decides whether a keyword gate
- * gives the same verdict on a UTF-8 file read one byte per character (Latin-1) as on its decoded text (see
- * `byte-view.ts`). In the byte reading every non-ASCII character is 2–4 characters from 0x80–0xFF; in the decoded
- * text it is 1–2 others.
+ * How a regular expression run from an offset reads: how far, whether it stays within the line, and how it treats
+ * characters outside ASCII. The byte scan (`byte-scan.ts`) uses whether a gate is analysed and stays within its line
+ * (`gatesReadWithinLines`); the reach over non-ASCII text is what an earlier byte reading (Latin-1, each non-ASCII
+ * character 2–4 characters from 0x80–0xFF) needed, kept with its tests as the parser's own measure.
  */
 
 /**

@@ -1,4 +1,3 @@
-import type { ByteReads, Utf8ByteView } from './byte-view.js';
 import { type CompiledRule, opensAt } from './compiled-rule.js';
 import type { KeywordHits } from './keyword-hits.js';
 import { type LineHits, queueLineWindow } from './line-windows.js';
@@ -12,7 +11,8 @@ import { type StateShapes, shapeMask } from './shape-masks.js';
 import type { UnitBytes } from './unit-bytes.js';
 
 /**
- * The scan of a file read from its bytes, one per character (ASCII, or UTF-8 through a `Utf8ByteView`), that makes no
+ * The scan of a file read from its bytes, one per character (ASCII, or UTF-8 read one byte per UTF-16 unit through
+ * `unit-bytes.ts`), that makes no
  * string of the whole file: the keyword pass, the name-keyword walk and the line bounds read the buffer; a rule's
  * window becomes a string of its own when it runs; and what a hit's gates read (their checks in code, the shared name
  * parse, the gate regexes) is read from a tile, a string of whole lines around the hit, made once for the hits of the
@@ -26,12 +26,11 @@ import type { UnitBytes } from './unit-bytes.js';
  * `byte-scan.test.ts` scan random text with tiles of one line and compare every result with the string's scan.
  */
 
-/** What the scanner lends a byte scan: its automata, its rules, and each rule's reach of its check in code. */
+/** What the scanner lends a byte scan: its automata and its rules. */
 export interface ByteScanContext {
   readonly automaton: KeywordAutomaton<CompiledRule>;
   readonly nameKeywords: NameKeywords<CompiledRule>;
   readonly compiled: readonly CompiledRule[];
-  readonly checkReaches: Float64Array;
   /** Per automaton state, which rules of its keywords a hit's name parse lets through (`shape-masks.ts`). */
   readonly shapes: StateShapes;
   /** About how many bytes a tile holds (whole lines, so more when a line is longer). */
@@ -42,32 +41,7 @@ export interface ByteScanContext {
 interface ByteHits extends LineHits {
   readonly scan: ScanState;
   readonly bytes: Buffer;
-  readonly view: Utf8ByteView | null;
   readonly tiles: Tiles;
-}
-
-/** A view's reads at the offsets of a tile that starts at `start` of its file. */
-class ShiftedReads implements ByteReads {
-  constructor(
-    private readonly view: Utf8ByteView,
-    private readonly start: number,
-  ) {}
-
-  get dirty(): boolean {
-    return this.view.dirty;
-  }
-
-  set dirty(value: boolean) {
-    this.view.dirty = value;
-  }
-
-  isAscii(start: number, end: number): boolean {
-    return this.view.isAscii(this.start + start, this.start + end);
-  }
-
-  decode(start: number, end: number): string {
-    return this.view.decode(this.start + start, this.start + end);
-  }
 }
 
 /** About how many units a tile holds that is decoded (it holds non-ASCII text, `unit-bytes.ts`). */
@@ -82,7 +56,6 @@ class Tiles {
 
   constructor(
     readonly bytes: Buffer,
-    private readonly view: Utf8ByteView | null,
     private readonly size: number,
     /** Set when `bytes` are the units of a decoded text (`unit-bytes.ts`): a range holding a non-ASCII one is decoded. */
     private readonly units: UnitBytes | null = null,
@@ -112,31 +85,26 @@ class Tiles {
     this.text = this.textOf(start, end);
     this.start = start;
     this.end = end;
-    this.gates = new GateCheck(this.text, this.view === null ? null : new ShiftedReads(this.view, start));
+    this.gates = new GateCheck(this.text);
   }
 }
 
 /**
  * `SecretScanner.advance` over the whole of `bytes`, read one per character: the same windows opened and run, so the
- * same results in `scan`, at byte offsets. `view` (null for an ASCII file) is told what is read where a non-ASCII byte
- * could decide unlike the decoded text; once dirty, the scan stops (its results are moot). With `units` (and no view),
- * `bytes` are `units.units`: offsets are the decoded text's, and a tile or window holding a non-ASCII unit is decoded.
+ * same results in `scan`, at the same offsets. With `units` (a UTF-8 file that is not all ASCII), `bytes` are
+ * `units.units`: offsets are the decoded text's, and a tile or window holding a non-ASCII unit is decoded.
  */
 export function advanceBytes(
   context: ByteScanContext,
   scan: ScanState,
   bytes: Buffer,
-  view: Utf8ByteView | null,
   pending: PendingWindows,
   found: KeywordHits,
   units: UnitBytes | null = null,
 ): void {
   const { compiled } = context;
-  const tiles = new Tiles(bytes, view, context.tileBytes, units);
-  pending.run = (index, start, end, cutShort) => {
-    view?.touch(start, end);
-    if (view?.dirty !== true) runWindow(compiled[index]!, tiles, start, end, scan, cutShort);
-  };
+  const tiles = new Tiles(bytes, context.tileBytes, units);
+  pending.run = (index, start, end, cutShort) => runWindow(compiled[index]!, tiles, start, end, scan, cutShort);
   const hits: ByteHits = {
     scan,
     syntax: scan.syntax,
@@ -148,7 +116,6 @@ export function advanceBytes(
     bytes,
     base: 0,
     pending,
-    view,
     lineStart: -1,
     lineEnd: -2,
     tiles,
@@ -159,13 +126,13 @@ export function advanceBytes(
 
 /** The loop over the keyword pass's hits (see `SecretScanner.handleHits`); returns the automaton's state at the end. */
 function handleHits(context: ByteScanContext, hits: ByteHits, found: KeywordHits, state: number): number {
-  const { scan, bytes, scannedUntil, view } = hits;
+  const { scan, bytes, scannedUntil } = hits;
   const walk = context.nameKeywords.startWalk('');
   const named = (compiled: CompiledRule, at: number, after: number) => {
-    if (at >= scannedUntil[compiled.index]!) openWindow(context, compiled, at, after, hits);
+    if (at >= scannedUntil[compiled.index]!) openWindow(compiled, at, after, hits);
   };
   const until = bytes.length;
-  for (let next = 0; next < until && view?.dirty !== true; next = found.at) {
+  for (let next = 0; next < until; next = found.at) {
     found.findBytes(context.automaton, scan.accepting, bytes, next, until, state);
     state = found.state;
     handleBatch(context, hits, found, walk, named);
@@ -186,20 +153,19 @@ function handleBatch(
   walk: NameWalk,
   named: (compiled: CompiledRule, at: number, after: number) => void,
 ): void {
-  const { bytes, scannedUntil, view, tiles } = hits;
+  const { bytes, scannedUntil, tiles } = hits;
   const { automaton, nameKeywords, shapes } = context;
   const { outputs } = automaton;
   for (let hit = 0; hit < found.count; hit++) {
     const last = found.ends[hit]!;
     const state = found.states[hit]!;
     const keywords = outputs[state]!;
-    // A UTF-8 file's view is told what each rule's gate reads (`openWindow`): there every rule is asked.
-    const masks = view === null ? shapes.of(state) : null;
+    const masks = shapes.of(state);
     for (let k = 0; k < keywords.length; k++) {
       const keyword = keywords[k]!;
       const at = last - keyword.length + 1;
       if (keyword.nameWord) nameKeywords.forEachBeforeBytes(walk, bytes, at, named);
-      const masked = masks === null ? null : masks[k]!;
+      const masked = masks[k]!;
       let mask = -1;
       if (masked !== null) {
         tiles.cover(at, last + 1);
@@ -211,20 +177,15 @@ function handleBatch(
       const { items } = keyword;
       for (let i = 0; i < items.length; i++) {
         const compiled = items[i]!;
-        if ((mask & (1 << i)) !== 0 && at >= scannedUntil[compiled.index]!)
-          openWindow(context, compiled, at, last + 1, hits);
+        if ((mask & (1 << i)) !== 0 && at >= scannedUntil[compiled.index]!) openWindow(compiled, at, last + 1, hits);
       }
     }
   }
 }
 
 /** `SecretScanner.openWindow` for a hit of `compiled`'s keyword at `bytes[at, after)`, its gates read on a tile. */
-function openWindow(context: ByteScanContext, compiled: CompiledRule, at: number, after: number, hits: ByteHits) {
-  const { bytes, view, tiles } = hits;
-  if (view !== null) {
-    const reach = context.checkReaches[compiled.index]!;
-    if (reach > 0) view.touch(after, after + reach);
-  }
+function openWindow(compiled: CompiledRule, at: number, after: number, hits: ByteHits) {
+  const { bytes, tiles } = hits;
   if (compiled.gateCheck !== undefined || compiled.gate !== undefined) {
     tiles.cover(at, after);
     if (!opensAt(compiled, tiles.text, after - tiles.start, tiles.gates)) return;
@@ -236,8 +197,7 @@ function openWindow(context: ByteScanContext, compiled: CompiledRule, at: number
   const start = Math.max(0, at - 64);
   const end = Math.min(bytes.length, at + compiled.maxLength);
   hits.scannedUntil[compiled.index] = end;
-  view?.touch(start, end);
-  if (view?.dirty !== true) runWindow(compiled, tiles, start, end, hits.scan, false);
+  runWindow(compiled, tiles, start, end, hits.scan, false);
 }
 
 /**

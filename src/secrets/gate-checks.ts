@@ -8,20 +8,16 @@ import type { HitContext } from './hit-context.js';
  */
 export type HitCheck = (text: string, after: number) => boolean;
 const checks = new WeakMap<RegExp, HitCheck>();
-const reaches = new WeakMap<RegExp, number>();
 const contexts = new WeakMap<RegExp, HitContext>();
 
 /**
  * `gate`, whose regex runs only after a keyword hit that `check` accepts. A check must treat every code unit outside
- * ASCII alike and stop at it (as ASCII tables do); one that counts characters past the hit (up to a limit, whatever
- * they are) gives `reach`, how far it reads: a UTF-8 file read one byte per character must be ASCII that far for its
- * verdict to be the decoded text's (`byte-view.ts`). `context`, when given, is what the gate needs right around the
+ * ASCII alike and stop at it (as ASCII tables do). `context`, when given, is what the gate needs right around the
  * keyword, which the keyword pass checks before it records a hit (`hit-context.ts`): the gate must fail wherever it
  * does not hold.
  */
-export function checkedGate(gate: RegExp, check: HitCheck, reach = 0, context?: HitContext): RegExp {
+export function checkedGate(gate: RegExp, check: HitCheck, context?: HitContext): RegExp {
   checks.set(gate, check);
-  if (reach > 0) reaches.set(gate, reach);
   if (context !== undefined) contexts.set(gate, context);
   return gate;
 }
@@ -29,11 +25,6 @@ export function checkedGate(gate: RegExp, check: HitCheck, reach = 0, context?: 
 /** The hit context of a gate built by `checkedGate` with one. */
 export function hitContextOf(gate: RegExp | undefined): HitContext | undefined {
   return gate === undefined ? undefined : contexts.get(gate);
-}
-
-/** How far past the hit the check of `gate` reads counting characters (see `checkedGate`); 0 when it does not. */
-export function gateCheckReachOf(gate: RegExp | undefined): number {
-  return gate === undefined ? 0 : (reaches.get(gate) ?? 0);
 }
 
 /** The check of a gate built by `checkedGate` (by identity: the rule's own gate object). */

@@ -4,9 +4,6 @@ import { rejectedOnItsOwn } from './generic-value.js';
 import { nameGate } from './name-gate.js';
 import { forgetNextIndexes, NextIndex } from './next-index.js';
 
-/** What `closesXmlAttribute` reads past the hit: a quote within 40 characters, then up to 82 more. */
-const XML_ATTRIBUTE_REACH = 40 + 82 + 1;
-
 /**
  * What `GATES.xmlAttribute` needs, read in code: a quote within 40 characters of the line, then a blank (before
  * `value=`) or a `>` within 80 characters before any `<`. A JSON key (`"api_key": "…",`) has no `>` on its line.
@@ -100,11 +97,7 @@ export const GATES = {
   /** The rest of the element name (which may hold a namespace `:`), then `>`. */
   xmlElement: nameGate({ run: 30, at: 'end', chars: ':>' }, '', '', '[A-Za-z0-9_.:-]{0,30}>'),
   /** The rest of the quoted name, then the `value="` attribute or the element's text (`name="api_key">`). */
-  xmlAttribute: checkedGate(
-    /[^"\r\n]{0,40}"(?:[ \t]+value[ \t]*=|[^<>\r\n]{0,80}>)/i,
-    closesXmlAttribute,
-    XML_ATTRIBUTE_REACH,
-  ),
+  xmlAttribute: checkedGate(/[^"\r\n]{0,40}"(?:[ \t]+value[ \t]*=|[^<>\r\n]{0,80}>)/i, closesXmlAttribute),
   cliFlag: nameGate({ run: 40, at: 'end', chars: ' \t=' }, '[ \\t=]'),
   defineMacro: nameGate({ run: 30, at: 'end', chars: ' \t' }, '[ \\t]'),
   /**

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { Utf8ByteView } from './byte-view.js';
 import { compileRule, opensAt } from './compiled-rule.js';
-import { checkedGate, gateCheckOf, gateCheckReachOf, hitContextOf } from './gate-checks.js';
+import { checkedGate, gateCheckOf, hitContextOf } from './gate-checks.js';
 import {
   conditionsOf,
   FIRST_CONDITION,
@@ -39,7 +39,7 @@ function rendered(rule: SecretRule, sample: string): string[] {
 /** The same rule with a gate of the same regex and check but no context: the keyword pass then keeps every hit. */
 function withoutContext(rule: SecretRule): SecretRule {
   const gate = rule.gate!;
-  const bare = checkedGate(new RegExp(gate.source, gate.flags), gateCheckOf(gate)!, gateCheckReachOf(gate));
+  const bare = checkedGate(new RegExp(gate.source, gate.flags), gateCheckOf(gate)!);
   return { ...rule, gate: bare };
 }
 

@@ -37,11 +37,6 @@ export interface LineHits {
   readonly bytes: Buffer | null;
   readonly base: number;
   readonly pending: PendingWindows;
-  /**
-   * Set when `text` is a UTF-8 file read a byte per character (`byte-view.ts`): told what is read where a length in
-   * bytes could decide unlike one in characters.
-   */
-  readonly view: { touch(start: number, end: number): void } | null;
   /** The line around the latest hit, computed once per line however many hits it has (minified code has many). */
   lineStart: number;
   lineEnd: number;
@@ -57,11 +52,6 @@ export function queueLineWindow(hits: LineHits, index: number, rule: SecretRule,
     else hits.lineStart = text.lastIndexOf('\n', at - 1) + 1;
     const lineEnd = bytes !== null ? bytes.indexOf(10, at) : text.indexOf('\n', at);
     hits.lineEnd = lineEnd === -1 ? length : lineEnd;
-    // A line of over 3 × LONG_LINE bytes is over LONG_LINE UTF-16 units (a unit takes at most 3 bytes); one in
-    // between is long by its characters only if it is ASCII.
-    const lineBytes = hits.lineEnd - hits.lineStart;
-    if (hits.view !== null && lineBytes > LONG_LINE && lineBytes <= 3 * LONG_LINE)
-      hits.view.touch(hits.lineStart, hits.lineEnd);
   }
   const { lineStart, lineEnd } = hits;
   const long = lineEnd - lineStart > LONG_LINE;
@@ -72,7 +62,6 @@ export function queueLineWindow(hits: LineHits, index: number, rule: SecretRule,
     // least LONG_LINE_AFTER further on: each character is scanned a bounded number of times.
     const end = Math.min(lineEnd, at + 2 * LONG_LINE_AFTER);
     scannedUntil[index] = base + at + LONG_LINE_AFTER;
-    hits.view?.touch(at, at + LONG_LINE_AFTER);
     pending.add(index, Math.max(lineStart, at - LONG_LINE_BEFORE), end, end < lineEnd);
     return;
   }
@@ -143,10 +132,9 @@ function startsItem(open: number): boolean {
  * the start of the nearest line before that starts an item (`startsItem`; `lineStart` when the hit's own line does),
  * else of the `ITEM_LINES`-th line before, or of the line after the nearest line before that is longer than
  * `LINE_REACH`. Which lines start an item does not depend on the hit, so windows start in the hits' order. Only line
- * feeds decide where it starts, and a length only where bytes and characters agree: a window is touched (`view`) as it
- * runs, and a line it leaves out for its length is touched here when a character count could have kept it (a
- * character takes at most 3 bytes). Hits come in order, so each window starts at or after the previous one's start,
- * as `SeenMatches` needs (a later line's lines before end where this one's do, or later).
+ * feeds and lengths in UTF-16 units decide where it starts (a byte scan's offsets are the decoded text's). Hits come
+ * in order, so each window starts at or after the previous one's start, as `SeenMatches` needs (a later line's lines
+ * before end where this one's do, or later).
  */
 function itemStart(hits: LineHits, lineStart: number): number {
   const { bytes, text } = hits;
@@ -158,10 +146,7 @@ function itemStart(hits: LineHits, lineStart: number): number {
     const before =
       start === 1 ? 0 : (bytes !== null ? bytes.lastIndexOf(10, start - 2) : text.lastIndexOf('\n', start - 2)) + 1;
     const size = start - before;
-    if (size > LINE_REACH) {
-      if (hits.view !== null && size <= 3 * LINE_REACH) hits.view.touch(before, start);
-      break;
-    }
+    if (size > LINE_REACH) break;
     start = before;
     if (startsItem(opening(hits, start))) break;
   }

@@ -1,5 +1,3 @@
-import { type GateRead, gateReadOf } from './ascii-reach.js';
-import type { ByteReads } from './byte-view.js';
 import type { HitCheck } from './gate-checks.js';
 import { NextIndex } from './next-index.js';
 
@@ -94,11 +92,6 @@ export function nameGateShape(gate: RegExp | undefined): NameGateShape | undefin
 }
 
 const NAME_CHAR = charTable(`${ALNUM}_.-`);
-
-/** Per gate regex, what it reads for a UTF-8 file read a byte per character (`ascii-reach.ts`). */
-const gateReads = new WeakMap<RegExp, GateRead>();
-/** The most bytes decoded to decide one gate's regex on a UTF-8 file read a byte per character. */
-const MAX_DECODED_GATE = 4096;
 
 /** Where the run of name characters from `from` ends, reading at most `MAX_NAME_RUN + 1` of them. */
 export function nameRunEnd(text: string, from: number): number {
@@ -236,14 +229,7 @@ export class GateCheck {
   private testedAfter = -1;
   private tested = false;
 
-  /**
-   * `view`: when `text` is a UTF-8 file read a byte per character (or whole lines of one, see `byte-scan.ts`), its
-   * bytes at the same offsets, told what the quoted-value check reads.
-   */
-  constructor(
-    private readonly text: string,
-    private readonly view: ByteReads | null = null,
-  ) {}
+  constructor(private readonly text: string) {}
 
   /**
    * Whether `gate` (sticky; `shape` its name-gate shape, if any) matches right after a hit ending at `after`. With a
@@ -262,13 +248,6 @@ export class GateCheck {
     if (gate === this.testedGate && after === this.testedAfter) return this.tested;
     this.testedGate = gate;
     this.testedAfter = after;
-    if (this.view !== null) {
-      const verdict = this.decodedVerdict(gate, after);
-      if (verdict !== undefined) {
-        this.tested = verdict;
-        return verdict;
-      }
-    }
     gate.lastIndex = after;
     this.tested = gate.test(this.text);
     return this.tested;
@@ -296,35 +275,6 @@ export class GateCheck {
     this.checkVerdict = -1;
   }
 
-  /**
-   * For a UTF-8 file read a byte per character: undefined when the bytes `gate`'s regex may read from `after` could
-   * not decide unlike the decoded text (ASCII where it matters, see `gateReach`), else its verdict on the decoded text
-   * there, from the hit's last character (what `\b` looks back at) to as far as it can read. When that has no bound,
-   * the view is dirty instead (and the verdict is moot).
-   */
-  private decodedVerdict(gate: RegExp, after: number): boolean | undefined {
-    let read = gateReads.get(gate);
-    if (read === undefined) {
-      read = gateReadOf(gate);
-      gateReads.set(gate, read);
-    }
-    if (read.reach <= 0) return undefined;
-    const view = this.view!;
-    const lineEnd = read.withinLine ? this.text.indexOf('\n', after) : -1;
-    const lineStop = lineEnd === -1 ? this.text.length : lineEnd + 1;
-    const end = read.withinLine ? Math.min(after + read.reach, lineStop) : after + read.reach;
-    if (view.isAscii(after, end)) return undefined;
-    // A UTF-16 unit takes at most 3 bytes. A read without a bound near enough is not decoded for each hit.
-    const stop = Math.min(after + 3 * read.length + 4, read.withinLine ? lineStop : Number.POSITIVE_INFINITY);
-    if (stop - after > MAX_DECODED_GATE) {
-      view.dirty = true;
-      return false;
-    }
-    const text = view.decode(after - 1, stop);
-    gate.lastIndex = 1;
-    return gate.test(text);
-  }
-
   /** `check`'s verdict at the latest hit, asked once for the rules of one gate. */
   private checkPasses(check: HitCheck): boolean {
     if (this.checkVerdict === -1 || check !== this.checked) {
@@ -350,16 +300,8 @@ export class GateCheck {
     return this.quotedVerdict === 1;
   }
 
-  /**
-   * `quotedValueAt` the latest hit's separator. It counts characters up to the closing quote: in a UTF-8 file read a
-   * byte per character, where those bytes are not all ASCII, it is read from their decoded text.
-   */
+  /** `quotedValueAt` the latest hit's separator. */
   private quotedValue(): string | undefined {
-    const { view, text, separator } = this;
-    if (view === null) return quotedValueAt(text, separator);
-    const end = valueAt(text, separator) + MAX_QUOTED + 2;
-    if (view.isAscii(separator, end)) return quotedValueAt(text, separator);
-    // A UTF-16 unit takes at most 3 bytes; the separator and what `valueAt` skips are ASCII.
-    return quotedValueAt(view.decode(separator, end + 2 * (MAX_QUOTED + 2) + 4), 0);
+    return quotedValueAt(this.text, this.separator);
   }
 }

@@ -1,4 +1,3 @@
-import type { Utf8ByteView } from './byte-view.js';
 import { forgetLastText } from './generic-gates.js';
 import type { LineHits } from './line-windows.js';
 import type { GateCheck } from './name-gate.js';
@@ -29,8 +28,6 @@ export interface ScanState {
   readonly vetoed: Span[];
   /** The rejected candidates, collected only when the scan was asked to keep them. */
   readonly rejected: Found[] | null;
-  /** Set when the text is a UTF-8 file read a byte per character (see `scanView`). */
-  readonly view: Utf8ByteView | null;
 }
 
 /**
@@ -41,7 +38,6 @@ export function newScanState(
   facts: PathFacts,
   syntax: FileSyntax,
   shared: { scannedUntil: Float64Array; accepting: Accepting; keepRejected: boolean },
-  view: Utf8ByteView | null,
 ): ScanState {
   forgetLastText();
   return {
@@ -56,7 +52,6 @@ export function newScanState(
     seen: new SeenMatches(),
     vetoed: [],
     rejected: shared.keepRejected ? [] : null,
-    view,
   };
 }
 

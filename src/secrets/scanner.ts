@@ -2,7 +2,7 @@ import { advanceBytes } from './byte-scan.js';
 import type { Utf8ByteView } from './byte-view.js';
 import { type CompiledRule, compileRule, opensAt } from './compiled-rule.js';
 import { ExemptAccepting } from './exempt-accepting.js';
-import { gateCheckReaches } from './gate-check-reaches.js';
+import { gatesReadWithinLines } from './gates-within-lines.js';
 import { KeywordHits } from './keyword-hits.js';
 import { decodedScanInput, kubernetesSecretValues, mayHoldKubernetesSecret } from './kubernetes-secret.js';
 import type { RuleEntry } from './lazy-rule.js';
@@ -55,11 +55,8 @@ export class SecretScanner {
   private readonly reach: number;
   /** Whether a value starts with a provider token's prefix: then only that provider's rule may report it. */
   private readonly hasProviderPrefix: (value: string) => boolean;
-  /**
-   * Per rule, how far past a hit its gate's check in code counts characters (see `checkedGate`); null when some gate
-   * regex is not analysed for a byte reading (see `gateReach`), undefined until the first `scanView`.
-   */
-  private checkReaches: Float64Array | null | undefined;
+  /** Whether a hit's gates may be read from whole lines around it (`gatesReadWithinLines`); set at the first `scanView`. */
+  private tiledGates: boolean | undefined;
   /** See `ByteScanContext.shapes`; made at the first `scanView`. */
   private shapes: StateShapes | undefined;
   /** About how many bytes of whole lines `scanView` reads a hit's gates from (see `byte-scan.ts`); tests cut it. */
@@ -132,14 +129,14 @@ export class SecretScanner {
   scanView(view: Utf8ByteView, options: ScanTextOptions): RawSecret[] | null {
     if (!this.acceptsPath(options.path)) return [];
     const facts = this.pathFacts.of(options.path);
-    const checkReaches = this.gateCheckReaches();
-    if (this.anchorless.length > 0 || facts.yaml || checkReaches === null) return null;
+    this.tiledGates ??= gatesReadWithinLines(this.compiled);
+    if (this.anchorless.length > 0 || facts.yaml || !this.tiledGates) return null;
     const units = view.ascii ? null : UnitBytes.of(view.bytes);
     const bytes = units === null ? view.bytes : units.units;
     // `syntaxOfHead` reads up to 200 characters.
     const head = units === null ? bytes.toString('latin1', 0, 200) : units.text(0, Math.min(200, bytes.length));
     const scan = this.startScan(facts, facts.syntax ?? syntaxOfHead(head), options);
-    this.advanceBytes(scan, checkReaches, bytes, units);
+    this.advanceBytes(scan, bytes, units);
     if (scan.found.length > 0 || (scan.rejected?.length ?? 0) > 0) {
       // Results are rare: only they are placed in the decoded text, as `scanText` places them.
       locate(scan.found, view.utf8(), 0, 0);
@@ -149,21 +146,15 @@ export class SecretScanner {
   }
 
   /** `advanceBytes` (`byte-scan.ts`) over the whole of `bytes`, with this scanner's automata and rules lent. */
-  private advanceBytes(scan: ScanState, checkReaches: Float64Array, bytes: Buffer, units: UnitBytes | null): void {
+  private advanceBytes(scan: ScanState, bytes: Buffer, units: UnitBytes | null): void {
     const { automaton, nameKeywords, compiled, tileBytes } = this;
     this.shapes ??= new StateShapes(automaton);
-    const context = { automaton, nameKeywords, compiled, checkReaches, tileBytes, shapes: this.shapes };
+    const context = { automaton, nameKeywords, compiled, tileBytes, shapes: this.shapes };
     const pending = this.idleWindows.pop() ?? new PendingWindows(this.compiled.length);
     const found = this.idleHits.pop() ?? new KeywordHits();
-    advanceBytes(context, scan, bytes, null, pending, found, units);
+    advanceBytes(context, scan, bytes, pending, found, units);
     this.idleWindows.push(pending);
     this.idleHits.push(found);
-  }
-
-  /** See `checkReaches`. */
-  private gateCheckReaches(): Float64Array | null {
-    if (this.checkReaches === undefined) this.checkReaches = gateCheckReaches(this.compiled);
-    return this.checkReaches;
   }
 
   /**
@@ -245,7 +236,7 @@ export class SecretScanner {
   private startScan(facts: PathFacts, syntax: FileSyntax, options: ScanTextOptions): ScanState {
     const scannedUntil = this.progress.take(facts.exempt);
     const shared = { scannedUntil, accepting: this.accepting.for(facts.exempt), keepRejected: !!options.keepRejected };
-    return newScanState(facts, syntax, shared, null);
+    return newScanState(facts, syntax, shared);
   }
 
   private finishScan(scan: ScanState, options: ScanTextOptions): RawSecret[] {
@@ -278,7 +269,6 @@ export class SecretScanner {
     // Lent for this call (a nested scan, of a Kubernetes Secret's decoded value, takes others).
     const pending = this.idleWindows.pop() ?? new PendingWindows(this.compiled.length);
     const found = this.idleHits.pop() ?? new KeywordHits();
-    // A text read from its bytes goes through `scanView` (`byte-scan.ts`): here `scan.view` is null.
     pending.run = (index, start, end, cutShort) =>
       runRuleWindow(this.compiled[index]!, text, start, end, scan, cutShort, base);
     const { syntax, lockfile, documentation } = scan;
@@ -293,7 +283,6 @@ export class SecretScanner {
       bytes: null,
       base,
       pending,
-      view: null,
       lineStart: -1,
       lineEnd: -2,
       gates: new GateCheck(text),

@@ -5,8 +5,8 @@ import { isAscii } from 'node:buffer';
  * a byte of 0x80 or more that says how many bytes of the UTF-8 sequence it stands for. Offsets into `units` are the
  * decoded text's own, so every length and distance the scan works out (a line's length, a window's reach, a gate's
  * count of characters) is the decoded scan's; whatever reads a range holding a non-ASCII unit reads the decoded text
- * of that range (`decode`), never the whole file's. Made for a UTF-8 file whose scan from its bytes read non-ASCII
- * text where a byte count and a character count could differ (`Utf8ByteView.dirty`).
+ * of that range (`decode`), never the whole file's. Made for every UTF-8 file that is not all ASCII
+ * (`SecretScanner.scanView`).
  */
 
 /** A two- or three-byte sequence's unit, and the two units of a four-byte one (a surrogate pair). */

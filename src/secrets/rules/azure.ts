@@ -52,7 +52,6 @@ export default defineRules([
     gate: checkedGate(
       /[A-Za-z0-9_.-]{0,30}?key[A-Za-z0-9_.-]{0,10}(?:[\]"'`)>]{1,3}[ \t]{0,4}(?:=|:=|:|=>|,|\{)?|[ \t]{0,4}(?:=|:=|:|=>|,|\{)|[ \t]{1,4})[ \t]{0,4}["'`(]{0,2}[A-Za-z0-9+/]{86}==/i,
       keyWithinName,
-      0,
       hitContext([], Array(3).fill('A-Za-z0-9_.-')),
     ),
     pattern:

@@ -26,7 +26,6 @@ const DOTTED_TOKEN_GATE = checkedGate(
     const before = text.charCodeAt(start - 1);
     return !(isBase64Url(before) || before === 46);
   },
-  0,
   hitContext(Array(24).fill(B64), [...Array(6).fill(B64), '.', ...Array(27).fill(B64)]),
 );
 

@@ -26,7 +26,6 @@ export default defineRules([
     gate: checkedGate(
       /[A-Za-z0-9_-]{27}/,
       (text, after) => isDigit(text.charCodeAt(after - 2)) && isBase64Url(text.charCodeAt(after)),
-      0,
       hitContext(['0-9'], Array(27).fill('A-Za-z0-9_-')),
     ),
     pattern: /(?<![0-9A-Za-z|])([0-9]{15,16}\|[A-Za-z0-9_-]{27}|[0-9]{15,16}\|[a-f0-9]{32})(?![A-Za-z0-9_|-])/,

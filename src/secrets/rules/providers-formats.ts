@@ -128,7 +128,6 @@ const PROVIDERS: Record<string, Provider> = {
       gate: checkedGate(
         /[A-Za-z0-9]{90}/,
         (text, after) => alphanumericRun(text, after, 90),
-        0,
         hitContext([], Array(90).fill('A-Za-z0-9')),
       ),
       // Not inside base64 data (`…+EAAA…` in an embedded image): no base64 character on either side (`=` may assign it).

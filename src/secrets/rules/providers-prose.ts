@@ -260,7 +260,6 @@ export default defineRules([
     gate: checkedGate(
       /s?["']?[ \t]{1,4}["']?[A-Za-z0-9][^\s"'`,;<>(){}[\]\\&]{19}/,
       spacedValueAfter,
-      0,
       hitContext([], [`s"' \t`]),
     ),
     pattern: SPACED_KEY,
