@@ -67,6 +67,31 @@ it('closesXmlAttribute finds its quote as a loop over the characters did', () =>
   );
 });
 
+/**
+ * Texts joined from `piece`, each asked at up to 40 offsets (below `span(text.length)`), in order or not: the
+ * searches the code under test remembers from one hit to the next must not change an answer.
+ */
+function manyOffsetsOnOneText(
+  piece: fc.Arbitrary<string>,
+  span: (length: number) => number,
+  check: (text: string, at: number) => void,
+): void {
+  fc.assert(
+    fc.property(
+      fc.array(piece, { maxLength: 30 }),
+      fc.array(fc.nat(), { maxLength: 40 }),
+      fc.boolean(),
+      (pieces, offsets, inOrder) => {
+        const text = pieces.join('');
+        const at = offsets.map((offset) => offset % span(text.length));
+        if (inOrder) at.sort((a, b) => a - b);
+        for (const offset of at) check(text, offset);
+      },
+    ),
+    { numRuns: 1500 },
+  );
+}
+
 it('closesXmlAttribute gives each of many hits on one text the same answer, in order or not', () => {
   const piece = fc.oneof(
     fc.constantFrom('"', '\n', '\r', ' ', '>', '<', 'value=', 'k', '"a": "b", '),
@@ -79,19 +104,12 @@ it('closesXmlAttribute gives each of many hits on one text the same answer, in o
       (/[ \t]/.test(text[quote + 1] ?? '') || /^[^<>\r\n]{0,80}>/.test(text.slice(quote + 1, quote + 83)))
     );
   };
-  fc.assert(
-    fc.property(
-      fc.array(piece, { maxLength: 30 }),
-      fc.array(fc.nat(), { maxLength: 40 }),
-      fc.boolean(),
-      (pieces, offsets, inOrder) => {
-        const text = pieces.join('');
-        const hits = offsets.map((at) => at % (text.length + 1));
-        if (inOrder) hits.sort((a, b) => a - b);
-        for (const after of hits) expect(closesXmlAttribute(text, after), `at ${after}`).toBe(expected(text, after));
-      },
-    ),
-    { numRuns: 1500 },
+  manyOffsetsOnOneText(
+    piece,
+    (length) => length + 1,
+    (text, after) => {
+      expect(closesXmlAttribute(text, after), `at ${after}`).toBe(expected(text, after));
+    },
   );
 });
 
@@ -110,19 +128,12 @@ it('quotedValueAt reads each of many separators in one text as the loop did, in 
     fc.constantFrom(':', '=', ' ', '"', "'", '\n', '\r', 'a', ': "', "= '", '"a": "b", '),
     fc.constantFrom('x'.repeat(199), 'y'.repeat(200), 'z'.repeat(201), 'w'.repeat(400)),
   );
-  fc.assert(
-    fc.property(
-      fc.array(piece, { maxLength: 30 }),
-      fc.array(fc.nat(), { maxLength: 40 }),
-      fc.boolean(),
-      (pieces, offsets, inOrder) => {
-        const text = pieces.join('');
-        const separators = offsets.map((at) => (text.length === 0 ? 0 : at % text.length));
-        if (inOrder) separators.sort((a, b) => a - b);
-        for (const separator of separators) expect(quotedValueAt(text, separator)).toBe(byLoop(text, separator));
-      },
-    ),
-    { numRuns: 1500 },
+  manyOffsetsOnOneText(
+    piece,
+    (length) => Math.max(1, length),
+    (text, separator) => {
+      expect(quotedValueAt(text, separator)).toBe(byLoop(text, separator));
+    },
   );
   for (const length of [199, 200, 201, 202]) {
     const text = `k: "${'v'.repeat(length)}" and k: "${'v'.repeat(length)}\n"`;
