@@ -1,4 +1,4 @@
-import { isBase64Url } from './gate-checks.js';
+import { blanksStart, endsWithWord, isBase64Url } from './gate-checks.js';
 import type { SampleContext } from './rule.js';
 
 /**
@@ -69,10 +69,7 @@ function isNameOrBlank(code: number): boolean {
 
 /** Where a run of blanks ending at `end` starts, or -1 when it is longer than `NAME_KEY_REACH`. */
 function blanksBefore(text: string, end: number): number {
-  let at = end;
-  const stop = Math.max(0, end - NAME_KEY_REACH);
-  while (at > 0 && (text.charCodeAt(at - 1) === 32 || text.charCodeAt(at - 1) === 9)) if (--at < stop) return -1;
-  return at;
+  return blanksStart(text, end, Math.max(0, end - NAME_KEY_REACH) - 1);
 }
 
 /**
@@ -96,13 +93,7 @@ export function namedByNameKey(text: string, after: number): boolean {
   if (at === -1) return true;
   code = at > 0 ? text.charCodeAt(at - 1) : -1;
   if (code === 34 || code === 39) at--;
-  if (at < 4) return false;
-  return (
-    (text.charCodeAt(at - 4) | 0x20) === 110 &&
-    (text.charCodeAt(at - 3) | 0x20) === 97 &&
-    (text.charCodeAt(at - 2) | 0x20) === 109 &&
-    (text.charCodeAt(at - 1) | 0x20) === 101
-  );
+  return endsWithWord(text, at, 'name');
 }
 
 /** Each order and form an env entry is written in; `value` renders the value as written (quoted or bare). */

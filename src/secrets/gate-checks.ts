@@ -44,6 +44,28 @@ export function isBase64Url(code: number): boolean {
   return code < 128 && BASE64URL[code] === 1;
 }
 
+/**
+ * Whether `text` holds `word` (lower-case letters and ASCII marks) right before `end`, its letters in any case: the
+ * look back of a check that reads which key a name stands under (`name`, `<key`, `variable`).
+ */
+export function endsWithWord(text: string, end: number, word: string): boolean {
+  if (end < word.length) return false;
+  for (let index = 0; index < word.length; index++)
+    if ((text.charCodeAt(end - word.length + index) | 0x20) !== word.charCodeAt(index)) return false;
+  return true;
+}
+
+/**
+ * Where the blanks (` `, tab) that end at `end` start, or -1 when they reach back to `limit` (then the gate's regex
+ * decides). A text's start is read as a line's: tiles of whole lines (`byte-scan.ts`) give the verdicts the whole
+ * text does.
+ */
+export function blanksStart(text: string, end: number, limit: number): number {
+  let at = end;
+  while (at > 0 && (text.charCodeAt(at - 1) === 32 || text.charCodeAt(at - 1) === 9)) if (--at <= limit) return -1;
+  return at;
+}
+
 /** Whether the UTF-16 code unit `code` is an ASCII letter or digit. */
 export function isAlphanumeric(code: number): boolean {
   return code < 128 && BASE64URL[code] === 1 && code !== 95 && code !== 45;

@@ -162,8 +162,8 @@ export function isWordLike(word: string): boolean {
 
 /**
  * `text[start, end)` has a vowel, no run of four consonants and no run of three vowels (`y` counts as both), each
- * character's code or'ed with `fold` first (0x20 reads a letter as its lower case). In code, as `/[aeiouy]/` and no `/[^aeiouy]{4}|[aeiou]{3}/`: two regular
- * expressions per word of every value.
+ * character's code or'ed with `fold` first (0x20 reads a letter as its lower case). In code, as `/[aeiouy]/` and no
+ * `/[^aeiouy]{4}|[aeiou]{3}/`: two regular expressions per word of every value.
  */
 function readsAsWord(text: string, start: number, end: number, fold: number): boolean {
   let vowel = false;

@@ -1,4 +1,4 @@
-import { checkedGate, isBase64Url } from './gate-checks.js';
+import { blanksStart, checkedGate, endsWithWord, isBase64Url } from './gate-checks.js';
 import { nameGate } from './name-gate.js';
 
 /**
@@ -110,24 +110,6 @@ function isNameOrSpace(code: number): boolean {
   return code === 32 || code === 46 || isBase64Url(code);
 }
 
-/** Whether `text` holds `word` (lower case letters) right before `end`, in any case. */
-function endsWith(text: string, end: number, word: string): boolean {
-  if (end < word.length) return false;
-  for (let index = 0; index < word.length; index++)
-    if ((text.charCodeAt(end - word.length + index) | 0x20) !== word.charCodeAt(index)) return false;
-  return true;
-}
-
-/**
- * Where the blanks (` `, tab) that end at `end` start, or -1 when they reach back to `limit` (then the regex decides).
- * A text's start is read as a line's: tiles of whole lines (`byte-scan.ts`) give the verdicts the whole text does.
- */
-function blanksStart(text: string, end: number, limit: number): number {
-  let at = end;
-  while (at > 0 && (text.charCodeAt(at - 1) === 32 || text.charCodeAt(at - 1) === 9)) if (--at <= limit) return -1;
-  return at;
-}
-
 /**
  * Whether a keyword hit ending at `after` may be in a name the split-field patterns take: the name (letters, digits,
  * `_.-` and the blank of `secret key`) right after what one of `SPLIT_FIELD_FORMS`, or `TERRAFORM_VARIABLE_FORM`, has
@@ -147,19 +129,23 @@ export function inNameField(text: string, after: number): boolean {
     if (--at <= limit) return true;
   }
   const code = at > 0 ? text.charCodeAt(at - 1) : -1;
-  if (code === 62) return endsWith(text, at - 1, '<name') || endsWith(text, at - 1, '<key');
+  if (code === 62) return endsWithWord(text, at - 1, '<name') || endsWithWord(text, at - 1, '<key');
   if (code !== 34) return false;
   const quote = at - 1;
   at = blanksStart(text, quote, limit);
   if (at === -1) return true;
-  if (at < quote && endsWith(text, at, 'variable')) return true;
+  if (at < quote && endsWithWord(text, at, 'variable')) return true;
   const separator = at > 0 ? text.charCodeAt(at - 1) : -1;
   if (separator !== 58 && separator !== 61) return false;
   at = blanksStart(text, at - 1, limit);
   if (at === -1) return true;
-  if (separator === 61) return endsWith(text, at, 'name') && !isWordOrQuote(at > 4 ? text.charCodeAt(at - 5) : -1);
+  if (separator === 61) return endsWithWord(text, at, 'name') && !isWordOrQuote(at > 4 ? text.charCodeAt(at - 5) : -1);
   if (at === 0 || text.charCodeAt(at - 1) !== 34) return false;
-  return endsWith(text, at - 1, '"name') || endsWith(text, at - 1, '"key') || endsWith(text, at - 1, '"parameterkey');
+  return (
+    endsWithWord(text, at - 1, '"name') ||
+    endsWithWord(text, at - 1, '"key') ||
+    endsWithWord(text, at - 1, '"parameterkey')
+  );
 }
 
 /** `\w` or `"`, as the HCL form's `(?<![\w"])` reads the character before `name`. */

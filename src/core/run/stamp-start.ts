@@ -30,12 +30,11 @@ export interface StartedStamp {
   /** git status, the filter config, and (without `files`) git rev-parse, in that order. */
   results: Promise<GitResult[]>;
   /**
-   * The saved evidence (stamp-evidence.ts) that held, whose recorded answer `results` holds instead of git's; its
-   * signature is checked before the stamp uses it (`finishStamp`), and git is asked after all when it does not hold.
+   * The saved evidence (stamp-evidence.ts) that held, whose recorded answer `results` holds instead of git's: the
+   * object read and the file's text. Its signature is checked on that text before the stamp uses it (`finishStamp`,
+   * `checkSignatureOfText`), and git is asked after all when it does not hold.
    */
-  evidence?: Record<string, unknown>;
-  /** The evidence file's text, which its signature is checked on (`checkSignatureOfText`). */
-  evidenceText?: string;
+  evidence?: { signed: Record<string, unknown>; text: string };
 }
 
 const REPO = ['rev-parse', '--show-toplevel', '--git-path', 'index', '--show-object-format'];
@@ -55,8 +54,8 @@ export function startStamp(options: StampOptions): StartedStamp {
   const files = repoFilesOf(cwd, env, options.refs === true);
   const saved = files && options.refs ? readSavedEvidence(files, cwd, env) : undefined;
   if (saved) {
-    const results = Promise.resolve(saved.results);
-    return { options, files, results, evidence: saved.signed, evidenceText: saved.text };
+    const evidence = { signed: saved.signed, text: saved.text };
+    return { options, files, results: Promise.resolve(saved.results), evidence };
   }
   return { options, files, results: startStampGit(options, files) };
 }

@@ -3,7 +3,7 @@ import { lstat, readFile } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import { indexMayHideEntries } from '../change-set/index-flags.js';
 import { checkWorkTreeIsHere } from '../change-set/work-tree-here.js';
-import { checkSignature, checkSignatureOfText } from '../state/signed-json.js';
+import { checkSignatureOfText } from '../state/signed-json.js';
 import { readStateKeyIfPresent } from '../state/state-key.js';
 import { TOLLGATE_DIR } from '../state/tollgate-dir.js';
 import { FAST_PATH_TRACE_VARIABLE } from './fast-path-trace.js';
@@ -127,12 +127,9 @@ export async function finishStamp(started: StartedStamp): Promise<Stamp | null> 
 async function stampResults(started: StartedStamp): Promise<{ results: GitResult[]; fromEvidence: boolean }> {
   if (started.evidence) {
     const key = await readStateKeyIfPresent(started.options.env).catch(() => null);
-    const text = started.evidenceText;
-    const signature =
-      text === undefined
-        ? checkSignature('stamp-evidence', started.evidence, key)
-        : checkSignatureOfText('stamp-evidence', text, started.evidence, key);
-    if (signature === 'valid') return { results: await started.results, fromEvidence: true };
+    const { signed, text } = started.evidence;
+    if (checkSignatureOfText('stamp-evidence', text, signed, key) === 'valid')
+      return { results: await started.results, fromEvidence: true };
   }
   const results = started.evidence ? startStampGit(started.options, started.files) : started.results;
   return { results: await results, fromEvidence: false };
