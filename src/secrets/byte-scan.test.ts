@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { gateReadOf } from './ascii-reach.js';
 import { Utf8ByteView } from './byte-view.js';
+import { gateReadOf } from './gates-within-lines.js';
 import { maskSecret } from './mask.js';
 import { builtinRules } from './rules/index.js';
 import { type RawSecret, SecretScanner } from './scanner.js';

@@ -2,7 +2,6 @@ import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { gateReach } from './ascii-reach.js';
 import { Utf8ByteView } from './byte-view.js';
 import { maskSecret } from './mask.js';
 import { builtinRules } from './rules/index.js';
@@ -142,19 +141,5 @@ describe('a UTF-8 file read a byte per character', () => {
     const nearRaw = scanner.scanView(new Utf8ByteView(Buffer.from(near)), { path: 'config/settings.txt' });
     expect(nearRaw!.length).toBeGreaterThan(0);
     expect(summary(nearRaw!)).toEqual(summary(scanner.scanText(near, { path: 'config/settings.txt' })));
-  });
-});
-
-describe('gateReach', () => {
-  test('0 for gates of ASCII atoms only; their longest reach when an atom takes non-ASCII; -1 when not analysed', () => {
-    expect(gateReach(/[A-Za-z0-9_.-]{0,80}\\?["']?[ \t]{0,4}[=:]/)).toBe(0);
-    expect(gateReach(/(?:[a-f0-9]{40})(?![A-Za-z0-9_-])/i)).toBe(0);
-    expect(gateReach(/[^"\r\n]{0,40}"(?:[ \t]+value[ \t]*=|[^<>\r\n]{0,80}>)/i)).toBe(40 + 1 + 80 + 1);
-    expect(gateReach(/[^\s]{1,253}[ \t]+login[ \t]/i)).toBe(254);
-    expect(gateReach(/[ \t]*[^"]/)).toBe(Number.POSITIVE_INFINITY);
-    expect(gateReach(/x.{3}/)).toBe(5);
-    expect(gateReach(/(?<=a)b/)).toBe(-1);
-    expect(gateReach(/(a)\1/)).toBe(-1);
-    expect(gateReach(/a/u)).toBe(-1);
   });
 });
