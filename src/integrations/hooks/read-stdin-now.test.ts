@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { propertyRuns } from '../../../test/support/property-runs.js';
 import { readStdin } from './read-stdin.js';
 import { readStdinNow } from './read-stdin-now.js';
 
@@ -95,7 +96,7 @@ describe('readStdinNow', () => {
           expect(await read).toEqual({ kind: 'ok', text: bytes.toString('utf8') });
         },
       ),
-      { numRuns: 60 },
+      { numRuns: propertyRuns(30, 150) },
     );
   });
 });
