@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 // Start-up per command: `tollgate --version`, the stop hook on a validated, unchanged tree, `tollgate run` on a
 // repository with no changes, and the repeat `tollgate run` and stop hook on a change committed but not pushed (HEAD
-// ahead of its upstream) that a passing run validated, each as a whole process through bin/tollgate.cjs, against
-// `node -e 0` (Node's own start-up) measured in the same run, pair by pair: node, then the command, in turn, so a
-// machine whose speed drifts moves both. Target: at most 1.5x `node -e 0` for each. Prints the load average too:
-// on a shared machine the ratios hold better than the milliseconds. Last, the whole-process change set (`tollgate run`
-// with every validator off, 5 changed files) against `git status --porcelain && git diff HEAD --stat`, also in pairs.
+// ahead of its upstream) that a passing run validated (the stop hook's stdin a socket, as Node-based agents hand it,
+// and on Linux a pipe too), each as a whole process through bin/tollgate.cjs, against `node -e 0` (Node's own
+// start-up) measured in the same run, pair by pair: node, then the command, in turn, so a machine whose speed drifts
+// moves both. Target: at most 1.5x `node -e 0` for each. Prints the load average too: on a shared machine the ratios
+// hold better than the milliseconds. Last, the whole-process change set (`tollgate run` with every validator off, 5
+// changed files) against `git status --porcelain && git diff HEAD --stat`, also in pairs.
 //
 //   npm run build && node bench/startup.mjs [--json] [--runs N] [--against OTHER/bin/tollgate.cjs]
 //
@@ -14,7 +15,7 @@
 // It is a report: it prints the figures and exits 0 either way. The repositories are small real ones under
 // os.tmpdir(), with a private HOME and git config.
 import { spawnSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { closeSync, constants, openSync, rmSync, writeSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -41,13 +42,38 @@ const { sandbox, env } = startupSandbox('tollgate-bench-startup-');
 const makeRepo = (name, changed) => makeRepoIn(sandbox, env, name, changed);
 const makeCommittedChangeRepo = (name) => makeCommittedChangeRepoIn(sandbox, env, name);
 
+/**
+ * One process, timed. `input` is written to its stdin: a socket, as Node-based agents hand it, or with `{ pipe }` a
+ * FIFO (a shell's `|`, agents written in Rust) that holds the payload and whose writer has closed.
+ */
 function time(command, commandArgs, cwd, input) {
+  const stdin = typeof input === 'object' ? filledFifo(input.pipe) : undefined;
   const cpuBefore = childrenCpuMs();
   const started = process.hrtime.bigint();
-  const result = spawnSync(command, commandArgs, { cwd, env, input, encoding: 'utf8' });
+  const result = spawnSync(command, commandArgs, {
+    cwd,
+    env,
+    encoding: 'utf8',
+    ...(stdin === undefined ? { input } : { stdio: [stdin, 'pipe', 'pipe'] }),
+  });
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   const cpuAfter = childrenCpuMs();
+  if (stdin !== undefined) closeSync(stdin);
   return { ms, cpuMs: cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore, result };
+}
+
+let fifoPath;
+/** The read end of a FIFO holding `text`, its writer closed. */
+function filledFifo(text) {
+  if (!fifoPath) {
+    fifoPath = join(sandbox, 'stdin.fifo');
+    spawnSync('mkfifo', [fifoPath]);
+  }
+  const reader = openSync(fifoPath, constants.O_RDONLY | constants.O_NONBLOCK);
+  const writer = openSync(fifoPath, constants.O_WRONLY);
+  writeSync(writer, text);
+  closeSync(writer);
+  return reader;
 }
 
 /** Sum of `b`'s CPU over sum of `a`'s, or null without CPU figures. */
@@ -122,6 +148,19 @@ const commands = [
     otherCwd: otherCommitted,
     otherInput: otherCommitted && payloadFor(otherCommitted),
   },
+  ...(process.platform === 'linux'
+    ? [
+        {
+          name: 'stopHookCommittedChangePipe',
+          label: 'tollgate hook stop (committed, unpushed, validated change; stdin a pipe)',
+          argv: [bin, 'hook', 'stop'],
+          cwd: committed,
+          input: { pipe: payloadFor(committed) },
+          otherCwd: otherCommitted,
+          otherInput: otherCommitted && { pipe: payloadFor(otherCommitted) },
+        },
+      ]
+    : []),
 ];
 const loadBefore = loadavg()[0];
 const values = { runs, targetRatio: TARGET_RATIO };

@@ -3,6 +3,7 @@ import { TOLLGATE_VERSION } from '../core/version.js';
 import type { HookAgentName } from '../integrations/hooks/index.js';
 import { fallbackHookAgent, hookAgent } from '../integrations/hooks/index.js';
 import { readStdin, type StdinRead } from '../integrations/hooks/read-stdin.js';
+import { readStdinNow } from '../integrations/hooks/read-stdin-now.js';
 import {
   agentHookTimeout,
   fastPathHandoffAt,
@@ -38,7 +39,9 @@ export async function answerStopHook(
     return read ? { read } : {};
   };
   try {
-    read = await readStdin(process.stdin, 5000);
+    // A file or a pipe is read here without `process.stdin` (which loads `net`); a socket through the stream.
+    const now = readStdinNow();
+    read = 'read' in now ? now.read : await readStdin(process.stdin, 5000, now.prefix);
   } catch {
     return handoff('stdin could not be read');
   }
@@ -63,7 +66,10 @@ async function answerStop(
     const answer = await Promise.race([
       fastStopAnswer({
         version: TOLLGATE_VERSION,
-        stdin: process.stdin,
+        // Never read here (the payload is `read`): a getter, since making `process.stdin` loads `net`.
+        get stdin() {
+          return process.stdin;
+        },
         env: process.env,
         cwd: process.cwd(),
         read,

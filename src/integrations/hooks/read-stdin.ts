@@ -4,12 +4,16 @@ export type StdinRead = { kind: 'ok'; text: string } | { kind: 'timeout'; text: 
 
 /**
  * Reads the hook's stdin to its end, or until `timeoutMs` passes (an agent that keeps stdin open must not hang
- * us). A terminal is not a payload.
+ * us). A terminal is not a payload. `prefix`: what was already read from it (`readStdinNow`).
  */
-export function readStdin(stream: Readable & { isTTY?: boolean }, timeoutMs: number): Promise<StdinRead> {
+export function readStdin(
+  stream: Readable & { isTTY?: boolean },
+  timeoutMs: number,
+  prefix?: Buffer,
+): Promise<StdinRead> {
   if (stream.isTTY) return Promise.resolve({ kind: 'tty' });
   return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
+    const chunks: Buffer[] = prefix && prefix.length > 0 ? [prefix] : [];
     const finish = (kind: 'ok' | 'timeout') => {
       clearTimeout(timer);
       stream.off('data', onData);
