@@ -127,9 +127,11 @@ export async function scanTargets(targets: readonly ScanTarget[], options: ScanT
       outcome.skipped.push(skip);
       continue;
     }
+    // Reads of files read earlier settle at once, so without these turns nothing else (a check's exit, git's output)
+    // would be seen until the whole scan is done.
+    const turn = takeTurn();
+    if (turn) await turn;
     if (target.content !== undefined) {
-      const turn = takeTurn();
-      if (turn) await turn;
       scanContent(target, target.content, options, outcome);
       continue;
     }

@@ -54,6 +54,8 @@ export interface PipelineEnvironment {
   onProgress?: (toolName: string, message: string, kind?: ProgressKind) => void;
   /** Resolves once every other validator of the run has settled (see `ToolContext.whenAlone`). */
   whenAlone?: (toolName: string) => Promise<void>;
+  /** Told when a tool reads nothing more from the work tree (see `ToolContext.doneWithWorkTree`). */
+  onDoneWithWorkTree?: (toolName: string) => void;
 }
 
 export interface ToolExecution {
@@ -175,6 +177,12 @@ async function runPostHooks(
         : 'Additional context from hooks';
     toolResult.summary = `${toolResult.summary}\n${label}: ${additionalContext.join(' ')}`;
   }
+}
+
+/** Whether a postToolUse or postToolUseFailure hook (a command of the user's, run after the tool) matches the tool. */
+function hasPostHooks(config: PipelineEnvironment['config'], toolName: string): boolean {
+  const { postToolUse, postToolUseFailure } = config.hooks;
+  return [...postToolUse, ...postToolUseFailure].some((hook) => hookMatches(hook, toolName));
 }
 
 /** A hook's context goes into the printed summary, unless the hook asked that its output be suppressed. */
@@ -321,6 +329,9 @@ function toolContextFor(
     env: env.env ?? process.env,
     ...(env.policy ? { policy: env.policy } : {}),
     whenAlone: () => env.whenAlone?.(tool.name) ?? Promise.resolve(),
+    ...(env.onDoneWithWorkTree && !hasPostHooks(env.config, tool.name)
+      ? { doneWithWorkTree: () => env.onDoneWithWorkTree?.(tool.name) }
+      : {}),
     progress: (raw) => {
       // Progress quotes commands and output (a check's `run` line can hold a token): masked like everything else.
       const message = redact(raw);

@@ -58,6 +58,13 @@ export interface ToolContext<Options, Input> {
    * for a timing-sensitive suite). Absent outside a run of several validators: then the tool is alone already.
    */
   whenAlone?(): Promise<void>;
+  /**
+   * Says that from here on this call reads nothing from the work tree but the snapshot's own content (every byte
+   * checked against the snapshot's blob id) and starts nothing that could write to it: the check of the tree after the
+   * validators (recheck-tree.ts) may then begin once every other validator has settled or said the same. Absent where
+   * something still runs after the tool (a postToolUse hook) or outside a run.
+   */
+  doneWithWorkTree?(): void;
   /** Human-readable progress; recorded as an ephemeral `tool.execution_progress` event. */
   progress(message: string): void;
   /** `runProcess` with the tool's AbortSignal already attached. */

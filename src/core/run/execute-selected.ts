@@ -39,6 +39,12 @@ export interface ExecuteSelectedOptions {
   onProgress?: (toolName: string, message: string) => void;
   /** Called as each validator settles (ran, skipped or failed), so a heartbeat can name only those still running. */
   onToolDone?: (toolName: string) => void;
+  /**
+   * Called once, while a validator still runs, when every validator has settled or said it reads only the snapshot
+   * from then on (`ToolContext.doneWithWorkTree`): the check of the tree after the validators may start then. Never
+   * called when the last of them settles first.
+   */
+  onWorkTreeDone?: () => void;
 }
 
 /**
@@ -73,6 +79,7 @@ export async function executeSelected(
   };
   const limit = pLimit(options.config.validation.concurrency);
   const alone = aloneTracker(calls);
+  const workTree = workTreeTracker(calls, options.onWorkTreeDone);
   // A tool that waits to run alone goes last, so that with one slot it does not hold the slot the others wait for.
   const waitsAlone = (call: SelectedCall) =>
     Number(call.tool.mayWaitAlone?.(options.config[call.tool.configKey] as never) === true);
@@ -101,8 +108,12 @@ export async function executeSelected(
             ...(options.env ? { env: options.env } : {}),
             ...(options.onProgress ? { onProgress: options.onProgress } : {}),
             whenAlone: alone.whenAlone,
+            ...(options.onWorkTreeDone ? { onDoneWithWorkTree: workTree.done } : {}),
           },
-        ).finally(() => alone.settled(call.tool.name));
+        ).finally(() => {
+          alone.settled(call.tool.name);
+          workTree.settled(call.tool.name);
+        });
         options.onToolDone?.(call.tool.name);
         return execution;
       }),
@@ -132,6 +143,32 @@ function aloneTracker(calls: readonly SelectedCall[]) {
     settled: (tool: string) => {
       pending.delete(tool);
       wake();
+    },
+  };
+}
+
+/**
+ * Which calls may still read the work tree: each leaves when it settles or says it is done with it; once none is left
+ * and one of them still runs, `onDone` is called (once).
+ */
+function workTreeTracker(calls: readonly SelectedCall[], onDone: (() => void) | undefined) {
+  const reading = new Set(calls.map((call) => call.tool.name));
+  const running = new Set(reading);
+  let called = false;
+  const check = () => {
+    if (called || reading.size > 0 || running.size === 0) return;
+    called = true;
+    onDone?.();
+  };
+  return {
+    done: (tool: string) => {
+      reading.delete(tool);
+      check();
+    },
+    settled: (tool: string) => {
+      reading.delete(tool);
+      running.delete(tool);
+      check();
     },
   };
 }

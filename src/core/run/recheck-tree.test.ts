@@ -35,7 +35,62 @@ function deletingTool(path: string) {
   });
 }
 
+/**
+ * A validator that reads only the snapshot (it says so at once) and passes only once `deleted` resolves: while it
+ * runs, the check of the tree may begin, but not before the validator that reads the work tree has settled.
+ */
+function snapshotTool(deleted: Promise<void>) {
+  return defineTool({
+    name: 'snapshot',
+    title: 'Snapshot',
+    description: 'test',
+    configKey: 'snapshot',
+    optionsSchema: z.object({}).prefault({}),
+    inputSchema: z.object({}).strict(),
+    permissions: [],
+    enabledByDefault: true,
+    run: async (ctx) => {
+      ctx.doneWithWorkTree?.();
+      await deleted;
+      return result('passed', 'scanned the snapshot');
+    },
+  });
+}
+
 describe('a tree that changes during the run', () => {
+  test('a check that deletes a file after the snapshot scan said it was done with the tree is still seen', async () => {
+    repo = await createTempRepo({ files: { 'README.md': '# x\n' } });
+    await repo.write('tokens.txt', 'something to scan\n');
+    let markDeleted = () => {};
+    const deleted = new Promise<void>((resolve) => {
+      markDeleted = resolve;
+    });
+    const deleter = deletingTool('tokens.txt');
+    const late = {
+      ...deleter,
+      run: async (ctx: Parameters<typeof deleter.run>[0]) => {
+        const out = await deleter.run(ctx);
+        markDeleted();
+        return out;
+      },
+    };
+    const tools = [snapshotTool(deleted), late];
+    const loaded = parseConfigText({ text: '', file: null, env: {}, registries: registriesWith(tools) });
+    const report = await runGate({
+      repoRoot: repo.root,
+      config: loaded.config,
+      configHash: loaded.hash,
+      tools,
+      command: 'test',
+      version: 'test',
+    });
+    expect(report.verdict).toBe('failed');
+    expect(report.tools.map((tool) => [tool.name, tool.status])).toEqual([
+      ['snapshot', 'incomplete'],
+      ['deleter', 'incomplete'],
+    ]);
+  });
+
   test('stores no pass: the run is incomplete, names the file, and the gate stays closed when the file comes back', async () => {
     repo = await createTempRepo({ files: { 'README.md': '# x\n' } });
     await repo.write('tokens.txt', 'something to scan\n');

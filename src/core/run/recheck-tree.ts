@@ -1,3 +1,4 @@
+import type { TreeFingerprint } from '../change-set/index.js';
 import { isUnchanged, type RepoChangeSet } from '../change-set/types.js';
 import type { TollgateConfig } from '../config/schema.js';
 import type { ToolExecution } from '../pipeline/execute-tool.js';
@@ -15,6 +16,7 @@ export async function recheckTree(
   before: RepoChangeSet,
   executions: readonly ToolExecution[],
   base?: string,
+  started?: Promise<TreeFingerprint>,
 ): Promise<{ executions: ToolExecution[]; changed: string[] | null }> {
   // Nothing looked at the tree (every answer came from an earlier run of it): nothing to vouch for, and the unchanged
   // tree's run and stop hook stay as fast as they are.
@@ -23,7 +25,7 @@ export async function recheckTree(
   }
   // The fingerprint alone says whether anything changed; the whole change set (its patch, its files) is built only
   // when something did, to name what.
-  const now = await fingerprintForRun(repoRoot, config, base, before);
+  const now = await (started ?? fingerprintForRun(repoRoot, config, base, before));
   if (now.fingerprint === before.fingerprint && now.head === before.head) {
     return { executions: [...executions], changed: null };
   }
@@ -44,6 +46,23 @@ export async function recheckTree(
         : execution,
     ),
   };
+}
+
+/**
+ * The fingerprint `recheckTree` compares, begun before the last validators end: only once every validator has settled
+ * or reads nothing more of the work tree than the snapshot's own bytes (`ToolContext.doneWithWorkTree`), so the tree
+ * it sees is the tree as every validator that looked at it left it. Its git then runs beside the secret scan instead
+ * of after it. A failure is reported where `recheckTree` awaits it (and is not unhandled when nothing does).
+ */
+export function startRecheck(
+  repoRoot: string,
+  config: TollgateConfig,
+  before: RepoChangeSet,
+  base?: string,
+): Promise<TreeFingerprint> {
+  const started = fingerprintForRun(repoRoot, config, base, before);
+  started.catch(() => undefined);
+  return started;
 }
 
 /** Paths that appeared, vanished or changed size between the two change sets (content edits of equal size show too

@@ -18,7 +18,7 @@ import { changeSetForRun } from './change-set-for-run.js';
 import { executeSelected, type SelectedCall } from './execute-selected.js';
 import { pendingPolicyExecution, withPendingChecksNote } from './pending-policy.js';
 import { persistRun } from './persist-run.js';
-import { recheckTree } from './recheck-tree.js';
+import { recheckTree, startRecheck } from './recheck-tree.js';
 import { runEndTools } from './run-end-tools.js';
 import { type ToolReport, toolReport, type Verdict } from './run-report.js';
 import { withUnexaminedFiles } from './unexamined-files.js';
@@ -220,6 +220,7 @@ async function executeAndStore(
   run: { changeSet: RepoChangeSet; runId: string; runDir: string; events: ReturnType<typeof createEventLog> },
 ): Promise<{ tools: ToolReport[]; verdict: Verdict; notStored?: string }> {
   const { repoRoot, config } = options;
+  let recheck: ReturnType<typeof startRecheck> | undefined;
   const ran = await executeSelected(options.calls, {
     repoRoot,
     config,
@@ -238,6 +239,9 @@ async function executeAndStore(
     ...(options.env ? { env: options.env } : {}),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     ...(options.onToolDone ? { onToolDone: options.onToolDone } : {}),
+    onWorkTreeDone: () => {
+      recheck = startRecheck(repoRoot, config, run.changeSet, options.base);
+    },
   });
   const { executions: rechecked } = await recheckTree(
     repoRoot,
@@ -245,6 +249,7 @@ async function executeAndStore(
     run.changeSet,
     withUnexaminedFiles(run.changeSet, ran),
     options.base,
+    recheck,
   );
   const pending = options.policy ? pendingPolicyExecution(options.policy) : null;
   const executions = pending

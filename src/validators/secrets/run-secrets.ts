@@ -81,6 +81,7 @@ export async function runSecrets(ctx: ToolContext<SecretsOptions, SecretsInput>)
     signal: ctx.signal,
     onProgress: (done, total) => ctx.progress(`scanned ${done}/${total} files for secrets`),
   };
+  if (!explicit && readsOnlySnapshot(ctx, targets)) ctx.doneWithWorkTree?.();
   const outcome = await scanChangedTargets(targets, scanOptions);
   if (!explicit && movesSubmodule(ctx)) {
     mergeScanOutcome(outcome, await scanSubmodules(ctx, scanOptions));
@@ -295,6 +296,12 @@ async function inRepository(ctx: ToolContext<SecretsOptions, SecretsInput>, abso
     timeoutMs: 10_000,
   });
   return tracked.exitCode === 0;
+}
+
+/** Whether the rest of this call reads the snapshot alone: the change set's files (each checked against its blob id)
+ * and git's objects; not paths the call gave, files streamed in windows, submodules or the providers' verification. */
+function readsOnlySnapshot(ctx: ToolContext<SecretsOptions, SecretsInput>, targets: readonly ScanTarget[]): boolean {
+  return !ctx.options.verify && !movesSubmodule(ctx) && targets.every((target) => !('absolute' in target));
 }
 
 function movesSubmodule(ctx: ToolContext<SecretsOptions, SecretsInput>): boolean {
