@@ -10,6 +10,11 @@ export interface SourceMapPart {
   /** `<map path>!<source name>`. */
   path: string;
   text: string;
+  /**
+   * `text` is the source's UTF-8 bytes one character each, not yet decoded (`sourceMapPartsOfView` with `keepBytes`):
+   * scanned from those bytes, never decoded whole.
+   */
+  utf8Bytes?: true;
 }
 
 const sourceMapSchema = z.object({
@@ -63,6 +68,8 @@ const SHIFT = 0x100;
 const SHIFTED = /[\u0180-\u01ff]/g;
 /** Characters a one-byte reading can only have from a `\uXXXX` escape. */
 const WIDE_RUN = /[^\x00-\xff]+/g;
+/** The same, tested: no search at all in a one-byte string, which V8 knows cannot match. */
+const WIDE = /[^\x00-\xff]/;
 
 /**
  * `sourceMapParts(path, view.utf8())` of a UTF-8 map that is not all ASCII, parsed from the one-byte reading of its
@@ -71,9 +78,14 @@ const WIDE_RUN = /[^\x00-\xff]+/g;
  * control character JSON refuses in a string), and each string holds the same bytes; only the strings that are kept
  * (source names and contents) are decoded. A `\u0080`-`\u00ff` escape, whose character could not be told from a byte,
  * is parsed as `\u0180`-`\u01ff` and moved back; undefined (parse the decoded text instead) when the bytes already hold
- * such an escape.
+ * such an escape. With `keepBytes`, a source made of the file's bytes and ASCII escapes alone stays as those bytes
+ * (`utf8Bytes`), so that it is scanned from them with no decoding and no string of its decoded text.
  */
-export function sourceMapPartsOfView(path: string, view: Utf8ByteView): SourceMapPart[] | null | undefined {
+export function sourceMapPartsOfView(
+  path: string,
+  view: Utf8ByteView,
+  keepBytes = false,
+): SourceMapPart[] | null | undefined {
   if (!mayBeSourceMap(path)) return null;
   let text = view.text;
   if (SHIFTED_ESCAPE.test(text) && holdsShiftedEscape(text)) return undefined;
@@ -92,9 +104,15 @@ export function sourceMapPartsOfView(path: string, view: Utf8ByteView): SourceMa
   if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) {
     const map = parsed as { sources?: unknown; sourcesContent?: unknown };
     if (Array.isArray(map.sources)) map.sources = map.sources.map(decodedString);
-    if (Array.isArray(map.sourcesContent)) map.sourcesContent = map.sourcesContent.map(decodedString);
   }
-  return sourceMapPartsOf(path, parsed);
+  // The contents are decoded once the schema has passed them (it keeps each string as it is, and a decoded string is
+  // empty only when its bytes are), so that those kept as bytes are never decoded.
+  const parts = sourceMapPartsOf(path, parsed);
+  for (const part of parts ?? []) {
+    if (keepBytes && !WIDE.test(part.text)) part.utf8Bytes = true;
+    else part.text = decodedString(part.text) as string;
+  }
+  return parts;
 }
 
 /** Whether `text` holds a `\u0180`-`\u01ff` escape, not only a backslash escaped before such text. */
