@@ -68,7 +68,7 @@ const WIDE_RUN = /[^\x00-\xff]+/g;
 const WIDE = /[^\x00-\xff]/;
 
 /**
- * `sourceMapParts(path, view.utf8())` of a UTF-8 map that is not all ASCII, parsed from the one-byte reading of its
+ * `sourceMapParts(path, view.utf8())` of a UTF-8 map (ASCII or not), parsed from the one-byte reading of its
  * bytes (`view.text`): decoding a map to a two-byte string cost more than parsing it. JSON's syntax is ASCII, so both
  * readings parse alike (a non-ASCII byte outside a string fails either way, and no byte of the one-byte reading is a
  * control character JSON refuses in a string), and each string holds the same bytes; only the strings that are kept
