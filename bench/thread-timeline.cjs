@@ -70,18 +70,21 @@ if (out && process.platform === 'linux') {
     for (const entry of list.getEntries()) line.gcMs += entry.duration;
   }).observe({ entryTypes: ['gc'] });
 
-  process.on('exit', () => {
+  let written = false;
+  const writeLine = () => {
+    if (written) return;
+    written = true;
     line.end = now();
     line.cpu = cpuOf('/proc/thread-self/stat');
     if (isMainThread) {
       // What is left beside this thread and the workers (whose threads may still be tearing down; each writes its
-      // line when its JavaScript ends, just after posting its outcome) is V8's and libuv's.
-      let written = '';
+      // line as it posts its outcome) is V8's and libuv's.
+      let lines = '';
       try {
-        written = fs.readFileSync(out, 'utf8');
+        lines = fs.readFileSync(out, 'utf8');
       } catch {}
       const workers = new Set(
-        written
+        lines
           .split('\n')
           .filter(Boolean)
           .map((text) => JSON.parse(text).tid),
@@ -97,5 +100,16 @@ if (out && process.platform === 'linux') {
       line.otherThreadsCpu = others;
     }
     fs.appendFileSync(out, `${JSON.stringify(line)}\n`);
-  });
+  };
+  if (!isMainThread) {
+    // A worker's line is written as it posts its outcome: the scan goes on then and the process may exit before the
+    // worker's own exit (its thread is not waited for), so its 'exit' handler may never run.
+    const { parentPort } = require('node:worker_threads');
+    const post = parentPort.postMessage;
+    parentPort.postMessage = function timedPost(...args) {
+      writeLine();
+      return post.apply(this, args);
+    };
+  }
+  process.on('exit', writeLine);
 }

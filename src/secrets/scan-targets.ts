@@ -8,7 +8,8 @@ import { keyStoreText } from './key-stores.js';
 import { isCompiledCode, printableRuns } from './printable-runs.js';
 import type { ScanOutcome, ScanTarget, ScanTargetsOptions, SkippedTarget } from './scan-target-types.js';
 import type { RawSecret, ScanTextOptions } from './scanner.js';
-import { mayBeSourceMap, type SourceMapPart, sourceMapParts, sourceMapPartsOfView } from './source-map.js';
+import { viewOfUtf8Bytes } from './source-bytes.js';
+import { type SourceMapPart, sourceMapParts, sourceMapPartsOfView } from './source-map.js';
 import { judgeSuppression } from './suppressions.js';
 import { decodeForScan } from './text-decoding.js';
 import { toSecretFinding } from './to-finding.js';
@@ -203,7 +204,7 @@ export function scanContent(
     return;
   }
   if (typeof content !== 'string') scanKeyStore(target, content, options, outcome);
-  const decoded = typeof content === 'string' ? { text: content } : decodeForScan(content, mayBeSourceMap(target.path));
+  const decoded = typeof content === 'string' ? { text: content } : decodeForScan(content);
   if (decoded === null) {
     scanPrintableRuns(target, content as Buffer, options, outcome);
     return;
@@ -211,13 +212,9 @@ export function scanContent(
   outcome.scannedFiles++;
   outcome.scannedBytes += size;
   // A map read a byte per character is parsed from those bytes, never decoded whole unless that is not sure to agree.
-  const viewParts = decoded instanceof Utf8ByteView ? sourceMapPartsOfView(target.path, decoded) : undefined;
+  const viewParts = decoded instanceof Utf8ByteView ? sourceMapPartsOfView(target.path, decoded, true) : undefined;
   if (decoded instanceof Utf8ByteView && viewParts === null) {
-    const textOptions = textOptionsFor(target, options);
-    const raw = target.scanAsText
-      ? options.scanner.scanText(decoded.utf8(), textOptions)
-      : (options.scanner.scanView(decoded, textOptions) ?? options.scanner.scanText(decoded.utf8(), textOptions));
-    record(target, raw, options, outcome);
+    collect(target, target.scanAsText ? decoded.utf8() : decoded, options, outcome);
     return;
   }
   if (viewParts) {
@@ -230,9 +227,13 @@ export function scanContent(
   else collect(target, text, options, outcome);
 }
 
-/** Lines of a source map say nothing about lines of its sources: each embedded source is scanned whole. */
+/**
+ * Lines of a source map say nothing about lines of its sources: each embedded source is scanned whole, from its bytes
+ * when the map kept them.
+ */
 function collectParts(target: ScanTarget, parts: SourceMapPart[], options: ScanTargetsOptions, outcome: ScanOutcome) {
-  for (const part of parts) collect({ path: part.path, read: target.read }, part.text, options, outcome);
+  for (const { path, text, utf8Bytes } of parts)
+    collect({ path, read: target.read }, utf8Bytes ? viewOfUtf8Bytes(text) : text, options, outcome);
 }
 
 /** Content that is no text encoding: its printable runs are scanned, each reported on the file line it starts on. */
@@ -303,8 +304,15 @@ function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-function collect(target: ScanTarget, text: string, options: ScanTargetsOptions, outcome: ScanOutcome): void {
-  record(target, options.scanner.scanText(text, textOptionsFor(target, options)), options, outcome);
+/** A text scanned; a view from its bytes where the scanner can (`scanView` gives `scanText`'s results). */
+function collect(target: ScanTarget, text: string | Utf8ByteView, options: ScanTargetsOptions, outcome: ScanOutcome) {
+  const { scanner } = options;
+  const textOptions = textOptionsFor(target, options);
+  const raw =
+    typeof text === 'string'
+      ? scanner.scanText(text, textOptions)
+      : (scanner.scanView(text, textOptions) ?? scanner.scanText(text.utf8(), textOptions));
+  record(target, raw, options, outcome);
 }
 
 /** How the scanner is asked about one target: its path, and only the lines it reports. */

@@ -114,7 +114,13 @@ const stringPiece = fc.constantFrom(
   '\\u01E9',
 );
 const jsonString = fc.array(stringPiece, { maxLength: 10 }).map((pieces) => `"${pieces.join('')}"`);
-const stringOrNull = fc.oneof(jsonString, fc.constant('null'));
+/** A string of raw bytes and ASCII escapes alone: what a map's source kept as its bytes is made of. */
+const rawString = fc
+  .array(fc.constantFrom('a', ' ', '\u00e9', '\u0085', '\u20ac', '\u{1f511}', '\\n', '\\"', '\\\\', '\\u0041'), {
+    maxLength: 10,
+  })
+  .map((pieces) => `"${pieces.join('')}"`);
+const stringOrNull = fc.oneof(jsonString, rawString, fc.constant('null'));
 /** Something a non-ASCII map may hold outside its strings: nothing, blanks, or bytes JSON refuses there. */
 const outside = fc.constantFrom('', ' ', '\n', '\u00a0', '\ufeff', '\u00e9', '\u2028');
 /** A source map whose names and sources hold non-ASCII text written as bytes or as escapes, maybe broken. */
@@ -137,6 +143,8 @@ const nonAsciiMap = fc
 describe('source map parts from the bytes', () => {
   test('are those of the decoded text parsed, for maps with raw and escaped non-ASCII text', () => {
     let answered = 0;
+    let keptBytes = 0;
+    const utf8 = (text: string) => Buffer.from(text, 'latin1').toString('utf8');
     fc.assert(
       fc.property(nonAsciiMap, (text) => {
         const view = new Utf8ByteView(Buffer.from(text, 'utf8'));
@@ -147,10 +155,16 @@ describe('source map parts from the bytes', () => {
         }
         answered++;
         expect(parts).toEqual(sourceMapParts('a.js.map', view.utf8()));
+        // Kept as bytes, each source is the same text once its bytes are decoded.
+        const kept = sourceMapPartsOfView('a.js.map', view, true) ?? null;
+        const decoded = kept?.map(({ path, text, utf8Bytes }) => ({ path, text: utf8Bytes ? utf8(text) : text }));
+        expect(decoded ?? null).toEqual(parts);
+        keptBytes += (kept ?? []).filter((part) => part.utf8Bytes && /[^\x00-\x7f]/.test(part.text)).length;
       }),
       { numRuns: 3000 },
     );
     expect(answered).toBeGreaterThan(1000);
+    expect(keptBytes).toBeGreaterThan(5);
   });
 
   test('decode the sources it keeps, Latin-1 escapes too, and leave a map with a \\u0180-\\u01ff escape to the decoded text', () => {
@@ -169,5 +183,11 @@ describe('source map parts from the bytes', () => {
       { path: 'm.js.map!caf\u00e9.ts', text: '\\u01e9 \u00e9' },
     ]);
     expect(sourceMapPartsOfView('m.js', map('"x"'))).toBeNull();
+    // Kept as bytes: the raw UTF-8 and ASCII escapes; a source with an escape above U+007F is decoded.
+    expect(sourceMapPartsOfView('m.js.map', map('"\u00e9\\n\\u0041", "\\u00e9 \u00e9", "\\u20ac"'), true)).toEqual([
+      { path: 'm.js.map!caf\u00e9.ts', text: '\u00c3\u00a9\nA', utf8Bytes: true },
+      { path: 'm.js.map!source-1', text: '\u00e9 \u00e9' },
+      { path: 'm.js.map!source-2', text: '\u20ac' },
+    ]);
   });
 });

@@ -28,11 +28,11 @@ export function decodeText(bytes: Uint8Array): DecodedText | null {
 /**
  * As `decodeText`, but UTF-8 comes as a `Utf8ByteView` (its bytes), which the scanner reads for less: ASCII one byte
  * per character, other UTF-8 one byte per UTF-16 unit of its decoded text (`unit-bytes.ts`), decoding only what holds
- * non-ASCII text; ASCII too, unless `sourceMap` (a source map, parsed from one string). However dense its non-ASCII
- * text: on the npm corpus's 551 non-ASCII files (107 MB, maps aside) that cost 0.80x the CPU of the byte reading that
- * fell back to a decoded string of the whole file where it read non-ASCII text (145 files).
+ * non-ASCII text; ASCII too (a source map is parsed from its one-byte reading, `Utf8ByteView.text`). However dense its
+ * non-ASCII text: on the npm corpus's 551 non-ASCII files (107 MB, maps aside) that cost 0.80x the CPU of the byte
+ * reading that fell back to a decoded string of the whole file where it read non-ASCII text (145 files).
  */
-export function decodeForScan(bytes: Uint8Array, sourceMap = false): DecodedText | Utf8ByteView | null {
+export function decodeForScan(bytes: Uint8Array): DecodedText | Utf8ByteView | null {
   // No NUL in the sniffed head (one native search): no UTF-32 (its BOMs and its pattern hold zeros) and no BOM-less
   // UTF-16 (zeros in every other byte), so the sniffing loops over the head are skipped.
   if (indexOfByte.call(bytes.length > SNIFF_BYTES ? bytes.subarray(0, SNIFF_BYTES) : bytes, 0) !== -1)
@@ -40,10 +40,9 @@ export function decodeForScan(bytes: Uint8Array, sourceMap = false): DecodedText
   const utf16 = utf16ByBom(bytes);
   if (utf16) return utf16;
   // Most source is ASCII: checked by simdutf, several times faster than a fatal TextDecoder. The scan reads it from its
-  // bytes (`byte-scan.ts`), making strings only of what it looks at; a source map is parsed from one string.
+  // bytes (`byte-scan.ts`), making strings only of what it looks at.
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (isAscii(buffer))
-    return sourceMap ? { text: buffer.toString('latin1'), encoding: 'utf-8' } : new Utf8ByteView(buffer, true);
+  if (isAscii(buffer)) return new Utf8ByteView(buffer, true);
   if (isUtf8(buffer)) {
     const bom = buffer.length >= 3 && buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf ? 3 : 0;
     const text = buffer.subarray(bom);
