@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterAll, describe, expect, test } from 'vitest';
 import { keyStoreKey, keyStoreKind, keyStoreText } from './key-stores.js';
 import { builtinRules } from './rules/index.js';
@@ -70,6 +71,19 @@ describe('binary key stores', () => {
     // A store cut before its first entry's tag holds no key that can be seen (the walk never reads past the end).
     expect(keyStoreKey(keyStoreSample('jks', 'key').subarray(0, 14))).toBeNull();
     expect(keyStoreText(Buffer.from('plain text'))).toBeNull();
+  });
+
+  test('a store is told by its first byte first: any other first byte is no store, whatever follows', () => {
+    const samples = [keyStoreSample('pkcs12', 'key'), keyStoreSample('jks', 'key'), keyStoreSample('jceks', 'secret')];
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 255 }), fc.nat({ max: 2 }), (first, which) => {
+        const bytes = Buffer.from(samples[which]!);
+        const own = bytes[0];
+        bytes[0] = first;
+        if (first === own) expect(keyStoreKind(bytes)).not.toBeNull();
+        if (first !== 0x30 && first !== 0xfe && first !== 0xce) expect(keyStoreKind(bytes)).toBeNull();
+      }),
+    );
   });
 });
 

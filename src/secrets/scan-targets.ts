@@ -160,8 +160,10 @@ let lastTurn = 0;
  * parsed as it arrives) then keep up, and git keeps writing while this thread scans instead of waiting on a full pipe.
  */
 function takeTurn(): Promise<void> | undefined {
-  const now = performance.now();
-  if (now - lastTurn < 2) return undefined;
+  // `Date.now`, whole milliseconds: `performance.now` cost 3-7 ms of CPU over a history's 4,789 targets, this 0.5 ms.
+  // A clock set back takes a turn at once rather than none until it catches up.
+  const now = Date.now();
+  if (now - lastTurn < 2 && now >= lastTurn) return undefined;
   lastTurn = now;
   return new Promise((resolve) => setImmediate(resolve));
 }

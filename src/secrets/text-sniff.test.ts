@@ -75,3 +75,69 @@ describe('decodeForScan looks for a NUL first', () => {
     );
   });
 });
+
+/** `utf16WithoutBom` as it was before it stopped early: every unit of the head counted. */
+function utf16Counted(bytes: Uint8Array): 'utf-16le' | 'utf-16be' | null {
+  const end = Math.min(bytes.length, SNIFF_BYTES) & ~1;
+  if (end < 4) return null;
+  let evenZeros = 0;
+  let oddZeros = 0;
+  let controls = 0;
+  for (let i = 0; i < end; i += 2) {
+    const even = bytes[i]!;
+    const odd = bytes[i + 1]!;
+    if (even === 0) evenZeros++;
+    if (odd === 0) oddZeros++;
+    const low = even === 0 ? odd : odd === 0 ? even : -1;
+    if (low !== -1 && low < 0x20 && low !== 0x09 && low !== 0x0a && low !== 0x0d) controls++;
+  }
+  const units = end / 2;
+  if (controls > units * 0.05) return null;
+  if (oddZeros >= units * 0.7 && evenZeros <= units * 0.05) return 'utf-16le';
+  if (evenZeros >= units * 0.7 && oddZeros <= units * 0.05) return 'utf-16be';
+  return null;
+}
+
+/**
+ * Bytes whose even and odd positions are zero, a control byte or a letter with the given chances (in 1/1000), the
+ * rest random: near every threshold of the UTF-16 and UTF-32 tests, at any length up to past the sniffed head.
+ */
+const zeroPatterned = fc
+  .record({
+    length: fc.integer({ min: 0, max: SNIFF_BYTES + 64 }),
+    evenZero: fc.integer({ min: 0, max: 1000 }),
+    oddZero: fc.integer({ min: 0, max: 1000 }),
+    control: fc.integer({ min: 0, max: 120 }),
+    seed: fc.integer({ min: 1, max: 0x7fffffff }),
+  })
+  .map(({ length, evenZero, oddZero, control, seed }) => {
+    let state = seed;
+    const next = () => {
+      state = (state * 48271) % 0x7fffffff;
+      return state;
+    };
+    const bytes = new Uint8Array(length);
+    for (let i = 0; i < length; i++) {
+      const roll = next() % 1000;
+      if (roll < (i % 2 === 0 ? evenZero : oddZero)) bytes[i] = 0;
+      else if (next() % 1000 < control) bytes[i] = next() % 0x20;
+      else bytes[i] = i % 3 === 0 ? 0x41 + (next() % 26) : next() % 256;
+    }
+    return bytes;
+  });
+
+describe('the sniffing loops that stop early', () => {
+  test('utf16WithoutBom gives the answer of counting every unit, on any bytes', () => {
+    const answers = new Set<string | null>();
+    fc.assert(
+      fc.property(fc.oneof(zeroPatterned, encoded, fc.uint8Array({ maxLength: 300 })), (bytes) => {
+        const answer = utf16WithoutBom(bytes);
+        answers.add(answer);
+        expect(answer).toBe(utf16Counted(bytes));
+      }),
+      { numRuns: 1500 },
+    );
+    // The inputs reach every answer, so the early stop is tested against both encodings, not only against null.
+    expect([...answers].sort()).toEqual([null, 'utf-16be', 'utf-16le'].sort());
+  });
+});
