@@ -1,11 +1,11 @@
 import picomatch from 'picomatch';
-import { appendAll } from '../core/append-all.js';
 import type { LineRange } from '../core/change-set/types.js';
 import { Utf8ByteView } from './byte-view.js';
 import { isFormatlessRule } from './fixtures.js';
 import { importedSuppressionFor } from './imported-suppressions.js';
 import { keyStoreText } from './key-stores.js';
 import { isCompiledCode, printableRuns } from './printable-runs.js';
+import { emptyScanOutcome, mergeScanOutcome } from './scan-outcome.js';
 import type { ScanOutcome, ScanTarget, ScanTargetsOptions, SkippedTarget } from './scan-target-types.js';
 import type { RawSecret, ScanTextOptions } from './scanner.js';
 import { viewOfUtf8Bytes } from './source-bytes.js';
@@ -19,6 +19,7 @@ import { toSecretFinding } from './to-finding.js';
  * once, skip what is not text, scan, keep only masked findings. Sources differ only in how they build targets.
  */
 
+export { emptyScanOutcome, mergeScanOutcome, sortOutcome } from './scan-outcome.js';
 export type {
   RejectedCandidate,
   ScanOutcome,
@@ -48,26 +49,6 @@ export function unexaminedFiles(skipped: readonly SkippedTarget[]): SkippedTarge
 
 export function lineSet(ranges: readonly LineRange[]): (line: number) => boolean {
   return (line) => ranges.some((range) => line >= range.start && line <= range.end);
-}
-
-/** An outcome with nothing in it yet: what a scan starts from, and what merged worker outcomes add up into. */
-export function emptyScanOutcome(): ScanOutcome {
-  return { findings: [], baselined: 0, suppressed: [], skipped: [], binaryRuns: [], scannedFiles: 0, scannedBytes: 0 };
-}
-
-/** Adds one outcome into another (worker shares, history batches). */
-export function mergeScanOutcome(into: ScanOutcome, from: ScanOutcome): void {
-  appendAll(into.findings, from.findings);
-  appendAll(into.skipped, from.skipped);
-  appendAll(into.binaryRuns, from.binaryRuns ?? []);
-  into.baselined += from.baselined;
-  appendAll(into.suppressed, from.suppressed);
-  if (from.rejected && from.rejected.length > 0) {
-    into.rejected ??= [];
-    appendAll(into.rejected, from.rejected);
-  }
-  into.scannedFiles += from.scannedFiles;
-  into.scannedBytes += from.scannedBytes;
 }
 
 /** Targets that arrive in batches (a streamed history): each is scanned as it comes, nothing is held after. */
@@ -279,31 +260,6 @@ export function tooLarge(path: string, size: number): SkippedTarget {
     reason: 'too_large',
     detail: `${(size / 1e6).toFixed(1)} MB over the ${(HARD_MAX_BYTES / 1e6).toFixed(0)} MB that can be scanned`,
   };
-}
-
-/** Findings in a stable order, whichever thread found them. */
-export function sortOutcome(outcome: ScanOutcome): void {
-  outcome.findings.sort(
-    (a, b) =>
-      a.path.localeCompare(b.path) ||
-      compare(a.path, b.path) ||
-      a.line - b.line ||
-      a.column - b.column ||
-      compare(a.ruleId, b.ruleId) ||
-      compare(a.fingerprint, b.fingerprint),
-  );
-  outcome.skipped.sort((a, b) => a.path.localeCompare(b.path) || compare(a.path, b.path));
-  outcome.suppressed.sort(
-    (a, b) => a.path.localeCompare(b.path) || compare(a.path, b.path) || a.line - b.line || compare(a.ruleId, b.ruleId),
-  );
-  outcome.rejected?.sort(
-    (a, b) => a.path.localeCompare(b.path) || compare(a.path, b.path) || a.line - b.line || a.column - b.column,
-  );
-  outcome.binaryRuns.sort(compare);
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** A text scanned; a view from its bytes where the scanner can (`scanView` gives `scanText`'s results). */
