@@ -247,12 +247,13 @@ export class GateCheck {
   /**
    * Whether `gate` (sticky; `shape` its name-gate shape, if any) matches right after a hit ending at `after`. With a
    * shape, `check` (the gate's check in code) is asked once the shape allows the hit, its verdict kept for the other
-   * rules of the gate at the same hit; without one, the caller asks it first (`opensAt`).
+   * rules of the gate at the same hit; without one, the caller asks it first (`opensAt`). `shaped`: the caller knows
+   * the shape allows the hit (a shape mask's bit), so it is not read again.
    */
-  passes(gate: RegExp, shape: NameGateShape | undefined, after: number, check?: HitCheck): boolean {
+  passes(gate: RegExp, shape: NameGateShape | undefined, after: number, check?: HitCheck, shaped = false): boolean {
     if (shape !== undefined) {
       this.parse(after);
-      if (!shapeAllows(shape, this.text, after, this.runEnd, this.separator)) return false;
+      if (!shaped && !shapeAllows(shape, this.text, after, this.runEnd, this.separator)) return false;
       if (check !== undefined && !this.checkPasses(check)) return false;
       if (shape.quoted !== undefined && this.rejectsQuoted(shape.quoted)) return false;
       if (shape.call && codeAt(this.text, this.separator) === 44 && !this.callArgument()) return false;
@@ -306,15 +307,10 @@ export class GateCheck {
   /** Whether `check` rejects the quoted value after the latest hit (rules of one gate share the verdict). */
   private rejectsQuoted(check: (value: string) => boolean): boolean {
     if (this.quotedVerdict === -1 || check !== this.quotedCheck) {
-      const value = this.quotedValue();
+      const value = quotedValueAt(this.text, this.separator);
       this.quotedCheck = check;
       this.quotedVerdict = value !== undefined && (value === '' || check(value)) ? 1 : 0;
     }
     return this.quotedVerdict === 1;
-  }
-
-  /** `quotedValueAt` the latest hit's separator. */
-  private quotedValue(): string | undefined {
-    return quotedValueAt(this.text, this.separator);
   }
 }
