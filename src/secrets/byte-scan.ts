@@ -177,18 +177,22 @@ function handleBatch(
       const { items } = keyword;
       for (let i = 0; i < items.length; i++) {
         const compiled = items[i]!;
-        if ((mask & (1 << i)) !== 0 && at >= scannedUntil[compiled.index]!) openWindow(compiled, at, last + 1, hits);
+        if ((mask & (1 << i)) !== 0 && at >= scannedUntil[compiled.index]!)
+          openWindow(compiled, at, last + 1, hits, masked !== null);
       }
     }
   }
 }
 
-/** `SecretScanner.openWindow` for a hit of `compiled`'s keyword at `bytes[at, after)`, its gates read on a tile. */
-function openWindow(compiled: CompiledRule, at: number, after: number, hits: ByteHits) {
+/**
+ * `SecretScanner.openWindow` for a hit of `compiled`'s keyword at `bytes[at, after)`, its gates read on a tile;
+ * `shaped` when its bit in the hit's shape mask was set (read on the same tile, which covers the hit still).
+ */
+function openWindow(compiled: CompiledRule, at: number, after: number, hits: ByteHits, shaped = false) {
   const { bytes, tiles } = hits;
   if (compiled.gateCheck !== undefined || compiled.gate !== undefined) {
     tiles.cover(at, after);
-    if (!opensAt(compiled, tiles.text, after - tiles.start, tiles.gates)) return;
+    if (!opensAt(compiled, tiles.text, after - tiles.start, tiles.gates, shaped)) return;
   }
   if (!compiled.block) {
     queueLineWindow(hits, compiled.index, compiled.rule, at);

@@ -110,12 +110,19 @@ function withFlags(flags: string, extra: string): string {
 
 /**
  * Whether `compiled`'s window opens at a keyword hit ending at `after`: its gate check and its gate pass right there
- * (`gates` reads the same `text`).
+ * (`gates` reads the same `text`). `shaped` when the caller has already found that the gate's shape allows the hit
+ * (its bit in a shape mask, `shape-masks.ts`, read on the same text and parse), so it is not asked again.
  * The scan and output masking's pre-check (`opens-window.ts`) decide alike through this.
  */
-export function opensAt(compiled: CompiledRule, text: string, after: number, gates: GateCheck): boolean {
+export function opensAt(
+  compiled: CompiledRule,
+  text: string,
+  after: number,
+  gates: GateCheck,
+  shaped = false,
+): boolean {
   const { gateCheck, gateShape } = compiled;
   // A gate with a name-gate shape has its check asked after the shape's table look-up (`GateCheck.passes`).
   if (gateCheck !== undefined && gateShape === undefined && !gateCheck(text, after)) return false;
-  return compiled.gate === undefined || gates.passes(compiled.gate, gateShape, after, gateCheck);
+  return compiled.gate === undefined || gates.passes(compiled.gate, gateShape, after, gateCheck, shaped);
 }

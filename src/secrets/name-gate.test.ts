@@ -20,7 +20,7 @@ const shapedGates = [...new Set(builtinRules.map((rule) => rule.gate))].flatMap(
 });
 
 /** What may follow a keyword: the rest of a name, then a separator's characters, then a value. */
-const NAME = ['a', 'Z', '7', '_', '.', '-'];
+const NAME = ['a', 's', 'Z', '7', '_', '.', '-'];
 const PUNCTUATION = [':', '=', '>', '"', "'", '\\', ' ', '\t', '\n', '\r', ']', '[', ',', '?', '!'];
 const VALUE = [
   ...NAME,

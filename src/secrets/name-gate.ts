@@ -20,6 +20,11 @@ export interface NameGateShape {
   /** Per ASCII code, 1 where the gate allows that character there. */
   readonly allowed: Uint8Array;
   /**
+   * When set (a shape read where the name ends), per ASCII code, 1 where the gate allows the separator's character
+   * too (`separatorAt`: past one optional backslash, one optional quote and any blanks).
+   */
+  readonly next: Uint8Array | undefined;
+  /**
    * When set, per ASCII code, 1 where the gate allows the value to start: past the separator's `:`, `=` and `>`
    * and any blanks after it.
    */
@@ -57,6 +62,8 @@ export interface NameGateSpec {
   readonly at: NameGateShape['at'];
   /** The characters allowed where `at` says. */
   readonly chars: string;
+  /** For `at: 'end'`, the characters allowed at the separator as well (see `NameGateShape.next`). */
+  readonly next?: string;
   /** The characters a value may start with (see `NameGateShape.value`), when the gate reads that far. */
   readonly value?: string;
   /** See `NameGateShape.quoted`. */
@@ -75,10 +82,12 @@ export function nameGate(spec: NameGateSpec, rest: string, flags = '', source?: 
   if (spec.run > MAX_NAME_RUN) throw new Error(`name gate run ${spec.run} exceeds ${MAX_NAME_RUN}`);
   const gate = new RegExp(source ?? `[A-Za-z0-9_.-]{0,${spec.run}}${rest}`, flags);
   const value = spec.value === undefined ? undefined : charTable(spec.value);
+  if (spec.next !== undefined && spec.at !== 'end') throw new Error('a name gate reads its separator once');
   shapes.set(gate, {
     run: spec.run,
     at: spec.at,
     allowed: charTable(spec.chars),
+    next: spec.next === undefined ? undefined : charTable(spec.next),
     value,
     quoted: spec.quoted,
     call: spec.call === true,
@@ -138,6 +147,10 @@ export function shapeAllows(
   if (runEnd - after > shape.run) return false;
   const code = codeAt(text, shape.at === 'end' ? runEnd : separator);
   if (!(code >= 0 && code < 128 && shape.allowed[code] === 1)) return false;
+  if (shape.next !== undefined) {
+    const next = codeAt(text, separator);
+    if (!(next >= 0 && next < 128 && shape.next[next] === 1)) return false;
+  }
   if (shape.value === undefined) return true;
   const start = codeAt(text, valueAt(text, separator));
   return start >= 0 && start < 128 && shape.value[start] === 1;
@@ -234,12 +247,13 @@ export class GateCheck {
   /**
    * Whether `gate` (sticky; `shape` its name-gate shape, if any) matches right after a hit ending at `after`. With a
    * shape, `check` (the gate's check in code) is asked once the shape allows the hit, its verdict kept for the other
-   * rules of the gate at the same hit; without one, the caller asks it first (`opensAt`).
+   * rules of the gate at the same hit; without one, the caller asks it first (`opensAt`). `shaped`: the caller knows
+   * the shape allows the hit (a shape mask's bit), so it is not read again.
    */
-  passes(gate: RegExp, shape: NameGateShape | undefined, after: number, check?: HitCheck): boolean {
+  passes(gate: RegExp, shape: NameGateShape | undefined, after: number, check?: HitCheck, shaped = false): boolean {
     if (shape !== undefined) {
       this.parse(after);
-      if (!shapeAllows(shape, this.text, after, this.runEnd, this.separator)) return false;
+      if (!shaped && !shapeAllows(shape, this.text, after, this.runEnd, this.separator)) return false;
       if (check !== undefined && !this.checkPasses(check)) return false;
       if (shape.quoted !== undefined && this.rejectsQuoted(shape.quoted)) return false;
       if (shape.call && codeAt(this.text, this.separator) === 44 && !this.callArgument()) return false;
@@ -293,16 +307,11 @@ export class GateCheck {
   /** Whether `check` rejects the quoted value after the latest hit (rules of one gate share the verdict). */
   private rejectsQuoted(check: (value: string) => boolean): boolean {
     if (this.quotedVerdict === -1 || check !== this.quotedCheck) {
-      const value = this.quotedValue();
+      const value = quotedValueAt(this.text, this.separator);
       this.quotedCheck = check;
       this.quotedVerdict = value !== undefined && (value === '' || check(value)) ? 1 : 0;
     }
     return this.quotedVerdict === 1;
-  }
-
-  /** `quotedValueAt` the latest hit's separator. */
-  private quotedValue(): string | undefined {
-    return quotedValueAt(this.text, this.separator);
   }
 }
 

@@ -45,6 +45,7 @@ export function outputShapes(output: KeywordOutput<CompiledRule>): OutputShapes 
     const bit = 1 << index;
     for (let run = shape.run + 1; run < shapes.run.length; run++) shapes.run[run]! &= ~bit;
     disallow(shape.at === 'end' ? shapes.atEnd : shapes.atSeparator, shape.allowed, bit);
+    if (shape.next !== undefined) disallow(shapes.atSeparator, shape.next, bit);
     if (shape.value !== undefined) disallow(shapes.value!, shape.value, bit);
   }
   return shapes;

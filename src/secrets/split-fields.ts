@@ -98,7 +98,11 @@ export function splitFieldPattern(core: string, forms: readonly SplitFieldForm[]
  * after its quote and stops here.
  */
 export const SPLIT_FIELD_GATE = checkedGate(
-  nameGate({ run: 30, at: 'end', chars: '"<' }, String.raw`(?:"[ \t]*(?:[,{\r\n]|value[ \t]*=)|</(?:name|key)>)`, 'i'),
+  nameGate(
+    { run: 30, at: 'end', chars: '"<', next: ',{\r\nvV<' },
+    String.raw`(?:"[ \t]*(?:[,{\r\n]|value[ \t]*=)|</(?:name|key)>)`,
+    'i',
+  ),
   inNameField,
 );
 

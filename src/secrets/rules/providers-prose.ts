@@ -1,5 +1,6 @@
 import { checkedGate } from '../gate-checks.js';
 import { hitContext } from '../hit-context.js';
+import { nameGate } from '../name-gate.js';
 import { defineRules, type MatchContext } from '../rule.js';
 import { missesByLittle, OTHER_CREDENTIAL_NAME, shapeClass, type ValueShape } from '../rule-builders.js';
 import { LOWER_ALPHANUMERIC, lazySamples, randomString } from '../sample-tokens.js';
@@ -219,8 +220,9 @@ export default defineRules([
     title: "API key or token named by its provider in words (Using adzuna key=…, webex token - '…')",
     severity: 'high',
     keywords: ['key', 'token'],
+    // The keyword ends the name, or a `-` after it does (`token - '…'`): then a quote, a blank, `=` or `:`.
     gate: checkedGate(
-      /["']?[ \t]*(?:=|:|-[ \t]*['"])/,
+      nameGate({ run: 1, at: 'end', chars: `"' \t=:` }, '', '', /["']?[ \t]*(?:=|:|-[ \t]*['"])/.source),
       (text, after) => wordThenSpaceBefore(text, after) && separatorAfter(text, after),
     ),
     pattern: PROSE_KEY,
@@ -257,8 +259,14 @@ export default defineRules([
     // The keyword ends the name (`…_token`, `…KEY`), and every table's shapes are 20 characters or more. Its context
     // (what `spacedValueAfter` needs first: an `s`, a quote or a blank) lets the keyword pass drop the hits of
     // `access`, this rule's alone, that stand before anything else (half of them on npm code: `accessToken`, `access(`).
+    // As a name gate: past the keyword and one optional `s`, a quote or a blank.
     gate: checkedGate(
-      /s?["']?[ \t]{1,4}["']?[A-Za-z0-9][^\s"'`,;<>(){}[\]\\&]{19}/,
+      nameGate(
+        { run: 1, at: 'end', chars: `"' \t` },
+        '',
+        '',
+        /s?["']?[ \t]{1,4}["']?[A-Za-z0-9][^\s"'`,;<>(){}[\]\\&]{19}/.source,
+      ),
       spacedValueAfter,
       hitContext([], [`s"' \t`]),
     ),
