@@ -271,3 +271,69 @@ describe('gates with a check in code', () => {
     );
   });
 });
+
+describe('the logged provider key', () => {
+  test('its check (the rest of the `request to` line) holds at every match and turns down longer lines', () => {
+    const rule = ruleOf('providers-prose-logged-key');
+    const check = gateCheckOf(rule.gate)!;
+    const search = new RegExp(rule.pattern.source, `${rule.pattern.flags}g`);
+    const pieces = [
+      'request to',
+      'Request To',
+      ' ',
+      '\t',
+      '   ',
+      'the ',
+      'apiflash',
+      'aha.io',
+      'Q',
+      ' api',
+      ' API',
+      ' and',
+      '\n',
+      '\r\n',
+      '\r',
+      'Using Key=',
+      '[DEBUG] using api_token = ',
+      'abcd1234',
+      'x'.repeat(45),
+      ',',
+      '$',
+      '.',
+      'é',
+    ];
+    // Log lines made of the pattern's parts, some of them changed into what it does not take, among random pieces.
+    const logged = fc
+      .tuple(
+        fc.constantFrom(' ', '\t', '   ', ''),
+        fc.constantFrom('the ', 'THE\t', ''),
+        fc.constantFrom('apiflash', 'aha.io', 'Q', `${'w'.repeat(41)}.abcdef`, 'x'.repeat(45), 'a$b', 'the'),
+        fc.constantFrom(' api', ' API', '', ' and more', '.'),
+        fc.constantFrom('', ' ', '\t '),
+        fc.constantFrom('\n', '\r\n', '\r', ''),
+        fc.constantFrom('Using Key=', '[DEBUG] using api_token = ', '  using token='),
+        fc.constantFrom('abcd1234', 'x'.repeat(45), ','),
+      )
+      .map((parts) => `request to${parts.join('')}`);
+    let matches = 0;
+    let turnedDown = 0;
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.constantFrom(...pieces), logged), { maxLength: 10 }), (parts) => {
+        const text = parts.join('');
+        const starts = new Set<number>();
+        for (const match of text.matchAll(search)) {
+          // The keyword pass finds `request to` with one space; a match with more blanks there has no hit at all.
+          if (!/^request to/i.test(match[0])) continue;
+          matches++;
+          starts.add(match.index);
+          expect(check(text, match.index + 'request to'.length)).toBe(true);
+        }
+        for (const hit of text.matchAll(/request to/gi))
+          if (!starts.has(hit.index) && !check(text, hit.index + 'request to'.length)) turnedDown++;
+      }),
+      { numRuns: 4000 },
+    );
+    expect(matches).toBeGreaterThan(30);
+    expect(turnedDown).toBeGreaterThan(1000);
+  });
+});
