@@ -162,7 +162,7 @@ describe('gates with a check in code', () => {
     );
   });
 
-  test('the key named for whose it is: its check holds at the name end of every match, its quoted verdict only rejects what the rule rejects', () => {
+  test('the key named for whose it is: its check turns down only matches the rule rejects, and so does its quoted verdict', () => {
     const rule = ruleOf('generic-secret-key-name');
     const check = gateCheckOf(rule.gate)!;
     const quoted = nameGateShape(rule.gate)!.quoted!;
@@ -190,15 +190,44 @@ describe('gates with a check in code', () => {
       'x9',
       fakeToken('', 20),
       fakeToken('', 40),
+      // What typings and API models put after such names (`= string;`, `?: KmsKey;`, `": {`), and other forms.
+      ' = string;',
+      '?: KmsKey;',
+      ': {',
+      '": [',
+      '!',
+      '?',
+      '[',
+      ']',
+      '=>',
+      ':=',
+      '\\"',
+      '&quot;',
+      '\t',
+      '         ',
+      'T',
+      '-',
+      'é',
     ];
     let matches = 0;
+    let turnedDown = 0;
+    let passed = 0;
     // Random pieces, and assignments made of a name, a separator and a value in random quotes, with pieces around.
     const assignment = fc
       .tuple(
         fc.constantFrom('stripeKey', 'CLIENT_KEY', 'proxy_auth', 'x.fooKey12', 'Auth'),
-        fc.constantFrom('=', ': ', ' = ', '": ', "'='"),
+        fc.constantFrom('=', ': ', ' = ', '": ', "'='", '?=', ': T = ', ':T=', ' => ', ':=', '= ', '!= '),
         fc.constantFrom('"', "'", ''),
-        fc.constantFrom(fakeToken('', 20), fakeToken('', 40), 'MaxResults', 'abc123def456ghi7', '{0}'),
+        fc.constantFrom(
+          fakeToken('', 20),
+          fakeToken('', 40),
+          'MaxResults',
+          'abc123def456ghi7',
+          'abc123def456ghi',
+          '{0}',
+          'string',
+          `${fakeToken('', 12)}=${fakeToken('', 12)}`,
+        ),
       )
       .map(([name, separator, quote, value]) => `${name}${separator}${quote}${value}${quote}`);
     const piece = fc.oneof(fc.constantFrom(...pieces), assignment);
@@ -208,7 +237,14 @@ describe('gates with a check in code', () => {
         for (const match of text.matchAll(search)) {
           matches++;
           const name = match.groups!.name!;
-          expect(check(text, match.index + name.replace(/[0-9]{1,2}$/, '').length)).toBe(true);
+          const [group, secret] = Object.entries(match.groups!).find(([key, v]) => key.startsWith('secret') && v)!;
+          const accepted = ['code', 'config'].some((syntax) =>
+            rule.validate!(secret!, { name, group, syntax: syntax as 'code', host: undefined }),
+          );
+          if (!check(text, match.index + name.replace(/[0-9]{1,2}$/, '').length)) {
+            turnedDown++;
+            expect(accepted).toBe(false);
+          } else if (group === 'secretBare' && accepted) passed++;
           const value = match.groups!.secretQuoted ?? match.groups!.secretSingle;
           if (value === undefined || !quoted(value)) continue;
           expect(rule.validate!(value, { name, group: 'secretQuoted', syntax: 'code', host: undefined })).toBe(false);
@@ -217,5 +253,87 @@ describe('gates with a check in code', () => {
       { numRuns: 3000 },
     );
     expect(matches).toBeGreaterThan(100);
+    // The check must turn some matches down, and let unquoted values the rule reports through, or this proves nothing.
+    expect(turnedDown).toBeGreaterThan(50);
+    expect(passed).toBeGreaterThan(10);
+  });
+
+  test('the Vault legacy token under a token name: its check (`s.`, `b.` or `r.` ahead) never turns down a hit its gate takes', () => {
+    checkNeverTurnsDownGate(
+      'hashicorp-vault-legacy-token-named',
+      ['Name', '_', '.', '-', 'x'.repeat(15), '"', "'", '`', ' ', '\t', '    ', '=', ':', ':=', '=>', ',', 's.', 'B.'],
+      'token',
+    );
+    checkNeverTurnsDownGate(
+      'hashicorp-vault-legacy-token-named',
+      ['_', '"', "'", '`', ' ', '\t', '    ', '=', ':', ':=', '=>', ',', 's.', 'b.', 'R.', 's', '.', '\n', 'é', 'ab'],
+      'VAULT_TOKEN',
+    );
+  });
+});
+
+describe('the logged provider key', () => {
+  test('its check (the rest of the `request to` line) holds at every match and turns down longer lines', () => {
+    const rule = ruleOf('providers-prose-logged-key');
+    const check = gateCheckOf(rule.gate)!;
+    const search = new RegExp(rule.pattern.source, `${rule.pattern.flags}g`);
+    const pieces = [
+      'request to',
+      'Request To',
+      ' ',
+      '\t',
+      '   ',
+      'the ',
+      'apiflash',
+      'aha.io',
+      'Q',
+      ' api',
+      ' API',
+      ' and',
+      '\n',
+      '\r\n',
+      '\r',
+      'Using Key=',
+      '[DEBUG] using api_token = ',
+      'abcd1234',
+      'x'.repeat(45),
+      ',',
+      '$',
+      '.',
+      'é',
+    ];
+    // Log lines made of the pattern's parts, some of them changed into what it does not take, among random pieces.
+    const logged = fc
+      .tuple(
+        fc.constantFrom(' ', '\t', '   ', ''),
+        fc.constantFrom('the ', 'THE\t', ''),
+        fc.constantFrom('apiflash', 'aha.io', 'Q', `${'w'.repeat(41)}.abcdef`, 'x'.repeat(45), 'a$b', 'the'),
+        fc.constantFrom(' api', ' API', '', ' and more', '.'),
+        fc.constantFrom('', ' ', '\t '),
+        fc.constantFrom('\n', '\r\n', '\r', ''),
+        fc.constantFrom('Using Key=', '[DEBUG] using api_token = ', '  using token='),
+        fc.constantFrom('abcd1234', 'x'.repeat(45), ','),
+      )
+      .map((parts) => `request to${parts.join('')}`);
+    let matches = 0;
+    let turnedDown = 0;
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.constantFrom(...pieces), logged), { maxLength: 10 }), (parts) => {
+        const text = parts.join('');
+        const starts = new Set<number>();
+        for (const match of text.matchAll(search)) {
+          // The keyword pass finds `request to` with one space; a match with more blanks there has no hit at all.
+          if (!/^request to/i.test(match[0])) continue;
+          matches++;
+          starts.add(match.index);
+          expect(check(text, match.index + 'request to'.length)).toBe(true);
+        }
+        for (const hit of text.matchAll(/request to/gi))
+          if (!starts.has(hit.index) && !check(text, hit.index + 'request to'.length)) turnedDown++;
+      }),
+      { numRuns: 4000 },
+    );
+    expect(matches).toBeGreaterThan(30);
+    expect(turnedDown).toBeGreaterThan(1000);
   });
 });

@@ -10,6 +10,7 @@ import {
   rejectedOnItsOwn,
   SECRET_NAME,
 } from '../generic-value.js';
+import { keyNameValueMayFollow, tooWeakForKeyName } from '../key-name-value.js';
 import { isCredentialKeyName } from '../key-names.js';
 import { ALNUM, nameGate } from '../name-gate.js';
 import { isSpelledInWords } from '../name-shaped-values.js';
@@ -227,16 +228,18 @@ function isAsciiDigit(code: number): boolean {
 function keyNameValueRejected(value: string): boolean {
   return tooWeakForKeyName(value) || rejectedOnItsOwn(value);
 }
-function tooWeakForKeyName(value: string): boolean {
-  return value.length < 16 || !/[0-9]/.test(value) || !/[A-Za-z]/.test(value);
-}
-/** The assignment gate's shape, the name ending within two digits of the keyword, behind a look at the word start. */
+/**
+ * The assignment gate's shape, the name ending within two digits of the keyword, behind a look at the word start and
+ * a look ahead at what the pattern's separator and value would take there (`keyNameValueMayFollow`: no window at
+ * `export type TagKey = string;` or `"auth": [`).
+ */
 const KEY_NAME_GATE = checkedGate(
   nameGate(
     { run: 2, at: 'separator', chars: '=:,?![', quoted: keyNameValueRejected },
     String.raw`\\?["']?[ \t]{0,8}(?:[=:?!]|,[ \t]{0,16}["']|\[[0-9]{0,4}\][ \t]{0,4}=)`,
   ),
-  (text, after) => startsNameWord(text, after) && endsNameAfterDigits(text, after),
+  (text, after) =>
+    startsNameWord(text, after) && endsNameAfterDigits(text, after) && keyNameValueMayFollow(text, after),
 );
 /** A key named only by whose it is is weaker evidence than `api_key`: a key-length value of letters and digits. */
 function judgeKeyName(value: string, context: Parameters<typeof judgeGenericValue>[2]): boolean {

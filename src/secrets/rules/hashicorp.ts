@@ -1,8 +1,33 @@
+import { checkedGate } from '../gate-checks.js';
 import { nameGate } from '../name-gate.js';
 import { defineRules, type SecretRule } from '../rule.js';
 import { namedValue, prefixedToken } from '../rule-builders.js';
 import { fakeToken, LOWER_ALPHANUMERIC, lazySamples, URL_SAFE } from '../sample-tokens.js';
 import { mixesDigitsAndCases } from '../token-shape.js';
+
+/** Per ASCII code: 1 for a name character (`[A-Za-z0-9_.-]`), 2 for what the legacy gate allows between name and value. */
+const AROUND = new Uint8Array(128);
+for (const char of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-') AROUND[char.charCodeAt(0)] = 1;
+for (const char of '"\'` \t=:>,') AROUND[char.charCodeAt(0)] = 2;
+
+/**
+ * The legacy token gate's `s.`, `b.` or `r.` read in code: past the rest of the name (20 characters at most), only
+ * quotes, blanks and the separator (12 characters at most), then one of `sbrSBR` and a dot. A `token` hit before
+ * anything else (14,795 gate regex tests a pass of the rule-cost bench's 64 MB, none passing) stops here. Reads ahead
+ * only, within the line, and stops at any code unit outside ASCII (none of which the gate matches).
+ */
+function legacyValueAhead(text: string, after: number): boolean {
+  let at = after;
+  while (at < text.length && at - after <= 20 && AROUND[text.charCodeAt(at)] === 1) at++;
+  if (at - after > 20) return false;
+  for (const limit = Math.min(text.length, at + 13); at < limit; at++) {
+    const code = text.charCodeAt(at);
+    const lower = code | 0x20;
+    if (lower === 115 || lower === 98 || lower === 114) return at + 1 < text.length && text.charCodeAt(at + 1) === 46;
+    if (code >= 128 || AROUND[code] !== 2) return false;
+  }
+  return false;
+}
 
 /** Vault tokens only as whole tokens: `settings.hvs.something` in code is a property path, not a token. */
 const wholeToken = (rule: SecretRule, prefix: string, body: string): SecretRule => ({
@@ -79,10 +104,13 @@ export default defineRules([
     keywords: ['token'],
     // What follows a `token` hit: the rest of the name, a separator (a blank one lands on the value), then `s.`, `b.`
     // or `r.`, possibly quoted. Keyword-dense data has a `token` key on every few lines and never this value.
-    gate: nameGate(
-      { run: 20, at: 'separator', chars: '=:,sbrSBR"\'`', value: ',sbrSBR"\'`' },
-      '["\']?[ \\t]{0,4}(?:=|:=|:|=>|,|[ \\t])[ \\t]{0,4}["\'`]?[sbr]\\.',
-      'i',
+    gate: checkedGate(
+      nameGate(
+        { run: 20, at: 'separator', chars: '=:,sbrSBR"\'`', value: ',sbrSBR"\'`' },
+        '["\']?[ \\t]{0,4}(?:=|:=|:|=>|,|[ \\t])[ \\t]{0,4}["\'`]?[sbr]\\.',
+        'i',
+      ),
+      legacyValueAhead,
     ),
     pattern:
       /(?<![A-Za-z0-9_.-])(?<name>-{0,2}[A-Za-z0-9_.-]{0,30}?token[A-Za-z0-9_.-]{0,20})["']?[ \t]{0,4}(?:=|:=|:|=>|,|[ \t])[ \t]{0,4}["'`]?(?<secret>[sbr]\.(?:[A-Za-z0-9]{24}|CAES[A-Za-z0-9_-]{60,200}))(?![A-Za-z0-9_.-])/i,

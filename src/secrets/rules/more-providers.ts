@@ -87,6 +87,9 @@ const PROVIDERS: Record<string, Provider> = {
       title: 'WireGuard private or preshared key (PrivateKey = …)',
       severity: 'critical',
       keywords: ['privatekey', 'presharedkey'],
+      // The pattern after its keyword: `privateKey: KeyObject` and `"PrivateKey": {` in typings and API models cut
+      // no window.
+      gate: /[ \t]{0,4}=[ \t]{0,4}[A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=/,
       pattern:
         /(?<![A-Za-z0-9_])(?:Private|Preshared)Key[ \t]{0,4}=[ \t]{0,4}([A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=)(?![A-Za-z0-9+/=])/,
       entropy: 4,

@@ -122,6 +122,45 @@ const LOGGED_KEY = new RegExp(
   'i',
 );
 
+/** Per ASCII code: 1 for a letter, digit or dot (a word of `LOGGED_KEY`'s first line), 2 for a blank. */
+const LOGGED_LINE = new Uint8Array(128);
+for (const char of `${LOWER_ALPHANUMERIC}ABCDEFGHIJKLMNOPQRSTUVWXYZ.`) LOGGED_LINE[char.charCodeAt(0)] = 1;
+LOGGED_LINE[32] = 2;
+LOGGED_LINE[9] = 2;
+/** The most letters, digits and dots `LOGGED_KEY`'s first line holds after `request to` (`the`, 41 + 7, `api`). */
+const LOGGED_LINE_CHARS = 3 + 41 + 7 + 3;
+/** How far the check reads before it leaves the line to the regex (blanks there are unbounded). */
+const LOGGED_LINE_READ = 256;
+
+/**
+ * The logged key's gate in code: after `request to`, the rest of the line is what `LOGGED_KEY`'s first line allows,
+ * at most three words of letters, digits and dots (`the`, the provider, `api`) between blanks and then the line's
+ * end (`\n` or `\r\n`). Comments and messages (`a request to the server and …`, `request to ${url}`) have more, and
+ * cut no 1,400-character window. Reads only ahead, within the line; any code unit outside ASCII turns the hit down
+ * (no word of the pattern holds one).
+ */
+function loggedLineEnds(text: string, after: number): boolean {
+  let words = 0;
+  let chars = 0;
+  let inWord = false;
+  for (let at = after; at < text.length; at++) {
+    if (at - after > LOGGED_LINE_READ) return true;
+    const code = text.charCodeAt(at);
+    if (code === 10) return words > 0;
+    if (code === 13) return words > 0 && at + 1 < text.length && text.charCodeAt(at + 1) === 10;
+    const kind = code < 128 ? LOGGED_LINE[code]! : 0;
+    if (kind === 0) return false;
+    if (kind === 2) {
+      inWord = false;
+      continue;
+    }
+    if (!inWord && ++words > 3) return false;
+    inWord = true;
+    if (++chars > LOGGED_LINE_CHARS) return false;
+  }
+  return false;
+}
+
 /** The shape of the provider the log line sends a request to (`request to the aha.io` → `aha`). */
 function loggedShapeOf(name: string): ValueShape | undefined {
   const provider = name
@@ -298,6 +337,7 @@ export default defineRules([
     title: 'API key or token logged on the line after a request to its provider (Sending request to X / Using Key=…)',
     severity: 'high',
     keywords: ['request to'],
+    gate: checkedGate(/[ \t]/, loggedLineEnds),
     window: 'block',
     maxLength: 1400,
     pattern: LOGGED_KEY,
