@@ -1,4 +1,5 @@
 import { conditionsOf, FIRST_CONDITION, hitContext, holdsInBytes, holdsInText } from './hit-context.js';
+import { STREAM_BYTES, WasmKeywordLoop } from './keyword-wasm.js';
 import { type Accepting, acceptingOf, buildKeywordAutomaton, type KeywordAutomaton } from './prefilter.js';
 
 /**
@@ -30,18 +31,27 @@ const WARM_CALLS = 32;
 
 export class KeywordHits {
   /** Per hit, the automaton's state after its last character, where its keywords are listed. */
-  readonly states = new Int32Array(CAPACITY);
+  states: Int32Array;
   /** Per hit, the offset of its last character. */
-  readonly ends = new Int32Array(CAPACITY);
+  ends: Int32Array;
   count = 0;
   /** Bytes per stream of a two-stream segment (`findBytes`); smaller in tests, so short texts take that path. */
   readonly half: number;
   /** Where the pass stopped (every character before it read) and the automaton's state there. */
   at = 0;
   state = 0;
+  /** `findBytes`'s loop in WebAssembly (its record is this pass's), or `null` to run the JavaScript loop. */
+  private readonly wasm: WasmKeywordLoop | null;
 
-  constructor(half = HALF) {
+  /**
+   * `half`: see `half`; `quarter`: bytes per stream of the WebAssembly loop's four, or `null` for no WebAssembly
+   * (smaller in tests, as `half`).
+   */
+  constructor(half = HALF, quarter: number | null = STREAM_BYTES) {
     this.half = Math.min(half, CAPACITY >> 2);
+    this.wasm = quarter === null ? null : WasmKeywordLoop.make(Math.min(quarter, CAPACITY >> 3));
+    this.states = this.wasm?.states ?? new Int32Array(CAPACITY);
+    this.ends = this.wasm?.ends ?? new Int32Array(CAPACITY);
     // Each pass run over nothing, so the code after its loop has type feedback before the loop is first optimized.
     // The first large text has the loop compiled mid-pass (on-stack replacement); without feedback for what follows
     // the loop, that compiled loop was entered and left again at its end on later calls: from one run to the next,
@@ -101,9 +111,33 @@ export class KeywordHits {
 
   /**
    * `find` over bytes read one per character (ASCII, or UTF-8 read as Latin-1): the same hits at the same offsets as
-   * over their one-byte string, without making that string. A loop of its own, so each stays monomorphic.
+   * over their one-byte string, without making that string. In WebAssembly (`keyword-wasm.ts`) where it runs, else
+   * `findBytesInJs`.
    */
   findBytes(
+    automaton: KeywordAutomaton<unknown>,
+    accepting: Accepting,
+    bytes: Uint8Array,
+    from: number,
+    until: number,
+    state: number,
+  ): void {
+    const { wasm } = this;
+    if (wasm === null || !wasm.takes(automaton, accepting)) {
+      this.findBytesInJs(automaton, accepting, bytes, from, until, state);
+      return;
+    }
+    const count = wasm.run(automaton, accepting, bytes, from, until, state);
+    // The record is the module's memory, whose views a larger automaton's table renews.
+    this.states = wasm.states;
+    this.ends = wasm.ends;
+    this.count = accepting.conditions.any ? this.heldInBytes(accepting, bytes, count) : count;
+    this.at = wasm.at;
+    this.state = wasm.state;
+  }
+
+  /** `findBytes`'s loop in JavaScript, of its own so each loop stays monomorphic: two streams per segment. */
+  private findBytesInJs(
     automaton: KeywordAutomaton<unknown>,
     accepting: Accepting,
     bytes: Uint8Array,
