@@ -154,7 +154,7 @@ describe('the keyword pass', () => {
           // Parts of 2048 bytes never split texts this short: the plain one-stream loop, in JavaScript.
           const one = ordered(new KeywordHits(2048, null), automaton, bytes, cuts);
           expect(ordered(new KeywordHits(part, null), automaton, bytes, cuts)).toEqual(one);
-          expect(ordered(new KeywordHits(2048, part), automaton, bytes, cuts)).toEqual(one);
+          expect(ordered(new KeywordHits(2048, { quarter: part, after: 0 }), automaton, bytes, cuts)).toEqual(one);
         },
       ),
       { numRuns: 500 },
@@ -162,7 +162,7 @@ describe('the keyword pass', () => {
     // Every byte a hit: the record fills in the middle of the segments and the pass goes on.
     const dots = buildKeywordAutomaton([{ keywords: ['.'], item: '.' }]);
     const bytes = Buffer.from('.'.repeat(40_000));
-    for (const found of [new KeywordHits(), new KeywordHits(2048, null)]) {
+    for (const found of [new KeywordHits(2048, { quarter: 1024, after: 0 }), new KeywordHits(2048, null)]) {
       const [hits] = ordered(found, dots, bytes, []);
       expect((hits as number[]).filter((_, index) => index % 2 === 1)).toEqual([...Array(40_000).keys()]);
     }
@@ -172,7 +172,7 @@ describe('the keyword pass', () => {
     const keyword = fc
       .array(fc.constantFrom('a', 'b', 'c', '_', '.', '-'), { minLength: 1, maxLength: 6 })
       .map((c) => c.join(''));
-    const wasm = new KeywordHits();
+    const wasm = new KeywordHits(2048, { quarter: 1024, after: 0 });
     fc.assert(
       fc.property(
         fc.array(fc.tuple(fc.uniqueArray(keyword, { minLength: 1, maxLength: 40 }), fc.nat(), fc.nat()), {
@@ -183,7 +183,8 @@ describe('the keyword pass', () => {
         fc.integer({ min: 1, max: 1200 }),
         fc.nat(400),
         fc.array(fc.nat(250_000), { maxLength: 3 }),
-        (sets, piece, repeat, blanks, cuts) => {
+        fc.nat(300_000),
+        (sets, piece, repeat, blanks, cuts, after) => {
           // Runs of blanks between the pieces: hits sparse enough for a call to go on past its first window.
           const bytes = Buffer.from(`${piece.join('')}${' '.repeat(blanks)}`.repeat(repeat), 'utf8');
           for (const [keywords, boundBits, mutedBits] of sets) {
@@ -198,8 +199,11 @@ describe('the keyword pass', () => {
                 states[state] = 0;
             });
             const accepting = acceptingOf(states);
-            expect(ordered(wasm, automaton, bytes, cuts, accepting)).toEqual(
-              ordered(new KeywordHits(2048, null), automaton, bytes, cuts, accepting),
+            const inJs = ordered(new KeywordHits(2048, null), automaton, bytes, cuts, accepting);
+            expect(ordered(wasm, automaton, bytes, cuts, accepting)).toEqual(inJs);
+            // Made in the middle of a pass.
+            expect(ordered(new KeywordHits(2048, { quarter: 1024, after }), automaton, bytes, cuts, accepting)).toEqual(
+              inJs,
             );
           }
         },
