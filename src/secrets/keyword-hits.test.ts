@@ -49,6 +49,30 @@ function naiveHits(keywords: string[], text: string): string[] {
   return hits.sort();
 }
 
+/** Every hit's state and end over bytes, in the order recorded, the pass restarted at each cut and after each full record. */
+function ordered(
+  found: KeywordHits,
+  automaton: ReturnType<typeof buildKeywordAutomaton>,
+  bytes: Uint8Array,
+  cuts: number[],
+  accepting = acceptingOf(automaton.accepting),
+): [number[], number] {
+  const hits: number[] = [];
+  let state = 0;
+  let from = 0;
+  for (const until of [...new Set(cuts.filter((cut) => cut > 0 && cut < bytes.length)), bytes.length].sort(
+    (a, b) => a - b,
+  )) {
+    for (let next = from; next < until; next = found.at) {
+      found.findBytes(automaton, accepting, bytes, next, until, state);
+      state = found.state;
+      for (let hit = 0; hit < found.count; hit++) hits.push(found.states[hit]!, found.ends[hit]!);
+    }
+    from = until;
+  }
+  return [hits, state];
+}
+
 describe('the keyword pass', () => {
   test('finds every hit in order, wherever the text is cut and however many hits it holds', () => {
     const keyword = fc.array(fc.constantFrom('a', 'b', '_'), { minLength: 1, maxLength: 4 }).map((c) => c.join(''));
@@ -114,46 +138,23 @@ describe('the keyword pass', () => {
     );
   });
 
-  test('over bytes in two streams per segment, gives the hits of one stream, in the same order, wherever it is cut', () => {
+  test('over bytes in streams per segment (two in JavaScript, four in WebAssembly), gives the hits of one stream, in the same order, wherever it is cut', () => {
     const keyword = fc
       .array(fc.constantFrom('a', 'b', '_', '.'), { minLength: 1, maxLength: 5 })
       .map((c) => c.join(''));
-    /** Every hit's state and end, in the order recorded, the pass restarted at each cut and after each full record. */
-    const ordered = (
-      found: KeywordHits,
-      automaton: ReturnType<typeof buildKeywordAutomaton>,
-      bytes: Buffer,
-      cuts: number[],
-    ) => {
-      const accepting = acceptingOf(automaton.accepting);
-      const hits: number[] = [];
-      let state = 0;
-      let from = 0;
-      for (const until of [...new Set(cuts.filter((cut) => cut > 0 && cut < bytes.length)), bytes.length].sort(
-        (a, b) => a - b,
-      )) {
-        for (let next = from; next < until; next = found.at) {
-          found.findBytes(automaton, accepting, bytes, next, until, state);
-          state = found.state;
-          for (let hit = 0; hit < found.count; hit++) hits.push(found.states[hit]!, found.ends[hit]!);
-        }
-        from = until;
-      }
-      return [hits, state];
-    };
     fc.assert(
       fc.property(
         fc.uniqueArray(keyword, { minLength: 1, maxLength: 8 }),
         fc.array(fc.constantFrom('a', 'b', 'A', '_', '.', ' ', '\u00e9'), { maxLength: 300 }),
         fc.array(fc.nat(300), { maxLength: 4 }),
         fc.integer({ min: 1, max: 12 }),
-        (keywords, chars, cuts, half) => {
+        (keywords, chars, cuts, part) => {
           const automaton = buildKeywordAutomaton(keywords.map((word) => ({ keywords: [word], item: word })));
           const bytes = Buffer.from(chars.join(''), 'utf8');
-          // A half of 2048 bytes never splits texts this short: the plain one-stream loop.
-          expect(ordered(new KeywordHits(half), automaton, bytes, cuts)).toEqual(
-            ordered(new KeywordHits(), automaton, bytes, cuts),
-          );
+          // Parts of 2048 bytes never split texts this short: the plain one-stream loop, in JavaScript.
+          const one = ordered(new KeywordHits(2048, null), automaton, bytes, cuts);
+          expect(ordered(new KeywordHits(part, null), automaton, bytes, cuts)).toEqual(one);
+          expect(ordered(new KeywordHits(2048, { quarter: part, after: 0 }), automaton, bytes, cuts)).toEqual(one);
         },
       ),
       { numRuns: 500 },
@@ -161,8 +162,62 @@ describe('the keyword pass', () => {
     // Every byte a hit: the record fills in the middle of the segments and the pass goes on.
     const dots = buildKeywordAutomaton([{ keywords: ['.'], item: '.' }]);
     const bytes = Buffer.from('.'.repeat(40_000));
-    const [hits] = ordered(new KeywordHits(), dots, bytes, []);
-    expect((hits as number[]).filter((_, index) => index % 2 === 1)).toEqual([...Array(40_000).keys()]);
+    for (const found of [new KeywordHits(2048, { quarter: 1024, after: 0 }), new KeywordHits(2048, null)]) {
+      const [hits] = ordered(found, dots, bytes, []);
+      expect((hits as number[]).filter((_, index) => index % 2 === 1)).toEqual([...Array(40_000).keys()]);
+    }
+  });
+
+  test('in WebAssembly, gives the hits of the JavaScript loop: texts longer than a window, path-bound and muted keywords, automata taking turns', () => {
+    const keyword = fc
+      .array(fc.constantFrom('a', 'b', 'c', '_', '.', '-'), { minLength: 1, maxLength: 6 })
+      .map((c) => c.join(''));
+    const wasm = new KeywordHits(2048, { quarter: 1024, after: 0 });
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.uniqueArray(keyword, { minLength: 1, maxLength: 40 }), fc.nat(), fc.nat()), {
+          minLength: 1,
+          maxLength: 3,
+        }),
+        fc.array(fc.constantFrom('a', 'b', 'c', '_', '.', '-', ' ', 'x', '\u00e9'), { minLength: 1, maxLength: 200 }),
+        fc.integer({ min: 1, max: 1200 }),
+        fc.nat(400),
+        fc.array(fc.nat(250_000), { maxLength: 3 }),
+        fc.nat(300_000),
+        (sets, piece, repeat, blanks, cuts, after) => {
+          // Runs of blanks between the pieces: hits sparse enough for a call to go on past its first window.
+          const bytes = Buffer.from(`${piece.join('')}${' '.repeat(blanks)}`.repeat(repeat), 'utf8');
+          for (const [keywords, boundBits, mutedBits] of sets) {
+            const automaton = buildKeywordAutomaton(
+              keywords.map((word, index) => ({ keywords: [word], item: index })),
+              [],
+              (item) => ((boundBits >> (item % 30)) & 1) === 1,
+            );
+            const states = automaton.accepting.slice();
+            automaton.outputs.forEach((list, state) => {
+              if (list?.every((output) => output.items.every((item) => ((mutedBits >> (item % 30)) & 1) === 1)))
+                states[state] = 0;
+            });
+            const accepting = acceptingOf(states);
+            const inJs = ordered(new KeywordHits(2048, null), automaton, bytes, cuts, accepting);
+            expect(ordered(wasm, automaton, bytes, cuts, accepting)).toEqual(inJs);
+            // Made in the middle of a pass.
+            expect(ordered(new KeywordHits(2048, { quarter: 1024, after }), automaton, bytes, cuts, accepting)).toEqual(
+              inJs,
+            );
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
+    // A keyword across each window's end (64 KB from where the pass starts).
+    const automaton = buildKeywordAutomaton([{ keywords: ['abcdef'], item: 0 }]);
+    for (let back = 1; back < 6; back++) {
+      const bytes = Buffer.alloc(140_000, 32);
+      for (const end of [65_536, 131_072]) bytes.write('abcdef', end - back, 'latin1');
+      const [hits] = ordered(wasm, automaton, bytes, []);
+      expect(hits.filter((_, index) => index % 2 === 1)).toEqual([65_541 - back, 131_077 - back]);
+    }
   });
 
   test('a pass used before (its loops warmed over nothing when made, then run on another text) finds what a new one does, over text and bytes', () => {

@@ -1,4 +1,5 @@
 import { conditionsOf, FIRST_CONDITION, hitContext, holdsInBytes, holdsInText } from './hit-context.js';
+import { STREAM_BYTES, WasmKeywordLoop } from './keyword-wasm.js';
 import { type Accepting, acceptingOf, buildKeywordAutomaton, type KeywordAutomaton } from './prefilter.js';
 
 /**
@@ -28,20 +29,47 @@ const WARM_BYTES = Buffer.from(WARM_TEXT, 'latin1');
 /** Calls past the point where V8 starts keeping a function's type feedback (8 in Node 20's V8). */
 const WARM_CALLS = 32;
 
+/** What the WebAssembly loop is made with: bytes per stream of its four, and how many bytes are read before it is. */
+export interface WasmOptions {
+  readonly quarter: number;
+  readonly after: number;
+}
+
+/**
+ * The WebAssembly loop is made once a pass has read 4 MB of bytes in JavaScript: making it costs about 2 ms of CPU
+ * (V8 reserves its memory; the module is compiled once per thread) and 3 ms more for its code, written the first
+ * time, which the loop wins back over about 2-3 MB. A short scan (a repeat run's few files, the 2 MB identifier JSON
+ * row) pays none of it.
+ */
+const WASM: WasmOptions = { quarter: STREAM_BYTES, after: 4 << 20 };
+
 export class KeywordHits {
   /** Per hit, the automaton's state after its last character, where its keywords are listed. */
-  readonly states = new Int32Array(CAPACITY);
+  states: Int32Array;
   /** Per hit, the offset of its last character. */
-  readonly ends = new Int32Array(CAPACITY);
+  ends: Int32Array;
   count = 0;
   /** Bytes per stream of a two-stream segment (`findBytes`); smaller in tests, so short texts take that path. */
   readonly half: number;
   /** Where the pass stopped (every character before it read) and the automaton's state there. */
   at = 0;
   state = 0;
+  /** The JavaScript loops' record; the WebAssembly loop's is in its own memory. */
+  private readonly ownStates = new Int32Array(CAPACITY);
+  private readonly ownEnds = new Int32Array(CAPACITY);
+  /** `findBytes`'s loop in WebAssembly once made (`WASM`). */
+  private wasm: WasmKeywordLoop | null = null;
+  /** Bytes `findBytes` reads in JavaScript before the WebAssembly loop is made; `Infinity` for never. */
+  private wasmAfter: number;
+  private readonly quarter: number;
 
-  constructor(half = HALF) {
+  /** `half`: see `half`; `wasm`: see `WASM`, or `null` for the JavaScript loop only (smaller in tests, as `half`). */
+  constructor(half = HALF, wasm: WasmOptions | null = WASM) {
     this.half = Math.min(half, CAPACITY >> 2);
+    this.quarter = Math.min(wasm?.quarter ?? STREAM_BYTES, CAPACITY >> 3);
+    this.wasmAfter = wasm === null ? Number.POSITIVE_INFINITY : wasm.after;
+    this.states = this.ownStates;
+    this.ends = this.ownEnds;
     // Each pass run over nothing, so the code after its loop has type feedback before the loop is first optimized.
     // The first large text has the loop compiled mid-pass (on-stack replacement); without feedback for what follows
     // the loop, that compiled loop was entered and left again at its end on later calls: from one run to the next,
@@ -81,6 +109,8 @@ export class KeywordHits {
   ): void {
     const { delta, classes, shift } = automaton;
     const { states: accepts, first } = accepting;
+    this.states = this.ownStates;
+    this.ends = this.ownEnds;
     const { states, ends } = this;
     let count = 0;
     let i = from;
@@ -101,7 +131,8 @@ export class KeywordHits {
 
   /**
    * `find` over bytes read one per character (ASCII, or UTF-8 read as Latin-1): the same hits at the same offsets as
-   * over their one-byte string, without making that string. A loop of its own, so each stays monomorphic.
+   * over their one-byte string, without making that string. In WebAssembly (`keyword-wasm.ts`) where it runs, else
+   * `findBytesInJs`.
    */
   findBytes(
     automaton: KeywordAutomaton<unknown>,
@@ -111,8 +142,42 @@ export class KeywordHits {
     until: number,
     state: number,
   ): void {
+    const wasm = this.wasm ?? this.wasmFor(until - from);
+    if (wasm === null || !wasm.takes(automaton, accepting)) {
+      this.findBytesInJs(automaton, accepting, bytes, from, until, state);
+      return;
+    }
+    const count = wasm.run(automaton, accepting, bytes, from, until, state);
+    // The record is the module's memory, whose views a larger automaton's table renews.
+    this.states = wasm.states;
+    this.ends = wasm.ends;
+    this.count = accepting.conditions.any ? this.heldInBytes(accepting, bytes, count) : count;
+    this.at = wasm.at;
+    this.state = wasm.state;
+  }
+
+  /** The WebAssembly loop, made once `bytes` more make the pass read past `wasmAfter`; else `null`. */
+  private wasmFor(bytes: number): WasmKeywordLoop | null {
+    this.wasmAfter -= bytes;
+    if (this.wasmAfter > 0) return null;
+    this.wasm = WasmKeywordLoop.make(this.quarter);
+    if (this.wasm === null) this.wasmAfter = Number.POSITIVE_INFINITY;
+    return this.wasm;
+  }
+
+  /** `findBytes`'s loop in JavaScript, of its own so each loop stays monomorphic: two streams per segment. */
+  private findBytesInJs(
+    automaton: KeywordAutomaton<unknown>,
+    accepting: Accepting,
+    bytes: Uint8Array,
+    from: number,
+    until: number,
+    state: number,
+  ): void {
     const { delta, classes, shift } = automaton;
     const { states: accepts, first } = accepting;
+    this.states = this.ownStates;
+    this.ends = this.ownEnds;
     const { states, ends, half } = this;
     let count = 0;
     let i = from;
