@@ -206,10 +206,15 @@ export class WasmKeywordLoop {
     this.ends = new Int32Array(buffer, HIT_ENDS, CAPACITY);
   }
 
-  /** Whether this loop runs `automaton`'s walk: its table is 16-bit and `accepting` is one of its own. */
+  /**
+   * Whether this loop runs `automaton`'s walk: its table is 16-bit, `accepting` is one of its own, and its rows are at
+   * most 128 wide (each class is kept doubled in one byte; keywords are printable ASCII, so that always holds).
+   */
   takes(automaton: KeywordAutomaton<unknown>, accepting: Accepting): boolean {
     return (
-      automaton.delta instanceof Uint16Array && accepting.states.length << automaton.shift === automaton.delta.length
+      automaton.delta instanceof Uint16Array &&
+      automaton.shift <= 7 &&
+      accepting.states.length << automaton.shift === automaton.delta.length
     );
   }
 
