@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { createTempRepo, type TempRepo } from '../../../test/support/git-repo.js';
 import { registriesWith } from '../../../test/support/registries.js';
+import { testTool } from '../../../test/support/test-tool.js';
 import { timeBudget } from '../../../test/support/time-budget.js';
 import type { RepoChangeSet } from '../change-set/types.js';
 import { parseConfigText } from '../config/load.js';
@@ -39,17 +40,9 @@ beforeEach(() => {
 });
 
 function fakeTool(name: string, extra: { readsHistory?: boolean } = {}): AnyToolDefinition {
-  return defineTool({
+  return testTool(
     name,
-    title: name,
-    description: 'test',
-    configKey: name,
-    optionsSchema: z.object({}).prefault({}),
-    inputSchema: z.object({}).loose(),
-    permissions: [],
-    enabledByDefault: true,
-    ...extra,
-    run: async (ctx) => {
+    async (ctx) => {
       timeline.push(`start ${name}`);
       seen.set(name, ctx as ToolContext<unknown, unknown>);
       running += 1;
@@ -60,7 +53,8 @@ function fakeTool(name: string, extra: { readsHistory?: boolean } = {}): AnyTool
       running -= 1;
       return result('passed', `${name} ran`);
     },
-  });
+    extra,
+  );
 }
 
 /** Starts, and the moments each validator ran with no other running, in order: `start plain`, `alone exclusive`. */
@@ -73,22 +67,12 @@ beforeEach(() => {
  * A validator that holds its slot until the run is cancelled (it honours its signal, as the real ones do): what keeps
  * an exclusive validator waiting, and what a cancellation must end.
  */
-const holding = defineTool({
-  name: 'holding',
-  title: 'holding',
-  description: 'test',
-  configKey: 'holding',
-  optionsSchema: z.object({}).prefault({}),
-  inputSchema: z.object({}).loose(),
-  permissions: [],
-  enabledByDefault: true,
-  run: async (ctx) => {
-    timeline.push('start holding');
-    running += 1;
-    await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve, { once: true }));
-    running -= 1;
-    return result('incomplete', 'holding: cancelled');
-  },
+const holding = testTool('holding', async (ctx) => {
+  timeline.push('start holding');
+  running += 1;
+  await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve, { once: true }));
+  running -= 1;
+  return result('incomplete', 'holding: cancelled');
 });
 
 /** Like a checks validator with an `exclusive` check: starts, waits until it is alone, then works with no other running. */

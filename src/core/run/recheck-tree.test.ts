@@ -1,12 +1,11 @@
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { z } from 'zod';
 import { createTempRepo, type TempRepo } from '../../../test/support/git-repo.js';
 import { registriesWith } from '../../../test/support/registries.js';
+import { testTool } from '../../../test/support/test-tool.js';
 import { parseConfigText } from '../config/load.js';
 import type { ToolExecution } from '../pipeline/execute-tool.js';
-import { defineTool } from '../pipeline/tool.js';
 import type { ToolStatus } from '../result.js';
 import { result } from '../result.js';
 import { changeSetForRun } from './change-set-for-run.js';
@@ -19,19 +18,9 @@ afterEach(() => repo?.cleanup());
 
 /** A validator that deletes a changed file while it runs (as a check running `rm` would), then passes. */
 function deletingTool(path: string) {
-  return defineTool({
-    name: 'deleter',
-    title: 'Deleter',
-    description: 'test',
-    configKey: 'deleter',
-    optionsSchema: z.object({}).prefault({}),
-    inputSchema: z.object({}).strict(),
-    permissions: [],
-    enabledByDefault: true,
-    run: async (ctx) => {
-      await rm(join(ctx.repoRoot, path));
-      return result('passed', 'looked fine');
-    },
+  return testTool('deleter', async (ctx) => {
+    await rm(join(ctx.repoRoot, path));
+    return result('passed', 'looked fine');
   });
 }
 
@@ -40,20 +29,10 @@ function deletingTool(path: string) {
  * runs, the check of the tree may begin, but not before the validator that reads the work tree has settled.
  */
 function snapshotTool(deleted: Promise<void>) {
-  return defineTool({
-    name: 'snapshot',
-    title: 'Snapshot',
-    description: 'test',
-    configKey: 'snapshot',
-    optionsSchema: z.object({}).prefault({}),
-    inputSchema: z.object({}).strict(),
-    permissions: [],
-    enabledByDefault: true,
-    run: async (ctx) => {
-      ctx.doneWithWorkTree?.();
-      await deleted;
-      return result('passed', 'scanned the snapshot');
-    },
+  return testTool('snapshot', async (ctx) => {
+    ctx.doneWithWorkTree?.();
+    await deleted;
+    return result('passed', 'scanned the snapshot');
   });
 }
 

@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { z } from 'zod';
 import { createTempRepo, type TempRepo } from '../../../test/support/git-repo.js';
 import { registriesWith } from '../../../test/support/registries.js';
+import { testTool } from '../../../test/support/test-tool.js';
 import type { RepoChangeSet } from '../change-set/types.js';
 import { parseConfigText } from '../config/load.js';
-import { type AnyToolDefinition, defineTool } from '../pipeline/tool.js';
+import type { AnyToolDefinition } from '../pipeline/tool.js';
 import { result } from '../result.js';
 import { executeSelected } from './execute-selected.js';
 
@@ -42,22 +42,8 @@ beforeEach(() => {
   });
 });
 
-function tool(name: string, run: AnyToolDefinition['run']): AnyToolDefinition {
-  return defineTool({
-    name,
-    title: name,
-    description: 'test',
-    configKey: name,
-    optionsSchema: z.object({}).prefault({}),
-    inputSchema: z.object({}).loose(),
-    permissions: [],
-    enabledByDefault: true,
-    run,
-  });
-}
-
 /** Like the secret scan: says it reads only the snapshot, then scans until released. */
-const snapshot = tool('snapshot', async (ctx) => {
+const snapshot = testTool('snapshot', async (ctx) => {
   if (ctx.doneWithWorkTree) {
     ctx.doneWithWorkTree();
     timeline.push('said snapshot');
@@ -69,7 +55,7 @@ const snapshot = tool('snapshot', async (ctx) => {
 });
 
 /** Like a check: runs a command in the work tree until released, and never says anything of the tree. */
-const live = tool('live', async () => {
+const live = testTool('live', async () => {
   await liveReleased;
   timeline.push('settled live');
   return result('passed', 'checked');
