@@ -103,10 +103,12 @@ class LineReadParser {
       this.at++;
       return;
     }
-    if (char === '[') return this.characterClass();
-    if (char === '\\') return this.escape(false);
-    this.at++;
-    if (char === '\n') this.lineFeedAtoms++;
+    if (char === '[') this.characterClass();
+    else if (char === '\\') this.escape(false);
+    else {
+      this.at++;
+      if (char === '\n') this.lineFeedAtoms++;
+    }
   }
 
   private characterClass(): void {
