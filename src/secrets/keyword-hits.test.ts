@@ -168,6 +168,27 @@ describe('the keyword pass', () => {
     }
   });
 
+  test('the WebAssembly loop is made once the pass has read its bytes, not once it was asked for them', () => {
+    // 40,000 one-byte hits fill the record five times: each call is asked for the rest of the text, 120,000 bytes
+    // in all, but reads 40,000.
+    const dots = buildKeywordAutomaton([{ keywords: ['.'], item: '.' }]);
+    const accepting = acceptingOf(dots.accepting);
+    const bytes = Buffer.from('.'.repeat(40_000));
+    const found = new KeywordHits(2048, { quarter: 1024, after: 50_000 });
+    const own = found.states;
+    for (let from = 0; from < bytes.length; from = found.at) {
+      found.findBytes(dots, accepting, bytes, from, bytes.length, found.state);
+      expect(found.states).toBe(own);
+    }
+    // A second pass reads past 50,000 bytes in all; the next call runs in WebAssembly, whose record is its memory.
+    for (let from = 0; from < bytes.length; from = found.at) {
+      found.findBytes(dots, accepting, bytes, from, bytes.length, found.state);
+    }
+    found.findBytes(dots, accepting, bytes, 0, 100, 0);
+    expect(found.states).not.toBe(own);
+    expect(found.count).toBe(100);
+  });
+
   test('in WebAssembly, gives the hits of the JavaScript loop: texts longer than a window, path-bound and muted keywords, automata taking turns', () => {
     const keyword = fc
       .array(fc.constantFrom('a', 'b', 'c', '_', '.', '-'), { minLength: 1, maxLength: 6 })

@@ -142,9 +142,12 @@ export class KeywordHits {
     until: number,
     state: number,
   ): void {
-    const wasm = this.wasm ?? this.wasmFor(until - from);
+    const wasm = this.wasm ?? (this.wasmAfter <= 0 ? this.makeWasm() : null);
     if (wasm === null || !wasm.takes(automaton, accepting)) {
       this.findBytesInJs(automaton, accepting, bytes, from, until, state);
+      // What the pass read, not what it was asked: a text dense with hits is asked again from each full batch's end
+      // (a 2 MB file of 160,000 hits asked for 20 times its length, and made the loop it never gained from).
+      this.wasmAfter -= this.at - from;
       return;
     }
     const count = wasm.run(automaton, accepting, bytes, from, until, state);
@@ -156,10 +159,8 @@ export class KeywordHits {
     this.state = wasm.state;
   }
 
-  /** The WebAssembly loop, made once `bytes` more make the pass read past `wasmAfter`; else `null`. */
-  private wasmFor(bytes: number): WasmKeywordLoop | null {
-    this.wasmAfter -= bytes;
-    if (this.wasmAfter > 0) return null;
+  /** The WebAssembly loop, made once the pass has read `WASM.after` bytes in JavaScript; `null` where none runs. */
+  private makeWasm(): WasmKeywordLoop | null {
     this.wasm = WasmKeywordLoop.make(this.quarter);
     if (this.wasm === null) this.wasmAfter = Number.POSITIVE_INFINITY;
     return this.wasm;
