@@ -10,6 +10,7 @@ export default defineConfig({
       'src/integrations/hooks/stop-decision.test.ts',
       'src/core/run/recheck-tree.test.ts',
       'src/core/run/execute-selected.test.ts',
+      'src/core/run/work-tree-done.test.ts',
       'src/core/state/waivers.test.ts',
       'src/core/state/waiver-rules.test.ts',
       'src/secrets/suppressions.test.ts',
