@@ -242,7 +242,8 @@ function tierUpLater(budget, builtins) {
  * isolate that optimizes the scanner's large hot functions again, and those concurrent compiles on V8's own threads
  * were most of a 256 MB scan's CPU beyond its scanning threads. Capping the bytecode inlined into one function at 300
  * (V8's default 920) cut the whole command's CPU by 7-9 % with no loss of wall, on 1 thread and on 2 (docs/benchmarks.md,
- * "Where a second scan thread's time goes", session 22). The flag is V8's, process-wide, so the scan's worker threads
+ * "Where a second scan thread's time goes", session 22): a fixed cut per isolate, while the optimized scanner costs
+ * about 5 % more per byte, so it pays up to roughly 500 MB a thread. The flag is V8's, process-wide, so the scan's worker threads
  * compile under it too. Only when the command line and NODE_OPTIONS leave inlining alone, and only on V8 11 (Node 20),
  * where it was measured; the built-in modules the scan loads come first, as for the budget above.
  */
