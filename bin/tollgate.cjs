@@ -238,6 +238,31 @@ function tierUpLater(budget, builtins) {
 }
 
 /**
+ * Less inlining in V8's optimizing compiler for a `scan` of files (not `--history`): each scan thread is its own
+ * isolate that optimizes the scanner's large hot functions again, and those concurrent compiles on V8's own threads
+ * were most of a 256 MB scan's CPU beyond its scanning threads. Capping the bytecode inlined into one function at 300
+ * (V8's default 920) cut the whole command's CPU by 7-9 % with no loss of wall, on 1 thread and on 2 (docs/benchmarks.md,
+ * "Where a second scan thread's time goes", session 22): a fixed cut per isolate, while the optimized scanner costs
+ * about 5 % more per byte, so it pays up to roughly 500 MB a thread. The flag is V8's, process-wide, so the scan's worker threads
+ * compile under it too. Only when the command line and NODE_OPTIONS leave inlining alone, and only on V8 11 (Node 20),
+ * where it was measured; the built-in modules the scan loads come first, as for the budget above.
+ */
+const SCAN_INLINING = '--max-inlined-bytecode-size-cumulative=300';
+
+function inlineLess(builtins) {
+  const flags = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS || ''}`;
+  if (runtimeV8Flags || /--(no-)?turbo[-_]inlining|--max[-_]inlined/.test(flags)) return;
+  if (Number(process.versions.v8.split('.')[0]) > 11) return;
+  try {
+    for (const name of builtins) require(`node:${name}`);
+    require('node:v8').setFlagsFromString(SCAN_INLINING);
+    runtimeV8Flags = SCAN_INLINING;
+  } catch {
+    // Only the speed differs.
+  }
+}
+
+/**
  * Starts a fast path's git before its bundle is read (fast-start.cjs: a few kilobytes, compiled without the cache,
  * which needs node:crypto to check), so git works while Node loads the rest; undefined when it cannot, and the
  * fast path then starts its git itself.
@@ -313,5 +338,6 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V') && printV
   loadCli().runCli(process.argv, early ? { early } : {});
 } else {
   if (isHistoryScan(args)) tierUpLater(HISTORY_INTERRUPT_BUDGET, HISTORY_BUILTINS);
+  else if (args[0] === 'scan') inlineLess(HISTORY_BUILTINS);
   loadCli().runCli(process.argv);
 }

@@ -1,0 +1,100 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import { runProcess } from '../../src/core/process.js';
+import { fakeChecksumToken } from '../../src/secrets/sample-tokens.js';
+import { createTempRepo, type TempRepo } from '../support/git-repo.js';
+import { CLI_PATH, runCli } from '../support/run-cli.js';
+import { timeBudget } from '../support/time-budget.js';
+
+/**
+ * bin/tollgate.cjs caps V8's inlining for a `scan` of files on Node 20 (docs/benchmarks.md, "Where a second scan thread's
+ * time goes", session 22). V8's flags are the process's, not an isolate's: a worker started after they are set compiles
+ * under them too. A preload notes the flags bin/tollgate.cjs sets, which `node:` modules are first loaded after that (V8
+ * rejects Node's own code cache for them: three times the CPU), and whether the scan's workers start after the flag.
+ */
+let repo: TempRepo | undefined;
+afterEach(async () => {
+  await repo?.cleanup();
+  repo = undefined;
+});
+
+const INLINING = '--max-inlined-bytecode-size-cumulative=300';
+const flagged = Number(process.versions.v8.split('.')[0]) <= 11;
+
+interface Seen {
+  flags: string[];
+  after: string[];
+  workersAfterFlags: number;
+  workers: number;
+}
+
+async function scanSeeing(args: string[], execArgv: string[] = []): Promise<{ seen: Seen; exitCode: number | null }> {
+  repo ??= await createTempRepo({
+    files: { 'a.js': `const token = "${fakeChecksumToken('ghp_', 'v8-flags')}";\n`, 'b.js': 'const b = 1;\n' },
+  });
+  const preload = join(repo.home, 'flag-watch.cjs');
+  const log = join(repo.home, 'flag-watch.json');
+  writeFileSync(
+    preload,
+    `const { isMainThread } = require('node:worker_threads');
+if (isMainThread) {
+  const v8 = require('node:v8'); const Module = require('node:module'); const fs = require('node:fs');
+  const before = new Set(); const after = new Set(); const flags = []; let workers = 0; let workersAfterFlags = 0;
+  const set = v8.setFlagsFromString;
+  v8.setFlagsFromString = function (value) { flags.push(value); return set.call(this, value); };
+  const load = Module._load;
+  Module._load = function (request, ...rest) {
+    if (typeof request === 'string' && request.startsWith('node:')) (flags.length ? after : before).add(request);
+    const loaded = load.call(this, request, ...rest);
+    if (request === 'node:worker_threads' || request === 'worker_threads') {
+      const Worker = loaded.Worker;
+      if (!Worker.watched) {
+        loaded.Worker = class extends Worker {
+          constructor(...args) { super(...args); workers++; if (flags.length) workersAfterFlags++; }
+        };
+        loaded.Worker.watched = true;
+      }
+    }
+    return loaded;
+  };
+  process.on('exit', () => fs.writeFileSync(${JSON.stringify(log)}, JSON.stringify({ flags, workers, workersAfterFlags, after: [...after].filter((name) => !before.has(name)) })));
+}
+`,
+  );
+  const env: NodeJS.ProcessEnv = { ...repo.env, TOLLGATE_SCAN_THREADS: '2' };
+  env.NODE_OPTIONS = `${env.NODE_OPTIONS ?? ''} --require ${preload}`.trim();
+  const command = ['scan', ...args, '--format', 'json'];
+  // V8's flags are refused in NODE_OPTIONS: a flag of the user's own goes on node's command line.
+  const result =
+    execArgv.length === 0
+      ? await runCli(command, { cwd: repo.root, env })
+      : await runProcess(process.execPath, [...execArgv, CLI_PATH, ...command], {
+          cwd: repo.root,
+          env: { ...env, TOLLGATE_DEBUG: '' },
+          timeoutMs: timeBudget(60_000),
+        });
+  expect(result.stderr).not.toMatch(/error|unrecognized|unknown/i);
+  return { seen: JSON.parse(readFileSync(log, 'utf8')) as Seen, exitCode: result.exitCode };
+}
+
+describe("V8's inlining for a scan of files", () => {
+  test("a scan's workers start under the flag, and its built-in modules load before it", async () => {
+    const { seen, exitCode } = await scanSeeing(['--all']);
+    expect(exitCode).toBe(1);
+    // V8 12 and later (Node 22, 24): not measured there, so no flag changes.
+    expect(seen.flags).toEqual(flagged ? [INLINING] : []);
+    expect(seen.workers).toBe(1);
+    expect(seen.workersAfterFlags).toBe(flagged ? 1 : 0);
+    const wanted = ['node:crypto', 'node:vm', 'node:fs/promises', 'node:worker_threads', 'node:os'];
+    expect(seen.after.filter((name) => wanted.includes(name))).toEqual([]);
+  });
+
+  test('a history scan keeps its own flags, and inlining named on the command line is left alone', async () => {
+    const history = await scanSeeing(['--history', 'HEAD']);
+    expect(history.seen.flags).not.toContain(INLINING);
+    const own = await scanSeeing(['--all'], ['--max-inlined-bytecode-size-cumulative=500']);
+    expect(own.exitCode).toBe(1);
+    expect(own.seen.flags).toEqual([]);
+  });
+});
