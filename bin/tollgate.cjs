@@ -222,7 +222,8 @@ let runtimeV8Flags = '';
  * set, these cost three times the CPU (about 20 ms of a first run), so they are loaded just before it.
  */
 const RUN_BUILTINS = ['vm', 'module', 'crypto', 'fs/promises', 'readline/promises', 'timers/promises'];
-const HISTORY_BUILTINS = [...RUN_BUILTINS, 'os', 'child_process', 'worker_threads', 'perf_hooks'];
+/** What a scan loads besides (of files or of a history). */
+const SCAN_BUILTINS = [...RUN_BUILTINS, 'os', 'child_process', 'worker_threads', 'perf_hooks'];
 
 function tierUpLater(budget, builtins) {
   const flags = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS || ''}`;
@@ -337,7 +338,7 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V') && printV
   tierUpLater(RUN_INTERRUPT_BUDGET, RUN_BUILTINS);
   loadCli().runCli(process.argv, early ? { early } : {});
 } else {
-  if (isHistoryScan(args)) tierUpLater(HISTORY_INTERRUPT_BUDGET, HISTORY_BUILTINS);
-  else if (args[0] === 'scan') inlineLess(HISTORY_BUILTINS);
+  if (isHistoryScan(args)) tierUpLater(HISTORY_INTERRUPT_BUDGET, SCAN_BUILTINS);
+  else if (args[0] === 'scan') inlineLess(SCAN_BUILTINS);
   loadCli().runCli(process.argv);
 }
