@@ -6,6 +6,7 @@ import { registriesWith } from '../../../test/support/registries.js';
 import { testTool } from '../../../test/support/test-tool.js';
 import { parseConfigText } from '../config/load.js';
 import type { ToolExecution } from '../pipeline/execute-tool.js';
+import type { AnyToolDefinition } from '../pipeline/tool.js';
 import type { ToolStatus } from '../result.js';
 import { result } from '../result.js';
 import { changeSetForRun } from './change-set-for-run.js';
@@ -17,11 +18,25 @@ let repo: TempRepo;
 afterEach(() => repo?.cleanup());
 
 /** A validator that deletes a changed file while it runs (as a check running `rm` would), then passes. */
-function deletingTool(path: string) {
+function deletingTool(path: string, afterDeleting?: () => void) {
   return testTool('deleter', async (ctx) => {
     await rm(join(ctx.repoRoot, path));
+    afterDeleting?.();
     return result('passed', 'looked fine');
   });
+}
+
+/** A gate run of `tools` over the test's repository, with the default config. */
+function gateOptions(tools: readonly AnyToolDefinition[]) {
+  const loaded = parseConfigText({ text: '', file: null, env: {}, registries: registriesWith(tools) });
+  return {
+    repoRoot: repo.root,
+    config: loaded.config,
+    configHash: loaded.hash,
+    tools,
+    command: 'test',
+    version: 'test',
+  };
 }
 
 /**
@@ -44,25 +59,7 @@ describe('a tree that changes during the run', () => {
     const deleted = new Promise<void>((resolve) => {
       markDeleted = resolve;
     });
-    const deleter = deletingTool('tokens.txt');
-    const late = {
-      ...deleter,
-      run: async (ctx: Parameters<typeof deleter.run>[0]) => {
-        const out = await deleter.run(ctx);
-        markDeleted();
-        return out;
-      },
-    };
-    const tools = [snapshotTool(deleted), late];
-    const loaded = parseConfigText({ text: '', file: null, env: {}, registries: registriesWith(tools) });
-    const report = await runGate({
-      repoRoot: repo.root,
-      config: loaded.config,
-      configHash: loaded.hash,
-      tools,
-      command: 'test',
-      version: 'test',
-    });
+    const report = await runGate(gateOptions([snapshotTool(deleted), deletingTool('tokens.txt', () => markDeleted())]));
     expect(report.verdict).toBe('failed');
     expect(report.tools.map((tool) => [tool.name, tool.status])).toEqual([
       ['snapshot', 'incomplete'],
@@ -73,16 +70,7 @@ describe('a tree that changes during the run', () => {
   test('stores no pass: the run is incomplete, names the file, and the gate stays closed when the file comes back', async () => {
     repo = await createTempRepo({ files: { 'README.md': '# x\n' } });
     await repo.write('tokens.txt', 'something to scan\n');
-    const tools = [deletingTool('tokens.txt')];
-    const loaded = parseConfigText({ text: '', file: null, env: {}, registries: registriesWith(tools) });
-    const options = {
-      repoRoot: repo.root,
-      config: loaded.config,
-      configHash: loaded.hash,
-      tools,
-      command: 'test',
-      version: 'test',
-    };
+    const options = gateOptions([deletingTool('tokens.txt')]);
     const report = await runGate(options);
     expect(report.verdict).toBe('failed');
     expect(report.tools[0]).toMatchObject({ status: 'incomplete' });
