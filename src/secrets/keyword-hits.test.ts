@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import { conditionsOf, FIRST_CONDITION, hitContext } from './hit-context.js';
 import { KeywordHits } from './keyword-hits.js';
 import { acceptingOf, buildKeywordAutomaton } from './prefilter.js';
 
@@ -189,11 +190,12 @@ describe('the keyword pass', () => {
     expect(found.count).toBe(100);
   });
 
-  test('in WebAssembly, gives the hits of the JavaScript loop: texts longer than a window, path-bound and muted keywords, automata taking turns', () => {
+  test('in WebAssembly, gives the hits of the JavaScript loop: texts longer than a window, path-bound and muted keywords, hits with conditions, automata taking turns', () => {
     const keyword = fc
       .array(fc.constantFrom('a', 'b', 'c', '_', '.', '-'), { minLength: 1, maxLength: 6 })
       .map((c) => c.join(''));
     const wasm = new KeywordHits(2048, { quarter: 1024, after: 0 });
+    const context = fc.constantFrom('a-c', '_.-', ' ', 'a-z_', 'x-z ', ' -~');
     fc.assert(
       fc.property(
         fc.array(fc.tuple(fc.uniqueArray(keyword, { minLength: 1, maxLength: 40 }), fc.nat(), fc.nat()), {
@@ -205,7 +207,11 @@ describe('the keyword pass', () => {
         fc.nat(400),
         fc.array(fc.nat(250_000), { maxLength: 3 }),
         fc.nat(300_000),
-        (sets, piece, repeat, blanks, cuts, after) => {
+        fc.array(fc.tuple(fc.array(context, { maxLength: 4 }), fc.array(context, { maxLength: 4 }), fc.nat(7)), {
+          maxLength: 3,
+        }),
+        fc.nat(),
+        (sets, piece, repeat, blanks, cuts, after, contexts, conditionBits) => {
           // Runs of blanks between the pieces: hits sparse enough for a call to go on past its first window.
           const bytes = Buffer.from(`${piece.join('')}${' '.repeat(blanks)}`.repeat(repeat), 'utf8');
           for (const [keywords, boundBits, mutedBits] of sets) {
@@ -219,7 +225,20 @@ describe('the keyword pass', () => {
               if (list?.every((output) => output.items.every((item) => ((mutedBits >> (item % 30)) & 1) === 1)))
                 states[state] = 0;
             });
-            const accepting = acceptingOf(states);
+            // Some accepting states' hits kept only where a condition holds (a hit context's), some reaching past
+            // the bytes the module copies in beside its window.
+            if (contexts.length > 0)
+              states.forEach((flag, state) => {
+                if (flag !== 0 && ((conditionBits >> (state % 30)) & 1) === 1)
+                  states[state] = FIRST_CONDITION + (state % contexts.length);
+              });
+            const conditions = conditionsOf(
+              contexts.map(([before, after, length]) => ({
+                context: hitContext(before, length === 7 ? [...after, ...Array(200).fill(' -~')] : after),
+                length,
+              })),
+            );
+            const accepting = acceptingOf(states, conditions);
             const inJs = ordered(new KeywordHits(2048, null), automaton, bytes, cuts, accepting);
             expect(ordered(wasm, automaton, bytes, cuts, accepting)).toEqual(inJs);
             // Made in the middle of a pass.
@@ -239,6 +258,21 @@ describe('the keyword pass', () => {
       const [hits] = ordered(wasm, automaton, bytes, []);
       expect(hits.filter((_, index) => index % 2 === 1)).toEqual([65_541 - back, 131_077 - back]);
     }
+    // A condition read past the bytes copied in beside a window (the hit is then JavaScript's to judge), and on them.
+    const dots = buildKeywordAutomaton([{ keywords: ['.'], item: 0 }]);
+    const far = acceptingOf(
+      dots.accepting.map((flag) => (flag === 1 ? FIRST_CONDITION : 0)),
+      conditionsOf([{ context: hitContext(['a-z'], Array(250).fill(' -~')), length: 1 }]),
+    );
+    const bytes = Buffer.alloc(200_000, 'x');
+    const dotsAt = [1_000, 65_400, 65_530, 65_535, 65_600, 131_000, 131_071, 199_700, 199_790];
+    for (const at of dotsAt) bytes[at] = 0x2e;
+    bytes[199_999] = 0x0a;
+    const [held] = ordered(wasm, dots, bytes, [], far);
+    expect(held).toEqual(ordered(new KeywordHits(2048, null), dots, bytes, [], far)[0]);
+    expect(held.filter((_, index) => index % 2 === 1)).toEqual([
+      1_000, 65_400, 65_530, 65_535, 65_600, 131_000, 131_071, 199_700,
+    ]);
   });
 
   test('a pass used before (its loops warmed over nothing when made, then run on another text) finds what a new one does, over text and bytes', () => {

@@ -1,3 +1,4 @@
+import type { HitConditions } from './hit-context.js';
 import type { Accepting, KeywordAutomaton } from './prefilter.js';
 import { type Code, CodeWriter, op, wasmModule } from './wasm-code.js';
 
@@ -23,15 +24,21 @@ export const STREAM_BYTES = 1024;
 /** Bytes of text copied in per call of the module's function: a whole number of segments (`windowOf`). */
 const WINDOW = 64 * 1024;
 
+/**
+ * Bytes copied in on either side of a window, so that a hit's condition (`hit-context.ts`: up to 90 characters after
+ * a keyword in the built-in rules, 25 before) is read in the module; a position past these is left to JavaScript.
+ */
+const MARGIN = 128;
+
 const RESULT = 256;
 const HIT_STATES = 1024;
 const HIT_ENDS = HIT_STATES + 4 * CAPACITY;
 const TEXT = HIT_ENDS + 4 * CAPACITY;
-const DELTA = TEXT + WINDOW + 64;
+const DELTA = TEXT + WINDOW + 2 * MARGIN + 64;
 const PAGE = 65536;
 
 // The function's parameters, then its locals.
-const BASE = 0; // where the text's offset 0 would be in memory (the window's start less its offset)
+const BASE = 0; // where the text's offset 0 would be in memory (the copy's start less its offset)
 const P = 1; // the offset to start at, then the address read
 const END = 2;
 const STATE = 3; // the first stream's state
@@ -40,14 +47,23 @@ const ACCEPTS = 5;
 const SHIFT = 6; // log2 of a row's width in bytes
 const DEPTH = 7;
 const COUNT = 8;
-const PARAMS = 9;
-const AFTER_BASE = 9; // BASE + 1: a hit's end offset is the address after it less this
-const MID = 10;
-const Q = 11;
-const T = 12;
-const stateOf = (stream: number) => (stream === 0 ? STATE : 12 + stream);
-const countOf = (stream: number) => 12 + STREAMS + stream;
-const LOCALS = 3 + STREAMS + STREAMS;
+const LO = 9; // the addresses of the text copied in, `[LO, HI)`: the window and its margins
+const HI = 10;
+const STARTS = 11; // the conditions' tables (`HitConditions`): their checks, offsets and sets
+const OFFSETS = 12;
+const SETS = 13;
+const PARAMS = 14;
+const AFTER_BASE = 14; // BASE + 1: a hit's end offset is the address after it less this
+const MID = 15;
+const Q = 16;
+const T = 17;
+const MARK = 18; // a hit's accepting mark, then the address of its condition's first and last check
+const CHECK = 19;
+const CHECK_END = 20;
+const AFTER = 21; // the address after a hit
+const stateOf = (stream: number) => (stream === 0 ? STATE : 21 + stream);
+const countOf = (stream: number) => 21 + STREAMS + stream;
+const LOCALS = 8 + (STREAMS - 1) + STREAMS;
 
 /** One step of `stream`, reading the byte at `pointer + offset`: `state = delta[(state << shift) | class[byte]]`. */
 function step(code: CodeWriter, stream: number, pointer: number, offset: number): void {
@@ -56,16 +72,40 @@ function step(code: CodeWriter, stream: number, pointer: number, offset: number)
   code.emit(op.load16(DELTA), op.set(state));
 }
 
-/** Records `stream`'s hit if its state is accepting here: its state and `end` (the address after it, on the stack). */
+/**
+ * Goes to the label `drop` (counted from outside what this emits) when the hit whose mark is in `MARK` and whose end
+ * is `AFTER` has a condition that a byte copied in fails (`holdsInBytes`), else on. A position outside the copy ends
+ * the checks with the hit kept: `KeywordHits.heldInBytes` checks every kept hit with a condition again, in full, so
+ * the module only drops hits JavaScript would drop (their checks all must hold, in any order). The bare Discord
+ * token's `.` was 78 % of the npm corpus's hits, nearly all dropped here now rather than recorded and dropped after.
+ */
+function dropUnheld(code: CodeWriter, drop: number): void {
+  code.emit(op.block, op.get(MARK), op.const(2), op.ltU, op.brIf(0));
+  // The condition's checks are `starts[mark - 2]` to `starts[mark - 1]`.
+  code.emit(op.get(MARK), op.const(2), op.shl, op.get(STARTS), op.add, op.const(8), op.sub, op.tee(T));
+  code.emit(op.load32(0), op.set(CHECK), op.get(T), op.load32(4), op.set(CHECK_END));
+  code.emit(op.loop, op.get(CHECK), op.get(CHECK_END), op.geU, op.brIf(1));
+  code.emit(op.get(AFTER), op.get(CHECK), op.const(2), op.shl, op.get(OFFSETS), op.add, op.load32(0), op.add);
+  code.emit(op.tee(T), op.get(LO), op.ltU, op.brIf(1), op.get(T), op.get(HI), op.geU, op.brIf(1));
+  code.emit(op.get(CHECK), op.const(8), op.shl, op.get(SETS), op.add, op.get(T), op.load8(0), op.add, op.load8(0));
+  code.emit(op.eqz, op.brIf(drop + 2), op.get(CHECK), op.const(1), op.add, op.set(CHECK), op.br(0), op.end, op.end);
+}
+
+/**
+ * Records `stream`'s hit if its state is accepting here and no byte copied in fails its condition: its state and `end`
+ * (the address after it, on the stack).
+ */
 function recordIfAccepting(code: CodeWriter, stream: number, end: readonly Code[]): void {
   const state = stateOf(stream);
   const count = countOf(stream);
   code.emit(op.get(state), op.get(FIRST), op.geU, op.if);
-  code.emit(op.get(ACCEPTS), op.get(state), op.add, op.load8(0), op.if);
+  code.emit(op.get(ACCEPTS), op.get(state), op.add, op.load8(0), op.tee(MARK), op.if, ...end, op.set(AFTER));
+  code.emit(op.block);
+  dropUnheld(code, 0);
   code.emit(op.get(count), op.const(2), op.shl, op.tee(T), op.get(state), op.store(HIT_STATES));
-  code.emit(op.get(T), ...end, op.get(AFTER_BASE), op.sub, op.store(HIT_ENDS));
+  code.emit(op.get(T), op.get(AFTER), op.get(AFTER_BASE), op.sub, op.store(HIT_ENDS));
   code.emit(op.get(count), op.const(1), op.add, op.set(count));
-  code.emit(op.end, op.end);
+  code.emit(op.end, op.end, op.end);
 }
 
 /** Streams 1 on start from the first state `depth` bytes before their part, recording nothing. */
@@ -121,7 +161,9 @@ function oneStream(code: CodeWriter): void {
   code.emit(op.get(P), op.const(1), op.add, op.set(P));
   code.emit(op.get(STATE), op.get(FIRST), op.ltU, op.get(P), op.get(END), op.ltU, op.and, op.brIf(0), op.end);
   code.emit(op.get(STATE), op.get(FIRST), op.ltU, op.brIf(0));
-  code.emit(op.get(ACCEPTS), op.get(STATE), op.add, op.load8(0), op.eqz, op.brIf(0));
+  code.emit(op.get(ACCEPTS), op.get(STATE), op.add, op.load8(0), op.tee(MARK), op.eqz, op.brIf(0));
+  code.emit(op.get(P), op.set(AFTER));
+  dropUnheld(code, 0);
   code.emit(op.get(COUNT), op.const(2), op.shl, op.tee(T), op.get(STATE), op.store(HIT_STATES));
   code.emit(op.get(T), op.get(P), op.get(AFTER_BASE), op.sub, op.store(HIT_ENDS));
   code.emit(op.get(COUNT), op.const(1), op.add, op.tee(COUNT), op.const(CAPACITY), op.eq, op.brIf(1));
@@ -129,8 +171,9 @@ function oneStream(code: CodeWriter): void {
 }
 
 /**
- * `find(base, from, until, state, first, accepts, shift, depth, count)`: hits recorded from slot `count` on; returns
- * the count after them, with the state and offset where it stopped stored at `RESULT`.
+ * `find(base, from, until, state, first, accepts, shift, depth, count, lo, hi, starts, offsets, sets)`: hits recorded
+ * from slot `count` on, those whose condition fails on the copy `[lo, hi)` left out; returns the count after them,
+ * with the state and offset where it stopped stored at `RESULT`.
  */
 export function keywordLoopModule(quarter: number): Uint8Array<ArrayBuffer> {
   const code = new CodeWriter();
@@ -172,6 +215,11 @@ export class WasmKeywordLoop {
   private automaton: KeywordAutomaton<unknown> | null = null;
   private accepting: Accepting | null = null;
   private accepts = 0;
+  private conditions: HitConditions | null = null;
+  /** Where the conditions' tables are (`STARTS`, `OFFSETS`, `SETS`). */
+  private starts = 0;
+  private offsets = 0;
+  private sets = 0;
   private readonly window: number;
 
   /** `null` where this Node runs no WebAssembly (`--jitless`): the JavaScript loop is then used. */
@@ -218,25 +266,41 @@ export class WasmKeywordLoop {
     );
   }
 
-  /** `automaton`'s classes and table copied in, when another was in; then `accepting`'s states. */
+  /** `automaton`'s classes and table copied in, when another was in; then `accepting`'s states and conditions. */
   private load(automaton: KeywordAutomaton<unknown>, accepting: Accepting): void {
     if (automaton !== this.automaton) {
       const { delta, classes } = automaton as KeywordAutomaton<unknown> & { delta: Uint16Array };
       this.accepts = DELTA + delta.length * 2;
-      const needed = Math.ceil((this.accepts + accepting.states.length) / PAGE);
-      if (needed > this.memory.buffer.byteLength / PAGE) {
-        this.memory.grow(needed - this.memory.buffer.byteLength / PAGE);
-        this.views();
-      }
+      this.hold(this.accepts + accepting.states.length);
       for (let byte = 0; byte < 256; byte++) this.bytes[byte] = classes[byte]! << 1;
       new Uint16Array(this.memory.buffer, DELTA, delta.length).set(delta);
       this.automaton = automaton;
       this.accepting = null;
+      this.conditions = null;
     }
     if (accepting !== this.accepting) {
       this.bytes.set(accepting.states, this.accepts);
       this.accepting = accepting;
     }
+    const { conditions } = accepting;
+    if (conditions !== this.conditions) {
+      this.starts = (this.accepts + accepting.states.length + 3) & ~3;
+      this.offsets = this.starts + conditions.starts.length * 4;
+      this.sets = this.offsets + conditions.offsets.length * 4;
+      this.hold(this.sets + conditions.sets.length);
+      new Int32Array(this.memory.buffer, this.starts, conditions.starts.length).set(conditions.starts);
+      new Int32Array(this.memory.buffer, this.offsets, conditions.offsets.length).set(conditions.offsets);
+      this.bytes.set(conditions.sets, this.sets);
+      this.conditions = conditions;
+    }
+  }
+
+  /** The memory grown to hold `bytes` bytes, and its views renewed, when it holds fewer. */
+  private hold(bytes: number): void {
+    const needed = Math.ceil(bytes / PAGE);
+    if (needed <= this.memory.buffer.byteLength / PAGE) return;
+    this.memory.grow(needed - this.memory.buffer.byteLength / PAGE);
+    this.views();
   }
 
   /**
@@ -259,8 +323,28 @@ export class WasmKeywordLoop {
     let at = from;
     while (at < until && count < CAPACITY) {
       const end = until - at > window ? at + window : until;
-      this.bytes.set(bytes.subarray(at, end), TEXT);
-      count = find(TEXT - at, at, end, state, first, this.accepts, shift, automaton.depth, count);
+      // With `MARGIN` bytes either side where the text has them, for the hits' conditions.
+      const lo = at > MARGIN ? at - MARGIN : 0;
+      const hi = Math.min(bytes.length, end + MARGIN);
+      this.bytes.set(bytes.subarray(lo, hi), TEXT);
+      const { accepts, starts, offsets, sets } = this;
+      const copied = TEXT + hi - lo;
+      count = find(
+        TEXT - lo,
+        at,
+        end,
+        state,
+        first,
+        accepts,
+        shift,
+        automaton.depth,
+        count,
+        TEXT,
+        copied,
+        starts,
+        offsets,
+        sets,
+      );
       state = this.result[0]!;
       at = this.result[1]!;
     }

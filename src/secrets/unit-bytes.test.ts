@@ -16,6 +16,8 @@ describe('UTF-8 read one byte per UTF-16 unit', () => {
         const bytes = Buffer.from(value, 'utf8');
         const decoded = bytes.toString('utf8');
         const units = UnitBytes.of(bytes);
+        // The JavaScript loop (a Node without WebAssembly) gives the same units.
+        expect(UnitBytes.of(bytes, null).units).toEqual(units.units);
         expect(units.units.length).toBe(decoded.length);
         for (let at = 0; at < decoded.length; at++) expect(units.units[at]! < 0x80).toBe(decoded.charCodeAt(at) < 0x80);
         const cuts = [...ranges, [0, decoded.length] as [number, number]];
@@ -36,9 +38,18 @@ describe('UTF-8 read one byte per UTF-16 unit', () => {
       `${'x'.repeat(1023)}${'😀'.repeat(1500)}é`,
       `${'a'.repeat(5000)}é${'b'.repeat(4095)}😀${'c'.repeat(3000)}中${'d'.repeat(2047)}`,
       `é${'a'.repeat(2047)}${'b'.repeat(6144)}😀`,
+      // Runs of each width across blocks and steps, and a pair whose low half is a step's or a block's first unit.
+      `${'中'.repeat(2500)}${'é'.repeat(3000)}${'a'.repeat(1021)}😀${'😀'.repeat(1200)}${'x'.repeat(2045)}😀é`,
+      `${'ab'.repeat(1500)}${'é'.repeat(2047)}😀${'a'.repeat(4093)}😀😀${'中'.repeat(700)}`,
     ];
-    for (const value of texts) {
-      const units = UnitBytes.of(Buffer.from(value, 'utf8'));
+    for (const [value, loop] of texts.flatMap(
+      (value) =>
+        [
+          [value, undefined],
+          [value, null],
+        ] as const,
+    )) {
+      const units = UnitBytes.of(Buffer.from(value, 'utf8'), loop);
       expect(units.units.length).toBe(value.length);
       for (let at = 0; at <= value.length; at += at % 1024 < 4 || at % 1024 > 1020 ? 1 : 97) {
         expect(units.decode(0, at)).toBe(value.slice(0, at));

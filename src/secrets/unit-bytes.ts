@@ -1,4 +1,5 @@
 import { isAscii } from 'node:buffer';
+import { WasmUnitLoop } from './unit-wasm.js';
 
 /**
  * UTF-8 text read one byte per UTF-16 code unit of its decoded text: an ASCII character as itself, any other unit as
@@ -30,8 +31,11 @@ export class UnitBytes {
     private readonly byteAt: Float64Array,
   ) {}
 
-  /** `bytes`: valid UTF-8 past any BOM. */
-  static of(bytes: Buffer): UnitBytes {
+  /**
+   * `bytes`: valid UTF-8 past any BOM. Blocks not all ASCII go through `loop` (`unit-wasm.ts`), or the JavaScript loop
+   * here with `null` (a Node without WebAssembly, and tests).
+   */
+  static of(bytes: Buffer, loop: WasmUnitLoop | null = WasmUnitLoop.get()): UnitBytes {
     const units = Buffer.allocUnsafe(bytes.length);
     const byteAt = new Float64Array((bytes.length >> STEP_SHIFT) + 2);
     const n = bytes.length;
@@ -44,6 +48,17 @@ export class UnitBytes {
         for (let step = u; step < u + BLOCK; step += 1 << STEP_SHIFT) byteAt[step >> STEP_SHIFT] = i + step - u;
         u += BLOCK;
         i += BLOCK;
+        continue;
+      }
+      if (loop !== null) {
+        // Up to the next block's first unit (or one past it, after a surrogate pair), then that block is checked.
+        const run = loop.run(bytes, i, u, (u | BLOCK_MASK) + 1);
+        units.set(run.units, u);
+        const { steps } = run;
+        const first = (u + STEP_MASK) >> STEP_SHIFT;
+        for (let step = 0; step < steps.length; step++) byteAt[first + step] = steps[step]!;
+        u = run.unit;
+        i = run.next;
         continue;
       }
       if ((u & STEP_MASK) === 0) byteAt[u >> STEP_SHIFT] = i;

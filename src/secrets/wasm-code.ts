@@ -35,11 +35,12 @@ export function sleb(value: number): number[] {
   }
 }
 
-/** The i32 instructions the keyword loop uses. `offset` is a load's or store's constant added to its address. */
+/** The i32 instructions the keyword and unit loops use. `offset` is a load's or store's constant added to its address. */
 export const op = {
   block: [0x02, 0x40],
   loop: [0x03, 0x40],
   if: [0x04, 0x40],
+  else: [0x05],
   end: [0x0b],
   br: (depth: number): Code => [0x0c, ...uleb(depth)],
   brIf: (depth: number): Code => [0x0d, ...uleb(depth)],
@@ -48,10 +49,13 @@ export const op = {
   tee: (local: number): Code => [0x22, ...uleb(local)],
   load8: (offset: number): Code => [0x2d, 0, ...uleb(offset)],
   load16: (offset: number): Code => [0x2f, 1, ...uleb(offset)],
+  load32: (offset: number): Code => [0x28, 2, ...uleb(offset)],
   store: (offset: number): Code => [0x36, 2, ...uleb(offset)],
+  store8: (offset: number): Code => [0x3a, 0, ...uleb(offset)],
   const: (value: number): Code => [0x41, ...sleb(value)],
   eqz: [0x45],
   eq: [0x46],
+  ne: [0x47],
   ltU: [0x49],
   gtU: [0x4b],
   geU: [0x4f],
