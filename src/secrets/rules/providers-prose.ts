@@ -337,7 +337,8 @@ export default defineRules([
     title: 'API key or token logged on the line after a request to its provider (Sending request to X / Using Key=…)',
     severity: 'high',
     keywords: ['request to'],
-    gate: checkedGate(/[ \t]/, loggedLineEnds),
+    // A blank after `request to` (its context: `request to(` and `request to"` are dropped by the keyword pass).
+    gate: checkedGate(/[ \t]/, loggedLineEnds, hitContext([], [' \t'])),
     window: 'block',
     maxLength: 1400,
     pattern: LOGGED_KEY,
