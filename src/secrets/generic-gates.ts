@@ -1,6 +1,7 @@
 import { namedByNameKey } from './env-entry.js';
 import { checkedGate } from './gate-checks.js';
 import { rejectedOnItsOwn } from './generic-value.js';
+import { refutedInJsonValue } from './json-value.js';
 import { nameGate } from './name-gate.js';
 import { forgetNextIndexes, NextIndex } from './next-index.js';
 
@@ -106,7 +107,7 @@ export const GATES = {
    */
   k8sEnv: checkedGate(
     nameGate({ run: 40, at: 'separator', chars: '\r\n,}' }, String.raw`["']?[ \t]*(?:\r?\n|[,}])`),
-    namedByNameKey,
+    refutedInJsonValue(namedByNameKey),
   ),
   netrc: /[a-z]{0,4}[ \t]/,
   /** `scheme://user:` */
