@@ -128,7 +128,10 @@ export const GATES = {
   /** The rest of the element name (which may hold a namespace `:`), then `>`. */
   xmlElement: nameGate({ run: 30, at: 'end', chars: ':>' }, '', '', '[A-Za-z0-9_.:-]{0,30}>'),
   /** The rest of the quoted name, then the `value="` attribute or the element's text (`name="api_key">`). */
-  xmlAttribute: checkedGate(/[^"\r\n]{0,40}"(?:[ \t]+value[ \t]*=|[^<>\r\n]{0,80}>)/i, xmlAttributeCheck),
+  xmlAttribute: checkedGate(
+    /[^"\r\n]{0,40}"(?:[ \t]+value[ \t]*=|[^<>\r\n]{0,80}>)/i,
+    refutedInJsonValue(xmlAttributeCheck),
+  ),
   cliFlag: nameGate({ run: 40, at: 'end', chars: ' \t=' }, '[ \\t=]'),
   defineMacro: nameGate({ run: 30, at: 'end', chars: ' \t' }, '[ \\t]'),
   /**

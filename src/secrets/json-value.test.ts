@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { namedByNameKey } from './env-entry.js';
 import { gateCheckOf } from './gate-checks.js';
-import { GATES } from './generic-gates.js';
+import { GATES, inAttributeValue } from './generic-gates.js';
 import { inOrdinaryJsonValue, isRefutedInJsonValue } from './json-value.js';
 import { nameRunEnd, quotedCallArgument } from './name-gate.js';
 import { inNameField, SPLIT_FIELD_GATE } from './split-fields.js';
@@ -24,10 +24,11 @@ describe('one look back at a hit inside a JSON value', () => {
     expect(at('"a":     "token",', 'token')).toBe(false);
   });
 
-  test('the split-field, env-entry and call checks are the ones marked', () => {
+  test('the split-field, env-entry and XML-attribute checks are the ones marked', () => {
     expect(isRefutedInJsonValue(gateCheckOf(SPLIT_FIELD_GATE)!)).toBe(true);
     expect(isRefutedInJsonValue(gateCheckOf(GATES.k8sEnv)!)).toBe(true);
-    expect(isRefutedInJsonValue(gateCheckOf(GATES.xmlAttribute)!)).toBe(false);
+    expect(isRefutedInJsonValue(gateCheckOf(GATES.xmlAttribute)!)).toBe(true);
+    expect(gateCheckOf(GATES.assignment)).toBeUndefined();
   });
 
   const texts = fc
@@ -76,6 +77,7 @@ describe('one look back at a hit inside a JSON value', () => {
           expect(inNameField(text, after), `${JSON.stringify(text)} at ${after}`).toBe(false);
           expect(namedByNameKey(text, after), `${JSON.stringify(text)} at ${after}`).toBe(false);
           expect(quotedCallArgument(text, after, nameRunEnd(text, after))).toBe(false);
+          expect(inAttributeValue(text, after)).toBe(false);
         }
       }),
       { numRuns: 20000 },

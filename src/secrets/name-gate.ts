@@ -282,6 +282,18 @@ export class GateCheck {
     return this.separator;
   }
 
+  /** The character of that separator, or -1 past the text's end. */
+  separatorCodeAfter(after: number): number {
+    this.parse(after);
+    return codeAt(this.text, this.separator);
+  }
+
+  /** Whether the hit ending at `after` is in a JSON value under an ordinary key (`inOrdinaryJsonValue`), read once. */
+  inJsonValueAt(after: number): boolean {
+    this.parse(after);
+    return this.inJsonValue();
+  }
+
   private parse(after: number): void {
     if (after === this.after) return;
     this.after = after;
