@@ -262,9 +262,6 @@ function isHandMade(value: string): boolean {
 export function rejectedOnItsOwn(value: string): boolean {
   // Four characters at least for a password (`looksLikePassword`), eight for a secret (`looksLikeSecret`).
   if (value.length < 4) return true;
-  // A name (`cfg_access_key_2`) first: on a line of JSON keys every value is one, and the checks below each read it
-  // again to let it through (the verdict is the same in any order: each check rejects on its own).
-  if (isIdentifierShaped(value)) return true;
   // Whitespace, translations, format strings and prose: credentials are printable ASCII.
   // `{0}` looked for only where a `{` is: each regular expression's run costs more than the engine's search.
   if (/[^\x21-\x7e]/.test(value) || (value.includes('{') && /\{\d+\}/.test(value))) return true;
@@ -274,7 +271,7 @@ export function rejectedOnItsOwn(value: string): boolean {
   const last = value.charCodeAt(value.length - 1);
   const bare = last === 33 || last === 63 ? value.slice(0, -1) : value;
   if (bare.length <= LONGEST_NOT_A_VALUE && NOT_A_VALUE.has(bare.toLowerCase())) return true;
-  return isFormatString(value) || MIME_TYPE.test(value);
+  return isIdentifierShaped(value) || isFormatString(value) || MIME_TYPE.test(value);
 }
 
 function looksLikePassword(value: string, context: MatchContext): boolean {
