@@ -49,9 +49,13 @@ export function inAttributeValue(text: string, after: number): boolean {
   return at > 0 && text.charCodeAt(at - 1) === 61;
 }
 
-/** The XML-attribute gate's check: the name in an attribute value (`inAttributeValue`), its quote closing after it. */
+/**
+ * The XML-attribute gate's check: the name's quote closing after it, the name in an attribute value
+ * (`inAttributeValue`). The look back second: a JSON key's hit (`"api_key": …`) is turned down ahead, and a JSON
+ * value's bit is cleared by the shape mask before the check is asked (`withoutJsonRefuted`).
+ */
 function xmlAttributeCheck(text: string, after: number): boolean {
-  return inAttributeValue(text, after) && closesXmlAttribute(text, after);
+  return closesXmlAttribute(text, after) && inAttributeValue(text, after);
 }
 
 const quotes = new NextIndex('"');

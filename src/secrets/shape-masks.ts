@@ -85,10 +85,14 @@ export function shapeMask(
 /**
  * `mask` without the rules that cannot open at a hit inside a JSON value under an ordinary key
  * (`GateCheck.inJsonValueAt`): those whose gate check is false there, and at a `,` after the value those whose call
- * check is. The look back is read only when the mask holds such a rule, once for all of them.
+ * check is. The look back is read only when the mask holds such a rule and no `:` or `=` follows the name, once for
+ * all of them.
  */
 export function withoutJsonRefuted(shapes: OutputShapes, mask: number, gates: GateCheck, after: number): number {
-  const refuted = shapes.jsonRefuted | (gates.separatorCodeAfter(after) === 44 ? shapes.callAtComma : 0);
+  const separator = gates.separatorCodeAfter(after);
+  // A name before `:` or `=` is a key, not a value: no look back (keyword-dense JSON has a key at every hit).
+  if (separator === 58 || separator === 61) return mask;
+  const refuted = shapes.jsonRefuted | (separator === 44 ? shapes.callAtComma : 0);
   if ((mask & refuted) === 0 || !gates.inJsonValueAt(after)) return mask;
   return mask & ~refuted;
 }
