@@ -12,10 +12,15 @@ const NAME_REACH = 120;
 /** The most blanks read on either side of the `:`. */
 const MAX_BLANKS = 4;
 
-/** `[A-Za-z0-9_.-]`: the characters every one of those checks reads back over as the name's. */
-function isNameChar(code: number): boolean {
-  return code === 46 || isBase64Url(code);
-}
+/**
+ * Per ASCII code, 1 for `[A-Za-z0-9_.-]`: the characters every one of those checks reads back over as the name's. A
+ * table read in the loop, not a call per character: the first megabytes of a scan run in V8's interpreter.
+ */
+const NAME_CHARS = (() => {
+  const table = new Uint8Array(128);
+  for (let code = 0; code < 128; code++) if (code === 46 || isBase64Url(code)) table[code] = 1;
+  return table;
+})();
 
 /** Where the blanks (` `, tab) that end at `end` start, or -1 when there are more than `MAX_BLANKS`. */
 function blanksFrom(text: string, end: number): number {
@@ -33,7 +38,10 @@ function blanksFrom(text: string, end: number): number {
 export function inOrdinaryJsonValue(text: string, after: number): boolean {
   const limit = Math.max(0, after - NAME_REACH);
   let at = after;
-  while (at > limit && isNameChar(text.charCodeAt(at - 1))) at--;
+  for (let code = text.charCodeAt(at - 1); at > limit && code < 128 && NAME_CHARS[code] === 1; ) {
+    at--;
+    code = at > 0 ? text.charCodeAt(at - 1) : -1;
+  }
   if (at <= limit || text.charCodeAt(at - 1) !== 34) return false;
   at = blanksFrom(text, at - 1);
   if (at <= 0 || text.charCodeAt(at - 1) !== 58) return false;
