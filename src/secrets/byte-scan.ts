@@ -7,7 +7,7 @@ import type { PendingWindows } from './pending-windows.js';
 import type { KeywordAutomaton } from './prefilter.js';
 import { runRuleWindow } from './run-rule-window.js';
 import type { ScanState } from './scan-state.js';
-import { type StateShapes, shapeMask } from './shape-masks.js';
+import { type StateShapes, shapeMask, withoutJsonRefuted } from './shape-masks.js';
 import type { UnitBytes } from './unit-bytes.js';
 
 /**
@@ -173,6 +173,7 @@ function handleBatch(
         const after = last + 1 - tiles.start;
         const { gates } = tiles;
         mask = shapeMask(masked, tiles.text, after, gates.nameEnd(after), gates.separatorAfter(after));
+        mask = withoutJsonRefuted(masked, mask, gates, after);
       }
       const { items } = keyword;
       for (let i = 0; i < items.length; i++) {

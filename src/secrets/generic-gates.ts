@@ -1,6 +1,7 @@
 import { namedByNameKey } from './env-entry.js';
-import { checkedGate } from './gate-checks.js';
+import { blanksStart, checkedGate } from './gate-checks.js';
 import { rejectedOnItsOwn } from './generic-value.js';
+import { refutedInJsonValue } from './json-value.js';
 import { nameGate } from './name-gate.js';
 import { forgetNextIndexes, NextIndex } from './next-index.js';
 
@@ -21,6 +22,40 @@ export function closesXmlAttribute(text: string, after: number): boolean {
   if (next === 32 || next === 9) return true;
   const stop = angleStops.next(text, quote + 1, Math.min(text.length, quote + 82));
   return stop !== -1 && text.charCodeAt(stop) === 62;
+}
+
+/** How far `inAttributeValue` reads back before it leaves the verdict to the gate. */
+const ATTRIBUTE_REACH = 120;
+
+/**
+ * Whether a keyword hit ending at `after` may be in a quoted attribute value, as the XML-attribute patterns' names are
+ * (`name="…"`, `key = "…"`): reading back over the name (no quote, no line end) to its quote, blanks and then `=`. A
+ * name in a JSON key or value (`"api_key": "cfg_token_2"`) has `{`, `,` or `:` there. Reads back only; a name outside
+ * ASCII or longer than `ATTRIBUTE_REACH` is left to the gate (true).
+ */
+export function inAttributeValue(text: string, after: number): boolean {
+  const limit = after - ATTRIBUTE_REACH;
+  let at = after;
+  for (; at > 0; at--) {
+    if (at <= limit) return true;
+    const code = text.charCodeAt(at - 1);
+    if (code === 34) break;
+    if (code === 10 || code === 13) return false;
+    if (code >= 128) return true;
+  }
+  if (at === 0) return false;
+  at = blanksStart(text, at - 1, limit);
+  if (at === -1) return true;
+  return at > 0 && text.charCodeAt(at - 1) === 61;
+}
+
+/**
+ * The XML-attribute gate's check: the name's quote closing after it, the name in an attribute value
+ * (`inAttributeValue`). The look back second: a JSON key's hit (`"api_key": …`) is turned down ahead, and a JSON
+ * value's bit is cleared by the shape mask before the check is asked (`withoutJsonRefuted`).
+ */
+function xmlAttributeCheck(text: string, after: number): boolean {
+  return closesXmlAttribute(text, after) && inAttributeValue(text, after);
 }
 
 const quotes = new NextIndex('"');
@@ -97,7 +132,10 @@ export const GATES = {
   /** The rest of the element name (which may hold a namespace `:`), then `>`. */
   xmlElement: nameGate({ run: 30, at: 'end', chars: ':>' }, '', '', '[A-Za-z0-9_.:-]{0,30}>'),
   /** The rest of the quoted name, then the `value="` attribute or the element's text (`name="api_key">`). */
-  xmlAttribute: checkedGate(/[^"\r\n]{0,40}"(?:[ \t]+value[ \t]*=|[^<>\r\n]{0,80}>)/i, closesXmlAttribute),
+  xmlAttribute: checkedGate(
+    /[^"\r\n]{0,40}"(?:[ \t]+value[ \t]*=|[^<>\r\n]{0,80}>)/i,
+    refutedInJsonValue(xmlAttributeCheck),
+  ),
   cliFlag: nameGate({ run: 40, at: 'end', chars: ' \t=' }, '[ \\t=]'),
   defineMacro: nameGate({ run: 30, at: 'end', chars: ' \t' }, '[ \\t]'),
   /**
@@ -106,7 +144,7 @@ export const GATES = {
    */
   k8sEnv: checkedGate(
     nameGate({ run: 40, at: 'separator', chars: '\r\n,}' }, String.raw`["']?[ \t]*(?:\r?\n|[,}])`),
-    namedByNameKey,
+    refutedInJsonValue(namedByNameKey),
   ),
   netrc: /[a-z]{0,4}[ \t]/,
   /** `scheme://user:` */

@@ -1,4 +1,5 @@
 import type { HitCheck } from './gate-checks.js';
+import { inOrdinaryJsonValue, isRefutedInJsonValue } from './json-value.js';
 import { NextIndex } from './next-index.js';
 
 /**
@@ -237,6 +238,8 @@ export class GateCheck {
   private checked: HitCheck | undefined;
   /** The verdict of `quotedCallArgument` after the latest hit: 1 a call's argument, 0 not, -1 not yet known. */
   private callVerdict = -1;
+  /** The verdict of `inOrdinaryJsonValue` after the latest hit: 1 in such a value, 0 not, -1 not yet known. */
+  private jsonVerdict = -1;
   /** The latest gate regex tested, where, and its verdict. */
   private testedGate: RegExp | undefined;
   private testedAfter = -1;
@@ -279,6 +282,18 @@ export class GateCheck {
     return this.separator;
   }
 
+  /** The character of that separator, or -1 past the text's end. */
+  separatorCodeAfter(after: number): number {
+    this.parse(after);
+    return codeAt(this.text, this.separator);
+  }
+
+  /** Whether the hit ending at `after` is in a JSON value under an ordinary key (`inOrdinaryJsonValue`), read once. */
+  inJsonValueAt(after: number): boolean {
+    this.parse(after);
+    return this.inJsonValue();
+  }
+
   private parse(after: number): void {
     if (after === this.after) return;
     this.after = after;
@@ -287,20 +302,31 @@ export class GateCheck {
     this.quotedVerdict = -1;
     this.callVerdict = -1;
     this.checkVerdict = -1;
+    this.jsonVerdict = -1;
+  }
+
+  /**
+   * Whether the latest hit is in a JSON value under an ordinary key (`inOrdinaryJsonValue`), read once for the checks
+   * that are false there: each of them read back over the same name.
+   */
+  private inJsonValue(): boolean {
+    if (this.jsonVerdict === -1) this.jsonVerdict = inOrdinaryJsonValue(this.text, this.after) ? 1 : 0;
+    return this.jsonVerdict === 1;
   }
 
   /** `check`'s verdict at the latest hit, asked once for the rules of one gate. */
   private checkPasses(check: HitCheck): boolean {
     if (this.checkVerdict === -1 || check !== this.checked) {
       this.checked = check;
-      this.checkVerdict = check(this.text, this.after) ? 1 : 0;
+      this.checkVerdict = !(isRefutedInJsonValue(check) && this.inJsonValue()) && check(this.text, this.after) ? 1 : 0;
     }
     return this.checkVerdict === 1;
   }
 
   /** `quotedCallArgument` for the latest hit, read once for the rules of one gate. */
   private callArgument(): boolean {
-    if (this.callVerdict === -1) this.callVerdict = quotedCallArgument(this.text, this.after, this.runEnd) ? 1 : 0;
+    if (this.callVerdict === -1)
+      this.callVerdict = !this.inJsonValue() && quotedCallArgument(this.text, this.after, this.runEnd) ? 1 : 0;
     return this.callVerdict === 1;
   }
 

@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import type { CompiledRule } from './compiled-rule.js';
+import { type CompiledRule, opensAt } from './compiled-rule.js';
 import { GateCheck, nameRunEnd, separatorAt, shapeAllows } from './name-gate.js';
 import type { KeywordOutput } from './prefilter.js';
 import { builtinRules } from './rules/index.js';
 import { SecretScanner } from './scanner.js';
-import { outputShapes, StateShapes, shapeMask } from './shape-masks.js';
+import { outputShapes, StateShapes, shapeMask, withoutJsonRefuted } from './shape-masks.js';
 
 /** The scanner's keyword automaton, as `scanView` hands it to the byte scan. */
 const automaton = (new SecretScanner(builtinRules) as unknown as { automaton: SecretScanner['automaton'] }).automaton;
@@ -48,6 +48,35 @@ describe('shape masks', () => {
       }),
       { numRuns: 3000 },
     );
+  });
+
+  test('a rule whose bit a JSON value clears opens no window there', () => {
+    const keys = fc.constantFrom('"a": "', '"name": "', '"user_key" :\t"', '{"', 'f("', 'x = "', '"', '');
+    const names = fc
+      .array(fc.constantFrom('cfg', '_', 'a.b', '-', '7', ' '), { maxLength: 3 })
+      .map((parts) => parts.join(''));
+    const tails = fc.constantFrom('_2", "b": 1', '", ', '",', '"}', '": "x"', '" value="x">', ' = "x"', '_a\n');
+    let cleared = 0;
+    fc.assert(
+      fc.property(fc.constantFrom(...masked), keys, names, tails, (output, key, name, tail) => {
+        const text = `${key}${name}secret${tail}`;
+        const end = key.length + name.length + 'secret'.length;
+        const gates = new GateCheck(text);
+        const shapes = outputShapes(output)!;
+        const mask = shapeMask(shapes, text, end, gates.nameEnd(end), gates.separatorAfter(end));
+        const kept = withoutJsonRefuted(shapes, mask, gates, end);
+        for (const [index, item] of output.items.entries()) {
+          if ((mask & ~kept & (1 << index)) === 0) continue;
+          cleared++;
+          expect(opensAt(item, text, end, new GateCheck(text)), `${item.rule.id} in ${JSON.stringify(text)}`).toBe(
+            false,
+          );
+        }
+      }),
+      { numRuns: 3000 },
+    );
+    // The texts must clear bits, or the property proves nothing.
+    expect(cleared).toBeGreaterThan(300);
   });
 
   test('a keyword of few shaped rules, or too many rules, has none', () => {

@@ -1,5 +1,6 @@
 import type { CompiledRule } from './compiled-rule.js';
-import { MAX_NAME_RUN, valueAt } from './name-gate.js';
+import { isRefutedInJsonValue } from './json-value.js';
+import { type GateCheck, MAX_NAME_RUN, valueAt } from './name-gate.js';
 import type { KeywordAutomaton, KeywordOutput } from './prefilter.js';
 
 /**
@@ -23,6 +24,10 @@ export interface OutputShapes {
   /** Null when no rule's shape reads the value's first character. */
   readonly value: Int32Array | null;
   readonly run: Int32Array;
+  /** The bits of the rules whose gate check is false in a JSON value under an ordinary key (`json-value.ts`). */
+  readonly jsonRefuted: number;
+  /** The bits of the rules whose gate turns down a `,` after such a value (the call check, `NameGateShape.call`). */
+  readonly callAtComma: number;
 }
 
 /** The tables of `output`, or null when its rules are too many, or too few of them have a shape. */
@@ -38,11 +43,15 @@ export function outputShapes(output: KeywordOutput<CompiledRule>): OutputShapes 
     atSeparator: table(NONE + 1),
     value: shaped.some((item) => item.gateShape!.value !== undefined) ? table(NONE + 1) : null,
     run: table(MAX_NAME_RUN + 2),
+    jsonRefuted: 0,
+    callAtComma: 0,
   };
   for (const [index, item] of items.entries()) {
     const shape = item.gateShape;
-    if (shape === undefined) continue;
     const bit = 1 << index;
+    if (item.gateCheck !== undefined && isRefutedInJsonValue(item.gateCheck)) shapes.jsonRefuted |= bit;
+    if (shape === undefined) continue;
+    if (shape.call) shapes.callAtComma |= bit;
     for (let run = shape.run + 1; run < shapes.run.length; run++) shapes.run[run]! &= ~bit;
     disallow(shape.at === 'end' ? shapes.atEnd : shapes.atSeparator, shape.allowed, bit);
     if (shape.next !== undefined) disallow(shapes.atSeparator, shape.next, bit);
@@ -71,6 +80,21 @@ export function shapeMask(
     shapes.run[runEnd - after]! & shapes.atEnd[column(text, runEnd)]! & shapes.atSeparator[column(text, separator)]!;
   if (shapes.value === null || mask === 0) return mask;
   return mask & shapes.value[column(text, valueAt(text, separator))]!;
+}
+
+/**
+ * `mask` without the rules that cannot open at a hit inside a JSON value under an ordinary key
+ * (`GateCheck.inJsonValueAt`): those whose gate check is false there, and at a `,` after the value those whose call
+ * check is. The look back is read only when the mask holds such a rule and no `:` or `=` follows the name, once for
+ * all of them.
+ */
+export function withoutJsonRefuted(shapes: OutputShapes, mask: number, gates: GateCheck, after: number): number {
+  const separator = gates.separatorCodeAfter(after);
+  // A name before `:` or `=` is a key, not a value: no look back (keyword-dense JSON has a key at every hit).
+  if (separator === 58 || separator === 61) return mask;
+  const refuted = shapes.jsonRefuted | (separator === 44 ? shapes.callAtComma : 0);
+  if ((mask & refuted) === 0 || !gates.inJsonValueAt(after)) return mask;
+  return mask & ~refuted;
 }
 
 function column(text: string, at: number): number {

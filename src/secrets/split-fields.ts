@@ -1,4 +1,5 @@
 import { blanksStart, checkedGate, endsWithWord, isBase64Url } from './gate-checks.js';
+import { refutedInJsonValue } from './json-value.js';
 import { nameGate } from './name-gate.js';
 
 /**
@@ -103,7 +104,7 @@ export const SPLIT_FIELD_GATE = checkedGate(
     String.raw`(?:"[ \t]*(?:[,{\r\n]|value[ \t]*=)|</(?:name|key)>)`,
     'i',
   ),
-  inNameField,
+  refutedInJsonValue(inNameField),
 );
 
 /** How far `inNameField` reads back (the name, the blanks and the field before it) before it leaves it to the regex. */

@@ -1,4 +1,5 @@
-import { ALNUM, nameGate } from '../name-gate.js';
+import { checkedGate } from '../gate-checks.js';
+import { ALNUM, nameGate, nameRunEnd, separatorAt, valueAt } from '../name-gate.js';
 import { defineRules } from '../rule.js';
 import { prefixedToken } from '../rule-builders.js';
 import { BASE64, fakeToken, lazySamples } from '../sample-tokens.js';
@@ -7,6 +8,28 @@ const ID_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
 /** Keys issued before AWS moved to base32 ids carry any digit (`AKIAI44QH8DH…` in AWS's own docs). */
 const OLD_ID_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 const SECRET_ALPHABET = BASE64;
+
+/** Per ASCII code, 1 for `[A-Za-z0-9/+]`. */
+const KEY_CHARS = (() => {
+  const table = new Uint8Array(128);
+  for (const char of `${ALNUM}/+`) table[char.charCodeAt(0)] = 1;
+  return table;
+})();
+const KEY_LENGTH = 40;
+
+/**
+ * What the secret key's gate needs at its end, read in code: past the name, its separator and an optional quote, forty
+ * characters of `[A-Za-z0-9/+]` (the last read first). A credential-named JSON key with a short value or a name as its
+ * value (`"secret_3": "cfg_access_key_3"`) then runs no regex.
+ */
+function fortyKeyCharacters(text: string, after: number): boolean {
+  let at = valueAt(text, separatorAt(text, nameRunEnd(text, after)));
+  const quote = text.charCodeAt(at);
+  if (quote === 34 || quote === 39) at++;
+  if (KEY_CHARS[text.charCodeAt(at + KEY_LENGTH - 1)] !== 1) return false;
+  for (let end = at + KEY_LENGTH - 1; at < end; at++) if (KEY_CHARS[text.charCodeAt(at)] !== 1) return false;
+  return true;
+}
 
 export default defineRules([
   prefixedToken({
@@ -50,9 +73,12 @@ export default defineRules([
     // keyword (not `aws`, which is on every other line of the AWS SDK).
     keywords: ['secret'],
     // The rest of the name, the separator and the forty characters: `secret` names many values that are not AWS keys.
-    gate: nameGate(
-      { run: 40, at: 'separator', chars: '=:', value: `"'${ALNUM}/+` },
-      String.raw`["']?[ \t]{0,4}(?:=|:=|:|=>)[ \t]{0,4}["']?[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])`,
+    gate: checkedGate(
+      nameGate(
+        { run: 40, at: 'separator', chars: '=:', value: `"'${ALNUM}/+` },
+        String.raw`["']?[ \t]{0,4}(?:=|:=|:|=>)[ \t]{0,4}["']?[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])`,
+      ),
+      fortyKeyCharacters,
     ),
     pattern:
       /(?:aws[A-Za-z0-9_.-]{0,20}?secret[A-Za-z0-9_.-]{0,20}|secret[_-]?access[_-]?key)["']?[ \t]{0,4}(?:=|:=|:|=>)[ \t]{0,4}["']?([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/i,
