@@ -19,24 +19,26 @@ import { parsePayload, type StdinRead } from './read-stdin.js';
  *   the stream cost a stop about 1 ms of CPU more. Not a datagram socket, or an IPC channel (Node does not make
  *   those a `net.Socket` of its own), and not on Windows.
  * - Anything else (a terminal, a device) and any error: nothing is read here.
- * `stdin` must be the stream on `fd` (process.stdin on 0).
+ * At most about `maxBytes` are read here (a writer that never stops must not hold the main thread past the stream's
+ * timeout); the rest goes through the stream. `stdin` must be the stream on `fd` (process.stdin on 0).
  */
 export function readStdinNow(
   fd = 0,
   stdin: () => Readable = () => process.stdin,
+  maxBytes = MAX_BYTES_NOW,
 ): { read: StdinRead } | { prefix: Buffer } {
   const chunks: Buffer[] = [];
   let own: number | undefined;
   try {
     const info = fstatSync(fd);
-    if (info.isFile()) return readToEnd(fd, chunks) ? whole(chunks) : { prefix: Buffer.concat(chunks) };
+    if (info.isFile()) return readToEnd(fd, chunks, maxBytes) ? whole(chunks) : { prefix: Buffer.concat(chunks) };
     if (info.isSocket()) {
       if (!nonBlockingSocket(stdin)) return { prefix: Buffer.alloc(0) };
-      return readToEnd(fd, chunks) ? whole(chunks) : wholePayloadOrPrefix(chunks);
+      return readToEnd(fd, chunks, maxBytes) ? whole(chunks) : wholePayloadOrPrefix(chunks);
     }
     if (!info.isFIFO() || process.platform !== 'linux') return { prefix: Buffer.alloc(0) };
     own = openSync(`/proc/self/fd/${fd}`, constants.O_RDONLY | constants.O_NONBLOCK);
-    if (readToEnd(own, chunks)) return whole(chunks);
+    if (readToEnd(own, chunks, maxBytes)) return whole(chunks);
     return wholePayloadOrPrefix(chunks);
   } catch {
     // What was read stays read: the stream goes on from there.
@@ -64,10 +66,16 @@ function nonBlockingSocket(stdin: () => Readable): boolean {
   return stream instanceof Socket;
 }
 
-/** Reads `fd` into `chunks` until its end (true) or until a non-blocking read finds nothing yet (false). */
-function readToEnd(fd: number, chunks: Buffer[]): boolean {
+/** Agents' payloads are a few kilobytes (a transcript is passed by its path). */
+const MAX_BYTES_NOW = 8 * 1024 * 1024;
+
+/**
+ * Reads `fd` into `chunks` until its end (true), or until a non-blocking read finds nothing yet or `maxBytes` are
+ * read (false).
+ */
+function readToEnd(fd: number, chunks: Buffer[], maxBytes: number): boolean {
   const buffer = Buffer.allocUnsafe(16 * 1024);
-  for (;;) {
+  for (let total = 0; total < maxBytes; ) {
     let count: number;
     try {
       count = readSync(fd, buffer, 0, buffer.length, null);
@@ -77,7 +85,9 @@ function readToEnd(fd: number, chunks: Buffer[]): boolean {
     }
     if (count === 0) return true;
     chunks.push(Buffer.from(buffer.subarray(0, count)));
+    total += count;
   }
+  return false;
 }
 
 function closeQuietly(fd: number): void {
