@@ -39,7 +39,7 @@ export async function answerStopHook(
     return read ? { read } : {};
   };
   try {
-    // A file or a pipe is read here without `process.stdin` (which loads `net`); a socket through the stream.
+    // A file, a pipe or a socket is read here without starting the stream (readStdinNow); the rest through it.
     const now = readStdinNow();
     read = 'read' in now ? now.read : await readStdin(process.stdin, 5000, now.prefix);
   } catch {

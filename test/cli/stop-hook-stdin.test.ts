@@ -103,6 +103,23 @@ describe('the stop hook reads its stdin whole, however it is handed (built CLI)'
     BUDGET,
   );
 
+  test(
+    'a socket whose writer keeps its end open after the payload, or sends nothing yet',
+    async () => {
+      // Read at once without the stream (read-stdin-now.ts): the hook answers on the whole payload, not on an end.
+      let stdin: NodeJS.WritableStream | null | undefined;
+      const open = await hook('pipe', (child) => {
+        stdin = child.stdin;
+        child.stdin?.write(payload);
+      });
+      stdin?.end();
+      expectAnswered(open);
+      // Nothing there when the hook looks: the stream waits for it.
+      expectAnswered(await hook('pipe', (child) => setTimeout(() => child.stdin?.end(payload), 300)));
+    },
+    BUDGET,
+  );
+
   test.runIf(linux)(
     'a pipe from a shell',
     async () => {

@@ -1,5 +1,14 @@
 import { execFileSync } from 'node:child_process';
-import { closeSync, constants, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  createReadStream,
+  mkdtempSync,
+  openSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -9,9 +18,10 @@ import { propertyRuns } from '../../../test/support/property-runs.js';
 import { readStdin } from './read-stdin.js';
 import { readStdinNow } from './read-stdin-now.js';
 
-// readStdinNow reads a file or (on Linux) a FIFO on the main thread and never blocks; what it cannot finish goes on
-// through readStdin with what it read first. Here with real files and FIFOs, each opened read-write by the test, so
-// a writer is still there: the agent that keeps its end open.
+// readStdinNow reads a file, (on Linux) a FIFO, or a socket that process.stdin opened, on the main thread, and never
+// blocks; what it cannot finish goes on through readStdin with what it read first. Here with real files and FIFOs,
+// each opened read-write by the test, so a writer is still there: the agent that keeps its end open. Sockets:
+// test/cli/stop-hook-stdin.test.ts, through the built CLI.
 const linux = process.platform === 'linux';
 let dir: string;
 beforeAll(() => {
@@ -65,7 +75,23 @@ describe('readStdinNow', () => {
     withFifo(big, (fd) => expect(readStdinNow(fd)).toEqual({ read: { kind: 'ok', text: big } }));
   });
 
-  test('anything but a file or a FIFO is not read here', () => {
+  test('past maxBytes the rest is left to the stream, which goes on from there', async () => {
+    const big = JSON.stringify({ cwd: '/tmp/x', transcript: 'x'.repeat(40_000) });
+    const path = join(dir, 'big.json');
+    writeFileSync(path, big);
+    const fd = openSync(path, 'r');
+    try {
+      const now = readStdinNow(fd, () => process.stdin, 1);
+      expect('prefix' in now && now.prefix.length).toBe(16 * 1024); // one read
+      const prefix = 'prefix' in now ? now.prefix : Buffer.alloc(0);
+      const rest = createReadStream('', { fd, autoClose: false });
+      expect(await readStdin(rest, 60_000, prefix)).toEqual({ kind: 'ok', text: big });
+    } finally {
+      closeSync(fd);
+    }
+  });
+
+  test('a device, or a descriptor not open, is not read here', () => {
     const devNull = openSync('/dev/null', 'r');
     try {
       expect(readStdinNow(devNull)).toEqual({ prefix: Buffer.alloc(0) });
