@@ -17,7 +17,7 @@ import { validatorsFor } from '../validators/index.js';
 import { readerOf } from './person-at-terminal.js';
 import { createProgressDisplay } from './progress-display.js';
 import type { RunFlags } from './run-flags.js';
-import { takeEarlyStage, takePlainRun } from './run-handoff.js';
+import { markCodeCacheComplete, takeEarlyStage, takePlainRun } from './run-handoff.js';
 
 /** `tollgate run`: glue between flags, the gate and the report. Returns the exit code. */
 export async function runAndReport(flags: RunFlags): Promise<number> {
@@ -54,6 +54,7 @@ export async function runAndReport(flags: RunFlags): Promise<number> {
   } finally {
     display.done();
   }
+  if (examinedChangeSet(report)) markCodeCacheComplete();
   const format = flags.format ?? reportFormatOf(config.output.format);
   const locations = loaded.file && !isAbsolute(loaded.file) ? await configLocations(repoRoot, loaded.file) : {};
   const located = { ...report, ...locations };
@@ -133,4 +134,10 @@ async function openForRun(
 async function htmlModel(repoRoot: string, report: RunReport): Promise<RunReport> {
   const stored = await readStoredReport(repoRoot, report.runId);
   return stored.kind === 'ok' ? stored.report : withCodeContext(report);
+}
+
+/** The run's validators examined a change set: at least one changed file, and a validator that was not skipped. */
+function examinedChangeSet(report: RunReport): boolean {
+  const skipped = new Set(['skipped_trivial', 'skipped_no_changes']);
+  return (report.files?.length ?? 0) > 0 && report.tools.some((tool) => !skipped.has(tool.status));
 }

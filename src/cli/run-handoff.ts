@@ -11,6 +11,11 @@ export interface CliHandoff extends StopHandoff {
   run?: PlainRunHandoff;
   /** Set for any other `tollgate run`: its snapshot's `git add`, begun before the CLI loaded (early-stage.ts). */
   early?: EarlyStage;
+  /**
+   * Set for every `tollgate run`: marks the code cache bin/tollgate.cjs writes at exit as a first run's (see
+   * `markCodeCacheComplete`).
+   */
+  codeCacheComplete?: () => void;
 }
 
 export interface PlainRunHandoff {
@@ -46,4 +51,21 @@ export function takeEarlyStage(): EarlyStage | undefined {
   const stage = earlyStage;
   earlyStage = undefined;
   return stage;
+}
+
+let codeCacheComplete: (() => void) | undefined;
+
+export function handCodeCacheComplete(mark: (() => void) | undefined): void {
+  codeCacheComplete = mark;
+}
+
+/**
+ * Says that this run examined a change set with its validators, so the code cache bin/tollgate.cjs writes at exit holds
+ * what a first run compiles. A cache written by a run that did not (nothing changed, every validator off, a config
+ * error) lacks the scan, the checks and the report, which every first run from it compiled again; bin/tollgate.cjs
+ * replaces such a cache once, at the exit of a run that did.
+ */
+export function markCodeCacheComplete(): void {
+  codeCacheComplete?.();
+  codeCacheComplete = undefined;
 }

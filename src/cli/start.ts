@@ -1,6 +1,6 @@
 import { ExitCode, errorMessage } from '../core/errors.js';
 import { installSignalHandlers, installStreamErrorHandlers } from './process-handlers.js';
-import { type CliHandoff, handEarlyStage, handPlainRun } from './run-handoff.js';
+import { type CliHandoff, handCodeCacheComplete, handEarlyStage, handPlainRun } from './run-handoff.js';
 import { exitIfUnfinished } from './unfinished-guard.js';
 
 async function start(argv: readonly string[], handoff: CliHandoff): Promise<number> {
@@ -17,6 +17,7 @@ async function start(argv: readonly string[], handoff: CliHandoff): Promise<numb
   }
   handPlainRun(handoff.run);
   handEarlyStage(handoff.early);
+  handCodeCacheComplete(handoff.codeCacheComplete);
   const { main } = await import('./main.js');
   return main(argv);
 }

@@ -236,6 +236,50 @@ describe('the code cache', () => {
     }
   });
 
+  test('a `run` that examined no change writes a partial cache file, which the next run that did replaces once', async () => {
+    // The whole CLI's `run` file is written once, at the exit of the first run that finds none: one written by a run
+    // on an unchanged tree lacked the scan and the report, which every first run after it compiled again.
+    const repo = await createTempRepo({ files: { 'a.txt': 'one\n' } });
+    try {
+      const dir = join(home.home, 'cache-partial');
+      const env: NodeJS.ProcessEnv = { ...repo.env, TOLLGATE_CACHE_DIR: dir };
+      for (const name of ['CHECKS', 'ADVISORIES', 'STATIC_ANALYSIS', 'CODE_REVIEW']) env[`TOLLGATE_USE_${name}`] = '0';
+      const run = async () => {
+        await repo.remove('.tollgate');
+        const result = await runCli(['run', '--only', 'secrets', '--format', 'json'], { cwd: repo.root, env });
+        expect(result.exitCode, result.stderr).toBe(0);
+      };
+      const files = () =>
+        cacheFiles(dir).map((name) => ({
+          name,
+          inode: statSync(join(dir, name)).ino,
+          flag: readFileSync(join(dir, name)).toString('latin1', MAGIC.length + 64, MAGIC.length + 65),
+        }));
+      await run();
+      const partial = files();
+      expect(
+        partial.map((file) => file.flag),
+        'nothing changed: a partial file',
+      ).toEqual(['H']);
+      await run();
+      expect(files(), 'another run that examines nothing leaves it').toEqual(partial);
+      await repo.write('a.txt', 'two\n');
+      await run();
+      const complete = files();
+      expect(complete.map((file) => file.name)).toEqual(partial.map((file) => file.name));
+      expect(
+        complete.map((file) => file.flag),
+        'a run that scanned the change replaces it',
+      ).toEqual(['A']);
+      expect(complete[0]?.inode).not.toBe(partial[0]?.inode);
+      await repo.write('a.txt', 'one\n');
+      await run();
+      expect(files(), 'a complete file is never replaced by a partial one').toEqual(complete);
+    } finally {
+      await repo.cleanup();
+    }
+  });
+
   test("a first run loads the built-in modules it needs before it changes V8's flags", async () => {
     // Node's own code cache for its built-in modules is made under V8's default flags; once bin/tollgate.cjs sets the
     // interrupt budget, V8 rejects it, and a built-in module first loaded after that is compiled from source (three
