@@ -1,5 +1,4 @@
 import { ReusableFileReader } from './file-reader.js';
-import { claimIndex, type QueueEnd } from './queue-claim.js';
 import {
   emptyScanOutcome,
   HARD_MAX_BYTES,
@@ -12,11 +11,10 @@ import {
 import { STREAM_BYTES, scanFileInWindows } from './stream-file.js';
 
 /**
- * The work loop each scanning thread runs (the main thread and every worker alike): claim the next file from its end of
- * a queue shared through one atomic counter (`queue-claim.ts`), read it synchronously into a reused buffer, scan it. No
- * message per file, and a thread that gets large files simply claims fewer. Files are listed largest first and the
- * claims meet in the middle, so no thread ends with a big one. Files over `STREAM_BYTES` are scanned from disk in
- * windows.
+ * The work loop each scanning thread runs (the main thread and every worker alike): claim the next file from a queue
+ * shared through one atomic counter, read it synchronously into a reused buffer, scan it. No message per file, and a
+ * thread that gets large files simply claims fewer. Files are listed largest first so no thread ends with a big one.
+ * Files over `STREAM_BYTES` are scanned from disk in windows.
  */
 export interface QueuedFile {
   readonly path: string;
@@ -26,16 +24,15 @@ export interface QueuedFile {
 
 export function scanQueue<F extends QueuedFile>(
   files: readonly F[],
-  claim: BigInt64Array,
+  claim: Int32Array,
   options: ScanTargetsOptions,
   read: (file: F) => () => Promise<Buffer | string | null>,
-  end: QueueEnd = 'front',
 ): ScanOutcome {
   const reader = new ReusableFileReader();
   const outcome = emptyScanOutcome();
   for (;;) {
-    const index = claimIndex(claim, files.length, end);
-    if (index < 0) break;
+    const index = Atomics.add(claim, 0, 1);
+    if (index >= files.length) break;
     const file = files[index]!;
     const target = { path: file.path, absolute: file.absolute, read: read(file) };
     let content: Buffer;

@@ -5,7 +5,6 @@ import { Worker } from 'node:worker_threads';
 import { type QueuedFile, scanQueue } from './disk-queue.js';
 import type { ImportedSuppressions } from './imported-suppressions.js';
 import { MAX_SCAN_THREADS, type SecretsOptions } from './options.js';
-import { newQueueClaim, workerEnd } from './queue-claim.js';
 import {
   allowedPaths,
   emptyScanOutcome,
@@ -110,14 +109,13 @@ export class ScanWorkers {
     while (this.workers.length < wanted) this.workers.push(this.start(this.job));
   }
 
-  /** Gives every worker the queue (files largest first, its claim counter, the worker's end); resolves to outcomes. */
+  /** Gives every worker the queue (files largest first, and its claim counter); resolves to their outcomes. */
   scan(files: readonly QueuedFile[], claim: SharedArrayBuffer): Promise<ScanOutcome[]> {
-    const copies = files.map(({ path, absolute, size }) => ({ path, absolute, size }));
-    this.workers.forEach(({ worker }, index) => {
-      const queue: WorkerFiles = { files: copies, claim, end: workerEnd(index) };
+    const queue: WorkerFiles = { files: files.map(({ path, absolute, size }) => ({ path, absolute, size })), claim };
+    for (const { worker } of this.workers) {
       worker.ref();
       worker.postMessage(queue);
-    });
+    }
     return Promise.all(this.workers.map(({ outcome }) => outcome));
   }
 
@@ -158,11 +156,11 @@ export async function scanDiskTargets(
   // evenly, rather than one large file on one thread while the others wait.
   queue.sort((a, b) => b.size - a.size || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   workers.grow(queue.reduce((sum, file) => sum + file.size, 0));
-  const claim = newQueueClaim();
-  const shares = workers.count > 0 ? workers.scan(queue, claim) : Promise.resolve([]);
-  // This thread works the same queue from its front (the largest files) while the workers start; it blocks its event
-  // loop until the queue is empty, which nothing else in a scan needs meanwhile.
-  const own = scanQueue(queue, new BigInt64Array(claim), scanOptions, (file) => () => file.read(), 'front');
+  const claim = new Int32Array(new SharedArrayBuffer(4));
+  const shares = workers.count > 0 ? workers.scan(queue, claim.buffer as SharedArrayBuffer) : Promise.resolve([]);
+  // This thread works the same queue while the workers start; it blocks its event loop until the queue is empty,
+  // which nothing else in a scan needs meanwhile.
+  const own = scanQueue(queue, claim, scanOptions, (file) => () => file.read());
   const merged = emptyScanOutcome();
   for (const outcome of [notRead, own, ...(await shares)]) mergeScanOutcome(merged, outcome);
   sortOutcome(merged);

@@ -3,7 +3,6 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { type QueuedFile, scanQueue } from './disk-queue.js';
 import { loadScanner } from './load-rules.js';
 import type { SecretsOptions } from './options.js';
-import type { QueueEnd } from './queue-claim.js';
 
 /**
  * A worker thread of `parallel-scan.ts`. It is started while the files are still being listed, so it builds its own
@@ -19,11 +18,10 @@ export interface WorkerJob {
   reportRejected?: boolean;
 }
 
-/** The files to scan, largest first, the queue's claim counter (a BigInt64Array's buffer) and this worker's end. */
+/** The files to scan, largest first, and the queue's claim counter (an Int32Array's buffer). */
 export interface WorkerFiles {
   files: QueuedFile[];
   claim: SharedArrayBuffer;
-  end: QueueEnd;
 }
 
 const job = workerData as WorkerJob;
@@ -33,7 +31,7 @@ const { scanner, imported } = await loadScanner(job.repoRoot, job.options);
 const queue = await files;
 const outcome = scanQueue(
   queue.files,
-  new BigInt64Array(queue.claim),
+  new Int32Array(queue.claim),
   {
     scanner,
     baseline: new Set(job.baseline),
@@ -42,6 +40,5 @@ const outcome = scanQueue(
     ...(job.baselineLabel === undefined ? {} : { baselineLabel: job.baselineLabel }),
   },
   (file) => () => readFile(file.absolute),
-  queue.end,
 );
 port.postMessage(outcome);

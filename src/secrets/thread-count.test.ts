@@ -105,18 +105,18 @@ describe('workers started while the files are listed', () => {
     expect(unspawnable.count).toBe(0);
   });
 
-  test('each worker gets the job at start, then the whole queue once, as plain data, and its end of it; outcomes come back in order', async () => {
+  test('each worker gets the job at start, then the whole queue once, as plain data; their outcomes come back in order', async () => {
     const { workers, posted } = listingWorkers({ threads: 3, reportRejected: true }, 2);
     expect(posted).toEqual([
       { job: expect.objectContaining({ repoRoot: '/repo', baseline: ['f1'], reportRejected: true }) },
       { job: expect.objectContaining({ repoRoot: '/repo', baseline: ['f1'], reportRejected: true }) },
     ]);
-    const claim = new SharedArrayBuffer(8);
+    const claim = new SharedArrayBuffer(4);
     const files = [{ path: 'a.js', absolute: '/repo/a.js', size: 9, read: () => Promise.resolve(null) }];
     const outcomes = await workers.scan(files, claim);
     expect(posted.slice(2)).toEqual([
-      { id: 0, message: { files: [{ path: 'a.js', absolute: '/repo/a.js', size: 9 }], claim, end: 'back' } },
-      { id: 1, message: { files: [{ path: 'a.js', absolute: '/repo/a.js', size: 9 }], claim, end: 'front' } },
+      { id: 0, message: { files: [{ path: 'a.js', absolute: '/repo/a.js', size: 9 }], claim } },
+      { id: 1, message: { files: [{ path: 'a.js', absolute: '/repo/a.js', size: 9 }], claim } },
     ]);
     expect(outcomes.map((outcome) => outcome.scannedFiles)).toEqual([1, 2]);
   });
