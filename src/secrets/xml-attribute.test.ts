@@ -1,13 +1,10 @@
-import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import { expectLookBackFindsTheSame, namedTexts } from '../../test/support/gate-look-back.js';
 import { GATES, inAttributeValue } from './generic-gates.js';
 import type { SecretRule } from './rule.js';
 import { builtinRules } from './rules/index.js';
-import { SecretScanner } from './scanner.js';
 
 const xmlRules = builtinRules.filter((rule) => rule.gate === GATES.xmlAttribute) as SecretRule[];
-/** The same rule with its gate's regex alone: no check in code. */
-const plain = (rule: SecretRule): SecretRule => ({ ...rule, gate: new RegExp(rule.gate!.source, rule.gate!.flags) });
 
 const opens = (text: string, word = 'token') => inAttributeValue(text, text.lastIndexOf(word) + word.length);
 
@@ -35,45 +32,22 @@ describe('the XML-attribute rules’ look back', () => {
     expect(opens(' "token"')).toBe(opens('x\n "token"'));
   });
 
-  const withCheck = new SecretScanner(xmlRules);
-  const withoutCheck = new SecretScanner(xmlRules.map(plain));
-  const attributes = fc
-    .tuple(
-      fc.array(
-        fc.constantFrom('<add key="', '<string name = "', 'name=\t"', '{"', '"a": "', '"', ' ', '=', ':', '\n', 'é'),
-        { maxLength: 3 },
-      ),
-      fc.array(fc.constantFrom('a', 'Z', '7', '_', '.', '-', ' ', ':', 'db'), { maxLength: 3 }),
-      fc.constantFrom('token', 'password', 'secret', 'api_key', 'pw'),
-      fc.array(fc.constantFrom('a', '_', '1', ' '), { maxLength: 2 }),
-      fc.constantFrom(
+  test('the rules find the same secrets with the look back as with their gate regex alone', () => {
+    const attributes = namedTexts({
+      before: ['<add key="', '<string name = "', 'name=\t"', '{"', '"a": "', '"', ' ', '=', ':', '\n', 'é'],
+      name: ['a', 'Z', '7', '_', '.', '-', ' ', ':', 'db'],
+      keywords: ['token', 'password', 'secret', 'api_key', 'pw'],
+      rest: ['a', '_', '1', ' '],
+      after: [
         '" value="Zq8pLr4TWm3xYv7K" />',
         '">Kestrel-92!x</string>',
         '" type="x">Zq8pLr4TWm3xYv7K</',
         '": "Zq8pLr4TWm3xYv7K"',
         '", "b": 1',
         '"',
-      ),
-      fc.constantFrom('web.config', 'res/values/strings.xml', 'settings.json', 'src/app.ts'),
-    )
-    .map(([before, name, keyword, rest, after, path]) => ({
-      text: `${before.join('')}${name.join('')}${keyword}${rest.join('')}${after}\n`,
-      path,
-    }));
-
-  test('the rules find the same secrets with the look back as with their gate regex alone', () => {
-    let found = 0;
-    fc.assert(
-      fc.property(attributes, ({ text, path }) => {
-        const of = (scanner: SecretScanner) =>
-          scanner.scanText(text, { path }).map((item) => `${item.rule.id} ${item.start} ${item.secret}`);
-        const expected = of(withoutCheck);
-        found += expected.length;
-        expect(of(withCheck)).toEqual(expected);
-      }),
-      { numRuns: 5000 },
-    );
-    // The text must hold findings, or the property proves nothing.
-    expect(found).toBeGreaterThan(100);
+      ],
+      paths: ['web.config', 'res/values/strings.xml', 'settings.json', 'src/app.ts'],
+    });
+    expectLookBackFindsTheSame(xmlRules, attributes);
   });
 });
