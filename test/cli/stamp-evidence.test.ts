@@ -134,6 +134,56 @@ describe('a stamp from saved evidence (built CLI)', () => {
   );
 
   test(
+    'after a touch, git is asked once and the evidence renewed; a real edit after that is still seen',
+    async () => {
+      await primed();
+      const stopped = await stop(); // the first stop saves its stamp and evidence
+      expect(stopped.exitCode).toBe(0);
+      const before = await run();
+      expect(before.gits).toBe(0);
+      // A touch: the same bytes, new times. The evidence no longer holds; git proves nothing changed.
+      const now = new Date();
+      utimesSync(join(repo.root, 'app.txt'), now, now);
+      // Inside the record's racy window (the file's ctime under two seconds old) nothing is renewed: git each time.
+      // (Only checked when both runs ended inside that window: on a loaded machine the second may already renew.)
+      expect((await run()).gits).toBeGreaterThan(0);
+      const racy = await run();
+      const insideWindow = Date.now() - now.getTime() < 1900;
+      if (insideWindow) expect(racy.gits).toBeGreaterThan(0);
+      expect(racy.stderr).toContain(ANSWERED);
+      // Its ctime must be older than the record's racy window: wait it out, as an agent's pause would.
+      await new Promise((resolveWait) => setTimeout(resolveWait, 2100));
+      const saved = () =>
+        ['run-cache.json', 'stop-cache.json'].map((name) => readFileSync(join(repo.root, '.tollgate', name), 'utf8'));
+      const savedBefore = saved();
+      const asked = await run();
+      if (insideWindow) expect(asked.gits).toBeGreaterThan(0);
+      expect(asked.stderr).toContain(ANSWERED);
+      expect(saved()).toEqual(savedBefore); // only the evidence is renewed, never the saved result
+      const renewed = await run();
+      expect(renewed.gits).toBe(0);
+      expect(renewed.stderr).toContain(ANSWERED);
+      expect(renewed.stdout).toContain('may be declared done');
+      expect(renewed.exitCode).toBe(before.exitCode);
+      // The stop hook, touched again: it asks git once, renews, then answers without git.
+      utimesSync(join(repo.root, 'src', 'a.txt'), new Date(), new Date());
+      await new Promise((resolveWait) => setTimeout(resolveWait, 2100));
+      const stopAsked = await stop();
+      expect(stopAsked.gits).toBeGreaterThan(0);
+      expect(stopAsked.stderr).toContain(STOP_ANSWERED);
+      const stopRenewed = await stop();
+      expect(stopRenewed.gits).toBe(0);
+      expect(stopRenewed.stderr).toContain(STOP_ANSWERED);
+      // A real content change after that: no fast answer.
+      writeFileSync(join(repo.root, 'app.txt'), 'changed\n');
+      const changed = await run();
+      expect(changed.gits).toBeGreaterThan(0);
+      expect(changed.stderr).not.toContain(ANSWERED);
+    },
+    BUDGET,
+  );
+
+  test(
     'an edit that keeps size and mtime, a new file, a deleted file, a chmod: git is asked',
     async () => {
       await primed();

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { writeSignedJsonFile } from '../state/signed-json-file.js';
 import { traceFastPath } from './fast-path-trace.js';
 import {
@@ -11,6 +12,7 @@ import {
 import { type GitResult, gitAll } from './stamp-git.js';
 import { repoFilesOf } from './stamp-repo-files.js';
 import { FILTERS, STATUS, stampGitEnv } from './stamp-start.js';
+import type { Stamp } from './tree-stamp.js';
 
 const IGNORED = ['status', '--porcelain=v2', '-z', '--ignored=matching', '--untracked-files=all'];
 const EXCLUDES = ['config', '--path', '--get', 'core.excludesFile'];
@@ -64,6 +66,22 @@ export async function recordStampEvidence(cwd: string, env: NodeJS.ProcessEnv): 
   } catch (error) {
     return notKept(env, `an error: ${(error as Error).message}`);
   }
+}
+
+/**
+ * Renews the evidence after a fast path answered through git: the saved evidence no longer held (a file touched, its
+ * bytes the same; an index rewritten), git ran in this process, and its answer gave the very stamp the signed saved
+ * result was made with. The evidence is recorded as the full path records it (`recordStampEvidence`: its own git,
+ * the same checks around it, the same signature), so the next stamp may again take git's answer without git. Only
+ * where evidence was kept before (its file is there): a tree the evidence cannot vouch for would otherwise pay the
+ * record's git on every answer. The saved result itself is never rewritten. Never throws; false when nothing was
+ * recorded.
+ */
+export async function renewStampEvidence(stamp: Stamp): Promise<boolean> {
+  if (stamp.fromEvidence !== false || stamp.racy || !stamp.vouches || !stamp.taken) return false;
+  if (!existsSync(evidencePath(stamp.repoRoot))) return false;
+  traceFastPath(stamp.taken.env, 'git proved nothing changed: renewing the evidence');
+  return recordStampEvidence(stamp.taken.cwd, stamp.taken.env);
 }
 
 /** Says why under TOLLGATE_TRACE_FAST_PATH, and answers false. */

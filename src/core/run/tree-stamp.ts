@@ -43,6 +43,8 @@ export interface Stamp {
   vouches: boolean;
   /** How it was taken: so that a saved answer can record its git's evidence in the same folder and environment. */
   taken?: StampOptions;
+  /** True when git's answer came from saved evidence that held (no git ran); false when git itself answered. */
+  fromEvidence?: boolean;
 }
 
 export type { StampOptions } from './stamp-start.js';
@@ -117,7 +119,7 @@ export async function finishStamp(started: StartedStamp): Promise<Stamp | null> 
     }
   }
   hash.update(`\0PATH=${env.PATH ?? ''}`);
-  return { repoRoot, value: hash.digest('hex'), racy, vouches, taken: options };
+  return { repoRoot, value: hash.digest('hex'), racy, vouches, taken: options, fromEvidence };
 }
 
 /**

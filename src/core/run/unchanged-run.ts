@@ -18,7 +18,7 @@ import { trustedDigestOf } from '../state/trusted-commits.js';
 import { recordRunTelemetry } from '../telemetry/record.js';
 import { runEndTools } from './run-end-tools.js';
 import type { RunReport } from './run-report.js';
-import { recordStampEvidence } from './stamp-evidence-record.js';
+import { recordStampEvidence, renewStampEvidence } from './stamp-evidence-record.js';
 import type { Stamp } from './tree-stamp.js';
 import { UNCHANGED_RUN_FILE } from './unchanged-run-start.js';
 
@@ -225,6 +225,8 @@ export async function answerUnchangedRun(
       return null;
     }
     renameSync(pending.pendingDir, tollgatePaths(saved.repoRoot).runDir(runId));
+    // git's own answer matched the saved stamp: the evidence is renewed, under the run lock as a full run records it.
+    await renewStampEvidence(stamp);
     await pruneRunFolders(saved.repoRoot, {
       keep: cache.keepRuns,
       current: runId,

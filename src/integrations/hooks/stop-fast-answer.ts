@@ -1,4 +1,5 @@
 import { sessionPath } from '../../core/run/session-path.js';
+import { renewStampEvidence } from '../../core/run/stamp-evidence-record.js';
 import { detectAgent, hookAgent } from './index.js';
 import { parsePayload, type StdinRead } from './read-stdin.js';
 import { answerWith, REVIEWER_FLAG, type StopHookAnswer, type StopHookOptions } from './stop-context.js';
@@ -45,6 +46,8 @@ export async function fastStopAnswer(
     blocksSoFar(sessionPath(stamp.repoRoot, counterKey)),
   ]);
   if (!validated || blocks !== 0) return null;
+  // git's own answer matched the saved stamp: the next stop may again answer without git.
+  await renewStampEvidence(stamp);
   return answerWith(agent, agent.allow(), 'allow');
 }
 

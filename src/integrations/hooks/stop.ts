@@ -1,6 +1,7 @@
 import { checkWorkTreeIsHere } from '../../core/change-set/work-tree-here.js';
 import { errorMessage, isTollgateError } from '../../core/errors.js';
 import { sessionPath } from '../../core/run/session-path.js';
+import { renewStampEvidence } from '../../core/run/stamp-evidence-record.js';
 import { ensureTollgateDir } from '../../core/state/tollgate-dir.js';
 import { detectAgent, fallbackHookAgent, hookAgent, type RegisteredHookAgent } from './index.js';
 import { parsePayload, readStdin } from './read-stdin.js';
@@ -134,6 +135,7 @@ async function decideFor(ctx: StopHookContext, stamp: Stamp | null): Promise<Sto
   const counterKey = stopCounterKey(agent.name, ctx.payload.sessionId);
   // Fast path: nothing that could change the answer changed since the tree was found validated.
   if ((await validatedByStamp(stamp)) && (await blocksSoFar(sessionPath(stamp.repoRoot, counterKey))) === 0) {
+    await renewStampEvidence(stamp); // git's own answer matched: the next stop may again answer without git
     return answerWith(agent, agent.allow(), 'allow');
   }
   // Full path, imported only here so that the fast path stays small.
