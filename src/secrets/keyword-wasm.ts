@@ -1,6 +1,6 @@
 import type { HitConditions } from './hit-context.js';
 import type { Accepting, KeywordAutomaton } from './prefilter.js';
-import { type Code, CodeWriter, op, wasmModule } from './wasm-code.js';
+import { type Code, CodeWriter, op, type WasmApi, type WasmMemory, wasmApi, wasmModule } from './wasm-code.js';
 
 /**
  * `KeywordHits.findBytes`'s loop in WebAssembly: the same automaton walk over bytes, the same hits in the same order.
@@ -187,17 +187,6 @@ export function keywordLoopModule(quarter: number): Uint8Array<ArrayBuffer> {
 }
 
 type Find = (...args: number[]) => number;
-
-/** What this file uses of the `WebAssembly` global (the build's libraries declare none), absent under `--jitless`. */
-interface WasmMemory {
-  readonly buffer: ArrayBuffer;
-  grow(pages: number): number;
-}
-interface WasmApi {
-  Module: new (bytes: Uint8Array<ArrayBuffer>) => object;
-  Instance: new (module: object, imports: object) => { readonly exports: Record<string, unknown> };
-}
-const wasmApi = (globalThis as unknown as { WebAssembly?: WasmApi }).WebAssembly;
 
 const modules = new Map<number, object>();
 

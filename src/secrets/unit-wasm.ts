@@ -1,4 +1,4 @@
-import { CodeWriter, op, wasmModule } from './wasm-code.js';
+import { CodeWriter, op, type WasmMemory, wasmApi, wasmModule } from './wasm-code.js';
 
 /**
  * `UnitBytes.of`'s loop over a block of UTF-8 that is not all ASCII, in WebAssembly: a unit per UTF-16 unit of the
@@ -88,15 +88,6 @@ export function unitLoopModule(): Uint8Array<ArrayBuffer> {
 }
 
 type Units = (p: number, end: number, u: number, stop: number, base: number) => number;
-
-interface WasmMemory {
-  readonly buffer: ArrayBuffer;
-}
-interface WasmApi {
-  Module: new (bytes: Uint8Array<ArrayBuffer>) => object;
-  Instance: new (module: object, imports: object) => { readonly exports: Record<string, unknown> };
-}
-const wasmApi = (globalThis as unknown as { WebAssembly?: WasmApi }).WebAssembly;
 
 /** What one call gave: the next byte and unit, and the units and kept offsets written. */
 export interface UnitRun {

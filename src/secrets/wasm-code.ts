@@ -107,3 +107,15 @@ export function wasmModule(
     ...section(10, [1, ...uleb(code.length), ...code]),
   ]);
 }
+
+/** What the modules' users take of the `WebAssembly` global (the build's libraries declare none). */
+export interface WasmMemory {
+  readonly buffer: ArrayBuffer;
+  grow(pages: number): number;
+}
+export interface WasmApi {
+  Module: new (bytes: Uint8Array<ArrayBuffer>) => object;
+  Instance: new (module: object, imports: object) => { readonly exports: Record<string, unknown> };
+}
+/** The `WebAssembly` global, absent under `--jitless`: its users then run their JavaScript loops. */
+export const wasmApi = (globalThis as unknown as { WebAssembly?: WasmApi }).WebAssembly;

@@ -1,12 +1,12 @@
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
+import { defaultGateOptions } from '../../../test/support/gate-options.js';
 import { createTempRepo, type TempRepo } from '../../../test/support/git-repo.js';
 import { registriesWith } from '../../../test/support/registries.js';
 import { testTool } from '../../../test/support/test-tool.js';
 import { parseConfigText } from '../config/load.js';
 import type { ToolExecution } from '../pipeline/execute-tool.js';
-import type { AnyToolDefinition } from '../pipeline/tool.js';
 import type { ToolStatus } from '../result.js';
 import { result } from '../result.js';
 import { changeSetForRun } from './change-set-for-run.js';
@@ -24,19 +24,6 @@ function deletingTool(path: string, afterDeleting?: () => void) {
     afterDeleting?.();
     return result('passed', 'looked fine');
   });
-}
-
-/** A gate run of `tools` over the test's repository, with the default config. */
-function gateOptions(tools: readonly AnyToolDefinition[]) {
-  const loaded = parseConfigText({ text: '', file: null, env: {}, registries: registriesWith(tools) });
-  return {
-    repoRoot: repo.root,
-    config: loaded.config,
-    configHash: loaded.hash,
-    tools,
-    command: 'test',
-    version: 'test',
-  };
 }
 
 /**
@@ -59,7 +46,9 @@ describe('a tree that changes during the run', () => {
     const deleted = new Promise<void>((resolve) => {
       markDeleted = resolve;
     });
-    const report = await runGate(gateOptions([snapshotTool(deleted), deletingTool('tokens.txt', () => markDeleted())]));
+    const report = await runGate(
+      defaultGateOptions(repo.root, [snapshotTool(deleted), deletingTool('tokens.txt', () => markDeleted())]),
+    );
     expect(report.verdict).toBe('failed');
     expect(report.tools.map((tool) => [tool.name, tool.status])).toEqual([
       ['snapshot', 'incomplete'],
@@ -70,7 +59,7 @@ describe('a tree that changes during the run', () => {
   test('stores no pass: the run is incomplete, names the file, and the gate stays closed when the file comes back', async () => {
     repo = await createTempRepo({ files: { 'README.md': '# x\n' } });
     await repo.write('tokens.txt', 'something to scan\n');
-    const options = gateOptions([deletingTool('tokens.txt')]);
+    const options = defaultGateOptions(repo.root, [deletingTool('tokens.txt')]);
     const report = await runGate(options);
     expect(report.verdict).toBe('failed');
     expect(report.tools[0]).toMatchObject({ status: 'incomplete' });

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { z } from 'zod';
+import { defaultGateOptions } from '../../../../test/support/gate-options.js';
 import { createTempRepo, type TempRepo } from '../../../../test/support/git-repo.js';
 import { registriesWith } from '../../../../test/support/registries.js';
 import { parseConfigText } from '../../../core/config/load.js';
@@ -75,21 +76,12 @@ describe('check evidence from the last tollgate run on the pushed commit', () =>
         run: async () => result('passed', 'fine'),
       }),
     ];
-    const loaded = parseConfigText({ text: '', file: null, env: {}, registries: registriesWith(tools) });
-    const run = () =>
-      runGate({
-        repoRoot: repo.root,
-        config: loaded.config,
-        configHash: loaded.hash,
-        tools,
-        command: 'test',
-        version: 'test',
-        force: true,
-      });
+    const options = defaultGateOptions(repo.root, tools);
+    const run = () => runGate({ ...options, force: true });
     const head = (await repo.git('rev-parse', 'HEAD')).trim();
     const report = await run();
     expect(report.verdict).toBe('passed');
-    const evidence = createRunEvidence({ repoRoot: repo.root, config: loaded.config, env: repo.env });
+    const evidence = createRunEvidence({ repoRoot: repo.root, config: options.config, env: repo.env });
     expect(await evidence.forHead(head)).toMatchObject({ status: 'passed', runId: report.runId });
   });
 });
