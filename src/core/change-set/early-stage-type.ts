@@ -1,5 +1,6 @@
 import type { ProcessResult } from '../process.js';
 import type { WorkTreeIndex } from './guess-repo.js';
+import type { IndexFileTimes } from './second-blind-entries.js';
 
 /**
  * A snapshot's `git add` started before the rest of the CLI loads (bin/tollgate.cjs, through fast-start.cjs): the
@@ -14,11 +15,17 @@ export interface EarlyStage {
   /** The private folder that holds the temporary index. */
   readonly dir: string;
   /** The copy of the user's index `git add` started from, as read before git rewrote it (null: no index yet). */
-  readonly copied: Buffer | null;
+  readonly copied: CopiedIndex | null;
   /** The `git add` itself. */
   readonly adding: Promise<ProcessResult>;
   /** Stops `git add` if it still runs (the snapshot was abandoned, or will never come). */
   stop(): void;
   /** Removes the folder once `git add` is done. Called once, by whoever holds the stage last. */
   close(): Promise<void>;
+}
+
+/** The index a snapshot's `git add` starts from: its bytes, and its file's times (git's racy-clean check reads them). */
+export interface CopiedIndex {
+  bytes: Buffer;
+  times: IndexFileTimes;
 }

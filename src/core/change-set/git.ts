@@ -21,7 +21,8 @@ export interface GitRunner {
 export interface GitRunOptions {
   /** Extra environment (e.g. `GIT_INDEX_FILE` for the temporary index). */
   env?: Record<string, string>;
-  input?: string;
+  /** Bytes for stdin (a path that is not UTF-8 stays as its bytes). */
+  input?: string | Buffer;
   /** `outputBytes` only: sees each stdout chunk as it arrives, to act on the start of a long output early. */
   onStdout?: (chunk: Buffer) => void;
   /** `outputBytes` only: stdout goes to `onStdout` alone, and the result is empty (a caller that parses as it reads). */

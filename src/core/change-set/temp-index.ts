@@ -4,6 +4,7 @@ import {
   copyFileSync,
   readFileSync,
   realpathSync,
+  type Stats,
   statSync,
   utimesSync,
   writeFileSync,
@@ -12,10 +13,11 @@ import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { withKeptHeap } from '../kept-heap-env.js';
 import { withPrivateTempDir } from '../private-temp.js';
 import type { ProcessResult } from '../process.js';
-import type { EarlyStage } from './early-stage-type.js';
+import type { CopiedIndex, EarlyStage } from './early-stage-type.js';
 import type { GitRunner } from './git.js';
 import { parseHiddenEntries, revealHiddenEntries } from './hidden-entries.js';
 import { indexMayHideEntries } from './index-flags.js';
+import { forgetStatInput, pathspecInput, type SecondBlindEntry, secondBlindEntries } from './second-blind-entries.js';
 
 /**
  * Tollgate's state folder: its untracked files are never staged, so tollgate's own state cannot change the change set
@@ -49,10 +51,10 @@ export interface UserIndex {
   /** The index git uses for the work tree. */
   path: string;
   /**
-   * The repository's object format, when the caller knows it or soon will: then the copy's own bytes can say that no
-   * entry is flagged, which saves listing the whole index with git. Without it the entries are always listed.
+   * The repository's object format (or its promise): the copy's own bytes then say whether an entry is flagged, which
+   * saves listing the whole index with git, and which entries git's stat check is blind to (second-blind-entries.ts).
    */
-  objectFormat?: Promise<string> | string;
+  objectFormat: Promise<string> | string;
   /** Abandons the snapshot: a `git add` still running is stopped, so the folder is removed without waiting for it. */
   signal?: AbortSignal;
   /**
@@ -84,23 +86,35 @@ export async function withTempIndex<T>(
   const { path: userIndexPath, objectFormat, signal, startFrom, early } = userIndex;
   const inFolder = async (
     dir: string,
-    copy: (indexFile: string) => Buffer | null,
+    copy: (indexFile: string) => CopiedIndex | null,
     started?: Promise<ProcessResult>,
   ) => {
     let staged: Promise<string[]> | undefined;
     try {
       const indexFile = join(dir, 'index');
       const copied = copy(indexFile);
+      const bytes = copied?.bytes ?? null;
       const env = { GIT_INDEX_FILE: indexFile };
+      const format = Promise.resolve(objectFormat);
       // Read from the very bytes `git add` starts from, before it rewrites them.
       const mayHide =
-        copied === null || objectFormat === undefined
-          ? Promise.resolve(copied !== null)
-          : Promise.resolve(objectFormat).then(
-              (format) => indexMayHideEntries(copied, format, STATE_DIR),
+        bytes === null
+          ? Promise.resolve(false)
+          : format.then(
+              (known) => indexMayHideEntries(bytes, known, STATE_DIR),
               () => true, // the caller fails on its own; meanwhile, stage as if the index were unknown
             );
-      staged = stageWorkTree(git, env, mayHide, userIndexPath, signal, started);
+      // The entries git's stat check is blind to, looked for while `git add` runs on the other core: it will not read
+      // their files, so they are staged again after it.
+      const blind = format.then(
+        (known): BlindInCopy => ({
+          format: known,
+          times: copied?.times,
+          entries: copied === null ? [] : secondBlindEntries(copied.bytes, known, git.cwd, copied.times),
+        }),
+        () => undefined,
+      );
+      staged = stageWorkTree(git, { env, indexFile }, { mayHide, blind }, userIndexPath, signal, started);
       // `work` may await something else first; a failed `git add` must not count as unhandled meanwhile.
       staged.catch(() => undefined);
       return await work({ env, staged, keep: () => keepIndex(indexFile) });
@@ -138,11 +152,12 @@ export function discardEarlyStage(early: EarlyStage): void {
  * repository with nothing staged: git starts an empty one). The kernel copies the file (no round trip of a
  * many-megabyte index through JavaScript), and the bytes are read back from the copy, the very bytes `git add` starts from.
  */
-export function copyIndex(userIndexPath: string, indexFile: string): Buffer | null {
+export function copyIndex(userIndexPath: string, indexFile: string): CopiedIndex | null {
+  let original: Stats;
   try {
     // Stat first: should the user's index be replaced meanwhile, the copy gets the newer bytes with the older mtime,
     // which only makes git re-check more entries (see the mtime below), never fewer.
-    const original = statSync(userIndexPath);
+    original = statSync(userIndexPath);
     copyFileSync(userIndexPath, indexFile, constants.COPYFILE_EXCL);
     // The copy takes the original's mode; it lives in a private 0700 folder, and is ours alone from here on.
     chmodSync(indexFile, 0o600);
@@ -153,15 +168,16 @@ export function copyIndex(userIndexPath: string, indexFile: string): Buffer | nu
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;
   }
-  return readFileSync(indexFile);
+  return { bytes: readFileSync(indexFile), times: { mtimeMs: original.mtimeMs, ctimeMs: original.ctimeMs } };
 }
 
 /** A kept index written back as the temporary index (0600, in the private folder), with its original file times. */
-function writeIndex(start: StagedIndex, indexFile: string): Buffer {
+function writeIndex(start: StagedIndex, indexFile: string): CopiedIndex {
   writeFileSync(indexFile, start.bytes, { mode: 0o600, flag: 'wx' });
   // As for a copy of the user's index: the mtime git wrote it with keeps its racy-clean check what it was.
   utimesSync(indexFile, start.atime, start.mtime);
-  return start.bytes;
+  // Written by the snapshot's own git (its file private): as left by that write.
+  return { bytes: start.bytes, times: { mtimeMs: start.mtime.getTime(), ctimeMs: start.mtime.getTime() } };
 }
 
 /** Null when there is none: `git add` of an empty tree into a fresh repository writes no index. */
@@ -185,24 +201,60 @@ function keepIndex(indexFile: string): StagedIndex | null {
  */
 async function stageWorkTree(
   git: GitRunner,
-  env: Record<string, string>,
-  mayHide: Promise<boolean>,
+  temp: { env: Record<string, string>; indexFile: string },
+  copy: { mayHide: Promise<boolean>; blind: Promise<BlindInCopy | undefined> },
   userIndexPath: string,
   signal?: AbortSignal,
   started?: Promise<ProcessResult>,
 ): Promise<string[]> {
+  const { env } = temp;
   const adding = addAll(git, env, null, signal, started);
   adding.catch(() => undefined); // awaited below
-  const listing = (await mayHide)
+  const listing = (await copy.mayHide)
     ? git.output(['ls-files', '-v', '-z'], { env: { GIT_INDEX_FILE: userIndexPath } })
     : null;
   listing?.catch(() => undefined); // awaited below
+  const inCopy = await copy.blind;
   const unreadable = await adding;
-  if (listing === null || signal?.aborted) return unreadable;
-  const hidden = parseHiddenEntries(await listing, STATE_DIR);
-  const restage = await revealHiddenEntries(git, env, git.cwd, hidden);
-  if (restage.length === 0) return unreadable;
-  return [...unreadable, ...(await addAll(git, env, restage))];
+  if (signal?.aborted) return unreadable;
+  const hidden =
+    listing === null ? [] : await revealHiddenEntries(git, env, git.cwd, parseHiddenEntries(await listing, STATE_DIR));
+  // Undefined: the object format is unknown, and the caller fails on that itself.
+  const blind = inCopy === undefined ? [] : (inCopy.entries ?? blindAfterAdd(temp.indexFile, inCopy, git.cwd));
+  if (blind.length > 0)
+    await git.output(['update-index', '-z', '--index-info'], { env, input: forgetStatInput(blind) });
+  const restage = new Map<string, Buffer>();
+  for (const path of hidden) restage.set(path, Buffer.from(path));
+  for (const { name } of blind) restage.set(name.toString('latin1'), name);
+  if (restage.size === 0) return unreadable;
+  return [...unreadable, ...(await addAll(git, env, [...restage.values()]))];
+}
+
+/** The second-blind entries of the copy, or undefined when the walk did not understand it. */
+interface BlindInCopy {
+  format: string;
+  /** The copy's file times, which `git add` read it with (none: there was no index to copy). */
+  times: CopiedIndex['times'] | undefined;
+  entries: SecondBlindEntry[] | undefined;
+}
+
+/**
+ * The second-blind entries of the index `git add` wrote (under the snapshot's settings: no split index, no sparse
+ * folders), for a copy of the user's index the walk did not understand. One it does not understand either stops the
+ * snapshot: without it, git's stat check would decide which files are read.
+ */
+function blindAfterAdd(indexFile: string, copy: BlindInCopy, root: string): SecondBlindEntry[] {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(indexFile);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  // Against the copy's mtime: git read again, and recorded afresh, every entry racy under it.
+  const blind = secondBlindEntries(bytes, copy.format, root, copy.times);
+  if (blind === undefined) throw new Error('the temporary index git wrote has a form tollgate cannot read');
+  return blind;
 }
 
 /**
@@ -213,7 +265,7 @@ async function stageWorkTree(
 async function addAll(
   git: GitRunner,
   env: Record<string, string>,
-  paths: readonly string[] | null,
+  paths: readonly Buffer[] | null,
   signal?: AbortSignal,
   started?: Promise<ProcessResult>,
 ): Promise<string[]> {
@@ -223,7 +275,7 @@ async function addAll(
       ? await (started ?? startAddAll(git, env, signal))
       : await git.run(['add', '--all', '--ignore-errors', '--pathspec-from-file=-', '--pathspec-file-nul'], {
           env: withKeptHeap({ ...env, GIT_LITERAL_PATHSPECS: '1' }),
-          input: `${paths.join('\0')}\0`,
+          input: pathspecInput(paths),
         });
   if (result.exitCode === 0 || signal?.aborted) return [];
   const stderr = withoutIgnoredStateDir(result.stderr, paths === null ? excluded : [STATE_DIR]);

@@ -11,6 +11,7 @@ import {
 } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { indexMayHideEntries } from '../change-set/index-flags.js';
+import { isSecondBlind } from '../change-set/second-blind-entries.js';
 import { TOLLGATE_DIR } from '../state/tollgate-dir-name.js';
 import { type IndexEntry, readIndexEntries } from './git-index-entries.js';
 import type { RepoFiles } from './stamp-repo-files.js';
@@ -37,9 +38,8 @@ import type { RepoFiles } from './stamp-repo-files.js';
  */
 export const EVIDENCE_FILE = 'stamp-evidence.json';
 /**
- * Beyond these, git costs less than the evidence: each tracked file's stat costs a fresh Node about what git's own
- * status costs per file (docs/benchmarks.md, "Session 19's cuts": 1,000 files 0.86-0.99x the CPU of asking git,
- * 2,000 files 1.07x). Index entries, and other paths watched.
+ * Beyond these (index entries, other paths watched), git costs less than the evidence: docs/benchmarks.md, "Session
+ * 19's cuts" (1,000 files 0.86-0.99x the CPU of asking git, 2,000 files 1.07x).
  */
 export const MAX_TRACKED = 1000;
 const MAX_WATCHED = 200;
@@ -161,7 +161,7 @@ export function evidenceHolds(evidence: StampEvidence, files: RepoFiles, cwd: st
  * The index's entries when its file still has the stat data `indexKey`; the stat data of the files whose stat data is
  * their entry's (`matched`), and the paths of those git would read to decide (`read`): the file's stat data is not
  * the entry's, or it is racy (its mtime or ctime at or after the index file's mtime, git's racy-clean rule).
- * Undefined for an index that is not pinned or not understood.
+ * Undefined for an index that is not pinned or not understood, or that holds an entry git's stat check is blind to.
  */
 export function indexEvidence(
   top: string,
@@ -179,6 +179,7 @@ export function indexEvidence(
   for (const entry of entries) {
     const path = join(top, entry.path);
     const info = lstatSync(path, NO_THROW);
+    if (info && isSecondBlind(info, entry.stat)) return undefined;
     if (info && statMatches(info, entry.stat, index.mtimeMs)) matched.push(trackedStat(path, info));
     else read.push(path);
   }

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { lstat, readFile } from 'node:fs/promises';
+import { lstat, readFile, stat } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import { indexMayHideEntries } from '../change-set/index-flags.js';
+import { type IndexFileTimes, secondBlindEntries } from '../change-set/second-blind-entries.js';
 import { checkWorkTreeIsHere } from '../change-set/work-tree-here.js';
 import { checkSignatureOfText } from '../state/signed-json.js';
 import { readStateKeyIfPresent } from '../state/state-key.js';
@@ -75,15 +76,21 @@ export async function finishStamp(started: StartedStamp): Promise<Stamp | null> 
   // that could not run, or was killed) says nothing about filters.
   if (status.code !== 0 || (filters.code !== 0 && filters.code !== 1))
     return { repoRoot, value: '', racy: true, vouches: false };
-  // Evidence is recorded only for an index that hides nothing, and holds only while that index is unchanged.
-  const vouches =
-    filters.stdout === '' && (fromEvidence || !(await indexMayHide(resolve(cwd, indexPath), objectFormat)));
+  // Evidence is recorded only for an index that hides nothing and whose every entry git's stat check can see, and it
+  // holds only while that index and those files are unchanged. Read after git answered: a write git could not see
+  // before it looked is still one the stamp sees.
+  const index = fromEvidence
+    ? { mayHide: false, blind: [] }
+    : await readIndexFacts(resolve(cwd, indexPath), objectFormat, repoRoot);
+  const vouches = filters.stdout === '' && !index.mayHide && index.blind !== undefined;
   const hash = createHash('sha256').update(`${options.purpose}\0${options.version}\0`).update(status.stdout);
   // Refs read from files and refs from git are told apart: the two texts never stand for each other.
   if (options.refs) hash.update(files ? '\0ref-files\0' : '\0refs\0').update(facts.refs);
   const now = Date.now();
   let racy = false;
-  const paths = new Set<string>();
+  // The files git's stat check is blind to (second-blind-entries.ts): their stat data is part of the stamp, so every
+  // later write to one changes it, though git lists none of them.
+  const paths = new Set<string>(index.blind);
   for (const record of status.stdout.split('\0')) {
     if (record === '' || record.startsWith('#')) continue;
     // v2 records end with the path; a rename's original path is the next NUL-separated record (listed on its own).
@@ -153,13 +160,29 @@ async function readStateBytes(path: string): Promise<Buffer | string> {
   }
 }
 
-/** True unless the index was read whole and hides nothing (`index-flags.ts`); a missing index (no commit yet) hides nothing. */
-async function indexMayHide(path: string, objectFormat: string): Promise<boolean> {
+/**
+ * What the index says of the stamp: whether it may hide entries from `git status` (`index-flags.ts`), and the paths of
+ * its second-blind entries (undefined when it was not understood, or one is not UTF-8); a missing index (no commit
+ * yet) hides nothing and has no entries.
+ */
+async function readIndexFacts(
+  path: string,
+  objectFormat: string,
+  repoRoot: string,
+): Promise<{ mayHide: boolean; blind: string[] | undefined }> {
   let index: Buffer;
+  let times: IndexFileTimes;
   try {
+    // Its times after its bytes: an index written or touched meanwhile only makes more entries looked at.
     index = await readFile(path);
+    times = await stat(path);
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code !== 'ENOENT';
+    return (error as NodeJS.ErrnoException).code === 'ENOENT'
+      ? { mayHide: false, blind: [] }
+      : { mayHide: true, blind: undefined };
   }
-  return indexMayHideEntries(index, objectFormat, TOLLGATE_DIR);
+  if (indexMayHideEntries(index, objectFormat, TOLLGATE_DIR)) return { mayHide: true, blind: undefined };
+  const blind = secondBlindEntries(index, objectFormat, repoRoot, times);
+  const paths = blind?.map(({ path }) => path);
+  return { mayHide: false, blind: paths?.every((path) => path !== undefined) ? (paths as string[]) : undefined };
 }
