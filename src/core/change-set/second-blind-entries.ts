@@ -73,10 +73,8 @@ export function secondBlindEntries(
   const blind: SecondBlindEntry[] = [];
   const whole = walkIndexEntries(index, hashBytes, (entry) => {
     const at = entry.at;
-    const ctimeSecond = index.readUInt32BE(at);
-    const mtimeSecond = index.readUInt32BE(at + 8);
-    if (mtimeSecond >= indexSecond || (entry.flags & STAGE_MASK) !== 0) return true;
-    if (leftAlone && mtimeSecond >= ctimeSecond && ctimeSecond < indexSecond - 1) return true;
+    if ((entry.flags & STAGE_MASK) !== 0) return true;
+    if (!mayBeSecondBlind(index.readUInt32BE(at), index.readUInt32BE(at + 8), indexSecond, leftAlone)) return true;
     const stat = statOf(index, at);
     if (stat[6] === GITLINK) return true;
     const name = nameOf(index, entry);
@@ -90,6 +88,20 @@ export function secondBlindEntries(
     return true;
   });
   return whole ? blind : undefined;
+}
+
+/**
+ * Whether an entry recorded with these ctime and mtime seconds can be second blind under an index file whose mtime
+ * is in `indexSecond` (Infinity: unknown), left alone since its write or not (see `secondBlindEntries`).
+ */
+export function mayBeSecondBlind(
+  ctimeSecond: number,
+  mtimeSecond: number,
+  indexSecond: number,
+  leftAlone: boolean,
+): boolean {
+  if (mtimeSecond >= indexSecond) return false; // git's racy-clean rule reads the file
+  return !leftAlone || mtimeSecond < ctimeSecond || ctimeSecond >= indexSecond - 1;
 }
 
 /**
