@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createTempRepo, type TempRepo } from '../../../../test/support/git-repo.js';
-import { KEPT_HEAP_TUNABLES } from '../../../core/kept-heap-env.js';
+import { HUGE_KEPT_HEAP_TUNABLES, KEPT_HEAP_TUNABLES } from '../../../core/kept-heap-env.js';
 import type { ProcessResult } from '../../../core/process.js';
 import type { ScanTarget } from '../../scan-targets.js';
 import { asGitResult, blockWritingGit } from './block-writes.js';
@@ -62,6 +62,9 @@ describe('git told to write its output in blocks', () => {
       GIT_OPTIONAL_LOCKS: '0',
       GLIBC_TUNABLES: KEPT_HEAP_TUNABLES,
     });
+    // The first log pass asks for huge pages (core/kept-heap-env.ts); the rest keep the plain kept heap.
+    const long = blockWritingGit(['log'], { PATH: gitOnlyPath(), X: '1' }, { hugePages: true });
+    expect(long.env.GLIBC_TUNABLES).toBe(HUGE_KEPT_HEAP_TUNABLES);
   });
 
   test("stdbuf's own failures read as git not starting; git's own exit codes pass", () => {
