@@ -125,9 +125,9 @@ const ownLogTail = [
   '--',
 ];
 // As history-source.ts runs it: fully buffered (GIT_FLUSH=0), through `stdbuf -o 256K` where PATH has it, with
-// malloc keeping what it frees (the build's own keptHeapEnv, src/core/kept-heap-env.ts).
+// malloc keeping what it frees in huge pages (the build's own keptHeapEnv, src/core/kept-heap-env.ts).
 const stdbuf = spawnSync('sh', ['-c', 'command -v stdbuf'], { env }).stdout.toString().trim();
-const ownEnv = keptHeapEnv({ ...env, GIT_FLUSH: '0' });
+const ownEnv = keptHeapEnv({ ...env, GIT_FLUSH: '0' }, { hugePages: true });
 const ownPass = () =>
   stdbuf
     ? measure(stdbuf, ['-o', '256K', 'git', ...ownLog, ...ownLogTail], ownEnv)

@@ -5,7 +5,7 @@ import { describe, expect, test } from 'vitest';
 import { createTempRepo, removeDir, tempDir } from '../../test/support/git-repo.js';
 import { useIsolatedRepos } from '../../test/support/isolated-repos.js';
 import { createChangeSet } from './change-set/index.js';
-import { KEPT_HEAP_TUNABLES, keptHeapEnv, withKeptHeap } from './kept-heap-env.js';
+import { HUGE_KEPT_HEAP_TUNABLES, KEPT_HEAP_TUNABLES, keptHeapEnv, withKeptHeap } from './kept-heap-env.js';
 
 const { repoWith, onCleanup } = useIsolatedRepos();
 const KEPT = { GLIBC_TUNABLES: KEPT_HEAP_TUNABLES };
@@ -19,6 +19,18 @@ describe('a git that handles many blobs: its allocator keeps what it frees', () 
     expect(keptHeapEnv({ GLIBC_TUNABLES: 'glibc.rtld.nns=4' })).toEqual({
       GLIBC_TUNABLES: `glibc.rtld.nns=4:${KEPT_HEAP_TUNABLES}`,
     });
+  });
+
+  test('a long pass asks for huge pages too, and a user who tunes malloc still decides', () => {
+    expect(HUGE_KEPT_HEAP_TUNABLES).toBe(`${KEPT_HEAP_TUNABLES}:glibc.malloc.hugetlb=1`);
+    expect(keptHeapEnv({ X: '1' }, { hugePages: true })).toEqual({ X: '1', GLIBC_TUNABLES: HUGE_KEPT_HEAP_TUNABLES });
+    expect(keptHeapEnv({ GLIBC_TUNABLES: 'glibc.rtld.nns=4' }, { hugePages: true })).toEqual({
+      GLIBC_TUNABLES: `glibc.rtld.nns=4:${HUGE_KEPT_HEAP_TUNABLES}`,
+    });
+    const tuned = { GLIBC_TUNABLES: 'glibc.malloc.hugetlb=0' };
+    expect(keptHeapEnv(tuned, { hugePages: true })).toBe(tuned);
+    const legacy = { MALLOC_ARENA_MAX: '1' };
+    expect(keptHeapEnv(legacy, { hugePages: true })).toBe(legacy);
   });
 
   test("a user's own malloc settings are left as they are", () => {
@@ -54,6 +66,9 @@ describe('a git that handles many blobs: its allocator keeps what it frees', () 
     const env = { PATH: process.env.PATH, HOME: repo.root, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' };
     const plain = log(env);
     const kept = log(keptHeapEnv(env));
+    const huge = log(keptHeapEnv(env, { hugePages: true }));
+    expect(huge.status).toBe(0);
+    expect(huge.stdout.equals(plain.stdout)).toBe(true);
     expect(plain.stderr.toString()).toBe('');
     expect(plain.status).toBe(0);
     expect(kept.status).toBe(0);

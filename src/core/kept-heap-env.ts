@@ -14,20 +14,28 @@ export const KEPT_HEAP_TUNABLES =
   'glibc.malloc.trim_threshold=67108864:glibc.malloc.mmap_threshold=33554432:glibc.malloc.top_pad=16777216';
 
 /**
+ * The kept heap in transparent huge pages (glibc 2.35 and later `madvise` its heap where the kernel's THP mode is
+ * `madvise`; `always` has them anyway, `never` and older glibc ignore it): one fault per 2 MiB in place of 512. Only for
+ * history's long passes, whose git touches 60-130 MB (rails v7.2.0..v8.0.0's log pass: 15,700 faults, about 2,000 in
+ * huge pages, and a fifth less CPU); a short git would have whole 2 MiB pages zeroed for the few kilobytes it uses.
+ */
+export const HUGE_KEPT_HEAP_TUNABLES = `${KEPT_HEAP_TUNABLES}:glibc.malloc.hugetlb=1`;
+
+/**
  * What to add to an environment (`seen`: what the process will run with) for the heap to be kept: nothing when its
  * user tunes malloc already (a `MALLOC_*_` variable, or a malloc tunable in GLIBC_TUNABLES); their other tunables
  * are kept before ours.
  */
-function keptHeapAdditions(seen: NodeJS.ProcessEnv): Record<string, string> {
+function keptHeapAdditions(seen: NodeJS.ProcessEnv, kept = KEPT_HEAP_TUNABLES): Record<string, string> {
   if (Object.keys(seen).some((name) => name.startsWith('MALLOC_') && seen[name] !== undefined)) return {};
   const tunables = seen.GLIBC_TUNABLES ?? '';
   if (tunables.includes('glibc.malloc.')) return {};
-  return { GLIBC_TUNABLES: tunables === '' ? KEPT_HEAP_TUNABLES : `${tunables}:${KEPT_HEAP_TUNABLES}` };
+  return { GLIBC_TUNABLES: tunables === '' ? kept : `${tunables}:${kept}` };
 }
 
-/** A whole environment (`env`, what the child gets as it is) with the heap kept. */
-export function keptHeapEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const added = keptHeapAdditions(env);
+/** A whole environment (`env`, what the child gets as it is) with the heap kept; `hugePages` for a long pass. */
+export function keptHeapEnv(env: NodeJS.ProcessEnv, { hugePages = false } = {}): NodeJS.ProcessEnv {
+  const added = keptHeapAdditions(env, hugePages ? HUGE_KEPT_HEAP_TUNABLES : KEPT_HEAP_TUNABLES);
   return Object.keys(added).length === 0 ? env : { ...env, ...added };
 }
 

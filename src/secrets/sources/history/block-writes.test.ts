@@ -1,10 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createTempRepo, type TempRepo } from '../../../../test/support/git-repo.js';
-import { KEPT_HEAP_TUNABLES } from '../../../core/kept-heap-env.js';
+import { HUGE_KEPT_HEAP_TUNABLES, KEPT_HEAP_TUNABLES } from '../../../core/kept-heap-env.js';
 import type { ProcessResult } from '../../../core/process.js';
 import type { ScanTarget } from '../../scan-targets.js';
 import { asGitResult, blockWritingGit } from './block-writes.js';
@@ -62,6 +62,9 @@ describe('git told to write its output in blocks', () => {
       GIT_OPTIONAL_LOCKS: '0',
       GLIBC_TUNABLES: KEPT_HEAP_TUNABLES,
     });
+    // The first log pass asks for huge pages (core/kept-heap-env.ts); the rest keep the plain kept heap.
+    const long = blockWritingGit(['log'], { PATH: gitOnlyPath(), X: '1' }, { hugePages: true });
+    expect(long.env.GLIBC_TUNABLES).toBe(HUGE_KEPT_HEAP_TUNABLES);
   });
 
   test("stdbuf's own failures read as git not starting; git's own exit codes pass", () => {
@@ -96,6 +99,39 @@ describe('git told to write its output in blocks', () => {
       expect(blocked).toEqual(await targets(`${gitOnlyPath()}${delimiter}/nonexistent`));
     },
   );
+});
+
+describe("history's git processes and their heap", () => {
+  test('the first log pass keeps its heap in huge pages; the rename pass and cat-file keep the plain kept heap', async () => {
+    repo = await createTempRepo();
+    const renamed =
+      'commit refs/heads/main\ncommitter T <t@example.invalid> 1800000000 +0000\ndata 7\nrenamed\nR f0.txt g0.txt\n';
+    const imported = spawnSync('git', ['fast-import', '--quiet'], {
+      cwd: repo.root,
+      env: repo.env,
+      input: `${history(8)}${renamed}`,
+    });
+    expect(imported.status, imported.stderr?.toString()).toBe(0);
+    const shim = mkdtempSync(join(tmpdir(), 'tollgate-git-shim-'));
+    folders.push(shim);
+    const log = join(shim, 'gits.log');
+    writeFileSync(log, '');
+    writeFileSync(
+      join(shim, 'git'),
+      `#!/bin/sh\necho "\${GLIBC_TUNABLES:-unset}|$*" >> '${log}'\nexec '${gitPath}' "$@"\n`,
+    );
+    chmodSync(join(shim, 'git'), 0o755);
+    const { GLIBC_TUNABLES: _, ...inherited } = repo.env;
+    const env = { ...inherited, PATH: `${shim}${delimiter}${process.env.PATH}` };
+    for await (const batch of historyTargetBatches({ repoRoot: repo.root, env, range: 'HEAD' }))
+      for (const target of batch) if (!target.skip) await target.read();
+    const gits = readFileSync(log, 'utf8').split('\n').filter(Boolean);
+    const tunablesOf = (part: string) => gits.filter((line) => line.includes(part)).map((line) => line.split('|')[0]);
+    expect(tunablesOf(' log ').length).toBeGreaterThanOrEqual(1);
+    expect(tunablesOf('--no-renames')).toEqual([HUGE_KEPT_HEAP_TUNABLES]);
+    expect(tunablesOf('--find-renames')).toEqual([KEPT_HEAP_TUNABLES]);
+    expect(tunablesOf('cat-file')).toEqual([KEPT_HEAP_TUNABLES]);
+  });
 });
 
 /** `commits` commits on main, each appending a long line to a text file and rewriting a binary one (a NUL in it). */
