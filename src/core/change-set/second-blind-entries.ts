@@ -1,6 +1,6 @@
 import { isAscii } from 'node:buffer';
 import { lstatSync, type Stats } from 'node:fs';
-import { GITLINK, INDEX_HASH_BYTES, nameOf, STAGE_MASK, statOf, walkIndexEntries } from './index-entries.js';
+import { GITLINK, INDEX_HASH_BYTES, nameOf, STAGE_MASK, statOf, uint32, walkIndexEntries } from './index-entries.js';
 
 /**
  * Index entries whose file changed in a way git's own stat check cannot see.
@@ -74,7 +74,7 @@ export function secondBlindEntries(
   const whole = walkIndexEntries(index, hashBytes, (entry) => {
     const at = entry.at;
     if ((entry.flags & STAGE_MASK) !== 0) return true;
-    if (!mayBeSecondBlind(index.readUInt32BE(at), index.readUInt32BE(at + 8), indexSecond, leftAlone)) return true;
+    if (!mayBeSecondBlind(uint32(index, at), uint32(index, at + 8), indexSecond, leftAlone)) return true;
     const stat = statOf(index, at);
     if (stat[6] === GITLINK) return true;
     const name = nameOf(index, entry);

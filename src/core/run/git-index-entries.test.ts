@@ -83,3 +83,52 @@ test('any bytes: entries or undefined, never a throw', () => {
     { numRuns: 2000 },
   );
 });
+
+/** A version-2 index of `entries` as git writes one: each entry padded with NULs to a multiple of eight bytes. */
+function indexWith(entries: Array<{ stat: number[]; name: Uint8Array }>): Buffer {
+  const header = Buffer.alloc(12);
+  header.write('DIRC', 0, 'latin1');
+  header.writeUInt32BE(2, 4);
+  header.writeUInt32BE(entries.length, 8);
+  const parts: Buffer[] = [header];
+  for (const { stat, name } of entries) {
+    const entry = Buffer.alloc((62 + name.length + 8) & ~7);
+    for (const [index, field] of stat.entries()) entry.writeUInt32BE(field, index * 4);
+    entry.writeUInt16BE(Math.min(name.length, 0xfff), 60);
+    entry.set(name, 62);
+    parts.push(entry);
+  }
+  parts.push(Buffer.alloc(20));
+  return Buffer.concat(parts);
+}
+
+test('any stat data and name bytes: exactly the entries written, or undefined for a gitlink or a name not UTF-8', () => {
+  const name = fc.oneof(
+    fc.stringMatching(/^[a-z0-9/._-]{1,40}$/).map((text) => new Uint8Array(Buffer.from(text, 'latin1'))),
+    fc.string({ unit: 'grapheme', minLength: 1, maxLength: 12 }).map((text) => new Uint8Array(Buffer.from(text))),
+    fc.uint8Array({ minLength: 1, maxLength: 40 }),
+  );
+  const entry = fc.record({
+    stat: fc.array(fc.oneof(fc.nat(), fc.constantFrom(0, 0x7fffffff, 0x80000000, 0xffffffff, 0o100644, 0o160000)), {
+      minLength: 10,
+      maxLength: 10,
+    }),
+    name: name.filter((bytes) => !bytes.includes(0)),
+  });
+  fc.assert(
+    fc.property(fc.array(entry, { maxLength: 12 }), (entries) => {
+      const stat = (values: number[]) => values.map((value) => value >>> 0);
+      const written = entries.map((item) => ({ stat: stat(item.stat), name: item.name }));
+      const readable = written.every(
+        (item) =>
+          item.stat[6] !== 0o160000 &&
+          Buffer.from(Buffer.from(item.name).toString('utf8'), 'utf8').equals(Buffer.from(item.name)),
+      );
+      const expected = readable
+        ? written.map((item) => ({ path: Buffer.from(item.name).toString('utf8'), stat: item.stat }))
+        : undefined;
+      expect(readIndexEntries(indexWith(written))).toEqual(expected);
+    }),
+    { numRuns: 1000 },
+  );
+});

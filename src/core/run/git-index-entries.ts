@@ -1,4 +1,3 @@
-import { isAscii } from 'node:buffer';
 import {
   ASSUME_VALID,
   EXTENDED,
@@ -32,12 +31,23 @@ export function readIndexEntries(index: Buffer): IndexEntry[] | undefined {
     const stat = statOf(index, record.at);
     // Extended flags hold skip-worktree and intent-to-add: an entry with either is not decided by its stat data.
     if ((record.flags & (ASSUME_VALID | STAGE_MASK | EXTENDED)) !== 0 || stat[6] === GITLINK) return false;
-    const name = nameOf(index, record);
-    const path = name.toString('utf8');
+    // Decoded straight from the bytes, without a view of them (one per entry, in the interpreter).
+    const names = record.built ?? index;
+    const path = names.toString('utf8', record.nameStart, record.nameEnd);
     // A path that is not UTF-8 would name another file once decoded.
-    if (!isAscii(name) && !Buffer.from(path, 'utf8').equals(name)) return false;
+    if (!isAsciiText(path) && !Buffer.from(path, 'utf8').equals(nameOf(index, record))) return false;
     entries.push({ path, stat });
     return true;
   });
   return whole ? entries : undefined;
 }
+
+/**
+ * True when `text`, decoded from UTF-8, came from ASCII bytes alone: each ASCII byte decodes to itself, and any other
+ * byte to a character of U+0080 or above (a code point of its own, or U+FFFD where the bytes are not UTF-8).
+ */
+function isAsciiText(text: string): boolean {
+  return !NON_ASCII.test(text);
+}
+
+const NON_ASCII = /[\u0080-\uffff]/;
