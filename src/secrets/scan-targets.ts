@@ -1,3 +1,4 @@
+import { isAscii } from 'node:buffer';
 import picomatch from 'picomatch';
 import type { LineRange } from '../core/change-set/types.js';
 import { Utf8ByteView } from './byte-view.js';
@@ -9,7 +10,8 @@ import { emptyScanOutcome, mergeScanOutcome } from './scan-outcome.js';
 import type { ScanOutcome, ScanTarget, ScanTargetsOptions, SkippedTarget } from './scan-target-types.js';
 import type { RawSecret, ScanTextOptions } from './scanner.js';
 import { viewOfUtf8Bytes } from './source-bytes.js';
-import { type SourceMapPart, sourceMapParts, sourceMapPartsOfView } from './source-map.js';
+import { mayBeSourceMap, type SourceMapPart, sourceMapParts, sourceMapPartsOfView } from './source-map.js';
+import { sourceMapPartsOfBytes } from './source-map-bytes.js';
 import { judgeSuppression } from './suppressions.js';
 import { decodeForScan } from './text-decoding.js';
 import { toSecretFinding } from './to-finding.js';
@@ -194,6 +196,20 @@ export function scanContent(
   }
   outcome.scannedFiles++;
   outcome.scannedBytes += size;
+  // A UTF-8 map's sources are read from its bytes where that is sure to agree with its parse (`source-map-bytes.ts`).
+  if (decoded instanceof Utf8ByteView && mayBeSourceMap(target.path)) {
+    const parts = sourceMapPartsOfBytes(target.path, decoded.bytes);
+    if (parts !== undefined) {
+      for (const part of parts)
+        collect(
+          { path: part.path, read: target.read },
+          new Utf8ByteView(part.bytes, isAscii(part.bytes)),
+          options,
+          outcome,
+        );
+      return;
+    }
+  }
   // A map read a byte per character is parsed from those bytes, never decoded whole unless that is not sure to agree.
   const viewParts = decoded instanceof Utf8ByteView ? sourceMapPartsOfView(target.path, decoded, true) : undefined;
   if (decoded instanceof Utf8ByteView && viewParts === null) {

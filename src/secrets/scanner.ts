@@ -22,7 +22,7 @@ import { type Hits, newScanState, type ScanState, STREAM_AHEAD, STREAM_BACK } fr
 import type { GlobalAllowlist, ScanTextOptions, TextStream } from './scan-text-options.js';
 import { StateShapes } from './shape-masks.js';
 import { type FileSyntax, syntaxOfHead } from './syntax.js';
-import { UnitBytes } from './unit-bytes.js';
+import { UnitBytes, UnitScratch } from './unit-bytes.js';
 
 /**
  * The hot path: keyword prefilter over the whole text, then each triggered rule's regex in a small window around the
@@ -57,6 +57,8 @@ export class SecretScanner {
   private readonly hasProviderPrefix: (value: string) => boolean;
   /** Whether a hit's gates may be read from whole lines around it (`gatesReadWithinLines`); set at the first `scanView`. */
   private tiledGates: boolean | undefined;
+  /** The units' memory of `scanView`'s non-ASCII files (`unit-bytes.ts`), used by one scan at a time. */
+  private readonly unitScratch = new UnitScratch();
   /** See `ByteScanContext.shapes`; made at the first `scanView`. */
   private shapes: StateShapes | undefined;
   /** About how many bytes of whole lines `scanView` reads a hit's gates from (see `byte-scan.ts`); tests cut it. */
@@ -131,7 +133,7 @@ export class SecretScanner {
     const facts = this.pathFacts.of(options.path);
     this.tiledGates ??= gatesReadWithinLines(this.compiled);
     if (this.anchorless.length > 0 || facts.yaml || !this.tiledGates) return null;
-    const units = view.ascii ? null : UnitBytes.of(view.bytes);
+    const units = view.ascii ? null : UnitBytes.of(view.bytes, undefined, this.unitScratch.take(view.bytes.length));
     const bytes = units === null ? view.bytes : units.units;
     // `syntaxOfHead` reads up to 200 characters.
     const head = units === null ? bytes.toString('latin1', 0, 200) : units.text(0, Math.min(200, bytes.length));

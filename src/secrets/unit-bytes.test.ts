@@ -41,7 +41,12 @@ describe('UTF-8 read one byte per UTF-16 unit', () => {
       // Runs of each width across blocks and steps, and a pair whose low half is a step's or a block's first unit.
       `${'中'.repeat(2500)}${'é'.repeat(3000)}${'a'.repeat(1021)}😀${'😀'.repeat(1200)}${'x'.repeat(2045)}😀é`,
       `${'ab'.repeat(1500)}${'é'.repeat(2047)}😀${'a'.repeat(4093)}😀😀${'中'.repeat(700)}`,
+      // ASCII runs of 32 KB and more (copied at once), ending at, before and after a run's end.
+      `${'a'.repeat(40000)}é${'b'.repeat(32768)}😀${'c'.repeat(32767)}`,
+      `${'中'.repeat(1000)}${'a'.repeat(2048 * 16 + 5)}é${'x'.repeat(2048 * 16 - 1)}`,
     ];
+    // Written into memory reused from text to text, larger than each, as a scanning thread does.
+    const into = Buffer.alloc(1 << 18, 0xff);
     for (const [value, loop] of texts.flatMap(
       (value) =>
         [
@@ -49,9 +54,11 @@ describe('UTF-8 read one byte per UTF-16 unit', () => {
           [value, null],
         ] as const,
     )) {
-      const units = UnitBytes.of(Buffer.from(value, 'utf8'), loop);
+      const units = UnitBytes.of(Buffer.from(value, 'utf8'), loop, loop === undefined ? into : null);
       expect(units.units.length).toBe(value.length);
-      for (let at = 0; at <= value.length; at += at % 1024 < 4 || at % 1024 > 1020 ? 1 : 97) {
+      expect(units.units.equals(UnitBytes.of(Buffer.from(value, 'utf8'), null).units)).toBe(true);
+      const far = value.length > 20000 ? 1009 : 97;
+      for (let at = 0; at <= value.length; at += far === 97 && (at % 1024 < 4 || at % 1024 > 1020) ? 1 : far) {
         expect(units.decode(0, at)).toBe(value.slice(0, at));
         expect(units.decode(at, value.length)).toBe(value.slice(at));
       }

@@ -21,6 +21,26 @@ const STEP_MASK = (1 << STEP_SHIFT) - 1;
 /** Units at a time checked for ASCII and copied whole (a power of two, a multiple of a step). */
 const BLOCK = 1 << 11;
 const BLOCK_MASK = BLOCK - 1;
+/** ASCII blocks checked and copied at once when the text has that many ahead (most non-ASCII files are mostly ASCII). */
+const RUN = 16 * BLOCK;
+
+/**
+ * The units' memory that one thread's scans reuse, file after file: a fresh buffer for each file over a few KB is a
+ * fresh mapping that the kernel zeroes page by page as the units are written (in the npm corpus's scan, most of the
+ * cost of copying its ASCII blocks). A buffer grown past `keepBytes` for one large file is dropped at the next take.
+ */
+export class UnitScratch {
+  private buffer = Buffer.allocUnsafe(0);
+
+  constructor(private readonly keepBytes = 32 << 20) {}
+
+  /** A buffer of at least `length` bytes, valid until the next take. */
+  take(length: number): Buffer {
+    if (this.buffer.length > this.keepBytes && length <= this.keepBytes) this.buffer = Buffer.allocUnsafe(0);
+    if (length > this.buffer.length) this.buffer = Buffer.allocUnsafe(Math.max(length, 1 << 20));
+    return this.buffer;
+  }
+}
 
 export class UnitBytes {
   private constructor(
@@ -33,22 +53,27 @@ export class UnitBytes {
 
   /**
    * `bytes`: valid UTF-8 past any BOM. Blocks not all ASCII go through `loop` (`unit-wasm.ts`), or the JavaScript loop
-   * here with `null` (a Node without WebAssembly, and tests).
+   * here with `null` (a Node without WebAssembly, and tests). `into`: where the units are written (at least
+   * `bytes.length` long, and not read by anything else while this is in use), else a buffer of their own.
    */
-  static of(bytes: Buffer, loop: WasmUnitLoop | null = WasmUnitLoop.get()): UnitBytes {
-    const units = Buffer.allocUnsafe(bytes.length);
+  static of(bytes: Buffer, loop: WasmUnitLoop | null = WasmUnitLoop.get(), into: Buffer | null = null): UnitBytes {
+    const units = into ?? Buffer.allocUnsafe(bytes.length);
     const byteAt = new Float64Array((bytes.length >> STEP_SHIFT) + 2);
     const n = bytes.length;
     let u = 0;
     let i = 0;
     while (i < n) {
-      // An ASCII block is copied as it is (one native check and copy), its step offsets filled in after.
-      if ((u & BLOCK_MASK) === 0 && i + BLOCK <= n && isAscii(bytes.subarray(i, i + BLOCK))) {
-        bytes.copy(units, u, i, i + BLOCK);
-        for (let step = u; step < u + BLOCK; step += 1 << STEP_SHIFT) byteAt[step >> STEP_SHIFT] = i + step - u;
-        u += BLOCK;
-        i += BLOCK;
-        continue;
+      // An ASCII block (or run of `RUN` bytes) is copied as it is (one native check and copy), its step offsets
+      // filled in after.
+      if ((u & BLOCK_MASK) === 0 && i + BLOCK <= n) {
+        const size = i + RUN <= n && isAscii(bytes.subarray(i, i + RUN)) ? RUN : BLOCK;
+        if (size === RUN || isAscii(bytes.subarray(i, i + BLOCK))) {
+          bytes.copy(units, u, i, i + size);
+          for (let step = u; step < u + size; step += 1 << STEP_SHIFT) byteAt[step >> STEP_SHIFT] = i + step - u;
+          u += size;
+          i += size;
+          continue;
+        }
       }
       if (loop !== null) {
         // Up to the next block's first unit (or one past it, after a surrogate pair), then that block is checked.
