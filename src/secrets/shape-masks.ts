@@ -13,11 +13,7 @@ import type { KeywordAutomaton, KeywordOutput } from './prefilter.js';
 
 /** The most rules of one keyword the bits of a mask tell apart. */
 const MAX_ITEMS = 31;
-/**
- * Fewer rules with a shape than this and the keyword is left to the rules' own gates, unless one of its rules has a
- * check read from bytes (`ByteHitCheck`): then the mask, read from the bytes, spares the tile too (`auth`: the
- * key-name and config-array rules, 9,400 hits a pass of the npm corpus's 64 MB, nearly all turned down).
- */
+/** Fewer rules with a shape than this and the keyword is left to the rules' own gates. */
 const MIN_SHAPED = 4;
 /** The column of the tables for no character (past the end of the text) or one outside ASCII: no shape allows it. */
 const NONE = 128;
@@ -43,8 +39,7 @@ export function outputShapes(output: KeywordOutput<CompiledRule>): OutputShapes 
   const { items } = output;
   if (items.length > MAX_ITEMS) return null;
   const shaped = items.filter((item) => item.gateShape !== undefined);
-  if (shaped.length === 0 || (shaped.length < MIN_SHAPED && !items.some((item) => item.byteCheck !== undefined)))
-    return null;
+  if (shaped.length < MIN_SHAPED) return null;
   const all = 2 ** items.length - 1;
   const table = (size: number) => new Int32Array(size).fill(all);
   const shapes = {
