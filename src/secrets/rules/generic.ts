@@ -1,5 +1,5 @@
 import { envEntryContexts, envEntryPattern } from '../env-entry.js';
-import { checkedGate } from '../gate-checks.js';
+import { checkedGate, isBase64Url } from '../gate-checks.js';
 import { GATES } from '../generic-gates.js';
 import {
   assignmentOf,
@@ -25,7 +25,6 @@ import {
   splitFieldPattern,
   TERRAFORM_VARIABLE_FORM,
 } from '../split-fields.js';
-import { endsNameAfterDigits, keyNameWordBytes, startsNameWord } from './key-name-checks.js';
 
 /**
  * Secrets that no provider format announces: a value assigned to a password- or secret-like name, in any syntax.
@@ -198,6 +197,30 @@ const envDefaultContexts = (name: string): SampleContext[] => [
  */
 const KEY_NAME = `(?<![A-Za-z0-9_.-])(?<name>(?:[A-Za-z0-9_.-]{0,60}?(?:[a-z0-9](?:Key|Auth)|[A-Za-z0-9][_-](?:key|Key|KEY|auth|Auth|AUTH))|_?(?:auth|Auth|AUTH))[0-9]{0,2})`;
 const KNOWN_NAME = new RegExp(`${SECRET_NAME}|${PASSWORD_NAME}`, 'i');
+const CODE_Y = 0x79;
+/** Whether the `key` or `auth` hit ending at `after` starts a word: after `_`, `-`, a camel hump, or alone (`auth`). */
+function startsNameWord(text: string, after: number): boolean {
+  const length = (text.charCodeAt(after - 1) | 0x20) === CODE_Y ? 3 : 4;
+  const start = after - length;
+  const before = start > 0 ? text.charCodeAt(start - 1) : -1;
+  if (before === 95 || before === 45) return true;
+  const first = text.charCodeAt(start);
+  if (first >= 65 && first <= 90 && ((before >= 97 && before <= 122) || (before >= 48 && before <= 57))) return true;
+  return length === 4 && !(before >= 0 && /[A-Za-z0-9.]/.test(String.fromCharCode(before)));
+}
+/**
+ * Whether at most two digits and then no name character follow the `key` or `auth` hit ending at `after`, as
+ * `KEY_NAME` ends a name (its separator starts with none): `primaryKeys`, `authority` and `keyboard` open no window.
+ */
+function endsNameAfterDigits(text: string, after: number): boolean {
+  let at = after;
+  while (at < after + 2 && isAsciiDigit(text.charCodeAt(at))) at++;
+  const code = text.charCodeAt(at);
+  return !(isAsciiDigit(code) || isBase64Url(code) || code === 46);
+}
+function isAsciiDigit(code: number): boolean {
+  return code >= 48 && code <= 57;
+}
 /**
  * What `judgeKeyName` rejects in any value, whatever its name: fewer than 16 characters, no digit or no letter. With
  * `rejectedOnItsOwn`, what the gate turns down quoted (`"limit_key": "MaxResults"` in API models).
@@ -217,8 +240,6 @@ const KEY_NAME_GATE = checkedGate(
   ),
   (text, after) =>
     startsNameWord(text, after) && endsNameAfterDigits(text, after) && keyNameValueMayFollow(text, after),
-  undefined,
-  keyNameWordBytes,
 );
 /** A key named only by whose it is is weaker evidence than `api_key`: a key-length value of letters and digits. */
 function judgeKeyName(value: string, context: Parameters<typeof judgeGenericValue>[2]): boolean {

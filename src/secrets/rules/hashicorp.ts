@@ -29,20 +29,6 @@ function legacyValueAhead(text: string, after: number): boolean {
   return false;
 }
 
-/** `legacyValueAhead` of a byte scan's bytes (one byte per character, a non-ASCII unit as 0x80 or more). */
-function legacyValueAheadBytes(bytes: Uint8Array, after: number): boolean {
-  let at = after;
-  while (at < bytes.length && at - after <= 20 && AROUND[bytes[at]!] === 1) at++;
-  if (at - after > 20) return false;
-  for (const limit = Math.min(bytes.length, at + 13); at < limit; at++) {
-    const code = bytes[at]!;
-    const lower = code | 0x20;
-    if (lower === 115 || lower === 98 || lower === 114) return at + 1 < bytes.length && bytes[at + 1] === 46;
-    if (code >= 128 || AROUND[code] !== 2) return false;
-  }
-  return false;
-}
-
 /** Vault tokens only as whole tokens: `settings.hvs.something` in code is a property path, not a token. */
 const wholeToken = (rule: SecretRule, prefix: string, body: string): SecretRule => ({
   ...rule,
@@ -125,8 +111,6 @@ export default defineRules([
         'i',
       ),
       legacyValueAhead,
-      undefined,
-      legacyValueAheadBytes,
     ),
     pattern:
       /(?<![A-Za-z0-9_.-])(?<name>-{0,2}[A-Za-z0-9_.-]{0,30}?token[A-Za-z0-9_.-]{0,20})["']?[ \t]{0,4}(?:=|:=|:|=>|,|[ \t])[ \t]{0,4}["'`]?(?<secret>[sbr]\.(?:[A-Za-z0-9]{24}|CAES[A-Za-z0-9_-]{60,200}))(?![A-Za-z0-9_.-])/i,
