@@ -4,7 +4,6 @@ import type { KeywordHits } from './keyword-hits.js';
 import { type LineHits, queueLineWindow } from './line-windows.js';
 import { GateCheck } from './name-gate.js';
 import type { NameKeywords, NameWalk } from './name-keywords.js';
-import type { NamedMayOpen } from './named-gate.js';
 import type { PendingWindows } from './pending-windows.js';
 import type { KeywordAutomaton } from './prefilter.js';
 import { runRuleWindow } from './run-rule-window.js';
@@ -37,8 +36,6 @@ export interface ByteScanContext {
   readonly shapes: StateShapes;
   /** About how many bytes a tile holds (whole lines, so more when a line is longer). */
   readonly tileBytes: number;
-  /** Whether a name word's hit may open a provider-named rule's window: else its name is not walked. */
-  readonly namedMayOpen: NamedMayOpen;
 }
 
 /** The line-window state of a byte scan, with its tiles. */
@@ -158,7 +155,7 @@ function handleBatch(
   named: (compiled: CompiledRule, at: number, after: number) => void,
 ): void {
   const { bytes, scannedUntil, tiles } = hits;
-  const { automaton, nameKeywords, shapes, namedMayOpen } = context;
+  const { automaton, nameKeywords, shapes } = context;
   const { outputs } = automaton;
   for (let hit = 0; hit < found.count; hit++) {
     const last = found.ends[hit]!;
@@ -168,7 +165,7 @@ function handleBatch(
     for (let k = 0; k < keywords.length; k++) {
       const keyword = keywords[k]!;
       const at = last - keyword.length + 1;
-      if (keyword.nameWord && namedMayOpen(bytes, last + 1)) nameKeywords.forEachBeforeBytes(walk, bytes, at, named);
+      if (keyword.nameWord) nameKeywords.forEachBeforeBytes(walk, bytes, at, named);
       const masked = masks[k]!;
       let mask = -1;
       if (masked !== null) {

@@ -9,7 +9,6 @@ import type { RuleEntry } from './lazy-rule.js';
 import { queueLineWindow } from './line-windows.js';
 import { GateCheck } from './name-gate.js';
 import { NameKeywords } from './name-keywords.js';
-import { type NamedMayOpen, namedMayOpen } from './named-gate.js';
 import { opensAnyWindow } from './opens-window.js';
 import { type PathFacts, PathFactsCache } from './path-facts.js';
 import { PendingWindows } from './pending-windows.js';
@@ -60,8 +59,6 @@ export class SecretScanner {
   private tiledGates: boolean | undefined;
   /** See `ByteScanContext.shapes`; made at the first `scanView`. */
   private shapes: StateShapes | undefined;
-  /** See `ByteScanContext.namedMayOpen`. */
-  private readonly namedMayOpen: NamedMayOpen;
   /** About how many bytes of whole lines `scanView` reads a hit's gates from (see `byte-scan.ts`); tests cut it. */
   tileBytes = 64 * 1024;
   constructor(rules: readonly RuleEntry[], allowlist: GlobalAllowlist = {}) {
@@ -80,7 +77,6 @@ export class SecretScanner {
     this.accepting = new ExemptAccepting(this.automaton);
     this.idleHits.push(new KeywordHits());
     this.nameKeywords = new NameKeywords(named.map((item) => ({ keywords: item.outline.keywords, item })));
-    this.namedMayOpen = namedMayOpen(named);
     this.reach = Math.max(STREAM_AHEAD, ...this.compiled.map((item) => (item.block ? item.maxLength + 64 : 0)));
     this.progress = new RuleProgressPool(this.compiled.length);
     this.pathFacts = new PathFactsCache(
@@ -153,14 +149,7 @@ export class SecretScanner {
   private advanceBytes(scan: ScanState, bytes: Buffer, units: UnitBytes | null): void {
     const { automaton, nameKeywords, compiled, tileBytes } = this;
     this.shapes ??= new StateShapes(automaton);
-    const context = {
-      automaton,
-      nameKeywords,
-      compiled,
-      tileBytes,
-      shapes: this.shapes,
-      namedMayOpen: this.namedMayOpen,
-    };
+    const context = { automaton, nameKeywords, compiled, tileBytes, shapes: this.shapes };
     const pending = this.idleWindows.pop() ?? new PendingWindows(this.compiled.length);
     const found = this.idleHits.pop() ?? new KeywordHits();
     advanceBytes(context, scan, bytes, pending, found, units);
