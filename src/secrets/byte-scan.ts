@@ -1,4 +1,3 @@
-import { shapeMaskOfBytes, withoutByteRefuted } from './byte-shape-mask.js';
 import { type CompiledRule, opensAt } from './compiled-rule.js';
 import type { KeywordHits } from './keyword-hits.js';
 import { type LineHits, queueLineWindow } from './line-windows.js';
@@ -8,7 +7,7 @@ import type { PendingWindows } from './pending-windows.js';
 import type { KeywordAutomaton } from './prefilter.js';
 import { runRuleWindow } from './run-rule-window.js';
 import type { ScanState } from './scan-state.js';
-import { type StateShapes, withoutJsonRefuted } from './shape-masks.js';
+import { type StateShapes, shapeMask, withoutJsonRefuted } from './shape-masks.js';
 import type { UnitBytes } from './unit-bytes.js';
 
 /**
@@ -169,12 +168,12 @@ function handleBatch(
       const masked = masks[k]!;
       let mask = -1;
       if (masked !== null) {
-        // Read from the bytes first: a hit no rule's shape allows needs no tile (`byte-shape-mask.ts`).
-        mask = withoutByteRefuted(masked, shapeMaskOfBytes(masked, bytes, last + 1), bytes, last + 1);
-        if (mask !== 0) {
-          tiles.cover(at, last + 1);
-          mask = withoutJsonRefuted(masked, mask, tiles.gates, last + 1 - tiles.start);
-        }
+        tiles.cover(at, last + 1);
+        // The gates' own parse of the hit, which their `passes` then reads again without parsing.
+        const after = last + 1 - tiles.start;
+        const { gates } = tiles;
+        mask = shapeMask(masked, tiles.text, after, gates.nameEnd(after), gates.separatorAfter(after));
+        mask = withoutJsonRefuted(masked, mask, gates, after);
       }
       const { items } = keyword;
       for (let i = 0; i < items.length; i++) {

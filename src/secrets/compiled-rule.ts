@@ -1,4 +1,4 @@
-import { type ByteHitCheck, byteCheckOf, gateCheckOf, type HitCheck } from './gate-checks.js';
+import { gateCheckOf, type HitCheck } from './gate-checks.js';
 import { LazyRule, type RuleEntry, type RuleOutline } from './lazy-rule.js';
 import { type GateCheck, type NameGateShape, nameGateShape } from './name-gate.js';
 import type { SecretRule } from './rule.js';
@@ -22,8 +22,6 @@ export interface CompiledRule {
   readonly gateShape: NameGateShape | undefined;
   /** The gate's check in code, run before its regex (`gate-checks.ts`). */
   readonly gateCheck: HitCheck | undefined;
-  /** That check read from a byte scan's bytes, when the rule has one (`ByteHitCheck`). */
-  readonly byteCheck: ByteHitCheck | undefined;
   /** The pattern's named groups that may hold the secret (`secret…`), in pattern order; with the search regex. */
   secretGroups: readonly string[];
   /** See `searchRegex` and `locateRegex`. */
@@ -45,7 +43,6 @@ class Compiled implements CompiledRule {
   readonly gate: RegExp | undefined;
   readonly gateShape: NameGateShape | undefined;
   readonly gateCheck: HitCheck | undefined;
-  readonly byteCheck: ByteHitCheck | undefined;
   secretGroups: readonly string[] = [];
   search: RegExp | undefined = undefined;
   locate: RegExp | undefined = undefined;
@@ -62,7 +59,6 @@ class Compiled implements CompiledRule {
     this.gate = entry.gate ? stickyGate(entry.gate) : undefined;
     this.gateShape = nameGateShape(entry.gate);
     this.gateCheck = gateCheckOf(entry.gate);
-    this.byteCheck = byteCheckOf(entry.gate);
   }
 
   get rule(): SecretRule {

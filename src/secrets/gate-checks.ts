@@ -7,31 +7,19 @@ import type { HitContext } from './hit-context.js';
  * must hold for at least one keyword hit of every match (the samples test proves it never hides a match sample).
  */
 export type HitCheck = (text: string, after: number) => boolean;
-/**
- * A gate check read from a byte scan's bytes (one byte per character, a non-ASCII unit as a byte of 0x80 or more,
- * `byte-scan.ts`) before any tile is cut: false only where the check of a tile holding the hit's line is false.
- */
-export type ByteHitCheck = (bytes: Uint8Array, after: number) => boolean;
 const checks = new WeakMap<RegExp, HitCheck>();
-const byteChecks = new WeakMap<RegExp, ByteHitCheck>();
 const contexts = new WeakMap<RegExp, HitContext>();
 
 /**
  * `gate`, whose regex runs only after a keyword hit that `check` accepts. A check must treat every code unit outside
  * ASCII alike and stop at it (as ASCII tables do). `context`, when given, is what the gate needs right around the
  * keyword, which the keyword pass checks before it records a hit (`hit-context.ts`): the gate must fail wherever it
- * does not hold. `bytes`, when given, is `check` read from a byte scan's bytes (`ByteHitCheck`).
+ * does not hold.
  */
-export function checkedGate(gate: RegExp, check: HitCheck, context?: HitContext, bytes?: ByteHitCheck): RegExp {
+export function checkedGate(gate: RegExp, check: HitCheck, context?: HitContext): RegExp {
   checks.set(gate, check);
   if (context !== undefined) contexts.set(gate, context);
-  if (bytes !== undefined) byteChecks.set(gate, bytes);
   return gate;
-}
-
-/** The byte reading of the check of a gate built by `checkedGate` with one. */
-export function byteCheckOf(gate: RegExp | undefined): ByteHitCheck | undefined {
-  return gate === undefined ? undefined : byteChecks.get(gate);
 }
 
 /** The hit context of a gate built by `checkedGate` with one. */

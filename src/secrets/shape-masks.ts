@@ -1,5 +1,4 @@
 import type { CompiledRule } from './compiled-rule.js';
-import type { ByteHitCheck } from './gate-checks.js';
 import { isRefutedInJsonValue } from './json-value.js';
 import { type GateCheck, MAX_NAME_RUN, valueAt } from './name-gate.js';
 import type { KeywordAutomaton, KeywordOutput } from './prefilter.js';
@@ -29,9 +28,6 @@ export interface OutputShapes {
   readonly jsonRefuted: number;
   /** The bits of the rules whose gate turns down a `,` after such a value (the call check, `NameGateShape.call`). */
   readonly callAtComma: number;
-  /** Per rule, its gate check read from bytes (`CompiledRule.byteCheck`), and the bits of the rules that have one. */
-  readonly byteChecks: ReadonlyArray<ByteHitCheck | undefined>;
-  readonly byteChecked: number;
 }
 
 /** The tables of `output`, or null when its rules are too many, or too few of them have a shape. */
@@ -49,14 +45,11 @@ export function outputShapes(output: KeywordOutput<CompiledRule>): OutputShapes 
     run: table(MAX_NAME_RUN + 2),
     jsonRefuted: 0,
     callAtComma: 0,
-    byteChecks: items.map((item) => item.byteCheck),
-    byteChecked: 0,
   };
   for (const [index, item] of items.entries()) {
     const shape = item.gateShape;
     const bit = 1 << index;
     if (item.gateCheck !== undefined && isRefutedInJsonValue(item.gateCheck)) shapes.jsonRefuted |= bit;
-    if (item.byteCheck !== undefined) shapes.byteChecked |= bit;
     if (shape === undefined) continue;
     if (shape.call) shapes.callAtComma |= bit;
     for (let run = shape.run + 1; run < shapes.run.length; run++) shapes.run[run]! &= ~bit;

@@ -5,7 +5,6 @@ import { defineRules, type MatchContext } from '../rule.js';
 import { missesByLittle, OTHER_CREDENTIAL_NAME, shapeClass, type ValueShape } from '../rule-builders.js';
 import { LOWER_ALPHANUMERIC, lazySamples, randomString } from '../sample-tokens.js';
 import { NAMED_PROVIDER_ROWS, type NamedProviderShape, namedProviderShapes } from './named-providers.js';
-import { namedKeyCheck, namedKeyCheckBytes, spacedValueAfter, spacedValueAfterBytes } from './prose-checks.js';
 import { MORE_NAMED_ROWS } from './providers-named-more.js';
 import { SAAS_NAMED_ROWS } from './providers-named-saas.js';
 
@@ -178,6 +177,73 @@ const loggedSample = randomString(32, LOWER_ALPHANUMERIC, 'prose-logged-apiflash
  * A key in the query of a URL on the provider's own host (`https://api.bulbul.com/v1/users?key=…`): the domain names
  * the provider, and the value must be in its shape. Only `key`, `api_key`, `apikey`, `access_key` or `token`.
  */
+/** The lengths of `key` and `token`. */
+const PROSE_KEYWORD_LENGTHS = [3, 5];
+
+/** Whether `code` is a tab or a space. */
+function isBlank(code: number): boolean {
+  return code === 32 || code === 9;
+}
+
+/**
+ * Whether `key` or `token` (whichever ended at `after`) has blanks before it and a word's letter or digit before those,
+ * as `PROSE_KEY` needs: `{ token: … }` and an indented `key: …` (object literals in code) are not prose.
+ */
+function wordThenSpaceBefore(text: string, after: number): boolean {
+  for (const length of PROSE_KEYWORD_LENGTHS) {
+    let at = after - length - 1;
+    if (at < 0 || !isBlank(text.charCodeAt(at))) continue;
+    while (at > 0 && isBlank(text.charCodeAt(at))) at--;
+    const code = text.charCodeAt(at);
+    if ((code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122)) return true;
+  }
+  return false;
+}
+
+/** Per ASCII code, 1 where the spaced key's value may not go on (`[^\s"'\`,;<>(){}[\]\\&]`). */
+const SPACED_VALUE_STOP = new Uint8Array(128);
+for (const char of ' \t\n\r\v\f"\'`,;<>(){}[]\\&') SPACED_VALUE_STOP[char.charCodeAt(0)] = 1;
+
+/**
+ * The spaced key's gate in code, for its keywords' hits in ordinary code (`key`, `token`, `secret` and `access` stand
+ * mostly before a letter, `_`, a quote, `:` or `(`): past one optional `s` and one optional quote, 1 to 4 blanks, an
+ * optional quote, a letter or digit and 19 more characters of a value.
+ */
+function spacedValueAfter(text: string, after: number): boolean {
+  let at = after;
+  if (text.charCodeAt(at) === 115) at++; // s
+  if (isQuote(text.charCodeAt(at))) at++;
+  let blanks = 0;
+  while (blanks < 5 && isBlank(text.charCodeAt(at + blanks))) blanks++;
+  if (blanks === 0 || blanks > 4) return false;
+  at += blanks;
+  if (isQuote(text.charCodeAt(at))) at++;
+  const first = text.charCodeAt(at);
+  if (!((first >= 48 && first <= 57) || (first >= 65 && first <= 90) || (first >= 97 && first <= 122))) return false;
+  for (let next = at + 1; next <= at + 19; next++) {
+    const code = text.charCodeAt(next);
+    if (Number.isNaN(code) || (code < 128 && SPACED_VALUE_STOP[code] === 1)) return false;
+  }
+  return true;
+}
+
+/** Whether `code` is `"` or `'`. */
+function isQuote(code: number): boolean {
+  return code === 34 || code === 39;
+}
+
+/**
+ * The named key's gate after `wordThenSpaceBefore`: past one optional quote and any blanks, `=`, `:` or `-` (the
+ * regex then reads what the `-` form needs).
+ */
+function separatorAfter(text: string, after: number): boolean {
+  let at = after;
+  if (isQuote(text.charCodeAt(at))) at++;
+  while (isBlank(text.charCodeAt(at))) at++;
+  const code = text.charCodeAt(at);
+  return code === 61 || code === 58 || code === 45;
+}
+
 const URL_KEY =
   /https?:\/\/(?:[a-z0-9-]{1,40}\.){0,3}?(?<name>[a-z0-9]{2,40})\.[a-z]{2,6}(?::[0-9]{2,5})?\/[^\s"'`?#]{0,200}\?(?:[^\s"'`#]{0,200}?&)?(?:api_?key|key|access_key|token)=(?<secret>[A-Za-z0-9][A-Za-z0-9._~+/=-]{3,400})(?![A-Za-z0-9._~+/=-])/i;
 
@@ -196,9 +262,7 @@ export default defineRules([
     // The keyword ends the name, or a `-` after it does (`token - '…'`): then a quote, a blank, `=` or `:`.
     gate: checkedGate(
       nameGate({ run: 1, at: 'end', chars: `"' \t=:` }, '', '', /["']?[ \t]*(?:=|:|-[ \t]*['"])/.source),
-      namedKeyCheck,
-      undefined,
-      namedKeyCheckBytes,
+      (text, after) => wordThenSpaceBefore(text, after) && separatorAfter(text, after),
     ),
     pattern: PROSE_KEY,
     entropy: 3,
@@ -244,7 +308,6 @@ export default defineRules([
       ),
       spacedValueAfter,
       hitContext([], [`s"' \t`]),
-      spacedValueAfterBytes,
     ),
     pattern: SPACED_KEY,
     entropy: 3,
