@@ -1,9 +1,10 @@
-import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { createTempRepo, removeDir, tempDir } from '../../test/support/git-repo.js';
 import { useIsolatedRepos } from '../../test/support/isolated-repos.js';
+import { writeLoggingGit } from '../../test/support/logging-git.js';
 import { createChangeSet } from './change-set/index.js';
 import { HUGE_KEPT_HEAP_TUNABLES, KEPT_HEAP_TUNABLES, keptHeapEnv, withKeptHeap } from './kept-heap-env.js';
 
@@ -85,14 +86,8 @@ describe('the git processes of a snapshot', () => {
     await repo.remove('gone.txt');
     const shimDir = await tempDir('tollgate-git-shim-');
     onCleanup(() => removeDir(shimDir));
-    const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
     const log = join(shimDir, 'argv.log');
-    writeFileSync(log, '');
-    writeFileSync(
-      join(shimDir, 'git'),
-      `#!/bin/sh\necho "\${GLIBC_TUNABLES:-unset} $1" >> '${log}'\nexec '${realGit}' "$@"\n`,
-    );
-    chmodSync(join(shimDir, 'git'), 0o755);
+    writeLoggingGit(shimDir, log, `\${GLIBC_TUNABLES:-unset} $1`);
     const saved = { PATH: process.env.PATH, GLIBC_TUNABLES: process.env.GLIBC_TUNABLES };
     process.env.PATH = `${shimDir}:${saved.PATH}`;
     delete process.env.GLIBC_TUNABLES;

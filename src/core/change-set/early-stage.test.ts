@@ -1,10 +1,10 @@
-import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { removeDir, tempDir } from '../../../test/support/git-repo.js';
 import { useIsolatedRepos } from '../../../test/support/isolated-repos.js';
+import { writeLoggingGit } from '../../../test/support/logging-git.js';
 import { startEarlyStage } from './early-stage.js';
 import { createChangeSet, startChangeSet } from './index.js';
 
@@ -24,11 +24,8 @@ async function withLoggedGit(work: () => Promise<void>): Promise<{ left: string[
   const shimDir = await tempDir('tollgate-git-shim-');
   onCleanup(() => removeDir(privateTmp));
   onCleanup(() => removeDir(shimDir));
-  const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
   const log = join(shimDir, 'argv.log');
-  writeFileSync(log, '');
-  writeFileSync(join(shimDir, 'git'), `#!/bin/sh\necho "$*" >> '${log}'\nexec '${realGit}' "$@"\n`);
-  chmodSync(join(shimDir, 'git'), 0o755);
+  writeLoggingGit(shimDir, log);
   const saved = { TMPDIR: process.env.TMPDIR, PATH: process.env.PATH };
   process.env.TMPDIR = privateTmp;
   process.env.PATH = `${shimDir}:${saved.PATH}`;

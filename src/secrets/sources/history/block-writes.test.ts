@@ -1,9 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createTempRepo, type TempRepo } from '../../../../test/support/git-repo.js';
+import { writeLoggingGit } from '../../../../test/support/logging-git.js';
 import { HUGE_KEPT_HEAP_TUNABLES, KEPT_HEAP_TUNABLES } from '../../../core/kept-heap-env.js';
 import type { ProcessResult } from '../../../core/process.js';
 import type { ScanTarget } from '../../scan-targets.js';
@@ -115,12 +116,7 @@ describe("history's git processes and their heap", () => {
     const shim = mkdtempSync(join(tmpdir(), 'tollgate-git-shim-'));
     folders.push(shim);
     const log = join(shim, 'gits.log');
-    writeFileSync(log, '');
-    writeFileSync(
-      join(shim, 'git'),
-      `#!/bin/sh\necho "\${GLIBC_TUNABLES:-unset}|$*" >> '${log}'\nexec '${gitPath}' "$@"\n`,
-    );
-    chmodSync(join(shim, 'git'), 0o755);
+    writeLoggingGit(shim, log, `\${GLIBC_TUNABLES:-unset}|$*`);
     const { GLIBC_TUNABLES: _, ...inherited } = repo.env;
     const env = { ...inherited, PATH: `${shim}${delimiter}${process.env.PATH}` };
     for await (const batch of historyTargetBatches({ repoRoot: repo.root, env, range: 'HEAD' }))
