@@ -49,6 +49,11 @@ describe('a git that handles many blobs: its allocator keeps what it frees', () 
     expect(withKeptHeap({}, { GLIBC_TUNABLES: 'glibc.rtld.nns=4' })).toEqual({
       GLIBC_TUNABLES: `glibc.rtld.nns=4:${KEPT_HEAP_TUNABLES}`,
     });
+    expect(withKeptHeap({ GIT_INDEX_FILE: '/i' }, {}, { hugePages: true })).toEqual({
+      GIT_INDEX_FILE: '/i',
+      GLIBC_TUNABLES: HUGE_KEPT_HEAP_TUNABLES,
+    });
+    expect(withKeptHeap({}, { GLIBC_TUNABLES: 'glibc.malloc.hugetlb=0' }, { hugePages: true })).toEqual({});
   });
 
   test("git's patch is byte for byte the same with the tunables", async () => {
@@ -79,7 +84,7 @@ describe('a git that handles many blobs: its allocator keeps what it frees', () 
 });
 
 describe('the git processes of a snapshot', () => {
-  test('the git add that writes the blobs keeps its heap; the rest run as they were', async () => {
+  test('the git add that writes the blobs and the diffs of the change keep their heap in huge pages; the rest run as they were', async () => {
     const repo = await repoWith({ 'a.txt': 'a\n', 'gone.txt': 'g\n' });
     await repo.write('a.txt', 'a2\n');
     await repo.write('new.txt', 'new\n');
@@ -104,10 +109,10 @@ describe('the git processes of a snapshot', () => {
       'modified a.txt',
     ]);
     const gits = readFileSync(log, 'utf8').split('\n').filter(Boolean);
-    expect(gits).toContain(`${KEPT_HEAP_TUNABLES} add`);
-    expect(gits.filter((line) => line.endsWith(' add')).every((line) => line.startsWith(KEPT_HEAP_TUNABLES))).toBe(
-      true,
-    );
-    expect(gits.filter((line) => !line.endsWith(' add')).every((line) => line.startsWith('unset '))).toBe(true);
+    const long = (line: string) => line.endsWith(' add') || line.endsWith(' diff-index');
+    expect(gits).toContain(`${HUGE_KEPT_HEAP_TUNABLES} add`);
+    expect(gits).toContain(`${HUGE_KEPT_HEAP_TUNABLES} diff-index`);
+    expect(gits.filter(long).every((line) => line.startsWith(`${HUGE_KEPT_HEAP_TUNABLES} `))).toBe(true);
+    expect(gits.filter((line) => !long(line)).every((line) => line.startsWith('unset '))).toBe(true);
   });
 });

@@ -1,3 +1,4 @@
+import { withKeptHeap } from '../kept-heap-env.js';
 import { type DescribedEntry, describeDiff, describeRaw, describeSections } from './describe-diff.js';
 import type { GitRunner } from './git.js';
 import { PatchStream } from './patch-hunks.js';
@@ -52,7 +53,10 @@ const PATCH = ['-p', '-U0', '--irreversible-delete'];
  * it (PatchStream), so little is left to do once git is done.
  */
 export async function listChanges(git: GitRunner, options: ListChangesOptions): Promise<ListedChanges> {
-  const { env, from } = options;
+  const { from } = options;
+  // Every blob of the change is read and inflated, the tree's 20k entries diffed: glibc keeps its heap, in huge pages
+  // (core/kept-heap-env.ts), for about a tenth less CPU on the bench's 20k files.
+  const env = withKeptHeap(options.env, process.env, { hugePages: true });
   const watcher = new RawListingWatcher();
   let renamePass: Promise<Buffer> | null = null;
   const startRenamePass = () => {
