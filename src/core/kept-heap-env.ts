@@ -28,7 +28,8 @@ export const HUGE_KEPT_HEAP_TUNABLES = `${KEPT_HEAP_TUNABLES}:glibc.malloc.huget
  * user tunes malloc already (a `MALLOC_*_` variable, or a malloc tunable in GLIBC_TUNABLES); their other tunables
  * are kept before ours.
  */
-function keptHeapAdditions(seen: NodeJS.ProcessEnv, kept = KEPT_HEAP_TUNABLES): Record<string, string> {
+function keptHeapAdditions(seen: NodeJS.ProcessEnv, hugePages: boolean): Record<string, string> {
+  const kept = hugePages ? HUGE_KEPT_HEAP_TUNABLES : KEPT_HEAP_TUNABLES;
   if (Object.keys(seen).some((name) => name.startsWith('MALLOC_') && seen[name] !== undefined)) return {};
   const tunables = seen.GLIBC_TUNABLES ?? '';
   if (tunables.includes('glibc.malloc.')) return {};
@@ -37,7 +38,7 @@ function keptHeapAdditions(seen: NodeJS.ProcessEnv, kept = KEPT_HEAP_TUNABLES): 
 
 /** A whole environment (`env`, what the child gets as it is) with the heap kept; `hugePages` for a long pass. */
 export function keptHeapEnv(env: NodeJS.ProcessEnv, { hugePages = false } = {}): NodeJS.ProcessEnv {
-  const added = keptHeapAdditions(env, hugePages ? HUGE_KEPT_HEAP_TUNABLES : KEPT_HEAP_TUNABLES);
+  const added = keptHeapAdditions(env, hugePages);
   return Object.keys(added).length === 0 ? env : { ...env, ...added };
 }
 
@@ -52,6 +53,6 @@ export function withKeptHeap(
 ): Record<string, string> {
   return {
     ...extra,
-    ...keptHeapAdditions({ ...from, ...extra }, hugePages ? HUGE_KEPT_HEAP_TUNABLES : KEPT_HEAP_TUNABLES),
+    ...keptHeapAdditions({ ...from, ...extra }, hugePages),
   };
 }

@@ -1,4 +1,4 @@
-import { ASSUME_VALID, INDEX_HASH_BYTES, walkIndexEntries } from './index-entries.js';
+import { ASSUME_VALID, INDEX_HASH_BYTES, type IndexRecord, walkIndexEntries } from './index-entries.js';
 
 /**
  * Reads a git index file (https://git-scm.com/docs/index-format) just far enough to tell whether `git ls-files -v`
@@ -19,16 +19,23 @@ const SKIP_WORKTREE = 0x4000; // in the extended flags (version 3 and later)
 export function indexMayHideEntries(index: Buffer, objectFormat: string, stateDir: string): boolean {
   const hashBytes = INDEX_HASH_BYTES[objectFormat];
   if (hashBytes === undefined) return true;
-  const prefix = Buffer.from(`${stateDir}/`);
-  const first = prefix[0];
+  const prefix = stateDirPrefix(stateDir);
   // walkIndexEntries stops (false) at the first entry that hides, as at a file it does not understand.
-  return !walkIndexEntries(index, hashBytes, (entry) => {
-    if ((entry.flags & ASSUME_VALID) !== 0 || (entry.extended & SKIP_WORKTREE) !== 0) return false;
-    const names = entry.built ?? index;
-    const start = entry.nameStart;
-    // The first byte alone settles almost every path (walked 20,000 times at a first run's start, in the interpreter).
-    return names[start] !== first || !startsWith(names, start, entry.nameEnd, prefix);
-  });
+  return !walkIndexEntries(index, hashBytes, (entry) => !entryHides(index, entry, prefix));
+}
+
+/** The bytes every path under `stateDir` starts with (`entryHides`). */
+export function stateDirPrefix(stateDir: string): Buffer {
+  return Buffer.from(`${stateDir}/`);
+}
+
+/** True when the entry is assume-unchanged or skip-worktree, or its path starts with `prefix` (`stateDirPrefix`). */
+export function entryHides(index: Buffer, entry: IndexRecord, prefix: Buffer): boolean {
+  if ((entry.flags & ASSUME_VALID) !== 0 || (entry.extended & SKIP_WORKTREE) !== 0) return true;
+  const names = entry.built ?? index;
+  const start = entry.nameStart;
+  // The first byte alone settles almost every path (walked 20,000 times at a first run's start, in the interpreter).
+  return names[start] === prefix[0] && startsWith(names, start, entry.nameEnd, prefix);
 }
 
 /** True when `bytes[from, to)` starts with `prefix`. */

@@ -1,6 +1,15 @@
 import { isAscii } from 'node:buffer';
 import { lstatSync, type Stats } from 'node:fs';
-import { GITLINK, INDEX_HASH_BYTES, nameOf, STAGE_MASK, statOf, uint32, walkIndexEntries } from './index-entries.js';
+import {
+  GITLINK,
+  INDEX_HASH_BYTES,
+  type IndexRecord,
+  nameOf,
+  STAGE_MASK,
+  statOf,
+  uint32,
+  walkIndexEntries,
+} from './index-entries.js';
 
 /**
  * Index entries whose file changed in a way git's own stat check cannot see.
@@ -66,12 +75,26 @@ export function secondBlindEntries(
 ): SecondBlindEntry[] | undefined {
   const hashBytes = INDEX_HASH_BYTES[objectFormat];
   if (hashBytes === undefined) return undefined;
+  const finder = secondBlindFinder(index, hashBytes, root, times);
+  return walkIndexEntries(index, hashBytes, finder.visit) ? finder.entries : undefined;
+}
+
+/**
+ * `secondBlindEntries` one entry at a time, for a walk that looks at each entry for other reasons too (index-facts.ts):
+ * `visit` each entry of `index` in turn (it always answers true), then read `entries`.
+ */
+export function secondBlindFinder(
+  index: Buffer,
+  hashBytes: number,
+  root: string,
+  times?: IndexFileTimes,
+): { visit: (entry: IndexRecord) => true; entries: SecondBlindEntry[] } {
   const leftAlone = times !== undefined && Math.floor(times.ctimeMs / 1000) - Math.floor(times.mtimeMs / 1000) <= 1;
   // An mtime set after the write (forward or back) says nothing of what git compared with: no entry is skipped.
   const indexSecond = leftAlone ? Math.floor(times.mtimeMs / 1000) : Number.POSITIVE_INFINITY;
   const top = root.endsWith('/') ? root : `${root}/`;
-  const blind: SecondBlindEntry[] = [];
-  const whole = walkIndexEntries(index, hashBytes, (entry) => {
+  const entries: SecondBlindEntry[] = [];
+  const visit = (entry: IndexRecord): true => {
     const at = entry.at;
     if ((entry.flags & STAGE_MASK) !== 0) return true;
     if (!mayBeSecondBlind(uint32(index, at), uint32(index, at + 8), indexSecond, leftAlone)) return true;
@@ -83,11 +106,11 @@ export function secondBlindEntries(
     const info = statOrNothing(path === undefined ? Buffer.concat([Buffer.from(top), name]) : top + path);
     if (info && isSecondBlind(info, stat)) {
       const oid = index.toString('hex', entry.oidAt, entry.oidAt + hashBytes);
-      blind.push({ name: Buffer.from(name), path, mode: stat[6]!, oid });
+      entries.push({ name: Buffer.from(name), path, mode: stat[6]!, oid });
     }
     return true;
-  });
-  return whole ? blind : undefined;
+  };
+  return { visit, entries };
 }
 
 /**

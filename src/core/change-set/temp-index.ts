@@ -16,7 +16,7 @@ import type { ProcessResult } from '../process.js';
 import type { CopiedIndex, EarlyStage } from './early-stage-type.js';
 import type { GitRunner } from './git.js';
 import { parseHiddenEntries, revealHiddenEntries } from './hidden-entries.js';
-import { indexMayHideEntries } from './index-flags.js';
+import { type IndexFacts, readIndexFacts } from './index-facts.js';
 import { forgetStatInput, pathspecInput, type SecondBlindEntry, secondBlindEntries } from './second-blind-entries.js';
 
 /**
@@ -93,26 +93,21 @@ export async function withTempIndex<T>(
     try {
       const indexFile = join(dir, 'index');
       const copied = copy(indexFile);
-      const bytes = copied?.bytes ?? null;
       const env = { GIT_INDEX_FILE: indexFile };
-      const format = Promise.resolve(objectFormat);
-      // Read from the very bytes `git add` starts from, before it rewrites them.
-      const mayHide =
-        bytes === null
-          ? Promise.resolve(false)
-          : format.then(
-              (known) => indexMayHideEntries(bytes, known, STATE_DIR),
-              () => true, // the caller fails on its own; meanwhile, stage as if the index were unknown
-            );
-      // The entries git's stat check is blind to, looked for while `git add` runs on the other core: it will not read
-      // their files, so they are staged again after it.
-      const blind = format.then(
-        (known): BlindInCopy => ({
-          format: known,
-          times: copied?.times,
-          entries: copied === null ? [] : secondBlindEntries(copied.bytes, known, git.cwd, copied.times),
+      // Read from the very bytes `git add` starts from, before it rewrites them, while it runs on the other core:
+      // flagged entries (git lists them from the user's index meanwhile) and the entries git's stat check is blind to
+      // (it will not read their files, so they are staged again after it).
+      const facts = Promise.resolve(objectFormat).then(
+        (format) => ({
+          format,
+          facts: copied === null ? NO_INDEX : readIndexFacts(copied.bytes, format, git.cwd, STATE_DIR, copied.times),
         }),
-        () => undefined,
+        () => undefined, // the caller fails on its own; meanwhile, stage as if the index were unknown
+      );
+      const mayHide = facts.then((read) => read?.facts.mayHide ?? true);
+      const blind = facts.then(
+        (read): BlindInCopy | undefined =>
+          read && { format: read.format, times: copied?.times, entries: read.facts.blind },
       );
       staged = stageWorkTree(git, { env, indexFile }, { mayHide, blind }, userIndexPath, signal, started);
       // `work` may await something else first; a failed `git add` must not count as unhandled meanwhile.
@@ -229,6 +224,9 @@ async function stageWorkTree(
   if (restage.size === 0) return unreadable;
   return [...unreadable, ...(await addAll(git, env, [...restage.values()]))];
 }
+
+/** No index to copy (a fresh repository): nothing hides, nothing is blind. */
+const NO_INDEX: IndexFacts = { mayHide: false, blind: [] };
 
 /** The second-blind entries of the copy, or undefined when the walk did not understand it. */
 interface BlindInCopy {

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { lstat, readFile, stat } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
-import { indexMayHideEntries } from '../change-set/index-flags.js';
-import { type IndexFileTimes, secondBlindEntries } from '../change-set/second-blind-entries.js';
+import { readIndexFacts } from '../change-set/index-facts.js';
+import type { IndexFileTimes } from '../change-set/second-blind-entries.js';
 import { checkWorkTreeIsHere } from '../change-set/work-tree-here.js';
 import { checkSignatureOfText } from '../state/signed-json.js';
 import { readStateKeyIfPresent } from '../state/state-key.js';
@@ -81,7 +81,7 @@ export async function finishStamp(started: StartedStamp): Promise<Stamp | null> 
   // before it looked is still one the stamp sees.
   const index = fromEvidence
     ? { mayHide: false, blind: [] }
-    : await readIndexFacts(resolve(cwd, indexPath), objectFormat, repoRoot);
+    : await indexFactsAt(resolve(cwd, indexPath), objectFormat, repoRoot);
   const vouches = filters.stdout === '' && !index.mayHide && index.blind !== undefined;
   const hash = createHash('sha256').update(`${options.purpose}\0${options.version}\0`).update(status.stdout);
   // Refs read from files and refs from git are told apart: the two texts never stand for each other.
@@ -165,7 +165,7 @@ async function readStateBytes(path: string): Promise<Buffer | string> {
  * its second-blind entries (undefined when it was not understood, or one is not UTF-8); a missing index (no commit
  * yet) hides nothing and has no entries.
  */
-async function readIndexFacts(
+async function indexFactsAt(
   path: string,
   objectFormat: string,
   repoRoot: string,
@@ -181,8 +181,8 @@ async function readIndexFacts(
       ? { mayHide: false, blind: [] }
       : { mayHide: true, blind: undefined };
   }
-  if (indexMayHideEntries(index, objectFormat, TOLLGATE_DIR)) return { mayHide: true, blind: undefined };
-  const blind = secondBlindEntries(index, objectFormat, repoRoot, times);
-  const paths = blind?.map(({ path }) => path);
-  return { mayHide: false, blind: paths?.every((path) => path !== undefined) ? (paths as string[]) : undefined };
+  const facts = readIndexFacts(index, objectFormat, repoRoot, TOLLGATE_DIR, times);
+  if (facts.mayHide) return { mayHide: true, blind: undefined };
+  const paths = facts.blind?.flatMap(({ path }) => (path === undefined ? [] : [path]));
+  return { mayHide: false, blind: paths?.length === facts.blind?.length ? paths : undefined };
 }
