@@ -101,8 +101,10 @@ describe('source map parts read from the bytes', () => {
       }),
       { numRuns: 4000 },
     );
+    // The generator reaches both paths: over 40 seeds, 150-197 maps answered and 94-155 parts kept (a floor at 100
+    // failed one seed in twenty), so each floor sits well below what any seed gives.
     expect(answered).toBeGreaterThan(100);
-    expect(kept).toBeGreaterThan(100);
+    expect(kept).toBeGreaterThan(50);
   });
 
   test('unescape ASCII escapes, keep raw UTF-8, name sources by index, and are not sure of other maps', () => {
