@@ -68,4 +68,39 @@ describe('an edit hidden from git status (built CLI)', () => {
     },
     BUDGET,
   );
+
+  test(
+    'a split index, which the snapshot reads only after git wrote its own copy whole: the edit is read too',
+    async () => {
+      hideEditFromGit(repo.root, 'app.ts', SECRET_LINE);
+      // Split after the edit: git moves the entries, stat data and all, into a shared file that the index links to.
+      await repo.git('update-index', '--split-index');
+      expect(await repo.git('status', '--porcelain')).toBe('');
+      const first = await run();
+      expect(first.exitCode).not.toBe(0);
+      expect(first.stdout).toMatch(/app\.ts/);
+      expect(first.stdout).not.toContain(TOKEN);
+    },
+    BUDGET,
+  );
+
+  test(
+    'after passes in a split index (no fast path there): the run reads the edit and fails',
+    async () => {
+      await repo.git('update-index', '--split-index');
+      for (let attempt = 0; attempt < 3; attempt += 1) expect((await run()).exitCode).toBe(0);
+      // No evidence is saved for an index the walk cannot read whole, so the fast path never answers here.
+      expect((await run()).stderr).toContain('no saved result to repeat');
+      // The helper edits a whole index: join it, hide the edit, split it again (entries keep their stat data).
+      await repo.git('update-index', '--no-split-index');
+      hideEditFromGit(repo.root, 'app.ts', SECRET_LINE);
+      await repo.git('update-index', '--split-index');
+      expect(await repo.git('status', '--porcelain')).toBe('');
+      const after = await run();
+      expect(after.stderr).not.toContain(ANSWERED);
+      expect(after.exitCode).not.toBe(0);
+      expect(after.stdout).toMatch(/app\.ts/);
+    },
+    BUDGET,
+  );
 });
