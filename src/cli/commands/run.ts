@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { describeReportFormats } from '../../report/index.js';
+import { exitWhenIdle } from '../exit-when-idle.js';
 import { collectList, parseFlags } from '../flags.js';
 import { validatorNamesForHelp } from '../help-names.js';
 import { runFlags } from '../run-flags.js';
@@ -54,5 +55,6 @@ Examples:
       const flags = parseFlags(runFlags, rawFlags);
       const { runAndReport } = await import('../run-and-report.js');
       process.exitCode = await runAndReport(flags);
+      exitWhenIdle();
     });
 }
