@@ -3,7 +3,7 @@ import type { KeywordHits } from './keyword-hits.js';
 import { type LineHits, queueLineWindow } from './line-windows.js';
 import { GateCheck } from './name-gate.js';
 import type { NameKeywords, NameWalk } from './name-keywords.js';
-import type { PendingWindows } from './pending-windows.js';
+import type { PendingWindows, WindowRunner } from './pending-windows.js';
 import type { KeywordAutomaton } from './prefilter.js';
 import { runRuleWindow } from './run-rule-window.js';
 import type { ScanState } from './scan-state.js';
@@ -102,9 +102,8 @@ export function advanceBytes(
   found: KeywordHits,
   units: UnitBytes | null = null,
 ): void {
-  const { compiled } = context;
   const tiles = new Tiles(bytes, context.tileBytes, units);
-  pending.run = (index, start, end, cutShort) => runWindow(compiled[index]!, tiles, start, end, scan, cutShort);
+  pending.runner = new TileWindows(context.compiled, tiles, scan);
   const hits: ByteHits = {
     scan,
     syntax: scan.syntax,
@@ -126,18 +125,20 @@ export function advanceBytes(
 
 /** The loop over the keyword pass's hits (see `SecretScanner.handleHits`); returns the automaton's state at the end. */
 function handleHits(context: ByteScanContext, hits: ByteHits, found: KeywordHits, state: number): number {
-  const { scan, bytes, scannedUntil } = hits;
+  const { scan, bytes } = hits;
   const walk = context.nameKeywords.startWalk('');
-  const named = (compiled: CompiledRule, at: number, after: number) => {
-    if (at >= scannedUntil[compiled.index]!) openWindow(compiled, at, after, hits);
-  };
   const until = bytes.length;
   for (let next = 0; next < until; next = found.at) {
     found.findBytes(context.automaton, scan.accepting, bytes, next, until, state);
     state = found.state;
-    handleBatch(context, hits, found, walk, named);
+    handleBatch(context, hits, found, walk);
   }
   return state;
+}
+
+/** A keyword of `compiled` found by the name walk at `[at, after)`. */
+function openNamed(compiled: CompiledRule, at: number, after: number, hits: ByteHits): void {
+  if (at >= hits.scannedUntil[compiled.index]!) openWindow(compiled, at, after, hits);
 }
 
 /**
@@ -146,13 +147,7 @@ function handleHits(context: ByteScanContext, hits: ByteHits, found: KeywordHits
  * then for what it runs after a batch, so that compiled code was thrown away at the first batch's end and compiled
  * again (`--trace-deopt`): on a file of keyword-dense JSON, a second compilation of the largest function of the scan.
  */
-function handleBatch(
-  context: ByteScanContext,
-  hits: ByteHits,
-  found: KeywordHits,
-  walk: NameWalk,
-  named: (compiled: CompiledRule, at: number, after: number) => void,
-): void {
+function handleBatch(context: ByteScanContext, hits: ByteHits, found: KeywordHits, walk: NameWalk): void {
   const { bytes, scannedUntil, tiles } = hits;
   const { automaton, nameKeywords, shapes } = context;
   const { outputs } = automaton;
@@ -164,7 +159,7 @@ function handleBatch(
     for (let k = 0; k < keywords.length; k++) {
       const keyword = keywords[k]!;
       const at = last - keyword.length + 1;
-      if (keyword.nameWord) nameKeywords.forEachBeforeBytes(walk, bytes, at, named);
+      if (keyword.nameWord) nameKeywords.forEachBeforeBytes(walk, bytes, at, openNamed, hits);
       const masked = masks[k]!;
       let mask = -1;
       if (masked !== null) {
@@ -203,6 +198,19 @@ function openWindow(compiled: CompiledRule, at: number, after: number, hits: Byt
   const end = Math.min(bytes.length, at + compiled.maxLength);
   hits.scannedUntil[compiled.index] = end;
   runWindow(compiled, tiles, start, end, hits.scan, false);
+}
+
+/** The pending windows of one file's byte scan, run on its tiles (a class: one call target, see `WindowRunner`). */
+class TileWindows implements WindowRunner {
+  constructor(
+    private readonly compiled: readonly CompiledRule[],
+    private readonly tiles: Tiles,
+    private readonly scan: ScanState,
+  ) {}
+
+  runWindow(rule: number, start: number, end: number, cutShort: boolean): void {
+    runWindow(this.compiled[rule]!, this.tiles, start, end, this.scan, cutShort);
+  }
 }
 
 /**

@@ -36,6 +36,13 @@ const HIT_ENDS = HIT_STATES + 4 * CAPACITY;
 const TEXT = HIT_ENDS + 4 * CAPACITY;
 const DELTA = TEXT + WINDOW + 2 * MARGIN + 64;
 const PAGE = 65536;
+/**
+ * The memory's pages from the start, enough for the built-in rules' table and conditions (about 12 pages): growing a
+ * memory detaches its old buffer, and V8's first detach in an isolate throws away every compiled function that reads
+ * a typed array (the scan's whole hot path, compiled again: about 20 functions a thread, `--trace-deopt`'s "code
+ * dependencies"). Untouched pages cost nothing; more rules (custom ones) still grow it.
+ */
+const PAGES = 32;
 
 // The function's parameters, then its locals.
 const BASE = 0; // where the text's offset 0 would be in memory (the copy's start less its offset)
@@ -183,7 +190,7 @@ export function keywordLoopModule(quarter: number): Uint8Array<ArrayBuffer> {
   oneStream(code);
   code.emit(op.const(RESULT), op.get(STATE), op.store(0), op.const(RESULT), op.get(P), op.get(BASE), op.sub);
   code.emit(op.store(4), op.get(COUNT), op.end);
-  return wasmModule('find', PARAMS, LOCALS, code.bytes);
+  return wasmModule('find', PARAMS, LOCALS, code.bytes, PAGES);
 }
 
 type Find = (...args: number[]) => number;
@@ -226,7 +233,7 @@ export class WasmKeywordLoop {
     const { exports } = new api.Instance(module, {});
     this.find = exports.find as Find;
     this.memory = exports.memory as WasmMemory;
-    this.memory.grow(DELTA / PAGE + 1 - this.memory.buffer.byteLength / PAGE);
+    this.hold(DELTA + PAGE);
     const segment = STREAMS * quarter;
     this.window = Math.max(segment, WINDOW - (WINDOW % segment));
     this.bytes = new Uint8Array(0);

@@ -33,6 +33,12 @@ export interface NameWalk {
   state: number;
 }
 
+/**
+ * What a walk calls per keyword found, with the caller's `arg`: one function for the isolate's life, where a closure
+ * made per file (over that file's state) was a new call target each file, which V8 deoptimized the walk for.
+ */
+export type NameVisit<T, A> = (item: T, at: number, after: number, arg: A) => void;
+
 export class NameKeywords<T> {
   private readonly entries: ReadonlyArray<{ keywords: readonly string[]; item: T }>;
   /**
@@ -56,11 +62,11 @@ export class NameKeywords<T> {
   }
 
   /**
-   * Calls `visit` with each keyword occurrence in the name that ends at `end` (where a name word starts) not visited
+   * Calls `visit` (given `arg`) with each keyword occurrence in the name that ends at `end` (where a name word starts) not visited
    * before, in the order they end: each at the name's start or after a separator, within `NAME_REACH` characters
    * before `end` or in the part of the same name walked for an earlier name word.
    */
-  forEachBefore(walk: NameWalk, end: number, visit: (item: T, at: number, after: number) => void): void {
+  forEachBefore<A>(walk: NameWalk, end: number, visit: NameVisit<T, A>, arg: A): void {
     const { text } = walk;
     const limit = Math.max(0, end - NAME_REACH);
     let from = end;
@@ -76,7 +82,7 @@ export class NameKeywords<T> {
       for (const keyword of outputs[state]!) {
         const at = i - keyword.length + 1;
         if (at > runStart && SEPARATOR[text.charCodeAt(at - 1)] !== 1) continue;
-        for (const item of keyword.items) visit(item, at, i + 1);
+        for (const item of keyword.items) visit(item, at, i + 1, arg);
       }
     }
     walk.at = end;
@@ -84,12 +90,7 @@ export class NameKeywords<T> {
   }
 
   /** `forEachBefore` over bytes read one per character (see `KeywordHits.findBytes`); `walk.text` is unused. */
-  forEachBeforeBytes(
-    walk: NameWalk,
-    bytes: Uint8Array,
-    end: number,
-    visit: (item: T, at: number, after: number) => void,
-  ): void {
+  forEachBeforeBytes<A>(walk: NameWalk, bytes: Uint8Array, end: number, visit: NameVisit<T, A>, arg: A): void {
     const limit = Math.max(0, end - NAME_REACH);
     let from = end;
     while (from > limit && from !== walk.at && NAME_CHAR[bytes[from - 1]!] === 1) from--;
@@ -104,7 +105,7 @@ export class NameKeywords<T> {
       for (const keyword of outputs[state]!) {
         const at = i - keyword.length + 1;
         if (at > runStart && SEPARATOR[bytes[at - 1]!] !== 1) continue;
-        for (const item of keyword.items) visit(item, at, i + 1);
+        for (const item of keyword.items) visit(item, at, i + 1, arg);
       }
     }
     walk.at = end;

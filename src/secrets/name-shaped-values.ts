@@ -62,10 +62,10 @@ function nameWords(name: string): number {
     const code = name.charCodeAt(at);
     let end = at + 1;
     if (isUpper(code)) {
-      if (isLower(name.charCodeAt(end))) while (isLower(name.charCodeAt(end))) end++;
-      else while (isUpper(name.charCodeAt(end))) end++;
+      if (isLower(codeAt(name, end))) while (isLower(codeAt(name, end))) end++;
+      else while (isUpper(codeAt(name, end))) end++;
     } else if (isLower(code)) {
-      while (isLower(name.charCodeAt(end))) end++;
+      while (isLower(codeAt(name, end))) end++;
     } else {
       at = end;
       continue;
@@ -76,6 +76,14 @@ function nameWords(name: string): number {
     at = end;
   }
   return count;
+}
+
+/**
+ * `name.charCodeAt(at)`, -1 past its end: a read past a string's end is an out-of-bounds deoptimization of the code
+ * V8 compiled for the loop (and a recompilation, in every isolate).
+ */
+function codeAt(name: string, at: number): number {
+  return at < name.length ? name.charCodeAt(at) : -1;
 }
 
 function isUpper(code: number): boolean {

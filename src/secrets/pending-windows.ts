@@ -5,7 +5,9 @@
  * every triggered rule and every match on it found, built and judged twice. Merged, each character is searched once
  * per rule. Merging only joins windows that overlap, so what is searched is exactly what the windows cover.
  */
-export type RunWindow = (rule: number, start: number, end: number, cutShort: boolean) => void;
+export interface WindowRunner {
+  runWindow(rule: number, start: number, end: number, cutShort: boolean): void;
+}
 
 /**
  * A merged window stops growing past this many characters (then the next one starts): matches judged once are
@@ -13,7 +15,11 @@ export type RunWindow = (rule: number, start: number, end: number, cutShort: boo
  */
 const MAX_MERGED = 1 << 20;
 
-const NO_RUN: RunWindow = () => {};
+/**
+ * An object with a method, not a closure: a closure made per file is a new call target each file, and V8 threw away
+ * the compiled code of every caller that had inlined the last one ("wrong call target", in every isolate).
+ */
+const NO_RUN: WindowRunner = { runWindow() {} };
 
 /**
  * Made once per scanner and lent to one `advance` at a time (every window is run and the state cleared by `flushAll`
@@ -26,7 +32,7 @@ export class PendingWindows {
   private readonly cut: Uint8Array;
   private readonly due: number[] = [];
   /** What runs a window, for the `advance` that holds this now. */
-  run: RunWindow = NO_RUN;
+  runner: WindowRunner = NO_RUN;
 
   constructor(rules: number) {
     this.start = new Float64Array(rules).fill(-1);
@@ -57,16 +63,16 @@ export class PendingWindows {
     if (start === -1 || this.end[rule] === -1) return;
     const end = this.end[rule]!;
     this.end[rule] = -1;
-    this.run(rule, start, end, this.cut[rule] === 1);
+    this.runner.runWindow(rule, start, end, this.cut[rule] === 1);
   }
 
-  /** Runs every pending window, and lets go of `run` (which holds the text). */
+  /** Runs every pending window, and lets go of `runner` (which holds the text). */
   flushAll(): void {
     for (const rule of this.due) {
       this.flush(rule);
       this.start[rule] = -1;
     }
     this.due.length = 0;
-    this.run = NO_RUN;
+    this.runner = NO_RUN;
   }
 }

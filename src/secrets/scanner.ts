@@ -11,7 +11,7 @@ import { GateCheck } from './name-gate.js';
 import { NameKeywords } from './name-keywords.js';
 import { opensAnyWindow } from './opens-window.js';
 import { type PathFacts, PathFactsCache } from './path-facts.js';
-import { PendingWindows } from './pending-windows.js';
+import { PendingWindows, type WindowRunner } from './pending-windows.js';
 import { buildKeywordAutomaton, isAutomatonKeyword, type KeywordAutomaton } from './prefilter.js';
 import { providerPrefixTest } from './provider-prefixes.js';
 import type { SecretRule } from './rule.js';
@@ -271,8 +271,7 @@ export class SecretScanner {
     // Lent for this call (a nested scan, of a Kubernetes Secret's decoded value, takes others).
     const pending = this.idleWindows.pop() ?? new PendingWindows(this.compiled.length);
     const found = this.idleHits.pop() ?? new KeywordHits();
-    pending.run = (index, start, end, cutShort) =>
-      runRuleWindow(this.compiled[index]!, text, start, end, scan, cutShort, base);
+    pending.runner = new TextWindows(this.compiled, text, scan, base);
     const { syntax, lockfile, documentation } = scan;
     const hits: Hits = {
       scan,
@@ -305,9 +304,6 @@ export class SecretScanner {
     const { automaton } = this;
     const { outputs } = automaton;
     const walk = this.nameKeywords.startWalk(text);
-    const named = (compiled: CompiledRule, at: number, after: number) => {
-      if (base + at >= scannedUntil[compiled.index]!) this.openWindow(compiled, at, after, hits);
-    };
     for (let next = from; next < until; next = found.at) {
       found.find(automaton, scan.accepting, text, next, until, state);
       state = found.state;
@@ -315,28 +311,14 @@ export class SecretScanner {
         const last = found.ends[hit]!;
         for (const keyword of outputs[found.states[hit]!]!) {
           const at = last - keyword.length + 1;
-          if (keyword.nameWord) this.nameKeywords.forEachBefore(walk, at, named);
+          if (keyword.nameWord) this.nameKeywords.forEachBefore(walk, at, openNamed, hits);
           for (const compiled of keyword.items) {
-            if (base + at >= scannedUntil[compiled.index]!) this.openWindow(compiled, at, last + 1, hits);
+            if (base + at >= scannedUntil[compiled.index]!) openWindow(compiled, at, last + 1, hits);
           }
         }
       }
     }
     return state;
-  }
-
-  /** A hit of one of `compiled`'s keywords at `text[at, after)`: cuts the rule's window and runs it or queues it. */
-  private openWindow(compiled: CompiledRule, at: number, after: number, hits: Hits): void {
-    const { text, base } = hits;
-    if (!opensAt(compiled, text, after, hits.gates)) return;
-    if (!compiled.block) {
-      queueLineWindow(hits, compiled.index, compiled.rule, at);
-      return;
-    }
-    const start = Math.max(0, at - 64);
-    const end = Math.min(text.length, at + compiled.maxLength);
-    hits.scannedUntil[compiled.index] = base + end;
-    runRuleWindow(compiled, text, start, end, hits.scan, false, base);
   }
 
   /** Secrets inside a Kubernetes Secret's base64 `data:` values, reported at the encoded value. */
@@ -362,5 +344,38 @@ export class SecretScanner {
       return stopwords.some((word) => lower.includes(word));
     }
     return false;
+  }
+}
+
+/** A hit of one of `compiled`'s keywords at `text[at, after)`: cuts the rule's window and runs it or queues it. */
+function openWindow(compiled: CompiledRule, at: number, after: number, hits: Hits): void {
+  const { text, base } = hits;
+  if (!opensAt(compiled, text, after, hits.gates)) return;
+  if (!compiled.block) {
+    queueLineWindow(hits, compiled.index, compiled.rule, at);
+    return;
+  }
+  const start = Math.max(0, at - 64);
+  const end = Math.min(text.length, at + compiled.maxLength);
+  hits.scannedUntil[compiled.index] = base + end;
+  runRuleWindow(compiled, text, start, end, hits.scan, false, base);
+}
+
+/** A keyword of `compiled` found by the name walk at `text[at, after)`. */
+function openNamed(compiled: CompiledRule, at: number, after: number, hits: Hits): void {
+  if (hits.base + at >= hits.scannedUntil[compiled.index]!) openWindow(compiled, at, after, hits);
+}
+
+/** The pending windows of one `advance`, run on its text (a class: one call target, see `WindowRunner`). */
+class TextWindows implements WindowRunner {
+  constructor(
+    private readonly compiled: readonly CompiledRule[],
+    private readonly text: string,
+    private readonly scan: ScanState,
+    private readonly base: number,
+  ) {}
+
+  runWindow(rule: number, start: number, end: number, cutShort: boolean): void {
+    runRuleWindow(this.compiled[rule]!, this.text, start, end, this.scan, cutShort, this.base);
   }
 }

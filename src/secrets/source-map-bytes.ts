@@ -110,8 +110,14 @@ class MapReader {
   /** Past JSON's whitespace. */
   private space(): void {
     const { bytes } = this;
+    const n = bytes.length;
     let at = this.at;
-    for (let byte = bytes[at]; byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09; byte = bytes[at]) at++;
+    // Not read past the end: an out-of-bounds read deoptimizes the compiled loop.
+    while (at < n) {
+      const byte = bytes[at]!;
+      if (byte !== 0x20 && byte !== 0x0a && byte !== 0x0d && byte !== 0x09) break;
+      at++;
+    }
     this.at = at;
   }
 

@@ -129,8 +129,10 @@ export function inNameField(text: string, after: number): boolean {
   let at = after;
   // A name holds at most one blank, in its credential word (`api key`): prose is not read back word by word.
   let blanks = 0;
-  for (let code = text.charCodeAt(at - 1); at > 0 && isNameOrSpace(code); code = text.charCodeAt(at - 1)) {
-    if (code === 32 && ++blanks > 1) break;
+  // Never read before the text's start (an out-of-bounds read deoptimizes the compiled loop).
+  while (at > 0) {
+    const code = text.charCodeAt(at - 1);
+    if (!isNameOrSpace(code) || (code === 32 && ++blanks > 1)) break;
     if (--at <= limit) return true;
   }
   const code = at > 0 ? text.charCodeAt(at - 1) : -1;

@@ -89,20 +89,21 @@ function name(text: string): number[] {
 
 /**
  * A module of one function `name` taking `params` i32 values and returning one, with `locals` more i32 locals and
- * `body` (its instructions, the final `end` included), and one memory of one page to start, exported as `memory`.
+ * `body` (its instructions, the final `end` included), and one memory of `pages` pages to start, exported as `memory`.
  */
 export function wasmModule(
   exported: string,
   params: number,
   locals: number,
   body: readonly number[],
+  pages = 1,
 ): Uint8Array<ArrayBuffer> {
   const code = [1, ...uleb(locals), I32, ...body];
   return new Uint8Array([
     ...[0x00, 0x61, 0x73, 0x6d, 1, 0, 0, 0],
     ...section(1, [1, 0x60, ...uleb(params), ...new Array<number>(params).fill(I32), 1, I32]),
     ...section(3, [1, 0]),
-    ...section(5, [1, 0, 1]),
+    ...section(5, [1, 0, ...uleb(pages)]),
     ...section(7, [2, ...name(exported), 0, 0, ...name('memory'), 2, 0]),
     ...section(10, [1, ...uleb(code.length), ...code]),
   ]);
