@@ -5,7 +5,10 @@ import { isSafeRunId, TOLLGATE_DIR, tollgatePaths } from './tollgate-dir.js';
 
 // tollgatePaths spells its paths as the root, a separator and a name: exactly what `join` gives, for any root
 // (relative, absolute, with `..`, `.` or repeated and trailing separators) and any run id it accepts.
-const segment = fc.oneof(fc.constantFrom('', '.', '..', 'a', 'repo', 'with space', '.tollgate'), fc.string({ maxLength: 6 }));
+const segment = fc.oneof(
+  fc.constantFrom('', '.', '..', 'a', 'repo', 'with space', '.tollgate'),
+  fc.string({ maxLength: 6 }),
+);
 const root = fc
   .tuple(fc.boolean(), fc.array(segment, { maxLength: 6 }), fc.boolean())
   .map(([absolute, parts, trailing]) => `${absolute ? '/' : ''}${parts.join('/')}${trailing ? '/' : ''}`);
