@@ -1,5 +1,5 @@
 import type * as ChildProcess from 'node:child_process';
-import { createRequire } from 'node:module';
+import { builtinModule } from './builtin-module.js';
 
 let loaded: typeof ChildProcess | undefined;
 
@@ -11,6 +11,6 @@ let loaded: typeof ChildProcess | undefined;
  * by bin/tollgate.cjs, where a dynamic import() cannot run.
  */
 export function childProcess(): typeof ChildProcess {
-  loaded ??= createRequire(import.meta.url)('node:child_process') as typeof ChildProcess;
+  loaded ??= builtinModule<typeof ChildProcess>('node:child_process');
   return loaded;
 }

@@ -1,5 +1,5 @@
-import { createRequire } from 'node:module';
 import type * as Os from 'node:os';
+import { builtinModule } from './builtin-module.js';
 
 let loaded: typeof Os | undefined;
 
@@ -9,7 +9,7 @@ let loaded: typeof Os | undefined;
  * require, not an import(): the small bundles are compiled by bin/tollgate.cjs, where a dynamic import() cannot run.
  */
 export function os(): typeof Os {
-  loaded ??= createRequire(import.meta.url)('node:os') as typeof Os;
+  loaded ??= builtinModule<typeof Os>('node:os');
   return loaded;
 }
 

@@ -1,7 +1,7 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type * as Net from 'node:net';
 import type { Readable } from 'node:stream';
+import { builtinModule } from '../../core/builtin-module.js';
 import { parsePayload, type StdinRead } from './read-stdin.js';
 
 /**
@@ -62,7 +62,7 @@ function wholePayloadOrPrefix(chunks: Buffer[]): { read: StdinRead } | { prefix:
 function nonBlockingSocket(stdin: () => Readable): boolean {
   if (process.platform === 'win32' || process.channel !== undefined) return false;
   const stream = stdin();
-  const { Socket } = createRequire(import.meta.url)('node:net') as typeof Net;
+  const { Socket } = builtinModule<typeof Net>('node:net');
   return stream instanceof Socket;
 }
 
