@@ -1,20 +1,25 @@
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { TollgateError } from '../../core/errors.js';
 import type { DiskTarget, ScanWorkers } from '../../secrets/parallel-scan.js';
-import { listFilesUnder } from '../../secrets/sources/walk.js';
+import { type ListingProbe, listFilesUnder } from '../../secrets/sources/walk.js';
 
 /**
  * The files a scan of the disk (`tollgate scan PATHS`, `--all`) lists, begun as soon as the repository is known: git's
  * listing then runs while the config is loaded and the rules are built, which need neither the list nor each other's
- * results. The workers need the config, so they are attached once it is loaded and told the bytes listed until then.
+ * results. The workers need the config, so they are attached once it is loaded and told the bytes listed until then;
+ * the `lstat` of each file git listed waits for them (see `ListingProbe.statsAfter`).
  */
 export class DiskListing {
   readonly targets: Promise<DiskTarget[]>;
   private listedBytes = 0;
   private workers: ScanWorkers | null = null;
+  private attached: () => void = () => undefined;
 
   constructor(repoRoot: string | null, cwd: string, paths: readonly string[]) {
-    this.targets = pathTargets(repoRoot, cwd, paths, (size) => this.listed(size));
+    const statsAfter = new Promise<void>((resolve) => {
+      this.attached = resolve;
+    });
+    this.targets = pathTargets(repoRoot, cwd, paths, { onListed: (size) => this.listed(size), statsAfter });
     // Awaited by `files`: a config that fails first is the error reported, as before the listing began this early.
     this.targets.catch(() => undefined);
   }
@@ -23,6 +28,7 @@ export class DiskListing {
   async files(workers: ScanWorkers): Promise<DiskTarget[]> {
     this.workers = workers;
     workers.listed(this.listedBytes);
+    this.attached();
     return this.targets.catch((error: unknown) => {
       workers.stop();
       throw error;
@@ -39,12 +45,12 @@ async function pathTargets(
   repoRoot: string | null,
   cwd: string,
   paths: readonly string[],
-  onListed: (size: number) => void,
+  probe: ListingProbe,
 ): Promise<DiskTarget[]> {
   const absolute = paths.map((path) => (isAbsolute(path) ? path : resolve(cwd, path)));
   let files: Awaited<ReturnType<typeof listFilesUnder>>;
   try {
-    files = await listFilesUnder(repoRoot, absolute, { onListed });
+    files = await listFilesUnder(repoRoot, absolute, probe);
   } catch (error) {
     const { code, path } = error as NodeJS.ErrnoException;
     if (code === 'ENOENT')
