@@ -67,3 +67,32 @@ test('a named link to a folder lists the folder it leads to, inside git or outsi
   const listed = await listFilesUnder(repo, [join(repo, 'src-link')]);
   expect(listed.map((file) => relative(repo, file.absolute).split('\\').join('/'))).toEqual(['src/main.ts']);
 });
+
+// On Windows git's paths are joined as before and not kept (see `gitListEntries`).
+test.skipIf(process.platform === 'win32')(
+  "git's list keeps git's paths, and looks at no file before `statsAfter` settles",
+  async () => {
+    const repo = join(root, 'repo-git-paths');
+    for (const path of ['a.txt', 'deep/er/b.txt', 'ü/c.txt']) {
+      mkdirSync(join(repo, path, '..'), { recursive: true });
+      writeFileSync(join(repo, path), 'text\n');
+    }
+    spawnSync('git', ['init', '-q'], { cwd: repo, env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', HOME: repo } });
+    const sizes: number[] = [];
+    let release: () => void = () => undefined;
+    const statsAfter = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const listing = listFilesUnder(repo, [repo], { onListed: (size) => sizes.push(size), statsAfter });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(sizes).toEqual([]);
+    release();
+    const listed = await listing;
+    expect(sizes).toEqual([5, 5, 5]);
+    for (const file of listed) {
+      expect(file.absolute).toBe(join(repo, file.gitPath!));
+      expect(file.gitPath).toBe(relative(repo, file.absolute));
+    }
+    expect(listed.map((file) => file.gitPath).sort()).toEqual(['a.txt', 'deep/er/b.txt', 'ü/c.txt']);
+  },
+);

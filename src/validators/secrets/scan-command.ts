@@ -1,4 +1,3 @@
-import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { findRepoRoot, findRepoRootIfAny } from '../../core/config/repo-root.js';
 import { isTollgateError, TollgateError } from '../../core/errors.js';
 import { checkOutputWritable, writeOutput } from '../../core/state/output-file.js';
@@ -8,12 +7,7 @@ import { applyFixtureMode, type FixtureMode, fixturesNote } from '../../secrets/
 import type { PolicyFileReader } from '../../secrets/imported-suppressions.js';
 import { loadScanner } from '../../secrets/load-rules.js';
 import { defaultSecretsOptions, type SecretsOptions, secretsOptionsSchema } from '../../secrets/options.js';
-import {
-  type DiskTarget,
-  type ParallelScanOptions,
-  ScanWorkers,
-  scanDiskTargets,
-} from '../../secrets/parallel-scan.js';
+import { type ParallelScanOptions, ScanWorkers, scanDiskTargets } from '../../secrets/parallel-scan.js';
 import {
   type ScanOutcome,
   type ScanTarget,
@@ -24,9 +18,9 @@ import {
   unexaminedFiles,
 } from '../../secrets/scan-targets.js';
 import { historyBatches, historyTargets, stagedTargets } from '../../secrets/sources/git-sources.js';
-import { type ListingProbe, listFilesUnder } from '../../secrets/sources/walk.js';
 import { ADDED_LINES_POLICY } from '../../secrets/suppressions.js';
 import { auditBaseline, renderBaselineAudit } from './baseline-audit.js';
+import { DiskListing } from './disk-listing.js';
 import { renderScanReport, type ScanFormat, type SecretScanReport } from './report/index.js';
 import type { VerifyTransport } from './verify-step.js';
 
@@ -90,13 +84,19 @@ export async function runScanCommand(flags: ScanCommandFlags, io: ScanCommandIo 
   const needsGit = flags.staged || all || flags.history !== undefined;
   // Without --staged, --all or --history a scan needs no repository: outside one, git is not even started.
   const repoRoot = needsGit ? await findRepoRoot(io.cwd, io.env) : await findRepoRootIfAny(io.cwd, io.env);
+  const listing = diskListing(flags, all, repoRoot, io.cwd);
   const { options, network, read } = repoRoot
     ? await loadSecretsOptions(repoRoot, io.env, historyBase(flags.history))
     : { options: defaultSecretsOptions(), network: 'allow' as const, read: undefined };
   const root = repoRoot ?? io.cwd;
-  const { scanner, notes, imported } = await loadScanner(root, options, read);
   const baselineFile = baselinePath(root, options.baseline);
-  const entries = flags.baselineWrite ? [] : await readBaselineEntries(baselineFile, options.baseline, read);
+  // The baseline is read while the rules are built; a rule's error is still the one reported when both fail.
+  const baselineRead = flags.baselineWrite
+    ? Promise.resolve([])
+    : readBaselineEntries(baselineFile, options.baseline, read);
+  baselineRead.catch(() => undefined);
+  const { scanner, notes, imported } = await loadScanner(root, options, read);
+  const entries = await baselineRead;
   const baseline = new Set(entries.map((entry) => entry.fingerprint));
 
   const reportRejected = flags.reportAllowed === true;
@@ -105,7 +105,7 @@ export async function runScanCommand(flags: ScanCommandFlags, io: ScanCommandIo 
   const { scope, outcome, targets } = await scanChosenSource(
     flags,
     { all, verifying },
-    { repoRoot, root, cwd: io.cwd, env: io.env },
+    { root, env: io.env, listing },
     {
       repoRoot: root,
       options,
@@ -222,7 +222,7 @@ function scanOptionsFor(flags: ScanCommandFlags, options: ScanTargetsOptions): S
 async function scanChosenSource(
   flags: ScanCommandFlags,
   mode: { all: boolean; verifying: boolean },
-  where: { repoRoot: string | null; root: string; cwd: string; env: NodeJS.ProcessEnv },
+  where: { root: string; env: NodeJS.ProcessEnv; listing: DiskListing | null },
   parallel: ParallelScanOptions,
   scanOptions: ScanTargetsOptions,
 ): Promise<{ scope: string; outcome: ScanOutcome; targets: readonly ScanTarget[] }> {
@@ -239,19 +239,21 @@ async function scanChosenSource(
     return { scope, outcome: await scanTargets(targets, scanOptions), targets };
   }
   // Worker threads start while the files are listed, as soon as the bytes found pay for them, and build their rules
-  // meanwhile. The whole work tree is the repository root as a path: git lists it, and symlinks out of it are not
-  // followed.
+  // meanwhile.
   const workers = new ScanWorkers(parallel);
-  const listing = { onListed: (size: number) => workers.listed(size) };
-  const targets = await (mode.all
-    ? pathTargets(where.root, where.root, [where.root], listing)
-    : pathTargets(where.repoRoot, where.cwd, flags.paths.length > 0 ? flags.paths : ['.'], listing)
-  ).catch((error: unknown) => {
-    workers.stop();
-    throw error;
-  });
+  const targets = await where.listing!.files(workers);
   const outcome = await scanDiskTargets(targets, parallel, workers);
   return { scope: mode.all ? 'all' : 'paths', outcome, targets };
+}
+
+/**
+ * The listing of a scan of the disk, begun before the config is loaded; null for `--staged` and `--history`. The whole
+ * work tree is the repository root as a path: git lists it, and symlinks out of it are not followed.
+ */
+function diskListing(flags: ScanCommandFlags, all: boolean, repoRoot: string | null, cwd: string): DiskListing | null {
+  if (flags.staged || flags.history !== undefined) return null;
+  if (all) return new DiskListing(repoRoot, repoRoot!, [repoRoot!]);
+  return new DiskListing(repoRoot, cwd, flags.paths.length > 0 ? flags.paths : ['.']);
 }
 
 /** `--max-threads`, else config `secrets.maxThreads`: unset, one thread per core as the bytes pay for. */
@@ -326,34 +328,4 @@ function baselineWritten(count: number, baseline: string): string {
 function historyBase(range: string | undefined): string | undefined {
   const match = range === undefined ? null : /^(.+?)\.{2,3}.+$/.exec(range);
   return match?.[1];
-}
-
-async function pathTargets(
-  repoRoot: string | null,
-  cwd: string,
-  paths: readonly string[],
-  probe: ListingProbe,
-): Promise<DiskTarget[]> {
-  const absolute = paths.map((path) => (isAbsolute(path) ? path : resolve(cwd, path)));
-  let files: Awaited<ReturnType<typeof listFilesUnder>>;
-  try {
-    files = await listFilesUnder(repoRoot, absolute, probe);
-  } catch (error) {
-    const { code, path } = error as NodeJS.ErrnoException;
-    if (code === 'ENOENT')
-      throw new TollgateError('usage', `${relative(cwd, path ?? '') || path}: no such file or directory`);
-    throw error;
-  }
-  const base = repoRoot ?? cwd;
-  return files.map((file) => {
-    const rel = relative(base, file.absolute);
-    const path = rel.startsWith('..') ? file.absolute : rel.split(sep).join('/');
-    return {
-      path,
-      absolute: file.absolute,
-      size: file.size,
-      read: file.read,
-      ...(file.skip ? { skip: file.skip } : {}),
-    };
-  });
 }
