@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { type CatFileObject, CatFileStream, sizeField } from './cat-file-stream.js';
+import { type CatFileObject, CatFileStream } from './cat-file-stream.js';
 
 function output(objects: readonly (Buffer | null)[]): Buffer {
   return Buffer.concat(
@@ -50,20 +50,6 @@ describe('CatFileStream', () => {
           );
         },
       ),
-    );
-  });
-
-  test('a size field is read as Number reads its text, digits or not', () => {
-    const field = fc.oneof(
-      fc.stringMatching(/^[0-9]{0,20}$/),
-      fc.constantFrom('0x1f', '1e3', ' 12', '12 ', '+5', '-0', '', '1.5', 'Infinity'),
-      fc.uint8Array({ maxLength: 20 }).map((bytes) => Buffer.from(bytes).toString('latin1')),
-    );
-    fc.assert(
-      fc.property(field, fc.nat(8), (text, pad) => {
-        const data = Buffer.concat([Buffer.alloc(pad, 0x20), Buffer.from(text, 'latin1'), Buffer.from('\n')]);
-        expect(sizeField(data, pad, data.length - 1)).toBe(Number(text));
-      }),
     );
   });
 });

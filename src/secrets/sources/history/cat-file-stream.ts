@@ -10,11 +10,6 @@ export interface CatFileObject {
 }
 
 const SPACE = 0x20;
-const NL = 0x0a;
-/** The typed array's own search: `Buffer#indexOf` goes through a binding call, paid once per object here. */
-const indexOfByte = Uint8Array.prototype.indexOf;
-/** Sizes up to this many digits are read from the bytes (a safe integer for certain). */
-const SIZE_DIGITS = 15;
 
 export class CatFileStream {
   private header: Buffer | null = null;
@@ -32,22 +27,14 @@ export class CatFileStream {
     let at = 0;
     while (at < chunk.length) {
       if (this.left >= 0) {
-        // An object wholly in this chunk (most commit messages): a view of it, no copy. A new buffer per object (from
-        // Node's 8 KiB pool, a new pool every few messages) cost more than reading the rest of the object.
-        if (this.parts !== null && this.parts.length === 0 && this.left <= chunk.length - at) {
-          const content = chunk.subarray(at, at + this.size);
-          at += this.left;
-          this.finishObject(content);
-          continue;
-        }
         const take = Math.min(this.left, chunk.length - at);
         if (this.parts) this.parts.push(chunk.subarray(at, at + take));
         this.left -= take;
         at += take;
-        if (this.left === 0) this.finishObject(this.parts ? Buffer.concat(this.parts).subarray(0, this.size) : null);
+        if (this.left === 0) this.finishObject();
         continue;
       }
-      const nl = indexOfByte.call(chunk, NL, at);
+      const nl = chunk.indexOf(0x0a, at);
       if (nl === -1) {
         this.header = Buffer.concat([this.header ?? Buffer.alloc(0), chunk.subarray(at)]);
         return;
@@ -64,14 +51,9 @@ export class CatFileStream {
   /** The header line `data[start, end)`, read in place (a string of each object's header cost more than its parse). */
   private startObject(data: Buffer, start: number, end: number): void {
     // `<oid> <type> <size>`: exactly two spaces.
-    let spaces = 0;
-    let last = -1;
-    for (let i = start; i < end && spaces < 3; i++)
-      if (data[i] === SPACE) {
-        spaces++;
-        last = i;
-      }
-    const size = spaces === 2 ? sizeField(data, last + 1, end) : Number.NaN;
+    const spaces: number[] = [];
+    for (let i = start; i < end && spaces.length < 3; i++) if (data[i] === SPACE) spaces.push(i);
+    const size = spaces.length === 2 ? Number(data.toString('latin1', spaces[1]! + 1, end)) : Number.NaN;
     if (!Number.isSafeInteger(size)) {
       // `<name> missing` (or ambiguous): no content follows.
       this.onObject({ size: 0, content: null, missing: true });
@@ -82,21 +64,10 @@ export class CatFileStream {
     this.left = size + 1;
   }
 
-  private finishObject(content: Buffer | null): void {
+  private finishObject(): void {
+    const content = this.parts ? Buffer.concat(this.parts).subarray(0, this.size) : null;
     this.parts = null;
     this.left = -1;
     this.onObject({ size: this.size, content, missing: false });
   }
-}
-
-/** The size field `data[start, end)`: its digits read in place, anything else as `Number` reads its text. */
-export function sizeField(data: Buffer, start: number, end: number): number {
-  if (end <= start || end - start > SIZE_DIGITS) return Number(data.toString('latin1', start, end));
-  let size = 0;
-  for (let i = start; i < end; i++) {
-    const digit = data[i]! - 0x30;
-    if (digit < 0 || digit > 9) return Number(data.toString('latin1', start, end));
-    size = size * 10 + digit;
-  }
-  return size;
 }

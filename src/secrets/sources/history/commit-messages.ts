@@ -31,22 +31,11 @@ export function commitMessageReads(commits: readonly string[]): CatFileReads {
   };
 }
 
-const NL = 0x0a;
-/** The typed array's own search: `Buffer#indexOf` with a needle goes through a binding call, paid per message. */
-const indexOfByte = Uint8Array.prototype.indexOf;
+/** As bytes: a string needle is made into bytes again at every search. */
+const HEADER_END = Buffer.from('\n\n');
 
 /** What follows the header: continuation lines of a header start with a space, so the first empty line ends it. */
 function messageOf(commit: Buffer): Buffer {
-  const end = headerEnd(commit);
+  const end = commit.indexOf(HEADER_END);
   return end === -1 ? Buffer.alloc(0) : commit.subarray(end + 2);
-}
-
-/** Where the first `\n\n` starts, or -1: `commit.indexOf('\n\n')`, one line end at a time. */
-export function headerEnd(commit: Uint8Array): number {
-  let at = indexOfByte.call(commit, NL, 0);
-  while (at !== -1 && at + 1 < commit.length) {
-    if (commit[at + 1] === NL) return at;
-    at = indexOfByte.call(commit, NL, at + 1);
-  }
-  return -1;
 }
