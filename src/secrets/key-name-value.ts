@@ -5,6 +5,7 @@
  * pattern matches nothing there, or only a value the judge turns down whatever its name. The gate's check reads
  * what follows the name as the pattern's separator and value would and turns such hits down before any window is cut.
  */
+import { codeAt } from './code-at.js';
 
 /** What `judgeKeyName` rejects in any value: fewer than 16 characters, no digit or no letter. */
 export function tooWeakForKeyName(value: string): boolean {
@@ -20,11 +21,6 @@ STOP[9] = 2;
 /** The longest unquoted value the pattern takes; the most blanks it allows around its separator. */
 const MAX_BARE = 200;
 const MAX_BLANKS = 8;
-
-/** The code unit at `at`, or -1 past the end (reading past it would throw away the scan loop's optimized code). */
-function codeAt(text: string, at: number): number {
-  return at < text.length ? text.charCodeAt(at) : -1;
-}
 
 function isBlank(code: number): boolean {
   return code === 32 || code === 9;

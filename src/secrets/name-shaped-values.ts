@@ -3,6 +3,7 @@
  * code fills in (`"pw{}".format(i)`) and media types (`application/vnd.ms-xpsdocument`). The generic rules reject these
  * under a secret-named key (generic-value.ts); each test is cheap, as keyword-dense data meets it on every line.
  */
+import { codeAt } from './code-at.js';
 
 /**
  * The word shape of a name: lowercase, capitalized or upper-case words joined by `_`, `-`, `.` or `=` or by camel
@@ -76,14 +77,6 @@ function nameWords(name: string): number {
     at = end;
   }
   return count;
-}
-
-/**
- * `name.charCodeAt(at)`, -1 past its end: a read past a string's end is an out-of-bounds deoptimization of the code
- * V8 compiled for the loop (and a recompilation, in every isolate).
- */
-function codeAt(name: string, at: number): number {
-  return at < name.length ? name.charCodeAt(at) : -1;
 }
 
 function isUpper(code: number): boolean {
