@@ -3,6 +3,8 @@
 # contract tests in src/agents/contract.test.ts. Without this folder those tests skip. The versions must equal the
 # adapters' `verifiedVersions` (src/agents/adapters.test.ts checks it).
 # Claude needs an explicit version: plain `@anthropic-ai/claude-code` on Node 20 silently resolves to 2.1.197.
+# Each install is bounded (TOLLGATE_CLI_INSTALL_TIMEOUT seconds, default 600): a registry that stalls fails this script,
+# and .ci/run then skips the contract tests and says so, instead of holding CI until its own limit.
 set -eu
 root=$(cd "$(dirname "$0")/../.." && pwd)
 dest="$root/test/.agent-clis"
@@ -17,5 +19,6 @@ for spec in \
   name=${spec%%:*}
   package=${spec#*:}
   echo "installing $package into test/.agent-clis/$name"
-  npm install --prefix "$dest/$name" --no-audit --no-fund --no-save "$package"
+  timeout "${TOLLGATE_CLI_INSTALL_TIMEOUT:-600}" \
+    npm install --prefix "$dest/$name" --no-audit --no-fund --no-save "$package"
 done

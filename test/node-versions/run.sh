@@ -25,7 +25,8 @@ for major in "${majors[@]}"; do
   if [ ! -x "$node_bin/node" ]; then
     echo "test/node-versions: installing $package@$major into $prefix"
     mkdir -p "$prefix"
-    npm install --prefix "$prefix" --no-save --no-package-lock --no-audit --no-fund --ignore-scripts \
+    # Bounded like the agent CLIs' install (test/agents/install-real-clis.sh): a stalled registry fails the step.
+    timeout "${TOLLGATE_NODE_INSTALL_TIMEOUT:-600}" npm install --prefix "$prefix" --no-save --no-package-lock --no-audit --no-fund --ignore-scripts \
       "$package@$major" >/dev/null
   fi
   version=$("$node_bin/node" --version)
