@@ -169,6 +169,22 @@ describe('the keyword pass', () => {
     }
   });
 
+  test('the WebAssembly loop is made at the first call on a text with that many bytes still ahead', () => {
+    const dots = buildKeywordAutomaton([{ keywords: ['.'], item: '.' }]);
+    const accepting = acceptingOf(dots.accepting);
+    const bytes = Buffer.from(`${'x'.repeat(49_900)}.`.repeat(2));
+    const found = new KeywordHits(2048, { quarter: 1024, after: 50_000 });
+    const own = found.states;
+    // 99,802 bytes ahead of the first call, 39,802 of the second's: made for the first, in JavaScript for the second.
+    found.findBytes(dots, accepting, bytes, 0, 100, 0);
+    expect(found.states).not.toBe(own);
+    const short = new KeywordHits(2048, { quarter: 1024, after: 50_000 });
+    const shortOwn = short.states;
+    short.findBytes(dots, accepting, bytes, 60_000, bytes.length, 0);
+    expect(short.states).toBe(shortOwn);
+    expect([...short.ends.subarray(0, short.count)]).toEqual([99_801]);
+  });
+
   test('the WebAssembly loop is made once the pass has read its bytes, not once it was asked for them', () => {
     // 40,000 one-byte hits fill the record five times: each call is asked for the rest of the text, 120,000 bytes
     // in all, but reads 40,000.

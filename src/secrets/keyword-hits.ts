@@ -36,10 +36,13 @@ export interface WasmOptions {
 }
 
 /**
- * The WebAssembly loop is made once a pass has read 4 MB of bytes in JavaScript: making it costs about 2 ms of CPU
- * (V8 reserves its memory; the module is compiled once per thread) and 3 ms more for its code, written the first
- * time, which the loop wins back over about 2-3 MB. A short scan (a repeat run's few files, the 2 MB identifier JSON
- * row) pays none of it.
+ * The WebAssembly loop is made once a pass has read 4 MB of bytes in JavaScript, or at once when the text it is given
+ * has that much still ahead: making it costs about 2 ms of CPU (V8 reserves its memory; the module is compiled once
+ * per thread) and 3 ms more for its code, written the first time, which the loop wins back over about 2-3 MB. A short
+ * scan (a repeat run's few files, the 2 MB identifier JSON row) pays none of it. A `scan --all` starts on its largest
+ * file (12 MB in the npm corpus): read in JavaScript, its first 4 MB ran the JavaScript loop while V8 was still
+ * compiling it, which then went cold; making the loop at once cut the CPU of scanning that file alone in a fresh
+ * process to 0.87-0.93x (docs/benchmarks.md, "What a scan pays the first time it meets its content").
  */
 const WASM: WasmOptions = { quarter: STREAM_BYTES, after: 4 << 20 };
 
@@ -142,7 +145,8 @@ export class KeywordHits {
     until: number,
     state: number,
   ): void {
-    const wasm = this.wasm ?? (this.wasmAfter <= 0 ? this.makeWasm() : null);
+    // Made once the pass has read `WASM.after` bytes, or when this text has that many still ahead.
+    const wasm = this.wasm ?? (this.wasmAfter <= bytes.length - from ? this.makeWasm() : null);
     if (wasm === null || !wasm.takes(automaton, accepting)) {
       this.findBytesInJs(automaton, accepting, bytes, from, until, state);
       // What the pass read, not what it was asked: a text dense with hits is asked again from each full batch's end
