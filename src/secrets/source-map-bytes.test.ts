@@ -8,6 +8,9 @@ import { sourceMapPartsOfBytes } from './source-map-bytes.js';
 /** A character of a JSON string as a map spells it: raw (ASCII, non-ASCII), or escaped as ASCII... */
 const plainPiece = fc.constantFrom(
   'a',
+  // Runs long enough to be read four bytes at a time, at every offset.
+  'abc',
+  'abcdefg',
   ' ',
   '\u00e9',
   '\u0085',
@@ -90,8 +93,9 @@ describe('source map parts read from the bytes', () => {
     let answered = 0;
     let kept = 0;
     fc.assert(
-      fc.property(mapText, (text) => {
-        const bytes = Buffer.from(text, 'utf8');
+      fc.property(mapText, fc.nat(7), (text, offset) => {
+        // At any offset in its memory: the walk reads four bytes at a time.
+        const bytes = Buffer.concat([Buffer.alloc(offset), Buffer.from(text, 'utf8')]).subarray(offset);
         const parts = sourceMapPartsOfBytes('a.js.map', bytes);
         if (parts === undefined) return;
         answered++;
