@@ -21,7 +21,7 @@ import { createTempHome, type TempHome } from '../support/temp-home.js';
  * optimisation only: whatever is in the folder (nothing, garbage, another bundle's data, a flipped bit) and wherever
  * it cannot be written, the command prints what it prints without one.
  */
-const MAGIC = 'tollgate-code-cache-2\n';
+const MAGIC = 'tollgate-code-cache-3\n';
 const ROOT = join(dirname(CLI_PATH), '..');
 const BUNDLE = join(ROOT, 'dist/bundle/cli/tollgate.cjs');
 
@@ -312,6 +312,84 @@ process.on('exit', () => fs.writeFileSync(${JSON.stringify(log)}, JSON.stringify
       // V8 12 and later (Node 22, 24) take no budget: no flag changes there.
       expect(seen.flagged).toBe(Number(process.versions.v8.split('.')[0]) <= 11);
       expect(seen.after.filter((name) => ['node:crypto', 'node:vm', 'node:fs/promises'].includes(name))).toEqual([]);
+    } finally {
+      await repo.cleanup();
+    }
+  });
+
+  test('the cached data starts on an 8-byte boundary, which V8 reads in place', async () => {
+    // V8 copies cached data that does not (the whole CLI's 1.9 MB, every page of the copy faulted in). A preload notes
+    // where in its buffer each cache given to `vm.Script` starts, and whether V8 took it.
+    const preload = join(home.home, 'script-watch.cjs');
+    const log = join(home.home, 'script-watch.json');
+    writeFileSync(
+      preload,
+      `const vm = require('node:vm'); const fs = require('node:fs');
+const seen = [];
+const Script = vm.Script;
+vm.Script = class extends Script {
+  constructor(code, options) {
+    super(code, options);
+    if (options && options.cachedData) seen.push({ offset: options.cachedData.byteOffset, rejected: this.cachedDataRejected });
+  }
+};
+process.on('exit', () => fs.writeFileSync(${JSON.stringify(log)}, JSON.stringify(seen)));
+`,
+    );
+    const dir = join(home.home, 'cache-aligned');
+    const env = envWith(dir, { NODE_OPTIONS: `--require ${preload}` });
+    expect((await help(env)).exitCode).toBe(0); // writes the cache
+    expect(JSON.parse(readFileSync(log, 'utf8'))).toEqual([]);
+    expect((await help(env)).exitCode).toBe(0); // reads it
+    const seen = JSON.parse(readFileSync(log, 'utf8')) as Array<{ offset: number; rejected: boolean }>;
+    expect(seen.length).toBeGreaterThan(0);
+    for (const script of seen) expect(script).toEqual({ offset: expect.any(Number), rejected: false });
+    expect(seen.map((script) => script.offset % 8)).toEqual(seen.map(() => 0));
+  });
+
+  test("a run keeps V8's young generation at its starting size, unless the command line sizes it", async () => {
+    // Each page the young generation grows by is faulted in once (docs/benchmarks.md, "A first run's young
+    // generation"). A preload notes the new space's size when the flags change, then at exit keeps 32 MB of small
+    // objects alive, which makes V8 grow a young generation that may grow, and notes the size again.
+    const repo = await createTempRepo({ files: { 'a.txt': 'one\n' } });
+    try {
+      await repo.write('a.txt', 'two\n');
+      const preload = join(home.home, 'young-watch.cjs');
+      const log = join(home.home, 'young-watch.json');
+      writeFileSync(
+        preload,
+        `const v8 = require('node:v8'); const fs = require('node:fs');
+const newSpace = () => v8.getHeapSpaceStatistics().find((space) => space.space_name === 'new_space').space_size;
+let atFlags = null;
+const set = v8.setFlagsFromString;
+v8.setFlagsFromString = function (flags) { const result = set.call(this, flags); atFlags = newSpace(); return result; };
+process.on('exit', () => {
+  const kept = [];
+  for (let index = 0; index < 400000; index++) kept.push({ index, text: 'x'.repeat(index % 64) });
+  fs.writeFileSync(${JSON.stringify(log)}, JSON.stringify({ atFlags, atExit: newSpace(), kept: kept.length }));
+});
+`,
+      );
+      const seen = async (nodeOptions: string) => {
+        const env: NodeJS.ProcessEnv = { ...repo.env, TOLLGATE_CACHE_DIR: join(home.home, 'cache-young-watch') };
+        env.NODE_OPTIONS = `${env.NODE_OPTIONS ?? ''} ${nodeOptions} --require ${preload}`.trim();
+        for (const name of ['CHECKS', 'ADVISORIES', 'STATIC_ANALYSIS', 'CODE_REVIEW'])
+          env[`TOLLGATE_USE_${name}`] = '0';
+        const result = await runCli(['run', '--only', 'secrets', '--format', 'json'], { cwd: repo.root, env });
+        expect(result.exitCode, result.stderr).toBe(0);
+        return JSON.parse(readFileSync(log, 'utf8')) as { atFlags: number | null; atExit: number };
+      };
+      const own = await seen('');
+      const sized = await seen('--max-semi-space-size=16');
+      if (Number(process.versions.v8.split('.')[0]) > 11) {
+        // V8 12 and later: no flag is set, the young generation grows as V8 decides.
+        expect(own.atFlags).toBeNull();
+        return;
+      }
+      expect(own.atFlags).not.toBeNull();
+      expect(own.atExit).toBe(own.atFlags);
+      expect(sized.atFlags).not.toBeNull();
+      expect(sized.atExit).toBeGreaterThan(sized.atFlags ?? 0);
     } finally {
       await repo.cleanup();
     }

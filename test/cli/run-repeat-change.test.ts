@@ -29,7 +29,7 @@ const runFastCache = (dir: string): { flag: string; written: number } | undefine
     .filter((file) => file.startsWith(id.slice(0, 32)) && /-run(-direct)?\.bin$/.test(file))
     .sort((a, b) => statSync(join(dir, b)).mtimeMs - statSync(join(dir, a)).mtimeMs)[0];
   if (!name) return undefined;
-  const header = readFileSync(join(dir, name)).toString('latin1', 0, 'tollgate-code-cache-2\n'.length + 65);
+  const header = readFileSync(join(dir, name)).toString('latin1', 0, 'tollgate-code-cache-3\n'.length + 65);
   return { flag: header.at(-1)!, written: statSync(join(dir, name)).mtimeMs };
 };
 

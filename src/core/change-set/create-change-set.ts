@@ -318,7 +318,11 @@ async function takeSnapshot(
     const from = base.commit ?? emptyTreeOf(repo.objectFormat);
     if (pathsOnly) {
       const unchanged =
-        listedBefore !== undefined && knownBase !== undefined && drivers === null && sameIndex(index.keep(), startFrom);
+        listedBefore !== undefined &&
+        knownBase !== undefined &&
+        drivers === null &&
+        startFrom !== undefined &&
+        index.sameAs(startFrom);
       const paths = unchanged ? listedBefore : await listChangedPaths(git, { from, env: index.env });
       const none = { stats: null, staged: null };
       return { repo, base, head: repo.head, from, entries: paths, paths, unreadable, gap, ...none, options };
@@ -360,10 +364,6 @@ async function baseAt(git: GitRunner, repo: RepoLocation, options: ChangeSetSett
  * Whether the temporary index holds exactly the bytes it started from: `git add` rewrites it whenever it adds, updates
  * or removes an entry (or refreshes one's stat data), so equal bytes mean every entry is still the one staged before.
  */
-function sameIndex(now: StagedIndex | null, before: StagedIndex | undefined): boolean {
-  return now !== null && before !== undefined && now.bytes.equals(before.bytes);
-}
-
 /** All files (null), or the groups of paths asked for that are in the change set (a rename with its old path). */
 function pathspecFor(files: readonly ChangedFile[], paths: readonly string[] | undefined): string[][] | null {
   if (paths === undefined) return files.length === 0 ? [] : null;

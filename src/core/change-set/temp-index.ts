@@ -1,8 +1,12 @@
 import {
   chmodSync,
+  closeSync,
   constants,
   copyFileSync,
+  fstatSync,
+  openSync,
   readFileSync,
+  readSync,
   realpathSync,
   type Stats,
   statSync,
@@ -38,6 +42,8 @@ export interface TempIndex {
    * entries is done), for a later snapshot of the same work tree to start from (`UserIndex.startFrom`).
    */
   keep(): StagedIndex | null;
+  /** Whether the temporary index is now, byte for byte, `before` (what `keep` would give, without holding it whole). */
+  sameAs(before: StagedIndex): boolean;
 }
 
 /** An index a snapshot's `git add` wrote: its bytes and the times of its file (git's racy-clean check reads the mtime). */
@@ -112,7 +118,12 @@ export async function withTempIndex<T>(
       staged = stageWorkTree(git, { env, indexFile }, { mayHide, blind }, userIndexPath, signal, started);
       // `work` may await something else first; a failed `git add` must not count as unhandled meanwhile.
       staged.catch(() => undefined);
-      return await work({ env, staged, keep: () => keepIndex(indexFile) });
+      return await work({
+        env,
+        staged,
+        keep: () => keepIndex(indexFile),
+        sameAs: (before) => indexFileIs(indexFile, before.bytes),
+      });
     } finally {
       // Never pull the folder from under a running `git add`.
       await staged?.catch(() => undefined);
@@ -184,6 +195,35 @@ function keepIndex(indexFile: string): StagedIndex | null {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;
+  }
+}
+
+/**
+ * Whether the file at `indexFile` holds exactly `bytes`, read in slices into one small buffer: a whole read of a
+ * large index (1.8 MB for 20k files) is faulted into fresh memory page by page, 5-6 ms of CPU on the project's VMs,
+ * where the slices touch 64 KiB once (docs/benchmarks.md, "A first run's young generation"). False when it is gone.
+ */
+export function indexFileIs(indexFile: string, bytes: Buffer): boolean {
+  let fd: number;
+  try {
+    fd = openSync(indexFile, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw error;
+  }
+  try {
+    if (fstatSync(fd).size !== bytes.length) return false;
+    const slice = Buffer.allocUnsafe(Math.min(64 * 1024, Math.max(bytes.length, 1)));
+    let offset = 0;
+    while (offset < bytes.length) {
+      const read = readSync(fd, slice, 0, Math.min(slice.length, bytes.length - offset), offset);
+      if (read === 0 || !slice.subarray(0, read).equals(bytes.subarray(offset, offset + read))) return false;
+      offset += read;
+    }
+    // Nothing written past the size seen above.
+    return readSync(fd, slice, 0, 1, offset) === 0;
+  } finally {
+    closeSync(fd);
   }
 }
 
