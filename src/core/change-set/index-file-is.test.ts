@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { removeDir, tempDir } from '../../../test/support/temp-home.js';
-import { indexFileIs } from './temp-index.js';
+import { indexFileIs } from './index-file-is.js';
 
 /** The check after the validators asks whether `git add` left the snapshot's index byte for byte as it was. */
 describe('indexFileIs', () => {
