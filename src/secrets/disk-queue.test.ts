@@ -49,6 +49,18 @@ describe.skipIf(process.platform === 'win32')('a file listed from the index is w
     });
   });
 
+  test('a file shrunk since, and one of exactly the index size, are read as they are', () => {
+    const text = `A=${pat}\n`;
+    writeFileSync(join(root, 'shrunk.env'), text);
+    writeFileSync(join(root, 'same.env'), text);
+    expect(
+      scan([
+        { path: 'shrunk.env', size: 1000, unchecked: true },
+        { path: 'same.env', size: text.length, unchecked: true },
+      ]),
+    ).toEqual({ found: ['same.env:1', 'shrunk.env:1'], skipped: [], scannedFiles: 2, scannedBytes: 2 * text.length });
+  });
+
   test('a file grown past the size limit since listing is skipped as too large, not read', () => {
     // Sparse, and a source map (never streamed): the cap decides before a byte is read.
     const big = join(root, 'big.js.map');

@@ -10,7 +10,7 @@ import {
   tooLarge,
 } from './scan-targets.js';
 import { linkedFileSync } from './sources/linked-file.js';
-import { type ListedFileFound, openListedFile } from './sources/listed-file.js';
+import { type ListedFileFound, lookAtOpenFile, openListedFile } from './sources/listed-file.js';
 import { STREAM_BYTES, scanFileInWindows } from './stream-file.js';
 
 /**
@@ -65,7 +65,30 @@ export function scanQueue<F extends QueuedFile>(
         size = linked.size;
       } else {
         fd = found.fd;
-        size = found.size;
+        let exact: Buffer | null | 'gone';
+        try {
+          exact = uncheckedBytes(reader, fd, size);
+        } catch (error) {
+          closeSync(fd);
+          outcome.skipped.push(notRead(file, size, error));
+          continue;
+        }
+        if (exact === 'gone') {
+          closeSync(fd);
+          continue;
+        }
+        if (exact !== null) {
+          closeSync(fd);
+          scanContent({ path: file.path, read: read(file) }, exact, options, outcome);
+          continue;
+        }
+        // Not the index's count of bytes: its size now decides, as the listing's `lstat` did.
+        const now = lookAtOpenFile(fd);
+        if (now === null) {
+          closeSync(fd);
+          continue;
+        }
+        size = now;
       }
     }
     const target = { path: file.path, absolute: file.absolute, read: read(file) };
@@ -90,6 +113,22 @@ export function scanQueue<F extends QueuedFile>(
     scanContent(target, content, options, outcome);
   }
   return outcome;
+}
+
+/**
+ * An unchecked file's bytes when it holds exactly the index's count (the usual case: one open, reads, one close, no
+ * `fstat`), null when it must be looked at, 'gone' for a folder or FIFO (a read of which fails). A file the index
+ * says is large is looked at first, as it may be streamed.
+ */
+function uncheckedBytes(reader: ReusableFileReader, fd: number, size: number): Buffer | null | 'gone' {
+  if (size > STREAM_BYTES) return null;
+  try {
+    return reader.readExactly(fd, size);
+  } catch (error) {
+    // EISDIR, ESPIPE: no regular file. Else a file that cannot be read, reported as before.
+    if (lookAtOpenFile(fd) === null) return 'gone';
+    throw error;
+  }
 }
 
 function closed(fd: number): number {

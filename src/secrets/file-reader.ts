@@ -25,6 +25,23 @@ export class ReusableFileReader {
     }
   }
 
+  /**
+   * The bytes of a file already open when it holds exactly `size` bytes; null when it held more or fewer (the caller
+   * then looks at it: grown, shrunk, or no file at all). Reads from the start; the caller closes it.
+   */
+  readExactly(fd: number, size: number): Buffer | null {
+    if (this.buffer.length > this.keepBytes) this.buffer = Buffer.allocUnsafe(this.keepBytes);
+    if (size >= this.buffer.length) this.buffer = Buffer.allocUnsafe(size + 1);
+    let length = 0;
+    for (;;) {
+      const read = readSync(fd, this.buffer, length, this.buffer.length - length, length);
+      if (read === 0) break;
+      length += read;
+      if (length > size) return null;
+    }
+    return length === size ? this.buffer.subarray(0, length) : null;
+  }
+
   /** The same from a file already open, read from its start; the caller closes it. */
   readOpen(fd: number, sizeHint = 0): Buffer {
     if (this.buffer.length > this.keepBytes) this.buffer = Buffer.allocUnsafe(this.keepBytes);
@@ -37,7 +54,7 @@ export class ReusableFileReader {
         this.buffer.copy(larger, 0, 0, length);
         this.buffer = larger;
       }
-      const read = readSync(fd, this.buffer, length, this.buffer.length - length, null);
+      const read = readSync(fd, this.buffer, length, this.buffer.length - length, length);
       if (read === 0) break;
       length += read;
     }
