@@ -1,3 +1,4 @@
+import { closeSync, realpathSync } from 'node:fs';
 import { ReusableFileReader } from './file-reader.js';
 import {
   emptyScanOutcome,
@@ -8,6 +9,8 @@ import {
   scanContent,
   tooLarge,
 } from './scan-targets.js';
+import { linkedFileSync } from './sources/linked-file.js';
+import { type ListedFileFound, lookAtOpenFile, openListedFile } from './sources/listed-file.js';
 import { STREAM_BYTES, scanFileInWindows } from './stream-file.js';
 
 /**
@@ -19,7 +22,10 @@ import { STREAM_BYTES, scanFileInWindows } from './stream-file.js';
 export interface QueuedFile {
   readonly path: string;
   readonly absolute: string;
+  /** Its size when listed; for an unchecked file, the index's (a hint only). */
   readonly size: number;
+  /** Listed from git's index without a look at it (`DiskFile.unchecked`): opened with `openListedFile`. */
+  readonly unchecked?: true;
 }
 
 export function scanQueue<F extends QueuedFile>(
@@ -27,35 +33,121 @@ export function scanQueue<F extends QueuedFile>(
   claim: Int32Array,
   options: ScanTargetsOptions,
   read: (file: F) => () => Promise<Buffer | string | null>,
+  repoRoot: string,
 ): ScanOutcome {
   const reader = new ReusableFileReader();
   const outcome = emptyScanOutcome();
+  let realRoot: string | undefined;
   for (;;) {
     const index = Atomics.add(claim, 0, 1);
     if (index >= files.length) break;
     const file = files[index]!;
+    let size = file.size;
+    let fd = -1;
+    if (file.unchecked) {
+      let found: ListedFileFound;
+      try {
+        found = openListedFile(file.absolute);
+      } catch (error) {
+        outcome.skipped.push(notRead(file, size, error));
+        continue;
+      }
+      if (found === 'gone') continue;
+      if (found === 'link') {
+        // A link where the index has a file: what the listing would have made of it.
+        realRoot ??= realRootOf(repoRoot);
+        const linked = linkedFileSync(file.absolute, realRoot);
+        if (linked === null) continue;
+        if ('skip' in linked) {
+          outcome.skipped.push({ path: file.path, ...linked.skip });
+          continue;
+        }
+        size = linked.size;
+      } else {
+        fd = found.fd;
+        let exact: Buffer | null | 'gone';
+        try {
+          exact = uncheckedBytes(reader, fd, size);
+        } catch (error) {
+          closeSync(fd);
+          outcome.skipped.push(notRead(file, size, error));
+          continue;
+        }
+        if (exact === 'gone') {
+          closeSync(fd);
+          continue;
+        }
+        if (exact !== null) {
+          closeSync(fd);
+          scanContent({ path: file.path, read: read(file) }, exact, options, outcome);
+          continue;
+        }
+        // Not the index's count of bytes: its size now decides, as the listing's `lstat` did.
+        const now = lookAtOpenFile(fd);
+        if (now === null) {
+          closeSync(fd);
+          continue;
+        }
+        size = now;
+      }
+    }
     const target = { path: file.path, absolute: file.absolute, read: read(file) };
     let content: Buffer;
     try {
-      if (file.size > STREAM_BYTES && scanFileInWindows(target, options, outcome)) continue;
+      if (size > STREAM_BYTES) {
+        if (fd >= 0) fd = closed(fd);
+        if (scanFileInWindows(target, options, outcome)) continue;
+      }
       // Read whole, a file past the cap would only be skipped after filling memory with it.
-      if (file.size > HARD_MAX_BYTES) {
-        outcome.skipped.push(tooLarge(file.path, file.size));
+      if (size > HARD_MAX_BYTES) {
+        outcome.skipped.push(tooLarge(file.path, size));
         continue;
       }
-      content = reader.read(file.absolute, file.size);
+      content = fd >= 0 ? reader.readOpen(fd, size) : reader.read(file.absolute, size);
     } catch (error) {
-      outcome.skipped.push(notRead(file, error));
+      outcome.skipped.push(notRead(file, size, error));
       continue;
+    } finally {
+      if (fd >= 0) closeSync(fd);
     }
     scanContent(target, content, options, outcome);
   }
   return outcome;
 }
 
+/**
+ * An unchecked file's bytes when it holds exactly the index's count (the usual case: one open, reads, one close, no
+ * `fstat`), null when it must be looked at, 'gone' for a folder or FIFO (a read of which fails). A file the index
+ * says is large is looked at first, as it may be streamed.
+ */
+function uncheckedBytes(reader: ReusableFileReader, fd: number, size: number): Buffer | null | 'gone' {
+  if (size > STREAM_BYTES) return null;
+  try {
+    return reader.readExactly(fd, size);
+  } catch (error) {
+    // EISDIR, ESPIPE: no regular file. Else a file that cannot be read, reported as before.
+    if (lookAtOpenFile(fd) === null) return 'gone';
+    throw error;
+  }
+}
+
+function closed(fd: number): number {
+  closeSync(fd);
+  return -1;
+}
+
+/** The repository's real path, against which a link's target is judged, as the listing judges it. */
+function realRootOf(repoRoot: string): string {
+  try {
+    return realpathSync(repoRoot);
+  } catch {
+    return repoRoot;
+  }
+}
+
 /** Why a file could not be read: a text too long for one string is more than can be held, not unreadable. */
-function notRead(file: QueuedFile, error: unknown): SkippedTarget {
+function notRead(file: QueuedFile, size: number, error: unknown): SkippedTarget {
   const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'ERR_STRING_TOO_LONG') return tooLarge(file.path, file.size);
+  if (code === 'ERR_STRING_TOO_LONG') return tooLarge(file.path, size);
   return { path: file.path, reason: 'unreadable', detail: code ?? 'read failed' };
 }

@@ -17,25 +17,47 @@ export class ReusableFileReader {
 
   /** The file's bytes; `sizeHint` (its size when listed) lets a large file be read in one call. */
   read(path: string, sizeHint = 0): Buffer {
-    if (this.buffer.length > this.keepBytes) this.buffer = Buffer.allocUnsafe(this.keepBytes);
-    if (sizeHint >= this.buffer.length) this.buffer = Buffer.allocUnsafe(sizeHint + 1);
     const fd = openSync(path, 'r');
     try {
-      let length = 0;
-      for (;;) {
-        if (length === this.buffer.length) {
-          // The file grew since it was listed: read on into a larger buffer.
-          const larger = Buffer.allocUnsafe(this.buffer.length * 2);
-          this.buffer.copy(larger, 0, 0, length);
-          this.buffer = larger;
-        }
-        const read = readSync(fd, this.buffer, length, this.buffer.length - length, null);
-        if (read === 0) break;
-        length += read;
-      }
-      return this.buffer.subarray(0, length);
+      return this.readOpen(fd, sizeHint);
     } finally {
       closeSync(fd);
     }
+  }
+
+  /**
+   * The bytes of a file already open when it holds exactly `size` bytes; null when it held more or fewer (the caller
+   * then looks at it: grown, shrunk, or no file at all). Reads from the start; the caller closes it.
+   */
+  readExactly(fd: number, size: number): Buffer | null {
+    if (this.buffer.length > this.keepBytes) this.buffer = Buffer.allocUnsafe(this.keepBytes);
+    if (size >= this.buffer.length) this.buffer = Buffer.allocUnsafe(size + 1);
+    let length = 0;
+    for (;;) {
+      const read = readSync(fd, this.buffer, length, this.buffer.length - length, length);
+      if (read === 0) break;
+      length += read;
+      if (length > size) return null;
+    }
+    return length === size ? this.buffer.subarray(0, length) : null;
+  }
+
+  /** The same from a file already open, read from its start; the caller closes it. */
+  readOpen(fd: number, sizeHint = 0): Buffer {
+    if (this.buffer.length > this.keepBytes) this.buffer = Buffer.allocUnsafe(this.keepBytes);
+    if (sizeHint >= this.buffer.length) this.buffer = Buffer.allocUnsafe(sizeHint + 1);
+    let length = 0;
+    for (;;) {
+      if (length === this.buffer.length) {
+        // The file grew since it was listed: read on into a larger buffer.
+        const larger = Buffer.allocUnsafe(this.buffer.length * 2);
+        this.buffer.copy(larger, 0, 0, length);
+        this.buffer = larger;
+      }
+      const read = readSync(fd, this.buffer, length, this.buffer.length - length, length);
+      if (read === 0) break;
+      length += read;
+    }
+    return this.buffer.subarray(0, length);
   }
 }

@@ -25,7 +25,9 @@ import type { SecretScanner } from './scanner.js';
  */
 export interface DiskTarget extends ScanTarget {
   readonly absolute: string;
+  /** Bytes when listed; for an unchecked file, what git's index says (see `QueuedFile`). */
   readonly size: number;
+  readonly unchecked?: true;
 }
 
 export interface ParallelScanOptions {
@@ -111,7 +113,15 @@ export class ScanWorkers {
 
   /** Gives every worker the queue (files largest first, and its claim counter); resolves to their outcomes. */
   scan(files: readonly QueuedFile[], claim: SharedArrayBuffer): Promise<ScanOutcome[]> {
-    const queue: WorkerFiles = { files: files.map(({ path, absolute, size }) => ({ path, absolute, size })), claim };
+    const queue: WorkerFiles = {
+      files: files.map(({ path, absolute, size, unchecked }) => ({
+        path,
+        absolute,
+        size,
+        ...(unchecked ? { unchecked } : {}),
+      })),
+      claim,
+    };
     for (const { worker } of this.workers) {
       worker.ref();
       worker.postMessage(queue);
@@ -160,7 +170,7 @@ export async function scanDiskTargets(
   const shares = workers.count > 0 ? workers.scan(queue, claim.buffer as SharedArrayBuffer) : Promise.resolve([]);
   // This thread works the same queue while the workers start; it blocks its event loop until the queue is empty,
   // which nothing else in a scan needs meanwhile.
-  const own = scanQueue(queue, claim, scanOptions, (file) => () => file.read());
+  const own = scanQueue(queue, claim, scanOptions, (file) => () => file.read(), options.repoRoot);
   const merged = emptyScanOutcome();
   for (const outcome of [notRead, own, ...(await shares)]) mergeScanOutcome(merged, outcome);
   sortOutcome(merged);

@@ -40,5 +40,6 @@ const outcome = scanQueue(
     ...(job.baselineLabel === undefined ? {} : { baselineLabel: job.baselineLabel }),
   },
   (file) => () => readFile(file.absolute),
+  job.repoRoot,
 );
 port.postMessage(outcome);

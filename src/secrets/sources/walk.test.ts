@@ -96,3 +96,34 @@ test.skipIf(process.platform === 'win32')(
     expect(listed.map((file) => file.gitPath).sort()).toEqual(['a.txt', 'deep/er/b.txt', 'ü/c.txt']);
   },
 );
+
+test.skipIf(process.platform === 'win32')(
+  "with sizes from git's index, tracked files are listed unchecked at the index's size; untracked and links are looked at",
+  async () => {
+    const repo = join(root, 'repo-index-sizes');
+    mkdirSync(join(repo, 'src'), { recursive: true });
+    writeFileSync(join(repo, 'src/tracked.ts'), 'export {};\n');
+    symlinkSync('tracked.ts', join(repo, 'src/tracked-link.ts'));
+    const git = (...args: string[]) =>
+      spawnSync('git', args, { cwd: repo, env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', HOME: repo } });
+    git('init', '-q');
+    git('add', '-A');
+    writeFileSync(join(repo, 'src/tracked.ts'), 'export const grown = 1;\n');
+    writeFileSync(join(repo, 'untracked.ts'), 'x\n');
+    const sizes: number[] = [];
+    const listed = await listFilesUnder(repo, [repo], { sizesFromIndex: true, onListed: (size) => sizes.push(size) });
+    const seen = listed.map(({ absolute, size, unchecked }) => ({ path: relative(repo, absolute), size, unchecked }));
+    expect(seen.sort((a, b) => (a.path < b.path ? -1 : 1))).toEqual([
+      // A link is looked at as before: its target's size now.
+      { path: 'src/tracked-link.ts', size: 24, unchecked: undefined },
+      // The index's size, from before the edit: the scan reads what is on disk when it opens it.
+      { path: 'src/tracked.ts', size: 11, unchecked: true },
+      { path: 'untracked.ts', size: 2, unchecked: undefined },
+    ]);
+    expect(sizes.sort()).toEqual([11, 2]);
+    // Without the option (the gate's explicit paths, which read through `DiskFile.read`) every file is looked at.
+    const looked = await listFilesUnder(repo, [repo]);
+    expect(looked.every((file) => file.unchecked === undefined)).toBe(true);
+    expect(looked.find((file) => file.gitPath === 'src/tracked.ts')?.size).toBe(24);
+  },
+);

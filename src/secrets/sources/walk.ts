@@ -1,11 +1,13 @@
-import { lstatSync, type Stats } from 'node:fs';
+import type { Stats } from 'node:fs';
 import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { appendAll } from '../../core/append-all.js';
 import { runProcess } from '../../core/process.js';
 import { WorkPool } from '../../core/work-pool.js';
-import { BROKEN_LINK } from '../scan-targets.js';
+import { indexFileSizes } from './index-sizes.js';
+import { isInside, type LinkSkip, linkedFileOf } from './linked-file.js';
+import { canOpenUnchecked, lstatOrNull } from './listed-file.js';
 
 /** A file found on disk, with its size, how to read it, or why it will not be read. */
 export interface DiskFile {
@@ -13,7 +15,12 @@ export interface DiskFile {
   /** Bytes when listed (of the target, for a symlink); 0 when unknown. */
   size: number;
   read(): Promise<Buffer | null>;
-  skip?: { reason: 'symlink_outside_repo' | 'unreadable'; detail: string };
+  skip?: LinkSkip;
+  /**
+   * Not looked at: a file git's index has as a regular file, its size the index's. What it is now, and its size, are
+   * seen when it is opened (`openListedFile`); only a scan that reads it that way asks for such files.
+   */
+  unchecked?: true;
   /** The path git listed it by, relative to the repository root and `/`-separated; unset for a file git did not list. */
   gitPath?: string;
 }
@@ -35,6 +42,8 @@ interface ListedPath {
   gone?: boolean;
   /** As git listed it (see `DiskFile.gitPath`). */
   gitPath?: string;
+  /** See `DiskFile.unchecked`. */
+  unchecked?: true;
 }
 
 /** Who watches a listing: `onListed` sees each regular file's size as it is found (the scan starts its workers). */
@@ -46,6 +55,11 @@ export interface ListingProbe {
    * the `lstat`s as it did when the listing began after them.
    */
   statsAfter?: Promise<unknown>;
+  /**
+   * Take each tracked regular file's size from git's index and leave it unchecked (`DiskFile.unchecked`): for a reader
+   * that opens each file as `openListedFile` does. Untracked files, links and anything else are looked at as before.
+   */
+  sizesFromIndex?: boolean;
   /** Tests only: sees each listing's pool once it is drained. */
   onPool?(pool: { readonly peakRunning: number }): void;
 }
@@ -109,36 +123,24 @@ async function namedLinkFolder(path: string, repoRoot: string | null, realRoot: 
   return path;
 }
 
-function plainFile({ absolute, size, gitPath }: ListedPath): DiskFile {
+function plainFile({ absolute, size, gitPath, unchecked }: ListedPath): DiskFile {
   const file: DiskFile = { absolute, size, read: () => readFile(absolute) };
   if (gitPath !== undefined) file.gitPath = gitPath;
+  if (unchecked) file.unchecked = true;
   return file;
 }
 
 /**
- * How a listed symbolic link is read. Null for a link to a folder inside the repository: a link, not a file, whose
- * folder's files are listed under their own paths.
+ * How a listed symbolic link is read (see `linkedFileOf`): null for a link to a folder.
  */
 async function linkedFile(absolute: string, realRoot: string | null): Promise<DiskFile | null> {
   const read = async () => readFile(absolute);
   const target = await realpath(absolute).catch(() => null);
-  if (target === null) return { absolute, size: 0, read, skip: { reason: 'unreadable', detail: BROKEN_LINK } };
-  if (realRoot && !isInside(realRoot, target)) {
-    return {
-      absolute,
-      size: 0,
-      read,
-      skip: { reason: 'symlink_outside_repo', detail: 'symbolic link to a file outside the repository' },
-    };
-  }
-  const targetInfo = await stat(absolute).catch(() => null);
-  if (targetInfo?.isDirectory()) return null;
-  return { absolute, size: targetInfo?.size ?? 0, read };
-}
-
-function isInside(root: string, path: string): boolean {
-  const rel = relative(root, path);
-  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !rel.startsWith(sep));
+  const inside = target !== null && (realRoot === null || isInside(realRoot, target));
+  const linked = linkedFileOf(target, realRoot, inside ? await stat(absolute).catch(() => null) : null);
+  if (linked === null) return null;
+  if ('skip' in linked) return { absolute, size: 0, read, skip: linked.skip };
+  return { absolute, size: linked.size, read };
 }
 
 /** `git ls-files` of tracked and untracked-but-not-ignored files under `dir`. */
@@ -174,11 +176,21 @@ async function gitListEntries(
   // Git lists normalized paths (no `.`, `..` or empty parts: it refuses them in the index), so on POSIX each is the
   // root's prefix plus the path: `join` normalized every path again, a tenth of the listing's CPU on 8,854 files.
   const prefix = sep === '/' ? join(repoRoot, '/') : null;
+  // The index as git listed it, or newer: its sizes only order the files and start the workers (see `indexFileSizes`).
+  const sizes =
+    prefix !== null && probe.sizesFromIndex && canOpenUnchecked() ? indexFileSizes(repoRoot, unique.length) : null;
   const listed: ListedPath[] = [];
-  // One synchronous lstat per path, as the scan then reads each file synchronously: git has just walked these folders,
-  // so their inodes are cached and a call takes microseconds, where a call through libuv's thread pool costs a
-  // hand-off and a wake-up each way (a quarter of the listing's CPU and most of the scan's context switches).
+  // One synchronous lstat per path git's index does not vouch for, as the scan then reads each file synchronously:
+  // git has just walked these folders, so their inodes are cached and a call takes microseconds, where a call through
+  // libuv's thread pool costs a hand-off and a wake-up each way (a quarter of the listing's CPU and most of the scan's
+  // context switches).
   for (const path of unique) {
+    const size = sizes?.sizeOf(path);
+    if (size !== undefined) {
+      listed.push({ absolute: prefix + path, size, symlink: false, gitPath: path, unchecked: true });
+      probe.onListed?.(size);
+      continue;
+    }
     const entry: ListedPath =
       prefix === null
         ? { absolute: join(repoRoot, path), size: 0, symlink: false }
@@ -190,15 +202,6 @@ async function gitListEntries(
     listed.push(entry);
   }
   return listed;
-}
-
-/** `lstat`, or null when the path cannot be looked at (gone, or a folder on the way not searchable). */
-function lstatOrNull(path: string): Stats | null {
-  try {
-    return lstatSync(path, { throwIfNoEntry: false }) ?? null;
-  } catch {
-    return null;
-  }
 }
 
 function recordStats(entry: ListedPath, info: Stats, probe: ListingProbe): void {

@@ -19,7 +19,12 @@ export class DiskListing {
     const statsAfter = new Promise<void>((resolve) => {
       this.attached = resolve;
     });
-    this.targets = pathTargets(repoRoot, cwd, paths, { onListed: (size) => this.listed(size), statsAfter });
+    // The disk queue opens each file as `openListedFile` does, so git's index may stand in for an `lstat` per file.
+    this.targets = pathTargets(repoRoot, cwd, paths, {
+      onListed: (size) => this.listed(size),
+      statsAfter,
+      sizesFromIndex: true,
+    });
     // Awaited by `files`: a config that fails first is the error reported, as before the listing began this early.
     this.targets.catch(() => undefined);
   }
@@ -68,6 +73,7 @@ async function pathTargets(
       size: file.size,
       read: file.read,
       ...(file.skip ? { skip: file.skip } : {}),
+      ...(file.unchecked ? { unchecked: file.unchecked } : {}),
     };
   });
 }

@@ -180,6 +180,40 @@ describe('tollgate scan', () => {
     expect(sarif.stdout).toContain('"kind": "external"');
   });
 
+  // Tracked files are listed from git's index unchecked (POSIX); what is on disk when each is opened decides.
+  test.skipIf(process.platform === 'win32')(
+    '--all: tracked files changed in the work tree since they were staged are scanned as they are now',
+    async () => {
+      repo = await createTempRepo({
+        files: { 'kept.env': 'x\n', 'linked.env': 'x\n', 'out.env': 'x\n', 'gone.env': `A=${pat}\n`, 'dir.env': 'x\n' },
+      });
+      const outside = await tempDir('tollgate-outside-');
+      await writeFile(join(outside, 'secret.env'), `A=${pat}\n`);
+      await writeFile(join(repo.root, 'kept.env'), `x\nA=${pat}\n`);
+      await writeFile(join(repo.root, 'target.txt'), `B=${npmToken}\n`);
+      await repo.remove('linked.env');
+      await symlink(join(repo.root, 'target.txt'), join(repo.root, 'linked.env'));
+      await repo.remove('out.env');
+      await symlink(join(outside, 'secret.env'), join(repo.root, 'out.env'));
+      await repo.remove('gone.env');
+      await repo.remove('dir.env');
+      await repo.write('dir.env/inner.env', `C=${pat}\n`);
+      const { code, json } = await scan({ all: true });
+      expect(code).toBe(1);
+      expect([...new Set(json.findings.map((f: { path: string; line: number }) => `${f.path}:${f.line}`))]).toEqual([
+        'dir.env/inner.env:1',
+        'kept.env:2',
+        'linked.env:1',
+        'target.txt:1',
+      ]);
+      expect(json.skipped).toEqual([
+        { path: 'out.env', reason: 'symlink_outside_repo', detail: 'symbolic link to a file outside the repository' },
+      ]);
+      expect(json.scannedFiles).toBe(4);
+      await removeDir(outside);
+    },
+  );
+
   test('a symlink out of the repository is skipped with a note', async () => {
     repo = await createTempRepo({ files: { 'a.txt': 'x\n' } });
     const outside = await tempDir('tollgate-outside-');
