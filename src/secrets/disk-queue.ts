@@ -37,61 +37,20 @@ export function scanQueue<F extends QueuedFile>(
 ): ScanOutcome {
   const reader = new ReusableFileReader();
   const outcome = emptyScanOutcome();
-  let realRoot: string | undefined;
+  const unchecked: UncheckedScan = { reader, outcome, options, realRoot: new RealRoot(repoRoot) };
   for (;;) {
     const index = Atomics.add(claim, 0, 1);
     if (index >= files.length) break;
     const file = files[index]!;
+    const readFile = read(file);
     let size = file.size;
     let fd = -1;
     if (file.unchecked) {
-      let found: ListedFileFound;
-      try {
-        found = openListedFile(file.absolute);
-      } catch (error) {
-        outcome.skipped.push(notRead(file, size, error));
-        continue;
-      }
-      if (found === 'gone') continue;
-      if (found === 'link') {
-        // A link where the index has a file: what the listing would have made of it.
-        realRoot ??= realRootOf(repoRoot);
-        const linked = linkedFileSync(file.absolute, realRoot);
-        if (linked === null) continue;
-        if ('skip' in linked) {
-          outcome.skipped.push({ path: file.path, ...linked.skip });
-          continue;
-        }
-        size = linked.size;
-      } else {
-        fd = found.fd;
-        let exact: Buffer | null | 'gone';
-        try {
-          exact = uncheckedBytes(reader, fd, size);
-        } catch (error) {
-          closeSync(fd);
-          outcome.skipped.push(notRead(file, size, error));
-          continue;
-        }
-        if (exact === 'gone') {
-          closeSync(fd);
-          continue;
-        }
-        if (exact !== null) {
-          closeSync(fd);
-          scanContent({ path: file.path, read: read(file) }, exact, options, outcome);
-          continue;
-        }
-        // Not the index's count of bytes: its size now decides, as the listing's `lstat` did.
-        const now = lookAtOpenFile(fd);
-        if (now === null) {
-          closeSync(fd);
-          continue;
-        }
-        size = now;
-      }
+      const opened = openUnchecked(file, unchecked, readFile);
+      if (opened === null) continue;
+      ({ size, fd } = opened);
     }
-    const target = { path: file.path, absolute: file.absolute, read: read(file) };
+    const target = { path: file.path, absolute: file.absolute, read: readFile };
     let content: Buffer;
     try {
       if (size > STREAM_BYTES) {
@@ -115,6 +74,66 @@ export function scanQueue<F extends QueuedFile>(
   return outcome;
 }
 
+/** What `openUnchecked` works with: the thread's reader and outcome, the scan's options, the repository's real path. */
+interface UncheckedScan {
+  reader: ReusableFileReader;
+  outcome: ScanOutcome;
+  options: ScanTargetsOptions;
+  realRoot: RealRoot;
+}
+
+/**
+ * Opens a file listed unchecked and does what the listing's `lstat` would have decided: null when nothing is left to
+ * do (scanned whole from the index's count of bytes, skipped and reported, or gone), else its size now and its open
+ * descriptor (-1 for a link, read through its path) for the caller to read as any listed file.
+ */
+function openUnchecked(
+  file: QueuedFile,
+  scan: UncheckedScan,
+  read: () => Promise<Buffer | string | null>,
+): { size: number; fd: number } | null {
+  const { outcome } = scan;
+  let found: ListedFileFound;
+  try {
+    found = openListedFile(file.absolute);
+  } catch (error) {
+    outcome.skipped.push(notRead(file, file.size, error));
+    return null;
+  }
+  if (found === 'gone') return null;
+  if (found === 'link') {
+    // A link where the index has a file: what the listing would have made of it.
+    const linked = linkedFileSync(file.absolute, scan.realRoot.path());
+    if (linked === null) return null;
+    if ('skip' in linked) {
+      outcome.skipped.push({ path: file.path, ...linked.skip });
+      return null;
+    }
+    return { size: linked.size, fd: -1 };
+  }
+  const { fd } = found;
+  let exact: Buffer | null | 'gone';
+  try {
+    exact = uncheckedBytes(scan.reader, fd, file.size);
+  } catch (error) {
+    closeSync(fd);
+    outcome.skipped.push(notRead(file, file.size, error));
+    return null;
+  }
+  if (exact !== null) {
+    closeSync(fd);
+    if (exact !== 'gone') scanContent({ path: file.path, read }, exact, scan.options, outcome);
+    return null;
+  }
+  // Not the index's count of bytes: its size now decides, as the listing's `lstat` did.
+  const now = lookAtOpenFile(fd);
+  if (now === null) {
+    closeSync(fd);
+    return null;
+  }
+  return { size: now, fd };
+}
+
 /**
  * An unchecked file's bytes when it holds exactly the index's count (the usual case: one open, reads, one close, no
  * `fstat`), null when it must be looked at, 'gone' for a folder or FIFO (a read of which fails). A file the index
@@ -136,12 +155,21 @@ function closed(fd: number): number {
   return -1;
 }
 
-/** The repository's real path, against which a link's target is judged, as the listing judges it. */
-function realRootOf(repoRoot: string): string {
-  try {
-    return realpathSync(repoRoot);
-  } catch {
-    return repoRoot;
+/** The repository's real path, against which a link's target is judged as the listing judges it; found once. */
+class RealRoot {
+  private real: string | undefined;
+
+  constructor(private readonly root: string) {}
+
+  path(): string {
+    if (this.real === undefined) {
+      try {
+        this.real = realpathSync(this.root);
+      } catch {
+        this.real = this.root;
+      }
+    }
+    return this.real;
   }
 }
 
