@@ -1,6 +1,6 @@
-import { lstatSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { withKeptHeap } from '../kept-heap-env.js';
+import { lstatOrNull } from '../lstat-or-null.js';
 import { readBlobs } from './blob-reader.js';
 import { DigestCache } from './digest-cache.js';
 import type { GitRunner } from './git.js';
@@ -182,12 +182,4 @@ function filteredPaths(output: string, drivers: ReadonlySet<string>): Set<string
     if (drivers.has(fields[i + 2]!)) paths.add(fields[i]!);
   }
   return paths;
-}
-
-function lstatOrNull(path: string): Stats | null {
-  try {
-    return lstatSync(path);
-  } catch {
-    return null;
-  }
 }

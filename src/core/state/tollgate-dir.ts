@@ -72,14 +72,14 @@ export function runDirFor(repoRoot: string, runId: string): string {
  */
 export function ensureTollgateDir(repoRoot: string): TollgatePaths {
   const paths = tollgatePaths(repoRoot);
-  const existing = lstatOrNull(paths.root);
+  const existing = lstatUnlessMissing(paths.root);
   if (existing && !existing.isDirectory()) {
     const found = existing.isSymbolicLink() ? 'a symlink' : 'a file';
     throw new TollgateError('io', `${TOLLGATE_DIR}: expected a directory, found ${found}; remove it and rerun`);
   }
   if (!existing) mkdirSync(paths.root, { recursive: true, mode: 0o700 });
   const gitignore = join(paths.root, '.gitignore');
-  if (!lstatOrNull(gitignore)) writeFileAtomicSync(gitignore, '*\n', { mode: 0o644 });
+  if (!lstatUnlessMissing(gitignore)) writeFileAtomicSync(gitignore, '*\n', { mode: 0o644 });
   return paths;
 }
 
@@ -90,7 +90,8 @@ export function ensureRunDir(repoRoot: string, runId: string): string {
   return dir;
 }
 
-function lstatOrNull(path: string) {
+/** `lstat`, or null when nothing is there; any other error (a folder not searchable) is the caller's to report. */
+function lstatUnlessMissing(path: string) {
   try {
     return lstatSync(path);
   } catch (error) {

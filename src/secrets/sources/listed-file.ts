@@ -1,4 +1,5 @@
-import { constants, fstatSync, lstatSync, openSync, type Stats } from 'node:fs';
+import { constants, fstatSync, openSync } from 'node:fs';
+import { lstatOrNull } from '../../core/lstat-or-null.js';
 
 /**
  * Opened without following a symbolic link (one put where git's index has a file is handled as the listing handles
@@ -37,13 +38,4 @@ export function openListedFile(path: string): ListedFileFound {
 export function lookAtOpenFile(fd: number): number | null {
   const info = fstatSync(fd);
   return info.isFile() ? info.size : null;
-}
-
-/** `lstat`, or null when the path cannot be looked at (gone, or a folder on the way not searchable). */
-export function lstatOrNull(path: string): Stats | null {
-  try {
-    return lstatSync(path, { throwIfNoEntry: false }) ?? null;
-  } catch {
-    return null;
-  }
 }

@@ -3,11 +3,12 @@ import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { appendAll } from '../../core/append-all.js';
+import { lstatOrNull } from '../../core/lstat-or-null.js';
 import { runProcess } from '../../core/process.js';
 import { WorkPool } from '../../core/work-pool.js';
 import { indexFileSizes } from './index-sizes.js';
 import { isInside, type LinkSkip, linkedFileOf } from './linked-file.js';
-import { canOpenUnchecked, lstatOrNull } from './listed-file.js';
+import { canOpenUnchecked } from './listed-file.js';
 
 /** A file found on disk, with its size, how to read it, or why it will not be read. */
 export interface DiskFile {
