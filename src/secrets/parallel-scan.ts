@@ -59,41 +59,38 @@ export const BYTES_PER_THREAD = 128_000_000;
 
 const WORKER_URL = new URL('./scan-worker.js', import.meta.url);
 
+/** What the workers need from the config, sent once it is loaded (`ScanWorkers.post`). */
+export type WorkerSetup = Omit<ParallelScanOptions, 'scanner' | 'imported'>;
+
 /**
- * The worker threads of one scan of files on disk. They are started while the files are still being listed, each as
- * soon as the bytes listed so far pay for it (`listed`), so that loading a worker and building its rules happens while
- * this thread lists; they wait for the list (`scan`). Only more bytes can be listed, so a worker started early is one
- * the whole list pays for too.
+ * The worker threads of one scan of files on disk. They are started before the config is loaded, each as soon as the
+ * bytes listed so far pay for it (`listed`; git's list arrives while the config loads), so that a worker loads its
+ * bundle (0.2 s of CPU) while this thread loads the config and builds its rules: started after them, its first file
+ * came 0.1 s after this thread's (docs/benchmarks.md). Each gets its job once the config is loaded (`post`), which may
+ * end workers its cap (`secrets.maxThreads`) does not allow, and the queue once the list is known (`scan`). Only more
+ * bytes can be listed, so a worker started early is one the whole list pays for too.
  */
 export class ScanWorkers {
-  private readonly workers: StartedWorker[] = [];
+  private workers: StartedWorker[] = [];
   private listedBytes = 0;
-  private readonly job: WorkerJob;
-  private readonly choice: ThreadChoice;
+  private job: WorkerJob | null = null;
+  private choice: ThreadChoice;
   private readonly cores: number;
-  private readonly start: (job: WorkerJob) => StartedWorker;
+  private readonly start: () => StartedWorker;
 
-  /** `cores`: this machine's, 0 where no worker can start; `start` is the tests' stand-in for a thread. */
-  constructor(
-    options: Omit<ParallelScanOptions, 'scanner' | 'imported'>,
-    cores = spawnableCores(),
-    start = startWorker,
-  ) {
-    this.job = {
-      repoRoot: options.repoRoot,
-      options: options.options,
-      baseline: [...options.baseline],
-      ...(options.reportRejected ? { reportRejected: true } : {}),
-      ...(options.baselineLabel === undefined ? {} : { baselineLabel: options.baselineLabel }),
-    };
-    this.choice = options;
+  /**
+   * `choice`: what is known before the config (`--max-threads`, `TOLLGATE_SCAN_THREADS`); `cores`: this machine's, 0
+   * where no worker can start; `start` is the tests' stand-in for a thread.
+   */
+  constructor(choice: ThreadChoice, cores = spawnableCores(), start: () => StartedWorker = () => startWorker()) {
+    this.choice = choice;
     this.cores = cores;
     this.start = start;
     // An exact count (TOLLGATE_SCAN_THREADS) needs no bytes to decide: its workers start at once.
     this.grow(0);
   }
 
-  /** Workers started so far. */
+  /** Workers started so far (and not ended by the config's cap). */
   get count(): number {
     return this.workers.length;
   }
@@ -108,7 +105,27 @@ export class ScanWorkers {
   grow(bytes: number): void {
     if (this.cores === 0) return;
     const wanted = chooseThreads(bytes, this.choice, this.cores) - 1;
-    while (this.workers.length < wanted) this.workers.push(this.start(this.job));
+    while (this.workers.length < wanted) {
+      const started = this.start();
+      if (this.job) started.worker.postMessage(this.job);
+      this.workers.push(started);
+    }
+  }
+
+  /** The config is loaded: ends the workers its cap leaves out, and sends the others (and any started later) the job. */
+  post(setup: WorkerSetup): void {
+    this.choice = setup;
+    this.job = {
+      repoRoot: setup.repoRoot,
+      options: setup.options,
+      baseline: [...setup.baseline],
+      ...(setup.reportRejected ? { reportRejected: true } : {}),
+      ...(setup.baselineLabel === undefined ? {} : { baselineLabel: setup.baselineLabel }),
+    };
+    const allowed = Math.max(0, chooseThreads(this.listedBytes, setup, this.cores) - 1);
+    for (const { worker } of this.workers.slice(allowed)) void worker.terminate();
+    this.workers = this.workers.slice(0, allowed);
+    for (const { worker } of this.workers) worker.postMessage(this.job);
   }
 
   /** Gives every worker the queue (files largest first, and its claim counter); resolves to their outcomes. */
@@ -129,9 +146,10 @@ export class ScanWorkers {
     return Promise.all(this.workers.map(({ outcome }) => outcome));
   }
 
-  /** Ends workers that will get no files (the listing failed). */
+  /** Ends every worker (the config, the rules or the listing failed). */
   stop(): void {
     for (const { worker } of this.workers) void worker.terminate();
+    this.workers = [];
   }
 }
 
@@ -140,10 +158,11 @@ export interface StartedWorker {
   outcome: Promise<ScanOutcome>;
 }
 
+/** Scans `targets` on this thread and on `workers`, which have been sent their job (`ScanWorkers.post`). */
 export async function scanDiskTargets(
   targets: readonly DiskTarget[],
   options: ParallelScanOptions,
-  workers: ScanWorkers = new ScanWorkers(options),
+  workers: ScanWorkers,
 ): Promise<ScanOutcome> {
   const scanOptions: ScanTargetsOptions = {
     scanner: options.scanner,
@@ -203,14 +222,15 @@ export function defaultThreads(bytes: number, cores: number): number {
 }
 
 /**
- * A worker that loads its scanner at once and scans when it gets the queue. Unreferenced until then, so a listing that
- * fails leaves no thread keeping the process alive; a failure before it is given files is kept for `scan` to report.
+ * A worker that loads its bundle at once, builds its scanner when it gets the job and scans when it gets the queue.
+ * Unreferenced until then, so a config or a listing that fails leaves no thread keeping the process alive; a failure
+ * before it is given files is kept for `scan` to report.
  * Its one message is its whole outcome: the scan goes on when it arrives, not when the thread has exited, since tearing
  * down a worker's heap took 0.1 to 0.7 s of wall time (`bench/thread-timeline.mjs`), which the report's rendering
  * can overlap. `script` is the tests' stand-in for the scan worker.
  */
-export function startWorker(job: WorkerJob, script: URL = WORKER_URL): StartedWorker {
-  const worker = new Worker(script, { workerData: job });
+export function startWorker(script: URL = WORKER_URL): StartedWorker {
+  const worker = new Worker(script);
   worker.unref();
   const outcome = new Promise<ScanOutcome>((resolve, reject) => {
     worker.once('message', (message: ScanOutcome) => {

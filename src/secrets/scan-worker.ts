@@ -1,14 +1,15 @@
 import { readFile } from 'node:fs/promises';
-import { parentPort, workerData } from 'node:worker_threads';
+import { type MessagePort, parentPort } from 'node:worker_threads';
 import { type QueuedFile, scanQueue } from './disk-queue.js';
 import { loadScanner } from './load-rules.js';
 import type { SecretsOptions } from './options.js';
 
 /**
- * A worker thread of `parallel-scan.ts`. It is started while the files are still being listed, so it builds its own
- * scanner (rule functions cannot cross threads) meanwhile; then it takes its share of the files from the shared queue
- * (`WorkerFiles`, posted once the list is known) until the queue is empty, and posts back one outcome, which holds
- * masked findings only.
+ * A worker thread of `parallel-scan.ts`. It is started before the scan's config is loaded, so it loads this bundle
+ * meanwhile; then it gets its job (the config's secrets options and the baseline) and builds its own scanner (rule
+ * functions cannot cross threads), while the files are listed; then it takes its share of the files from the shared
+ * queue (`WorkerFiles`, posted once the list is known) until the queue is empty, and posts back one outcome, which
+ * holds masked findings only.
  */
 export interface WorkerJob {
   repoRoot: string;
@@ -24,11 +25,27 @@ export interface WorkerFiles {
   claim: SharedArrayBuffer;
 }
 
-const job = workerData as WorkerJob;
+/**
+ * The next `count` messages, each as it arrives: one listener from the start, so none is missed while this thread is
+ * busy, let go after the last, so the thread can end.
+ */
+function nextMessages(port: MessagePort, count: number): Array<Promise<unknown>> {
+  const settle: Array<(message: unknown) => void> = [];
+  const messages = Array.from({ length: count }, () => new Promise<unknown>((resolve) => settle.push(resolve)));
+  let received = 0;
+  const take = (message: unknown): void => {
+    settle[received++]!(message);
+    if (received === count) port.off('message', take);
+  };
+  port.on('message', take);
+  return messages;
+}
+
 const port = parentPort!;
-const files = new Promise<WorkerFiles>((resolve) => port.once('message', resolve));
+const [jobMessage, filesMessage] = nextMessages(port, 2);
+const job = (await jobMessage) as WorkerJob;
 const { scanner, imported } = await loadScanner(job.repoRoot, job.options);
-const queue = await files;
+const queue = (await filesMessage) as WorkerFiles;
 const outcome = scanQueue(
   queue.files,
   new Int32Array(queue.claim),

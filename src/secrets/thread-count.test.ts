@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, test, vi } from 'vitest';
 import { secretsOptionsSchema } from './options.js';
+import type { ThreadChoice, WorkerSetup } from './parallel-scan.js';
 import { emptyScanOutcome } from './scan-targets.js';
 
 // Whatever the load average says, the count must not change: the chooser is tested with it mocked to a busy machine.
@@ -11,7 +12,6 @@ vi.mock('node:os', async (original) => ({
 
 const { BYTES_PER_THREAD, chooseThreads, defaultThreads, ScanWorkers } = await import('./parallel-scan.js');
 type ScanWorkersType = InstanceType<typeof ScanWorkers>;
-type Setup = ConstructorParameters<typeof ScanWorkers>[0];
 
 /** Workers sized by the cores and the bytes to scan, capped by `--max-threads` / `secrets.maxThreads`. */
 describe('scanning threads', () => {
@@ -50,19 +50,13 @@ describe('scanning threads', () => {
   });
 });
 
-/** Workers started while the files are listed: a stand-in thread records what each is sent. */
-function listingWorkers(choice: Partial<Setup>, cores: number) {
+/** Workers started while the files are listed: a stand-in thread records what each is sent, and whether it ended. */
+function listingWorkers(choice: ThreadChoice, cores: number) {
   const posted: unknown[] = [];
   const stopped: number[] = [];
-  const setup: Setup = {
-    repoRoot: '/repo',
-    options: secretsOptionsSchema().parse(undefined),
-    baseline: new Set(['f1']),
-    ...choice,
-  };
-  const workers: ScanWorkersType = new ScanWorkers(setup, cores, (job) => {
-    const id = posted.length;
-    posted.push({ job });
+  let started = 0;
+  const workers: ScanWorkersType = new ScanWorkers(choice, cores, () => {
+    const id = started++;
     return {
       worker: {
         ref: () => ({}) as never,
@@ -72,7 +66,12 @@ function listingWorkers(choice: Partial<Setup>, cores: number) {
       outcome: Promise.resolve({ ...emptyScanOutcome(), scannedFiles: id + 1 }),
     };
   });
-  return { workers, posted, stopped };
+  return { workers, posted, stopped, started: () => started };
+}
+
+/** What the config brings (`ScanWorkers.post`), with `choice` its thread settings. */
+function setup(choice: ThreadChoice & { reportRejected?: boolean } = {}): WorkerSetup {
+  return { repoRoot: '/repo', options: secretsOptionsSchema().parse(undefined), baseline: new Set(['f1']), ...choice };
 }
 
 describe('workers started while the files are listed', () => {
@@ -105,11 +104,14 @@ describe('workers started while the files are listed', () => {
     expect(unspawnable.count).toBe(0);
   });
 
-  test('each worker gets the job at start, then the whole queue once, as plain data; their outcomes come back in order', async () => {
-    const { workers, posted } = listingWorkers({ threads: 3, reportRejected: true }, 2);
+  test('a worker started before the config gets nothing until it is loaded; then its job, then the whole queue, as plain data', async () => {
+    const { workers, posted } = listingWorkers({ threads: 3 }, 2);
+    expect(posted).toEqual([]);
+    workers.post(setup({ threads: 3, reportRejected: true }));
+    const job = expect.objectContaining({ repoRoot: '/repo', baseline: ['f1'], reportRejected: true });
     expect(posted).toEqual([
-      { job: expect.objectContaining({ repoRoot: '/repo', baseline: ['f1'], reportRejected: true }) },
-      { job: expect.objectContaining({ repoRoot: '/repo', baseline: ['f1'], reportRejected: true }) },
+      { id: 0, message: job },
+      { id: 1, message: job },
     ]);
     const claim = new SharedArrayBuffer(4);
     const files = [{ path: 'a.js', absolute: '/repo/a.js', size: 9, read: () => Promise.resolve(null) }];
@@ -121,10 +123,41 @@ describe('workers started while the files are listed', () => {
     expect(outcomes.map((outcome) => outcome.scannedFiles)).toEqual([1, 2]);
   });
 
-  test('a listing that fails stops the workers it started', () => {
+  test('a worker started after the config gets its job at once', () => {
+    const { workers, posted } = listingWorkers({}, 2);
+    workers.post(setup());
+    expect(posted).toEqual([]);
+    workers.listed(BYTES_PER_THREAD);
+    expect(posted).toEqual([{ id: 0, message: expect.objectContaining({ repoRoot: '/repo' }) }]);
+  });
+
+  test("the config's cap (secrets.maxThreads) ends the workers started before it beyond the cap, and starts no more", () => {
+    const { workers, posted, stopped, started } = listingWorkers({}, 8);
+    for (let i = 0; i < 3; i++) workers.listed(BYTES_PER_THREAD);
+    expect(workers.count).toBe(3);
+    workers.post(setup({ maxThreads: 2 }));
+    expect(stopped).toEqual([1, 2]);
+    expect(workers.count).toBe(1);
+    expect(posted).toEqual([{ id: 0, message: expect.objectContaining({ repoRoot: '/repo' }) }]);
+    workers.listed(10 * BYTES_PER_THREAD);
+    expect(started()).toBe(3);
+    const one = listingWorkers({}, 2);
+    one.workers.listed(BYTES_PER_THREAD);
+    one.workers.post(setup({ maxThreads: 1 }));
+    expect([one.stopped, one.workers.count, one.posted]).toEqual([[0], 0, []]);
+  });
+
+  test('a cap on the command line (--max-threads 1) starts no worker at all', () => {
+    const { workers, started } = listingWorkers({ maxThreads: 1 }, 8);
+    workers.listed(100 * BYTES_PER_THREAD);
+    expect(started()).toBe(0);
+  });
+
+  test('a config, rules or listing that fails stops the workers started', () => {
     const { workers, stopped } = listingWorkers({ threads: 3 }, 2);
     workers.stop();
     expect(stopped).toEqual([0, 1]);
+    expect(workers.count).toBe(0);
   });
 });
 

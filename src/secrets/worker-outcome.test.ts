@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
-import { secretsOptionsSchema } from './options.js';
 import { startWorker } from './parallel-scan.js';
 import { emptyScanOutcome } from './scan-targets.js';
 
@@ -17,8 +16,6 @@ function workerScript(name: string, body: string): URL {
   return pathToFileURL(path);
 }
 
-const job = { repoRoot: dir, options: secretsOptionsSchema().parse(undefined), baseline: [] };
-
 describe("a scan worker's outcome", () => {
   test('arrives with its message, before its thread has exited (a heap takes a while to tear down)', async () => {
     const outcome = { ...emptyScanOutcome(), scannedFiles: 7 };
@@ -27,7 +24,7 @@ describe("a scan worker's outcome", () => {
       'slow-exit.mjs',
       `parentPort.postMessage(${JSON.stringify(outcome)});\nparentPort.once('message', () => {});\nsetTimeout(() => process.exit(0), 60_000).unref();`,
     );
-    const started = startWorker(job, script);
+    const started = startWorker(script);
     let exited = false;
     const worker = started.worker as unknown as import('node:worker_threads').Worker;
     worker.once('exit', () => {
@@ -40,13 +37,13 @@ describe("a scan worker's outcome", () => {
   });
 
   test('a worker that ends without its outcome fails the scan, naming its exit code', async () => {
-    const started = startWorker(job, workerScript('no-outcome.mjs', 'process.exit(3);'));
+    const started = startWorker(workerScript('no-outcome.mjs', 'process.exit(3);'));
     started.worker.ref();
     await expect(started.outcome).rejects.toThrow('secret scan worker exited with code 3 before it finished its files');
   });
 
   test('a worker that throws fails the scan with its error', async () => {
-    const started = startWorker(job, workerScript('throws.mjs', "throw new Error('rules did not load');"));
+    const started = startWorker(workerScript('throws.mjs', "throw new Error('rules did not load');"));
     started.worker.ref();
     await expect(started.outcome).rejects.toThrow('rules did not load');
   });

@@ -112,6 +112,20 @@ describe('the thread cap', () => {
     expect(result.stderr.trim()).toBe(`tollgate: tollgate.config.yaml:2:15 secrets.maxThreads: ${message}`);
   });
 
+  test('a config error after workers started (they start before the config): the error, exit 2, no thread holds the process', async () => {
+    const config = 'secrets:\n  maxThreads: 64\n';
+    repo = await createTempRepo({ files: { 'README.md': '# demo\n', 'tollgate.config.yaml': config } });
+    const result = await runCli(['scan', '--all'], {
+      cwd: repo.root,
+      env: { ...repo.env, TOLLGATE_SCAN_THREADS: '3' },
+      timeoutMs: 30_000,
+    });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr.trim()).toBe(
+      'tollgate: tollgate.config.yaml:2:15 secrets.maxThreads: expected at most 16, got 64',
+    );
+  }, 40_000);
+
   test('--help documents the flag with an example', async () => {
     repo = await createTempRepo({ files: { 'README.md': '# demo\n' } });
     const help = await runCli(['scan', '--help'], { cwd: repo.root, env: repo.env });

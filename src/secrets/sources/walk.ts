@@ -51,12 +51,6 @@ interface ListedPath {
 export interface ListingProbe {
   onListed?(size: number): void;
   /**
-   * Git's list is looked at (an `lstat` a file, on this thread) only once this settles: a scan begins its listing
-   * before its config is loaded, so that git runs meanwhile, and starts its workers first, so that their start overlaps
-   * the `lstat`s as it did when the listing began after them.
-   */
-  statsAfter?: Promise<unknown>;
-  /**
    * Take each tracked regular file's size from git's index and leave it unchecked (`DiskFile.unchecked`): for a reader
    * that opens each file as `openListedFile` does. Untracked files, links and anything else are looked at as before.
    */
@@ -172,7 +166,6 @@ async function gitListEntries(
     { cwd: repoRoot, ...(env ? { env } : {}), timeoutMs: 120_000, maxOutputBytes: 256 * 1024 * 1024 },
   );
   if (result.exitCode !== 0) throw new Error(`git ls-files failed: ${result.stderr.trim().split('\n')[0]}`);
-  await probe.statsAfter;
   const unique = [...new Set(result.stdout.split('\0').filter(Boolean))].sort();
   // Git lists normalized paths (no `.`, `..` or empty parts: it refuses them in the index), so on POSIX each is the
   // root's prefix plus the path: `join` normalized every path again, a tenth of the listing's CPU on 8,854 files.

@@ -6,43 +6,33 @@ import { type ListingProbe, listFilesUnder } from '../../secrets/sources/walk.js
 /**
  * The files a scan of the disk (`tollgate scan PATHS`, `--all`) lists, begun as soon as the repository is known: git's
  * listing then runs while the config is loaded and the rules are built, which need neither the list nor each other's
- * results. The workers need the config, so they are attached once it is loaded and told the bytes listed until then;
- * the `lstat` of each file git listed waits for them (see `ListingProbe.statsAfter`).
+ * results. Each file's size goes to the workers as it is listed, so that a worker starts as soon as the bytes pay for
+ * it, while the config loads (see `ScanWorkers`).
  */
 export class DiskListing {
   readonly targets: Promise<DiskTarget[]>;
-  private listedBytes = 0;
-  private workers: ScanWorkers | null = null;
-  private attached: () => void = () => undefined;
 
-  constructor(repoRoot: string | null, cwd: string, paths: readonly string[]) {
-    const statsAfter = new Promise<void>((resolve) => {
-      this.attached = resolve;
-    });
+  constructor(
+    repoRoot: string | null,
+    cwd: string,
+    paths: readonly string[],
+    private readonly workers: ScanWorkers,
+  ) {
     // The disk queue opens each file as `openListedFile` does, so git's index may stand in for an `lstat` per file.
     this.targets = pathTargets(repoRoot, cwd, paths, {
-      onListed: (size) => this.listed(size),
-      statsAfter,
+      onListed: (size) => workers.listed(size),
       sizesFromIndex: true,
     });
     // Awaited by `files`: a config that fails first is the error reported, as before the listing began this early.
     this.targets.catch(() => undefined);
   }
 
-  /** The listed files, the workers started as the bytes listed pay for them (before and after this call). */
-  async files(workers: ScanWorkers): Promise<DiskTarget[]> {
-    this.workers = workers;
-    workers.listed(this.listedBytes);
-    this.attached();
+  /** The listed files; a listing that fails ends the workers. */
+  async files(): Promise<DiskTarget[]> {
     return this.targets.catch((error: unknown) => {
-      workers.stop();
+      this.workers.stop();
       throw error;
     });
-  }
-
-  private listed(size: number): void {
-    if (this.workers === null) this.listedBytes += size;
-    else this.workers.listed(size);
   }
 }
 

@@ -79,12 +79,37 @@ async function checkScanFlags(flags: ScanCommandFlags, cwd: string): Promise<voi
 export async function runScanCommand(flags: ScanCommandFlags, io: ScanCommandIo = defaultIo()): Promise<number> {
   const started = performance.now();
   await checkScanFlags(flags, io.cwd);
-  const audit = flags.baselineAudit === true;
-  const all = flags.all || audit;
+  const all = flags.all || flags.baselineAudit === true;
   const needsGit = flags.staged || all || flags.history !== undefined;
   // Without --staged, --all or --history a scan needs no repository: outside one, git is not even started.
   const repoRoot = needsGit ? await findRepoRoot(io.cwd, io.env) : await findRepoRootIfAny(io.cwd, io.env);
-  const listing = diskListing(flags, all, repoRoot, io.cwd);
+  // Before the config: a cap on the command line, an exact count, and the bytes git lists start the workers.
+  const cap = { ...threadCap(flags.maxThreads), ...scanThreads(io.env) };
+  const workers = diskScan(flags) ? new ScanWorkers(cap) : null;
+  try {
+    const listing = workers && diskListing(flags, all, repoRoot, io.cwd, workers);
+    return await scanAndReport(flags, io, { started, all, repoRoot, listing, workers });
+  } catch (error) {
+    workers?.stop();
+    throw error;
+  }
+}
+
+interface ScanStart {
+  started: number;
+  all: boolean;
+  repoRoot: string | null;
+  listing: DiskListing | null;
+  workers: ScanWorkers | null;
+}
+
+/** The rest of `runScanCommand` once the listing (and any worker) has begun: config, rules, scan, report. */
+async function scanAndReport(
+  flags: ScanCommandFlags,
+  io: ScanCommandIo,
+  { started, all, repoRoot, listing, workers }: ScanStart,
+): Promise<number> {
+  const audit = flags.baselineAudit === true;
   const { options, network, read } = repoRoot
     ? await loadSecretsOptions(repoRoot, io.env, historyBase(flags.history))
     : { options: defaultSecretsOptions(), network: 'allow' as const, read: undefined };
@@ -105,7 +130,7 @@ export async function runScanCommand(flags: ScanCommandFlags, io: ScanCommandIo 
   const { scope, outcome, targets } = await scanChosenSource(
     flags,
     { all, verifying },
-    { root, env: io.env, listing },
+    { root, env: io.env, listing, workers },
     {
       repoRoot: root,
       options,
@@ -222,7 +247,7 @@ function scanOptionsFor(flags: ScanCommandFlags, options: ScanTargetsOptions): S
 async function scanChosenSource(
   flags: ScanCommandFlags,
   mode: { all: boolean; verifying: boolean },
-  where: { root: string; env: NodeJS.ProcessEnv; listing: DiskListing | null },
+  where: { root: string; env: NodeJS.ProcessEnv; listing: DiskListing | null; workers: ScanWorkers | null },
   parallel: ParallelScanOptions,
   scanOptions: ScanTargetsOptions,
 ): Promise<{ scope: string; outcome: ScanOutcome; targets: readonly ScanTarget[] }> {
@@ -238,22 +263,33 @@ async function scanChosenSource(
     const targets = await historyTargets(range);
     return { scope, outcome: await scanTargets(targets, scanOptions), targets };
   }
-  // Worker threads start while the files are listed, as soon as the bytes found pay for them, and build their rules
-  // meanwhile.
-  const workers = new ScanWorkers(parallel);
-  const targets = await where.listing!.files(workers);
+  // The workers started as the files were listed get the config (and its cap) now, and build their rules while the
+  // listing ends.
+  const workers = where.workers!;
+  workers.post(parallel);
+  const targets = await where.listing!.files();
   const outcome = await scanDiskTargets(targets, parallel, workers);
   return { scope: mode.all ? 'all' : 'paths', outcome, targets };
 }
 
+/** A scan of files on disk (paths, `--all`), not of changes (`--staged`, `--history`). */
+function diskScan(flags: ScanCommandFlags): boolean {
+  return !flags.staged && flags.history === undefined;
+}
+
 /**
- * The listing of a scan of the disk, begun before the config is loaded; null for `--staged` and `--history`. The whole
- * work tree is the repository root as a path: git lists it, and symlinks out of it are not followed.
+ * The listing of a scan of the disk, begun before the config is loaded. The whole work tree is the repository root as
+ * a path: git lists it, and symlinks out of it are not followed.
  */
-function diskListing(flags: ScanCommandFlags, all: boolean, repoRoot: string | null, cwd: string): DiskListing | null {
-  if (flags.staged || flags.history !== undefined) return null;
-  if (all) return new DiskListing(repoRoot, repoRoot!, [repoRoot!]);
-  return new DiskListing(repoRoot, cwd, flags.paths.length > 0 ? flags.paths : ['.']);
+function diskListing(
+  flags: ScanCommandFlags,
+  all: boolean,
+  repoRoot: string | null,
+  cwd: string,
+  workers: ScanWorkers,
+): DiskListing {
+  if (all) return new DiskListing(repoRoot, repoRoot!, [repoRoot!], workers);
+  return new DiskListing(repoRoot, cwd, flags.paths.length > 0 ? flags.paths : ['.'], workers);
 }
 
 /** `--max-threads`, else config `secrets.maxThreads`: unset, one thread per core as the bytes pay for. */
