@@ -28,9 +28,10 @@ if (out && process.platform === 'linux') {
   const line = { thread: isMainThread ? 'main' : `worker ${threadId}`, tid, start: now(), files: 0, bytes: 0, gcMs: 0 };
   let reading = false;
   const { openSync, readSync } = fs;
-  // The scan reads every file with openSync and readSync (file-reader.ts); anything else opened is not a scanned file.
+  // The scan reads every file with openSync and readSync (file-reader.ts); anything else opened is not a scanned file,
+  // nor is git's own data (the listing reads `.git/index` for the tracked files' sizes before any file is scanned).
   fs.openSync = function timedOpen(path, ...rest) {
-    if (typeof path === 'string' && path.startsWith(folder)) {
+    if (typeof path === 'string' && path.startsWith(folder) && !path.includes('/.git/')) {
       const at = now();
       if (!reading) {
         reading = true;
