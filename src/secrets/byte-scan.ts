@@ -8,7 +8,6 @@ import type { KeywordAutomaton } from './prefilter.js';
 import { runRuleWindow } from './run-rule-window.js';
 import type { ScanState } from './scan-state.js';
 import { type StateShapes, shapeMask, withoutJsonRefuted } from './shape-masks.js';
-import type { FileSyntax } from './syntax.js';
 import type { UnitBytes } from './unit-bytes.js';
 
 /**
@@ -38,33 +37,11 @@ export interface ByteScanContext {
   readonly tileBytes: number;
 }
 
-/**
- * The line-window state of a byte scan, with its tiles. A class, not an object literal, as `TextScanState` is
- * (`scan-state.ts`).
- */
-class ByteHits implements LineHits {
-  readonly syntax: FileSyntax;
-  readonly lockfile: boolean;
-  readonly documentation: boolean;
-  readonly scannedUntil: Float64Array;
-  readonly text = '';
-  readonly length: number;
-  readonly base = 0;
-  lineStart = -1;
-  lineEnd = -2;
-
-  constructor(
-    readonly scan: ScanState,
-    readonly bytes: Buffer,
-    readonly pending: PendingWindows,
-    readonly tiles: Tiles,
-  ) {
-    this.syntax = scan.syntax;
-    this.lockfile = scan.lockfile;
-    this.documentation = scan.documentation;
-    this.scannedUntil = scan.scannedUntil;
-    this.length = bytes.length;
-  }
+/** The line-window state of a byte scan, with its tiles. */
+interface ByteHits extends LineHits {
+  readonly scan: ScanState;
+  readonly bytes: Buffer;
+  readonly tiles: Tiles;
 }
 
 /** About how many units a tile holds that is decoded (it holds non-ASCII text, `unit-bytes.ts`). */
@@ -127,7 +104,21 @@ export function advanceBytes(
 ): void {
   const tiles = new Tiles(bytes, context.tileBytes, units);
   pending.runner = new TileWindows(context.compiled, tiles, scan);
-  const hits = new ByteHits(scan, bytes, pending, tiles);
+  const hits: ByteHits = {
+    scan,
+    syntax: scan.syntax,
+    lockfile: scan.lockfile,
+    documentation: scan.documentation,
+    scannedUntil: scan.scannedUntil,
+    text: '',
+    length: bytes.length,
+    bytes,
+    base: 0,
+    pending,
+    lineStart: -1,
+    lineEnd: -2,
+    tiles,
+  };
   scan.state = handleHits(context, hits, found, scan.state);
   pending.flushAll();
 }

@@ -29,11 +29,3 @@ export class Utf8ByteView {
     return this.decoded;
   }
 }
-
-// Each cache above first holds `undefined`, and V8 takes a field that has only ever held one value as constant: the
-// first string stored in one (late in a scan: a source map's text, a finding placed) changed that, and threw away the
-// compiled code that makes views (`scanContent`), once per scanning thread. One view read here, at load, makes both
-// fields variable before any such code is compiled (docs/benchmarks.md "The per-text literals as classes").
-// (`utf8()` of an ASCII view fills `oneByte`; of any other, `decoded`.)
-new Utf8ByteView(Buffer.alloc(0), true).utf8();
-new Utf8ByteView(Buffer.alloc(0), false).utf8();

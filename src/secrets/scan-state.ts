@@ -1,8 +1,7 @@
 import { forgetLastText } from './generic-gates.js';
 import type { LineHits } from './line-windows.js';
-import { GateCheck } from './name-gate.js';
+import type { GateCheck } from './name-gate.js';
 import type { PathFacts } from './path-facts.js';
-import type { PendingWindows } from './pending-windows.js';
 import type { Accepting } from './prefilter.js';
 import type { Found, Span } from './scan-results.js';
 import { SeenMatches } from './seen-matches.js';
@@ -38,47 +37,22 @@ export interface ScanState {
 export function newScanState(
   facts: PathFacts,
   syntax: FileSyntax,
-  scannedUntil: Float64Array,
-  accepting: Accepting,
-  keepRejected: boolean,
+  shared: { scannedUntil: Float64Array; accepting: Accepting; keepRejected: boolean },
 ): ScanState {
   forgetLastText();
-  return new TextScanState(facts, syntax, scannedUntil, accepting, keepRejected);
-}
-
-/**
- * A class, not an object literal: V8 gave the literal's map a new allocation site's boilerplate late in a scan, and
- * storing its placeholders generalized the fields' types, which threw away the hot functions compiled against them
- * (docs/benchmarks.md "The per-text literals as classes").
- */
-class TextScanState implements ScanState {
-  syntax: FileSyntax;
-  readonly lockfile: boolean;
-  readonly documentation: boolean;
-  readonly scannedUntil: Float64Array;
-  readonly exempt: readonly number[];
-  readonly accepting: Accepting;
-  state = 0;
-  readonly found: Found[] = [];
-  readonly seen = new SeenMatches();
-  readonly vetoed: Span[] = [];
-  readonly rejected: Found[] | null;
-
-  constructor(
-    facts: PathFacts,
-    syntax: FileSyntax,
-    scannedUntil: Float64Array,
-    accepting: Accepting,
-    keepRejected: boolean,
-  ) {
-    this.syntax = syntax;
-    this.lockfile = facts.lockfile;
-    this.documentation = facts.documentation;
-    this.scannedUntil = scannedUntil;
-    this.exempt = facts.exempt;
-    this.accepting = accepting;
-    this.rejected = keepRejected ? [] : null;
-  }
+  return {
+    syntax,
+    lockfile: facts.lockfile,
+    documentation: facts.documentation,
+    scannedUntil: shared.scannedUntil,
+    exempt: facts.exempt,
+    accepting: shared.accepting,
+    state: 0,
+    found: [],
+    seen: new SeenMatches(),
+    vetoed: [],
+    rejected: shared.keepRejected ? [] : null,
+  };
 }
 
 /** What `advance` carries from one keyword hit to the next. */
@@ -86,33 +60,6 @@ export interface Hits extends LineHits {
   readonly scan: ScanState;
   /** The shared parse of what follows each hit, which rules' gates check before their own regex. */
   readonly gates: GateCheck;
-}
-
-/** `Hits` over a string: a class, not an object literal, as `TextScanState` is. */
-export class TextHits implements Hits {
-  readonly syntax: FileSyntax;
-  readonly lockfile: boolean;
-  readonly documentation: boolean;
-  readonly scannedUntil: Float64Array;
-  readonly length: number;
-  readonly bytes = null;
-  lineStart = -1;
-  lineEnd = -2;
-  readonly gates: GateCheck;
-
-  constructor(
-    readonly scan: ScanState,
-    readonly text: string,
-    readonly base: number,
-    readonly pending: PendingWindows,
-  ) {
-    this.syntax = scan.syntax;
-    this.lockfile = scan.lockfile;
-    this.documentation = scan.documentation;
-    this.scannedUntil = scan.scannedUntil;
-    this.length = text.length;
-    this.gates = new GateCheck(text);
-  }
 }
 
 /**

@@ -1,4 +1,4 @@
-import { advanceBytes, type ByteScanContext } from './byte-scan.js';
+import { advanceBytes } from './byte-scan.js';
 import type { Utf8ByteView } from './byte-view.js';
 import { type CompiledRule, compileRule, opensAt } from './compiled-rule.js';
 import { ExemptAccepting } from './exempt-accepting.js';
@@ -7,6 +7,7 @@ import { KeywordHits } from './keyword-hits.js';
 import { decodedScanInput, kubernetesSecretValues, mayHoldKubernetesSecret } from './kubernetes-secret.js';
 import type { RuleEntry } from './lazy-rule.js';
 import { queueLineWindow } from './line-windows.js';
+import { GateCheck } from './name-gate.js';
 import { NameKeywords } from './name-keywords.js';
 import { opensAnyWindow } from './opens-window.js';
 import { type PathFacts, PathFactsCache } from './path-facts.js';
@@ -17,7 +18,7 @@ import type { SecretRule } from './rule.js';
 import { RuleProgressPool } from './rule-progress.js';
 import { runRuleWindow } from './run-rule-window.js';
 import { type Found, finish, locate, type RawSecret, resolveOverlaps, vetoTest, withRejected } from './scan-results.js';
-import { type Hits, newScanState, type ScanState, STREAM_AHEAD, STREAM_BACK, TextHits } from './scan-state.js';
+import { type Hits, newScanState, type ScanState, STREAM_AHEAD, STREAM_BACK } from './scan-state.js';
 import type { GlobalAllowlist, ScanTextOptions, TextStream } from './scan-text-options.js';
 import { StateShapes } from './shape-masks.js';
 import { type FileSyntax, syntaxOfHead } from './syntax.js';
@@ -60,8 +61,6 @@ export class SecretScanner {
   private readonly unitScratch = new UnitScratch();
   /** See `ByteScanContext.shapes`; made at the first `scanView`. */
   private shapes: StateShapes | undefined;
-  /** See `byteContext`. */
-  private bytesContext: ByteScanContext | undefined;
   /** About how many bytes of whole lines `scanView` reads a hit's gates from (see `byte-scan.ts`); tests cut it. */
   tileBytes = 64 * 1024;
   constructor(rules: readonly RuleEntry[], allowlist: GlobalAllowlist = {}) {
@@ -150,24 +149,14 @@ export class SecretScanner {
 
   /** `advanceBytes` (`byte-scan.ts`) over the whole of `bytes`, with this scanner's automata and rules lent. */
   private advanceBytes(scan: ScanState, bytes: Buffer, units: UnitBytes | null): void {
-    const context = this.byteContext();
+    const { automaton, nameKeywords, compiled, tileBytes } = this;
+    this.shapes ??= new StateShapes(automaton);
+    const context = { automaton, nameKeywords, compiled, tileBytes, shapes: this.shapes };
     const pending = this.idleWindows.pop() ?? new PendingWindows(this.compiled.length);
     const found = this.idleHits.pop() ?? new KeywordHits();
     advanceBytes(context, scan, bytes, pending, found, units);
     this.idleWindows.push(pending);
     this.idleHits.push(found);
-  }
-
-  /**
-   * The context `advanceBytes` is lent, made once (again only if a test changed `tileBytes`): one made per file was a
-   * late allocation-site boilerplate that generalized its fields' types (see `TextScanState`).
-   */
-  private byteContext(): ByteScanContext {
-    const { automaton, nameKeywords, compiled, tileBytes } = this;
-    if (this.bytesContext?.tileBytes === tileBytes) return this.bytesContext;
-    this.shapes ??= new StateShapes(automaton);
-    this.bytesContext = { automaton, nameKeywords, compiled, tileBytes, shapes: this.shapes };
-    return this.bytesContext;
   }
 
   /**
@@ -248,7 +237,8 @@ export class SecretScanner {
 
   private startScan(facts: PathFacts, syntax: FileSyntax, options: ScanTextOptions): ScanState {
     const scannedUntil = this.progress.take(facts.exempt);
-    return newScanState(facts, syntax, scannedUntil, this.accepting.for(facts.exempt), !!options.keepRejected);
+    const shared = { scannedUntil, accepting: this.accepting.for(facts.exempt), keepRejected: !!options.keepRejected };
+    return newScanState(facts, syntax, shared);
   }
 
   private finishScan(scan: ScanState, options: ScanTextOptions): RawSecret[] {
@@ -277,11 +267,27 @@ export class SecretScanner {
    * stays `reach` short of its end, so no window is cut short by it.
    */
   private advance(scan: ScanState, text: string, from: number, until: number, base = 0): void {
+    const { scannedUntil } = scan;
     // Lent for this call (a nested scan, of a Kubernetes Secret's decoded value, takes others).
     const pending = this.idleWindows.pop() ?? new PendingWindows(this.compiled.length);
     const found = this.idleHits.pop() ?? new KeywordHits();
     pending.runner = new TextWindows(this.compiled, text, scan, base);
-    const hits = new TextHits(scan, text, base, pending);
+    const { syntax, lockfile, documentation } = scan;
+    const hits: Hits = {
+      scan,
+      syntax,
+      lockfile,
+      documentation,
+      scannedUntil,
+      text,
+      length: text.length,
+      bytes: null,
+      base,
+      pending,
+      lineStart: -1,
+      lineEnd: -2,
+      gates: new GateCheck(text),
+    };
     scan.state = this.handleHits(hits, found, from, until, scan.state);
     pending.flushAll();
     this.idleWindows.push(pending);
