@@ -1,6 +1,6 @@
 import { namedByNameKey } from './env-entry.js';
 import { blanksStart, checkedGate } from './gate-checks.js';
-import { rejectedOnItsOwn } from './generic-value.js';
+import { rejectedOnItsOwn, secretValueRejected } from './generic-value.js';
 import { refutedInJsonValue } from './json-value.js';
 import { nameGate } from './name-gate.js';
 import { forgetNextIndexes, NextIndex } from './next-index.js';
@@ -115,6 +115,24 @@ export function forgetLastText(): void {
   forgetNextIndexes();
 }
 
+/**
+ * The assignment rules' gate (`assignmentPattern`), `quoted` its check of a quoted value. Besides the separator's first
+ * character it reads what the pattern needs next, where nothing the pattern takes can follow: a `?` or `!` only
+ * before `=` (`?=`, `!=`; not TypeScript's optional property `nextToken?: NextToken;`), and after `=` or `:` (past
+ * up to two more of `=`, `:`, `>` (`===`, `=>`) and up to 8 blanks, as the pattern's separator reads) no character
+ * that no value starts with (`"NextToken": {}`, `: [`, the line's end). A value the pattern takes starting inside that
+ * run starts with `=` or `:`, which `rejectedOnItsOwn` turns down in every rule that has this gate; a longer run reads
+ * as a pass (bounded: a streamed scan's gate reads a few dozen characters past the hit). These were 14,900 of
+ * `generic-secret`'s 21,598 windows on the rule-cost row's 64 MB (aws-sdk typings and API models), and the 923 rules'
+ * pass over it took 1.12x less CPU without them and the quoted check below (`docs/benchmarks.md`, helper "gates").
+ */
+function assignmentGate(quoted: (value: string) => boolean): RegExp {
+  return nameGate(
+    { run: 40, at: 'separator', chars: '=:,?![', quoted, call: true },
+    String.raw`\\?["']?[ \t]{0,8}(?:[=:](?![=:>]{0,2}[ \t]{0,8}(?:[{}()\[\];,<\r\n\f\v]|$))|[?!]=|,[ \t]{0,16}["']|\[[0-9]{0,4}\][ \t]{0,4}=)`,
+  );
+}
+
 /** Gates (see `SecretRule.gate`): what must follow a keyword hit for each generic shape to be possible at all. */
 export const GATES = {
   /**
@@ -122,11 +140,14 @@ export const GATES = {
    * `assignmentPattern`'s quoted groups hold: one its rules reject on its own (`"Enter your password"`) stops the hit.
    * A `,` counts only after a call's first argument, quoted, and before a quoted one, as in the pattern: a keyword
    * inside a JSON value (`"cfg_access_key_2", "token_3": …`, on a line or one per line) then stops here.
+   * The password rule's gate (see `assignmentGate`).
    */
-  assignment: nameGate(
-    { run: 40, at: 'separator', chars: '=:,?![', quoted: rejectedOnItsOwn, call: true },
-    String.raw`\\?["']?[ \t]{0,8}(?:[=:?!]|,[ \t]{0,16}["']|\[[0-9]{0,4}\][ \t]{0,4}=)`,
-  ),
+  assignment: assignmentGate(rejectedOnItsOwn),
+  /**
+   * The secret rule's: a quoted value that its validator turns down whatever the name (`"input_token": "NextToken"`
+   * in API models, 4,300 of its 21,598 windows on the rule-cost row's 64 MB) stops the hit too.
+   */
+  secretAssignment: assignmentGate(secretValueRejected),
   /** A provider word early in a longer name: `twilio_auth_token =`. */
   namedValue: nameGate({ run: 80, at: 'separator', chars: '=:' }, String.raw`\\?["']?[ \t]{0,4}[=:]`),
   /** The rest of the element name (which may hold a namespace `:`), then `>`. */
