@@ -1,5 +1,5 @@
 import { namedByNameKey } from './env-entry.js';
-import { blanksStart, checkedGate } from './gate-checks.js';
+import { BASE64URL, blanksStart, checkedGate } from './gate-checks.js';
 import { rejectedOnItsOwn, secretValueRejected } from './generic-value.js';
 import { refutedInJsonValue } from './json-value.js';
 import { nameGate } from './name-gate.js';
@@ -133,6 +133,52 @@ function assignmentGate(quoted: (value: string) => boolean): RegExp {
   );
 }
 
+/** How far the command-line and macro checks read back before they leave the verdict to the regex. */
+const STRETCH_REACH = 128;
+
+/**
+ * Where the stretch of name characters and blanks (`[A-Za-z0-9_.-]`, space, tab) that ends at `after` starts, or -1
+ * past `STRETCH_REACH`. A name in these patterns, the blanks before it and the `-` or the word before those are all in
+ * it (a name's core may hold a space or a `.`: `--api key`, `--client.secret`). Reads back only; stops at a line feed
+ * and at anything outside ASCII.
+ */
+function stretchStart(text: string, after: number): number {
+  const limit = after - STRETCH_REACH;
+  let at = after;
+  for (; at > 0; at--) {
+    if (at <= limit) return -1;
+    const code = text.charCodeAt(at - 1);
+    if (!(code === 32 || code === 9 || (code < 128 && (BASE64URL[code] === 1 || code === 46)))) break;
+  }
+  return at;
+}
+
+/**
+ * The command-line gate's check: what `cliFlag`'s pattern needs before the name. A `-` after a blank (or where a line
+ * starts: a tile's first character, which a whole text's line start must read as too), or `env` or `arg` before a
+ * blank, in the stretch before the hit. Prose after a name (`NextToken to use to retrieve the next page`) has
+ * neither: `generic-secret-cli-flag`'s windows on the rule-cost row's 64 MB went from 9,723 to 986 and `-define`'s
+ * (`followsDefineWord`) from 9,708 to 1,187, about 1 % of the corpus's pass (`docs/benchmarks.md`, helper "gates").
+ */
+export function startsCliFlag(text: string, after: number): boolean {
+  const start = stretchStart(text, after);
+  if (start === -1) return true;
+  for (let at = start; at < after; at++) {
+    if (text.charCodeAt(at) !== 45) continue;
+    const before = at === 0 ? 10 : text.charCodeAt(at - 1);
+    if (before === 10 || before === 32 || before === 9) return true;
+  }
+  return ENV_WORD.test(text.slice(start, after));
+}
+const ENV_WORD = /(?:env|arg)[ \t]/i;
+
+/** The macro gate's check: `define`, `global` or `set` before a blank in the stretch before the hit (`defineMacro`). */
+export function followsDefineWord(text: string, after: number): boolean {
+  const start = stretchStart(text, after);
+  return start === -1 || DEFINE_WORD.test(text.slice(start, after));
+}
+const DEFINE_WORD = /(?:define|global|set)[ \t]/i;
+
 /** Gates (see `SecretRule.gate`): what must follow a keyword hit for each generic shape to be possible at all. */
 export const GATES = {
   /**
@@ -157,8 +203,10 @@ export const GATES = {
     /[^"\r\n]{0,40}"(?:[ \t]+value[ \t]*=|[^<>\r\n]{0,80}>)/i,
     refutedInJsonValue(xmlAttributeCheck),
   ),
-  cliFlag: nameGate({ run: 40, at: 'end', chars: ' \t=' }, '[ \\t=]'),
-  defineMacro: nameGate({ run: 30, at: 'end', chars: ' \t' }, '[ \\t]'),
+  /** A flag (`--api-token=`, `-p `) or a Dockerfile's `ENV`/`ARG` name, then a blank or `=` (`startsCliFlag`). */
+  cliFlag: checkedGate(nameGate({ run: 40, at: 'end', chars: ' \t=' }, '[ \\t=]'), startsCliFlag),
+  /** `#define`, `%global` or `set`, the name, then a blank (`followsDefineWord`). */
+  defineMacro: checkedGate(nameGate({ run: 30, at: 'end', chars: ' \t' }, '[ \\t]'), followsDefineWord),
   /**
    * A container env entry's name ending its line (`- name: DB_PASSWORD`, before or after its `value:` line) or its
    * flow mapping's field (`{value: …, name: DB_PASSWORD}`), and a `name` key before it (`namedByNameKey`).

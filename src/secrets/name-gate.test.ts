@@ -274,3 +274,43 @@ describe('the assignment gates', () => {
     ).toEqual([true, true, true, true, true]);
   });
 });
+
+describe('the command-line and macro gates', () => {
+  // Their checks read back from the hit for what the patterns need before the name (`--`, `ENV`, `#define`, `set`):
+  // with the gates and with none, the rules find the same secrets.
+  const ids = [
+    'generic-password-cli-flag',
+    'generic-secret-cli-flag',
+    'generic-password-define',
+    'generic-secret-define',
+  ];
+  const rules = builtinRules.filter((rule) => ids.includes(rule.id));
+  const gated = new SecretScanner(rules);
+  const ungated = new SecretScanner(rules.map((rule) => ({ ...rule, gate: undefined })));
+  const BEFORE = [' ', '\t', '\n', '\r', '-', '--', 'ENV', 'arg', 'Env', 'x', '.', '"', '#', '%', 'define', 'GLOBAL'];
+  const texts = fc
+    .tuple(
+      fc.array(fc.constantFrom(...BEFORE, 'set', 'The', 'sets', '#define', '%global', 'SET'), { maxLength: 5 }),
+      fc.constantFrom('password', 'api_token', 'secret', 'db_pass', 'NextToken', 'api key', 'bearer'),
+      fc.array(fc.constantFrom(...NAME), { maxLength: 3 }),
+      fc.array(fc.constantFrom(' ', '\t', '=', '"', "'", '\\"'), { maxLength: 3 }),
+      fc.constantFrom('Zq8pLr4TWm3xYv7K', 'Kestrel-92!', 'A1b2C3d4E5F6G7H8J9k0', 'to use to retrieve', 'value.'),
+      fc.constantFrom('', '"', "'", '\\"', ' x\n', '\n'),
+      fc.constantFrom('scripts/deploy.sh', 'Dockerfile', 'src/config.h', 'app.spec', 'README.md'),
+    )
+    .map(([before, keyword, rest, separator, value, end, path]) => ({
+      text: `${before.join('')}${keyword}${rest.join('')}${separator.join('')}${value}${end}`,
+      path,
+    }));
+
+  test('the command-line and macro rules find the same secrets with their gates as with none', () => {
+    fc.assert(
+      fc.property(texts, ({ text, path }) => {
+        const found = (scanner: SecretScanner) =>
+          scanner.scanText(text, { path }).map((item) => `${item.rule.id} ${item.start} ${item.secret}`);
+        expect(found(gated)).toEqual(found(ungated));
+      }),
+      { numRuns: 20000 },
+    );
+  });
+});
