@@ -1,6 +1,6 @@
 import { namedByNameKey } from './env-entry.js';
-import { blanksStart, checkedGate } from './gate-checks.js';
-import { rejectedOnItsOwn } from './generic-value.js';
+import { BASE64URL, blanksStart, checkedGate } from './gate-checks.js';
+import { rejectedOnItsOwn, secretValueRejected } from './generic-value.js';
 import { refutedInJsonValue } from './json-value.js';
 import { nameGate } from './name-gate.js';
 import { forgetNextIndexes, NextIndex } from './next-index.js';
@@ -115,6 +115,70 @@ export function forgetLastText(): void {
   forgetNextIndexes();
 }
 
+/**
+ * The assignment rules' gate (`assignmentPattern`), `quoted` its check of a quoted value. Besides the separator's first
+ * character it reads what the pattern needs next, where nothing the pattern takes can follow: a `?` or `!` only
+ * before `=` (`?=`, `!=`; not TypeScript's optional property `nextToken?: NextToken;`), and after `=` or `:` (past
+ * up to two more of `=`, `:`, `>` (`===`, `=>`) and up to 8 blanks, as the pattern's separator reads) no character
+ * that no value starts with (`"NextToken": {}`, `: [`, the line's end). A value the pattern takes starting inside that
+ * run starts with `=` or `:`, which `rejectedOnItsOwn` turns down in every rule that has this gate; a longer run reads
+ * as a pass (bounded: a streamed scan's gate reads a few dozen characters past the hit). These were 14,900 of
+ * `generic-secret`'s 21,598 windows on the rule-cost row's 64 MB (aws-sdk typings and API models), and the 923 rules'
+ * pass over it took 1.12x less CPU without them and the quoted check below (`docs/benchmarks.md`, helper "gates").
+ */
+function assignmentGate(quoted: (value: string) => boolean): RegExp {
+  return nameGate(
+    { run: 40, at: 'separator', chars: '=:,?![', quoted, call: true },
+    String.raw`\\?["']?[ \t]{0,8}(?:[=:](?![=:>]{0,2}[ \t]{0,8}(?:[{}()\[\];,<\r\n\f\v]|$))|[?!]=|,[ \t]{0,16}["']|\[[0-9]{0,4}\][ \t]{0,4}=)`,
+  );
+}
+
+/** How far the command-line and macro checks read back before they leave the verdict to the regex. */
+const STRETCH_REACH = 128;
+
+/**
+ * Where the stretch of name characters and blanks (`[A-Za-z0-9_.-]`, space, tab) that ends at `after` starts, or -1
+ * past `STRETCH_REACH`. A name in these patterns, the blanks before it and the `-` or the word before those are all in
+ * it (a name's core may hold a space or a `.`: `--api key`, `--client.secret`). Reads back only; stops at a line feed
+ * and at anything outside ASCII.
+ */
+function stretchStart(text: string, after: number): number {
+  const limit = after - STRETCH_REACH;
+  let at = after;
+  for (; at > 0; at--) {
+    if (at <= limit) return -1;
+    const code = text.charCodeAt(at - 1);
+    if (!(code === 32 || code === 9 || (code < 128 && (BASE64URL[code] === 1 || code === 46)))) break;
+  }
+  return at;
+}
+
+/**
+ * The command-line gate's check: what `cliFlag`'s pattern needs before the name. A `-` after a blank (or where a line
+ * starts: a tile's first character, which a whole text's line start must read as too), or `env` or `arg` before a
+ * blank, in the stretch before the hit. Prose after a name (`NextToken to use to retrieve the next page`) has
+ * neither: `generic-secret-cli-flag`'s windows on the rule-cost row's 64 MB went from 9,723 to 986 and `-define`'s
+ * (`followsDefineWord`) from 9,708 to 1,187, about 1 % of the corpus's pass (`docs/benchmarks.md`, helper "gates").
+ */
+export function startsCliFlag(text: string, after: number): boolean {
+  const start = stretchStart(text, after);
+  if (start === -1) return true;
+  for (let at = start; at < after; at++) {
+    if (text.charCodeAt(at) !== 45) continue;
+    const before = at === 0 ? 10 : text.charCodeAt(at - 1);
+    if (before === 10 || before === 32 || before === 9) return true;
+  }
+  return ENV_WORD.test(text.slice(start, after));
+}
+const ENV_WORD = /(?:env|arg)[ \t]/i;
+
+/** The macro gate's check: `define`, `global` or `set` before a blank in the stretch before the hit (`defineMacro`). */
+export function followsDefineWord(text: string, after: number): boolean {
+  const start = stretchStart(text, after);
+  return start === -1 || DEFINE_WORD.test(text.slice(start, after));
+}
+const DEFINE_WORD = /(?:define|global|set)[ \t]/i;
+
 /** Gates (see `SecretRule.gate`): what must follow a keyword hit for each generic shape to be possible at all. */
 export const GATES = {
   /**
@@ -122,11 +186,14 @@ export const GATES = {
    * `assignmentPattern`'s quoted groups hold: one its rules reject on its own (`"Enter your password"`) stops the hit.
    * A `,` counts only after a call's first argument, quoted, and before a quoted one, as in the pattern: a keyword
    * inside a JSON value (`"cfg_access_key_2", "token_3": …`, on a line or one per line) then stops here.
+   * The password rule's gate (see `assignmentGate`).
    */
-  assignment: nameGate(
-    { run: 40, at: 'separator', chars: '=:,?![', quoted: rejectedOnItsOwn, call: true },
-    String.raw`\\?["']?[ \t]{0,8}(?:[=:?!]|,[ \t]{0,16}["']|\[[0-9]{0,4}\][ \t]{0,4}=)`,
-  ),
+  assignment: assignmentGate(rejectedOnItsOwn),
+  /**
+   * The secret rule's: a quoted value that its validator turns down whatever the name (`"input_token": "NextToken"`
+   * in API models, 4,300 of its 21,598 windows on the rule-cost row's 64 MB) stops the hit too.
+   */
+  secretAssignment: assignmentGate(secretValueRejected),
   /** A provider word early in a longer name: `twilio_auth_token =`. */
   namedValue: nameGate({ run: 80, at: 'separator', chars: '=:' }, String.raw`\\?["']?[ \t]{0,4}[=:]`),
   /** The rest of the element name (which may hold a namespace `:`), then `>`. */
@@ -136,8 +203,10 @@ export const GATES = {
     /[^"\r\n]{0,40}"(?:[ \t]+value[ \t]*=|[^<>\r\n]{0,80}>)/i,
     refutedInJsonValue(xmlAttributeCheck),
   ),
-  cliFlag: nameGate({ run: 40, at: 'end', chars: ' \t=' }, '[ \\t=]'),
-  defineMacro: nameGate({ run: 30, at: 'end', chars: ' \t' }, '[ \\t]'),
+  /** A flag (`--api-token=`, `-p `) or a Dockerfile's `ENV`/`ARG` name, then a blank or `=` (`startsCliFlag`). */
+  cliFlag: checkedGate(nameGate({ run: 40, at: 'end', chars: ' \t=' }, '[ \\t=]'), startsCliFlag),
+  /** `#define`, `%global` or `set`, the name, then a blank (`followsDefineWord`). */
+  defineMacro: checkedGate(nameGate({ run: 30, at: 'end', chars: ' \t' }, '[ \\t]'), followsDefineWord),
   /**
    * A container env entry's name ending its line (`- name: DB_PASSWORD`, before or after its `value:` line) or its
    * flow mapping's field (`{value: …, name: DB_PASSWORD}`), and a `name` key before it (`namedByNameKey`).

@@ -274,6 +274,14 @@ export function rejectedOnItsOwn(value: string): boolean {
   return isIdentifierShaped(value) || isFormatString(value) || MIME_TYPE.test(value);
 }
 
+/**
+ * What `judgeGenericValue('secret', …)` turns down in a value whatever its name, syntax and group (a quoted group's
+ * text, taken as it is): the secret assignment gate stops a hit whose quoted value is such (`"NextToken"`, `"Marker"`).
+ */
+export function secretValueRejected(value: string): boolean {
+  return rejectedOnItsOwn(value) || PASSWORD_WORD.test(value) || /token|secret/i.test(value) || !looksLikeSecret(value);
+}
+
 function looksLikePassword(value: string, context: MatchContext): boolean {
   // A short lowercase word is a password only where it cannot be an expression (quoted, or a config file) and does
   // not name one (`sshpass`, `becomepass`, `username`).

@@ -201,3 +201,116 @@ describe('name gates', () => {
     expect(hits.filter((after) => check.passes(gate, nameGateShape(rule.gate), after))).toEqual([]);
   });
 });
+
+describe('the assignment gates', () => {
+  // Every part of the assignment rules' gates (the shape, the quoted-value check, the regex's reading of the separator
+  // and of where a value may start) stops only hits where the rule's pattern and validator report nothing: with the
+  // gates and with none at all (a window at every keyword hit), they find the same secrets.
+  const ids = ['generic-password', 'generic-secret'];
+  const rules = builtinRules.filter((rule) => ids.includes(rule.id));
+  const gated = new SecretScanner(rules);
+  const ungated = new SecretScanner(rules.map((rule) => ({ ...rule, gate: undefined })));
+  const SEPARATOR = ['"', "'", '\\', ' ', '\t', ':', '=', '>', '?', '!', '[', ']', '0', ',', '&', 'str', 'String'];
+  const VALUE = [
+    ...[' ', '\t', '"', "'", '`', '\\', ':', '=', '>', '{', '}', '[', ']', '(', ')', ';', ',', '<', '&quot;', '\r'],
+    ...['true', 'null', '{}', 'NextToken', 'Marker', 'string', 'Token;', 'value', 'x7'],
+    ...['Zq8pLr4TWm3xYv7K', 'Kestrel-92!', 'A1b2C3d4E5F6G7H8J9k0', 'abcd12f2-46da-4fdb-b8d5-fbd4c466928f'],
+  ];
+  const texts = fc
+    .tuple(
+      fc.constantFrom('', 'x ', '  "', "define('", 'getenv( "', 'f(x, "', '--', '#define '),
+      fc.constantFrom('password', 'api_token', 'secret', 'db_pass', 'NextToken', 'client_secret'),
+      fc.array(fc.constantFrom(...NAME), { maxLength: 3 }),
+      fc.array(fc.constantFrom(...SEPARATOR), { maxLength: 5 }),
+      fc.array(fc.constantFrom(...VALUE), { maxLength: 6 }),
+      fc.constantFrom('', '\n', '\nsecret = Zq8pLr4TWm3xYv7K\n', '\n  "token": "A1b2C3d4E5F6G7H8J9k0"'),
+      fc.constantFrom('config.json', 'app.env', 'src/app.ts', 'values.yaml', 'Makefile'),
+    )
+    .map(([before, keyword, rest, separator, value, next, path]) => ({
+      text: `${before}${keyword}${rest.join('')}${separator.join('')}${value.join('')}${next}`,
+      path,
+      nameAt: before.length + keyword.length,
+    }));
+
+  test('the password and secret assignment rules find the same secrets with their gates as with none', () => {
+    fc.assert(
+      fc.property(texts, ({ text, path, nameAt }) => {
+        // Names are not what this test is about: past 40 characters after the keyword the shape's run turns a name
+        // down that `password`'s 4 characters past its keyword `pass` leave the pattern room for (as on main).
+        fc.pre(nameRunEnd(text, nameAt) - nameAt <= 36);
+        const found = (scanner: SecretScanner) =>
+          scanner.scanText(text, { path }).map((item) => `${item.rule.id} ${item.start} ${item.secret}`);
+        expect(found(gated)).toEqual(found(ungated));
+      }),
+      { numRuns: 20000 },
+    );
+  });
+
+  test('they open no window at a value no rule of theirs takes', () => {
+    const rule = builtinRules.find((item) => item.id === 'generic-secret')!;
+    const gate = new RegExp(rule.gate!.source, `${rule.gate!.flags}y`);
+    const opens = (text: string) => {
+      const after = text.indexOf('Token') + 'Token'.length;
+      return new GateCheck(text).passes(gate, nameGateShape(rule.gate), after);
+    };
+    expect(
+      [
+        '"NextToken": {},',
+        '"NextToken": [',
+        'NextToken?: NextToken;',
+        'nextToken:\n',
+        '"input_token": "NextToken",',
+        '"idToken": "Marker"',
+      ].map(opens),
+    ).toEqual([false, false, false, false, false, false]);
+    expect(
+      [
+        '"NextToken": "A1b2C3d4E5F6G7H8J9k0",',
+        'NextToken ?= A1b2C3d4E5F6G7H8J9k0',
+        'nextToken: string = "A1b2C3d4E5F6G7H8J9k0"',
+        'nextToken => A1b2',
+        'nextToken[0] = x',
+      ].map(opens),
+    ).toEqual([true, true, true, true, true]);
+  });
+});
+
+describe('the command-line and macro gates', () => {
+  // Their checks read back from the hit for what the patterns need before the name (`--`, `ENV`, `#define`, `set`):
+  // with the gates and with none, the rules find the same secrets.
+  const ids = [
+    'generic-password-cli-flag',
+    'generic-secret-cli-flag',
+    'generic-password-define',
+    'generic-secret-define',
+  ];
+  const rules = builtinRules.filter((rule) => ids.includes(rule.id));
+  const gated = new SecretScanner(rules);
+  const ungated = new SecretScanner(rules.map((rule) => ({ ...rule, gate: undefined })));
+  const BEFORE = [' ', '\t', '\n', '\r', '-', '--', 'ENV', 'arg', 'Env', 'x', '.', '"', '#', '%', 'define', 'GLOBAL'];
+  const texts = fc
+    .tuple(
+      fc.array(fc.constantFrom(...BEFORE, 'set', 'The', 'sets', '#define', '%global', 'SET'), { maxLength: 5 }),
+      fc.constantFrom('password', 'api_token', 'secret', 'db_pass', 'NextToken', 'api key', 'bearer'),
+      fc.array(fc.constantFrom(...NAME), { maxLength: 3 }),
+      fc.array(fc.constantFrom(' ', '\t', '=', '"', "'", '\\"'), { maxLength: 3 }),
+      fc.constantFrom('Zq8pLr4TWm3xYv7K', 'Kestrel-92!', 'A1b2C3d4E5F6G7H8J9k0', 'to use to retrieve', 'value.'),
+      fc.constantFrom('', '"', "'", '\\"', ' x\n', '\n'),
+      fc.constantFrom('scripts/deploy.sh', 'Dockerfile', 'src/config.h', 'app.spec', 'README.md'),
+    )
+    .map(([before, keyword, rest, separator, value, end, path]) => ({
+      text: `${before.join('')}${keyword}${rest.join('')}${separator.join('')}${value}${end}`,
+      path,
+    }));
+
+  test('the command-line and macro rules find the same secrets with their gates as with none', () => {
+    fc.assert(
+      fc.property(texts, ({ text, path }) => {
+        const found = (scanner: SecretScanner) =>
+          scanner.scanText(text, { path }).map((item) => `${item.rule.id} ${item.start} ${item.secret}`);
+        expect(found(gated)).toEqual(found(ungated));
+      }),
+      { numRuns: 20000 },
+    );
+  });
+});

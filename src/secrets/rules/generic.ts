@@ -567,7 +567,7 @@ export default defineRules([
   }),
   generic('secret', {
     id: 'generic-secret',
-    gate: GATES.assignment,
+    gate: GATES.secretAssignment,
     title: 'Secret or token in an assignment',
     pattern: assignmentPattern(SECRET_NAME),
     key: 'api_token',
