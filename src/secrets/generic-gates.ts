@@ -116,6 +116,13 @@ export function forgetLastText(): void {
 }
 
 /**
+ * How many name characters may follow a keyword in an assignment: the pattern's 40 after the name's core, plus the
+ * most of a core that can follow its keyword (`passphrase` after the keyword `pass`). At 40 a name such as
+ * `db_password_` and 37 more characters, which the pattern reports, was turned down at its gate.
+ */
+const ASSIGNMENT_NAME_RUN = 40 + 'phrase'.length;
+
+/**
  * The assignment rules' gate (`assignmentPattern`), `quoted` its check of a quoted value. Besides the separator's first
  * character it reads what the pattern needs next, where nothing the pattern takes can follow: a `?` or `!` only
  * before `=` (`?=`, `!=`; not TypeScript's optional property `nextToken?: NextToken;`), and after `=` or `:` (past
@@ -128,7 +135,7 @@ export function forgetLastText(): void {
  */
 function assignmentGate(quoted: (value: string) => boolean): RegExp {
   return nameGate(
-    { run: 40, at: 'separator', chars: '=:,?![', quoted, call: true },
+    { run: ASSIGNMENT_NAME_RUN, at: 'separator', chars: '=:,?![', quoted, call: true },
     String.raw`\\?["']?[ \t]{0,8}(?:[=:](?![=:>]{0,2}[ \t]{0,8}(?:[{}()\[\];,<\r\n\f\v]|$))|[?!]=|,[ \t]{0,16}["']|\[[0-9]{0,4}\][ \t]{0,4}=)`,
   );
 }
