@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { registriesWith } from '../../test/support/registries.js';
+import { ONE_SHOT } from '../core/state/atomic-write.js';
 import { defaultSecretsOptions, secretsOptionsSchema } from './options.js';
 
 const rule = (pattern: string, extra: Record<string, unknown> = {}) => ({
@@ -51,4 +52,21 @@ describe('the secrets defaults', () => {
     first.paths.push('vendor/**');
     expect(defaultSecretsOptions().paths).toEqual([]);
   });
+});
+
+test("the scan's one-shot re-parse of a loaded section gives what the compiled parse gives, and the section itself", async () => {
+  const { parseConfigText } = await import('../core/config/index.js');
+  const { secretsTool } = await import('../validators/secrets/index.js');
+  const text =
+    'secrets:\n  paths: ["test/fixtures/**"]\n  rules:\n    - id: acme-key\n      pattern: "acme_[a-z0-9]{32}"\n      keywords: [acme]\n';
+  const loaded = parseConfigText({
+    text,
+    file: 'tollgate.config.yaml',
+    env: {},
+    registries: registriesWith([secretsTool]),
+  });
+  const section = loaded.config.secrets;
+  const oneShot = secretsOptionsSchema().parse(section, ONE_SHOT);
+  expect(oneShot).toStrictEqual(secretsOptionsSchema().parse(section));
+  expect(oneShot).toStrictEqual(section);
 });

@@ -1,5 +1,6 @@
 import { findRepoRoot, findRepoRootIfAny } from '../../core/config/repo-root.js';
 import { isTollgateError, TollgateError } from '../../core/errors.js';
+import { ONE_SHOT } from '../../core/state/atomic-write.js';
 import { checkOutputWritable, writeOutput } from '../../core/state/output-file.js';
 import { TOLLGATE_VERSION } from '../../core/version.js';
 import { baselinePath, readBaselineEntries, type SecretsBaseline, writeBaseline } from '../../secrets/baseline.js';
@@ -346,7 +347,8 @@ async function loadSecretsOptions(
     return loadConfig({ repoRoot, cwd: repoRoot, env });
   });
   return {
-    options: secretsOptionsSchema().parse(loaded.config.secrets),
+    // Parsed once per process: zod's compiled fast path cost ~2.4 ms of a scan's CPU (docs/benchmarks.md, "configcost").
+    options: secretsOptionsSchema().parse(loaded.config.secrets, ONE_SHOT),
     network: loaded.config.permissions.network,
     read: loaded.policy?.read,
   };

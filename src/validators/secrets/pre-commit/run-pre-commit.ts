@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { openProject } from '../../../core/config/open-project.js';
+import { ONE_SHOT } from '../../../core/state/atomic-write.js';
 import { baselinePath, readBaseline } from '../../../secrets/baseline.js';
 import { applyFixtureMode, fixturesNote, isFixture } from '../../../secrets/fixtures.js';
 import { loadScanner } from '../../../secrets/load-rules.js';
@@ -28,7 +29,7 @@ const SELF_ALLOWED = 'its allow marker is new in this commit, which does not cle
 
 export async function runPreCommit(options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<PreCommitResult> {
   const { repoRoot, loaded } = await openProject({ cwd: options.cwd, env: options.env, configCwd: 'repoRoot' });
-  const secrets: SecretsOptions = secretsOptionsSchema().parse(loaded.config.secrets);
+  const secrets: SecretsOptions = secretsOptionsSchema().parse(loaded.config.secrets, ONE_SHOT);
   const writeFiles = loaded.config.permissions.writeFiles === 'allow';
   // Suppression files as the policy has them (docs/policy.md): a commit cannot clear its own secret by adding one.
   const read = loaded.policy?.read;
