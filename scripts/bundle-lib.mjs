@@ -167,16 +167,23 @@ export async function bundleCli(outdir, { sourcemap, selfStarting = false }) {
   // Worker threads load their script by URL next to the code that starts them, so each worker is a file of its own.
   const worker = join(root, 'src/secrets/scan-worker.ts');
   if (existsSync(worker)) {
-    await build({
+    const { metafile } = await build({
       ...common,
       ...maps,
       entryPoints: [worker],
       outfile: join(outdir, 'scan-worker.js'),
       format: 'esm',
+      metafile: true,
       banner: {
         js: "import { createRequire as __tollgateRequire } from 'node:module'; const require = __tollgateRequire(import.meta.url);",
       },
     });
+    // Each worker loads its bundle in a fresh isolate: the config parsers cost it 70-90 ms of CPU a start, and it is
+    // sent the rules and suppressions as data (src/secrets/scanner-rules.ts), so none may come back in.
+    const parser = Object.keys(metafile.inputs).find((name) =>
+      /node_modules\/(zod|jsonc-parser|smol-toml)\//.test(name),
+    );
+    if (parser) throw new Error(`scan-worker.js holds ${parser}: the scan worker must not load a config parser`);
   }
   // A dynamic import() left in a CommonJS bundle (only builtins stay unbundled) would fail at run time under the
   // code-cache loader: catch it here, at build time.

@@ -4,43 +4,11 @@ import { parse as parseJsonc, printParseErrorCode } from 'jsonc-parser';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { TollgateError } from '../core/errors.js';
+import type { AllowPattern, IgnoredPlace, ImportedSuppressions } from './imported-match.js';
 import { superLinearReason } from './redos.js';
 
-/**
- * Suppressions a team already keeps for another scanner, honoured so it can switch without editing its code:
- * `.gitleaksignore` fingerprints (`[commit:]file:rule-id:line`) and secretlint's `allows` patterns. Like the baseline,
- * they are files a reviewer sees in the diff, so the gate accepts them for high and critical secrets only when
- * they are part of the repository.
- */
-export interface ImportedSuppressions {
-  /** `.gitleaksignore` entries by file path. */
-  readonly places: ReadonlyMap<string, readonly IgnoredPlace[]>;
-  /** secretlint `allows`: a secret containing the literal, or matching the pattern, is allowed. */
-  readonly allows: readonly AllowPattern[];
-  /** Repository-relative files they were read from (for the gate's "is it reviewed" question). */
-  readonly files: readonly string[];
-}
-
-interface IgnoredPlace {
-  readonly line: number;
-  /** Set when the entry names a commit: it then clears only that commit's finding (`scan --history`). */
-  readonly commit?: string;
-  readonly ruleId: string;
-  /** `.gitleaksignore:12`. */
-  readonly source: string;
-}
-
-interface AllowPattern {
-  readonly test: (secret: string) => boolean;
-  /** `.secretlintrc.json allows "/^AKIA.*EXAMPLE$/"`. */
-  readonly source: string;
-}
-
-/** What cleared a finding: named in `--report-allowed` and the gate's suppression list. */
-export interface ImportedMatch {
-  source: string;
-  reason: string;
-}
+export type { ImportedMatch, ImportedSuppressions } from './imported-match.js';
+export { importedSuppressionFor, NO_IMPORTED_SUPPRESSIONS } from './imported-match.js';
 
 /**
  * Reads a file's bytes, null when there is none. The gate passes the policy's reader (docs/policy.md), so a file the
@@ -56,8 +24,6 @@ export const readFromDisk: PolicyFileReader = async (absolute) => {
     throw error;
   }
 };
-
-export const NO_IMPORTED_SUPPRESSIONS: ImportedSuppressions = { places: new Map(), allows: [], files: [] };
 
 export const SECRETLINT_FILES = ['.secretlintrc.json', '.secretlintrc', '.secretlintrc.yaml', '.secretlintrc.yml'];
 const SECRETLINT_SCRIPTS = ['.secretlintrc.js', '.secretlintrc.cjs', '.secretlintrc.mjs'];
@@ -107,20 +73,6 @@ export async function loadImportedSuppressions(
     if (script) notes.push(`${script.file}: secretlint JavaScript configs are not read; its allows are not imported`);
   }
   return { imported: { places, allows, files }, notes };
-}
-
-/** The entry or pattern that clears this finding, if any. */
-export function importedSuppressionFor(
-  imported: ImportedSuppressions,
-  finding: { path: string; line: number; commit?: string | undefined; secret: string },
-): ImportedMatch | undefined {
-  for (const place of imported.places.get(finding.path) ?? []) {
-    if (place.line !== finding.line) continue;
-    if (place.commit !== undefined && place.commit !== finding.commit) continue;
-    return { source: place.source, reason: `gitleaks rule ${place.ruleId}` };
-  }
-  const allow = imported.allows.find((pattern) => pattern.test(finding.secret));
-  return allow ? { source: allow.source, reason: 'secretlint allows' } : undefined;
 }
 
 /**
@@ -196,7 +148,7 @@ export function parseSecretlintAllows(text: string, label: string, notes: string
 function allowPattern(entry: string, where: string): AllowPattern {
   const source = `${where} ${JSON.stringify(entry)}`;
   const regexLike = /^\/(.+)\/([dgimsuy]*)$/s.exec(entry);
-  if (!regexLike) return { test: (secret) => entry !== '' && secret.includes(entry), source };
+  if (!regexLike) return { literal: entry, source };
   const [, pattern, flags] = regexLike;
   let regex: RegExp;
   try {
@@ -206,7 +158,7 @@ function allowPattern(entry: string, where: string): AllowPattern {
   }
   const slow = superLinearReason(regex.source, regex.flags);
   if (slow) throw new TollgateError('config', `${where}: may take super-linear time (${slow}); simplify the pattern`);
-  return { test: (secret) => regex.test(secret), source };
+  return { regex, source };
 }
 
 function parseConfigText(text: string, label: string): unknown {

@@ -8,15 +8,14 @@ import {
   type PolicyFileReader,
   readFromDisk,
 } from './imported-suppressions.js';
-import type { RuleEntry } from './lazy-rule.js';
 import type { SecretsOptions } from './options.js';
-import { sharedSecretScanner } from './redact.js';
-import { builtinRuleTable } from './rules/table.js';
-import { SecretScanner } from './scanner.js';
-import { uniformRule } from './uniform-rule.js';
+import type { SecretScanner } from './scanner.js';
+import { buildScanner, type ScannerRules } from './scanner-rules.js';
 
 export interface LoadedScanner {
   scanner: SecretScanner;
+  /** What `scanner` is built from, as data a scan worker is sent (`buildScanner`). */
+  rules: ScannerRules;
   /** Why parts of an imported gitleaks or secretlint config were left out. */
   notes: string[];
   /** `.gitleaksignore` entries and secretlint `allows`, applied as listed suppressions. */
@@ -33,17 +32,11 @@ export async function loadScanner(
   read: PolicyFileReader = readFromDisk,
 ): Promise<LoadedScanner> {
   const { imported, notes } = await loadImportedSuppressions(repoRoot, options, read);
-  const builtin =
-    options.encryptedKeys === 'ignore'
-      ? builtinRuleTable.filter((rule) => !rule.passphraseProtected)
-      : builtinRuleTable;
-  // Custom and imported rules get the built-in rules' one shape too (see `uniformRule`).
-  const rules: RuleEntry[] = [...builtin, ...options.rules.map((rule) => uniformRule(compileCustomRule(rule)))];
+  const withoutEncryptedKeys = options.encryptedKeys === 'ignore';
+  const custom = options.rules.map(compileCustomRule);
   if (!options.gitleaksConfig) {
-    // The built-in rules alone are the scanner that masks output: built once (its keyword automata and compiled rules
-    // cost tens of milliseconds of CPU), shared.
-    const builtinOnly = rules.length === builtinRuleTable.length && builtin === builtinRuleTable;
-    return { scanner: builtinOnly ? sharedSecretScanner() : new SecretScanner(rules), notes, imported };
+    const rules: ScannerRules = { withoutEncryptedKeys, extra: custom };
+    return { scanner: buildScanner(rules), rules, notes, imported };
   }
   const path = isAbsolute(options.gitleaksConfig) ? options.gitleaksConfig : join(repoRoot, options.gitleaksConfig);
   const bytes = await read(path).catch((error: NodeJS.ErrnoException) => error.code ?? 'error');
@@ -55,9 +48,10 @@ export async function loadScanner(
   }
   const text = bytes.toString('utf8');
   const gitleaks = importGitleaksConfig(text, options.gitleaksConfig);
-  return {
-    scanner: new SecretScanner([...rules, ...gitleaks.rules.map(uniformRule)], gitleaks.allowlist),
-    notes: [...notes, ...gitleaks.notes],
-    imported,
+  const rules: ScannerRules = {
+    withoutEncryptedKeys,
+    extra: [...custom, ...gitleaks.rules],
+    allowlist: gitleaks.allowlist,
   };
+  return { scanner: buildScanner(rules), rules, notes: [...notes, ...gitleaks.notes], imported };
 }

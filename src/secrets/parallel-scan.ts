@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { type QueuedFile, scanQueue } from './disk-queue.js';
-import type { ImportedSuppressions } from './imported-suppressions.js';
+import type { ImportedSuppressions } from './imported-match.js';
 import { MAX_SCAN_THREADS, type SecretsOptions } from './options.js';
 import {
   allowedPaths,
@@ -17,6 +17,7 @@ import {
 } from './scan-targets.js';
 import type { WorkerFiles, WorkerJob } from './scan-worker.js';
 import type { SecretScanner } from './scanner.js';
+import type { ScannerRules } from './scanner-rules.js';
 
 /**
  * Files on disk (`tollgate scan PATHS`, `--all`) are scanned by this thread and, when there is enough work to pay for
@@ -34,9 +35,11 @@ export interface ParallelScanOptions {
   repoRoot: string;
   options: SecretsOptions;
   scanner: SecretScanner;
+  /** What `scanner` was built from (`loadScanner`): each worker builds its own from it. */
+  rules: ScannerRules;
   baseline: ReadonlySet<string>;
   baselineLabel?: string;
-  /** Applied on this thread; each worker reads the same files itself through `loadScanner`. */
+  /** Applied on every thread: each worker is sent them. */
   imported?: ImportedSuppressions;
   /** Scanning threads, this one included, exactly (`TOLLGATE_SCAN_THREADS`: the tests and the bench set it). */
   threads?: number;
@@ -60,7 +63,7 @@ export const BYTES_PER_THREAD = 128_000_000;
 const WORKER_URL = new URL('./scan-worker.js', import.meta.url);
 
 /** What the workers need from the config, sent once it is loaded (`ScanWorkers.post`). */
-export type WorkerSetup = Omit<ParallelScanOptions, 'scanner' | 'imported'>;
+export type WorkerSetup = Omit<ParallelScanOptions, 'scanner'>;
 
 /**
  * The worker threads of one scan of files on disk. They are started before the config is loaded, each as soon as the
@@ -117,7 +120,8 @@ export class ScanWorkers {
     this.choice = setup;
     this.job = {
       repoRoot: setup.repoRoot,
-      options: setup.options,
+      rules: setup.rules,
+      ...(setup.imported ? { imported: setup.imported } : {}),
       baseline: [...setup.baseline],
       ...(setup.reportRejected ? { reportRejected: true } : {}),
       ...(setup.baselineLabel === undefined ? {} : { baselineLabel: setup.baselineLabel }),

@@ -1,5 +1,5 @@
 import type { LineRange, SkipReason } from '../core/change-set/types.js';
-import type { ImportedSuppressions } from './imported-suppressions.js';
+import type { ImportedSuppressions } from './imported-match.js';
 import type { SecretScanner } from './scanner.js';
 import type { AppliedSuppression, GateSuppressionPolicy } from './suppressions.js';
 import type { SecretFinding } from './to-finding.js';

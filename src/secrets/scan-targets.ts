@@ -3,7 +3,7 @@ import picomatch from 'picomatch';
 import type { LineRange } from '../core/change-set/types.js';
 import { Utf8ByteView } from './byte-view.js';
 import { isFormatlessRule } from './fixtures.js';
-import { importedSuppressionFor } from './imported-suppressions.js';
+import { importedSuppressionFor } from './imported-match.js';
 import { keyStoreText } from './key-stores.js';
 import { isCompiledCode, printableRuns } from './printable-runs.js';
 import { emptyScanOutcome, mergeScanOutcome } from './scan-outcome.js';

@@ -1,19 +1,21 @@
 import { readFile } from 'node:fs/promises';
 import { type MessagePort, parentPort } from 'node:worker_threads';
 import { type QueuedFile, scanQueue } from './disk-queue.js';
-import { loadScanner } from './load-rules.js';
-import type { SecretsOptions } from './options.js';
+import { type ImportedSuppressions, NO_IMPORTED_SUPPRESSIONS } from './imported-match.js';
+import { buildScanner, type ScannerRules } from './scanner-rules.js';
 
 /**
  * A worker thread of `parallel-scan.ts`. It is started before the scan's config is loaded, so it loads this bundle
- * meanwhile; then it gets its job (the config's secrets options and the baseline) and builds its own scanner (rule
- * functions cannot cross threads), while the files are listed; then it takes its share of the files from the shared
- * queue (`WorkerFiles`, posted once the list is known) until the queue is empty, and posts back one outcome, which
- * holds masked findings only.
+ * meanwhile; then it gets its job (the rules the main thread built its scanner from, as data, the imported
+ * suppressions and the baseline) and builds its own scanner (rule functions cannot cross threads), while the files are
+ * listed; then it takes its share of the files from the shared queue (`WorkerFiles`, posted once the list is known)
+ * until the queue is empty, and posts back one outcome, which holds masked findings only.
  */
 export interface WorkerJob {
   repoRoot: string;
-  options: SecretsOptions;
+  /** The main thread's, from the config it read and checked: the worker reads no config file and loads no parser. */
+  rules: ScannerRules;
+  imported?: ImportedSuppressions;
   baseline: string[];
   baselineLabel?: string;
   reportRejected?: boolean;
@@ -44,7 +46,7 @@ function nextMessages(port: MessagePort, count: number): Array<Promise<unknown>>
 const port = parentPort!;
 const [jobMessage, filesMessage] = nextMessages(port, 2);
 const job = (await jobMessage) as WorkerJob;
-const { scanner, imported } = await loadScanner(job.repoRoot, job.options);
+const scanner = buildScanner(job.rules);
 const queue = (await filesMessage) as WorkerFiles;
 const outcome = scanQueue(
   queue.files,
@@ -52,7 +54,7 @@ const outcome = scanQueue(
   {
     scanner,
     baseline: new Set(job.baseline),
-    imported,
+    imported: job.imported ?? NO_IMPORTED_SUPPRESSIONS,
     ...(job.reportRejected ? { reportRejected: true } : {}),
     ...(job.baselineLabel === undefined ? {} : { baselineLabel: job.baselineLabel }),
   },

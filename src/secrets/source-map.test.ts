@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import { z } from 'zod';
 import { Utf8ByteView } from './byte-view.js';
 import { sourceMapParts, sourceMapPartsOf, sourceMapPartsOfView } from './source-map.js';
 
@@ -189,5 +190,65 @@ describe('source map parts from the bytes', () => {
       { path: 'm.js.map!source-1', text: '\u00e9 \u00e9' },
       { path: 'm.js.map!source-2', text: '\u20ac' },
     ]);
+  });
+});
+
+describe('sourceMapPartsOf without zod', () => {
+  // The zod schema the hand-written check replaced (the scan worker loads no zod): both must accept the same values.
+  const zodSchema = z.object({
+    version: z.literal(3),
+    mappings: z.string(),
+    sources: z.array(z.string().nullable()).default([]),
+    sourcesContent: z.array(z.string().nullable()).optional(),
+  });
+  function partsByZod(path: string, parsed: unknown) {
+    const map = zodSchema.safeParse(parsed);
+    if (!map.success) return null;
+    const { sources, sourcesContent = [] } = map.data;
+    return sourcesContent.flatMap((content, index) =>
+      typeof content === 'string' && content.length > 0
+        ? [{ path: `${path}!${sources[index] ?? `source-${index}`}`, text: content }]
+        : [],
+    );
+  }
+  const fieldValue = fc.oneof(
+    fc.constant(undefined),
+    fc.constant(null),
+    fc.constantFrom(3, 2, '3', ''),
+    fc.string({ maxLength: 4 }),
+    fc.array(fc.oneof(fc.string({ maxLength: 4 }), fc.constant(null), fc.integer()), { maxLength: 3 }),
+    fc.dictionary(fc.string({ maxLength: 2 }), fc.string({ maxLength: 2 }), { maxKeys: 2 }),
+  );
+  const mapLike = fc.oneof(
+    fc.record(
+      { version: fieldValue, mappings: fieldValue, sources: fieldValue, sourcesContent: fieldValue },
+      { requiredKeys: [] },
+    ),
+    fc.jsonValue(),
+  );
+
+  test('accepts and splits exactly what the zod schema did', () => {
+    fc.assert(
+      fc.property(mapLike, (value) => {
+        // Through JSON, as a map on disk is: `undefined` fields are absent, as they are in a parsed file.
+        const parsed: unknown = JSON.parse(JSON.stringify(value) ?? 'null');
+        expect(sourceMapPartsOf('a.js.map', parsed)).toEqual(partsByZod('a.js.map', parsed));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  test('a map with every field, one without sources, and wrong types', () => {
+    const full = { version: 3, mappings: 'AA', sources: ['a.ts', null], sourcesContent: ['x', 'y'] };
+    expect(sourceMapPartsOf('m.map', full)).toEqual([
+      { path: 'm.map!a.ts', text: 'x' },
+      { path: 'm.map!source-1', text: 'y' },
+    ]);
+    expect(sourceMapPartsOf('m.map', { version: 3, mappings: '', sourcesContent: ['z'] })).toEqual([
+      { path: 'm.map!source-0', text: 'z' },
+    ]);
+    expect(sourceMapPartsOf('m.map', { ...full, sources: null })).toBeNull();
+    expect(sourceMapPartsOf('m.map', { ...full, version: '3' })).toBeNull();
+    expect(sourceMapPartsOf('m.map', [full])).toBeNull();
   });
 });

@@ -3,6 +3,7 @@ import { describe, expect, test, vi } from 'vitest';
 import { secretsOptionsSchema } from './options.js';
 import type { ThreadChoice, WorkerSetup } from './parallel-scan.js';
 import { emptyScanOutcome } from './scan-targets.js';
+import { BUILTIN_RULES_ONLY } from './scanner-rules.js';
 
 // Whatever the load average says, the count must not change: the chooser is tested with it mocked to a busy machine.
 vi.mock('node:os', async (original) => ({
@@ -71,7 +72,13 @@ function listingWorkers(choice: ThreadChoice, cores: number) {
 
 /** What the config brings (`ScanWorkers.post`), with `choice` its thread settings. */
 function setup(choice: ThreadChoice & { reportRejected?: boolean } = {}): WorkerSetup {
-  return { repoRoot: '/repo', options: secretsOptionsSchema().parse(undefined), baseline: new Set(['f1']), ...choice };
+  return {
+    repoRoot: '/repo',
+    options: secretsOptionsSchema().parse(undefined),
+    rules: BUILTIN_RULES_ONLY,
+    baseline: new Set(['f1']),
+    ...choice,
+  };
 }
 
 describe('workers started while the files are listed', () => {

@@ -6,10 +6,12 @@ import { CLI_PATH } from '../support/run-cli.js';
 /**
  * What the built bundles hold (scripts/bundle-lib.mjs): every start reads and evaluates the CLI's bundle, so code no
  * command can reach is start-up time paid for nothing. zod's index of languages is built with English
- * alone: zod's own messages stay in English, no other language ships.
+ * alone: zod's own messages stay in English, no other language ships. The scan worker's bundle holds no zod and no
+ * config parser at all: it is sent its rules as data (src/secrets/scanner-rules.ts).
  */
 const ROOT = join(dirname(CLI_PATH), '..');
-const BUNDLES = ['dist/bundle/cli/tollgate.cjs', 'dist/bundle/cli/scan-worker.js'];
+const BUNDLES = ['dist/bundle/cli/tollgate.cjs'];
+const WORKER = 'dist/bundle/cli/scan-worker.js';
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -24,6 +26,13 @@ describe('the built bundles', () => {
     const text = readFileSync(join(ROOT, bundle), 'utf8');
     expect(text).toContain('Invalid input'); // zod's English messages (locales/en.js)
     expect(text).not.toContain('Ongeldige invoer'); // Dutch (locales/nl.js), one of the languages left out
+  });
+
+  test('the scan worker loads no config parser (zod, jsonc-parser, smol-toml)', () => {
+    const map = JSON.parse(readFileSync(join(ROOT, `${WORKER}.map`), 'utf8')) as { sources: string[] };
+    const parsers = map.sources.filter((source) => /node_modules\/(zod|jsonc-parser|smol-toml)\//.test(source));
+    expect(parsers).toEqual([]);
+    expect(readFileSync(join(ROOT, WORKER), 'utf8')).not.toContain('Invalid input');
   });
 
   test('no source reaches for the languages the bundle leaves out', () => {

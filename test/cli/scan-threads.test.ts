@@ -78,6 +78,70 @@ describe('tollgate scan on one thread and on several', () => {
     expect(untimed(two.stdout)).toBe(untimed(one.stdout));
   }, 60_000);
 
+  test('custom rules, an imported gitleaks config and imported suppressions: the workers report what one thread does', async () => {
+    // The workers build their scanner from the main thread's rules and suppressions, sent as data (no config read).
+    const config = [
+      'secrets:',
+      '  encryptedKeys: ignore',
+      '  gitleaksConfig: .gitleaks.toml',
+      '  rules:',
+      '    - id: acme-key',
+      '      pattern: "\\\\bacme_[A-Za-z0-9]{24}\\\\b"',
+      '      keywords: [acme_]',
+      '      caseInsensitive: true',
+      '',
+    ].join('\n');
+    const gitleaks = [
+      '[[rules]]',
+      'id = "zeta-token"',
+      "regex = '''(?i)zeta_(?P<secret>[0-9a-f]{20})'''",
+      'secretGroup = 1',
+      'keywords = ["zeta_"]',
+      '[allowlist]',
+      "regexes = ['''^0{20}$''']",
+      "stopwords = ['cafecafecafecafecafe']",
+      '',
+    ].join('\n');
+    const files: Record<string, string> = {
+      'tollgate.config.yaml': config,
+      '.gitleaks.toml': gitleaks,
+      '.gitleaksignore': 'src/part-03.js:gitleaks-zeta-token:2003\n',
+      '.secretlintrc.json': JSON.stringify({
+        rules: [{ id: 'r', options: { allows: ['/^acme_Allowed/', 'FEEDFEED'] } }],
+      }),
+    };
+    for (let i = 0; i < 12; i++) {
+      const n = String(i).padStart(2, '0');
+      files[`src/part-${n}.js`] = [
+        filler.repeat(1 + (i % 3)),
+        `const acme = "ACME_x${n}Yz9Qw7Er5Ty3Ui1Op8As6";`,
+        `const zeta = "zeta_${n}9a8b7c6d5e4f3a2b1c0d";`,
+        `const allowed = "acme_Allowed${n}Qw7Er5Ty3Ui1Op8";`,
+        `const literal = "acme_FEEDFEED${n}Er5Ty3Ui1Op8As";`,
+        'const zero = "zeta_00000000000000000000";',
+        'const stop = "zeta_cafecafecafecafecafe";',
+        '',
+      ].join('\n');
+    }
+    repo = await createTempRepo({ files });
+    const listed = ['--report-allowed', '--format', 'json'];
+    const [one, three] = [await scan(listed, '1'), await scan(listed, '3')];
+    expect(one.stderr).toBe('');
+    const untimed = (text: string) => text.replace(/"durationMs": \d+/, '"durationMs": 0');
+    expect(untimed(three.stdout)).toBe(untimed(one.stdout));
+    const report = JSON.parse(one.stdout) as {
+      findings: Array<{ ruleId: string }>;
+      allowed: Array<{ kind: string; reason?: string; source?: string }>;
+    };
+    const count = (rule: string) => report.findings.filter((finding) => finding.ruleId.endsWith(rule)).length;
+    expect(count('acme-key')).toBe(12);
+    // One zeta token is cleared by the .gitleaksignore entry; the allowlist's regex and stopword clear the others.
+    expect(count('gitleaks-zeta-token')).toBe(11);
+    const imported = report.allowed.filter((entry) => entry.kind === 'imported');
+    expect(imported.filter((entry) => entry.reason === 'secretlint allows')).toHaveLength(24);
+    expect(imported.filter((entry) => entry.source === '.gitleaksignore:1')).toHaveLength(1);
+  }, 120_000);
+
   test('a path that is not there: one-line usage error, and the workers started for the listing do not hold the process', async () => {
     repo = await createTempRepo({ files: { 'README.md': '# demo\n' } });
     const result = await runCli(['scan', 'missing-dir'], {

@@ -121,7 +121,7 @@ async function scanAndReport(
     ? Promise.resolve([])
     : readBaselineEntries(baselineFile, options.baseline, read);
   baselineRead.catch(() => undefined);
-  const { scanner, notes, imported } = await loadScanner(root, options, read);
+  const { scanner, rules, notes, imported } = await loadScanner(root, options, read);
   const entries = await baselineRead;
   const baseline = new Set(entries.map((entry) => entry.fingerprint));
 
@@ -136,6 +136,7 @@ async function scanAndReport(
       repoRoot: root,
       options,
       scanner,
+      rules,
       baseline,
       imported,
       reportRejected,
