@@ -50,8 +50,8 @@ export interface ParallelScanOptions {
 }
 
 /**
- * Bytes each extra thread must have to scan before it pays for itself. A worker spends 0.3 to 0.8 s of CPU starting
- * (its module load, the garbage collection of a fresh heap, its rules; the more the machine is loaded, the more), in
+ * Bytes each extra thread must have to scan before it pays for itself. A worker spends 0.2 to 0.3 s of CPU starting
+ * (measured under load, 2026-12-04: its module load, the garbage collection of a fresh heap, its rules), in
  * which this thread scans 15 to 20 MB of library code, and the second isolate compiles the scanner again; while both
  * threads stream bytes each runs slower. On a quiet machine a second thread cost wall time on the npm corpus's first
  * 24, 48 and 102 MB and saved some on its first 160 MB (docs/benchmarks.md): with less than this much to share, it
@@ -68,7 +68,7 @@ export type WorkerSetup = Omit<ParallelScanOptions, 'scanner'>;
 /**
  * The worker threads of one scan of files on disk. They are started before the config is loaded, each as soon as the
  * bytes listed so far pay for it (`listed`; git's list arrives while the config loads), so that a worker loads its
- * bundle (0.2 s of CPU) while this thread loads the config and builds its rules: started after them, its first file
+ * bundle (0.22-0.24 s of CPU before its first file, load 4) while this thread loads the config and builds its rules: started after them, its first file
  * came 0.1 s after this thread's (docs/benchmarks.md). Each gets its job once the config is loaded (`post`), which may
  * end workers its cap (`secrets.maxThreads`) does not allow, and the queue once the list is known (`scan`). Only more
  * bytes can be listed, so a worker started early is one the whole list pays for too.
