@@ -69,6 +69,23 @@ const shapedFollowers = fc
   .map((parts) => parts.flat().join(''));
 const followers = fc.oneof(randomFollowers, shapedFollowers);
 
+/** Both scanners report the same findings (rule, start, secret) on every text `texts` draws. */
+function expectSameFindings(
+  one: SecretScanner,
+  other: SecretScanner,
+  texts: fc.Arbitrary<{ text: string; path: string }>,
+  numRuns: number,
+): void {
+  const found = (scanner: SecretScanner, text: string, path: string) =>
+    scanner.scanText(text, { path }).map((item) => `${item.rule.id} ${item.start} ${item.secret}`);
+  fc.assert(
+    fc.property(texts, ({ text, path }) => {
+      expect(found(one, text, path)).toEqual(found(other, text, path));
+    }),
+    { numRuns },
+  );
+}
+
 describe('name gates', () => {
   test('the built-in rules use shaped gates', () => {
     expect(shapedGates.length).toBeGreaterThanOrEqual(8);
@@ -169,14 +186,7 @@ describe('name gates', () => {
       'generic-secret',
       'generic-secret-key-name',
     ]);
-    fc.assert(
-      fc.property(assignments, ({ text, path }) => {
-        const found = (scanner: SecretScanner) =>
-          scanner.scanText(text, { path }).map((item) => `${item.rule.id} ${item.start} ${item.secret}`);
-        expect(found(withCheck)).toEqual(found(withoutCheck));
-      }),
-      { numRuns: 5000 },
-    );
+    expectSameFindings(withCheck, withoutCheck, assignments, 5000);
   });
 
   test("after a `,` only a call's first argument, quoted, passes: not a keyword inside a JSON value", () => {
@@ -236,14 +246,7 @@ describe('the assignment gates', () => {
     }));
 
   test('the password and secret assignment rules find the same secrets with their gates as with none', () => {
-    fc.assert(
-      fc.property(texts, ({ text, path }) => {
-        const found = (scanner: SecretScanner) =>
-          scanner.scanText(text, { path }).map((item) => `${item.rule.id} ${item.start} ${item.secret}`);
-        expect(found(gated)).toEqual(found(ungated));
-      }),
-      { numRuns: 20000 },
-    );
+    expectSameFindings(gated, ungated, texts, 20000);
   });
 
   test('they open no window at a value no rule of theirs takes', () => {
@@ -304,13 +307,6 @@ describe('the command-line and macro gates', () => {
     }));
 
   test('the command-line and macro rules find the same secrets with their gates as with none', () => {
-    fc.assert(
-      fc.property(texts, ({ text, path }) => {
-        const found = (scanner: SecretScanner) =>
-          scanner.scanText(text, { path }).map((item) => `${item.rule.id} ${item.start} ${item.secret}`);
-        expect(found(gated)).toEqual(found(ungated));
-      }),
-      { numRuns: 20000 },
-    );
+    expectSameFindings(gated, ungated, texts, 20000);
   });
 });

@@ -63,6 +63,30 @@ beforeAll(async () => {
 });
 afterAll(() => home?.cleanup());
 
+/**
+ * Writes `<dir>/<name>.cjs`, a preload that wraps `vm.Script`: `note` (source run in its constructor, with `code`,
+ * `options`, `this` and `fs`) pushes onto `seen`, which is written to `<dir>/<name>.json` at exit.
+ */
+function scriptWatch(dir: string, name: string, note: string): { preload: string; log: string } {
+  const preload = join(dir, `${name}.cjs`);
+  const log = join(dir, `${name}.json`);
+  writeFileSync(
+    preload,
+    `const vm = require('node:vm'); const fs = require('node:fs');
+const seen = [];
+const Script = vm.Script;
+vm.Script = class extends Script {
+  constructor(code, options) {
+    super(code, options);
+    ${note}
+  }
+};
+process.on('exit', () => fs.writeFileSync(${JSON.stringify(log)}, JSON.stringify(seen)));
+`,
+  );
+  return { preload, log };
+}
+
 describe('the code cache', () => {
   test('the first start writes a private cache file, the next one reads it and prints the same', async () => {
     const dir = join(home.home, 'cache-reuse');
@@ -321,21 +345,10 @@ process.on('exit', () => fs.writeFileSync(${JSON.stringify(log)}, JSON.stringify
   test('the cached data starts on an 8-byte boundary, which V8 reads in place', async () => {
     // V8 copies cached data that does not (the whole CLI's 1.9 MB, every page of the copy faulted in). A preload notes
     // where in its buffer each cache given to `vm.Script` starts, and whether V8 took it.
-    const preload = join(home.home, 'script-watch.cjs');
-    const log = join(home.home, 'script-watch.json');
-    writeFileSync(
-      preload,
-      `const vm = require('node:vm'); const fs = require('node:fs');
-const seen = [];
-const Script = vm.Script;
-vm.Script = class extends Script {
-  constructor(code, options) {
-    super(code, options);
-    if (options && options.cachedData) seen.push({ offset: options.cachedData.byteOffset, rejected: this.cachedDataRejected });
-  }
-};
-process.on('exit', () => fs.writeFileSync(${JSON.stringify(log)}, JSON.stringify(seen)));
-`,
+    const { preload, log } = scriptWatch(
+      home.home,
+      'script-watch',
+      'if (options && options.cachedData) seen.push({ offset: options.cachedData.byteOffset, rejected: this.cachedDataRejected });',
     );
     const dir = join(home.home, 'cache-aligned');
     const env = envWith(dir, { NODE_OPTIONS: `--require ${preload}` });
@@ -354,21 +367,10 @@ process.on('exit', () => fs.writeFileSync(${JSON.stringify(log)}, JSON.stringify
     const text = readFileSync(BUNDLE, 'latin1');
     const opening = Module.wrap('').split('\n')[0]; // Node's own wrapper, up to where the module's text goes
     expect(text.startsWith(`${opening}var __tollgateModule`)).toBe(true);
-    const preload = join(home.home, 'source-watch.cjs');
-    const log = join(home.home, 'source-watch.json');
-    writeFileSync(
-      preload,
-      `const vm = require('node:vm'); const fs = require('node:fs');
-const seen = [];
-const Script = vm.Script;
-vm.Script = class extends Script {
-  constructor(code, options) {
-    super(code, options);
-    if (options && options.filename === ${JSON.stringify(BUNDLE)}) seen.push(code === fs.readFileSync(options.filename, 'latin1'));
-  }
-};
-process.on('exit', () => fs.writeFileSync(${JSON.stringify(log)}, JSON.stringify(seen)));
-`,
+    const { preload, log } = scriptWatch(
+      home.home,
+      'source-watch',
+      `if (options && options.filename === ${JSON.stringify(BUNDLE)}) seen.push(code === fs.readFileSync(options.filename, 'latin1'));`,
     );
     const env = envWith(join(home.home, 'cache-as-read'), { NODE_OPTIONS: `--require ${preload}` });
     expectSameAnswer(await help(env)); // compiles, writes the cache
