@@ -172,7 +172,8 @@ function loadBundle(name, { small = false, variant = '' } = {}) {
   // no second copy of its 1.8 MB to make and flatten (6 ms of CPU a start). Others are wrapped here.
   const source = text.startsWith(LOADER_WRAPPER) ? text : Module.wrap(text.replace(/^#!.*/, ''));
   const dir = cacheDirectory(process.env);
-  const id = dir && bundleId(source);
+  // The id from the file as built (its trailer), not from the wrapped text: a small bundle wrapped here ends past it.
+  const id = dir && bundleId(text);
   const file = dir && path.join(dir, cacheFileName(id, variant));
   const cached = dir ? readCache(file, id) : undefined;
   const script = new vm.Script(source, {
