@@ -30,8 +30,7 @@ export class ReusableFileReader {
    * then looks at it: grown, shrunk, or no file at all). Reads from the start; the caller closes it.
    */
   readExactly(fd: number, size: number): Buffer | null {
-    if (this.buffer.length > this.keepBytes) this.buffer = Buffer.allocUnsafe(this.keepBytes);
-    if (size >= this.buffer.length) this.buffer = Buffer.allocUnsafe(size + 1);
+    this.makeRoom(size);
     let length = 0;
     for (;;) {
       const read = readSync(fd, this.buffer, length, this.buffer.length - length, length);
@@ -44,8 +43,7 @@ export class ReusableFileReader {
 
   /** The same from a file already open, read from its start; the caller closes it. */
   readOpen(fd: number, sizeHint = 0): Buffer {
-    if (this.buffer.length > this.keepBytes) this.buffer = Buffer.allocUnsafe(this.keepBytes);
-    if (sizeHint >= this.buffer.length) this.buffer = Buffer.allocUnsafe(sizeHint + 1);
+    this.makeRoom(sizeHint);
     let length = 0;
     for (;;) {
       if (length === this.buffer.length) {
@@ -59,5 +57,11 @@ export class ReusableFileReader {
       length += read;
     }
     return this.buffer.subarray(0, length);
+  }
+
+  /** Room for `size` bytes and one more (to see a file that grew), after giving back a buffer past `keepBytes`. */
+  private makeRoom(size: number): void {
+    if (this.buffer.length > this.keepBytes) this.buffer = Buffer.allocUnsafe(this.keepBytes);
+    if (size >= this.buffer.length) this.buffer = Buffer.allocUnsafe(size + 1);
   }
 }

@@ -1,12 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { TollgateError } from '../core/errors.js';
-import {
-  importedSuppressionFor,
-  NO_IMPORTED_SUPPRESSIONS,
-  parseGitleaksIgnore,
-  parseSecretlintAllows,
-} from './imported-suppressions.js';
+import { importedSuppressionFor, NO_IMPORTED_SUPPRESSIONS } from './imported-match.js';
+import { parseGitleaksIgnore, parseSecretlintAllows } from './imported-suppressions.js';
 
 const commit = 'a'.repeat(40);
 

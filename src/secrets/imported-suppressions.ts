@@ -7,9 +7,6 @@ import { TollgateError } from '../core/errors.js';
 import type { AllowPattern, IgnoredPlace, ImportedSuppressions } from './imported-match.js';
 import { superLinearReason } from './redos.js';
 
-export type { ImportedMatch, ImportedSuppressions } from './imported-match.js';
-export { importedSuppressionFor, NO_IMPORTED_SUPPRESSIONS } from './imported-match.js';
-
 /**
  * Reads a file's bytes, null when there is none. The gate passes the policy's reader (docs/policy.md), so a file the
  * change edited is read as the base has it; without one, the file on disk.

@@ -2,12 +2,8 @@ import { isAbsolute, join } from 'node:path';
 import { TollgateError } from '../core/errors.js';
 import { compileCustomRule } from './custom-rules.js';
 import { importGitleaksConfig } from './gitleaks-config.js';
-import {
-  type ImportedSuppressions,
-  loadImportedSuppressions,
-  type PolicyFileReader,
-  readFromDisk,
-} from './imported-suppressions.js';
+import type { ImportedSuppressions } from './imported-match.js';
+import { loadImportedSuppressions, type PolicyFileReader, readFromDisk } from './imported-suppressions.js';
 import type { SecretsOptions } from './options.js';
 import type { SecretScanner } from './scanner.js';
 import { buildScanner, type ScannerRules } from './scanner-rules.js';

@@ -69,9 +69,10 @@ export type WorkerSetup = Omit<ParallelScanOptions, 'scanner'>;
  * The worker threads of one scan of files on disk. They are started before the config is loaded, each as soon as the
  * bytes listed so far pay for it (`listed`; git's list arrives while the config loads), so that a worker loads its
  * bundle (0.22-0.24 s of CPU before its first file, load 4) while this thread loads the config and builds its rules:
- * started after them, its first file came 0.1 s after this thread's (docs/benchmarks.md). Each gets its job once the config is loaded (`post`), which may
- * end workers its cap (`secrets.maxThreads`) does not allow, and the queue once the list is known (`scan`). Only more
- * bytes can be listed, so a worker started early is one the whole list pays for too.
+ * started after them, its first file came 0.1 s after this thread's (docs/benchmarks.md). Each gets its job once the
+ * config is loaded (`post`), which may end workers its cap (`secrets.maxThreads`) does not allow, and the queue once
+ * the list is known (`scan`). Only more bytes can be listed, so a worker started early is one the whole list pays for
+ * too.
  */
 export class ScanWorkers {
   private workers: StartedWorker[] = [];
