@@ -361,6 +361,26 @@ process.on('exit', () => fs.writeFileSync(${JSON.stringify(log)}, JSON.stringify
     expect(seen.map((script) => script.offset % 8)).toEqual(seen.map(() => 0));
   });
 
+  test("the cache file is read into the memory that held the bundle's bytes, not a buffer of its own", async () => {
+    // A buffer of its own was a second 1-1.6 MB of fresh pages to fault in at each start (docs/benchmarks.md, "What
+    // loading the CLI costs a command"). A preload notes the size of the memory the cached data given to `vm.Script`
+    // lies in, and where in it the data starts.
+    const { preload, log } = scriptWatch(
+      home.home,
+      'cache-memory-watch',
+      `if (options && options.cachedData && options.filename === ${JSON.stringify(BUNDLE)}) seen.push({ memory: options.cachedData.buffer.byteLength, offset: options.cachedData.byteOffset, rejected: this.cachedDataRejected });`,
+    );
+    const dir = join(home.home, 'cache-same-memory');
+    const env = envWith(dir, { NODE_OPTIONS: `--require ${preload}` });
+    expectSameAnswer(await help(env)); // writes the cache
+    expectSameAnswer(await help(env)); // reads it
+    const [file] = cacheFiles(dir);
+    expect(statSync(BUNDLE).size).toBeGreaterThan(statSync(join(dir, file!)).size); // room for it
+    expect(JSON.parse(readFileSync(log, 'utf8'))).toEqual([
+      { memory: statSync(BUNDLE).size, offset: expect.any(Number), rejected: false },
+    ]);
+  });
+
   test("the whole CLI's bundle is written wrapped and compiled as read, with no second copy", async () => {
     // Wrapping the bundle at each start made a second 1.8 MB string, flattened again by V8 (docs/benchmarks.md, "A
     // first run's CPU ledger"). A preload notes whether the source given to `vm.Script` is the file's text itself.
