@@ -94,10 +94,21 @@ function flagsTag() {
   return flags === '' ? 'default' : (hash >>> 0).toString(16);
 }
 
+/**
+ * A command line that asks for help (`--help`, `-h`, `help …`: src/cli/help-names.ts) compiles little of the command it
+ * names, and a cache file is written once: the help's file of its own, else every later `scan` after a `scan --help`
+ * compiled what the help's cache lacked at each start (a one-file scan 1.09x the CPU, docs/benchmarks.md "What loading
+ * the CLI costs a command").
+ */
+function asksForHelp(argv) {
+  return argv.includes('--help') || argv.includes('-h') || argv[0] === 'help';
+}
+
 /** `variant`: a small bundle that took its stamp itself (`fastPath`) compiles other functions than one that did not. */
 function cacheFileName(id, variant) {
   const command = /^[a-z][a-z0-9-]{0,39}$/.test(args[0] || '') ? args[0] : 'other';
-  return `${id.slice(0, 32)}-${process.version}-${process.arch}-${flagsTag()}-${command}${variant}.bin`;
+  const help = command !== 'help' && asksForHelp(args) ? '-help' : '';
+  return `${id.slice(0, 32)}-${process.version}-${process.arch}-${flagsTag()}-${command}${help}${variant}.bin`;
 }
 
 function sha1(bytes) {
