@@ -49,7 +49,7 @@ const CACHE_PARTIAL = 'H';
 const CACHE_DIGEST_LENGTH = 20;
 // V8 copies cached data that does not start on an 8-byte boundary before reading it (1.9 MB for the whole CLI, each
 // page of the copy faulted in: 7 ms of a first run's CPU, docs/benchmarks.md "A first run's young generation"), so the
-// header is padded to a multiple of 8 bytes: the data then starts aligned in the buffer `readFileSync` returns.
+// header is padded to a multiple of 8 bytes: the data then starts aligned in the buffer `readWhole` reads it into.
 const CACHE_PAD = '\n'.repeat((8 - ((CACHE_MAGIC.length + CACHE_ID_LENGTH + 1 + CACHE_DIGEST_LENGTH) % 8)) % 8);
 const CACHE_FILES_KEPT = 16;
 /** What a bundle written already wrapped starts with: `Module.wrap`'s own opening (scripts/bundle-lib.mjs). */
@@ -94,10 +94,21 @@ function flagsTag() {
   return flags === '' ? 'default' : (hash >>> 0).toString(16);
 }
 
+/**
+ * A command line that asks for help (`--help`, `-h`, `help …`: src/cli/help-names.ts) compiles little of the command it
+ * names, and a cache file is written once: the help's file of its own, else every later `scan` after a `scan --help`
+ * compiled what the help's cache lacked at each start (a one-file scan 1.09x the CPU, docs/benchmarks.md "What loading
+ * the CLI costs a command").
+ */
+function asksForHelp(argv) {
+  return argv.includes('--help') || argv.includes('-h') || argv[0] === 'help';
+}
+
 /** `variant`: a small bundle that took its stamp itself (`fastPath`) compiles other functions than one that did not. */
 function cacheFileName(id, variant) {
   const command = /^[a-z][a-z0-9-]{0,39}$/.test(args[0] || '') ? args[0] : 'other';
-  return `${id.slice(0, 32)}-${process.version}-${process.arch}-${flagsTag()}-${command}${variant}.bin`;
+  const help = command !== 'help' && asksForHelp(args) ? '-help' : '';
+  return `${id.slice(0, 32)}-${process.version}-${process.arch}-${flagsTag()}-${command}${help}${variant}.bin`;
 }
 
 function sha1(bytes) {
@@ -105,13 +116,37 @@ function sha1(bytes) {
 }
 
 /**
- * V8's data from a cache file and whether an answering run wrote it, or undefined when there is none or it is not
- * this bundle's, whole.
+ * A file's bytes, read into `spare` when it is large enough, else into a buffer of their own. Every start reads the
+ * bundle and then its cache file: the bundle's bytes are dead once decoded (the string is a copy), so the cache is read
+ * into the same memory, where a buffer of its own (1.6 MB for `scan --history`) was 400 more pages to fault in, about
+ * 11 us each on the project's VMs (docs/benchmarks.md, "What loading the CLI costs a command", session 28).
  */
-function readCache(file, id) {
+function readWhole(file, spare) {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const size = fs.fstatSync(fd).size;
+    // A buffer of its own (not from Node's shared pool): it starts on an 8-byte boundary (see CACHE_PAD).
+    const buffer = spare && spare.length >= size ? spare : Buffer.allocUnsafeSlow(size);
+    let read = 0;
+    while (read < size) {
+      const count = fs.readSync(fd, buffer, read, size - read, read);
+      if (count === 0) break;
+      read += count;
+    }
+    return buffer.subarray(0, read);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
+ * V8's data from a cache file and whether an answering run wrote it, or undefined when there is none or it is not
+ * this bundle's, whole. `spare`: memory the caller no longer needs, to read the file into (`readWhole`).
+ */
+function readCache(file, id, spare) {
   let data;
   try {
-    data = fs.readFileSync(file);
+    data = readWhole(file, spare);
   } catch {
     return undefined;
   }
@@ -167,7 +202,8 @@ function loadBundle(name, { small = false, variant = '' } = {}) {
   const bundle = path.join(bundleDir, name);
   // Latin-1: the bundle is ASCII (scripts/bundle-lib.mjs checks), and a one-byte string is the cheapest to read and
   // decode (UTF-8 decoding of the whole bundle cost a few percent of each start).
-  const text = fs.readFileSync(bundle, 'latin1');
+  const bytes = readWhole(bundle);
+  const text = bytes.toString('latin1');
   // The whole CLI's bundle is written already wrapped (scripts/bundle-lib.mjs, `LOADER_WRAPPER`): compiled as read, with
   // no second copy of its 1.8 MB to make and flatten (6 ms of CPU a start). Others are wrapped here.
   const source = text.startsWith(LOADER_WRAPPER) ? text : Module.wrap(text.replace(/^#!.*/, ''));
@@ -175,7 +211,8 @@ function loadBundle(name, { small = false, variant = '' } = {}) {
   // The id from the file as built (its trailer), not from the wrapped text: a small bundle wrapped here ends past it.
   const id = dir && bundleId(text);
   const file = dir && path.join(dir, cacheFileName(id, variant));
-  const cached = dir ? readCache(file, id) : undefined;
+  // The bundle's bytes are free once decoded: the cache file is read into them.
+  const cached = dir ? readCache(file, id, bytes) : undefined;
   const script = new vm.Script(source, {
     filename: bundle,
     ...(cached ? { cachedData: cached.payload } : {}),

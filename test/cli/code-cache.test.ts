@@ -103,7 +103,32 @@ describe('the code cache', () => {
     // Each command keeps its own file: a cache holds what its first run compiled.
     const helpCommand = await runCli(['help'], { cwd: home.home, env: envWith(dir) });
     expect(helpCommand.exitCode).toBe(0);
-    expect(cacheFiles(dir).sort()).toEqual([file, file!.replace(/-other\.bin$/, '-help.bin')].sort());
+    expect(file).toMatch(/-other-help\.bin$/);
+    expect(cacheFiles(dir).sort()).toEqual([file, file!.replace(/-other-help\.bin$/, '-help.bin')].sort());
+  });
+
+  test("a command's help keeps a file apart from the command's: a scan after `scan --help` reads a cache of its own", async () => {
+    // A cache holds what its first run compiled and is written once: a scan reading the help's compiled what that
+    // lacked at every start (a one-file scan 1.09x the CPU, docs/benchmarks.md "What loading the CLI costs a command").
+    const dir = join(home.home, 'cache-help-apart');
+    writeFileSync(join(home.home, 'one.txt'), 'greeting = "hello"\n');
+    const scan = (...args: string[]) => runCli(['scan', ...args], { cwd: home.home, env: envWith(dir) });
+    const helpText = await scan('--help');
+    expect(helpText.exitCode, helpText.stderr).toBe(0);
+    const [helpFile] = cacheFiles(dir);
+    expect(helpFile).toMatch(/-scan-help\.bin$/);
+    const first = await scan('one.txt', '--format', 'json');
+    expect(first.exitCode, first.stderr).toBe(0);
+    const scanFile = cacheFiles(dir).find((name) => name !== helpFile);
+    expect(scanFile).toMatch(/-scan\.bin$/);
+    const written = statSync(join(dir, scanFile!)).mtimeMs;
+    const again = await scan('one.txt', '--format', 'json');
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(again.stdout.replace(/"durationMs":\s*[0-9.]+/g, '')).toBe(
+      first.stdout.replace(/"durationMs":\s*[0-9.]+/g, ''),
+    );
+    expect(cacheFiles(dir).sort()).toEqual([helpFile, scanFile].sort());
+    expect(statSync(join(dir, scanFile!)).mtimeMs, 'a valid cache is not written again').toBe(written);
   });
 
   test('`scan --history`, which starts V8 with flags of its own, keeps a cache file of its own and reads it back', async () => {
@@ -361,6 +386,26 @@ process.on('exit', () => fs.writeFileSync(${JSON.stringify(log)}, JSON.stringify
     expect(seen.map((script) => script.offset % 8)).toEqual(seen.map(() => 0));
   });
 
+  test("the cache file is read into the memory that held the bundle's bytes, not a buffer of its own", async () => {
+    // A buffer of its own was a second 1-1.6 MB of fresh pages to fault in at each start (docs/benchmarks.md, "What
+    // loading the CLI costs a command"). A preload notes the size of the memory the cached data given to `vm.Script`
+    // lies in, and where in it the data starts.
+    const { preload, log } = scriptWatch(
+      home.home,
+      'cache-memory-watch',
+      `if (options && options.cachedData && options.filename === ${JSON.stringify(BUNDLE)}) seen.push({ memory: options.cachedData.buffer.byteLength, offset: options.cachedData.byteOffset, rejected: this.cachedDataRejected });`,
+    );
+    const dir = join(home.home, 'cache-same-memory');
+    const env = envWith(dir, { NODE_OPTIONS: `--require ${preload}` });
+    expectSameAnswer(await help(env)); // writes the cache
+    expectSameAnswer(await help(env)); // reads it
+    const [file] = cacheFiles(dir);
+    expect(statSync(BUNDLE).size).toBeGreaterThan(statSync(join(dir, file!)).size); // room for it
+    expect(JSON.parse(readFileSync(log, 'utf8'))).toEqual([
+      { memory: statSync(BUNDLE).size, offset: expect.any(Number), rejected: false },
+    ]);
+  });
+
   test("the whole CLI's bundle is written wrapped and compiled as read, with no second copy", async () => {
     // Wrapping the bundle at each start made a second 1.8 MB string, flattened again by V8 (docs/benchmarks.md, "A
     // first run's CPU ledger"). A preload notes whether the source given to `vm.Script` is the file's text itself.
@@ -447,7 +492,7 @@ process.on('exit', () => {
     expectSameAnswer(await help(envWith(dir)));
     const left = cacheFiles(dir);
     expect(left).toHaveLength(16);
-    expect(left.some((name) => name.endsWith('-other.bin'))).toBe(true);
+    expect(left.some((name) => name.endsWith('-other-help.bin'))).toBe(true);
     expect(left).not.toContain('stale-0.bin');
     expect(left).toContain('stale-19.bin');
     expect(readdirSync(dir)).toContain('notes.txt');
