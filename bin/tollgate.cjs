@@ -104,9 +104,20 @@ function asksForHelp(argv) {
   return argv.includes('--help') || argv.includes('-h') || argv[0] === 'help';
 }
 
+const COMMAND_NAME = /^[a-z][a-z0-9-]{0,39}$/;
+
+/**
+ * The command a cache file is for. `hook`'s subcommands are commands of their own (the stop hook's hand-over to the
+ * whole CLI and `hook pre-commit` compile different code): one shared file would hold whichever ran first.
+ */
+function commandTag() {
+  const command = COMMAND_NAME.test(args[0] || '') ? args[0] : 'other';
+  return command === 'hook' && COMMAND_NAME.test(args[1] || '') ? `hook-${args[1]}` : command;
+}
+
 /** `variant`: a small bundle that took its stamp itself (`fastPath`) compiles other functions than one that did not. */
 function cacheFileName(id, variant) {
-  const command = /^[a-z][a-z0-9-]{0,39}$/.test(args[0] || '') ? args[0] : 'other';
+  const command = commandTag();
   const help = command !== 'help' && asksForHelp(args) ? '-help' : '';
   return `${id.slice(0, 32)}-${process.version}-${process.arch}-${flagsTag()}-${command}${help}${variant}.bin`;
 }

@@ -131,6 +131,21 @@ describe('the code cache', () => {
     expect(statSync(join(dir, scanFile!)).mtimeMs, 'a valid cache is not written again').toBe(written);
   });
 
+  test("each of `hook`'s subcommands keeps a file of its own", async () => {
+    // The stop hook's hand-over to the whole CLI and `hook pre-commit` compile different code: a shared file held
+    // whichever ran first, and the other compiled what it lacked at every start.
+    const dir = join(home.home, 'cache-hook-apart');
+    for (const hook of ['stop', 'pre-commit']) {
+      const result = await runCli(['hook', hook, '--help'], { cwd: home.home, env: envWith(dir) });
+      expect(result.exitCode, result.stderr).toBe(0);
+    }
+    // The whole CLI's files (the stop hook's own small bundle writes one too, under its id).
+    const names = cacheFiles(dir)
+      .filter((name) => name.startsWith(bundleIdOf(BUNDLE).slice(0, 32)))
+      .map((name) => name.replace(/^.*-(hook-[a-z-]+)\.bin$/, '$1'));
+    expect(names.sort()).toEqual(['hook-pre-commit-help', 'hook-stop-help']);
+  });
+
   test('`scan --history`, which starts V8 with flags of its own, keeps a cache file of its own and reads it back', async () => {
     // V8 rejects a cache written under other flags: a history scan sharing the other scans' file would reject and
     // rewrite it on every start, each of them compiling the whole bundle.
