@@ -56,10 +56,6 @@ export function newFileState(path: string, parents: number): FileState {
  */
 function settleShape(): void {
   const file = newFileState('', 1);
-  // Kept: V8 holds a shape's transitions weakly, so once this object died a full collection (one at a history scan's
-  // start) dropped the settled shape, the parse made it again with every field constant, and the first binary file of
-  // rails v7.2.0..v8.0.0 (`binary` set) still threw `hunkLine` away (`--trace-generalization`, `--trace-deopt`).
-  settledShapes.push(file);
   file.path = 'a';
   file.parents = 2;
   file.binary = true;
@@ -73,5 +69,4 @@ function settleShape(): void {
   file.ownFrom = 1;
   file.cutAt = 0;
 }
-const settledShapes: FileState[] = [];
 settleShape();
