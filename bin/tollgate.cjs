@@ -308,12 +308,13 @@ const SCAN_BUILTINS = [...RUN_BUILTINS, 'os', 'child_process', 'worker_threads',
  */
 const RUN_YOUNG_GENERATION = '--semi-space-growth-factor=1';
 
-function tierUpLater(budget, builtins, young = '') {
+function tierUpLater(budget, builtins, young = '', inlining = '') {
   const flags = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS || ''}`;
   if (runtimeV8Flags || /--interrupt[-_]budget/.test(flags)) return;
   if (Number(process.versions.v8.split('.')[0]) > 11) return;
   const set = [`--interrupt-budget=${budget}`];
   if (young && !/--(max|min)[-_]semi[-_]space|--semi[-_]space[-_]growth/.test(flags)) set.push(young);
+  if (inlining && !/--(no-)?turbo[-_]inlining|--max[-_]inlined/.test(flags)) set.push(inlining);
   try {
     for (const name of builtins) require(`node:${name}`);
     require('node:v8').setFlagsFromString(set.join(' '));
@@ -324,14 +325,16 @@ function tierUpLater(budget, builtins, young = '') {
 }
 
 /**
- * Less inlining in V8's optimizing compiler for a `scan` of files (not `--history`): each scan thread is its own
+ * Less inlining in V8's optimizing compiler for a `scan` (of files, and with `--history`): each scan thread is its own
  * isolate that optimizes the scanner's large hot functions again, and those concurrent compiles on V8's own threads
  * were most of a 256 MB scan's CPU beyond its scanning threads. Capping the bytecode inlined into one function at 300
  * (V8's default 920) cut the whole command's CPU by 7-9 % with no loss of wall, on 1 thread and on 2 (docs/benchmarks.md,
  * "Where a second scan thread's time goes", session 22): a fixed cut per isolate, while the optimized scanner costs
  * about 5 % more per byte, so it pays up to roughly 500 MB a thread. The flag is V8's, process-wide, so the scan's worker threads
  * compile under it too. Only when the command line and NODE_OPTIONS leave inlining alone, and only on V8 11 (Node 20),
- * where it was measured; the built-in modules the scan loads come first, as for the budget above.
+ * where it was measured; the built-in modules the scan loads come first, as for the budget above. `scan --history` sets
+ * it with its budget: its compiles on V8's threads took 0.175 s of CPU against 0.225 s, and the main thread no more
+ * (rails v7.2.0..v8.0.0, "`scan --history`'s compiles and reading", session 28).
  */
 const SCAN_INLINING = '--max-inlined-bytecode-size-cumulative=300';
 
@@ -423,7 +426,7 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V') && printV
   tierUpLater(RUN_INTERRUPT_BUDGET, RUN_BUILTINS, RUN_YOUNG_GENERATION);
   runWholeCli(early ? { early } : {});
 } else {
-  if (isHistoryScan(args)) tierUpLater(HISTORY_INTERRUPT_BUDGET, SCAN_BUILTINS, RUN_YOUNG_GENERATION);
+  if (isHistoryScan(args)) tierUpLater(HISTORY_INTERRUPT_BUDGET, SCAN_BUILTINS, RUN_YOUNG_GENERATION, SCAN_INLINING);
   else if (args[0] === 'scan') inlineLess(SCAN_BUILTINS);
   loadCli().runCli(process.argv);
 }
