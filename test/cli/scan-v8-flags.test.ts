@@ -10,8 +10,9 @@ import { timeBudget } from '../support/time-budget.js';
 /**
  * bin/tollgate.cjs caps V8's inlining for a `scan` on Node 20 (docs/benchmarks.md, "Where a second scan thread's time
  * goes", session 22; a history scan since session 28). V8's flags are the process's, not an isolate's: a worker
- * started after they are set compiles under them too. A preload notes the flags bin/tollgate.cjs sets, which `node:` modules are first loaded after that (V8
- * rejects Node's own code cache for them: three times the CPU), and whether the scan's workers start after the flag.
+ * started after they are set compiles under them too. A preload notes the flags bin/tollgate.cjs sets, which `node:`
+ * modules are first loaded after that (V8 rejects Node's own code cache for them: three times the CPU), and whether
+ * the scan's workers start after the flag.
  */
 let repo: TempRepo | undefined;
 afterEach(async () => {
