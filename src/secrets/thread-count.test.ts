@@ -160,6 +160,18 @@ describe('workers started while the files are listed', () => {
     expect(started()).toBe(0);
   });
 
+  test('files listed one by one start the workers the same bytes given at once start', () => {
+    for (const total of [0, 1, BYTES_PER_THREAD - 1, BYTES_PER_THREAD, 2.5 * BYTES_PER_THREAD, 7 * BYTES_PER_THREAD]) {
+      const oneByOne = listingWorkers({}, 8);
+      const part = Math.floor(total / 13);
+      for (let i = 0; i < 13; i++) oneByOne.workers.listed(part);
+      oneByOne.workers.listed(total - part * 13);
+      const atOnce = listingWorkers({}, 8);
+      atOnce.workers.grow(total);
+      expect(oneByOne.workers.count).toBe(atOnce.workers.count);
+    }
+  });
+
   test('a config, rules or listing that fails stops the workers started', () => {
     const { workers, stopped } = listingWorkers({ threads: 3 }, 2);
     workers.stop();

@@ -6,7 +6,7 @@ import { appendAll } from '../../core/append-all.js';
 import { lstatOrNull } from '../../core/lstat-or-null.js';
 import { runProcess } from '../../core/process.js';
 import { WorkPool } from '../../core/work-pool.js';
-import { indexFileSizes } from './index-sizes.js';
+import { type IndexFileSizes, indexFileSizes } from './index-sizes.js';
 import { isInside, type LinkSkip, linkedFileOf } from './linked-file.js';
 import { canOpenUnchecked } from './listed-file.js';
 
@@ -85,12 +85,29 @@ export async function listFilesUnder(
     } else if (repoRoot && isInside(repoRoot, folder)) appendAll(found, await gitListEntries(repoRoot, folder, probe));
     else appendAll(found, await walkDirectory(folder, probe));
   }
-  const seen = new Set<string>();
   const files: Array<DiskFile | null> = [];
   // Only symbolic links need more file-system calls (where they lead); every other file is known already.
   const links = new WorkPool<{ slot: number; absolute: string }>(LIST_CONCURRENCY, async ({ slot, absolute }) => {
     files[slot] = await linkedFile(absolute, realRoot);
   });
+  addUnique(files, found, links);
+  await links.drained();
+  probe.onPool?.(links);
+  return files.filter((file): file is DiskFile => file !== null);
+}
+
+/**
+ * Each path of `found` once, in order: a file as it is, a link as a slot its pool fills in. A function of its own, and
+ * not async: V8 counts a loop's work toward the function it is in, and this loop over every file (8,854 in the npm
+ * corpus) had `listFilesUnder`, an async function, compiled by TurboFan mid-loop, the largest single compile of a
+ * `scan --all` (docs/benchmarks.md, session 28, "isolate2").
+ */
+function addUnique(
+  files: Array<DiskFile | null>,
+  found: readonly ListedPath[],
+  links: WorkPool<{ slot: number; absolute: string }>,
+): void {
+  const seen = new Set<string>();
   for (const listed of found) {
     if (seen.has(listed.absolute)) continue;
     seen.add(listed.absolute);
@@ -99,9 +116,6 @@ export async function listFilesUnder(
       files.push(null);
     } else files.push(plainFile(listed));
   }
-  await links.drained();
-  probe.onPool?.(links);
-  return files.filter((file): file is DiskFile => file !== null);
 }
 
 /**
@@ -173,6 +187,18 @@ async function gitListEntries(
   // The index as git listed it, or newer: its sizes only order the files and start the workers (see `indexFileSizes`).
   const sizes =
     prefix !== null && probe.sizesFromIndex && canOpenUnchecked() ? indexFileSizes(repoRoot, unique.length) : null;
+  // Not in this async function, for the reason `addUnique` gives.
+  return gitListed(unique, repoRoot, prefix, sizes, probe);
+}
+
+/** The paths git listed, each with its size: from the index when it vouches for one, else from `lstat`. */
+function gitListed(
+  unique: readonly string[],
+  repoRoot: string,
+  prefix: string | null,
+  sizes: IndexFileSizes | null,
+  probe: ListingProbe,
+): ListedPath[] {
   const listed: ListedPath[] = [];
   // One synchronous lstat per path git's index does not vouch for, as the scan then reads each file synchronously:
   // git has just walked these folders, so their inodes are cached and a call takes microseconds, where a call through
