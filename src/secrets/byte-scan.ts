@@ -1,6 +1,6 @@
 import { type CompiledRule, opensAt } from './compiled-rule.js';
 import type { KeywordHits } from './keyword-hits.js';
-import { type LineHits, queueLineWindow } from './line-windows.js';
+import { dropsLineWindow, type LineHits, queueLineWindow } from './line-windows.js';
 import { GateCheck } from './name-gate.js';
 import type { NameKeywords, NameWalk } from './name-keywords.js';
 import type { PendingWindows, WindowRunner } from './pending-windows.js';
@@ -162,7 +162,7 @@ function handleBatch(context: ByteScanContext, hits: ByteHits, found: KeywordHit
       if (keyword.nameWord) nameKeywords.forEachBeforeBytes(walk, bytes, at, openNamed, hits);
       const masked = masks[k]!;
       let mask = -1;
-      if (masked !== null) {
+      if (masked !== null && !allDropped(keyword.items, hits, at)) {
         tiles.cover(at, last + 1);
         // The gates' own parse of the hit, which their `passes` then reads again without parsing.
         const after = last + 1 - tiles.start;
@@ -181,12 +181,34 @@ function handleBatch(context: ByteScanContext, hits: ByteHits, found: KeywordHit
 }
 
 /**
+ * Whether the window of a generic line rule at `at` is one the hit's line drops (`dropsLineWindow`). Only a made rule
+ * is generic (a lazy one is made at its first gate passed), so asking makes none.
+ */
+function dropped(compiled: CompiledRule, hits: ByteHits, at: number): boolean {
+  return !compiled.block && compiled.outline.generic === true && dropsLineWindow(hits, compiled.rule, at);
+}
+
+/** Whether every rule of a hit's keyword is one whose window the hit's line drops (`dropped`). */
+function allDropped(items: readonly CompiledRule[], hits: ByteHits, at: number): boolean {
+  for (let i = 0; i < items.length; i++) if (!dropped(items[i]!, hits, at)) return false;
+  return true;
+}
+
+/**
  * `SecretScanner.openWindow` for a hit of `compiled`'s keyword at `bytes[at, after)`, its gates read on a tile;
  * `shaped` when its bit in the hit's shape mask was set (read on the same tile, which covers the hit still).
  */
 function openWindow(compiled: CompiledRule, at: number, after: number, hits: ByteHits, shaped = false) {
   const { bytes, tiles } = hits;
-  if (compiled.gateCheck !== undefined || compiled.gate !== undefined) {
+  // Before the gates: a window the line would drop anyway needs no tile (see `dropsLineWindow`).
+  if (dropped(compiled, hits, at)) return;
+  const { gate, gateReach } = compiled;
+  if (gate !== undefined && gateReach >= 0 && !(at >= tiles.start && after < tiles.end)) {
+    // A gate that reads at most `gateReach` units from the hit's end, tested on those alone where no tile holds the
+    // hit yet (`gate-reach.ts`); one more unit, as `UnitBytes.decode` leaves out a surrogate pair's first half at the end.
+    gate.lastIndex = 0;
+    if (!gate.test(tiles.textOf(after, Math.min(bytes.length, after + gateReach + 1)))) return;
+  } else if (compiled.gateCheck !== undefined || gate !== undefined) {
     tiles.cover(at, after);
     if (!opensAt(compiled, tiles.text, after - tiles.start, tiles.gates, shaped)) return;
   }

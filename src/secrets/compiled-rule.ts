@@ -1,4 +1,5 @@
 import { gateCheckOf, type HitCheck } from './gate-checks.js';
+import { gateReachOf } from './gate-reach.js';
 import { LazyRule, type RuleEntry, type RuleOutline } from './lazy-rule.js';
 import { type GateCheck, type NameGateShape, nameGateShape } from './name-gate.js';
 import type { SecretRule } from './rule.js';
@@ -22,6 +23,11 @@ export interface CompiledRule {
   readonly gateShape: NameGateShape | undefined;
   /** The gate's check in code, run before its regex (`gate-checks.ts`). */
   readonly gateCheck: HitCheck | undefined;
+  /**
+   * For a gate that is its regex alone (no shape, no check), how many units it reads from the hit's end at most
+   * (`gate-reach.ts`); -1 otherwise.
+   */
+  readonly gateReach: number;
   /** The pattern's named groups that may hold the secret (`secret…`), in pattern order; with the search regex. */
   secretGroups: readonly string[];
   /** See `searchRegex` and `locateRegex`. */
@@ -43,6 +49,7 @@ class Compiled implements CompiledRule {
   readonly gate: RegExp | undefined;
   readonly gateShape: NameGateShape | undefined;
   readonly gateCheck: HitCheck | undefined;
+  readonly gateReach: number;
   secretGroups: readonly string[] = [];
   search: RegExp | undefined = undefined;
   locate: RegExp | undefined = undefined;
@@ -59,6 +66,10 @@ class Compiled implements CompiledRule {
     this.gate = entry.gate ? stickyGate(entry.gate) : undefined;
     this.gateShape = nameGateShape(entry.gate);
     this.gateCheck = gateCheckOf(entry.gate);
+    this.gateReach =
+      entry.gate !== undefined && this.gateShape === undefined && this.gateCheck === undefined
+        ? gateReachOf(entry.gate)
+        : -1;
   }
 
   get rule(): SecretRule {
