@@ -28,6 +28,8 @@ export interface CompiledRule {
    * (`gate-reach.ts`); -1 otherwise.
    */
   readonly gateReach: number;
+  /** The gate regex's own longest reach from the hit's end, whatever else the gate has (`gate-reach.ts`); -1 if unbounded. */
+  readonly regexReach: number;
   /** The pattern's named groups that may hold the secret (`secret…`), in pattern order; with the search regex. */
   secretGroups: readonly string[];
   /** See `searchRegex` and `locateRegex`. */
@@ -50,6 +52,7 @@ class Compiled implements CompiledRule {
   readonly gateShape: NameGateShape | undefined;
   readonly gateCheck: HitCheck | undefined;
   readonly gateReach: number;
+  readonly regexReach: number;
   secretGroups: readonly string[] = [];
   search: RegExp | undefined = undefined;
   locate: RegExp | undefined = undefined;
@@ -66,10 +69,8 @@ class Compiled implements CompiledRule {
     this.gate = entry.gate ? stickyGate(entry.gate) : undefined;
     this.gateShape = nameGateShape(entry.gate);
     this.gateCheck = gateCheckOf(entry.gate);
-    this.gateReach =
-      entry.gate !== undefined && this.gateShape === undefined && this.gateCheck === undefined
-        ? gateReachOf(entry.gate)
-        : -1;
+    this.regexReach = entry.gate === undefined ? -1 : gateReachOf(entry.gate);
+    this.gateReach = this.gateShape === undefined && this.gateCheck === undefined ? this.regexReach : -1;
   }
 
   get rule(): SecretRule {
