@@ -16,14 +16,6 @@ const wholeText = new SecretScanner(builtinRules);
 const tiny = new SecretScanner(builtinRules);
 tiny.tileBytes = 1;
 const usual = new SecretScanner(builtinRules);
-/** Every line read through probes first (`Tiles.probe`), of a few sizes: their guards met at every distance. */
-const probing = [1, 60, 140, 400].map((probeUnits) => {
-  const scanner = new SecretScanner(builtinRules);
-  scanner.tileBytes = 1;
-  scanner.longLine = 0;
-  scanner.probeUnits = probeUnits;
-  return scanner;
-});
 
 /** Secret-shaped tokens from the rules' own samples, each with the name its rule wants next to it. */
 const SAMPLES = builtinRules.flatMap((rule, index) =>
@@ -174,19 +166,6 @@ describe('a file scanned from its bytes', () => {
         expect(actual === null ? null : summary(actual.found)).toEqual(expected);
       }),
       { numRuns: 300, seed: 4546 },
-    );
-  });
-
-  test('long lines read through probes: the same results as the decoded text, with non-ASCII text anywhere', () => {
-    fc.assert(
-      fc.property(text(true), fc.boolean(), path, (value, oneLine, at) => {
-        // One long line (line ends turned to blanks), or the lines as they came.
-        const line = oneLine ? value.replace(/\r?\n/g, ' ') : value;
-        const bytes = Buffer.from(line, 'utf8');
-        const expected = summary(wholeText.scanText(line, { path: at, ...OPTIONS }));
-        for (const scanner of probing) expect(summary(fromBytes(scanner, bytes, at)!.found)).toEqual(expected);
-      }),
-      { numRuns: 300, seed: 4547 },
     );
   });
 

@@ -1,5 +1,4 @@
 import { gateCheckOf, type HitCheck } from './gate-checks.js';
-import { gateReachOf } from './gate-reach.js';
 import { LazyRule, type RuleEntry, type RuleOutline } from './lazy-rule.js';
 import { type GateCheck, type NameGateShape, nameGateShape } from './name-gate.js';
 import type { SecretRule } from './rule.js';
@@ -23,13 +22,6 @@ export interface CompiledRule {
   readonly gateShape: NameGateShape | undefined;
   /** The gate's check in code, run before its regex (`gate-checks.ts`). */
   readonly gateCheck: HitCheck | undefined;
-  /**
-   * For a gate that is its regex alone (no shape, no check), how many units it reads from the hit's end at most
-   * (`gate-reach.ts`); -1 otherwise.
-   */
-  readonly gateReach: number;
-  /** The gate regex's own longest reach from the hit's end, whatever else the gate has (`gate-reach.ts`); -1 if unbounded. */
-  readonly regexReach: number;
   /** The pattern's named groups that may hold the secret (`secret…`), in pattern order; with the search regex. */
   secretGroups: readonly string[];
   /** See `searchRegex` and `locateRegex`. */
@@ -51,8 +43,6 @@ class Compiled implements CompiledRule {
   readonly gate: RegExp | undefined;
   readonly gateShape: NameGateShape | undefined;
   readonly gateCheck: HitCheck | undefined;
-  readonly gateReach: number;
-  readonly regexReach: number;
   secretGroups: readonly string[] = [];
   search: RegExp | undefined = undefined;
   locate: RegExp | undefined = undefined;
@@ -69,8 +59,6 @@ class Compiled implements CompiledRule {
     this.gate = entry.gate ? stickyGate(entry.gate) : undefined;
     this.gateShape = nameGateShape(entry.gate);
     this.gateCheck = gateCheckOf(entry.gate);
-    this.regexReach = entry.gate === undefined ? -1 : gateReachOf(entry.gate);
-    this.gateReach = this.gateShape === undefined && this.gateCheck === undefined ? this.regexReach : -1;
   }
 
   get rule(): SecretRule {

@@ -1,4 +1,4 @@
-import { blanksStart, boundedCheck, endsWithWord, isBase64Url } from './gate-checks.js';
+import { blanksStart, endsWithWord, isBase64Url } from './gate-checks.js';
 import type { SampleContext } from './rule.js';
 
 /**
@@ -95,13 +95,6 @@ export function namedByNameKey(text: string, after: number): boolean {
   if (code === 34 || code === 39) at--;
   return endsWithWord(text, at, 'name');
 }
-
-/**
- * `namedByNameKey` reads 391 units back at most (three runs of up to `NAME_KEY_REACH` and the units that stop them, the
- * quotes, the `:`, and `name`) and nothing ahead.
- */
-export const NAMED_BY_NAME_KEY_REACH = { back: 3 * (NAME_KEY_REACH + 1) + 4, ahead: 0 };
-boundedCheck(namedByNameKey, NAMED_BY_NAME_KEY_REACH);
 
 /** Each order and form an env entry is written in; `value` renders the value as written (quoted or bare). */
 export const envEntryContexts = (name: string, value: (v: string) => string): SampleContext[] => [

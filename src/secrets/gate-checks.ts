@@ -27,28 +27,6 @@ export function hitContextOf(gate: RegExp | undefined): HitContext | undefined {
   return gate === undefined ? undefined : contexts.get(gate);
 }
 
-/**
- * How far a check reads around the hit's end `after`: nothing before `after - back`, nothing at or past
- * `after + ahead`. Declared for the checks the byte scan asks on a bounded slice of a long line (`byte-scan.ts`,
- * the probe); each declared reach has a property test that holds it exact (one unit less fails).
- */
-export interface CheckReach {
-  readonly back: number;
-  readonly ahead: number;
-}
-const reaches = new WeakMap<HitCheck, CheckReach>();
-
-/** `check`, with how far it reads declared (see `CheckReach`). */
-export function boundedCheck(check: HitCheck, reach: CheckReach): HitCheck {
-  reaches.set(check, reach);
-  return check;
-}
-
-/** The reach declared for `check` by `boundedCheck`, if any. */
-export function checkReachOf(check: HitCheck | undefined): CheckReach | undefined {
-  return check === undefined ? undefined : reaches.get(check);
-}
-
 /** The check of a gate built by `checkedGate` (by identity: the rule's own gate object). */
 export function gateCheckOf(gate: RegExp | undefined): HitCheck | undefined {
   return gate === undefined ? undefined : checks.get(gate);

@@ -1,5 +1,5 @@
 import { namedByNameKey } from './env-entry.js';
-import { BASE64URL, blanksStart, boundedCheck, checkedGate } from './gate-checks.js';
+import { BASE64URL, blanksStart, checkedGate } from './gate-checks.js';
 import { rejectedOnItsOwn, secretValueRejected } from './generic-value.js';
 import { refutedInJsonValue } from './json-value.js';
 import { nameGate } from './name-gate.js';
@@ -54,17 +54,9 @@ export function inAttributeValue(text: string, after: number): boolean {
  * (`inAttributeValue`). The look back second: a JSON key's hit (`"api_key": …`) is turned down ahead, and a JSON
  * value's bit is cleared by the shape mask before the check is asked (`withoutJsonRefuted`).
  */
-export function xmlAttributeCheck(text: string, after: number): boolean {
+function xmlAttributeCheck(text: string, after: number): boolean {
   return closesXmlAttribute(text, after) && inAttributeValue(text, after);
 }
-
-/**
- * `xmlAttributeCheck` reads `ATTRIBUTE_REACH` units back and the one before them (the `=` of a name that long, or the
- * text's start, which ends the look back otherwise) at most, and ahead up to the `>` searched 81 units past a quote
- * 40 units on (the searches' finds further on are read only as too far).
- */
-export const XML_ATTRIBUTE_REACH = { back: ATTRIBUTE_REACH + 1, ahead: 122 };
-boundedCheck(xmlAttributeCheck, XML_ATTRIBUTE_REACH);
 
 const quotes = new NextIndex('"');
 const lineFeeds = new NextIndex('\n');

@@ -50,13 +50,6 @@ export function inOrdinaryJsonValue(text: string, after: number): boolean {
   return !endsWithWord(text, at - 1, 'name') && !endsWithWord(text, at - 1, 'key');
 }
 
-/**
- * How many units before `after` `inOrdinaryJsonValue` reads at most: a name one short of `NAME_REACH`, its quote, the
- * blanks, the `:`, the blanks, the key's quote, and the 4 units of `name` before it (`json-value.test.ts` holds it
- * exact).
- */
-export const JSON_VALUE_LOOK_BACK = NAME_REACH - 1 + 1 + MAX_BLANKS + 1 + MAX_BLANKS + 1 + 4;
-
 const refuted = new WeakSet<HitCheck>();
 
 /** Marks `check` as one that is false wherever `inOrdinaryJsonValue` is true (a test must hold it to that). */

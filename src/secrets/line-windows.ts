@@ -42,38 +42,21 @@ export interface LineHits {
   lineEnd: number;
 }
 
-/**
- * Whether `queueLineWindow` queues nothing for a hit of `rule` at `at` (a generic rule in a lockfile or on a long line
- * of code, a generic or example-prone rule in documentation), whatever the rule's gate says there; the hit's line
- * bounds are kept in `hits` as `queueLineWindow` keeps them. A byte scan asks it before a hit's gates, so that such a
- * hit cuts no tile: on a minified line the tile is the whole line, decoded when it holds non-ASCII text.
- */
-export function dropsLineWindow(hits: LineHits, rule: SecretRule, at: number): boolean {
-  if (!rule.generic && !(hits.documentation && rule.commonInExamples)) return false;
-  if (hits.lockfile || hits.documentation) return true;
-  lineAround(hits, at);
-  return hits.syntax === 'code' && hits.lineEnd - hits.lineStart > LONG_LINE;
-}
-
-/** The line around `at` into `hits.lineStart` and `hits.lineEnd`, worked out once per line. */
-function lineAround(hits: LineHits, at: number): void {
-  if (at >= hits.lineStart && at <= hits.lineEnd) return;
-  const { text, bytes, length } = hits;
-  // A keyword is printable, so a hit at 0 starts the first line (where `lastIndexOf` on a buffer would read from its
-  // end).
-  if (bytes !== null) hits.lineStart = at === 0 ? 0 : bytes.lastIndexOf(10, at - 1) + 1;
-  else hits.lineStart = text.lastIndexOf('\n', at - 1) + 1;
-  const lineEnd = bytes !== null ? bytes.indexOf(10, at) : text.indexOf('\n', at);
-  hits.lineEnd = lineEnd === -1 ? length : lineEnd;
-}
-
 /** Queues the window of rule `index` (a line rule) for its keyword hit at `at`, or nothing where it does not apply. */
 export function queueLineWindow(hits: LineHits, index: number, rule: SecretRule, at: number): void {
   const { text, bytes, length, base, pending, scannedUntil } = hits;
-  if (dropsLineWindow(hits, rule, at)) return;
-  lineAround(hits, at);
+  if (at < hits.lineStart || at > hits.lineEnd) {
+    // A keyword is printable, so a hit at 0 starts the first line (where `lastIndexOf` on a buffer would read from
+    // its end).
+    if (bytes !== null) hits.lineStart = at === 0 ? 0 : bytes.lastIndexOf(10, at - 1) + 1;
+    else hits.lineStart = text.lastIndexOf('\n', at - 1) + 1;
+    const lineEnd = bytes !== null ? bytes.indexOf(10, at) : text.indexOf('\n', at);
+    hits.lineEnd = lineEnd === -1 ? length : lineEnd;
+  }
   const { lineStart, lineEnd } = hits;
   const long = lineEnd - lineStart > LONG_LINE;
+  if (rule.generic && (hits.lockfile || (long && hits.syntax === 'code'))) return;
+  if (hits.documentation && (rule.generic || rule.commonInExamples)) return;
   if (rule.generic && long) {
     // Every hit before `at + LONG_LINE_AFTER` has its whole match inside this window, so the next window starts at
     // least LONG_LINE_AFTER further on: each character is scanned a bounded number of times.

@@ -167,11 +167,6 @@ export function valueAt(text: string, separator: number): number {
 
 /** The longest name a call's first argument holds in the patterns (`["'][A-Za-z0-9_.-]{1,130}` before its quote). */
 const MAX_CALL_NAME = 130;
-/**
- * How many units before the hit's end `quotedCallArgument` reads at most: the name back to `MAX_CALL_NAME + 1` units
- * before where its run ends, its quote, 4 blanks and the `(` (`check-reach.test.ts` holds it exact).
- */
-export const CALL_ARGUMENT_LOOK_BACK = MAX_CALL_NAME + 1 + 1 + 4 + 1;
 
 /**
  * Whether the name holding a hit that ends at `after`, its run of name characters ending at `runEnd`, is a call's
@@ -198,8 +193,6 @@ export function quotedCallArgument(text: string, after: number, runEnd: number):
 
 /** The longest quoted value a pattern takes (`"(?<secretQuoted>[^"\r\n]{1,200})"`). */
 const MAX_QUOTED = 200;
-/** How far past the value's start (`valueAt`) `quotedValueAt` reads: its closing quote, `MAX_QUOTED` units on at most. */
-export const QUOTED_VALUE_REACH = MAX_QUOTED + 2;
 
 /**
  * The text of a value quoted right after the separator at `separator` when that is `=` or `:` (past `:`, `=`, `>` and
@@ -275,18 +268,6 @@ export class GateCheck {
     gate.lastIndex = after;
     this.tested = gate.test(this.text);
     return this.tested;
-  }
-
-  /** Whether the quoted value after the hit ending at `after` is one `check` rejects (`passes`' own question). */
-  rejectsQuotedAt(after: number, check: (value: string) => boolean): boolean {
-    this.parse(after);
-    return this.rejectsQuoted(check);
-  }
-
-  /** Whether the hit ending at `after` is in a call's first argument, quoted, outside a JSON value (`passes`' own). */
-  callArgumentAt(after: number): boolean {
-    this.parse(after);
-    return this.callArgument();
   }
 
   /** Where the name holding a hit ending at `after` ends (`nameRunEnd`): the parse `passes` reads, made once a hit. */

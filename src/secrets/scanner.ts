@@ -63,10 +63,6 @@ export class SecretScanner {
   private shapes: StateShapes | undefined;
   /** About how many bytes of whole lines `scanView` reads a hit's gates from (see `byte-scan.ts`); tests cut it. */
   tileBytes = 64 * 1024;
-  /** A hit's line longer than this has its gates read on a probe first (`byte-scan.ts`); tests cut it. */
-  longLine = 32 * 1024;
-  /** How many units either side of its hit a probe holds; tests cut it. */
-  probeUnits = 1024;
   constructor(rules: readonly RuleEntry[], allowlist: GlobalAllowlist = {}) {
     this.allowlist = allowlist;
     this.compiled = rules.map(compileRule);
@@ -153,9 +149,9 @@ export class SecretScanner {
 
   /** `advanceBytes` (`byte-scan.ts`) over the whole of `bytes`, with this scanner's automata and rules lent. */
   private advanceBytes(scan: ScanState, bytes: Buffer, units: UnitBytes | null): void {
-    const { automaton, nameKeywords, compiled, tileBytes, longLine, probeUnits } = this;
+    const { automaton, nameKeywords, compiled, tileBytes } = this;
     this.shapes ??= new StateShapes(automaton);
-    const context = { automaton, nameKeywords, compiled, tileBytes, longLine, probeUnits, shapes: this.shapes };
+    const context = { automaton, nameKeywords, compiled, tileBytes, shapes: this.shapes };
     const pending = this.idleWindows.pop() ?? new PendingWindows(this.compiled.length);
     const found = this.idleHits.pop() ?? new KeywordHits();
     advanceBytes(context, scan, bytes, pending, found, units);

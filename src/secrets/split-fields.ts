@@ -1,4 +1,4 @@
-import { blanksStart, boundedCheck, checkedGate, endsWithWord, isBase64Url } from './gate-checks.js';
+import { blanksStart, checkedGate, endsWithWord, isBase64Url } from './gate-checks.js';
 import { refutedInJsonValue } from './json-value.js';
 import { nameGate } from './name-gate.js';
 
@@ -154,13 +154,6 @@ export function inNameField(text: string, after: number): boolean {
     endsWithWord(text, at - 1, '"parameterkey')
   );
 }
-
-/**
- * `inNameField` reads 175 units back at most: a name run to `NAME_FIELD_REACH`, then, with no blanks to stop at the
- * limit, the quote, the `:` and the key's quote, and the 13 units of `"parameterkey` before them; nothing ahead.
- */
-export const IN_NAME_FIELD_REACH = { back: NAME_FIELD_REACH + 15, ahead: 0 };
-boundedCheck(inNameField, IN_NAME_FIELD_REACH);
 
 /** `\w` or `"`, as the HCL form's `(?<![\w"])` reads the character before `name`. */
 function isWordOrQuote(code: number): boolean {

@@ -1,4 +1,4 @@
-import { boundedCheck, checkedGate, isBase64Url } from '../gate-checks.js';
+import { checkedGate, isBase64Url } from '../gate-checks.js';
 import { hitContext } from '../hit-context.js';
 import { defineRules } from '../rule.js';
 import { BASE64, fakeToken, lazySamples, URL_SAFE } from '../sample-tokens.js';
@@ -7,7 +7,7 @@ import { BASE64, fakeToken, lazySamples, URL_SAFE } from '../sample-tokens.js';
  * Whether `key` (any case) starts within 30 name characters after the hit ending at `after`, as the named key's gate
  * needs: a regex test at each `account` and `storage` of ordinary code cost more than the rule's windows.
  */
-export function keyWithinName(text: string, after: number): boolean {
+function keyWithinName(text: string, after: number): boolean {
   for (let at = after; at <= after + 30; at++) {
     const code = text.charCodeAt(at);
     if ((code | 32) === 107 && (text.charCodeAt(at + 1) | 32) === 101 && (text.charCodeAt(at + 2) | 32) === 121)
@@ -16,10 +16,6 @@ export function keyWithinName(text: string, after: number): boolean {
   }
   return false;
 }
-
-/** `keyWithinName` reads the units `[after, after + 33)` at most (`key` starting 30 units on ends 32 on). */
-export const KEY_WITHIN_NAME_REACH = { back: 0, ahead: 33 };
-boundedCheck(keyWithinName, KEY_WITHIN_NAME_REACH);
 
 const accountKey = () => `${fakeToken('', 86, BASE64)}==`;
 

@@ -1,4 +1,4 @@
-import { boundedCheck, checkedGate } from '../gate-checks.js';
+import { checkedGate } from '../gate-checks.js';
 import { nameGate } from '../name-gate.js';
 import { defineRules, type SecretRule } from '../rule.js';
 import { namedValue, prefixedToken } from '../rule-builders.js';
@@ -16,7 +16,7 @@ for (const char of '"\'` \t=:>,') AROUND[char.charCodeAt(0)] = 2;
  * anything else (14,795 gate regex tests a pass of the rule-cost bench's 64 MB, none passing) stops here. Reads ahead
  * only, within the line, and stops at any code unit outside ASCII (none of which the gate matches).
  */
-export function legacyValueAhead(text: string, after: number): boolean {
+function legacyValueAhead(text: string, after: number): boolean {
   let at = after;
   while (at < text.length && at - after <= 20 && AROUND[text.charCodeAt(at)] === 1) at++;
   if (at - after > 20) return false;
@@ -28,13 +28,6 @@ export function legacyValueAhead(text: string, after: number): boolean {
   }
   return false;
 }
-
-/**
- * `legacyValueAhead` reads the units `[after, after + 34)` at most: 20 name characters and the one that stops them,
- * 12 more, the letter, and its dot.
- */
-export const LEGACY_VALUE_AHEAD_REACH = { back: 0, ahead: 34 };
-boundedCheck(legacyValueAhead, LEGACY_VALUE_AHEAD_REACH);
 
 /** Vault tokens only as whole tokens: `settings.hvs.something` in code is a property path, not a token. */
 const wholeToken = (rule: SecretRule, prefix: string, body: string): SecretRule => ({
