@@ -1,4 +1,5 @@
 import { type CompiledRule, opensAt } from './compiled-rule.js';
+import type { HitDrops } from './hit-bytes.js';
 import type { KeywordHits } from './keyword-hits.js';
 import { type LineHits, queueLineWindow } from './line-windows.js';
 import { GateCheck } from './name-gate.js';
@@ -33,6 +34,8 @@ export interface ByteScanContext {
   readonly compiled: readonly CompiledRule[];
   /** Per automaton state, which rules of its keywords a hit's name parse lets through (`shape-masks.ts`). */
   readonly shapes: StateShapes;
+  /** Per automaton state, what the bytes around a hit must hold for it to be handled. */
+  readonly drops: HitDrops;
   /** About how many bytes a tile holds (whole lines, so more when a line is longer). */
   readonly tileBytes: number;
 }
@@ -149,11 +152,14 @@ function openNamed(compiled: CompiledRule, at: number, after: number, hits: Byte
  */
 function handleBatch(context: ByteScanContext, hits: ByteHits, found: KeywordHits, walk: NameWalk): void {
   const { bytes, scannedUntil, tiles } = hits;
-  const { automaton, nameKeywords, shapes } = context;
+  const { automaton, nameKeywords, shapes, drops } = context;
   const { outputs } = automaton;
   for (let hit = 0; hit < found.count; hit++) {
     const last = found.ends[hit]!;
     const state = found.states[hit]!;
+    // A hit no rule of its keywords and no name walk could open (`hit-bytes.ts`).
+    const test = drops.of(state);
+    if (test !== null && !test.holds(bytes, last + 1)) continue;
     const keywords = outputs[state]!;
     const masks = shapes.of(state);
     for (let k = 0; k < keywords.length; k++) {

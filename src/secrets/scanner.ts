@@ -3,6 +3,7 @@ import type { Utf8ByteView } from './byte-view.js';
 import { type CompiledRule, compileRule, opensAt } from './compiled-rule.js';
 import { ExemptAccepting } from './exempt-accepting.js';
 import { gatesReadWithinLines } from './gates-within-lines.js';
+import { HitDrops } from './hit-bytes.js';
 import { KeywordHits } from './keyword-hits.js';
 import { decodedScanInput, kubernetesSecretValues, mayHoldKubernetesSecret } from './kubernetes-secret.js';
 import type { RuleEntry } from './lazy-rule.js';
@@ -61,6 +62,8 @@ export class SecretScanner {
   private readonly unitScratch = new UnitScratch();
   /** See `ByteScanContext.shapes`; made at the first `scanView`. */
   private shapes: StateShapes | undefined;
+  /** See `ByteScanContext.drops`; made at the first `scanView`. */
+  private drops: HitDrops | undefined;
   /** About how many bytes of whole lines `scanView` reads a hit's gates from (see `byte-scan.ts`); tests cut it. */
   tileBytes = 64 * 1024;
   constructor(rules: readonly RuleEntry[], allowlist: GlobalAllowlist = {}) {
@@ -151,7 +154,11 @@ export class SecretScanner {
   private advanceBytes(scan: ScanState, bytes: Buffer, units: UnitBytes | null): void {
     const { automaton, nameKeywords, compiled, tileBytes } = this;
     this.shapes ??= new StateShapes(automaton);
-    const context = { automaton, nameKeywords, compiled, tileBytes, shapes: this.shapes };
+    this.drops ??= new HitDrops(
+      automaton,
+      compiled.filter((item) => item.outline.nameWords !== undefined),
+    );
+    const context = { automaton, nameKeywords, compiled, tileBytes, shapes: this.shapes, drops: this.drops };
     const pending = this.idleWindows.pop() ?? new PendingWindows(this.compiled.length);
     const found = this.idleHits.pop() ?? new KeywordHits();
     advanceBytes(context, scan, bytes, pending, found, units);

@@ -10,6 +10,7 @@ import {
   rejectedOnItsOwn,
   SECRET_NAME,
 } from '../generic-value.js';
+import { byteAt, withBytesTest } from '../hit-bytes.js';
 import { keyNameValueMayFollow, tooWeakForKeyName } from '../key-name-value.js';
 import { isCredentialKeyName } from '../key-names.js';
 import { ALNUM, nameGate } from '../name-gate.js';
@@ -208,6 +209,16 @@ function startsNameWord(text: string, after: number): boolean {
   if (first >= 65 && first <= 90 && ((before >= 97 && before <= 122) || (before >= 48 && before <= 57))) return true;
   return length === 4 && !(before >= 0 && /[A-Za-z0-9.]/.test(String.fromCharCode(before)));
 }
+/** `startsNameWord` on bytes (`HitBytesTest`): the byte scan drops a `key` hit of `monkey` or `"key"` without it. */
+function startsNameWordBytes(bytes: Uint8Array, after: number): boolean {
+  const length = (byteAt(bytes, after - 1) | 0x20) === CODE_Y ? 3 : 4;
+  const start = after - length;
+  const before = start > 0 ? byteAt(bytes, start - 1) : -1;
+  if (before === 95 || before === 45) return true;
+  const first = byteAt(bytes, start);
+  if (first >= 65 && first <= 90 && ((before >= 97 && before <= 122) || (before >= 48 && before <= 57))) return true;
+  return length === 4 && !(before >= 0 && before < 128 && /[A-Za-z0-9.]/.test(String.fromCharCode(before)));
+}
 /**
  * Whether at most two digits and then no name character follow the `key` or `auth` hit ending at `after`, as
  * `KEY_NAME` ends a name (its separator starts with none): `primaryKeys`, `authority` and `keyboard` open no window.
@@ -233,13 +244,16 @@ function keyNameValueRejected(value: string): boolean {
  * a look ahead at what the pattern's separator and value would take there (`keyNameValueMayFollow`: no window at
  * `export type TagKey = string;` or `"auth": [`).
  */
-const KEY_NAME_GATE = checkedGate(
-  nameGate(
-    { run: 2, at: 'separator', chars: '=:,?![', quoted: keyNameValueRejected },
-    String.raw`\\?["']?[ \t]{0,8}(?:[=:?!]|,[ \t]{0,16}["']|\[[0-9]{0,4}\][ \t]{0,4}=)`,
+const KEY_NAME_GATE = withBytesTest(
+  checkedGate(
+    nameGate(
+      { run: 2, at: 'separator', chars: '=:,?![', quoted: keyNameValueRejected },
+      String.raw`\\?["']?[ \t]{0,8}(?:[=:?!]|,[ \t]{0,16}["']|\[[0-9]{0,4}\][ \t]{0,4}=)`,
+    ),
+    (text, after) =>
+      startsNameWord(text, after) && endsNameAfterDigits(text, after) && keyNameValueMayFollow(text, after),
   ),
-  (text, after) =>
-    startsNameWord(text, after) && endsNameAfterDigits(text, after) && keyNameValueMayFollow(text, after),
+  startsNameWordBytes,
 );
 /** A key named only by whose it is is weaker evidence than `api_key`: a key-length value of letters and digits. */
 function judgeKeyName(value: string, context: Parameters<typeof judgeGenericValue>[2]): boolean {

@@ -1,4 +1,5 @@
 import { checkedGate } from '../gate-checks.js';
+import { byteAt, isAlphanumericByte, isBlankByte, isQuoteByte, withBytesTest } from '../hit-bytes.js';
 import { hitContext } from '../hit-context.js';
 import { nameGate } from '../name-gate.js';
 import { defineRules, type MatchContext } from '../rule.js';
@@ -200,6 +201,22 @@ function wordThenSpaceBefore(text: string, after: number): boolean {
   return false;
 }
 
+/** `wordThenSpaceBefore` and `separatorAfter` on bytes (`HitBytesTest`): the byte scan drops a `key` hit without them. */
+function proseNameBytes(bytes: Uint8Array, after: number): boolean {
+  let sep = after;
+  if (isQuoteByte(byteAt(bytes, sep))) sep++;
+  while (isBlankByte(byteAt(bytes, sep))) sep++;
+  const code = byteAt(bytes, sep);
+  if (code !== 61 && code !== 58 && code !== 45) return false;
+  for (const length of PROSE_KEYWORD_LENGTHS) {
+    let at = after - length - 1;
+    if (at < 0 || !isBlankByte(byteAt(bytes, at))) continue;
+    while (at > 0 && isBlankByte(byteAt(bytes, at))) at--;
+    if (isAlphanumericByte(byteAt(bytes, at))) return true;
+  }
+  return false;
+}
+
 /** Per ASCII code, 1 where the spaced key's value may not go on (`[^\s"'\`,;<>(){}[\]\\&]`). */
 const SPACED_VALUE_STOP = new Uint8Array(128);
 for (const char of ' \t\n\r\v\f"\'`,;<>(){}[]\\&') SPACED_VALUE_STOP[char.charCodeAt(0)] = 1;
@@ -223,6 +240,24 @@ function spacedValueAfter(text: string, after: number): boolean {
   for (let next = at + 1; next <= at + 19; next++) {
     const code = text.charCodeAt(next);
     if (Number.isNaN(code) || (code < 128 && SPACED_VALUE_STOP[code] === 1)) return false;
+  }
+  return true;
+}
+
+/** `spacedValueAfter` on bytes (`HitBytesTest`; a byte past ASCII, as a unit past ASCII, is no stop). */
+function spacedValueBytes(bytes: Uint8Array, after: number): boolean {
+  let at = after;
+  if (byteAt(bytes, at) === 115) at++; // s
+  if (isQuoteByte(byteAt(bytes, at))) at++;
+  let blanks = 0;
+  while (blanks < 5 && isBlankByte(byteAt(bytes, at + blanks))) blanks++;
+  if (blanks === 0 || blanks > 4) return false;
+  at += blanks;
+  if (isQuoteByte(byteAt(bytes, at))) at++;
+  if (!isAlphanumericByte(byteAt(bytes, at))) return false;
+  for (let next = at + 1; next <= at + 19; next++) {
+    const code = byteAt(bytes, next);
+    if (code === -1 || (code < 128 && SPACED_VALUE_STOP[code] === 1)) return false;
   }
   return true;
 }
@@ -260,9 +295,12 @@ export default defineRules([
     severity: 'high',
     keywords: ['key', 'token'],
     // The keyword ends the name, or a `-` after it does (`token - '…'`): then a quote, a blank, `=` or `:`.
-    gate: checkedGate(
-      nameGate({ run: 1, at: 'end', chars: `"' \t=:` }, '', '', /["']?[ \t]*(?:=|:|-[ \t]*['"])/.source),
-      (text, after) => wordThenSpaceBefore(text, after) && separatorAfter(text, after),
+    gate: withBytesTest(
+      checkedGate(
+        nameGate({ run: 1, at: 'end', chars: `"' \t=:` }, '', '', /["']?[ \t]*(?:=|:|-[ \t]*['"])/.source),
+        (text, after) => wordThenSpaceBefore(text, after) && separatorAfter(text, after),
+      ),
+      proseNameBytes,
     ),
     pattern: PROSE_KEY,
     entropy: 3,
@@ -299,15 +337,18 @@ export default defineRules([
     // (what `spacedValueAfter` needs first: an `s`, a quote or a blank) lets the keyword pass drop the hits of
     // `access`, this rule's alone, that stand before anything else (half of them on npm code: `accessToken`, `access(`).
     // As a name gate: past the keyword and one optional `s`, a quote or a blank.
-    gate: checkedGate(
-      nameGate(
-        { run: 1, at: 'end', chars: `"' \t` },
-        '',
-        '',
-        /s?["']?[ \t]{1,4}["']?[A-Za-z0-9][^\s"'`,;<>(){}[\]\\&]{19}/.source,
+    gate: withBytesTest(
+      checkedGate(
+        nameGate(
+          { run: 1, at: 'end', chars: `"' \t` },
+          '',
+          '',
+          /s?["']?[ \t]{1,4}["']?[A-Za-z0-9][^\s"'`,;<>(){}[\]\\&]{19}/.source,
+        ),
+        spacedValueAfter,
+        hitContext([], [`s"' \t`]),
       ),
-      spacedValueAfter,
-      hitContext([], [`s"' \t`]),
+      spacedValueBytes,
     ),
     pattern: SPACED_KEY,
     entropy: 3,

@@ -1,0 +1,184 @@
+import fc from 'fast-check';
+import { afterEach, describe, expect, test } from 'vitest';
+import { Utf8ByteView } from './byte-view.js';
+import { type CompiledRule, opensAt } from './compiled-rule.js';
+import { bytesTestOf, type HitBytesTest, HitDrops, withBytesTest } from './hit-bytes.js';
+import { GateCheck } from './name-gate.js';
+import type { NameKeywords } from './name-keywords.js';
+import type { KeywordAutomaton } from './prefilter.js';
+import { builtinRules } from './rules/index.js';
+import { SecretScanner } from './scanner.js';
+
+/** What the scanner keeps to itself and these tests read. */
+interface ScannerParts {
+  readonly automaton: KeywordAutomaton<CompiledRule>;
+  readonly nameKeywords: NameKeywords<CompiledRule>;
+  readonly compiled: readonly CompiledRule[];
+}
+
+const scanner = new SecretScanner(builtinRules);
+const parts = scanner as unknown as ScannerParts;
+const named = parts.compiled.filter((item) => item.outline.nameWords !== undefined);
+
+/** Sample values of the rules at `key`, and provider names with a value in their shape, so that texts hold findings. */
+const sampleOf = (id: string) => builtinRules.find((rule) => rule.id === id)?.samples?.match ?? [];
+const VALUES = [
+  'providers-prose-named-key',
+  'providers-prose-spaced-key',
+  'config-array-secret',
+  'generic-secret-key-name',
+].flatMap(sampleOf);
+const PROVIDERS = named.slice(0, 30).flatMap((item) => {
+  const value = item.rule.samples?.match?.[0];
+  return value === undefined ? [] : item.outline.keywords.map((alias) => ({ alias, value }));
+});
+
+/** Forms that open windows: a provider's name before a name word, prose, a config array, a key named for whose. */
+const form = fc
+  .tuple(
+    fc.constantFrom(...PROVIDERS),
+    fc.constantFrom('key', 'KEY', 'Key', 'auth', '_key', '_API_KEY', 'ApiKey', '-key', '.key', ' key', ' api key'),
+    fc.constantFrom('=', ' = ', ':', ': ', '\t', ' ', '  ', '"="', "': '", '"]', "'] = '", '\\": \\"', '- "', 's '),
+    fc.constantFrom('', '"', "'", ' '),
+    fc.boolean(),
+  )
+  .map(([{ alias, value }, word, separator, quote, own]) => `${alias}${word}${separator}${quote}${own ? value : 'x'}`);
+
+/** Texts of `key` and its neighbours: name words, provider names, separators, quotes, blanks, values. */
+const piece = fc.oneof(
+  { weight: 4, arbitrary: form },
+  { weight: 6, arbitrary: fc.constantFrom('key', 'KEY', 'Key', 'keys', 'auth', 'Auth', 'access', 'token', 'secret') },
+  { weight: 3, arbitrary: fc.constantFrom(...PROVIDERS.map(({ alias }) => alias)) },
+  { weight: 2, arbitrary: fc.constantFrom('api', 'my', 'stripe', 'monkey', 'abyssale', 'beebole', 'x', '7', '42') },
+  {
+    weight: 8,
+    arbitrary: fc.constantFrom(
+      ...[' ', '\t', '  ', '_', '-', '.', '"', "'", '\\', '=', ':', ': ', ' = ', '- "', ']', '[', '[0]', ',', ', "'],
+      ...['?', '!', '?=', 's', ';', '(', ')', '{', '}', '\n', '$config[', 'é', '€', '😀'],
+    ),
+  },
+  { weight: 3, arbitrary: fc.constantFrom(...VALUES) },
+  { weight: 2, arbitrary: fc.stringMatching(/^[A-Za-z0-9]{16,40}$/) },
+);
+const texts = fc.array(piece, { maxLength: 24 }).map((pieces) => pieces.join(''));
+
+/** Each hit of the automaton over `text` whose state has tests: the state and the offset after the hit. */
+function hitsWithTests(drops: HitDrops, text: string): Array<{ state: number; after: number }> {
+  const { delta, classes, shift } = parts.automaton;
+  const hits: Array<{ state: number; after: number }> = [];
+  let state = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    state = delta[(state << shift) | classes[code]!]!;
+    if (drops.of(state) !== null) hits.push({ state, after: i + 1 });
+  }
+  return hits;
+}
+
+/** Whether a rule of the hit's keywords, or a rule the name walk finds before a name word, opens at the hit. */
+function opensAny(text: string, state: number, after: number): boolean {
+  const gates = new GateCheck(text);
+  for (const output of parts.automaton.outputs[state]!) {
+    if (output.items.some((item) => opensAt(item, text, after, gates))) return true;
+    if (!output.nameWord) continue;
+    let opened = false;
+    const walk = parts.nameKeywords.startWalk(text);
+    parts.nameKeywords.forEachBefore(
+      walk,
+      after - output.length,
+      (item, _at, end) => {
+        if (opensAt(item, text, end, gates)) opened = true;
+      },
+      null,
+    );
+    if (opened) return true;
+  }
+  return false;
+}
+
+/** The bytes the byte scan reads for an all-ASCII or Latin-1-only text (one per character). */
+const bytesOf = (text: string) => Buffer.from(text.replace(/[^\x00-\x7f]/g, '\x80'), 'latin1');
+
+/** A hit any of whose rules opens that the drop would drop, or undefined. */
+function unsoundHit(drops: HitDrops, text: string): { text: string; after: number } | undefined {
+  const bytes = bytesOf(text);
+  for (const { state, after } of hitsWithTests(drops, text))
+    if (!drops.of(state)!.holds(bytes, after) && opensAny(text, state, after)) return { text, after };
+  return undefined;
+}
+
+const found = (one: SecretScanner, text: string, path: string) =>
+  one.scanText(text, { path, keepAllowed: true, keepRejected: true }).map((item) => `${item.rule.id} ${item.start}`);
+const foundInBytes = (one: SecretScanner, text: string, path: string) =>
+  one
+    .scanView(new Utf8ByteView(Buffer.from(text, 'utf8'), !/[^\x00-\x7f]/.test(text)), {
+      path,
+      keepAllowed: true,
+      keepRejected: true,
+    })!
+    .map((item) => `${item.rule.id} ${item.start}`);
+
+describe('hits dropped before they are handled', () => {
+  const spaced = builtinRules.find((rule) => rule.id === 'providers-prose-spaced-key')!.gate!;
+  const own = bytesTestOf(spaced)!;
+  afterEach(() => {
+    withBytesTest(spaced, own);
+  });
+
+  test('the states of `key`, `auth` and `access` have tests', () => {
+    const drops = new HitDrops(parts.automaton, named);
+    const states = hitsWithTests(drops, 'key auth access').map(({ state }) => state);
+    expect(states).toHaveLength(3);
+  });
+
+  test('no hit is dropped where a rule of its keywords or the name walk opens', () => {
+    const drops = new HitDrops(parts.automaton, named);
+    let opened = 0;
+    fc.assert(
+      fc.property(texts, (text) => {
+        for (const { state, after } of hitsWithTests(drops, text)) if (opensAny(text, state, after)) opened++;
+        expect(unsoundHit(drops, text)).toBeUndefined();
+      }),
+      { numRuns: 4000 },
+    );
+    // The texts reach the rules: many hits open a window.
+    expect(opened).toBeGreaterThan(500);
+  });
+
+  test('the scan from the bytes, which drops them, finds what the string scan finds', () => {
+    fc.assert(
+      fc.property(texts, fc.constantFrom('src/app.js', 'notes/keys.txt', 'config/app.php'), (text, path) => {
+        expect(foundInBytes(scanner, text, path)).toEqual(found(scanner, text, path));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  test('an unsound test is caught: the spaced key taking no tab after its keyword', () => {
+    const noTab: HitBytesTest = (bytes, after) => bytes[after] !== 9 && own(bytes, after);
+    withBytesTest(spaced, noTab);
+    const drops = new HitDrops(parts.automaton, named);
+    expect(() =>
+      fc.assert(
+        fc.property(texts, (text) => {
+          expect(unsoundHit(drops, text)).toBeUndefined();
+        }),
+        { numRuns: 4000 },
+      ),
+    ).toThrow();
+  });
+
+  test("an unsound walk is caught: the name walk's test left out", () => {
+    const drops = new HitDrops(parts.automaton, named);
+    const keyState = hitsWithTests(drops, 'key')[0]!.state;
+    drops.of(keyState)!.nameWords.length = 0;
+    expect(() =>
+      fc.assert(
+        fc.property(texts, (text) => {
+          expect(unsoundHit(drops, text)).toBeUndefined();
+        }),
+        { numRuns: 4000 },
+      ),
+    ).toThrow();
+  });
+});
