@@ -127,27 +127,27 @@ function sha1(bytes) {
 }
 
 /**
- * A file's bytes, read into `spare` when it is large enough, else into a buffer of their own. Every start reads the
- * bundle and then its cache file: the bundle's bytes are dead once decoded (the string is a copy), so the cache is read
- * into the same memory, where a buffer of its own (1.6 MB for `scan --history`) was 400 more pages to fault in, about
- * 11 us each on the project's VMs (docs/benchmarks.md, "What loading the CLI costs a command", session 28).
+ * A file's bytes, read into `spare` when it holds them all, else into a buffer of their own (`readFileSync`'s). The
+ * whole CLI's start reads its 1.8 MB bundle and then its cache file: the bundle's bytes are dead once decoded (the
+ * string is a copy), so the cache is read into the same memory, where a buffer of its own (1.6 MB for `scan
+ * --history`) was 400 more pages to fault in, about 11 us each on the project's VMs (docs/benchmarks.md, "What loading
+ * the CLI costs a command", session 28). No `fstat`: a read that fills `spare` is read again whole. Small bundles pass
+ * no spare: their caches outgrow them, and the extra calls cost the fast paths about 3 ms.
  */
 function readWhole(file, spare) {
+  if (spare === undefined) return fs.readFileSync(file);
   const fd = fs.openSync(file, 'r');
+  let read = 0;
   try {
-    const size = fs.fstatSync(fd).size;
-    // A buffer of its own (not from Node's shared pool): it starts on an 8-byte boundary (see CACHE_PAD).
-    const buffer = spare && spare.length >= size ? spare : Buffer.allocUnsafeSlow(size);
-    let read = 0;
-    while (read < size) {
-      const count = fs.readSync(fd, buffer, read, size - read, read);
-      if (count === 0) break;
+    let count;
+    do {
+      count = fs.readSync(fd, spare, read, spare.length - read, read);
       read += count;
-    }
-    return buffer.subarray(0, read);
+    } while (count !== 0 && read < spare.length);
   } finally {
     fs.closeSync(fd);
   }
+  return read < spare.length ? spare.subarray(0, read) : fs.readFileSync(file);
 }
 
 /**
@@ -222,8 +222,8 @@ function loadBundle(name, { small = false, variant = '' } = {}) {
   // The id from the file as built (its trailer), not from the wrapped text: a small bundle wrapped here ends past it.
   const id = dir && bundleId(text);
   const file = dir && path.join(dir, cacheFileName(id, variant));
-  // The bundle's bytes are free once decoded: the cache file is read into them.
-  const cached = dir ? readCache(file, id, bytes) : undefined;
+  // The whole CLI's bytes are free once decoded: its cache file is read into them.
+  const cached = dir ? readCache(file, id, small ? undefined : bytes) : undefined;
   const script = new vm.Script(source, {
     filename: bundle,
     ...(cached ? { cachedData: cached.payload } : {}),
