@@ -154,10 +154,8 @@ describe('hits dropped before they are handled', () => {
     );
   });
 
-  test('an unsound test is caught: the spaced key taking no tab after its keyword', () => {
-    const noTab: HitBytesTest = (bytes, after) => bytes[after] !== 9 && own(bytes, after);
-    withBytesTest(spaced, noTab);
-    const drops = new HitDrops(parts.automaton, named);
+  /** The soundness property above fails for `drops`: it finds a hit they drop where a rule opens. */
+  function expectCaught(drops: HitDrops): void {
     expect(() =>
       fc.assert(
         fc.property(texts, (text) => {
@@ -166,19 +164,18 @@ describe('hits dropped before they are handled', () => {
         { numRuns: 4000 },
       ),
     ).toThrow();
+  }
+
+  test('an unsound test is caught: the spaced key taking no tab after its keyword', () => {
+    const noTab: HitBytesTest = (bytes, after) => bytes[after] !== 9 && own(bytes, after);
+    withBytesTest(spaced, noTab);
+    expectCaught(new HitDrops(parts.automaton, named));
   });
 
   test("an unsound walk is caught: the name walk's test left out", () => {
     const drops = new HitDrops(parts.automaton, named);
     const keyState = hitsWithTests(drops, 'key')[0]!.state;
     drops.of(keyState)!.nameWords.length = 0;
-    expect(() =>
-      fc.assert(
-        fc.property(texts, (text) => {
-          expect(unsoundHit(drops, text)).toBeUndefined();
-        }),
-        { numRuns: 4000 },
-      ),
-    ).toThrow();
+    expectCaught(drops);
   });
 });
