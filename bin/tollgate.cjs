@@ -132,7 +132,7 @@ function sha1(bytes) {
  * string is a copy), so the cache is read into the same memory, where a buffer of its own (1.6 MB for `scan
  * --history`) was 400 more pages to fault in, about 11 us each on the project's VMs (docs/benchmarks.md, "What loading
  * the CLI costs a command", session 28). No `fstat`: a read that fills `spare` is read again whole. Small bundles pass
- * no spare: their caches outgrow them, and the extra calls cost the fast paths about 3 ms.
+ * no spare: their caches are larger than they are.
  */
 function readWhole(file, spare) {
   if (spare === undefined) return fs.readFileSync(file);

@@ -66,7 +66,17 @@ export function blanksStart(text: string, end: number, limit: number): number {
   return at;
 }
 
-/** Whether the UTF-16 code unit `code` is an ASCII letter or digit. */
+/** Whether `code` (a UTF-16 code unit, a byte, or -1 for none) is a space or a tab. */
+export function isBlank(code: number): boolean {
+  return code === 32 || code === 9;
+}
+
+/** Whether `code` (a UTF-16 code unit, a byte, or -1 for none) is `"` or `'`. */
+export function isQuote(code: number): boolean {
+  return code === 34 || code === 39;
+}
+
+/** Whether the UTF-16 code unit (or byte, or -1 for none) `code` is an ASCII letter or digit. */
 export function isAlphanumeric(code: number): boolean {
   return code < 128 && BASE64URL[code] === 1 && code !== 95 && code !== 45;
 }

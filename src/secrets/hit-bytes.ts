@@ -1,4 +1,5 @@
 import type { CompiledRule } from './compiled-rule.js';
+import { isBlank, isQuote } from './gate-checks.js';
 import type { NameGateShape } from './name-gate.js';
 import type { KeywordAutomaton } from './prefilter.js';
 
@@ -39,21 +40,6 @@ for (const char of 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ01234567
 /** The byte at `at`, or -1 outside `bytes`. */
 export function byteAt(bytes: Uint8Array, at: number): number {
   return at >= 0 && at < bytes.length ? bytes[at]! : -1;
-}
-
-/** Whether `code` (a byte, or -1) is a space or a tab. */
-export function isBlankByte(code: number): boolean {
-  return code === 32 || code === 9;
-}
-
-/** Whether `code` (a byte, or -1) is `"` or `'`. */
-export function isQuoteByte(code: number): boolean {
-  return code === 34 || code === 39;
-}
-
-/** Whether `code` (a byte, or -1) is an ASCII letter or digit. */
-export function isAlphanumericByte(code: number): boolean {
-  return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
 }
 
 /** The column of the tables for no byte (past either end) or one past ASCII: no shape allows it. */
@@ -112,8 +98,8 @@ export class StateTest {
     // `separatorAt`: past one backslash, one quote and any blanks.
     let separator = end;
     if (byteAt(bytes, separator) === 92) separator++;
-    if (isQuoteByte(byteAt(bytes, separator))) separator++;
-    while (isBlankByte(byteAt(bytes, separator))) separator++;
+    if (isQuote(byteAt(bytes, separator))) separator++;
+    while (isBlank(byteAt(bytes, separator))) separator++;
     const atSeparator = column(bytes, separator);
     if (this.shapes.allows(rest, atEnd, atSeparator)) return true;
     const { walk, nameWords } = this;

@@ -6,6 +6,7 @@
  * what follows the name as the pattern's separator and value would and turns such hits down before any window is cut.
  */
 import { codeAt } from './code-at.js';
+import { isBlank } from './gate-checks.js';
 
 /** What `judgeKeyName` rejects in any value: fewer than 16 characters, no digit or no letter. */
 export function tooWeakForKeyName(value: string): boolean {
@@ -21,10 +22,6 @@ STOP[9] = 2;
 /** The longest unquoted value the pattern takes; the most blanks it allows around its separator. */
 const MAX_BARE = 200;
 const MAX_BLANKS = 8;
-
-function isBlank(code: number): boolean {
-  return code === 32 || code === 9;
-}
 
 /**
  * False only when no match of the key-name pattern whose name ends at `after` (and at most two digits after it) can

@@ -22,9 +22,6 @@ export interface ScannerRules {
   allowlist?: GlobalAllowlist;
 }
 
-/** The built-in rules alone: the usual case, and the shared scanner. */
-export const BUILTIN_RULES_ONLY: ScannerRules = { withoutEncryptedKeys: false, extra: [] };
-
 export function buildScanner(rules: ScannerRules): SecretScanner {
   if (!rules.withoutEncryptedKeys && rules.extra.length === 0 && rules.allowlist === undefined) {
     // The built-in rules alone are the scanner that masks output: built once (its keyword automata and compiled rules

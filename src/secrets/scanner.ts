@@ -64,6 +64,8 @@ export class SecretScanner {
   private shapes: StateShapes | undefined;
   /** See `ByteScanContext.drops`; made at the first `scanView`. */
   private drops: HitDrops | undefined;
+  /** The provider-named rules, which the name walk opens (`NameKeywords`' items). */
+  private readonly named: readonly CompiledRule[];
   /** About how many bytes of whole lines `scanView` reads a hit's gates from (see `byte-scan.ts`); tests cut it. */
   tileBytes = 64 * 1024;
   constructor(rules: readonly RuleEntry[], allowlist: GlobalAllowlist = {}) {
@@ -71,6 +73,7 @@ export class SecretScanner {
     this.compiled = rules.map(compileRule);
     this.hasProviderPrefix = providerPrefixTest(rules);
     const named = this.compiled.filter((item) => item.outline.nameWords !== undefined);
+    this.named = named;
     this.automaton = buildKeywordAutomaton(
       this.compiled
         .filter((item) => item.outline.nameWords === undefined)
@@ -154,10 +157,7 @@ export class SecretScanner {
   private advanceBytes(scan: ScanState, bytes: Buffer, units: UnitBytes | null): void {
     const { automaton, nameKeywords, compiled, tileBytes } = this;
     this.shapes ??= new StateShapes(automaton);
-    this.drops ??= new HitDrops(
-      automaton,
-      compiled.filter((item) => item.outline.nameWords !== undefined),
-    );
+    this.drops ??= new HitDrops(automaton, this.named);
     const context = { automaton, nameKeywords, compiled, tileBytes, shapes: this.shapes, drops: this.drops };
     const pending = this.idleWindows.pop() ?? new PendingWindows(this.compiled.length);
     const found = this.idleHits.pop() ?? new KeywordHits();

@@ -3,7 +3,7 @@ import { describe, expect, test, vi } from 'vitest';
 import { secretsOptionsSchema } from './options.js';
 import type { ThreadChoice, WorkerSetup } from './parallel-scan.js';
 import { emptyScanOutcome } from './scan-targets.js';
-import { BUILTIN_RULES_ONLY } from './scanner-rules.js';
+import type { ScannerRules } from './scanner-rules.js';
 
 // Whatever the load average says, the count must not change: the chooser is tested with it mocked to a busy machine.
 vi.mock('node:os', async (original) => ({
@@ -13,6 +13,9 @@ vi.mock('node:os', async (original) => ({
 
 const { BYTES_PER_THREAD, chooseThreads, defaultThreads, ScanWorkers } = await import('./parallel-scan.js');
 type ScanWorkersType = InstanceType<typeof ScanWorkers>;
+
+/** The built-in rules alone, as `loadScanner` sends them with no custom or imported rule. */
+const BUILTIN_RULES_ONLY: ScannerRules = { withoutEncryptedKeys: false, extra: [] };
 
 /** Workers sized by the cores and the bytes to scan, capped by `--max-threads` / `secrets.maxThreads`. */
 describe('scanning threads', () => {

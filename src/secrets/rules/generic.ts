@@ -1,5 +1,5 @@
 import { envEntryContexts, envEntryPattern } from '../env-entry.js';
-import { checkedGate, isBase64Url } from '../gate-checks.js';
+import { checkedGate, isAlphanumeric, isBase64Url } from '../gate-checks.js';
 import { GATES } from '../generic-gates.js';
 import {
   assignmentOf,
@@ -203,21 +203,19 @@ const CODE_Y = 0x79;
 function startsNameWord(text: string, after: number): boolean {
   const length = (text.charCodeAt(after - 1) | 0x20) === CODE_Y ? 3 : 4;
   const start = after - length;
-  const before = start > 0 ? text.charCodeAt(start - 1) : -1;
-  if (before === 95 || before === 45) return true;
-  const first = text.charCodeAt(start);
-  if (first >= 65 && first <= 90 && ((before >= 97 && before <= 122) || (before >= 48 && before <= 57))) return true;
-  return length === 4 && !(before >= 0 && /[A-Za-z0-9.]/.test(String.fromCharCode(before)));
+  return startsWordFrom(length, text.charCodeAt(start), start > 0 ? text.charCodeAt(start - 1) : -1);
 }
 /** `startsNameWord` on bytes (`HitBytesTest`): the byte scan drops a `key` hit of `monkey` or `"key"` without it. */
 function startsNameWordBytes(bytes: Uint8Array, after: number): boolean {
   const length = (byteAt(bytes, after - 1) | 0x20) === CODE_Y ? 3 : 4;
   const start = after - length;
-  const before = start > 0 ? byteAt(bytes, start - 1) : -1;
+  return startsWordFrom(length, byteAt(bytes, start), start > 0 ? byteAt(bytes, start - 1) : -1);
+}
+/** `startsNameWord`'s verdict from the name word's length, its first code and the code before it (-1 for none). */
+function startsWordFrom(length: number, first: number, before: number): boolean {
   if (before === 95 || before === 45) return true;
-  const first = byteAt(bytes, start);
   if (first >= 65 && first <= 90 && ((before >= 97 && before <= 122) || (before >= 48 && before <= 57))) return true;
-  return length === 4 && !(before >= 0 && before < 128 && /[A-Za-z0-9.]/.test(String.fromCharCode(before)));
+  return length === 4 && !(isAlphanumeric(before) || before === 46);
 }
 /**
  * Whether at most two digits and then no name character follow the `key` or `auth` hit ending at `after`, as

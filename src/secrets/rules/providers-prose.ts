@@ -1,5 +1,5 @@
-import { checkedGate } from '../gate-checks.js';
-import { byteAt, isAlphanumericByte, isBlankByte, isQuoteByte, withBytesTest } from '../hit-bytes.js';
+import { checkedGate, isAlphanumeric, isBlank, isQuote } from '../gate-checks.js';
+import { byteAt, withBytesTest } from '../hit-bytes.js';
 import { hitContext } from '../hit-context.js';
 import { nameGate } from '../name-gate.js';
 import { defineRules, type MatchContext } from '../rule.js';
@@ -181,11 +181,6 @@ const loggedSample = randomString(32, LOWER_ALPHANUMERIC, 'prose-logged-apiflash
 /** The lengths of `key` and `token`. */
 const PROSE_KEYWORD_LENGTHS = [3, 5];
 
-/** Whether `code` is a tab or a space. */
-function isBlank(code: number): boolean {
-  return code === 32 || code === 9;
-}
-
 /**
  * Whether `key` or `token` (whichever ended at `after`) has blanks before it and a word's letter or digit before those,
  * as `PROSE_KEY` needs: `{ token: … }` and an indented `key: …` (object literals in code) are not prose.
@@ -195,8 +190,7 @@ function wordThenSpaceBefore(text: string, after: number): boolean {
     let at = after - length - 1;
     if (at < 0 || !isBlank(text.charCodeAt(at))) continue;
     while (at > 0 && isBlank(text.charCodeAt(at))) at--;
-    const code = text.charCodeAt(at);
-    if ((code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122)) return true;
+    if (isAlphanumeric(text.charCodeAt(at))) return true;
   }
   return false;
 }
@@ -204,15 +198,15 @@ function wordThenSpaceBefore(text: string, after: number): boolean {
 /** `wordThenSpaceBefore` and `separatorAfter` on bytes (`HitBytesTest`): the byte scan drops a `key` hit without them. */
 function proseNameBytes(bytes: Uint8Array, after: number): boolean {
   let sep = after;
-  if (isQuoteByte(byteAt(bytes, sep))) sep++;
-  while (isBlankByte(byteAt(bytes, sep))) sep++;
+  if (isQuote(byteAt(bytes, sep))) sep++;
+  while (isBlank(byteAt(bytes, sep))) sep++;
   const code = byteAt(bytes, sep);
   if (code !== 61 && code !== 58 && code !== 45) return false;
   for (const length of PROSE_KEYWORD_LENGTHS) {
     let at = after - length - 1;
-    if (at < 0 || !isBlankByte(byteAt(bytes, at))) continue;
-    while (at > 0 && isBlankByte(byteAt(bytes, at))) at--;
-    if (isAlphanumericByte(byteAt(bytes, at))) return true;
+    if (at < 0 || !isBlank(byteAt(bytes, at))) continue;
+    while (at > 0 && isBlank(byteAt(bytes, at))) at--;
+    if (isAlphanumeric(byteAt(bytes, at))) return true;
   }
   return false;
 }
@@ -248,23 +242,18 @@ function spacedValueAfter(text: string, after: number): boolean {
 function spacedValueBytes(bytes: Uint8Array, after: number): boolean {
   let at = after;
   if (byteAt(bytes, at) === 115) at++; // s
-  if (isQuoteByte(byteAt(bytes, at))) at++;
+  if (isQuote(byteAt(bytes, at))) at++;
   let blanks = 0;
-  while (blanks < 5 && isBlankByte(byteAt(bytes, at + blanks))) blanks++;
+  while (blanks < 5 && isBlank(byteAt(bytes, at + blanks))) blanks++;
   if (blanks === 0 || blanks > 4) return false;
   at += blanks;
-  if (isQuoteByte(byteAt(bytes, at))) at++;
-  if (!isAlphanumericByte(byteAt(bytes, at))) return false;
+  if (isQuote(byteAt(bytes, at))) at++;
+  if (!isAlphanumeric(byteAt(bytes, at))) return false;
   for (let next = at + 1; next <= at + 19; next++) {
     const code = byteAt(bytes, next);
     if (code === -1 || (code < 128 && SPACED_VALUE_STOP[code] === 1)) return false;
   }
   return true;
-}
-
-/** Whether `code` is `"` or `'`. */
-function isQuote(code: number): boolean {
-  return code === 34 || code === 39;
 }
 
 /**
