@@ -188,8 +188,8 @@ async function bundleSmall(
 /**
  * tollgate.cjs and scan-worker.js into `outdir`; `sourcemap` only where nothing is committed. The CLI's bundle is
  * `src/cli/start.ts`, which exports `runCli` for bin/tollgate.cjs to call after loading it through the code cache,
- * plus the small fast paths (stop-hook.cjs, run-fast.cjs); the Action's (`selfStarting`) is `src/cli/bin.ts`, which
- * starts itself when required.
+ * plus the small fast paths (stop-hook.cjs, run-fast.cjs) and the scan's own bundle (scan.cjs, `src/cli/scan-start.ts`,
+ * also exporting `runCli`); the Action's (`selfStarting`) is `src/cli/bin.ts`, which starts itself when required.
  */
 export async function bundleCli(outdir, { sourcemap, selfStarting = false }) {
   const maps = sourcemap ? { sourcemap: 'linked' } : {};
@@ -205,7 +205,7 @@ export async function bundleCli(outdir, { sourcemap, selfStarting = false }) {
   const bundles = ['tollgate.cjs'];
   if (!selfStarting) {
     // The small bundles tried before the whole CLI: most stops, and most runs of an agent on an unchanged tree, are
-    // answered without reading it.
+    // answered without reading it; and the scan's, loaded in its place.
     // npm publishes only what package.json's `files` lists: a small bundle left out of it is one every installed
     // tollgate lacks, and its fast path then falls back without a word (fast-start.cjs was, for a while).
     const published = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).files;
