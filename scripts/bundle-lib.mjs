@@ -137,7 +137,7 @@ const scanOnly = {
  * The scan's own bundle, which bin/tollgate.cjs loads for `tollgate scan` without help: half the whole CLI's size.
  * Its limit and inputs keep it so: the gate's pipeline, MCP, install and the agents' hooks are not a scan's.
  */
-const SCAN_BUNDLE = {
+export const SCAN_BUNDLE = {
   file: 'scan.cjs',
   entry: 'src/cli/scan-start.ts',
   limit: 1024 * 1024,
