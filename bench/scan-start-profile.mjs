@@ -15,13 +15,13 @@
 // --files: each module by its file, not its folder; --inside LABEL: that label split by leaf function and line;
 // --keep: leave the bundles and profiles in the temp folder (printed).
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { SourceMap } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { appendBundleHash, cjsImportMeta, common } from '../scripts/bundle-lib.mjs';
+import { appendBundleHash, cjsImportMeta, common, SCAN_BUNDLE } from '../scripts/bundle-lib.mjs';
 import { median, printResult } from './measure.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -40,6 +40,9 @@ async function layout(checkout, name) {
   mkdirSync(join(dir, 'dist/bundle/cli'), { recursive: true });
   cpSync(join(checkout, 'bin'), join(dir, 'bin'), { recursive: true });
   cpSync(join(checkout, 'package.json'), join(dir, 'package.json'));
+  // bin runs `scan` from the scan's own bundle where the checkout has one (scripts/bundle-lib.mjs, `SCAN_BUNDLE`).
+  const own = existsSync(join(checkout, SCAN_BUNDLE.entry));
+  const file = own ? SCAN_BUNDLE.file : 'tollgate.cjs';
   // The CLI's build options, unminified where a profile needs it: names and line breaks kept for the source map.
   await build({
     ...common,
@@ -50,11 +53,12 @@ async function layout(checkout, name) {
     logLevel: 'error',
     absWorkingDir: checkout,
     sourcemap: 'linked',
-    entryPoints: [join(checkout, 'src/cli/start.ts')],
-    outfile: join(dir, 'dist/bundle/cli/tollgate.cjs'),
+    plugins: [...common.plugins, ...(own ? SCAN_BUNDLE.plugins : [])],
+    entryPoints: [join(checkout, own ? SCAN_BUNDLE.entry : 'src/cli/start.ts')],
+    outfile: join(dir, 'dist/bundle/cli', file),
     format: 'cjs',
   });
-  const bundle = join(dir, 'dist/bundle/cli/tollgate.cjs');
+  const bundle = join(dir, 'dist/bundle/cli', file);
   appendBundleHash(bundle);
   const map = new SourceMap(JSON.parse(readFileSync(`${bundle}.map`, 'utf8')));
   return { name, dir, bundle, map, cache: join(dir, 'cache') };

@@ -106,11 +106,63 @@ const SMALL_BUNDLES = [
   },
 ];
 
-async function bundleSmall(outdir, { file, entry, limit, forbidden = [], forbiddenInputs = [], plugins = [] }, maps) {
+/**
+ * What a scan never runs, left out of the scan's bundle: each validator's runner (only a gate's `run` calls it; the
+ * config needs the validators' declarations, for their options' schemas, never their runners) and the run report's
+ * renderers (a scan prints its own reports, src/validators/secrets/report/). Each becomes a module that throws when
+ * loaded, naming itself, so a scan that ever reached one would fail with that internal error, not run other code.
+ */
+const NOT_IN_A_SCAN = [
+  { importer: /[\\/]src[\\/]validators[\\/][^\\/]+[\\/]index\.ts$/, path: /^\.\/run-[a-z-]+\.js$/ },
+  { importer: /[\\/]src[\\/]report[\\/]index\.ts$/, path: /^\.\// },
+];
+const scanOnly = {
+  name: 'scan-only',
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /^\.\// }, (args) => {
+      if (args.kind !== 'dynamic-import') return undefined;
+      const absent = NOT_IN_A_SCAN.some((rule) => rule.importer.test(args.importer) && rule.path.test(args.path));
+      if (!absent) return undefined;
+      const name = `${args.importer.slice(root.length + 1).replace(/[\\/][^\\/]*$/, '')}/${args.path.slice(2)}`;
+      return { path: name.replace(/\\/g, '/'), namespace: 'not-in-a-scan' };
+    });
+    pluginBuild.onLoad({ filter: /.*/, namespace: 'not-in-a-scan' }, (args) => ({
+      contents: `throw new Error(${JSON.stringify(`${args.path} is not in the scan's bundle (scan.cjs)`)});\n`,
+      loader: 'js',
+    }));
+  },
+};
+
+/**
+ * The scan's own bundle, which bin/tollgate.cjs loads for `tollgate scan` without help: half the whole CLI's size.
+ * Its limit and inputs keep it so: the gate's pipeline, MCP, install and the agents' hooks are not a scan's.
+ */
+export const SCAN_BUNDLE = {
+  file: 'scan.cjs',
+  entry: 'src/cli/scan-start.ts',
+  limit: 1024 * 1024,
+  forbiddenInputs: [
+    /src\/core\/pipeline\/(execute-tool|hooks|event-sink|permissions)\.ts$/,
+    /src\/core\/run\/(run-gate|execute-selected|parallel-validation|persist-run|unchanged-run)\.ts$/,
+    /src\/integrations\//,
+    /src\/validators\/[^/]+\/run-/,
+    /src\/report\/(markdown|json|html)/,
+    /node_modules\/@modelcontextprotocol\//,
+  ],
+  plugins: [scanOnly],
+  wrapped: true,
+};
+
+async function bundleSmall(
+  outdir,
+  { file, entry, limit, forbidden = [], forbiddenInputs = [], plugins = [], wrapped = false },
+  maps,
+) {
   const { metafile } = await build({
     ...common,
     ...maps,
     ...cjsImportMeta,
+    ...(wrapped ? wrappedForLoader : {}),
     plugins: [...common.plugins, ...plugins],
     entryPoints: [join(root, entry)],
     outfile: join(outdir, file),
@@ -120,7 +172,8 @@ async function bundleSmall(outdir, { file, entry, limit, forbidden = [], forbidd
   const output = Object.values(metafile.outputs).find((candidate) => candidate.entryPoint);
   const bytes = output?.bytes ?? 0;
   for (const pattern of forbiddenInputs) {
-    const input = Object.keys(output?.inputs ?? {}).find((name) => pattern.test(name));
+    // A plugin's own modules (`not-in-a-scan:…`, a stub that only throws) are not the source they stand for.
+    const input = Object.keys(output?.inputs ?? {}).find((name) => !/^[a-z-]+:/.test(name) && pattern.test(name));
     if (input) throw new Error(`${file} holds ${input}: its entry (${entry}) must not import it`);
   }
   if (bytes > limit) {
@@ -135,8 +188,8 @@ async function bundleSmall(outdir, { file, entry, limit, forbidden = [], forbidd
 /**
  * tollgate.cjs and scan-worker.js into `outdir`; `sourcemap` only where nothing is committed. The CLI's bundle is
  * `src/cli/start.ts`, which exports `runCli` for bin/tollgate.cjs to call after loading it through the code cache,
- * plus the small fast paths (stop-hook.cjs, run-fast.cjs); the Action's (`selfStarting`) is `src/cli/bin.ts`, which
- * starts itself when required.
+ * plus the small fast paths (stop-hook.cjs, run-fast.cjs) and the scan's own bundle (scan.cjs, `src/cli/scan-start.ts`,
+ * also exporting `runCli`); the Action's (`selfStarting`) is `src/cli/bin.ts`, which starts itself when required.
  */
 export async function bundleCli(outdir, { sourcemap, selfStarting = false }) {
   const maps = sourcemap ? { sourcemap: 'linked' } : {};
@@ -152,11 +205,11 @@ export async function bundleCli(outdir, { sourcemap, selfStarting = false }) {
   const bundles = ['tollgate.cjs'];
   if (!selfStarting) {
     // The small bundles tried before the whole CLI: most stops, and most runs of an agent on an unchanged tree, are
-    // answered without reading it.
+    // answered without reading it; and the scan's, loaded in its place.
     // npm publishes only what package.json's `files` lists: a small bundle left out of it is one every installed
     // tollgate lacks, and its fast path then falls back without a word (fast-start.cjs was, for a while).
     const published = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).files;
-    for (const small of SMALL_BUNDLES) {
+    for (const small of [...SMALL_BUNDLES, SCAN_BUNDLE]) {
       if (!published.includes(`dist/bundle/cli/${small.file}`)) {
         throw new Error(`${small.file} is not in package.json's "files": an installed tollgate would lack it`);
       }

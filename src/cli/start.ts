@@ -1,7 +1,5 @@
-import { ExitCode, errorMessage } from '../core/errors.js';
-import { installSignalHandlers, installStreamErrorHandlers } from './process-handlers.js';
+import { runCommandProcess } from './command-process.js';
 import { type CliHandoff, handCodeCacheComplete, handEarlyStage, handPlainRun } from './run-handoff.js';
-import { exitIfUnfinished } from './unfinished-guard.js';
 
 async function start(argv: readonly string[], handoff: CliHandoff): Promise<number> {
   // Agents run the stop hook after every turn; loading every command (commander, zod, all flags) would cost more
@@ -27,18 +25,5 @@ async function start(argv: readonly string[], handoff: CliHandoff): Promise<numb
  * (the stop hook's, the no-change run's) already learnt when it could not answer alone (bin/tollgate.cjs).
  */
 export function runCli(argv: readonly string[], handoff: CliHandoff = {}): void {
-  installSignalHandlers();
-  installStreamErrorHandlers();
-  const unfinished = exitIfUnfinished(argv);
-  start(argv, handoff).then(
-    (code) => {
-      unfinished.settled();
-      process.exitCode = code;
-    },
-    (error: unknown) => {
-      unfinished.settled();
-      process.stderr.write(`tollgate: internal error: ${errorMessage(error)}\n`);
-      process.exitCode = ExitCode.internal;
-    },
-  );
+  runCommandProcess(argv, () => start(argv, handoff));
 }

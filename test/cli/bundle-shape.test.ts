@@ -10,7 +10,8 @@ import { CLI_PATH } from '../support/run-cli.js';
  * config parser at all: it is sent its rules as data (src/secrets/scanner-rules.ts).
  */
 const ROOT = join(dirname(CLI_PATH), '..');
-const BUNDLES = ['dist/bundle/cli/tollgate.cjs'];
+const BUNDLES = ['dist/bundle/cli/tollgate.cjs', 'dist/bundle/cli/scan.cjs'];
+const SCAN_BUNDLE = 'dist/bundle/cli/scan.cjs';
 const WORKER = 'dist/bundle/cli/scan-worker.js';
 
 function sourceFiles(dir: string): string[] {
@@ -33,6 +34,21 @@ describe('the built bundles', () => {
     const parsers = map.sources.filter((source) => /node_modules\/(zod|jsonc-parser|smol-toml)\//.test(source));
     expect(parsers).toEqual([]);
     expect(readFileSync(join(ROOT, WORKER), 'utf8')).not.toContain('Invalid input');
+  });
+
+  test("the scan's own bundle holds the scan, not the gate: no pipeline, validator runner, MCP, install or agent hook", () => {
+    // Every scan reads, deserializes and evaluates it (bin/tollgate.cjs): what it holds for nothing, each scan pays.
+    const map = JSON.parse(readFileSync(join(ROOT, `${SCAN_BUNDLE}.map`), 'utf8')) as { sources: string[] };
+    const sources = map.sources.filter((source) => !source.startsWith('not-in-a-scan:'));
+    expect(sources.some((source) => source.endsWith('src/validators/secrets/scan-command.ts'))).toBe(true);
+    const gate = sources.filter((source) =>
+      /src\/(integrations\/|core\/run\/run-gate|core\/pipeline\/execute-tool|validators\/[^/]+\/run-|report\/(markdown|json|html))|@modelcontextprotocol/.test(
+        source,
+      ),
+    );
+    expect(gate).toEqual([]);
+    const size = (bundle: string) => readFileSync(join(ROOT, bundle)).length;
+    expect(size(SCAN_BUNDLE)).toBeLessThan(size('dist/bundle/cli/tollgate.cjs') * 0.6);
   });
 
   test('no source reaches for the languages the bundle leaves out', () => {

@@ -421,6 +421,36 @@ process.on('exit', () => fs.writeFileSync(${JSON.stringify(log)}, JSON.stringify
     ]);
   });
 
+  test("a scan starts from the scan's own bundle, its cache read into room the bundle's read left; its help does not", async () => {
+    // The whole CLI's 1.8 MB cost every scan's start its read, deserialization and top level (docs/benchmarks.md,
+    // "A scan's own bundle"); the scan's 0.9 MB keeps a cache larger than itself, which the memory of its bytes alone
+    // could not hold. A preload notes each compiled bundle and the memory its cached data lies in.
+    const { preload, log } = scriptWatch(
+      home.home,
+      'scan-bundle-watch',
+      `if (options && options.filename && options.filename.startsWith(${JSON.stringify(dirname(BUNDLE))})) seen.push({ bundle: require('node:path').basename(options.filename), memory: options.cachedData ? options.cachedData.buffer.byteLength : null, rejected: this.cachedDataRejected === true });`,
+    );
+    const dir = join(home.home, 'cache-scan-bundle');
+    writeFileSync(join(home.home, 'scanned.txt'), 'greeting = "hello"\n');
+    const env = envWith(dir, { NODE_OPTIONS: `--require ${preload}` });
+    const seen: unknown[] = [];
+    for (const args of [['scanned.txt'], ['scanned.txt'], ['--help'], ['scanned.txt', '-h']]) {
+      const result = await runCli(['scan', ...args], { cwd: home.home, env });
+      expect(result.exitCode, result.stderr).toBe(0);
+      seen.push(...JSON.parse(readFileSync(log, 'utf8')));
+    }
+    const scanBundle = join(dirname(BUNDLE), 'scan.cjs');
+    const scanCache = cacheFiles(dir).find((file) => file.startsWith(bundleIdOf(scanBundle).slice(0, 32)));
+    expect(scanCache).toMatch(/-scan\.bin$/);
+    expect(statSync(join(dir, scanCache!)).size).toBeGreaterThan(statSync(scanBundle).size); // why it needs room
+    expect(seen).toEqual([
+      { bundle: 'scan.cjs', memory: null, rejected: false },
+      { bundle: 'scan.cjs', memory: 2 * statSync(scanBundle).size, rejected: false },
+      { bundle: 'tollgate.cjs', memory: null, rejected: false },
+      { bundle: 'tollgate.cjs', memory: statSync(BUNDLE).size, rejected: false },
+    ]);
+  });
+
   test("the whole CLI's bundle is written wrapped and compiled as read, with no second copy", async () => {
     // Wrapping the bundle at each start made a second 1.8 MB string, flattened again by V8 (docs/benchmarks.md, "A
     // first run's CPU ledger"). A preload notes whether the source given to `vm.Script` is the file's text itself.

@@ -120,6 +120,7 @@ describe('the installed package', () => {
       'fast-start.cjs',
       'run-fast.cjs',
       'scan-worker.js',
+      'scan.cjs',
       'stop-hook.cjs',
       'tollgate.cjs',
     ]);
@@ -145,6 +146,27 @@ describe('the installed package', () => {
     expectClean(corrupt, 'stats (corrupt cache)');
     expect([corrupt.exitCode, corrupt.stdout]).toEqual([first.exitCode, first.stdout]);
     expect(statSync(join(cacheDir, files[0]!)).size).toBeGreaterThan(1000);
+  });
+
+  test("`scan` starts from the scan's own bundle (its code cache file is that bundle's), its help from the whole CLI's", async () => {
+    const packageDir = join(dirname(dirname(bin)), 'lib', 'node_modules', 'tollgate');
+    const idOf = (file: string) =>
+      /tollgate-bundle-sha256: ([0-9a-f]{64})\s*$/
+        .exec(readFileSync(join(packageDir, 'dist', 'bundle', 'cli', file), 'latin1'))![1]!
+        .slice(0, 32);
+    const cacheDir = join(work, 'code-cache-scan');
+    const withCache = (args: string[]) =>
+      runProcess(bin, args, {
+        cwd: repo.root,
+        env: { ...env, TOLLGATE_CACHE_DIR: cacheDir },
+        timeoutMs: timeBudget(60_000),
+      });
+    expectClean(await withCache(['scan', 'src', '--format', 'json']), 'scan src');
+    expectClean(await withCache(['scan', '--help']), 'scan --help');
+    const files = (await readdir(cacheDir)).filter((name) => name.endsWith('.bin')).sort();
+    expect(files.map((name) => `${name.slice(0, 32)} ${name.split('-').at(-1)}`).sort()).toEqual(
+      [`${idOf('scan.cjs')} scan.bin`, `${idOf('tollgate.cjs')} help.bin`].sort(),
+    );
   });
 
   test("the README's package sizes are what npm pack and the install really give (within 20%)", async () => {

@@ -1,0 +1,14 @@
+import { runCommandProcess } from './command-process.js';
+import { registerScan } from './commands/scan.js';
+import { runProgram } from './program.js';
+
+/**
+ * The entry of the scan's own bundle (dist/bundle/cli/scan.cjs), which bin/tollgate.cjs loads for `tollgate scan`
+ * (files, the index, the work tree, history) without help. Reading, deserializing and evaluating a bundle costs with
+ * its size, not with the command: the whole CLI's 1.8 MB cost a scan's start 50-90 ms of CPU before its first file
+ * (docs/benchmarks.md, "What loading the CLI costs a command"). This one holds the config, the rules, the scanner and
+ * the scan's reports, and registers `scan` alone, the same command the whole CLI registers.
+ */
+export function runCli(argv: readonly string[]): void {
+  runCommandProcess(argv, () => runProgram(argv, [registerScan]));
+}
