@@ -120,8 +120,8 @@ const SMALL_BUNDLES = [
 
 /**
  * `wrapped`: a bundle only bin/tollgate.cjs loads through the code cache is written as the whole CLI's is
- * (`wrappedForLoader`), so its start compiles the text as read: wrapping it there made a second copy of it in V8's young
- * generation, flattened again before compiling. fast-start.cjs is `require`d, and stays a plain module.
+ * (`wrappedForLoader`), so its start compiles the text as read: wrapping it there made a second copy of it in V8's
+ * young generation, flattened again before compiling. fast-start.cjs is `require`d, and stays a plain module.
  */
 async function bundleSmall(
   outdir,
