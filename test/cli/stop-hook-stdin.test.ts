@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { closeSync, constants, openSync, readFileSync, utimesSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, constants, openSync, utimesSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTempRepo, removeDir, type TempRepo, tempDir } from '../support/git-repo.js';
@@ -116,51 +116,6 @@ describe('the stop hook reads its stdin whole, however it is handed (built CLI)'
       expectAnswered(open);
       // Nothing there when the hook looks: the stream waits for it.
       expectAnswered(await hook('pipe', (child) => setTimeout(() => child.stdin?.end(payload), 300)));
-    },
-    BUDGET,
-  );
-
-  test.runIf(process.platform !== 'win32')(
-    'a socket is read without making `process.stdin`, unless that would print a deprecation warning',
-    async () => {
-      // The descriptor is made non-blocking by a libuv handle of our own (read-stdin-now.ts): making `process.stdin`
-      // loaded `net` and the stream, 1.5 ms of a stop's CPU. A preload notes whether `process.stdin` was made.
-      const preload = join(scratch, 'stdin-watch.cjs');
-      const log = join(scratch, 'stdin-watch.json');
-      writeFileSync(
-        preload,
-        `let made = false;
-const own = Object.getOwnPropertyDescriptor(process, 'stdin');
-Object.defineProperty(process, 'stdin', { configurable: true, enumerable: own.enumerable, get() {
-  made = true; Object.defineProperty(process, 'stdin', own); return process.stdin;
-} });
-process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(log)}, JSON.stringify(made)));
-`,
-      );
-      const watched = async (extra: NodeJS.ProcessEnv): Promise<boolean> => {
-        const errors = join(scratch, 'stdin-watch.err');
-        const errorFd = openSync(errors, 'w');
-        try {
-          const code = await new Promise<number | null>((resolve, reject) => {
-            const child = spawn(process.execPath, [CLI_PATH, 'hook', 'stop', '--agent', 'claude'], {
-              cwd: repo.root,
-              env: { ...env(), NODE_OPTIONS: `--require ${preload}`, ...extra },
-              stdio: ['pipe', 'ignore', errorFd],
-            });
-            child.on('error', reject);
-            child.on('close', resolve);
-            child.stdin?.end(payload);
-          });
-          expectAnswered({ code, stderr: readFileSync(errors, 'utf8') });
-          expect(readFileSync(errors, 'utf8')).not.toContain('DeprecationWarning');
-        } finally {
-          closeSync(errorFd);
-        }
-        return JSON.parse(readFileSync(log, 'utf8')) as boolean;
-      };
-      expect(await watched({})).toBe(false);
-      // process.binding() warns under --pending-deprecation: the stream then, as before.
-      expect(await watched({ NODE_PENDING_DEPRECATION: '1' })).toBe(true);
     },
     BUDGET,
   );

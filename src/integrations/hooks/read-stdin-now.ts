@@ -13,12 +13,11 @@ import { parsePayload, type StdinRead } from './read-stdin.js';
  *   blocking, and a blocking read could outlast `readStdin`'s timeout): to its end, or to the point where nothing more
  *   is there yet and what came is one whole JSON object (an agent may keep its end open). Anything short of that goes
  *   on through the stream, with its timeout.
- * - A socket (Node-based agents hand their children one; it cannot be opened again): once libuv made it
- *   non-blocking (`uv_pipe_open`), through a handle of our own (`openedNonBlocking`) or else by making `stdin()`
- *   (the stream the rest would go through, `process.stdin`) a `net.Socket` on it, it is read here the same way,
- *   without starting the stream: reading it through the stream cost a stop about 1 ms of CPU more. Not an IPC
- *   channel, and not on Windows; without our own handle, not a datagram socket either (Node does not make one a
- *   `net.Socket` of its own).
+ * - A socket (Node-based agents hand their children one; it cannot be opened again): once `stdin()` (the stream
+ *   the rest would go through, `process.stdin`) is a `net.Socket` on it, which libuv made non-blocking when it opened
+ *   it (`uv_pipe_open`, `uv_tcp_open`), it is read here the same way, without starting the stream: reading it through
+ *   the stream cost a stop about 1 ms of CPU more. Not a datagram socket, or an IPC channel (Node does not make
+ *   those a `net.Socket` of its own), and not on Windows.
  * - Anything else (a terminal, a device) and any error: nothing is read here.
  * At most about `maxBytes` are read here (a writer that never stops must not hold the main thread past the stream's
  * timeout); the rest goes through the stream. `stdin` must be the stream on `fd` (process.stdin on 0).
@@ -34,7 +33,7 @@ export function readStdinNow(
     const info = fstatSync(fd);
     if (info.isFile()) return readToEnd(fd, chunks, maxBytes) ? whole(chunks) : { prefix: Buffer.concat(chunks) };
     if (info.isSocket()) {
-      if (!nonBlockingSocket(stdin, fd)) return { prefix: Buffer.alloc(0) };
+      if (!nonBlockingSocket(stdin)) return { prefix: Buffer.alloc(0) };
       return readToEnd(fd, chunks, maxBytes) ? whole(chunks) : wholePayloadOrPrefix(chunks);
     }
     if (!info.isFIFO() || process.platform !== 'linux') return { prefix: Buffer.alloc(0) };
@@ -57,56 +56,14 @@ function wholePayloadOrPrefix(chunks: Buffer[]): { read: StdinRead } | { prefix:
 }
 
 /**
- * True when the socket on `fd` is non-blocking now and no IPC channel is in play: opened by a libuv pipe handle of
- * our own (`openedNonBlocking`), else when the stream `stdin()` makes is a `net.Socket` (libuv opened its descriptor
- * non-blocking). `net` is loaded by then (making the socket loads it), so requiring it costs nothing more.
+ * True when the stream `stdin()` makes is a `net.Socket` (libuv opened its descriptor non-blocking) and no IPC
+ * channel is in play. `net` is loaded by then (making the socket loads it), so requiring it costs nothing more.
  */
-function nonBlockingSocket(stdin: () => Readable, fd: number): boolean {
+function nonBlockingSocket(stdin: () => Readable): boolean {
   if (process.platform === 'win32' || process.channel !== undefined) return false;
-  if (openedNonBlocking(fd)) return true;
   const stream = stdin();
   const { Socket } = builtinModule<typeof Net>('node:net');
   return stream instanceof Socket;
-}
-
-interface PipeBinding {
-  Pipe?: new (type: number) => { open?: (fd: number) => unknown };
-  constants?: { SOCKET?: unknown };
-}
-
-/** Our own handles on the standard descriptors, kept for the process's life (one is made at most). */
-const held: unknown[] = [];
-
-/**
- * Opens the socket on `fd` (0-2 only) with a libuv pipe handle of its own, as `net.Socket` does for
- * `process.stdin` (`uv_pipe_open` makes the descriptor non-blocking), without loading `net` and making the stream:
- * 1.5 ms of a stop's CPU and 60 page faults (docs/benchmarks.md, "The fast paths' built-in modules and bundles").
- * Through `process.binding('pipe_wrap')`, Node's own handle class, whose shape is checked first, since a wrong
- * argument would abort the process; not where it would print Node's deprecation warning (`--pending-deprecation`).
- * The handle never reads and is never closed: libuv leaves the standard descriptors open, so a `process.stdin` made
- * later (the rest of a payload, the full path) reads the same descriptor through its own. False on any doubt.
- */
-function openedNonBlocking(fd: number): boolean {
-  if (fd < 0 || fd > 2 || held.length > 0 || pendingDeprecation()) return false;
-  try {
-    const binding = (process as { binding?: (name: string) => unknown }).binding?.('pipe_wrap') as
-      | PipeBinding
-      | undefined;
-    const type = binding?.constants?.SOCKET;
-    if (typeof binding?.Pipe !== 'function' || typeof type !== 'number' || !Number.isInteger(type)) return false;
-    const handle = new binding.Pipe(type);
-    if (typeof handle.open !== 'function') return false;
-    const status = handle.open(fd);
-    held.push(handle);
-    return status === undefined || status === 0;
-  } catch {
-    return false;
-  }
-}
-
-function pendingDeprecation(): boolean {
-  const options = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`;
-  return /pending[-_]deprecation/.test(options) || process.env.NODE_PENDING_DEPRECATION === '1';
 }
 
 /** Agents' payloads are a few kilobytes (a transcript is passed by its path). */
