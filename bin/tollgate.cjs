@@ -227,20 +227,32 @@ function pruneCache(dir) {
 }
 
 /**
+ * Node's module class, as this file's own `module` was made by it: `require('node:module')` would load the public
+ * module and the three it brings (the ES module loader, source maps: 0.3 ms of CPU and 15 page faults a start,
+ * docs/benchmarks.md "The fast paths' built-in modules and bundles"), which no fast path uses otherwise.
+ */
+function moduleClass() {
+  const own = module.constructor;
+  return typeof own === 'function' && typeof own.wrap === 'function' && typeof own._nodeModulePaths === 'function'
+    ? own
+    : require('node:module');
+}
+
+/**
  * A bundle's exports, compiled from this user's code cache when there is a valid one, and `answered()`, which a
  * small bundle's caller calls when the bundle answered alone. The whole CLI's bundle is complete for every command but
  * `run` (`runWholeCli`): each command keeps a cache file of its own.
  */
 function loadBundle(name, { small = false, variant = '', room = 1 } = {}) {
   const vm = require('node:vm');
-  const Module = require('node:module');
+  const Module = moduleClass();
   const bundle = path.join(bundleDir, name);
   // Latin-1: the bundle is ASCII (scripts/bundle-lib.mjs checks), and a one-byte string is the cheapest to read and
   // decode (UTF-8 decoding of the whole bundle cost a few percent of each start).
   const { bytes, spare } = room > 1 ? readWithRoom(bundle, room) : { bytes: readWhole(bundle) };
   const text = bytes.toString('latin1');
-  // The whole CLI's bundle is written already wrapped (scripts/bundle-lib.mjs, `LOADER_WRAPPER`): compiled as read, with
-  // no second copy of its 1.8 MB to make and flatten (6 ms of CPU a start). Others are wrapped here.
+  // The bundles are written already wrapped (scripts/bundle-lib.mjs, `LOADER_WRAPPER`): compiled as read, with no
+  // second copy to make and flatten (for the whole CLI's 1.8 MB, 6 ms of CPU a start). Others are wrapped here.
   const source = text.startsWith(LOADER_WRAPPER) ? text : Module.wrap(text.replace(/^#!.*/, ''));
   const dir = cacheDirectory(process.env);
   // The id from the file as built (its trailer), not from the wrapped text: a small bundle wrapped here ends past it.

@@ -74,6 +74,15 @@ const fsPromisesLite = {
   },
 };
 
+// They get src/core/module-lite.ts for `node:module` likewise: its `createRequire` is the bundle's own `require`, and
+// Node's public `module` (with the ES module loader and source maps it loads) is not loaded at all.
+const moduleLite = {
+  name: 'module-lite',
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /^(node:)?module$/ }, () => ({ path: join(root, 'src/core/module-lite.ts') }));
+  },
+};
+
 /**
  * Each with a size limit: a stray import (the full path, zod, a validator) would quietly make every stop, or every
  * no-change run, pay for it again.
@@ -83,17 +92,19 @@ const SMALL_BUNDLES = [
     file: 'stop-hook.cjs',
     entry: 'src/cli/stop-hook-fast.ts',
     limit: 64 * 1024,
-    forbidden: ['node:fs/promises'],
+    wrapped: true,
+    forbidden: ['node:fs/promises', 'node:module'],
     // The agents' install code (config file editors, the Codex trust file): no stop needs it.
     forbiddenInputs: [/node_modules\/(jsonc-parser|smol-toml)\//, /src\/integrations\/hooks\/(codex-install|install)/],
-    plugins: [fsPromisesLite],
+    plugins: [fsPromisesLite, moduleLite],
   },
   {
     file: 'run-fast.cjs',
     entry: 'src/cli/run-fast.ts',
     limit: 96 * 1024,
-    forbidden: ['node:fs/promises'],
-    plugins: [fsPromisesLite],
+    wrapped: true,
+    forbidden: ['node:fs/promises', 'node:module'],
+    plugins: [fsPromisesLite, moduleLite],
   },
   // Loaded before either of them, without the code cache: it only starts their stamp's git (or checks the saved
   // evidence that spares it: stamp-evidence.ts), which must not wait for the modules the answer needs later (hashing,
@@ -102,7 +113,8 @@ const SMALL_BUNDLES = [
     file: 'fast-start.cjs',
     entry: 'src/cli/fast-start.ts',
     limit: 20 * 1024,
-    forbidden: ['node:crypto', 'node:fs/promises'],
+    forbidden: ['node:crypto', 'node:fs/promises', 'node:module'],
+    plugins: [moduleLite],
   },
 ];
 
@@ -153,9 +165,14 @@ export const SCAN_BUNDLE = {
   wrapped: true,
 };
 
+/**
+ * `wrapped`: a bundle only bin/tollgate.cjs loads through the code cache is written as the whole CLI's is
+ * (`wrappedForLoader`), so its start compiles the text as read: wrapping it there made a second copy of it in V8's
+ * young generation, flattened again before compiling. fast-start.cjs is `require`d, and stays a plain module.
+ */
 async function bundleSmall(
   outdir,
-  { file, entry, limit, forbidden = [], forbiddenInputs = [], plugins = [], wrapped = false },
+  { file, entry, limit, wrapped = false, forbidden = [], forbiddenInputs = [], plugins = [] },
   maps,
 ) {
   const { metafile } = await build({

@@ -468,6 +468,37 @@ process.on('exit', () => fs.writeFileSync(${JSON.stringify(log)}, JSON.stringify
     expect(JSON.parse(readFileSync(log, 'utf8'))).toEqual([true]);
   });
 
+  test("the fast paths' small bundles are written wrapped and compiled as read, before `node:module` is loaded", async () => {
+    // Wrapped at each start, a small bundle was a second copy in V8's young generation, flattened again; and
+    // `require('node:module')` loaded the ES module loader and source maps, which no fast path uses otherwise
+    // (docs/benchmarks.md, "The fast paths' built-in modules and bundles"). A preload notes, when each small bundle
+    // is compiled, whether its source is the file's text itself and whether Node's public `module` is loaded yet.
+    const opening = Module.wrap('').split('\n')[0]!;
+    const small = ['stop-hook.cjs', 'run-fast.cjs'].map((file) => join(ROOT, 'dist/bundle/cli', file));
+    for (const bundle of small) expect(readFileSync(bundle, 'latin1').startsWith(opening), bundle).toBe(true);
+    const { preload, log } = scriptWatch(
+      home.home,
+      'small-watch',
+      `if (options && ${JSON.stringify(small)}.includes(options.filename)) seen.push({ file: options.filename, asRead: code === fs.readFileSync(options.filename, 'latin1'), module: process.moduleLoadList.includes('NativeModule module') });`,
+    );
+    const dir = join(home.home, 'cache-small');
+    const env = envWith(dir, { NODE_OPTIONS: `--require ${preload}` });
+    // Outside any repository each small bundle hands its command to the whole CLI: compiled, all the same.
+    const stop = await runProcess(process.execPath, [CLI_PATH, 'hook', 'stop'], {
+      cwd: home.home,
+      env,
+      input: '{}',
+      timeoutMs: 60_000,
+    });
+    expect(stop.exitCode, stop.stderr).toBe(0);
+    const stopSeen = JSON.parse(readFileSync(log, 'utf8'));
+    const run = await runProcess(process.execPath, [CLI_PATH, 'run'], { cwd: home.home, env, timeoutMs: 60_000 });
+    expect(run.stderr).not.toContain('Error:');
+    expect([...stopSeen, ...JSON.parse(readFileSync(log, 'utf8'))]).toEqual(
+      small.map((file) => ({ file, asRead: true, module: false })),
+    );
+  });
+
   test("a run and a history scan keep V8's young generation at its starting size, unless the command line sizes it", async () => {
     // Each page the young generation grows by is faulted in once (docs/benchmarks.md, "A first run's young
     // generation"). A preload notes the new space's size when the flags change, then at exit keeps 32 MB of small
