@@ -127,14 +127,17 @@ describe('the installed package', () => {
     expect(statSync(join(packageDir, 'bin', 'tollgate.cjs')).mode & 0o111).not.toBe(0);
   });
 
+  /** The installed bin in the test repository with `cacheDir` as its code cache folder. */
+  const runWithCache = (cacheDir: string) => (args: string[]) =>
+    runProcess(bin, args, {
+      cwd: repo.root,
+      env: { ...env, TOLLGATE_CACHE_DIR: cacheDir },
+      timeoutMs: timeBudget(60_000),
+    });
+
   test('starts from its code cache in the user cache folder; a corrupt cache file changes nothing', async () => {
     const cacheDir = join(work, 'code-cache');
-    const withCache = (args: string[]) =>
-      runProcess(bin, args, {
-        cwd: repo.root,
-        env: { ...env, TOLLGATE_CACHE_DIR: cacheDir },
-        timeoutMs: timeBudget(60_000),
-      });
+    const withCache = runWithCache(cacheDir);
     const first = await withCache(['stats']);
     expectClean(first, 'stats (writes the cache)');
     const files = (await readdir(cacheDir)).filter((name) => name.endsWith('-stats.bin'));
@@ -155,12 +158,7 @@ describe('the installed package', () => {
         .exec(readFileSync(join(packageDir, 'dist', 'bundle', 'cli', file), 'latin1'))![1]!
         .slice(0, 32);
     const cacheDir = join(work, 'code-cache-scan');
-    const withCache = (args: string[]) =>
-      runProcess(bin, args, {
-        cwd: repo.root,
-        env: { ...env, TOLLGATE_CACHE_DIR: cacheDir },
-        timeoutMs: timeBudget(60_000),
-      });
+    const withCache = runWithCache(cacheDir);
     expectClean(await withCache(['scan', 'src', '--format', 'json']), 'scan src');
     expectClean(await withCache(['scan', '--help']), 'scan --help');
     const files = (await readdir(cacheDir)).filter((name) => name.endsWith('.bin')).sort();
