@@ -19,6 +19,16 @@ import type { KeywordAutomaton } from './prefilter.js';
  */
 export type HitBytesTest = (bytes: Uint8Array, after: number) => boolean;
 
+/**
+ * A hit's verdict (`StateTest.verdict`): dropped unhandled; only its name walk run (no rule of its own keywords could
+ * open, so no tile, shape mask or rule call: on the rule-cost row's 64 MB most of `key`'s hits that pass its test,
+ * `TagKey = string`, pass only for the walk); handled whole.
+ */
+export const DROP = 0;
+export const WALK = 1;
+export const HANDLE = 2;
+export type HitVerdict = typeof DROP | typeof WALK | typeof HANDLE;
+
 const declared = new WeakMap<RegExp, HitBytesTest>();
 
 /** `gate`, with `test` (of the bytes around a hit) as what its check in code needs there (see `HitBytesTest`). */
@@ -89,7 +99,11 @@ export class StateTest {
   /** The longest name rest any shape here allows: the parse reads one more. */
   longest = -1;
 
-  holds(bytes: Uint8Array, after: number): boolean {
+  /**
+   * What the hit ending at `after` needs: `HANDLE` when a rule of the state's keywords may open there, else `WALK` when
+   * only the name walk may (a provider keyword before the name word), else `DROP`.
+   */
+  verdict(bytes: Uint8Array, after: number): HitVerdict {
     const limit = Math.min(bytes.length, after + this.longest + 1);
     let end = after;
     while (end < limit && NAME_CHAR[bytes[end]!] === 1) end++;
@@ -101,19 +115,19 @@ export class StateTest {
     if (isQuote(byteAt(bytes, separator))) separator++;
     while (isBlank(byteAt(bytes, separator))) separator++;
     const atSeparator = column(bytes, separator);
-    if (this.shapes.allows(rest, atEnd, atSeparator)) return true;
+    if (this.shapes.allows(rest, atEnd, atSeparator)) return HANDLE;
+    const { checked } = this;
+    for (let k = 0; k < checked.length; k++) {
+      const { shape, test } = checked[k]!;
+      if ((shape === null || shape.allows(rest, atEnd, atSeparator)) && test(bytes, after)) return HANDLE;
+    }
     const { walk, nameWords } = this;
     if (walk?.allows(rest, atEnd, atSeparator)) {
       // A provider keyword ends at the latest right before the name word: a name character stands there.
       for (let k = 0; k < nameWords.length; k++)
-        if (NAME_CHAR[byteAt(bytes, after - nameWords[k]! - 1) & 255] === 1) return true;
+        if (NAME_CHAR[byteAt(bytes, after - nameWords[k]! - 1) & 255] === 1) return WALK;
     }
-    const { checked } = this;
-    for (let k = 0; k < checked.length; k++) {
-      const { shape, test } = checked[k]!;
-      if ((shape === null || shape.allows(rest, atEnd, atSeparator)) && test(bytes, after)) return true;
-    }
-    return false;
+    return DROP;
   }
 }
 

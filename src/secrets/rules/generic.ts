@@ -11,7 +11,12 @@ import {
   SECRET_NAME,
 } from '../generic-value.js';
 import { byteAt, withBytesTest } from '../hit-bytes.js';
-import { keyNameValueMayFollow, tooWeakForKeyName } from '../key-name-value.js';
+import {
+  keyNameValueMayFollow,
+  keyNameValueMayFollowBytes,
+  quotedTooWeakBytes,
+  tooWeakForKeyName,
+} from '../key-name-value.js';
 import { isCredentialKeyName } from '../key-names.js';
 import { ALNUM, nameGate } from '../name-gate.js';
 import { isSpelledInWords } from '../name-shaped-values.js';
@@ -205,7 +210,7 @@ function startsNameWord(text: string, after: number): boolean {
   const start = after - length;
   return startsWordFrom(length, text.charCodeAt(start), start > 0 ? text.charCodeAt(start - 1) : -1);
 }
-/** `startsNameWord` on bytes (`HitBytesTest`): the byte scan drops a `key` hit of `monkey` or `"key"` without it. */
+/** `startsNameWord` on bytes. */
 function startsNameWordBytes(bytes: Uint8Array, after: number): boolean {
   const length = (byteAt(bytes, after - 1) | 0x20) === CODE_Y ? 3 : 4;
   const start = after - length;
@@ -251,8 +256,20 @@ const KEY_NAME_GATE = withBytesTest(
     (text, after) =>
       startsNameWord(text, after) && endsNameAfterDigits(text, after) && keyNameValueMayFollow(text, after),
   ),
-  startsNameWordBytes,
+  keyNameBytes,
 );
+/**
+ * The key-name gate's check and its quoted-value check on bytes (`HitBytesTest`): the byte scan drops a `key` hit of
+ * `monkey` or `"key"`, and walks only (no rule call) at `export type TagKey = string;` or `"limit_key": "MaxResults"`.
+ */
+function keyNameBytes(bytes: Uint8Array, after: number): boolean {
+  if (!startsNameWordBytes(bytes, after)) return false;
+  let end = after;
+  while (end < after + 2 && isAsciiDigit(byteAt(bytes, end))) end++;
+  const code = byteAt(bytes, end);
+  if (isAsciiDigit(code) || isBase64Url(code) || code === 46) return false;
+  return keyNameValueMayFollowBytes(bytes, after) && !quotedTooWeakBytes(bytes, end);
+}
 /** A key named only by whose it is is weaker evidence than `api_key`: a key-length value of letters and digits. */
 function judgeKeyName(value: string, context: Parameters<typeof judgeGenericValue>[2]): boolean {
   const name = context.name ?? '';
