@@ -54,7 +54,10 @@ const QUOTED = [
 const keyNamed = fc
   .tuple(
     fc.constantFrom('stripeKey', 'CLIENT_KEY', 'proxy_auth', 'myKey12', 'x-key', '"limit_key"', 'monkey', 'Key'),
-    fc.constantFrom('=', ' = ', ':', ': ', '"="', '": ', "': ", '\\": ', '=>', ':=', ' :\t', '\t=\t'),
+    fc.constantFrom(
+      ...['=', ' = ', ':', ': ', '"="', '": ', "': ", '\\": ', '=>', ':=', ' :\t', '\t=\t'],
+      ...[', ', ',', '",\t', ",x, '", '[0] = ', '[]', '[12345]=', '[1]     =', '["', '\\[0]='],
+    ),
     fc.constantFrom(...QUOTED),
   )
   .map((parts) => parts.join(''));
@@ -221,6 +224,21 @@ describe('hits dropped before they are handled', () => {
     withBytesTest(keyName, (bytes, after) => {
       const ahead = Buffer.from(bytes.subarray(after, after + 40)).toString('latin1');
       return keyNameOwn(bytes, after) && !sixteen.test(ahead);
+    });
+    try {
+      expectCaught(new HitDrops(parts.automaton, named));
+    } finally {
+      withBytesTest(keyName, keyNameOwn);
+    }
+  });
+
+  test("an unsound list form is caught: the key-name gate's `,` taking no blank before its quote", () => {
+    const keyName = builtinRules.find((rule) => rule.id === 'generic-secret-key-name')!.gate!;
+    const keyNameOwn = bytesTestOf(keyName)!;
+    const spacedComma = /^[0-9]{0,2}["']?[ \t]*,[ \t]+["']/;
+    withBytesTest(keyName, (bytes, after) => {
+      const ahead = Buffer.from(bytes.subarray(after, after + 40)).toString('latin1');
+      return keyNameOwn(bytes, after) && !spacedComma.test(ahead);
     });
     try {
       expectCaught(new HitDrops(parts.automaton, named));
