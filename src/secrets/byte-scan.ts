@@ -171,7 +171,6 @@ function handleBatch(context: ByteScanContext, hits: ByteHits, found: KeywordHit
     for (let k = 0; k < keywords.length; k++) {
       const keyword = keywords[k]!;
       const at = last - keyword.length + 1;
-      if (keyword.nameWord) nameKeywords.forEachBeforeBytes(walk, bytes, at, openNamed, hits);
       const masked = masks[k]!;
       let mask = -1;
       if (masked !== null) {
@@ -179,9 +178,14 @@ function handleBatch(context: ByteScanContext, hits: ByteHits, found: KeywordHit
         // The gates' own parse of the hit, which their `passes` then reads again without parsing.
         const after = last + 1 - tiles.start;
         const { gates } = tiles;
-        mask = shapeMask(masked, tiles.text, after, gates.nameEnd(after), gates.separatorAfter(after));
+        const runEnd = gates.nameEnd(after);
+        const separator = gates.separatorAfter(after);
+        // The walk, before the rules as everywhere, only where that parse lets a provider-named rule open.
+        if (keyword.nameWord && drops.walkMayOpen(tiles.text, after, runEnd, separator, keyword.length))
+          nameKeywords.forEachBeforeBytes(walk, bytes, at, openNamed, hits);
+        mask = shapeMask(masked, tiles.text, after, runEnd, separator);
         mask = withoutJsonRefuted(masked, mask, gates, after);
-      }
+      } else if (keyword.nameWord) nameKeywords.forEachBeforeBytes(walk, bytes, at, openNamed, hits);
       const { items } = keyword;
       for (let i = 0; i < items.length; i++) {
         const compiled = items[i]!;

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { Utf8ByteView } from './byte-view.js';
 import { type CompiledRule, opensAt } from './compiled-rule.js';
 import { bytesTestOf, DROP, type HitBytesTest, HitDrops, WALK, withBytesTest } from './hit-bytes.js';
-import { GateCheck } from './name-gate.js';
+import { GateCheck, nameRunEnd, separatorAt } from './name-gate.js';
 import type { NameKeywords } from './name-keywords.js';
 import type { KeywordAutomaton } from './prefilter.js';
 import { builtinRules } from './rules/index.js';
@@ -37,7 +37,10 @@ const PROVIDERS = named.slice(0, 30).flatMap((item) => {
 const form = fc
   .tuple(
     fc.constantFrom(...PROVIDERS),
-    fc.constantFrom('key', 'KEY', 'Key', 'auth', '_key', '_API_KEY', 'ApiKey', '-key', '.key', ' key', ' api key'),
+    fc.constantFrom(
+      ...['key', 'KEY', 'Key', 'auth', '_key', '_API_KEY', 'ApiKey', '-key', '.key', ' key', ' api key'],
+      ...['token', '_token', 'Token', '_TOKEN', '-token', ' token', 'secret', '_secret'],
+    ),
     fc.constantFrom('=', ' = ', ':', ': ', '\t', ' ', '  ', '"="', "': '", '"]', "'] = '", '\\": \\"', '- "', 's '),
     fc.constantFrom('', '"', "'", ' '),
     fc.boolean(),
@@ -94,6 +97,18 @@ function hitsWithTests(drops: HitDrops, text: string): Array<{ state: number; af
     const code = text.charCodeAt(i);
     state = delta[(state << shift) | classes[code]!]!;
     if (drops.of(state) !== null) hits.push({ state, after: i + 1 });
+  }
+  return hits;
+}
+
+/** Each hit of a name word over `text`: its state and the offset after it. */
+function hitsAt(text: string): Array<{ state: number; after: number }> {
+  const { delta, classes, shift, outputs } = parts.automaton;
+  const hits: Array<{ state: number; after: number }> = [];
+  let state = 0;
+  for (let i = 0; i < text.length; i++) {
+    state = delta[(state << shift) | classes[text.charCodeAt(i)]!]!;
+    if (outputs[state]?.some((output) => output.nameWord)) hits.push({ state, after: i + 1 });
   }
   return hits;
 }
@@ -197,6 +212,49 @@ describe('hits dropped before they are handled', () => {
       }),
       { numRuns: 3000 },
     );
+  });
+
+  /** Each hit of a name word over `text` whose walk `walkMayOpen` skips, where a rule the walk finds opens. */
+  function unsoundWalkSkip(drops: HitDrops, text: string): { text: string; after: number } | undefined {
+    const { delta, classes, shift, outputs } = parts.automaton;
+    let state = 0;
+    for (let i = 0; i < text.length; i++) {
+      state = delta[(state << shift) | classes[text.charCodeAt(i)]!]!;
+      const after = i + 1;
+      for (const output of outputs[state] ?? []) {
+        if (!output.nameWord) continue;
+        const runEnd = nameRunEnd(text, after);
+        const skipped = !drops.walkMayOpen(text, after, runEnd, separatorAt(text, runEnd), output.length);
+        if (skipped && opensByWalk(text, state, after)) return { text, after };
+      }
+    }
+    return undefined;
+  }
+
+  test('no walk the handled hits skip could open a window', () => {
+    const drops = new HitDrops(parts.automaton, named);
+    let opened = 0;
+    fc.assert(
+      fc.property(texts, (text) => {
+        for (const { state, after } of hitsAt(text)) if (opensByWalk(text, state, after)) opened++;
+        expect(unsoundWalkSkip(drops, text)).toBeUndefined();
+      }),
+      { numRuns: 3000 },
+    );
+    expect(opened).toBeGreaterThan(200);
+  });
+
+  test("an unsound walk skip is caught: a `:` after the name not taken as the named rules' separator", () => {
+    const drops = new HitDrops(parts.automaton, named);
+    (drops as unknown as { walk: { atSeparator: Int16Array } }).walk.atSeparator[58] = -1;
+    expect(() =>
+      fc.assert(
+        fc.property(texts, (text) => {
+          expect(unsoundWalkSkip(drops, text)).toBeUndefined();
+        }),
+        { numRuns: 3000 },
+      ),
+    ).toThrow();
   });
 
   /** The soundness property above fails for `drops`: it finds a hit they drop where a rule opens. */
