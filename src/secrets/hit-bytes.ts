@@ -85,7 +85,7 @@ interface CheckedRule {
 }
 
 /**
- * What one state's hits need, for one of its rules (or the name walk) to open: a hit is handled only when it holds.
+ * What one state's hits need, for one of its rules (or the name walk) to open (`verdict`).
  * One class with one parse of the name after the hit for every rule: as a test per rule (a closure each, each parsing
  * the name again) the tests of `key`'s 38,500 hits on the rule-cost row cost 9 ms of the 12 ms the drop spared.
  */
