@@ -1,11 +1,11 @@
 import { type CompiledRule, opensAt } from './compiled-rule.js';
-import type { HitDrops } from './hit-bytes.js';
+import { HANDLE, type HitDrops, WALK } from './hit-bytes.js';
 import type { KeywordHits } from './keyword-hits.js';
 import { type LineHits, queueLineWindow } from './line-windows.js';
 import { GateCheck } from './name-gate.js';
 import type { NameKeywords, NameWalk } from './name-keywords.js';
 import type { PendingWindows, WindowRunner } from './pending-windows.js';
-import type { KeywordAutomaton } from './prefilter.js';
+import type { KeywordAutomaton, KeywordOutput } from './prefilter.js';
 import { runRuleWindow } from './run-rule-window.js';
 import type { ScanState } from './scan-state.js';
 import { type StateShapes, shapeMask, withoutJsonRefuted } from './shape-masks.js';
@@ -157,15 +157,20 @@ function handleBatch(context: ByteScanContext, hits: ByteHits, found: KeywordHit
   for (let hit = 0; hit < found.count; hit++) {
     const last = found.ends[hit]!;
     const state = found.states[hit]!;
-    // A hit no rule of its keywords and no name walk could open (`hit-bytes.ts`).
-    const test = drops.of(state);
-    if (test !== null && !test.holds(bytes, last + 1)) continue;
     const keywords = outputs[state]!;
+    // A hit no rule of its keywords could open is dropped, or only walked when the name walk may (`hit-bytes.ts`).
+    const test = drops.of(state);
+    if (test !== null) {
+      const verdict = test.verdict(bytes, last + 1);
+      if (verdict !== HANDLE) {
+        if (verdict === WALK) walkOnly(keywords, last, bytes, nameKeywords, walk, hits);
+        continue;
+      }
+    }
     const masks = shapes.of(state);
     for (let k = 0; k < keywords.length; k++) {
       const keyword = keywords[k]!;
       const at = last - keyword.length + 1;
-      if (keyword.nameWord) nameKeywords.forEachBeforeBytes(walk, bytes, at, openNamed, hits);
       const masked = masks[k]!;
       let mask = -1;
       if (masked !== null) {
@@ -173,9 +178,14 @@ function handleBatch(context: ByteScanContext, hits: ByteHits, found: KeywordHit
         // The gates' own parse of the hit, which their `passes` then reads again without parsing.
         const after = last + 1 - tiles.start;
         const { gates } = tiles;
-        mask = shapeMask(masked, tiles.text, after, gates.nameEnd(after), gates.separatorAfter(after));
+        const runEnd = gates.nameEnd(after);
+        const separator = gates.separatorAfter(after);
+        // The walk, before the rules as everywhere, only where that parse lets a provider-named rule open.
+        if (keyword.nameWord && drops.walkMayOpen(tiles.text, after, runEnd, separator, keyword.length))
+          nameKeywords.forEachBeforeBytes(walk, bytes, at, openNamed, hits);
+        mask = shapeMask(masked, tiles.text, after, runEnd, separator);
         mask = withoutJsonRefuted(masked, mask, gates, after);
-      }
+      } else if (keyword.nameWord) nameKeywords.forEachBeforeBytes(walk, bytes, at, openNamed, hits);
       const { items } = keyword;
       for (let i = 0; i < items.length; i++) {
         const compiled = items[i]!;
@@ -183,6 +193,21 @@ function handleBatch(context: ByteScanContext, hits: ByteHits, found: KeywordHit
           openWindow(compiled, at, last + 1, hits, masked !== null);
       }
     }
+  }
+}
+
+/** The name walks of a hit's name words, in the order `handleBatch` makes them, and nothing else of the hit. */
+function walkOnly(
+  keywords: readonly KeywordOutput<CompiledRule>[],
+  last: number,
+  bytes: Buffer,
+  nameKeywords: NameKeywords<CompiledRule>,
+  walk: NameWalk,
+  hits: ByteHits,
+): void {
+  for (let k = 0; k < keywords.length; k++) {
+    const keyword = keywords[k]!;
+    if (keyword.nameWord) nameKeywords.forEachBeforeBytes(walk, bytes, last - keyword.length + 1, openNamed, hits);
   }
 }
 

@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, test } from 'vitest';
 import { Utf8ByteView } from './byte-view.js';
 import { type CompiledRule, opensAt } from './compiled-rule.js';
-import { bytesTestOf, type HitBytesTest, HitDrops, withBytesTest } from './hit-bytes.js';
-import { GateCheck } from './name-gate.js';
+import { bytesTestOf, DROP, type HitBytesTest, HitDrops, WALK, withBytesTest } from './hit-bytes.js';
+import { GateCheck, nameRunEnd, separatorAt } from './name-gate.js';
 import type { NameKeywords } from './name-keywords.js';
 import type { KeywordAutomaton } from './prefilter.js';
 import { builtinRules } from './rules/index.js';
@@ -37,12 +37,33 @@ const PROVIDERS = named.slice(0, 30).flatMap((item) => {
 const form = fc
   .tuple(
     fc.constantFrom(...PROVIDERS),
-    fc.constantFrom('key', 'KEY', 'Key', 'auth', '_key', '_API_KEY', 'ApiKey', '-key', '.key', ' key', ' api key'),
+    fc.constantFrom(
+      ...['key', 'KEY', 'Key', 'auth', '_key', '_API_KEY', 'ApiKey', '-key', '.key', ' key', ' api key'],
+      ...['token', '_token', 'Token', '_TOKEN', '-token', ' token', 'secret', '_secret'],
+    ),
     fc.constantFrom('=', ' = ', ':', ': ', '\t', ' ', '  ', '"="', "': '", '"]', "'] = '", '\\": \\"', '- "', 's '),
     fc.constantFrom('', '"', "'", ' '),
     fc.boolean(),
   )
   .map(([{ alias, value }, word, separator, quote, own]) => `${alias}${word}${separator}${quote}${own ? value : 'x'}`);
+
+/** Values quoted about the key-name gate's bounds: 16 characters with a digit and a letter, fewer, none, unclosed. */
+const QUOTED = [
+  ...['"MaxResults"', "'a1b2c3d4e5f6g7h8'", '"a1b2c3d4e5f6g7h8"', '"a1b2c3d4e5f6g7h"', '"abcdefghijklmnopq"', '""'],
+  ...['"1234567890123456"', '"a1b2c3d4é5f6g7h8"', '"a1b2c3d4e5f6g7h8', '\\"a1b2c3d4e5f6g7h8\\"', '\'a1b2c3d4e5f6g7h8"'],
+];
+
+/** Names the key-name rule takes (`stripeKey`, `CLIENT_KEY`, `proxy_auth`), a separator, a quoted value. */
+const keyNamed = fc
+  .tuple(
+    fc.constantFrom('stripeKey', 'CLIENT_KEY', 'proxy_auth', 'myKey12', 'x-key', '"limit_key"', 'monkey', 'Key'),
+    fc.constantFrom(
+      ...['=', ' = ', ':', ': ', '"="', '": ', "': ", '\\": ', '=>', ':=', ' :\t', '\t=\t'],
+      ...[', ', ',', '",\t', ",x, '", '[0] = ', '[]', '[12345]=', '[1]     =', '["', '\\[0]='],
+    ),
+    fc.constantFrom(...QUOTED),
+  )
+  .map((parts) => parts.join(''));
 
 /** Texts of `key` and its neighbours: name words, provider names, separators, quotes, blanks, values. */
 const piece = fc.oneof(
@@ -56,6 +77,11 @@ const piece = fc.oneof(
       ...[' ', '\t', '  ', '_', '-', '.', '"', "'", '\\', '=', ':', ': ', ' = ', '- "', ']', '[', '[0]', ',', ', "'],
       ...['?', '!', '?=', 's', ';', '(', ')', '{', '}', '\n', '$config[', 'é', '€', '😀'],
     ),
+  },
+  { weight: 3, arbitrary: keyNamed },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(...QUOTED, '=> "', ': {', ': [', '\\"'),
   },
   { weight: 3, arbitrary: fc.constantFrom(...VALUES) },
   { weight: 2, arbitrary: fc.stringMatching(/^[A-Za-z0-9]{16,40}$/) },
@@ -75,11 +101,30 @@ function hitsWithTests(drops: HitDrops, text: string): Array<{ state: number; af
   return hits;
 }
 
-/** Whether a rule of the hit's keywords, or a rule the name walk finds before a name word, opens at the hit. */
-function opensAny(text: string, state: number, after: number): boolean {
+/** Each hit of a name word over `text`: its state and the offset after it. */
+function hitsAt(text: string): Array<{ state: number; after: number }> {
+  const { delta, classes, shift, outputs } = parts.automaton;
+  const hits: Array<{ state: number; after: number }> = [];
+  let state = 0;
+  for (let i = 0; i < text.length; i++) {
+    state = delta[(state << shift) | classes[text.charCodeAt(i)]!]!;
+    if (outputs[state]?.some((output) => output.nameWord)) hits.push({ state, after: i + 1 });
+  }
+  return hits;
+}
+
+/** Whether a rule of the hit's keywords opens at the hit. */
+function opensOwn(text: string, state: number, after: number): boolean {
+  const gates = new GateCheck(text);
+  return parts.automaton.outputs[state]!.some((output) =>
+    output.items.some((item) => opensAt(item, text, after, gates)),
+  );
+}
+
+/** Whether a rule the name walk finds before one of the hit's name words opens. */
+function opensByWalk(text: string, state: number, after: number): boolean {
   const gates = new GateCheck(text);
   for (const output of parts.automaton.outputs[state]!) {
-    if (output.items.some((item) => opensAt(item, text, after, gates))) return true;
     if (!output.nameWord) continue;
     let opened = false;
     const walk = parts.nameKeywords.startWalk(text);
@@ -96,14 +141,23 @@ function opensAny(text: string, state: number, after: number): boolean {
   return false;
 }
 
+const opensAny = (text: string, state: number, after: number) =>
+  opensOwn(text, state, after) || opensByWalk(text, state, after);
+
 /** The bytes the byte scan reads for an all-ASCII or Latin-1-only text (one per character). */
 const bytesOf = (text: string) => Buffer.from(text.replace(/[^\x00-\x7f]/g, '\x80'), 'latin1');
 
-/** A hit any of whose rules opens that the drop would drop, or undefined. */
+/**
+ * A hit dropped where a rule of its keywords or the name walk opens, or only walked where a rule of its keywords
+ * opens; or undefined.
+ */
 function unsoundHit(drops: HitDrops, text: string): { text: string; after: number } | undefined {
   const bytes = bytesOf(text);
-  for (const { state, after } of hitsWithTests(drops, text))
-    if (!drops.of(state)!.holds(bytes, after) && opensAny(text, state, after)) return { text, after };
+  for (const { state, after } of hitsWithTests(drops, text)) {
+    const verdict = drops.of(state)!.verdict(bytes, after);
+    if (verdict === DROP && opensAny(text, state, after)) return { text, after };
+    if (verdict === WALK && opensOwn(text, state, after)) return { text, after };
+  }
   return undefined;
 }
 
@@ -131,18 +185,24 @@ describe('hits dropped before they are handled', () => {
     expect(states).toHaveLength(3);
   });
 
-  test('no hit is dropped where a rule of its keywords or the name walk opens', () => {
+  test('no hit is dropped where a rule or the name walk opens, nor only walked where a rule opens', () => {
     const drops = new HitDrops(parts.automaton, named);
     let opened = 0;
+    let walked = 0;
     fc.assert(
       fc.property(texts, (text) => {
-        for (const { state, after } of hitsWithTests(drops, text)) if (opensAny(text, state, after)) opened++;
+        const bytes = bytesOf(text);
+        for (const { state, after } of hitsWithTests(drops, text)) {
+          if (opensAny(text, state, after)) opened++;
+          if (drops.of(state)!.verdict(bytes, after) === WALK) walked++;
+        }
         expect(unsoundHit(drops, text)).toBeUndefined();
       }),
       { numRuns: 4000 },
     );
-    // The texts reach the rules: many hits open a window.
+    // The texts reach the rules and the walk: many hits open a window, many are only walked.
     expect(opened).toBeGreaterThan(500);
+    expect(walked).toBeGreaterThan(500);
   });
 
   test('the scan from the bytes, which drops them, finds what the string scan finds', () => {
@@ -152,6 +212,49 @@ describe('hits dropped before they are handled', () => {
       }),
       { numRuns: 3000 },
     );
+  });
+
+  /** Each hit of a name word over `text` whose walk `walkMayOpen` skips, where a rule the walk finds opens. */
+  function unsoundWalkSkip(drops: HitDrops, text: string): { text: string; after: number } | undefined {
+    const { delta, classes, shift, outputs } = parts.automaton;
+    let state = 0;
+    for (let i = 0; i < text.length; i++) {
+      state = delta[(state << shift) | classes[text.charCodeAt(i)]!]!;
+      const after = i + 1;
+      for (const output of outputs[state] ?? []) {
+        if (!output.nameWord) continue;
+        const runEnd = nameRunEnd(text, after);
+        const skipped = !drops.walkMayOpen(text, after, runEnd, separatorAt(text, runEnd), output.length);
+        if (skipped && opensByWalk(text, state, after)) return { text, after };
+      }
+    }
+    return undefined;
+  }
+
+  test('no walk the handled hits skip could open a window', () => {
+    const drops = new HitDrops(parts.automaton, named);
+    let opened = 0;
+    fc.assert(
+      fc.property(texts, (text) => {
+        for (const { state, after } of hitsAt(text)) if (opensByWalk(text, state, after)) opened++;
+        expect(unsoundWalkSkip(drops, text)).toBeUndefined();
+      }),
+      { numRuns: 3000 },
+    );
+    expect(opened).toBeGreaterThan(200);
+  });
+
+  test("an unsound walk skip is caught: a `:` after the name not taken as the named rules' separator", () => {
+    const drops = new HitDrops(parts.automaton, named);
+    (drops as unknown as { walk: { atSeparator: Int16Array } }).walk.atSeparator[58] = -1;
+    expect(() =>
+      fc.assert(
+        fc.property(texts, (text) => {
+          expect(unsoundWalkSkip(drops, text)).toBeUndefined();
+        }),
+        { numRuns: 3000 },
+      ),
+    ).toThrow();
   });
 
   /** The soundness property above fails for `drops`: it finds a hit they drop where a rule opens. */
@@ -170,6 +273,43 @@ describe('hits dropped before they are handled', () => {
     const noTab: HitBytesTest = (bytes, after) => bytes[after] !== 9 && own(bytes, after);
     withBytesTest(spaced, noTab);
     expectCaught(new HitDrops(parts.automaton, named));
+  });
+
+  test("an unsound quoted check is caught: the key-name gate's turning down a quoted value of 16 characters", () => {
+    const keyName = builtinRules.find((rule) => rule.id === 'generic-secret-key-name')!.gate!;
+    const keyNameOwn = bytesTestOf(keyName)!;
+    const sixteen = /^[0-9]{0,2}\\?["']?[ \t]*[:=][:=>]*[ \t]*(["'])[^"'\r\n]{16}\1/;
+    withBytesTest(keyName, (bytes, after) => {
+      const ahead = Buffer.from(bytes.subarray(after, after + 40)).toString('latin1');
+      return keyNameOwn(bytes, after) && !sixteen.test(ahead);
+    });
+    try {
+      expectCaught(new HitDrops(parts.automaton, named));
+    } finally {
+      withBytesTest(keyName, keyNameOwn);
+    }
+  });
+
+  test("an unsound list form is caught: the key-name gate's `,` taking no blank before its quote", () => {
+    const keyName = builtinRules.find((rule) => rule.id === 'generic-secret-key-name')!.gate!;
+    const keyNameOwn = bytesTestOf(keyName)!;
+    const spacedComma = /^[0-9]{0,2}["']?[ \t]*,[ \t]+["']/;
+    withBytesTest(keyName, (bytes, after) => {
+      const ahead = Buffer.from(bytes.subarray(after, after + 40)).toString('latin1');
+      return keyNameOwn(bytes, after) && !spacedComma.test(ahead);
+    });
+    try {
+      expectCaught(new HitDrops(parts.automaton, named));
+    } finally {
+      withBytesTest(keyName, keyNameOwn);
+    }
+  });
+
+  test("an unsound verdict is caught: the `key` state's rules with tests of their own left out", () => {
+    const drops = new HitDrops(parts.automaton, named);
+    const keyState = hitsWithTests(drops, 'key')[0]!.state;
+    drops.of(keyState)!.checked.length = 0;
+    expectCaught(drops);
   });
 
   test("an unsound walk is caught: the name walk's test left out", () => {

@@ -19,6 +19,16 @@ import type { KeywordAutomaton } from './prefilter.js';
  */
 export type HitBytesTest = (bytes: Uint8Array, after: number) => boolean;
 
+/**
+ * A hit's verdict (`StateTest.verdict`): dropped unhandled; only its name walk run (no rule of its own keywords could
+ * open, so no tile, shape mask or rule call: on the rule-cost row's 64 MB most of `key`'s hits that pass its test,
+ * `TagKey = string`, pass only for the walk); handled whole.
+ */
+export const DROP = 0;
+export const WALK = 1;
+export const HANDLE = 2;
+export type HitVerdict = typeof DROP | typeof WALK | typeof HANDLE;
+
 const declared = new WeakMap<RegExp, HitBytesTest>();
 
 /** `gate`, with `test` (of the bytes around a hit) as what its check in code needs there (see `HitBytesTest`). */
@@ -75,7 +85,7 @@ interface CheckedRule {
 }
 
 /**
- * What one state's hits need, for one of its rules (or the name walk) to open: a hit is handled only when it holds.
+ * What one state's hits need, for one of its rules (or the name walk) to open (`verdict`).
  * One class with one parse of the name after the hit for every rule: as a test per rule (a closure each, each parsing
  * the name again) the tests of `key`'s 38,500 hits on the rule-cost row cost 9 ms of the 12 ms the drop spared.
  */
@@ -89,7 +99,11 @@ export class StateTest {
   /** The longest name rest any shape here allows: the parse reads one more. */
   longest = -1;
 
-  holds(bytes: Uint8Array, after: number): boolean {
+  /**
+   * What the hit ending at `after` needs: `HANDLE` when a rule of the state's keywords may open there, else `WALK` when
+   * only the name walk may (a provider keyword before the name word), else `DROP`.
+   */
+  verdict(bytes: Uint8Array, after: number): HitVerdict {
     const limit = Math.min(bytes.length, after + this.longest + 1);
     let end = after;
     while (end < limit && NAME_CHAR[bytes[end]!] === 1) end++;
@@ -101,20 +115,27 @@ export class StateTest {
     if (isQuote(byteAt(bytes, separator))) separator++;
     while (isBlank(byteAt(bytes, separator))) separator++;
     const atSeparator = column(bytes, separator);
-    if (this.shapes.allows(rest, atEnd, atSeparator)) return true;
+    if (this.shapes.allows(rest, atEnd, atSeparator)) return HANDLE;
+    const { checked } = this;
+    for (let k = 0; k < checked.length; k++) {
+      const { shape, test } = checked[k]!;
+      if ((shape === null || shape.allows(rest, atEnd, atSeparator)) && test(bytes, after)) return HANDLE;
+    }
     const { walk, nameWords } = this;
     if (walk?.allows(rest, atEnd, atSeparator)) {
       // A provider keyword ends at the latest right before the name word: a name character stands there.
       for (let k = 0; k < nameWords.length; k++)
-        if (NAME_CHAR[byteAt(bytes, after - nameWords[k]! - 1) & 255] === 1) return true;
+        if (NAME_CHAR[byteAt(bytes, after - nameWords[k]! - 1) & 255] === 1) return WALK;
     }
-    const { checked } = this;
-    for (let k = 0; k < checked.length; k++) {
-      const { shape, test } = checked[k]!;
-      if ((shape === null || shape.allows(rest, atEnd, atSeparator)) && test(bytes, after)) return true;
-    }
-    return false;
+    return DROP;
   }
+}
+
+/** `column` of a string's code unit. */
+function textColumn(text: string, at: number): number {
+  if (at >= text.length) return NONE;
+  const code = text.charCodeAt(at);
+  return code < NONE ? code : NONE;
 }
 
 function column(bytes: Uint8Array, at: number): number {
@@ -126,6 +147,8 @@ function column(bytes: Uint8Array, at: number): number {
 /** Per automaton state, the test a hit there must pass to be handled; null to handle every hit. */
 export class HitDrops {
   private readonly states: Array<StateTest | null>;
+  /** The named rules' shapes (null when one has none, or there are none: then every walk is made). */
+  private readonly walk: ShapeTables | null;
 
   /** `named`: the rules the name walk opens (`NameKeywords`' items). */
   constructor(automaton: KeywordAutomaton<CompiledRule>, named: readonly CompiledRule[]) {
@@ -137,6 +160,7 @@ export class HitDrops {
       if (compiled.gateShape === undefined) walk = null;
       else walk?.add(compiled.gateShape);
     }
+    this.walk = walk;
     this.states = automaton.outputs.map((list) => {
       if (list === undefined) return null;
       // Made only for a state whose every rule has a shape or a test (47 of 2,879 with the built-in rules).
@@ -176,6 +200,19 @@ export class HitDrops {
       }
       return state;
     });
+  }
+
+  /**
+   * Whether the name walk at a name word of `length` that ends at `after` in `text` may open a window, from the hit's
+   * parse there (`runEnd` from `nameRunEnd`, `separator` from `separatorAt`): the walk's test of `StateTest.verdict`,
+   * for the hits the scan handles (at `token`, 44,500 a pass on the rule-cost row, most before `?:` or `)`).
+   */
+  walkMayOpen(text: string, after: number, runEnd: number, separator: number, length: number): boolean {
+    const { walk } = this;
+    if (walk === null) return true;
+    if (!walk.allows(runEnd - after, textColumn(text, runEnd), textColumn(text, separator))) return false;
+    const before = after - length - 1;
+    return before >= 0 && NAME_CHAR[text.charCodeAt(before) & 255] === 1 && text.charCodeAt(before) < 128;
   }
 
   /** The test of `state`, or null when its hits are all handled. */

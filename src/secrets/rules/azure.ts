@@ -1,4 +1,5 @@
 import { checkedGate, isBase64Url } from '../gate-checks.js';
+import { byteAt, withBytesTest } from '../hit-bytes.js';
 import { hitContext } from '../hit-context.js';
 import { defineRules } from '../rule.js';
 import { BASE64, fakeToken, lazySamples, URL_SAFE } from '../sample-tokens.js';
@@ -7,12 +8,26 @@ import { BASE64, fakeToken, lazySamples, URL_SAFE } from '../sample-tokens.js';
  * Whether `key` (any case) starts within 30 name characters after the hit ending at `after`, as the named key's gate
  * needs: a regex test at each `account` and `storage` of ordinary code cost more than the rule's windows.
  */
-function keyWithinName(text: string, after: number): boolean {
+export function keyWithinName(text: string, after: number): boolean {
   for (let at = after; at <= after + 30; at++) {
     const code = text.charCodeAt(at);
     if ((code | 32) === 107 && (text.charCodeAt(at + 1) | 32) === 101 && (text.charCodeAt(at + 2) | 32) === 121)
       return true;
     if (!(isBase64Url(code) || code === 46)) return false; // the name's `[A-Za-z0-9_.-]`
+  }
+  return false;
+}
+
+/**
+ * `keyWithinName` on bytes (`HitBytesTest`): the byte scan drops the `account` and `storage` hits of ordinary code
+ * (6,067 on the rule-cost row's 64 MB, none of which opened a window) before any tile or call.
+ */
+export function keyWithinNameBytes(bytes: Uint8Array, after: number): boolean {
+  for (let at = after; at <= after + 30; at++) {
+    const code = byteAt(bytes, at);
+    if ((code | 32) === 107 && (byteAt(bytes, at + 1) | 32) === 101 && (byteAt(bytes, at + 2) | 32) === 121)
+      return true;
+    if (!(isBase64Url(code) || code === 46)) return false;
   }
   return false;
 }
@@ -49,10 +64,13 @@ export default defineRules([
     // followed by `…key`, a separator and 86 base64 characters is worth a window. Its context: the three characters
     // after the word are name characters or `key` itself, as `keyWithinName` needs (`account)`, `account ` and
     // `accounts)` are dropped by the keyword pass: 15,900 of 19,504 `account` hits on 64 MB of npm code).
-    gate: checkedGate(
-      /[A-Za-z0-9_.-]{0,30}?key[A-Za-z0-9_.-]{0,10}(?:[\]"'`)>]{1,3}[ \t]{0,4}(?:=|:=|:|=>|,|\{)?|[ \t]{0,4}(?:=|:=|:|=>|,|\{)|[ \t]{1,4})[ \t]{0,4}["'`(]{0,2}[A-Za-z0-9+/]{86}==/i,
-      keyWithinName,
-      hitContext([], Array(3).fill('A-Za-z0-9_.-')),
+    gate: withBytesTest(
+      checkedGate(
+        /[A-Za-z0-9_.-]{0,30}?key[A-Za-z0-9_.-]{0,10}(?:[\]"'`)>]{1,3}[ \t]{0,4}(?:=|:=|:|=>|,|\{)?|[ \t]{0,4}(?:=|:=|:|=>|,|\{)|[ \t]{1,4})[ \t]{0,4}["'`(]{0,2}[A-Za-z0-9+/]{86}==/i,
+        keyWithinName,
+        hitContext([], Array(3).fill('A-Za-z0-9_.-')),
+      ),
+      keyWithinNameBytes,
     ),
     pattern:
       /(?<![A-Za-z0-9_.-])(?<name>[A-Za-z0-9_.-]{0,40}?(?:storage|account|cosmos|azure)[A-Za-z0-9_.-]{0,30}?key[A-Za-z0-9_.-]{0,10})(?:[\]"'`)>]{1,3}[ \t]{0,4}(?:=|:=|:|=>|,|\{)?|[ \t]{0,4}(?:=|:=|:|=>|,|\{)|[ \t]{1,4})[ \t]{0,4}["'`(]{0,2}(?<secret>[A-Za-z0-9+/]{86}==)(?![A-Za-z0-9+/=])/i,

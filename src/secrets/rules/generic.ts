@@ -1,5 +1,5 @@
 import { envEntryContexts, envEntryPattern } from '../env-entry.js';
-import { checkedGate, isAlphanumeric, isBase64Url } from '../gate-checks.js';
+import { checkedGate, isAlphanumeric, isBase64Url, isBlank, isQuote } from '../gate-checks.js';
 import { GATES } from '../generic-gates.js';
 import {
   assignmentOf,
@@ -11,7 +11,12 @@ import {
   SECRET_NAME,
 } from '../generic-value.js';
 import { byteAt, withBytesTest } from '../hit-bytes.js';
-import { keyNameValueMayFollow, tooWeakForKeyName } from '../key-name-value.js';
+import {
+  keyNameValueMayFollow,
+  keyNameValueMayFollowBytes,
+  quotedTooWeakBytes,
+  tooWeakForKeyName,
+} from '../key-name-value.js';
 import { isCredentialKeyName } from '../key-names.js';
 import { ALNUM, nameGate } from '../name-gate.js';
 import { isSpelledInWords } from '../name-shaped-values.js';
@@ -205,7 +210,7 @@ function startsNameWord(text: string, after: number): boolean {
   const start = after - length;
   return startsWordFrom(length, text.charCodeAt(start), start > 0 ? text.charCodeAt(start - 1) : -1);
 }
-/** `startsNameWord` on bytes (`HitBytesTest`): the byte scan drops a `key` hit of `monkey` or `"key"` without it. */
+/** `startsNameWord` on bytes. */
 function startsNameWordBytes(bytes: Uint8Array, after: number): boolean {
   const length = (byteAt(bytes, after - 1) | 0x20) === CODE_Y ? 3 : 4;
   const start = after - length;
@@ -251,8 +256,46 @@ const KEY_NAME_GATE = withBytesTest(
     (text, after) =>
       startsNameWord(text, after) && endsNameAfterDigits(text, after) && keyNameValueMayFollow(text, after),
   ),
-  startsNameWordBytes,
+  keyNameBytes,
 );
+/**
+ * The key-name gate on bytes (`HitBytesTest`): its check, its quoted-value check, and its regex's `,` and `[` forms
+ * (`,` then a quote, `[0]` then `=`). The byte scan drops a `key` hit of `monkey` or `"key"`, and only walks (no rule
+ * call) at `export type TagKey = string;`, `"limit_key": "MaxResults"`, `TagKey[];` or `makeStateKey, merge…`.
+ */
+function keyNameBytes(bytes: Uint8Array, after: number): boolean {
+  if (!startsNameWordBytes(bytes, after)) return false;
+  let end = after;
+  while (end < after + 2 && isAsciiDigit(byteAt(bytes, end))) end++;
+  const code = byteAt(bytes, end);
+  if (isAsciiDigit(code) || isBase64Url(code) || code === 46) return false;
+  return keyNameValueMayFollowBytes(bytes, after) && listFormMayFollow(bytes, end) && !quotedTooWeakBytes(bytes, end);
+}
+/**
+ * False only when the key-name gate's regex fails after a name ending at `end` whose separator is `,` or `[`: past
+ * `\\?["']?[ \t]{0,8}` (as `keyNameValueMayFollow` reads it), `,` needs at most 16 blanks and a quote, `[` at most
+ * four digits, `]`, at most four blanks and `=`. True for any other separator, and wherever only the regex can tell.
+ */
+function listFormMayFollow(bytes: Uint8Array, end: number): boolean {
+  let at = end;
+  const quote = byteAt(bytes, at) === 92 ? byteAt(bytes, at + 1) : byteAt(bytes, at);
+  if (isQuote(quote)) at += byteAt(bytes, at) === 92 ? 2 : 1;
+  const blanks = at;
+  while (isBlank(byteAt(bytes, at))) if (++at - blanks > 8) return true;
+  const separator = byteAt(bytes, at++);
+  if (separator === 44) {
+    const from = at;
+    while (isBlank(byteAt(bytes, at))) if (++at - from > 16) return false;
+    return isQuote(byteAt(bytes, at));
+  }
+  if (separator !== 91) return true;
+  const digits = at;
+  while (at - digits < 4 && isAsciiDigit(byteAt(bytes, at))) at++;
+  if (byteAt(bytes, at++) !== 93) return false;
+  const from = at;
+  while (at - from < 4 && isBlank(byteAt(bytes, at))) at++;
+  return byteAt(bytes, at) === 61;
+}
 /** A key named only by whose it is is weaker evidence than `api_key`: a key-length value of letters and digits. */
 function judgeKeyName(value: string, context: Parameters<typeof judgeGenericValue>[2]): boolean {
   const name = context.name ?? '';
