@@ -102,6 +102,12 @@ describe('a stamp from saved evidence (built CLI)', () => {
   };
   /** The committed tree back, its files' mtimes in the past and the index refreshed after them. */
   const restore = async () => {
+    // `git checkout` leaves a file whose stat matches its index entry, and an edit that keeps size and mtime within
+    // the second git last refreshed that entry (ctime to the second) matches it: every tracked file goes first, so
+    // checkout writes each.
+    for (const path of (await repo.git('ls-files', '-z')).split('\0').filter(Boolean)) {
+      rmSync(join(repo.root, path), { force: true });
+    }
     await repo.git('checkout', '--quiet', '--', '.');
     await repo.git('clean', '-fdq');
     backdate();
