@@ -15,9 +15,9 @@ import { STREAM_BYTES, scanFileInWindows } from './stream-file.js';
 
 /**
  * The work loop each scanning thread runs (the main thread and every worker alike): claim the next file from a queue
- * shared through one atomic claim word (`claimIndex`), read it synchronously into a reused buffer, scan it. No message
- * per file, and a thread that gets large files simply claims fewer. Files are listed largest first so no thread ends
- * with a big one. Files over `STREAM_BYTES` are scanned from disk in windows.
+ * shared through one atomic counter, read it synchronously into a reused buffer, scan it. No message per file, and a
+ * thread that gets large files simply claims fewer. Files are listed largest first so no thread ends with a big one.
+ * Files over `STREAM_BYTES` are scanned from disk in windows.
  */
 export interface QueuedFile {
   readonly path: string;
@@ -28,32 +28,9 @@ export interface QueuedFile {
   readonly unchecked?: true;
 }
 
-/**
- * Bytes each thread first takes from the queue's small end, before its large files: an isolate scans its first file
- * before V8 has optimized the scanner, and a cold 9 MB file cost 50-150 ms more than a warm one.
- */
-export const WARM_BYTES = Number(process.env.TOLLGATE_WARM_BYTES ?? 262_144);
-
-/**
- * The next index of a queue of `length` files, from its front or from its back; -1 when every index is claimed. The
- * word holds the front's claims in its low 32 bits and the back's in the high 32, so one compare-exchange takes an
- * index from either end and the two ends never cross: each index is claimed once, whatever the interleaving.
- */
-export function claimIndex(word: BigInt64Array, length: number, fromBack: boolean): number {
-  for (;;) {
-    const now = Atomics.load(word, 0);
-    const front = Number(now & 0xffffffffn);
-    const back = Number(now >> 32n);
-    if (front + back >= length) return -1;
-    if (Atomics.compareExchange(word, 0, now, now + (fromBack ? 0x100000000n : 1n)) === now) {
-      return fromBack ? length - 1 - back : front;
-    }
-  }
-}
-
 export function scanQueue<F extends QueuedFile>(
   files: readonly F[],
-  claim: BigInt64Array,
+  claim: Int32Array,
   options: ScanTargetsOptions,
   read: (file: F) => () => Promise<Buffer | string | null>,
   repoRoot: string,
@@ -61,12 +38,10 @@ export function scanQueue<F extends QueuedFile>(
   const reader = new ReusableFileReader();
   const outcome = emptyScanOutcome();
   const unchecked: UncheckedScan = { reader, outcome, options, realRoot: new RealRoot(repoRoot) };
-  let warm = WARM_BYTES;
   for (;;) {
-    const index = claimIndex(claim, files.length, warm > 0);
-    if (index < 0) break;
+    const index = Atomics.add(claim, 0, 1);
+    if (index >= files.length) break;
     const file = files[index]!;
-    warm -= file.size;
     const readFile = read(file);
     let size = file.size;
     let fd = -1;

@@ -198,7 +198,7 @@ export async function scanDiskTargets(
   // evenly, rather than one large file on one thread while the others wait.
   queue.sort((a, b) => b.size - a.size || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   workers.grow(queue.reduce((sum, file) => sum + file.size, 0));
-  const claim = new BigInt64Array(new SharedArrayBuffer(8));
+  const claim = new Int32Array(new SharedArrayBuffer(4));
   const shares = workers.count > 0 ? workers.scan(queue, claim.buffer as SharedArrayBuffer) : Promise.resolve([]);
   // This thread works the same queue while the workers start; it blocks its event loop until the queue is empty,
   // which nothing else in a scan needs meanwhile.
