@@ -138,17 +138,24 @@ function sha1(bytes) {
 function readWhole(file, spare) {
   if (spare === undefined) return fs.readFileSync(file);
   const fd = fs.openSync(file, 'r');
-  let read = 0;
+  let read;
   try {
-    let count;
-    do {
-      count = fs.readSync(fd, spare, read, spare.length - read, read);
-      read += count;
-    } while (count !== 0 && read < spare.length);
+    read = readInto(fd, spare, spare.length);
   } finally {
     fs.closeSync(fd);
   }
   return read < spare.length ? spare.subarray(0, read) : fs.readFileSync(file);
+}
+
+/** Reads `fd` from its start into `buffer` until `limit` bytes or the file's end; the count read. */
+function readInto(fd, buffer, limit) {
+  let read = 0;
+  let count;
+  do {
+    count = fs.readSync(fd, buffer, read, limit - read, read);
+    read += count;
+  } while (count !== 0 && read < limit);
+  return read;
 }
 
 /**
@@ -162,13 +169,7 @@ function readWithRoom(file, room) {
   try {
     const size = fs.fstatSync(fd).size;
     const buffer = Buffer.allocUnsafeSlow(size * room);
-    let read = 0;
-    let count;
-    do {
-      count = fs.readSync(fd, buffer, read, size - read, read);
-      read += count;
-    } while (count !== 0 && read < size);
-    return { bytes: buffer.subarray(0, read), spare: buffer };
+    return { bytes: buffer.subarray(0, readInto(fd, buffer, size)), spare: buffer };
   } finally {
     fs.closeSync(fd);
   }

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import { bytesOf } from '../../test/support/scan-bytes.js';
 import {
   keyNameValueMayFollow,
   keyNameValueMayFollowBytes,
@@ -18,9 +19,6 @@ const piece = fc.constantFrom(
   ...[': "MaxResults"', "= 'a1b2c3d4e5f6g7h8'", '\\": \\"', '=> "a1"', ': "a1b2c3d4é5f6g7h8"'],
 );
 const texts = fc.array(piece, { maxLength: 16 }).map((pieces) => pieces.join(''));
-
-/** The bytes the byte scan reads for a text: ASCII as itself, any other code unit as a byte past ASCII. */
-const bytesOf = (text: string) => Buffer.from(text.replace(/[^\x00-\x7f]/g, '\x80'), 'latin1');
 
 describe('the key-name checks on bytes', () => {
   test('keyNameValueMayFollowBytes is keyNameValueMayFollow at every offset', () => {

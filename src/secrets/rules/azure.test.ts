@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import { bytesOf } from '../../../test/support/scan-bytes.js';
 import { Utf8ByteView } from '../byte-view.js';
 import { SecretScanner } from '../scanner.js';
 import { keyWithinName, keyWithinNameBytes } from './azure.js';
@@ -11,9 +12,6 @@ const piece = fc.constantFrom(
   ...['name_of_twenty_chars', 'a'.repeat(29), ' ', '"', '=', ':', '\n', 'é', '😀', 'kéy', '$'],
 );
 const texts = fc.array(piece, { maxLength: 12 }).map((pieces) => pieces.join(''));
-
-/** The bytes the byte scan reads for a text: ASCII as itself, any other code unit as a byte past ASCII. */
-const bytesOf = (text: string) => Buffer.from(text.replace(/[^\x00-\x7f]/g, '\x80'), 'latin1');
 
 describe("the Azure named key's check on bytes", () => {
   test('keyWithinNameBytes is keyWithinName at every offset', () => {
