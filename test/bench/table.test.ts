@@ -109,6 +109,24 @@ describe('renderTable', () => {
     expect(rowOf(lines, '`scan --history`')).toContain('on the generated (merges) history, not rails');
   });
 
+  it('prints the history row’s floor: tollgate’s own git pass and its start-up, against `git log -p`', () => {
+    const lines: string[] = table.renderTable([
+      {
+        bench: 'history',
+        repo: '/r v7.2.0..v8.0.0 (abc)',
+        cpuRatio: 1.5,
+        ratio: 1.2,
+        gitCpuSeconds: 0.6,
+        ownGitCpuSeconds: 0.51,
+        startUpCpuSeconds: 0.12,
+        load,
+      },
+    ]);
+    expect(rowOf(lines, '`scan --history`')).toContain(
+      '1.50× its CPU, 1.20× its wall; its own git pass 0.85×, start-up 0.20×',
+    );
+  });
+
   it('reads npm test from its record, by burner count', () => {
     const lines: string[] = table.renderTable([npmTestRecord(0, 290, 1.1), npmTestRecord(8, 700, 8.4)]);
     expect(rowOf(lines, '`npm test`')).toContain(
