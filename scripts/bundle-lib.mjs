@@ -40,10 +40,21 @@ export const common = {
   plugins: [zodEnglishOnly],
 };
 
+/**
+ * package.json's version as src/core/version.ts reads it, written into the CommonJS bundles: each start of a fast path
+ * walked up to package.json and parsed it for this one string (0.2 ms of CPU, docs/benchmarks.md "The fast paths'
+ * answers"). package.json is among the bundle's inputs (scripts/bundle-stamp.mjs), so a new version rebuilds them.
+ */
+function versionDefine() {
+  const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  if (typeof version !== 'string') throw new Error('package.json has no version');
+  return { __TOLLGATE_BUNDLED_VERSION__: JSON.stringify(version) };
+}
+
 // CommonJS has no import.meta: give the code its module URL back, made on first use (building a URL at each start
 // cost the fast paths a few percent of a run; they need only the folder, `import.meta.dirname`).
 export const cjsImportMeta = {
-  define: { 'import.meta.url': '__tollgateModule.url', 'import.meta.dirname': '__dirname' },
+  define: { 'import.meta.url': '__tollgateModule.url', 'import.meta.dirname': '__dirname', ...versionDefine() },
   banner: {
     js: "var __tollgateModule = { get url() { return require('node:url').pathToFileURL(__filename).href; } };",
   },

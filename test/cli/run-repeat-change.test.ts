@@ -144,6 +144,51 @@ describe('a repeat run of a committed, unpushed, validated change (built CLI)', 
   );
 
   test(
+    'an answer from the saved evidence reads no package.json, and such a stop arms no timer',
+    async () => {
+      // What each answer did, noted by a preload: package.json read (the version is in the bundle), Node's timers used.
+      const preload = join(cacheDir, 'watch.cjs');
+      const log = join(cacheDir, 'watch.jsonl');
+      writeFileSync(
+        preload,
+        `const fs = require('node:fs'); const seen = [];
+for (const name of ['readFileSync', 'openSync', 'existsSync']) {
+  const original = fs[name];
+  fs[name] = function (path, ...rest) {
+    if (String(path).endsWith('package.json')) seen.push(name + ' package.json');
+    return original.call(this, path, ...rest);
+  };
+}
+for (const name of ['setTimeout', 'setInterval']) {
+  const original = globalThis[name];
+  globalThis[name] = function (...args) { seen.push(name); return original.apply(this, args); };
+}
+process.on('exit', () => fs.appendFileSync(${JSON.stringify(log)}, JSON.stringify(seen) + '\\n'));
+`,
+      );
+      await primed();
+      expect((await stop()).exitCode).toBe(0);
+      expect((await stop()).stderr).toContain(STOP_ANSWERED);
+      const watched = { ...env(), NODE_OPTIONS: `--require ${preload}` };
+      const answered = await runCli(['run'], { cwd: repo.root, env: watched });
+      expect(answered.stderr).toContain(ANSWERED);
+      const stopped = await runCli(['hook', 'stop', '--agent', 'claude'], {
+        cwd: repo.root,
+        env: watched,
+        input: JSON.stringify({ session_id: 'repeat', cwd: repo.root, hook_event_name: 'Stop' }),
+      });
+      expect(stopped.stderr).toContain(STOP_ANSWERED);
+      expect(JSON.parse(stopped.stdout)).toEqual({});
+      const lines = readFileSync(log, 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as string[]);
+      expect(lines).toEqual([[], []]);
+    },
+    BUDGET,
+  );
+
+  test(
     'a tracked or an untracked file takes the full path',
     async () => {
       await primed();

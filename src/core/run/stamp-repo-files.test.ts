@@ -56,6 +56,19 @@ describe('repoFilesOf', () => {
     expect(seen.size).toBeGreaterThanOrEqual(8);
   });
 
+  test('a ref file whose bytes are not exact UTF-8 is left to git, packed or loose', async () => {
+    const repo = await repoWith({ 'a.txt': 'a\n' });
+    expect(repoFilesOf(repo.root, repo.env, true)).toBeDefined();
+    const head = (await repo.git('rev-parse', 'HEAD')).trim();
+    // Latin-1 bytes of a ref name (\xe9), which UTF-8 cannot decode: two such names must never read as one text.
+    writeFileSync(join(repo.root, '.git/packed-refs'), Buffer.from(`${head} refs/tags/caf\xe9\n`, 'latin1'));
+    expect(repoFilesOf(repo.root, repo.env, true)).toBeUndefined();
+    writeFileSync(join(repo.root, '.git/packed-refs'), `${head} refs/tags/caf\u00e9\n`);
+    expect(repoFilesOf(repo.root, repo.env, true)?.refs).toContain('refs/tags/caf\u00e9');
+    writeFileSync(join(repo.root, '.git/refs/heads/odd'), Buffer.from([0x66, 0xff, 0x0a]));
+    expect(repoFilesOf(repo.root, repo.env, true)).toBeUndefined();
+  });
+
   test('anything but the plain layout is left to git', async () => {
     const repo = await repoWith({ 'a.txt': 'a\n' });
     expect(repoFilesOf(repo.root, repo.env, true)).toBeDefined();
