@@ -348,13 +348,14 @@ const RUN_YOUNG_GENERATION = '--semi-space-growth-factor=1';
 const DEFAULT_YOUNG_GENERATION = '--semi-space-growth-factor=2';
 const SEMI_SPACE_FLAG = /--(max|min)[-_]semi[-_]space|--semi[-_]space[-_]growth/;
 
-function tierUpLater(budget, builtins, young = '', inlining = '') {
+function tierUpLater(budget, builtins, young = '', inlining = '', regexps = '') {
   const flags = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS || ''}`;
   if (runtimeV8Flags || /--interrupt[-_]budget/.test(flags)) return;
   if (Number(process.versions.v8.split('.')[0]) > 11) return;
   const set = [`--interrupt-budget=${budget}`];
   if (young && !SEMI_SPACE_FLAG.test(flags)) set.push(young);
   if (inlining && !/--(no-)?turbo[-_]inlining|--max[-_]inlined/.test(flags)) set.push(inlining);
+  if (regexps && !/--(no-)?regexp[-_]/.test(flags)) set.push(regexps);
   try {
     for (const name of builtins) require(`node:${name}`);
     require('node:v8').setFlagsFromString(set.join(' '));
@@ -367,13 +368,13 @@ function tierUpLater(budget, builtins, young = '', inlining = '') {
 /**
  * `scan --history` keeps the young generation at its size (`RUN_YOUNG_GENERATION`) only once the history's reading
  * begins: the scan's start-up (bundle, config, rules, scanner) keeps nearly all it allocates, and at 1 MiB a
- * semi-space that took 17 scavenges and a mark-compact before the first commit, against 6 scavenges left to grow:
- * 0.90x the CPU of an empty range (`v8.0.0..v8.0.0` in rails), and the same for the whole of v7.2.0..v8.0.0
- * (docs/benchmarks.md, "`scan --history`'s start-up", session 30). Returns what the scan's bundle calls as its first
- * log pass starts, or undefined when the history's flags were not set (`tierUpLater`) or the command line or
- * NODE_OPTIONS names a semi-space flag. V8 checks a code cache against its flags as they are when the cache is
- * written, at exit: the growth factor goes back to V8's default first, else every start would reject the cache and
- * write it again. So this runs before `loadBundle`, whose `exit` listener writes the cache.
+ * semi-space that took 17 scavenges and a mark-compact before the first commit, against 6 left to grow: 0.92x the CPU
+ * of an empty range (`v8.0.0..v8.0.0` in rails), and the same for the whole of v7.2.0..v8.0.0 (docs/benchmarks.md,
+ * "`scan --history`'s start-up", session 30). Returns what the scan's bundle calls as its first log pass starts, or
+ * undefined when the history's flags were not set (`tierUpLater`) or the command line or NODE_OPTIONS names a
+ * semi-space flag. V8 checks a code cache against its flags as they are when the cache is written, at exit: the growth
+ * factor goes back to V8's default first, else every start would reject the cache and write it again. So this runs
+ * before `loadBundle`, whose `exit` listener writes the cache.
  */
 function youngGenerationKeptLater() {
   const flags = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS || ''}`;
@@ -420,6 +421,18 @@ function inlineLess(builtins) {
     // Only the speed differs.
   }
 }
+
+/**
+ * `scan --history` compiles each regular expression to machine code at its first run (by default V8 first compiles
+ * it to bytecode and interprets that, and compiles it again at its second run): the rules' expressions each meet
+ * thousands of a history's small texts, so the bytecode and the interpreted first runs were work thrown away. Rails
+ * v7.2.0..v8.0.0 cost 0.975x the CPU (lower in 22 of 24 pairs), the empty range `v8.0.0..v8.0.0` about 1.02x (the
+ * start-up's own expressions, each run a few times, cost more to compile to machine code). Set with the history's
+ * budget: set only once the reading begins, the expressions the start-up had compiled to bytecode were never compiled
+ * again (V8 tiers them up only while the flag is on), and the whole range measured 1.00x. Only when the command line
+ * and NODE_OPTIONS name no `--regexp-` flag. See docs/benchmarks.md, "`scan --history`'s start-up", session 30.
+ */
+const HISTORY_REGEXPS = '--no-regexp-tier-up';
 
 /**
  * Starts a fast path's git before its bundle is read (fast-start.cjs: a few kilobytes, compiled without the cache,
@@ -497,7 +510,7 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V') && printV
   runWholeCli(early ? { early } : {});
 } else {
   const history = isHistoryScan(args);
-  if (history) tierUpLater(HISTORY_INTERRUPT_BUDGET, SCAN_BUILTINS, '', SCAN_INLINING);
+  if (history) tierUpLater(HISTORY_INTERRUPT_BUDGET, SCAN_BUILTINS, '', SCAN_INLINING, HISTORY_REGEXPS);
   else if (args[0] === 'scan') inlineLess(SCAN_BUILTINS);
   // A scan's own bundle: half the whole CLI's bytes to read, deserialize and evaluate. Its help stays with the whole
   // CLI, which lists the validators' names in help texts.
