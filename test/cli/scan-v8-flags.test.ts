@@ -48,7 +48,9 @@ if (isMainThread) {
   const before = new Set(); const after = new Set(); const flags = []; let workers = 0; let workersAfterFlags = 0;
   const events = [];
   const set = v8.setFlagsFromString;
-  v8.setFlagsFromString = function (value) { flags.push(value); events.push('flags ' + value); return set.call(this, value); };
+  v8.setFlagsFromString = function (value) {
+    flags.push(value); events.push('flags ' + value); return set.call(this, value);
+  };
   const { ChildProcess } = require('node:child_process');
   const spawn = ChildProcess.prototype.spawn;
   ChildProcess.prototype.spawn = function (options) {
