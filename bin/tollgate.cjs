@@ -337,21 +337,25 @@ const SCAN_BUILTINS = [...RUN_BUILTINS, 'os', 'child_process', 'worker_threads',
  * page on the project's VMs (2.7 ms of CPU for each MiB first touched). Left at its start, a first run on 20k files /
  * 2k changed takes 4,500 fewer page faults (16,500 against 21,000) and 18 MB less memory, for more but smaller
  * scavenges (63 against 11, about the same total time: what survives is copied either way): 0.90x the CPU of the
- * whole first run (docs/benchmarks.md, "A first run's young generation"). `scan --history` gets it too: its 4,789
- * small texts of rails' v7.2.0..v8.0.0 grew the young generation the same way, and at 1 MiB it takes 5,500 fewer
- * faults (18,900 against 24,400): 0.92x the CPU of the whole process tree ("The history's young generation", session
- * 27). Only the growth factor can still change once the heap is made; it is left alone when the command line or
- * NODE_OPTIONS names a semi-space flag.
+ * whole first run (docs/benchmarks.md, "A first run's young generation"). `scan --history` gets it too, once its
+ * reading begins (`youngGenerationKeptLater`): its 4,789 small texts of rails' v7.2.0..v8.0.0 grew the young
+ * generation the same way, and kept it takes 5,500 fewer faults (18,900 against 24,400): 0.92x the CPU of the whole
+ * process tree ("The history's young generation", session 27). Only the growth factor can still change once the heap
+ * is made; it is left alone when the command line or NODE_OPTIONS names a semi-space flag.
  */
 const RUN_YOUNG_GENERATION = '--semi-space-growth-factor=1';
+/** V8 11's own growth factor: what `youngGenerationKeptLater` sets back before the code cache is written. */
+const DEFAULT_YOUNG_GENERATION = '--semi-space-growth-factor=2';
+const SEMI_SPACE_FLAG = /--(max|min)[-_]semi[-_]space|--semi[-_]space[-_]growth/;
 
-function tierUpLater(budget, builtins, young = '', inlining = '') {
+function tierUpLater(budget, builtins, young = '', inlining = '', regexps = '') {
   const flags = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS || ''}`;
   if (runtimeV8Flags || /--interrupt[-_]budget/.test(flags)) return;
   if (Number(process.versions.v8.split('.')[0]) > 11) return;
   const set = [`--interrupt-budget=${budget}`];
-  if (young && !/--(max|min)[-_]semi[-_]space|--semi[-_]space[-_]growth/.test(flags)) set.push(young);
+  if (young && !SEMI_SPACE_FLAG.test(flags)) set.push(young);
   if (inlining && !/--(no-)?turbo[-_]inlining|--max[-_]inlined/.test(flags)) set.push(inlining);
+  if (regexps && !/--(no-)?regexp[-_]/.test(flags)) set.push(regexps);
   try {
     for (const name of builtins) require(`node:${name}`);
     require('node:v8').setFlagsFromString(set.join(' '));
@@ -359,6 +363,37 @@ function tierUpLater(budget, builtins, young = '', inlining = '') {
   } catch {
     // Only the speed differs.
   }
+}
+
+/**
+ * `scan --history` keeps the young generation at its size (`RUN_YOUNG_GENERATION`) only once the history's reading
+ * begins: the scan's start-up (bundle, config, rules, scanner) keeps nearly all it allocates, and at 1 MiB a
+ * semi-space that took 17 scavenges and a mark-compact before the first commit, against 6 left to grow. A range of 20
+ * commits of rails cost 0.92x the CPU, one of 151 about 0.94x; the whole of v7.2.0..v8.0.0 about the same as before,
+ * and the empty range trades those collections for the young generation's pages faulted in (0.90-1.05x with the load;
+ * docs/benchmarks.md, "`scan --history`'s start-up", session 30). Returns what the scan's bundle calls as its first
+ * log pass starts, or undefined when the history's flags were not set (`tierUpLater`) or the command line or
+ * NODE_OPTIONS names a semi-space flag. V8 checks a code cache against its flags as they are when the cache is
+ * written, at exit: the growth factor goes back to V8's default first, else every start would reject the cache and
+ * write it again. So this runs before `loadBundle`, whose `exit` listener writes the cache.
+ */
+function youngGenerationKeptLater() {
+  const flags = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS || ''}`;
+  if (!runtimeV8Flags || SEMI_SPACE_FLAG.test(flags)) return undefined;
+  const v8 = require('node:v8');
+  let kept = false;
+  process.once('exit', () => {
+    if (kept) v8.setFlagsFromString(DEFAULT_YOUNG_GENERATION);
+  });
+  return () => {
+    if (kept) return;
+    try {
+      v8.setFlagsFromString(RUN_YOUNG_GENERATION);
+      kept = true;
+    } catch {
+      // Only the speed differs.
+    }
+  };
 }
 
 /**
@@ -387,6 +422,18 @@ function inlineLess(builtins) {
     // Only the speed differs.
   }
 }
+
+/**
+ * `scan --history` compiles each regular expression to machine code at its first run (by default V8 first compiles
+ * it to bytecode and interprets that, and compiles it again at its second run): the rules' expressions each meet
+ * thousands of a history's small texts, so the bytecode and the interpreted first runs were work thrown away. Rails
+ * v7.2.0..v8.0.0 cost 0.96-0.99x the CPU (lower in 45 of 52 pairs), the empty range `v8.0.0..v8.0.0` 1.00-1.02x (the
+ * start-up's own expressions, each run a few times, cost more to compile to machine code). Set with the history's
+ * budget: set only once the reading begins, the expressions the start-up had compiled to bytecode were never compiled
+ * again (V8 tiers them up only while the flag is on), and the whole range measured 1.00x. Only when the command line
+ * and NODE_OPTIONS name no `--regexp-` flag. See docs/benchmarks.md, "`scan --history`'s start-up", session 30.
+ */
+const HISTORY_REGEXPS = '--no-regexp-tier-up';
 
 /**
  * Starts a fast path's git before its bundle is read (fast-start.cjs: a few kilobytes, compiled without the cache,
@@ -463,10 +510,13 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V') && printV
   tierUpLater(RUN_INTERRUPT_BUDGET, RUN_BUILTINS, RUN_YOUNG_GENERATION);
   runWholeCli(early ? { early } : {});
 } else {
-  if (isHistoryScan(args)) tierUpLater(HISTORY_INTERRUPT_BUDGET, SCAN_BUILTINS, RUN_YOUNG_GENERATION, SCAN_INLINING);
+  const history = isHistoryScan(args);
+  if (history) tierUpLater(HISTORY_INTERRUPT_BUDGET, SCAN_BUILTINS, '', SCAN_INLINING, HISTORY_REGEXPS);
   else if (args[0] === 'scan') inlineLess(SCAN_BUILTINS);
   // A scan's own bundle: half the whole CLI's bytes to read, deserialize and evaluate. Its help stays with the whole
   // CLI, which lists the validators' names in help texts.
-  if (args[0] === 'scan' && !asksForHelp(args)) loadBundle('scan.cjs', { room: 2 }).exports.runCli(process.argv);
-  else loadCli().runCli(process.argv);
+  if (args[0] === 'scan' && !asksForHelp(args)) {
+    const historyReadingStarts = history ? youngGenerationKeptLater() : undefined;
+    loadBundle('scan.cjs', { room: 2 }).exports.runCli(process.argv, { historyReadingStarts });
+  } else loadCli().runCli(process.argv);
 }

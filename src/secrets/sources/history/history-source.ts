@@ -9,6 +9,7 @@ import { CommitListing, type CommitSlice, commitSlices } from './commit-list.js'
 import { commitMessageReads } from './commit-messages.js';
 import { FlowQueue } from './flow-queue.js';
 import { type AddedPiece, type BinaryChange, PatchStream, type RescanFiles } from './patch-stream.js';
+import { historyReadingStarts } from './reading-starts.js';
 
 /**
  * `tollgate scan --history <range>`: what every commit in the range added, as scan targets, streamed.
@@ -58,7 +59,9 @@ export async function* historyTargetBatches(options: HistoryOptions): AsyncGener
   options.signal?.addEventListener('abort', onAbort, { once: true });
   const passes = new LogPasses(options, queue, collector, stop, what);
   try {
-    yield* passes.run(await firstPassInputs(options, processes, what), processes, false);
+    const inputs = await firstPassInputs(options, processes, what);
+    historyReadingStarts();
+    yield* passes.run(inputs, processes, false);
     // The added and deleted files of commits that had both, read again with rename detection (see
     // `PatchStreamSink.rescan`): only those paths, when every one is known for sure.
     if (collector.rescans.size > 0 && !options.signal?.aborted)
