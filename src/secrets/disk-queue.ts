@@ -51,8 +51,8 @@ export function claimIndex(word: BigInt64Array, length: number, fromBack: boolea
  * `fromBack`: claim the smallest files first. The main thread does when workers share the queue: each isolate then
  * compiles and warms what its own kind of file runs (the workers the long lines and large tiles, this thread the
  * per-file path of many small files) rather than both of them everything, and this thread's reused buffers, sized by
- * the largest file it reads, are never made and faulted in at the size of the queue's largest files (on the npm corpus
- * 3-4 % less CPU, docs/benchmarks.md "What V8's platform threads compile", session 30).
+ * the largest file it reads, are never made and faulted in at the size of the queue's largest files (two threads on
+ * the npm corpus: about 1-3 % less CPU, 2-4 % less wall, docs/benchmarks.md "V8's platform threads' compiles").
  */
 export function scanQueue<F extends QueuedFile>(
   files: readonly F[],
