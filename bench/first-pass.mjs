@@ -58,7 +58,7 @@ for (let pass = 1; pass <= passes; pass++) {
     bytes += files[at].size;
     if (bytes * 4 < total * (quarters.length + 1) && at < files.length - 1) continue;
     const cpu = process.cpuUsage();
-    const outcome = scanQueue(files.slice(from, at + 1), new Int32Array(new SharedArrayBuffer(4)), { scanner }, () =>
+    const outcome = scanQueue(files.slice(from, at + 1), new BigInt64Array(new SharedArrayBuffer(8)), { scanner }, () =>
       Promise.resolve(null),
     );
     quarters.push(seconds(process.cpuUsage(cpu)).toFixed(3));

@@ -3,21 +3,25 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type QueuedFile, scanQueue } from './disk-queue.js';
+import { claimIndex, type QueuedFile, scanQueue } from './disk-queue.js';
 import { loadScanner } from './load-rules.js';
 import { defaultSecretsOptions } from './options.js';
+import { type DiskTarget, type ScanWorkers, scanDiskTargets } from './parallel-scan.js';
 import { fakeChecksumToken } from './sample-tokens.js';
 import type { ScanTargetsOptions } from './scan-target-types.js';
 import { BROKEN_LINK, HARD_MAX_BYTES } from './scan-targets.js';
+import type { ScannerRules } from './scanner-rules.js';
 
 const pat = fakeChecksumToken('ghp_', 'queue-pat');
 const root = mkdtempSync(join(tmpdir(), 'tollgate-queue-'));
 const outside = mkdtempSync(join(tmpdir(), 'tollgate-queue-outside-'));
 let options: ScanTargetsOptions;
+let rules: ScannerRules;
 
 beforeAll(async () => {
-  const { scanner } = await loadScanner('/nonexistent-repo', defaultSecretsOptions(), async () => null);
-  options = { scanner, baseline: new Set() };
+  const loaded = await loadScanner('/nonexistent-repo', defaultSecretsOptions(), async () => null);
+  options = { scanner: loaded.scanner, baseline: new Set() };
+  rules = loaded.rules;
 });
 afterAll(() => {
   rmSync(root, { recursive: true, force: true });
@@ -27,7 +31,7 @@ afterAll(() => {
 /** Scans `files` (by path under `root`) on this thread alone, as the disk queue does. */
 function scan(files: ReadonlyArray<{ path: string; size: number; unchecked?: true }>) {
   const queued: QueuedFile[] = files.map((file) => ({ ...file, absolute: join(root, file.path) }));
-  const outcome = scanQueue(queued, new Int32Array(1), options, () => async () => null, root);
+  const outcome = scanQueue(queued, new BigInt64Array(1), options, () => async () => null, root);
   return {
     found: outcome.findings.map((finding) => `${finding.path}:${finding.line}`).sort(),
     skipped: outcome.skipped,
@@ -115,5 +119,67 @@ describe.skipIf(process.platform === 'win32')('a file listed from the index is w
       { path: 'broken-link.env', reason: 'unreadable', detail: BROKEN_LINK },
     ]);
     expect(result.scannedFiles).toBe(1);
+  });
+});
+
+describe('the queue from both ends', () => {
+  /** Files of `sizes` bytes under `root`, each noting in `order` when a thread claims it (its path's first read). */
+  function sized(sizes: readonly number[], order: string[]): DiskTarget[] {
+    return sizes.map((size) => {
+      const path = `sized-${size}.txt`;
+      writeFileSync(join(root, path), 'x'.repeat(size));
+      return {
+        path,
+        size,
+        get absolute() {
+          if (!order.includes(path)) order.push(path);
+          return join(root, path);
+        },
+        read: async () => null,
+      };
+    });
+  }
+
+  test('a thread taking the back claims the smallest files first, and none another thread claimed', () => {
+    const order: string[] = [];
+    const files = sized([50, 40, 30, 20, 10], order);
+    const claim = new BigInt64Array(1);
+    const outcome = scanQueue(
+      files,
+      claim,
+      options,
+      (file) => {
+        // Another thread takes the front's two largest while this one reads its first file.
+        if (file.size === 10) for (let taken = 0; taken < 2; taken++) claimIndex(claim, files.length, false);
+        return async () => null;
+      },
+      root,
+      true,
+    );
+    expect(order).toEqual(['sized-10.txt', 'sized-20.txt', 'sized-30.txt']);
+    expect(outcome.scannedFiles).toBe(3);
+  });
+
+  test('this thread takes the small end when workers share the queue, the large end when it scans alone', async () => {
+    const sizes = [7, 300, 12, 4000, 45];
+    for (const count of [1, 0]) {
+      const order: string[] = [];
+      // Workers that were started and claim nothing: this thread scans every file, in the order it claims them.
+      const workers = { count, grow: () => {}, scan: async () => [] } as unknown as ScanWorkers;
+      const parallel = {
+        repoRoot: root,
+        options: defaultSecretsOptions(),
+        scanner: options.scanner,
+        rules,
+        baseline: new Set<string>(),
+      };
+      const outcome = await scanDiskTargets(sized(sizes, order), parallel, workers);
+      const ascending = sizes
+        .slice()
+        .sort((a, b) => a - b)
+        .map((size) => `sized-${size}.txt`);
+      expect(order).toEqual(count > 0 ? ascending : ascending.slice().reverse());
+      expect(outcome.scannedFiles).toBe(sizes.length);
+    }
   });
 });

@@ -194,15 +194,19 @@ export async function scanDiskTargets(
     if (skip) notRead.skipped.push(skip);
     else queue.push(target);
   }
-  // Largest first: every thread starts on a large file, and what is left at the end is small files, which spread
-  // evenly, rather than one large file on one thread while the others wait.
+  // Largest first: every worker starts on a large file, and what is left at the end is smaller files, which spread
+  // evenly, rather than one large file on one thread while the others wait. This thread takes the small end
+  // (`scanQueue`'s `fromBack`) when workers share the queue: they meet in the middle, so the last files are those
+  // where they meet (under 0.6 MB on the npm corpus), and a queue of two large files and few bytes besides can end
+  // with this thread on the second while a worker is done (at most that file's time).
   queue.sort((a, b) => b.size - a.size || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   workers.grow(queue.reduce((sum, file) => sum + file.size, 0));
-  const claim = new Int32Array(new SharedArrayBuffer(4));
+  const claim = new BigInt64Array(new SharedArrayBuffer(8));
   const shares = workers.count > 0 ? workers.scan(queue, claim.buffer as SharedArrayBuffer) : Promise.resolve([]);
   // This thread works the same queue while the workers start; it blocks its event loop until the queue is empty,
   // which nothing else in a scan needs meanwhile.
-  const own = scanQueue(queue, claim, scanOptions, (file) => () => file.read(), options.repoRoot);
+  const fromBack = workers.count > 0;
+  const own = scanQueue(queue, claim, scanOptions, (file) => () => file.read(), options.repoRoot, fromBack);
   const merged = emptyScanOutcome();
   for (const outcome of [notRead, own, ...(await shares)]) mergeScanOutcome(merged, outcome);
   sortOutcome(merged);

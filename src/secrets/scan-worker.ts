@@ -21,7 +21,7 @@ export interface WorkerJob {
   reportRejected?: boolean;
 }
 
-/** The files to scan, largest first, and the queue's claim counter (an Int32Array's buffer). */
+/** The files to scan, largest first, and the queue's claim counter (a BigInt64Array's buffer, `claimIndex`). */
 export interface WorkerFiles {
   files: QueuedFile[];
   claim: SharedArrayBuffer;
@@ -50,7 +50,7 @@ const scanner = buildScanner(job.rules);
 const queue = (await filesMessage) as WorkerFiles;
 const outcome = scanQueue(
   queue.files,
-  new Int32Array(queue.claim),
+  new BigInt64Array(queue.claim),
   {
     scanner,
     baseline: new Set(job.baseline),
