@@ -1,0 +1,150 @@
+import { writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { type ProcessResult, runProcess } from '../../src/core/process.js';
+import { fakeChecksumToken } from '../../src/secrets/sample-tokens.js';
+import { createTempRepo, type TempRepo } from '../support/git-repo.js';
+import { propertyRuns } from '../support/property-runs.js';
+import { CLI_PATH, runCli } from '../support/run-cli.js';
+import { timeBudget } from '../support/time-budget.js';
+
+/**
+ * bin/tollgate.cjs runs `tollgate hook pre-commit` (without help) from the scan's own bundle,
+ * dist/bundle/cli/scan.cjs, as it runs `tollgate scan`: git runs it before every commit, and the whole CLI's bundle
+ * cost each one its read and start (docs/benchmarks.md, "`tollgate hook pre-commit`", session 30). The hook must answer
+ * as the whole CLI's bundle does: the same exit code, stdout and stderr (blocked, passed, redacted, a broken config, a
+ * bad command line), and the same staged result.
+ */
+const WHOLE_CLI = join(dirname(CLI_PATH), '..', 'dist/bundle/cli/tollgate.cjs');
+
+let repo: TempRepo;
+let wholeLoader: string;
+let initial: string;
+
+const token = (seed: string) => fakeChecksumToken('ghp_', `pre-commit-bundle-${seed}`);
+
+/** What a commit may stage: a clean file, a secret, a test fixture, a secret whose allow marker the commit adds. */
+const STAGEABLE: Record<string, string> = {
+  'src/clean.js': 'export const greeting = "hello";\n',
+  'src/app.env': `A=1\nTOKEN=${token('app')}\n`,
+  'test/fixtures/db.py': 'db_password = "Kestrel42!"\n',
+  'src/allowed.js': `export const known = "${token('allowed')}"; // tollgate-allow secrets/github-pat\n`,
+};
+
+const CONFIGS = [
+  undefined,
+  'secrets:\n  redactAfterAttempts: 2\npermissions:\n  writeFiles: allow\n',
+  'secrets:\n  redactAfterAttempts: 1\n',
+  'secrets:\n  fixtures: block\n',
+  'secrets:\n  fixtures: sometimes\n  unknownKey: 1\n',
+];
+
+beforeAll(async () => {
+  repo = await createTempRepo({ files: { 'README.md': '# pre-commit\n', 'src/clean.js': 'export {};\n' } });
+  initial = (await repo.git('rev-parse', 'HEAD')).trim();
+  // The whole CLI's bundle, loaded as bin/tollgate.cjs loads a bundle, without the code cache.
+  wholeLoader = join(repo.home, 'whole-cli.cjs');
+  writeFileSync(
+    wholeLoader,
+    `const vm = require('node:vm'); const fs = require('node:fs'); const path = require('node:path');
+const Module = require('node:module');
+const file = ${JSON.stringify(WHOLE_CLI)};
+const mod = new Module(file, module);
+mod.filename = file;
+mod.paths = Module._nodeModulePaths(path.dirname(file));
+const source = fs.readFileSync(file, 'latin1');
+new vm.Script(source, { filename: file }).runInThisContext()(mod.exports, (r) => mod.require(r), mod, file, path.dirname(file));
+mod.exports.runCli([process.argv[0], ${JSON.stringify(CLI_PATH)}, ...process.argv.slice(2)]);
+`,
+  );
+});
+afterAll(() => repo?.cleanup());
+
+interface Case {
+  config: string | undefined;
+  staged: string[];
+  /** Runs before the one compared: blocked attempts count, and redaction comes after N of them. */
+  before: number;
+  args: readonly string[];
+}
+
+/**
+ * The repository as the case has it: the first commit, the attempts forgotten, the case's config committed (a commit
+ * cannot loosen its own policy: docs/policy.md) and its files staged.
+ */
+async function prepare(c: Case): Promise<void> {
+  await repo.git('reset', '-q', '--hard', initial);
+  await repo.git('clean', '-fdxq');
+  await repo.remove('.git/tollgate');
+  if (c.config !== undefined) {
+    await repo.write('tollgate.config.yaml', c.config);
+    await repo.commit('config');
+  }
+  for (const path of c.staged) await repo.write(path, STAGEABLE[path]!);
+  if (c.staged.length > 0) await repo.git('add', '--', ...c.staged);
+}
+
+/** The last run's answer, its redaction backup's time stamp aside, and what the index then holds. */
+async function answer(c: Case, run: (args: readonly string[]) => Promise<ProcessResult>) {
+  await prepare(c);
+  let result: ProcessResult | undefined;
+  for (let index = 0; index <= c.before; index++) result = await run(c.args);
+  const stamped = (text: string) => text.replace(/redacted\/[0-9TZ-]+/g, 'redacted/<time>');
+  return {
+    exitCode: result!.exitCode,
+    stdout: stamped(result!.stdout),
+    stderr: stamped(result!.stderr),
+    index: await repo.git('diff', '--cached', '--no-color'),
+  };
+}
+
+const bin = (args: readonly string[]) => runCli(args, { cwd: repo.root, env: repo.env });
+const whole = (args: readonly string[]) =>
+  runProcess(process.execPath, [wholeLoader, ...args], {
+    cwd: repo.root,
+    env: { ...repo.env, TOLLGATE_DEBUG: '' },
+    timeoutMs: timeBudget(60_000),
+  });
+
+const cases = fc.record({
+  config: fc.constantFrom(...CONFIGS),
+  staged: fc.subarray(Object.keys(STAGEABLE)),
+  before: fc.integer({ min: 0, max: 1 }),
+  args: fc.constantFrom(
+    ['hook', 'pre-commit'],
+    ['hook', 'pre-commit'],
+    ['hook', 'pre-commit', '--no-such-flag'],
+    ['hook', 'pre-commit', 'extra'],
+    ['hook', 'pre-commit', '--version'],
+  ),
+});
+
+describe("`hook pre-commit` from the scan's own bundle", () => {
+  test('answers every staged change and command line as the whole CLI does', async () => {
+    await fc.assert(
+      fc.asyncProperty(cases, async (c) => {
+        const own = await answer(c, bin);
+        expect(own).toEqual(await answer(c, whole));
+      }),
+      { numRuns: propertyRuns(6, 30) },
+    );
+  });
+
+  test('blocks, then redacts after the configured attempts, as the whole CLI does', async () => {
+    const c: Case = {
+      config: CONFIGS[1],
+      staged: ['src/app.env', 'src/clean.js'],
+      before: 0,
+      args: ['hook', 'pre-commit'],
+    };
+    const blocked = await answer(c, bin);
+    expect(blocked.exitCode).toBe(1);
+    expect(blocked.stderr).toContain('tollgate: commit blocked: 1 secret in staged changes (attempt 1):');
+    expect(blocked).toEqual(await answer(c, whole));
+    const redacted = await answer({ ...c, before: 1 }, bin);
+    expect(redacted.exitCode, redacted.stderr).toBe(0);
+    expect(redacted.index).toContain('TOKEN=<REDACTED:github-pat>');
+    expect(redacted).toEqual(await answer({ ...c, before: 1 }, whole));
+  });
+});
