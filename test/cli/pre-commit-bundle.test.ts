@@ -1,4 +1,5 @@
-import { writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -146,5 +147,33 @@ describe("`hook pre-commit` from the scan's own bundle", () => {
     expect(redacted.exitCode, redacted.stderr).toBe(0);
     expect(redacted.index).toContain('TOKEN=<REDACTED:github-pat>');
     expect(redacted).toEqual(await answer({ ...c, before: 1 }, whole));
+  });
+
+  test('reads a commit of 20 staged files with a git per 16 of them, not one a file', async () => {
+    // A git per staged file cost each commit about 6 ms of CPU a file, most of it Node's own spawn (docs/benchmarks.md,
+    // "`tollgate hook pre-commit`", session 30). A git on PATH that notes each subcommand, then runs the real one.
+    const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+    const fakes = join(repo.home, 'counting-git');
+    const log = join(repo.home, 'git-calls.log');
+    mkdirSync(fakes, { recursive: true });
+    writeFileSync(
+      join(fakes, 'git'),
+      `#!/bin/sh\necho "$*" >> ${JSON.stringify(log)}\nexec ${JSON.stringify(realGit)} "$@"\n`,
+    );
+    chmodSync(join(fakes, 'git'), 0o755);
+    await prepare({ config: undefined, staged: [], before: 0, args: [] });
+    const staged = Array.from({ length: 20 }, (_, index) => `src/file-${index}.js`);
+    for (const path of staged) await repo.write(path, `export const value${path.length} = "${path}";\n`);
+    await repo.git('add', '--', ...staged);
+    writeFileSync(log, '');
+    const result = await runCli(['hook', 'pre-commit'], {
+      cwd: repo.root,
+      env: { ...repo.env, PATH: `${fakes}:${repo.env.PATH ?? process.env.PATH}` },
+    });
+    expect(result.exitCode, result.stderr).toBe(0);
+    const reads = readFileSync(log, 'utf8')
+      .split('\n')
+      .filter((line) => line.startsWith('cat-file'));
+    expect(reads).toEqual(['cat-file --batch', 'cat-file --batch']);
   });
 });
