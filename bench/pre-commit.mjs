@@ -13,8 +13,9 @@
 // `node -e 0` and against the commit without it, and the scan against `node -e 0`, as ratios of the summed CPU and as
 // medians of the per-pair wall ratios. Each build its own TOLLGATE_CACHE_DIR, warmed first.
 //
-//   npm run build && node bench/pre-commit.mjs [--json] [--runs N] [--against OTHER/bin/tollgate.cjs]
+//   npm run build && node bench/pre-commit.mjs [--json] [--runs N] [--staged N] [--against OTHER/bin/tollgate.cjs]
 //
+// --staged N: a line added to N files (default 1; src/cli/main.ts first, then the repository's first files).
 // --against: another build's hook and scan in the same pairs (its own repository), and this build's CPU over it, pair
 // by pair (median, range, pairs lower). A report: it exits 0 whatever the figures.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -32,12 +33,14 @@ const runs = Number(flag('--runs') ?? 12);
 const against = flag('--against') && resolve(flag('--against'));
 const bin = join(root, 'bin', 'tollgate.cjs');
 const CHANGED = 'src/cli/main.ts';
+const stagedCount = Number(flag('--staged') ?? 1);
 
 const certificatesNote = clearMachineStartupCost();
 if (certificatesNote) console.log(certificatesNote);
 const { sandbox, env } = startupSandbox('tollgate-bench-pre-commit-');
 const files = execFileSync('git', ['ls-files', 'src'], { cwd: root, encoding: 'utf8' }).split('\n').slice(0, 300);
 if (!files.includes(CHANGED)) files.push(CHANGED);
+const staged = [CHANGED, ...files.filter((file) => file && file !== CHANGED)].slice(0, stagedCount);
 
 /** A repository of `files`, committed, its hook written by `build` (none without one), a one-line change staged. */
 function makeRepo(name, build) {
@@ -53,8 +56,8 @@ function makeRepo(name, build) {
   git('commit', '-q', '--no-verify', '-m', 'initial');
   if (build)
     execFileSync(process.execPath, [build, 'hook', 'install', 'pre-commit'], { cwd: repo, env, stdio: 'pipe' });
-  execFileSync('sh', ['-c', `echo 'export const staged = 1;' >> ${CHANGED}`], { cwd: repo });
-  git('add', CHANGED);
+  for (const file of staged) execFileSync('sh', ['-c', `echo 'export const staged = 1;' >> '${file}'`], { cwd: repo });
+  git('add', '--', ...staged);
   return repo;
 }
 
@@ -107,8 +110,10 @@ const medians = (name) => ({
   cpuMs: median(samples[name].map((sample) => sample.cpuMs)),
   ms: median(samples[name].map((sample) => sample.ms)),
 });
-console.log(`${runs} pairs, load ${loadBefore.toFixed(2)} -> ${loadAfter.toFixed(2)}`);
-const values = { runs, loadBefore, loadAfter };
+console.log(
+  `${runs} pairs, ${staged.length} staged file${staged.length === 1 ? '' : 's'}, load ${loadBefore.toFixed(2)} -> ${loadAfter.toFixed(2)}`,
+);
+const values = { runs, staged: staged.length, loadBefore, loadAfter };
 for (const side of sides) {
   values[side.name] = medians(side.name);
   console.log(
