@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -175,5 +175,29 @@ describe("`hook pre-commit` from the scan's own bundle", () => {
       .split('\n')
       .filter((line) => line.startsWith('cat-file'));
     expect(reads).toEqual(['cat-file --batch', 'cat-file --batch']);
+  });
+
+  test('a clean commit after a clean one leaves the cleared attempts file as it is; after a blocked one it clears it', async () => {
+    // The clearing write is durable (an fsync of the file and of its folder), which each clean commit paid for.
+    const attempts = join(repo.root, '.git/tollgate/pre-commit-attempts.json');
+    const cleared = '{"findingsKey":"","count":0}';
+    const commit = async (expected: number) => {
+      const result = await runCli(['hook', 'pre-commit'], { cwd: repo.root, env: repo.env });
+      expect(result.exitCode, result.stderr).toBe(expected);
+    };
+    await prepare({ config: undefined, staged: ['src/clean.js'], before: 0, args: [] });
+    await commit(0);
+    const first = statSync(attempts);
+    expect(readFileSync(attempts, 'utf8')).toBe(cleared);
+    await commit(0);
+    expect(statSync(attempts).ino).toBe(first.ino);
+    expect(statSync(attempts).mtimeMs).toBe(first.mtimeMs);
+    await repo.write('src/app.env', STAGEABLE['src/app.env']!);
+    await repo.git('add', 'src/app.env');
+    await commit(1);
+    expect(JSON.parse(readFileSync(attempts, 'utf8'))).toMatchObject({ count: 1 });
+    await repo.git('rm', '-q', '--cached', 'src/app.env');
+    await commit(0);
+    expect(readFileSync(attempts, 'utf8')).toBe(cleared);
   });
 });
