@@ -177,7 +177,7 @@ describe("`hook pre-commit` from the scan's own bundle", () => {
     expect(reads).toEqual(['cat-file --batch', 'cat-file --batch']);
   });
 
-  test('a clean commit after a clean one leaves the cleared attempts file as it is; after a blocked one it clears it', async () => {
+  test('a clean commit after a clean one leaves the cleared attempts file alone; after a blocked one it clears it', async () => {
     // The clearing write is durable (an fsync of the file and of its folder), which each clean commit paid for.
     const attempts = join(repo.root, '.git/tollgate/pre-commit-attempts.json');
     const cleared = '{"findingsKey":"","count":0}';

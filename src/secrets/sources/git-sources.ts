@@ -82,17 +82,17 @@ export async function stagedTargets(options: GitSourceOptions): Promise<ScanTarg
 
 /**
  * How many staged blobs one `git cat-file --batch` reads: the scan reads this many ahead (scan-targets.ts,
- * `READ_AHEAD`), so two batches hold no more than twice what the scan would have waiting anyway. One git per file cost a commit of
- * 21 files about 6 ms of CPU and 12 ms of wall a file beyond the first, most of it Node's own spawn (docs/benchmarks.md,
- * "`tollgate hook pre-commit`", session 30).
+ * `READ_AHEAD`), so two batches hold no more than twice what the scan would have waiting anyway. One git per file
+ * cost a commit of 21 files about 7 ms of CPU and 7 ms of wall a file beyond the first, most of it Node's own spawn
+ * (docs/benchmarks.md, "`tollgate hook pre-commit`", session 30).
  */
 const BLOB_BATCH = 16;
 
 /**
- * The staged bytes of `paths[index]`, read with the files of its block of the list in one `git cat-file --batch`. Each is named as
- * `git cat-file blob :<path>` names it, so both read the same blob; whatever the batch does not answer with a blob (a
- * path its one-line input cannot carry, a name git reports missing, a failed batch) is read alone that way, and fails
- * as it always did.
+ * The staged bytes of `paths[index]`, read with the files of its block of the list in one `git cat-file --batch`.
+ * Each is named as `git cat-file blob :<path>` names it, so both read the same blob; whatever the batch does not
+ * answer with a blob (a path its one-line input cannot carry, a name git reports missing, a failed batch) is read
+ * alone that way, and fails as it always did.
  */
 function stagedBlobs(options: GitSourceOptions, paths: readonly string[]): { read(index: number): Promise<Buffer> } {
   const fetched = new Map<number, Promise<Buffer | undefined>>();

@@ -8,9 +8,9 @@ import { propertyRuns } from '../../../test/support/property-runs.js';
 import { stagedTargets } from './git-sources.js';
 
 /**
- * `stagedTargets` reads the staged blobs sixteen at a time through one `git cat-file --batch` (a git per file cost each
- * commit's hook about 6 ms of CPU a file). Every read must give the bytes `git cat-file blob :<path>` gives, whatever the
- * names and contents, and fail where that fails.
+ * `stagedTargets` reads the staged blobs sixteen at a time through one `git cat-file --batch` (a git per file cost
+ * each commit's hook about 7 ms of CPU a file). Every read must give the bytes `git cat-file blob :<path>` gives,
+ * whatever the names and contents, and fail where that fails.
  */
 let repo: TempRepo;
 beforeAll(async () => {
