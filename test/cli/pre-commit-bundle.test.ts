@@ -200,4 +200,14 @@ describe("`hook pre-commit` from the scan's own bundle", () => {
     await commit(0);
     expect(readFileSync(attempts, 'utf8')).toBe(cleared);
   });
+
+  test('blocks a secret in a staged file whose name starts with a digit and a colon', async () => {
+    // `:1:app.env` names stage 1 of `app.env` to git: such a file was skipped as unreadable, and its secret committed.
+    await prepare({ config: undefined, staged: [], before: 0, args: [] });
+    await repo.write('1:app.env', STAGEABLE['src/app.env']!);
+    await repo.git('add', '--', '1:app.env');
+    const result = await runCli(['hook', 'pre-commit'], { cwd: repo.root, env: repo.env });
+    expect(result.exitCode, result.stderr).toBe(1);
+    expect(result.stderr).toContain('1:app.env:2:7 secrets/github-pat');
+  });
 });

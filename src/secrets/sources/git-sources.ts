@@ -90,13 +90,13 @@ const BLOB_BATCH = 16;
 
 /**
  * The staged bytes of `paths[index]`, read with the files of its block of the list in one `git cat-file --batch`.
- * Each is named as `git cat-file blob :<path>` names it, so both read the same blob; whatever the batch does not
- * answer with a blob (a path its one-line input cannot carry, a name git reports missing, a failed batch) is read
+ * Each is named as `git cat-file blob` is given it (`indexName`), so both read the same blob; whatever the batch does
+ * not answer with a blob (a path its one-line input cannot carry, a name git reports missing, a failed batch) is read
  * alone that way, and fails as it always did.
  */
 function stagedBlobs(options: GitSourceOptions, paths: readonly string[]): { read(index: number): Promise<Buffer> } {
   const fetched = new Map<number, Promise<Buffer | undefined>>();
-  const alone = (path: string) => gitBytes(options, ['cat-file', 'blob', `:${path}`], `staged ${path}`);
+  const alone = (path: string) => gitBytes(options, ['cat-file', 'blob', indexName(path)], `staged ${path}`);
   // Batches are fixed blocks of the list: the scan starts reading the files after the one it waits for (its read
   // ahead) before that one, so a batch from whichever index came first would leave the others to one of their own.
   const fetch = (at: number) => {
@@ -106,7 +106,7 @@ function stagedBlobs(options: GitSourceOptions, paths: readonly string[]): { rea
       if (!fetched.has(index) && batchable(paths[index]!)) batch.push(index);
     const answers = readBatch(
       options,
-      batch.map((index) => `:${paths[index]}`),
+      batch.map((index) => indexName(paths[index]!)),
     );
     for (const [position, index] of batch.entries())
       fetched.set(
@@ -124,6 +124,14 @@ function stagedBlobs(options: GitSourceOptions, paths: readonly string[]): { rea
       return (await pending) ?? alone(path);
     },
   };
+}
+
+/**
+ * The staged blob's name for git: stage 0 named (`:0:<path>`), since `:<path>` reads a path that starts with a digit
+ * and a colon as a stage (`:0:colon.txt` is stage 0 of `colon.txt`), and such a file was skipped as unreadable.
+ */
+function indexName(path: string): string {
+  return `:0:${path}`;
 }
 
 /** `git cat-file --batch` takes one name a line, whole: a path with a line break or a CR at its end is read alone. */

@@ -9,7 +9,7 @@ import { stagedTargets } from './git-sources.js';
 
 /**
  * `stagedTargets` reads the staged blobs sixteen at a time through one `git cat-file --batch` (a git per file cost
- * each commit's hook about 7 ms of CPU a file). Every read must give the bytes `git cat-file blob :<path>` gives,
+ * each commit's hook about 7 ms of CPU a file). Every read must give the bytes `git cat-file blob :0:<path>` gives,
  * whatever the names and contents, and fail where that fails.
  */
 let repo: TempRepo;
@@ -44,10 +44,10 @@ function git(...args: string[]): Buffer {
   return execFileSync('git', args, { cwd: repo.root, env: repo.env, maxBuffer: 64 * 1024 * 1024, stdio: 'pipe' });
 }
 
-/** What `git cat-file blob :<path>` reads, or that it failed (`0:colon.txt` names stage 0's `colon.txt`). */
+/** What `git cat-file blob :0:<path>` reads (stage 0 named: `:0:colon.txt` alone is stage 0 of `colon.txt`). */
 function alone(path: string): { bytes: Buffer } | 'failed' {
   try {
-    return { bytes: git('cat-file', 'blob', `:${path}`) };
+    return { bytes: git('cat-file', 'blob', `:0:${path}`) };
   } catch {
     return 'failed';
   }
@@ -64,7 +64,7 @@ function stage(files: ReadonlyMap<string, string | Buffer>): void {
   if (files.size > 0) git('add', '-A');
 }
 
-test('every staged blob reads as `git cat-file blob :<path>` reads it, across batches and odd names', async () => {
+test('every staged blob reads as `git cat-file blob :0:<path>` reads it, across batches and odd names', async () => {
   await fc.assert(
     fc.asyncProperty(
       fc.uniqueArray(fc.constantFrom(...NAMES), { maxLength: NAMES.length }),
@@ -87,6 +87,21 @@ test('every staged blob reads as `git cat-file blob :<path>` reads it, across ba
     ),
     { numRuns: propertyRuns(15, 60) },
   );
+});
+
+test('a file whose name starts with a digit and a colon reads as staged, not as a stage of another path', async () => {
+  stage(
+    new Map([
+      ['0:colon.txt', 'zero\n'],
+      ['colon.txt', 'plain\n'],
+      ['dir/2:two.env', 'two\n'],
+    ]),
+  );
+  const targets = await stagedTargets({ repoRoot: repo.root, env: repo.env });
+  const read = async (path: string) => String(await targets.find((target) => target.path === path)!.read());
+  expect(await read('0:colon.txt')).toBe('zero\n');
+  expect(await read('colon.txt')).toBe('plain\n');
+  expect(await read('dir/2:two.env')).toBe('two\n');
 });
 
 test('a symlink reads as its target, and a submodule that is no blob fails as a read of its own did', async () => {
