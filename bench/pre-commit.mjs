@@ -9,9 +9,9 @@
 //   - `tollgate scan <the staged file> --format json`,
 // each commit undone by `git reset --soft HEAD~1`, untimed, so the next one commits the same change. CPU is the whole
 // process tree's (git and its hook included; /proc's clock ticks, 10 ms each: read the sums, not one pair), wall the
-// parent's clock. Prints the medians, the hook's commit against
-// `node -e 0` and against the commit without it, and the scan against `node -e 0`, as ratios of the summed CPU and as
-// medians of the per-pair wall ratios. Each build its own TOLLGATE_CACHE_DIR, warmed first.
+// parent's clock. Prints the medians, the hook's commit against `node -e 0` and against the commit without it, and
+// the scan against `node -e 0`, as ratios of the summed CPU and as medians of the per-pair wall ratios. Each build
+// its own TOLLGATE_CACHE_DIR, warmed first.
 //
 //   npm run build && node bench/pre-commit.mjs [--json] [--runs N] [--staged N] [--against OTHER/bin/tollgate.cjs]
 //
