@@ -5,7 +5,8 @@
 // - `hook stop` first tries the stop hook's fast path, a small bundle of its own (dist/bundle/cli/stop-hook.cjs),
 //   which hands the stop to the whole CLI when it cannot answer alone;
 // - a plain `run` likewise first tries the no-change run's small bundle (dist/bundle/cli/run-fast.cjs);
-// - `scan` without help loads the scan's own bundle (dist/bundle/cli/scan.cjs): the CLI without the gate's pipeline;
+// - `scan` and `hook pre-commit` (git's hook: a scan of the index) without help load the scan's own bundle
+//   (dist/bundle/cli/scan.cjs): the CLI without the gate's pipeline;
 // - everything else loads the bundled CLI (dist/bundle/cli/tollgate.cjs); every bundle goes through V8's code cache: compiling the whole
 //   bundle on each start cost more than most runs' own work. See "The code cache" below.
 const fs = require('node:fs');
@@ -518,5 +519,9 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V') && printV
   if (args[0] === 'scan' && !asksForHelp(args)) {
     const historyReadingStarts = history ? youngGenerationKeptLater() : undefined;
     loadBundle('scan.cjs', { room: 2 }).exports.runCli(process.argv, { historyReadingStarts });
+  } else if (args[0] === 'hook' && args[1] === 'pre-commit' && !asksForHelp(args)) {
+    // What git runs before every commit: the staged files through the scanner, which the scan's bundle holds; the
+    // whole CLI cost each commit its 1.8 MB (docs/benchmarks.md, "`tollgate hook pre-commit`", session 30).
+    loadBundle('scan.cjs', { room: 2 }).exports.runCli(process.argv);
   } else loadCli().runCli(process.argv);
 }

@@ -451,6 +451,39 @@ process.on('exit', () => fs.writeFileSync(${JSON.stringify(log)}, JSON.stringify
     ]);
   });
 
+  test("`hook pre-commit` starts from the scan's own bundle, with a cache file of its own; its help does not", async () => {
+    // git runs the hook before every commit, and what it runs is a scan of the index: the whole CLI's 1.8 MB cost each
+    // commit its read and start (docs/benchmarks.md, "`tollgate hook pre-commit`", session 30).
+    const repo = await createTempRepo({ files: { 'a.txt': 'one\n' } });
+    try {
+      const { preload, log } = scriptWatch(
+        repo.home,
+        'pre-commit-bundle-watch',
+        `if (options && options.filename && options.filename.startsWith(${JSON.stringify(dirname(BUNDLE))})) seen.push({ bundle: require('node:path').basename(options.filename), memory: options.cachedData ? options.cachedData.buffer.byteLength : null, rejected: this.cachedDataRejected === true });`,
+      );
+      const dir = join(repo.home, 'cache-pre-commit-bundle');
+      await repo.write('a.txt', 'two\n');
+      await repo.git('add', 'a.txt');
+      const env = { ...repo.env, TOLLGATE_CACHE_DIR: dir, NODE_OPTIONS: `--require ${preload}` };
+      const seen: unknown[] = [];
+      for (const args of [[], [], ['--help']]) {
+        const result = await runCli(['hook', 'pre-commit', ...args], { cwd: repo.root, env });
+        expect(result.exitCode, result.stderr).toBe(0);
+        seen.push(...JSON.parse(readFileSync(log, 'utf8')));
+      }
+      const scanBundle = join(dirname(BUNDLE), 'scan.cjs');
+      expect(seen).toEqual([
+        { bundle: 'scan.cjs', memory: null, rejected: false },
+        { bundle: 'scan.cjs', memory: 2 * statSync(scanBundle).size, rejected: false },
+        { bundle: 'tollgate.cjs', memory: null, rejected: false },
+      ]);
+      const own = cacheFiles(dir).filter((file) => file.startsWith(bundleIdOf(scanBundle).slice(0, 32)));
+      expect(own.map((file) => file.replace(/^.*-(hook-[a-z-]+)\.bin$/, '$1'))).toEqual(['hook-pre-commit']);
+    } finally {
+      await repo.cleanup();
+    }
+  });
+
   test("the whole CLI's bundle is written wrapped and compiled as read, with no second copy", async () => {
     // Wrapping the bundle at each start made a second 1.8 MB string, flattened again by V8 (docs/benchmarks.md, "A
     // first run's CPU ledger"). A preload notes whether the source given to `vm.Script` is the file's text itself.

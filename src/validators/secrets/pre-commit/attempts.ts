@@ -29,7 +29,14 @@ export async function countAttempt(path: string, fingerprints: readonly string[]
   return count;
 }
 
+const CLEARED = JSON.stringify({ findingsKey: '', count: 0 } satisfies AttemptsRecord);
+
+/**
+ * Every clean commit clears the count. A file that already says so is left as it is: the write is durable (an fsync of
+ * the file and one of its folder), which each commit after a clean one paid for nothing.
+ */
 export async function clearAttempts(path: string): Promise<void> {
+  if ((await readFile(path, 'utf8').catch(() => null)) === CLEARED) return;
   await mkdir(dirname(path), { recursive: true });
-  await writeFileAtomic(path, JSON.stringify({ findingsKey: '', count: 0 } satisfies AttemptsRecord));
+  await writeFileAtomic(path, CLEARED);
 }
