@@ -1,14 +1,15 @@
 import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type ProcessResult, runProcess } from '../../src/core/process.js';
 import { fakeChecksumToken } from '../../src/secrets/sample-tokens.js';
 import { createTempRepo, type TempRepo } from '../support/git-repo.js';
 import { propertyRuns } from '../support/property-runs.js';
-import { CLI_PATH, runCli } from '../support/run-cli.js';
+import { runCli } from '../support/run-cli.js';
 import { timeBudget } from '../support/time-budget.js';
+import { writeWholeCliLoader } from '../support/whole-cli-loader.js';
 
 /**
  * bin/tollgate.cjs runs `tollgate hook pre-commit` (without help) from the scan's own bundle,
@@ -17,8 +18,6 @@ import { timeBudget } from '../support/time-budget.js';
  * as the whole CLI's bundle does: the same exit code, stdout and stderr (blocked, passed, redacted, a broken config, a
  * bad command line), and the same staged result.
  */
-const WHOLE_CLI = join(dirname(CLI_PATH), '..', 'dist/bundle/cli/tollgate.cjs');
-
 let repo: TempRepo;
 let wholeLoader: string;
 let initial: string;
@@ -44,21 +43,7 @@ const CONFIGS = [
 beforeAll(async () => {
   repo = await createTempRepo({ files: { 'README.md': '# pre-commit\n', 'src/clean.js': 'export {};\n' } });
   initial = (await repo.git('rev-parse', 'HEAD')).trim();
-  // The whole CLI's bundle, loaded as bin/tollgate.cjs loads a bundle, without the code cache.
-  wholeLoader = join(repo.home, 'whole-cli.cjs');
-  writeFileSync(
-    wholeLoader,
-    `const vm = require('node:vm'); const fs = require('node:fs'); const path = require('node:path');
-const Module = require('node:module');
-const file = ${JSON.stringify(WHOLE_CLI)};
-const mod = new Module(file, module);
-mod.filename = file;
-mod.paths = Module._nodeModulePaths(path.dirname(file));
-const source = fs.readFileSync(file, 'latin1');
-new vm.Script(source, { filename: file }).runInThisContext()(mod.exports, (r) => mod.require(r), mod, file, path.dirname(file));
-mod.exports.runCli([process.argv[0], ${JSON.stringify(CLI_PATH)}, ...process.argv.slice(2)]);
-`,
-  );
+  wholeLoader = writeWholeCliLoader(repo.home);
 });
 afterAll(() => repo?.cleanup());
 

@@ -1,21 +1,18 @@
-import { writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type ProcessResult, runProcess } from '../../src/core/process.js';
 import { fakeChecksumToken } from '../../src/secrets/sample-tokens.js';
 import { createTempRepo, type TempRepo } from '../support/git-repo.js';
 import { propertyRuns } from '../support/property-runs.js';
-import { CLI_PATH, runCli } from '../support/run-cli.js';
+import { runCli } from '../support/run-cli.js';
 import { timeBudget } from '../support/time-budget.js';
+import { writeWholeCliLoader } from '../support/whole-cli-loader.js';
 
 /**
  * bin/tollgate.cjs runs `tollgate scan` (without help) from the scan's own bundle, dist/bundle/cli/scan.cjs, which
  * leaves out what a scan never runs (scripts/bundle-lib.mjs). Every scan command line must answer as the whole CLI's
  * bundle does: the same stdout, stderr and exit code, the scan's duration aside.
  */
-const WHOLE_CLI = join(dirname(CLI_PATH), '..', 'dist/bundle/cli/tollgate.cjs');
-
 let repo: TempRepo;
 let wholeLoader: string;
 
@@ -36,21 +33,7 @@ beforeAll(async () => {
   await repo.write('src/staged.js', `const staged = "${token('staged')}";\n`);
   await repo.git('add', 'src/staged.js');
   await repo.write('src/untracked.env', `TOKEN=${token('untracked')}\n`);
-  // The whole CLI's bundle, loaded as bin/tollgate.cjs loads a bundle, without the code cache.
-  wholeLoader = join(repo.home, 'whole-cli.cjs');
-  writeFileSync(
-    wholeLoader,
-    `const vm = require('node:vm'); const fs = require('node:fs'); const path = require('node:path');
-const Module = require('node:module');
-const file = ${JSON.stringify(WHOLE_CLI)};
-const mod = new Module(file, module);
-mod.filename = file;
-mod.paths = Module._nodeModulePaths(path.dirname(file));
-const source = fs.readFileSync(file, 'latin1');
-new vm.Script(source, { filename: file }).runInThisContext()(mod.exports, (r) => mod.require(r), mod, file, path.dirname(file));
-mod.exports.runCli([process.argv[0], ${JSON.stringify(CLI_PATH)}, ...process.argv.slice(2)]);
-`,
-  );
+  wholeLoader = writeWholeCliLoader(repo.home);
 });
 afterAll(() => repo?.cleanup());
 
