@@ -349,13 +349,14 @@ const DEFAULT_YOUNG_GENERATION = '--semi-space-growth-factor=2';
 const SEMI_SPACE_FLAG = /--(max|min)[-_]semi[-_]space|--semi[-_]space[-_]growth/;
 
 /**
- * V8 12 and 13 (Node 22, 24) have no interrupt budget: a function goes to the optimizing compiler (TurboFan) after a
- * number of calls, 3,000 by default. `scan --history` asks for four times that, as it asks V8 11 for four times the
- * budget, with the same other flags: rails v7.2.0..v8.0.0 on Node 22 cost 0.88x the CPU (12 of 12 pairs lower; the
- * count alone 0.89-0.91x), on Node 24, whose mid-tier compiler (Maglev) is on, 0.96x (10 of 12; the count alone 0.99x)
- * (docs/benchmarks.md, "The table on Node 22 and 24", session 30). A first `run` gains nothing there from its V8 11
- * flags (the young generation kept: 1.01x on Node 22, 0.99x on 24), so it sets none; later V8s, not measured, are
- * left alone.
+ * V8 12 (Node 22) has no interrupt budget: a function goes to the optimizing compiler (TurboFan) after a number of
+ * calls, 3,000 by default. `scan --history` asks for four times that, as it asks V8 11 for four times the budget, with
+ * the same other flags: rails v7.2.0..v8.0.0 on Node 22 cost 0.88x the CPU (12 of 12 pairs lower; the count alone
+ * 0.89-0.91x), 20 commits 0.86x, 150 commits 1.00x. Not on V8 13 (Node 24, Maglev on): the whole range 0.96x but 150
+ * commits 1.03-1.05x (0 and 1 of 12 lower), and setting any flag at all, even one already on, cost 150 commits 1.03x
+ * there (docs/benchmarks.md, "The table on Node 22 and 24", session 30). A first `run` gains nothing on V8 12 or 13
+ * from its V8 11 flags (the young generation kept: 1.01x on Node 22, 0.99x on 24), so it sets none; later V8s, not
+ * measured, are left alone.
  */
 const HISTORY_TURBOFAN = '--invocation-count-for-turbofan=12000';
 const V8_MAJOR = Number(process.versions.v8.split('.')[0]);
@@ -364,7 +365,7 @@ const TIER_UP_FLAG = /--interrupt[-_]budget|--invocation[-_]count[-_]for[-_]turb
 function tierUpLater(budget, builtins, young = '', inlining = '', regexps = '', turbofan = '') {
   const flags = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS || ''}`;
   if (runtimeV8Flags || TIER_UP_FLAG.test(flags)) return;
-  if (V8_MAJOR > 13 || (V8_MAJOR > 11 && !turbofan)) return;
+  if (V8_MAJOR > 12 || (V8_MAJOR > 11 && !turbofan)) return;
   const set = [V8_MAJOR <= 11 ? `--interrupt-budget=${budget}` : turbofan];
   if (young && !SEMI_SPACE_FLAG.test(flags)) set.push(young);
   if (inlining && !/--(no-)?turbo[-_]inlining|--max[-_]inlined/.test(flags)) set.push(inlining);
