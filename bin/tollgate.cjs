@@ -418,9 +418,9 @@ function youngGenerationKeptLater() {
  * "Where a second scan thread's time goes", session 22): a fixed cut per isolate, while the optimized scanner costs
  * about 5 % more per byte, so it pays up to roughly 500 MB a thread. The flag is V8's, process-wide, so the scan's worker threads
  * compile under it too. Only when the command line and NODE_OPTIONS leave inlining alone, and only on V8 11 and 12
- * (Node 20, 22), where it was measured to help: on Node 22 the 256 MB scan cost 0.93x the CPU (10 of 10 pairs lower), on
- * Node 24 (Maglev, V8's mid tier, on) 0.99x (4 of 8; docs/benchmarks.md, "The table on Node 22 and 24", session
- * 30); the built-in modules the scan loads come first, as for the budget above. `scan --history` sets
+ * (Node 20, 22), where it was measured to help: on Node 22 the 256 MB scan cost 0.93x the CPU (10 of 10 pairs
+ * lower), on Node 24 (Maglev, V8's mid tier, on) 0.99x (4 of 8; docs/benchmarks.md, "The table on Node 22 and 24",
+ * session 30); the built-in modules the scan loads come first, as for the budget above. `scan --history` sets
  * it with its budget: its compiles on V8's threads took 0.175 s of CPU against 0.225 s, and the main thread no more
  * (rails v7.2.0..v8.0.0, "`scan --history`'s compiles and reading", session 28).
  */
