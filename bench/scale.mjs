@@ -174,7 +174,8 @@ if (only('dense')) {
   for (const [file, what] of documents) {
     const before = load();
     const [ours, theirs] = paired(scanOf(dir, file), () => {
-      const run = timed(secretlint.bin, ['--format', 'compact', '--secretlintrc', rc, file], {
+      // On the bench's Node, as tollgate is (the script's `#!/usr/bin/env node` would take PATH's).
+      const run = timed(process.execPath, [secretlint.bin, '--format', 'compact', '--secretlintrc', rc, file], {
         cwd: dir,
         env: { ...process.env, NODE_PATH: secretlint.nodePath },
       });

@@ -261,7 +261,8 @@ try {
   // small and empty: what users run, against secretlint 13 and node -e 0
   const secretlint = only('small') ? ensureSecretlint13(root, { fallback: true }) : undefined;
   const theirs = () => {
-    const run = timed(secretlint.bin, ['--format', 'compact', '--secretlintrc', rc, 'small.js'], {
+    // On the bench's Node, as tollgate is (the script's `#!/usr/bin/env node` would take PATH's).
+    const run = timed(process.execPath, [secretlint.bin, '--format', 'compact', '--secretlintrc', rc, 'small.js'], {
       cwd: scanDir,
       env: { ...process.env, NODE_PATH: secretlint.nodePath },
     });

@@ -316,8 +316,8 @@ function runWholeCli(handoff) {
  * (thousands of small texts) gets four times the default, which still optimizes its loops early. See
  * docs/benchmarks.md, "The optimizing compiler's share of a first run" and "V8's tiering". Only when the command line
  * and NODE_OPTIONS leave the budget alone, and only on a V8 that has the flag (V8 12 and later count invocations
- * instead, and print an error for a flag they do not know). The flags are part of the code cache's name (`flagsTag`):
- * V8 rejects a cache written under other flags.
+ * instead, `HISTORY_TURBOFAN`, and print an error for a flag they do not know). The flags are part of the code cache's
+ * name (`flagsTag`): V8 rejects a cache written under other flags.
  */
 const RUN_INTERRUPT_BUDGET = 1024 * 1024;
 const HISTORY_INTERRUPT_BUDGET = 270_000;
@@ -349,11 +349,25 @@ const RUN_YOUNG_GENERATION = '--semi-space-growth-factor=1';
 const DEFAULT_YOUNG_GENERATION = '--semi-space-growth-factor=2';
 const SEMI_SPACE_FLAG = /--(max|min)[-_]semi[-_]space|--semi[-_]space[-_]growth/;
 
-function tierUpLater(budget, builtins, young = '', inlining = '', regexps = '') {
+/**
+ * V8 12 (Node 22) has no interrupt budget: a function goes to the optimizing compiler (TurboFan) after a number of
+ * calls, 3,000 by default. `scan --history` asks for four times that, as it asks V8 11 for four times the budget, with
+ * the same other flags: rails v7.2.0..v8.0.0 on Node 22 cost 0.88x the CPU (12 of 12 pairs lower; the count alone
+ * 0.89-0.91x), 20 commits 0.86x, 150 commits 1.00x. Not on V8 13 (Node 24, Maglev on): the whole range 0.96x but 150
+ * commits 1.03-1.05x (0 and 1 of 12 lower), and setting any flag at all, even one already on, cost 150 commits 1.03x
+ * there (docs/benchmarks.md, "The table on Node 22 and 24", session 30). A first `run` gains nothing on V8 12 or 13
+ * from its V8 11 flags (the young generation kept: 1.01x on Node 22, 0.99x on 24), so it sets none; later V8s, not
+ * measured, are left alone.
+ */
+const HISTORY_TURBOFAN = '--invocation-count-for-turbofan=12000';
+const V8_MAJOR = Number(process.versions.v8.split('.')[0]);
+const TIER_UP_FLAG = /--interrupt[-_]budget|--invocation[-_]count[-_]for[-_]turbofan/;
+
+function tierUpLater(budget, builtins, young = '', inlining = '', regexps = '', turbofan = '') {
   const flags = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS || ''}`;
-  if (runtimeV8Flags || /--interrupt[-_]budget/.test(flags)) return;
-  if (Number(process.versions.v8.split('.')[0]) > 11) return;
-  const set = [`--interrupt-budget=${budget}`];
+  if (runtimeV8Flags || TIER_UP_FLAG.test(flags)) return;
+  if (V8_MAJOR > 12 || (V8_MAJOR > 11 && !turbofan)) return;
+  const set = [V8_MAJOR <= 11 ? `--interrupt-budget=${budget}` : turbofan];
   if (young && !SEMI_SPACE_FLAG.test(flags)) set.push(young);
   if (inlining && !/--(no-)?turbo[-_]inlining|--max[-_]inlined/.test(flags)) set.push(inlining);
   if (regexps && !/--(no-)?regexp[-_]/.test(flags)) set.push(regexps);
@@ -404,8 +418,10 @@ function youngGenerationKeptLater() {
  * (V8's default 920) cut the whole command's CPU by 7-9 % with no loss of wall, on 1 thread and on 2 (docs/benchmarks.md,
  * "Where a second scan thread's time goes", session 22): a fixed cut per isolate, while the optimized scanner costs
  * about 5 % more per byte, so it pays up to roughly 500 MB a thread. The flag is V8's, process-wide, so the scan's worker threads
- * compile under it too. Only when the command line and NODE_OPTIONS leave inlining alone, and only on V8 11 (Node 20),
- * where it was measured; the built-in modules the scan loads come first, as for the budget above. `scan --history` sets
+ * compile under it too. Only when the command line and NODE_OPTIONS leave inlining alone, and only on V8 11 and 12
+ * (Node 20, 22), where it was measured to help: on Node 22 the 256 MB scan cost 0.93x the CPU (10 of 10 pairs
+ * lower), on Node 24 (Maglev, V8's mid tier, on) 0.99x (4 of 8; docs/benchmarks.md, "The table on Node 22 and 24",
+ * session 30); the built-in modules the scan loads come first, as for the budget above. `scan --history` sets
  * it with its budget: its compiles on V8's threads took 0.175 s of CPU against 0.225 s, and the main thread no more
  * (rails v7.2.0..v8.0.0, "`scan --history`'s compiles and reading", session 28).
  */
@@ -414,7 +430,7 @@ const SCAN_INLINING = '--max-inlined-bytecode-size-cumulative=300';
 function inlineLess(builtins) {
   const flags = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS || ''}`;
   if (runtimeV8Flags || /--(no-)?turbo[-_]inlining|--max[-_]inlined/.test(flags)) return;
-  if (Number(process.versions.v8.split('.')[0]) > 11) return;
+  if (V8_MAJOR > 12) return;
   try {
     for (const name of builtins) require(`node:${name}`);
     require('node:v8').setFlagsFromString(SCAN_INLINING);
@@ -512,8 +528,9 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V') && printV
   runWholeCli(early ? { early } : {});
 } else {
   const history = isHistoryScan(args);
-  if (history) tierUpLater(HISTORY_INTERRUPT_BUDGET, SCAN_BUILTINS, '', SCAN_INLINING, HISTORY_REGEXPS);
-  else if (args[0] === 'scan') inlineLess(SCAN_BUILTINS);
+  if (history) {
+    tierUpLater(HISTORY_INTERRUPT_BUDGET, SCAN_BUILTINS, '', SCAN_INLINING, HISTORY_REGEXPS, HISTORY_TURBOFAN);
+  } else if (args[0] === 'scan') inlineLess(SCAN_BUILTINS);
   // A scan's own bundle: half the whole CLI's bytes to read, deserialize and evaluate. Its help stays with the whole
   // CLI, which lists the validators' names in help texts.
   if (args[0] === 'scan' && !asksForHelp(args)) {

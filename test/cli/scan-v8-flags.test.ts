@@ -21,9 +21,13 @@ afterEach(async () => {
 });
 
 const INLINING = '--max-inlined-bytecode-size-cumulative=300';
-const BUDGET = '--interrupt-budget=270000';
+const major = Number(process.versions.v8.split('.')[0]);
+// V8 12 (Node 22) has no interrupt budget: a history scan asks TurboFan for more calls instead; V8 13 (Node 24) gets
+// no flag (docs/benchmarks.md, "The table on Node 22 and 24", session 30). CI runs this file on Node 20;
+// test/installed checks the flags on Node 22 and 24.
+const BUDGET = major <= 11 ? '--interrupt-budget=270000' : '--invocation-count-for-turbofan=12000';
 const REGEXPS = '--no-regexp-tier-up';
-const flagged = Number(process.versions.v8.split('.')[0]) <= 11;
+const flagged = major <= 12;
 
 interface Seen {
   flags: string[];
@@ -96,7 +100,7 @@ describe("V8's inlining for a scan of files", () => {
   test("a scan's workers start under the flag, and its built-in modules load before it", async () => {
     const { seen, exitCode } = await scanSeeing(['--all']);
     expect(exitCode).toBe(1);
-    // V8 12 and later (Node 22, 24): not measured there, so no flag changes.
+    // V8 13 (Node 24) and later: no gain measured there, so no flag changes.
     expect(seen.flags).toEqual(flagged ? [INLINING] : []);
     expect(seen.workers).toBe(1);
     expect(seen.workersAfterFlags).toBe(flagged ? 1 : 0);
@@ -137,6 +141,6 @@ describe("V8's inlining for a scan of files", () => {
     const own = await scanSeeing(['--history', 'HEAD'], ['--regexp-tier-up-ticks=2']);
     expect(own.seen.flags[0]).toBe(`${BUDGET} ${INLINING}`);
     const files = await scanSeeing(['--all']);
-    expect(files.seen.flags).toEqual([INLINING]);
+    expect(files.seen.flags).toEqual(flagged ? [INLINING] : []);
   });
 });

@@ -167,6 +167,42 @@ describe('the installed package', () => {
     );
   });
 
+  test("a history scan sets V8's flags by the V8 it runs on, a scan of files its own, and Node never refuses one", async () => {
+    // bin/tollgate.cjs tunes V8 per major: V8 11 (Node 20) has an interrupt budget, V8 12 (Node 22) a TurboFan
+    // invocation count in its place; V8 13 (Node 24) and later get none (docs/benchmarks.md, "The table on Node 22
+    // and 24", session 30). test/node-versions/run.sh runs this on Node 22 and 24.
+    const preload = join(work, 'flag-watch.cjs');
+    const log = join(work, 'flag-watch.json');
+    await writeFile(
+      preload,
+      `const v8 = require('node:v8'); const flags = []; const set = v8.setFlagsFromString;
+v8.setFlagsFromString = function (value) { flags.push(value); return set.call(this, value); };
+process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(log)}, JSON.stringify(flags)));
+`,
+    );
+    const watched = async (args: string[]): Promise<string[]> => {
+      const result = await runProcess(bin, args, {
+        cwd: repo.root,
+        env: { ...env, NODE_OPTIONS: `${env.NODE_OPTIONS ?? ''} --require ${preload}`.trim() },
+        timeoutMs: timeBudget(60_000),
+      });
+      expectClean(result, args.join(' '));
+      return JSON.parse(readFileSync(log, 'utf8')) as string[];
+    };
+    const inlining = '--max-inlined-bytecode-size-cumulative=300';
+    const rest = `${inlining} --no-regexp-tier-up`;
+    const major = Number(process.versions.v8.split('.')[0]);
+    const young = '--semi-space-growth-factor=1';
+    const turbofan = `--invocation-count-for-turbofan=12000 ${rest}`;
+    const expected: Record<number, { history: string[]; files: string[] }> = {
+      11: { history: [`--interrupt-budget=270000 ${rest}`, young], files: [inlining] },
+      12: { history: [turbofan, young], files: [inlining] },
+    };
+    const wanted = expected[major] ?? { history: [], files: [] };
+    expect(await watched(['scan', '--history', 'HEAD', '--format', 'json'])).toEqual(wanted.history);
+    expect(await watched(['scan', 'src', '--format', 'json'])).toEqual(wanted.files);
+  });
+
   test("the README's package sizes are what npm pack and the install really give (within 20%)", async () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
     const stated = /about (\d+) kB packed and ([\d.]+) MB installed/.exec(readme);
