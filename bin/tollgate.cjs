@@ -7,8 +7,8 @@
 // - a plain `run` likewise first tries the no-change run's small bundle (dist/bundle/cli/run-fast.cjs);
 // - `scan` and `hook pre-commit` (git's hook: a scan of the index) without help load the scan's own bundle
 //   (dist/bundle/cli/scan.cjs): the CLI without the gate's pipeline;
-// - everything else loads the bundled CLI (dist/bundle/cli/tollgate.cjs); every bundle goes through V8's code cache: compiling the whole
-//   bundle on each start cost more than most runs' own work. See "The code cache" below.
+// - everything else loads the bundled CLI (dist/bundle/cli/tollgate.cjs); every bundle goes through V8's code cache:
+//   compiling the whole bundle on each start cost more than most runs' own work. See "The code cache" below.
 const fs = require('node:fs');
 const path = require('node:path');
 
@@ -97,10 +97,10 @@ function flagsTag() {
 }
 
 /**
- * A command line that asks for help (`--help`, `-h`, `help …`: src/cli/help-names.ts) compiles little of the command it
- * names, and a cache file is written once: the help's file of its own, else every later `scan` after a `scan --help`
- * compiled what the help's cache lacked at each start (a one-file scan 1.09x the CPU, docs/benchmarks.md "What loading
- * the CLI costs a command").
+ * A command line that asks for help (`--help`, `-h`, `help …`: src/cli/help-names.ts) compiles little of the command
+ * it names, and a cache file is written once: the help's file of its own, else every later `scan` after a `scan
+ * --help` compiled what the help's cache lacked at each start (a one-file scan 1.09x the CPU, docs/benchmarks.md
+ * "What loading the CLI costs a command").
  */
 function asksForHelp(argv) {
   return argv.includes('--help') || argv.includes('-h') || argv[0] === 'help';
@@ -345,7 +345,7 @@ const SCAN_BUILTINS = [...RUN_BUILTINS, 'os', 'child_process', 'worker_threads',
  * is made; it is left alone when the command line or NODE_OPTIONS names a semi-space flag.
  */
 const RUN_YOUNG_GENERATION = '--semi-space-growth-factor=1';
-/** V8 11's own growth factor: what `youngGenerationKeptLater` sets back before the code cache is written. */
+/** V8's own growth factor (V8 11, 12 and 13 alike): what `youngGenerationKeptLater` sets back at exit. */
 const DEFAULT_YOUNG_GENERATION = '--semi-space-growth-factor=2';
 const SEMI_SPACE_FLAG = /--(max|min)[-_]semi[-_]space|--semi[-_]space[-_]growth/;
 
@@ -415,15 +415,15 @@ function youngGenerationKeptLater() {
  * Less inlining in V8's optimizing compiler for a `scan` (of files, and with `--history`): each scan thread is its own
  * isolate that optimizes the scanner's large hot functions again, and those concurrent compiles on V8's own threads
  * were most of a 256 MB scan's CPU beyond its scanning threads. Capping the bytecode inlined into one function at 300
- * (V8's default 920) cut the whole command's CPU by 7-9 % with no loss of wall, on 1 thread and on 2 (docs/benchmarks.md,
- * "Where a second scan thread's time goes", session 22): a fixed cut per isolate, while the optimized scanner costs
- * about 5 % more per byte, so it pays up to roughly 500 MB a thread. The flag is V8's, process-wide, so the scan's worker threads
- * compile under it too. Only when the command line and NODE_OPTIONS leave inlining alone, and only on V8 11 and 12
- * (Node 20, 22), where it was measured to help: on Node 22 the 256 MB scan cost 0.93x the CPU (10 of 10 pairs
- * lower), on Node 24 (Maglev, V8's mid tier, on) 0.99x (4 of 8; docs/benchmarks.md, "The table on Node 22 and 24",
- * session 30); the built-in modules the scan loads come first, as for the budget above. `scan --history` sets
- * it with its budget: its compiles on V8's threads took 0.175 s of CPU against 0.225 s, and the main thread no more
- * (rails v7.2.0..v8.0.0, "`scan --history`'s compiles and reading", session 28).
+ * (V8's default 920) cut the whole command's CPU by 7-9 % with no loss of wall, on 1 thread and on 2
+ * (docs/benchmarks.md, "Where a second scan thread's time goes", session 22): a fixed cut per isolate, while the
+ * optimized scanner costs about 5 % more per byte, so it pays up to roughly 500 MB a thread. The flag is V8's,
+ * process-wide, so the scan's worker threads compile under it too. Only when the command line and NODE_OPTIONS leave
+ * inlining alone, and only on V8 11 and 12 (Node 20, 22), where it was measured to help: on Node 22 the 256 MB scan
+ * cost 0.93x the CPU (10 of 10 pairs lower), on Node 24 (Maglev, V8's mid tier, on) 0.99x (4 of 8; docs/benchmarks.md,
+ * "The table on Node 22 and 24", session 30); the built-in modules the scan loads come first, as for the budget above.
+ * `scan --history` sets it with its budget: its compiles on V8's threads took 0.175 s of CPU against 0.225 s, and the
+ * main thread no more (rails v7.2.0..v8.0.0, "`scan --history`'s compiles and reading", session 28).
  */
 const SCAN_INLINING = '--max-inlined-bytecode-size-cumulative=300';
 
