@@ -29,6 +29,8 @@ const GIT_DIR_VARIABLES = ['GIT_DIR', 'GIT_COMMON_DIR', 'GIT_WORK_TREE'];
  * `findRepoRoot` gives it, and so is git's answer.
  */
 function ownFolderPath(repoRoot: string, name: string, env: NodeJS.ProcessEnv): string | null {
+  // On Windows git answers with forward slashes and a drive letter of its own spelling: git is asked there.
+  if (process.platform === 'win32') return null;
   if (!name.startsWith('tollgate/') || GIT_DIR_VARIABLES.some((variable) => env[variable])) return null;
   const folder = join(repoRoot, '.git');
   try {
