@@ -3,6 +3,9 @@
 // Run after `npx tsc -p tsconfig.build.json`: node bench/advisories.mjs
 import { diffLockedPackages } from '../dist/validators/advisories/dependency-diff.js';
 import { parseNpmLock } from '../dist/validators/advisories/lockfiles/npm.js';
+import { exitWithUsageIfAsked } from './measure.mjs';
+
+exitWithUsageIfAsked(import.meta.url);
 
 const PACKAGES = 5000;
 const BUDGET_MS = 300;

@@ -11,7 +11,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { median, printResult } from './measure.mjs';
+import { exitWithUsageIfAsked, median, printResult } from './measure.mjs';
+
+exitWithUsageIfAsked(import.meta.url);
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SHARDS = 100;

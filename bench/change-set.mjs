@@ -37,10 +37,13 @@ import {
   assertSourceCorpus,
   CHANGE_SET_GENERATOR_VERSION,
   changeSetBenchDir,
+  exitWithUsageIfAsked,
   median,
   printResult,
   privateGitEnv,
 } from './measure.mjs';
+
+exitWithUsageIfAsked(import.meta.url);
 
 const GENERATOR_VERSION = CHANGE_SET_GENERATOR_VERSION;
 const FILES_PER_DIR = 100;

@@ -16,7 +16,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { assertSourceCorpus } from './measure.mjs';
+import { assertSourceCorpus, exitWithUsageIfAsked } from './measure.mjs';
+
+exitWithUsageIfAsked(import.meta.url);
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const cli = join(root, 'bin/tollgate.cjs');

@@ -13,8 +13,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { clearMachineStartupCost, median, printResult } from './measure.mjs';
+import { clearMachineStartupCost, exitWithUsageIfAsked, median, printResult } from './measure.mjs';
 import { childrenCpuMs, makeCommittedChangeRepo, startupSandbox, stopPayloadFor } from './startup-repos.mjs';
+
+exitWithUsageIfAsked(import.meta.url);
 
 const here = dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);

@@ -14,7 +14,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { changeSetBenchDir, generatedRepo20k, median, privateGitEnv } from './measure.mjs';
+import { changeSetBenchDir, exitWithUsageIfAsked, generatedRepo20k, median, privateGitEnv } from './measure.mjs';
+
+exitWithUsageIfAsked(import.meta.url);
 
 const here = dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);

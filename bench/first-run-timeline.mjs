@@ -17,7 +17,16 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { changeSetBenchDir, generatedRepo20k, median, printResult, privateGitEnv } from './measure.mjs';
+import {
+  changeSetBenchDir,
+  exitWithUsageIfAsked,
+  generatedRepo20k,
+  median,
+  printResult,
+  privateGitEnv,
+} from './measure.mjs';
+
+exitWithUsageIfAsked(import.meta.url);
 
 const here = dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);

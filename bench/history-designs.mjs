@@ -21,7 +21,9 @@ import { keptHeapEnv } from '../dist/core/kept-heap-env.js';
 import { builtinRules } from '../dist/secrets/rules/index.js';
 import { SecretScanner } from '../dist/secrets/scanner.js';
 import { historyBatches } from '../dist/secrets/sources/git-sources.js';
-import { assertSourceHistory, printResult } from './measure.mjs';
+import { assertSourceHistory, exitWithUsageIfAsked, printResult } from './measure.mjs';
+
+exitWithUsageIfAsked(import.meta.url);
 
 const [repoArg, range] = process.argv.slice(2);
 if (!repoArg || !range) {

@@ -11,6 +11,9 @@
 import { createHash } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { exitWithUsageIfAsked } from './measure.mjs';
+
+exitWithUsageIfAsked(import.meta.url);
 
 const unordered = process.argv.includes('--unordered');
 const args = process.argv.slice(2).filter((arg) => arg !== '--unordered');

@@ -27,7 +27,9 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { keptHeapEnv } from '../dist/core/kept-heap-env.js';
 import { writeLongLines, writeMergeHeavy } from './history-corpus.mjs';
-import { assertSourceHistory, median, printResult } from './measure.mjs';
+import { assertSourceHistory, exitWithUsageIfAsked, median, printResult } from './measure.mjs';
+
+exitWithUsageIfAsked(import.meta.url);
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const corpus = process.env.BENCH_CORPUS ?? 'merges';

@@ -7,7 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { renderHtml } from '../dist/report/html/index.js';
-import { median, printResult } from './measure.mjs';
+import { exitWithUsageIfAsked, median, printResult } from './measure.mjs';
+
+exitWithUsageIfAsked(import.meta.url);
 
 const FINDINGS = 10_000;
 const severities = ['critical', 'high', 'medium', 'low', 'info'];

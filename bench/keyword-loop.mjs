@@ -16,7 +16,9 @@ import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isGitStorage, listCorpusFiles, median, printResult, refuseCorpus } from './measure.mjs';
+import { exitWithUsageIfAsked, isGitStorage, listCorpusFiles, median, printResult, refuseCorpus } from './measure.mjs';
+
+exitWithUsageIfAsked(import.meta.url);
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const argument = (name, fallback) => {

@@ -1,7 +1,17 @@
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, closeSync, existsSync, openSync, readdirSync, readSync } from 'node:fs';
+import {
+  appendFileSync,
+  closeSync,
+  existsSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  realpathSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 // Shared by the bench scripts: medians and one output shape (a human line, and a JSON line with --json).
 export function median(values) {
@@ -162,4 +172,54 @@ export function privateGitEnv(home) {
     if (key.startsWith('GIT_') && !['GIT_CONFIG_GLOBAL', 'GIT_CONFIG_NOSYSTEM'].includes(key)) delete env[key];
   delete env.TOLLGATE_ACTIVE;
   return env;
+}
+
+/**
+ * `--help` (or `-h`) on a bench's own command line: prints the bench's header comment (what it measures, how to run it,
+ * its flags and variables) and exits 0 before it builds or times anything. Only for the script node was started with:
+ * a bench that another imports (thread-timeline.mjs from scale.mjs) stays quiet there.
+ */
+export function exitWithUsageIfAsked(moduleUrl, argv = process.argv) {
+  const args = argv.slice(2);
+  if (!args.includes('--help') && !args.includes('-h')) return;
+  const file = fileURLToPath(moduleUrl);
+  let started;
+  try {
+    started = realpathSync(resolve(argv[1] ?? ''));
+  } catch {
+    return;
+  }
+  if (started !== realpathSync(file)) return;
+  console.log(headerComment(readFileSync(file, 'utf8')));
+  process.exit(0);
+}
+
+/** A script's leading comment (after a shebang), `//` lines or one block comment, without its comment marks. */
+export function headerComment(source) {
+  const lines = source.split('\n');
+  let at = lines[0]?.startsWith('#!') ? 1 : 0;
+  const out = [];
+  if (lines[at]?.trimStart().startsWith('/*')) {
+    for (; at < lines.length; at++) {
+      const line = lines[at];
+      const closes = line.includes('*/');
+      const text = line
+        .replace(/^\s*\/\*\*?/, '')
+        .replace(/\*\/.*$/, '')
+        .replace(/^\s*\* ?/, '');
+      if (text.trim() !== '' || out.length > 0) out.push(text.trimEnd());
+      if (closes) break;
+    }
+  } else {
+    for (; at < lines.length && lines[at].trimStart().startsWith('//'); at++) {
+      out.push(
+        lines[at]
+          .trimStart()
+          .replace(/^\/\/ ?/, '')
+          .trimEnd(),
+      );
+    }
+  }
+  while (out.length > 0 && out[out.length - 1] === '') out.pop();
+  return out.length > 0 ? out.join('\n') : 'This bench has no usage note: read its source.';
 }

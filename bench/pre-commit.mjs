@@ -23,8 +23,10 @@ import { copyFileSync, mkdirSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { clearMachineStartupCost, median, printResult } from './measure.mjs';
+import { clearMachineStartupCost, exitWithUsageIfAsked, median, printResult } from './measure.mjs';
 import { childrenCpuMs, startupSandbox } from './startup-repos.mjs';
+
+exitWithUsageIfAsked(import.meta.url);
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);

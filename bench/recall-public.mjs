@@ -28,7 +28,9 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } fr
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { assertSourceCorpus } from './measure.mjs';
+import { assertSourceCorpus, exitWithUsageIfAsked } from './measure.mjs';
+
+exitWithUsageIfAsked(import.meta.url);
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const cli = join(root, 'bin/tollgate.cjs');

@@ -7,6 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readSarifFile } from '../dist/validators/static-analysis/reader/read-sarif.js';
+import { exitWithUsageIfAsked } from './measure.mjs';
+
+exitWithUsageIfAsked(import.meta.url);
 
 // Memory figures need a collection before each measurement: rerun ourselves with --expose-gc when it is missing.
 if (!globalThis.gc) {

@@ -24,9 +24,11 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, wri
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { assertSourceCorpus, median, recordResult } from './measure.mjs';
+import { assertSourceCorpus, exitWithUsageIfAsked, median, recordResult } from './measure.mjs';
 import { ensureSecretlint13 } from './secretlint13.mjs';
 import { formatTimeline, threadTimeline } from './thread-timeline.mjs';
+
+exitWithUsageIfAsked(import.meta.url);
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const cli = join(root, 'bin/tollgate.cjs');

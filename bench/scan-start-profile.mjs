@@ -22,7 +22,9 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { appendBundleHash, cjsImportMeta, common, SCAN_BUNDLE } from '../scripts/bundle-lib.mjs';
-import { median, printResult } from './measure.mjs';
+import { exitWithUsageIfAsked, median, printResult } from './measure.mjs';
+
+exitWithUsageIfAsked(import.meta.url);
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);

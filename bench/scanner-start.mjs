@@ -21,8 +21,10 @@ import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { median, printResult } from './measure.mjs';
+import { exitWithUsageIfAsked, median, printResult } from './measure.mjs';
 import { ensureSecretlint13 } from './secretlint13.mjs';
+
+exitWithUsageIfAsked(import.meta.url);
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);

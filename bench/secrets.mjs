@@ -33,8 +33,10 @@ import {
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { assertSourceCorpus, installEnv, median, recordResult } from './measure.mjs';
+import { assertSourceCorpus, exitWithUsageIfAsked, installEnv, median, recordResult } from './measure.mjs';
 import { ensureSecretlint13 } from './secretlint13.mjs';
+
+exitWithUsageIfAsked(import.meta.url);
 
 const PINNED = [
   'aws-sdk@2.1693.0',

@@ -11,8 +11,10 @@ import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:f
 import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { median } from './measure.mjs';
+import { exitWithUsageIfAsked, median } from './measure.mjs';
 import { childrenCpuMs, startupSandbox, stopPayloadFor } from './startup-repos.mjs';
+
+exitWithUsageIfAsked(import.meta.url);
 
 const args = process.argv.slice(2);
 const flag = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);

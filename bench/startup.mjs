@@ -19,7 +19,7 @@ import { closeSync, constants, openSync, rmSync, writeSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { clearMachineStartupCost, median, printResult } from './measure.mjs';
+import { clearMachineStartupCost, exitWithUsageIfAsked, median, printResult } from './measure.mjs';
 import {
   childrenCpuMs,
   makeCommittedChangeRepo as makeCommittedChangeRepoIn,
@@ -27,6 +27,8 @@ import {
   startupSandbox,
   stopPayloadFor,
 } from './startup-repos.mjs';
+
+exitWithUsageIfAsked(import.meta.url);
 
 const TARGET_RATIO = 1.5;
 const bin = join(dirname(fileURLToPath(import.meta.url)), '..', 'bin', 'tollgate.cjs');

@@ -11,8 +11,10 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { clearMachineStartupCost, median, printResult } from './measure.mjs';
+import { clearMachineStartupCost, exitWithUsageIfAsked, median, printResult } from './measure.mjs';
 import { makeRepo, startupSandbox, stopPayloadFor } from './startup-repos.mjs';
+
+exitWithUsageIfAsked(import.meta.url);
 
 const TARGET_MS = 100;
 const here = dirname(fileURLToPath(import.meta.url));

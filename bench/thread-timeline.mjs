@@ -6,6 +6,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { exitWithUsageIfAsked } from './measure.mjs';
+
+exitWithUsageIfAsked(import.meta.url);
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const preload = join(root, 'bench/thread-timeline.cjs');

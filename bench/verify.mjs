@@ -14,7 +14,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { makeTestCa, removeTestCa, startFakeProvider } from '../test/fakes/https-provider/fake-provider.mjs';
-import { median, printResult } from './measure.mjs';
+import { exitWithUsageIfAsked, median, printResult } from './measure.mjs';
+
+exitWithUsageIfAsked(import.meta.url);
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const FINDINGS = 100;
