@@ -1,11 +1,12 @@
 // Speed of the advisories lockfile path: parse a 5,000-package package-lock.json twice (base and change) and diff
 // them, as `advisories` does for a changed lockfile. Budget: under 300 ms.
 // Run after `npx tsc -p tsconfig.build.json`: node bench/advisories.mjs
-import { diffLockedPackages } from '../dist/validators/advisories/dependency-diff.js';
-import { parseNpmLock } from '../dist/validators/advisories/lockfiles/npm.js';
 import { exitWithUsageIfAsked } from './measure.mjs';
 
 exitWithUsageIfAsked(import.meta.url);
+// After the usage check: `--help` needs no build.
+const { diffLockedPackages } = await import('../dist/validators/advisories/dependency-diff.js');
+const { parseNpmLock } = await import('../dist/validators/advisories/lockfiles/npm.js');
 
 const PACKAGES = 5000;
 const BUDGET_MS = 300;

@@ -17,13 +17,14 @@
 import { spawnSync } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
-import { keptHeapEnv } from '../dist/core/kept-heap-env.js';
-import { builtinRules } from '../dist/secrets/rules/index.js';
-import { SecretScanner } from '../dist/secrets/scanner.js';
-import { historyBatches } from '../dist/secrets/sources/git-sources.js';
 import { assertSourceHistory, exitWithUsageIfAsked, printResult } from './measure.mjs';
 
 exitWithUsageIfAsked(import.meta.url);
+// After the usage check: `--help` needs no build.
+const { keptHeapEnv } = await import('../dist/core/kept-heap-env.js');
+const { builtinRules } = await import('../dist/secrets/rules/index.js');
+const { SecretScanner } = await import('../dist/secrets/scanner.js');
+const { historyBatches } = await import('../dist/secrets/sources/git-sources.js');
 
 const [repoArg, range] = process.argv.slice(2);
 if (!repoArg || !range) {

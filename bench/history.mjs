@@ -25,11 +25,12 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, wr
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { keptHeapEnv } from '../dist/core/kept-heap-env.js';
 import { writeLongLines, writeMergeHeavy } from './history-corpus.mjs';
 import { assertSourceHistory, exitWithUsageIfAsked, median, printResult } from './measure.mjs';
 
 exitWithUsageIfAsked(import.meta.url);
+// After the usage check: `--help` needs no build.
+const { keptHeapEnv } = await import('../dist/core/kept-heap-env.js');
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const corpus = process.env.BENCH_CORPUS ?? 'merges';

@@ -6,10 +6,11 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readSarifFile } from '../dist/validators/static-analysis/reader/read-sarif.js';
 import { exitWithUsageIfAsked } from './measure.mjs';
 
 exitWithUsageIfAsked(import.meta.url);
+// After the usage check: `--help` needs no build.
+const { readSarifFile } = await import('../dist/validators/static-analysis/reader/read-sarif.js');
 
 // Memory figures need a collection before each measurement: rerun ourselves with --expose-gc when it is missing.
 if (!globalThis.gc) {
