@@ -88,9 +88,12 @@ function bundleId(source) {
   return trailer ? trailer[1] : require('node:crypto').createHash('sha256').update(source, 'latin1').digest('hex');
 }
 
+/** Node's and V8's flags the user gave: the command line's and NODE_OPTIONS'. A tuning below never overrides one. */
+const USER_NODE_FLAGS = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS || ''}`;
+
 /** A short tag of what else V8 checks a cache against: the flags from the command line, NODE_OPTIONS and our own. */
 function flagsTag() {
-  const flags = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS || ''} ${runtimeV8Flags}`.trim();
+  const flags = `${USER_NODE_FLAGS} ${runtimeV8Flags}`.trim();
   let hash = 0x811c9dc5;
   for (let index = 0; index < flags.length; index++) hash = Math.imul(hash ^ flags.charCodeAt(index), 0x01000193);
   return flags === '' ? 'default' : (hash >>> 0).toString(16);
@@ -362,15 +365,15 @@ const SEMI_SPACE_FLAG = /--(max|min)[-_]semi[-_]space|--semi[-_]space[-_]growth/
 const HISTORY_TURBOFAN = '--invocation-count-for-turbofan=12000';
 const V8_MAJOR = Number(process.versions.v8.split('.')[0]);
 const TIER_UP_FLAG = /--interrupt[-_]budget|--invocation[-_]count[-_]for[-_]turbofan/;
+const INLINING_FLAG = /--(no-)?turbo[-_]inlining|--max[-_]inlined/;
 
 function tierUpLater(budget, builtins, young = '', inlining = '', regexps = '', turbofan = '') {
-  const flags = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS || ''}`;
-  if (runtimeV8Flags || TIER_UP_FLAG.test(flags)) return;
+  if (runtimeV8Flags || TIER_UP_FLAG.test(USER_NODE_FLAGS)) return;
   if (V8_MAJOR > 12 || (V8_MAJOR > 11 && !turbofan)) return;
   const set = [V8_MAJOR <= 11 ? `--interrupt-budget=${budget}` : turbofan];
-  if (young && !SEMI_SPACE_FLAG.test(flags)) set.push(young);
-  if (inlining && !/--(no-)?turbo[-_]inlining|--max[-_]inlined/.test(flags)) set.push(inlining);
-  if (regexps && !/--(no-)?regexp[-_]/.test(flags)) set.push(regexps);
+  if (young && !SEMI_SPACE_FLAG.test(USER_NODE_FLAGS)) set.push(young);
+  if (inlining && !INLINING_FLAG.test(USER_NODE_FLAGS)) set.push(inlining);
+  if (regexps && !/--(no-)?regexp[-_]/.test(USER_NODE_FLAGS)) set.push(regexps);
   try {
     for (const name of builtins) require(`node:${name}`);
     require('node:v8').setFlagsFromString(set.join(' '));
@@ -393,8 +396,7 @@ function tierUpLater(budget, builtins, young = '', inlining = '', regexps = '', 
  * write it again. So this runs before `loadBundle`, whose `exit` listener writes the cache.
  */
 function youngGenerationKeptLater() {
-  const flags = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS || ''}`;
-  if (!runtimeV8Flags || SEMI_SPACE_FLAG.test(flags)) return undefined;
+  if (!runtimeV8Flags || SEMI_SPACE_FLAG.test(USER_NODE_FLAGS)) return undefined;
   const v8 = require('node:v8');
   let kept = false;
   process.once('exit', () => {
@@ -428,8 +430,7 @@ function youngGenerationKeptLater() {
 const SCAN_INLINING = '--max-inlined-bytecode-size-cumulative=300';
 
 function inlineLess(builtins) {
-  const flags = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS || ''}`;
-  if (runtimeV8Flags || /--(no-)?turbo[-_]inlining|--max[-_]inlined/.test(flags)) return;
+  if (runtimeV8Flags || INLINING_FLAG.test(USER_NODE_FLAGS)) return;
   if (V8_MAJOR > 12) return;
   try {
     for (const name of builtins) require(`node:${name}`);

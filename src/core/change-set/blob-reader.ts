@@ -1,3 +1,4 @@
+import { parseCatFileBatch } from '../cat-file-batch.js';
 import type { GitRunner } from './git.js';
 
 /**
@@ -72,16 +73,10 @@ export async function readBlobs(git: GitRunner, ids: readonly string[]): Promise
   const blobs = new Map<string, Buffer>();
   if (ids.length === 0) return blobs;
   const output = await git.outputBytes(['cat-file', '--batch'], { input: `${ids.join('\n')}\n` });
-  let at = 0;
-  for (const id of ids) {
-    const end = output.indexOf(10, at);
-    if (end === -1) break;
-    const header = output.toString('latin1', at, end).split(' ');
-    at = end + 1;
-    if (header.length !== 3) continue; // "<id> missing" or "<id> ambiguous"
-    const size = Number(header[2]);
-    if (header[1] === 'blob') blobs.set(id, output.subarray(at, at + size));
-    at += size + 1;
-  }
+  const { objects } = parseCatFileBatch(output, ids.length);
+  ids.forEach((id, at) => {
+    const object = objects[at];
+    if (object?.type === 'blob') blobs.set(id, object.bytes);
+  });
   return blobs;
 }

@@ -1,3 +1,4 @@
+import { parseCatFileBatch } from '../../core/cat-file-batch.js';
 import { type ProcessResult, runProcess } from '../../core/process.js';
 import { checkGitResult } from './git-result.js';
 
@@ -94,29 +95,13 @@ function batchable(path: string): boolean {
   return !/[\n\r]/.test(path);
 }
 
-const BATCH_HEADER = /^[0-9a-f]{40,64} ([a-z]+) (\d+)$/;
-
 /** Each name's blob from one `git cat-file --batch`, undefined where it answered anything else (or failed). */
 async function readBatch(options: GitAt, names: readonly string[]): Promise<Array<Buffer | undefined>> {
   const none = names.map(() => undefined);
   if (names.length === 0) return none;
-  const { result, stdout: out } = await gitStdout(options, ['cat-file', '--batch'], `${names.join('\n')}\n`);
+  const { result, stdout } = await gitStdout(options, ['cat-file', '--batch'], `${names.join('\n')}\n`);
   if (result.exitCode !== 0) return none;
-  const blobs: Array<Buffer | undefined> = [];
-  let at = 0;
-  for (let position = 0; position < names.length; position++) {
-    const end = out.indexOf(10, at);
-    if (end === -1) return none;
-    const header = BATCH_HEADER.exec(out.toString('latin1', at, end));
-    at = end + 1;
-    if (!header) {
-      blobs.push(undefined); // `<name> missing`, `<name> ambiguous`: read alone, which says why
-      continue;
-    }
-    const size = Number(header[2]);
-    if (at + size >= out.length || out[at + size] !== 10) return none;
-    blobs.push(header[1] === 'blob' ? out.subarray(at, at + size) : undefined);
-    at += size + 1;
-  }
-  return blobs;
+  const { objects, complete } = parseCatFileBatch(stdout, names.length);
+  // `<name> missing`, `<name> ambiguous`, another type: read alone, which says why.
+  return complete ? objects.map((object) => (object?.type === 'blob' ? object.bytes : undefined)) : none;
 }
