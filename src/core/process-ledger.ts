@@ -1,6 +1,7 @@
 import { mkdirSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { allPids, statFields } from './proc-stat.js';
 import { writeFileAtomicSync } from './state/atomic-write.js';
 
 /**
@@ -26,19 +27,8 @@ export interface ProcessLedger {
 
 const CHILDREN_DIR = join('.tollgate', 'children');
 
-/** Field 22 of `/proc/<pid>/stat` (after the parenthesised command, which may hold spaces), or null off Linux. */
-function statFields(pid: number): string[] | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  } catch {
-    return null;
-  }
-}
-
 function startTicksOf(pid: number): number | null {
   const fields = statFields(pid);
-  // Fields after the command start at field 3 (state); field 22 (starttime) is index 19 here.
   const ticks = fields ? Number(fields[19]) : Number.NaN;
   return Number.isFinite(ticks) ? ticks : null;
 }
@@ -93,20 +83,14 @@ function isAlive(pid: number): boolean {
 function ourMembers(entry: Entry): number[] | null {
   if (entry.startTicks === null) return null;
   const members: number[] = [];
-  let names: string[];
-  try {
-    names = readdirSync('/proc');
-  } catch {
-    return null;
-  }
-  for (const name of names) {
-    if (!/^\d+$/.test(name)) continue;
-    const fields = statFields(Number(name));
-    // Field 5 (pgrp) is index 2 here.
+  const pids = allPids();
+  if (pids === null) return null;
+  for (const pid of pids) {
+    const fields = statFields(pid);
     if (!fields || Number(fields[2]) !== entry.pgid) continue;
     const ticks = Number(fields[19]);
     if (!Number.isFinite(ticks) || ticks < entry.startTicks) return null;
-    members.push(Number(name));
+    members.push(pid);
   }
   return members;
 }

@@ -1,10 +1,10 @@
-import { readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { removeDir, tempDir } from '../../test/support/temp-home.js';
 import { timeBudget } from '../../test/support/time-budget.js';
-import { type OutputControl, runProcess } from './process.js';
+import { killAllChildren, type OutputControl, runProcess } from './process.js';
 
 /** Alive and not a zombie (a killed orphan stays a zombie until PID 1 reaps it, which some containers never do). */
 function isAlive(pid: number): boolean {
@@ -196,5 +196,32 @@ describe('runProcess', () => {
     expect(received).toBe(30_000);
     expect(result.exitCode).toBe(0);
     expect(result.detachedSurvivor).toBeUndefined();
+  });
+
+  test('killAllChildren returns only once nothing in the groups runs: a writer killed with us writes no more', async () => {
+    const dir = await tempDir('tollgate-proc-');
+    dirs.push(dir);
+    const pidFile = join(dir, 'writer.pid');
+    const written = join(dir, 'written');
+    // A grandchild writing as fast as it can, as a `git clone` does into the folder the exit listeners remove next.
+    const result = runProcess(
+      'sh',
+      ['-c', `(while :; do echo x >> '${written}'; done) & echo $! > '${pidFile}'; wait`],
+      {
+        cwd: dir,
+      },
+    );
+    const deadline = Date.now() + timeBudget(5000);
+    while (!(existsSync(pidFile) && existsSync(written)) && Date.now() < deadline) {
+      await new Promise((done) => setTimeout(done, 20));
+    }
+    const writer = Number(readFileSync(pidFile, 'utf8').trim());
+    killAllChildren();
+    // Asked at once, with no turn of the event loop between: the kill has already taken effect.
+    expect(isAlive(writer)).toBe(false);
+    const size = statSync(written).size;
+    await new Promise((done) => setTimeout(done, 100));
+    expect(statSync(written).size).toBe(size);
+    expect((await result).signal).toBe('SIGKILL');
   });
 });

@@ -1,6 +1,7 @@
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fixedGitEnv } from './change-set/snapshot-git-config.js';
 import { childProcess } from './child-process-lazy.js';
+import { runningMembers } from './proc-stat.js';
 import type { ProcessLedger } from './process-ledger.js';
 
 /**
@@ -71,8 +72,22 @@ const DEFAULT_MAX_OUTPUT = 8 * 1024 * 1024;
 /** Live process groups, so that an interrupted tollgate can take its children down with it. */
 const liveGroups = new Set<number>();
 
-export function killAllChildren(signal: NodeJS.Signals = 'SIGKILL'): void {
-  for (const pid of liveGroups) killGroup(pid, signal);
+/**
+ * Kills every live group and waits, synchronously and at most `waitMs`, until nothing in them still runs. The signal
+ * handler exits next, and its exit listeners remove what those children were writing (a `git clone` half made): a
+ * child that had not yet died would go on writing after the removal and leave part of it behind. A kill is not
+ * instant on a busy machine (the child may be mid-write on the other core).
+ */
+export function killAllChildren(waitMs = 1000): void {
+  if (liveGroups.size === 0) return;
+  for (const pid of liveGroups) killGroup(pid, 'SIGKILL');
+  const deadline = performance.now() + waitMs;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    const running = runningMembers(liveGroups);
+    if (running === null || running.length === 0 || performance.now() >= deadline) return;
+    Atomics.wait(pause, 0, 0, 5);
+  }
 }
 
 function killGroup(pid: number, signal: NodeJS.Signals): void {

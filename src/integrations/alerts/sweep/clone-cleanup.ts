@@ -12,7 +12,7 @@ let exitHookInstalled = false;
 
 /** `_shared_repo/` and each analysis's `repo/` under an alert folder; reports, scripts and logs stay as evidence. */
 export function dropClones(dir: string): void {
-  rmSync(join(dir, '_shared_repo'), { recursive: true, force: true });
+  removeTree(join(dir, '_shared_repo'));
   let entries: Dirent[];
   try {
     entries = readdirSync(dir, { withFileTypes: true });
@@ -20,8 +20,13 @@ export function dropClones(dir: string): void {
     return; // Nothing was written for this alert.
   }
   for (const entry of entries) {
-    if (entry.isDirectory()) rmSync(join(dir, entry.name, 'repo'), { recursive: true, force: true });
+    if (entry.isDirectory()) removeTree(join(dir, entry.name, 'repo'));
   }
+}
+
+/** Retried: a git that was killed a moment ago may still have had a file in flight (ENOTEMPTY on the folder). */
+function removeTree(path: string): void {
+  rmSync(path, { recursive: true, force: true, maxRetries: 3, retryDelay: 20 });
 }
 
 /** Runs `work` for the alert folder `dir` and removes its clones afterwards, whatever happens, signals included. */
@@ -29,7 +34,13 @@ export async function withCloneCleanup<T>(dir: string, work: () => Promise<T>): 
   if (!exitHookInstalled) {
     exitHookInstalled = true;
     process.on('exit', () => {
-      for (const pending of inFlight) dropClones(pending);
+      for (const pending of inFlight) {
+        try {
+          dropClones(pending);
+        } catch {
+          // The process is exiting: one folder that cannot be removed must not keep the others.
+        }
+      }
     });
   }
   inFlight.add(dir);
