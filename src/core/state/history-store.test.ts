@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { createTempRepo, type TempRepo } from '../../../test/support/git-repo.js';
@@ -21,6 +21,9 @@ describe('.tollgate/history.json', () => {
     await recordRunHistory(repo.root, { base: { commit: id(9), source: 'flag' }, head: id(10), passed: true });
     const trusted = await readTrustedCommits(repo.root);
     expect(new Set(trusted)).toEqual(new Set([id(1), id(3)]));
+    // One line, as the fast paths check a signature on the text itself (signed-json.ts, checkSignatureOfText).
+    const text = await readFile(join(repo.root, '.tollgate', 'history.json'), 'utf8');
+    expect(text.trimEnd()).not.toContain('\n');
   });
 
   test('keeps the most recent entries only', async () => {

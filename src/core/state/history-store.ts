@@ -68,7 +68,8 @@ export async function recordRunHistory(repoRoot: string, record: RunHistoryRecor
     if (record.passed && !flag && record.head !== null) {
       state.validated = withEntry(state.validated, { commit: record.head, at });
     }
-    await writeSignedJsonFile(path, 'history', state, { label: `${TOLLGATE_DIR}/${HISTORY_FILE}` });
+    // Compact: the fast paths check its MAC on the text as read, without serializing the parsed object again.
+    await writeSignedJsonFile(path, 'history', state, { label: `${TOLLGATE_DIR}/${HISTORY_FILE}`, indent: 0 });
   });
 }
 

@@ -171,7 +171,10 @@ describe('state.json on disk', () => {
       skip: true,
       since: { runId: '20261123T105600Z-ab12cd', at: '2026-11-23T10:56:00.000Z' },
     });
-    expect(JSON.parse(await readFile(statePath(), 'utf8'))).toMatchObject({ version: 1 });
+    const text = await readFile(statePath(), 'utf8');
+    expect(JSON.parse(text)).toMatchObject({ version: 1 });
+    // One line, as the fast paths check a signature on the text itself (signed-json.ts, checkSignatureOfText).
+    expect(text.trimEnd()).not.toContain('\n');
   });
 
   test('no state file: nothing may skip', async () => {

@@ -149,7 +149,8 @@ export async function updateState(
       state = emptyState();
     }
     mutate(state);
-    await writeSignedJsonFile(paths.statePath, 'state', state, { label: STATE_LABEL });
+    // Compact: the fast paths check its MAC on the text as read, without serializing the parsed object again.
+    await writeSignedJsonFile(paths.statePath, 'state', state, { label: STATE_LABEL, indent: 0 });
     return state;
   });
 }
