@@ -31,17 +31,21 @@ test.each([
   expect(stripUserInfo(url)).toBe(expected);
 });
 
-test('the token rides in env-provided config (http.extraHeader), helpers are off, and inherited GIT_DIR is dropped', () => {
+test('the token rides in env-provided config (http.extraHeader), helpers and auto gc are off, inherited GIT_DIR dropped', () => {
   const env = gitAuthEnv({ PATH: '/bin', GIT_DIR: '/elsewhere', GIT_CONFIG_GLOBAL: '/g' }, TOKEN);
   expect(env).toEqual({
     PATH: '/bin',
     GIT_CONFIG_GLOBAL: '/g',
     GIT_TERMINAL_PROMPT: '0',
-    GIT_CONFIG_COUNT: '2',
+    GIT_CONFIG_COUNT: '4',
     GIT_CONFIG_KEY_0: 'credential.helper',
     GIT_CONFIG_VALUE_0: '',
-    GIT_CONFIG_KEY_1: 'http.extraHeader',
-    GIT_CONFIG_VALUE_1: `Authorization: Basic ${Buffer.from(`x-access-token:${TOKEN}`).toString('base64')}`,
+    GIT_CONFIG_KEY_1: 'gc.auto',
+    GIT_CONFIG_VALUE_1: '0',
+    GIT_CONFIG_KEY_2: 'maintenance.auto',
+    GIT_CONFIG_VALUE_2: 'false',
+    GIT_CONFIG_KEY_3: 'http.extraHeader',
+    GIT_CONFIG_VALUE_3: `Authorization: Basic ${Buffer.from(`x-access-token:${TOKEN}`).toString('base64')}`,
   });
 });
 

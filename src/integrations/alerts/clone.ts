@@ -30,7 +30,8 @@ export function stripUserInfo(url: string): string {
 
 /**
  * Environment of an authenticated git command: the header rides in env-provided config, credential helpers are off
- * (nothing is stored or asked for), and inherited `GIT_*` variables that would redirect git are dropped.
+ * (nothing is stored or asked for), no gc or maintenance runs on its own, and inherited `GIT_*` variables that would
+ * redirect git are dropped.
  */
 export function gitAuthEnv(base: NodeJS.ProcessEnv, token: string | undefined): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
@@ -39,7 +40,13 @@ export function gitAuthEnv(base: NodeJS.ProcessEnv, token: string | undefined): 
       env[key] = value;
   }
   env.GIT_TERMINAL_PROMPT = '0';
-  const config: Array<[string, string]> = [['credential.helper', '']];
+  // No automatic gc or maintenance in these throwaway clones: a detached gc leaves the process group, so a stopped
+  // sweep could not kill it, and it would go on writing into a clone that is being removed from `--out`.
+  const config: Array<[string, string]> = [
+    ['credential.helper', ''],
+    ['gc.auto', '0'],
+    ['maintenance.auto', 'false'],
+  ];
   if (token) {
     const basic = Buffer.from(`x-access-token:${token}`).toString('base64');
     config.push(['http.extraHeader', `Authorization: Basic ${basic}`]);
