@@ -1,11 +1,12 @@
 import { type Dirent, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { killAllChildren } from '../../../core/process.js';
 
 /**
  * Full-history clones of private repositories are the one thing a sweep must never leave in `--out`: the reusable
  * workflow uploads `--out` as an artifact, even after a failure. They go when an alert is decided, when it fails,
  * and when the sweep is stopped (SIGINT/SIGTERM end in `process.exit`, where `finally` blocks never run, so an
- * `exit` listener removes the clones of the alerts still in flight).
+ * `exit` listener removes the clones of the alerts still in flight, once their gits are stopped).
  */
 const inFlight = new Set<string>();
 let exitHookInstalled = false;
@@ -34,6 +35,9 @@ export async function withCloneCleanup<T>(dir: string, work: () => Promise<T>): 
   if (!exitHookInstalled) {
     exitHookInstalled = true;
     process.on('exit', () => {
+      // An exit that no signal handler saw first (a closed stdout, an internal error) leaves git running: stop it
+      // before its clone is removed, or it would go on writing into it.
+      if (inFlight.size > 0) killAllChildren();
       for (const pending of inFlight) {
         try {
           dropClones(pending);
