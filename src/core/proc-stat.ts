@@ -29,15 +29,23 @@ export function allPids(): number[] | null {
   }
 }
 
-/**
- * The processes in any of `groups` that still run: a zombie (`Z`, killed and not yet reaped by its parent) or a dead
- * task (`X`) writes nothing more. Null off Linux.
- */
+/** A zombie (`Z`, killed and not yet reaped by its parent) or a dead task (`X`) runs and writes nothing more. */
+function runs(fields: readonly string[]): boolean {
+  return fields[0] !== 'Z' && fields[0] !== 'X';
+}
+
+/** Whether process `pid` exists and still runs (false off Linux). */
+export function isRunning(pid: number): boolean {
+  const fields = statFields(pid);
+  return fields !== null && runs(fields);
+}
+
+/** The processes in any of `groups` that still run. Null off Linux. */
 export function runningMembers(groups: ReadonlySet<number>): number[] | null {
   const pids = allPids();
   if (pids === null) return null;
   return pids.filter((pid) => {
     const fields = statFields(pid);
-    return fields !== null && groups.has(Number(fields[2])) && fields[0] !== 'Z' && fields[0] !== 'X';
+    return fields !== null && groups.has(Number(fields[2])) && runs(fields);
   });
 }

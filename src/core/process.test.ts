@@ -4,23 +4,15 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { removeDir, tempDir } from '../../test/support/temp-home.js';
 import { timeBudget } from '../../test/support/time-budget.js';
+import { isRunning } from './proc-stat.js';
 import { killAllChildren, type OutputControl, runProcess } from './process.js';
 
-/** Alive and not a zombie (a killed orphan stays a zombie until PID 1 reaps it, which some containers never do). */
-function isAlive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch {
-    return false;
-  }
-}
 
 /** Waits until `pid` has ended (the kernel may take a moment to end a killed process on a busy machine). */
 async function ended(pid: number): Promise<boolean> {
   const deadline = Date.now() + timeBudget(2000);
-  while (isAlive(pid) && Date.now() < deadline) await new Promise((done) => setTimeout(done, 20));
-  return !isAlive(pid);
+  while (isRunning(pid) && Date.now() < deadline) await new Promise((done) => setTimeout(done, 20));
+  return !isRunning(pid);
 }
 
 /** Whether a process whose command line contains `marker` runs (a survivor the test started). */
@@ -218,7 +210,7 @@ describe('runProcess', () => {
     const writer = Number(readFileSync(pidFile, 'utf8').trim());
     killAllChildren();
     // Asked at once, with no turn of the event loop between: the kill has already taken effect.
-    expect(isAlive(writer)).toBe(false);
+    expect(isRunning(writer)).toBe(false);
     const size = statSync(written).size;
     await new Promise((done) => setTimeout(done, 100));
     expect(statSync(written).size).toBe(size);

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { afterEach, expect, test } from 'vitest';
 import { removeDir, tempDir } from '../../../../test/support/temp-home.js';
+import { isRunning } from '../../../core/proc-stat.js';
 
 const dirs: string[] = [];
 const writers: number[] = [];
@@ -18,16 +19,6 @@ afterEach(async () => {
   }
   for (const dir of dirs.splice(0)) await removeDir(dir);
 });
-
-/** Running and not a zombie. */
-function running(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch {
-    return false;
-  }
-}
 
 test('an exit no signal handler saw (a closed stdout, an internal error) stops the clone writer, then removes its clone', async () => {
   const dir = await tempDir('tollgate-clone-exit-');
@@ -68,7 +59,7 @@ test('an exit no signal handler saw (a closed stdout, an internal error) stops t
   const pid = Number(readFileSync(pidFile, 'utf8'));
   writers.push(pid);
   expect(code, stderr).toBe(3);
-  expect(running(pid)).toBe(false);
+  expect(isRunning(pid)).toBe(false);
   expect(existsSync(shared)).toBe(false);
   expect(existsSync(alert)).toBe(true);
 });
