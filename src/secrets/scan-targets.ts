@@ -144,17 +144,17 @@ export async function scanTargets(targets: readonly ScanTarget[], options: ScanT
 }
 
 /**
- * Texts up to this many characters are looked at together first (`quietContent`). A longer text is seldom without a
- * hit, and one with a hit has its keyword pass run twice; a short one's set-up costs more than its characters (rails
- * v7.2.0..v8.0.0: 2,676 of 2,966 pieces, 2,131 of them without a hit, and 177 KB of those with one).
+ * Texts up to this many characters (or bytes) are looked at first (`quietContent`). A longer text seldom has no hit,
+ * and one with a hit has its keyword pass run twice; a short one's set-up costs more than its characters (rails
+ * v7.2.0..v8.0.0: 2,676 of 2,966 pieces, 2,131 of them without a hit, and 177 KB in those with one).
  */
 const SMALL_TEXT = 1024;
 
 /**
  * Per target, 1 where its content at hand is a short text (a history's added lines, or a commit message's bytes read
- * as text) that `scanContent` would scan whole with `scanText` and find nothing in (`SecretScanner.quietTexts`: one keyword pass over them all, where three in
- * four of a history's pieces have no hit, and each `scanText` costs its set-up first); null when no target is such a
- * text. A source map's text is left to `scanContent` (its embedded sources are scanned instead).
+ * as text) that `scanContent` would scan whole with `scanText` and find nothing in (`SecretScanner.quietTexts`, the
+ * keyword pass alone: three in four of a history's pieces have no hit, and each `scanText` costs its set-up first);
+ * null when no target is such a text. A source map's text is left to `scanContent` (its embedded sources are scanned).
  */
 function quietContent(targets: readonly ScanTarget[], options: ScanTargetsOptions): Uint8Array | null {
   const texts: string[] = [];
