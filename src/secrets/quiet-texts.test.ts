@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { propertyRuns } from '../../test/support/property-runs.js';
 import { sharedSecretScanner } from './redact.js';
 import { builtinRules } from './rules/index.js';
@@ -139,6 +139,18 @@ describe('scanTargets with texts at hand', () => {
       ),
       { numRuns: propertyRuns(200, 2000) },
     );
+  });
+
+  test('a short text with no keyword hit is counted without a scan of it; one with a hit is scanned', async () => {
+    const scanText = vi.spyOn(scanner, 'scanText');
+    try {
+      const outcome = await scanTargets([piece('plain\nlines', 'a.rb', 0), piece('token = 1', 'a.rb', 1)], { scanner });
+      expect(scanText.mock.calls.map(([text]) => text)).toEqual(['token = 1']);
+      expect(outcome.scannedFiles).toBe(2);
+      expect(outcome.scannedBytes).toBe('plain\nlines'.length + 'token = 1'.length);
+    } finally {
+      scanText.mockRestore();
+    }
   });
 
   test("a secret on a piece's first or last line, beside pieces with no hit, is found", async () => {
