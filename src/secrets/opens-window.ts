@@ -33,3 +33,22 @@ export function opensAnyWindow(
   }
   return false;
 }
+
+/**
+ * Whether `text` holds any keyword hit among `accepting`'s states (their hit conditions held), read as a scan reads it:
+ * without one no window opens, and `scanText` finds nothing (`SecretScanner.quietTexts`). The keyword pass alone, with
+ * none of a scan's set-up.
+ */
+export function holdsAnyHit(
+  automaton: KeywordAutomaton<CompiledRule>,
+  accepting: Accepting,
+  text: string,
+  found: KeywordHits,
+): boolean {
+  // A full record of hits that all failed their conditions goes on from where the pass stopped.
+  for (let next = 0, state = 0; next < text.length; next = found.at, state = found.state) {
+    found.find(automaton, accepting, text, next, text.length, state);
+    if (found.count > 0) return true;
+  }
+  return false;
+}
