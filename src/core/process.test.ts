@@ -7,7 +7,6 @@ import { timeBudget } from '../../test/support/time-budget.js';
 import { isRunning } from './proc-stat.js';
 import { killAllChildren, type OutputControl, runProcess } from './process.js';
 
-
 /** Waits until `pid` has ended (the kernel may take a moment to end a killed process on a busy machine). */
 async function ended(pid: number): Promise<boolean> {
   const deadline = Date.now() + timeBudget(2000);
