@@ -1,7 +1,8 @@
 // Two builds' (or two sets of Node flags') first runs in turn: `tollgate run --only checks,secrets --format json` on
 // the 20k-file repository, its .tollgate/ removed before each run, A then B then B then A…, each side warmed once (its
 // own code cache). Per pair the ratio B/A of the wall time and of the CPU (user + system of the whole process tree,
-// `/usr/bin/time`); prints the medians of the ratios and of each side's CPU, with the load before and after.
+// `/usr/bin/time`); prints the medians of the ratios, their ranges and in how many pairs B was lower, the medians of
+// each side's CPU, and the load before and after.
 //
 //   npm run build && node bench/first-run-pairs.mjs --against OTHER/bin/tollgate.cjs [--runs N] [--repo DIR]
 //   node bench/first-run-pairs.mjs --flags-a '' --flags-b '--interrupt-budget=1000000' [--runs N]
@@ -65,10 +66,15 @@ for (let pair = 0; pair < runs; pair++) {
 }
 const loadAfter = loadavg()[0];
 const describe = (side) => [side.bin, ...side.flags].join(' ');
+/** The median of the pairs' ratios B/A, their range, and in how many pairs B was lower. */
+const ratios = (of) => {
+  const each = pairs.map(([a, b]) => of(b) / of(a));
+  const lower = each.filter((ratio) => ratio < 1).length;
+  return `${median(each).toFixed(3)}x (${Math.min(...each).toFixed(3)}-${Math.max(...each).toFixed(3)}, lower in ${lower})`;
+};
 console.log(
   `first run, B (${describe(sides[1])}) against A (${describe(sides[0])}), ${runs} pairs: ` +
-    `${median(pairs.map(([a, b]) => b.wall / a.wall)).toFixed(3)}x the wall, ` +
-    `${median(pairs.map(([a, b]) => b.cpu / a.cpu)).toFixed(3)}x the CPU ` +
+    `${ratios((run) => run.wall)} the wall, ${ratios((run) => run.cpu)} the CPU ` +
     `(median CPU ${median(pairs.map(([a]) => a.cpu)).toFixed(2)} s against ${median(pairs.map(([, b]) => b.cpu)).toFixed(2)} s); ` +
     `load ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after`,
 );
