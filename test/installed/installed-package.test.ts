@@ -119,7 +119,7 @@ describe('the installed package', () => {
     expect((await readdir(join(packageDir, 'dist', 'bundle', 'cli'))).sort()).toEqual([
       'fast-start.cjs',
       'run-fast.cjs',
-      'scan-worker.js',
+      'scan-worker.cjs',
       'scan.cjs',
       'stop-hook.cjs',
       'tollgate.cjs',
