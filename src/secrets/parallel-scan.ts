@@ -64,7 +64,7 @@ export const BYTES_PER_THREAD = 128_000_000;
  * The bundles are CommonJS (`.cjs`) and start the worker's CommonJS bundle, which Node loads without its ES module
  * loader: started as an ES module, each worker compiled that loader and, through its facades of `node:fs` and
  * `node:crypto`, their promise, watcher, readline and Web Crypto modules, all from source under the scan's V8 flags
- * (about 12 ms of CPU a worker, docs/benchmarks.md, session 31). The build's own modules (`dist/`) start `scan-worker.js`.
+ * (10-15 ms of CPU a worker, docs/benchmarks.md, session 31). The build's own modules (`dist/`) start `scan-worker.js`.
  */
 const WORKER_URL = new URL(
   import.meta.url.endsWith('.cjs') ? './scan-worker.cjs' : './scan-worker.js',
