@@ -252,8 +252,8 @@ export async function bundleCli(outdir, { sourcemap, selfStarting = false }) {
       ...common,
       ...maps,
       ...cjsImportMeta,
-      // CommonJS, so that a worker loads it without Node's ES module loader (src/secrets/parallel-scan.ts' `WORKER_URL`);
-      // its one promise read goes through the callback API, as the fast paths' do.
+      // CommonJS, so that a worker loads it without Node's ES module loader (`WORKER_URL` in
+      // src/secrets/parallel-scan.ts); its one promise read goes through the callback API, as the fast paths' do.
       plugins: [...common.plugins, fsPromisesLite, moduleLite],
       entryPoints: [worker],
       outfile: join(outdir, 'scan-worker.cjs'),
