@@ -429,13 +429,24 @@ function youngGenerationKeptLater() {
  */
 const SCAN_INLINING = '--max-inlined-bytecode-size-cumulative=300';
 
+/**
+ * A scan of files on Node 20 also compiles each regular expression to machine code at its first run, as a history scan
+ * does (`HISTORY_REGEXPS`, below): each scanning thread's isolate compiled the rules' expressions twice, to bytecode
+ * and again to machine code. The 256 MB `scan --all` cost 0.984x the CPU with two threads (9 of 12 pairs lower),
+ * 0.994x with one (7 of 10), and a one-file scan 1.00x (20 pairs; docs/benchmarks.md, session 31, helper "scan2cpu").
+ * Only on V8 11, where it was measured, and only when the command line and NODE_OPTIONS name no `--regexp-` flag.
+ */
+const SCAN_REGEXPS = '--no-regexp-tier-up';
+
 function inlineLess(builtins) {
   if (runtimeV8Flags || INLINING_FLAG.test(USER_NODE_FLAGS)) return;
   if (V8_MAJOR > 12) return;
+  const regexps = V8_MAJOR <= 11 && !/--(no-)?regexp[-_]/.test(USER_NODE_FLAGS);
+  const flags = regexps ? `${SCAN_INLINING} ${SCAN_REGEXPS}` : SCAN_INLINING;
   try {
     for (const name of builtins) require(`node:${name}`);
-    require('node:v8').setFlagsFromString(SCAN_INLINING);
-    runtimeV8Flags = SCAN_INLINING;
+    require('node:v8').setFlagsFromString(flags);
+    runtimeV8Flags = flags;
   } catch {
     // Only the speed differs.
   }

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { root } from './bundle-lib.mjs';
 import { bundleInputsHash, readBundleStamp } from './bundle-stamp.mjs';
 
-const OUTPUTS = ['tollgate.cjs', 'scan.cjs', 'scan-worker.js', 'stop-hook.cjs', 'run-fast.cjs'].map((file) =>
+const OUTPUTS = ['tollgate.cjs', 'scan.cjs', 'scan-worker.cjs', 'stop-hook.cjs', 'run-fast.cjs'].map((file) =>
   join(root, 'dist/bundle/cli', file),
 );
 

@@ -214,7 +214,7 @@ async function bundleSmall(
 }
 
 /**
- * tollgate.cjs and scan-worker.js into `outdir`; `sourcemap` only where nothing is committed. The CLI's bundle is
+ * tollgate.cjs and scan-worker.cjs into `outdir`; `sourcemap` only where nothing is committed. The CLI's bundle is
  * `src/cli/start.ts`, which exports `runCli` for bin/tollgate.cjs to call after loading it through the code cache,
  * plus the small fast paths (stop-hook.cjs, run-fast.cjs) and the scan's own bundle (scan.cjs, `src/cli/scan-start.ts`,
  * also exporting `runCli`); the Action's (`selfStarting`) is `src/cli/bin.ts`, which starts itself when required.
@@ -251,20 +251,21 @@ export async function bundleCli(outdir, { sourcemap, selfStarting = false }) {
     const { metafile } = await build({
       ...common,
       ...maps,
+      ...cjsImportMeta,
+      // CommonJS, so that a worker loads it without Node's ES module loader (`WORKER_URL` in
+      // src/secrets/parallel-scan.ts); its one promise read goes through the callback API, as the fast paths' do.
+      plugins: [...common.plugins, fsPromisesLite, moduleLite],
       entryPoints: [worker],
-      outfile: join(outdir, 'scan-worker.js'),
-      format: 'esm',
+      outfile: join(outdir, 'scan-worker.cjs'),
+      format: 'cjs',
       metafile: true,
-      banner: {
-        js: "import { createRequire as __tollgateRequire } from 'node:module'; const require = __tollgateRequire(import.meta.url);",
-      },
     });
     // Each worker loads its bundle in a fresh isolate: the config parsers cost it 70-90 ms of CPU a start, and it is
     // sent the rules and suppressions as data (src/secrets/scanner-rules.ts), so none may come back in.
     const parser = Object.keys(metafile.inputs).find((name) =>
       /node_modules\/(zod|jsonc-parser|smol-toml)\//.test(name),
     );
-    if (parser) throw new Error(`scan-worker.js holds ${parser}: the scan worker must not load a config parser`);
+    if (parser) throw new Error(`scan-worker.cjs holds ${parser}: the scan worker must not load a config parser`);
   }
   // A dynamic import() left in a CommonJS bundle (only builtins stay unbundled) would fail at run time under the
   // code-cache loader: catch it here, at build time.

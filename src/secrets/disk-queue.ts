@@ -64,6 +64,11 @@ export function scanQueue<F extends QueuedFile>(
 ): ScanOutcome {
   const reader = new ReusableFileReader();
   const outcome = emptyScanOutcome();
+  // The queue's bytes: a thread that shares it reads only a part, but a queue that pays for workers is far larger
+  // than the WebAssembly loop needs.
+  let bytes = 0;
+  for (const file of files) bytes += file.size;
+  options.scanner.expectBytes(bytes);
   const unchecked: UncheckedScan = { reader, outcome, options, realRoot: new RealRoot(repoRoot) };
   for (;;) {
     const index = claimIndex(claim, files.length, fromBack);

@@ -185,6 +185,26 @@ describe('the keyword pass', () => {
     expect([...short.ends.subarray(0, short.count)]).toEqual([99_801]);
   });
 
+  test('the WebAssembly loop is made at the first call when the bytes expected pay for it, else as before', () => {
+    const dots = buildKeywordAutomaton([{ keywords: ['.'], item: '.' }]);
+    const accepting = acceptingOf(dots.accepting);
+    const bytes = Buffer.from(`${'x'.repeat(99)}.`);
+    const expecting = new KeywordHits(2048, { quarter: 1024, after: 50_000 });
+    const own = expecting.states;
+    expecting.expectBytes(50_000);
+    expecting.findBytes(dots, accepting, bytes, 0, bytes.length, 0);
+    expect(expecting.states).not.toBe(own);
+    expect([...expecting.states.subarray(0, expecting.count)].length).toBe(1);
+    expect([...expecting.ends.subarray(0, expecting.count)]).toEqual([99]);
+    // Fewer bytes expected than the loop needs: 100 bytes read in JavaScript, as without the call.
+    const few = new KeywordHits(2048, { quarter: 1024, after: 50_000 });
+    const fewOwn = few.states;
+    few.expectBytes(40_000);
+    few.findBytes(dots, accepting, bytes, 0, bytes.length, 0);
+    expect(few.states).toBe(fewOwn);
+    expect([...few.ends.subarray(0, few.count)]).toEqual([99]);
+  });
+
   test('the WebAssembly loop is made once the pass has read its bytes, not once it was asked for them', () => {
     // 40,000 one-byte hits fill the record five times: each call is asked for the rest of the text, 120,000 bytes
     // in all, but reads 40,000.

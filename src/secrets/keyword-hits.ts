@@ -163,6 +163,16 @@ export class KeywordHits {
     this.state = wasm.state;
   }
 
+  /**
+   * A pass over about `bytes` bytes follows (a thread's queue of files, `scanQueue`): when they are enough to make the
+   * WebAssembly loop, it is made at the first text rather than after `WASM.after` bytes read in JavaScript. A thread
+   * that takes the smallest files first read its first 4 MB in the JavaScript loop, which V8 then compiled for it
+   * alone (about 25 ms of CPU a two-thread scan of the npm corpus, docs/benchmarks.md, session 31).
+   */
+  expectBytes(bytes: number): void {
+    if (this.wasm === null && bytes >= this.wasmAfter) this.wasmAfter = 0;
+  }
+
   /** The WebAssembly loop, made once the pass has read `WASM.after` bytes in JavaScript; `null` where none runs. */
   private makeWasm(): WasmKeywordLoop | null {
     this.wasm = WasmKeywordLoop.make(this.quarter);

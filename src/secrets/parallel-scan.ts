@@ -60,7 +60,16 @@ export interface ParallelScanOptions {
  */
 export const BYTES_PER_THREAD = 128_000_000;
 
-const WORKER_URL = new URL('./scan-worker.js', import.meta.url);
+/**
+ * The bundles are CommonJS (`.cjs`) and start the worker's CommonJS bundle, which Node loads without its ES module
+ * loader: started as an ES module, each worker compiled that loader and, through its facades of `node:fs` and
+ * `node:crypto`, their promise, watcher, readline and Web Crypto modules, all from source under the scan's V8 flags
+ * (10-15 ms of CPU a worker, docs/benchmarks.md, session 31). The build's own modules (`dist/`) start `scan-worker.js`.
+ */
+const WORKER_URL = new URL(
+  import.meta.url.endsWith('.cjs') ? './scan-worker.cjs' : './scan-worker.js',
+  import.meta.url,
+);
 
 /** What the workers need from the config, sent once it is loaded (`ScanWorkers.post`). */
 export type WorkerSetup = Omit<ParallelScanOptions, 'scanner'>;

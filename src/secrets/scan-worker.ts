@@ -43,22 +43,29 @@ function nextMessages(port: MessagePort, count: number): Array<Promise<unknown>>
   return messages;
 }
 
-const port = parentPort!;
-const [jobMessage, filesMessage] = nextMessages(port, 2);
-const job = (await jobMessage) as WorkerJob;
-const scanner = buildScanner(job.rules);
-const queue = (await filesMessage) as WorkerFiles;
-const outcome = scanQueue(
-  queue.files,
-  new BigInt64Array(queue.claim),
-  {
-    scanner,
-    baseline: new Set(job.baseline),
-    imported: job.imported ?? NO_IMPORTED_SUPPRESSIONS,
-    ...(job.reportRejected ? { reportRejected: true } : {}),
-    ...(job.baselineLabel === undefined ? {} : { baselineLabel: job.baselineLabel }),
-  },
-  (file) => () => readFile(file.absolute),
-  job.repoRoot,
-);
-port.postMessage(outcome);
+/**
+ * No top-level await: the bundle is CommonJS (`scan-worker.cjs`, scripts/bundle-lib.mjs), which a worker loads without
+ * Node's ES module loader (see `WORKER_URL` in `parallel-scan.ts`).
+ */
+async function work(port: MessagePort): Promise<void> {
+  const [jobMessage, filesMessage] = nextMessages(port, 2);
+  const job = (await jobMessage) as WorkerJob;
+  const scanner = buildScanner(job.rules);
+  const queue = (await filesMessage) as WorkerFiles;
+  const outcome = scanQueue(
+    queue.files,
+    new BigInt64Array(queue.claim),
+    {
+      scanner,
+      baseline: new Set(job.baseline),
+      imported: job.imported ?? NO_IMPORTED_SUPPRESSIONS,
+      ...(job.reportRejected ? { reportRejected: true } : {}),
+      ...(job.baselineLabel === undefined ? {} : { baselineLabel: job.baselineLabel }),
+    },
+    (file) => () => readFile(file.absolute),
+    job.repoRoot,
+  );
+  port.postMessage(outcome);
+}
+
+void work(parentPort!);

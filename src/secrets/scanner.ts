@@ -112,6 +112,14 @@ export class SecretScanner {
     return this.compiled.length;
   }
 
+  /**
+   * About `bytes` bytes of files follow on this thread (`scanQueue`): the keyword pass readies itself for that many
+   * (`KeywordHits.expectBytes`).
+   */
+  expectBytes(bytes: number): void {
+    for (const hits of this.idleHits) hits.expectBytes(bytes);
+  }
+
   scanText(text: string, options: ScanTextOptions): RawSecret[] {
     if (!this.acceptsPath(options.path)) return [];
     const facts = this.pathFacts.of(options.path);

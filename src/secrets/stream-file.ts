@@ -1,6 +1,7 @@
 import { isUtf8 } from 'node:buffer';
-import { createHash, type Hash } from 'node:crypto';
+import type { Hash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { crypto } from '../core/crypto-lazy.js';
 import { printableRuns, runSafeCut } from './printable-runs.js';
 import {
   record,
@@ -97,7 +98,9 @@ export function scanFileInWindows(
 }
 
 function blobHash(objectFormat: string, size: number): Hash {
-  return createHash(objectFormat === 'sha256' ? 'sha256' : 'sha1').update(`blob ${size}\0`);
+  return crypto()
+    .createHash(objectFormat === 'sha256' ? 'sha256' : 'sha1')
+    .update(`blob ${size}\0`);
 }
 
 /**

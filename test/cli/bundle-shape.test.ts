@@ -12,7 +12,7 @@ import { CLI_PATH } from '../support/run-cli.js';
 const ROOT = join(dirname(CLI_PATH), '..');
 const BUNDLES = ['dist/bundle/cli/tollgate.cjs', 'dist/bundle/cli/scan.cjs'];
 const SCAN_BUNDLE = 'dist/bundle/cli/scan.cjs';
-const WORKER = 'dist/bundle/cli/scan-worker.js';
+const WORKER = 'dist/bundle/cli/scan-worker.cjs';
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

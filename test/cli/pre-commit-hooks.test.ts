@@ -109,7 +109,7 @@ describe('.pre-commit-hooks.yaml (the pre-commit framework adds tollgate with re
       expect(source).toContain("require('../action/dist/tollgate.cjs')");
     }
     // The prebuilt it loads, which test/integrations/action-bundle.test.ts keeps equal to a fresh build.
-    for (const file of ['action/dist/tollgate.cjs', 'action/dist/scan-worker.js']) expect(modes.has(file)).toBe(true);
+    for (const file of ['action/dist/tollgate.cjs', 'action/dist/scan-worker.cjs']) expect(modes.has(file)).toBe(true);
   });
 
   test('on a Node older than 20 the entry says so in one line, exit 2, before loading the CLI', async () => {

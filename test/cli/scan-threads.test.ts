@@ -1,3 +1,5 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { fakeChecksumToken, fakeHumanPassword, wrongChecksumToken } from '../../src/secrets/sample-tokens.js';
 import { createTempRepo, type TempRepo } from '../support/git-repo.js';
@@ -141,6 +143,38 @@ describe('tollgate scan on one thread and on several', () => {
     expect(imported.filter((entry) => entry.reason === 'secretlint allows')).toHaveLength(24);
     expect(imported.filter((entry) => entry.source === '.gitleaksignore:1')).toHaveLength(1);
   }, 120_000);
+
+  test('a worker loads its CommonJS bundle: no ES module loader, no promise, readline or crypto modules', async () => {
+    // Started as an ES module, each worker compiled them all from source under the scan's V8 flags (docs/benchmarks.md,
+    // session 31): the facades of `node:fs` and `node:crypto` read every lazy export. `node:crypto` is loaded at a
+    // worker's first finding, and these files hold none.
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 20; i++) files[`src/plain-${i}.js`] = filler.repeat(1 + (i % 3));
+    repo = await createTempRepo({ files });
+    const preload = join(repo.home, 'worker-modules.cjs');
+    const log = join(repo.home, 'worker-modules.json');
+    writeFileSync(
+      preload,
+      `const threads = require('node:worker_threads');
+if (!threads.isMainThread) {
+  const port = threads.parentPort; const post = port.postMessage.bind(port);
+  port.postMessage = (message, ...rest) => {
+    require('node:fs').writeFileSync(${JSON.stringify(log)}, JSON.stringify(process.moduleLoadList));
+    return post(message, ...rest);
+  };
+}
+`,
+    );
+    const result = await runCli(['scan', '--all', '--format', 'json'], {
+      cwd: repo.root,
+      env: { ...repo.env, TOLLGATE_SCAN_THREADS: '2', NODE_OPTIONS: `--require ${preload}` },
+    });
+    expect(result.exitCode).toBe(0);
+    const loaded = JSON.parse(readFileSync(log, 'utf8')) as string[];
+    for (const module of ['esm/loader', 'internal/fs/promises', 'internal/readline/interface', 'crypto']) {
+      expect(loaded.filter((name) => name.includes(module))).toEqual([]);
+    }
+  });
 
   test('a path that is not there: one-line usage error, and the workers started for the listing do not hold the process', async () => {
     repo = await createTempRepo({ files: { 'README.md': '# demo\n' } });
