@@ -1,6 +1,7 @@
 import { isAscii } from 'node:buffer';
 import picomatch from 'picomatch';
 import type { LineRange } from '../core/change-set/types.js';
+import { byPathLineColumn } from '../core/text-order.js';
 import { Utf8ByteView } from './byte-view.js';
 import { isFormatlessRule } from './fixtures.js';
 import { importedSuppressionFor } from './imported-match.js';
@@ -63,7 +64,7 @@ export async function scanBatches(
     if (options.signal?.aborted) break;
     mergeScanOutcome(outcome, await scanTargets(batch, options));
   }
-  outcome.findings.sort((a, b) => a.path.localeCompare(b.path) || a.line - b.line || a.column - b.column);
+  outcome.findings.sort(byPathLineColumn);
   return outcome;
 }
 
@@ -139,7 +140,7 @@ export async function scanTargets(targets: readonly ScanTarget[], options: ScanT
     }
     scanContent(target, read.content, options, outcome);
   }
-  outcome.findings.sort((a, b) => a.path.localeCompare(b.path) || a.line - b.line || a.column - b.column);
+  outcome.findings.sort(byPathLineColumn);
   return outcome;
 }
 
