@@ -103,11 +103,12 @@ export async function scanTargets(targets: readonly ScanTarget[], options: ScanT
     }
   };
   const quiet = quietContent(targets, options);
-  let done = 0;
-  for (const [index, target] of targets.entries()) {
+  // An index, not `targets.entries()`: run cold, that loop made an iterator result and an `[index, target]` pair a
+  // target (a history's thousands of texts).
+  for (let index = 0; index < targets.length; index++) {
+    const target = targets[index]!;
     if (options.signal?.aborted) break;
-    done++;
-    if (done % 200 === 0) options.onProgress?.(done, targets.length);
+    if ((index + 1) % 200 === 0) options.onProgress?.(index + 1, targets.length);
     const skip = skipBeforeReading(target, allowed);
     if (skip) {
       outcome.skipped.push(skip);
