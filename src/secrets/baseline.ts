@@ -3,6 +3,7 @@ import { dirname, isAbsolute, join } from 'node:path';
 import { z } from 'zod';
 import { TollgateError } from '../core/errors.js';
 import { writeFileAtomic } from '../core/state/atomic-write.js';
+import { compareText } from '../core/text-order.js';
 import { type PolicyFileReader, readFromDisk } from './imported-suppressions.js';
 import type { SecretFinding } from './to-finding.js';
 
@@ -75,7 +76,7 @@ export async function writeBaseline(
   const baseline: SecretsBaseline = {
     version: 1,
     findings: [...findings]
-      .sort((a, b) => a.path.localeCompare(b.path) || a.line - b.line)
+      .sort((a, b) => compareText(a.path, b.path) || a.line - b.line)
       .map(({ fingerprint, ruleId, path: file, line }) => ({ fingerprint, ruleId, path: file, line })),
   };
   await mkdir(dirname(path), { recursive: true });

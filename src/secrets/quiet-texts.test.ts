@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, test, vi } from 'vitest';
 import { propertyRuns } from '../../test/support/property-runs.js';
+import { byPathLineColumn } from '../core/text-order.js';
 import { sharedSecretScanner } from './redact.js';
 import { builtinRules } from './rules/index.js';
 import {
@@ -110,7 +111,7 @@ function eachAlone(targets: readonly ScanTarget[], reportRejected: boolean): Sca
     scanContent(target, target.content!, { scanner, reportRejected }, own);
     mergeScanOutcome(outcome, own);
   }
-  outcome.findings.sort((a, b) => a.path.localeCompare(b.path) || a.line - b.line || a.column - b.column);
+  outcome.findings.sort(byPathLineColumn);
   return outcome;
 }
 

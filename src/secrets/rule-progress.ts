@@ -14,7 +14,8 @@ export class RuleProgressPool {
   /** A scan's array: -1 for every rule but the `exempt` ones. */
   take(exempt: readonly number[]): Float64Array {
     const progress = this.idle.pop() ?? new Float64Array(this.rules).fill(-1);
-    for (const index of exempt) progress[index] = Number.POSITIVE_INFINITY;
+    // Indexed: once per text, run cold through a history's first texts (`for … of` made an iterator result a rule).
+    for (let i = 0; i < exempt.length; i++) progress[exempt[i]!] = Number.POSITIVE_INFINITY;
     return progress;
   }
 
@@ -24,7 +25,7 @@ export class RuleProgressPool {
    */
   give(progress: Float64Array, ran: Iterable<number>, exempt: readonly number[]): void {
     for (const index of ran) progress[index] = -1;
-    for (const index of exempt) progress[index] = -1;
+    for (let i = 0; i < exempt.length; i++) progress[exempt[i]!] = -1;
     this.idle.push(progress);
   }
 }

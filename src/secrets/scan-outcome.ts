@@ -1,4 +1,5 @@
 import { appendAll } from '../core/append-all.js';
+import { byPathLineColumn, compareText } from '../core/text-order.js';
 import type { ScanOutcome } from './scan-target-types.js';
 
 /** What a scan adds up to: started empty, merged from workers and history batches, sorted once at the end. */
@@ -23,27 +24,13 @@ export function mergeScanOutcome(into: ScanOutcome, from: ScanOutcome): void {
   into.scannedBytes += from.scannedBytes;
 }
 
-/** Findings in a stable order, whichever thread found them. */
+/** Findings in a stable order, whichever thread found them (`compareText`: the same in every locale). */
 export function sortOutcome(outcome: ScanOutcome): void {
   outcome.findings.sort(
-    (a, b) =>
-      a.path.localeCompare(b.path) ||
-      compare(a.path, b.path) ||
-      a.line - b.line ||
-      a.column - b.column ||
-      compare(a.ruleId, b.ruleId) ||
-      compare(a.fingerprint, b.fingerprint),
+    (a, b) => byPathLineColumn(a, b) || compareText(a.ruleId, b.ruleId) || compareText(a.fingerprint, b.fingerprint),
   );
-  outcome.skipped.sort((a, b) => a.path.localeCompare(b.path) || compare(a.path, b.path));
-  outcome.suppressed.sort(
-    (a, b) => a.path.localeCompare(b.path) || compare(a.path, b.path) || a.line - b.line || compare(a.ruleId, b.ruleId),
-  );
-  outcome.rejected?.sort(
-    (a, b) => a.path.localeCompare(b.path) || compare(a.path, b.path) || a.line - b.line || a.column - b.column,
-  );
-  outcome.binaryRuns.sort(compare);
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+  outcome.skipped.sort((a, b) => compareText(a.path, b.path));
+  outcome.suppressed.sort((a, b) => compareText(a.path, b.path) || a.line - b.line || compareText(a.ruleId, b.ruleId));
+  outcome.rejected?.sort(byPathLineColumn);
+  outcome.binaryRuns.sort(compareText);
 }

@@ -1,6 +1,7 @@
 import { isAscii } from 'node:buffer';
 import picomatch from 'picomatch';
 import type { LineRange } from '../core/change-set/types.js';
+import { byPathLineColumn } from '../core/text-order.js';
 import { Utf8ByteView } from './byte-view.js';
 import { isFormatlessRule } from './fixtures.js';
 import { importedSuppressionFor } from './imported-match.js';
@@ -63,7 +64,7 @@ export async function scanBatches(
     if (options.signal?.aborted) break;
     mergeScanOutcome(outcome, await scanTargets(batch, options));
   }
-  outcome.findings.sort((a, b) => a.path.localeCompare(b.path) || a.line - b.line || a.column - b.column);
+  outcome.findings.sort(byPathLineColumn);
   return outcome;
 }
 
@@ -102,11 +103,12 @@ export async function scanTargets(targets: readonly ScanTarget[], options: ScanT
     }
   };
   const quiet = quietContent(targets, options);
-  let done = 0;
-  for (const [index, target] of targets.entries()) {
+  // An index, not `targets.entries()`: run cold, that loop made an iterator result and an `[index, target]` pair a
+  // target (a history's thousands of texts).
+  for (let index = 0; index < targets.length; index++) {
+    const target = targets[index]!;
     if (options.signal?.aborted) break;
-    done++;
-    if (done % 200 === 0) options.onProgress?.(done, targets.length);
+    if ((index + 1) % 200 === 0) options.onProgress?.(index + 1, targets.length);
     const skip = skipBeforeReading(target, allowed);
     if (skip) {
       outcome.skipped.push(skip);
@@ -139,7 +141,7 @@ export async function scanTargets(targets: readonly ScanTarget[], options: ScanT
     }
     scanContent(target, read.content, options, outcome);
   }
-  outcome.findings.sort((a, b) => a.path.localeCompare(b.path) || a.line - b.line || a.column - b.column);
+  outcome.findings.sort(byPathLineColumn);
   return outcome;
 }
 

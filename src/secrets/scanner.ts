@@ -354,10 +354,15 @@ export class SecretScanner {
       state = found.state;
       for (let hit = 0; hit < found.count; hit++) {
         const last = found.ends[hit]!;
-        for (const keyword of outputs[found.states[hit]!]!) {
+        // Indexed loops: run cold (a history's first texts), `for … of` made an iterator result a keyword and a rule.
+        const keywords = outputs[found.states[hit]!]!;
+        for (let k = 0; k < keywords.length; k++) {
+          const keyword = keywords[k]!;
           const at = last - keyword.length + 1;
           if (keyword.nameWord) this.nameKeywords.forEachBefore(walk, at, openNamed, hits);
-          for (const compiled of keyword.items) {
+          const items = keyword.items;
+          for (let i = 0; i < items.length; i++) {
+            const compiled = items[i]!;
             if (base + at >= scannedUntil[compiled.index]!) openWindow(compiled, at, last + 1, hits);
           }
         }

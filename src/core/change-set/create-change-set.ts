@@ -1,3 +1,4 @@
+import { compareText } from '../text-order.js';
 import { takeHandedBase } from './base-handoff.js';
 import { BlobReader } from './blob-reader.js';
 import { ContentCache } from './content-cache.js';
@@ -167,7 +168,7 @@ async function buildChangeSet(
   }
   files.sort(byPath);
   skipped.sort(byPath);
-  ignored.sort(comparePaths);
+  ignored.sort(compareText);
 
   const fingerprint = fingerprintOfSnapshot(snapshot);
   const changeSet: RepoChangeSet = {
@@ -389,11 +390,6 @@ function emptyTreeOf(objectFormat: string): string {
   return tree;
 }
 
-/** Code-unit order: the same on every machine and locale. */
-function comparePaths(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
 function byPath(a: { path: string }, b: { path: string }): number {
-  return comparePaths(a.path, b.path);
+  return compareText(a.path, b.path);
 }

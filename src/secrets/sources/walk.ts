@@ -5,6 +5,7 @@ import ignore, { type Ignore } from 'ignore';
 import { appendAll } from '../../core/append-all.js';
 import { lstatOrNull } from '../../core/lstat-or-null.js';
 import { runProcess } from '../../core/process.js';
+import { compareText } from '../../core/text-order.js';
 import { WorkPool } from '../../core/work-pool.js';
 import { type IndexFileSizes, indexFileSizes } from './index-sizes.js';
 import { isInside, type LinkSkip, linkedFileOf } from './linked-file.js';
@@ -252,7 +253,7 @@ async function walkDirectory(root: string, probe: ListingProbe): Promise<ListedP
     ]);
     const rules =
       gitignore === null ? item.rules : [...item.rules, { base: item.dir, matcher: ignore().add(gitignore) }];
-    for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+    for (const entry of entries.sort((a, b) => compareText(a.name, b.name))) {
       if (entry.name === '.git') continue;
       const absolute = join(item.dir, entry.name);
       const ignored = rules.some(({ base, matcher }) => {

@@ -3,6 +3,7 @@ import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { errorMessage, isTollgateError } from '../../core/errors.js';
 import type { ToolContext } from '../../core/pipeline/tool.js';
 import { result, type ToolResult } from '../../core/result.js';
+import { byPathLineColumn } from '../../core/text-order.js';
 import { baselinePath, readBaseline } from '../../secrets/baseline.js';
 import { type FixtureMode, gateFixtures } from '../../secrets/fixtures.js';
 import { loadScanner } from '../../secrets/load-rules.js';
@@ -85,7 +86,7 @@ export async function runSecrets(ctx: ToolContext<SecretsOptions, SecretsInput>)
   const outcome = await scanChangedTargets(targets, scanOptions);
   if (!explicit && movesSubmodule(ctx)) {
     mergeScanOutcome(outcome, await scanSubmodules(ctx, scanOptions));
-    outcome.findings.sort((a, b) => a.path.localeCompare(b.path) || a.line - b.line || a.column - b.column);
+    outcome.findings.sort(byPathLineColumn);
   }
   const inTree = new Set(outcome.findings.map((finding) => finding.fingerprint));
   const history = readsHistory ? await scanCommitsSinceBase(ctx, scanOptions, inTree) : null;
@@ -198,7 +199,7 @@ async function scanChangedTargets(
   });
   const outcome = await scanTargets(rest, scanOptions);
   mergeScanOutcome(outcome, streamed);
-  outcome.findings.sort((a, b) => a.path.localeCompare(b.path) || a.line - b.line || a.column - b.column);
+  outcome.findings.sort(byPathLineColumn);
   return outcome;
 }
 
