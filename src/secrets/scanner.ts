@@ -1,18 +1,17 @@
 import { advanceBytes } from './byte-scan.js';
 import type { Utf8ByteView } from './byte-view.js';
-import { type CompiledRule, compileRule, opensAt } from './compiled-rule.js';
+import { type CompiledRule, compileRule } from './compiled-rule.js';
 import { ExemptAccepting } from './exempt-accepting.js';
 import { gatesReadWithinLines } from './gates-within-lines.js';
 import { HitDrops } from './hit-bytes.js';
 import { KeywordHits } from './keyword-hits.js';
 import { decodedScanInput, kubernetesSecretValues, mayHoldKubernetesSecret } from './kubernetes-secret.js';
 import type { RuleEntry } from './lazy-rule.js';
-import { queueLineWindow } from './line-windows.js';
 import { GateCheck } from './name-gate.js';
 import { NameKeywords } from './name-keywords.js';
 import { holdsAnyHit, opensAnyWindow } from './opens-window.js';
 import { type PathFacts, PathFactsCache } from './path-facts.js';
-import { PendingWindows, type WindowRunner } from './pending-windows.js';
+import { PendingWindows } from './pending-windows.js';
 import { buildKeywordAutomaton, isAutomatonKeyword, type KeywordAutomaton } from './prefilter.js';
 import { providerPrefixTest } from './provider-prefixes.js';
 import type { SecretRule } from './rule.js';
@@ -24,6 +23,7 @@ import type { GlobalAllowlist, ScanTextOptions, TextStream } from './scan-text-o
 import { StateShapes } from './shape-masks.js';
 import { type FileSyntax, syntaxOfHead } from './syntax.js';
 import { UnitBytes, UnitScratch } from './unit-bytes.js';
+import { openNamed, openWindow, TextWindows } from './window-openers.js';
 
 /**
  * The hot path: keyword prefilter over the whole text, then each triggered rule's regex in a small window around the
@@ -394,38 +394,5 @@ export class SecretScanner {
       return stopwords.some((word) => lower.includes(word));
     }
     return false;
-  }
-}
-
-/** A hit of one of `compiled`'s keywords at `text[at, after)`: cuts the rule's window and runs it or queues it. */
-function openWindow(compiled: CompiledRule, at: number, after: number, hits: Hits): void {
-  const { text, base } = hits;
-  if (!opensAt(compiled, text, after, hits.gates)) return;
-  if (!compiled.block) {
-    queueLineWindow(hits, compiled.index, compiled.rule, at);
-    return;
-  }
-  const start = Math.max(0, at - 64);
-  const end = Math.min(text.length, at + compiled.maxLength);
-  hits.scannedUntil[compiled.index] = base + end;
-  runRuleWindow(compiled, text, start, end, hits.scan, false, base);
-}
-
-/** A keyword of `compiled` found by the name walk at `text[at, after)`. */
-function openNamed(compiled: CompiledRule, at: number, after: number, hits: Hits): void {
-  if (hits.base + at >= hits.scannedUntil[compiled.index]!) openWindow(compiled, at, after, hits);
-}
-
-/** The pending windows of one `advance`, run on its text (a class: one call target, see `WindowRunner`). */
-class TextWindows implements WindowRunner {
-  constructor(
-    private readonly compiled: readonly CompiledRule[],
-    private readonly text: string,
-    private readonly scan: ScanState,
-    private readonly base: number,
-  ) {}
-
-  runWindow(rule: number, start: number, end: number, cutShort: boolean): void {
-    runRuleWindow(this.compiled[rule]!, this.text, start, end, this.scan, cutShort, this.base);
   }
 }
