@@ -438,11 +438,20 @@ const SCAN_INLINING = '--max-inlined-bytecode-size-cumulative=300';
  */
 const SCAN_REGEXPS = '--no-regexp-tier-up';
 
+/**
+ * A scan of files on V8 11 (Node 20) caps inlining lower still, at 150: the 256 MB `scan --all` cost 0.979x the CPU
+ * with two threads (12 of 12 pairs lower) and 0.965x with one thread (10 of 10), wall 0.98x both, quiet; a history scan
+ * lost with it (1.012x, 4 of 12 lower) and keeps 300, as does Node 22, where 300 was measured (docs/benchmarks.md,
+ * "The table on 2026-12-05, session 31").
+ */
+const FILE_SCAN_INLINING_V8_11 = '--max-inlined-bytecode-size-cumulative=150';
+
 function inlineLess(builtins) {
   if (runtimeV8Flags || INLINING_FLAG.test(USER_NODE_FLAGS)) return;
   if (V8_MAJOR > 12) return;
+  const inlining = V8_MAJOR <= 11 ? FILE_SCAN_INLINING_V8_11 : SCAN_INLINING;
   const regexps = V8_MAJOR <= 11 && !/--(no-)?regexp[-_]/.test(USER_NODE_FLAGS);
-  const flags = regexps ? `${SCAN_INLINING} ${SCAN_REGEXPS}` : SCAN_INLINING;
+  const flags = regexps ? `${inlining} ${SCAN_REGEXPS}` : inlining;
   try {
     for (const name of builtins) require(`node:${name}`);
     require('node:v8').setFlagsFromString(flags);

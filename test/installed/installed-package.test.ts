@@ -195,7 +195,10 @@ process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(log)}
     const young = '--semi-space-growth-factor=1';
     const turbofan = `--invocation-count-for-turbofan=12000 ${rest}`;
     const expected: Record<number, { history: string[]; files: string[] }> = {
-      11: { history: [`--interrupt-budget=270000 ${rest}`, young], files: [rest] },
+      11: {
+        history: [`--interrupt-budget=270000 ${rest}`, young],
+        files: ['--max-inlined-bytecode-size-cumulative=150 --no-regexp-tier-up'],
+      },
       12: { history: [turbofan, young], files: [inlining] },
     };
     const wanted = expected[major] ?? { history: [], files: [] };
