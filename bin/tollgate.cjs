@@ -366,6 +366,7 @@ const HISTORY_TURBOFAN = '--invocation-count-for-turbofan=12000';
 const V8_MAJOR = Number(process.versions.v8.split('.')[0]);
 const TIER_UP_FLAG = /--interrupt[-_]budget|--invocation[-_]count[-_]for[-_]turbofan/;
 const INLINING_FLAG = /--(no-)?turbo[-_]inlining|--max[-_]inlined/;
+const REGEXP_FLAG = /--(no-)?regexp[-_]/;
 
 function tierUpLater(budget, builtins, young = '', inlining = '', regexps = '', turbofan = '') {
   if (runtimeV8Flags || TIER_UP_FLAG.test(USER_NODE_FLAGS)) return;
@@ -373,7 +374,7 @@ function tierUpLater(budget, builtins, young = '', inlining = '', regexps = '', 
   const set = [V8_MAJOR <= 11 ? `--interrupt-budget=${budget}` : turbofan];
   if (young && !SEMI_SPACE_FLAG.test(USER_NODE_FLAGS)) set.push(young);
   if (inlining && !INLINING_FLAG.test(USER_NODE_FLAGS)) set.push(inlining);
-  if (regexps && !/--(no-)?regexp[-_]/.test(USER_NODE_FLAGS)) set.push(regexps);
+  if (regexps && !REGEXP_FLAG.test(USER_NODE_FLAGS)) set.push(regexps);
   try {
     for (const name of builtins) require(`node:${name}`);
     require('node:v8').setFlagsFromString(set.join(' '));
@@ -430,15 +431,6 @@ function youngGenerationKeptLater() {
 const SCAN_INLINING = '--max-inlined-bytecode-size-cumulative=300';
 
 /**
- * A scan of files on Node 20 also compiles each regular expression to machine code at its first run, as a history scan
- * does (`HISTORY_REGEXPS`, below): each scanning thread's isolate compiled the rules' expressions twice, to bytecode
- * and again to machine code. The 256 MB `scan --all` cost 0.984x the CPU with two threads (9 of 12 pairs lower),
- * 0.994x with one (7 of 10), and a one-file scan 1.00x (20 pairs; docs/benchmarks.md, session 31, helper "scan2cpu").
- * Only on V8 11, where it was measured, and only when the command line and NODE_OPTIONS name no `--regexp-` flag.
- */
-const SCAN_REGEXPS = '--no-regexp-tier-up';
-
-/**
  * A scan of files on V8 11 (Node 20) caps inlining lower still, at 150: the 256 MB `scan --all` cost 0.979x the CPU
  * with two threads (12 of 12 pairs lower) and 0.965x with one thread (10 of 10), wall 0.98x both, quiet; a history scan
  * lost with it (1.012x, 4 of 12 lower) and keeps 300, as does Node 22, where 300 was measured (docs/benchmarks.md,
@@ -450,8 +442,8 @@ function inlineLess(builtins) {
   if (runtimeV8Flags || INLINING_FLAG.test(USER_NODE_FLAGS)) return;
   if (V8_MAJOR > 12) return;
   const inlining = V8_MAJOR <= 11 ? FILE_SCAN_INLINING_V8_11 : SCAN_INLINING;
-  const regexps = V8_MAJOR <= 11 && !/--(no-)?regexp[-_]/.test(USER_NODE_FLAGS);
-  const flags = regexps ? `${inlining} ${SCAN_REGEXPS}` : inlining;
+  const regexps = V8_MAJOR <= 11 && !REGEXP_FLAG.test(USER_NODE_FLAGS);
+  const flags = regexps ? `${inlining} ${REGEXPS_AT_FIRST_RUN}` : inlining;
   try {
     for (const name of builtins) require(`node:${name}`);
     require('node:v8').setFlagsFromString(flags);
@@ -462,16 +454,19 @@ function inlineLess(builtins) {
 }
 
 /**
- * `scan --history` compiles each regular expression to machine code at its first run (by default V8 first compiles
- * it to bytecode and interprets that, and compiles it again at its second run): the rules' expressions each meet
- * thousands of a history's small texts, so the bytecode and the interpreted first runs were work thrown away. Rails
- * v7.2.0..v8.0.0 cost 0.96-0.99x the CPU (lower in 45 of 52 pairs), the empty range `v8.0.0..v8.0.0` 1.00-1.02x (the
- * start-up's own expressions, each run a few times, cost more to compile to machine code). Set with the history's
- * budget: set only once the reading begins, the expressions the start-up had compiled to bytecode were never compiled
- * again (V8 tiers them up only while the flag is on), and the whole range measured 1.00x. Only when the command line
- * and NODE_OPTIONS name no `--regexp-` flag. See docs/benchmarks.md, "`scan --history`'s start-up", session 30.
+ * A scan compiles each regular expression to machine code at its first run (by default V8 first compiles it to
+ * bytecode and interprets that, and compiles it again at its second run). `scan --history`: the rules' expressions
+ * each meet thousands of a history's small texts, so the bytecode and the interpreted first runs were work thrown
+ * away; rails v7.2.0..v8.0.0 cost 0.96-0.99x the CPU (lower in 45 of 52 pairs), the empty range `v8.0.0..v8.0.0`
+ * 1.00-1.02x (the start-up's own expressions, each run a few times, cost more to compile to machine code). Set with the
+ * history's budget: set only once the reading begins, the expressions the start-up had compiled to bytecode were never
+ * compiled again (V8 tiers them up only while the flag is on), and the whole range measured 1.00x (docs/benchmarks.md,
+ * "`scan --history`'s start-up", session 30). A scan of files on V8 11 (Node 20), where each scanning thread's isolate
+ * compiled the expressions twice: the 256 MB `scan --all` 0.984x the CPU with two threads (9 of 12 pairs lower), 0.994x
+ * with one (7 of 10), a one-file scan 1.00x (20 pairs; session 31, helper "scan2cpu"). Only when the command line and
+ * NODE_OPTIONS name no `--regexp-` flag.
  */
-const HISTORY_REGEXPS = '--no-regexp-tier-up';
+const REGEXPS_AT_FIRST_RUN = '--no-regexp-tier-up';
 
 /**
  * Starts a fast path's git before its bundle is read (fast-start.cjs: a few kilobytes, compiled without the cache,
@@ -550,7 +545,7 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V') && printV
 } else {
   const history = isHistoryScan(args);
   if (history) {
-    tierUpLater(HISTORY_INTERRUPT_BUDGET, SCAN_BUILTINS, '', SCAN_INLINING, HISTORY_REGEXPS, HISTORY_TURBOFAN);
+    tierUpLater(HISTORY_INTERRUPT_BUDGET, SCAN_BUILTINS, '', SCAN_INLINING, REGEXPS_AT_FIRST_RUN, HISTORY_TURBOFAN);
   } else if (args[0] === 'scan') inlineLess(SCAN_BUILTINS);
   // A scan's own bundle: half the whole CLI's bytes to read, deserialize and evaluate. Its help stays with the whole
   // CLI, which lists the validators' names in help texts.

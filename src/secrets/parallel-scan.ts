@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { compareText } from '../core/text-order.js';
 import { type QueuedFile, scanQueue } from './disk-queue.js';
 import type { ImportedSuppressions } from './imported-match.js';
 import { MAX_SCAN_THREADS, type SecretsOptions } from './options.js';
@@ -208,7 +209,7 @@ export async function scanDiskTargets(
   // (`scanQueue`'s `fromBack`) when workers share the queue: they meet in the middle, so the last files are those
   // where they meet (under 0.6 MB on the npm corpus), and a queue of two large files and few bytes besides can end
   // with this thread on the second while a worker is done (at most that file's time).
-  queue.sort((a, b) => b.size - a.size || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  queue.sort((a, b) => b.size - a.size || compareText(a.path, b.path));
   workers.grow(queue.reduce((sum, file) => sum + file.size, 0));
   const claim = new BigInt64Array(new SharedArrayBuffer(8));
   const shares = workers.count > 0 ? workers.scan(queue, claim.buffer as SharedArrayBuffer) : Promise.resolve([]);

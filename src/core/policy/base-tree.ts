@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { readBlobs } from '../change-set/blob-reader.js';
 import type { GitRunner } from '../change-set/git.js';
 
 /**
@@ -44,10 +45,7 @@ export function baseTree(git: GitRunner, commit: string | null): BaseTree {
       return found;
     },
     async contents(blobIds) {
-      const unique = [...new Set(blobIds)];
-      if (unique.length === 0) return new Map();
-      const output = await git.outputBytes(['cat-file', '--batch'], { input: `${unique.join('\n')}\n` });
-      return parseBatch(output);
+      return readBlobs(git, [...new Set(blobIds)]);
     },
     blobIdOf(bytes) {
       return createHash(algorithm).update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
@@ -58,23 +56,6 @@ export function baseTree(git: GitRunner, commit: string | null): BaseTree {
 /** A pathspec that matches only this path (no globbing, no magic). */
 function literal(path: string): string {
   return `:(literal)${path}`;
-}
-
-/** `<id> <type> <size>\n<bytes>\n` records, in order. */
-function parseBatch(output: Buffer): Map<string, Buffer> {
-  const blobs = new Map<string, Buffer>();
-  let at = 0;
-  while (at < output.length) {
-    const end = output.indexOf(0x0a, at);
-    if (end < 0) break;
-    const [id, type, size] = output.subarray(at, end).toString('utf8').split(' ');
-    at = end + 1;
-    if (type === 'missing' || size === undefined) continue;
-    const length = Number(size);
-    blobs.set(id!, output.subarray(at, at + length));
-    at += length + 1;
-  }
-  return blobs;
 }
 
 /** The policy files as HEAD has them; null in a repository without commits. */
