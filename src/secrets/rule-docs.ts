@@ -1,3 +1,4 @@
+import { compareText } from '../core/text-order.js';
 import type { SecretRule } from './rule.js';
 import { builtinRules, isFormatFile, providerCount, providerFiles } from './rules/index.js';
 import { VERIFIERS } from './verify/verifiers.js';
@@ -34,7 +35,7 @@ export function renderRuleTable(): string {
     .sort(
       (a, b) =>
         (a.rule.provider ?? '').localeCompare(b.rule.provider ?? '', 'en', { sensitivity: 'base' }) ||
-        a.rule.id.localeCompare(b.rule.id),
+        compareText(a.rule.id, b.rule.id),
     )
     .map(({ file, rule }) => row(file, rule));
   return [

@@ -11,6 +11,7 @@ import {
   visit,
   type YAMLError,
 } from 'yaml';
+import { compareText } from '../text-order.js';
 import type { ConfigPath } from './schema-walk.js';
 
 /** A place in the config file, 1-based like editors show it. */
@@ -85,7 +86,7 @@ export function parseYamlSource(text: string): YamlSource {
 }
 
 export function byPosition(a: ConfigProblem, b: ConfigProblem): number {
-  return a.line - b.line || a.col - b.col || a.message.localeCompare(b.message);
+  return a.line - b.line || a.col - b.col || compareText(a.message, b.message);
 }
 
 function yamlProblem(error: YAMLError, text: string, positionOf: (offset: number) => Position): ConfigProblem {

@@ -9,6 +9,7 @@ import type { ChangeSetBase } from '../change-set/types.js';
 import { TollgateError } from '../errors.js';
 import { readTrustedCommits } from '../state/history-store.js';
 import type { PolicyReader } from '../state/policy-reader.js';
+import { compareText } from '../text-order.js';
 import { isAccepted, type PolicyAcceptance, readAcceptances } from './acceptances.js';
 import { type BaseTree, baseTree } from './base-tree.js';
 import type { ConfigEditEffects } from './config-edit-effects.js';
@@ -206,7 +207,7 @@ export function workingCopyPolicy(repoRoot: string): EffectivePolicy {
 }
 
 function policyDigest(files: Iterable<PolicyFile>): string {
-  const touched = [...files].filter((file) => file.status !== 'unchanged').sort((a, b) => a.path.localeCompare(b.path));
+  const touched = [...files].filter((file) => file.status !== 'unchanged').sort((a, b) => compareText(a.path, b.path));
   if (touched.length === 0) return '';
   const hash = createHash('sha256');
   for (const file of touched) hash.update(`${file.path}\0${file.status}\0${file.base}\0${file.working}\0`);

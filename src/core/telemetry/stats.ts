@@ -2,6 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { formatDuration } from '../config/units.js';
 import { isSafeRunId, tollgatePaths } from '../state/tollgate-dir.js';
+import { compareText } from '../text-order.js';
 import { telemetryRecordSchema } from './record-schemas.js';
 import { type ReviewerTelemetry, type SkipReason, TELEMETRY_FILE, type TelemetryRecord } from './records.js';
 
@@ -173,7 +174,7 @@ export function summarizeTelemetry(
       const sorted = durations.sort((a, b) => a - b);
       return { ...stats, medianMs: percentile(sorted, 0.5), p95Ms: percentile(sorted, 0.95) };
     })
-    .sort((a, b) => a.tool.localeCompare(b.tool));
+    .sort((a, b) => compareText(a.tool, b.tool));
   return { runs, calls, interrupted, tools, unreadableLines };
 }
 

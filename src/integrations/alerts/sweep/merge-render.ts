@@ -1,3 +1,4 @@
+import { compareText } from '../../../core/text-order.js';
 import { escapeHtml, htmlDocument, pageStyle } from '../../../report/html/index.js';
 import { usageText } from '../report-html.js';
 import type { MergedSweep } from './merge.js';
@@ -15,7 +16,7 @@ export function renderMerged(merged: MergedSweep, format: MergeFormat): string {
 /** "TRUE_POSITIVE 12 · FALSE_POSITIVE 30 · INCONCLUSIVE 2". */
 function totalsLine(merged: MergedSweep): string {
   const parts = Object.entries(merged.totals)
-    .sort(([a], [b]) => a.localeCompare(b))
+    .sort(([a], [b]) => compareText(a, b))
     .map(([verdict, count]) => `${verdict} ${count}`);
   return parts.length > 0 ? parts.join(' · ') : 'none decided';
 }

@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import pLimit from 'p-limit';
 import type { z } from 'zod';
 import { TollgateError } from '../../../core/errors.js';
+import { compareText } from '../../../core/text-order.js';
 import { DONE_FILE } from './sweep-done.js';
 import {
   ERROR_FILE,
@@ -58,7 +59,7 @@ export async function mergeSweeps(dirs: readonly string[], cwd: string): Promise
   const errors = read.flatMap((item) => (item.kind === 'error' ? [item.value] : []));
   const unfinished = read.flatMap((item) => (item.kind === 'unfinished' ? [item.value] : []));
   const order = (a: { repo: string; number: number }, b: { repo: string; number: number }) =>
-    a.repo.localeCompare(b.repo) || a.number - b.number;
+    compareText(a.repo, b.repo) || a.number - b.number;
   const totals: Record<string, number> = {};
   for (const result of results) totals[result.verdict] = (totals[result.verdict] ?? 0) + 1;
   return {
