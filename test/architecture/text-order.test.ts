@@ -5,10 +5,10 @@ import { describe, expect, test } from 'vitest';
 
 /**
  * What tollgate prints, hashes or keys state by is ordered the same on every machine: `compareText`
- * (src/core/text-order.ts) or `sort()`, both UTF-16 code units. `localeCompare` without a locale follows the process's
- * `LANG`, which can differ between a person's terminal and an agent's hook (`å.yaml` sorts before `z.yaml` under `C`,
- * after it under `sv_SE`): the policy's digest, sorted so, keyed saved results that the other environment missed. A locale named in the call (a listing
- * written for people) is the one use left.
+ * (src/core/text-order.ts) or `sort()`, both UTF-16 code units. `localeCompare` without a locale follows the
+ * process's `LANG`, which can differ between a person's terminal and an agent's hook (`å.yaml` sorts before `z.yaml`
+ * under `C`, after it under `sv_SE`): the policy's digest, sorted so, keyed saved results that the other environment
+ * missed. A locale named in the call (a listing written for people) is the one use left.
  */
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const UNNAMED_LOCALE = /\.localeCompare\(\s*[^,()]+(?:\([^()]*\))?[^,()]*\)/g;
