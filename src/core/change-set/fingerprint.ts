@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { compareText } from '../text-order.js';
 
 export interface FingerprintInput {
   /** The base commit, or null in a repository without commits. */
@@ -23,7 +24,7 @@ export function fingerprintOf(input: FingerprintInput): string {
     .update('tollgate-change-set-v2\0')
     .update(`base ${input.baseCommit ?? 'none'}\0`)
     .update(`ignore ${JSON.stringify(input.ignore)}\0`);
-  const changes = [...input.changes].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const changes = [...input.changes].sort((a, b) => compareText(a.path, b.path));
   for (const change of changes) hash.update(`${change.mode.toString(8)} ${change.id} ${change.path}\0`);
   return hash.digest('hex');
 }

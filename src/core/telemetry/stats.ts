@@ -87,7 +87,7 @@ export async function readTelemetry(
   }
   // Calls that ended before starting a run (budget, circuit breaker) are recorded beside the runs.
   await readFileRecords(join(paths.root, TELEMETRY_FILE));
-  records.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
+  records.sort((a, b) => compareText(a.at, b.at));
   return { runs, records, unreadableLines };
 }
 

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { parseFrontMatter, splitFrontMatter } from '../../core/front-matter.js';
 import { packageFile } from '../../core/package-files.js';
 import { TOLLGATE_DIR } from '../../core/state/tollgate-dir.js';
+import { compareText } from '../../core/text-order.js';
 
 /**
  * Methodology as Markdown skills, grouped by phase (the agent role that uses them): shipped in `skills/<phase>/`,
@@ -119,7 +120,7 @@ async function readSkillDir(
 ): Promise<Skill[]> {
   const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
   const skills: Skill[] = [];
-  for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+  for (const entry of entries.sort((a, b) => compareText(a.name, b.name))) {
     if (entry.name.startsWith('_') || entry.name.startsWith('.')) continue;
     const path = join(dir, entry.name);
     const isFolder = entry.isDirectory() || (entry.isSymbolicLink() && (await isDirectory(path)));

@@ -1,4 +1,5 @@
 import { createHash, createHmac } from 'node:crypto';
+import { compareText } from '../../core/text-order.js';
 
 export interface SigV4Input {
   method: string;
@@ -21,7 +22,7 @@ export function sigV4Authorization(input: SigV4Input): string {
   const names = Object.keys(input.headers).sort();
   const query = [...input.url.searchParams]
     .map(([key, value]) => [encodeRfc3986(key), encodeRfc3986(value)] as const)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .sort(([a], [b]) => compareText(a, b))
     .map(([key, value]) => `${key}=${value}`)
     .join('&');
   const canonical = [

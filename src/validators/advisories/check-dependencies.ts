@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { atLeast, type Finding, makeFinding, SEVERITIES, severityRank } from '../../core/finding.js';
 import { result, type ToolResult } from '../../core/result.js';
+import { compareText } from '../../core/text-order.js';
 import { ownWords } from '../../secrets/own-words.js';
 import { createSources } from './create-sources.js';
 import type { LockedDependency } from './dependency-diff.js';
@@ -75,7 +76,7 @@ function introducedText(dependency: CheckedDependency): string {
 
 function toFinding(dependency: CheckedDependency, advisories: AdvisoryMatch[]): Finding {
   const sorted = [...advisories].sort(
-    (a, b) => severityRank(b.severity) - severityRank(a.severity) || (a.id < b.id ? -1 : 1),
+    (a, b) => severityRank(b.severity) - severityRank(a.severity) || compareText(a.id, b.id),
   );
   const label = `${dependency.name}@${dependency.version} (${dependency.ecosystem})`;
   const known = plural(sorted.length, 'known vulnerability', 'known vulnerabilities');

@@ -2,6 +2,7 @@ import { readdir } from 'node:fs/promises';
 import { posix } from 'node:path';
 import picomatch from 'picomatch';
 import { parseFrontMatter, splitFrontMatter } from '../../core/front-matter.js';
+import { compareText } from '../../core/text-order.js';
 import { type InstructionFile, readInstructionFiles } from './instructions.js';
 
 /** Copilot's path-specific instructions: `applyTo` globs in the front matter say which files they are for. */
@@ -61,7 +62,7 @@ async function listPathInstructionFiles(repoRoot: string): Promise<string[]> {
   const found: string[] = [];
   const walk = async (relative: string, depth: number): Promise<void> => {
     const entries = await readdir(posix.join(repoRoot, relative), { withFileTypes: true }).catch(() => []);
-    for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    for (const entry of entries.sort((a, b) => compareText(a.name, b.name))) {
       const path = `${relative}/${entry.name}`;
       if (entry.isDirectory() && depth < 4) await walk(path, depth + 1);
       else if (entry.isFile() && entry.name.endsWith(PATH_INSTRUCTIONS_SUFFIX)) found.push(path);

@@ -1,4 +1,5 @@
 import picomatch from 'picomatch';
+import { compareText } from '../../../core/text-order.js';
 import type { ReviewThread } from './review-thread.js';
 
 export interface ThreadFilters {
@@ -52,13 +53,9 @@ export function filterThreads(threads: readonly ReviewThread[], filters: ThreadF
 function sortThreads(threads: readonly ReviewThread[]): ReviewThread[] {
   return [...threads].sort(
     (a, b) =>
-      compare(a.path ?? '\uffff', b.path ?? '\uffff') ||
+      compareText(a.path ?? '\uffff', b.path ?? '\uffff') ||
       (a.line ?? Number.MAX_SAFE_INTEGER) - (b.line ?? Number.MAX_SAFE_INTEGER) ||
-      compare(a.createdAt ?? '', b.createdAt ?? '') ||
-      compare(a.threadId, b.threadId),
+      compareText(a.createdAt ?? '', b.createdAt ?? '') ||
+      compareText(a.threadId, b.threadId),
   );
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -5,6 +5,7 @@ import { appendAll } from '../../../../core/append-all.js';
 import type { ChangedFile } from '../../../../core/change-set/types.js';
 import { formatDuration, formatSize } from '../../../../core/config/units.js';
 import { ensureTollgateDir } from '../../../../core/state/tollgate-dir.js';
+import { compareText } from '../../../../core/text-order.js';
 import { dedupeIssues } from '../../issues-to-findings.js';
 import type { StaticAnalysisOptions } from '../../options.js';
 import type { SarifIssue } from '../../reader/read-sarif.js';
@@ -33,7 +34,7 @@ function groupByLanguage(files: readonly ChangedFile[], only: readonly CodeqlLan
     if (language === null || (only && !only.includes(language))) continue;
     groups.set(language, [...(groups.get(language) ?? []), file]);
   }
-  return new Map([...groups.entries()].sort(([a], [b]) => (a < b ? -1 : 1)));
+  return new Map([...groups.entries()].sort(([a], [b]) => compareText(a, b)));
 }
 
 const PRODUCER = 'codeql';
