@@ -123,7 +123,7 @@ export async function scanTargets(targets: readonly ScanTarget[], options: ScanT
       if (quiet !== null && quiet[index] === 1) {
         // What `scanContent` counts for a text it scans and finds nothing in.
         outcome.scannedFiles++;
-        outcome.scannedBytes += typeof target.content === 'string' ? target.content.length : target.content.byteLength;
+        outcome.scannedBytes += sizeOf(target.content);
         continue;
       }
       scanContent(target, target.content, options, outcome);
@@ -179,6 +179,11 @@ export function skipBeforeReading(
   return null;
 }
 
+/** What a scan counts of a content: a text's characters, or bytes. */
+function sizeOf(content: Buffer | string): number {
+  return typeof content === 'string' ? content.length : content.byteLength;
+}
+
 /**
  * One target's content, read: skipped when it is not text or too large, else scanned (whole, per embedded source of a
  * source map, or in windows). What every reader (async targets, the disk queue of `parallel-scan.ts`) ends in.
@@ -193,7 +198,7 @@ export function scanContent(
     outcome.skipped.push({ path: target.path, reason: 'unreadable', detail: 'no content' });
     return;
   }
-  const size = typeof content === 'string' ? content.length : content.byteLength;
+  const size = sizeOf(content);
   if (size > HARD_MAX_BYTES) {
     outcome.skipped.push(tooLarge(target.path, size));
     return;
